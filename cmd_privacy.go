@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"math"
 
 	"dpso/scenarios/report"
@@ -90,6 +91,14 @@ multiplier whose accounted ε' meets the target.`,
 				target = math.NaN()
 			}
 			a, err := report.NewAccounted(k, accountant.Mechanism{Sigma: sigma, Q: q, Steps: steps}, delta, target)
+			if errors.Is(err, accountant.ErrGridTooLarge) {
+				// The PLD grid's caps bound one computation's memory and
+				// time; at these parameters its privacy loss passes them.
+				if tf.set {
+					return usageErrorf("--target-eps: ε' = %s needs a noise multiplier too small for the PLD accountant at q = %s, T = %d (its privacy loss grid would pass its cap of %d points); use --accountant rdp", theory.FormatNumber(target), theory.FormatNumber(q), steps, accountant.MaxGridPoints)
+				}
+				return usageErrorf("--noise-multiplier: σ = %s is too small for the PLD accountant at q = %s, T = %d (its privacy loss grid would pass its cap of %d points); use --accountant rdp", theory.FormatNumber(sigma), theory.FormatNumber(q), steps, accountant.MaxGridPoints)
+			}
 			if err != nil {
 				return usageErrorf("--accountant %s: %v", k, err)
 			}

@@ -156,12 +156,36 @@ func (o PLDOptions) check() error {
 
 // composedPLD is m's composed pessimistic privacy loss distribution in both
 // adjacency directions (one when q = 1, where they coincide), with the
-// options o (zero fields: the defaults) that made it; o is checked first.
+// options that made it; o (zero fields: the defaults) is checked first.
+//
+// Where the grid of width h would pass the caps ([maxGrid] points for one
+// step, [maxFFTLen] for the composition: a privacy loss spanning a wide
+// range, as at a small σ or a large target ε'), the grid is widened
+// tenfold, up to [maxDiscretization], before giving up with
+// [ErrGridTooLarge]: a coarser connect-the-dots grid is still pessimistic
+// (every δ(ε') it gives is an upper bound), only less tight, and
+// [PLDBounds] reports the error of the grid actually used (the returned
+// options). This keeps one computation within about 200 MB and seconds;
+// at dpso's own settings (ε' ≈ 4, T ≤ 4000) the default grid is 14 times
+// below the caps.
 func composedPLD(m Mechanism, o PLDOptions) ([]*pmf, PLDOptions, error) {
 	o = o.withDefaults()
 	if err := o.check(); err != nil {
 		return nil, o, err
 	}
+	for {
+		out, err := composedPLDAt(m, o)
+		if !errors.Is(err, ErrGridTooLarge) || o.Discretization*10 > maxDiscretization {
+			return out, o, err
+		}
+		o.Discretization *= 10
+	}
+}
+
+// maxDiscretization is the widest PLD grid [composedPLD] widens to.
+const maxDiscretization = 0.1
+
+func composedPLDAt(m Mechanism, o PLDOptions) ([]*pmf, error) {
 	adjs := []adjacency{remove, add}
 	if m.Q == 1 {
 		adjs = adjs[:1]
@@ -170,14 +194,14 @@ func composedPLD(m Mechanism, o PLDOptions) ([]*pmf, PLDOptions, error) {
 	for _, a := range adjs {
 		p, err := newSGLoss(m.Sigma, m.Q, a).connectDots(o.Discretization, o.LogMassTruncation)
 		if err != nil {
-			return nil, o, err
+			return nil, err
 		}
 		if p, err = p.selfCompose(m.Steps, o.TailMassTruncation); err != nil {
-			return nil, o, err
+			return nil, err
 		}
 		out = append(out, p)
 	}
-	return out, o, nil
+	return out, nil
 }
 
 // PLDEpsilon is ε' of m at δ by the PLD accountant with pessimistic
@@ -341,6 +365,7 @@ func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, 
 	if v, ok := calCache.Load(key); ok {
 		return v.(float64), nil
 	}
+	gridMiss := 0.0 // the largest σ whose PLD grid was too large to compute
 	meets := func(h float64) func(s float64) (bool, error) {
 		return func(s float64) (bool, error) {
 			m := Mechanism{Sigma: s, Q: q, Steps: steps}
@@ -352,9 +377,11 @@ func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, 
 				e, err = PLDEpsilon(m, delta, PLDOptions{Discretization: h})
 			}
 			if errors.Is(err, ErrGridTooLarge) {
-				// Not computable at this σ (far below any usable one):
-				// counted as missing the target, which can only make the
-				// answer larger, never overshooting.
+				// Not computable at this σ: counted as missing the target,
+				// which can only make the answer larger, never
+				// overshooting; if it decided the answer, the answer is
+				// not the smallest σ and Calibrate says so below.
+				gridMiss = math.Max(gridMiss, s)
 				return false, nil
 			}
 			return e <= epsPrime, err
@@ -366,7 +393,12 @@ func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, 
 		sigma, err = bisectSigma(meets(0), 1, 2, CalibrateTol)
 	} else {
 		sigma, err = refineSigma(meets(coarseH), meets(0))
-
+	}
+	if err == nil && gridMiss >= sigma/(1+CalibrateTol)*(1-1e-9) {
+		// The σ just below the answer missed only because its grid could
+		// not be computed (grid sizes fall as σ grows, so a computable
+		// miss below the answer rules this out).
+		err = fmt.Errorf("%w: the PLD accountant cannot compute ε' for noise multipliers below %.6g, and the target needs a smaller one (use the RDP accountant)", ErrGridTooLarge, sigma)
 	}
 	if err != nil {
 		return math.NaN(), fmt.Errorf("%w (q = %g, T = %d, (ε', δ) = (%g, %g))", err, q, steps, epsPrime, delta)

@@ -21,7 +21,12 @@ func TestFullBatchIsGaussian(t *testing.T) {
 		sigma float64
 		steps int
 		delta float64
-	}{{1, 1, 1e-5}, {2, 10, 1e-5}, {5, 100, 1e-6}, {0.8, 3, 1e-3}, {20, 1000, 1e-5}} {
+	}{{1, 1, 1e-5}, {2, 10, 1e-5}, {5, 100, 1e-6}, {0.8, 3, 1e-3}, {20, 1000, 1e-5},
+		// σ = 0.04: the loss spans ~10⁷ points of the default h = 10⁻⁴,
+		// past the grid's cap: computed on h = 10⁻³, still bracketing.
+		// σ = 0.002: ε' ≈ 1.3·10⁵, where e^ε overflows (δ(ε) was 0 there)
+		// and h = 0.1.
+		{0.04, 1, 1e-5}, {0.002, 1, 1e-5}} {
 		exact := theory.EpsExact(math.Sqrt(float64(c.steps))/c.sigma, c.delta)
 		m := accountant.Mechanism{Sigma: c.sigma, Q: 1, Steps: c.steps}
 		lo, hi, err := accountant.PLDBounds(m, c.delta, accountant.PLDOptions{})

@@ -37,27 +37,32 @@ func (p *pmf) deltaForEps(eps float64) float64 {
 // the mass at +∞ exceeds δ), by dp_accounting's _get_epsilon_for_delta: on
 // the interval between two consecutive losses δ(ε') = U − e^{ε'}L with U,
 // L the masses of μ_upper and μ_lower above it, so ε' = ln((U − δ)/L).
+// L = Σ e^{−ℓ}p_ℓ is kept as its logarithm: past ℓ ≈ 745 (ε' in the
+// hundreds of thousands, at a tiny σ) e^{−ℓ} underflows to 0, which made
+// L = 0 and the answer the first loss with U ≥ δ, above the exact ε'.
 func (p *pmf) epsForDelta(delta float64) float64 {
 	if p.inf > delta {
 		return math.Inf(1)
 	}
-	up, lo := p.inf, 0.0
+	up, logLo := p.inf, math.Inf(-1)
 	for i := len(p.probs) - 1; i >= 0; i-- {
 		l := float64(p.lower+i) * p.h
-		if up > delta && lo > 0 && math.Log((up-delta)/lo) >= l {
+		if up > delta && !math.IsInf(logLo, -1) && math.Log(up-delta)-logLo >= l {
 			break
 		}
 		pr := p.probs[i]
 		up += pr
-		lo += math.Exp(-l) * pr
-		if up >= delta && lo == 0 {
+		if pr > 0 {
+			logLo = logAdd(logLo, math.Log(pr)-l)
+		}
+		if up >= delta && math.IsInf(logLo, -1) {
 			return math.Max(0, l)
 		}
 	}
-	if up <= lo+delta {
+	if up <= delta || math.Log(up-delta) <= logLo {
 		return 0
 	}
-	return math.Max(0, math.Log((up-delta)/lo))
+	return math.Max(0, math.Log(up-delta)-logLo)
 }
 
 // selfCompose returns the distribution of the sum of T independent copies
@@ -110,9 +115,13 @@ func (p *pmf) selfCompose(T int, tau float64) (*pmf, error) {
 // large q or T).
 var ErrGridTooLarge = errors.New("accountant: PLD grid too large")
 
-// maxFFTLen caps the FFT length (2²⁶ points, 1 GiB of float64s and complex
-// coefficients together).
-const maxFFTLen = 1 << 26
+// maxFFTLen caps the FFT length (2²² points, about 200 MB of float64s,
+// complex coefficients and the FFT's work space together).
+const maxFFTLen = MaxGridPoints
+
+// MaxGridPoints caps the PLD accountant's grids: the points of one step's
+// privacy loss and the length of the composition's FFT.
+const MaxGridPoints = 1 << 22
 
 // chernoffWindow is dp_accounting's compute_self_convolve_bounds: index
 // bounds [lo, hi] of the T-fold self-convolution of probs (indices 0..T(n−1))
@@ -155,16 +164,23 @@ func chernoffWindow(probs []float64, T int, tau float64) (lo, hi int) {
 	return lo, hi
 }
 
-// fastLen is the smallest 2^a 3^b 5^c ≥ m (FFTPACK's fast lengths).
+// fastLen is the smallest 2^a 3^b 5^c ≥ m (FFTPACK's fast lengths) that
+// gonum's FFTPACK can factor: it splits a length into factors 4, 2, 3 and 5
+// and keeps at most [maxFFTFactors] of them (its factor array has 15 slots,
+// two of them for bookkeeping, as in the original FFTPACK), and panics on a
+// length with more (3¹⁴ = 4782969 does).
 func fastLen(m int) int {
 	best := math.MaxInt
-	for p5 := 1; p5 < best; p5 *= 5 {
-		for p3 := p5; p3 < best; p3 *= 3 {
-			p := p3
+	for p5, c := 1, 0; p5 < best; p5, c = p5*5, c+1 {
+		for p3, b := p5, 0; p3 < best; p3, b = p3*3, b+1 {
+			p, a := p3, 0
 			for p < m {
 				p *= 2
+				a++
 			}
-			best = min(best, p)
+			if fftFactors(a, b, c) <= maxFFTFactors {
+				best = min(best, p)
+			}
 			if p3 > math.MaxInt/3 {
 				break
 			}
@@ -175,6 +191,13 @@ func fastLen(m int) int {
 	}
 	return best
 }
+
+// maxFFTFactors is the most factors gonum's FFTPACK keeps for one length.
+const maxFFTFactors = 13
+
+// fftFactors is the number of factors FFTPACK splits 2^a 3^b 5^c into:
+// ⌊a/2⌋ fours, a mod 2 twos, b threes and c fives.
+func fftFactors(a, b, c int) int { return a/2 + a%2 + b + c }
 
 // cpow is z^T by binary powering (log₂T complex multiplications, so the
 // relative error stays ~log₂T ulps where cmplx.Pow's exp(T ln z) loses

@@ -50,15 +50,28 @@ func (g sgLoss) inverse(eps float64) float64 {
 		if eps <= g.ln1q {
 			return math.Inf(1)
 		}
-		// L = ln(1 + (e^ε − 1)/q), x = −½ − Lσ².
-		L := math.Log(math.Expm1(eps)+g.q) - g.lnq
+		// L = ln(1 + (e^ε − 1)/q), x = −½ − Lσ²; for ε > 0 as
+		// ε + ln(1 − (1 − q)e^{−ε}) − ln q, since e^ε overflows past 709
+		// (a σ far below 1: dpso privacy --noise-multiplier 0.002).
+		var L float64
+		if eps > 0 {
+			L = eps + math.Log1p(-(1-g.q)*math.Exp(-eps)) - g.lnq
+		} else {
+			L = math.Log(math.Expm1(eps)+g.q) - g.lnq
+		}
 		return -0.5 - L*s2
 	}
 	if eps >= -g.ln1q {
 		return math.Inf(-1)
 	}
-	// L = −ln(1 + (e^{−ε} − 1)/q), x = ½ − Lσ².
-	L := -(math.Log(math.Expm1(-eps)+g.q) - g.lnq)
+	// L = −ln(1 + (e^{−ε} − 1)/q), x = ½ − Lσ²; for ε < 0 as
+	// −(−ε + ln(1 − (1 − q)e^{ε}) − ln q).
+	var L float64
+	if eps < 0 {
+		L = -(-eps + math.Log1p(-(1-g.q)*math.Exp(eps)) - g.lnq)
+	} else {
+		L = -(math.Log(math.Expm1(-eps)+g.q) - g.lnq)
+	}
 	return 0.5 - L*s2
 }
 
@@ -118,7 +131,7 @@ func (g sgLoss) truncation(logMass float64) (lowerX, upperX float64) {
 }
 
 // maxGrid caps the discretisation grid of one step's privacy loss.
-const maxGrid = 1 << 24
+const maxGrid = MaxGridPoints
 
 // connectDots is the pessimistic connect-the-dots discretisation
 // (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022, Algorithm 1; as
@@ -146,12 +159,15 @@ const maxGrid = 1 << 24
 // at most e^{logMass}. [PLDBounds] turns this coupling into a lower bound.
 func (g sgLoss) connectDots(h, logMass float64) (*pmf, error) {
 	lx, ux := g.truncation(logMass)
-	iLo := int(math.Floor(g.loss(ux) / h))
-	iHi := int(math.Ceil(g.loss(lx) / h))
-	n := iHi - iLo + 1
-	if n > maxGrid {
-		return nil, fmt.Errorf("%w: the privacy loss of one step spans %d grid points of width %g (more than %d); use a coarser discretisation", ErrGridTooLarge, n, h, maxGrid)
+	// The grid's ends in float64 first: at a tiny σ the loss range divided
+	// by h leaves int's range (σ = 10⁻⁹, q = 1/2: ~10²² points), where a
+	// conversion to int is meaningless.
+	fLo, fHi := math.Floor(g.loss(ux)/h), math.Ceil(g.loss(lx)/h)
+	if span := fHi - fLo + 1; !(span <= maxGrid) {
+		return nil, fmt.Errorf("%w: the privacy loss of one step spans %.3g grid points of width %g (more than %d); use a coarser discretisation", ErrGridTooLarge, span, h, maxGrid)
 	}
+	iLo, iHi := int(fLo), int(fHi)
+	n := iHi - iLo + 1
 	ds := make([]float64, n)
 	for i := range ds {
 		ds[i] = g.delta(float64(iLo+i) * h)
