@@ -26,7 +26,7 @@ import (
 type PrivacyPanel struct {
 	common
 	spec spec.Resolved // the form's
-	run  *run          // the latest run (nil: none)
+	runs onScreen      // the run on screen (nil: none)
 	w, h int
 }
 
@@ -42,8 +42,8 @@ func (p *PrivacyPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case specMsg:
 		p.spec = msg.spec
-	case runEvent:
-		p.run = msg.run
+	case runEvent, screenMsg:
+		p.runs.take(msg)
 	}
 	return p, nil
 }
@@ -51,7 +51,7 @@ func (p *PrivacyPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 // spent is the ledger's maximum per-sample cost of the run so far, its
 // budget, whose it is, and whether it is the finished run's (checked).
 func (p *PrivacyPanel) spent() (spent, budget ledger.Cost, who string, final, ok bool) {
-	r := p.run
+	r := p.runs.shown()
 	if r == nil {
 		return
 	}
@@ -174,7 +174,7 @@ func (p *PrivacyPanel) totalLines(w int) []string {
 // total is what the latest finished run, comparison or sweep released,
 // composed (engine.PrivacyTotal).
 func (p *PrivacyPanel) total() (engine.PrivacyTotal, bool) {
-	r := p.run
+	r := p.runs.shown()
 	if r == nil || r.phase != phaseDone {
 		return engine.PrivacyTotal{}, false
 	}
@@ -210,7 +210,7 @@ type privItem struct {
 // compared is each solver's (ε', δ) of the finished comparison of the
 // form's Spec (nil: none, ε = ∞, or the form changed since).
 func (p *PrivacyPanel) compared() []privItem {
-	r := p.run
+	r := p.runs.shown()
 	if r == nil || r.kind != runCompare || r.phase != phaseDone || r.cmp == nil || !r.spec.Privacy.Private() || runKey(r.spec) != runKey(p.spec) {
 		return nil
 	}
