@@ -90,11 +90,23 @@ func (p *PrivacyPanel) View() string {
 		}
 	}
 	head := len(lines)
+	// On the user's rows, what `dpso run --data` states besides the
+	// budget: how the noise is keyed, that the releases compose, which
+	// numbers are non-private diagnostics (after the budget's first line).
+	var facts []string
+	for _, f := range userDataPrivacy(p.spec) {
+		fs := st.Muted
+		if f == diagnosticsNote {
+			fs = st.Warn
+		}
+		facts = append(facts, style.WrapLines(fs, f, w)...)
+	}
 	switch {
 	case math.IsInf(eps, 1):
 		lines = append(lines, style.WrapLines(st.Warn, "ε = ∞: no privacy — no noise, and no clipping unless C is set.", w)...)
 	case p.shuffle():
 		lines = append(lines, style.FitWords(fmt.Sprintf("(ε, δ) = (%s, %s), shuffle model (%s)", fmtNum(eps), fmtNum(pv.Delta), p.spec.Oracle), w))
+		lines = append(lines, facts...)
 		lines = append(lines, p.totalLines(w)...)
 		lines = append(lines, style.FitWords(st.Muted.Render("charged in (ε, δ) by basic composition"), w))
 	default:
@@ -111,7 +123,7 @@ func (p *PrivacyPanel) View() string {
 			lines = append(lines, style.FitWords(fmt.Sprintf("(ε', δ=%s)-DP: ε' = %s exact", fmtNum(delta), st.Emph.Render(fmtNum(cv.EpsExact))), w))
 			other = append(other, style.FitWords(st.Muted.Render(fmt.Sprintf("  %s Bun–Steinke · %s Canonne–Kamath–Steinke", fmtNum(cv.EpsBunSteinke), fmtNum(cv.EpsCKS))), w))
 		}
-		lines = append(append(lines, p.totalLines(w)...), other...)
+		lines = append(append(append(lines, facts...), p.totalLines(w)...), other...)
 	}
 	if items := p.compared(); len(items) > 0 {
 		// The common budget's lines give way to each solver's statement
@@ -124,6 +136,7 @@ func (p *PrivacyPanel) View() string {
 		}
 		lines = append(lines, pack(parts, " · ", "  ", w)...)
 		lines = append(lines, p.totalLines(w)...)
+		lines = append(lines, facts...)
 		lines = append(lines, style.FitWords(st.Muted.Render("  ledger checks passed: spent ≤ budget"), w))
 		return style.Block(strings.Join(lines, "\n"), w, p.h)
 	}

@@ -30,7 +30,7 @@ func dataName(s spec.Spec, p prescriptionMsg) string {
 	}
 	name := filepath.Base(s.Data)
 	if n, d, ok := dataDims(s, p); ok {
-		return fmt.Sprintf("%s (user data, n = %s, d = %d)", name, fmtN(n), d)
+		return fmt.Sprintf("%s (user data, n = %d, d = %d)", name, n, d)
 	}
 	return name + " (user data)"
 }
@@ -46,7 +46,7 @@ func secureNoise(rs spec.Resolved) bool {
 // or on the user's rows with secure noise that it is not reproducible.
 func runOrSeed(rs spec.Resolved) string {
 	if secureNoise(rs) {
-		return "secure noise (crypto/rand: not reproducible)"
+		return "secure noise" // keyed from crypto/rand: the privacy panel says so
 	}
 	return "seed " + fmt.Sprint(rs.Spec.Seed)
 }
