@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"dpso/scenarios/engine"
 	"dpso/scenarios/plot"
@@ -30,6 +32,7 @@ type ChartScreen struct {
 	presc   prescriptionMsg
 	shown        // the form's Spec, the latest single run or comparison
 	narrow  bool // too narrow for the legend's privacy tags
+	w       int
 }
 
 // tagWidth is the narrowest chart whose legend tags each solver of a
@@ -52,8 +55,8 @@ func (s *ChartScreen) Panel() (string, Component) { return "Theorem", s.formula 
 // SetSize sets the chart's size.
 func (s *ChartScreen) SetSize(w, h int) {
 	s.chart.SetSize(w, h)
-	if narrow := w < tagWidth; narrow != s.narrow {
-		s.narrow = narrow
+	if narrow := w < tagWidth; narrow != s.narrow || w != s.w {
+		s.narrow, s.w = narrow, w
 		s.rebuild()
 	}
 }
@@ -224,9 +227,27 @@ func (s *ChartScreen) rebuild() {
 	if math.IsInf(xmin, 1) || xmin >= xmax {
 		xmin = math.Max(xmax/1000, math.Min(1, xmax/10))
 	}
-	s.chart.SetTitle(title, right)
+	s.chart.SetTitle(s.dataTitle(title, right), right)
 	s.chart.SetNote(note)
 	s.chart.SetData(series, xmin, xmax, empty)
+}
+
+// dataTitle is the chart's title on user data: the excess risk on the
+// file, with its n and d (dataName) where the title line has room beside
+// right (the run's remark, which is never dropped for it), else the file's
+// name alone; title itself on a scenario.
+func (s *ChartScreen) dataTitle(title, right string) string {
+	name := dataName(s.spec.Spec, s.presc)
+	if name == "" {
+		return title
+	}
+	room := s.w - lipgloss.Width(right) - 12 // the rule's dashes and spaces
+	for _, t := range []string{title + " on " + name, title + " on " + filepath.Base(s.spec.Spec.Data)} {
+		if lipgloss.Width(t) <= room {
+			return t
+		}
+	}
+	return title
 }
 
 // privacyTags are the legend tags of a finished comparison: each solver's

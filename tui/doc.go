@@ -101,6 +101,11 @@
 // the timer); longer runs stay manual, and the status bar says which; a
 // toggles live mode.
 //
+// On user data (explore --data) the file is named with its n and d where
+// a scenario would be (the form, the header, the chart's title, the ready
+// status), and the privacy panel states what dpso run --data does: secure
+// noise, every release on the rows composes, non-private diagnostics.
+//
 // # Layout
 //
 // At 100×30 and above: the form, privacy and clipping panels on the left,
@@ -110,7 +115,10 @@
 // The theorem and the help scroll (bubbles viewport, pgup/pgdn) with their
 // most important lines first. Below 80×24 a notice replaces the layout.
 //
-// The status bar gives the run's state and its outcome in words — a
+// The status bar gives the state of the run whose result the shown screen
+// draws (the latest of that screen's family; the help and the privacy
+// panel follow the same run, and a run going on under another screen is
+// named) and its outcome in words — a
 // refusal, a failure, solvers that ended above the start line (worse than
 // doing nothing) — cut at a word boundary with "…" (style.Shorten) when
 // the line is short; the help (?) repeats the latest outcome and status

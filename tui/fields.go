@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -269,6 +270,23 @@ func fmtK(k float64) string {
 // valueLabel is the value of field id as shown.
 func (f *Form) valueLabel(id fieldID) string {
 	r := &f.res
+	if r.Data != "" {
+		// User data: the file where the scenario goes, its rows and
+		// columns once the prescription has read it.
+		n, d, ok := dataDims(*r, f.presc)
+		switch {
+		case id == fScenario:
+			return filepath.Base(r.Data)
+		case id == fN && r.N == 0 && ok:
+			return strconv.Itoa(n) // a count of rows, exact
+		case id == fN && r.N == 0:
+			return "all rows"
+		case id == fD && ok:
+			return strconv.Itoa(d)
+		case id == fD:
+			return "—"
+		}
+	}
 	switch id {
 	case fClass:
 		return string(r.Class)
@@ -309,7 +327,23 @@ func (f *Form) valueLabel(id fieldID) string {
 func (f *Form) valueNote(id fieldID) string {
 	r := &f.res
 	info, _ := scenarios.Lookup(r.Scenario)
+	if r.Data != "" {
+		switch id {
+		case fScenario:
+			return "user data"
+		case fN:
+			if r.N == 0 {
+				return "rows of the file"
+			}
+		case fD:
+			return "columns: fixed"
+		}
+	}
 	switch id {
+	case fSeed:
+		if secureNoise(f.resolved) {
+			return "unused: secure noise"
+		}
 	case fD:
 		if info.FixedD {
 			return "fixed"

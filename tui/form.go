@@ -41,6 +41,9 @@ type Form struct {
 	note         string  // a neutral note (end of a grid)
 
 	lastRun int // the latest run seen (runEvent)
+	// presc is the latest prescription: user data's rows and columns
+	// (dataDims) are known once it has read the file.
+	presc prescriptionMsg
 
 	editing bool // a value is being typed into input
 	input   textinput.Model
@@ -171,6 +174,9 @@ func (f *Form) FullHelp() [][]key.Binding {
 // clears a refusal shown (it is about an earlier key, not the run).
 func (f *Form) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
+	case prescriptionMsg:
+		f.presc = msg
+		return f, nil
 	case runEvent:
 		if msg.run != nil && msg.run.id > f.lastRun {
 			f.lastRun = msg.run.id

@@ -23,7 +23,7 @@ type HelpView struct {
 	common
 	vp     viewport.Model
 	status statusMsg // the latest status line with a text
-	run    *run      // the latest run (its outcome)
+	runs   onScreen  // the run on screen (its outcome), as the status bar's
 	shown  []helpMsg // the messages laid out
 	w, h   int
 }
@@ -91,8 +91,10 @@ type helpMsg struct {
 // messages are the latest status line and the latest run's outcome.
 func (v *HelpView) messages() []helpMsg {
 	var out []helpMsg
-	if o := outcomeOf(v.run); o.text != "" {
-		out = append(out, helpMsg{text: fmt.Sprintf("run #%d: %s", v.run.id, o.text), err: !o.warn, warn: o.warn})
+	if r := v.runs.shown(); r != nil {
+		if o := outcomeOf(r); o.text != "" {
+			out = append(out, helpMsg{text: fmt.Sprintf("run #%d: %s", r.id, o.text), err: !o.warn, warn: o.warn})
+		}
 	}
 	if t := v.status.text; t != "" {
 		out = append(out, helpMsg{text: "status: " + t, err: v.status.err})
@@ -115,10 +117,10 @@ func (v *HelpView) Update(msg tea.Msg) (Component, tea.Cmd) {
 			v.layout()
 		}
 		return v, nil
-	case runEvent:
+	case runEvent, screenMsg:
 		// Progress arrives many times a second: lay out again only when
 		// the outcome shown changes.
-		v.run = msg.run
+		v.runs.take(msg)
 		if !slices.Equal(v.shown, v.messages()) {
 			v.layout()
 		}

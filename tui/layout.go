@@ -61,6 +61,9 @@ func (m *Model) layout() {
 	case bodyH >= 30:
 		msgLines, privH = 3, 6
 	}
+	if bodyH >= 30 && m.form.Resolved().UserRows() {
+		privH += 5 // the user data's privacy facts (userDataPrivacy)
+	}
 	formH := 1 + int(numFields) + msgLines
 	clipH := bodyH - formH - privH
 	if clipH > 13 { // a taller histogram says nothing more: give the form room
@@ -129,8 +132,11 @@ func (m *Model) header() string {
 	st := m.st
 	left := st.Header.Render("dpso") + st.HeaderDim.Render(" · private optimization with heavy-tailed gradients (Lowy & Razaviyayn)")
 	right := "custom parameters"
-	if m.preset != "" {
+	switch {
+	case m.preset != "":
 		right = "preset: " + m.preset
+	case m.form.Resolved().UserRows():
+		right = dataName(m.form.Resolved().Spec, m.lastPresc)
 	}
 	right = st.Muted.Render(right + "  ·  p presets  ? help")
 	if lipgloss.Width(left)+lipgloss.Width(right)+2 > m.width {

@@ -81,6 +81,10 @@ type Model struct {
 
 	runs  *Runs
 	presc *Prescriber
+	// lastPresc is the latest prescription forwarded (the header names
+	// user data with the rows and columns it read).
+	lastPresc prescriptionMsg
+	userRows  bool // the form's Spec reads user data (the layout depends on it)
 
 	specRev  int
 	preset   string // title of the loaded preset ("" once edited)
@@ -149,6 +153,9 @@ func (m *Model) components() []Component {
 func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	if msg == nil {
 		return nil
+	}
+	if p, ok := msg.(prescriptionMsg); ok {
+		m.lastPresc = p
 	}
 	var cmds []tea.Cmd
 	for _, c := range m.components() {
@@ -343,6 +350,10 @@ func (m *Model) onSpec(msg specMsg) tea.Cmd {
 		return nil
 	}
 	m.specRev = msg.rev
+	if u := msg.spec.UserRows(); u != m.userRows {
+		m.userRows = u
+		m.layout() // the privacy panel's room for the user data's facts
+	}
 	if !msg.load {
 		m.preset = ""
 	}

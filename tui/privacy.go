@@ -26,7 +26,7 @@ import (
 type PrivacyPanel struct {
 	common
 	spec spec.Resolved // the form's
-	run  *run          // the latest run (nil: none)
+	runs onScreen      // the run on screen (nil: none)
 	w, h int
 }
 
@@ -42,8 +42,8 @@ func (p *PrivacyPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case specMsg:
 		p.spec = msg.spec
-	case runEvent:
-		p.run = msg.run
+	case runEvent, screenMsg:
+		p.runs.take(msg)
 	}
 	return p, nil
 }
@@ -51,7 +51,7 @@ func (p *PrivacyPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 // spent is the ledger's maximum per-sample cost of the run so far, its
 // budget, whose it is, and whether it is the finished run's (checked).
 func (p *PrivacyPanel) spent() (spent, budget ledger.Cost, who string, final, ok bool) {
-	r := p.run
+	r := p.runs.shown()
 	if r == nil {
 		return
 	}
@@ -90,11 +90,23 @@ func (p *PrivacyPanel) View() string {
 		}
 	}
 	head := len(lines)
+	// On the user's rows, what `dpso run --data` states besides the
+	// budget: how the noise is keyed, that the releases compose, which
+	// numbers are non-private diagnostics (after the budget's first line).
+	var facts []string
+	for _, f := range userDataPrivacy(p.spec) {
+		fs := st.Muted
+		if f == diagnosticsNote {
+			fs = st.Warn
+		}
+		facts = append(facts, style.WrapLines(fs, f, w)...)
+	}
 	switch {
 	case math.IsInf(eps, 1):
 		lines = append(lines, style.WrapLines(st.Warn, "ε = ∞: no privacy — no noise, and no clipping unless C is set.", w)...)
 	case p.shuffle():
 		lines = append(lines, style.FitWords(fmt.Sprintf("(ε, δ) = (%s, %s), shuffle model (%s)", fmtNum(eps), fmtNum(pv.Delta), p.spec.Oracle), w))
+		lines = append(lines, facts...)
 		lines = append(lines, p.totalLines(w)...)
 		lines = append(lines, style.FitWords(st.Muted.Render("charged in (ε, δ) by basic composition"), w))
 	default:
@@ -111,7 +123,7 @@ func (p *PrivacyPanel) View() string {
 			lines = append(lines, style.FitWords(fmt.Sprintf("(ε', δ=%s)-DP: ε' = %s exact", fmtNum(delta), st.Emph.Render(fmtNum(cv.EpsExact))), w))
 			other = append(other, style.FitWords(st.Muted.Render(fmt.Sprintf("  %s Bun–Steinke · %s Canonne–Kamath–Steinke", fmtNum(cv.EpsBunSteinke), fmtNum(cv.EpsCKS))), w))
 		}
-		lines = append(append(lines, p.totalLines(w)...), other...)
+		lines = append(append(append(lines, facts...), p.totalLines(w)...), other...)
 	}
 	if items := p.compared(); len(items) > 0 {
 		// The common budget's lines give way to each solver's statement
@@ -124,6 +136,7 @@ func (p *PrivacyPanel) View() string {
 		}
 		lines = append(lines, pack(parts, " · ", "  ", w)...)
 		lines = append(lines, p.totalLines(w)...)
+		lines = append(lines, facts...)
 		lines = append(lines, style.FitWords(st.Muted.Render("  ledger checks passed: spent ≤ budget"), w))
 		return style.Block(strings.Join(lines, "\n"), w, p.h)
 	}
@@ -174,7 +187,7 @@ func (p *PrivacyPanel) totalLines(w int) []string {
 // total is what the latest finished run, comparison or sweep released,
 // composed (engine.PrivacyTotal).
 func (p *PrivacyPanel) total() (engine.PrivacyTotal, bool) {
-	r := p.run
+	r := p.runs.shown()
 	if r == nil || r.phase != phaseDone {
 		return engine.PrivacyTotal{}, false
 	}
@@ -210,7 +223,7 @@ type privItem struct {
 // compared is each solver's (ε', δ) of the finished comparison of the
 // form's Spec (nil: none, ε = ∞, or the form changed since).
 func (p *PrivacyPanel) compared() []privItem {
-	r := p.run
+	r := p.runs.shown()
 	if r == nil || r.kind != runCompare || r.phase != phaseDone || r.cmp == nil || !r.spec.Privacy.Private() || runKey(r.spec) != runKey(p.spec) {
 		return nil
 	}

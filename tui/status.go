@@ -26,7 +26,8 @@ const liveMax = time.Second
 type StatusBar struct {
 	common
 	now   func() time.Time
-	run   *run          // the latest run
+	runs  onScreen // the run on screen, and the latest
+	presc prescriptionMsg
 	user  spec.Spec     // the form's Spec as set
 	spec  spec.Resolved // the form's
 	sweep bool          // the sweep screen is shown
@@ -44,13 +45,17 @@ func (b *StatusBar) SetSize(w, _ int) { b.w = w }
 // Update takes the runs, the Spec, the screen, live mode and the
 // transient lines; a key press clears the transient line.
 func (b *StatusBar) Update(msg tea.Msg) (Component, tea.Cmd) {
+	if b.runs.take(msg) {
+		if sm, ok := msg.(screenMsg); ok {
+			b.sweep, b.clip, b.audit = sm.sweep, sm.clip, sm.audit
+		}
+		return b, nil
+	}
 	switch msg := msg.(type) {
-	case runEvent:
-		b.run = msg.run
+	case prescriptionMsg:
+		b.presc = msg
 	case specMsg:
 		b.user, b.spec = msg.user, msg.spec
-	case screenMsg:
-		b.sweep, b.clip, b.audit = msg.sweep, msg.clip, msg.audit
 	case liveStateMsg:
 		b.live = msg.on
 	case statusMsg:
@@ -61,6 +66,9 @@ func (b *StatusBar) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return b, nil
 }
 
+// shownRun is the run whose result the shown screen draws (nil: none).
+func (b *StatusBar) shownRun() *run { return b.runs.shown() }
+
 // View renders the three lines.
 func (b *StatusBar) View() string {
 	return strings.Join([]string{b.stateLine(), b.reproLine(), b.keyLine()}, "\n")
@@ -70,7 +78,7 @@ func (b *StatusBar) stateLine() string {
 	st := b.st
 	w := b.w
 	var parts []string
-	r := b.run
+	r := b.runs.shown()
 	state := st.StateIdle.Render("○ ready")
 	if r != nil {
 		el := r.elapsed(b.now())
@@ -89,7 +97,7 @@ func (b *StatusBar) stateLine() string {
 		case phaseFailed:
 			state = st.StateFail.Render("✗ failed " + what)
 		}
-		parts = append(parts, fmt.Sprintf("run #%d", r.id), "seed "+fmt.Sprint(r.spec.Spec.Seed))
+		parts = append(parts, fmt.Sprintf("run #%d", r.id), runOrSeed(r.spec))
 		if r.total > 0 {
 			parts = append(parts, fmt.Sprintf("%d/%d trials done", r.trialsDone, r.total))
 		}
@@ -104,7 +112,15 @@ func (b *StatusBar) stateLine() string {
 			parts = append(parts, fmt.Sprintf("%d progress values dropped", r.dropped))
 		}
 	} else {
-		parts = append(parts, "seed "+fmt.Sprint(b.spec.Spec.Seed), "r runs, c compares")
+		if name := dataName(b.spec.Spec, b.presc); name != "" {
+			parts = append(parts, name)
+		}
+		parts = append(parts, runOrSeed(b.spec), "r runs, c compares")
+	}
+	if o := b.runs.elsewhere(); o != nil {
+		// Another screen's run is going on: say so, first, so that it is
+		// never dropped for room.
+		parts = append([]string{fmt.Sprintf("%s #%d running on its screen", o.what(), o.id)}, parts...)
 	}
 	live := b.liveLabel()
 	msg, msgStyle := b.text, st.Good
@@ -209,7 +225,7 @@ func (b *StatusBar) liveLabel() string {
 	if !b.live {
 		return st.Muted.Render("live off (a)")
 	}
-	if r := b.run; r != nil && !r.active() && r.elapsed(b.now()) >= liveMax {
+	if r := b.runs.shown(); r != nil && !r.active() && r.elapsed(b.now()) >= liveMax {
 		return st.Warn.Render("live: manual (run > 1 s)")
 	}
 	return st.Good.Render("live on (a)")
@@ -247,7 +263,7 @@ func (b *StatusBar) reproduce() string {
 		words = append(words, "--vary", "n", "--from", strconv.Itoa(int(sw.From)), "--to", strconv.Itoa(int(sw.To)), "--points", strconv.Itoa(sw.Points))
 		return strings.Join(words, " ")
 	}
-	if r := b.run; r != nil && r.kind == runCompare && runKey(r.spec) == runKey(b.spec) {
+	if r := b.runs.shown(); r != nil && r.kind == runCompare && runKey(r.spec) == runKey(b.spec) {
 		// The comparison is one command: dpso run --solvers (the same
 		// draws, each solver's numbers those --solver alone gives).
 		s := b.user.Clone()

@@ -57,6 +57,11 @@ type Figure struct {
 	ylo, yhi, xlo, xhi float64
 	series             []Series
 	dashes             int // dash patterns handed out
+	// The point labels as last drawn, and the lines and markers they
+	// were kept clear of (see pointLabels, Labels).
+	labels     []LabelBox
+	labelSegs  [][2]vg.Point
+	labelMarks []vg.Rectangle
 }
 
 // offChart is how far (a factor) a bound may lie from the excess risks

@@ -153,7 +153,7 @@ func Sweep(s *engine.SweepReport) (*Figure, error) {
 		f.legendNote(rateNote)
 	}
 	if trade {
-		f.legendNote(fmt.Sprintf("the percentages beside %s's points: the fraction of per-sample gradients clipped", s.Solvers[0]))
+		f.legendNote(fmt.Sprintf("the percentages beside %s's points (where there is room): the fraction of per-sample gradients clipped", s.Solvers[0]))
 		f.legendNote("error bars: ±1 standard error over trials; no slope is fitted: a trade-off is not a power law")
 	} else {
 		f.legendNote("error bars: ±1 standard error over trials; slopes: OLS of ln(mean) on ln(x) with 95% t-interval")
@@ -206,13 +206,12 @@ func (f *Figure) addClippedLabels(s *engine.SweepReport, si int) error {
 	if err != nil {
 		return err
 	}
-	for i := range lab.TextStyle {
-		lab.TextStyle[i].Color = solverColor(si)
-		lab.TextStyle[i].Font.Size = vg.Points(8)
-		lab.TextStyle[i].YAlign = draw.YBottom
-	}
-	lab.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(4)}
-	f.Plot.Add(lab)
+	sty := lab.TextStyle[0] // gonum's default label font, at 8 pt
+	sty.Color = solverColor(si)
+	sty.Font.Size = vg.Points(8)
+	// Placed when drawn, clear of every line and of each other
+	// (pointLabels): an offset fixed in advance overprinted the w₀ line.
+	f.Plot.Add(&pointLabels{f: f, at: xys, texts: labels, style: sty})
 	return nil
 }
 

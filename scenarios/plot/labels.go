@@ -1,0 +1,148 @@
+package plot
+
+import (
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// LabelBox is a text label beside a data point as last drawn: its text,
+// its box on the canvas, and whether it was drawn (false when no place
+// beside its point was free).
+type LabelBox struct {
+	Text  string
+	Box   vg.Rectangle
+	Drawn bool
+}
+
+// pointLabels are texts beside data points (a clip sweep's clipped
+// fractions), placed when the figure is drawn, where the data→canvas map
+// is known: each takes the first of a list of places around its point
+// (right or left, above or below, further and further out) whose box
+// overlaps no label already placed, no line or point marker of any series
+// (the curves, the w₀ line, the certificate, the vertical markers) and
+// stays inside the axes; a label with no free place is not drawn. So no
+// label can overprint another or a line, by construction.
+type pointLabels struct {
+	f     *Figure
+	at    plotter.XYs
+	texts []string
+	style draw.TextStyle
+}
+
+// labelPad is the clearance kept around a label's box.
+var labelPad = vg.Points(1.5)
+
+// markerHalf is half the side of the square kept free around a series'
+// point marker.
+var markerHalf = vg.Points(3.5)
+
+// Plot places and draws the labels (gonum/plot's Plotter).
+func (l *pointLabels) Plot(c draw.Canvas, plt *gplot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	pt := func(p plotter.XY) vg.Point { return vg.Point{X: trX(p.X), Y: trY(p.Y)} }
+	var segs [][2]vg.Point
+	var marks []vg.Rectangle
+	for _, s := range l.f.series {
+		for i, p := range s.Points {
+			q := pt(p)
+			if i > 0 {
+				segs = append(segs, [2]vg.Point{pt(s.Points[i-1]), q})
+			}
+			if s.Glyph != "" || len(s.Points) == 1 {
+				marks = append(marks, vg.Rectangle{Min: vg.Point{X: q.X - markerHalf, Y: q.Y - markerHalf}, Max: vg.Point{X: q.X + markerHalf, Y: q.Y + markerHalf}})
+			}
+		}
+	}
+	l.f.labelSegs, l.f.labelMarks, l.f.labels = segs, marks, nil
+	sty := l.style
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
+	for i, t := range l.texts {
+		p := pt(l.at[i])
+		rect := sty.Rectangle(t) // relative to the anchor
+		w, h := rect.Max.X-rect.Min.X, rect.Max.Y-rect.Min.Y
+		lb := LabelBox{Text: t}
+	place:
+		for _, d := range []vg.Length{vg.Points(4), vg.Points(9), vg.Points(16), vg.Points(26), vg.Points(40)} {
+			for _, m := range []vg.Point{{X: p.X + d, Y: p.Y + d}, {X: p.X + d, Y: p.Y - d - h}, {X: p.X - d - w, Y: p.Y + d}, {X: p.X - d - w, Y: p.Y - d - h}} {
+				box := vg.Rectangle{Min: m, Max: vg.Point{X: m.X + w, Y: m.Y + h}}
+				if l.free(c, box) {
+					lb.Box, lb.Drawn = box, true
+					c.FillText(sty, vg.Point{X: m.X - rect.Min.X, Y: m.Y - rect.Min.Y}, t)
+					break place
+				}
+			}
+		}
+		l.f.labels = append(l.f.labels, lb)
+	}
+}
+
+// free reports whether box (with its clearance) lies inside the axes and
+// clear of every label placed and every line and marker.
+func (l *pointLabels) free(c draw.Canvas, box vg.Rectangle) bool {
+	in := grow(box, labelPad)
+	if in.Min.X < c.Min.X || in.Min.Y < c.Min.Y || in.Max.X > c.Max.X || in.Max.Y > c.Max.Y {
+		return false
+	}
+	for _, lb := range l.f.labels {
+		if lb.Drawn && rectsOverlap(in, lb.Box) {
+			return false
+		}
+	}
+	for _, m := range l.f.labelMarks {
+		if rectsOverlap(in, m) {
+			return false
+		}
+	}
+	for _, s := range l.f.labelSegs {
+		if segmentHitsRect(s[0], s[1], in) {
+			return false
+		}
+	}
+	return true
+}
+
+// Labels are the figure's point labels as last drawn (Write), with the
+// lines and markers they were kept clear of (canvas coordinates): the
+// segments of every series and the squares around point markers.
+func (f *Figure) Labels() (labels []LabelBox, segs [][2]vg.Point, marks []vg.Rectangle) {
+	return f.labels, f.labelSegs, f.labelMarks
+}
+
+func grow(r vg.Rectangle, d vg.Length) vg.Rectangle {
+	return vg.Rectangle{Min: vg.Point{X: r.Min.X - d, Y: r.Min.Y - d}, Max: vg.Point{X: r.Max.X + d, Y: r.Max.Y + d}}
+}
+
+func rectsOverlap(a, b vg.Rectangle) bool {
+	return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
+}
+
+// segmentHitsRect reports whether the segment ab meets the rectangle r
+// (Liang–Barsky clipping).
+func segmentHitsRect(a, b vg.Point, r vg.Rectangle) bool {
+	t0, t1 := 0.0, 1.0
+	dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+	for _, e := range [4][2]float64{
+		{-dx, float64(a.X - r.Min.X)}, {dx, float64(r.Max.X - a.X)},
+		{-dy, float64(a.Y - r.Min.Y)}, {dy, float64(r.Max.Y - a.Y)},
+	} {
+		p, q := e[0], e[1]
+		if p == 0 {
+			if q < 0 {
+				return false
+			}
+			continue
+		}
+		t := q / p
+		if p < 0 {
+			t0 = max(t0, t)
+		} else {
+			t1 = min(t1, t)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
+}
