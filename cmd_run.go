@@ -97,7 +97,8 @@ Output: an aligned table; --json gives
    "excess_risk":{"mean","stderr","kind","method","eval_stderr","private","note"},
    "trials":[{"trial","seed","excess_risk","excess_risk_private","w"}],"bounds":[as dpso bounds],"notes":[]}
 with null for a value that is infinite or does not exist (k = ∞, ε = ∞, the
-standard error of one trial); --csv gives each trial's trace, one row per
+standard error of one trial, "seed" with secure randomness, which reads no
+seed); --csv gives each trial's trace, one row per
 checkpoint: trial,grad_evals,excess_risk. --plot FILE.png|FILE.svg draws the
 traces with the bounds into a new file (--force replaces one). Same --seed,
 same output, byte for byte (seeded randomness).

@@ -34,7 +34,8 @@ type RunJSON struct {
 	D        int          `json:"d"`
 	K        *float64     `json:"k"`
 	Eps      *float64     `json:"eps"`
-	Seed     uint64       `json:"seed"`
+	// Seed is null with secure randomness (no seed is read).
+	Seed *uint64 `json:"seed"`
 	// Moments is the moment assumption the prescription reads and the
 	// values it uses (r_k, or the lemma's bound from γ_k); absent for the
 	// default ass:tilde.
@@ -128,7 +129,7 @@ type ExcessJSON struct {
 // TrialJSON is one trial.
 type TrialJSON struct {
 	Trial      int      `json:"trial"`
-	Seed       uint64   `json:"seed"`
+	Seed       *uint64  `json:"seed"` // null with secure randomness
 	ExcessRisk *float64 `json:"excess_risk"`
 	// ExcessPrivate is ExcessJSON.Private for this trial's excess risk
 	// (w, the output, is the private release).
@@ -247,7 +248,7 @@ func boundsOrEmpty(b []theory.Bound) []theory.Bound {
 // (those of user data are its rows and columns).
 func headerJSON(s spec.Spec, t scenarios.TheoryInputs, solver, oracleName string) RunJSON {
 	j := RunJSON{Class: s.Class, Solver: solver, Oracle: oracleName, N: t.N, D: t.D,
-		K: JSONNum(s.K), Eps: JSONNum(s.Eps), Seed: s.Seed, Rand: s.Rand, Moments: momentsUsed(t)}
+		K: JSONNum(s.K), Eps: JSONNum(s.Eps), Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand, Moments: momentsUsed(t)}
 	if s.Data != "" {
 		j.Data, j.Loss = s.Data, s.Loss
 	} else {
@@ -274,7 +275,7 @@ func Run(r *engine.Report, opt Options) RunJSON {
 	}
 	j.Trials = make([]TrialJSON, len(r.Trials))
 	for i, t := range r.Trials {
-		tj := TrialJSON{Trial: t.Trial, Seed: s.Seed, ExcessRisk: JSONNum(t.Excess), ExcessPrivate: dp}
+		tj := TrialJSON{Trial: t.Trial, Seed: SeedJSON(s.Rand, s.Seed), ExcessRisk: JSONNum(t.Excess), ExcessPrivate: dp}
 		if opt.EmitW {
 			tj.W = make([]*float64, len(t.W))
 			for c, x := range t.W {
@@ -495,7 +496,7 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
 	s := r.Spec
 	rows := problemRows(s, r.Theory, r.Solver, r.Describe, r.Oracle)
 	rows = append(rows,
-		[2]string{"trials", fmt.Sprintf("%d (seed %d, %s)", s.Trials, s.Seed, r.Rand)},
+		[2]string{"trials", fmt.Sprintf("%d (%s)", s.Trials, RandText(s.Rand, s.Seed))},
 		paramsRow(r.Params, r.BudgetCapped),
 		privacyRow(s, r.Privacy, conv, r.Private(), spentOf(r)),
 		[2]string{"total", totalText(r.Total, conv)},
