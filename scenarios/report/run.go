@@ -17,6 +17,7 @@ import (
 	"dpso/scenarios/spec"
 	"dpso/solvers"
 	"dpso/solvers/ledger"
+	"dpso/solvers/oracle"
 	"dpso/theory"
 )
 
@@ -90,17 +91,33 @@ type PrivacyBlockJSON struct {
 	Model      string        `json:"model"`
 	Accountant string        `json:"accountant,omitempty"`
 	EpsDelta   *EpsDeltaJSON `json:"eps_delta,omitempty"`
-	Rho        *float64      `json:"rho"`
-	Delta      *float64      `json:"delta"`
-	EpsExact   *float64      `json:"eps_exact"`
-	SpentRho   *float64      `json:"spent_rho"`
-	SpentEps   *float64      `json:"spent_eps,omitempty"`
-	SpentDelta *float64      `json:"spent_delta,omitempty"`
+	// Target is what an accounted run's noise was calibrated to (dp-sgd):
+	// the exact (ε', δ) of ρ = ε²/2 zCDP. It is not a zCDP claim, so Rho
+	// and EpsExact are null there: the release is (ε', δ)-DP by the
+	// accountant (EpsDelta).
+	Target *TargetJSON `json:"target,omitempty"`
+	// Rho, EpsExact: the zCDP ρ = ε²/2 of the release and its exact
+	// (ε', δ) at Delta (null unless the model is "zcdp"; EpsExact is the
+	// shuffle model's ε).
+	Rho        *float64 `json:"rho"`
+	Delta      *float64 `json:"delta"`
+	EpsExact   *float64 `json:"eps_exact"`
+	SpentRho   *float64 `json:"spent_rho"`
+	SpentEps   *float64 `json:"spent_eps,omitempty"`
+	SpentDelta *float64 `json:"spent_delta,omitempty"`
 	// Total is what the whole call released from the same data (this
 	// run's trials, or the sweep's points); a comparison's document
 	// states its total once, at its top, and leaves it out of each
 	// solver's run document.
 	Total *TotalJSON `json:"total,omitempty"`
+}
+
+// TargetJSON is the budget an accounted run was calibrated to: ρ = ε²/2
+// and the exact ε' of that zCDP at δ (the accountant's ε' is at most it).
+type TargetJSON struct {
+	Rho      *float64 `json:"rho"`
+	Delta    *float64 `json:"delta"`
+	EpsExact *float64 `json:"eps_exact"`
 }
 
 // EpsDeltaJSON is an accounted (ε', δ); EpsLower is the accountant's
@@ -169,9 +186,11 @@ func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent)
 	}
 	j := PrivacyBlockJSON{Model: "zcdp", Rho: JSONNum(pv.Rho), Delta: JSONNum(conv), EpsExact: JSONNum(theory.EpsExact(pv.Eps, conv))}
 	if pv.Model == spec.Accountant {
-		// An accounted run (dp-sgd): its budget is the exact ε' of ρ at δ
-		// (eps_exact), its accounted (ε', δ) is eps_delta.
+		// An accounted run (dp-sgd): its accounted (ε', δ) is eps_delta,
+		// calibrated to the exact ε' of ρ at δ (target); it claims no ρ.
 		j.Model, j.Accountant = "accountant", pv.AccountantName
+		j.Target = &TargetJSON{Rho: j.Rho, Delta: j.Delta, EpsExact: j.EpsExact}
+		j.Rho, j.EpsExact = nil, nil
 		if spent != nil && spent.ev != nil {
 			j.Accountant = spent.ev.Accountant
 			j.EpsDelta = &EpsDeltaJSON{Eps: JSONNum(spent.eps), Delta: JSONNum(spent.delta), EpsLower: JSONNum(spent.epsLower)}
@@ -340,7 +359,7 @@ func problemRows(s spec.Spec, t scenarios.TheoryInputs, solver, describe, oracle
 		{"scenario", name},
 		{"class", string(s.Class) + " (" + s.Class.Title() + ")"},
 		{"solver", solver + " — " + describe},
-		{"oracle", oracleName},
+		{"oracle", oracleText(oracleName)},
 		{"n, d", fmt.Sprintf("%d, %d", t.N, t.D)},
 		{"k, ε", kEpsText(s, t)},
 	}
@@ -348,6 +367,15 @@ func problemRows(s spec.Spec, t scenarios.TheoryInputs, solver, describe, oracle
 		rows = append(rows, [2]string{"moments", momentsUsedText(t)})
 	}
 	return rows
+}
+
+// oracleText is the header's oracle: its name, and what it is when it is
+// a solver's own estimate rather than a registered oracle (dp-sgd's).
+func oracleText(name string) string {
+	if name == oracle.NoisySumName {
+		return name + " — " + oracle.NoisySumDescription
+	}
+	return name
 }
 
 // kEpsText is the k and privacy budget of the header: the zCDP ε, or the
