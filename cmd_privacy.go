@@ -78,7 +78,7 @@ multiplier whose accounted ε' meets the target.`,
 			case !qf.set:
 				return usageErrorf("--sampling-rate: required with --accountant, the Poisson rate q in (0, 1]")
 			case !tsf.set:
-				return usageErrorf("--steps: required with --accountant, the number of steps T in [1, %d]", maxAccountedSteps)
+				return usageErrorf("--steps: required with --accountant, the number of steps T in [1, %s]", theory.FormatCount(maxAccountedSteps))
 			case sf.set && tf.set:
 				return usageErrorf("--noise-multiplier and --target-eps exclude each other: give σ to account, or the target ε' to calibrate σ")
 			case !sf.set && !tf.set:

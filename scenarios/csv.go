@@ -160,10 +160,10 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("%d columns, but line %d has %d", len(cells), firstLine, t.Cols)}
 		}
 		if t.Cols-1 > MaxD {
-			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("%d feature columns exceed the maximum dimension %d", t.Cols-1, MaxD)}
+			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("%s feature columns exceed the maximum dimension %s", theory.FormatCount(t.Cols-1), theory.FormatCount(MaxD))}
 		}
 		if int64(t.Rows+1)*int64(t.Cols) > MaxFloats {
-			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("the data exceed %d numbers (1.6 GB)", int64(MaxFloats))}
+			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("the data exceed %s numbers (1.6 GB)", theory.FormatCount(int64(MaxFloats)))}
 		}
 		for i, cell := range cells {
 			v, err := parseCell(cell)
