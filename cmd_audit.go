@@ -82,7 +82,7 @@ Output: a table; --json gives
    "seed","sensitivity","shift","mean0","mean1","sd0","sd1","thresholds",
    "histogram","eps_claim","guesses","notes"}
 with null where a value does not apply (delta of a zCDP claim, eps_lower of a
-zCDP oracle audit, mu_hat of a one-run audit).
+zCDP oracle audit, mu_hat of a one-run audit, seed with --rand secure).
 
 Exit status: 0 no violation found; 1 a violation found (or another failure);
 2 invalid input (one line naming the flag); 130 on Ctrl-C.`,

@@ -198,7 +198,7 @@ func TestBoundsInvalidInput(t *testing.T) {
 		args []string
 		want []string // substrings of the one-line message
 	}{
-		{with("--n", "0"), []string{"--n:", "[1, 9007199254740992]"}},
+		{with("--n", "0"), []string{"--n:", "[1, 9.007199254740992·10¹⁵]"}},
 		{with("--n", "1.5"), []string{"--n:", "not an integer"}},
 		{with("--n", "-3"), []string{"--n:", "[1, "}},
 		{with("--d", "0"), []string{"--d:", "[1, "}},

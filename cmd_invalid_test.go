@@ -45,12 +45,12 @@ func TestRunInvalidInput(t *testing.T) {
 		{r("--scenario", "linreg-t", "--rk", "1e300"), []string{"--rk:", "step = ∞"}},
 		{r("--scenario", "linreg-t", "--rk", "1e308", "--eps", "1e-10"), []string{"--rk:", "σ = ∞"}},
 		// n < 1 (and n = 1: every solver needs two samples) or absurdly large.
-		{r("--n", "0"), []string{"--n:", "[2, 100000000]"}},
-		{r("--n", "1"), []string{"--n:", "[2, 100000000]"}},
-		{r("--n", "-5"), []string{"--n:", "[2, 100000000]"}},
-		{r("--n", "1e12"), []string{"--n:", "[2, 100000000]"}},
+		{r("--n", "0"), []string{"--n:", "[2, 10⁸]"}},
+		{r("--n", "1"), []string{"--n:", "[2, 10⁸]"}},
+		{r("--n", "-5"), []string{"--n:", "[2, 10⁸]"}},
+		{r("--n", "1e12"), []string{"--n:", "[2, 10⁸]"}},
 		{r("--n", "2.5"), []string{"--n:", "not an integer"}},
-		{r("--scenario", "linreg-t", "--solver", "klz-gd", "--n", "30000000", "--d", "10"), []string{"--n:", "klz-gd makes several passes", "exceeds", "n ≤ 18181818"}},
+		{r("--scenario", "linreg-t", "--solver", "klz-gd", "--n", "30000000", "--d", "10"), []string{"--n:", "klz-gd makes several passes", "exceeds", "n ≤ 1.8181818·10⁷"}},
 		// d < 1.
 		{r("--scenario", "linreg-t", "--d", "0"), []string{"--d:", "[1, 10000]"}},
 		{r("--scenario", "linreg-t", "--d", "-1"), []string{"--d:", "[1, 10000]"}},
@@ -93,7 +93,7 @@ func TestRunInvalidInput(t *testing.T) {
 		{r("--scenario", "linreg-t", "--tail", "x"), []string{"--tail:", "not a number"}},
 		{r("--beta", "-1"), []string{"--beta:", "[0, 10¹²]"}},
 		{r("--clip", "inf"), []string{"--clip:", "eps = ∞"}},
-		{r("--seed", "-1"), []string{"--seed:", "[0, 18446744073709551615]"}},
+		{r("--seed", "-1"), []string{"--seed:", "[0, 2⁶⁴ − 1]"}},
 		{r("--rand", "pseudo"), []string{"--rand:", "seeded or secure"}},
 		// Output options.
 		{r("--json", "--csv"), []string{"--json and --csv"}},
@@ -170,16 +170,17 @@ func TestSolverSettingsInAComparison(t *testing.T) {
 }
 
 // TestFlagOutOfRangeSaysOutside: a number outside a flag's range is
-// called outside it, and only what does not parse "not a number" (it said
+// called outside it (an integer, parsed exactly, written as a count:
+// theory.FormatCount), and only what does not parse "not a number" (it said
 // `--delta: "2" is not a number in [10⁻³⁰⁰, 1)` and `--trials: "10" is
-// not an integer in [1000, 100000000]`).
+// not an integer in [1000, 10⁸]`).
 func TestFlagOutOfRangeSaysOutside(t *testing.T) {
 	checkInvalid(t, []invalidRun{
 		{[]string{"privacy", "--eps", "1", "--delta", "2"}, []string{`--delta: "2" is outside [10⁻³⁰⁰, 1)`}},
 		{[]string{"privacy", "--eps", "1", "--delta", "1e-320"}, []string{`--delta: "1e-320" is outside [10⁻³⁰⁰, 1)`}},
 		{[]string{"privacy", "--eps", "1", "--delta", "tiny"}, []string{`--delta: "tiny" is not a number in [10⁻³⁰⁰, 1)`}},
-		{[]string{"audit", "--trials", "10"}, []string{`--trials: "10" is outside [1000, 100000000]`}},
-		{[]string{"audit", "--trials", "many"}, []string{`--trials: "many" is not an integer in [1000, 100000000]`}},
-		{[]string{"sweep", "--vary", "n", "--from", "100", "--to", "1000", "--points", "1"}, []string{`--points: "1" is outside [2, 50]`}},
+		{[]string{"audit", "--trials", "10"}, []string{`--trials: trials = 10 is outside [1000, 10⁸]`}},
+		{[]string{"audit", "--trials", "many"}, []string{`--trials: "many" is not an integer in [1000, 10⁸]`}},
+		{[]string{"sweep", "--vary", "n", "--from", "100", "--to", "1000", "--points", "1"}, []string{`--points: points = 1 is outside [2, 50]`}},
 	})
 }

@@ -65,7 +65,7 @@ multiplier whose accounted ε' meets the target.`,
 	fs.Lookup("sampling-rate").DefValue = ""
 	tsf := newIntFlag(fs, &steps, "steps", 0, 1, maxAccountedSteps, "--accountant: number of steps T")
 	fs.Lookup("steps").DefValue = ""
-	fs.BoolVar(&asJSON, "json", false, `print JSON: {"rho","gdp_mu","delta","eps_bun_steinke","eps_canonne_kamath_steinke","eps_exact"} (with --target-eps: {"target_eps","delta","zcdp_eps_exact","rho_exact","zcdp_eps_bun_steinke"}; with --accountant: {"accountant","noise_multiplier","sampling_rate","steps","delta","eps","eps_lower","discretisation_error"[,"target_eps"]})`)
+	fs.BoolVar(&asJSON, "json", false, `print JSON, its inputs first: {"eps","delta","rho","gdp_mu","eps_bun_steinke","eps_canonne_kamath_steinke","eps_exact"} (with --target-eps: {"target_eps","delta","zcdp_eps_exact","rho_exact","zcdp_eps_bun_steinke"}; with --accountant: {"accountant","sampling_rate","steps","delta"[,"target_eps"],"noise_multiplier","eps","eps_lower","discretisation_error"}, noise_multiplier given or calibrated to target_eps)`)
 
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if fs.Changed("accountant") {
@@ -79,7 +79,7 @@ multiplier whose accounted ε' meets the target.`,
 			case !qf.set:
 				return usageErrorf("--sampling-rate: required with --accountant, the Poisson rate q in (0, 1]")
 			case !tsf.set:
-				return usageErrorf("--steps: required with --accountant, the number of steps T in [1, %d]", maxAccountedSteps)
+				return usageErrorf("--steps: required with --accountant, the number of steps T in [1, %s]", theory.FormatCount(maxAccountedSteps))
 			case sf.set && tf.set:
 				return usageErrorf("--noise-multiplier and --target-eps exclude each other: give σ to account, or the target ε' to calibrate σ")
 			case !sf.set && !tf.set:

@@ -167,7 +167,7 @@ func TestUserDataOneTrialHeaders(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"sweep", "--data", data, "--rk", "2", "--beta", "1", "--vary", "eps", "--from", "0.5", "--to", "2", "--points", "2"}, "; 1 trial per point, seed 0."},
+		{[]string{"sweep", "--data", data, "--rk", "2", "--beta", "1", "--vary", "eps", "--from", "0.5", "--to", "2", "--points", "2"}, "; 1 trial per point, secure randomness, keyed from crypto/rand: not reproducible."},
 		{[]string{"run", "--data", data, "--rk", "2", "--beta", "1", "--solvers", "acsa,sgd"}, "mean ± s.e. over 1 trial ("},
 	} {
 		code, out, errs := dpsoCLI(c.args...)

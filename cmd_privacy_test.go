@@ -10,24 +10,68 @@ import (
 	"dpso/theory"
 )
 
-func TestPrivacyGoldenJSON(t *testing.T) {
-	code, out, errs := execTheoryCLI("privacy", "--eps", "1", "--json")
-	if code != 0 || errs != "" {
-		t.Fatalf("status %d, stderr %q", code, errs)
-	}
-	golden(t, "privacy_eps1.golden.json", out)
-	// Key order as issue 3 lists them.
+// jsonTopKeys is the keys of a JSON object, in order.
+func jsonTopKeys(t *testing.T, doc string) []string {
+	t.Helper()
 	var keys []string
-	dec := json.NewDecoder(strings.NewReader(out))
-	dec.Token()
+	dec := json.NewDecoder(strings.NewReader(doc))
+	if _, err := dec.Token(); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
 	for dec.More() {
 		k, _ := dec.Token()
 		keys = append(keys, k.(string))
 		var v any
 		dec.Decode(&v)
 	}
-	if want := []string{"rho", "gdp_mu", "delta", "eps_bun_steinke", "eps_canonne_kamath_steinke", "eps_exact"}; !slices.Equal(keys, want) {
-		t.Errorf("keys %v, want %v", keys, want)
+	return keys
+}
+
+func TestPrivacyGoldenJSON(t *testing.T) {
+	code, out, errs := execTheoryCLI("privacy", "--eps", "1", "--json")
+	if code != 0 || errs != "" {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	golden(t, "privacy_eps1.golden.json", out)
+}
+
+// TestPrivacyJSONEchoesItsInputs: every `dpso privacy --json` document
+// states its inputs first — the zCDP ε given and δ, the target ε' with
+// --target-eps, the mechanism and the target with --accountant — then
+// what it computed from them.
+func TestPrivacyJSONEchoesItsInputs(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		keys []string
+		echo map[string]float64
+	}{
+		{[]string{"--eps", "0.5", "--delta", "1e-6"},
+			[]string{"eps", "delta", "rho", "gdp_mu", "eps_bun_steinke", "eps_canonne_kamath_steinke", "eps_exact"},
+			map[string]float64{"eps": 0.5, "delta": 1e-6}},
+		{[]string{"--target-eps", "2", "--delta", "1e-6"},
+			[]string{"target_eps", "delta", "zcdp_eps_exact", "rho_exact", "zcdp_eps_bun_steinke"},
+			map[string]float64{"target_eps": 2, "delta": 1e-6}},
+		{[]string{"--accountant", "rdp", "--noise-multiplier", "0.7", "--sampling-rate", "0.01", "--steps", "120"},
+			[]string{"accountant", "sampling_rate", "steps", "delta", "noise_multiplier", "eps", "eps_lower", "discretisation_error"},
+			map[string]float64{"sampling_rate": 0.01, "steps": 120, "delta": 1e-5, "noise_multiplier": 0.7}},
+		{[]string{"--accountant", "rdp", "--target-eps", "3", "--sampling-rate", "0.01", "--steps", "120"},
+			[]string{"accountant", "sampling_rate", "steps", "delta", "target_eps", "noise_multiplier", "eps", "eps_lower", "discretisation_error"},
+			map[string]float64{"sampling_rate": 0.01, "steps": 120, "delta": 1e-5, "target_eps": 3}},
+	} {
+		code, out, errs := execTheoryCLI(append([]string{"privacy", "--json"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: status %d: %s", c.args, code, errs)
+		}
+		if keys := jsonTopKeys(t, out); !slices.Equal(keys, c.keys) {
+			t.Errorf("%v: keys %v, want %v", c.args, keys, c.keys)
+		}
+		var m map[string]any
+		json.Unmarshal([]byte(out), &m)
+		for k, v := range c.echo {
+			if m[k] != v {
+				t.Errorf("%v: %s = %v, want the input %v", c.args, k, m[k], v)
+			}
+		}
 	}
 }
 

@@ -93,11 +93,15 @@ Output: an aligned table; --json gives
    "privacy":{"model","rho","delta","eps_exact","spent_rho",
               "total":{"scope","releases","split","composition","private","rho","eps_dp","delta_dp",…,"note"}}
      (dp-sgd: model "accountant", "accountant":"pld"|"rdp",
-      "eps_delta":{"eps","delta","eps_lower"}, its accounted (ε', δ)),
+      "eps_delta":{"eps","delta","eps_lower"}, its accounted (ε', δ),
+      "target":{"rho","delta","eps_exact"}, what its noise was calibrated to;
+      "rho", "eps_exact" and total's "rho" null: it claims no zCDP ρ;
+      its "oracle" is "noisy-sum", its own clipped noisy sum),
    "excess_risk":{"mean","stderr","kind","method","eval_stderr","private","note"},
    "trials":[{"trial","seed","excess_risk","excess_risk_private","w"}],"bounds":[as dpso bounds],"notes":[]}
 with null for a value that is infinite or does not exist (k = ∞, ε = ∞, the
-standard error of one trial); --csv gives each trial's trace, one row per
+standard error of one trial, "seed" with secure randomness, which reads no
+seed); --csv gives each trial's trace, one row per
 checkpoint: trial,grad_evals,excess_risk. --plot FILE.png|FILE.svg draws the
 traces with the bounds into a new file (--force replaces one). Same --seed,
 same output, byte for byte (seeded randomness).

@@ -22,6 +22,7 @@ import (
 	"dpso/scenarios/engine"
 	"dpso/scenarios/report"
 	"dpso/scenarios/spec"
+	"dpso/solvers/oracle"
 	"dpso/theory"
 )
 
@@ -437,29 +438,72 @@ func TestRunHelpStatesDefaults(t *testing.T) {
 // the privacy block names the accountant and gives the accounted (ε', δ),
 // at most 4.3772 at δ = 1e-5, the exact ε' of ρ = ½ (dp_accounting's
 // Gaussian value 4.37718), with the PLD's proved lower bound below it.
+// dp-sgd is no ρ-zCDP release: ρ = ½ and its exact ε' are the target its
+// noise was calibrated to ("target"), the block's and the total's "rho"
+// and "eps_exact" are null, and its oracle is its own noisy sum.
 func TestRunDPSGDPrivacyJSON(t *testing.T) {
 	code, out, errs := dpsoCLI("run", "--solver", "dp-sgd", "--eps", "1", "--trials", "2", "--n", "5000", "--json")
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
 	var j struct {
+		Oracle  string
 		Privacy struct {
 			Model, Accountant string
 			EpsDelta          struct {
 				Eps, Delta float64
 				EpsLower   float64 `json:"eps_lower"`
 			} `json:"eps_delta"`
-			EpsExact float64 `json:"eps_exact"`
+			Target *struct {
+				Rho, Delta float64
+				EpsExact   float64 `json:"eps_exact"`
+			}
+			Rho      *float64
+			EpsExact *float64 `json:"eps_exact"`
+			Total    struct {
+				Rho *float64
+				Eps float64
+			}
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatal(err)
 	}
 	p := j.Privacy
+	if p.Target == nil {
+		t.Fatalf("no privacy.target: %s", out)
+	}
 	if p.Model != "accountant" || p.Accountant != "pld" || p.EpsDelta.Delta != 1e-5 ||
-		!(p.EpsDelta.Eps <= 4.3772) || !(p.EpsDelta.Eps <= p.EpsExact) || p.EpsDelta.Eps < 4.3 ||
+		!(p.EpsDelta.Eps <= 4.3772) || !(p.EpsDelta.Eps <= p.Target.EpsExact) || p.EpsDelta.Eps < 4.3 ||
 		!(p.EpsDelta.EpsLower <= p.EpsDelta.Eps) || p.EpsDelta.EpsLower < 4.3 {
 		t.Errorf("privacy %+v", p)
+	}
+	if p.Target.Rho != 0.5 || p.Target.Delta != 1e-5 || p.Target.EpsExact != theory.EpsExact(1, 1e-5) {
+		t.Errorf("target %+v, want ρ = 0.5, δ = 1e-5 and the exact ε' of ρ = 0.5", *p.Target)
+	}
+	if p.Rho != nil || p.EpsExact != nil || p.Total.Rho != nil || p.Total.Eps != p.EpsDelta.Eps {
+		t.Errorf("dp-sgd claims a zCDP ρ: rho %v, eps_exact %v, total.rho %v (total.eps %v)", p.Rho, p.EpsExact, p.Total.Rho, p.Total.Eps)
+	}
+	if j.Oracle != oracle.NoisySumName {
+		t.Errorf("oracle %q, want %q (dp-sgd's own estimate)", j.Oracle, oracle.NoisySumName)
+	}
+	// The table says the same; a zCDP solver's JSON keeps its ρ.
+	code, out, _ = dpsoCLI("run", "--solver", "dp-sgd", "--eps", "1", "--trials", "2", "--n", "5000")
+	if code != 0 || !strings.Contains(out, "oracle       noisy-sum — dp-sgd's own estimate, not a registered oracle") {
+		t.Errorf("dp-sgd's oracle line:\n%s", out)
+	}
+	code, out, _ = dpsoCLI("run", "--eps", "1", "--trials", "2", "--n", "5000", "--json")
+	var z struct {
+		Privacy struct {
+			Target   any
+			Rho      *float64
+			EpsExact *float64 `json:"eps_exact"`
+			Total    struct{ Rho *float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &z); code != 0 || err != nil || z.Privacy.Target != nil ||
+		z.Privacy.Rho == nil || *z.Privacy.Rho != 0.5 || z.Privacy.EpsExact == nil || z.Privacy.Total.Rho == nil || *z.Privacy.Total.Rho != 0.5 {
+		t.Errorf("a zCDP run's privacy block changed: %+v (%v)", z.Privacy, err)
 	}
 }
 
@@ -475,7 +519,9 @@ func TestRunDeltaReachesTheAccountant(t *testing.T) {
 			Model, Accountant string
 			Delta             float64
 			EpsDelta          struct{ Eps, Delta float64 } `json:"eps_delta"`
-			EpsExact          float64                      `json:"eps_exact"`
+			Target            struct {
+				EpsExact float64 `json:"eps_exact"`
+			}
 		}
 	}
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
@@ -484,7 +530,7 @@ func TestRunDeltaReachesTheAccountant(t *testing.T) {
 	p := j.Privacy
 	target := theory.EpsExact(1, 1e-7)
 	if p.Model != "accountant" || p.Accountant != "rdp" || p.Delta != 1e-7 || p.EpsDelta.Delta != 1e-7 ||
-		p.EpsExact != target || !(p.EpsDelta.Eps <= target) || p.EpsDelta.Eps < 0.95*target {
+		p.Target.EpsExact != target || !(p.EpsDelta.Eps <= target) || p.EpsDelta.Eps < 0.95*target {
 		t.Errorf("privacy %+v, want the rdp accountant at δ = 1e-7 under ε' = %g", p, target)
 	}
 }

@@ -40,13 +40,13 @@ func TestStreamedRunsHaveNoMaterializationCap(t *testing.T) {
 		want []string
 	}{
 		{[]string{"--scenario", "linreg-t", "--class", "smooth-sc", "--solver", "klz-gd"},
-			[]string{"--n:", "klz-gd makes several passes and keeps the dataset in memory", "510000000 floats", "2·10⁸", "n ≤ 3921568", "run clipped-sgd, which streams"}},
+			[]string{"--n:", "klz-gd makes several passes and keeps the dataset in memory", "5.1·10⁸ floats", "2·10⁸", "n ≤ 3.921568·10⁶", "run clipped-sgd, which streams"}},
 		{[]string{"--scenario", "hinge-t"},
-			[]string{"--n:", "localized makes several passes", "n ≤ 3921568"}},
+			[]string{"--n:", "localized makes several passes", "n ≤ 3.921568·10⁶"}},
 		{[]string{"--scenario", "hinge-t", "--class", "nonsmooth-sc"},
-			[]string{"--n:", "localized-sc makes several passes", "n ≤ 3921568"}},
+			[]string{"--n:", "localized-sc makes several passes", "n ≤ 3.921568·10⁶"}},
 		{[]string{"--scenario", "hinge-t", "--solver", "sgd"},
-			[]string{"--n:", "sgd runs localized's schedule, which makes several passes", "n ≤ 3921568"}},
+			[]string{"--n:", "sgd runs localized's schedule, which makes several passes", "n ≤ 3.921568·10⁶"}},
 	} {
 		args := append(append([]string{"run", "--dry-run"}, c.args...), size...)
 		code, _, errs := dpsoCLI(args...)
@@ -81,7 +81,7 @@ func TestComparisonReportsAMaterializingSolverOverTheCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(j.Runs) != 2 || j.Runs[0].Refused != "" || j.Runs[0].ExcessRisk == nil || j.Runs[0].ExcessRisk.Mean == nil ||
-		!strings.Contains(j.Runs[1].Refused, "n ≤ 199800") {
+		!strings.Contains(j.Runs[1].Refused, "n ≤ 1.998·10⁵") {
 		t.Errorf("comparison: %s", out)
 	}
 }

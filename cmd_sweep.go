@@ -74,7 +74,7 @@ Output: a table; --json gives
    "w0_excess":{"values":[per x],"method","meaning"},"prescribed_clip","best":[{"solver","x",
    "mean","stderr"}],"notes":[]}
 (the swept one of n, d, eps is null; null also where a value is infinite or does
-not exist); --csv gives rows x,solver,mean,stderr,clipped,bias_only,w0_excess,
+not exist, and "seed" with secure randomness, which reads no seed); --csv gives rows x,solver,mean,stderr,clipped,bias_only,w0_excess,
 certificate,eps_delta and each bound's value
 (header: the swept name, solver, mean, stderr, clipped, bias_only, w0_excess,
 certificate, eps_delta, the bound ids; inf for an

@@ -188,7 +188,7 @@ func TestSweepInvalidInput(t *testing.T) {
 		{s("--vary", "n", "--from", "1000", "--to", "500"), []string{"--to:", "greater than from"}},
 		{s("--vary", "n", "--from", "100.5", "--to", "1000"), []string{"--from:", "integer"}},
 		{s("--vary", "n", "--from", "100", "--to", "1000", "--points", "1"), []string{"--points:", "[2, 50]"}},
-		{s("--vary", "n", "--from", "100", "--to", "1e9"), []string{"--to:", "[2, 100000000]"}},
+		{s("--vary", "n", "--from", "100", "--to", "1e9"), []string{"--to:", "[2, 10⁸]"}},
 		{s("--vary", "eps", "--from", "0.1", "--to", "x"), []string{"--to:", "not a number"}},
 		{s("--vary", "n", "--from", "100", "--to", "1000", "--n", "500"), []string{"--n:", "cannot be given with --vary n"}},
 		{s("--vary", "n", "--from", "100", "--to", "1000", "--solvers", "acsa,adam"), []string{"--solvers:", "unknown solver \"adam\""}},

@@ -228,6 +228,7 @@ func (f *floatFlag) Set(s string) error {
 // intFlag is an int flag validated against [lo, hi] on Set.
 type intFlag struct {
 	v      *int
+	name   string
 	lo, hi int
 	set    bool
 }
@@ -235,9 +236,15 @@ type intFlag struct {
 // newIntFlag registers a validated int flag on fs.
 func newIntFlag(fs *pflag.FlagSet, p *int, name string, def, lo, hi int, usage string) *intFlag {
 	*p = def
-	f := &intFlag{v: p, lo: lo, hi: hi}
-	fs.Var(f, name, fmt.Sprintf("%s in [%d, %d]", usage, lo, hi))
+	f := &intFlag{v: p, name: name, lo: lo, hi: hi}
+	fs.Var(f, name, usage+" in "+f.rangeText())
 	return f
+}
+
+// rangeText is [lo, hi] with the bounds as counts (theory.FormatCount),
+// as the field table writes its ranges.
+func (f *intFlag) rangeText() string {
+	return "[" + theory.FormatCount(f.lo) + ", " + theory.FormatCount(f.hi) + "]"
 }
 
 func (f *intFlag) String() string {
@@ -252,10 +259,10 @@ func (f *intFlag) Type() string { return "int" }
 func (f *intFlag) Set(s string) error {
 	x, err := spec.ParseInt(s)
 	if err != nil {
-		return fmt.Errorf("%s is not an integer in [%d, %d]", theory.Quote(s), f.lo, f.hi)
+		return fmt.Errorf("%s is not an integer in %s", theory.Quote(s), f.rangeText())
 	}
 	if x < int64(f.lo) || x > int64(f.hi) {
-		return fmt.Errorf("%s is outside [%d, %d]", theory.Quote(s), f.lo, f.hi)
+		return fmt.Errorf("%s = %s is outside %s", f.name, theory.FormatCount(x), f.rangeText())
 	}
 	*f.v, f.set = int(x), true
 	return nil

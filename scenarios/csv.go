@@ -87,10 +87,12 @@ var delimiters = []struct {
 // number. Errors are *DataError naming the line and column; NaN and ±Inf
 // cells are rejected with their position, as are numbers outside the
 // float64 range, a line longer than MaxLineBytes (never read whole) and
-// more than MaxFloats numbers. It checks ctx between lines, so a
-// cancellation stops it within a few lines, and then returns ctx's error.
+// more than MaxFloats numbers. It checks ctx every 64 lines and every
+// csvCheckBytes (1 MiB) read from r, so that a cancellation stops it after
+// at most that much more input (plus one 64 KiB buffer) whether the file
+// has many short lines or few long ones, and then returns ctx's error.
 func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(&ctxReader{ctx: ctx, r: r}, csvBufferBytes)
 	t := &Table{}
 	var line []byte
 	var cells []string
@@ -108,6 +110,9 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("the line is longer than %d bytes (1 MiB), the most one record may take (d ≤ %d features); is this a data file with one sample per line?", MaxLineBytes, MaxD)}
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
+			if cerr := ctx.Err(); cerr != nil && errors.Is(err, cerr) {
+				return nil, cerr // ctxReader's check: cancelled, not a read error
+			}
 			return nil, &DataError{Path: path, Line: lineNo, Msg: "cannot read: " + unwrapOS(err).Error()}
 		}
 		if len(line) == 0 && errors.Is(err, io.EOF) {
@@ -160,10 +165,10 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("%d columns, but line %d has %d", len(cells), firstLine, t.Cols)}
 		}
 		if t.Cols-1 > MaxD {
-			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("%d feature columns exceed the maximum dimension %d", t.Cols-1, MaxD)}
+			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("%s feature columns exceed the maximum dimension %s", theory.FormatCount(t.Cols-1), theory.FormatCount(MaxD))}
 		}
 		if int64(t.Rows+1)*int64(t.Cols) > MaxFloats {
-			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("the data exceed %d numbers (1.6 GB)", int64(MaxFloats))}
+			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("the data exceed %s numbers (1.6 GB)", theory.FormatCount(int64(MaxFloats)))}
 		}
 		for i, cell := range cells {
 			v, err := parseCell(cell)
@@ -223,6 +228,35 @@ func parseCell(cell string) (float64, error) {
 		return 0, fmt.Errorf("%s: infinity is not allowed (every cell must be a finite number)", theory.Quote(cell))
 	}
 	return v, nil
+}
+
+// csvBufferBytes is ParseCSV's read buffer; csvCheckBytes is how much it
+// reads between two checks of its context (ctxReader).
+const (
+	csvBufferBytes = 64 << 10
+	csvCheckBytes  = 1 << 20
+)
+
+// ctxReader reads r and checks ctx before a read once csvCheckBytes have
+// been read since its last check (and before the first read), returning
+// ctx's error when it is done: cancellation is noticed by bytes consumed,
+// whatever the length of the lines.
+type ctxReader struct {
+	ctx        context.Context
+	r          io.Reader
+	read, next int64
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if c.read >= c.next {
+		if err := c.ctx.Err(); err != nil {
+			return 0, err
+		}
+		c.next = c.read + csvCheckBytes
+	}
+	n, err := c.r.Read(p)
+	c.read += int64(n)
+	return n, err
 }
 
 var errLineTooLong = errors.New("line too long")

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -112,6 +113,86 @@ func TestParseCSVCancellation(t *testing.T) {
 	}
 	if r.afterCancel > 64 {
 		t.Errorf("%d lines read after the cancellation; at most 64 (one check interval)", r.afterCancel)
+	}
+}
+
+// repeatReader serves head, then line over and over, filling every Read.
+type repeatReader struct {
+	head, line string
+	off        int
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.head != "" {
+		n := copy(p, r.head)
+		r.head = r.head[n:]
+		return n, nil
+	}
+	n := 0
+	for n < len(p) {
+		k := copy(p[n:], r.line[r.off:])
+		n += k
+		r.off = (r.off + k) % len(r.line)
+	}
+	return n, nil
+}
+
+// cancelAfterBytes reads src, cancels a context once it has served
+// cancelAt bytes, and counts the bytes it serves after that.
+type cancelAfterBytes struct {
+	src         io.Reader
+	cancelAt    int64
+	cancel      func()
+	read, after int64
+}
+
+func (r *cancelAfterBytes) Read(p []byte) (int, error) {
+	n, err := r.src.Read(p)
+	before := r.read
+	r.read += int64(n)
+	switch {
+	case before >= r.cancelAt:
+		r.after += int64(n)
+	case r.read >= r.cancelAt:
+		r.cancel()
+		r.after += r.read - r.cancelAt // the part of this read past the mark
+	}
+	return n, err
+}
+
+// TestParseCSVCancellationByBytes: ParseCSV notices a cancellation by the
+// bytes it reads, not only every 64 lines: after the context is cancelled
+// it reads at most csvCheckBytes plus one buffer more — counted in bytes
+// served (an event, not a clock) — on an endless file of short rows and
+// on one of rows of almost MaxLineBytes (10⁴ features of 100 bytes each),
+// where 64 lines would be 64 MiB.
+func TestParseCSVCancellationByBytes(t *testing.T) {
+	long := strings.Repeat("0."+strings.Repeat("0", 96)+"1,", MaxD) + "1\n"
+	if len(long) > MaxLineBytes {
+		t.Fatalf("the long row has %d bytes, more than a line may take", len(long))
+	}
+	for _, c := range []struct {
+		name, line string
+		cancelAt   int64
+	}{
+		{"many short rows", "1,2\n", 3<<20 + 123},
+		{"few long rows", long, 5<<20 + 4567},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			r := &cancelAfterBytes{src: &repeatReader{line: c.line}, cancelAt: c.cancelAt, cancel: cancel}
+			_, err := ParseCSV(ctx, "endless.csv", r)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			if r.read < c.cancelAt {
+				t.Fatalf("stopped after %d bytes, before the cancellation at %d", r.read, c.cancelAt)
+			}
+			if limit := int64(csvCheckBytes + csvBufferBytes); r.after > limit {
+				t.Errorf("%d bytes read after the cancellation; at most %d (one check interval and one buffer)", r.after, limit)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"dpso/solvers/oracle"
 )
 
 // MomentOrder is the highest moment of Assumption 1 a solver's
@@ -63,9 +65,24 @@ type Descriptor struct {
 	// solver's schedule at the run's own k (sgd), so it reads that
 	// solver's moments as well as its own.
 	OnSchedule bool
+	// Estimator is the name outputs give the solver's gradient estimate
+	// when it is not a registered oracle (dp-sgd: oracle.NoisySumName,
+	// its Poisson-subsampled clipped noisy sum); "" when the solver uses
+	// the run's oracle. See OracleName.
+	Estimator string
 	// Data is how the solver reads its dataset (see Materializes).
 	// TestDescriptorsMatchSolvers checks it against what the solver does.
 	Data DataAccess
+}
+
+// OracleName is what the solver's outputs name as its oracle in a run
+// whose resolved oracle is resolved: its Estimator when it has one (the
+// run's oracle is then only the clipping rule it shares), else resolved.
+func (d Descriptor) OracleName(resolved string) string {
+	if d.Estimator != "" {
+		return d.Estimator
+	}
+	return resolved
 }
 
 // Materializes reports whether the solver keeps the whole dataset in
@@ -108,7 +125,7 @@ var registry = []Descriptor{
 	{Solver: SGD{}, DefaultOracle: "clip-gaussian", Moments: MomentK, OnSchedule: true, Data: AsSchedule},
 	{Solver: LipschitzDPSGD{}, DefaultOracle: "clip-gaussian", Moments: MomentK, Data: AsSchedule},
 	{Solver: KLZGD{}, DefaultOracle: "coordinate", Moments: MomentK, Data: Materializes},
-	{Solver: DPSGD{}, DefaultOracle: "clip-gaussian", Moments: MomentK, Accounted: true, Data: Materializes},
+	{Solver: DPSGD{}, DefaultOracle: "clip-gaussian", Moments: MomentK, Accounted: true, Estimator: oracle.NoisySumName, Data: Materializes},
 }
 
 // registryMu guards registry against Register racing with lookups (tests

@@ -49,7 +49,7 @@ func (m RandMode) Label() string {
 	case Seeded:
 		return "seeded (reproducible; not hardened against floating-point attacks on the Gaussian sampler)"
 	case Secure:
-		return "secure (keyed from crypto/rand; not reproducible)"
+		return "secure randomness, keyed from crypto/rand: not reproducible"
 	}
 	return m.String()
 }

@@ -129,3 +129,33 @@ func TestList(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatCount: integers as Exact writes them (the digits below 10⁵,
+// m·10ᵉ from 10⁵ on), exact beyond 2⁵³, and equal to Exact.Format where a
+// float64 holds the value.
+func TestFormatCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0"}, {7, "7"}, {4096, "4096"}, {10000, "10000"}, {99999, "99999"},
+		{100000, "10⁵"}, {150000, "1.5·10⁵"}, {200000000, "2·10⁸"}, {-3000000, "−3·10⁶"}, {123456, "1.23456·10⁵"}, {100000000, "10⁸"},
+		{99999999, "9.9999999·10⁷"}, {100000000000, "10¹¹"}, {-100000000, "−10⁸"}, {-42, "−42"},
+		{1<<53 + 1, "9.007199254740993·10¹⁵"}, {math.MinInt64, "−9.223372036854775808·10¹⁸"},
+	} {
+		if got := FormatCount(c.n); got != c.want {
+			t.Errorf("FormatCount(%d) = %s, want %s", c.n, got, c.want)
+		}
+		if a := math.Abs(float64(c.n)); a < 1<<53 {
+			if e := Exact.Format(float64(c.n)); e != c.want {
+				t.Errorf("Exact.Format(%d) = %s, FormatCount %s", c.n, e, c.want)
+			}
+			if x, err := ParseNumber(c.want); err != nil || x != float64(c.n) {
+				t.Errorf("ParseNumber(%s) = %v, %v; want %d", c.want, x, err, c.n)
+			}
+		}
+	}
+	if got := FormatCount(uint64(math.MaxUint64)); got != "1.8446744073709551615·10¹⁹" {
+		t.Errorf("FormatCount(2⁶⁴ − 1) = %s", got)
+	}
+}

@@ -120,6 +120,39 @@ func (f NumberFormat) Format(x float64) string {
 	return s
 }
 
+// Integer is the integer types FormatCount accepts.
+type Integer interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
+}
+
+// FormatCount writes an integer (a count, a size, a range's bound in a
+// message) as Exact writes a number — the digits in full below 10⁵,
+// m·10ᵉ from 10⁵ on (10⁸, 1.5·10⁵, 10¹¹), "−" for a minus — but from the
+// integer's own digits, so that it is exact for every value, also beyond
+// 2⁵³ where a float64 would round (2⁶⁴ − 1 is 1.8446744073709551615·10¹⁹).
+// For every integer that a float64 holds exactly it equals
+// Exact.Format(float64(n)); ParseNumber reads it back.
+func FormatCount[T Integer](n T) string {
+	var digits, sign string
+	if n < 0 {
+		digits, sign = strconv.FormatUint(-uint64(int64(n)), 10), "−"
+	} else {
+		digits = strconv.FormatUint(uint64(n), 10)
+	}
+	if len(digits) <= 5 {
+		return sign + digits
+	}
+	e := len(digits) - 1
+	m := digits[:1]
+	if frac := strings.TrimRight(digits[1:], "0"); frac != "" {
+		m += "." + frac
+	}
+	if m == "1" {
+		return sign + "10" + Superscript(e)
+	}
+	return sign + m + "·10" + Superscript(e)
+}
+
 var superDigits = map[rune]rune{'0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹', '-': '⁻'}
 
 // Superscript writes an integer exponent in superscript digits.

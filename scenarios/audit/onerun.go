@@ -165,7 +165,7 @@ func OneRun(cfg OneRunConfig) (*OneRunResult, error) {
 		cfg.M = DefaultCanaries
 	}
 	if cfg.M < MinCanaries || cfg.M > MaxD {
-		return nil, specErr("canaries", "m = %d; want m in [%d, %d]", cfg.M, MinCanaries, MaxD)
+		return nil, specErr("canaries", "m = %s; want m in [%s, %s]", theory.FormatCount(cfg.M), theory.FormatCount(MinCanaries), theory.FormatCount(MaxD))
 	}
 	var err error
 	if cfg.NegativeControl, err = negativeControl(cfg.NegativeControl); err != nil {

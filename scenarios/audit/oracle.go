@@ -78,7 +78,7 @@ func negativeControl(f float64) (float64, error) {
 		return 1, nil
 	}
 	if !(f >= 1 && f <= MaxNegativeControl) {
-		return f, specErr("negative-control", "F = %s; want F in [1, %d] (the factor by which the noise is weakened)", theory.FormatNumber(f), MaxNegativeControl)
+		return f, specErr("negative-control", "F = %s; want F in [1, %s] (the factor by which the noise is weakened)", theory.FormatNumber(f), theory.FormatCount(MaxNegativeControl))
 	}
 	return f, nil
 }
@@ -108,7 +108,7 @@ func (c Config) resolve() (Config, oracle.Kind, error) {
 		c.D = 1
 	}
 	if c.D < 1 || c.D > MaxD {
-		return c, 0, specErr("d", "d = %d; want d in [1, %d]", c.D, MaxD)
+		return c, 0, specErr("d", "d = %s; want d in [1, %s]", theory.FormatCount(c.D), theory.FormatCount(MaxD))
 	}
 	coord := coordinateWise(c.Oracle)
 	if c.Groups < 0 || (!coord && c.Groups != 0) {
@@ -125,7 +125,7 @@ func (c Config) resolve() (Config, oracle.Kind, error) {
 		}
 	}
 	if c.S < 1 || c.S > MaxS {
-		return c, 0, specErr("s", "s = %d; want s in [1, %d]", c.S, MaxS)
+		return c, 0, specErr("s", "s = %s; want s in [1, %s]", theory.FormatCount(c.S), theory.FormatCount(MaxS))
 	}
 	if c.Groups > c.S {
 		return c, 0, specErr("groups", "m = %d groups of s = %d vectors; want m ≤ s", c.Groups, c.S)
@@ -134,7 +134,7 @@ func (c Config) resolve() (Config, oracle.Kind, error) {
 		c.Trials = DefaultTrials
 	}
 	if c.Trials < MinTrials || c.Trials > MaxTrials {
-		return c, 0, specErr("trials", "%d runs per input; want [%d, %d]", c.Trials, MinTrials, MaxTrials)
+		return c, 0, specErr("trials", "%s runs per input; want [%s, %s]", theory.FormatCount(c.Trials), theory.FormatCount(MinTrials), theory.FormatCount(MaxTrials))
 	}
 	var err error
 	if c.NegativeControl, err = negativeControl(c.NegativeControl); err != nil {

@@ -344,19 +344,19 @@ func (c RunConfig) resolve() (RunConfig, error) {
 		c.D = 1
 	}
 	if c.D < 1 || c.D > MaxD {
-		return c, specErr("d", "d = %d; want d in [1, %d]", c.D, MaxD)
+		return c, specErr("d", "d = %s; want d in [1, %s]", theory.FormatCount(c.D), theory.FormatCount(MaxD))
 	}
 	if c.N == 0 {
 		c.N = DefaultRunN
 	}
 	if c.N < 2 || c.N > MaxRunN {
-		return c, specErr("n", "n = %d; want n in [2, %d]", c.N, MaxRunN)
+		return c, specErr("n", "n = %s; want n in [2, %s]", theory.FormatCount(c.N), theory.FormatCount(MaxRunN))
 	}
 	if c.Trials == 0 {
 		c.Trials = DefaultRunTrials
 	}
 	if c.Trials < MinTrials || c.Trials > MaxTrials {
-		return c, specErr("trials", "%d runs per input; want [%d, %d]", c.Trials, MinTrials, MaxTrials)
+		return c, specErr("trials", "%s runs per input; want [%s, %s]", theory.FormatCount(c.Trials), theory.FormatCount(MinTrials), theory.FormatCount(MaxTrials))
 	}
 	var err error
 	if c.NegativeControl, err = negativeControl(c.NegativeControl); err != nil {

@@ -121,7 +121,8 @@ type Report struct {
 	Solver   string
 	Describe string // the solver's one-line description
 	// Oracle is the mean oracle this solver used: the run's, or the
-	// solver's own default.
+	// solver's own default; for a solver with its own estimate its name
+	// (solvers.Descriptor.OracleName: dp-sgd's oracle.NoisySumName).
 	Oracle  string
 	Class   theory.Class
 	Privacy spec.Privacy
@@ -347,7 +348,7 @@ func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Prescription{Spec: rs, Solver: r.Solver.Name(), Oracle: r.Oracle, Privacy: r.Privacy,
+	p := &Prescription{Spec: rs, Solver: r.Solver.Name(), Oracle: r.Solver.OracleName(r.Oracle), Privacy: r.Privacy,
 		Theory: theoryOf(r, in), Profile: prof, Risk: in.RiskInfo(), Notes: append(slices.Clone(r.DefaultNotes), in.Notes()...),
 		UserRows: r.UserRows(), NotPrivate: r.NotPrivate(), Total: plannedTotal(r)}
 	p.Bounds, p.Notes = boundsWithNote(p.Theory, p.Notes)

@@ -5,6 +5,7 @@ import (
 
 	"dpso/scenarios/spec"
 	"dpso/solvers"
+	"dpso/theory"
 )
 
 // MaxResultBytes bounds the memory a call's results may take: every
@@ -48,6 +49,6 @@ func checkResults(r spec.Resolved, units []*unit) error {
 		cp = solvers.DefaultCheckpoints
 	}
 	return &spec.SpecError{Field: "trials", Msg: fmt.Sprintf(
-		"%d trials × %d solver run(s) each keep w (d = %d numbers) and a trace of up to %d checkpoints: %.3g GB of results, more than the %d GiB a call may hold; use at most %d trials here (or fewer --checkpoints, solvers or sweep points)",
-		r.Spec.Trials, jobs, units[0].in.Dim(), cp, float64(total)/1e9, MaxResultBytes>>30, int64(MaxResultBytes)/per)}
+		"%s trials × %s solver run(s) each keep w (d = %s numbers) and a trace of up to %s checkpoints: %s GB of results, more than the %d GiB a call may hold; use at most %s trials here (or fewer --checkpoints, solvers or sweep points)",
+		theory.FormatCount(r.Spec.Trials), theory.FormatCount(jobs), theory.FormatCount(units[0].in.Dim()), theory.FormatCount(cp), theory.Sig4.Format(float64(total)/1e9), MaxResultBytes>>30, theory.FormatCount(int64(MaxResultBytes)/per))}
 }

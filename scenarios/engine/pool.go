@@ -289,7 +289,7 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 		oracleName = d.DefaultOracle
 	}
 	r := &Report{
-		Spec: u.spec, Solver: d.Name(), Describe: d.Solver.Describe(), Oracle: oracleName, Class: u.spec.Class, Privacy: u.run.PrivacyOf(d),
+		Spec: u.spec, Solver: d.Name(), Describe: d.Solver.Describe(), Oracle: d.OracleName(oracleName), Class: u.spec.Class, Privacy: u.run.PrivacyOf(d),
 		Theory: theoryOf(u.run, u.in), Profile: u.profile, Rand: u.run.Rand.Label(), Notes: append(slices.Clone(u.run.DefaultNotes), u.in.Notes()...),
 		Elapsed: elapsed, UserRows: u.run.UserRows(), NotPrivate: u.run.NotPrivate(),
 	}

@@ -194,7 +194,7 @@ func (sw SweepSpec) validate() error {
 		return sweepErr("sweep", "cannot sweep %s (want n, eps, d, clip or k)", theory.Quote(sw.Param))
 	}
 	if sw.Points != 0 && (sw.Points < 2 || sw.Points > MaxSweepPoints) {
-		return sweepErr("points", "points = %d is outside [2, %d]", sw.Points, MaxSweepPoints)
+		return sweepErr("points", "points = %s is outside [2, %s]", theory.FormatCount(sw.Points), theory.FormatCount(MaxSweepPoints))
 	}
 	if !(sw.From > 0) || math.IsInf(sw.From, 0) {
 		return sweepErr("from", "from = %s is not a positive finite number", theory.FormatNumber(sw.From))

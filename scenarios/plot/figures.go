@@ -296,8 +296,8 @@ func runTitle(r *engine.Report, all []*engine.Report) string {
 	}
 	// n and d are the problem's (on user data, the file's: the Spec's d
 	// is 0 there).
-	return fmt.Sprintf("%s · %s · %s\nn = %d, d = %d, k = %s, %s, %s, seed %d",
-		name, s.Class, strings.Join(solvers, ", "), r.Theory.N, r.Theory.D, num(s.K), budget, plural(s.Trials, "trial"), s.Seed)
+	return fmt.Sprintf("%s · %s · %s\nn = %d, d = %d, k = %s, %s, %s, %s",
+		name, s.Class, strings.Join(solvers, ", "), r.Theory.N, r.Theory.D, num(s.K), budget, plural(s.Trials, "trial"), s.SeedText())
 }
 
 // short keeps the first sentence of a long reason.

@@ -39,6 +39,11 @@ func TestFiguresSayWhatIsNotPrivate(t *testing.T) {
 	if !strings.Contains(txt, "non-private diagnostic") || strings.Contains(txt, "NOT PRIVATE") {
 		t.Errorf("user data, secure: figure text lacks the diagnostic label or says NOT PRIVATE:\n%s", txt)
 	}
+	// Secure randomness (the default on user data) reads no seed: the
+	// title names the mode, not a seed.
+	if strings.Contains(txt, "seed") || !strings.Contains(txt, "secure randomness") {
+		t.Errorf("user data, secure: the title states a seed or not the mode:\n%s", txt)
+	}
 	// The title's n and d are the file's (its d read 0, the Spec's).
 	if !strings.Contains(txt, "n = 6, d = 1, k = 2") {
 		t.Errorf("user data: the title does not give the file's n = 6, d = 1:\n%s", txt)
@@ -57,6 +62,8 @@ func TestFiguresSayWhatIsNotPrivate(t *testing.T) {
 	}
 	if txt := svgText(t, b.Bytes()); !strings.Contains(txt, "n = 6, d = 1, k = 2") {
 		t.Errorf("user data sweep: the title does not give the file's n = 6, d = 1:\n%s", txt)
+	} else if strings.Contains(txt, "seed") || !strings.Contains(txt, "secure randomness") {
+		t.Errorf("user data sweep, secure: the title states a seed or not the mode:\n%s", txt)
 	}
 	user.Rand = "seeded"
 	if txt := draw(user); !strings.Contains(txt, "NOT PRIVATE") || !strings.Contains(txt, "seeded noise on user data") {

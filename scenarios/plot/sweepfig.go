@@ -60,7 +60,7 @@ func Sweep(s *engine.SweepReport) (*Figure, error) {
 		xl = param + " (log scale)"
 	}
 	ptitle, notes := privacyLabels(sweepReports(s))
-	f := newFigure(ptitle+fmt.Sprintf("%s · %s · sweep of %s\n%s", name, s0.Class, param, strings.Join(append(s.Fixed(num), fmt.Sprintf("%s per point, seed %d", plural(s0.Trials, "trial"), s0.Seed)), ", ")),
+	f := newFigure(ptitle+fmt.Sprintf("%s · %s · sweep of %s\n%s", name, s0.Class, param, strings.Join(append(s.Fixed(num), fmt.Sprintf("%s per point, %s", plural(s0.Trials, "trial"), s0.SeedText())), ", ")),
 		xl, yLabel(sweepReports(s), "mean excess risk F(w) − F* (loss units, log scale)"))
 	drawn, dropped, noBars := 0, 0, 0
 	for si, solver := range s.Solvers {

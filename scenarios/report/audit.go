@@ -51,9 +51,9 @@ type AuditJSON struct {
 	S      int `json:"s"`
 	Groups int `json:"groups,omitempty"`
 	// Pilot is the runs per input that chose the thresholds (0: none).
-	Pilot int    `json:"pilot"`
-	Rand  string `json:"rand"`
-	Seed  uint64 `json:"seed"`
+	Pilot int     `json:"pilot"`
+	Rand  string  `json:"rand"`
+	Seed  *uint64 `json:"seed"` // null with secure randomness
 	// Sensitivity and Shift: the ℓ2 sensitivity the noise is calibrated to
 	// and the noiseless outputs' distance (oracle audits; null otherwise).
 	Sensitivity *float64 `json:"sensitivity"`
@@ -122,7 +122,7 @@ func Audit(r *audit.Result) AuditJSON {
 		Audit: "oracle", Claim: claimName(r.Kind), Confidence: 1 - audit.Alpha,
 		MuSE: JSONNum(r.MuSE), MuClaim: JSONNum(r.MuClaim), NoiseWaste: JSONNum(r.NoiseWaste), EpsGauss: JSONNum(r.EpsGauss),
 		NegativeControl: r.NegativeControl, D: r.D, S: r.S, Groups: r.Groups, Pilot: r.Pilot,
-		Rand: r.Rand.String(), Seed: r.Seed, Sensitivity: JSONNum(r.Sensitivity), Shift: JSONNum(r.Shift),
+		Rand: r.Rand.String(), Seed: SeedJSON(r.Rand.String(), r.Seed), Sensitivity: JSONNum(r.Sensitivity), Shift: JSONNum(r.Shift),
 		Mean0: JSONNum(r.Mean0), Mean1: JSONNum(r.Mean1), SD0: JSONNum(r.SD0), SD1: JSONNum(r.SD1),
 		Notes: nonNil(r.Notes),
 	}
@@ -150,7 +150,7 @@ func AuditOneRun(r *audit.OneRunResult) AuditJSON {
 		Oracle: r.Oracle, Eps: r.Eps, Delta: JSONNum(r.Delta), Trials: 1,
 		MuLower: JSONNum(r.MuLower), EpsLower: JSONNum(r.EpsLower), Violation: r.Violation,
 		Audit: "one-run", Claim: claimName(r.Kind), Confidence: 1 - audit.Alpha,
-		NegativeControl: r.NegativeControl, D: r.M, S: r.M, Rand: r.Rand.String(), Seed: r.Seed,
+		NegativeControl: r.NegativeControl, D: r.M, S: r.M, Rand: r.Rand.String(), Seed: SeedJSON(r.Rand.String(), r.Seed),
 		EpsClaim: JSONNum(r.EpsClaim), Guesses: guessesOf(r.Guesses), Notes: nonNil(r.Notes),
 	}
 }

@@ -29,7 +29,7 @@ type ComparisonJSON struct {
 	D        int      `json:"d"`
 	K        *float64 `json:"k"`
 	Eps      *float64 `json:"eps"`
-	Seed     uint64   `json:"seed"`
+	Seed     *uint64  `json:"seed"` // null with secure randomness
 	Trials   int      `json:"trials"`
 	Rand     string   `json:"rand"`
 	// Private: every solver's output is covered by its guarantee;
@@ -102,7 +102,7 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) error 
 	// scenario, class, n and d, k and ε: the solvers and their oracles are
 	// the rows below.
 	rows := append(all[:2:2], all[4:]...)
-	rows = append(rows, [2]string{"trials", fmt.Sprintf("%d (seed %d, %s); every solver on the same draws", s.Trials, s.Seed, first.Rand)})
+	rows = append(rows, [2]string{"trials", fmt.Sprintf("%d (%s); every solver on the same draws", s.Trials, RandText(s.Rand, s.Seed))})
 	method := first.Risk.Method
 	for _, r := range c.Reports {
 		if r.Refused == "" {

@@ -9,12 +9,14 @@ import (
 	"dpso/theory"
 )
 
-// PrivacyJSON is the document of `dpso privacy --eps E --json`; a value
+// PrivacyJSON is the document of `dpso privacy --eps E --json`: its
+// inputs (the zCDP ε and δ) first, then what they convert to; a value
 // beyond the float64 range is null.
 type PrivacyJSON struct {
+	Eps           *float64 `json:"eps"` // the zCDP ε given (ρ = ε²/2)
+	Delta         *float64 `json:"delta"`
 	Rho           *float64 `json:"rho"`
 	GDPMu         *float64 `json:"gdp_mu"`
-	Delta         *float64 `json:"delta"`
 	EpsBunSteinke *float64 `json:"eps_bun_steinke"`
 	// EpsCKS is Canonne–Kamath–Steinke 2020's conversion (the table's row).
 	EpsCKS   *float64 `json:"eps_canonne_kamath_steinke"`
@@ -23,7 +25,7 @@ type PrivacyJSON struct {
 
 // Privacy is the document of `dpso privacy --json` for pr.
 func Privacy(pr theory.Privacy) PrivacyJSON {
-	return PrivacyJSON{Rho: JSONNum(pr.Rho), GDPMu: JSONNum(pr.GDPMu), Delta: JSONNum(pr.Delta),
+	return PrivacyJSON{Eps: JSONNum(pr.Eps), Rho: JSONNum(pr.Rho), GDPMu: JSONNum(pr.GDPMu), Delta: JSONNum(pr.Delta),
 		EpsBunSteinke: JSONNum(pr.EpsBunSteinke), EpsCKS: JSONNum(pr.EpsCKS), EpsExact: JSONNum(pr.EpsExact)}
 }
 
@@ -117,18 +119,20 @@ func NewAccounted(k accountant.Kind, m accountant.Mechanism, delta, target float
 }
 
 // AccountedJSON is the document of `dpso privacy --accountant … --json`:
-// ε' at δ of the mechanism, PLD's lower bound and its discretisation error
-// eps − eps_lower (null for RDP), and with --target-eps the target.
+// the inputs first (the accountant, the mechanism, δ and with --target-eps
+// the target), then the noise multiplier (given, or calibrated to the
+// target), ε' at δ of the mechanism, PLD's lower bound and its
+// discretisation error eps − eps_lower (null for RDP).
 type AccountedJSON struct {
 	Accountant      string   `json:"accountant"`
-	NoiseMultiplier *float64 `json:"noise_multiplier"`
 	SamplingRate    *float64 `json:"sampling_rate"`
 	Steps           int      `json:"steps"`
 	Delta           *float64 `json:"delta"`
+	TargetEps       *float64 `json:"target_eps,omitempty"`
+	NoiseMultiplier *float64 `json:"noise_multiplier"`
 	Eps             *float64 `json:"eps"`
 	EpsLower        *float64 `json:"eps_lower"`
 	ErrorBound      *float64 `json:"discretisation_error"`
-	TargetEps       *float64 `json:"target_eps,omitempty"`
 }
 
 // JSON is a's document.

@@ -29,7 +29,8 @@ type TotalJSON struct {
 	Composition string `json:"composition"`
 	// Private: every release was private (the total is finite).
 	Private bool `json:"private"`
-	// Rho is the composed ρ of the zCDP releases (null when not private).
+	// Rho is the composed ρ of the zCDP releases (null when not private,
+	// or when there is none: every release an (ε, δ)).
 	Rho *float64 `json:"rho"`
 	// Eps, Delta: the composed (ε, δ) of the (ε, δ) releases (shuffle
 	// oracles, accountants), when there are any.
@@ -89,8 +90,12 @@ func totalJSON(t engine.PrivacyTotal, conv float64) *TotalJSON {
 	if t.UserRows {
 		j.Scope = "user-rows"
 	}
-	if t.Private() {
+	if t.Private() && (t.Spent.Rho > 0 || t.Spent.Eps == 0 && t.Spent.Delta == 0) {
+		// Null when every release is (ε, δ) (an accountant's, a shuffle
+		// oracle's): no zCDP ρ is claimed, and 0 would claim one.
 		j.Rho = JSONNum(t.Spent.Rho)
+	}
+	if t.Private() {
 		if t.Spent.Eps > 0 || t.Spent.Delta > 0 {
 			j.Eps, j.Delta = JSONNum(t.Spent.Eps), JSONNum(t.Spent.Delta)
 		}

@@ -3,10 +3,12 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 
 	"dpso/scenarios/spec"
+	"dpso/solvers"
 	"dpso/theory"
 )
 
@@ -33,6 +35,30 @@ func JSONNum(x float64) *float64 {
 		return nil
 	}
 	return &x
+}
+
+// SeedJSON is the seed a document states: nil (null) with secure
+// randomness (rand is "secure"), where every stream is keyed from
+// crypto/rand and no seed is read — a seed there would suggest a
+// reproducibility the run does not have.
+func SeedJSON(rand string, seed uint64) *uint64 {
+	if rand == solvers.Secure.String() {
+		return nil
+	}
+	return &seed
+}
+
+// RandText is the randomness as the tables state it: "seed S, LABEL"
+// when seeded, the mode's label alone when secure (no seed is read).
+func RandText(rand string, seed uint64) string {
+	mode, err := solvers.ParseRandMode(rand)
+	if err != nil {
+		return rand
+	}
+	if mode == solvers.Secure {
+		return mode.Label()
+	}
+	return fmt.Sprintf("seed %d, %s", seed, mode.Label())
 }
 
 // WriteJSON writes v as indented JSON, without HTML escaping (formulas

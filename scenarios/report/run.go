@@ -17,6 +17,7 @@ import (
 	"dpso/scenarios/spec"
 	"dpso/solvers"
 	"dpso/solvers/ledger"
+	"dpso/solvers/oracle"
 	"dpso/theory"
 )
 
@@ -34,7 +35,8 @@ type RunJSON struct {
 	D        int          `json:"d"`
 	K        *float64     `json:"k"`
 	Eps      *float64     `json:"eps"`
-	Seed     uint64       `json:"seed"`
+	// Seed is null with secure randomness (no seed is read).
+	Seed *uint64 `json:"seed"`
 	// Moments is the moment assumption the prescription reads and the
 	// values it uses (r_k, or the lemma's bound from γ_k); absent for the
 	// default ass:tilde.
@@ -89,17 +91,33 @@ type PrivacyBlockJSON struct {
 	Model      string        `json:"model"`
 	Accountant string        `json:"accountant,omitempty"`
 	EpsDelta   *EpsDeltaJSON `json:"eps_delta,omitempty"`
-	Rho        *float64      `json:"rho"`
-	Delta      *float64      `json:"delta"`
-	EpsExact   *float64      `json:"eps_exact"`
-	SpentRho   *float64      `json:"spent_rho"`
-	SpentEps   *float64      `json:"spent_eps,omitempty"`
-	SpentDelta *float64      `json:"spent_delta,omitempty"`
+	// Target is what an accounted run's noise was calibrated to (dp-sgd):
+	// the exact (ε', δ) of ρ = ε²/2 zCDP. It is not a zCDP claim, so Rho
+	// and EpsExact are null there: the release is (ε', δ)-DP by the
+	// accountant (EpsDelta).
+	Target *TargetJSON `json:"target,omitempty"`
+	// Rho, EpsExact: the zCDP ρ = ε²/2 of the release and its exact
+	// (ε', δ) at Delta (null unless the model is "zcdp"; EpsExact is the
+	// shuffle model's ε).
+	Rho        *float64 `json:"rho"`
+	Delta      *float64 `json:"delta"`
+	EpsExact   *float64 `json:"eps_exact"`
+	SpentRho   *float64 `json:"spent_rho"`
+	SpentEps   *float64 `json:"spent_eps,omitempty"`
+	SpentDelta *float64 `json:"spent_delta,omitempty"`
 	// Total is what the whole call released from the same data (this
 	// run's trials, or the sweep's points); a comparison's document
 	// states its total once, at its top, and leaves it out of each
 	// solver's run document.
 	Total *TotalJSON `json:"total,omitempty"`
+}
+
+// TargetJSON is the budget an accounted run was calibrated to: ρ = ε²/2
+// and the exact ε' of that zCDP at δ (the accountant's ε' is at most it).
+type TargetJSON struct {
+	Rho      *float64 `json:"rho"`
+	Delta    *float64 `json:"delta"`
+	EpsExact *float64 `json:"eps_exact"`
 }
 
 // EpsDeltaJSON is an accounted (ε', δ); EpsLower is the accountant's
@@ -128,7 +146,7 @@ type ExcessJSON struct {
 // TrialJSON is one trial.
 type TrialJSON struct {
 	Trial      int      `json:"trial"`
-	Seed       uint64   `json:"seed"`
+	Seed       *uint64  `json:"seed"` // null with secure randomness
 	ExcessRisk *float64 `json:"excess_risk"`
 	// ExcessPrivate is ExcessJSON.Private for this trial's excess risk
 	// (w, the output, is the private release).
@@ -168,9 +186,11 @@ func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent)
 	}
 	j := PrivacyBlockJSON{Model: "zcdp", Rho: JSONNum(pv.Rho), Delta: JSONNum(conv), EpsExact: JSONNum(theory.EpsExact(pv.Eps, conv))}
 	if pv.Model == spec.Accountant {
-		// An accounted run (dp-sgd): its budget is the exact ε' of ρ at δ
-		// (eps_exact), its accounted (ε', δ) is eps_delta.
+		// An accounted run (dp-sgd): its accounted (ε', δ) is eps_delta,
+		// calibrated to the exact ε' of ρ at δ (target); it claims no ρ.
 		j.Model, j.Accountant = "accountant", pv.AccountantName
+		j.Target = &TargetJSON{Rho: j.Rho, Delta: j.Delta, EpsExact: j.EpsExact}
+		j.Rho, j.EpsExact = nil, nil
 		if spent != nil && spent.ev != nil {
 			j.Accountant = spent.ev.Accountant
 			j.EpsDelta = &EpsDeltaJSON{Eps: JSONNum(spent.eps), Delta: JSONNum(spent.delta), EpsLower: JSONNum(spent.epsLower)}
@@ -247,7 +267,7 @@ func boundsOrEmpty(b []theory.Bound) []theory.Bound {
 // (those of user data are its rows and columns).
 func headerJSON(s spec.Spec, t scenarios.TheoryInputs, solver, oracleName string) RunJSON {
 	j := RunJSON{Class: s.Class, Solver: solver, Oracle: oracleName, N: t.N, D: t.D,
-		K: JSONNum(s.K), Eps: JSONNum(s.Eps), Seed: s.Seed, Rand: s.Rand, Moments: momentsUsed(t)}
+		K: JSONNum(s.K), Eps: JSONNum(s.Eps), Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand, Moments: momentsUsed(t)}
 	if s.Data != "" {
 		j.Data, j.Loss = s.Data, s.Loss
 	} else {
@@ -274,7 +294,7 @@ func Run(r *engine.Report, opt Options) RunJSON {
 	}
 	j.Trials = make([]TrialJSON, len(r.Trials))
 	for i, t := range r.Trials {
-		tj := TrialJSON{Trial: t.Trial, Seed: s.Seed, ExcessRisk: JSONNum(t.Excess), ExcessPrivate: dp}
+		tj := TrialJSON{Trial: t.Trial, Seed: SeedJSON(s.Rand, s.Seed), ExcessRisk: JSONNum(t.Excess), ExcessPrivate: dp}
 		if opt.EmitW {
 			tj.W = make([]*float64, len(t.W))
 			for c, x := range t.W {
@@ -339,7 +359,7 @@ func problemRows(s spec.Spec, t scenarios.TheoryInputs, solver, describe, oracle
 		{"scenario", name},
 		{"class", string(s.Class) + " (" + s.Class.Title() + ")"},
 		{"solver", solver + " — " + describe},
-		{"oracle", oracleName},
+		{"oracle", oracleText(oracleName)},
 		{"n, d", fmt.Sprintf("%d, %d", t.N, t.D)},
 		{"k, ε", kEpsText(s, t)},
 	}
@@ -347,6 +367,15 @@ func problemRows(s spec.Spec, t scenarios.TheoryInputs, solver, describe, oracle
 		rows = append(rows, [2]string{"moments", momentsUsedText(t)})
 	}
 	return rows
+}
+
+// oracleText is the header's oracle: its name, and what it is when it is
+// a solver's own estimate rather than a registered oracle (dp-sgd's).
+func oracleText(name string) string {
+	if name == oracle.NoisySumName {
+		return name + " — " + oracle.NoisySumDescription
+	}
+	return name
 }
 
 // kEpsText is the k and privacy budget of the header: the zCDP ε, or the
@@ -495,7 +524,7 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
 	s := r.Spec
 	rows := problemRows(s, r.Theory, r.Solver, r.Describe, r.Oracle)
 	rows = append(rows,
-		[2]string{"trials", fmt.Sprintf("%d (seed %d, %s)", s.Trials, s.Seed, r.Rand)},
+		[2]string{"trials", fmt.Sprintf("%d (%s)", s.Trials, RandText(s.Rand, s.Seed))},
 		paramsRow(r.Params, r.BudgetCapped),
 		privacyRow(s, r.Privacy, conv, r.Private(), spentOf(r)),
 		[2]string{"total", totalText(r.Total, conv)},

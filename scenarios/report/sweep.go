@@ -10,6 +10,7 @@ import (
 
 	"dpso/scenarios/engine"
 	"dpso/scenarios/spec"
+	"dpso/solvers"
 	"dpso/theory"
 )
 
@@ -29,7 +30,7 @@ type SweepJSON struct {
 	N        *int         `json:"n"`
 	D        *int         `json:"d"`
 	Trials   int          `json:"trials"`
-	Seed     uint64       `json:"seed"`
+	Seed     *uint64      `json:"seed"` // null with secure randomness
 	Rand     string       `json:"rand"`
 	// Private, NotPrivate: as a run's (every point's reports agree).
 	Private    bool     `json:"private"`
@@ -150,7 +151,7 @@ func sweepBase(rep *engine.SweepReport) spec.Spec {
 func Sweep(rep *engine.SweepReport) SweepJSON {
 	s := sweepBase(rep)
 	j := SweepJSON{Sweep: rep.Sweep.Param, From: rep.Sweep.From, To: rep.Sweep.To, Class: s.Class,
-		Trials: s.Trials, Seed: s.Seed, Rand: s.Rand, Solvers: rep.Solvers, Notes: sweepNotes(rep),
+		Trials: s.Trials, Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand, Solvers: rep.Solvers, Notes: sweepNotes(rep),
 		Total: totalJSON(rep.Total, spec.DefaultConversionDelta)}
 	j.NotPrivate = sweepNotPrivate(rep)
 	j.Private = len(j.NotPrivate) == 0
@@ -293,8 +294,8 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
 		name = s.Data
 	}
 	fixed := rep.Fixed(n6)
-	fmt.Fprintf(w, "Sweep of %s from %s to %s (%d points, log grid) on %s, class %s; %s; %s per point, seed %d.\n",
-		param, n6(rep.Sweep.From), n6(rep.Sweep.To), len(rep.Points), name, s.Class, strings.Join(fixed, ", "), plural(s.Trials, "trial"), s.Seed)
+	fmt.Fprintf(w, "Sweep of %s from %s to %s (%d points, log grid) on %s, class %s; %s; %s per point, %s.\n",
+		param, n6(rep.Sweep.From), n6(rep.Sweep.To), len(rep.Points), name, s.Class, strings.Join(fixed, ", "), plural(s.Trials, "trial"), sweepRandText(s))
 	fmt.Fprintf(w, "Privacy: %s.\n", totalText(rep.Total, spec.DefaultConversionDelta))
 	for _, why := range sweepNotPrivate(rep) {
 		fmt.Fprintf(w, "NOT PRIVATE: %s.\n", why)
@@ -516,4 +517,13 @@ func sweepNotes(rep *engine.SweepReport) []string {
 		}
 	}
 	return out
+}
+
+// sweepRandText is the randomness in a sweep table's first line: "seed S"
+// when seeded, the secure mode's label (no seed is read) when secure.
+func sweepRandText(s spec.Spec) string {
+	if s.Rand == solvers.Secure.String() {
+		return solvers.Secure.Label()
+	}
+	return fmt.Sprintf("seed %d", s.Seed)
 }

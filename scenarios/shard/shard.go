@@ -170,8 +170,8 @@ func (f *File) Index() Index { return Index{I: f.Shard, N: f.Shards} }
 func Plan(p *engine.PreparedSweep, n int) ([][]engine.SweepUnit, error) {
 	units := p.Units()
 	if n < 1 || n > len(units) {
-		return nil, fmt.Errorf("%d shards for %d units (a unit is one trial at one grid point: %d points × %d trials); use 1 to %d shards",
-			n, len(units), len(p.Grid()), len(units)/max(1, len(p.Grid())), len(units))
+		return nil, fmt.Errorf("%s shards for %s units (a unit is one trial at one grid point: %d points × %s trials); use 1 to %s shards",
+			theory.FormatCount(n), theory.FormatCount(len(units)), len(p.Grid()), theory.FormatCount(len(units)/max(1, len(p.Grid()))), theory.FormatCount(len(units)))
 	}
 	cost := make([]float64, len(units))
 	for i, u := range units {

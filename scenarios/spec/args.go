@@ -1,11 +1,13 @@
 package spec
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 
 	"dpso/scenarios"
+	"dpso/solvers"
 )
 
 // Args renders s as the arguments of the equivalent `dpso run` command:
@@ -16,7 +18,8 @@ import (
 // shortest round-trip form; ∞ as "inf").
 //
 // A field is left out when dropping it leaves the resolved Spec unchanged
-// (it equals the default Resolve would fill in), so `dpso run` given Args
+// (it equals the default Resolve would fill in), and --seed is left out
+// with secure randomness (no stream reads it), so `dpso run` given Args
 // runs exactly s: flags → Spec → Args → flags gives a Spec with the same
 // Resolve. An invalid Spec (Resolve fails) is rendered with every non-zero
 // field, so that running it reproduces the error.
@@ -48,6 +51,28 @@ func (s Spec) Args() []string {
 		}
 	}
 	return out
+}
+
+// RunSpec is r.Spec with what the run does not read cleared: the seed
+// under secure randomness, where every stream is keyed from crypto/rand.
+// Two Resolved with equal RunSpecs run the same way; it is what Args
+// keeps.
+func (r Resolved) RunSpec() Spec {
+	s := r.Spec
+	if r.Rand == solvers.Secure {
+		s.Seed = 0
+	}
+	return s
+}
+
+// SeedText names a resolved Spec's randomness in a title or a line:
+// "seed S" when seeded, "secure randomness" when secure (no stream reads
+// the seed there, so none is stated).
+func (s Spec) SeedText() string {
+	if s.Rand == solvers.Secure.String() {
+		return "secure randomness"
+	}
+	return fmt.Sprintf("seed %d", s.Seed)
 }
 
 func mapKeys(m map[string]float64) func(func(string) bool) {
@@ -106,18 +131,24 @@ func flagArg(name, v string) []string {
 // resolved Spec unchanged (a default given explicitly). Fields are tried
 // in the table's order, each against the Spec with the earlier ones
 // already cleared, scenario parameters one by one in alphabetical order.
-// The scenario and the data file are kept: they name the problem. When s
-// does not resolve, s is returned unchanged.
+// The scenario and the data file are kept: they name the problem. With
+// secure randomness the seed is cleared and never compared: no stream
+// reads it, and a --seed on a reproduce line would suggest a
+// reproducibility the run does not have. When s does not resolve, s is
+// returned unchanged.
 func (s Spec) minimal() Spec {
 	want, err := s.Resolve()
 	if err != nil {
 		return s
 	}
 	cur := s.Clone()
+	if want.Rand == solvers.Secure {
+		cur.Seed = 0
+	}
 	try := func(clear func(*Spec)) {
 		c := cur.Clone()
 		clear(&c)
-		if r, err := c.Resolve(); err == nil && reflect.DeepEqual(r.Spec, want.Spec) {
+		if r, err := c.Resolve(); err == nil && reflect.DeepEqual(r.RunSpec(), want.RunSpec()) {
 			cur = c
 		}
 	}

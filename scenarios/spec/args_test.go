@@ -93,7 +93,7 @@ func TestArgsKeepsTheResolvedSpec(t *testing.T) {
 		}
 		m := s.minimal()
 		got, err := m.Resolve()
-		if err != nil || !reflect.DeepEqual(got.Spec, want.Spec) {
+		if err != nil || !reflect.DeepEqual(got.RunSpec(), want.RunSpec()) {
 			t.Errorf("%+v: minimal %+v resolves to %+v (%v), want %+v", s, m, got, err, want)
 		}
 		if a, b := s.Args(), want.Spec.Args(); !slices.Equal(a, b) {
@@ -133,6 +133,26 @@ func TestDataWithAllOverridesNeedsNoConstant(t *testing.T) {
 			t.Errorf("%+v: %v, want valid", c.spec, err)
 		case c.field != "" && (se == nil || se.Field != c.field):
 			t.Errorf("%+v: %v, want a SpecError on %s", c.spec, err, c.field)
+		}
+	}
+}
+
+// TestArgsSecureHasNoSeed: with secure randomness no stream reads the
+// seed, so the reproduce line never carries --seed (it would suggest a
+// reproducibility the run does not have); seeded, it does.
+func TestArgsSecureHasNoSeed(t *testing.T) {
+	for _, c := range []struct {
+		s    Spec
+		seed bool
+	}{
+		{Spec{Scenario: scenarios.LinRegT, Rand: "secure", Seed: 9}, false},
+		{Spec{Data: "x.csv", Rk: 3, Beta: 1, Seed: 9}, false}, // secure: the default on user data
+		{Spec{Scenario: scenarios.LinRegT, Seed: 9}, true},
+		{Spec{Data: "x.csv", Rk: 3, Beta: 1, Rand: "seeded", Seed: 9}, true},
+	} {
+		cmd := c.s.Command()
+		if got := strings.Contains(cmd, "--seed"); got != c.seed {
+			t.Errorf("%+v: Command() = %s, --seed present %v, want %v", c.s, cmd, got, c.seed)
 		}
 	}
 }

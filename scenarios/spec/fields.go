@@ -93,6 +93,10 @@ var inf = math.Inf(1)
 // The solvers with settings of their own (Field.Solver).
 var dpsgd, klzgd = solvers.DPSGD{}.Name(), solvers.KLZGD{}.Name()
 
+// MaxSeedText is the largest seed, 2⁶⁴ − 1 = 18446744073709551615, as
+// messages and help write it.
+const MaxSeedText = "2⁶⁴ − 1"
+
 // fields is the table, in the Spec's field order (the order of Args).
 var fields = []Field{
 	{Name: "scenario", Group: Problem, Kind: String, str: func(s *Spec) *string { return &s.Scenario },
@@ -204,7 +208,7 @@ var fields = []Field{
 		}},
 	{Name: "seed", Group: Runner, Kind: Uint, u64: func(s *Spec) *uint64 { return &s.Seed },
 		usage: func() string {
-			return fmt.Sprintf("seed of every random stream: same seed, same result bit for bit (any integer in [0, %d])", uint64(math.MaxUint64))
+			return "seed of every random stream: same seed, same result bit for bit (any integer in [0, " + MaxSeedText + "])"
 		}},
 	{Name: "rand", Group: Runner, Kind: String, str: func(s *Spec) *string { return &s.Rand },
 		usage: text("randomness: seeded (reproducible; the default on a scenario) or secure (crypto/rand keys; not reproducible; the default on --data, where seeded noise is NOT private)")},
@@ -278,13 +282,14 @@ func (f Field) Usage() string {
 	return u
 }
 
-// RangeText is Range in the usual notation, integers written out in full.
+// RangeText is Range in the usual notation, an integer field's bounds as
+// counts (theory.FormatCount: 10⁸, not 100000000).
 func (f Field) RangeText() string {
 	if f.Range == nil {
 		return ""
 	}
 	if f.Kind == Int {
-		return fmt.Sprintf("[%d, %d]", int64(f.Range.Lo), int64(f.Range.Hi))
+		return fmt.Sprintf("[%s, %s]", theory.FormatCount(int64(f.Range.Lo)), theory.FormatCount(int64(f.Range.Hi)))
 	}
 	return f.Range.String()
 }
@@ -305,7 +310,7 @@ func (f Field) number(s *Spec) (float64, bool) {
 
 func (f Field) valueText(x float64) string {
 	if f.Kind == Int && math.Abs(x) < 1<<62 {
-		return strconv.FormatInt(int64(x), 10)
+		return theory.FormatCount(int64(x))
 	}
 	return theory.FormatNumber(x)
 }
@@ -361,7 +366,7 @@ func (f Field) Set(s *Spec, text string) error {
 	case Uint:
 		x, err := strconv.ParseUint(strings.TrimSpace(text), 10, 64)
 		if err != nil {
-			return fmt.Errorf("%s is not an integer in [0, %d]", theory.Quote(text), uint64(math.MaxUint64))
+			return fmt.Errorf("%s is not an integer in [0, %s]", theory.Quote(text), MaxSeedText)
 		}
 		*f.u64(s) = x
 	case Int:

@@ -279,7 +279,7 @@ func (r *Resolved) resolve() error {
 	}
 	r.Composition = Composition{Releases: 1, Requested: r.Privacy}
 	if s.Batch > 0 && s.N > 0 && s.Batch > s.N {
-		return specErr("batch", "B = %d is more than n = %d (dp-sgd's expected batch is qn with q ≤ 1)", s.Batch, s.N)
+		return specErr("batch", "B = %s is more than n = %s (dp-sgd's expected batch is qn with q ≤ 1)", theory.FormatCount(s.Batch), theory.FormatCount(s.N))
 	}
 	r.Problem = r.Problem.Clone() // the Spec and the problem share no maps or pointers
 	return nil
@@ -462,10 +462,10 @@ func (r Resolved) CheckSize(d solvers.Descriptor) error {
 	if d.Data == solvers.AsSchedule {
 		how = "runs " + r.Schedule + "'s schedule, which makes several passes and keeps the dataset in memory"
 	}
-	msg := sprintf("%s %s: n·(d+1) = %d floats (%s GB) exceeds the %s (1.6 GB) a materialized dataset may take; lower n (at d = %d, n ≤ %d)",
-		d.Name(), how, n*(dim+1), theory.Sig4.Format(float64(n*(dim+1))*8/1e9), theory.FormatNumber(scenarios.MaxFloats), dim, scenarios.MaxFloats/(dim+1))
+	msg := sprintf("%s %s: n·(d+1) = %s floats (%s GB) exceeds the %s (1.6 GB) a materialized dataset may take; lower n (at d = %s, n ≤ %s)",
+		d.Name(), how, theory.FormatCount(n*(dim+1)), theory.Sig4.Format(float64(n*(dim+1))*8/1e9), theory.FormatCount(int64(scenarios.MaxFloats)), theory.FormatCount(dim), theory.FormatCount(int64(scenarios.MaxFloats)/(dim+1)))
 	if p, ok := solvers.PaperSolver(string(r.Spec.Class)); ok && p.Name() != d.Name() && !p.Materializes(r.Schedule) {
-		msg += sprintf(", or run %s, which streams its samples in O(d) memory at any n ≤ %s", p.Name(), theory.FormatNumber(scenarios.MaxN))
+		msg += sprintf(", or run %s, which streams its samples in O(d) memory at any n ≤ %s", p.Name(), theory.FormatCount(int64(scenarios.MaxN)))
 	}
 	return specErr("n", "%s", msg)
 }

@@ -6,6 +6,13 @@ import (
 	"math/rand/v2"
 )
 
+// NoisySumName is the name outputs give [NoisySum] where a registered
+// oracle's name would stand (dp-sgd's "oracle"); it is no --oracle value.
+const NoisySumName = "noisy-sum"
+
+// NoisySumDescription says what [NoisySum] is, in a sentence for outputs.
+const NoisySumDescription = "dp-sgd's own estimate, not a registered oracle: the sum of the clipped per-sample gradients of a Poisson-sampled batch plus N(0, z²C² I), divided by the expected batch B; its privacy is accounted over the whole run"
+
 // NoisySum is the gradient estimate of DP-SGD (Abadi et al. 2016) on a
 // Poisson-sampled batch: clip each vector to ℓ2 norm C, sum, add
 // N(0, (zC)² I) with z the noise multiplier, and divide by the expected batch
