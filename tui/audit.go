@@ -200,7 +200,11 @@ func (s *AuditScreen) state(r *run) string {
 	}
 	switch r.phase {
 	case phaseRunning, phasePaused:
-		return fmt.Sprintf("auditing %s at ε = %s: %s runs per input on each of two neighbouring batches (seed %d)…", r.auditCfg.Oracle, fmtNum(r.auditCfg.Eps), fmtInt(audit.DefaultTrials), r.auditCfg.Seed)
+		randomness := fmt.Sprintf("seed %d", r.auditCfg.Seed)
+		if r.auditCfg.Rand == solvers.Secure {
+			randomness = "secure randomness"
+		}
+		return fmt.Sprintf("auditing %s at ε = %s: %s runs per input on each of two neighbouring batches (%s)…", r.auditCfg.Oracle, fmtNum(r.auditCfg.Eps), fmtInt(audit.DefaultTrials), randomness)
 	case phaseCancelled:
 		return "the audit was cancelled: r audits again"
 	case phaseFailed, phaseRefused:
@@ -480,7 +484,11 @@ func (p *AuditPanel) content() {
 			}
 			lines = append(lines, style.FitWords(row, w))
 		}
-		lines = append(lines, style.WrapLines(st.Muted, fmt.Sprintf("d = %d, s = %d; noiseless outputs %s apart, noise calibrated to sensitivity %s; seed %d (%s).", res.D, res.S, fmtNum(res.Shift), fmtNum(res.Sensitivity), res.Seed, res.Rand), w)...)
+		randomness := fmt.Sprintf("seed %d (%s)", res.Seed, res.Rand)
+		if res.Rand == solvers.Secure {
+			randomness = "secure randomness (not reproducible)"
+		}
+		lines = append(lines, style.WrapLines(st.Muted, fmt.Sprintf("d = %d, s = %d; noiseless outputs %s apart, noise calibrated to sensitivity %s; %s.", res.D, res.S, fmtNum(res.Shift), fmtNum(res.Sensitivity), randomness), w)...)
 		for _, n := range res.Notes {
 			lines = append(lines, style.WrapLines(st.Muted, "note: "+n, w)...)
 		}
