@@ -3,6 +3,7 @@ package main
 import (
 	"go/build"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -105,4 +106,62 @@ func TestImportRules(t *testing.T) {
 	if checked < 13 {
 		t.Errorf("only %d packages checked", checked)
 	}
+}
+
+// TestEveryPackageHasDocGo is ARCHITECTURE.md's "each package with a
+// doc.go": every directory with (non-test) Go files has a doc.go that
+// carries the package comment ("// Package x …", or "// Command x …" for
+// a command), and no other file of the package carries one (two package
+// comments are concatenated by go doc).
+func TestEveryPackageHasDocGo(t *testing.T) {
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		p, err := build.Default.ImportDir(path, build.ImportComment)
+		if err != nil {
+			return nil // no Go files here
+		}
+		checked++
+		if !slices.Contains(p.GoFiles, "doc.go") {
+			t.Errorf("%s has no doc.go (package %s)", path, p.Name)
+			return nil
+		}
+		for _, f := range p.GoFiles {
+			src, err := os.ReadFile(filepath.Join(path, f))
+			if err != nil {
+				return err
+			}
+			has := packageComment(string(src), p.Name)
+			switch {
+			case f == "doc.go" && !has:
+				t.Errorf("%s: doc.go has no package comment", path)
+			case f != "doc.go" && has:
+				t.Errorf("%s: %s carries a package comment besides doc.go's", path, f)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 13 {
+		t.Errorf("only %d packages checked", checked)
+	}
+}
+
+// packageComment reports whether src has a comment line directly above
+// its package clause.
+func packageComment(src, name string) bool {
+	lines := strings.Split(src, "\n")
+	for i, l := range lines {
+		if l == "package "+name || strings.HasPrefix(l, "package "+name+" ") {
+			return i > 0 && strings.HasPrefix(lines[i-1], "//") && !strings.HasPrefix(lines[i-1], "//go:")
+		}
+	}
+	return false
 }
