@@ -192,7 +192,7 @@ func (f *Figure) addStartLine(w0 engine.Estimate, x0, x1 float64) (bool, error) 
 		f.legendNote(fmt.Sprintf("w₀ (start): F(w₀) − F* = %s: the start is already optimal (w₀ = w*), so every curve can only rise; not drawn (log axis)", num(v)))
 		return false, nil
 	case !f.window(v):
-		f.legendNote(fmt.Sprintf(startText+" (off the chart, more than %g× beyond the curves)", num(v), offChart))
+		f.legendNote(fmt.Sprintf(startText+" (off the chart, more than %s× beyond the curves)", num(v), offChartText))
 		return false, nil
 	}
 	name := fmt.Sprintf(startText, num(v))
@@ -227,7 +227,7 @@ func (f *Figure) addCertLine(r *engine.Report, si int, x0, x1 float64) (bool, er
 		f.legendNote(fmt.Sprintf("%s: certificate %s = %s (vacuous)", who, c.Cert.ID, num(v)))
 		return false, nil
 	case !f.window(v):
-		f.legendNote(fmt.Sprintf("%s: certified ≤ %s at these parameters (%s%s), off the chart: more than %g× above the curves", r.Solver, num(v), c.Cert.ID, vac, offChart))
+		f.legendNote(fmt.Sprintf("%s: certified ≤ %s at these parameters (%s%s), off the chart: more than %s× above the curves", r.Solver, num(v), c.Cert.ID, vac, offChartText))
 		return false, nil
 	}
 	name := fmt.Sprintf("%s: certified ≤ %s at these parameters (%s, the paper's explicit constants%s)", r.Solver, num(v), c.Cert.ID, vac)
@@ -261,7 +261,7 @@ func (f *Figure) addBoundLines(bounds []theory.Bound, x0, x1 float64) (int, erro
 			f.legendNote(fmt.Sprintf("rate · %s = %s: not drawn (%s)", label, num(b.Value), whyNot(b.Value)))
 			continue
 		case !f.window(b.Value):
-			f.legendNote(fmt.Sprintf("rate · %s = %s (%s): off the chart, more than %g× beyond the curves", label, num(b.Value), condText(b), offChart))
+			f.legendNote(fmt.Sprintf("rate · %s = %s (%s): off the chart, more than %s× beyond the curves", label, num(b.Value), condText(b), offChartText))
 			continue
 		}
 		name := fmt.Sprintf("rate · %s = %s (%s)", label, num(b.Value), condText(b))

@@ -75,6 +75,9 @@ type Figure struct {
 // so it is listed in the legend with its value instead.
 const offChart = 1e4
 
+// offChartText is offChart as the legends write it ("10000").
+var offChartText = strconv.Itoa(int(offChart))
+
 // see extends the y range to include y.
 func (f *Figure) see(y float64) {
 	f.ylo, f.yhi = math.Min(f.ylo, y), math.Max(f.yhi, y)
