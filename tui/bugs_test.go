@@ -155,7 +155,7 @@ func TestClipPanelStaysWithItsRun(t *testing.T) {
 		t.Errorf("the theorem's solver line does not name the phase of its batch:\n%s", v)
 	}
 	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-	if v := stripANSI(m.clip.View()); !strings.Contains(v, "phase 3: C = 2") || !strings.Contains(v, "latest batch of localized · trial 1 · phase 3") {
+	if v := stripANSI(m.clip.View()); !strings.Contains(v, "phase 3: C = 2") || !strings.Contains(v, "batch of 100 · localized · trial 1 · phase 3") {
 		t.Errorf("the clipping panel does not name the phase of its batch:\n%s", v)
 	}
 	i := 0

@@ -96,9 +96,12 @@ func (p *ClipPanel) render() string {
 	b := r.hist
 	thr := b.Threshold
 	frac := b.ClipFraction()
-	head := fmt.Sprintf("%s = %s · batch %s · %s clipped", sym, fmtNum(thr), fmtInt(int64(b.Size)), st.Emph.Render(fmt.Sprintf("%.1f%%", 100*frac)))
+	// The batch size is the batch line's, so that the threshold and the
+	// fraction clipped fit the small terminal's tab (they were cut
+	// mid-phrase: "C = 3392 · batch 40k · 0.0%…").
+	head := fmt.Sprintf("%s = %s · %s clipped", sym, fmtNum(thr), st.Emph.Render(fmt.Sprintf("%.1f%%", 100*frac)))
 	if math.IsInf(thr, 1) {
-		head = fmt.Sprintf("no clipping · batch %s", fmtInt(int64(b.Size)))
+		head = "no clipping"
 	}
 	if r.histPh > 0 {
 		head = fmt.Sprintf("phase %d: ", r.histPh) + head
@@ -107,7 +110,7 @@ func (p *ClipPanel) render() string {
 		head += st.Warn.Render(fmt.Sprintf(" · %d non-finite zeroed", b.NonFinite))
 	}
 	lines = append(lines, style.FitWords(head, w))
-	who := "latest batch of " + r.histWho
+	who := fmt.Sprintf("batch of %s · %s", fmtInt(int64(b.Size)), r.histWho)
 	if r.histPh > 0 {
 		who += fmt.Sprintf(" · phase %d", r.histPh)
 	}

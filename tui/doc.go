@@ -112,7 +112,8 @@
 // the screen and its panel on the right. Below (80×24, the common
 // terminal): the screen takes the right-hand column's full height and the
 // theorem, privacy and clipping panels are side tabs under the form (t).
-// The theorem and the help scroll (bubbles viewport, pgup/pgdn) with their
+// The theorem, the privacy panel and the help scroll (bubbles viewport,
+// pgup/pgdn; a last line says how much is below) with their
 // most important lines first. Below 80×24 a notice replaces the layout.
 //
 // The status bar gives the state of the run whose result the shown screen

@@ -141,6 +141,11 @@ func TestLiveMode(t *testing.T) {
 	if !r.live || r.kind != runCompare || r.spec.Spec.Eps != m.form.Resolved().Spec.Eps || r.spec.Spec.Eps != 10 {
 		t.Errorf("live re-run: live %v, kind %d, ε %v (form's %v)", r.live, r.kind, r.spec.Spec.Eps, m.form.Resolved().Spec.Eps)
 	}
+	// The status bar says the run is a live re-run: run numbers count
+	// those too, so a jump from #1 to #3 at the next preset is explained.
+	if v := screenText(m); !strings.Contains(v, "run #2 (live re-run)") {
+		t.Errorf("the status bar does not name the live re-run:\n%s", v)
+	}
 	fr.mu.Lock()
 	if fr.compares != 2 {
 		t.Errorf("%d comparisons ran, want 2 (the first and one live re-run)", fr.compares)

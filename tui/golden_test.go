@@ -132,7 +132,7 @@ func TestGoldenComponents(t *testing.T) {
 	m.formula.Update(press("pgdown"))
 	golden(t, "formula-60x7-pgdown", m.formula.View())
 
-	p := &PrivacyPanel{common: c}
+	p := NewPrivacyPanel(c)
 	p.SetSize(46, 6)
 	p.Update(specMsg{spec: m.form.Resolved()})
 	p.Update(runEvent{m.run()})

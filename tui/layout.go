@@ -48,6 +48,7 @@ func (m *Model) layout() {
 		formH := 1 + int(numFields) + msgLines
 		m.form.SetSize(leftW, formH)
 		m.side.SetSize(leftW, bodyH-formH)
+		m.privacy.scrolls = true // pgup/pgdn reach the tab shown
 		screen.SetSize(rightW, bodyH)
 		return
 	}
@@ -72,6 +73,7 @@ func (m *Model) layout() {
 	}
 	m.form.SetSize(leftW, formH)
 	m.privacy.SetSize(leftW, privH)
+	m.privacy.scrolls = false
 	m.clip.SetSize(leftW, clipH)
 	formulaH := min(max(bodyH*40/100, 7), 16)
 	screen.SetSize(rightW, bodyH-formulaH)

@@ -120,7 +120,7 @@ func New(opts Options) (*Model, error) {
 	m.runs = newRuns(opts.Runner, opts.Now)
 	m.presc = newPrescriber(opts.Runner)
 	m.formula = NewFormulaPanel(c)
-	m.privacy = &PrivacyPanel{common: c}
+	m.privacy = NewPrivacyPanel(c)
 	m.clip = &ClipPanel{common: c}
 	m.status = &StatusBar{common: c, now: opts.Now, live: m.live.on}
 	m.help = NewHelpView(c)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -22,30 +24,90 @@ import (
 // the ledger's spent budget filling up during a run. After a comparison
 // it lists each solver's (ε', δ) (report.EpsDelta, the CLI's ε' column),
 // so that the comparison is visibly on equal privacy where the chart is
-// too narrow for the legend's tags.
+// too narrow for the legend's tags, solvers with the same guarantee
+// named together. What does not fit scrolls (a bubbles viewport,
+// pgup/pgdn in the small terminal's tab) and the last line says how much
+// is below: nothing is cut silently.
 type PrivacyPanel struct {
 	common
 	spec spec.Resolved // the form's
 	runs onScreen      // the run on screen (nil: none)
-	w, h int
+	vp   viewport.Model
+	// scrolls: the scroll keys reach the panel (the small terminal's
+	// side tab); otherwise its hint names no key.
+	scrolls bool
+	w, h    int
 }
+
+// NewPrivacyPanel returns the panel.
+func NewPrivacyPanel(c common) *PrivacyPanel { return &PrivacyPanel{common: c, vp: viewport.New()} }
 
 // privacyDelta is the δ of the displayed (ε', δ) conversions for the
 // zCDP oracles (the CLI's default; the shuffle oracles use the Spec's δ).
 const privacyDelta = 1e-5
 
 // SetSize sets the panel size.
-func (p *PrivacyPanel) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *PrivacyPanel) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.vp.SetWidth(w)
+}
 
-// Update takes the form's Spec and the latest run.
+// ShortHelp is the panel's scroll keys.
+func (p *PrivacyPanel) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.PageUp, p.keys.PageDown}
+}
+
+// Update takes the form's Spec, the latest run and the scroll keys.
 func (p *PrivacyPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case specMsg:
 		p.spec = msg.spec
 	case runEvent, screenMsg:
 		p.runs.take(msg)
+		p.vp.SetYOffset(0)
+	case tea.KeyPressMsg:
+		p.content()
+		switch {
+		case key.Matches(msg, p.keys.PageUp):
+			p.vp.PageUp()
+		case key.Matches(msg, p.keys.PageDown):
+			p.vp.PageDown()
+		}
 	}
 	return p, nil
+}
+
+// View renders the panel: its title, then its lines in the viewport, and
+// under a viewport that does not show them all, where it is.
+func (p *PrivacyPanel) View() string {
+	lines := p.content()
+	out := []string{lines[0]}
+	if p.h > 1 {
+		out = append(out, p.vp.View())
+	}
+	if total, shown := p.vp.TotalLineCount(), p.vp.Height(); total > shown && p.h > 2 {
+		if p.scrolls {
+			out = append(out, scrollHint(p.st, p.vp, p.keys, p.w))
+		} else {
+			below := max(total-p.vp.YOffset()-shown, 0)
+			out = append(out, style.FitWords(p.st.Muted.Render(fmt.Sprintf("↓ %d more line%s (a taller terminal shows them)", below, plural(below))), p.w))
+		}
+	}
+	return style.Block(strings.Join(out, "\n"), p.w, p.h)
+}
+
+// content puts the panel's lines after its title in the viewport (the
+// last line kept for the scroll hint when they do not fit) and returns
+// them all, the title first.
+func (p *PrivacyPanel) content() []string {
+	lines := p.lines()
+	body := lines[1:]
+	p.vp.SetHeight(max(p.h-1, 1))
+	if len(body) > p.h-1 {
+		p.vp.SetHeight(max(p.h-2, 1))
+	}
+	p.vp.SetContentLines(body)
+	return lines
 }
 
 // spent is the ledger's maximum per-sample cost of the run so far, its
@@ -71,8 +133,8 @@ func (p *PrivacyPanel) spent() (spent, budget ledger.Cost, who string, final, ok
 // shuffle reports whether the budget is the shuffle model's (ε, δ).
 func (p *PrivacyPanel) shuffle() bool { return p.spec.Privacy.Model == spec.Shuffle }
 
-// View renders the panel.
-func (p *PrivacyPanel) View() string {
+// lines are the panel's lines, its title first.
+func (p *PrivacyPanel) lines() []string {
 	st := p.st
 	w := p.w
 	pv := p.spec.Privacy
@@ -138,7 +200,7 @@ func (p *PrivacyPanel) View() string {
 		lines = append(lines, p.totalLines(w)...)
 		lines = append(lines, facts...)
 		lines = append(lines, style.FitWords(st.Muted.Render("  ledger checks passed: spent ≤ budget"), w))
-		return style.Block(strings.Join(lines, "\n"), w, p.h)
+		return lines
 	}
 	// The ledger.
 	spent, budget, who, final, ok := p.spent()
@@ -166,7 +228,7 @@ func (p *PrivacyPanel) View() string {
 	case !math.IsInf(eps, 1):
 		lines = append(lines, style.FitWords(st.Muted.Render("spent: the ledger fills up during a run"), w))
 	}
-	return style.Block(strings.Join(lines, "\n"), w, p.h)
+	return lines
 }
 
 // totalLines say, on the user's rows, what every release of the latest
@@ -227,33 +289,58 @@ func (p *PrivacyPanel) compared() []privItem {
 	if r == nil || r.kind != runCompare || r.phase != phaseDone || r.cmp == nil || !r.spec.Privacy.Private() || runKey(r.spec) != runKey(p.spec) {
 		return nil
 	}
+	// Solvers with the same statement are named together ("acsa, klz-gd
+	// 4.38"), in the comparison's order: the list says at a glance that
+	// the comparison is on equal privacy, and stays short.
 	var out []privItem
+	group := map[string]int{} // a statement → its item in out
+	var names [][]string
 	for _, rep := range r.cmp.Reports {
 		eps, delta := report.EpsDelta(rep)
-		t := rep.Solver + " "
+		var t string
 		switch {
 		case rep.Refused != "" || math.IsNaN(eps):
-			t += "refused"
+			t = "refused"
 		case math.IsInf(eps, 1):
-			t += "∞ (not private)"
+			t = "∞ (not private)"
 		case rep.Privacy.Model == spec.Accountant:
-			t += fmtNum(eps) + " (" + rep.Privacy.AccountantName + " accountant)"
+			t = fmtNum(eps) + " (" + rep.Privacy.AccountantName + " accountant)"
 		default:
-			t += fmtNum(eps)
+			t = fmtNum(eps)
 		}
-		out = append(out, privItem{text: t, delta: delta})
+		k := t + "|" + fmtNum(delta)
+		i, ok := group[k]
+		if !ok {
+			i = len(out)
+			group[k] = i
+			out = append(out, privItem{text: t, delta: delta})
+			names = append(names, nil)
+		}
+		names[i] = append(names[i], rep.Solver)
+	}
+	for i := range out {
+		out[i].text = strings.Join(names[i], ", ") + " " + out[i].text
 	}
 	return out
 }
 
 // pack joins items with sep into lines of at most w cells, an item never
-// split across lines (one wider than w is cut); lines after the first
-// start with indent, the first too.
+// split across lines unless it is wider than a line by itself (then it is
+// wrapped at word boundaries, nothing cut); every line starts with indent.
 func pack(items []string, sep, indent string, w int) []string {
 	var out []string
 	line := ""
+	iw := lipgloss.Width(indent)
 	for _, it := range items {
 		switch {
+		case iw+lipgloss.Width(it) > w:
+			if line != "" {
+				out = append(out, style.FitWords(line, w))
+				line = ""
+			}
+			for _, l := range style.Wrap(it, max(w-iw, 1)) {
+				out = append(out, style.FitWords(indent+l, w))
+			}
 		case line == "":
 			line = indent + it
 		case lipgloss.Width(line)+lipgloss.Width(sep)+lipgloss.Width(it) <= w:

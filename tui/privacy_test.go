@@ -7,6 +7,7 @@ import (
 	"dpso/scenarios/engine"
 	"dpso/scenarios/spec"
 	"dpso/solvers/ledger"
+	"dpso/solvers/oracle"
 )
 
 // TestPrivacyPanelOnUserRows: on the user's rows the privacy panel says
@@ -23,7 +24,7 @@ func TestPrivacyPanelOnUserRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &PrivacyPanel{common: m.common}
+		p := NewPrivacyPanel(m.common)
 		p.SetSize(46, 14)
 		p.Update(specMsg{spec: r})
 		done := &run{kind: kind, phase: phaseDone, spec: r, cmp: &engine.Comparison{Reports: []*engine.Report{{Solver: "acsa", Total: total}}}}
@@ -63,4 +64,53 @@ func TestPrivacyPanelOnUserRows(t *testing.T) {
 // oneLine joins a wrapped view's lines (with their padding) by spaces.
 func oneLine(v string) string {
 	return strings.Join(strings.Fields(v), " ")
+}
+
+// TestPrivacyTabAfterComparison: at 80×24 the privacy tab after a
+// comparison names solvers with the same (ε', δ) together, and what does
+// not fit the tab is reached by pgdn, with a line saying how much is
+// below — the ledger check is never silently cut (it was: five solvers'
+// ε' filled the tab).
+func TestPrivacyTabAfterComparison(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, nil, 80, 24)
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().kind == runCompare })
+	keyUntil(t, m, "t", func() bool { return m.side.cur == 1 })
+	scr := screenText(m)
+	if !strings.Contains(scr, "of each solver") {
+		t.Fatalf("privacy tab:\n%s", scr)
+	}
+	// Solvers at the same ε' are one item: no solver's name stands alone
+	// before a value another one repeats.
+	if strings.Count(scr, " 4.38") > 1 {
+		t.Errorf("equal ε' not grouped:\n%s", scr)
+	}
+	seen := func() bool { return strings.Contains(screenText(m), "ledger checks passed") }
+	for i := 0; !seen() && i < 5; i++ {
+		if i == 0 && !strings.Contains(screenText(m), "more line") {
+			t.Fatalf("the tab is cut without saying so:\n%s", screenText(m))
+		}
+		m.Update(press("pgdown"))
+	}
+	if !seen() {
+		t.Errorf("the ledger check is not reachable:\n%s", screenText(m))
+	}
+}
+
+// TestClipTabHeadFits: in the small terminal's 34-cell tab the clipping
+// panel's first line, the threshold and the fraction clipped, is whole
+// (it was cut mid-phrase: "C = 3392 · batch 40k · 0.0%…"); the batch
+// size is on the batch's line.
+func TestClipTabHeadFits(t *testing.T) {
+	m := goldenModel(t, 80, 24)
+	cp := &ClipPanel{common: m.common}
+	cp.SetSize(34, 6)
+	var hist [oracle.HistBins]int
+	hist[10] = 40000
+	r := &run{names: []string{"acsa"}, haveHist: true, histWho: "acsa · trial 7",
+		hist: oracle.BatchStats{Size: 40000, Threshold: 3392, Clipped: 0, Hist: hist}}
+	cp.Update(runEvent{r})
+	v := stripANSI(cp.View())
+	if !strings.Contains(v, "C = 3392 · 0.0% clipped") || !strings.Contains(v, "batch of 40k · acsa · trial 7") {
+		t.Errorf("clipping tab:\n%s", v)
+	}
 }

@@ -97,7 +97,14 @@ func (b *StatusBar) stateLine() string {
 		case phaseFailed:
 			state = st.StateFail.Render("✗ failed " + what)
 		}
-		parts = append(parts, fmt.Sprintf("run #%d", r.id), runOrSeed(r.spec))
+		// Run numbers count every run started, live re-runs and
+		// cancelled runs included: a live re-run says it is one, so
+		// that the numbers' jumps are explained where they are read.
+		id := fmt.Sprintf("run #%d", r.id)
+		if r.live {
+			id += " (live re-run)"
+		}
+		parts = append(parts, id, runOrSeed(r.spec))
 		if r.total > 0 {
 			parts = append(parts, fmt.Sprintf("%d/%d trials done", r.trialsDone, r.total))
 		}
@@ -124,6 +131,7 @@ func (b *StatusBar) stateLine() string {
 	}
 	live := b.liveLabel()
 	msg, msgStyle := b.text, st.Good
+	shortMsg := ""
 	if b.err {
 		msgStyle = st.Error
 	}
@@ -131,6 +139,7 @@ func (b *StatusBar) stateLine() string {
 		if o := outcomeOf(r); o.text != "" {
 			// A refusal's solver is the state's: the bar gives the reason.
 			msg, msgStyle = strings.TrimPrefix(o.text, r.what()+" refuses: "), st.Error
+			shortMsg = o.short
 			if o.warn {
 				msgStyle = st.Warn
 			}
@@ -142,8 +151,19 @@ func (b *StatusBar) stateLine() string {
 		// The message keeps at most three quarters of the line and never
 		// the state's words; a longer one is cut at a word boundary, and
 		// the help (?) shows it in full.
-		room := min(w-w/4, w-lipgloss.Width(state)-2) - liveW - 2
-		if lipgloss.Width(msg) > room {
+		// The run's number stays beside the state (a message no longer
+		// pushes it out, leaving a gap: the numbers are how one tells a
+		// re-run from the run before).
+		keep := lipgloss.Width(state) + 2
+		if r != nil && len(parts) > 0 {
+			keep += 2 + lipgloss.Width(parts[0])
+		}
+		room := min(w-w/4, w-keep) - liveW - 2
+		abbreviated := false
+		if lipgloss.Width(msg) > room && shortMsg != "" {
+			msg, abbreviated = shortMsg, true
+		}
+		if abbreviated || lipgloss.Width(msg) > room {
 			hint := " (? full)"
 			msg = style.Shorten(msg, room-lipgloss.Width(hint))
 			right = msgStyle.Render(msg) + st.Muted.Render(hint) + "  " + live
@@ -176,6 +196,10 @@ func (b *StatusBar) stateLine() string {
 type outcome struct {
 	text string
 	warn bool
+	// short is the text in a form that keeps its point when the line is
+	// short ("3 solvers ended above w₀" rather than a
+	// list of names cut before it says what they did); "" : text's.
+	short string
 }
 
 // outcomeOf is r's outcome sentence ("" when there is none to say).
@@ -189,7 +213,12 @@ func outcomeOf(r *run) outcome {
 		return outcome{text: specMessage(r.err)}
 	case r.phase == phaseDone && r.cmp != nil:
 		if t := aboveStart(r.cmp); t != "" {
-			return outcome{text: t, warn: true}
+			o := outcome{text: t, warn: true}
+			if i := strings.Index(t, " above w₀"); i > 0 && strings.Contains(t[:i], ",") {
+				n := strings.Count(t[:i], ",") + 1
+				o.short = fmt.Sprintf("%d solvers ended above w₀", n)
+			}
+			return o
 		}
 	}
 	return outcome{}

@@ -148,8 +148,9 @@ func Comparison(c *engine.Comparison) (*Figure, error) {
 			notes = append(notes, r.Solver+" is budget-capped: the work budget cut its prescribed schedule; the rates assume the full schedule (its certificate is at the steps run)")
 		}
 	}
+	f.placeLineLabels()
 	if dropped > 0 {
-		notes = append(notes, fmt.Sprintf("%d checkpoint value(s) ≤ 0 not shown (log axes)", dropped))
+		notes = append(notes, fmt.Sprintf("%s ≤ 0 not shown (log axes)", plural(dropped, "checkpoint value")))
 	}
 	for _, n := range notes {
 		f.legendNote(n)
@@ -175,7 +176,7 @@ func tracePoints(tr []engine.TracePoint) (plotter.XYs, int) {
 }
 
 // rateNote is what a "rate ·" entry is.
-const rateNote = "rate · = a theorem's bound with every constant set to 1 (rate, constants = 1: compare slopes, not levels; not a certificate)"
+const rateNote = "Each \"rate ·\" line is a theorem's bound with every constant set to 1 (" + theory.RateMeaning + "); it is not a certificate."
 
 // startText names the start line.
 const startText = "w₀ (start): F(w₀) − F* = %s, the excess risk of doing nothing (a curve above it did worse)"
@@ -191,10 +192,11 @@ func (f *Figure) addStartLine(w0 engine.Estimate, x0, x1 float64) (bool, error) 
 		f.legendNote(fmt.Sprintf("w₀ (start): F(w₀) − F* = %s: the start is already optimal (w₀ = w*), so every curve can only rise; not drawn (log axis)", num(v)))
 		return false, nil
 	case !f.window(v):
-		f.legendNote(fmt.Sprintf(startText+" (off the chart, more than %g× beyond the curves)", num(v), offChart))
+		f.legendNote(fmt.Sprintf(startText+" (off the chart, more than %s× beyond the curves)", num(v), offChartText))
 		return false, nil
 	}
 	name := fmt.Sprintf(startText, num(v))
+	f.lineLabel("w₀ "+num(v), x1, v, startColor)
 	if w0.SE > 0 {
 		name += fmt.Sprintf(" (± %s, evaluation sample)", num(w0.SE))
 	}
@@ -225,10 +227,11 @@ func (f *Figure) addCertLine(r *engine.Report, si int, x0, x1 float64) (bool, er
 		f.legendNote(fmt.Sprintf("%s: certificate %s = %s (vacuous)", who, c.Cert.ID, num(v)))
 		return false, nil
 	case !f.window(v):
-		f.legendNote(fmt.Sprintf("%s: certified ≤ %s at these parameters (%s%s), off the chart: more than %g× above the curves", r.Solver, num(v), c.Cert.ID, vac, offChart))
+		f.legendNote(fmt.Sprintf("%s: certified ≤ %s at these parameters (%s%s), off the chart: more than %s× above the curves", r.Solver, num(v), c.Cert.ID, vac, offChartText))
 		return false, nil
 	}
 	name := fmt.Sprintf("%s: certified ≤ %s at these parameters (%s, the paper's explicit constants%s)", r.Solver, num(v), c.Cert.ID, vac)
+	f.lineLabel(r.Solver+" certified ≤ "+num(v), x1, v, shade(solverColor(si), -0.45))
 	return true, f.addSeries(name, RoleCertificate, r.Solver, plotter.XYs{{X: x0, Y: v}, {X: x1, Y: v}}, shade(solverColor(si), -0.45), nil, vg.Points(1.4), -1)
 }
 
@@ -258,16 +261,36 @@ func (f *Figure) addBoundLines(bounds []theory.Bound, x0, x1 float64) (int, erro
 			f.legendNote(fmt.Sprintf("rate · %s = %s: not drawn (%s)", label, num(b.Value), whyNot(b.Value)))
 			continue
 		case !f.window(b.Value):
-			f.legendNote(fmt.Sprintf("rate · %s = %s (%s): off the chart, more than %g× beyond the curves", label, num(b.Value), condText(b), offChart))
+			f.legendNote(fmt.Sprintf("rate · %s = %s (%s): off the chart, more than %s× beyond the curves", label, num(b.Value), condText(b), offChartText))
 			continue
 		}
 		name := fmt.Sprintf("rate · %s = %s (%s)", label, num(b.Value), condText(b))
+		f.lineLabel("rate · "+shortBound(b)+" "+num(b.Value), x1, b.Value, kindColor(b.Kind, i))
 		if err := f.addSeries(name, RoleRate, "", plotter.XYs{{X: x0, Y: b.Value}, {X: x1, Y: b.Value}}, kindColor(b.Kind, i), nil, vg.Points(1.4), -1); err != nil {
 			return drawn, err
 		}
 		drawn++
 	}
 	return drawn, nil
+}
+
+// shortBound is a bound's name on its line: its kind, or for prior work
+// the title's head ("Kamath–Liu–Zhang").
+func shortBound(b theory.Bound) string {
+	switch b.Kind {
+	case theory.Upper:
+		return "upper bound"
+	case theory.Lower:
+		return "lower bound"
+	}
+	t := b.Title
+	if i := strings.IndexAny(t, "(:,"); i > 0 {
+		t = strings.TrimSpace(t[:i])
+	}
+	if t == "" {
+		return "prior bound"
+	}
+	return "prior: " + t
 }
 
 func whyNot(v float64) string {

@@ -1,6 +1,8 @@
 package plot
 
 import (
+	"image/color"
+
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -25,10 +27,33 @@ type LabelBox struct {
 // stays inside the axes; a label with no free place is not drawn. So no
 // label can overprint another or a line, by construction.
 type pointLabels struct {
-	f     *Figure
-	at    plotter.XYs
-	texts []string
-	style draw.TextStyle
+	f      *Figure
+	at     plotter.XYs
+	texts  []string
+	style  draw.TextStyle
+	colors []color.Color // each label's colour (nil: the style's)
+}
+
+// lineLabel asks for a label at the right end (x, y) of a horizontal
+// reference line (the start line, a certificate, a rate), in the line's
+// colour; placeLineLabels places them all when the figure is drawn, so
+// that two lines at nearly the same value get labels on either side of
+// them, not one over the other.
+func (f *Figure) lineLabel(text string, x, y float64, col color.Color) {
+	f.lineAt = append(f.lineAt, plotter.XY{X: x, Y: y})
+	f.lineTexts = append(f.lineTexts, text)
+	f.lineColors = append(f.lineColors, col)
+}
+
+// placeLineLabels adds the labels lineLabel asked for (once every line is
+// in the figure).
+func (f *Figure) placeLineLabels() {
+	if len(f.lineAt) == 0 {
+		return
+	}
+	sty := draw.TextStyle{Font: f.Legend.TextStyle.Font, Handler: f.Legend.TextStyle.Handler}
+	sty.Font.Size = vg.Points(8)
+	f.Plot.Add(&pointLabels{f: f, at: f.lineAt, texts: f.lineTexts, style: sty, colors: f.lineColors})
 }
 
 // labelPad is the clearance kept around a label's box.
@@ -59,6 +84,10 @@ func (l *pointLabels) Plot(c draw.Canvas, plt *gplot.Plot) {
 	sty := l.style
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
 	for i, t := range l.texts {
+		sty := sty
+		if i < len(l.colors) && l.colors[i] != nil {
+			sty.Color = l.colors[i]
+		}
 		p := pt(l.at[i])
 		rect := sty.Rectangle(t) // relative to the anchor
 		w, h := rect.Max.X-rect.Min.X, rect.Max.Y-rect.Min.Y

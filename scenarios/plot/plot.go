@@ -62,6 +62,11 @@ type Figure struct {
 	labels     []LabelBox
 	labelSegs  [][2]vg.Point
 	labelMarks []vg.Rectangle
+	// The labels of the horizontal reference lines, placed when drawn
+	// (lineLabel).
+	lineAt     plotter.XYs
+	lineTexts  []string
+	lineColors []color.Color
 }
 
 // offChart is how far (a factor) a bound may lie from the excess risks
@@ -69,6 +74,9 @@ type Figure struct {
 // DP-SGD's with L_f = 2·10²⁰) would squash the curve into one pixel row,
 // so it is listed in the legend with its value instead.
 const offChart = 1e4
+
+// offChartText is offChart as the legends write it ("10000").
+var offChartText = strconv.Itoa(int(offChart))
 
 // see extends the y range to include y.
 func (f *Figure) see(y float64) {
@@ -149,6 +157,26 @@ func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
 		if len(ticks) < 2 {
 			ticks = []gplot.Tick{{Value: lo, Label: tickLabel(lo)}, {Value: hi, Label: tickLabel(hi)}}
 		}
+		return ticks
+	}
+	// The labels cover the data: where the axis goes on more than a factor
+	// 2 past the outermost labelled decade (traces down to 0.035 under a
+	// lowest label of 0.1), the outermost tick is labelled too — at most
+	// half (or twice) its labelled neighbour, so the labels never crowd.
+	first, last := -1, -1
+	for i, t := range ticks {
+		if t.Label != "" {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if ticks[first].Value > 2*lo && first > 0 && ticks[0].Value*2 <= ticks[first].Value {
+		ticks[0].Label = tickLabel(ticks[0].Value)
+	}
+	if n := len(ticks) - 1; ticks[last].Value < hi/2 && last < n && ticks[n].Value >= 2*ticks[last].Value {
+		ticks[n].Label = tickLabel(ticks[n].Value)
 	}
 	return ticks
 }

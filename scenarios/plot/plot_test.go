@@ -57,8 +57,13 @@ func TestLogTicks(t *testing.T) {
 		labels []string
 	}{
 		// Only ticks inside the range; the decades labelled.
-		{0.0015, 0.3, []string{"0.01", "0.1"}},
-		{1.5e-6, 0.03, []string{"1e−5", "1e−4", "0.001", "0.01"}},
+		// and, where the axis goes on past a factor 2 beyond the outer
+		// labelled decades, its outermost ticks (the data are covered).
+		{0.0015, 0.3, []string{"0.002", "0.01", "0.1", "0.3"}},
+		{1.5e-6, 0.03, []string{"2e−6", "1e−5", "1e−4", "0.001", "0.01", "0.03"}},
+		// The reported axis: traces down to 0.035 under a lowest label 0.1.
+		{0.03, 3, []string{"0.03", "0.1", "1", "3"}},
+		{0.06, 1.9, []string{"0.1", "1"}},
 		{50, 2e6, []string{"100", "1000", "10000", "1e5", "1e6"}},
 		{2.1e-6, 2.9e-6, []string{"2.1e−6", "2.9e−6"}},
 		// Less than two decades: every multiple labelled.
@@ -248,7 +253,7 @@ func TestRunFigureLeavesOutWhatALogAxisCannotShow(t *testing.T) {
 	}
 	text := svgText(t, b.Bytes())
 	for _, w := range []string{
-		"4 checkpoint value(s) ≤ 0 not shown (log axes)",
+		"4 checkpoint values ≤ 0 not shown (log axes)",
 		"rate · upper bound finite = 0.5",
 		"rate · lower bound infinite = ∞: not drawn (a moment it needs does not exist)",
 		"rate · prior bound huge = 4e18 (conditions hold): off the chart, more than 10000× beyond the curves",
@@ -298,5 +303,54 @@ func TestSaveLeavesNoPartialFile(t *testing.T) {
 	}
 	if err := (&Figure{Plot: nil}).Write(io.Discard, "jpg"); err == nil {
 		t.Error("Write in jpg succeeded")
+	}
+}
+
+// TestLineLabelsReadable: the horizontal reference lines carry their
+// name and value at their right end, placed so that two lines at nearly
+// the same value (the lower bound 1.846 and Kamath–Liu–Zhang's 1.875, a
+// pixel apart) get labels that neither overlap nor sit on a line; the
+// legend says what a rate is in a sentence.
+func TestLineLabelsReadable(t *testing.T) {
+	r := synthetic([]float64{1, 0.5, 0.2, 0.1},
+		theory.Bound{ID: "up", Kind: theory.Upper, Title: "noisy clipped AC-SA (smooth convex)", Value: 2.926},
+		theory.Bound{ID: "low", Kind: theory.Lower, Title: "lower bound (convex)", Value: 1.846},
+		theory.Bound{ID: "klz", Kind: theory.Prior, Title: "Kamath–Liu–Zhang (convex)", Value: 1.875})
+	r.W0 = engine.Estimate{Mean: 0.1875, SE: math.NaN()}
+	f, err := Run(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := f.Write(&b, SVG); err != nil {
+		t.Fatal(err)
+	}
+	if text := svgText(t, b.Bytes()); !strings.Contains(text, "Each \"rate ·\" line is a theorem's bound with every constant set to 1") {
+		t.Errorf("the legend does not say what a rate is in a sentence:\n%s", text)
+	}
+	labels, segs, _ := f.Labels()
+	want := map[string]bool{"w₀ 0.1875": false, "rate · upper bound 2.926": false, "rate · lower bound 1.846": false, "rate · prior: Kamath–Liu–Zhang 1.875": false}
+	for i, a := range labels {
+		if _, ok := want[a.Text]; ok {
+			want[a.Text] = a.Drawn
+		}
+		if !a.Drawn {
+			continue
+		}
+		for _, c := range labels[i+1:] {
+			if c.Drawn && rectsOverlap(a.Box, c.Box) {
+				t.Errorf("labels %q and %q overlap", a.Text, c.Text)
+			}
+		}
+		for _, s := range segs {
+			if crosses(s[0], s[1], a.Box) {
+				t.Errorf("label %q is crossed by a line", a.Text)
+			}
+		}
+	}
+	for text, drawn := range want {
+		if !drawn {
+			t.Errorf("line label %q not drawn (labels %v)", text, labels)
+		}
 	}
 }

@@ -144,10 +144,10 @@ func Sweep(s *engine.SweepReport) (*Figure, error) {
 		return nil, errNothing
 	}
 	if dropped > 0 {
-		notes = append(notes, fmt.Sprintf("%d point(s) without a positive finite mean excess risk not shown (log axes)", dropped))
+		notes = append(notes, plural(dropped, "point")+" without a positive finite mean excess risk not shown (log axes)")
 	}
 	if noBars > 0 {
-		notes = append(notes, fmt.Sprintf("%d error bar(s) reaching ≤ 0 not drawn (log axes)", noBars))
+		notes = append(notes, fmt.Sprintf("%s reaching ≤ 0 not drawn (log axes)", plural(noBars, "error bar")))
 	}
 	if nb > 0 {
 		f.legendNote(rateNote)
@@ -276,15 +276,15 @@ func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) (boo
 		return false, nil
 	}
 	if len(xys) == 0 {
-		f.legendNote(fmt.Sprintf("%s: certificate %s not drawn (missing, failing a condition or more than %g× above the curves at every point)", solver, id, offChart))
+		f.legendNote(fmt.Sprintf("%s: certificate %s not drawn (missing, failing a condition or more than %s× above the curves at every point)", solver, id, offChartText))
 		return false, nil
 	}
 	name := fmt.Sprintf("%s: certified at each point's parameters (%s, the paper's explicit constants; vacuous where above w₀)", solver, id)
 	if off > 0 {
-		name += fmt.Sprintf("; %d point(s) more than %g× above the curves not drawn", off, offChart)
+		name += fmt.Sprintf("; %s more than %s× above the curves not drawn", plural(off, "point"), offChartText)
 	}
 	if missing > 0 {
-		name += fmt.Sprintf("; %d point(s) without one", missing)
+		name += "; " + plural(missing, "point") + " without one"
 	}
 	return true, f.addSeries(name, RoleCertificate, solver, xys, shade(solverColor(si), -0.45), nil, vg.Points(1.4), -1)
 }
@@ -370,7 +370,7 @@ func (f *Figure) addBoundCurves(s *engine.SweepReport) (int, error) {
 		if len(xys) == 0 {
 			why := "infinite or missing at every point"
 			if off > 0 {
-				why = fmt.Sprintf("infinite, missing or more than %g× beyond the curves at every point", offChart)
+				why = fmt.Sprintf("infinite, missing or more than %s× beyond the curves at every point", offChartText)
 			}
 			f.legendNote(fmt.Sprintf("rate · %s: not drawn (%s)%s", label, why, slope))
 			continue
@@ -380,10 +380,10 @@ func (f *Figure) addBoundCurves(s *engine.SweepReport) (int, error) {
 			txt += "; " + bs.RateNote
 		}
 		if missing > 0 {
-			txt += fmt.Sprintf("; %d point(s) infinite or missing", missing)
+			txt += "; " + plural(missing, "point") + " infinite or missing"
 		}
 		if off > 0 {
-			txt += fmt.Sprintf("; %d point(s) more than %g× beyond the curves, not drawn", off, offChart)
+			txt += fmt.Sprintf("; %s more than %s× beyond the curves, not drawn", plural(off, "point"), offChartText)
 		}
 		if err := f.addSeries(txt, RoleRate, "", xys, kindColor(bs.Kind, i), nil, vg.Points(1.4), -1); err != nil {
 			return drawn, err
