@@ -66,9 +66,6 @@ func (b *StatusBar) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return b, nil
 }
 
-// shownRun is the run whose result the shown screen draws (nil: none).
-func (b *StatusBar) shownRun() *run { return b.runs.shown() }
-
 // View renders the three lines.
 func (b *StatusBar) View() string {
 	return strings.Join([]string{b.stateLine(), b.reproLine(), b.keyLine()}, "\n")
