@@ -346,6 +346,11 @@ type TheoryInputs struct {
 	// bounds are the shuffle model's.
 	Shuffle bool
 	Delta   float64
+	// CoordOracle: the run's oracle is the coordinate-wise shuffle oracle
+	// (Algorithm "alg: CSDP MeanOracle"), whose bounds are stated under
+	// Assumption "ass:coordinatewise" whatever the prescription reads: G2,
+	// Gk, G2k are then filled in (WithCoordOracle), NaN where not computed.
+	CoordOracle bool
 }
 
 // Params maps the inputs to theory.Params: a constant that is not declared
@@ -365,6 +370,16 @@ func (t TheoryInputs) Params() theory.Params {
 	}{{&p.R2NC, t.R2NC}, {&p.RkNC, t.RkNC}, {&p.R2kNC, t.R2kNC}, {&p.G2, t.G2}, {&p.Gk, t.Gk}, {&p.G2k, t.G2k}} {
 		if t.Assumption != "" && t.Assumption != theory.Tilde && f.v > 0 {
 			*f.dst = f.v
+		}
+	}
+	if t.CoordOracle {
+		for _, f := range []struct {
+			dst *float64
+			v   float64
+		}{{&p.G2, t.G2}, {&p.Gk, t.Gk}, {&p.G2k, t.G2k}} {
+			if f.v > 0 {
+				*f.dst = f.v
+			}
 		}
 	}
 	if t.Shuffle {
@@ -388,7 +403,11 @@ func (in *Instance) Bounds() ([]theory.Bound, error) {
 
 // BoundsOf evaluates the bounds of t's class restated for its run
 // (theory.Variant): in the shuffle model, the shuffle bounds of the
-// appendix on SDP — the class's bounds without a shuffle variant (the zCDP
+// appendix on SDP — those of the ℓ2-clip oracle (lem: pvec), or with the
+// coordinate-wise shuffle oracle (CoordOracle) those under
+// ass:coordinatewise (prop: sdp bias var), which are shown as not
+// evaluated, with the reason, when γ_k is unknown rather than left out or
+// evaluated with r̃_k; the class's bounds without a shuffle variant (the zCDP
 // lower bounds, prior work) are left out, since they are about zCDP
 // algorithms; under Assumption "ass:boundednoncentral" or
 // "ass:coordinatewise", each bound's restatement under it where the paper
@@ -404,7 +423,11 @@ func BoundsOf(t TheoryInputs) ([]theory.Bound, error) {
 	for _, id := range theory.ForClass(t.Class) {
 		switch {
 		case t.Shuffle:
-			v, ok := theory.Variant(id, theory.Tilde, true)
+			sa := theory.Tilde
+			if t.CoordOracle {
+				sa = theory.Coordinatewise
+			}
+			v, ok := theory.Variant(id, sa, true)
 			if !ok {
 				continue
 			}
@@ -415,6 +438,10 @@ func BoundsOf(t TheoryInputs) ([]theory.Bound, error) {
 			}
 		}
 		b, err := theory.Evaluate(id, p)
+		if me, ok := err.(*theory.MissingError); ok && t.Shuffle && t.CoordOracle && slices.Contains(me.Missing, "gk") {
+			b, err = theory.Unevaluable(id, "the coordinate-wise shuffle oracle's bound (prop: sdp bias var) is stated under ass:coordinatewise "+
+				"and needs γ_k, which is not known for this run ("+err.Error()+"); r̃_k does not stand in for it")
+		}
 		if _, ok := err.(*theory.MissingError); ok {
 			continue
 		}
@@ -448,6 +475,16 @@ func (in *Instance) TheoryUnder(a theory.Assumption, delta float64) TheoryInputs
 		d := float64(t.D)
 		t.UsedRk, t.UsedR2 = theory.RkFromCoordinatewise(k, d, t.Gk, l), theory.RkFromCoordinatewise(2, d, t.G2, l)
 	}
+	return t
+}
+
+// WithCoordOracle is t for a run with the coordinate-wise shuffle oracle:
+// CoordOracle set and the coordinate-wise moments γ₂^{1/2}, γ_k^{1/k},
+// γ_2k^{1/(2k)} of the instance filled in (NaN where not computed: user
+// data), whatever assumption the prescription reads.
+func (in *Instance) WithCoordOracle(t TheoryInputs) TheoryInputs {
+	t.CoordOracle = true
+	t.G2, t.Gk, t.G2k = in.Coordinate(2).V, in.Coordinate(t.K).V, in.Coordinate(2*t.K).V
 	return t
 }
 

@@ -99,4 +99,22 @@ func TestShuffleEpsPrescription(t *testing.T) {
 	if !found {
 		t.Errorf("no note on ε̃: %v", sh.Notes)
 	}
+	// Each shuffle oracle's note names the statement behind its ε̃: lem:
+	// pvec for the ℓ2 one, prop: sdp bias var for the coordinate-wise one,
+	// whose T and C are the same.
+	for o, want := range map[string]string{"shuffle-clip": "lem: pvec", "shuffle-coordinate": "prop: sdp bias var"} {
+		pr, err := ACSA{}.Prescribe(p, n, Config{Eps: 2, K: 2, Oracle: o, Delta: delta})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := 0
+		for _, n := range pr.Notes {
+			if strings.Contains(n, "ε̃ = ε/ln(d/δ)") && strings.Contains(n, want) {
+				names++
+			}
+		}
+		if names != 1 || pr.Iters != sh.Iters || pr.Clip != sh.Clip {
+			t.Errorf("%s: T, C = %d, %g (want %d, %g), notes %v lack %q", o, pr.Iters, pr.Clip, sh.Iters, sh.Clip, pr.Notes, want)
+		}
+	}
 }

@@ -73,8 +73,15 @@ func prepOnePass(p Problem, n int, cfg Config) (consts, string, error) {
 // bounds are theirs at ε̃; theory.ShuffleEps, which a test holds equal).
 func shuffleEps(eps, d, delta float64) float64 { return eps / math.Log(d/delta) }
 
-// shuffleNote says that a shuffle run's prescription is the zCDP one at ε̃.
+// shuffleNote says that a shuffle run's prescription is the zCDP one at ε̃,
+// and by which statement: for the coordinate-wise shuffle oracle,
+// Proposition "prop: sdp bias var" (its noise variance read with the
+// factor d its proof drops, the KLZ oracle's dσ² of Remark "rem: sdp has
+// same bias var": the Gaussian's at ε̃ with τ = C/√d).
 func shuffleNote(c consts, cfg Config) string {
+	if oracleName(cfg, "") == "shuffle-coordinate" {
+		return fmt.Sprintf("(ε, δ)-shuffle model: T and C are the zCDP prescription at ε̃ = ε/ln(d/δ) = %s (prop: sdp bias var, rem: sdp has same bias var: the coordinate-wise shuffle protocol's noise at τ = C/√d is the Gaussian's at ε̃, up to logs)", num4(c.eps))
+	}
 	return fmt.Sprintf("(ε, δ)-shuffle model: T and C are the zCDP prescription at ε̃ = ε/ln(d/δ) = %s (Lemma lem: pvec: the shuffle protocol's noise is the Gaussian's at ε̃)", num4(c.eps))
 }
 

@@ -428,6 +428,24 @@ func Evaluate(id string, p Params) (Bound, error) {
 	return b, nil
 }
 
+// Unevaluable is bound id where it cannot be evaluated at all (an input
+// its statement is about is unknown for the run, and no other constant
+// may stand in for it): its description, Value and RateN NaN (JSON null),
+// no terms, and one failing condition that says why. It errs only for an
+// unknown id.
+func Unevaluable(id, why string) (Bound, error) {
+	s, ok := specOf(id)
+	if !ok {
+		return Bound{}, fmt.Errorf("unknown bound id %s (want one of %v)", Quote(id), IDs())
+	}
+	return Bound{ID: s.id, Kind: s.kind, Title: s.title, Label: s.label, Source: s.source,
+		Classes: classesOf(s.id), Formula: s.formula, Value: math.NaN(), RateN: math.NaN(),
+		Terms: []Term{}, Conditions: []Condition{{Text: NotEvaluated + why, Holds: false}}}, nil
+}
+
+// NotEvaluated begins the one condition of an [Unevaluable] bound.
+const NotEvaluated = "not evaluated: "
+
 // checkInputs returns a [*MissingError] naming what (of needs) is NaN in
 // p, else a [*ParamError] for the first needed input out of range.
 func checkInputs(id string, needs []string, p Params) error {

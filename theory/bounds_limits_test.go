@@ -46,6 +46,8 @@ func TestKInfinityLimits(t *testing.T) {
 				x := beta * D / L
 				et := eps / math.Log(d/delta) // ε̃ of the shuffle bounds
 				at := math.Sqrt(d) / (et * n)
+				sd := math.Sqrt(d)
+				xc := beta * D / (sd * gk)
 				loc := math.Sqrt(d*ln) / (eps * n)
 				s := math.Sqrt(2*d) / (eps * n) // √d/(√ρ n)
 				want := map[string]float64{
@@ -64,8 +66,13 @@ func TestKInfinityLimits(t *testing.T) {
 					SmoothConvexACSAOptimal:  r2*D/math.Sqrt(n) + L*D*a,
 					SmoothConvexACSAShuffle: r2*D/math.Sqrt(n) + L*D*(at+math.Min(math.Pow(math.Pow(x, 0.25)*at, 0.8),
 						math.Pow(x, 0.25)*at*math.Pow(n, 0.125))),
-					SmoothSCSGDShuffle:          (r2*r2/n + L*L*d*kap*ln/(et*et*n*n)) / mu,
-					PPLProxSGDShuffle:           (L*L*math.Pow(math.Sqrt(d)*kap*ln/(et*n), 2) + r2*r2*kap*ln/n) / mu,
+					SmoothSCSGDShuffle: (r2*r2/n + L*L*d*kap*ln/(et*et*n*n)) / mu,
+					PPLProxSGDShuffle:  (L*L*math.Pow(math.Sqrt(d)*kap*ln/(et*n), 2) + r2*r2*kap*ln/n) / mu,
+					// r̃_k → √d·γ_k^(1/k) (= √d·γ_∞ here, not L_f), r̃₂ → √d·γ₂^(1/2).
+					SmoothConvexACSAShuffleCoord: sd*g2*D/math.Sqrt(n) + sd*gk*D*(at+math.Min(math.Pow(math.Pow(xc, 0.25)*at, 0.8),
+						math.Pow(xc, 0.25)*at*math.Pow(n, 0.125))),
+					SmoothSCSGDShuffleCoord:     (d*g2*g2/n + d*gk*gk*d*kap*ln/(et*et*n*n)) / mu,
+					PPLProxSGDShuffleCoord:      (d*gk*gk*math.Pow(math.Sqrt(d)*kap*ln/(et*n), 2) + d*g2*g2*kap*ln/n) / mu,
 					NonsmoothConvexLocalizedEmp: emp * D * (1/math.Sqrt(n) + loc),
 					NonsmoothSCLocalizedEmp:     emp4 * emp4 / mu * (1/n + loc*loc),
 					AsymptoticConvex:            r2knc * D * (1/math.Sqrt(n) + loc),

@@ -170,7 +170,7 @@ func TestForClassAndMetadata(t *testing.T) {
 		}
 	}
 	ids := IDs()
-	if len(ids) != 25 {
+	if len(ids) != 28 {
 		t.Errorf("%d ids", len(ids))
 	}
 	for _, id := range ids {

@@ -162,6 +162,32 @@ func TestEvaluateReferenceValues(t *testing.T) {
 		{LowerConvexCoord, P3, 0.0012649110640673517},
 		{LowerSCNC, P3, 6.12e-5},
 		{LowerSCCoord, P3, 6.8e-5},
+
+		// The coordinate-wise shuffle oracle's bounds: the chart bound at
+		// r̃_k → √d·γ_k^(1/k), r̃₂ → √d·γ₂^(1/2), ε → ε̃ = ε/ln(d/δ).
+		// At P1, √d·γ_k^(1/k) = √d·γ₂^(1/2) = 10 × 0.1 = 1 = r̃_k = r̃₂, so
+		// each equals its ℓ2 shuffle bound at P1 (by hand above). At P2 by
+		// hand: ε̃ = 0.5/ln(2·10⁶) = 0.5/14.508658 = 0.034462182,
+		// √d·γ_k^(1/k) = √20 × 0.7 = 3.1304952, √d·γ₂^(1/2) = √20 × 0.3 =
+		// 1.3416408, κ = 20, ln n = 8.5171932, e = 3/2:
+		//  sc-sgd: (1.8/n + 9.8·(√(20·20·8.5171932)/(ε̃n))^(3/2))/μ
+		//        = (3.6e−4 + 9.8 × (58.368476/172.31091)^(3/2))/0.5
+		//        = (3.6e−4 + 9.8 × 0.19715176)/0.5 = 3.8648745
+		//  ppl: (9.8·(√20·20·8.5171932/(ε̃n))^(3/2) + 1.8·20·8.5171932/n)/μ
+		//     = (9.8 × (761.80803/172.31091)^(3/2) + 0.061323791)/0.5
+		//     = (9.8 × 9.2961190 + 0.061323791)/0.5 = 182.32297
+		// The other values (P2's acsa, P3) from a float64 Python
+		// transcription of the chart formulas with these substitutions,
+		// independent of this package.
+		{SmoothConvexACSAShuffleCoord, P1, 0.31516624261900787},
+		{SmoothSCSGDShuffleCoord, P1, 0.05600408140523176},
+		{PPLProxSGDShuffleCoord, P1, 0.17058177357250635},
+		{SmoothConvexACSAShuffleCoord, P2, 1.278896734387333},
+		{SmoothSCSGDShuffleCoord, P2, 3.864872691380322},
+		{PPLProxSGDShuffleCoord, P2, 182.32297354079444},
+		{SmoothConvexACSAShuffleCoord, P3, 0.0071655971452010102},
+		{SmoothSCSGDShuffleCoord, P3, 0.0017108419135422619},
+		{PPLProxSGDShuffleCoord, P3, 0.003408495204624501},
 	}
 	seen := map[string]int{}
 	for _, c := range cases {
@@ -237,6 +263,16 @@ func direct(id string, q pt) float64 {
 		return direct(SmoothSCSGD, shuffled)
 	case PPLProxSGDShuffle:
 		return direct(PPLProxSGD, shuffled)
+	}
+	coord := shuffled
+	coord.rk, coord.r2 = math.Sqrt(d)*q.gk, math.Sqrt(d)*q.g2
+	switch id {
+	case SmoothConvexACSAShuffleCoord:
+		return direct(SmoothConvexACSA, coord)
+	case SmoothSCSGDShuffleCoord:
+		return direct(SmoothSCSGD, coord)
+	case PPLProxSGDShuffleCoord:
+		return direct(PPLProxSGD, coord)
 	case NonsmoothConvexLocalizedEmp:
 		return q.emp * q.diam * (1/math.Sqrt(n) + math.Pow(loc, h))
 	case NonsmoothSCLocalizedEmp:

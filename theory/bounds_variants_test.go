@@ -1,6 +1,8 @@
 package theory
 
 import (
+	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -58,6 +60,22 @@ func TestVariantConditionEdges(t *testing.T) {
 		{LowerSCNC, func(q *pt) { q.eps, q.d = 4, 8 }, "ρ = ε²/2 ≤ d", true}, // ρ = 8 = d
 		{LowerSCNC, func(q *pt) { q.eps, q.d = 4.000001, 8 }, "ρ = ε²/2 ≤ d", false},
 		{LowerSCCoord, func(q *pt) { q.d = 39 }, "d ≥ 40", false},
+		// prop: sdp bias var: ε ≤ 8·ln(2d/δ) = 8·ln(2·10⁸) = 152.91 at P1,
+		// δ ∈ (0, 1/2).
+		{SmoothConvexACSAShuffleCoord, func(q *pt) { q.eps = 8 * math.Log(2e8) }, "ε ≤ 8·ln(2d/δ)", true},
+		{SmoothConvexACSAShuffleCoord, func(q *pt) { q.eps = 8 * math.Log(2e8) * (1 + 1e-9) }, "ε ≤ 8·ln(2d/δ)", false},
+		{SmoothSCSGDShuffleCoord, func(q *pt) { q.eps, q.d = 16, 1; q.delta = 2 / math.Exp(2) }, "ε ≤ 8·ln(2d/δ)", true}, // 8·ln(e²) = 16
+		{SmoothSCSGDShuffleCoord, func(q *pt) { q.delta = 0.4999999 }, "δ < 1/2", true},
+		{SmoothSCSGDShuffleCoord, func(q *pt) { q.delta = 0.5 }, "δ < 1/2", false},
+		{PPLProxSGDShuffleCoord, func(q *pt) { q.delta = 0.7 }, "δ < 1/2", false},
+		{PPLProxSGDShuffleCoord, func(q *pt) {}, "γ_k < ∞", true},
+		{PPLProxSGDShuffleCoord, func(q *pt) { q.beta = 1e4 }, "κ ≤ n/ln n", false},
+		// acsa's T is computed at ε̃ and √d·γ_k^(1/k): with β = 10⁴, n = 100,
+		// d = 100, γ_k^(1/k) = 0.1 (√d·γ_k^(1/k) = 1 = r̃_k) it is the ℓ2
+		// shuffle bound's T = 53 above; with γ_k^(1/k) = 0.01 (√d·γ_k^(1/k)
+		// = 0.1) T = ⌈(10⁵)^(4/9)·0.54287^(2/9)⌉ = ⌈166.8·0.8730⌉ = 146 > n.
+		{SmoothConvexACSAShuffleCoord, func(q *pt) { q.beta, q.n = 1e4, 100 }, "T = 53)", true},
+		{SmoothConvexACSAShuffleCoord, func(q *pt) { q.beta, q.n, q.gk = 1e4, 100, 0.01 }, "T = 146)", false},
 	}
 	for _, c := range cases {
 		q := P1
@@ -155,6 +173,12 @@ func TestVariantsAndAssumptions(t *testing.T) {
 		{SmoothConvexACSA, Tilde, true, SmoothConvexACSAShuffle, true},
 		{PPLProxSGD, Tilde, true, PPLProxSGDShuffle, true},
 		{PPLProxSGD, Tilde, false, PPLProxSGD, true},
+		// The coordinate-wise shuffle oracle's bounds (prop: sdp bias var).
+		{SmoothConvexACSA, Coordinatewise, true, SmoothConvexACSAShuffleCoord, true},
+		{SmoothSCSGD, Coordinatewise, true, SmoothSCSGDShuffleCoord, true},
+		{PPLProxSGD, Coordinatewise, true, PPLProxSGDShuffleCoord, true},
+		{NonsmoothSCLocalized, Coordinatewise, true, "", false},
+		{LowerConvex, Coordinatewise, true, "", false},
 		// The localized theorems need ass:tilde at finite n.
 		{NonsmoothConvexLocalized, Noncentral, false, "", false},
 		{NonsmoothSCLocalized, Coordinatewise, false, "", false},
@@ -168,7 +192,8 @@ func TestVariantsAndAssumptions(t *testing.T) {
 		}
 	}
 	for id, a := range map[string]Assumption{SmoothConvexACSA: Tilde, LowerConvexNC: Noncentral, AsymptoticSC: Noncentral,
-		AsymptoticSCCoord: Coordinatewise, LowerSCCoord: Coordinatewise, SmoothSCSGDShuffle: Tilde, "x": ""} {
+		AsymptoticSCCoord: Coordinatewise, LowerSCCoord: Coordinatewise, SmoothSCSGDShuffle: Tilde, "x": "",
+		SmoothSCSGDShuffleCoord: Coordinatewise} {
 		if got := AssumptionOf(id); got != a {
 			t.Errorf("AssumptionOf(%s) = %q, want %q", id, got, a)
 		}
@@ -310,5 +335,52 @@ func TestAssumptionInequalities(t *testing.T) {
 	}
 	if e := EmpiricalMomentInequalities(1024, 3.5, 3, 4); e[0].Holds || e[1].Holds {
 		t.Errorf("%+v", e)
+	}
+}
+
+func TestShuffleCoordMoments(t *testing.T) {
+	// An infinite γ_k makes the bound +∞ with its condition failing; the
+	// bounds need γ_k and γ₂ themselves (r̃_k does not stand in for them)
+	// and δ.
+	for _, id := range []string{SmoothConvexACSAShuffleCoord, SmoothSCSGDShuffleCoord, PPLProxSGDShuffleCoord} {
+		q := P2
+		q.gk = math.Inf(1)
+		b := mustEval(t, id, q.params())
+		if h, ok := condHolds(b, "γ_k < ∞"); !ok || h || !math.IsInf(b.Value, 1) {
+			t.Errorf("%s at γ_k = ∞: value %g, condition γ_k < ∞ holds %v (present %v)", id, b.Value, h, ok)
+		}
+		p := P2.params()
+		p.Gk, p.G2 = math.NaN(), math.NaN()
+		_, err := Evaluate(id, p)
+		var me *MissingError
+		if !errors.As(err, &me) || !slices.Equal(me.Missing, []string{"g2", "gk"}) {
+			t.Errorf("%s without γ: %v, want a MissingError naming g2, gk", id, err)
+		}
+		if n := Needs(id); !slices.Contains(n, "delta") || slices.Contains(n, "rk") || slices.Contains(n, "r2") {
+			t.Errorf("%s needs %v", id, n)
+		}
+		b = mustEval(t, id, P2.params())
+		if b.Label != "prop: sdp bias var" || !strings.Contains(b.Source, "rem: sdp has same bias var") || !strings.Contains(b.Source, "Õ(·)") ||
+			!strings.Contains(b.Formula, "√d·γ_k^(1/k)") || strings.Contains(b.Formula, "r̃_k") || !strings.Contains(b.Dominant, "γ") {
+			t.Errorf("%s: label %q, source %q, formula %q, dominant %q", id, b.Label, b.Source, b.Formula, b.Dominant)
+		}
+	}
+}
+
+func TestUnevaluable(t *testing.T) {
+	b, err := Unevaluable(SmoothSCSGDShuffleCoord, "γ_k is not known")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsNaN(b.Value) || !math.IsNaN(b.RateN) || len(b.Terms) != 0 || b.ConditionsHold() ||
+		len(b.Conditions) != 1 || b.Conditions[0].Text != NotEvaluated+"γ_k is not known" || b.Source == "" || b.Kind != Upper {
+		t.Errorf("Unevaluable = %+v", b)
+	}
+	js, err := json.Marshal(b)
+	if err != nil || !strings.Contains(string(js), `"value":null`) || !strings.Contains(string(js), `"terms":[]`) {
+		t.Errorf("JSON %s, %v", js, err)
+	}
+	if _, err := Unevaluable("no-such-id", "x"); err == nil {
+		t.Error("Unevaluable of an unknown id: no error")
 	}
 }

@@ -383,13 +383,19 @@ func specOf(r spec.Resolved, in *scenarios.Instance) spec.Spec {
 }
 
 // theoryOf is the theory inputs of r's run on in: under r's moment
-// assumption, in the shuffle model for a shuffle oracle.
+// assumption, in the shuffle model for a shuffle oracle, with the
+// coordinate-wise moments its bounds read for the coordinate-wise shuffle
+// oracle.
 func theoryOf(r spec.Resolved, in *scenarios.Instance) scenarios.TheoryInputs {
 	var delta float64
 	if r.Privacy.Model == spec.Shuffle {
 		delta = r.Privacy.Delta
 	}
-	return in.TheoryUnder(r.Assumption, delta)
+	t := in.TheoryUnder(r.Assumption, delta)
+	if t.Shuffle && r.Oracle == "shuffle-coordinate" {
+		t = in.WithCoordOracle(t)
+	}
+	return t
 }
 
 // boundsWithNote evaluates the run's theory bounds (scenarios.BoundsOf:
@@ -401,7 +407,10 @@ func boundsWithNote(t scenarios.TheoryInputs, notes []string) ([]theory.Bound, [
 	if err != nil {
 		return nil, append(notes, "theory bounds not evaluated: "+err.Error())
 	}
-	if t.Shuffle {
+	switch {
+	case t.Shuffle && t.CoordOracle:
+		notes = append(notes, "(ε, δ)-shuffle run with the coordinate-wise oracle: its bound is the appendix's (prop: sdp bias var, rem: sdp has same bias var: the zCDP formula under ass:coordinatewise, r̃_k → √d·γ_k^(1/k), at ε̃ = ε/ln(d/δ); Õ only); the zCDP lower bound and prior work's zCDP bounds do not apply to it and are not shown")
+	case t.Shuffle:
 		notes = append(notes, "(ε, δ)-shuffle run: its bounds are the appendix's shuffle-model bounds (lem: pvec: the zCDP formulas at ε̃ = ε/ln(d/δ)); the zCDP lower bound and prior work's zCDP bounds do not apply to it and are not shown")
 	}
 	if a := t.Assumption; a != "" && a != theory.Tilde {

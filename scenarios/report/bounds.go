@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"dpso/theory"
@@ -63,5 +64,8 @@ func condSummary(b theory.Bound) string {
 // "✗ d ≥ 40 (d = 10): the theorem does not cover these parameters; the
 // value is the formula's".
 func FailedCondition(c theory.Condition) string {
+	if strings.HasPrefix(c.Text, theory.NotEvaluated) {
+		return "✗ " + c.Text + " (no value is shown)"
+	}
 	return "✗ " + c.Text + ": the theorem does not cover these parameters; the value is the formula's, not the theorem's"
 }
