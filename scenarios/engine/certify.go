@@ -58,8 +58,8 @@ func certAlgorithm(solver, schedule string, k float64) (alg string, order float6
 // F(0) − F* ≤ sup‖∇F‖·‖w*‖, ‖∇F‖ ≤ E‖∇f‖ ≤ r̃_2 by Jensen). The baselines
 // sgd and lipschitz-dpsgd run a paper algorithm's schedule (at C = ∞ and
 // σ = 0, or at k = ∞ with C = L_f) and get its certificate; klz-gd and
-// the coordinate-wise oracles have none (the lemma behind them,
-// "lem:4.1", needs a coordinate-wise moment the scenarios do not declare).
+// the coordinate-wise oracles have none (their lemma, "lem:4.1", is not
+// wired to the optimization propositions: not implemented, and said so).
 func Certify(in *scenarios.Instance, solver, schedule, oracleName string, k float64, par solvers.Params) Certified {
 	alg, order := certAlgorithm(solver, schedule, k)
 	if alg == "" {
@@ -69,7 +69,7 @@ func Certify(in *scenarios.Instance, solver, schedule, oracleName string, k floa
 		oracleName = "clip-gaussian"
 	}
 	if oracleName != "clip-gaussian" && oracleName != "shuffle-clip" {
-		return Certified{Why: fmt.Sprintf("the %s oracle's bias and variance (Lemma \"lem:4.1\") need the coordinate-wise moment γ_k, which is not declared: no certificate", oracleName)}
+		return Certified{Why: fmt.Sprintf("the %s oracle's certificate is not implemented: its bias and variance (Lemma \"lem:4.1\", and Prop. \"prop: sdp bias var\" for the shuffle protocol) are not wired to the optimization propositions here, so no explicit-constant bound is shown", oracleName)}
 	}
 	c := in.Constants()
 	t := in.Theory()
