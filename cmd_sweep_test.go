@@ -181,6 +181,11 @@ func TestSweepInvalidInput(t *testing.T) {
 		{s("--from", "1", "--to", "2"), []string{"--vary: required"}},
 		{s("--vary", "n", "--to", "2000"), []string{"--from: required"}},
 		{s("--vary", "q", "--from", "2", "--to", "4"), []string{"--vary:", "n, eps, d, clip or k"}},
+		// A bad --vary is named first, before the --from and --to it lacks.
+		{s("--vary", "nope"), []string{"--vary:", `"nope"`, "n, eps, d, clip or k"}},
+		{s("--vary", "nope", "--from", "1"), []string{"--vary:", `"nope"`}},
+		{s("--vary", ""), []string{"--vary:", "empty value"}},
+		{s("--vary", "N", "--from", "1", "--to", "2"), []string{"--vary:", `"N"`}},
 		{s("--vary", "k", "--from", "1", "--to", "4"), []string{"--from:", "k starts at 2"}},
 		{s("--vary", "clip", "--clip", "3"), []string{"--clip:", "cannot be given with --vary clip"}},
 		{s("--vary", "clip", "--from", "0.1"), []string{"--to: required"}},
