@@ -184,3 +184,24 @@ func TestFlagOutOfRangeSaysOutside(t *testing.T) {
 		{[]string{"sweep", "--vary", "n", "--from", "100", "--to", "1000", "--points", "1"}, []string{`--points: points = 1 is outside [2, 50]`}},
 	})
 }
+
+// TestHelpAndCompletionRefuseUnknown: cobra's own help and completion
+// commands refuse what they do not know like every dpso command, status
+// 2 and one line ("dpso help nope" and "dpso completion nope" printed a
+// help page with status 0; "dpso completion bash extra" exited 1), and
+// still answer what they know.
+func TestHelpAndCompletionRefuseUnknown(t *testing.T) {
+	checkInvalid(t, []invalidRun{
+		{[]string{"help", "nope"}, []string{"dpso help: no command", `"nope"`}},
+		{[]string{"help", "run", "extra"}, []string{"dpso help: no command", `"run extra"`}},
+		{[]string{"help", "\x1b]0;x\a"}, []string{`"\x1b]0;x\a"`}},
+		{[]string{"completion", "nope"}, []string{"dpso completion: unknown shell", `"nope"`, "bash, fish, powershell, zsh"}},
+		{[]string{"completion", "bash", "extra"}, []string{"takes no arguments", `"extra"`}},
+		{[]string{"completion", "zsh", "extra"}, []string{"takes no arguments"}},
+	})
+	for _, ok := range [][]string{{"help"}, {"help", "run"}, {"help", "sweep", "merge"}, {"completion"}, {"completion", "bash"}, {"completion", "fish"}} {
+		if code, out, errs := dpsoCLI(ok...); code != 0 || out == "" || errs != "" {
+			t.Errorf("%v: status %d, %d bytes out, stderr %q: want 0 and output", ok, code, len(out), errs)
+		}
+	}
+}
