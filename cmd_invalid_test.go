@@ -23,8 +23,21 @@ func TestRunInvalidInput(t *testing.T) {
 	os.WriteFile(ragged, []byte("1,2\n3,4,5\n"), 0o644)
 	nan := filepath.Join(dir, "nan.csv")
 	os.WriteFile(nan, []byte("1,2\n3,NaN\n"), 0o644)
+	good := filepath.Join(dir, "good.csv")
+	os.WriteFile(good, []byte("a,y\n1,2\n3,4\n5,6\n"), 0o644)
 	r := func(a ...string) []string { return append([]string{"run"}, a...) }
 	cases := []invalidRun{
+		// A dp-sgd sampling rate whose expected batch qn is below one
+		// sample: T = ⌈E/q⌉ was clamped to 2³¹ − 1 steps the work budget
+		// never cut (the run hung); refused on the flag typed, at the
+		// scenario's n or the file's rows, in a comparison too.
+		{r("--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "1e-300", "--dry-run"), []string{"--sampling-rate:", "outside [10⁻⁸, 1]"}},
+		{r("--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "5e-5", "--dry-run"), []string{"--sampling-rate:", "below one sample", "q ≥ 1/n = 10⁻⁴"}},
+		{r("--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "1e-9", "--dry-run"), []string{"--sampling-rate:", "[10⁻⁸, 1]"}},
+		{r("--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "1e-5", "--dry-run"), []string{"--sampling-rate:", "below one sample"}},
+		{r("--data", good, "--rk", "1", "--beta", "1", "--solver", "dp-sgd", "--sampling-rate", "0.1", "--dry-run"), []string{"--sampling-rate:", "at n = 3"}},
+		{r("--data", good, "--rk", "1", "--beta", "1", "--solvers", "acsa,dp-sgd", "--sampling-rate", "0.1", "--trials", "1"), []string{"--sampling-rate:", "below one sample"}},
+		{[]string{"sweep", "--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "1e-3", "--vary", "n", "--from", "100", "--to", "1000", "--points", "2"}, []string{"sampling-rate:", "at n = 100"}},
 		// The list: k < 2 or not a number.
 		{r("--k", "1.5"), []string{"--k:", "[2, ∞]"}},
 		{r("--k", "abc"), []string{"--k:", "not a number", "[2, ∞]"}},
