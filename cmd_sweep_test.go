@@ -183,6 +183,9 @@ func TestSweepInvalidInput(t *testing.T) {
 		{s("--vary", "q", "--from", "2", "--to", "4"), []string{"--vary:", "n, eps, d, clip or k"}},
 		// A bad --vary is named first, before the --from and --to it lacks.
 		{s("--vary", "nope"), []string{"--vary:", `"nope"`, "n, eps, d, clip or k"}},
+		// --out into a missing folder is known before the sweep runs: status 2 (it was 1).
+		{s("--vary", "n", "--from", "100", "--to", "1000", "--out", "/nonexistent-dpso-dir/x.json"), []string{"--out:", "cannot write a file in the folder"}},
+		{s("--vary", "n", "--from", "100", "--to", "1000", "--shard", "1/2", "--out", "/nonexistent-dpso-dir/x.json"), []string{"--out:", "cannot write"}},
 		{s("--vary", "nope", "--from", "1"), []string{"--vary:", `"nope"`}},
 		{s("--vary", ""), []string{"--vary:", "empty value"}},
 		{s("--vary", "N", "--from", "1", "--to", "2"), []string{"--vary:", `"N"`}},
