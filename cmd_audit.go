@@ -204,6 +204,10 @@ func (o *auditOpts) checkFlags() (auditMode, error) {
 	if err != nil {
 		return mode, err
 	}
+	if ch("canary") && o.canary == "" {
+		// An empty value is refused, not read as the default (issue 10).
+		return mode, usageErrorf("--canary: an empty value is not allowed (leave the flag out for its default)")
+	}
 	if mode == modeRun && !ch("scenario") {
 		for _, n := range append(slices.Clone(auditScenarioFields), pnames...) {
 			if ch(n) {

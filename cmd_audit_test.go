@@ -167,6 +167,10 @@ func TestAuditCLITable(t *testing.T) {
 func TestAuditInvalidInput(t *testing.T) {
 	a := func(args ...string) []string { return append([]string{"audit"}, args...) }
 	checkInvalid(t, []invalidRun{
+		// Empty values are refused, naming the flag (--canary '' ran with the default).
+		{[]string{"audit", "--solver", "acsa", "--n", "1000", "--canary", ""}, []string{"--canary:", "empty value"}},
+		{[]string{"explore", "--preset", ""}, []string{"--preset:", "empty value"}},
+		{[]string{"explore", "--out", ""}, []string{"--out:", "empty value"}},
 		{a("--eps", "0"), []string{"--eps:", "[10⁻¹⁰⁰, ∞]"}},
 		{a("--eps", "-1"), []string{"--eps:", "[10⁻¹⁰⁰, ∞]"}},
 		{a("--eps", "inf"), []string{"--eps:", "no claim to test"}},

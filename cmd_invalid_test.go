@@ -23,8 +23,21 @@ func TestRunInvalidInput(t *testing.T) {
 	os.WriteFile(ragged, []byte("1,2\n3,4,5\n"), 0o644)
 	nan := filepath.Join(dir, "nan.csv")
 	os.WriteFile(nan, []byte("1,2\n3,NaN\n"), 0o644)
+	good := filepath.Join(dir, "good.csv")
+	os.WriteFile(good, []byte("a,y\n1,2\n3,4\n5,6\n"), 0o644)
 	r := func(a ...string) []string { return append([]string{"run"}, a...) }
 	cases := []invalidRun{
+		// A dp-sgd sampling rate whose expected batch qn is below one
+		// sample: T = ⌈E/q⌉ was clamped to 2³¹ − 1 steps the work budget
+		// never cut (the run hung); refused on the flag typed, at the
+		// scenario's n or the file's rows, in a comparison too.
+		{r("--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "1e-300", "--dry-run"), []string{"--sampling-rate:", "outside [10⁻⁸, 1]"}},
+		{r("--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "5e-5", "--dry-run"), []string{"--sampling-rate:", "below one sample", "q ≥ 1/n = 10⁻⁴"}},
+		{r("--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "1e-9", "--dry-run"), []string{"--sampling-rate:", "[10⁻⁸, 1]"}},
+		{r("--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "1e-5", "--dry-run"), []string{"--sampling-rate:", "below one sample"}},
+		{r("--data", good, "--rk", "1", "--beta", "1", "--solver", "dp-sgd", "--sampling-rate", "0.1", "--dry-run"), []string{"--sampling-rate:", "at n = 3"}},
+		{r("--data", good, "--rk", "1", "--beta", "1", "--solvers", "acsa,dp-sgd", "--sampling-rate", "0.1", "--trials", "1"), []string{"--sampling-rate:", "below one sample"}},
+		{[]string{"sweep", "--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "1e-3", "--vary", "n", "--from", "100", "--to", "1000", "--points", "2"}, []string{"sampling-rate:", "at n = 100"}},
 		// The issue's list: k < 2 or not a number.
 		{r("--k", "1.5"), []string{"--k:", "[2, ∞]"}},
 		{r("--k", "abc"), []string{"--k:", "not a number", "[2, ∞]"}},
@@ -183,4 +196,25 @@ func TestFlagOutOfRangeSaysOutside(t *testing.T) {
 		{[]string{"audit", "--trials", "many"}, []string{`--trials: "many" is not an integer in [1000, 10⁸]`}},
 		{[]string{"sweep", "--vary", "n", "--from", "100", "--to", "1000", "--points", "1"}, []string{`--points: points = 1 is outside [2, 50]`}},
 	})
+}
+
+// TestHelpAndCompletionRefuseUnknown: cobra's own help and completion
+// commands refuse what they do not know like every dpso command, status
+// 2 and one line ("dpso help nope" and "dpso completion nope" printed a
+// help page with status 0; "dpso completion bash extra" exited 1), and
+// still answer what they know.
+func TestHelpAndCompletionRefuseUnknown(t *testing.T) {
+	checkInvalid(t, []invalidRun{
+		{[]string{"help", "nope"}, []string{"dpso help: no command", `"nope"`}},
+		{[]string{"help", "run", "extra"}, []string{"dpso help: no command", `"run extra"`}},
+		{[]string{"help", "\x1b]0;x\a"}, []string{`"\x1b]0;x\a"`}},
+		{[]string{"completion", "nope"}, []string{"dpso completion: unknown shell", `"nope"`, "bash, fish, powershell, zsh"}},
+		{[]string{"completion", "bash", "extra"}, []string{"takes no arguments", `"extra"`}},
+		{[]string{"completion", "zsh", "extra"}, []string{"takes no arguments"}},
+	})
+	for _, ok := range [][]string{{"help"}, {"help", "run"}, {"help", "sweep", "merge"}, {"completion"}, {"completion", "bash"}, {"completion", "fish"}} {
+		if code, out, errs := dpsoCLI(ok...); code != 0 || out == "" || errs != "" {
+			t.Errorf("%v: status %d, %d bytes out, stderr %q: want 0 and output", ok, code, len(out), errs)
+		}
+	}
 }

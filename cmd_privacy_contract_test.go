@@ -150,7 +150,7 @@ func TestUserDataCSVSaysWhatItCannotCarry(t *testing.T) {
 	}
 	want := []string{
 		"dpso: NOT PRIVATE: seeded noise on user data (--rand seeded, seed 0): anyone who knows the seed can remove the noise",
-		"dpso: note: the excess risks in this CSV are computed on your rows outside the private mechanism: a non-private diagnostic, not covered by the privacy guarantee\n",
+		"dpso: note: the excess risks in this CSV are computed on your rows apart from the released output: a non-private diagnostic, not covered by any privacy guarantee\n",
 	}
 	for _, w := range want {
 		if !strings.Contains(errs, w) {
@@ -173,6 +173,44 @@ func TestUserDataOneTrialHeaders(t *testing.T) {
 		code, out, errs := dpsoCLI(c.args...)
 		if code != 0 || !strings.Contains(out, c.want) || strings.Contains(out, "1 trials") {
 			t.Errorf("%s: status %d (%s), want %q and no \"1 trials\" in:\n%s", c.args[0], code, errs, c.want, out)
+		}
+	}
+}
+
+// TestNoPrivacyStatementsAreTrue: with ε = ∞ (or the baseline sgd among
+// the releases) no output promises a guarantee: the total says there is
+// none, and no line says one "holds" or speaks of a "private mechanism"
+// that does not exist (issue 10; the "total" line said "the guarantee
+// holds per trial" at ε = ∞).
+func TestNoPrivacyStatementsAreTrue(t *testing.T) {
+	data := rowsCSV(t)
+	sc := []string{"--scenario", "linreg-t", "--d", "2", "--n", "500", "--trials", "2"}
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"scenario run", append([]string{"run", "--eps", "inf"}, sc...)},
+		{"scenario run JSON", append([]string{"run", "--eps", "inf", "--json"}, sc...)},
+		{"dp-sgd", append([]string{"run", "--eps", "inf", "--solver", "dp-sgd"}, sc...)},
+		{"comparison", append([]string{"run", "--eps", "inf", "--solvers", "acsa,dp-sgd"}, sc...)},
+		{"comparison with sgd", append([]string{"run", "--solvers", "acsa,sgd"}, sc...)},
+		{"sweep", append([]string{"sweep", "--eps", "inf", "--vary", "n", "--from", "200", "--to", "400", "--points", "2"}, sc[:4]...)},
+		{"user rows", []string{"run", "--data", data, "--rk", "2", "--beta", "1", "--eps", "inf", "--trials", "2"}},
+		{"user rows JSON", []string{"run", "--data", data, "--rk", "2", "--beta", "1", "--eps", "inf", "--trials", "2", "--json"}},
+	}
+	for _, c := range cases {
+		code, out, errs := dpsoCLI(c.args...)
+		if code != 0 {
+			t.Errorf("%s: status %d: %s", c.name, code, errs)
+			continue
+		}
+		if !strings.Contains(out, "no privacy guarantee") {
+			t.Errorf("%s: the output does not say there is no privacy guarantee:\n%s", c.name, out)
+		}
+		for _, bad := range []string{"guarantee holds", "private mechanism", "spent in all not private"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s: the output says %q although nothing is private:\n%s", c.name, bad, out)
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"dpso/theory"
@@ -125,10 +126,19 @@ func TestSweepShardRefusals(t *testing.T) {
 		t.Fatal(errs)
 	}
 	merge := func(files ...string) []string { return append([]string{"sweep", "merge"}, files...) }
+	// Not regular files: a FIFO made merge block forever, /dev/zero grow
+	// without bound; each is refused up front, named, status 2.
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want []string
 	}{
+		{merge(fifo, parts[0]), []string{theory.Quote(fifo), "named pipe", "not a regular file"}},
+		{merge(parts[0], "/dev/zero"), []string{`"/dev/zero" is a character device`}},
+		{merge(dir), []string{"is a folder"}},
 		{merge(parts[0], parts[1]), []string{"shard 3/3 is missing (2 of 3 shards given)"}},
 		{merge(parts[0], parts[1], parts[1], parts[2]), []string{"shard 2/3 is given twice", theory.Quote(parts[1])}},
 		{merge(parts[0], parts[1], other), []string{theory.Quote(other) + " is a shard of a different sweep than " + theory.Quote(parts[0]), "--seed"}},
@@ -165,7 +175,7 @@ func TestSweepShardRefusals(t *testing.T) {
 	if code != 0 {
 		t.Errorf("--force: status %d: %s", code, errs)
 	}
-	if es, _ := os.ReadDir(dir); len(es) != 4 {
-		t.Errorf("%d files in the folder, want the 4 shard files", len(es))
+	if es, _ := os.ReadDir(dir); len(es) != 5 {
+		t.Errorf("%d files in the folder, want the 4 shard files and the FIFO", len(es))
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -139,6 +140,14 @@ func (o *sweepOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.SweepSp
 		}
 	}
 	fs := cmd.Flags()
+	// A bad --vary is named before the --from and --to it would need: the
+	// user's first mistake is the value they typed, not a flag they left out.
+	if fs.Changed("vary") && !slices.Contains([]string{spec.SweepN, spec.SweepEps, spec.SweepD, spec.SweepClip, spec.SweepK}, o.vary) {
+		if o.vary == "" {
+			return spec.Resolved{}, sw, rename, usageErrorf("--vary: an empty value is not allowed (want n, eps, d, clip or k)")
+		}
+		return spec.Resolved{}, sw, rename, usageErrorf("--vary: cannot sweep %s (want n, eps, d, clip or k)", theory.Quote(o.vary))
+	}
 	for _, req := range []string{"vary", "from", "to"} {
 		if !fs.Changed(req) && !(req != "vary" && o.vary == spec.SweepClip && !fs.Changed("from") && !fs.Changed("to")) {
 			return spec.Resolved{}, sw, rename, usageErrorf("--%s: required (a sweep needs --vary n|eps|d|clip|k, --from and --to, with 0 < from < to; --vary clip alone runs 10⁻⁴ to 1 times the prescribed C)", req)

@@ -48,7 +48,13 @@ func (o *sweepOpts) checkShardFlags(cmd *cobra.Command) error {
 	}
 	if o.out != "" {
 		if err := outfile.Check(o.out, plotMode(o.force)); err != nil {
-			return outError(err)
+			var te *outfile.TargetError
+			if errors.As(err, &te) {
+				return outError(err)
+			}
+			// A missing or read-only folder, known before the sweep runs:
+			// the user's input, status 2 (as --plot's; it was 1).
+			return usageErrorf("--out: %v", err)
 		}
 	}
 	return nil

@@ -181,6 +181,14 @@ func TestSweepInvalidInput(t *testing.T) {
 		{s("--from", "1", "--to", "2"), []string{"--vary: required"}},
 		{s("--vary", "n", "--to", "2000"), []string{"--from: required"}},
 		{s("--vary", "q", "--from", "2", "--to", "4"), []string{"--vary:", "n, eps, d, clip or k"}},
+		// A bad --vary is named first, before the --from and --to it lacks.
+		{s("--vary", "nope"), []string{"--vary:", `"nope"`, "n, eps, d, clip or k"}},
+		// --out into a missing folder is known before the sweep runs: status 2 (it was 1).
+		{s("--vary", "n", "--from", "100", "--to", "1000", "--out", "/nonexistent-dpso-dir/x.json"), []string{"--out:", "cannot write a file in the folder"}},
+		{s("--vary", "n", "--from", "100", "--to", "1000", "--shard", "1/2", "--out", "/nonexistent-dpso-dir/x.json"), []string{"--out:", "cannot write"}},
+		{s("--vary", "nope", "--from", "1"), []string{"--vary:", `"nope"`}},
+		{s("--vary", ""), []string{"--vary:", "empty value"}},
+		{s("--vary", "N", "--from", "1", "--to", "2"), []string{"--vary:", `"N"`}},
 		{s("--vary", "k", "--from", "1", "--to", "4"), []string{"--from:", "k starts at 2"}},
 		{s("--vary", "clip", "--clip", "3"), []string{"--clip:", "cannot be given with --vary clip"}},
 		{s("--vary", "clip", "--from", "0.1"), []string{"--to: required"}},

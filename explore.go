@@ -80,6 +80,12 @@ dpso run --solvers --json or dpso sweep --json).`,
 // checked by resolving it once, as dpso run does; the export folder.
 func (o *exploreOpts) options(cmd *cobra.Command) (tui.Options, error) {
 	var opts tui.Options
+	for _, name := range []string{"preset", "out"} {
+		// An empty value is refused, not read as the default (issue 10).
+		if f := cmd.Flags().Lookup(name); f.Changed && f.Value.String() == "" {
+			return opts, usageErrorf("--%s: an empty value is not allowed (leave the flag out for its default)", name)
+		}
+	}
 	if o.out != "" {
 		st, err := os.Stat(o.out)
 		switch {

@@ -110,7 +110,45 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 		registerCompletions(c)
 		root.AddCommand(c)
 	}
+	strictCobraCommands(root)
 	return root
+}
+
+// strictCobraCommands makes cobra's own help and completion commands
+// refuse what they do not know, with exit status 2 and one line, as every
+// dpso command does: "dpso help nope" printed the root's help and "dpso
+// completion nope" the completion's, both with status 0, and "dpso
+// completion bash extra" exited 1.
+func strictCobraCommands(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			show := c.Run
+			c.Run = nil
+			c.RunE = func(c *cobra.Command, args []string) error {
+				if found, rest, err := c.Root().Find(args); found == nil || err != nil || len(rest) > 0 {
+					return usageErrorf("dpso help: no command %s (see dpso --help for the commands)", theory.Quote(strings.Join(args, " ")))
+				}
+				show(c, args)
+				return nil
+			}
+		case "completion":
+			var shells []string
+			for _, sh := range c.Commands() {
+				shells = append(shells, sh.Name())
+				sh.Args = noArgs
+			}
+			c.Args = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usageErrorf("dpso completion: unknown shell %s (want one of %s)", theory.Quote(args[0]), strings.Join(shells, ", "))
+				}
+				return nil
+			}
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
 }
 
 // usageError is invalid input: exit status 2.

@@ -352,6 +352,9 @@ func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
 		Theory: theoryOf(r, in), Profile: prof, Risk: in.RiskInfo(), Notes: append(slices.Clone(r.DefaultNotes), in.Notes()...),
 		UserRows: r.UserRows(), NotPrivate: r.NotPrivate(), Total: plannedTotal(r)}
 	p.Bounds, p.Notes = boundsWithNote(p.Theory, p.Notes)
+	if err := spec.CheckSamplingRate(r.Spec, in.Def().N); err != nil {
+		return nil, err
+	}
 	par, err := r.Solver.Solver.Prescribe(in, in.Def().N, r.Config(0, nil))
 	var re *solvers.RefusedError
 	switch {

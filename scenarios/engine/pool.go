@@ -60,6 +60,9 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*
 		return nil, err
 	}
 	u := &unit{in: in, run: r, spec: specOf(r, in), point: point, w0: startExcess(in)}
+	if err := spec.CheckSamplingRate(r.Spec, u.spec.N); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for _, name := range names {
 		if seen[name] {

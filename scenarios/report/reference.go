@@ -19,7 +19,7 @@ const (
 	// CertMeaning says what a certificate is.
 	CertMeaning = "certificate: the paper's explicit-constant bound evaluated at this run's own parameters; the measured mean must lie under it"
 	// DiagnosticNote is why a diagnostic on user data is marked "private": false.
-	DiagnosticNote = "computed on your rows outside the private mechanism: a non-private diagnostic, not covered by the privacy guarantee"
+	DiagnosticNote = "computed on your rows apart from the released output: a non-private diagnostic, not covered by any privacy guarantee"
 )
 
 // W0JSON is F(w₀) − F* with its error and how it was computed. Private is

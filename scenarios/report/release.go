@@ -138,11 +138,25 @@ func totalText(t engine.PrivacyTotal, conv float64) string {
 		verb = "will spend"
 	}
 	if !t.UserRows {
+		if !t.Private() {
+			// No guarantee to hold per trial: say so first (ε = ∞, or the
+			// baseline sgd among the releases).
+			what := "the release"
+			if m > 1 {
+				what = fmt.Sprintf("the %d releases of one trial (solvers, sweep points), which share its draw,", m)
+			}
+			return fmt.Sprintf("no privacy guarantee: %s %s %s; each trial draws fresh data from the scenario's public distribution, so trials do not compose",
+				what, map[bool]string{true: "are together", false: "is"}[m > 1], costText(t, conv))
+		}
 		txt := "each trial draws fresh data from the scenario's public distribution, so trials do not compose: the guarantee holds per trial, with respect to its own draw"
 		if m > 1 {
 			txt += fmt.Sprintf("; the %d releases of one trial (solvers, sweep points) share its draw and %s %s on it", m, verb, costText(t, conv))
 		}
 		return txt
+	}
+	if !t.Private() {
+		return fmt.Sprintf("no privacy guarantee: the user's rows are the private data, and the %s (trials × solvers × sweep points) that read them %s %s",
+			plural(m, "release"), map[bool]string{true: "are together", false: "is"}[m > 1], costText(t, conv))
 	}
 	txt := fmt.Sprintf("the user's rows are the private data: %s (trials × solvers × sweep points) read them and %s in all %s",
 		plural(m, "release"), verb, costText(t, conv))

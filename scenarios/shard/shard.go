@@ -272,14 +272,13 @@ func (f *File) Marshal() ([]byte, error) {
 
 // Read reads a shard file and checks its format and that its fingerprint
 // is its definition's (a file edited by hand, or damaged, is refused).
+//
+// Only a regular file of at most MaxFileBytes is read: a FIFO or a device
+// (/dev/zero) made dpso sweep merge hang or grow without bound.
 func Read(path string) (*File, error) {
-	b, err := os.ReadFile(path)
+	b, err := readRegular(path)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot read %s: %v", q(path), err)
+		return nil, err
 	}
 	var f File
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -299,6 +298,58 @@ func Read(path string) (*File, error) {
 		return nil, fmt.Errorf("%s: its fingerprint does not match its content (the file was edited or damaged)", q(path))
 	}
 	return &f, nil
+}
+
+// MaxFileBytes bounds a shard file Read reads (1 GiB; a shard of the
+// largest sweep the flags allow is far below it).
+const MaxFileBytes = 1 << 30
+
+// readRegular reads path if it is a regular file of at most MaxFileBytes.
+func readRegular(path string) ([]byte, error) {
+	unwrap := func(err error) error {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return pe.Err
+		}
+		return err
+	}
+	// Stat before Open: opening a FIFO blocks until a writer comes.
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", q(path), unwrap(err))
+	}
+	if !fi.Mode().IsRegular() {
+		kind := "not a regular file"
+		switch m := fi.Mode(); {
+		case m.IsDir():
+			kind = "a folder"
+		case m&os.ModeNamedPipe != 0:
+			kind = "a named pipe (FIFO)"
+		case m&os.ModeCharDevice != 0:
+			kind = "a character device"
+		case m&os.ModeDevice != 0:
+			kind = "a device"
+		case m&os.ModeSocket != 0:
+			kind = "a socket"
+		}
+		return nil, fmt.Errorf("%s is %s, not a regular file; give the shard files dpso sweep --shard I/N --out FILE wrote", q(path), kind)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", q(path), unwrap(err))
+	}
+	defer f.Close()
+	if fi.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("%s has %d bytes, more than a shard file may (%d): it is not a dpso sweep shard file", q(path), fi.Size(), MaxFileBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", q(path), unwrap(err))
+	}
+	if len(b) > MaxFileBytes {
+		return nil, fmt.Errorf("%s grew past %d bytes while being read: it is not a dpso sweep shard file", q(path), MaxFileBytes)
+	}
+	return b, nil
 }
 
 // Check checks that files are the N shards of one sweep, each once:

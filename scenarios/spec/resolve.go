@@ -281,7 +281,25 @@ func (r *Resolved) resolve() error {
 	if s.Batch > 0 && s.N > 0 && s.Batch > s.N {
 		return specErr("batch", "B = %s is more than n = %s (dp-sgd's expected batch is qn with q ≤ 1)", theory.FormatCount(s.Batch), theory.FormatCount(s.N))
 	}
+	if s.N > 0 {
+		if err := CheckSamplingRate(*s, s.N); err != nil {
+			return err
+		}
+	}
 	r.Problem = r.Problem.Clone() // the Spec and the problem share no maps or pointers
+	return nil
+}
+
+// CheckSamplingRate refuses a dp-sgd sampling rate q whose expected batch
+// qn is below one sample at n: T = ⌈E/q⌉ steps while the work budget
+// (T·qn gradient evaluations) never binds — q = 10⁻³⁰⁰ planned 2³¹ − 1
+// steps and ran for hours. Resolve checks it where n is known; the engine
+// at the n of the built problem (user data: its rows; each sweep point).
+func CheckSamplingRate(s Spec, n int) error {
+	if q := s.SamplingRate; q > 0 && n > 0 && q*float64(n) < 1-1e-12 { // qn = 1 within rounding
+		return specErr("sampling-rate", "q = %s gives an expected batch qn = %s below one sample at n = %s (T = ⌈E/q⌉ steps would be mostly empty); want q ≥ 1/n = %s",
+			theory.FormatNumber(q), theory.FormatNumber(q*float64(n)), theory.FormatCount(n), theory.FormatNumber(1/float64(n)))
+	}
 	return nil
 }
 

@@ -47,7 +47,7 @@ func TestSpecValidateEveryField(t *testing.T) {
 		{"batch and sampling rate", Spec{Batch: 10, SamplingRate: 0.1}, "sampling-rate", "not both"},
 		{"batch above n", Spec{Scenario: scenarios.LinRegT, N: 100, Batch: 101}, "batch", "more than n = 100"},
 		{"batch negative", Spec{Batch: -1}, "batch", "[0, 10⁸]"},
-		{"sampling rate above 1", Spec{SamplingRate: 1.5}, "sampling-rate", "(0, 1]"},
+		{"sampling rate above 1", Spec{SamplingRate: 1.5}, "sampling-rate", "[10⁻⁸, 1]"},
 		{"epochs negative", Spec{Epochs: -1}, "epochs", "(0, 10⁶]"},
 		{"clip quantile 1", Spec{ClipQuantile: 1}, "clip-quantile", "(0, 1)"},
 		{"clip rate too large", Spec{ClipRate: 1000}, "clip-rate", "(0, 100]"},
