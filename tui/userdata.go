@@ -108,7 +108,7 @@ func (msg screenMsg) family() int {
 
 // diagnosticsNote says, on the user's rows, what is not covered by the
 // privacy guarantee: every number the explorer draws from the rows.
-const diagnosticsNote = "excess risk, w₀ and clipped fractions are computed on your rows outside the private mechanism: non-private diagnostics"
+const diagnosticsNote = "excess risk, w₀ and clipped fractions are computed on your rows apart from the released output: non-private diagnostics"
 
 // userDataPrivacy are the privacy facts of a run on the user's rows that
 // `dpso run --data` states: how the noise is keyed, that every release

@@ -401,7 +401,11 @@ func (p *PreparedSweep) Report(ctx context.Context) (*SweepReport, error) {
 		sl := fitSlope(xs, ys)
 		sl.Solver = name
 		if dropped > 0 {
-			sl.Note = fmt.Sprintf("%d point(s) without a positive finite mean excess risk left out of the fit", dropped)
+			what := "points"
+			if dropped == 1 {
+				what = "point"
+			}
+			sl.Note = fmt.Sprintf("%d %s without a positive finite mean excess risk left out of the fit", dropped, what)
 		}
 		rep.Slopes = append(rep.Slopes, sl)
 	}
