@@ -392,7 +392,20 @@ func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, 
 	if k == RDP {
 		sigma, err = bisectSigma(meets(0), 1, 2, CalibrateTol)
 	} else {
-		sigma, err = refineSigma(meets(coarseH), meets(0))
+		// Fail fast where PLD cannot answer: RDP's σ meets the target
+		// under PLD too (PLD ≤ RDP), so PLD's smallest σ is at most it; if
+		// PLD's grid is already too large there, it is too large at every
+		// smaller σ (the loss range grows like 1/σ²), and the bisection
+		// below would only spend its time reaching that refusal.
+		var sr float64
+		if sr, err = Calibrate(RDP, q, steps, epsPrime, delta); err == nil {
+			if _, perr := PLDEpsilon(Mechanism{Sigma: sr, Q: q, Steps: steps}, delta, PLDOptions{}); errors.Is(perr, ErrGridTooLarge) {
+				gridMiss, sigma = sr, sr
+			}
+		}
+		if sigma == 0 {
+			sigma, err = refineSigma(meets(coarseH), meets(0))
+		}
 	}
 	if err == nil && gridMiss >= sigma/(1+CalibrateTol)*(1-1e-9) {
 		// The σ just below the answer missed only because its grid could
