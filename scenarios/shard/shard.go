@@ -271,7 +271,10 @@ func (f *File) Marshal() ([]byte, error) {
 }
 
 // Read reads a shard file and checks its format and that its fingerprint
-// is its definition's (a file edited by hand, or damaged, is refused).
+// is its definition's (a file whose sweep definition was edited by hand, or
+// damaged, is refused). The units' results are not authenticated: a shard
+// is trusted as far as the machine that ran it, and a hand-edited result
+// merges as written.
 //
 // Only a regular file of at most MaxFileBytes is read: a FIFO or a device
 // (/dev/zero) made dpso sweep merge hang or grow without bound.
@@ -295,7 +298,7 @@ func Read(path string) (*File, error) {
 	case f.Shards < 1 || f.Shard < 1 || f.Shard > f.Shards:
 		return nil, fmt.Errorf("%s: shard %d/%d is not a shard (want 1 ≤ I ≤ N)", q(path), f.Shard, f.Shards)
 	case f.Fingerprint != f.Definition.Fingerprint():
-		return nil, fmt.Errorf("%s: its fingerprint does not match its content (the file was edited or damaged)", q(path))
+		return nil, fmt.Errorf("%s: its fingerprint does not match its sweep definition (the file was edited or damaged)", q(path))
 	}
 	return &f, nil
 }
