@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"dpso/scenarios/report"
@@ -94,10 +95,11 @@ multiplier whose accounted ε' meets the target.`,
 			if errors.Is(err, accountant.ErrGridTooLarge) {
 				// The PLD grid's caps bound one computation's memory and
 				// time; at these parameters its privacy loss passes them.
+				where := fmt.Sprintf("q = %s, T = %s", theory.FormatNumber(q), theory.FormatCount(steps))
 				if tf.set {
-					return usageErrorf("--target-eps: ε' = %s needs a noise multiplier too small for the PLD accountant at q = %s, T = %d (its privacy loss grid would pass its cap of %d points); use --accountant rdp", theory.FormatNumber(target), theory.FormatNumber(q), steps, accountant.MaxGridPoints)
+					return usageErrorf("--target-eps: the PLD accountant cannot calibrate ε' = %s at %s: its privacy loss grid passes its cap of %s points where the noise multiplier would have to be (a small σ or a large T widens it); use --accountant rdp", theory.FormatNumber(target), where, theory.Sig4.Format(accountant.MaxGridPoints))
 				}
-				return usageErrorf("--noise-multiplier: σ = %s is too small for the PLD accountant at q = %s, T = %d (its privacy loss grid would pass its cap of %d points); use --accountant rdp", theory.FormatNumber(sigma), theory.FormatNumber(q), steps, accountant.MaxGridPoints)
+				return usageErrorf("--accountant pld: at σ = %s, %s the privacy loss grid passes the PLD accountant's cap of %s points (a small σ or a large T widens it); use --accountant rdp", theory.FormatNumber(sigma), where, theory.Sig4.Format(accountant.MaxGridPoints))
 			}
 			if err != nil {
 				return usageErrorf("--accountant %s: %v", k, err)

@@ -6,8 +6,9 @@ import (
 )
 
 // TestPrivacyAccountantTooSmallSigma: a noise multiplier whose privacy loss
-// the PLD accountant's grid cannot hold is refused on the flag the user
-// typed, with the way out (the RDP accountant), in one line with status 2.
+// the PLD accountant's grid cannot hold is refused on --accountant pld (the
+// choice that cannot answer: a small σ or a large T can be the cause),
+// with the way out (the RDP accountant), in one line with status 2.
 // `--noise-multiplier 1e-9` crashed with "internal error: makeslice: len out
 // of range" (the grid's size overflowed int).
 func TestPrivacyAccountantTooSmallSigma(t *testing.T) {
@@ -16,7 +17,7 @@ func TestPrivacyAccountantTooSmallSigma(t *testing.T) {
 	if code != 2 || out != "" || strings.Count(errs, "\n") != 1 {
 		t.Fatalf("status %d, stdout %q, stderr %q: want 2, nothing, one line", code, out, errs)
 	}
-	for _, w := range []string{"--noise-multiplier:", "10⁻⁹", "--accountant rdp"} {
+	for _, w := range []string{"--accountant pld:", "σ = 10⁻⁹", "--accountant rdp"} {
 		if !strings.Contains(errs, w) {
 			t.Errorf("stderr %q lacks %q", errs, w)
 		}

@@ -225,7 +225,7 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 		pl.target = theory.EpsExact(eps, pl.delta)
 		z, err := accountant.Calibrate(kind, pl.q, pl.T, pl.target, pl.delta)
 		if errors.Is(err, accountant.ErrGridTooLarge) {
-			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd cannot be calibrated to (ε', δ) = (%s, %s) by the PLD accountant: at q = %s, T = %d the noise multiplier it needs is too small for the accountant's grid (its cap of %d points); use --accountant rdp, or a smaller ε", num6(pl.target), exactNum(pl.delta), num4(pl.q), pl.T, accountant.MaxGridPoints)}
+			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd cannot be calibrated to (ε', δ) = (%s, %s) by the PLD accountant: at q = %s, T = %s its privacy loss grid passes its cap of %s points where the noise multiplier would have to be (a small σ or a large T widens it); use --accountant rdp, or a smaller ε", num6(pl.target), exactNum(pl.delta), num4(pl.q), theory.FormatCount(pl.T), theory.Sig4.Format(accountant.MaxGridPoints))}
 		}
 		if err != nil {
 			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd cannot meet (ε', δ) = (%s, %s): %v", num6(pl.target), exactNum(pl.delta), err)}
