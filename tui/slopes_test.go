@@ -40,3 +40,21 @@ func TestSlopesNotesWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestOneTrialIsSingular: a one-trial run's chart title says "1 trial"
+// (explore --data runs one trial by default; it said "1 trials"), and so
+// does the comparison's.
+func TestOneTrialIsSingular(t *testing.T) {
+	sp := example1
+	sp.Trials = 1
+	for _, k := range []string{"r", "c"} {
+		m := newTestModel(t, &fakeRunner{points: 4}, &sp, 132, 42)
+		keyUntil(t, m, k, func() bool { return settled(m) })
+		if v := screenText(m); strings.Contains(v, "1 trials") || !strings.Contains(v, "#1 · 1 trial") {
+			t.Errorf("%s with one trial:\n%s", k, v)
+		}
+	}
+	if got := trialCount(1) + ", " + trialCount(5); got != "1 trial, 5 trials" {
+		t.Errorf("trialCount: %q", got)
+	}
+}

@@ -53,7 +53,7 @@ func (s *SweepScreen) state() string {
 		if r.total > 0 {
 			return fmt.Sprintf("sweeping n over %s: %d of %d (point, trial) runs done", span, r.trialsDone, r.total)
 		}
-		return fmt.Sprintf("sweeping n over %s (5 points, %d trials each)…", span, r.spec.Spec.Trials)
+		return fmt.Sprintf("sweeping n over %s (5 points, %s each)…", span, trialCount(r.spec.Spec.Trials))
 	case phaseRefused:
 		return "✗ refused: " + r.refusal
 	case phaseCancelled:
