@@ -267,6 +267,11 @@ func (b *StatusBar) reproLine() string {
 
 func (b *StatusBar) reproduce() string {
 	if b.audit {
+		// The negative control shown is its own command (the same
+		// form: --negative-control).
+		if r := b.runs.shown(); r != nil && r.kind == runAudit && r.control && r.auditCfg == auditConfig(b.spec, true) {
+			return auditCommand(r.auditCfg)
+		}
 		return auditCommand(auditConfig(b.spec, false))
 	}
 	if b.clip {
