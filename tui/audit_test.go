@@ -167,6 +167,10 @@ func TestAuditRunLifecycle(t *testing.T) {
 	if ctl.audit == nil || !ctl.audit.Violation || ctl.audit.NegativeControl != auditControl {
 		t.Fatalf("the control's result: %+v", ctl.audit)
 	}
+	// The reproduce line is the control's command.
+	if got := m.status.reproduce(); got != "dpso audit --oracle clip-gaussian --eps 1 --negative-control 1.5" {
+		t.Errorf("the control's reproduce line: %q", got)
+	}
 	// A late result of the cancelled audit is dropped.
 	m.Update(resultMsg{id: first.id, audit: ctl.audit})
 	if first.phase != phaseCancelled || first.audit != nil || m.run() != ctl {
@@ -182,6 +186,9 @@ func TestAuditRunLifecycle(t *testing.T) {
 	keyUntil(t, m, "r", func() bool { return auditSettled(m) && m.run().phase == phaseDone && !m.run().control })
 	if v := screenText(m); !strings.Contains(v, "✓ no violation") || !strings.Contains(v, "negative control (noise ÷ 1.5): caught") {
 		t.Errorf("the audit after the control:\n%s", v)
+	}
+	if got := m.status.reproduce(); got != "dpso audit --oracle clip-gaussian --eps 1" {
+		t.Errorf("the audit's reproduce line after the control: %q", got)
 	}
 	// ε = ∞: r starts no audit, and says why.
 	inf := m.form.Spec()

@@ -205,9 +205,9 @@ func (s *ChartScreen) rebuild() {
 			}
 			series = append(series, ser)
 		}
-		right = fmt.Sprintf("run #%d · %d trials", r.id, r.spec.Spec.Trials)
+		right = fmt.Sprintf("run #%d · %s", r.id, trialCount(r.spec.Spec.Trials))
 		if r.kind == runCompare {
-			right = fmt.Sprintf("comparison #%d · %d trials, same draws", r.id, r.spec.Spec.Trials)
+			right = fmt.Sprintf("comparison #%d · %s, same draws", r.id, trialCount(r.spec.Spec.Trials))
 		}
 		switch r.phase {
 		case phaseRefused:

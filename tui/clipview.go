@@ -60,7 +60,7 @@ func (s *ClipScreen) state() string {
 		if r.total > 0 {
 			return fmt.Sprintf("sweeping C: %d of %d (point, trial) runs done, each twice (with and without noise)", r.trialsDone, r.total)
 		}
-		return fmt.Sprintf("sweeping C over %d points from 10⁻⁴ to 1 times the prescribed C (%d trials each)…", engine.DefaultClipPoints, r.spec.Spec.Trials)
+		return fmt.Sprintf("sweeping C over %d points from 10⁻⁴ to 1 times the prescribed C (%s each)…", engine.DefaultClipPoints, trialCount(r.spec.Spec.Trials))
 	case phaseRefused:
 		return "✗ refused: " + r.refusal
 	case phaseCancelled:

@@ -67,11 +67,14 @@ func TestTypedValues(t *testing.T) {
 		text  string
 		want  string
 	}{
-		{fN, "0", "n: n = 0 is outside [2, 100000000]"},
-		{fN, "2.5", "n: 2.5 is not an integer"},
-		{fN, "2e8", "n: n = 200000000 is outside [2, 100000000]"},
-		{fN, "1e99", "n: n = 10⁹⁹ is outside [2, 100000000]"}, // not 100 digits
-		{fN, "1..2", `n: "1..2" is not a number`},
+		{fN, "0", "n: n = 0 is outside [2, 10⁸]"},
+		{fN, "2.5", `n: "2.5" is not an integer in [2, 10⁸]`}, // the CLI's --n message
+		{fN, "2e8", "n: n = 200000000 is outside [2, 10⁸]"},
+		{fN, "1e99", "n: n = 10⁹⁹ is outside [2, 10⁸]"}, // not 100 digits
+		{fN, "1..2", `n: "1..2" is not an integer in [2, 10⁸]`},
+		{fTrials, "1x", `trials: "1x" is not an integer in [1, 10000]`},
+		{fEps, "1abc", `ε: "1abc" is not a number in [10⁻¹⁰⁰, ∞]`},
+		{fK, "2,5", `k: "2,5" is not a number in [2, ∞]`},
 		{fK, "1", "k: k = 1 is outside [2, ∞]"},
 		{fEps, "0", "ε: ε = 0 is outside [10⁻¹⁰⁰, ∞]"},
 		{fTrials, "0", "trials: trials = 0 is outside [1, 10000]"},

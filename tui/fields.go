@@ -401,7 +401,9 @@ func (f *Form) why(id fieldID) string {
 type typedField struct {
 	iv      theory.Interval
 	integer bool
-	set     func(s *spec.Spec, x float64)
+	rng     string // the range as the flag's messages write it
+
+	set func(s *spec.Spec, x float64)
 }
 
 // typedOf is the typed-value check of the form field of flag, from the
@@ -411,7 +413,7 @@ func typedOf(flag string, set func(s *spec.Spec, x float64)) typedField {
 	if sf, ok := spec.FieldByName(flag); ok {
 		tf.integer = sf.Kind == spec.Int
 		if sf.Range != nil {
-			tf.iv = *sf.Range
+			tf.iv, tf.rng = *sf.Range, sf.RangeText()
 		}
 	}
 	return tf
@@ -462,17 +464,20 @@ func (f *Form) typedSpec(id fieldID, text string) (spec.Spec, string) {
 	}
 	tf := typedFields[id]
 	x, err := theory.ParseNumber(t)
+	// Not a number, or not an integer: the flag's own message.
 	switch {
+	case (err != nil || x != math.Trunc(x) || math.IsInf(x, 0)) && tf.integer:
+		return c, fmt.Sprintf("%s: %s is not an integer in %s", label, theory.Quote(text), tf.rng)
+	case err != nil && tf.rng != "":
+		return c, fmt.Sprintf("%s: %s is not a number in %s", label, theory.Quote(text), tf.rng)
 	case err != nil:
-		return c, fmt.Sprintf("%s: %s is not a number", label, theory.Quote(text))
-	case tf.integer && (x != math.Trunc(x) || math.IsInf(x, 0)):
-		return c, fmt.Sprintf("%s: %s is not an integer", label, theory.FormatNumber(x))
+		return c, fmt.Sprintf("%s: %s is not a number (write e.g. 0.5, 1e-3 or inf)", label, theory.Quote(text))
 	case !tf.iv.Contains(x) && tf.integer:
 		v := strconv.FormatFloat(x, 'f', 0, 64)
 		if math.Abs(x) >= 1e15 { // not 1e99 as 100 digits
 			v = theory.FormatNumber(x)
 		}
-		return c, fmt.Sprintf("%s: %s = %s is outside [%d, %d]", label, label, v, int64(tf.iv.Lo), int64(tf.iv.Hi))
+		return c, fmt.Sprintf("%s: %s = %s is outside %s", label, label, v, tf.rng)
 	case !tf.iv.Contains(x):
 		return c, fmt.Sprintf("%s: %s = %s is outside %s", label, label, theory.FormatNumber(x), tf.iv)
 	}

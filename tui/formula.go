@@ -435,3 +435,6 @@ func refLines(st *style.Styles, pr *engine.Prescription, w int) []string {
 	}
 	return append(out, style.FitWords(l, w))
 }
+
+// trialCount is "1 trial" or "n trials".
+func trialCount(n int) string { return fmt.Sprintf("%d trial%s", n, plural(n)) }

@@ -38,7 +38,7 @@ func (p Preset) Summary() string {
 	if info, ok := scenarios.Lookup(rs.Scenario); ok && info.Tail != nil {
 		parts = append(parts, info.Tail.Symbol+" = "+fmtNum(rs.Tail))
 	}
-	parts = append(parts, fmt.Sprintf("%d trials", rs.Trials))
+	parts = append(parts, trialCount(rs.Trials))
 	return strings.Join(parts, " · ")
 }
 

@@ -103,7 +103,7 @@ func (b *StatusBar) stateLine() string {
 		}
 		parts = append(parts, id, runOrSeed(r.spec))
 		if r.total > 0 {
-			parts = append(parts, fmt.Sprintf("%d/%d trials done", r.trialsDone, r.total))
+			parts = append(parts, fmt.Sprintf("%d/%s done", r.trialsDone, trialCount(r.total)))
 		}
 		if r.active() && !r.kind.sweeps() && r.iter[1] > 0 {
 			parts = append(parts, fmt.Sprintf("iter %d/%d", r.iter[0], r.iter[1]))
@@ -267,6 +267,11 @@ func (b *StatusBar) reproLine() string {
 
 func (b *StatusBar) reproduce() string {
 	if b.audit {
+		// The negative control shown is its own command (the same
+		// form: --negative-control).
+		if r := b.runs.shown(); r != nil && r.kind == runAudit && r.control && r.auditCfg == auditConfig(b.spec, true) {
+			return auditCommand(r.auditCfg)
+		}
 		return auditCommand(auditConfig(b.spec, false))
 	}
 	if b.clip {

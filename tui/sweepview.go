@@ -53,7 +53,7 @@ func (s *SweepScreen) state() string {
 		if r.total > 0 {
 			return fmt.Sprintf("sweeping n over %s: %d of %d (point, trial) runs done", span, r.trialsDone, r.total)
 		}
-		return fmt.Sprintf("sweeping n over %s (5 points, %d trials each)…", span, r.spec.Spec.Trials)
+		return fmt.Sprintf("sweeping n over %s (5 points, %s each)…", span, trialCount(r.spec.Spec.Trials))
 	case phaseRefused:
 		return "✗ refused: " + r.refusal
 	case phaseCancelled:
@@ -155,6 +155,8 @@ func fmtSlope(s float64) string {
 	return strings.Replace(fmt.Sprintf("%+.2f", s), "-", "−", 1)
 }
 
+const slopesTitle = "Slopes: d log(excess risk) / d log n"
+
 // SlopesPanel is the sweep's slope table: each solver's fitted log-log
 // slope with its 95% interval, each bound's slope over the same grid.
 type SlopesPanel struct{ sweepPanel }
@@ -164,14 +166,39 @@ func (p *SlopesPanel) Update(tea.Msg) (Component, tea.Cmd) { return p, nil }
 
 // View renders the table.
 func (p *SlopesPanel) View() string {
-	st := p.st
 	w := p.w
-	const title = "Slopes: d log(excess risk) / d log n"
-	rep := p.rep
-	if rep == nil {
-		return p.waiting(title, "The sweep runs the current parameters at 5 values of n on a log grid from n/16 to n (same seed) and fits a line to log(mean excess risk) against log n. Each bound's slope over the same grid is its rate in n.")
+	if p.rep == nil {
+		return p.waiting(slopesTitle, "The sweep runs the current parameters at 5 values of n on a log grid from n/16 to n (same seed) and fits a line to log(mean excess risk) against log n. Each bound's slope over the same grid is its rate in n.")
 	}
-	lines := []string{style.Rule(*st, title, "", w, false)}
+	// Notes are wrapped in full when the panel has the rows for every
+	// one of them, else cut to a line each (first pass: wrapped).
+	for _, wrap := range []bool{true, false} {
+		lines := p.slopeLines(w, wrap)
+		if !wrap || len(lines) <= p.h {
+			return style.Block(strings.Join(lines, "\n"), w, p.h)
+		}
+	}
+	return ""
+}
+
+// slopeLines is the slope table, its notes wrapped (wrap) or cut to one
+// line each.
+func (p *SlopesPanel) slopeLines(w int, wrap bool) []string {
+	st, rep := p.st, p.rep
+	note := func(s string) []string {
+		if !wrap {
+			return []string{style.FitWords(st.Muted.Render(s), w)}
+		}
+		var out []string
+		for i, l := range style.Wrap(s, w-3) {
+			if i > 0 {
+				l = "   " + l
+			}
+			out = append(out, st.Muted.Render(l))
+		}
+		return out
+	}
+	lines := []string{style.Rule(*st, slopesTitle, "", w, false)}
 	for si, sl := range rep.Slopes {
 		l := st.FG(st.RunColor(si), chart.Mark(chart.Run, si, st.Plain)+" ") + st.Emph.Render(sl.Solver) + " measured " + st.Emph.Render(fmtSlope(sl.Slope))
 		if !math.IsNaN(sl.Lo) {
@@ -180,7 +207,7 @@ func (p *SlopesPanel) View() string {
 		l += fmt.Sprintf(" over %d points", sl.Points)
 		lines = append(lines, style.FitWords(l, w))
 		if sl.Note != "" {
-			lines = append(lines, style.FitWords(st.Muted.Render("   "+sl.Note), w))
+			lines = append(lines, note("   "+sl.Note)...)
 		}
 	}
 	count := map[chart.Kind]int{}
@@ -196,12 +223,11 @@ func (p *SlopesPanel) View() string {
 		lines = append(lines, style.FitWords(l, w))
 		if bs.RateNote != "" {
 			// The local rate contradicts the slope: say why instead.
-			lines = append(lines, style.FitWords(st.Muted.Render("   "+bs.RateNote), w))
+			lines = append(lines, note("   "+bs.RateNote)...)
 		}
 	}
 	for _, n := range rep.Notes {
-		lines = append(lines, style.FitWords(st.Muted.Render("note: "+n), w))
+		lines = append(lines, note("note: "+n)...)
 	}
-	lines = append(lines, style.WrapLines(st.Muted, "Bounds are rates with their unknown constants set to 1: compare slopes, not levels.", w)...)
-	return style.Block(strings.Join(lines, "\n"), w, p.h)
+	return append(lines, style.WrapLines(st.Muted, "Bounds are rates with their unknown constants set to 1: compare slopes, not levels.", w)...)
 }

@@ -364,7 +364,7 @@ func (c *Chart) render() string {
 			}
 			plotH = h - len(lines) - 1 - len(legend)
 		}
-		if !drawable || pass == 2 || !overdrawn(sc, lo, hi, fitHeight(lo, hi, plotH-2)) {
+		if !drawable || pass == 2 || !overdrawn(sc, lo, hi, fitHeight(plotH-2)) {
 			break
 		}
 	}

@@ -350,3 +350,50 @@ func TestSparkline(t *testing.T) {
 		t.Error("an empty sparkline is not nil")
 	}
 }
+
+// TestBoundRowMatchesLabel: a horizontal bound is drawn on the row whose
+// y label is nearest its log10 value. asciigraph rounds the value and the
+// lower end separately, which drew lines up to a row above their label
+// (Example 1's KLZ21 line, 10^−1.79, sat on the row labelled −1.4, "under"
+// the lower bound's, while the row labelled −2.0 was nearer).
+func TestBoundRowMatchesLabel(t *testing.T) {
+	st := style.New(true, true)
+	for _, h := range []int{16, 20, 24, 31} {
+		for _, v := range []float64{0.219, 0.0622, 0.0354, 0.0162, 0.486, 0.281} {
+			c := New(&st, testNum)
+			c.SetSize(90, h)
+			c.SetData([]Series{
+				{Label: "bound", Kind: Upper, Value: v},
+				{Label: "run", Kind: Run, Points: []Point{{1, 0.5}, {10, 1.6e-6}, {100, 0.00238}}},
+			}, 1, 100, "")
+			row, label, step, unit := -1, 0.0, 0.0, 1.0
+			var labels []float64
+			for _, l := range strings.Split(style.StripANSI(c.View()), "\n") {
+				i := strings.IndexAny(l, "┤┼")
+				if i < 0 {
+					continue
+				}
+				y, err := strconv.ParseFloat(strings.TrimSpace(l[:i]), 64)
+				if err != nil {
+					continue
+				}
+				labels = append(labels, y)
+				if j := strings.Index(l[:i], "."); j >= 0 {
+					unit = math.Pow(10, -float64(len(strings.TrimSpace(l[j+1:i]))))
+				}
+				if strings.Contains(l, "╌") {
+					row, label = len(labels)-1, y
+				}
+			}
+			if row < 0 || len(labels) < 3 {
+				t.Fatalf("h %d, v %v: no bound row in the plot", h, v)
+			}
+			step = (labels[0] - labels[len(labels)-1]) / float64(len(labels)-1)
+			// Labels are rounded to their last decimal: allow half of it
+			// beyond half a row.
+			if d := math.Abs(label - math.Log10(v)); d > step/2+unit/2+1e-9 {
+				t.Errorf("h %d: bound %v (log10 %.3f) drawn on the row labelled %v, %.2f rows away (step %.3f)", h, v, math.Log10(v), label, d/step, step)
+			}
+		}
+	}
+}

@@ -11,27 +11,20 @@ import (
 	"dpso/tui/style"
 )
 
-// fitHeight is the largest asciigraph Height whose plot of [lo, hi] takes
-// at most rows lines: asciigraph draws |round(hi·H/(hi−lo)) −
-// round(lo·H/(hi−lo))| + 1 lines for Height H, which can be H + 1.
-func fitHeight(lo, hi float64, rows int) int {
-	for H := rows; H > 1; H-- {
-		r := float64(H) / (hi - lo)
-		if int(math.Abs(math.Round(hi*r)-math.Round(lo*r)))+1 <= rows {
-			return H
-		}
-	}
-	return 1
+// fitHeight is the asciigraph Height whose plot takes at most rows lines:
+// the plot is given its values minus the lower end (see plot), so that it
+// draws exactly H + 1 lines for Height H.
+func fitHeight(rows int) int {
+	return max(rows-1, 1)
 }
 
 // overdrawn finds the horizontal bound lines that land on the same plot
-// row — by asciigraph's rounding, row = round(v·H/(hi−lo)) − round(lo·H/(hi−lo))
-// for H rows — and records on each line drawn under a later one (bounds
+// row — row = round((v − lo)·H/(hi−lo)) for H rows, as plot draws them —
+// and records on each line drawn under a later one (bounds
 // are drawn prior, lower, upper) the mark of the line over it. It reports
 // whether that changed anything.
 func overdrawn(sc []scaled, lo, hi float64, height int) bool {
 	ratio := float64(max(height, 1)) / (hi - lo)
-	base := math.Round(lo * ratio)
 	before := make([]string, len(sc))
 	for i := range sc {
 		before[i], sc[i].under = sc[i].under, ""
@@ -46,7 +39,7 @@ func overdrawn(sc []scaled, lo, hi float64, height int) bool {
 			if x.s.Kind != kind || x.off != 0 || len(x.pts) > 0 || math.IsNaN(x.logv) {
 				continue
 			}
-			r := int(math.Round(x.logv*ratio) - base)
+			r := int(math.Round((x.logv - lo) * ratio))
 			if j, ok := top[r]; ok {
 				sc[j].under = Mark(kind, x.glyph, false)
 			}
@@ -122,6 +115,13 @@ func (c *Chart) plot(sc []scaled, lo, hi, xmin, xmax float64, w, h int) []string
 					col[j] = x.logv
 				}
 			}
+			// asciigraph puts v on row round(v·H/(hi−lo)) −
+			// round(lo·H/(hi−lo)) but labels the rows evenly from lo:
+			// rounded apart, a value could land a row off its label. From
+			// lo, both round alike.
+			for j := range col {
+				col[j] -= lo
+			}
 			if col == nil || !anyFinite(col) {
 				continue
 			}
@@ -134,10 +134,10 @@ func (c *Chart) plot(sc []scaled, lo, hi, xmin, xmax float64, w, h int) []string
 		return []string{st.Muted.Render("nothing to draw")}
 	}
 	opts := []asciigraph.Option{
-		asciigraph.Width(pw), asciigraph.Height(fitHeight(lo, hi, h-2)),
-		asciigraph.LowerBound(lo), asciigraph.UpperBound(hi),
+		asciigraph.Width(pw), asciigraph.Height(fitHeight(h - 2)),
+		asciigraph.LowerBound(0), asciigraph.UpperBound(hi - lo),
 		asciigraph.Offset(offset),
-		asciigraph.YAxisValueFormatter(yf),
+		asciigraph.YAxisValueFormatter(func(v float64) string { return yf(v + lo) }),
 		asciigraph.SeriesChars(chars...),
 	}
 	if !st.Plain {
