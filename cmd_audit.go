@@ -234,6 +234,9 @@ func (o *auditOpts) checkFlags() (auditMode, error) {
 			return mode, usageErrorf("--rand: unknown randomness mode %s (want seeded or secure)", theory.Quote(o.spec.Rand))
 		}
 	}
+	if ch("seed") && o.randMode() == solvers.Secure {
+		return mode, usageErrorf("--seed: secure randomness reads no seed, so the audit would not be reproducible from it; leave --seed out, or give --rand seeded")
+	}
 	return mode, nil
 }
 

@@ -266,6 +266,11 @@ func resolveFlags(sf *specFlags, rename map[string]string, names []string) (spec
 	if err != nil {
 		return spec.Resolved{}, conv, userError(err, rename)
 	}
+	if sf.fs.Changed("seed") && r.Rand == solvers.Secure {
+		// A typed seed promises a reproducible run; secure randomness
+		// reads none (on --data it is the default).
+		return spec.Resolved{}, conv, usageErrorf("--seed: secure randomness reads no seed, so the run would not be reproducible from it; leave --seed out, or give --rand seeded (on --data that makes every output say it is NOT private)")
+	}
 	return r, conv, nil
 }
 

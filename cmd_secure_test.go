@@ -16,7 +16,7 @@ func TestSecureRandomnessStatesNoSeed(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "points.csv")
 	os.WriteFile(data, []byte("a1,a2,y\n1,0,1\n0,2,-1\n-1,1,0.5\n2,-1,-1\n0.5,0.5,0\n1,1,2\n"), 0o644)
-	small := []string{"--scenario", "linreg-t", "--n", "400", "--trials", "2", "--seed", "7"}
+	small := []string{"--scenario", "linreg-t", "--n", "400", "--trials", "2"}
 	cases := []struct {
 		name string
 		args []string
@@ -25,8 +25,8 @@ func TestSecureRandomnessStatesNoSeed(t *testing.T) {
 		{"run on data", []string{"run", "--data", data, "--rk", "3", "--beta", "1"}},
 		{"comparison", append([]string{"run", "--rand", "secure", "--solvers", "acsa,sgd"}, small...)},
 		{"sweep", append([]string{"sweep", "--rand", "secure", "--vary", "eps", "--from", "0.5", "--to", "1", "--points", "2"}, small...)},
-		{"audit", []string{"audit", "--rand", "secure", "--seed", "7", "--trials", "1000"}},
-		{"one-run audit", []string{"audit", "--one-run", "--rand", "secure", "--seed", "7"}},
+		{"audit", []string{"audit", "--rand", "secure", "--trials", "1000"}},
+		{"one-run audit", []string{"audit", "--one-run", "--rand", "secure"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -73,5 +73,31 @@ func TestSecureRandomnessStatesNoSeed(t *testing.T) {
 				t.Errorf("the table does not state the secure randomness:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestSecureRandomnessRefusesASeed: a typed --seed promises a reproducible
+// run, which secure randomness (asked for, or the default on --data) cannot
+// keep: it is refused on --seed, with the way to a seeded run, instead of
+// being silently ignored.
+func TestSecureRandomnessRefusesASeed(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "points.csv")
+	os.WriteFile(data, []byte("a1,a2,y\n1,0,1\n0,2,-1\n-1,1,0.5\n2,-1,-1\n0.5,0.5,0\n1,1,2\n"), 0o644)
+	for _, args := range [][]string{
+		{"run", "--rand", "secure", "--seed", "5", "--n", "400"},
+		{"run", "--data", data, "--rk", "3", "--beta", "1", "--seed", "5"},
+		{"run", "--rand", "secure", "--seed", "0", "--solvers", "acsa,sgd", "--n", "400"},
+		{"sweep", "--rand", "secure", "--seed", "5", "--vary", "eps", "--from", "0.5", "--to", "1"},
+		{"audit", "--rand", "secure", "--seed", "5"},
+	} {
+		code, out, errs := dpsoCLI(args...)
+		if code != 2 || out != "" || !strings.HasPrefix(errs, "dpso: --seed:") || !strings.Contains(errs, "--rand seeded") {
+			t.Errorf("%v: status %d, stdout %q, stderr %q: want 2 and one line on --seed", args, code, out, errs)
+		}
+	}
+	// Seeded on the same rows is allowed (and says it is not private).
+	if code, _, errs := dpsoCLI("run", "--data", data, "--rk", "3", "--beta", "1", "--seed", "5", "--rand", "seeded"); code != 0 {
+		t.Errorf("--rand seeded --seed 5 on --data: status %d: %s", code, errs)
 	}
 }

@@ -208,7 +208,7 @@ var fields = []Field{
 		}},
 	{Name: "seed", Group: Runner, Kind: Uint, u64: func(s *Spec) *uint64 { return &s.Seed },
 		usage: func() string {
-			return "seed of every random stream: same seed, same result bit for bit (any integer in [0, " + MaxSeedText + "])"
+			return "seed of every random stream with seeded randomness: same seed, same result bit for bit (any integer in [0, " + MaxSeedText + "]; refused with secure randomness, which reads none)"
 		}},
 	{Name: "rand", Group: Runner, Kind: String, str: func(s *Spec) *string { return &s.Rand },
 		usage: text("randomness: seeded (reproducible; the default on a scenario) or secure (crypto/rand keys; not reproducible; the default on --data, where seeded noise is NOT private)")},
