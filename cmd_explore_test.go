@@ -98,6 +98,7 @@ func TestExploreFlags(t *testing.T) {
 		{[]string{"explore", "--out", filepath.Join(dir, "missing")}, "--out:"},
 		{[]string{"explore", "--out", file}, "is not a folder"},
 		{[]string{"explore", "--data", filepath.Join(dir, "missing.csv")}, "--data:"},
+		{[]string{"explore", "--rand", "secure", "--seed", "5"}, "--seed: secure randomness reads no seed"},
 	} {
 		code, o, errs := exploreCapture(c.args...)
 		if code != 2 || o != nil || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {

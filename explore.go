@@ -12,6 +12,7 @@ import (
 
 	"dpso/scenarios"
 	"dpso/scenarios/spec"
+	"dpso/solvers"
 	"dpso/theory"
 	"dpso/tui"
 )
@@ -127,12 +128,15 @@ func (o *exploreOpts) options(cmd *cobra.Command) (tui.Options, error) {
 			return opts, userError(err, nil)
 		}
 	}
-	_, err = s.Resolve()
+	r, err := s.Resolve()
 	if err == nil {
 		err = s.CheckSolverFields(nil)
 	}
 	if err != nil {
 		return opts, userError(err, nil)
+	}
+	if cmd.Flags().Changed("seed") && r.Rand == solvers.Secure {
+		return opts, usageErrorf("--seed: secure randomness reads no seed, so the runs would not be reproducible from it; leave --seed out, or give --rand seeded (on --data that makes every output say it is NOT private)")
 	}
 	opts.Start = &s
 	return opts, nil
