@@ -24,7 +24,8 @@ const (
 	// variance of sdp bd14" its bias is MeanOracle1's and its noise variance
 	// is O(dC²ln²(d/δ)/(ε²s²)) where MeanOracle1's is 4dC²/(ε²s²), so each
 	// bound is its zCDP formula at ε̃ = ε/ln(d/δ) (ShuffleEps), the shuffle
-	// ε and δ of an (ε, δ)-SDP run; conditions ε ≤ 15 and δ < 1/2 (lem: pvec).
+	// ε and δ of an (ε, δ)-SDP run; conditions ε ≤ 15 and δ < 1/2 (lem: pvec),
+	// then the base's, checked at ε̃ and written in ε̃ with its value (restate).
 	SmoothConvexACSAShuffle = "smooth-convex-acsa-shuffle"
 	SmoothSCSGDShuffle      = "smooth-sc-sgd-shuffle"
 	PPLProxSGDShuffle       = "ppl-prox-sgd-shuffle"
@@ -36,7 +37,8 @@ const (
 	// r̃_k → √d·γ_k^(1/k), r̃₂ → √d·γ₂^(1/2) and ε → ε̃ = ε/ln(d/δ)
 	// (shuffleCoordVariant says why, and what the paper leaves open);
 	// conditions ε ≤ 8·ln(2d/δ) and δ < 1/2 (prop: sdp bias var) and
-	// γ_k < ∞.
+	// γ_k < ∞, then the base's, checked at the substituted inputs and
+	// written in their symbols with their values (restate).
 	SmoothConvexACSAShuffleCoord = "smooth-convex-acsa-shuffle-coord"
 	SmoothSCSGDShuffleCoord      = "smooth-sc-sgd-shuffle-coord"
 	PPLProxSGDShuffleCoord       = "ppl-prox-sgd-shuffle-coord"
@@ -167,6 +169,73 @@ func ShuffleEps(eps, d, delta float64) float64 {
 	return eps / math.Log(d/delta)
 }
 
+// substitution is one input of a base theorem that a variant evaluates
+// at another quantity: the base's symbol (from), the variant's (to, as
+// written inside a formula), the variant's quantity with its definition
+// (def) and its value.
+type substitution struct {
+	from, to, def string
+	value         float64
+}
+
+// epsTilde is the shuffle variants' ε → ε̃ = ε/ln(d/δ), at value et.
+func epsTilde(et float64) substitution {
+	return substitution{from: "ε", to: "ε̃", def: "ε̃ = ε/ln(d/δ)", value: et}
+}
+
+// replacer rewrites the base symbols of subs into the variant's in one
+// pass, leaving a symbol that is already the variant's (ε̃ contains ε)
+// as it is.
+func replacer(subs []substitution) *strings.Replacer {
+	var pairs []string
+	for _, s := range subs {
+		if s.to != s.from && strings.HasPrefix(s.to, s.from) {
+			pairs = append(pairs, s.to, s.to) // listed first: matched first
+		}
+	}
+	for _, s := range subs {
+		pairs = append(pairs, s.from, s.to)
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// renameTerms writes the base's term names in the variant's symbols.
+func renameTerms(terms []powTerm, subs []substitution) {
+	r := replacer(subs)
+	for i := range terms {
+		terms[i].name = r.Replace(terms[i].name)
+	}
+}
+
+// restate writes a base theorem's conditions, which the variant checked at
+// the substituted inputs, in the variant's symbols, and appends to each
+// that uses a substituted symbol the values it was checked at ("…; T = 3;
+// at ε̃ = ε/ln(d/δ) = 0.054287)"), so that the text says what was checked:
+// the numbers a base condition prints are already the substituted ones.
+func restate(conds []Condition, subs []substitution) []Condition {
+	r := replacer(subs)
+	out := make([]Condition, len(conds))
+	for i, c := range conds {
+		var at []string
+		for _, s := range subs {
+			if strings.Contains(c.Text, s.from) {
+				at = append(at, s.def+" = "+fmtNum(s.value))
+			}
+		}
+		text := r.Replace(c.Text)
+		if len(at) > 0 {
+			note := "at " + strings.Join(at, ", ")
+			if strings.HasSuffix(text, ")") {
+				text = strings.TrimSuffix(text, ")") + "; " + note + ")"
+			} else {
+				text += " (" + note + ")"
+			}
+		}
+		out[i] = Condition{Text: text, Holds: c.Holds}
+	}
+	return out
+}
+
 // shuffleVariant builds the shuffle-model spec of a MeanOracle1 chart bound.
 func shuffleVariant(id, baseID string) spec {
 	b := coreSpec(baseID)
@@ -176,7 +245,7 @@ func shuffleVariant(id, baseID string) spec {
 		label: "lem: pvec",
 		source: "Lowy & Razaviyayn, [" + b.label + "] with the ℓ2-clip shuffle oracle of [app: SDP mean estimators] " +
 			"(Lemma [lem: pvec], Lemma [lem: bias and variance of sdp bd14]): the zCDP bound at ε̃ = ε/ln(d/δ)",
-		formula: strings.ReplaceAll(b.formula, "ε", "ε̃") + ", ε̃ = ε/ln(d/δ) (ε, δ: the shuffle-DP parameters)",
+		formula: replacer([]substitution{epsTilde(0)}).Replace(b.formula) + ", ε̃ = ε/ln(d/δ) (ε, δ: the shuffle-DP parameters)",
 		needs:   append(append([]string{}, b.needs...), "delta"),
 		eval: func(v vals) ([]powTerm, []Condition) {
 			et := ShuffleEps(v.eps, v.d, v.delta)
@@ -184,22 +253,27 @@ func shuffleVariant(id, baseID string) spec {
 				et = v.eps / math.Log(v.d/v.delta)
 			}
 			terms, conds := b.eval(v.withEps(et))
-			for i := range terms {
-				terms[i].name = strings.ReplaceAll(terms[i].name, "ε", "ε̃")
-			}
+			subs := []substitution{epsTilde(et)}
+			renameTerms(terms, subs)
 			conds = append([]Condition{
 				cond(v.eps <= 15, "ε ≤ 15 (lem: pvec; ε = %s)", fmtNum(v.eps)),
 				cond(v.delta < 0.5, "δ < 1/2 (lem: pvec; δ = %s)", fmtNum(v.delta)),
-			}, conds...)
+			}, restate(conds, subs)...)
 			return terms, conds
 		},
 	}
 }
 
-// coordSym are the replacements of a chart bound's ass:tilde constants by
-// their ass:coordinatewise counterparts (r_k ↔ √d·γ_k^(1/k), Lemma "lem:
-// comparing assumptions" with constant 1), in names and formulas.
-var coordSym = strings.NewReplacer("r̃_k", "(√d·γ_k^(1/k))", "r̃₂", "(√d·γ₂^(1/2))")
+// coordSubs are the substitutions of a chart bound's ass:tilde constants
+// by their ass:coordinatewise counterparts (r_k ↔ √d·γ_k^(1/k), Lemma
+// "lem: comparing assumptions" with constant 1), in names, formulas and
+// conditions, at the values w (w.rk = √d·γ_k^(1/k), w.r2 = √d·γ₂^(1/2)),
+// after ε → ε̃ at w.eps.
+func coordSubs(w vals) []substitution {
+	return []substitution{epsTilde(w.eps),
+		{from: "r̃_k", to: "(√d·γ_k^(1/k))", def: "√d·γ_k^(1/k)", value: w.rk},
+		{from: "r̃₂", to: "(√d·γ₂^(1/2))", def: "√d·γ₂^(1/2)", value: w.r2}}
+}
 
 // shuffleCoordVariant builds the spec of a one-pass chart bound run with
 // the coordinate-wise shuffle oracle (Algorithm "alg: CSDP MeanOracle").
@@ -257,22 +331,21 @@ func shuffleCoordVariant(id, baseID string) spec {
 			"it reads the proposition's variance with the factor d its proof drops (τ²d²·ln²(d/δ)/(s²ε²), the KLZ oracle's dσ²), " +
 			"and the median-of-means error √d·γ_k^(1/k)/√s as sampling error (counted as bias, as the lemma states it, " +
 			"it would add a factor √T in the convex case and T in the strongly convex ones); τ ≥ 2L is not checked",
-		formula: coordSym.Replace(strings.ReplaceAll(b.formula, "ε", "ε̃")) + ", ε̃ = ε/ln(d/δ) (ε, δ: the shuffle-DP parameters)",
+		formula: replacer(coordSubs(vals{})).Replace(b.formula) + ", ε̃ = ε/ln(d/δ) (ε, δ: the shuffle-DP parameters)",
 		needs:   append(needs, "delta"),
 		eval: func(v vals) ([]powTerm, []Condition) {
 			w := v.withEps(v.eps / math.Log(v.d/v.delta)) // at δ ≥ 1/2 the proposition does not apply; evaluated anyway
 			w.rk, w.r2 = mul(v.sqrtD, v.gk), mul(v.sqrtD, v.g2)
 			terms, conds := b.eval(w)
-			for i := range terms {
-				terms[i].name = coordSym.Replace(strings.ReplaceAll(terms[i].name, "ε", "ε̃"))
-			}
+			subs := coordSubs(w)
+			renameTerms(terms, subs)
 			lim := 8 * math.Log(2*v.d/v.delta)
 			conds = append([]Condition{
 				cond(v.eps <= lim, "ε ≤ 8·ln(2d/δ) (prop: sdp bias var; ε = %s, 8·ln(2d/δ) = %s)", fmtNum(v.eps), fmtNum(lim)),
 				cond(v.delta < 0.5, "δ < 1/2 (prop: sdp bias var; δ = %s)", fmtNum(v.delta)),
 				cond(!math.IsInf(v.gk, 1) && !math.IsInf(v.g2, 1),
 					"γ_k < ∞ and γ₂ < ∞ (ass:coordinatewise, prop: sdp bias var; γ_k^(1/k) = %s, γ₂^(1/2) = %s)", fmtNum(v.gk), fmtNum(v.g2)),
-			}, conds...)
+			}, restate(conds, subs)...)
 			return terms, conds
 		},
 	}

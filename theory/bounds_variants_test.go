@@ -43,7 +43,7 @@ func TestVariantConditionEdges(t *testing.T) {
 		// n = 100, acsa's T = ⌈(10⁴)^(4/9)·(εn/√d)^(2/9)⌉ is ⌈59.95·10^(2/9)⌉ =
 		// ⌈100.0⌉ = 101 > n at ε = 1, and ⌈59.95·0.54287^(2/9)⌉ = ⌈52.3⌉ = 53
 		// at ε̃ = 1/ln(10⁸) (ε̃n/√d = 0.54287).
-		{SmoothConvexACSAShuffle, func(q *pt) { q.beta, q.n = 1e4, 100 }, "T = 53)", true},
+		{SmoothConvexACSAShuffle, func(q *pt) { q.beta, q.n = 1e4, 100 }, "T = 53;", true},
 		{NonsmoothConvexLocalizedEmp, func(q *pt) { q.emp = 1 }, "R̃_{2k,n} ≤ r̃_2k", true},
 		{NonsmoothConvexLocalizedEmp, func(q *pt) { q.emp = 1.0000001 }, "R̃_{2k,n} ≤ r̃_2k", false},
 		{NonsmoothConvexLocalizedEmp, func(q *pt) { q.eps = 10 }, "ε ≤ √d", true},
@@ -74,8 +74,8 @@ func TestVariantConditionEdges(t *testing.T) {
 		// d = 100, γ_k^(1/k) = 0.1 (√d·γ_k^(1/k) = 1 = r̃_k) it is the ℓ2
 		// shuffle bound's T = 53 above; with γ_k^(1/k) = 0.01 (√d·γ_k^(1/k)
 		// = 0.1) T = ⌈(10⁵)^(4/9)·0.54287^(2/9)⌉ = ⌈166.8·0.8730⌉ = 146 > n.
-		{SmoothConvexACSAShuffleCoord, func(q *pt) { q.beta, q.n = 1e4, 100 }, "T = 53)", true},
-		{SmoothConvexACSAShuffleCoord, func(q *pt) { q.beta, q.n, q.gk = 1e4, 100, 0.01 }, "T = 146)", false},
+		{SmoothConvexACSAShuffleCoord, func(q *pt) { q.beta, q.n = 1e4, 100 }, "T = 53;", true},
+		{SmoothConvexACSAShuffleCoord, func(q *pt) { q.beta, q.n, q.gk = 1e4, 100, 0.01 }, "T = 146;", false},
 	}
 	for _, c := range cases {
 		q := P1
@@ -382,5 +382,84 @@ func TestUnevaluable(t *testing.T) {
 	}
 	if _, err := Unevaluable("no-such-id", "x"); err == nil {
 		t.Error("Unevaluable of an unknown id: no error")
+	}
+}
+
+// bareEps reports whether s has an ε that is not ε̃ (ε followed by the
+// combining tilde).
+func bareEps(s string) bool {
+	for i := strings.Index(s, "ε"); i >= 0; {
+		rest := s[i+len("ε"):]
+		if !strings.HasPrefix(rest, "\u0303") {
+			return true
+		}
+		j := strings.Index(rest, "ε")
+		if j < 0 {
+			return false
+		}
+		i += len("ε") + j
+	}
+	return false
+}
+
+// TestVariantConditionsSaySubstitution: a variant that evaluates its base
+// theorem at substituted inputs (ε → ε̃ = ε/ln(d/δ); r̃_k → √d·γ_k^(1/k),
+// r̃₂ → √d·γ₂^(1/2)) states the base's conditions in the variant's symbols
+// and with the substituted values at which they were checked; a base
+// condition that uses no substituted input is the base's text unchanged.
+func TestVariantConditionsSaySubstitution(t *testing.T) {
+	// Values by hand: P1 (d = 100, δ = 10⁻⁶): ε̃ = 1/ln(10⁸) = 0.054287;
+	// P2 (d = 20, δ = 10⁻⁵, ε = 0.5, γ_k^(1/k) = 0.7): ε̃ = 0.5/ln(2·10⁶)
+	// = 0.034462, √d·γ_k^(1/k) = √20·0.7 = 3.1305.
+	const epsT = "ε̃ = ε/ln(d/δ) = "
+	cases := []struct {
+		id, base string
+		at       pt
+		// substituted: one inherited condition must contain each of these;
+		// gone: symbols no inherited condition may still contain.
+		substituted []string
+		gone        []string
+	}{
+		{SmoothConvexACSAShuffle, SmoothConvexACSA, P1,
+			[]string{"(ε̃n/√d)", "at " + epsT + "0.054287)", "βD/r̃_k"}, nil},
+		{SmoothConvexACSAShuffle, SmoothConvexACSA, P2,
+			[]string{"(ε̃n/√d)", "at " + epsT + "0.034462)"}, nil},
+		{SmoothSCSGDShuffle, SmoothSCSGD, P1, nil, nil},
+		{PPLProxSGDShuffle, PPLProxSGD, P2, nil, nil},
+		{SmoothConvexACSAShuffleCoord, SmoothConvexACSA, P2,
+			[]string{"(ε̃n/√d)", "βD/(√d·γ_k^(1/k))", "√(βD/(√d·γ_k^(1/k)))",
+				"at " + epsT + "0.034462, √d·γ_k^(1/k) = 3.1305)"},
+			[]string{"r̃_k", "r̃₂"}},
+		{SmoothSCSGDShuffleCoord, SmoothSCSGD, P2, nil, []string{"r̃_k", "r̃₂"}},
+		{PPLProxSGDShuffleCoord, PPLProxSGD, P1, nil, []string{"r̃_k", "r̃₂"}},
+	}
+	for _, c := range cases {
+		p := c.at.params()
+		v, b := mustEval(t, c.id, p), mustEval(t, c.base, p)
+		if len(v.Conditions) < len(b.Conditions) {
+			t.Fatalf("%s: %d conditions, base %s has %d", c.id, len(v.Conditions), c.base, len(b.Conditions))
+		}
+		inherited := v.Conditions[len(v.Conditions)-len(b.Conditions):]
+		var all []string
+		for i, cd := range inherited {
+			all = append(all, cd.Text)
+			if bareEps(strings.ReplaceAll(cd.Text, "ε̃ = ε/ln(d/δ)", "")) { // the definition names ε
+
+				t.Errorf("%s: inherited condition names ε, checked at ε̃: %q", c.id, cd.Text)
+			}
+			for _, s := range c.gone {
+				if strings.Contains(cd.Text, s) {
+					t.Errorf("%s: inherited condition names %s, checked at its substitute: %q", c.id, s, cd.Text)
+				}
+			}
+			if len(c.substituted) == 0 && cd.Text != b.Conditions[i].Text {
+				t.Errorf("%s: %q, base's %q (no substituted input in it)", c.id, cd.Text, b.Conditions[i].Text)
+			}
+		}
+		for _, s := range c.substituted {
+			if !strings.Contains(strings.Join(all, "\n"), s) {
+				t.Errorf("%s at %+v: no inherited condition contains %q: %q", c.id, c.at, s, all)
+			}
+		}
 	}
 }
