@@ -25,7 +25,7 @@ func TestConditions(t *testing.T) {
 		{SmoothConvexACSA, func(q *pt) {}, "T = 5)", true},
 		// β = 10¹², n = 100, d = 100: (10¹²)^(4/9)·10^(2/9) = 10^5.5556 = 359381.4 →
 		// T = 359382 > n = 100 (the other branch is 10⁶·100^(1/4) = 3.2e6).
-		{SmoothConvexACSA, func(q *pt) { q.beta, q.n = 1e12, 100 }, "T = 3.5938e+05)", false},
+		{SmoothConvexACSA, func(q *pt) { q.beta, q.n = 1e12, 100 }, "T = 3.5938·10⁵)", false},
 		{SmoothSCSGD, func(q *pt) {}, "κ ≤ n/ln n", true},
 		// κ = 10⁴ > n/ln n = 10⁴/9.21 = 1085.7.
 		{SmoothSCSGD, func(q *pt) { q.beta = 1e4 }, "n/ln n = 1085.7", false},
@@ -112,12 +112,12 @@ func TestMissingAndInvalidInputs(t *testing.T) {
 		{func(p *Params) { p.Eps = math.Inf(1) }, "eps", "eps (ε) = ∞ is not in (0, ∞)"},
 		{func(p *Params) { p.K = 1.5 }, "k", "k (k) = 1.5 is not in [2, ∞]"},
 		{func(p *Params) { p.Dim = 0 }, "d", "d (d) = 0 is not in [1, ∞)"},
-		{func(p *Params) { p.Diam = -1 }, "diam", "diam (D) = -1 is not in (0, ∞)"},
+		{func(p *Params) { p.Diam = -1 }, "diam", "diam (D) = −1 is not in (0, ∞)"},
 		{func(p *Params) { p.Rk = 0 }, "rk", "rk (r̃_k) = 0 is not in (0, ∞]"},
-		{func(p *Params) { p.Beta = -1 }, "beta", "beta (β) = -1 is not in [0, ∞)"},
+		{func(p *Params) { p.Beta = -1 }, "beta", "beta (β) = −1 is not in [0, ∞)"},
 		{func(p *Params) { p.Mu = 0 }, "mu", "mu (μ) = 0 is not in (0, ∞)"},
 		{func(p *Params) { p.KappaF = 0.5 }, "kappa-f", "kappa-f (κ_f) = 0.5 is not in [1, ∞]"},
-		{func(p *Params) { p.Lf = -2 }, "lf", "lf (L_f) = -2 is not in (0, ∞]"},
+		{func(p *Params) { p.Lf = -2 }, "lf", "lf (L_f) = −2 is not in (0, ∞]"},
 	}
 	for _, c := range invalid {
 		p := P1.params()

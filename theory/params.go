@@ -3,7 +3,6 @@ package theory
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -207,15 +206,11 @@ func (p Params) resolved() Params {
 }
 
 // fmtNum formats a number compactly with ∞ for infinities.
-func fmtNum(x float64) string {
-	switch {
-	case math.IsInf(x, 1):
-		return "∞"
-	case math.IsInf(x, -1):
-		return "-∞"
-	}
-	return strconv.FormatFloat(x, 'g', 5, 64)
-}
+func fmtNum(x float64) string { return sig5.Format(x) }
+
+// sig5 is the conditions' and terms' number format: 5 significant digits,
+// Pretty (10⁻⁶, 1.2346·10⁵, −∞), the one formatter's rules.
+var sig5 = NumberFormat{Digits: 5, Pretty: true, PosInf: "∞", NegInf: "−∞", NaN: "NaN"}
 
 // MinDelta is the smallest δ taken anywhere: below it ln(1/δ), and the
 // Gaussian tails Φ(−x) ≈ δ that the exact (ε', δ) conversion solves for,
