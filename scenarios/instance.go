@@ -351,6 +351,15 @@ type TheoryInputs struct {
 	// Assumption "ass:coordinatewise" whatever the prescription reads: G2,
 	// Gk, G2k are then filled in (WithCoordOracle), NaN where not computed.
 	CoordOracle bool
+	// R2kEmp and R2kEmp4 are R̃_{2k,n} and R̃_{2k,⌊n/4⌋} of "subsub:
+	// notation" ([Instance.EmpiricalMoment]: exact, or the certified upper
+	// end of a bracket), the inputs of the localization theorems' precise
+	// statements (theory.NonsmoothConvexLocalizedEmp,
+	// theory.NonsmoothSCLocalizedEmp); 0 or NaN when not computed
+	// (WithEmpirical fills them in for the non-smooth classes). EmpWhat
+	// says what the value is (shown in those bounds' source).
+	R2kEmp, R2kEmp4 float64
+	EmpWhat         string
 }
 
 // Params maps the inputs to theory.Params: a constant that is not declared
@@ -381,6 +390,12 @@ func (t TheoryInputs) Params() theory.Params {
 				*f.dst = f.v
 			}
 		}
+	}
+	if t.R2kEmp > 0 {
+		p.R2kEmp = t.R2kEmp
+	}
+	if t.R2kEmp4 > 0 {
+		p.R2kEmp4 = t.R2kEmp4
 	}
 	if t.Shuffle {
 		p.Delta = t.Delta
@@ -449,8 +464,66 @@ func BoundsOf(t TheoryInputs) ([]theory.Bound, error) {
 			return nil, err
 		}
 		out = append(out, b)
+		if e, ok := empVariant(t, p, id); ok {
+			out = append(out, e)
+		}
 	}
 	return out, nil
+}
+
+// empVariant is the precise statement with R̃_{2k,n} (R̃_{2k,n/4}) of the
+// localization theorem id, evaluated at t's computed empirical moment, its
+// source saying what that value is; ok is false for another id, in the
+// shuffle model (the statement is the zCDP one) or when the empirical
+// moment was not computed.
+func empVariant(t TheoryInputs, p theory.Params, id string) (theory.Bound, bool) {
+	var emp string
+	switch {
+	case t.Shuffle:
+		return theory.Bound{}, false
+	case id == theory.NonsmoothConvexLocalized && p.R2kEmp > 0:
+		emp = theory.NonsmoothConvexLocalizedEmp
+	case id == theory.NonsmoothSCLocalized && p.R2kEmp4 > 0:
+		emp = theory.NonsmoothSCLocalizedEmp
+	default:
+		return theory.Bound{}, false
+	}
+	b, err := theory.Evaluate(emp, p)
+	if err != nil {
+		return theory.Bound{}, false
+	}
+	if t.EmpWhat != "" {
+		b.Source += "; " + t.EmpWhat
+	}
+	return b, true
+}
+
+// WithEmpirical is t with R̃_{2k,n} and R̃_{2k,⌊n/4⌋} of the instance
+// ([Instance.EmpiricalMoment]) filled in for the non-smooth classes, whose
+// localization theorems read them (the convex one R̃_{2k,n}, the strongly
+// convex one R̃_{2k,n/4}); t unchanged otherwise. A bracketed value enters
+// at its certified upper end, and EmpWhat says which.
+func (in *Instance) WithEmpirical(t TheoryInputs) TheoryInputs {
+	var e EmpiricalEntry
+	sym := "R̃_{2k,n}"
+	switch t.Class {
+	case theory.NonsmoothConvex:
+		e = in.EmpiricalMoment(2*t.K, t.N)
+	case theory.NonsmoothSC:
+		e, sym = in.EmpiricalMoment(2*t.K, t.N/4), "R̃_{2k,n/4}"
+	default:
+		return t
+	}
+	if !e.Computed() || math.IsInf(e.V, 1) {
+		return t
+	}
+	if t.Class == theory.NonsmoothConvex {
+		t.R2kEmp = e.V
+	} else {
+		t.R2kEmp4 = e.V
+	}
+	t.EmpWhat = e.What(sym)
+	return t
 }
 
 // TheoryUnder is Theory with the constants of assumption a filled in (the

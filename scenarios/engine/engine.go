@@ -388,7 +388,8 @@ func specOf(r spec.Resolved, in *scenarios.Instance) spec.Spec {
 // theoryOf is the theory inputs of r's run on in: under r's moment
 // assumption, in the shuffle model for a shuffle oracle, with the
 // coordinate-wise moments its bounds read for the coordinate-wise shuffle
-// oracle.
+// oracle, and for the non-smooth classes with the empirical moment
+// R̃_{2k,n} (R̃_{2k,n/4}) of the localization theorems' precise statements.
 func theoryOf(r spec.Resolved, in *scenarios.Instance) scenarios.TheoryInputs {
 	var delta float64
 	if r.Privacy.Model == spec.Shuffle {
@@ -398,7 +399,7 @@ func theoryOf(r spec.Resolved, in *scenarios.Instance) scenarios.TheoryInputs {
 	if t.Shuffle && r.Oracle == "shuffle-coordinate" {
 		t = in.WithCoordOracle(t)
 	}
-	return t
+	return in.WithEmpirical(t)
 }
 
 // boundsWithNote evaluates the run's theory bounds (scenarios.BoundsOf:
@@ -415,6 +416,9 @@ func boundsWithNote(t scenarios.TheoryInputs, notes []string) ([]theory.Bound, [
 		notes = append(notes, "(ε, δ)-shuffle run with the coordinate-wise oracle: its bound is the appendix's (prop: sdp bias var, rem: sdp has same bias var: the zCDP formula under ass:coordinatewise, r̃_k → √d·γ_k^(1/k), at ε̃ = ε/ln(d/δ); Õ only); the zCDP lower bound and prior work's zCDP bounds do not apply to it and are not shown")
 	case t.Shuffle:
 		notes = append(notes, "(ε, δ)-shuffle run: its bounds are the appendix's shuffle-model bounds (lem: pvec: the zCDP formulas at ε̃ = ε/ln(d/δ)); the zCDP lower bound and prior work's zCDP bounds do not apply to it and are not shown")
+	}
+	if t.EmpWhat != "" && !t.Shuffle {
+		notes = append(notes, fmt.Sprintf("the localization theorem's precise statement (the -emp bound) reads the empirical moment in place of r̃_2k = %s: %s", theory.Sig6.Format(t.R2k), t.EmpWhat))
 	}
 	if a := t.Assumption; a != "" && a != theory.Tilde {
 		notes = append(notes, fmt.Sprintf("the prescription reads %s (%s) in place of r̃_k; the lower bound is the one under %s, the upper bound keeps its ass:tilde form with r̃_k (its precise statement under %s is the same expression in %s)", a.Symbol(), a.Label(), a.Label(), a.Label(), a.Symbol()))
