@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"dpso/scenarios/spec"
 	"dpso/theory"
@@ -25,5 +26,38 @@ func TestRefusedRunDrawsStartLine(t *testing.T) {
 	}
 	if strings.Contains(v, "certified") {
 		t.Errorf("a refused prescription has no certificate to draw:\n%s", v)
+	}
+}
+
+// TestAboveStartShortForm: at 80 columns, after a comparison that took
+// over a second (live mode's "live: manual (run > 1 s)" takes the room),
+// the outcome that solvers ended above the start line keeps its point in
+// a short form — the names with "above w₀", or how many solvers — never
+// a name cut before it says what it did ("lipschitz-dpsgd… (? full)").
+func TestAboveStartShortForm(t *testing.T) {
+	first := Presets[0].Spec
+	for _, tc := range []struct {
+		points, above int
+	}{{8, 1}, {6, 2}} {
+		opts := testOpts(t, &fakeRunner{points: tc.points}, 2*time.Second) // every run takes over 1 s
+		opts.Manual = false
+		m := newTestModelOpts(t, opts, &first, 80, 24)
+		keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().kind == runCompare })
+		names, _, _ := strings.Cut(outcomeOf(m.run()).text, " above w₀")
+		who := strings.Split(names, ", ")
+		if len(who) != tc.above {
+			t.Fatalf("points %d: %v above w₀, want %d solvers", tc.points, who, tc.above)
+		}
+		line := statusLine(m)
+		if !strings.Contains(line, "live: manual (run > 1 s)") {
+			t.Fatalf("the status bar lacks the manual live label: %q", line)
+		}
+		_, rest, _ := strings.Cut(line, "run #1")
+		if !strings.Contains(rest, " above w₀") || strings.Contains(strings.ReplaceAll(rest, " (? full)", ""), "…") {
+			t.Errorf("%d above w₀: status %q, want a short form with \"above w₀\" and nothing cut", tc.above, line)
+		}
+		if tc.above == 1 && !strings.Contains(rest, who[0]+" above w₀") && !strings.Contains(rest, "1 solver above w₀") {
+			t.Errorf("status %q, want %q or 1 solver above w₀", line, who[0]+" above w₀")
+		}
 	}
 }
