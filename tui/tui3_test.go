@@ -61,3 +61,41 @@ func TestAboveStartShortForm(t *testing.T) {
 		}
 	}
 }
+
+// TestPrivacyTabNothingCut: at 80×24 the privacy tab's lines wrap and
+// scroll (pgdn) like the rest of the panel: after a single run and after
+// a comparison, no line is cut with "…", and the ledger's line is read
+// whole ("ledger checks passed: spent ≤ budget", not "spent ≤…").
+func TestPrivacyTabNothingCut(t *testing.T) {
+	first := Presets[0].Spec
+	single := newTestModel(t, &fakeRunner{points: 6}, &first, 80, 24)
+	keyUntil(t, single, "r", func() bool { return settled(single) && single.run().phase == phaseDone })
+	for _, tc := range []struct {
+		name string
+		m    *Model
+		want string
+	}{
+		{"single run", single, "ledger check passed: spent ≤ budget, acsa trial 0"},
+		{"comparison", goldenModel(t, 80, 24), "ledger checks passed: spent ≤ budget"},
+	} {
+		m := tc.m
+		keyUntil(t, m, "t", func() bool { return true })
+		var seen []string
+		for range 20 {
+			v := stripANSI(m.side.View())
+			for _, l := range strings.Split(v, "\n")[1:] {
+				if strings.Contains(l, "…") {
+					t.Errorf("%s: the privacy tab cuts a line: %q\n%s", tc.name, l, v)
+				}
+				seen = append(seen, l)
+			}
+			if !strings.Contains(v, "more line") {
+				break
+			}
+			m.Update(press("pgdown"))
+		}
+		if all := strings.Join(strings.Fields(strings.Join(seen, " ")), " "); !strings.Contains(all, tc.want) {
+			t.Errorf("%s: the privacy tab never shows %q:\n%s", tc.name, tc.want, strings.Join(seen, "\n"))
+		}
+	}
+}
