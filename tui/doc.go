@@ -29,6 +29,10 @@
 // specMsg (the [Form]'s Spec changed), statusMsg, presetMsg and closeMsg
 // (the [PresetList] and [HelpView] overlays), runRequestMsg (the
 // [SweepScreen] asks for a sweep) — never as state for the root to poll.
+// The overlays' outcome is the one exception to the command: decided by a
+// key alone, it is returned by the overlay's key method and applied within
+// that key's Update, so that keys sent in a burst (p, 5, r) act on the
+// loaded preset, not on a list still open until a message came back.
 //
 // The root routes: a key goes to exactly one place (q quits anywhere; under
 // the size notice nothing else acts; an open overlay or a value being typed
