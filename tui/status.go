@@ -127,6 +127,9 @@ func (b *StatusBar) stateLine() string {
 		parts = append([]string{fmt.Sprintf("%s #%d running on its screen", o.what(), o.id)}, parts...)
 	}
 	live := b.liveLabel()
+	if b.err && b.text != "" {
+		return b.refusalLine(state, r, parts, live)
+	}
 	msg, msgStyle := b.text, st.Good
 	var shorts []string
 	if b.err {
@@ -175,6 +178,40 @@ func (b *StatusBar) stateLine() string {
 		line = next
 	}
 	return style.Pad(line, w-rw-2) + "  " + right
+}
+
+// refusalLine is the state line while a transient error is shown (a
+// typed value refused, nothing to export, …): it is about the key just
+// pressed, not the run, so it comes first, marked ✗, and the run after
+// it is labelled as the one before ("last run: ✓ done acsa · run #2"),
+// never read as a run both done and refused. The message keeps at least
+// half the line (a longer one is cut at a word, the help gives it in
+// full); the run's label follows where it fits, its facts as far as they
+// fit.
+func (b *StatusBar) refusalLine(state string, r *run, parts []string, live string) string {
+	st := b.st
+	w := b.w
+	label := state
+	if r != nil && !r.active() {
+		label = st.Muted.Render("last run: ") + state
+	}
+	liveW := lipgloss.Width(live)
+	avail := w - liveW - 2 // the cells left of live
+	const sep = "   "
+	room := max(avail-len(sep)-lipgloss.Width(label)-lipgloss.Width("✗ "), w/2)
+	msg, hint := fitOutcome(b.text, nil, room)
+	line := st.Error.Render("✗ "+msg) + st.Muted.Render(hint)
+	if next := line + sep + label; lipgloss.Width(next) <= avail {
+		line = next
+		for _, p := range parts {
+			next := line + st.Muted.Render(" · "+p)
+			if lipgloss.Width(next) > avail {
+				break
+			}
+			line = next
+		}
+	}
+	return style.Pad(line, avail) + "  " + live
 }
 
 // fullHint follows a message the status bar shortened: the help (?)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"dpso/scenarios/spec"
 	"dpso/theory"
@@ -135,6 +136,40 @@ func TestPresetBurst(t *testing.T) {
 		pump(t, m, tea.Batch(cmds...), func() bool { return settled(m) && prescReady(m) })
 		if m.run().id != id || m.overlay != nil || m.preset != tc.title {
 			t.Errorf("%v: a message of the burst changed what r ran: run #%d (want #%d), preset %q", tc.keys, m.run().id, id, m.preset)
+		}
+	}
+}
+
+// TestRefusedValueStatus: after a refused typed value the status bar says
+// the refusal first, marked ✗ with its field, and labels the run before
+// it as the last run ("last run: ✓ done acsa"), so that it no longer reads
+// "✓ done acsa … refused: k: …" — a run both done and refused.
+func TestRefusedValueStatus(t *testing.T) {
+	for _, w := range []int{80, 132} {
+		h := 24
+		if w > 80 {
+			h = 42
+		}
+		m := newTestModel(t, &fakeRunner{points: 3}, &example1, w, h)
+		keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+		m.form.SetFocus(fK)
+		for _, k := range []string{"1", "enter"} {
+			keyUntil(t, m, k, func() bool { return true })
+		}
+		pump(t, m, nil, func() bool { return m.status.err })
+		line := statusLine(m)
+		if !strings.HasPrefix(line, "✗ refused k: ") {
+			t.Errorf("%d columns: status %q, want the refusal first, \"✗ refused k: …\"", w, line)
+		}
+		if i, j := strings.Index(line, "last run: ✓ done acsa"), strings.Index(line, "refused"); i < 0 || i < j || strings.Count(line, "✓ done") != 1 {
+			t.Errorf("%d columns: status %q, want the earlier run after it as \"last run: ✓ done acsa\"", w, line)
+		}
+		if lipgloss.Width(line) > w {
+			t.Errorf("%d columns: status %q is wider than the screen", w, line)
+		}
+		keyUntil(t, m, "down", func() bool { return true }) // any key clears it
+		if line := statusLine(m); !strings.HasPrefix(line, "✓ done acsa") {
+			t.Errorf("%d columns: after a key, status %q, want the run's state back", w, line)
 		}
 	}
 }
