@@ -159,9 +159,10 @@ func (s *ChartScreen) rebuild() {
 	xmin, xmax := math.Inf(1), 0.0
 	if p := s.presc.p; p != nil {
 		series = boundSeries(s.common, p.Bounds)
-		if p.Refused == "" {
-			series = append(series, refSeries(s.common, p.W0, p.Certified)...)
-		}
+		// F(w₀) − F* is the scenario's, whatever the solver: a refused
+		// prescription still draws the start line (and has no
+		// certificate: Certified is empty).
+		series = append(series, refSeries(s.common, p.W0, p.Certified)...)
 		xmax = float64(p.Params.GradEvals)
 		if b := float64(p.Params.Batch); b > 0 {
 			xmin = b

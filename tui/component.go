@@ -68,6 +68,26 @@ func (common) FullHelp() [][]key.Binding { return nil }
 // outcome.
 func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
+// emitIf is emit, or no command for no message.
+func emitIf(msg tea.Msg) tea.Cmd {
+	if msg == nil {
+		return nil
+	}
+	return emit(msg)
+}
+
+// overlay is a component drawn over the body that takes every key (the
+// help, the presets list). Its outcome (presetMsg, closeMsg) is decided by
+// a key alone, so the root takes it from key and applies it within that
+// key's own Update rather than as a command's message: a key sent right
+// after it (p, 5, r in a burst) acts on what the overlay left — the
+// loaded preset, the screen under it —, not on the overlay, still open
+// until the message came back.
+type overlay interface {
+	Component
+	key(tea.KeyPressMsg) tea.Msg
+}
+
 // ---- the messages the components exchange ----
 //
 // Outcomes of components go up to the root through commands; the root

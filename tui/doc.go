@@ -29,6 +29,10 @@
 // specMsg (the [Form]'s Spec changed), statusMsg, presetMsg and closeMsg
 // (the [PresetList] and [HelpView] overlays), runRequestMsg (the
 // [SweepScreen] asks for a sweep) — never as state for the root to poll.
+// The overlays' outcome is the one exception to the command: decided by a
+// key alone, it is returned by the overlay's key method and applied within
+// that key's Update, so that keys sent in a burst (p, 5, r) act on the
+// loaded preset, not on a list still open until a message came back.
 //
 // The root routes: a key goes to exactly one place (q quits anywhere; under
 // the size notice nothing else acts; an open overlay or a value being typed
@@ -122,8 +126,11 @@
 // named) and its outcome in words — a
 // refusal, a failure, solvers that ended above the start line (worse than
 // doing nothing) — cut at a word boundary with "…" (style.Shorten) when
-// the line is short; the help (?) repeats the latest outcome and status
-// line in full. The theorem panel ends with the notes `dpso run` prints
+// the line is short, an outcome above w₀ in a short form that keeps its
+// point (the names, or how many solvers); the help (?) repeats the latest
+// outcome and status line in full. A transient error (a typed value
+// refused, nothing to export) is about the key just pressed: it comes
+// first, marked ✗, and the run after it as "last run: ✓ done …". The theorem panel ends with the notes `dpso run` prints
 // (report.Notes: the finished run's, or before a run the prescription's),
 // reached by scrolling. A comparison shows each solver's (ε', δ) beside
 // its result (report.EpsDelta: the legend's tags on a wide chart, the

@@ -337,7 +337,7 @@ func (f *Form) try(id fieldID, c spec.Spec, idx int, value string) tea.Cmd {
 // about) and the message; the status bar repeats it.
 func (f *Form) refuse(at fieldID, msg string) tea.Cmd {
 	f.refusedField, f.refused = at, msg
-	return emit(statusMsg{text: "refused: " + msg, err: true})
+	return emit(statusMsg{text: "refused " + msg, err: true})
 }
 
 // specMessage is the text of a refusal: "field: message".

@@ -126,14 +126,19 @@ func (v *HelpView) Update(msg tea.Msg) (Component, tea.Cmd) {
 		}
 		return v, nil
 	}
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return v, nil
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		return v, emitIf(v.key(k))
 	}
+	return v, nil
+}
+
+// key scrolls, or closes the help on ? or esc: its outcome (closeMsg;
+// nil: none).
+func (v *HelpView) key(k tea.KeyPressMsg) tea.Msg {
 	switch {
 	case key.Matches(k, v.keys.Help, v.keys.Back):
 		v.vp.SetYOffset(0)
-		return v, emit(closeMsg{})
+		return closeMsg{}
 	case key.Matches(k, v.keys.Up):
 		v.vp.ScrollUp(1)
 	case key.Matches(k, v.keys.Down):
@@ -143,7 +148,7 @@ func (v *HelpView) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case key.Matches(k, v.keys.PageDown):
 		v.vp.PageDown()
 	}
-	return v, nil
+	return nil
 }
 
 // View renders the help screen.

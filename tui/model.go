@@ -75,7 +75,7 @@ type Model struct {
 	status  *StatusBar
 	help    *HelpView
 	presets *PresetList
-	overlay Component // help or presets over the body (nil: none)
+	overlay overlay // help or presets over the body (nil: none)
 	screens []screenEntry
 	active  int // index in screens
 
@@ -236,7 +236,10 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case m.overlay != nil:
-		_, cmd = m.overlay.Update(k)
+		// The overlay's outcome is applied now (see overlay).
+		if out := m.overlay.key(k); out != nil {
+			_, cmd = m.Update(out)
+		}
 	case typing:
 		_, cmd = m.form.Update(k)
 	default:

@@ -117,7 +117,7 @@ func TestFormSteps(t *testing.T) {
 	if f.Spec().D != before.D {
 		t.Errorf("a refused value changed the Spec: d = %d", f.Spec().D)
 	}
-	pump(t, m, nil, func() bool { return strings.Contains(m.status.text, "refused: d: example1 is defined with d = 1") })
+	pump(t, m, nil, func() bool { return strings.Contains(m.status.text, "refused d: example1 is defined with d = 1") })
 	if v := stripANSI(f.View()); !strings.Contains(v, "✗ refused — d: example1 is defined") {
 		t.Errorf("the form does not show the refusal inline:\n%s", v)
 	}

@@ -55,8 +55,9 @@ func (p *PresetList) keepCursor() {
 	}
 }
 
-// updateFilter handles a key while the filter is typed.
-func (p *PresetList) updateFilter(k tea.KeyPressMsg) tea.Cmd {
+// updateFilter handles a key while the filter is typed; its outcome
+// (presetMsg; nil: none).
+func (p *PresetList) updateFilter(k tea.KeyPressMsg) tea.Msg {
 	switch {
 	case k.String() == "esc":
 		p.filtering, p.filter = false, ""
@@ -64,7 +65,7 @@ func (p *PresetList) updateFilter(k tea.KeyPressMsg) tea.Cmd {
 		p.filtering = false
 		if len(p.visible()) > 0 {
 			p.filter = ""
-			return emit(presetMsg{index: p.cursor})
+			return presetMsg{index: p.cursor}
 		}
 	case k.String() == "backspace":
 		if r := []rune(p.filter); len(r) > 0 {
@@ -89,14 +90,21 @@ func (p *PresetList) ShortHelp() []key.Binding {
 	return []key.Binding{p.keys.Up, p.keys.Down, p.keys.Run, p.keys.Back}
 }
 
-// Update moves the cursor (↑ ↓ tab), chooses (enter, r) or closes (esc, p).
+// Update moves the cursor (↑ ↓ tab), chooses (enter, r) or closes (esc,
+// p); its outcome is emitted (the root, which owns the list as an
+// overlay, takes it from key instead).
 func (p *PresetList) Update(msg tea.Msg) (Component, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return p, nil
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		return p, emitIf(p.key(k))
 	}
+	return p, nil
+}
+
+// key handles a key and returns its outcome: presetMsg (a preset
+// chosen), closeMsg, or nil.
+func (p *PresetList) key(k tea.KeyPressMsg) tea.Msg {
 	if p.filtering {
-		return p, p.updateFilter(k)
+		return p.updateFilter(k)
 	}
 	switch {
 	case key.Matches(k, p.keys.Up, p.keys.Prev):
@@ -106,22 +114,22 @@ func (p *PresetList) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case key.Matches(k, p.keys.PickPreset):
 		if n, err := strconv.Atoi(k.String()); err == nil && n >= 1 && n <= len(p.items) {
 			p.cursor, p.filter = n-1, ""
-			return p, emit(presetMsg{index: n - 1})
+			return presetMsg{index: n - 1}
 		}
 	case key.Matches(k, p.keys.Filter):
 		p.filtering = true
 	case key.Matches(k, p.keys.Run):
 		if len(p.visible()) > 0 {
 			p.filter = ""
-			return p, emit(presetMsg{index: p.cursor})
+			return presetMsg{index: p.cursor}
 		}
 	case key.Matches(k, p.keys.Back) && p.filter != "":
 		p.filter = ""
 	case key.Matches(k, p.keys.Back, p.keys.Presets):
 		p.filter = ""
-		return p, emit(closeMsg{})
+		return closeMsg{}
 	}
-	return p, nil
+	return nil
 }
 
 // Move moves the cursor by d among the visible presets (wrapping).

@@ -26,8 +26,8 @@ import (
 // so that the comparison is visibly on equal privacy where the chart is
 // too narrow for the legend's tags, solvers with the same guarantee
 // named together. What does not fit scrolls (a bubbles viewport,
-// pgup/pgdn in the small terminal's tab) and the last line says how much
-// is below: nothing is cut silently.
+// pgup/pgdn in the small terminal's tab, where long lines wrap) and the
+// last line says how much is below: nothing is cut silently.
 type PrivacyPanel struct {
 	common
 	spec spec.Resolved // the form's
@@ -167,23 +167,23 @@ func (p *PrivacyPanel) lines() []string {
 	case math.IsInf(eps, 1):
 		lines = append(lines, style.WrapLines(st.Warn, "ε = ∞: no privacy — no noise, and no clipping unless C is set.", w)...)
 	case p.shuffle():
-		lines = append(lines, style.FitWords(fmt.Sprintf("(ε, δ) = (%s, %s), shuffle model (%s)", fmtNum(eps), fmtNum(pv.Delta), p.spec.Oracle), w))
+		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε, δ) = (%s, %s), shuffle model (%s)", fmtNum(eps), fmtNum(pv.Delta), p.spec.Oracle), w)...)
 		lines = append(lines, facts...)
 		lines = append(lines, p.totalLines(w)...)
-		lines = append(lines, style.FitWords(st.Muted.Render("charged in (ε, δ) by basic composition"), w))
+		lines = append(lines, p.wrapIndented(st.Muted, "", "charged in (ε, δ) by basic composition", w)...)
 	default:
 		rho := pv.Rho
-		lines = append(lines, style.FitWords(fmt.Sprintf("ρ = ε²/2 = %s zCDP · μ = ε = %s GDP", st.Emph.Render(fmtNum(rho)), fmtNum(theory.GDPMu(eps))), w))
+		lines = append(lines, p.wrapStyled(fmt.Sprintf("ρ = ε²/2 = %s zCDP · μ = ε = %s GDP", st.Emph.Render(fmtNum(rho)), fmtNum(theory.GDPMu(eps))), w)...)
 		delta := privacyDelta
 		if pv.Delta > 0 {
 			delta = pv.Delta // the run's δ
 		}
 		var other []string // the other conversions, after the total
 		if pv.Model == spec.Accountant {
-			lines = append(lines, style.FitWords(fmt.Sprintf("(ε', δ=%s)-DP: ε' ≤ %s (%s accountant)", fmtNum(delta), st.Emph.Render(fmtNum(pv.EpsDelta)), pv.AccountantName), w))
+			lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP: ε' ≤ %s (%s accountant)", fmtNum(delta), st.Emph.Render(fmtNum(pv.EpsDelta)), pv.AccountantName), w)...)
 		} else if cv, err := theory.Convert(eps, delta); err == nil {
-			lines = append(lines, style.FitWords(fmt.Sprintf("(ε', δ=%s)-DP: ε' = %s exact", fmtNum(delta), st.Emph.Render(fmtNum(cv.EpsExact))), w))
-			other = append(other, style.FitWords(st.Muted.Render(fmt.Sprintf("  %s Bun–Steinke · %s Canonne–Kamath–Steinke", fmtNum(cv.EpsBunSteinke), fmtNum(cv.EpsCKS))), w))
+			lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP: ε' = %s exact", fmtNum(delta), st.Emph.Render(fmtNum(cv.EpsExact))), w)...)
+			other = append(other, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("%s Bun–Steinke · %s Canonne–Kamath–Steinke", fmtNum(cv.EpsBunSteinke), fmtNum(cv.EpsCKS)), w)...)
 		}
 		lines = append(append(append(lines, facts...), p.totalLines(w)...), other...)
 	}
@@ -191,7 +191,7 @@ func (p *PrivacyPanel) lines() []string {
 		// The common budget's lines give way to each solver's statement
 		// (NOT PRIVATE and, on the user's rows, the total stay).
 		lines = lines[:head]
-		lines = append(lines, style.FitWords(fmt.Sprintf("(ε', δ=%s)-DP of each solver:", fmtNum(items[0].delta)), w))
+		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP of each solver:", fmtNum(items[0].delta)), w)...)
 		var parts []string
 		for _, it := range items {
 			parts = append(parts, it.text)
@@ -199,7 +199,7 @@ func (p *PrivacyPanel) lines() []string {
 		lines = append(lines, pack(parts, " · ", "  ", w)...)
 		lines = append(lines, p.totalLines(w)...)
 		lines = append(lines, facts...)
-		lines = append(lines, style.FitWords(st.Muted.Render("  ledger checks passed: spent ≤ budget"), w))
+		lines = append(lines, p.wrapIndented(st.Muted, "  ", "ledger checks passed: spent ≤ budget", w)...)
 		return lines
 	}
 	// The ledger.
@@ -224,11 +224,37 @@ func (p *PrivacyPanel) lines() []string {
 		if final {
 			note = "ledger check passed: spent ≤ budget, " + who
 		}
-		lines = append(lines, style.FitWords(st.Muted.Render("  "+note), w))
+		lines = append(lines, p.wrapIndented(st.Muted, "  ", note, w)...)
 	case !math.IsInf(eps, 1):
-		lines = append(lines, style.FitWords(st.Muted.Render("spent: the ledger fills up during a run"), w))
+		lines = append(lines, p.wrapIndented(st.Muted, "", "spent: the ledger fills up during a run", w)...)
 	}
 	return lines
+}
+
+// wrapIndented is text after indent, rendered in s, in lines of w cells:
+// where the panel scrolls (the small terminal's tab) word-wrapped, every
+// line indented, so that nothing is cut; in the fixed panel of the wide
+// layout one line cut at a word (a line more would hide the lines under
+// it instead).
+func (p *PrivacyPanel) wrapIndented(s lipgloss.Style, indent, text string, w int) []string {
+	if !p.scrolls {
+		return []string{style.FitWords(s.Render(indent+text), w)}
+	}
+	var out []string
+	for _, l := range style.Wrap(text, max(w-lipgloss.Width(indent), 1)) {
+		out = append(out, s.Render(indent+l))
+	}
+	return out
+}
+
+// wrapStyled is a line that may carry styles in lines of w cells:
+// wrapped where the panel scrolls, cut at a word in the fixed panel (see
+// wrapIndented).
+func (p *PrivacyPanel) wrapStyled(line string, w int) []string {
+	if !p.scrolls {
+		return []string{style.FitWords(line, w)}
+	}
+	return style.WrapStyled(line, w)
 }
 
 // totalLines say, on the user's rows, what every release of the latest

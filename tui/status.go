@@ -127,8 +127,11 @@ func (b *StatusBar) stateLine() string {
 		parts = append([]string{fmt.Sprintf("%s #%d running on its screen", o.what(), o.id)}, parts...)
 	}
 	live := b.liveLabel()
+	if b.err && b.text != "" {
+		return b.refusalLine(state, r, parts, live)
+	}
 	msg, msgStyle := b.text, st.Good
-	shortMsg := ""
+	var shorts []string
 	if b.err {
 		msgStyle = st.Error
 	}
@@ -136,7 +139,7 @@ func (b *StatusBar) stateLine() string {
 		if o := outcomeOf(r); o.text != "" {
 			// A refusal's solver is the state's: the bar gives the reason.
 			msg, msgStyle = strings.TrimPrefix(o.text, r.what()+" refuses: "), st.Error
-			shortMsg = o.short
+			shorts = o.shorts
 			if o.warn {
 				msgStyle = st.Warn
 			}
@@ -156,17 +159,8 @@ func (b *StatusBar) stateLine() string {
 			keep += 2 + lipgloss.Width(parts[0])
 		}
 		room := min(w-w/4, w-keep) - liveW - 2
-		abbreviated := false
-		if lipgloss.Width(msg) > room && shortMsg != "" {
-			msg, abbreviated = shortMsg, true
-		}
-		if abbreviated || lipgloss.Width(msg) > room {
-			hint := " (? full)"
-			msg = style.Shorten(msg, room-lipgloss.Width(hint))
-			right = msgStyle.Render(msg) + st.Muted.Render(hint) + "  " + live
-		} else {
-			right = msgStyle.Render(msg) + "  " + live
-		}
+		msg, hint := fitOutcome(msg, shorts, room)
+		right = msgStyle.Render(msg) + st.Muted.Render(hint) + "  " + live
 	}
 	rw := lipgloss.Width(right)
 	// The run's facts, dropped whole from the last while they do not fit.
@@ -186,6 +180,67 @@ func (b *StatusBar) stateLine() string {
 	return style.Pad(line, w-rw-2) + "  " + right
 }
 
+// refusalLine is the state line while a transient error is shown (a
+// typed value refused, nothing to export, …): it is about the key just
+// pressed, not the run, so it comes first, marked ✗, and the run after
+// it is labelled as the one before ("last run: ✓ done acsa · run #2"),
+// never read as a run both done and refused. The message keeps at least
+// half the line (a longer one is cut at a word, the help gives it in
+// full); the run's label follows where it fits, its facts as far as they
+// fit.
+func (b *StatusBar) refusalLine(state string, r *run, parts []string, live string) string {
+	st := b.st
+	w := b.w
+	label := state
+	if r != nil && !r.active() {
+		label = st.Muted.Render("last run: ") + state
+	}
+	liveW := lipgloss.Width(live)
+	avail := w - liveW - 2 // the cells left of live
+	const sep = "   "
+	room := max(avail-len(sep)-lipgloss.Width(label)-lipgloss.Width("✗ "), w/2)
+	msg, hint := fitOutcome(b.text, nil, room)
+	line := st.Error.Render("✗ "+msg) + st.Muted.Render(hint)
+	if next := line + sep + label; lipgloss.Width(next) <= avail {
+		line = next
+		for _, p := range parts {
+			next := line + st.Muted.Render(" · "+p)
+			if lipgloss.Width(next) > avail {
+				break
+			}
+			line = next
+		}
+	}
+	return style.Pad(line, avail) + "  " + live
+}
+
+// fullHint follows a message the status bar shortened: the help (?)
+// gives it in full.
+const fullHint = " (? full)"
+
+// fitOutcome is msg in room cells, and the hint to put after it ("" when
+// msg is shown whole): msg when it fits; else the first of its short
+// forms (longest first) that fits with the hint, else without it; else
+// msg (or its last short form) cut at a word boundary before the hint —
+// never a name cut inside it while a short form fits.
+func fitOutcome(msg string, shorts []string, room int) (string, string) {
+	if lipgloss.Width(msg) <= room {
+		return msg, ""
+	}
+	for _, s := range shorts {
+		if lipgloss.Width(s+fullHint) <= room {
+			return s, fullHint
+		}
+		if lipgloss.Width(s) <= room {
+			return s, ""
+		}
+	}
+	if len(shorts) > 0 {
+		msg = shorts[len(shorts)-1]
+	}
+	return style.Shorten(msg, room-lipgloss.Width(fullHint)), fullHint
+}
+
 // outcome is the sentence a run ended with beside its state: a refusal
 // or a failure (errors), or that it ended above the start line F(w₀) − F*
 // (a warning: it did worse than doing nothing). The status bar shows it
@@ -193,10 +248,11 @@ func (b *StatusBar) stateLine() string {
 type outcome struct {
 	text string
 	warn bool
-	// short is the text in a form that keeps its point when the line is
-	// short ("3 solvers ended above w₀" rather than a
-	// list of names cut before it says what they did); "" : text's.
-	short string
+	// shorts are shorter forms of text that keep its point when the
+	// line is short, longest first ("lipschitz-dpsgd above w₀", then
+	// "1 solver above w₀"), rather than a list of names cut before it
+	// says what they did; nil: text cut at a word.
+	shorts []string
 }
 
 // outcomeOf is r's outcome sentence ("" when there is none to say).
@@ -209,11 +265,16 @@ func outcomeOf(r *run) outcome {
 	case r.phase == phaseFailed:
 		return outcome{text: specMessage(r.err)}
 	case r.phase == phaseDone && r.cmp != nil:
-		if t := aboveStart(r.cmp); t != "" {
+		if t, who, at := aboveStart(r.cmp); t != "" {
 			o := outcome{text: t, warn: true}
-			if i := strings.Index(t, " above w₀"); i > 0 && strings.Contains(t[:i], ",") {
-				n := strings.Count(t[:i], ",") + 1
-				o.short = fmt.Sprintf("%d solvers ended above w₀", n)
+			switch {
+			case len(r.cmp.Reports) == 1:
+				// The state names the solver.
+				o.shorts = []string{"above w₀ at " + at, "above w₀"}
+			case len(who) == 1:
+				o.shorts = []string{who[0] + " above w₀", "1 solver above w₀"}
+			default:
+				o.shorts = []string{strings.Join(who, ", ") + " above w₀", fmt.Sprintf("%d solvers above w₀", len(who))}
 			}
 			return o
 		}
@@ -223,10 +284,10 @@ func outcomeOf(r *run) outcome {
 
 // aboveStart says which solvers' mean excess risk ended above the start
 // line F(w₀) − F* (the chart's w₀ line) — worse than returning w₀ — in
-// words, the solvers first ("" when none did). The run's notes say it with
-// the standard error (engine's runNotes), the legend gives the values.
-func aboveStart(c *engine.Comparison) string {
-	var who []string
+// words, the solvers first ("" when none did), with the solvers and, for
+// a single run, its mean as written. The run's notes say it with the
+// standard error (engine's runNotes), the legend gives the values.
+func aboveStart(c *engine.Comparison) (text string, who []string, at string) {
 	w0, mean := math.NaN(), math.NaN()
 	for _, rep := range c.Reports {
 		if rep.Refused != "" || math.IsNaN(rep.W0.Mean) || !(rep.Excess.Mean > rep.W0.Mean) {
@@ -237,11 +298,11 @@ func aboveStart(c *engine.Comparison) string {
 	}
 	switch {
 	case len(who) == 0:
-		return ""
+		return "", nil, ""
 	case len(c.Reports) == 1:
-		return "above w₀ (the start line, " + fmtNum(w0) + ") at " + fmtNum(mean) + ": worse than doing nothing"
+		return "above w₀ (the start line, " + fmtNum(w0) + ") at " + fmtNum(mean) + ": worse than doing nothing", who, fmtNum(mean)
 	}
-	return strings.Join(who, ", ") + " above w₀ (the start line, " + fmtNum(w0) + "): worse than doing nothing"
+	return strings.Join(who, ", ") + " above w₀ (the start line, " + fmtNum(w0) + "): worse than doing nothing", who, ""
 }
 
 // liveLabel says whether live mode is on, and why it waits when the last
