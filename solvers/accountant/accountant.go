@@ -406,8 +406,8 @@ func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, 
 		// can be looser than RDP at very large T. It saves the bisection
 		// the minutes it would spend at grids near the cap (target
 		// ε' = 10⁹: 29 s of CPU before a refusal).
-		var sr float64
-		if sr, err = Calibrate(RDP, q, steps, epsPrime, delta); err == nil {
+		// (Where RDP itself finds no σ, PLD bisects on its own.)
+		if sr, rerr := Calibrate(RDP, q, steps, epsPrime, delta); rerr == nil {
 			if _, perr := PLDEpsilon(Mechanism{Sigma: sr, Q: q, Steps: steps}, delta, PLDOptions{}); errors.Is(perr, ErrGridTooLarge) {
 				err = fmt.Errorf("%w: at σ = %.6g, the noise multiplier the RDP accountant calibrates to this target, the PLD grid passes its cap", ErrGridTooLarge, sr)
 			}
