@@ -141,6 +141,22 @@ func (in *Instance) EmpiricalMoment(k float64, n int) EmpiricalEntry {
 	return e
 }
 
+// ClassEmpirical is the empirical moment that class c's localized theorem
+// reads at moment order k and sample size n, and its symbol: R̃_{2k,n} for
+// the non-smooth convex class, R̃_{2k,⌊n/4⌋} ("R̃_{2k,n/4}") for the
+// non-smooth strongly convex one; ok is false for the other classes, whose
+// theorems read none. The entry may still be not computed
+// ([EmpiricalEntry.Computed]); its Method says why.
+func (in *Instance) ClassEmpirical(c theory.Class, k float64, n int) (e EmpiricalEntry, sym string, ok bool) {
+	switch c {
+	case theory.NonsmoothConvex:
+		return in.EmpiricalMoment(2*k, n), "R̃_{2k,n}", true
+	case theory.NonsmoothSC:
+		return in.EmpiricalMoment(2*k, n/4), "R̃_{2k,n/4}", true
+	}
+	return EmpiricalEntry{}, "", false
+}
+
 // What is a sentence saying what V is, for a bound's source: sym = V
 // exactly (with r̃_k's standard error when estimated), or the upper end of
 // the bracket [Lo, V].

@@ -504,17 +504,8 @@ func empVariant(t TheoryInputs, p theory.Params, id string) (theory.Bound, bool)
 // convex one R̃_{2k,n/4}); t unchanged otherwise. A bracketed value enters
 // at its certified upper end, and EmpWhat says which.
 func (in *Instance) WithEmpirical(t TheoryInputs) TheoryInputs {
-	var e EmpiricalEntry
-	sym := "R̃_{2k,n}"
-	switch t.Class {
-	case theory.NonsmoothConvex:
-		e = in.EmpiricalMoment(2*t.K, t.N)
-	case theory.NonsmoothSC:
-		e, sym = in.EmpiricalMoment(2*t.K, t.N/4), "R̃_{2k,n/4}"
-	default:
-		return t
-	}
-	if !e.Computed() || math.IsInf(e.V, 1) {
+	e, sym, ok := in.ClassEmpirical(t.Class, t.K, t.N)
+	if !ok || !e.Computed() || math.IsInf(e.V, 1) {
 		return t
 	}
 	if t.Class == theory.NonsmoothConvex {

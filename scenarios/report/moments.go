@@ -9,6 +9,7 @@ import (
 
 	"dpso/scenarios"
 	"dpso/scenarios/spec"
+	"dpso/theory"
 )
 
 // Moments is a scenario's moment profile, as `dpso moments` shows it: r̃_k
@@ -28,6 +29,19 @@ type Moments struct {
 	LMethod     string
 	CheckOrders []float64
 	Checks      []scenarios.AssumptionCheck
+	// Empirical is R̃_{2k,n} (R̃_{2k,n/4} for the non-smooth strongly convex
+	// class) of Lemma "lem: empirical moments" at the resolved k and n, for
+	// the classes whose localized theorem reads it; nil for the others.
+	Empirical *Empirical
+}
+
+// Empirical is the empirical moment a class's localized theorem reads
+// (scenarios.Instance.ClassEmpirical): Sym at order Entry.K = 2k and
+// sample size Entry.N (n, or ⌊n/4⌋), for the problem's resolved n.
+type Empirical struct {
+	Sym   string
+	N     int // the problem's resolved n
+	Entry scenarios.EmpiricalEntry
 }
 
 // NewMoments is the moment profile of a built problem.
@@ -45,6 +59,9 @@ func NewMoments(s spec.Spec, in *scenarios.Instance) Moments {
 	m.L, m.LExact, m.LMethod = in.GradSup()
 	m.CheckOrders = scenarios.CheckOrders(s.K)
 	m.Checks = in.AssumptionChecks(m.CheckOrders)
+	if e, sym, ok := in.ClassEmpirical(s.Class, s.K, s.N); ok {
+		m.Empirical = &Empirical{Sym: sym, N: s.N, Entry: e}
+	}
 	return m
 }
 
@@ -61,6 +78,30 @@ type MomentsJSON struct {
 	GradSup GradSupJSON `json:"grad_sup"`
 	// Checks are the inequalities between the assumptions' constants.
 	Checks []CheckJSON `json:"checks"`
+	// Empirical is the empirical moment of lem: empirical moments that the
+	// class's localized theorem reads; null for the classes whose theorems
+	// read none.
+	Empirical *EmpiricalJSON `json:"empirical"`
+}
+
+// EmpiricalJSON is R̃_{2k,n} (symbol "R̃_{2k,n}") or R̃_{2k,⌊n/4⌋}
+// ("R̃_{2k,n/4}") at order k (= 2k of the theorem), for the problem's
+// resolved n, taken at sample size m (n or ⌊n/4⌋) with l = ⌊log₂ m⌋
+// phases. Value is R̃ when exact, otherwise the certified upper end of the
+// bracket [lower, value]; lower is null when no lower end is known; value,
+// lower and stderr are null when not computed (method says why), value
+// also when the moment does not exist.
+type EmpiricalJSON struct {
+	Symbol string   `json:"symbol"`
+	K      float64  `json:"k"`
+	N      int      `json:"n"`
+	M      int      `json:"m"`
+	L      int      `json:"l"`
+	Value  *float64 `json:"value"`
+	Lower  *float64 `json:"lower"`
+	Stderr *float64 `json:"stderr"`
+	Exact  bool     `json:"exact"`
+	Method string   `json:"method"`
 }
 
 // MomentJSON is r̃_k at one order k.
@@ -122,6 +163,14 @@ func (m Moments) JSON() MomentsJSON {
 	for _, c := range m.Checks {
 		j.Checks = append(j.Checks, CheckJSON{Text: c.Text, Label: c.Label, Lhs: JSONNum(c.Lhs), Rhs: JSONNum(c.Rhs), Verdict: c.Verdict})
 	}
+	if em := m.Empirical; em != nil {
+		e := em.Entry
+		j.Empirical = &EmpiricalJSON{Symbol: em.Sym, K: e.K, N: em.N, M: e.N, L: e.L,
+			Value: JSONNum(e.V), Exact: e.Exact, Method: e.Method}
+		if !math.IsInf(e.V, 1) {
+			j.Empirical.Lower, j.Empirical.Stderr = JSONNum(e.Lo), JSONNum(e.SE)
+		}
+	}
 	return j
 }
 
@@ -179,6 +228,10 @@ func (m Moments) WriteTable(w io.Writer) error {
 	fmt.Fprintln(w, "a…b: the sup is only bracketed (b, its certified upper end, is what a prescription may use); ≤ b: an upper bound only.")
 	for _, n := range notes.list {
 		fmt.Fprintf(w, "  [%d] %s\n", n.i, n.text)
+	}
+
+	if err := m.writeEmpirical(w); err != nil {
+		return err
 	}
 
 	if len(m.Checks) > 0 {
@@ -271,4 +324,47 @@ func seCell(m scenarios.MomentEntry) string {
 		return "—"
 	}
 	return n6(m.SE)
+}
+
+// writeEmpirical writes the empirical moment the class's localized
+// theorem reads, when it reads one.
+func (m Moments) writeEmpirical(w io.Writer) error {
+	em := m.Empirical
+	if em == nil {
+		return nil
+	}
+	e := em.Entry
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "The empirical moment that class %s's localized theorem reads (lem: empirical moments), at n = %s:\n", m.Spec.Class, theory.FormatCount(em.N))
+	fmt.Fprintln(w, "  R̃_{2k,m} = (Σ_{i=1}^{l} 2^{−i} r̃²_{2k,⌊m/2^i⌋})^{1/2} ≤ r̃_2k·√(1 − 2^{−l}),  l = ⌊log₂ m⌋, m = n (R̃_{2k,n}) or ⌊n/4⌋ (R̃_{2k,n/4})")
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "\t2k\tm\tl\tVALUE\t± S.E.\tMETHOD")
+	l, se := "—", "—"
+	if e.L > 0 {
+		l = theory.FormatCount(e.L)
+	}
+	if !math.IsInf(e.V, 1) && !math.IsNaN(e.SE) {
+		se = n6(e.SE)
+	}
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", em.Sym, n6(e.K), theory.FormatCount(e.N), l, empCell(e), se, e.Method)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "a…b: bracketed (b, the certified upper end, is what the theorem's bound reads); —: not computed.")
+	return nil
+}
+
+// empCell is the value of R̃: "lo…hi" when bracketed, "≤ hi" with no lower
+// end, "—" when not computed.
+func empCell(e scenarios.EmpiricalEntry) string {
+	switch {
+	case math.IsNaN(e.V):
+		return "—"
+	case math.IsInf(e.V, 1) || e.Exact:
+		return n6(e.V)
+	case math.IsNaN(e.Lo):
+		return "≤ " + n6(e.V)
+	}
+	return n6(e.Lo) + "…" + n6(e.V)
 }
