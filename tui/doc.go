@@ -90,7 +90,11 @@
 // value that does not resolve is refused with the *spec.SpecError's
 // message, the ✗ on the field the message names (by spec.FlagName; the
 // message is repeated on the status bar), so the form's Spec is always
-// valid. ← → step through lists (class, scenario, solver, oracle) and grids
+// valid. The assumption row (--assumption: tilde, noncentral,
+// coordinatewise, remarked r̃_k, r_k or γ_k with its label) is checked by
+// the same Resolve: a class whose precise theorem does not grant it is
+// refused there, naming the theorem. ← → step through lists (class,
+// scenario, solver, oracle, assumption) and grids
 // (k ∈ {2, 2.5, 3, 4, 6, 8, 16, ∞}; ε and n on log grids; d and the tail
 // parameter on grids inside the scenario's ranges); a refused candidate is
 // skipped by the next step. On a numeric field a digit starts typing a value in place

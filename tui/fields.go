@@ -31,6 +31,9 @@ const (
 	// fAdaptive is dp-sgd's adaptive clipping (--adaptive-clip), shown
 	// only while the solver is dp-sgd (see Form.visible).
 	fAdaptive
+	// fAssumption is the moment assumption whose constants the
+	// prescription reads (--assumption: r̃_k, r_k or γ_k).
+	fAssumption
 	fSeed
 	fTrials
 	numFields
@@ -48,18 +51,19 @@ type fieldDef struct {
 }
 
 var fields = [numFields]fieldDef{
-	fClass:    {"class", "class", "Which theorem applies: the loss class fixes the paper's algorithm, its rate and the lower bound it is held against.", false},
-	fScenario: {"scenario", "scenario", "The data: its tails decide which moments r̃_k exist — L_f can be huge or ∞ while r̃_k stays small.", false},
-	fK:        {"k", "k", "Moment order of Assumption 1: a larger k assumes lighter tails and buys a faster privacy term, exponent (k−1)/k; k = ∞ is the Lipschitz case (r̃_∞ = L_f).", true},
-	fEps:      {"ε", "eps", "Privacy (zCDP, ρ = ε²/2): a smaller ε means more noise; the privacy term grows like (√d/(εn))^((k−1)/k). ε = ∞: no privacy.", true},
-	fN:        {"n", "n", "Samples: the statistical term falls like 1/√n, the privacy term like n^(−(k−1)/k).", true},
-	fD:        {"d", "d", "Dimension: the Gaussian noise enters every coordinate, so the privacy term grows with √d.", true},
-	fTail:     {"tail", "tail", "How heavy the data's tails are: moments r̃_k exist only for k below a limit set by this parameter.", true},
-	fSolver:   {"solver", "solver", "The paper's algorithm for the class, or a baseline: sgd (no privacy), lipschitz-dpsgd (noise calibrated to L_f), klz-gd (prior state of the art), dp-sgd (DP-SGD as practitioners run it, accountant-calibrated).", false},
-	fOracle:   {"oracle", "oracle", "How a private mean of per-sample gradients is formed: clip + Gaussian noise (MeanOracle1), coordinate-wise median of means (MeanOracle2), or shuffle-model protocols.", false},
-	fAdaptive: {"adapt. C", "adaptive-clip", "dp-sgd's adaptive clipping (Andrew et al. 2021): after each step C ← C·exp(−η_C(b̃ − γ)) moves C toward the median gradient norm, its noisy count inside the accounted budget. The clipping panel draws C over the steps.", false},
-	fSeed:     {"seed", "seed", "Same seed, same result, bit for bit: change it to see another draw of the data and of the noise.", true},
-	fTrials:   {"trials", "trials", "Independent repetitions: the curve is their mean, and more trials shrink its standard error.", true},
+	fClass:      {"class", "class", "Which theorem applies: the loss class fixes the paper's algorithm, its rate and the lower bound it is held against.", false},
+	fScenario:   {"scenario", "scenario", "The data: its tails decide which moments r̃_k exist — L_f can be huge or ∞ while r̃_k stays small.", false},
+	fK:          {"k", "k", "Moment order of Assumption 1: a larger k assumes lighter tails and buys a faster privacy term, exponent (k−1)/k; k = ∞ is the Lipschitz case (r̃_∞ = L_f).", true},
+	fEps:        {"ε", "eps", "Privacy (zCDP, ρ = ε²/2): a smaller ε means more noise; the privacy term grows like (√d/(εn))^((k−1)/k). ε = ∞: no privacy.", true},
+	fN:          {"n", "n", "Samples: the statistical term falls like 1/√n, the privacy term like n^(−(k−1)/k).", true},
+	fD:          {"d", "d", "Dimension: the Gaussian noise enters every coordinate, so the privacy term grows with √d.", true},
+	fTail:       {"tail", "tail", "How heavy the data's tails are: moments r̃_k exist only for k below a limit set by this parameter.", true},
+	fSolver:     {"solver", "solver", "The paper's algorithm for the class, or a baseline: sgd (no privacy), lipschitz-dpsgd (noise calibrated to L_f), klz-gd (prior state of the art), dp-sgd (DP-SGD as practitioners run it, accountant-calibrated).", false},
+	fOracle:     {"oracle", "oracle", "How a private mean of per-sample gradients is formed: clip + Gaussian noise (MeanOracle1), coordinate-wise median of means (MeanOracle2), or shuffle-model protocols.", false},
+	fAdaptive:   {"adapt. C", "adaptive-clip", "dp-sgd's adaptive clipping (Andrew et al. 2021): after each step C ← C·exp(−η_C(b̃ − γ)) moves C toward the median gradient norm, its noisy count inside the accounted budget. The clipping panel draws C over the steps.", false},
+	fAssumption: {"assume", "assumption", "Which moment constants the prescription reads: r̃_k (sup inside E, ass:tilde), r_k ≤ r̃_k (sup outside, ass:boundednoncentral) or γ_k (per coordinate, ass:coordinatewise, via lem: comparing assumptions) — where the class's precise theorem allows it.", false},
+	fSeed:       {"seed", "seed", "Same seed, same result, bit for bit: change it to see another draw of the data and of the noise.", true},
+	fTrials:     {"trials", "trials", "Independent repetitions: the curve is their mean, and more trials shrink its standard error.", true},
 }
 
 // The discrete grids of the issue.
@@ -160,6 +164,14 @@ func (f *Form) options(id fieldID) []option {
 		out = append(out, option{label: "default", set: func(s *spec.Spec) { s.Oracle = ""; s.Delta = 0 }})
 		for _, n := range oracle.Names() {
 			out = append(out, option{label: n, set: func(s *spec.Spec) { s.Oracle = n; s.Delta = 0 }})
+		}
+	case fAssumption:
+		for _, a := range theory.Assumptions {
+			v := string(a)
+			if a == theory.Tilde {
+				v = "" // the default: no flag on the reproduce line
+			}
+			out = append(out, option{label: string(a), set: func(s *spec.Spec) { s.Assumption = v }})
 		}
 	case fAdaptive:
 		for _, on := range []bool{false, true} {
@@ -313,6 +325,8 @@ func (f *Form) valueLabel(id fieldID) string {
 			return "default"
 		}
 		return r.Oracle
+	case fAssumption:
+		return string(f.resolved.Assumption)
 	case fAdaptive:
 		return onOff(r.AdaptiveClip)
 	case fSeed:
@@ -365,6 +379,8 @@ func (f *Form) valueNote(id fieldID) string {
 		if math.IsInf(r.K, 1) {
 			return "Lipschitz"
 		}
+	case fAssumption:
+		return assumptionNote(f.resolved.Assumption)
 	case fAdaptive:
 		if !r.AdaptiveClip {
 			return "fixed C"
@@ -375,6 +391,17 @@ func (f *Form) valueNote(id fieldID) string {
 		return "C → median ‖∇f‖"
 	}
 	return ""
+}
+
+// assumptionNote is the moment constant an assumption bounds and its
+// label, e.g. "r_k (ass:boundednoncentral)"; the form drops the label
+// where the line has no room for it.
+func assumptionNote(a theory.Assumption) string {
+	sym := a.Symbol()
+	if a == theory.Coordinatewise {
+		sym = "γ_k" // its bound's constant, γ_k^(1/k): the short name
+	}
+	return sym + " (" + a.Label() + ")"
 }
 
 // why is the focused field's one-line reason, with the tail parameter's

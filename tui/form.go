@@ -395,7 +395,11 @@ func (f *Form) View() string {
 		default:
 			row = st.Label.Render("  "+lab) + st.Value.Render("  "+val)
 		}
-		// A note that does not fit whole is left out, not cut mid-word.
+		// A note that does not fit whole is left out, not cut mid-word;
+		// one with a parenthesis keeps what comes before it if that fits.
+		if i := strings.Index(note, " ("); i > 0 && lipgloss.Width(row)+1+lipgloss.Width(note) > w {
+			note = note[:i]
+		}
 		if note != "" && lipgloss.Width(row)+1+lipgloss.Width(note) <= w {
 			row += " " + st.Muted.Render(note)
 		}

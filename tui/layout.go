@@ -17,6 +17,12 @@ const (
 	compactH = 30
 )
 
+// formRows is the number of the form's rows the layout makes room for:
+// every field but dp-sgd's adaptive clipping, shown only while the solver
+// is dp-sgd, whose row then takes a line of the form's message (the status
+// bar repeats a refusal in full). That keeps 80×24's side tabs at six lines.
+const formRows = int(numFields) - 1
+
 // layout gives every component its size for the current terminal.
 //
 // Wide:                                   Compact (e.g. 80×24):
@@ -44,8 +50,8 @@ func (m *Model) layout() {
 	if m.compact {
 		// The form keeps 1–3 lines for its message; the side tabs at least
 		// 6 (a privacy panel).
-		msgLines := min(max(bodyH-1-int(numFields)-6, 1), 3)
-		formH := 1 + int(numFields) + msgLines
+		msgLines := min(max(bodyH-1-formRows-6, 1), 3)
+		formH := 1 + formRows + msgLines
 		m.form.SetSize(leftW, formH)
 		m.side.SetSize(leftW, bodyH-formH)
 		m.privacy.scrolls = true // pgup/pgdn reach the tab shown
@@ -65,7 +71,7 @@ func (m *Model) layout() {
 	if bodyH >= 30 && m.form.Resolved().UserRows() {
 		privH += 5 // the user data's privacy facts (userDataPrivacy)
 	}
-	formH := 1 + int(numFields) + msgLines
+	formH := 1 + formRows + msgLines
 	clipH := bodyH - formH - privH
 	if clipH > 13 { // a taller histogram says nothing more: give the form room
 		formH += clipH - 13
