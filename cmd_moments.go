@@ -69,15 +69,7 @@ JSON: {"scenario","lf","moments":[{"k","value","stderr","method"}],
 	}
 	fs := cmd.Flags()
 	o.sf = addSpecFlags(fs, spec.Problem)
-	fs.BoolVar(&o.asJSON, "json", false, `print For the non-smooth classes it also shows the empirical moment of Lemma lem:
-empirical moments that their localized theorem reads, at the resolved n:
-R̃_{2k,n} (nonsmooth-convex) or R̃_{2k,n/4} (nonsmooth-sc, taken at
-m = ⌊n/4⌋), exact where one point of W attains every sample's sup at once,
-otherwise bracketed a…b (b = r̃_2k·√(1 − 2^{−l}), l = ⌊log₂ m⌋, is what the
-bound reads). In JSON "empirical" is null for the other classes; its value,
-lower and stderr are null where it is not computed (method says why).
-
-JSON: {"scenario","lf","moments","noncentral","coordinatewise","grad_sup","checks"}`)
+	fs.BoolVar(&o.asJSON, "json", false, `print JSON: {"scenario","lf","moments","noncentral","coordinatewise","grad_sup","checks","empirical"}`)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e) }
 	return cmd, o
 }
