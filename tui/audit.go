@@ -451,12 +451,7 @@ func (p *AuditPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		p.content()
-		switch {
-		case key.Matches(msg, p.keys.PageUp):
-			p.vp.PageUp()
-		case key.Matches(msg, p.keys.PageDown):
-			p.vp.PageDown()
-		}
+		scrollPage(&p.vp, p.keys, msg)
 		p.cache.invalidate()
 	case tea.BackgroundColorMsg:
 		p.cache.invalidate()

@@ -86,13 +86,9 @@ func (p *FormulaPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 			p.params, p.notes, p.runID = nil, nil, 0
 		}
 	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, p.keys.PageUp):
+		if key.Matches(msg, p.keys.PageUp, p.keys.PageDown) {
 			p.content()
-			p.vp.PageUp()
-		case key.Matches(msg, p.keys.PageDown):
-			p.content()
-			p.vp.PageDown()
+			scrollPage(&p.vp, p.keys, msg)
 		}
 	}
 	return p, nil
@@ -144,6 +140,20 @@ func (p *FormulaPanel) render() string {
 		out = append(out, scrollHint(p.st, p.vp, p.keys, p.w))
 	}
 	return style.Block(strings.Join(out, "\n"), p.w, p.h)
+}
+
+// scrollPage pages vp up or down on the scroll keys of keys; it reports
+// whether msg was one of them.
+func scrollPage(vp *viewport.Model, keys *KeyMap, msg tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(msg, keys.PageUp):
+		vp.PageUp()
+	case key.Matches(msg, keys.PageDown):
+		vp.PageDown()
+	default:
+		return false
+	}
+	return true
 }
 
 // scrollHint is the line under a scrolled viewport: where it is and the

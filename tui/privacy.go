@@ -67,12 +67,7 @@ func (p *PrivacyPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 		p.vp.SetYOffset(0)
 	case tea.KeyPressMsg:
 		p.content()
-		switch {
-		case key.Matches(msg, p.keys.PageUp):
-			p.vp.PageUp()
-		case key.Matches(msg, p.keys.PageDown):
-			p.vp.PageDown()
-		}
+		scrollPage(&p.vp, p.keys, msg)
 	}
 	return p, nil
 }
