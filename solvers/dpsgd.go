@@ -406,6 +406,8 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 		}
 		r.last = ns.Finish(r.est, r.rng)
 		r.nonFinite += int64(r.last.NonFinite)
+		r.clipped += int64(r.last.Clipped) // as runner.call counts every oracle call's
+		r.fed += int64(r.last.Size)
 		for j := range w {
 			w[j] -= pl.eta * r.est[j]
 		}

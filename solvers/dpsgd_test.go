@@ -290,3 +290,27 @@ func TestDPSGDCheckpointsAtTheSameSteps(t *testing.T) {
 		t.Errorf("q = B/n differs from B: %v %v vs %v %v", iq, eq, i0, e0)
 	}
 }
+
+// TestDPSGDCountsItsClipping: dp-sgd reports the vectors it fed and the
+// ones clipping changed, as every solver does through its oracle calls
+// (it counted neither, so its clipped-fraction diagnostic was missing).
+// Each Poisson batch's samples are fed once, so Fed is the gradient count;
+// at C = 10⁻⁹ every non-zero gradient is clipped.
+func TestDPSGDCountsItsClipping(t *testing.T) {
+	for _, c := range []struct {
+		clip    float64
+		allClip bool
+	}{{0, false}, {1e-9, true}} {
+		cfg := Config{Eps: 1, K: 2, Seed: 3, Clip: c.clip}
+		res, err := DPSGD{}.Run(context.Background(), tpLinReg, tpLinReg.samples(5000, 3, 0), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Fed != res.GradEvals || res.Fed == 0 || res.Clipped > res.Fed {
+			t.Errorf("C = %g: fed %d, clipped %d, gradient evaluations %d", c.clip, res.Fed, res.Clipped, res.GradEvals)
+		}
+		if c.allClip && res.Clipped != res.Fed {
+			t.Errorf("C = %g: %d of %d clipped, want all", c.clip, res.Clipped, res.Fed)
+		}
+	}
+}
