@@ -54,7 +54,7 @@ func (m *Model) layout() {
 		formH := 1 + formRows + msgLines
 		m.form.SetSize(leftW, formH)
 		m.side.SetSize(leftW, bodyH-formH)
-		m.privacy.scrolls = true // pgup/pgdn reach the tab shown
+		m.privacy.setScrolls(true) // pgup/pgdn reach the tab shown
 		screen.SetSize(rightW, bodyH)
 		return
 	}
@@ -79,7 +79,7 @@ func (m *Model) layout() {
 	}
 	m.form.SetSize(leftW, formH)
 	m.privacy.SetSize(leftW, privH)
-	m.privacy.scrolls = false
+	m.privacy.setScrolls(false)
 	m.clip.SetSize(leftW, clipH)
 	formulaH := min(max(bodyH*40/100, 7), 16)
 	screen.SetSize(rightW, bodyH-formulaH)

@@ -37,6 +37,9 @@ type PrivacyPanel struct {
 	// side tab); otherwise its hint names no key.
 	scrolls bool
 	w, h    int
+	// cache is the rendered panel: the conversions, the lists and the
+	// wrapping are done when a message changes them, not every frame.
+	cache viewCache
 }
 
 // NewPrivacyPanel returns the panel.
@@ -50,6 +53,15 @@ const privacyDelta = 1e-5
 func (p *PrivacyPanel) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.vp.SetWidth(w)
+	p.cache.invalidate()
+}
+
+// setScrolls says whether the scroll keys reach the panel.
+func (p *PrivacyPanel) setScrolls(on bool) {
+	if p.scrolls != on {
+		p.scrolls = on
+		p.cache.invalidate()
+	}
 }
 
 // ShortHelp is the panel's scroll keys.
@@ -68,13 +80,19 @@ func (p *PrivacyPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case tea.KeyPressMsg:
 		p.content()
 		scrollPage(&p.vp, p.keys, msg)
+	case tea.BackgroundColorMsg:
+	default:
+		return p, nil
 	}
+	p.cache.invalidate()
 	return p, nil
 }
 
 // View renders the panel: its title, then its lines in the viewport, and
 // under a viewport that does not show them all, where it is.
-func (p *PrivacyPanel) View() string {
+func (p *PrivacyPanel) View() string { return p.cache.view(p.render) }
+
+func (p *PrivacyPanel) render() string {
 	lines := p.content()
 	out := []string{lines[0]}
 	if p.h > 1 {
