@@ -37,6 +37,13 @@ type StatusBar struct {
 	text  string // a transient status line
 	err   bool
 	w     int
+	// repro is the reproduce line's command, made when the Spec, the
+	// screen or the run shown changes (Spec.Command resolves the Spec
+	// several times: not a per-frame job); reproOK says it is current
+	// and reproRun is the run it was made for.
+	repro    string
+	reproOK  bool
+	reproRun *run
 }
 
 // SetSize sets the width (the bar is 3 lines).
@@ -48,6 +55,10 @@ func (b *StatusBar) Update(msg tea.Msg) (Component, tea.Cmd) {
 	if b.runs.take(msg) {
 		if sm, ok := msg.(screenMsg); ok {
 			b.sweep, b.clip, b.audit = sm.sweep, sm.clip, sm.audit
+			b.reproOK = false
+		}
+		if b.runs.shown() != b.reproRun {
+			b.reproOK = false
 		}
 		return b, nil
 	}
@@ -56,6 +67,7 @@ func (b *StatusBar) Update(msg tea.Msg) (Component, tea.Cmd) {
 		b.presc = msg
 	case specMsg:
 		b.user, b.spec = msg.user, msg.spec
+		b.reproOK = false
 	case liveStateMsg:
 		b.live = msg.on
 	case statusMsg:
@@ -323,7 +335,10 @@ func (b *StatusBar) liveLabel() string {
 // screen the dpso sweep command of the sweep s runs (the swept n left to
 // --vary); after a comparison, which solvers to run.
 func (b *StatusBar) reproLine() string {
-	return style.Fit(b.st.Muted.Render("reproduce: ")+b.reproduce(), b.w)
+	if !b.reproOK {
+		b.repro, b.reproRun, b.reproOK = b.reproduce(), b.runs.shown(), true
+	}
+	return style.Fit(b.st.Muted.Render("reproduce: ")+b.repro, b.w)
 }
 
 func (b *StatusBar) reproduce() string {
