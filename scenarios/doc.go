@@ -10,7 +10,7 @@
 // linreg-pareto, logreg-t, hinge-t, absreg-t, lasso-t, contaminated,
 // mean-hard, affine-hard. A [ProblemDef] chooses one (or a data file and a
 // [Loss]) with its class, sizes, parameters and any constants the user
-// declares; package scenarios/spec fills it in from a run's Spec.
+// declares; package internal/spec fills it in from a run's Spec.
 // [ProblemDef.Resolve] makes every default explicit and checks every rule
 // that depends on the scenario (errors are [*FieldError] naming the field,
 // which is the CLI's flag); it reads no file. [Build] turns a resolved
@@ -63,6 +63,6 @@
 // empirical-risk gap over all rows ([Empirical]).
 //
 // The engine that runs solvers on these problems is package
-// scenarios/engine; the run's description is package scenarios/spec; the
-// JSON, CSV and table shapes of every output are package scenarios/report.
+// internal/engine; the run's description is package internal/spec; the
+// JSON, CSV and table shapes of every output are package internal/report.
 package scenarios

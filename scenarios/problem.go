@@ -37,7 +37,7 @@ const (
 )
 
 // FieldError is an invalid field of a problem (or of a run: package
-// scenarios/spec uses the same type as its SpecError): Field is the field's
+// internal/spec uses the same type as its SpecError): Field is the field's
 // name, which is the CLI's flag name ("n", "tail", a scenario parameter's
 // name, …), and Msg says the allowed range or rule.
 type FieldError struct {
@@ -67,7 +67,7 @@ type ConstantNeeds struct {
 // ProblemDef is what defines a problem: a catalogue scenario (or a CSV file
 // of user data with its loss), the loss class, the sizes, the distribution's
 // parameters and any constants the user declares instead of the
-// distribution's. Package scenarios/spec fills it in from a run's Spec;
+// distribution's. Package internal/spec fills it in from a run's Spec;
 // [ProblemDef.Resolve] makes every default explicit and checks every
 // scenario-dependent rule, and [Build] turns a resolved ProblemDef into an
 // [*Instance].

@@ -47,7 +47,7 @@ type Descriptor struct {
 	// Class is the name of the loss class (theory.Class's value, e.g.
 	// "smooth-convex") whose theorem the solver implements, "" for a
 	// baseline. This package imports nothing of dpso's, so it is a string;
-	// the scenarios/spec package checks that every Class parses.
+	// the internal/spec package checks that every Class parses.
 	Class string
 	// DefaultOracle is the mean oracle the solver uses when a run names
 	// none (oracle.Names). TestDescriptorsMatchSolvers checks that the

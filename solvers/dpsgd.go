@@ -100,7 +100,7 @@ const (
 //
 // The CLI's flags for these settings are --batch or --sampling-rate,
 // --epochs, --accountant, --adaptive-clip, --clip-quantile, --clip-rate and
-// --clip-count-noise (scenarios/spec's field table), with --clip, --step,
+// --clip-count-noise (internal/spec's field table), with --clip, --step,
 // --iters and --delta. ε = ∞: no noise and, unless Clip is given, no
 // clipping (plain SGD with Poisson batches). Iters overrides T, Clip the (initial) C, Step η; the
 // oracle must be clip-gaussian (per-sample ℓ2 clipping, Gaussian noise).

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/scenarios/spec"
 	"dpso/theory"
 )
 

@@ -10,9 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/guptarohit/asciigraph"
 
-	"dpso/scenarios/audit"
-	"dpso/scenarios/report"
-	"dpso/scenarios/spec"
+	"dpso/internal/audit"
+	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/solvers"
 	"dpso/solvers/oracle"
 	"dpso/theory"
@@ -21,7 +21,7 @@ import (
 )
 
 // AuditScreen is the privacy audit of the form's oracle at its ε (package
-// scenarios/audit, `dpso audit`'s oracle audit with the form's seed): the
+// internal/audit, `dpso audit`'s oracle audit with the form's seed): the
 // histograms of the oracle's projected outputs on the two neighbouring
 // batches, the threshold tests' error rates (FPR, FNR) against the
 // Gaussian trade-off curve G_ε of the claim (no test of a mechanism that

@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/scenarios/audit"
+	"dpso/internal/audit"
 	"dpso/solvers"
 )
 

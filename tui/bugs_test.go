@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/scenarios/spec"
 	"dpso/theory"
 	"dpso/tui/chart"
 )

@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	"dpso/scenarios/engine"
+	"dpso/internal/engine"
 )
 
 // TestPrescCacheLRU: the cache keeps the most recently used prescriptions:

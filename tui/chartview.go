@@ -12,10 +12,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"dpso/scenarios/engine"
-	"dpso/scenarios/plot"
-	"dpso/scenarios/report"
-	"dpso/scenarios/spec"
+	"dpso/internal/engine"
+	"dpso/internal/plot"
+	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/theory"
 	"dpso/tui/chart"
 )

@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/scenarios/engine"
-	"dpso/scenarios/report"
+	"dpso/internal/engine"
+	"dpso/internal/report"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )

@@ -5,7 +5,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/scenarios/spec"
+	"dpso/internal/spec"
 	"dpso/tui/style"
 )
 

@@ -5,10 +5,10 @@
 // log-log slope, the clipping trade-off (a sweep of the clip threshold C
 // with the noise-off curve and each C's clipped fraction), the moment
 // profile, a black-box audit of the oracle's privacy claim (package
-// scenarios/audit), presets for teaching and demos, live
+// internal/audit), presets for teaching and demos, live
 // mode, and export of what is shown (its figures, and as JSON the document
 // `dpso run --json`, `dpso sweep --json` or `dpso audit --json` prints for
-// it: package scenarios/report).
+// it: package internal/report).
 //
 // # Entry points
 //

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/scenarios/spec"
 )
 
 // startOn is the explorer opened on s (Options.Start, what `dpso explore`

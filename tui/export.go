@@ -9,14 +9,14 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/scenarios/outfile"
-	"dpso/scenarios/plot"
-	"dpso/scenarios/report"
+	"dpso/internal/outfile"
+	"dpso/internal/plot"
+	"dpso/internal/report"
 )
 
 // exportJob is what e writes: the result on the screen shown, as PNG and
-// SVG figures (scenarios/plot, the CLI's --plot code) and as JSON, exactly
-// the document the CLI's --json prints for it (package scenarios/report).
+// SVG figures (internal/plot, the CLI's --plot code) and as JSON, exactly
+// the document the CLI's --json prints for it (package internal/report).
 type exportJob struct {
 	base string // the file names' last part: run-acsa, compare, sweep, audit
 	data any    // the JSON document: report.Run, report.Comparison, report.Sweep's or report.Audit's
@@ -59,7 +59,7 @@ func runExport(job *exportJob, dir string, now time.Time) tea.Cmd {
 		}
 		// Each file is created exclusively under the first free stem
 		// (never over an earlier export, never through a planted link),
-		// atomically: see scenarios/outfile.
+		// atomically: see internal/outfile.
 		paths, err := outfile.WriteSet(stem, job.exts(), func(ext string, w io.Writer) error {
 			if ext == ".json" {
 				_, err := w.Write(js)

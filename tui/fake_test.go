@@ -10,9 +10,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/scenarios/audit"
-	"dpso/scenarios/engine"
-	"dpso/scenarios/spec"
+	"dpso/internal/audit"
+	"dpso/internal/engine"
+	"dpso/internal/spec"
 	"dpso/solvers"
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/scenarios/spec"
 	"dpso/solvers"
 	"dpso/solvers/oracle"
 	"dpso/theory"

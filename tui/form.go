@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/scenarios/spec"
 	"dpso/tui/style"
 )
 

@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"dpso/scenarios/engine"
-	"dpso/scenarios/report"
+	"dpso/internal/engine"
+	"dpso/internal/report"
 	"dpso/solvers"
 	"dpso/theory"
 	"dpso/tui/style"

@@ -15,9 +15,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"dpso/internal/engine"
+	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/scenarios/engine"
-	"dpso/scenarios/spec"
 	"dpso/theory"
 	"dpso/tui/chart"
 )

@@ -10,9 +10,9 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"dpso/scenarios/audit"
-	"dpso/scenarios/engine"
-	"dpso/scenarios/report"
+	"dpso/internal/audit"
+	"dpso/internal/engine"
+	"dpso/internal/report"
 	"dpso/theory"
 )
 

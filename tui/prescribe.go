@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/scenarios/engine"
-	"dpso/scenarios/spec"
+	"dpso/internal/engine"
+	"dpso/internal/spec"
 )
 
 // prescriptionMsg is the Prescriber's outcome: the prescription (bounds,

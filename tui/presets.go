@@ -5,8 +5,8 @@ import (
 
 	"strings"
 
+	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/scenarios/spec"
 	"dpso/theory"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"dpso/scenarios/engine"
-	"dpso/scenarios/spec"
+	"dpso/internal/engine"
+	"dpso/internal/spec"
 	"dpso/solvers"
 	"dpso/theory"
 )

@@ -11,9 +11,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"dpso/scenarios/engine"
-	"dpso/scenarios/report"
-	"dpso/scenarios/spec"
+	"dpso/internal/engine"
+	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/solvers/ledger"
 	"dpso/theory"
 	"dpso/tui/style"

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"dpso/scenarios/engine"
-	"dpso/scenarios/spec"
+	"dpso/internal/engine"
+	"dpso/internal/spec"
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
 )

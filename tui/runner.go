@@ -3,9 +3,9 @@ package tui
 import (
 	"context"
 
-	"dpso/scenarios/audit"
-	"dpso/scenarios/engine"
-	"dpso/scenarios/spec"
+	"dpso/internal/audit"
+	"dpso/internal/engine"
+	"dpso/internal/spec"
 )
 
 // This file is the explorer's one adapter to the scenarios engine: every
@@ -14,7 +14,7 @@ import (
 // file only (the tests' fake runner implements Runner).
 
 // Runner is the engine the explorer drives. The program uses Engine
-// (package scenarios/engine); tests inject a deterministic fake. Every
+// (package internal/engine); tests inject a deterministic fake. Every
 // method must honour ctx's cancellation, and Compare and Sweep must honour
 // the settings' Gate and Put their progress into its Mailbox without ever
 // blocking on it.
@@ -27,7 +27,7 @@ type Runner interface {
 	Compare(ctx context.Context, r spec.Resolved, names []string, set *engine.Settings) (*engine.Comparison, error)
 	// Sweep runs r over the sweep's log grid.
 	Sweep(ctx context.Context, r spec.Resolved, sw engine.SweepSpec, set *engine.Settings) (*engine.SweepReport, error)
-	// Audit audits a mean oracle black-box (package scenarios/audit).
+	// Audit audits a mean oracle black-box (package internal/audit).
 	Audit(ctx context.Context, cfg audit.Config) (*audit.Result, error)
 }
 

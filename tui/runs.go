@@ -10,10 +10,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"dpso/internal/audit"
+	"dpso/internal/engine"
+	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/scenarios/audit"
-	"dpso/scenarios/engine"
-	"dpso/scenarios/spec"
 	"dpso/solvers"
 	"dpso/solvers/oracle"
 )
@@ -28,7 +28,7 @@ const (
 	// runClip is the clipping trade-off: a sweep of the clip threshold C
 	// (engine.Sweep with spec.SweepClip).
 	runClip
-	runAudit // an oracle audit (package scenarios/audit), see StartAudit
+	runAudit // an oracle audit (package internal/audit), see StartAudit
 )
 
 // family is the index of kind's family in Runs.last: the chart's (single

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"dpso/scenarios/engine"
+	"dpso/internal/engine"
 	"dpso/theory"
 	"dpso/tui/style"
 )

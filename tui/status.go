@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"dpso/scenarios/engine"
-	"dpso/scenarios/spec"
+	"dpso/internal/engine"
+	"dpso/internal/spec"
 	"dpso/tui/style"
 )
 

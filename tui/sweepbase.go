@@ -7,10 +7,10 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/scenarios/engine"
-	"dpso/scenarios/plot"
-	"dpso/scenarios/report"
-	"dpso/scenarios/spec"
+	"dpso/internal/engine"
+	"dpso/internal/plot"
+	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )

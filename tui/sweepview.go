@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/scenarios/engine"
+	"dpso/internal/engine"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"dpso/scenarios/spec"
+	"dpso/internal/spec"
 	"dpso/theory"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/scenarios/spec"
+	"dpso/internal/spec"
 	"dpso/solvers"
 )
 

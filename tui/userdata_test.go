@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"dpso/scenarios/spec"
+	"dpso/internal/spec"
 	"dpso/theory"
 )
 

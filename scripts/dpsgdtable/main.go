@@ -7,10 +7,10 @@ import (
 	"os"
 	"strings"
 
+	"dpso/internal/engine"
+	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/scenarios/engine"
-	"dpso/scenarios/report"
-	"dpso/scenarios/spec"
 	"dpso/theory"
 )
 

@@ -102,7 +102,7 @@ func chooseGroups(name string, req, d, s int) (int, error) {
 //   - even m: the median (a_(m/2) + a_(m/2+1))/2 is half a sum of two
 //     order statistics, which moves by at most c, so it moves by at most
 //     c/2 — attained when the changed group is one of the two middle ones
-//     on both sides (scenarios/audit's NewNeighbours builds that case).
+//     on both sides (internal/audit's NewNeighbours builds that case).
 //
 // Every coordinate moves by at most c (odd m) or c/2 (even m), so the
 // pre-noise estimate has ℓ2 sensitivity

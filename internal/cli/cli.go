@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"context"
+	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/solvers"
+	"dpso/theory"
+	"dpso/tui"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// env is what a command may touch of the outside world, so that tests run
+// commands in-process with buffers.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// isTTY reports whether stdout is an interactive terminal.
+	isTTY func() bool
+	// explorer runs the explorer (nil: tui.Run); tests capture its
+	// options.
+	explorer func(context.Context, tui.Options) error
+}
+
+// Main executes dpso with args (os.Args[1:] for the binary) and returns
+// the exit status. No panic escapes
+// it: a recovered panic is reported in one line with status 1.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, isTTY: func() bool {
+		f, ok := stdout.(*os.File)
+		return ok && term.IsTerminal(f.Fd())
+	}}
+	return e.execute(args)
+}
+
+func (e *env) execute(args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.stderr, "dpso: internal error: %v (this is a bug; please report it with the command line)\n", r)
+			code = 1
+		}
+	}()
+	root := e.rootCmd()
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(e.stderr, "dpso: "+sanitize(oneLine(err.Error()), 0))
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	var xe *exitError
+	if errors.As(err, &xe) {
+		return xe.code
+	}
+	return 1
+}
+
+func (e *env) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "dpso",
+		Short: "Differentially private stochastic optimization with heavy-tailed gradients",
+		Long: `dpso runs the algorithms of Lowy & Razaviyayn, "Private Stochastic Optimization
+with Large Worst-Case Lipschitz Parameter", and evaluates the paper's bounds at
+the same parameters. Without arguments, in a terminal, it opens the explorer
+(dpso explore opens it on a configuration or a preset).
+
+Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
+		Args:          noArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !e.isTTY() {
+				return needTTY()
+			}
+			return e.explore(tui.Options{})
+		},
+	}
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetIn(e.stdin)
+	root.SetFlagErrorFunc(flagError)
+	root.Version = versionString(debug.ReadBuildInfo())
+	root.SetVersionTemplate("dpso {{.Version}}\n")
+	root.CompletionOptions.HiddenDefaultCmd = false
+	for _, c := range []*cobra.Command{ // in help order
+		newAuditCmd(e), newBoundsCmd(e), newExploreCmd(e), newListCmd(e), newMomentsCmd(e), newPrivacyCmd(e), newRunCmd(e), newSweepCmd(e),
+	} {
+		c.SetFlagErrorFunc(flagError)
+		if c.Args == nil {
+			c.Args = noArgs
+		}
+		registerCompletions(c)
+		root.AddCommand(c)
+	}
+	strictCobraCommands(root)
+	return root
+}
+
+// strictCobraCommands makes cobra's own help and completion commands
+// refuse what they do not know, with exit status 2 and one line, as every
+// dpso command does: "dpso help nope" printed the root's help and "dpso
+// completion nope" the completion's, both with status 0, and "dpso
+// completion bash extra" exited 1.
+func strictCobraCommands(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			show := c.Run
+			c.Run = nil
+			c.RunE = func(c *cobra.Command, args []string) error {
+				if found, rest, err := c.Root().Find(args); found == nil || err != nil || len(rest) > 0 {
+					return usageErrorf("dpso help: no command %s (see dpso --help for the commands)", theory.Quote(strings.Join(args, " ")))
+				}
+				show(c, args)
+				return nil
+			}
+		case "completion":
+			var shells []string
+			for _, sh := range c.Commands() {
+				shells = append(shells, sh.Name())
+				sh.Args = noArgs
+			}
+			c.Args = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usageErrorf("dpso completion: unknown shell %s (want one of %s)", theory.Quote(args[0]), strings.Join(shells, ", "))
+				}
+				return nil
+			}
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
+}
+
+// usageError is invalid input: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// exitError ends dpso with its own exit status, e.g. 130 after Ctrl-C.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// usageErrorf formats a usage error: one line naming the flag (or file,
+// line and column) and the allowed range or form.
+func usageErrorf(format string, a ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, a...)}
+}
+
+// flagError turns pflag's parse errors into usage errors. A value our
+// flags refuse (*pflag.InvalidValueError) is reported as "--flag: " and
+// our own message, which says the allowed range; pflag's other errors (an
+// unknown flag, a missing value, bad syntax) are rebuilt from their parts,
+// so that what the user typed is echoed only through theory.Quote (escaped
+// and cut: an unknown flag's ESC/OSC sequence never reaches the terminal).
+func flagError(_ *cobra.Command, err error) error {
+	var ive *pflag.InvalidValueError
+	var ne *pflag.NotExistError
+	var vr *pflag.ValueRequiredError
+	var se *pflag.InvalidSyntaxError
+	switch {
+	case errors.As(err, &ive):
+		inner := errors.Unwrap(ive)
+		var se *spec.SpecError // an explicit 0 outside a field's range
+		if errors.As(inner, &se) {
+			return usageErrorf("--%s: %s", ive.GetFlag().Name, se.Msg)
+		}
+		var ne *strconv.NumError // pflag's own bool, int and slice flags
+		if errors.As(inner, &ne) {
+			want := "a number"
+			if ive.GetFlag().Value.Type() == "bool" {
+				want = "true or false"
+			}
+			return usageErrorf("--%s: %s is not %s", ive.GetFlag().Name, theory.Quote(ive.GetValue()), want)
+		}
+		return usageErrorf("--%s: %s", ive.GetFlag().Name, sanitize(inner.Error(), maxForeign))
+	case errors.As(err, &ne):
+		if sh := ne.GetSpecifiedShortnames(); sh != "" {
+			return usageErrorf("unknown shorthand flag %s in %s (see --help for the flags)", theory.Quote(ne.GetSpecifiedName()[:1]), theory.Quote("-"+sh))
+		}
+		return usageErrorf("unknown flag %s (see --help for the flags)", theory.Quote("--"+ne.GetSpecifiedName()))
+	case errors.As(err, &vr):
+		if f := vr.GetFlag(); f != nil {
+			return usageErrorf("--%s: needs a value (--%s VALUE)", f.Name, f.Name)
+		}
+		return usageErrorf("flag %s needs a value", theory.Quote(vr.GetSpecifiedName()))
+	case errors.As(err, &se):
+		return usageErrorf("bad flag syntax %s (write --name value or --name=value)", theory.Quote(se.GetSpecifiedFlag()))
+	}
+	return &usageError{msg: sanitize(err.Error(), maxForeign)}
+}
+
+// maxForeign cuts a message of another package (pflag, cobra), which may
+// echo input unquoted, to a readable length.
+const maxForeign = 300
+
+// sanitize makes a message that may hold raw input safe to print: control
+// and invisible characters are escaped as theory.Quote escapes them, and
+// with max > 0 it is cut to max characters. Our own messages quote what
+// they echo already (theory.Quote); this is the last line of defence for
+// every message dpso prints, and the cut for messages of other packages.
+func sanitize(msg string, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range msg {
+		if max > 0 && n == max {
+			b.WriteString("…")
+			break
+		}
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
+			q := theory.Quote(string(r))
+			b.WriteString(q[1 : len(q)-1])
+		} else {
+			b.WriteRune(r)
+		}
+		n++
+	}
+	return b.String()
+}
+
+// userError maps the errors that are the user's input to usage errors
+// (exit status 2) naming the flag: a *spec.SpecError or a
+// *solvers.ConfigError by its Field (spec.FlagName, then the command's
+// renames, e.g. sweep's "solver" → "solvers"), a *scenarios.DataError as
+// --data, a solver's refusal as --solver. Other errors pass through.
+func userError(err error, rename map[string]string) error {
+	if err == nil {
+		return nil
+	}
+	flag := func(field string) string {
+		f := spec.FlagName(field)
+		if r, ok := rename[f]; ok {
+			f = r
+		}
+		return "--" + f
+	}
+	var se *spec.SpecError
+	var de *scenarios.DataError
+	var ce *solvers.ConfigError
+	var re *solvers.RefusedError
+	switch {
+	case errors.As(err, &re):
+		return usageErrorf("--solver %s refuses: %s", re.Solver, re.Reason)
+	case errors.As(err, &se):
+		return usageErrorf("%s: %s", flag(se.Field), se.Msg)
+	case errors.As(err, &de):
+		return usageErrorf("--data: %s", de.Detail())
+	case errors.As(err, &ce):
+		return usageErrorf("%s: %s", flag(ce.Field), ce.Msg)
+	}
+	return err
+}
+
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("%s takes no arguments, got %s (flags start with --; see %s --help)", cmd.CommandPath(), theory.Quote(args[0]), cmd.CommandPath())
+	}
+	return nil
+}
+
+// oneLine keeps the first line of a message.
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/solvers"
+	"dpso/theory"
+	"dpso/tui"
+)
+
+// explore opens the interactive explorer with opts; q or ctrl+c quits with
+// status 0 (the running solver is cancelled first).
+func (e *env) explore(opts tui.Options) error {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	if e.explorer != nil {
+		return e.explorer(ctx, opts)
+	}
+	return tui.Run(ctx, opts)
+}
+
+// needTTY is the error of the explorer without a terminal.
+func needTTY() error {
+	return usageErrorf("the explorer needs an interactive terminal; for scripts use the headless subcommands: dpso run, sweep, bounds, privacy, moments, audit, list (see dpso --help)")
+}
+
+// exploreOpts are the explore command's flags.
+type exploreOpts struct {
+	sf          *specFlags
+	preset, out string
+}
+
+func newExploreCmd(e *env) *cobra.Command {
+	o := &exploreOpts{}
+	cmd := &cobra.Command{
+		Use:   "explore",
+		Short: "Open the interactive explorer on a configuration (any flags of dpso run) or a preset",
+		Long: `explore opens the interactive explorer (what dpso does without arguments) on
+the configuration the flags describe — the flags of dpso run, so the explorer's
+reproduce line, "dpso run …", opens the same configuration as "dpso explore …" —
+or on a preset (--preset: its number in the explorer's list, or a part of its
+title that only it has), with any run flags given changing that preset.
+
+Every value is checked before the explorer opens; an invalid one exits with
+status 2 and one line naming the flag, as dpso run does. --out sets the folder
+where e writes its exports (PNG, SVG and the JSON document of dpso run --json,
+dpso run --solvers --json or dpso sweep --json).`,
+		Example: `  dpso explore --scenario linreg-t --n 20000
+  dpso explore --scenario linreg-t --solver lipschitz-dpsgd
+  dpso explore --preset 3 --trials 16
+  dpso explore --preset "hard instance" --out figures`,
+	}
+	fs := cmd.Flags()
+	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
+	fs.StringVar(&o.preset, "preset", "", "open this preset: its number (1 = the first of the explorer's list) or a part of its title only it has")
+	fs.StringVar(&o.out, "out", "", "folder where the explorer's e writes its exports (default the current folder); it must exist")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		opts, err := o.options(cmd)
+		if err != nil {
+			return err
+		}
+		if !e.isTTY() {
+			return needTTY()
+		}
+		return e.explore(opts)
+	}
+	return cmd
+}
+
+// options turns the flags into the explorer's options: the preset, or the
+// Spec to open on (the preset's, if any, with the given flags over it),
+// checked by resolving it once, as dpso run does; the export folder.
+func (o *exploreOpts) options(cmd *cobra.Command) (tui.Options, error) {
+	var opts tui.Options
+	for _, name := range []string{"preset", "out"} {
+		// An empty value is refused, not read as the default (issue 10).
+		if f := cmd.Flags().Lookup(name); f.Changed && f.Value.String() == "" {
+			return opts, usageErrorf("--%s: an empty value is not allowed (leave the flag out for its default)", name)
+		}
+	}
+	if o.out != "" {
+		st, err := os.Stat(o.out)
+		switch {
+		case err != nil:
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return opts, usageErrorf("--out: %s: %v (give an existing folder)", theory.Quote(o.out), err)
+		case !st.IsDir():
+			return opts, usageErrorf("--out: %s is not a folder", theory.Quote(o.out))
+		}
+		opts.ExportDir = o.out
+	}
+	var base spec.Spec
+	if o.preset != "" {
+		i, err := tui.PresetIndex(o.preset)
+		if err != nil {
+			return opts, usageErrorf("--preset: %v", err)
+		}
+		opts.Preset, base = i, tui.Presets[i].Spec
+	}
+	own := map[string]bool{"preset": true, "out": true}
+	given := false
+	cmd.Flags().Visit(func(f *pflag.Flag) { given = given || !own[f.Name] })
+	if !given {
+		return opts, nil
+	}
+	flags, _, err := o.sf.Spec()
+	if err != nil {
+		return opts, userError(err, nil)
+	}
+	s := base.Overlay(flags, func(name string) bool { return cmd.Flags().Changed(name) })
+	if s.Data != "" && s.Scenario != "" && !cmd.Flags().Changed("scenario") {
+		s.Scenario = "" // --data replaces the preset's scenario
+	}
+	if s.Data != "" && s.Scenario == "" {
+		if err := scenarios.CheckDataFile(s.Data); err != nil {
+			return opts, userError(err, nil)
+		}
+	}
+	r, err := s.Resolve()
+	if err == nil {
+		err = s.CheckSolverFields(nil)
+	}
+	if err != nil {
+		return opts, userError(err, nil)
+	}
+	if cmd.Flags().Changed("seed") && r.Rand == solvers.Secure {
+		return opts, usageErrorf("--seed: secure randomness reads no seed, so the runs would not be reproducible from it; leave --seed out, or give --rand seeded (on --data that makes every output say it is NOT private)")
+	}
+	opts.Start = &s
+	return opts, nil
+}

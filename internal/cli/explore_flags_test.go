@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/theory"
+	"dpso/tui"
+)
+
+// exploreCapture runs dpso with args as if on a terminal, capturing the
+// options the explorer would be opened with (nil: it was not opened).
+func exploreCapture(args ...string) (int, *tui.Options, string) {
+	var out, errb bytes.Buffer
+	var got *tui.Options
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, isTTY: func() bool { return true },
+		explorer: func(_ context.Context, o tui.Options) error { got = &o; return nil }}
+	code := e.execute(args)
+	return code, got, errb.String()
+}
+
+// TestExploreRoundTrip (issue 14 item 12): a Spec's reproduce arguments
+// (spec.Spec.Args, what the explorer's reproduce line shows after
+// "dpso run") given to `dpso explore` open the explorer on a Spec with the
+// same Resolved — the other direction of the round trip the run command's
+// TestArgsRoundTrip checks.
+func TestExploreRoundTrip(t *testing.T) {
+	l2 := 0.3
+	data := filepath.Join(t.TempDir(), "d.csv")
+	if err := os.WriteFile(data, []byte("1,2,3\n0.5,-1,2\n2,1,0\n-1,0.5,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	specs := []spec.Spec{
+		{Scenario: scenarios.LinRegT, N: 20000},
+		{Scenario: scenarios.LinRegT, Solver: "lipschitz-dpsgd"},
+		{Scenario: scenarios.HingeT, Class: theory.NonsmoothSC, Tail: 12, K: 3, Lambda2: &l2, Params: map[string]float64{"noise": 0.25}, Trials: 3, Seed: 42},
+		{Scenario: scenarios.Contaminated, Eps: 0.5, Oracle: "shuffle-clip", Delta: 1e-7, Lf: 1e6},
+		{Scenario: scenarios.LinRegT, Iters: 5, Clip: 2.5, Step: 0.1, Workers: 1, WorkBudget: 1000000, Rand: "secure"},
+		{Data: data, Loss: "squared", Rk: 3, Beta: 1},
+	}
+	for _, p := range tui.Presets {
+		specs = append(specs, p.Spec)
+	}
+	for _, s := range specs {
+		want, err := s.Resolve()
+		if err != nil {
+			t.Fatalf("%+v: %v", s, err)
+		}
+		args := append([]string{"explore"}, s.Args()...)
+		code, opts, errs := exploreCapture(args...)
+		if code != 0 || opts == nil || opts.Start == nil {
+			t.Errorf("%s: status %d, options %+v: %s", strings.Join(args, " "), code, opts, errs)
+			continue
+		}
+		got, err := opts.Start.Resolve()
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: opened on %+v (%v), want the Resolved of %+v", strings.Join(args, " "), got.Spec, err, want.Spec)
+		}
+	}
+}
+
+// TestExploreFlags: --preset by number or title, with run flags over it;
+// --out; plain dpso and explore without flags open the first preset; every
+// invalid value exits 2 before the explorer opens, as in dpso run.
+func TestExploreFlags(t *testing.T) {
+	code, o, _ := exploreCapture()
+	if code != 0 || o == nil || o.Start != nil || o.Preset != 0 {
+		t.Errorf("dpso: %d %+v", code, o)
+	}
+	code, o, _ = exploreCapture("explore", "--preset", "hard instance")
+	if code != 0 || o == nil || o.Start != nil || o.Preset != 7 {
+		t.Errorf("--preset: %d %+v", code, o)
+	}
+	dir := t.TempDir()
+	code, o, errs := exploreCapture("explore", "--preset", "3", "--trials", "16", "--n", "50000", "--out", dir)
+	want := tui.Presets[2].Spec.Clone()
+	want.Trials, want.N = 16, 50000
+	if code != 0 || o == nil || o.Start == nil || !reflect.DeepEqual(*o.Start, want) || o.ExportDir != dir {
+		t.Errorf("--preset 3 --trials 16 --n 50000: %d %+v (%s); want Start %+v", code, o, errs, want)
+	}
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, nil, 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explore", "--scenario", "nope"}, "--scenario: unknown scenario"},
+		{[]string{"explore", "--scenario", "hinge-t", "--tail", "2.5"}, "--tail: localized needs r̃_2k"},
+		{[]string{"explore", "--preset", "nope"}, "--preset: no preset's title contains"},
+		{[]string{"explore", "--preset", "3", "--eps", "-1"}, "--eps:"},
+		{[]string{"explore", "--out", filepath.Join(dir, "missing")}, "--out:"},
+		{[]string{"explore", "--out", file}, "is not a folder"},
+		{[]string{"explore", "--data", filepath.Join(dir, "missing.csv")}, "--data:"},
+		{[]string{"explore", "--rand", "secure", "--seed", "5"}, "--seed: secure randomness reads no seed"},
+	} {
+		code, o, errs := exploreCapture(c.args...)
+		if code != 2 || o != nil || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: status %d, opened %v, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, o != nil, errs, c.want)
+		}
+	}
+	// Without a terminal: the headless commands are named, exit 2.
+	code, _, errs = dpsoCLI("explore", "--scenario", "linreg-t")
+	if code != 2 || !strings.Contains(errs, "needs an interactive terminal") {
+		t.Errorf("explore without a terminal: %d %q", code, errs)
+	}
+}

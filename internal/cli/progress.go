@@ -1,0 +1,236 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/term"
+
+	"dpso/internal/engine"
+	"dpso/theory"
+)
+
+// progressDelay is how long a run goes before its progress line appears.
+var progressDelay = time.Second
+
+// progressTicker is the progress line's clock: a tick every 200 ms, and
+// the function that stops it (a variable so that a test sends the ticks
+// itself instead of sleeping through them).
+var progressTicker = func() (<-chan time.Time, func()) {
+	t := time.NewTicker(200 * time.Millisecond)
+	return t.C, t.Stop
+}
+
+// progress is the engine.Settings of a command labelled label: on a
+// terminal its progress goes to showProgress's line on stderr, elsewhere
+// nowhere. stop ends the line (a no-op off a terminal).
+func (e *env) progress(label string) (set *engine.Settings, stop func()) {
+	set = &engine.Settings{}
+	if !e.stderrIsTerminal() {
+		return set, func() {}
+	}
+	set.Progress = engine.NewMailbox[engine.Progress](256)
+	return set, showProgress(e.stderr, label, set.Progress)
+}
+
+// showProgress draws one self-overwriting line on w (a terminal) with the
+// run's progress — percentage done, estimated time left, the latest
+// checkpoint — from progressDelay after the start; the returned function
+// stops it and erases the line.
+func showProgress(w io.Writer, label string, mb *engine.Mailbox[engine.Progress]) func() {
+	width := termWidth(w)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	start := time.Now()
+	go func() {
+		defer wg.Done()
+		ticks, stopTicks := progressTicker()
+		defer stopTicks()
+		st := newProgressState()
+		drawn := false
+		for {
+			select {
+			case <-done:
+				if drawn {
+					fmt.Fprint(w, "\r\x1b[K")
+				}
+				return
+			case <-ticks:
+			}
+			vals, _ := mb.Take()
+			for _, v := range vals {
+				st.add(v)
+			}
+			if !st.have || time.Since(start) < progressDelay {
+				continue
+			}
+			fmt.Fprint(w, "\r\x1b[K"+st.line(label, time.Since(start), width))
+			drawn = true
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+// termWidth is the width of the terminal w writes to, 0 when unknown.
+func termWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	cols, _, err := term.GetSize(f.Fd())
+	if err != nil {
+		return 0
+	}
+	return cols
+}
+
+// progressKey is one running (sweep point, solver, trial).
+type progressKey struct {
+	point, trial int
+	solver       string
+}
+
+// progressState accumulates a run's progress reports (the mailbox keeps
+// the latest; a dropped one only delays the estimate) into the fraction
+// of the work done: finished (solver, trial) runs, plus iter/iters of
+// each one still running.
+type progressState struct {
+	last     engine.Progress
+	have     bool
+	done     int
+	inflight map[progressKey]float64
+}
+
+func newProgressState() *progressState {
+	return &progressState{inflight: map[progressKey]float64{}}
+}
+
+func (s *progressState) add(p engine.Progress) {
+	s.last, s.have = p, true
+	s.done = max(s.done, p.TrialsDone)
+	k := progressKey{p.Point, p.Trial, p.Solver}
+	switch {
+	case p.Done:
+		delete(s.inflight, k)
+	case p.Iters > 0:
+		s.inflight[k] = min(1, float64(p.Iter)/float64(p.Iters))
+	}
+}
+
+// fraction is the share of the work done, in [0, 1] (NaN before the
+// total is known).
+func (s *progressState) fraction() float64 {
+	if s.last.Total <= 0 {
+		return math.NaN()
+	}
+	f := float64(s.done)
+	for _, x := range s.inflight {
+		f += x
+	}
+	return min(1, f/float64(s.last.Total))
+}
+
+// eta is the time left at the rate so far, elapsed·(1 − f)/f; NaN until
+// 1% is done.
+func eta(f float64, elapsed time.Duration) float64 {
+	if !(f >= 0.01) {
+		return math.NaN()
+	}
+	return elapsed.Seconds() * (1 - f) / f
+}
+
+// fmtSeconds writes a duration as "0.8 s", "12 s", "3 min 05 s".
+func fmtSeconds(x float64) string {
+	switch {
+	case x < 10:
+		return fmt.Sprintf("%.1f s", x)
+	case x < 60:
+		return fmt.Sprintf("%.0f s", x)
+	}
+	m := int(x) / 60
+	return fmt.Sprintf("%d min %02d s", m, int(x)-60*m)
+}
+
+// line is the progress line: "label: 42% · ETA 12 s · 2/5 trials done ·
+// acsa trial 2 iter 3/10 · 12345 grad evals · excess risk 0.0123 · 1.5 s
+// (Ctrl-C cancels)". On a terminal of the given width (0: unknown) the
+// parts that do not fit are left out, the least useful first, so the
+// line never wraps and no word is cut.
+func (s *progressState) line(label string, elapsed time.Duration, width int) string {
+	p := s.last
+	head := label + ":"
+	if f := s.fraction(); !math.IsNaN(f) {
+		head += fmt.Sprintf(" %d%%", int(100*f+1e-9)) // floor, forgiving rounding
+		if t := eta(f, elapsed); !math.IsNaN(t) {
+			head += " · ETA " + fmtSeconds(t)
+		}
+	}
+	where := fmt.Sprintf("%s trial %d", p.Solver, p.Trial)
+	if p.Iters > 0 {
+		where += fmt.Sprintf(" iter %d/%d", p.Iter, p.Iters)
+	}
+	parts := []struct {
+		text string
+		prio int // lower: kept longer
+	}{
+		{head, 0},
+		{fmt.Sprintf("%d/%d trials done", s.done, p.Total), 1},
+		{where, 4},
+		{theory.Sig4.Format(float64(p.GradEvals)) + " grad evals", 5},
+		{"excess risk " + theory.Sig4.Format(p.Excess), 3},
+		{fmtSeconds(elapsed.Seconds()) + " elapsed", 2},
+		{"(Ctrl-C cancels)", 6},
+	}
+	keep := make([]bool, len(parts))
+	used := -3
+	for prio := 0; prio <= 6; prio++ {
+		for i, q := range parts {
+			if q.prio != prio {
+				continue
+			}
+			n := utf8.RuneCountInString(q.text) + 3
+			if width > 0 && used+n >= width && prio > 0 {
+				continue
+			}
+			keep[i], used = true, used+n
+		}
+	}
+	var out []string
+	for i, q := range parts {
+		if keep[i] {
+			out = append(out, q.text)
+		}
+	}
+	return fitWidth(strings.Join(out, " · "), width)
+}
+
+// fitWidth cuts s to fewer than width runes (no limit when width ≤ 0), at
+// a space where there is one, so that the line never wraps and "\r"
+// always returns to its start.
+func fitWidth(s string, width int) string {
+	if width <= 0 || utf8.RuneCountInString(s) < width {
+		return s
+	}
+	r := []rune(s)
+	cut := max(width-2, 0)
+	if i := strings.LastIndex(string(r[:cut]), " "); i > 0 {
+		return strings.TrimRight(string(r[:cut])[:i], " ·") + "…"
+	}
+	return string(r[:cut]) + "…"
+}
+
+// stderrIsTerminal reports whether progress may be drawn on stderr.
+func (e *env) stderrIsTerminal() bool {
+	f, ok := e.stderr.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}

@@ -1,0 +1,232 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"dpso/internal/engine"
+	"dpso/internal/plot"
+	"dpso/internal/report"
+	"dpso/internal/spec"
+	"dpso/theory"
+
+	"github.com/spf13/cobra"
+)
+
+// sweepOpts are the sweep command's flags.
+type sweepOpts struct {
+	sf            *specFlags
+	vary          string
+	from, to      float64
+	points        int
+	solverList    []string
+	asJSON, asCSV bool
+	plotPath      string
+	force         bool
+	// shard and out: run shard I/N and write its results (see
+	// sweep_shard.go).
+	shard, out string
+}
+
+func newSweepCmd(e *env) *cobra.Command {
+	cmd, _ := newSweepCommand(e)
+	return cmd
+}
+
+func newSweepCommand(e *env) (*cobra.Command, *sweepOpts) {
+	o := &sweepOpts{}
+	cmd := &cobra.Command{
+		Use:   "sweep",
+		Short: "Run at every point of a log grid of n, ε, d, the clip threshold C or k: rates against the bounds, or the clipping trade-off",
+		Long: `sweep runs the same problem (every flag of dpso run) at --points values of n, ε,
+d, C (clip) or k spaced evenly on a log scale from --from to --to (n and d
+rounded, duplicates dropped), every solver of --solvers on the same draws at
+each point (common random numbers). Every row carries F(w₀) − F* (the excess
+risk of doing nothing) and the certificate: the paper's explicit-constant bound
+at that point's own parameters (in an n sweep, the output says from which n on
+it promises something).
+
+n, ε, d: each solver's log-log slope is fitted (ordinary least squares of
+ln(mean excess risk) on ln(x) with a 95% Student-t interval; points without a
+positive finite mean are left out, and the output says so). Beside it stands
+each theory bound's own slope over the same grid (rates, constants set to 1:
+compare slopes, not levels) and, for n, the bound's analytic local rate, withheld
+where the scenario's constants change with n (the hard instances).
+
+clip, k: the clipping trade-off. Each row also carries "clipped" (the fraction
+of per-sample gradients clipped) and "bias_only" (the same T, C, steps and
+draws with the noise switched off), and the output names the prescribed C and
+the empirical best point; no slope is fitted. --vary clip without --from/--to
+runs ` + strconv.Itoa(engine.DefaultClipPoints) + ` points from 10⁻⁴ to 1 times the prescribed C, with the step size
+(and T for the one-pass solvers) held at their prescribed values, as the
+output says.
+
+Defaults as dpso run (see dpso run --help), --points ` + strconv.Itoa(engine.DefaultSweepPoints) + `, --solvers the --solver.
+
+Output: a table; --json gives
+  {"sweep","from","to","grid":[x...],"scenario","class","k","eps","n","d","trials","seed","delta",
+   "solvers":[...],"rows":[{"x","solver","mean","stderr","eps_delta","refused","clipped","bias_only",
+   "bias_only_stderr","w0_excess","certificate","certificate_id","certificate_vacuous"}],
+   "slopes":[{"solver","slope","lo","hi","points","note"}],
+   "bounds":[{"id","kind","values":[per x],"slope","rate_n":[per x],"rate_note","meaning"}],
+   "w0_excess":{"values":[per x],"method","meaning"},"prescribed_clip","best":[{"solver","x",
+   "mean","stderr"}],"notes":[]}
+(the swept one of n, d, eps is null; null also where a value is infinite or does
+not exist, and "seed" with secure randomness, which reads no seed); --csv gives rows x,solver,mean,stderr,clipped,bias_only,w0_excess,
+certificate,eps_delta and each bound's value
+(header: the swept name, solver, mean, stderr, clipped, bias_only, w0_excess,
+certificate, eps_delta, the bound ids; inf for an
+infinite value, empty where none exists). --plot FILE.png|FILE.svg draws the
+log-log figure with the bounds' curves and the slopes in the legend.
+
+Shards: the sweep's units (one trial at one grid point, every solver) are
+deterministic in (seed, point, trial). --shard I/N --out FILE runs only shard I
+of N and writes its raw results (atomically; an existing FILE only with
+--force); dpso sweep merge FILE… checks that the N files are the shards of one
+sweep, each once, and prints exactly what the unsharded sweep prints (see dpso
+sweep merge --help). --out without --shard saves the whole sweep's results.`,
+		Example: `  dpso sweep --scenario mean-hard --class smooth-sc --vary n --from 1000 --to 64000 --points 4
+  dpso sweep --scenario linreg-t --d 3 --vary eps --from 0.1 --to 10 --solvers acsa,sgd,klz-gd --json
+  dpso sweep --scenario affine-hard --vary n --from 500 --to 8000 --plot rates.svg
+  dpso sweep --scenario linreg-t --class smooth-sc --vary clip --plot clip.png
+  dpso sweep --scenario linreg-t --vary eps --from 0.1 --to 10 --shard 2/3 --out part-2.json`,
+	}
+	fs := cmd.Flags()
+	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
+	fs.StringVar(&o.vary, "vary", "", "the parameter to sweep: n, eps, d, clip or k (required)")
+	newNumFlag(fs, &o.from, "from", "first grid value, a positive number (required)")
+	newNumFlag(fs, &o.to, "to", "last grid value, greater than --from (required)")
+	newIntFlag(fs, &o.points, "points", 0, 2, engine.MaxSweepPoints, fmt.Sprintf("grid points (default %d)", engine.DefaultSweepPoints))
+	fs.Lookup("points").DefValue = ""
+	fs.StringSliceVar(&o.solverList, "solvers", nil, "comma-separated solvers to run on the same draws at every point (default the --solver)")
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON (shape above)")
+	fs.BoolVar(&o.asCSV, "csv", false, "print CSV rows: x,solver,mean,stderr,clipped,bias_only,w0_excess,certificate,eps_delta and each bound's value")
+	fs.StringVar(&o.plotPath, "plot", "", "write the log-log figure to this new .png or .svg file (an existing file is refused unless --force)")
+	fs.BoolVar(&o.force, "force", false, "let --out or --plot replace an existing file (atomically; never through a symbolic link)")
+	addShardFlags(fs, o)
+	merge := newSweepMergeCmd(e)
+	registerCompletions(merge)
+	cmd.AddCommand(merge)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e, cmd) }
+	return cmd, o
+}
+
+// sweepRename maps the SweepSpec's field names to the sweep's flags.
+var sweepRename = map[string]string{"sweep": "vary"}
+
+// validated returns the resolved run and the sweep, and the flags' renames
+// for the sweep's errors.
+func (o *sweepOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.SweepSpec, map[string]string, error) {
+	var sw engine.SweepSpec
+	rename := sweepRename
+	if o.asJSON && o.asCSV {
+		return spec.Resolved{}, sw, rename, usageErrorf("--json and --csv exclude each other: choose one output format")
+	}
+	if fs := cmd.Flags(); fs.Changed("plot") && o.plotPath == "" {
+		return spec.Resolved{}, sw, rename, usageErrorf("--plot: an empty file name; give a .png or .svg file name")
+	}
+	if o.force && o.plotPath == "" && o.out == "" {
+		return spec.Resolved{}, sw, rename, usageErrorf("--force: lets --out or --plot replace an existing file; give --out FILE or --plot FILE")
+	}
+	if err := o.checkShardFlags(cmd); err != nil {
+		return spec.Resolved{}, sw, rename, err
+	}
+	if o.plotPath != "" {
+		if _, err := plot.FormatOf(o.plotPath); err != nil {
+			return spec.Resolved{}, sw, rename, usageErrorf("--plot: %v", err)
+		}
+	}
+	fs := cmd.Flags()
+	// A bad --vary is named before the --from and --to it would need: the
+	// user's first mistake is the value they typed, not a flag they left out.
+	if fs.Changed("vary") && !slices.Contains([]string{spec.SweepN, spec.SweepEps, spec.SweepD, spec.SweepClip, spec.SweepK}, o.vary) {
+		if o.vary == "" {
+			return spec.Resolved{}, sw, rename, usageErrorf("--vary: an empty value is not allowed (want n, eps, d, clip or k)")
+		}
+		return spec.Resolved{}, sw, rename, usageErrorf("--vary: cannot sweep %s (want n, eps, d, clip or k)", theory.Quote(o.vary))
+	}
+	for _, req := range []string{"vary", "from", "to"} {
+		if !fs.Changed(req) && !(req != "vary" && o.vary == spec.SweepClip && !fs.Changed("from") && !fs.Changed("to")) {
+			return spec.Resolved{}, sw, rename, usageErrorf("--%s: required (a sweep needs --vary n|eps|d|clip|k, --from and --to, with 0 < from < to; --vary clip alone runs 10⁻⁴ to 1 times the prescribed C)", req)
+		}
+	}
+	if fs.Changed("solvers") && fs.Changed("solver") {
+		return spec.Resolved{}, sw, rename, usageErrorf("--solver and --solvers exclude each other: give one solver, or the list")
+	}
+	if fs.Changed("solvers") && len(o.solverList) == 0 {
+		return spec.Resolved{}, sw, rename, usageErrorf("--solvers: an empty list; give comma-separated solver names (or leave it out for the --solver)")
+	}
+	if len(o.solverList) > 0 {
+		for i, n := range o.solverList {
+			o.solverList[i] = strings.TrimSpace(n)
+			if o.solverList[i] == "" {
+				return spec.Resolved{}, sw, rename, usageErrorf("--solvers: an empty name in the list %s; give comma-separated solver names", theory.Quote(strings.Join(o.solverList, ",")))
+			}
+		}
+		// The first listed solver is the Spec's: it is resolved with the
+		// class.
+		o.sf.spec.Solver = o.solverList[0]
+		rename = map[string]string{"sweep": "vary", "solver": "solvers"}
+	}
+	if fs.Changed(o.vary) && (o.vary == spec.SweepN || o.vary == spec.SweepD || o.vary == spec.SweepEps || o.vary == spec.SweepClip || o.vary == spec.SweepK) {
+		return spec.Resolved{}, sw, rename, usageErrorf("--%s: cannot be given with --vary %s, which sets it at every grid point", o.vary, o.vary)
+	}
+	sw = engine.SweepSpec{Param: o.vary, From: o.from, To: o.to, Points: o.points, Solvers: o.solverList}
+	// --delta reaches every solver through the Spec (each row's ε' is at
+	// that δ). Each grid point is checked by the sweep itself.
+	r, _, err := resolveFlags(o.sf, rename, o.solverList)
+	return r, sw, rename, err
+}
+
+func (o *sweepOpts) run(e *env, cmd *cobra.Command) error {
+	r, sw, rename, err := o.validated(cmd)
+	if err != nil {
+		return err
+	}
+	if o.out != "" {
+		return o.runShard(e, r, sw, rename)
+	}
+	if err := checkPlot(o.plotPath, o.force); err != nil {
+		return err
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	set, stopProgress := e.progress("dpso sweep")
+	rep, err := engine.Sweep(ctx, r, sw, set)
+	stopProgress()
+	if ctx.Err() != nil {
+		return errInterrupted("dpso sweep")
+	}
+	if err != nil {
+		return userError(err, rename)
+	}
+	return writeSweep(e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
+}
+
+// writeSweep prints a sweep's report — the table, --json or --csv — and
+// draws --plot: what dpso sweep and dpso sweep merge print alike.
+func writeSweep(e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool) error {
+	var err error
+	switch {
+	case asJSON:
+		err = report.WriteJSON(e.stdout, report.Sweep(rep))
+	case asCSV:
+		err = report.WriteSweepCSV(e.stdout, rep)
+		if len(rep.Points) > 0 && len(rep.Points[0].Reports) > 0 {
+			r0 := rep.Points[0].Reports[0]
+			csvPrivacyNote(e, r0.UserRows, r0.NotPrivate)
+		}
+	default:
+		err = report.WriteSweepTable(e.stdout, rep)
+	}
+	if err != nil {
+		return err
+	}
+	if plotPath != "" {
+		return savePlot(plotPath, force, func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) })
+	}
+	return nil
+}

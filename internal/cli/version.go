@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"dpso/scenarios"
+	"dpso/solvers"
+	"dpso/solvers/oracle"
+	"dpso/theory"
+	"dpso/tui"
+)
+
+// versionString is what `dpso --version` prints after "dpso": the module
+// version (Go writes "(devel)" for a build from a source tree, and so do
+// we when no build information exists), the VCS commit the binary was
+// built from with its time and whether the tree had uncommitted changes,
+// and the Go version — from runtime/debug.ReadBuildInfo, so that nothing
+// is claimed that the build did not record.
+func versionString(bi *debug.BuildInfo, ok bool) string {
+	if !ok || bi == nil {
+		return "(devel) · no build information recorded"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, at string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	parts := []string{v}
+	if rev == "" {
+		parts = append(parts, "commit unknown (built without VCS information)")
+	} else {
+		c := "commit " + rev
+		var extra []string
+		if at != "" {
+			extra = append(extra, at)
+		}
+		if modified {
+			extra = append(extra, "with uncommitted changes")
+		}
+		if len(extra) > 0 {
+			c += " (" + strings.Join(extra, ", ") + ")"
+		}
+		parts = append(parts, c)
+	}
+	if bi.GoVersion != "" {
+		parts = append(parts, "built with "+bi.GoVersion)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// registerCompletions gives the shells' completion (dpso completion
+// bash|zsh|fish|powershell) the values of the flags that take a name, and
+// file or folder completion for the flags that take a path.
+func registerCompletions(cmd *cobra.Command) {
+	classes := make([]string, len(theory.Classes))
+	for i, c := range theory.Classes {
+		classes[i] = string(c)
+	}
+	losses := make([]string, len(scenarios.Losses))
+	for i, l := range scenarios.Losses {
+		losses[i] = string(l)
+	}
+	presets := make([]string, len(tui.Presets))
+	for i, p := range tui.Presets {
+		presets[i] = strconv.Itoa(i+1) + "\t" + p.Title
+	}
+	values := map[string][]string{
+		"scenario": scenarios.ScenarioNames(),
+		"class":    classes,
+		"solver":   solvers.Names(),
+		"solvers":  solvers.Names(),
+		"oracle":   oracle.Names(),
+		"loss":     losses,
+		"rand":     {"seeded", "secure"},
+		"vary":     {"n", "eps", "d", "clip", "k"},
+		"preset":   presets,
+		"canary":   {"first", "last"},
+	}
+	for name, vs := range values {
+		if cmd.Flags().Lookup(name) == nil {
+			continue
+		}
+		cmd.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return vs, cobra.ShellCompDirectiveNoFileComp
+		})
+	}
+	for name, ext := range map[string][]string{"data": {"csv"}, "plot": {"png", "svg"}} {
+		if cmd.Flags().Lookup(name) != nil {
+			cmd.MarkFlagFilename(name, ext...)
+		}
+	}
+	if cmd.Flags().Lookup("out") != nil {
+		if cmd.Name() == "sweep" { // a shard's results file
+			cmd.MarkFlagFilename("out", "json")
+		} else {
+			cmd.MarkFlagDirname("out")
+		}
+	}
+}

@@ -1,0 +1,427 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/solvers"
+	"dpso/solvers/ledger"
+	"dpso/solvers/oracle"
+	"dpso/theory"
+)
+
+// Settings are a run's optional connections to the outside, in the style
+// of gonum's optimize.Settings: a nil *Settings, or a nil field, means
+// none. They never change a result.
+type Settings struct {
+	// Progress receives a Progress at every checkpoint of every (solver,
+	// trial) and at its end; Put never blocks the solvers.
+	Progress *Mailbox[Progress]
+	// Gate pauses the run while it is closed: every solver goroutine blocks
+	// at its next checkpoint until the gate opens or the context is
+	// cancelled (see Gate).
+	Gate *Gate
+}
+
+func (s *Settings) progress() *Mailbox[Progress] {
+	if s == nil {
+		return nil
+	}
+	return s.Progress
+}
+
+// wait blocks at a checkpoint while the gate is closed; on cancellation
+// the solver sees ctx.Err() itself.
+func (s *Settings) wait(ctx context.Context) {
+	if s != nil && s.Gate != nil {
+		_ = s.Gate.Wait(ctx)
+	}
+}
+
+// Estimate is a mean over trials with its standard error sd/√N (NaN for
+// N < 2: one trial has no spread to estimate).
+type Estimate struct {
+	Mean float64
+	SE   float64
+	N    int
+}
+
+// estimate is the mean and standard error of xs, summed in order (so the
+// result does not depend on how trials were scheduled).
+func estimate(xs []float64) Estimate {
+	n := len(xs)
+	if n == 0 {
+		return Estimate{Mean: math.NaN(), SE: math.NaN()}
+	}
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	mean := s / float64(n)
+	if n < 2 {
+		return Estimate{Mean: mean, SE: math.NaN(), N: n}
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return Estimate{Mean: mean, SE: math.Sqrt(ss / float64(n-1) / float64(n)), N: n}
+}
+
+// TracePoint is the excess risk at one checkpoint.
+type TracePoint struct {
+	Iter      int
+	GradEvals int64
+	// Excess is F(w) − F* of the checkpoint's iterate (per trial), or its
+	// mean over trials (Report.Trace).
+	Excess float64
+	// SE is the evaluation sample's Monte Carlo error (per trial), or the
+	// standard error over trials (Report.Trace).
+	SE float64
+}
+
+// TrialResult is one trial of one solver.
+type TrialResult struct {
+	Trial int
+	// Excess is F(w) − F* of the output, ExcessSE the Monte Carlo error of
+	// the evaluation sample (0 when exact).
+	Excess, ExcessSE float64
+	W                []float64
+	Spent, Budget    ledger.Cost
+	// Events are the mechanisms the ledger accounted as a whole (dp-sgd's
+	// Poisson-subsampled Gaussian steps, with their accountant's (ε', δ));
+	// nil for the solvers charged call by call.
+	Events    []ledger.Event
+	Params    solvers.Params
+	GradEvals int64
+	NonFinite int64
+	// Clipped and Fed count the per-sample gradients clipping changed and
+	// those fed to the oracle (solvers.Result).
+	Clipped, Fed int64
+	// BiasOnly is F(w) − F* of the same schedule and data with the noise
+	// switched off (solvers.Config.NoNoise), NaN when not run.
+	BiasOnly    float64
+	BudgetBound bool
+	Notes       []string
+	Trace       []TracePoint
+	Elapsed     time.Duration
+}
+
+// Report is the result of running one solver on a run's trials.
+type Report struct {
+	// Spec is the run's resolved Spec; for user data with n and d those of
+	// the data (Theory.N, Theory.D).
+	Spec     spec.Spec
+	Solver   string
+	Describe string // the solver's one-line description
+	// Oracle is the mean oracle this solver used: the run's, or the
+	// solver's own default; for a solver with its own estimate its name
+	// (solvers.Descriptor.OracleName: dp-sgd's oracle.NoisySumName).
+	Oracle  string
+	Class   theory.Class
+	Privacy spec.Privacy
+	// Excess is the mean ± standard error over trials of F(w_T) − F*.
+	Excess Estimate
+	// EvalSE is the mean over trials of the evaluation sample's Monte
+	// Carlo error of F(w_T) − F* (0 for closed forms and user data); it is
+	// common to all trials, so it does not shrink with more trials.
+	EvalSE float64
+	Risk   scenarios.RiskInfo
+	Trials []TrialResult
+	// Trace is the mean over trials of the excess risk at each checkpoint
+	// (the checkpoint schedule is deterministic, so trials align).
+	Trace []TracePoint
+	// Params is the prescription (that of trial 0).
+	Params solvers.Params
+	Theory scenarios.TheoryInputs
+	// Bounds are the theory bounds of the class at the same parameters
+	// (Instance.Bounds).
+	Bounds  []theory.Bound
+	Profile []scenarios.MomentEntry
+	Rand    string // the randomness mode's label
+	// UserRows: the data are the user's rows, so the excess risk (and
+	// everything else measured on them) is a non-private diagnostic.
+	UserRows bool
+	// NotPrivate says, in words, why the run's outputs are not covered by
+	// a privacy guarantee (spec.Resolved.NotPrivate; the baseline sgd
+	// adds its own); empty when they are.
+	NotPrivate []string
+	// Total is what the whole call (this run, or the comparison or sweep
+	// it belongs to) released from the same data, composed.
+	Total PrivacyTotal
+	// Refused is the solver's sentence when it declines the run (e.g.
+	// Lipschitz DP-SGD with L_f = ∞) or, in a comparison, cannot run with
+	// this configuration (its *solvers.ConfigError); the other fields but
+	// Spec, Solver, Theory and Profile are then empty.
+	Refused string
+	Notes   []string
+	Elapsed time.Duration
+
+	// W0 is F(w₀) − F* at the solvers' common start w₀ = 0, the excess
+	// risk of doing nothing (closed form, the evaluation sample with its
+	// Monte Carlo error in SE, or on user data the empirical gap, a
+	// non-private diagnostic); N = 0.
+	W0 Estimate
+	// Clipped is the mean over trials of the fraction of per-sample
+	// gradients clipping changed (NaN for a solver that does not clip);
+	// on user data a non-private diagnostic.
+	Clipped float64
+	// BiasOnly is the mean ± s.e. over trials of the excess risk of the
+	// same schedule and draws with the noise switched off (NaN when not
+	// run; see SweepSpec).
+	BiasOnly Estimate
+	// Certified is the paper's explicit-constant bound at this run's own
+	// parameters (see Certify).
+	Certified Certified
+	// BudgetCapped is true when the work budget cut the prescribed
+	// schedule (localized methods, klz-gd): the parameters are then not
+	// the theorem's prescription.
+	BudgetCapped bool
+	// RefNotes are the sentences about the reference lines: the
+	// certificate (none, a failed condition, vacuous), a mean above
+	// F(w₀) − F*, a budget cap. A run's outputs print them after Notes; a
+	// sweep's table shows the same facts in its columns instead.
+	RefNotes []string
+}
+
+// Private reports whether the run was private: its ledger budget (every
+// trial's is the same) is finite. ε = ∞ and the non-private baseline sgd,
+// whose ledger budget is infinite, are not.
+func (r *Report) Private() bool {
+	if !r.Privacy.Private() {
+		return false
+	}
+	for _, t := range r.Trials {
+		return !math.IsInf(t.Budget.Rho, 1) && !math.IsInf(t.Budget.Eps, 1)
+	}
+	return true
+}
+
+// Progress is a live report from a running trial, delivered through a
+// Mailbox.
+type Progress struct {
+	Solver string
+	Trial  int
+	// Point is the sweep point's index (0 outside sweeps).
+	Point     int
+	Iter      int
+	Iters     int
+	Phase     int
+	GradEvals int64
+	// Excess is F(w) − F* of the current iterate, ExcessSE its evaluation
+	// error.
+	Excess, ExcessSE float64
+	Spent            ledger.Cost
+	Batch            oracle.BatchStats
+	NonFinite        int64
+	Done             bool // the trial's last checkpoint
+	// TrialsDone counts finished (trial, solver) runs of the whole call,
+	// of Total.
+	TrialsDone, Total int
+	Elapsed           time.Duration
+}
+
+// Comparison is several solvers run on the same draws (common random
+// numbers: every solver of a trial sees the same dataset and the same
+// noise stream seed).
+type Comparison struct {
+	Reports []*Report
+	// Total is what the comparison's outputs cost together (every
+	// report's Total is this one).
+	Total PrivacyTotal
+	// Diff[i] is the paired difference of solver i's excess risk minus
+	// solver 0's, mean ± standard error over trials (NaN when either
+	// refused). Pairing removes the data's variance from the comparison.
+	Diff []Estimate
+}
+
+// Run runs r.Spec.Trials trials of r's solver in parallel on
+// r.Spec.Workers goroutines (default GOMAXPROCS), each trial in one
+// goroutine with its own streams, so the result is the same bit for bit
+// whatever the number of workers (in seeded mode). It stops within 50 ms
+// of ctx's cancellation and then returns ctx's error. A solver's refusal is
+// returned as its *solvers.RefusedError.
+func Run(ctx context.Context, r spec.Resolved, set *Settings) (*Report, error) {
+	c, err := Compare(ctx, r, nil, set)
+	if err != nil {
+		return nil, err
+	}
+	rep := c.Reports[0]
+	if rep.Refused != "" {
+		return nil, &solvers.RefusedError{Solver: rep.Solver, Reason: rep.Refused}
+	}
+	return rep, nil
+}
+
+// Compare runs several solvers (default: r's solver) on the same trials:
+// each trial draws its dataset once and runs every solver on it. A solver
+// that refuses is reported with its reason; the others run.
+func Compare(ctx context.Context, r spec.Resolved, names []string, set *Settings) (*Comparison, error) {
+	start := time.Now()
+	if len(names) == 0 {
+		names = []string{r.Solver.Name()}
+	}
+	// Everything the comparison releases from the same data composes (see
+	// PrivacyTotal); with --split-budget each release gets its share.
+	if err := splitAllowed(r, names); err != nil {
+		return nil, err
+	}
+	r, err := r.ForReleases(r.Releases(len(names), 1))
+	if err != nil {
+		return nil, err
+	}
+	u, err := newUnit(ctx, r, names, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkResults(r, []*unit{u}); err != nil {
+		return nil, err
+	}
+	if err := runUnits(ctx, allJobs([]*unit{u}), r.Spec.Workers, set, start); err != nil {
+		return nil, err
+	}
+	if err := u.finish(ctx); err != nil {
+		return nil, err
+	}
+	c := u.comparison(time.Since(start))
+	c.Total = totalOf(r, []*unit{u})
+	for _, rep := range c.Reports {
+		rep.Total = c.Total
+	}
+	return c, nil
+}
+
+// Prescription is what a run would use, computed without running.
+type Prescription struct {
+	Spec    spec.Spec
+	Solver  string
+	Oracle  string
+	Privacy spec.Privacy
+	Params  solvers.Params
+	Theory  scenarios.TheoryInputs
+	Bounds  []theory.Bound
+	Profile []scenarios.MomentEntry
+	Risk    scenarios.RiskInfo
+	Notes   []string
+	// Refused is the solver's sentence when it would decline the run.
+	Refused string
+	// UserRows, NotPrivate: as Report's.
+	UserRows   bool
+	NotPrivate []string
+	// Total is what the run would release in all (its trials on user
+	// rows), planned from the budget.
+	Total PrivacyTotal
+	// W0 is F(w₀) − F* at w₀ = 0 (see Report.W0).
+	W0 Estimate
+	// Certified is the certificate at the prescribed parameters.
+	Certified Certified
+	// RefNotes are the certificate's sentences (see Report.RefNotes).
+	RefNotes []string
+}
+
+// Private reports whether the prescribed run would be private: a finite ε
+// and some clipping or noise (the baseline sgd has neither).
+func (p *Prescription) Private() bool {
+	return p.Privacy.Private() && !(math.IsInf(p.Params.Clip, 1) && p.Params.Sigma == 0)
+}
+
+// Prescribe builds r's problem and returns the solver's parameters for it
+// without running (for the explorer's formula panel and `run --dry-run`),
+// with the constants the theory bounds need.
+func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
+	r, err := r.ForReleases(r.Releases(1, 1))
+	if err != nil {
+		return nil, err
+	}
+	in, err := scenarios.Build(ctx, r.Problem)
+	if err != nil {
+		return nil, err
+	}
+	rs := specOf(r, in)
+	prof, err := in.ProfileContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prescription{Spec: rs, Solver: r.Solver.Name(), Oracle: r.Solver.OracleName(r.Oracle), Privacy: r.Privacy,
+		Theory: theoryOf(r, in), Profile: prof, Risk: in.RiskInfo(), Notes: append(slices.Clone(r.DefaultNotes), in.Notes()...),
+		UserRows: r.UserRows(), NotPrivate: r.NotPrivate(), Total: plannedTotal(r)}
+	p.Bounds, p.Notes = boundsWithNote(p.Theory, p.Notes)
+	if err := spec.CheckSamplingRate(r.Spec, in.Def().N); err != nil {
+		return nil, err
+	}
+	par, err := r.Solver.Solver.Prescribe(in, in.Def().N, r.Config(0, nil))
+	var re *solvers.RefusedError
+	switch {
+	case errors.As(err, &re):
+		p.Refused = re.Reason
+	case err != nil:
+		return nil, err
+	default:
+		if err := checkParams(r, p.Solver, par); err != nil {
+			return nil, err
+		}
+	}
+	p.Params = par
+	p.Notes = append(p.Notes, par.Notes...)
+	p.W0 = startExcess(in)
+	if p.Refused == "" {
+		p.Certified = Certify(in, p.Solver, r.Schedule, r.Oracle, r.Spec.K, par)
+		p.RefNotes = certNotes(p.Certified, p.W0)
+	}
+	return p, nil
+}
+
+// specOf is r's resolved Spec with the built problem's n (user data: its
+// rows, unless a subset was asked for).
+func specOf(r spec.Resolved, in *scenarios.Instance) spec.Spec {
+	s := r.Spec.Clone()
+	s.N = in.Def().N
+	return s
+}
+
+// theoryOf is the theory inputs of r's run on in: under r's moment
+// assumption, in the shuffle model for a shuffle oracle, with the
+// coordinate-wise moments its bounds read for the coordinate-wise shuffle
+// oracle, and for the non-smooth classes with the empirical moment
+// R̃_{2k,n} (R̃_{2k,n/4}) of the localization theorems' precise statements.
+func theoryOf(r spec.Resolved, in *scenarios.Instance) scenarios.TheoryInputs {
+	var delta float64
+	if r.Privacy.Model == spec.Shuffle {
+		delta = r.Privacy.Delta
+	}
+	t := in.TheoryUnder(r.Assumption, delta)
+	if t.Shuffle && r.Oracle == "shuffle-coordinate" {
+		t = in.WithCoordOracle(t)
+	}
+	return in.WithEmpirical(t)
+}
+
+// boundsWithNote evaluates the run's theory bounds (scenarios.BoundsOf:
+// restated for the shuffle model or the run's assumption) with notes
+// saying how they were restated; an error (an input outside a bound's
+// range) becomes a note.
+func boundsWithNote(t scenarios.TheoryInputs, notes []string) ([]theory.Bound, []string) {
+	b, err := scenarios.BoundsOf(t)
+	if err != nil {
+		return nil, append(notes, "theory bounds not evaluated: "+err.Error())
+	}
+	switch {
+	case t.Shuffle && t.CoordOracle:
+		notes = append(notes, "(ε, δ)-shuffle run with the coordinate-wise oracle: its bound is the appendix's (prop: sdp bias var, rem: sdp has same bias var: the zCDP formula under ass:coordinatewise, r̃_k → √d·γ_k^(1/k), at ε̃ = ε/ln(d/δ); Õ only); the zCDP lower bound and prior work's zCDP bounds do not apply to it and are not shown")
+	case t.Shuffle:
+		notes = append(notes, "(ε, δ)-shuffle run: its bounds are the appendix's shuffle-model bounds (lem: pvec: the zCDP formulas at ε̃ = ε/ln(d/δ)); the zCDP lower bound and prior work's zCDP bounds do not apply to it and are not shown")
+	}
+	if t.EmpWhat != "" && !t.Shuffle {
+		notes = append(notes, fmt.Sprintf("the localization theorem's precise statement (the -emp bound) reads the empirical moment in place of r̃_2k = %s: %s", theory.Sig6.Format(t.R2k), t.EmpWhat))
+	}
+	if a := t.Assumption; a != "" && a != theory.Tilde {
+		notes = append(notes, fmt.Sprintf("the prescription reads %s (%s) in place of r̃_k; the lower bound is the one under %s, the upper bound keeps its ass:tilde form with r̃_k (its precise statement under %s is the same expression in %s)", a.Symbol(), a.Label(), a.Label(), a.Label(), a.Symbol()))
+	}
+	return b, notes
+}

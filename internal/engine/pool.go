@@ -1,0 +1,476 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/solvers"
+	"dpso/solvers/ledger"
+	"dpso/theory"
+)
+
+// unit is one built problem with the solvers to run on its trials: a run,
+// a comparison, or one point of a sweep.
+type unit struct {
+	in      *scenarios.Instance
+	run     spec.Resolved
+	spec    spec.Spec // run.Spec with the instance's n
+	solvers []solvers.Descriptor
+	params  []solvers.Params
+	refused []string
+	point   int
+	results [][]TrialResult // [solver][trial]
+	// w0 is F(w₀) − F* at the common start w₀ = 0.
+	w0 Estimate
+	// biasOnly: run every trial a second time with the noise off.
+	biasOnly bool
+	profile  []scenarios.MomentEntry
+}
+
+// testAfterTrials, when set (by tests), runs when a sweep's trials have
+// all finished, before its reports are assembled.
+var testAfterTrials func()
+
+// finish computes what the unit's reports share after its trials (the
+// moment profile, a few Monte Carlo moments), checking ctx: a sweep's or
+// a comparison's assembly ends within 50 ms of a cancellation too.
+func (u *unit) finish(ctx context.Context) error {
+	p, err := u.in.ProfileContext(ctx)
+	if err != nil {
+		return err
+	}
+	u.profile = p
+	return nil
+}
+
+func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*unit, error) {
+	in, err := scenarios.Build(ctx, r.Problem)
+	if err != nil {
+		return nil, err
+	}
+	u := &unit{in: in, run: r, spec: specOf(r, in), point: point, w0: startExcess(in)}
+	if err := spec.CheckSamplingRate(r.Spec, u.spec.N); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("solver %s is listed twice", name)}
+		}
+		seen[name] = true
+		d, ok := solvers.DescriptorOf(name)
+		if !ok {
+			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("unknown solver %s (registered: %s)", theory.Quote(name), strings.Join(solvers.Names(), ", "))}
+		}
+		if !d.Baseline() && d.Class != string(r.Spec.Class) {
+			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, r.Spec.Class)}
+		}
+		par, err := d.Solver.Prescribe(in, u.spec.N, r.Config(0, nil))
+		if err == nil && d.Name() != r.Solver.Name() {
+			// r's own solver passed this check in Resolve; a listed one
+			// may materialize where it does not.
+			err = r.CheckSize(d)
+		}
+		var re *solvers.RefusedError
+		var ce *solvers.ConfigError
+		var se *spec.SpecError
+		switch {
+		case errors.As(err, &re):
+			u.refused = append(u.refused, re.Reason)
+		case len(names) > 1 && errors.As(err, &ce):
+			// In a comparison, a solver that cannot run with this
+			// configuration is reported; the others run.
+			u.refused = append(u.refused, ce.Error())
+		case len(names) > 1 && errors.As(err, &se) && se.Field == "n":
+			u.refused = append(u.refused, se.Msg)
+		case err != nil:
+			return nil, err
+		default:
+			if err := checkParams(r, name, par); err != nil {
+				return nil, err
+			}
+			u.refused = append(u.refused, "")
+		}
+		u.solvers = append(u.solvers, d)
+		u.params = append(u.params, par)
+	}
+	u.results = make([][]TrialResult, len(u.solvers))
+	for i := range u.results {
+		u.results[i] = make([]TrialResult, r.Spec.Trials)
+	}
+	return u, nil
+}
+
+// job is one trial of a unit: every solver of the unit on trial's
+// dataset.
+type job struct {
+	u     *unit
+	trial int
+}
+
+// allJobs lists every (unit, trial) of units, unit by unit.
+func allJobs(units []*unit) []job {
+	var jobs []job
+	for _, u := range units {
+		for t := range u.run.Spec.Trials {
+			jobs = append(jobs, job{u, t})
+		}
+	}
+	return jobs
+}
+
+// runUnits runs jobs on an errgroup of at most workers goroutines
+// (default GOMAXPROCS); each job runs all its unit's solvers on one
+// dataset. Results land at their index, so scheduling does not affect
+// them. The first failure cancels the other jobs and is the error returned
+// (a cancellation of ctx itself returns ctx's error).
+func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start time.Time) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	total := 0
+	for _, j := range jobs {
+		for _, r := range j.u.refused {
+			if r == "" {
+				total++
+			}
+		}
+	}
+	var done atomic.Int64
+	// The cores the trials leave over go inside them: a trial with
+	// solvers.Config.Workers = k spreads its large oracle calls over k
+	// goroutines (the result is the same bits for any k).
+	inner := max(1, workers/max(1, min(workers, len(jobs))))
+	p := &pool{set: set, start: start, total: total, done: &done, inner: inner}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for _, j := range jobs {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error { return p.safeTrial(gctx, j.u, j.trial) })
+	}
+	err := g.Wait()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// pool is what every job of one call shares.
+type pool struct {
+	set   *Settings
+	start time.Time
+	total int
+	done  *atomic.Int64
+	inner int // solvers.Config.Workers of every trial
+}
+
+// safeTrial is runTrial with a panic (a bug in a solver) turned into an
+// error: no panic may escape a worker goroutine and crash the program.
+func (p *pool) safeTrial(ctx context.Context, u *unit, trial int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in trial %d: %v (this is a bug; please report it with the command line)", trial, r)
+		}
+	}()
+	return p.runTrial(ctx, u, trial)
+}
+
+// runTrial runs every solver of u on trial's dataset.
+func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data := u.in.Dataset(u.run.Rand, u.run.Spec.Seed, trial)
+	progress := p.set.progress()
+	for si, d := range u.solvers {
+		if u.refused[si] != "" {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		var trace []TracePoint
+		name := d.Name()
+		observe := func(cp solvers.Checkpoint) {
+			ex, se := u.in.Excess(cp.W)
+			trace = append(trace, TracePoint{Iter: cp.Iter, GradEvals: cp.GradEvals, Excess: ex, SE: se})
+			if progress != nil {
+				progress.Put(Progress{Solver: name, Trial: trial, Point: u.point, Iter: cp.Iter, Iters: cp.Iters, Phase: cp.Phase,
+					GradEvals: cp.GradEvals, Excess: ex, ExcessSE: se, Spent: cp.Spent, Batch: cp.Batch, NonFinite: cp.NonFinite,
+					Total: p.total, Elapsed: time.Since(p.start)})
+			}
+			p.set.wait(ctx) // a paused run blocks here (see Gate)
+		}
+		cfg := u.run.Config(trial, observe)
+		cfg.Workers = p.inner
+		res, err := d.Solver.Run(ctx, u.in, data, cfg)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("%s, trial %d: %w", name, trial, err)
+		}
+		if len(res.W) != u.in.Dim() {
+			return fmt.Errorf("%s, trial %d: output has dimension %d, want %d", name, trial, len(res.W), u.in.Dim())
+		}
+		if !within(res.Spent, res.Budget) {
+			return fmt.Errorf("%s, trial %d: privacy ledger: spent %+v exceeds the budget %+v", name, trial, res.Spent, res.Budget)
+		}
+		biasOnly := math.NaN()
+		if u.biasOnly {
+			// The same schedule on the same data with the noise switched
+			// off: the clipping bias's share of the error.
+			cfg := u.run.Config(trial, nil)
+			cfg.NoNoise = true
+			bo, err := d.Solver.Run(ctx, u.in, data, cfg)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				return fmt.Errorf("%s without noise, trial %d: %w", name, trial, err)
+			}
+			biasOnly, _ = u.in.Excess(bo.W)
+		}
+		ex, se := u.in.Excess(res.W)
+		if n := len(trace); n == 0 || trace[n-1].GradEvals != res.GradEvals {
+			trace = append(trace, TracePoint{Iter: res.Params.Iters, GradEvals: res.GradEvals, Excess: ex, SE: se})
+		}
+		var notes []string
+		notes = append(notes, res.Notes...)
+		if out, radius := math.Sqrt(sqnorm(res.W)), u.in.Diam()/2; out > radius*(1+1e-9) {
+			notes = append(notes, fmt.Sprintf("the output lies outside W (‖w‖ = %s > R = %s); its excess risk may be negative", theory.Sig6.Format(out), theory.Sig6.Format(radius)))
+		}
+		u.results[si][trial] = TrialResult{
+			Trial: trial, Excess: ex, ExcessSE: se, W: res.W, Spent: res.Spent, Budget: res.Budget, Events: res.Events, Params: res.Params,
+			GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, BiasOnly: biasOnly,
+			BudgetBound: res.BudgetBound, Notes: notes, Trace: trace,
+			Elapsed: time.Since(t0),
+		}
+		nd := int(p.done.Add(1))
+		if progress != nil {
+			progress.Put(Progress{Solver: name, Trial: trial, Point: u.point, Iter: res.Params.Iters, Iters: res.Params.Iters,
+				GradEvals: res.GradEvals, Excess: ex, ExcessSE: se, Spent: res.Spent, NonFinite: res.NonFinite, Done: true,
+				TrialsDone: nd, Total: p.total, Elapsed: time.Since(p.start)})
+		}
+	}
+	return nil
+}
+
+func sqnorm(w []float64) float64 {
+	var s float64
+	for _, x := range w {
+		s += x * x
+	}
+	return s
+}
+
+// within is the ledger's check: s ≤ b component-wise up to 10⁻⁹ relative.
+func within(s, b ledger.Cost) bool {
+	ok := func(x, lim float64) bool { return x <= lim || x <= lim*(1+1e-9) }
+	return ok(s.Rho, b.Rho) && ok(s.Eps, b.Eps) && ok(s.Delta, b.Delta)
+}
+
+// report assembles solver si's report.
+func (u *unit) report(si int, elapsed time.Duration) *Report {
+	d := u.solvers[si]
+	oracleName := u.run.Spec.Oracle
+	if oracleName == "" {
+		oracleName = d.DefaultOracle
+	}
+	r := &Report{
+		Spec: u.spec, Solver: d.Name(), Describe: d.Solver.Describe(), Oracle: d.OracleName(oracleName), Class: u.spec.Class, Privacy: u.run.PrivacyOf(d),
+		Theory: theoryOf(u.run, u.in), Profile: u.profile, Rand: u.run.Rand.Label(), Notes: append(slices.Clone(u.run.DefaultNotes), u.in.Notes()...),
+		Elapsed: elapsed, UserRows: u.run.UserRows(), NotPrivate: u.run.NotPrivate(),
+	}
+	r.Bounds, r.Notes = boundsWithNote(r.Theory, r.Notes)
+	r.W0 = u.w0
+	r.Clipped = math.NaN()
+	r.BiasOnly = Estimate{Mean: math.NaN(), SE: math.NaN()}
+	if u.refused[si] != "" {
+		r.Refused = u.refused[si]
+		r.Excess = Estimate{Mean: math.NaN(), SE: math.NaN()}
+		return r
+	}
+	r.Risk = u.in.RiskInfo()
+	r.Trials = u.results[si]
+	r.Params = u.params[si]
+	xs := make([]float64, len(r.Trials))
+	var evalSE float64
+	for i, t := range r.Trials {
+		xs[i] = t.Excess
+		evalSE += t.ExcessSE
+	}
+	r.Excess = estimate(xs)
+	r.EvalSE = evalSE / float64(len(r.Trials))
+	r.Clipped = clippedFraction(r.Trials)
+	if u.biasOnly {
+		bo := make([]float64, len(r.Trials))
+		for i, t := range r.Trials {
+			bo[i] = t.BiasOnly
+		}
+		r.BiasOnly = estimate(bo)
+	}
+	r.BudgetCapped = r.Params.BudgetBound
+	for _, t := range r.Trials {
+		r.BudgetCapped = r.BudgetCapped || t.BudgetBound
+	}
+	r.Certified = Certify(u.in, d.Name(), u.run.Schedule, oracleName, u.spec.K, r.Params)
+	var note string
+	r.Trace, note = meanTrace(r.Trials)
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
+	// The solver's own notes (appended below) already say when an override
+	// or a binding work budget puts the theorem's prescription out of force,
+	// with the numbers.
+	if r.Risk.Kind == scenarios.Population && r.Risk.EvalSize > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("F is estimated on a fixed evaluation sample of %d draws: excess risks carry its Monte Carlo error (≈ %s here), common to all trials", r.Risk.EvalSize, theory.Sig4.Format(r.EvalSE)))
+	}
+	r.Notes = append(r.Notes, r.Params.Notes...)
+	r.RefNotes = runNotes(r)
+	return r
+}
+
+func (u *unit) comparison(elapsed time.Duration) *Comparison {
+	c := &Comparison{}
+	for si := range u.solvers {
+		c.Reports = append(c.Reports, u.report(si, elapsed))
+	}
+	for si := range u.solvers {
+		if u.refused[si] != "" || u.refused[0] != "" {
+			c.Diff = append(c.Diff, Estimate{Mean: math.NaN(), SE: math.NaN()})
+			continue
+		}
+		xs := make([]float64, u.run.Spec.Trials)
+		for t := range xs {
+			xs[t] = u.results[si][t].Excess - u.results[0][t].Excess
+		}
+		c.Diff = append(c.Diff, estimate(xs))
+	}
+	return c
+}
+
+// meanTrace averages the trials' traces checkpoint by checkpoint. The
+// schedule is deterministic, so every trial has the same checkpoints. A
+// solver with random batch sizes (dp-sgd's Poisson batches) checkpoints at
+// the same iterations in every trial but after different gradient counts:
+// its trace is averaged by iteration, at the mean gradient count, and a
+// note says so. Otherwise (a schedule that depends on the data) only the
+// gradient counts present in every trial are kept, and a note says so.
+func meanTrace(trials []TrialResult) ([]TracePoint, string) {
+	if len(trials) == 0 {
+		return nil, ""
+	}
+	if out, ok := meanTraceByIter(trials); ok {
+		return out, "the trials' gradient counts differ (random batch sizes): the mean trace averages each checkpoint's iteration over the trials, at the mean gradient count"
+	}
+	aligned := true
+	ref := trials[0].Trace
+	for _, t := range trials[1:] {
+		if len(t.Trace) != len(ref) {
+			aligned = false
+			break
+		}
+		for i := range ref {
+			if t.Trace[i].GradEvals != ref[i].GradEvals {
+				aligned = false
+				break
+			}
+		}
+	}
+	var keep []int64
+	if aligned {
+		for _, p := range ref {
+			keep = append(keep, p.GradEvals)
+		}
+	} else {
+		count := map[int64]int{}
+		for _, t := range trials {
+			seen := map[int64]bool{}
+			for _, p := range t.Trace {
+				if !seen[p.GradEvals] {
+					seen[p.GradEvals] = true
+					count[p.GradEvals]++
+				}
+			}
+		}
+		for _, p := range ref {
+			if count[p.GradEvals] == len(trials) {
+				keep = append(keep, p.GradEvals)
+			}
+		}
+	}
+	out := make([]TracePoint, 0, len(keep))
+	for i, g := range keep {
+		xs := make([]float64, 0, len(trials))
+		iter := 0
+		for _, t := range trials {
+			if aligned {
+				xs = append(xs, t.Trace[i].Excess)
+				iter = t.Trace[i].Iter
+				continue
+			}
+			for _, p := range t.Trace {
+				if p.GradEvals == g {
+					xs = append(xs, p.Excess)
+					iter = p.Iter
+					break
+				}
+			}
+		}
+		e := estimate(xs)
+		out = append(out, TracePoint{Iter: iter, GradEvals: g, Excess: e.Mean, SE: e.SE})
+	}
+	if !aligned {
+		return out, "the trials' checkpoints differ; the mean trace keeps the checkpoints common to all trials"
+	}
+	return out, ""
+}
+
+// meanTraceByIter is the mean trace of trials whose checkpoints fall at the
+// same iterations but not at the same gradient counts; ok is false when
+// the gradient counts agree (the ordinary case) or the iterations do not.
+func meanTraceByIter(trials []TrialResult) ([]TracePoint, bool) {
+	ref := trials[0].Trace
+	sameEvals := true
+	for _, t := range trials[1:] {
+		if len(t.Trace) != len(ref) {
+			return nil, false
+		}
+		for i := range ref {
+			if t.Trace[i].Iter != ref[i].Iter {
+				return nil, false
+			}
+			sameEvals = sameEvals && t.Trace[i].GradEvals == ref[i].GradEvals
+		}
+	}
+	if sameEvals {
+		return nil, false
+	}
+	out := make([]TracePoint, len(ref))
+	xs := make([]float64, len(trials))
+	for i := range ref {
+		var evals float64
+		for ti, t := range trials {
+			xs[ti] = t.Trace[i].Excess
+			evals += float64(t.Trace[i].GradEvals)
+		}
+		e := estimate(xs)
+		out[i] = TracePoint{Iter: ref[i].Iter, GradEvals: int64(math.Round(evals / float64(len(trials)))), Excess: e.Mean, SE: e.SE}
+	}
+	return out, true
+}

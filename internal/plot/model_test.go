@@ -1,0 +1,162 @@
+package plot
+
+import (
+	"context"
+	"image/color"
+	"slices"
+	"strings"
+	"testing"
+
+	"dpso/internal/engine"
+	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/theory"
+)
+
+// sameColor reports whether two colours are the same RGBA.
+func sameColor(a, b color.Color) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
+}
+
+// checkModel checks issue 14's bug #1 on a figure's model: every series
+// has at least one mark inside the axes, no two series share a colour or
+// a dash pattern, and no legend name is a bare internal id.
+func checkModel(t *testing.T, f *Figure, ids []string) {
+	t.Helper()
+	ss := f.Series()
+	for i, a := range ss {
+		if f.Visible(a) == 0 {
+			t.Errorf("series %q has no mark inside the axes (x %g…%g, y %g…%g): %v", a.Name, f.Plot.X.Min, f.Plot.X.Max, f.Plot.Y.Min, f.Plot.Y.Max, a.Points)
+		}
+		if len(a.Points) == 1 && a.Glyph == "" {
+			t.Errorf("series %q is one point without a marker", a.Name)
+		}
+		for _, id := range ids {
+			if a.Name == id {
+				t.Errorf("series named by its internal id %q", id)
+			}
+		}
+		for _, b := range ss[i+1:] {
+			if sameColor(a.Color, b.Color) {
+				t.Errorf("series %q and %q share a colour", a.Name, b.Name)
+			}
+			if slices.Equal(a.Dashes, b.Dashes) {
+				t.Errorf("series %q and %q share a dash pattern %v", a.Name, b.Name, a.Dashes)
+			}
+		}
+	}
+}
+
+// The flagship preset of issue 14's bug #1 at a test's size: linreg-t with
+// a declared L_f, so that lipschitz-dpsgd runs, as one full-batch step (a
+// two-point trace), beside acsa, sgd and klz-gd.
+func TestComparisonFigureModel(t *testing.T) {
+	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, Lf: 1e6, D: 3, N: 4000, Trials: 3}.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"acsa", "sgd", "lipschitz-dpsgd", "klz-gd"}
+	c, err := engine.Compare(context.Background(), rs, names, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Comparison(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := append([]string{}, names...)
+	for _, b := range c.Reports[0].Bounds {
+		ids = append(ids, b.ID)
+	}
+	checkModel(t, f, ids)
+	roles := map[Role]int{}
+	for _, s := range f.Series() {
+		roles[s.Role]++
+	}
+	for _, r := range c.Reports {
+		if r.Refused != "" {
+			continue
+		}
+		var got *Series
+		for _, s := range f.Series() {
+			if s.Role == RoleSolver && s.Solver == r.Solver {
+				got = &s
+				break
+			}
+		}
+		if got == nil {
+			t.Errorf("%s: no measured series", r.Solver)
+			continue
+		}
+		// The start point (0 evaluations, drawn at 1) is included, and
+		// the series is named by its human name.
+		if got.Points[0].X != 1 {
+			t.Errorf("%s: first point at x = %g, want 1 (the start at 0 evaluations + 1)", r.Solver, got.Points[0].X)
+		}
+		if !strings.HasPrefix(got.Name, SolverLabel(r.Solver)) || SolverLabel(r.Solver) == r.Solver {
+			t.Errorf("%s: legend name %q", r.Solver, got.Name)
+		}
+		if got.Glyph == "" {
+			t.Errorf("%s: no markers", r.Solver)
+		}
+		if r.Solver == "lipschitz-dpsgd" && len(got.Points) != 2 {
+			t.Errorf("lipschitz-dpsgd: %d points, want its two checkpoints", len(got.Points))
+		}
+	}
+	if roles[RoleStart] != 1 {
+		t.Errorf("%d start lines, want 1", roles[RoleStart])
+	}
+	if roles[RoleSolver] != len(names) {
+		t.Errorf("%d measured series, want %d", roles[RoleSolver], len(names))
+	}
+	if roles[RoleCertificate] == 0 {
+		t.Error("no certificate line")
+	}
+}
+
+// A clip sweep's figure: measured, bias-only, start, certificate and the
+// two vertical markers, all distinct and visible.
+func TestClipSweepFigureModel(t *testing.T) {
+	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, D: 3, N: 3000, Trials: 2}.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := engine.Sweep(context.Background(), rs, engine.SweepSpec{Param: spec.SweepClip, Points: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Sweep(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkModel(t, f, []string{"clipped-sgd"})
+	roles := map[Role]int{}
+	for _, s := range f.Series() {
+		roles[s.Role]++
+	}
+	for _, r := range []Role{RoleSolver, RoleBiasOnly, RoleStart, RoleMarker} {
+		if roles[r] == 0 {
+			t.Errorf("no %s series", r)
+		}
+	}
+	if roles[RoleRate] != 0 {
+		t.Error("a clip sweep draws the rates, which an overridden C does not move")
+	}
+}
+
+func TestSolverLabels(t *testing.T) {
+	for name, h := range solverNames {
+		got := SolverLabel(name)
+		if !strings.HasPrefix(got, h.human) || !strings.Contains(got, "("+name) {
+			t.Errorf("SolverLabel(%q) = %q", name, got)
+		}
+	}
+	if BoundLabel(theory.Lower, "lower bound (convex)") != "lower bound (convex)" {
+		t.Error("a lower bound's label repeats its kind")
+	}
+}

@@ -1,0 +1,529 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"dpso/internal/engine"
+	"dpso/internal/spec"
+	"dpso/solvers"
+	"dpso/theory"
+)
+
+// SweepJSON is the document of `dpso sweep --json`; the explorer exports
+// the same document for a sweep.
+type SweepJSON struct {
+	Sweep    string       `json:"sweep"`
+	From     float64      `json:"from"`
+	To       float64      `json:"to"`
+	Grid     []float64    `json:"grid"`
+	Scenario *string      `json:"scenario"`
+	Data     string       `json:"data,omitempty"`
+	Loss     string       `json:"loss,omitempty"`
+	Class    theory.Class `json:"class"`
+	K        *float64     `json:"k"`
+	Eps      *float64     `json:"eps"`
+	N        *int         `json:"n"`
+	D        *int         `json:"d"`
+	Trials   int          `json:"trials"`
+	Seed     *uint64      `json:"seed"` // null with secure randomness
+	Rand     string       `json:"rand"`
+	// Private, NotPrivate: as a run's (every point's reports agree).
+	Private    bool     `json:"private"`
+	NotPrivate []string `json:"not_private,omitempty"`
+	// Total is what the whole sweep released from the same data.
+	Total *TotalJSON `json:"total"`
+	// Delta is the δ of every row's eps_delta.
+	Delta   *float64         `json:"delta"`
+	Solvers []string         `json:"solvers"`
+	Rows    []SweepRowJSON   `json:"rows"`
+	Slopes  []SweepSlopeJSON `json:"slopes"`
+	Bounds  []SweepBoundJSON `json:"bounds"`
+	Notes   []string         `json:"notes"`
+	// W0Excess is F(w₀) − F* at every grid point.
+	W0Excess *SweepW0JSON `json:"w0_excess"`
+	// PrescribedClip is the base run's prescribed C (clip and k sweeps).
+	PrescribedClip *float64 `json:"prescribed_clip,omitempty"`
+	// Best is each solver's grid point with the smallest mean (clip and k
+	// sweeps).
+	Best []SweepBestJSON `json:"best,omitempty"`
+	// Diagnostics marks the rows' diagnostic fields on user data.
+	Diagnostics *DiagnosticsJSON `json:"diagnostics,omitempty"`
+}
+
+// SweepW0JSON is F(w₀) − F* over the grid.
+type SweepW0JSON struct {
+	Values  []*float64 `json:"values"`
+	Method  string     `json:"method"`
+	Meaning string     `json:"meaning"`
+	Private *bool      `json:"private,omitempty"`
+}
+
+// SweepBestJSON is a solver's best grid point.
+type SweepBestJSON struct {
+	Solver string   `json:"solver"`
+	X      *float64 `json:"x"`
+	Mean   *float64 `json:"mean"`
+	Stderr *float64 `json:"stderr"`
+}
+
+// DiagnosticsJSON names the fields computed on user rows outside the
+// private mechanism.
+type DiagnosticsJSON struct {
+	Fields  []string `json:"fields"`
+	Private bool     `json:"private"`
+	Note    string   `json:"note"`
+}
+
+// SweepRowJSON is one (point, solver).
+type SweepRowJSON struct {
+	X      float64  `json:"x"`
+	Solver string   `json:"solver"`
+	Mean   *float64 `json:"mean"`
+	Stderr *float64 `json:"stderr"`
+	// EpsDelta is the ε' of the solver's (ε', δ) at the sweep's δ (EpsDelta
+	// in run.go: accounted for dp-sgd, exact for ρ-zCDP); null when the run
+	// is not private or refused.
+	EpsDelta *float64 `json:"eps_delta"`
+	Refused  string   `json:"refused,omitempty"`
+	// Private: the mean and stderr are functions of the private outputs
+	// alone (false on user data: measured on the private rows).
+	Private bool `json:"private"`
+	// Clipped is the mean fraction of per-sample gradients clipped
+	// (absent for a solver that does not clip).
+	Clipped *float64 `json:"clipped,omitempty"`
+	// BiasOnly is the mean excess risk of the same T, C, steps and draws
+	// with the noise switched off (clip and k sweeps).
+	BiasOnly       *float64 `json:"bias_only,omitempty"`
+	BiasOnlyStderr *float64 `json:"bias_only_stderr,omitempty"`
+	// W0Excess is F(w₀) − F* at this point.
+	W0Excess *float64 `json:"w0_excess"`
+	// Certificate is the certificate's value at this point's parameters
+	// (null when none applies or a condition fails; CertificateID names
+	// it, CertificateVacuous says it is not below w0_excess).
+	Certificate        *float64 `json:"certificate"`
+	CertificateID      string   `json:"certificate_id,omitempty"`
+	CertificateVacuous bool     `json:"certificate_vacuous,omitempty"`
+}
+
+// SweepSlopeJSON is a solver's measured slope.
+type SweepSlopeJSON struct {
+	Solver string   `json:"solver"`
+	Slope  *float64 `json:"slope"`
+	Lo     *float64 `json:"lo"`
+	Hi     *float64 `json:"hi"`
+	Points int      `json:"points"`
+	// Private: fitted to private numbers only (false on user data).
+	Private bool   `json:"private"`
+	Note    string `json:"note,omitempty"`
+}
+
+// SweepBoundJSON is a bound over the grid.
+type SweepBoundJSON struct {
+	ID     string      `json:"id"`
+	Kind   theory.Kind `json:"kind"`
+	Values []*float64  `json:"values"`
+	Slope  *float64    `json:"slope"`
+	RateN  []*float64  `json:"rate_n"`
+	// RateNote says why rate_n is null or how to read the slope.
+	RateNote string `json:"rate_note,omitempty"`
+	Meaning  string `json:"meaning"`
+}
+
+// sweepBase is the Spec of the sweep's first point (the swept field
+// varies) with its n and d those of the instance (user data's rows and
+// columns).
+func sweepBase(rep *engine.SweepReport) spec.Spec {
+	if len(rep.Points) == 0 || len(rep.Points[0].Reports) == 0 {
+		return spec.Spec{}
+	}
+	r := rep.Points[0].Reports[0]
+	s := r.Spec
+	s.N, s.D = r.Theory.N, r.Theory.D
+	return s
+}
+
+// Sweep is the document of `dpso sweep --json` for rep.
+func Sweep(rep *engine.SweepReport) SweepJSON {
+	s := sweepBase(rep)
+	j := SweepJSON{Sweep: rep.Sweep.Param, From: rep.Sweep.From, To: rep.Sweep.To, Class: s.Class,
+		Trials: s.Trials, Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand, Solvers: rep.Solvers, Notes: sweepNotes(rep),
+		Total: totalJSON(rep.Total, spec.DefaultConversionDelta)}
+	j.NotPrivate = sweepNotPrivate(rep)
+	j.Private = len(j.NotPrivate) == 0
+	diag := sweepDiagnosticPrivate(rep)
+	if s.Data != "" {
+		j.Data, j.Loss = s.Data, s.Loss
+	} else {
+		name := s.Scenario
+		j.Scenario = &name
+	}
+	if rep.Sweep.Param != "k" {
+		j.K = JSONNum(s.K)
+	}
+	if rep.Sweep.Param != "eps" {
+		j.Eps = JSONNum(s.Eps)
+	}
+	if rep.Sweep.Param != "n" {
+		n := s.N
+		j.N = &n
+	}
+	if rep.Sweep.Param != "d" {
+		d := s.D
+		j.D = &d
+	}
+	j.Grid = make([]float64, len(rep.Points))
+	j.Rows = []SweepRowJSON{}
+	user := s.Data != ""
+	j.W0Excess = &SweepW0JSON{Values: make([]*float64, len(rep.Points)), Meaning: W0Meaning}
+	if user {
+		j.W0Excess.Private = falsePtr()
+		j.Diagnostics = &DiagnosticsJSON{Fields: []string{"mean", "stderr", "slopes", "w0_excess", "clipped", "bias_only"}, Private: false, Note: DiagnosticNote}
+	}
+	for i, p := range rep.Points {
+		j.Grid[i] = p.Value
+		for si, r := range p.Reports {
+			row := SweepRowJSON{X: p.Value, Solver: rep.Solvers[si], Refused: r.Refused, Private: diagnosticPrivate(r), W0Excess: JSONNum(r.W0.Mean)}
+			if si == 0 {
+				j.W0Excess.Values[i] = JSONNum(r.W0.Mean)
+				j.W0Excess.Method = r.Risk.Method
+			}
+			if r.Refused == "" {
+				row.Mean, row.Stderr = JSONNum(r.Excess.Mean), JSONNum(r.Excess.SE)
+				row.Clipped = JSONNum(r.Clipped)
+				if rep.BiasOnly {
+					row.BiasOnly, row.BiasOnlyStderr = JSONNum(r.BiasOnly.Mean), JSONNum(r.BiasOnly.SE)
+				}
+				if c := r.Certified.Cert; c != nil {
+					row.Certificate, row.CertificateID = JSONNum(c.Value), c.ID
+					row.CertificateVacuous = r.Certified.Vacuous(r.W0.Mean)
+				}
+			}
+			e, dl := EpsDelta(r)
+			row.EpsDelta = JSONNum(e)
+			if j.Delta == nil {
+				j.Delta = JSONNum(dl)
+			}
+			j.Rows = append(j.Rows, row)
+		}
+	}
+	if !math.IsNaN(rep.PrescribedClip) && rep.Sweep.Param != "n" && rep.Sweep.Param != "eps" && rep.Sweep.Param != "d" {
+		j.PrescribedClip = JSONNum(rep.PrescribedClip)
+	}
+	for _, b := range rep.Best {
+		j.Best = append(j.Best, SweepBestJSON{Solver: b.Solver, X: JSONNum(b.Value), Mean: JSONNum(b.Excess.Mean), Stderr: JSONNum(b.Excess.SE)})
+	}
+	j.Slopes = make([]SweepSlopeJSON, len(rep.Slopes))
+	for i, sl := range rep.Slopes {
+		j.Slopes[i] = SweepSlopeJSON{Solver: sl.Solver, Slope: JSONNum(sl.Slope), Lo: JSONNum(sl.Lo), Hi: JSONNum(sl.Hi), Points: sl.Points, Note: sl.Note, Private: diag}
+	}
+	j.Bounds = make([]SweepBoundJSON, len(rep.Bounds))
+	for i, b := range rep.Bounds {
+		bj := SweepBoundJSON{ID: b.ID, Kind: b.Kind, Slope: JSONNum(b.Slope), Values: make([]*float64, len(rep.Points)),
+			RateNote: b.RateNote, Meaning: theory.RateMeaning}
+		for pi, p := range rep.Points {
+			if v, ok := sweepBoundAt(p, b.ID); ok {
+				bj.Values[pi] = JSONNum(v)
+			}
+		}
+		if b.RateN != nil {
+			bj.RateN = make([]*float64, len(b.RateN))
+			for ri, r := range b.RateN {
+				bj.RateN[ri] = JSONNum(r)
+			}
+		}
+		j.Bounds[i] = bj
+	}
+	return j
+}
+
+// sweepBoundAt is bound id's value at a grid point (+Inf is returned as
+// is; ok is false when the bound was not evaluated there). The bounds do
+// not depend on the solver: those of the point's first report are read.
+func sweepBoundAt(p engine.SweepPoint, id string) (float64, bool) {
+	if len(p.Reports) == 0 {
+		return math.NaN(), false
+	}
+	for _, b := range p.Reports[0].Bounds {
+		if b.ID == id {
+			return b.Value, true
+		}
+	}
+	return math.NaN(), false
+}
+
+// WriteSweepCSV writes `dpso sweep --csv`: x,solver,mean,stderr,clipped,
+// bias_only,w0_excess,certificate and each bound's value (an empty cell
+// where a value does not exist: bias_only outside clip and k sweeps,
+// clipped for a solver that does not clip, a certificate that does not
+// apply or whose condition fails).
+func WriteSweepCSV(w io.Writer, rep *engine.SweepReport) error {
+	cw := csv.NewWriter(w)
+	head := []string{rep.Sweep.Param, "solver", "mean", "stderr", "clipped", "bias_only", "w0_excess", "certificate", "eps_delta"}
+	for _, b := range rep.Bounds {
+		head = append(head, b.ID)
+	}
+	cw.Write(head)
+	for _, p := range rep.Points {
+		for si, r := range p.Reports {
+			e, _ := EpsDelta(r)
+			row := []string{csvCell(p.Value), rep.Solvers[si], csvCell(r.Excess.Mean), csvCell(r.Excess.SE),
+				csvCell(r.Clipped), csvCell(r.BiasOnly.Mean), csvCell(r.W0.Mean), csvCell(r.Certified.Value()), csvCell(e)}
+			for _, b := range rep.Bounds {
+				v, _ := sweepBoundAt(p, b.ID)
+				row = append(row, csvCell(v))
+			}
+			cw.Write(row)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteSweepTable writes the table of `dpso sweep`.
+func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
+	s := sweepBase(rep)
+	param := rep.Sweep.Param
+	trade := param == spec.SweepClip || param == spec.SweepK
+	name := s.Scenario
+	if s.Data != "" {
+		name = s.Data
+	}
+	fixed := rep.Fixed(n6)
+	fmt.Fprintf(w, "Sweep of %s from %s to %s (%d points, log grid) on %s, class %s; %s; %s per point, %s.\n",
+		param, n6(rep.Sweep.From), n6(rep.Sweep.To), len(rep.Points), name, s.Class, strings.Join(fixed, ", "), plural(s.Trials, "trial"), sweepRandText(s))
+	fmt.Fprintf(w, "Privacy: %s.\n", totalText(rep.Total, spec.DefaultConversionDelta))
+	for _, why := range sweepNotPrivate(rep) {
+		fmt.Fprintf(w, "NOT PRIVATE: %s.\n", why)
+	}
+	if !sweepDiagnosticPrivate(rep) && s.Data != "" {
+		fmt.Fprintf(w, "MEAN and ± S.E. (and the slopes) are %s.\n", DiagnosticNote)
+	}
+	fmt.Fprintln(w)
+
+	// Bound columns: the rates (n, eps, d, k sweeps; a clip override does
+	// not move them).
+	bounds := rep.Bounds
+	if param == spec.SweepClip {
+		bounds = nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := []string{strings.ToUpper(param), "SOLVER", "MEAN", "± S.E."}
+	if trade {
+		head = append(head, "BIAS ONLY", "CLIPPED")
+	}
+	head = append(head, "W₀", "CERT.", "ε' (δ = "+n6(sweepDelta(rep))+")")
+	for _, b := range bounds {
+		head = append(head, b.ID)
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, p := range rep.Points {
+		for si, r := range p.Reports {
+			row := []string{n6(p.Value), rep.Solvers[si]}
+			if r.Refused != "" {
+				row = append(row, "refused", "—")
+				if trade {
+					row = append(row, "—", "—")
+				}
+				row = append(row, n4(r.W0.Mean), "—", "—")
+			} else {
+				row = append(row, n4(r.Excess.Mean), seText(r.Excess.SE))
+				if trade {
+					row = append(row, n4(r.BiasOnly.Mean), Percent(r.Clipped))
+				}
+				e, _ := EpsDelta(r)
+				row = append(row, n4(r.W0.Mean), certCell(r.Certified, r.W0.Mean), n4(e))
+			}
+			for _, b := range bounds {
+				v, ok := sweepBoundAt(p, b.ID)
+				if !ok {
+					row = append(row, "—")
+					continue
+				}
+				row = append(row, n4(v))
+			}
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nW₀ = F(w₀) − F*, the excess risk of doing nothing; CERT. = the paper's explicit-constant bound at each point's own parameters (* = vacuous: not below W₀; — = none applies or a condition fails).")
+	for _, line := range certSummary(rep) {
+		fmt.Fprintln(w, line)
+	}
+	if trade {
+		writeTradeOff(w, rep)
+	} else {
+		if err := writeSlopes(w, rep, bounds); err != nil {
+			return err
+		}
+	}
+	if len(bounds) > 0 {
+		fmt.Fprintln(w, "Bound columns are rates, constants = 1: compare slopes, not levels.")
+	}
+	if notes := sweepNotes(rep); len(notes) > 0 {
+		fmt.Fprintln(w, "\nNotes:")
+		for _, n := range notes {
+			fmt.Fprintln(w, "  - "+n)
+		}
+	}
+	return nil
+}
+
+// writeSlopes prints the measured slopes and the bounds' slopes of an n,
+// eps or d sweep.
+func writeSlopes(w io.Writer, rep *engine.SweepReport, bounds []engine.BoundSlope) error {
+	param := rep.Sweep.Param
+	fmt.Fprintf(w, "\nLog-log slopes against %s (OLS of ln(mean) on ln(%s), 95%% t-interval):\n", param, param)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, sl := range rep.Slopes {
+		ci := "no interval"
+		if !math.IsNaN(sl.Lo) {
+			ci = "[" + rate(sl.Lo) + ", " + rate(sl.Hi) + "]"
+		}
+		note := ""
+		if sl.Note != "" {
+			note = " — " + sl.Note
+		}
+		fmt.Fprintf(tw, "  %s\tmeasured\t%s\t%s\t(%d points)%s\n", sl.Solver, rate(sl.Slope), ci, sl.Points, note)
+	}
+	for _, b := range bounds {
+		extra := ""
+		switch {
+		case len(b.RateN) > 0 && b.RateNote == "":
+			extra = "theory's local rate in n: " + rate(b.RateN[0]) + " … " + rate(b.RateN[len(b.RateN)-1])
+		case len(b.RateN) > 0:
+			extra = "local rate " + rate(b.RateN[0]) + " … " + rate(b.RateN[len(b.RateN)-1]) + ": " + b.RateNote
+		case b.RateNote != "":
+			extra = b.RateNote
+		}
+		fmt.Fprintf(tw, "  %s\t%s bound (rate)\t%s\t\t%s\n", b.ID, b.Kind, rate(b.Slope), extra)
+	}
+	return tw.Flush()
+}
+
+// writeTradeOff prints a clip or k sweep's summary: the prescribed point
+// and each solver's empirical best.
+func writeTradeOff(w io.Writer, rep *engine.SweepReport) {
+	param := rep.Sweep.Param
+	fmt.Fprintln(w)
+	if param == spec.SweepClip && !math.IsNaN(rep.PrescribedClip) {
+		fmt.Fprintf(w, "Prescribed C = %s (the theorem's choice at these parameters; the grid's top end by default).\n", n4(rep.PrescribedClip))
+	}
+	for _, b := range rep.Best {
+		if math.IsNaN(b.Value) {
+			continue
+		}
+		fmt.Fprintf(w, "Empirical best %s for %s: %s = %s, mean excess risk %s ± %s.\n", param, b.Solver, param, n4(b.Value), n4(b.Excess.Mean), seText(b.Excess.SE))
+	}
+	fmt.Fprintln(w, "BIAS ONLY: the same T, C, steps and draws with the noise switched off (the clipping bias's share); CLIPPED: mean fraction of per-sample gradients clipped.")
+	fmt.Fprintln(w, "No slope is fitted: a trade-off is not a power law.")
+}
+
+// certCell is a certificate's value in a sweep table: "*" marks a vacuous
+// one, "—" none (or a failed condition).
+func certCell(c engine.Certified, w0 float64) string {
+	v := c.Value()
+	if math.IsNaN(v) {
+		return "—"
+	}
+	if c.Vacuous(w0) {
+		return n4(v) + "*"
+	}
+	return n4(v)
+}
+
+// certSummary says, for an n sweep, from which grid point on each solver's
+// certificate promises something (is below F(w₀) − F*).
+func certSummary(rep *engine.SweepReport) []string {
+	if rep.Sweep.Param != spec.SweepN {
+		return nil
+	}
+	var out []string
+	for si, solver := range rep.Solvers {
+		first := math.NaN()
+		have := false
+		for _, p := range rep.Points {
+			r := p.Reports[si]
+			if r.Refused != "" || r.Certified.Cert == nil || math.IsNaN(r.Certified.Value()) {
+				continue
+			}
+			have = true
+			if !r.Certified.Vacuous(r.W0.Mean) && math.IsNaN(first) {
+				first = p.Value
+			}
+		}
+		switch {
+		case !have:
+		case math.IsNaN(first):
+			out = append(out, fmt.Sprintf("%s: the certificate is vacuous (not below F(w₀) − F*) at every n of the grid: the guarantee promises nothing here", solver))
+		default:
+			out = append(out, fmt.Sprintf("%s: the certificate promises something (falls below F(w₀) − F*) from n = %s on", solver, n6(first)))
+		}
+	}
+	return out
+}
+
+// sweepDelta is the δ of the sweep's (ε', δ) column (every point's).
+func sweepDelta(rep *engine.SweepReport) float64 {
+	for _, p := range rep.Points {
+		for _, r := range p.Reports {
+			return r.Privacy.Delta
+		}
+	}
+	return math.NaN()
+}
+
+// seText is a standard error, "—" when it does not exist (one trial).
+func seText(se float64) string {
+	if math.IsNaN(se) {
+		return "—"
+	}
+	return n4(se)
+}
+
+// sweepNotes are the sweep's notes and its points' reports' notes, each
+// once, with the grid values where it appeared when that is not every
+// point.
+func sweepNotes(rep *engine.SweepReport) []string {
+	out := append([]string{}, rep.Notes...)
+	var order []string
+	at := map[string][]string{}
+	for _, p := range rep.Points {
+		seen := map[string]bool{}
+		for _, r := range p.Reports {
+			for _, n := range r.Notes {
+				if seen[n] {
+					continue
+				}
+				seen[n] = true
+				if _, ok := at[n]; !ok {
+					order = append(order, n)
+				}
+				at[n] = append(at[n], n6(p.Value))
+			}
+		}
+	}
+	for _, n := range order {
+		if len(at[n]) == len(rep.Points) {
+			out = append(out, n)
+		} else {
+			out = append(out, fmt.Sprintf("at %s = %s: %s", rep.Sweep.Param, strings.Join(at[n], ", "), n))
+		}
+	}
+	return out
+}
+
+// sweepRandText is the randomness in a sweep table's first line: "seed S"
+// when seeded, the secure mode's label (no seed is read) when secure.
+func sweepRandText(s spec.Spec) string {
+	if s.Rand == solvers.Secure.String() {
+		return solvers.Secure.Label()
+	}
+	return fmt.Sprintf("seed %d", s.Seed)
+}
