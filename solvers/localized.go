@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 
 	"dpso/solvers/oracle"
 	"dpso/theory"
@@ -288,6 +289,43 @@ func scChunks(n int) []int {
 // false for any other solver and for an n the solver refuses (n < 2, or
 // n < 16 or an empty stage for localized-sc).
 func LocalizationWork(solver string, n int, k float64) (work float64, ok bool) {
+	key := locWorkKey{solver, n, k}
+	locWorkMemo.Lock()
+	v, hit := locWorkMemo.m[key]
+	locWorkMemo.Unlock()
+	if hit {
+		return v.work, v.ok
+	}
+	work, ok = localizationWork(solver, n, k)
+	locWorkMemo.Lock()
+	if locWorkMemo.m == nil || len(locWorkMemo.m) >= 256 {
+		locWorkMemo.m = map[locWorkKey]locWork{}
+	}
+	locWorkMemo.m[key] = locWork{work, ok}
+	locWorkMemo.Unlock()
+	return work, ok
+}
+
+type locWorkKey struct {
+	solver string
+	n      int
+	k      float64
+}
+
+type locWork struct {
+	work float64
+	ok   bool
+}
+
+// locWorkMemo holds LocalizationWork's answers (each a sum of a power per
+// phase): resolving a non-smooth class searches the default n with it, and
+// every command resolves. A NaN k never matches and is recomputed.
+var locWorkMemo struct {
+	sync.Mutex
+	m map[locWorkKey]locWork
+}
+
+func localizationWork(solver string, n int, k float64) (work float64, ok bool) {
 	p := 1 + invK(k)
 	run := func(m int) float64 {
 		ln := math.Log(float64(m))

@@ -111,6 +111,31 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 	return root
 }
 
+// lazyLong defers the part of cmd's Long text that is costly to make
+// (run's table of every scenario's defaults resolves each scenario and
+// class): Long holds mark until cmd's help is shown, when text() replaces
+// it, so that building the command tree, which every dpso command does,
+// does not pay for a help text it does not print. expandLong does the
+// same for a caller that reads Long without showing the help.
+func lazyLong(cmd *cobra.Command, mark string, text func() string) {
+	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
+		expandLong(c, mark, text)
+		if p := c.Parent(); p != nil {
+			p.HelpFunc()(c, args)
+			return
+		}
+		c.SetHelpFunc(nil)
+		c.HelpFunc()(c, args)
+	})
+}
+
+// expandLong replaces mark in c's Long text with text().
+func expandLong(c *cobra.Command, mark string, text func() string) {
+	if strings.Contains(c.Long, mark) {
+		c.Long = strings.Replace(c.Long, mark, text(), 1)
+	}
+}
+
 // strictCobraCommands makes cobra's own help and completion commands
 // refuse what they do not know, with exit status 2 and one line, as every
 // dpso command does: "dpso help nope" printed the root's help and "dpso

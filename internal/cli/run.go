@@ -63,7 +63,7 @@ entry (dpso list); n, k, d and D as a run resolves them, per class where
 they differ (a non-smooth class's n is the largest whose full schedule fits
 the work budget; a run's notes say why a default moved):
 
-` + scenarioDefaultsTable() + `
+` + scenarioDefaultsMark + `
 Privacy: every run states its (ε', δ)-DP equivalent at --delta (default
 10⁻⁵): the exact ε' of ρ = ε²/2 zCDP (4.3772 at ε = 1). dp-sgd, DP-SGD as
 practitioners run it, is calibrated by a privacy accountant (--accountant pld,
@@ -120,6 +120,7 @@ Ctrl-C; 1 other failures.`,
   dpso run --scenario linreg-t --solvers acsa,sgd,lipschitz-dpsgd,klz-gd --plot compare.png
   dpso run --data examples/linreg-t-d3.csv --rk 12 --beta 1.5 --csv`,
 	}
+	lazyLong(cmd, scenarioDefaultsMark, scenarioDefaultsTable)
 	fs := cmd.Flags()
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
 	fs.BoolVar(&o.emitW, "emit-w", false, "include each trial's output w (JSON: trials[].w; table: one line per trial)")
@@ -132,6 +133,10 @@ Ctrl-C; 1 other failures.`,
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e, cmd) }
 	return cmd, o
 }
+
+// scenarioDefaultsMark stands in run's Long text for the table of
+// scenarioDefaultsTable until its help is shown (lazyLong).
+const scenarioDefaultsMark = "<scenario defaults>\n"
 
 // scenarioDefaultsTable lists each scenario's defaults for --help: those
 // a run resolves to (report.List: spec.Spec.Resolve per class), so that
