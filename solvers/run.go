@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/floats"
-
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
+	"dpso/solvers/vec"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // cancelEvery is the most per-sample gradient evaluations that pass between
@@ -117,6 +118,7 @@ type slot struct {
 	buf   []float64   // a block of samples
 	g     []float64   // one gradient
 	score []float64   // a block's scores ⟨w, a_i⟩
+	sq    []float64   // a block's ‖a_i‖²
 	slope []float64   // a block's slopes ℓ'
 }
 
@@ -130,6 +132,10 @@ type source struct {
 	clen  int // chunk length of the piece grid; 0: one piece per call
 	pos   int
 	carry int // index of the slot whose reader stands at pos (-1: none yet)
+	// sq holds ‖a_i‖² of every row of m (a materialized dataset of a
+	// LinearLoss fed in factored form), summed once for all the passes
+	// (sqNorms); nil otherwise.
+	sq []float64
 }
 
 // newRunner prepares a run on n samples of dimension sd with the named
@@ -196,6 +202,7 @@ func (r *runner) newSlot() *slot {
 	s := &slot{
 		g:     make([]float64, r.d),
 		score: make([]float64, r.block),
+		sq:    make([]float64, r.block),
 		slope: make([]float64, r.block),
 	}
 	if r.src.m == nil {
@@ -306,6 +313,13 @@ func (r *runner) matrixCall(m *Matrix, lo, hi int, w []float64, c float64, cost 
 	switch {
 	case r.slots == nil:
 		r.src = source{m: m, clen: m.ChunkLen(), carry: -1}
+		if _, ok := r.o.(oracle.ScaledAdder); ok && r.lin != nil && r.lin.L2() == 0 {
+			sq, err := sqNorms(r.ctx, m, r.d)
+			if err != nil {
+				return err
+			}
+			r.src.sq = sq
+		}
 		r.slots = []*slot{r.newSlot()}
 	case r.src.m != m:
 		return errors.New("solvers: matrixCall on another dataset (this is a bug)")
@@ -439,7 +453,7 @@ func (r *runner) feed(s *slot, dst oracle.Part, a, b int, w []float64) error {
 			xs = s.buf[:nb*sd]
 		}
 		if r.lin != nil && (sa != nil || r.lin.L2() != 0) {
-			r.feedLinear(s, dst, sa, xs, nb, w)
+			r.feedLinear(s, dst, sa, xs, i, nb, w)
 		} else {
 			for j := range nb {
 				r.p.Grad(s.g, w, xs[j*sd:(j+1)*sd:(j+1)*sd])
@@ -451,21 +465,37 @@ func (r *runner) feed(s *slot, dst oracle.Part, a, b int, w []float64) error {
 	return nil
 }
 
-// feedLinear feeds a block of nb samples of a LinearLoss problem: the
-// scores, the slopes, then slope·a in factored form (λ = 0) or the formed
-// gradient slope·a + λw.
-func (r *runner) feedLinear(s *slot, dst oracle.Part, sa oracle.ScaledAdder, xs []float64, nb int, w []float64) {
+// feedLinear feeds a block of nb samples of a LinearLoss problem, the
+// samples [i, i+nb) of the source: the scores, the slopes, then slope·a in
+// factored form (λ = 0) or the formed gradient slope·a + λw. In factored
+// form the squared norms ‖a_i‖² the oracle needs come from the pass that
+// computes the scores, or from r.src.sq on a materialized dataset, so each
+// sample is read twice: for its score and to be accumulated.
+func (r *runner) feedLinear(s *slot, dst oracle.Part, sa oracle.ScaledAdder, xs []float64, i, nb int, w []float64) {
 	sd, d := r.sd, r.d
 	score, slope := s.score[:nb], s.slope[:nb]
+	l2 := r.lin.L2()
+	if l2 == 0 {
+		var sq []float64
+		if r.src.sq != nil {
+			sq = r.src.sq[i : i+nb]
+			for j := range nb {
+				score[j] = floats.Dot(w, xs[j*sd:j*sd+d])
+			}
+		} else {
+			sq = s.sq[:nb]
+			for j := range nb {
+				score[j], sq[j] = vec.DotSq(w, xs[j*sd:j*sd+d])
+			}
+		}
+		r.lin.Slopes(slope, score, xs, sd)
+		sa.AddScaled(slope, sq, xs, sd)
+		return
+	}
 	for j := range nb {
 		score[j] = floats.Dot(w, xs[j*sd:j*sd+d])
 	}
 	r.lin.Slopes(slope, score, xs, sd)
-	l2 := r.lin.L2()
-	if l2 == 0 {
-		sa.AddScaled(slope, xs, sd)
-		return
-	}
 	g := s.g
 	for j, k := range slope {
 		a := xs[j*sd : j*sd+d]
@@ -474,6 +504,24 @@ func (r *runner) feedLinear(s *slot, dst oracle.Part, sa oracle.ScaledAdder, xs 
 		}
 		dst.Add(g)
 	}
+}
+
+// sqNorms returns ‖a_i‖² (floats.Dot) of the first d entries of every row of
+// m, checking ctx every cancelWork floats.
+func sqNorms(ctx context.Context, m *Matrix, d int) ([]float64, error) {
+	n, sd := m.Len(), m.Dim
+	sq := make([]float64, n)
+	every := int(checkInterval(sd))
+	for i := range sq {
+		if i%every == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		a := m.Data[i*sd : i*sd+d]
+		sq[i] = floats.Dot(a, a)
+	}
+	return sq, nil
 }
 
 // checkpoint reports progress with w as the current output iterate.

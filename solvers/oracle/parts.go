@@ -20,13 +20,16 @@ type Part interface {
 // ScaledAdder is implemented by the oracles and parts that can be fed
 // vectors in the factored form z = c·a without forming them (the
 // per-sample gradient of a linear model is the loss's slope times the
-// features), a block at a time: AddScaled(k, xs, stride) feeds
-// z_i = k[i]·a_i with a_i = xs[i·stride : i·stride+d] for i < len(k). The
-// result is that of Add(z_i) for each i up to rounding, with ‖z_i‖
-// computed as |k[i]|·‖a_i‖; non-finite or overflowing cases are handled
-// exactly as Add handles z_i.
+// features), a block at a time: AddScaled(k, sq, xs, stride) feeds
+// z_i = k[i]·a_i with a_i = xs[i·stride : i·stride+d] for i < len(k), given
+// sq[i] = ‖a_i‖² as floats.Dot(a_i, a_i) sums it (the caller has it from the
+// pass that computed ⟨w, a_i⟩, or stored with its data, so that the vector
+// is read once more only to be accumulated). The result is that of
+// Add(z_i) for each i up to rounding, with ‖z_i‖ computed as
+// |k[i]|·√sq[i]; non-finite or overflowing cases are handled exactly as
+// Add handles z_i.
 type ScaledAdder interface {
-	AddScaled(k, xs []float64, stride int)
+	AddScaled(k, sq, xs []float64, stride int)
 }
 
 // Splitter is implemented by the oracles whose pre-noise estimate is a sum
@@ -60,15 +63,15 @@ func clipAdd(sum, z []float64, c, inv float64) (norm float64, clipped bool) {
 	if !ok {
 		return math.NaN(), false
 	}
-	floats.AddScaled(sum[:len(z)], scale*inv, z)
+	vec.Axpy(scale*inv, z, sum)
 	return norm, norm > c
 }
 
-// clipAddScaled is clipAdd of z = k·a with ‖z‖ = |k|·‖a‖; the rare cases
-// where that product is not a finite number (a non-finite k or a, an
-// overflow) form z in scratch and take clipAdd's exact path.
-func clipAddScaled(sum, scratch []float64, k float64, a []float64, c, inv float64) (norm float64, clipped bool) {
-	ssq := floats.Dot(a, a)
+// clipAddScaled is clipAdd of z = k·a with ‖z‖ = |k|·‖a‖, ssq = ‖a‖² as
+// floats.Dot sums it; the rare cases where that product is not a finite
+// number (a non-finite k or a, an overflow) form z in scratch and take
+// clipAdd's exact path.
+func clipAddScaled(sum, scratch []float64, k, ssq float64, a []float64, c, inv float64) (norm float64, clipped bool) {
 	if ssq > 0x1p-900 && ssq < 0x1p+900 {
 		norm = math.Abs(k) * math.Sqrt(ssq)
 	} else {
@@ -85,7 +88,7 @@ func clipAddScaled(sum, scratch []float64, k float64, a []float64, c, inv float6
 	if norm > c {
 		scale = c / norm
 	}
-	floats.AddScaled(sum[:len(a)], scale*inv*k, a)
+	vec.Axpy(scale*inv*k, a, sum)
 	return norm, norm > c
 }
 
@@ -130,12 +133,13 @@ func (p *cgPart) Add(z []float64) {
 }
 
 // AddScaled implements ScaledAdder.
-func (p *cgPart) AddScaled(k, xs []float64, stride int) {
+func (p *cgPart) AddScaled(k, sq, xs []float64, stride int) {
 	d := p.o.d
 	p.st.block(p.o.Name(), d, stride, len(k), len(xs))
 	c, inv := p.o.c, p.o.inv
+	sq = sq[:len(k)]
 	for i, ki := range k {
-		p.st.record(clipAddScaled(p.sum, p.scratch, ki, xs[i*stride:i*stride+d], c, inv))
+		p.st.record(clipAddScaled(p.sum, p.scratch, ki, sq[i], xs[i*stride:i*stride+d], c, inv))
 	}
 }
 
@@ -166,14 +170,15 @@ func (o *ClipGaussian) MergePart(p Part) {
 }
 
 // AddScaled implements ScaledAdder.
-func (o *ClipGaussian) AddScaled(k, xs []float64, stride int) {
+func (o *ClipGaussian) AddScaled(k, sq, xs []float64, stride int) {
 	d := o.d
 	o.stats.block(o.Name(), d, stride, len(k), len(xs))
 	if cap(o.scratch) < d {
 		o.scratch = make([]float64, d)
 	}
+	sq = sq[:len(k)]
 	for i, ki := range k {
-		o.stats.record(clipAddScaled(o.sum, o.scratch, ki, xs[i*stride:i*stride+d], o.c, o.inv))
+		o.stats.record(clipAddScaled(o.sum, o.scratch, ki, sq[i], xs[i*stride:i*stride+d], o.c, o.inv))
 	}
 }
 

@@ -1,0 +1,86 @@
+package vec
+
+// DotSq and ScaleDot fuse two of gonum's passes into one and give its
+// results to the bit: their dot products are summed as floats.Dot sums
+// them on amd64 (its SSE2 kernel DotUnitary): four partial sums
+// s_{i mod 4} over the largest multiple of 4 entries, the remaining
+// entries added to s₀, and (s₀ + s₂) + (s₁ + s₃), every product rounded
+// before it is added. On amd64 they are SSE2 assembly (dot_amd64.s) with
+// the same two-lane accumulators; elsewhere the Go loops below (the
+// products converted with float64(·), so that the compiler never fuses a
+// multiply-add), which TestKernelsMatchGonum holds to the same bits.
+
+// DotSq returns ⟨w, a⟩ and ‖a‖² in one pass over a, each summed as
+// floats.Dot sums it; len(w) ≥ len(a).
+func DotSq(w, a []float64) (wa, aa float64) {
+	w = w[:len(a)]
+	return dotSq(w, a)
+}
+
+// Axpy adds c·x to y: y_i += c·x_i, each product rounded before the sum,
+// as floats.AddScaled does (element by element, so to the bit); len(y) ≥
+// len(x). At d = 10 it costs half of gonum's call, whose kernel
+// AxpyUnitaryTo first aligns the destination and writes a third slice.
+func Axpy(c float64, x, y []float64) {
+	y = y[:len(x)]
+	axpy(c, x, y)
+}
+
+func axpyGeneric(c float64, x, y []float64) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += float64(c * v)
+	}
+}
+
+// ScaleDot scales a by c in place and returns ⟨w, c·a⟩: floats.Scale(c, a)
+// then floats.Dot(w, a), in one pass; len(w) ≥ len(a).
+func ScaleDot(c float64, a, w []float64) float64 {
+	w = w[:len(a)]
+	return scaleDot(c, a, w)
+}
+
+func dotSqGeneric(w, a []float64) (wa, aa float64) {
+	n := len(a)
+	w = w[:n]
+	var s0, s1, s2, s3, q0, q1, q2, q3 float64
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		x := a[i : i+4 : i+4]
+		y := w[i : i+4 : i+4]
+		s0 += float64(y[0] * x[0])
+		s1 += float64(y[1] * x[1])
+		s2 += float64(y[2] * x[2])
+		s3 += float64(y[3] * x[3])
+		q0 += float64(x[0] * x[0])
+		q1 += float64(x[1] * x[1])
+		q2 += float64(x[2] * x[2])
+		q3 += float64(x[3] * x[3])
+	}
+	for ; i < n; i++ {
+		s0 += float64(w[i] * a[i])
+		q0 += float64(a[i] * a[i])
+	}
+	return (s0 + s2) + (s1 + s3), (q0 + q2) + (q1 + q3)
+}
+
+func scaleDotGeneric(c float64, a, w []float64) float64 {
+	n := len(a)
+	w = w[:n]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		x := a[i : i+4 : i+4]
+		y := w[i : i+4 : i+4]
+		x[0], x[1], x[2], x[3] = c*x[0], c*x[1], c*x[2], c*x[3]
+		s0 += float64(y[0] * x[0])
+		s1 += float64(y[1] * x[1])
+		s2 += float64(y[2] * x[2])
+		s3 += float64(y[3] * x[3])
+	}
+	for ; i < n; i++ {
+		a[i] *= c
+		s0 += float64(w[i] * a[i])
+	}
+	return (s0 + s2) + (s1 + s3)
+}

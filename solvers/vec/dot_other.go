@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package vec
+
+func dotSq(w, a []float64) (wa, aa float64)      { return dotSqGeneric(w, a) }
+func scaleDot(c float64, a, w []float64) float64 { return scaleDotGeneric(c, a, w) }
+func axpy(c float64, x, y []float64)             { axpyGeneric(c, x, y) }
