@@ -23,6 +23,10 @@ func DotSq(w, a []float64) (wa, aa float64) {
 // AxpyUnitaryTo first aligns the destination and writes a third slice.
 func Axpy(c float64, x, y []float64) {
 	y = y[:len(x)]
+	if len(x) < 4 {
+		axpyGeneric(c, x, y) // without the call
+		return
+	}
 	axpy(c, x, y)
 }
 

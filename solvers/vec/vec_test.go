@@ -112,6 +112,12 @@ func TestKernelsMatchGonum(t *testing.T) {
 				w[i], a[i] = val(), val()
 			}
 			wantWA, wantAA := floats.Dot(w, a), floats.Dot(a, a)
+			if got, want := Norm(a), floats.Norm(a, 2); n < 4 && !same(got, want) && math.Abs(got-want) > 1e-15*want {
+				t.Fatalf("n = %d: Norm = %v, floats.Norm = %v", n, got, want)
+			}
+			if got, want := Norm(a), math.Sqrt(wantAA); wantAA > 0x1p-900 && wantAA < 0x1p900 && !same(got, want) {
+				t.Fatalf("n = %d: Norm = %v, √floats.Dot = %v", n, got, want)
+			}
 			for name, f := range map[string]func(w, a []float64) (float64, float64){"DotSq": DotSq, "dotSqGeneric": dotSqGeneric} {
 				if wa, aa := f(w, a); !same(wa, wantWA) || !same(aa, wantAA) {
 					t.Fatalf("n = %d: %s = %v, %v; floats.Dot = %v, %v", n, name, wa, aa, wantWA, wantAA)
