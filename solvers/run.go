@@ -479,22 +479,16 @@ func (r *runner) feedLinear(s *slot, dst oracle.Part, sa oracle.ScaledAdder, xs 
 		var sq []float64
 		if r.src.sq != nil {
 			sq = r.src.sq[i : i+nb]
-			for j := range nb {
-				score[j] = floats.Dot(w, xs[j*sd:j*sd+d])
-			}
+			vec.DotRows(score, w[:d], xs, sd)
 		} else {
 			sq = s.sq[:nb]
-			for j := range nb {
-				score[j], sq[j] = vec.DotSq(w, xs[j*sd:j*sd+d])
-			}
+			vec.DotSqRows(score, sq, w[:d], xs, sd)
 		}
 		r.lin.Slopes(slope, score, xs, sd)
 		sa.AddScaled(slope, sq, xs, sd)
 		return
 	}
-	for j := range nb {
-		score[j] = floats.Dot(w, xs[j*sd:j*sd+d])
-	}
+	vec.DotRows(score, w[:d], xs, sd)
 	r.lin.Slopes(slope, score, xs, sd)
 	g := s.g
 	for j, k := range slope {

@@ -88,3 +88,57 @@ func scaleDotGeneric(c float64, a, w []float64) float64 {
 	}
 	return (s0 + s2) + (s1 + s3)
 }
+
+// The row kernels apply a kernel to each of a block's rows: row i is
+// xs[i·stride : i·stride + len(w)] (resp. len(y)), one call for the block.
+
+// DotRows sets dst[i] = ⟨w, row i⟩, summed as floats.Dot sums it, for
+// i < len(dst).
+func DotRows(dst, w, xs []float64, stride int) {
+	checkRows(len(dst), len(w), len(xs), stride)
+	dotRows(dst, w, xs, stride)
+}
+
+// DotSqRows sets dst[i], sq[i] = DotSq(w, row i) for i < len(dst) (sq as
+// long as dst).
+func DotSqRows(dst, sq, w, xs []float64, stride int) {
+	checkRows(len(dst), len(w), len(xs), stride)
+	sq = sq[:len(dst)]
+	dotSqRows(dst, sq, w, xs, stride)
+}
+
+// AxpyRows adds coef[i]·(row i) to y for i = 0, 1, … < len(coef), in that
+// order, each as Axpy adds it.
+func AxpyRows(y, coef, xs []float64, stride int) {
+	checkRows(len(coef), len(y), len(xs), stride)
+	axpyRows(y, coef, xs, stride)
+}
+
+// checkRows panics unless k rows of length d with the given stride lie in
+// n floats.
+func checkRows(k, d, n, stride int) {
+	if k > 0 && (stride < d || (k-1)*stride+d > n) {
+		panic("vec: rows out of range")
+	}
+}
+
+func dotRowsGeneric(dst, w, xs []float64, stride int) {
+	d := len(w)
+	for i := range dst {
+		dst[i], _ = dotSqGeneric(w, xs[i*stride:i*stride+d])
+	}
+}
+
+func dotSqRowsGeneric(dst, sq, w, xs []float64, stride int) {
+	d := len(w)
+	for i := range dst {
+		dst[i], sq[i] = dotSqGeneric(w, xs[i*stride:i*stride+d])
+	}
+}
+
+func axpyRowsGeneric(y, coef, xs []float64, stride int) {
+	d := len(y)
+	for i, c := range coef {
+		axpyGeneric(c, xs[i*stride:i*stride+d], y)
+	}
+}

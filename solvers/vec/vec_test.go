@@ -144,3 +144,52 @@ func TestKernelsMatchGonum(t *testing.T) {
 		}
 	}
 }
+
+// TestRowKernelsMatchGonum checks DotRows, DotSqRows and AxpyRows, and
+// their Go loops, against floats.Dot and floats.AddScaled row by row, bit
+// for bit, for row lengths 1 to 13 and strides past them.
+func TestRowKernelsMatchGonum(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	val := func() float64 { return r.NormFloat64() * math.Exp(5*r.NormFloat64()) }
+	for d := 1; d <= 13; d++ {
+		for _, stride := range []int{d, d + 1, d + 3} {
+			const k = 9
+			xs := make([]float64, (k-1)*stride+d)
+			w, coef := make([]float64, d), make([]float64, k)
+			for i := range xs {
+				xs[i] = val()
+			}
+			for i := range w {
+				w[i] = val()
+			}
+			for i := range coef {
+				coef[i] = val()
+			}
+			wantY := slices.Clone(w)
+			for i := range k {
+				floats.AddScaled(wantY, coef[i], xs[i*stride:i*stride+d])
+			}
+			for _, impl := range []struct {
+				name  string
+				dot   func(dst, w, xs []float64, stride int)
+				dotSq func(dst, sq, w, xs []float64, stride int)
+				axpy  func(y, coef, xs []float64, stride int)
+			}{{"asm", DotRows, DotSqRows, AxpyRows}, {"generic", dotRowsGeneric, dotSqRowsGeneric, axpyRowsGeneric}} {
+				dst, dst2, sq := make([]float64, k), make([]float64, k), make([]float64, k)
+				impl.dot(dst, w, xs, stride)
+				impl.dotSq(dst2, sq, w, xs, stride)
+				for i := range k {
+					row := xs[i*stride : i*stride+d]
+					if dst[i] != floats.Dot(w, row) || dst2[i] != dst[i] || sq[i] != floats.Dot(row, row) {
+						t.Fatalf("%s, d = %d, stride %d, row %d: %v, %v, %v; floats.Dot %v, %v", impl.name, d, stride, i, dst[i], dst2[i], sq[i], floats.Dot(w, row), floats.Dot(row, row))
+					}
+				}
+				y := slices.Clone(w)
+				impl.axpy(y, coef, xs, stride)
+				if !slices.Equal(y, wantY) {
+					t.Fatalf("%s, d = %d, stride %d: AxpyRows differs from floats.AddScaled row by row", impl.name, d, stride)
+				}
+			}
+		}
+	}
+}
