@@ -30,6 +30,8 @@ type KeyMap struct {
 	// Audit shows the privacy audit of the form's oracle; Control runs its
 	// negative control (on the audit screen).
 	Audit, Control key.Binding
+	// State shows the state string of what is shown and copies it.
+	State key.Binding
 }
 
 // DefaultKeyMap returns the explorer's keys.
@@ -52,6 +54,7 @@ func DefaultKeyMap() KeyMap {
 		Audit:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "audit the oracle's privacy claim")),
 		Control:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "audit: negative control (noise ÷ 1.5)")),
 		Export:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export what is shown (PNG/SVG/JSON)")),
+		State:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "state string of what is shown (copied; dpso explore --state opens it)")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -88,6 +91,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Run, k.Pause, k.Compare, k.Sweep, k.Clip, k.Moments, k.Audit, k.Control, k.Live},
 		{k.Next, k.Prev, k.Left, k.Right, k.Type, k.Set, k.Cancel},
-		{k.Presets, k.PickPreset, k.Filter, k.Export, k.Panel, k.PageUp, k.PageDown, k.Help, k.Back, k.Quit},
+		{k.Presets, k.PickPreset, k.Filter, k.Export, k.State, k.Panel, k.PageUp, k.PageDown, k.Help, k.Back, k.Quit},
 	}
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/spec"
+	"dpso/internal/state"
 	"dpso/tui/style"
 )
 
@@ -34,6 +35,16 @@ type Options struct {
 	ExportDir string
 	// Now is the clock (tests); nil means time.Now.
 	Now func() time.Time
+	// Screen is the screen shown first (a state string's); "" the chart.
+	Screen state.Screen
+	// Limit, if set, is applied to every Spec the form takes (the first,
+	// a preset, an edit, a state string): it returns the Spec to use or
+	// an error the form shows as a refusal (a *spec.SpecError names the
+	// field). dpso serve sets it: secure randomness and the session caps.
+	Limit func(spec.Spec) (spec.Spec, error)
+	// NoExport, if set, is the sentence e answers instead of exporting
+	// (an SSH session must not write the server's disk).
+	NoExport string
 }
 
 // Minimum terminal size of the layout: 34 columns of parameters beside a
@@ -107,7 +118,7 @@ func New(opts Options) (*Model, error) {
 	m := &Model{opts: opts, now: opts.Now, live: liveMode{on: !opts.Manual, now: opts.Now}}
 	m.styles = style.New(!opts.Light, opts.Plain)
 	m.keymap = DefaultKeyMap()
-	m.common = common{st: &m.styles, keys: &m.keymap}
+	m.common = common{st: &m.styles, keys: &m.keymap, limit: opts.Limit}
 	c := m.common
 	p := startPreset(opts)
 	form, err := NewForm(c, p.Spec)
@@ -137,6 +148,9 @@ func New(opts Options) (*Model, error) {
 	m.side = NewSideTabs(c, []string{title, "Privacy", "Clipping"}, []Component{panel, m.privacy, m.clip})
 	// The first Spec, as the form would report it.
 	m.initCmd = m.onSpec(specMsg{rev: form.rev, user: form.Spec(), spec: form.Resolved(), load: true})
+	if opts.Screen != "" {
+		m.initCmd = tea.Batch(m.initCmd, m.show(m.screenIndex(opts.Screen)))
+	}
 	return m, nil
 }
 
@@ -203,6 +217,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.start(msg.kind, false)
 	case presetMsg:
 		return m, m.loadPreset(msg.index, true)
+	case openStateMsg:
+		return m, m.openState(msg.st)
 	case closeMsg:
 		m.overlay = nil
 		return m, nil
@@ -265,6 +281,8 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(m.broadcast(ev), cmd)
 	case key.Matches(k, keys.Export):
 		return m.export()
+	case key.Matches(k, keys.State):
+		return m.showState()
 	case key.Matches(k, keys.Live):
 		m.live.on = !m.live.on
 		return m.broadcast(liveStateMsg{on: m.live.on})
@@ -416,6 +434,9 @@ func (m *Model) loadPreset(i int, start bool) tea.Cmd {
 // export writes what the screen shows (the screen's exporter), off the UI
 // loop.
 func (m *Model) export() tea.Cmd {
+	if m.opts.NoExport != "" {
+		return m.broadcast(statusMsg{text: m.opts.NoExport, err: true})
+	}
 	ex, ok := m.screens[m.active].screen.(exporter)
 	if !ok {
 		return m.broadcast(statusMsg{text: "nothing to export on this screen: esc returns to the chart, e exports its run", err: true})

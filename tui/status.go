@@ -36,6 +36,7 @@ type StatusBar struct {
 	live  bool
 	text  string // a transient status line
 	err   bool
+	line  string // shown in place of the reproduce line until a key
 	w     int
 	// repro is the reproduce line's command, made when the Spec, the
 	// screen or the run shown changes (Spec.Command resolves the Spec
@@ -71,9 +72,9 @@ func (b *StatusBar) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case liveStateMsg:
 		b.live = msg.on
 	case statusMsg:
-		b.text, b.err = msg.text, msg.err
+		b.text, b.err, b.line = msg.text, msg.err, msg.repro
 	case tea.KeyPressMsg:
-		b.text, b.err = "", false
+		b.text, b.err, b.line = "", false, ""
 	}
 	return b, nil
 }
@@ -335,6 +336,9 @@ func (b *StatusBar) liveLabel() string {
 // screen the dpso sweep command of the sweep s runs (the swept n left to
 // --vary); after a comparison, which solvers to run.
 func (b *StatusBar) reproLine() string {
+	if b.line != "" {
+		return style.Fit(b.st.Muted.Render("state: ")+b.line, b.w)
+	}
 	if !b.reproOK {
 		b.repro, b.reproRun, b.reproOK = b.reproduce(), b.runs.shown(), true
 	}
