@@ -76,6 +76,8 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[*session]struct{}
 	closing  bool
+	active   int           // SSH sessions being handled (explorers, broadcasts, refusals)
+	drained  chan struct{} // closed once closing and no session is handled
 	logMu    sync.Mutex
 }
 
@@ -107,7 +109,7 @@ func New(cfg Config) (*Server, error) {
 	if !loopback(host) && cfg.AuthorizedKeys == "" && !cfg.Open {
 		return nil, fmt.Errorf("--listen: %s reaches beyond this machine, and anyone who reaches it would get a session: give --authorized-keys FILE (the class's public keys) or, to admit everyone, --open", theory.Quote(cfg.Listen))
 	}
-	s := &Server{cfg: cfg, sessions: map[*session]struct{}{}}
+	s := &Server{cfg: cfg, sessions: map[*session]struct{}{}, drained: make(chan struct{})}
 	if cfg.AuthorizedKeys != "" {
 		if s.authorized, err = readKeys("authorized-keys", cfg.AuthorizedKeys); err != nil {
 			return nil, err
@@ -237,8 +239,10 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 // Shutdown tells every session that the server is stopping (why: "the
-// server got SIGTERM", say), ends them, and waits until they have closed
-// or ctx is done (then it closes every connection).
+// server got SIGTERM", say) and ends it, waits until every session has
+// ended or ctx is done, then closes the listener and every connection
+// (a client that keeps its connection open after its session is not
+// waited for).
 func (s *Server) Shutdown(ctx context.Context, why string) error {
 	s.mu.Lock()
 	s.closing = true
@@ -246,18 +250,48 @@ func (s *Server) Shutdown(ctx context.Context, why string) error {
 	for ss := range s.sessions {
 		open = append(open, ss)
 	}
+	if s.active == 0 {
+		s.closeDrained()
+	}
 	s.mu.Unlock()
 	for _, ss := range open {
 		ss.end(endShutdown, "dpso serve: the server is stopping ("+why+"); this session ends now. Thank you!")
 	}
-	err := s.srv.Shutdown(ctx)
-	if err != nil {
-		s.srv.Close()
+	var err error
+	select {
+	case <-s.drained:
+	case <-ctx.Done():
+		err = ctx.Err()
 	}
-	if errors.Is(err, ssh.ErrServerClosed) {
-		err = nil
+	if cerr := s.srv.Close(); err == nil && cerr != nil && !errors.Is(cerr, net.ErrClosed) {
+		err = cerr
 	}
 	return err
+}
+
+// enter and leaveHandler count the sessions being handled, for Shutdown.
+func (s *Server) enter() {
+	s.mu.Lock()
+	s.active++
+	s.mu.Unlock()
+}
+
+func (s *Server) leaveHandler() {
+	s.mu.Lock()
+	s.active--
+	if s.active == 0 && s.closing {
+		s.closeDrained()
+	}
+	s.mu.Unlock()
+}
+
+// closeDrained closes drained once (s.mu held).
+func (s *Server) closeDrained() {
+	select {
+	case <-s.drained:
+	default:
+		close(s.drained)
+	}
 }
 
 // logf writes one log line, stamped.

@@ -82,6 +82,8 @@ func who(sess ssh.Session) string {
 // handle serves one SSH session: the instructor's broadcast, or an
 // explorer on the session's arguments.
 func (s *Server) handle(sess ssh.Session) {
+	s.enter()
+	defer s.leaveHandler()
 	start := s.cfg.Now()
 	args := sess.Command()
 	if len(args) > 0 && args[0] == "broadcast" {
