@@ -156,4 +156,3 @@ func TestNoExportSaysWhy(t *testing.T) {
 		t.Fatalf("status %q (error %v)", m.status.text, m.status.err)
 	}
 }
-
