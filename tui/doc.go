@@ -17,7 +17,14 @@
 // and embedding, with [Options] (the [Runner] — [Engine] in the program, a
 // fake in tests —, the first [Presets] entry or a Spec to start on
 // (Options.Start; [PresetIndex] finds a preset by number or title),
-// colours, live mode, export directory, clock).
+// colours, live mode, export directory, clock). An embedding program (dpso
+// serve, one explorer per SSH session) also sets the screen to open
+// (Options.Screen, a state string's), a Limit applied to every Spec the form
+// takes (secure noise, the session's caps: a refusal names the field and
+// the cap), and NoExport; it sends [OpenPreset] and [OpenState] messages,
+// reads [Model.State] (the state string's content; y shows its token and
+// copies it with OSC 52) and [Model.Typing], and calls [Model.Stop] when it
+// ends the program from outside.
 //
 // # The component contract (soft-serve's pattern)
 //
