@@ -268,7 +268,11 @@ func openSession(t *testing.T, conn *gossh.Client, pty bool, args ...string) *cl
 func (c *client) close() {
 	c.sess.Close()
 	c.conn.Close()
-	c.term.vt.Close()
+	// The emulator's Close races with its Read: close the pipe its answers
+	// go through instead, which ends the copier.
+	if pw, ok := c.term.vt.InputPipe().(*io.PipeWriter); ok {
+		pw.Close()
+	}
 }
 
 // screen is what the terminal shows.
