@@ -23,10 +23,10 @@ import (
 //
 // What the paper's restatements of KLZ fix, and what is chosen here. The
 // algorithm and its analysis are the ones the paper restates: the oracle
-// (alg: KLZ MeanOracle, σ² = 4τ²m²d/(s²ε²) per call
-// at ρ = ε²/2, a quarter of it for even m, whose median moves by half a
-// group's change: oracle.Coordinate), its guarantee (Lemma "lem: priv bias var klz" and its
-// refinement "lem:4.1" of KLZ's Theorem 4.1: for τ ≥ 2L and m groups the
+// (alg: KLZ MeanOracle, σ² = 4τ²m²d/(s²ε²) per call at ρ = ε²/2, a
+// quarter of it for even m, whose median moves by half a group's change:
+// oracle.Coordinate), its guarantee (Lemma "lem: priv bias var klz" and
+// its refinement "lem:4.1" of KLZ's Theorem 4.1: for τ ≥ 2L and m groups the
 // pre-noise error is Õ(√d(γ_k^{1/k}√(m/s) + γ_k(2/τ)^{k−1})) with probability
 // 1 − ζ, m = Õ(log(d/ζ))), KLZ's assumption (ass:coordinatewise:
 // coordinate-wise central moments γ_k, L = sup_W ‖∇F‖ ≤ √d γ_k^{1/k}, and
@@ -271,7 +271,7 @@ func (s KLZGD) plan(p Problem, n int, cfg Config) (klzPlan, Params, error) {
 			notes = append(notes, fmt.Sprintf("the work budget of %s gradient evaluations binds: the error bound's T = %d is cut to ⌊%s/n⌋ = %d", num4(float64(budget)), T0, num4(float64(budget)), tmax))
 		}
 		notes = append(notes, fmt.Sprintf("T = %d, m = %d, τ = %s minimise klz-gd's error expression E(T, m, τ) = βD²/T + D·[√d(γ^{1/k}√(m/n) + γ τ^{1−k}) + min{1, d e^{−m}}·τ√d + τ m d √T/(nε)] = %s "+
-			"(from the paper's restatements of KLZ's lemmas, constants set to 1; not KLZ's Theorem 5.2, whose text could not be retrieved; γ^{1/k} = %s, τ ≥ 2L = %s)",
+			"(from the paper's restatements of KLZ's lemmas, constants set to 1; not KLZ's Theorem 5.2, whose explicit statement the paper does not restate; γ^{1/k} = %s, τ ≥ 2L = %s)",
 			pl.T, pl.m, num4(pl.tau), num4(par.err(float64(pl.T), float64(pl.m), pl.tau)), num4(g), num4(2*par.L)))
 	}
 	C := pl.tau * math.Sqrt(d)
