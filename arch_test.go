@@ -30,7 +30,7 @@ var importRules = map[string][]string{
 	"dpso/internal/plot":      {"dpso/scenarios", "dpso/internal/spec", "dpso/internal/engine", "dpso/internal/outfile", "dpso/solvers", "dpso/theory/..."},
 	"dpso/internal/outfile":   {"dpso/theory"},
 	"dpso/internal/audit":     {"dpso/scenarios", "dpso/internal/spec", "dpso/solvers/...", "dpso/theory/..."},
-	"dpso/internal/shard":     {"dpso/internal/spec", "dpso/internal/engine", "dpso/theory/..."},
+	"dpso/internal/shard":     {"dpso/internal/spec", "dpso/internal/engine", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/internal/cli":       {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui/..."},
 	"dpso/scripts":            {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/tui":                {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
