@@ -89,26 +89,31 @@ fingerprint, user, address), when and for how long; never what they did.`,
 		if err != nil {
 			return usageErrorf("%v", err)
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		return e.serve(ctx, srv)
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(sigs)
+		return e.serve(sigs, srv)
 	}
 	return cmd
 }
 
-// serve runs srv until ctx is cancelled (a signal), then shuts it down,
-// telling every session; nil once it has stopped.
-func (e *env) serve(ctx context.Context, srv *serve.Server) error {
+// serve runs srv until a signal comes, then shuts it down, telling every
+// session which; nil once it has stopped.
+func (e *env) serve(sigs <-chan os.Signal, srv *serve.Server) error {
 	done := make(chan error, 1)
 	go func() {
 		done <- srv.ListenAndServe(func(a net.Addr) { io.WriteString(e.stderr, srv.Banner(a.String())) })
 	}()
+	var sig os.Signal
 	select {
 	case err := <-done:
 		return err
-	case <-ctx.Done():
+	case sig = <-sigs:
 	}
-	why := "the server got SIGINT or SIGTERM"
+	why := "it got SIGTERM"
+	if sig == os.Interrupt {
+		why = "it got SIGINT (Ctrl-C)"
+	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(sctx, why); err != nil && !errors.Is(err, context.DeadlineExceeded) {

@@ -15,8 +15,8 @@ import (
 // offer is the instructor's broadcast as a session holds it: the
 // banner's words and the message that opens it in the explorer.
 type offer struct {
-	title string
-	open  any // tui.OpenPreset or tui.OpenState
+	what string // "preset 4 "Heavy tails: …"", "the sweep screen of --scenario …"
+	open any    // tui.OpenPreset or tui.OpenState
 }
 
 // broadcastCmd is `ssh host -- broadcast --preset P` or `-- broadcast
@@ -36,7 +36,7 @@ func (s *Server) broadcastCmd(sess ssh.Session, args []string) {
 		return
 	}
 	n := s.broadcast(o)
-	fmt.Fprintf(sess, "sent %s to %d sessions\r\n", o.title, n)
+	fmt.Fprintf(sess, "sent %s to %d sessions\r\n", o.what, n)
 	s.logf("broadcast by %s to %d sessions", who(sess), n)
 	sess.Exit(0)
 }
@@ -60,7 +60,7 @@ func (s *Server) parseOffer(args []string) (offer, error) {
 		if _, err := s.cfg.Caps.Limit(tui.Presets[i].Spec); err != nil {
 			return offer{}, fmt.Errorf("--preset: %s", flagMessage(err))
 		}
-		return offer{title: "the instructor sends preset " + strconv.Itoa(i+1) + " " + theory.Quote(tui.Presets[i].Title), open: tui.OpenPreset(i)}, nil
+		return offer{what: "preset " + strconv.Itoa(i+1) + " " + theory.Quote(tui.Presets[i].Title), open: tui.OpenPreset(i)}, nil
 	}
 	a = strings.TrimPrefix(a, "--state=")
 	st, err := state.Parse(a)
@@ -75,7 +75,7 @@ func (s *Server) parseOffer(args []string) (offer, error) {
 		return offer{}, fmt.Errorf("--state: %s", flagMessage(err))
 	}
 	st.Spec = lim
-	return offer{title: "the instructor sends the " + string(st.Screen) + " screen of " + strings.Join(st.Spec.Args(), " "), open: tui.OpenState(st)}, nil
+	return offer{what: "the " + string(st.Screen) + " screen of " + strings.Join(st.Spec.Args(), " "), open: tui.OpenState(st)}, nil
 }
 
 // broadcast sends o to every explorer session and returns how many.

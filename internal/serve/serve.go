@@ -238,8 +238,8 @@ func (s *Server) Serve(ln net.Listener) error {
 	return err
 }
 
-// Shutdown tells every session that the server is stopping (why: "the
-// server got SIGTERM", say) and ends it, waits until every session has
+// Shutdown tells every session that the server is stopping (why: "it got
+// SIGTERM", say) and ends it, waits until every session has
 // ended or ctx is done, then closes the listener and every connection
 // (a client that keeps its connection open after its session is not
 // waited for).

@@ -189,14 +189,14 @@ func TestShutdownTellsEverySessionAndLeavesNoGoroutine(t *testing.T) {
 	<-run.started // a run in flight: Shutdown must cancel it
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	if err := ts.Shutdown(ctx, "SIGTERM"); err != nil {
+	if err := ts.Shutdown(ctx, "it got SIGTERM"); err != nil {
 		t.Fatalf("Shutdown: %v", err)
 	}
 	for name, c := range map[string]*client{"a": a, "b": b} {
 		if code := c.exit(); code != 0 {
 			t.Fatalf("%s: status %d, want 0", name, code)
 		}
-		if !strings.Contains(c.printed(), "the server is stopping (SIGTERM); this session ends now") {
+		if !strings.Contains(c.printed(), "the server is stopping (it got SIGTERM); this session ends now") {
 			t.Fatalf("%s was not told:\n%s", name, c.printed())
 		}
 		c.close()
@@ -233,7 +233,7 @@ func TestInstructorBroadcastIsOfferedNotImposed(t *testing.T) {
 	if code := send.exit(); code != 0 || !strings.Contains(send.printed(), "to 1 sessions") {
 		t.Fatalf("the instructor's broadcast: status %d, %q", code, send.printed())
 	}
-	c.waitFor("the instructor sends the sweep screen")
+	c.waitFor("b opens, B dismisses: the instructor sends the sweep screen")
 	if !strings.Contains(c.screen(), "reproduce: dpso run --scenario linreg-t --n 2000") {
 		t.Fatalf("the offer changed the student's screen before it was accepted:\n%s", c.screen())
 	}

@@ -319,7 +319,7 @@ func (sm *sessionModel) View() tea.View {
 		return v
 	}
 	lines := strings.Split(v.Content, "\n")
-	text := "▶ " + sm.offer.title + "  b opens it · B dismisses"
+	text := "▶ b opens, B dismisses: the instructor sends " + sm.offer.what
 	line := ansi.Truncate(" "+text, sm.width, "…")
 	if pad := sm.width - ansi.StringWidth(line); pad > 0 {
 		line += strings.Repeat(" ", pad)
