@@ -9,16 +9,16 @@ import (
 	"dpso/tui/style"
 )
 
-// Component is a part of the explorer's screen (soft-serve's pattern): the
-// root Model alone returns a tea.View and routes messages; a component
+// component is a part of the explorer's screen (soft-serve's pattern): the
+// root model alone returns a tea.View and routes messages; a component
 // handles the messages it is given, renders a block of exactly its size,
 // and reports what happened — a new Spec, a chosen preset, a closed
 // overlay, a status line — as a message returned by the tea.Cmd of its
 // Update, never as state for the root to poll.
-type Component interface {
+type component interface {
 	// Update handles msg and returns the component and a command, whose
 	// message (if any) is the component's outcome.
-	Update(msg tea.Msg) (Component, tea.Cmd)
+	Update(msg tea.Msg) (component, tea.Cmd)
 	// View renders the component as a block of its size (style.Block).
 	View() string
 	// SetSize sets the component's size in cells.
@@ -28,34 +28,24 @@ type Component interface {
 	help.KeyMap
 }
 
-// Screen is a view of the right-hand column (the chart, the sweep, the
-// moment profile). The root shows one at a time and toggles it with its
-// key; a screen's companion panel (the theorem, the slope table) is drawn
-// under it, or in the side tabs on a small terminal.
-type Screen interface {
-	Component
-	// Panel is the companion panel and its tab title.
-	Panel() (title string, c Component)
-}
-
-// activator is a Screen that has something to do when it is shown: its
-// command's message asks for it (the sweep screen asks for a sweep when
-// it has none for the current Spec).
+// activator is a screen that has something to do when it is shown: its
+// command's message asks for it (a sweep screen asks for a sweep when it
+// has none for the current Spec).
 type activator interface {
 	Activate() tea.Cmd
 }
 
-// exporter is a Screen whose content e exports: the job, or why there is
+// exporter is a screen whose content e exports: the job, or why there is
 // nothing to export.
 type exporter interface {
 	Export() (job *exportJob, why string)
 }
 
-// common is what every component shares: the one Styles and the one KeyMap
+// common is what every component shares: the one Styles and the one keyMap
 // (pointers, so that a background change reaches every component).
 type common struct {
 	st   *style.Styles
-	keys *KeyMap
+	keys *keyMap
 }
 
 // ShortHelp is nil for a component without keys.
@@ -84,7 +74,7 @@ func emitIf(msg tea.Msg) tea.Cmd {
 // loaded preset, the screen under it —, not on the overlay, still open
 // until the message came back.
 type overlay interface {
-	Component
+	component
 	key(tea.KeyPressMsg) tea.Msg
 }
 
@@ -94,7 +84,7 @@ type overlay interface {
 // forwards the shared state (specMsg, prescriptionMsg, runEvent, screenMsg,
 // liveMsg) to every component, in order, within its own Update.
 
-// specMsg is the Form's outcome: its Spec changed. rev increases with every
+// specMsg is the form's outcome: its Spec changed. rev increases with every
 // change, so that the root drops an older one delivered late.
 type specMsg struct {
 	rev  int
@@ -118,16 +108,17 @@ type presetMsg struct{ index int }
 // closeMsg is an overlay's outcome (help, presets): close it.
 type closeMsg struct{}
 
-// runRequestMsg asks the root for a run of kind (a screen's activation);
-// control asks for an audit's negative control.
-type runRequestMsg struct {
-	kind    runKind
-	control bool
-}
+// runRequestMsg asks the root for the run that make builds on the form's
+// Spec (a screen's activation, the audit's negative control).
+type runRequestMsg struct{ make jobMaker }
 
-// screenMsg tells the components which screen is shown (the status bar's
-// reproduce line depends on it).
-type screenMsg struct{ sweep, clip, audit bool }
+// screenMsg tells the components which screen is shown: the kind of the
+// runs it draws (the status bar, the help and the privacy panel describe
+// that family's latest run) and its reproduce line (screen.Reproduce).
+type screenMsg struct {
+	draws     screenKind
+	reproduce func(user spec.Spec, res spec.Resolved, shown *run) string
+}
 
 // liveStateMsg tells the components whether live mode is on.
 type liveStateMsg struct{ on bool }

@@ -11,7 +11,7 @@ import (
 
 // startOn is the explorer opened on s (Options.Start, what `dpso explore`
 // with run flags does) on the real engine, sized 132×42.
-func startOn(t *testing.T, s spec.Spec) *Model {
+func startOn(t *testing.T, s spec.Spec) *model {
 	t.Helper()
 	opts := Options{Runner: Engine{}, Start: &s, ExportDir: t.TempDir(), Manual: true}
 	m := newTestModelOpts(t, opts, nil, 132, 42)

@@ -281,7 +281,7 @@ func (f *fakeRunner) Sweep(ctx context.Context, r spec.Resolved, sw engine.Sweep
 // expanded — and feeds every resulting message to m.Update on the test's
 // goroutine, launching the commands Update returns, until cond holds (or
 // fails the test after 10 s).
-func pump(t testing.TB, m *Model, cmd tea.Cmd, cond func() bool) {
+func pump(t testing.TB, m *model, cmd tea.Cmd, cond func() bool) {
 	t.Helper()
 	pumpFor(t, m, cmd, cond, 10*time.Second)
 }
@@ -289,7 +289,7 @@ func pump(t testing.TB, m *Model, cmd tea.Cmd, cond func() bool) {
 // pumpFor is pump with another guard against a hang than 10 s (for the
 // real engine's prescriptions, slow under the race detector). The guard
 // only ends a test that would hang; no assertion reads the time.
-func pumpFor(t testing.TB, m *Model, cmd tea.Cmd, cond func() bool, guard time.Duration) {
+func pumpFor(t testing.TB, m *model, cmd tea.Cmd, cond func() bool, guard time.Duration) {
 	t.Helper()
 	// One message queue per model, as in a program: commands launched by
 	// an earlier pump still deliver to it.
@@ -333,7 +333,7 @@ func pumpFor(t testing.TB, m *Model, cmd tea.Cmd, cond func() bool, guard time.D
 
 var (
 	pumpMu     sync.Mutex
-	pumpQueues = map[*Model]chan tea.Msg{}
+	pumpQueues = map[*model]chan tea.Msg{}
 )
 
 // press is a key press as Bubble Tea v2 delivers it.
@@ -389,19 +389,19 @@ func (c *fixedClock) Now() time.Time {
 // live mode off (the tests of live mode turn it on).
 func testOpts(t testing.TB, fr *fakeRunner, step time.Duration) Options {
 	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: step}
-	return Options{Runner: fr, Now: clock.Now, ExportDir: t.TempDir(), Manual: true}
+	return Options{Runner: fr, now: clock.Now, ExportDir: t.TempDir(), Manual: true}
 }
 
 // newTestModel is the explorer on a fake runner, sized w×h, on spec (nil:
 // the first preset), with its prescription computed.
-func newTestModel(t testing.TB, fr *fakeRunner, s *spec.Spec, w, h int) *Model {
+func newTestModel(t testing.TB, fr *fakeRunner, s *spec.Spec, w, h int) *model {
 	t.Helper()
 	return newTestModelOpts(t, testOpts(t, fr, 100*time.Millisecond), s, w, h)
 }
 
-func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *Model {
+func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *model {
 	t.Helper()
-	m, err := New(opts)
+	m, err := newModel(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,27 +423,30 @@ func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *Model
 }
 
 // chartScreen is the explorer's chart screen.
-func (m *Model) chartScreen() *ChartScreen { return m.screens[0].screen.(*ChartScreen) }
+func (m *model) chartScreen() *chartScreen { return m.screens[0].screen.(*chartScreen) }
 
-// sweepScreen is the explorer's sweep screen.
-func (m *Model) sweepScreen() *SweepScreen {
-	return m.screens[m.screenOf(runSweep)].screen.(*SweepScreen)
+// sweepScreen is the explorer's sweep screen over n.
+func (m *model) sweepScreen() *rateSweepScreen {
+	return m.screens[m.screenIndex(sweepNKind)].screen.(*rateSweepScreen)
 }
 
 // clipScreen is the explorer's clipping screen.
-func (m *Model) clipScreen() *ClipScreen {
-	return m.screens[m.screenOf(runClip)].screen.(*ClipScreen)
+func (m *model) clipScreen() *clipScreen {
+	return m.screens[m.screenIndex(clipKind)].screen.(*clipScreen)
 }
+
+// shownKind is the kind of the screen shown.
+func (m *model) shownKind() screenKind { return m.screens[m.active].def.kind }
 
 // clipSettled reports whether the current run is a clipping sweep that
 // settled, done.
-func clipSettled(m *Model) bool {
-	return settled(m) && m.run().kind == runClip && m.run().phase == phaseDone
+func clipSettled(m *model) bool {
+	return settled(m) && m.run().family == clipKind && m.run().phase == phaseDone
 }
 
 // prescReady reports whether the components have the prescription of the
 // form's current Spec (or its error).
-func prescReady(m *Model) bool {
+func prescReady(m *model) bool {
 	p := m.chartScreen().presc
 	return !p.pending && (p.p != nil || p.err != "") && p.key == prescKeyOf(m.form.Resolved())
 }
@@ -451,23 +454,23 @@ func prescReady(m *Model) bool {
 // settled reports whether the current run ended and every progress value
 // reached it (the result can overtake the progress reader's last batch,
 // which then arrives after it).
-func settled(m *Model) bool {
+func settled(m *model) bool {
 	r := m.run()
 	return r != nil && !r.active() && r.drained
 }
 
 // sweepSettled reports whether the current run is a sweep that settled,
 // done.
-func sweepSettled(m *Model) bool {
-	return settled(m) && m.run().kind == runSweep && m.run().phase == phaseDone
+func sweepSettled(m *model) bool {
+	return settled(m) && m.run().family == sweepNKind && m.run().phase == phaseDone
 }
 
 // run is the explorer's current run (nil: none).
-func (m *Model) run() *run { return m.runs.Current() }
+func (m *model) run() *run { return m.runs.Current() }
 
 // formKeys sends key presses for the form, each pumped until the form's
 // Spec reached the root and its prescription the components.
-func formKeys(t testing.TB, m *Model, ks ...string) {
+func formKeys(t testing.TB, m *model, ks ...string) {
 	t.Helper()
 	for _, k := range ks {
 		_, cmd := m.Update(press(k))
@@ -476,13 +479,13 @@ func formKeys(t testing.TB, m *Model, ks ...string) {
 }
 
 // keyUntil sends one key press and pumps until cond holds.
-func keyUntil(t testing.TB, m *Model, k string, cond func() bool) {
+func keyUntil(t testing.TB, m *model, k string, cond func() bool) {
 	t.Helper()
 	_, cmd := m.Update(press(k))
 	pump(t, m, cmd, cond)
 }
 
 // screenText is the rendered screen without styles.
-func screenText(m *Model) string { return stripANSI(m.render()) }
+func screenText(m *model) string { return stripANSI(m.render()) }
 
 func stripANSI(s string) string { return style.StripANSI(s) }

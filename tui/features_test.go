@@ -11,7 +11,7 @@ import (
 
 // typeKeys presses the runes of text one by one (a value typed in one
 // sequence), then pumps until the form's Spec reached the root.
-func typeKeys(t *testing.T, m *Model, text string, then ...string) {
+func typeKeys(t *testing.T, m *model, text string, then ...string) {
 	t.Helper()
 	var cmds []tea.Cmd
 	for _, r := range text {
@@ -107,7 +107,7 @@ func TestTypedValues(t *testing.T) {
 
 // liveModel is the explorer in live mode whose clock advances by step at
 // every reading (so a run's measured time is a multiple of step).
-func liveModel(t *testing.T, fr *fakeRunner, step time.Duration) *Model {
+func liveModel(t *testing.T, fr *fakeRunner, step time.Duration) *model {
 	opts := testOpts(t, fr, step)
 	opts.Manual = false
 	return newTestModelOpts(t, opts, &example1, 132, 42)
@@ -141,8 +141,8 @@ func TestLiveMode(t *testing.T) {
 		return m.live.gen > 0 && m.live.ticks == m.live.gen && m.run().id == 2 && m.run().phase == phaseDone
 	})
 	r := m.run()
-	if !r.live || r.kind != runCompare || r.spec.Spec.Eps != m.form.Resolved().Spec.Eps || r.spec.Spec.Eps != 10 {
-		t.Errorf("live re-run: live %v, kind %d, ε %v (form's %v)", r.live, r.kind, r.spec.Spec.Eps, m.form.Resolved().Spec.Eps)
+	if !r.live || !r.compare || r.spec.Spec.Eps != m.form.Resolved().Spec.Eps || r.spec.Spec.Eps != 10 {
+		t.Errorf("live re-run: live %v, compare %v, ε %v (form's %v)", r.live, r.compare, r.spec.Spec.Eps, m.form.Resolved().Spec.Eps)
 	}
 	// The status bar says the run is a live re-run: run numbers count
 	// those too, so a jump from #1 to #3 at the next preset is explained.

@@ -34,7 +34,7 @@ const formRows = int(numFields) - 1
 //	status, reproduce line, keys            privacy ·  │
 //	                                        clipping   │
 //	                                        status, reproduce line, keys
-func (m *Model) layout() {
+func (m *model) layout() {
 	w, h := m.width, m.height
 	if m.tooSmall() {
 		return
@@ -88,14 +88,14 @@ func (m *Model) layout() {
 }
 
 // View renders the screen.
-func (m *Model) View() tea.View {
+func (m *model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.WindowTitle = "dpso explorer"
 	return v
 }
 
-func (m *Model) render() string {
+func (m *model) render() string {
 	w, h := m.width, m.height
 	if w == 0 || h == 0 || m.quitting {
 		return ""
@@ -118,11 +118,11 @@ func (m *Model) render() string {
 }
 
 // tooSmallNotice replaces the layout below the minimum size.
-func (m *Model) tooSmallNotice() string {
+func (m *model) tooSmallNotice() string {
 	w, h := m.width, m.height
 	msg := []string{
 		m.st.Error.Render("enlarge the terminal"),
-		fmt.Sprintf("now %d×%d, need ≥ %d×%d", w, h, MinWidth, MinHeight),
+		fmt.Sprintf("now %d×%d, need ≥ %d×%d", w, h, minWidth, minHeight),
 		m.st.Muted.Render("q quits; other keys wait"),
 	}
 	var lines []string
@@ -136,7 +136,7 @@ func (m *Model) tooSmallNotice() string {
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
 }
 
-func (m *Model) header() string {
+func (m *model) header() string {
 	st := m.st
 	left := st.Header.Render("dpso") + st.HeaderDim.Render(" · private optimization with heavy-tailed gradients (Lowy & Razaviyayn)")
 	right := "custom parameters"
