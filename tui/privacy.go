@@ -124,8 +124,10 @@ func (p *privacyPanel) content() []string {
 }
 
 // spent is the ledger's maximum per-sample cost of the run so far, its
-// budget, whose it is, and whether it is the finished run's (checked).
-func (p *privacyPanel) spent() (spent, budget ledger.Cost, who string, final, ok bool) {
+// budget, whose it is, at which sweep point when the budget is the
+// point's own ("ε = 10"; "" otherwise), and whether it is the finished
+// run's (checked).
+func (p *privacyPanel) spent() (spent, budget ledger.Cost, who, point string, final, ok bool) {
 	r := p.runs.shown()
 	if r == nil {
 		return
@@ -133,12 +135,20 @@ func (p *privacyPanel) spent() (spent, budget ledger.Cost, who string, final, ok
 	if r.phase == phaseDone && r.cmp != nil && len(r.cmp.Reports) > 0 {
 		if main := r.cmp.Reports[0]; main.Refused == "" && len(main.Trials) > 0 {
 			t0 := main.Trials[0]
-			return t0.Spent, t0.Budget, main.Solver + " trial 0", true, true
+			return t0.Spent, t0.Budget, main.Solver + " trial 0", "", true, true
 		}
 	}
 	if r.haveLatest && (r.active() || r.phase == phaseDone) {
 		l := r.latest
-		return l.Spent, r.spec.Privacy.Cost(), fmt.Sprintf("%s trial %d", l.Solver, l.Trial), false, true
+		of := r.spec.Privacy.Cost()
+		if r.budgets != nil {
+			// A sweep of the budget itself: the point's own.
+			if l.Point >= len(r.budgets) {
+				return
+			}
+			of, point = r.budgets[l.Point], r.over+" = "+fmtNum(r.sweep.Grid()[l.Point])
+		}
+		return l.Spent, of, fmt.Sprintf("%s trial %d", l.Solver, l.Trial), point, false, true
 	}
 	return
 }
@@ -216,7 +226,7 @@ func (p *privacyPanel) lines() []string {
 		return lines
 	}
 	// The ledger.
-	spent, budget, who, final, ok := p.spent()
+	spent, budget, who, point, final, ok := p.spent()
 	switch {
 	case ok && !math.IsInf(eps, 1):
 		used, of, sym := spent.Rho, budget.Rho, "ρ"
@@ -232,6 +242,9 @@ func (p *privacyPanel) lines() []string {
 		}
 		barW := max(min(w-30, 24), 6)
 		label := fmt.Sprintf(" %s %s of %s", sym, fmtNum(used), fmtNum(of))
+		if point != "" {
+			label += " at " + point
+		}
 		lines = append(lines, style.FitWords("spent "+bar(st, frac, barW)+label, w))
 		note := "max per sample (ledger), " + who
 		if final {

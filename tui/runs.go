@@ -14,6 +14,7 @@ import (
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/solvers"
+	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
 )
 
@@ -46,9 +47,12 @@ type job struct {
 	names   []string
 	compare bool
 	// sweep is the grid (callSweep); over names its parameter in a
-	// refusal ("n", "C", "ε").
-	sweep engine.SweepSpec
-	over  string
+	// refusal ("n", "C", "ε"); budgets are the privacy budget at each
+	// grid point where it varies with the point (a sweep of ε; nil: the
+	// Spec's at every point).
+	sweep   engine.SweepSpec
+	over    string
+	budgets []ledger.Cost
 	// auditCfg is the audit (callAudit, from auditConfig); control: it
 	// is the negative control.
 	auditCfg audit.Config

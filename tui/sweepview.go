@@ -10,6 +10,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/solvers/ledger"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )
@@ -38,6 +39,9 @@ type sweepAxis struct {
 	arg, tick, axisTick func(float64) string
 	// hint is the chart's line before a sweep; intro the slope panel's.
 	hint, intro string
+	// budget: the parameter is the privacy budget, so each point has its
+	// own (the privacy panel holds a point's ledger to that point's).
+	budget bool
 }
 
 // job is the sweep r runs: the form's solver over the axis's grid.
@@ -46,7 +50,26 @@ func (a *sweepAxis) job(res spec.Resolved) (job, string) {
 	if why != "" {
 		return job{}, why
 	}
-	return job{call: callSweep, family: a.kind, what: a.what, names: []string{res.Solver.Name()}, sweep: sw, over: a.symbol}, ""
+	j := job{call: callSweep, family: a.kind, what: a.what, names: []string{res.Solver.Name()}, sweep: sw, over: a.symbol}
+	if a.budget {
+		j.budgets = pointBudgets(res, sw)
+	}
+	return j, ""
+}
+
+// pointBudgets is the privacy budget of res's solver at each point of sw,
+// as the engine resolves the point (spec.Resolved.At); nil when a point
+// does not resolve (the sweep then fails with the point's error).
+func pointBudgets(res spec.Resolved, sw engine.SweepSpec) []ledger.Cost {
+	var out []ledger.Cost
+	for _, v := range sw.Grid() {
+		at, err := res.At(sw.Param, v)
+		if err != nil {
+			return nil
+		}
+		out = append(out, at.Privacy.Cost())
+	}
+	return out
 }
 
 // rateSweepScreen is a sweep over one parameter (its sweepAxis): log-log
