@@ -85,6 +85,7 @@ var screenRegistry = []screenDef{
 	clipScreenDef,
 	momentsScreenDef,
 	auditScreenDef,
+	sweepEpsScreenDef,
 }
 
 // screenKeys are the help's bindings of every screen: each one's key and
