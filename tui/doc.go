@@ -1,8 +1,8 @@
 // Package tui is dpso's interactive explorer, a Bubble Tea (Charm v2)
 // program: a parameter form over a spec.Spec, the live convergence chart
 // with the paper's bounds drawn over it, the theorem, privacy and clipping
-// panels, a comparison with the baselines, a sweep of n with the fitted
-// log-log slope, the clipping trade-off (a sweep of the clip threshold C
+// panels, a comparison with the baselines, sweeps of n and of ε with the
+// fitted log-log slope, the clipping trade-off (a sweep of the clip threshold C
 // with the noise-off curve and each C's clipped fraction), the moment
 // profile, a black-box audit of the oracle's privacy claim (package
 // internal/audit), presets for teaching and demos, live
@@ -60,14 +60,14 @@
 // the audit's tests) that knows what r runs on it (Job, a jobMaker) and
 // the command that reproduces what it shows (Reproduce, the status bar's
 // reproduce line). Each screen has a kind (screenKind: chart, sweep-n,
-// clip, moments, audit) and an entry in the registry,
+// clip, moments, audit, sweep-eps) and an entry in the registry,
 // screenRegistry in screens.go: its kind, the kind of the runs it draws
 // (the moment profile draws the chart's), its key and its own keys
 // (listed by the help from the registry, and where the one-line help puts
 // them), a help paragraph, and its constructor. A screen that can be
 // exported implements Export (exporter); one with something to do when
 // shown implements Activate (activator). The sweeps over a parameter's
-// rate (n) are one screen type over a sweepAxis (the grid, the words,
+// rate (n, ε) are one screen type over a sweepAxis (the grid, the words,
 // the command); every sweep screen shares its run, activation and export
 // (sweepBase) and its panel's frame (sweepPanel).
 //
@@ -77,9 +77,12 @@
 // Nothing else changes: the root shows it on its key, r starts its Job,
 // live mode re-runs its runs, the status bar, the help and the privacy
 // panel follow its runs (by job.family), the reproduce line is its
-// Reproduce, e exports its Export, and the help lists its keys. A sweep of
-// the rate in another parameter is a sweepAxis and a screenDef, as
-// sweepn.go's.
+// Reproduce, e exports its Export, the help lists its keys, and
+// TestScreenRegistry checks it with the others. A sweep of the rate in
+// another parameter is a sweepAxis and a screenDef (sweepeps.go, the
+// sweep over ε that `dpso sweep --vary eps` runs, is the model); a sweep
+// of the privacy budget itself marks its axis budget, so that the privacy
+// panel holds each point's ledger to that point's budget.
 //
 // # Two services: runs and prescriptions
 //
