@@ -61,10 +61,11 @@
 // the command that reproduces what it shows (Reproduce, the status bar's
 // reproduce line). Each screen has a kind (screenKind: chart, sweep-n,
 // clip, moments, audit, sweep-eps) and an entry in the registry,
-// screenRegistry in screens.go: its kind, the kind of the runs it draws
-// (the moment profile draws the chart's), its key and its own keys
-// (listed by the help from the registry, and where the one-line help puts
-// them), a help paragraph, and its constructor. A screen that can be
+// screenRegistry in screens.go (the contract, screen and screenDef, is in
+// component.go): its kind, the kind of the runs it draws (the moment
+// profile draws the chart's), its key and its own keys (listed by the
+// help from the registry, and where the one-line help puts them), a help
+// paragraph, and its constructor. A screen that can be
 // exported implements Export (exporter); one with something to do when
 // shown implements Activate (activator). The sweeps over a parameter's
 // rate (n, ε) are one screen type over a sweepAxis (the grid, the words,

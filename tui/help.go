@@ -72,7 +72,7 @@ func (v *helpView) layout() {
 	}
 	lines = append(lines, keyColumns(v.st, v.keys.FullHelp(), v.w)...)
 	lines = append(lines, "")
-	for _, t := range append(slices.Clone(helpText), screenHelp()...) {
+	for _, t := range append(slices.Clone(helpText), v.keys.screens.help()...) {
 		lines = append(lines, style.Wrap(t, v.w-2)...)
 		lines = append(lines, "")
 	}

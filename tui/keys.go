@@ -27,11 +27,15 @@ type keyMap struct {
 	// PickPreset loads a preset by its number, Filter filters the list by
 	// title (both in the presets list).
 	PickPreset, Filter key.Binding
+
+	// screens are the registry's entries, whose keys the help lists.
+	screens screenDefs
 }
 
-// defaultKeyMap returns the explorer's keys.
-func defaultKeyMap() keyMap {
+// defaultKeyMap returns the explorer's keys, with those of screens.
+func defaultKeyMap(screens screenDefs) keyMap {
 	return keyMap{
+		screens:  screens,
 		Run:      key.NewBinding(key.WithKeys("r", "enter"), key.WithHelp("r/enter", "run / restart")),
 		Pause:    key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause / resume")),
 		Live:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "live mode: re-run short runs on every change")),
@@ -69,16 +73,16 @@ func (k keyMap) ShortHelp() []key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(keys, desc))
 	}
 	out := []key.Binding{short(k.Run, "r", "run"), short(k.Compare, "c", "compare")}
-	out = append(out, screenShorts(helpBesideRun)...)
+	out = append(out, k.screens.shorts(helpBesideRun)...)
 	out = append(out, short(k.Pause, "space", "pause"), short(k.Focus, "tab", "field"), short(k.Change, "←→", "step"), short(k.Type, "0-9", "type"))
-	out = append(out, screenShorts(helpAfterForm)...)
+	out = append(out, k.screens.shorts(helpAfterForm)...)
 	return append(out, short(k.Presets, "p", "presets"), short(k.Export, "e", "export"), short(k.Live, "a", "live"), short(k.Help, "?", "help"), short(k.Quit, "q", "quit"))
 }
 
 // FullHelp is the help screen, in columns: the runs and the screens'
 // keys (the registry's), the form's, the rest.
 func (k keyMap) FullHelp() [][]key.Binding {
-	runs := append([]key.Binding{k.Run, k.Pause, k.Compare}, screenKeys()...)
+	runs := append([]key.Binding{k.Run, k.Pause, k.Compare}, k.screens.keys()...)
 	return [][]key.Binding{
 		append(runs, k.Live),
 		{k.Next, k.Prev, k.Left, k.Right, k.Type, k.Set, k.Cancel},

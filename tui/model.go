@@ -118,7 +118,7 @@ func newModel(ctx context.Context, opts Options) (*model, error) {
 	}
 	m := &model{opts: opts, now: opts.now, live: liveMode{on: !opts.Manual, now: opts.now}}
 	m.styles = style.New(!opts.Light, opts.Plain)
-	m.keymap = defaultKeyMap()
+	m.keymap = defaultKeyMap(screenRegistry)
 	m.common = common{st: &m.styles, keys: &m.keymap}
 	c := m.common
 	p := startPreset(opts)

@@ -18,7 +18,7 @@ func TestScreenRegistry(t *testing.T) {
 	if screenRegistry[0].kind != chartKind || screenRegistry[0].key.Enabled() {
 		t.Fatalf("the first screen is %q (key %v), want the chart, without a key", screenRegistry[0].kind, screenRegistry[0].key.Keys())
 	}
-	km := defaultKeyMap()
+	km := defaultKeyMap(screenRegistry)
 	taken := map[string]string{}
 	for _, b := range []key.Binding{km.Run, km.Pause, km.Live, km.Next, km.Prev, km.Up, km.Down, km.Left, km.Right,
 		km.Compare, km.Presets, km.Export, km.Help, km.Quit, km.Back, km.Panel, km.PageUp, km.PageDown, km.Type} {
