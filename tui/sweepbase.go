@@ -114,6 +114,9 @@ func (s *sweepBase) Export() (*exportJob, string) {
 		if s.run != nil && s.run.phase == phaseRefused {
 			return nil, "nothing to export: " + s.run.refusal
 		}
+		if _, why := s.job(s.spec); why != "" && (s.run == nil || !s.run.active()) {
+			return nil, "nothing to export: " + why
+		}
 		return nil, "nothing to export yet: the " + s.noun + " has not finished"
 	}
 	return &exportJob{base: s.base, data: report.Sweep(rep), draw: func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) }}, ""

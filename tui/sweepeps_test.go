@@ -86,8 +86,8 @@ func TestSweepEpsIsTheCLISweep(t *testing.T) {
 }
 
 // TestSweepEpsAtInfinity: at ε = ∞ there is no budget to sweep: the screen
-// says so and asks for no run, r refuses on the status bar without
-// cancelling the run going on, and the reproduce line stays the form's
+// says so and asks for no run, r refuses on the status bar, e says why
+// there is nothing to export, and the reproduce line stays the form's
 // run.
 func TestSweepEpsAtInfinity(t *testing.T) {
 	fr := &fakeRunner{points: 3}
@@ -101,6 +101,10 @@ func TestSweepEpsAtInfinity(t *testing.T) {
 	keyUntil(t, m, "r", func() bool { return m.status.text != "" })
 	if !m.status.err || !strings.HasPrefix(m.status.text, why) || m.run() != nil {
 		t.Errorf("r at ε = ∞: status %q (error %v), run %+v", m.status.text, m.status.err, m.run())
+	}
+	keyUntil(t, m, "e", func() bool { return m.status.text != "" })
+	if !strings.HasPrefix(m.status.text, "nothing to export: "+why) {
+		t.Errorf("e at ε = ∞: status %q", m.status.text)
 	}
 	if got, want := m.status.reproduce(), m.form.Spec().Command(); got != want {
 		t.Errorf("reproduce line %q, want the form's run %q", got, want)
