@@ -143,10 +143,10 @@ type activator interface {
 	Activate() tea.Cmd
 }
 
-// exporter is a screen whose content e exports: the job, or why there is
-// nothing to export.
+// exporter is a screen whose content e exports: what to write, or why
+// there is nothing to export.
 type exporter interface {
-	Export() (job *exportJob, why string)
+	Export() (export *exportJob, why string)
 }
 
 // common is what every component shares: the one Styles and the one keyMap

@@ -422,11 +422,11 @@ func (m *model) export() tea.Cmd {
 	if !ok {
 		return m.broadcast(statusMsg{text: "nothing to export on this screen: esc returns to the chart, e exports its run", err: true})
 	}
-	job, why := ex.Export()
-	if job == nil {
+	x, why := ex.Export()
+	if x == nil {
 		return m.broadcast(statusMsg{text: why, err: true})
 	}
-	return tea.Batch(m.broadcast(statusMsg{text: "exporting…"}), runExport(job, m.opts.ExportDir, m.now()))
+	return tea.Batch(m.broadcast(statusMsg{text: "exporting…"}), runExport(x, m.opts.ExportDir, m.now()))
 }
 
 // Run starts the explorer on the terminal and returns when the user
