@@ -11,7 +11,7 @@ import (
 
 // formRow is the form's row of field id on the screen ("" if not shown):
 // the line that has its label where the form's rows put labels.
-func formRow(m *model, id fieldID) string {
+func formRow(m *Model, id fieldID) string {
 	for _, l := range strings.Split(screenText(m), "\n") {
 		if len(l) > 2 && strings.HasPrefix(strings.TrimPrefix(strings.TrimPrefix(l, "▸ "), "  "), fields[id].label+" ") {
 			return l

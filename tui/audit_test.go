@@ -15,7 +15,7 @@ import (
 
 // auditSettled reports whether the current run is an audit that ended and
 // whose progress reader delivered its last message.
-func auditSettled(m *model) bool {
+func auditSettled(m *Model) bool {
 	return settled(m) && m.run().family == auditKind
 }
 

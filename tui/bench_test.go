@@ -12,7 +12,7 @@ import (
 // benchModel is the explorer at 200×60 after a comparison, with a full
 // chart: 4 solvers × 66 checkpoints log-spaced over 10⁶ evaluations (the
 // solvers' default schedule) and the class's 4 bounds.
-func benchModel(b *testing.B) *model {
+func benchModel(b *testing.B) *Model {
 	m := goldenModel(b, 200, 60)
 	cs := m.chartScreen()
 	series := boundSeries(m.common, cs.presc.p.Bounds)

@@ -15,8 +15,8 @@
 // The package exports its entry points only. [Run] opens the explorer on
 // the terminal (the dpso command without arguments, or `dpso explore`):
 // it reads NO_COLOR and COLORFGBG and runs a tea.Program on the
-// terminal. [New] builds the same root model from [Options] alone, for a
-// tea.Program that the caller runs on its own input and output (an SSH
+// terminal. [New] builds the same root [Model] from [Options] alone, for
+// a tea.Program that the caller runs on its own input and output (an SSH
 // session's): it reads no environment and no terminal, and every run it
 // starts is cancelled when its context is. [Options] choose the first
 // [Presets] entry or a Spec to start on (Options.Start; [PresetIndex]
@@ -26,7 +26,7 @@
 //
 // # The component contract (soft-serve's pattern)
 //
-// One root model is the only one that returns a tea.View. Every part of
+// One root model, Model, is the only one that returns a tea.View. Every part of
 // the screen is a component: Update(tea.Msg) returning itself and a
 // tea.Cmd, View() string (a block of exactly its size, see tui/style),
 // SetSize(w, h) and its key bindings (help.KeyMap: ShortHelp, FullHelp).

@@ -13,9 +13,9 @@ import (
 )
 
 // startProgram runs the explorer in a teatest program on a fake runner.
-func startProgram(t *testing.T, fr *fakeRunner, w, h int) (*teatest.TestModel, *model) {
+func startProgram(t *testing.T, fr *fakeRunner, w, h int) (*teatest.TestModel, *Model) {
 	t.Helper()
-	m, err := newModel(context.Background(), testOpts(t, fr, 10*time.Millisecond))
+	m, err := New(context.Background(), testOpts(t, fr, 10*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestE2ERunAndQuit(t *testing.T) {
 	tm.Send(press("r"))
 	sc.look(t, "── acsa", "✓ done acsa")
 	tm.Send(press("q"))
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
 	if !fm.quitting || fm.run().phase != phaseDone {
 		t.Errorf("final model: quitting %v, run phase %d", fm.quitting, fm.run().phase)
 	}

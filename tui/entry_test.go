@@ -14,7 +14,7 @@ import (
 
 // startOn is the explorer opened on s (Options.Start, what `dpso explore`
 // with run flags does) on the real engine, sized 132×42.
-func startOn(t *testing.T, s spec.Spec) *model {
+func startOn(t *testing.T, s spec.Spec) *Model {
 	t.Helper()
 	opts := Options{Runner: Engine{}, Start: &s, ExportDir: t.TempDir(), Manual: true}
 	m := newTestModelOpts(t, opts, nil, 132, 42)
@@ -137,11 +137,10 @@ func TestNewIsTheEmbeddingEntry(t *testing.T) {
 	fr := &fakeRunner{points: 4, hold: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	tm, err := New(ctx, testOpts(t, fr, 0))
+	m, err := New(ctx, testOpts(t, fr, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := tm.(*model)
 	if m.styles.Plain || !m.styles.Dark {
 		t.Errorf("New read the environment: plain %v, dark %v (the Options ask for neither)", m.styles.Plain, m.styles.Dark)
 	}

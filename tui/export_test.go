@@ -75,7 +75,7 @@ func TestExportDocuments(t *testing.T) {
 
 // exportedJSON is the one exported JSON file of base (run-acsa, compare,
 // sweep) in the export directory.
-func exportedJSON(t *testing.T, m *model, base string) string {
+func exportedJSON(t *testing.T, m *Model, base string) string {
 	t.Helper()
 	matches, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+base+".json"))
 	if len(matches) != 1 {

@@ -281,7 +281,7 @@ func (f *fakeRunner) Sweep(ctx context.Context, r spec.Resolved, sw engine.Sweep
 // expanded — and feeds every resulting message to m.Update on the test's
 // goroutine, launching the commands Update returns, until cond holds (or
 // fails the test after 10 s).
-func pump(t testing.TB, m *model, cmd tea.Cmd, cond func() bool) {
+func pump(t testing.TB, m *Model, cmd tea.Cmd, cond func() bool) {
 	t.Helper()
 	pumpFor(t, m, cmd, cond, 10*time.Second)
 }
@@ -289,7 +289,7 @@ func pump(t testing.TB, m *model, cmd tea.Cmd, cond func() bool) {
 // pumpFor is pump with another guard against a hang than 10 s (for the
 // real engine's prescriptions, slow under the race detector). The guard
 // only ends a test that would hang; no assertion reads the time.
-func pumpFor(t testing.TB, m *model, cmd tea.Cmd, cond func() bool, guard time.Duration) {
+func pumpFor(t testing.TB, m *Model, cmd tea.Cmd, cond func() bool, guard time.Duration) {
 	t.Helper()
 	// One message queue per model, as in a program: commands launched by
 	// an earlier pump still deliver to it.
@@ -333,7 +333,7 @@ func pumpFor(t testing.TB, m *model, cmd tea.Cmd, cond func() bool, guard time.D
 
 var (
 	pumpMu     sync.Mutex
-	pumpQueues = map[*model]chan tea.Msg{}
+	pumpQueues = map[*Model]chan tea.Msg{}
 )
 
 // press is a key press as Bubble Tea v2 delivers it.
@@ -394,14 +394,14 @@ func testOpts(t testing.TB, fr *fakeRunner, step time.Duration) Options {
 
 // newTestModel is the explorer on a fake runner, sized w×h, on spec (nil:
 // the first preset), with its prescription computed.
-func newTestModel(t testing.TB, fr *fakeRunner, s *spec.Spec, w, h int) *model {
+func newTestModel(t testing.TB, fr *fakeRunner, s *spec.Spec, w, h int) *Model {
 	t.Helper()
 	return newTestModelOpts(t, testOpts(t, fr, 100*time.Millisecond), s, w, h)
 }
 
-func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *model {
+func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *Model {
 	t.Helper()
-	m, err := newModel(context.Background(), opts)
+	m, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,30 +423,30 @@ func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *model
 }
 
 // chartScreen is the explorer's chart screen.
-func (m *model) chartScreen() *chartScreen { return m.screens[0].screen.(*chartScreen) }
+func (m *Model) chartScreen() *chartScreen { return m.screens[0].screen.(*chartScreen) }
 
 // sweepScreen is the explorer's sweep screen over n.
-func (m *model) sweepScreen() *rateSweepScreen {
+func (m *Model) sweepScreen() *rateSweepScreen {
 	return m.screens[m.screenIndex(sweepNKind)].screen.(*rateSweepScreen)
 }
 
 // clipScreen is the explorer's clipping screen.
-func (m *model) clipScreen() *clipScreen {
+func (m *Model) clipScreen() *clipScreen {
 	return m.screens[m.screenIndex(clipKind)].screen.(*clipScreen)
 }
 
 // shownKind is the kind of the screen shown.
-func (m *model) shownKind() screenKind { return m.screens[m.active].def.kind }
+func (m *Model) shownKind() screenKind { return m.screens[m.active].def.kind }
 
 // clipSettled reports whether the current run is a clipping sweep that
 // settled, done.
-func clipSettled(m *model) bool {
+func clipSettled(m *Model) bool {
 	return settled(m) && m.run().family == clipKind && m.run().phase == phaseDone
 }
 
 // prescReady reports whether the components have the prescription of the
 // form's current Spec (or its error).
-func prescReady(m *model) bool {
+func prescReady(m *Model) bool {
 	p := m.chartScreen().presc
 	return !p.pending && (p.p != nil || p.err != "") && p.key == prescKeyOf(m.form.Resolved())
 }
@@ -454,23 +454,23 @@ func prescReady(m *model) bool {
 // settled reports whether the current run ended and every progress value
 // reached it (the result can overtake the progress reader's last batch,
 // which then arrives after it).
-func settled(m *model) bool {
+func settled(m *Model) bool {
 	r := m.run()
 	return r != nil && !r.active() && r.drained
 }
 
 // sweepSettled reports whether the current run is a sweep that settled,
 // done.
-func sweepSettled(m *model) bool {
+func sweepSettled(m *Model) bool {
 	return settled(m) && m.run().family == sweepNKind && m.run().phase == phaseDone
 }
 
 // run is the explorer's current run (nil: none).
-func (m *model) run() *run { return m.runs.Current() }
+func (m *Model) run() *run { return m.runs.Current() }
 
 // formKeys sends key presses for the form, each pumped until the form's
 // Spec reached the root and its prescription the components.
-func formKeys(t testing.TB, m *model, ks ...string) {
+func formKeys(t testing.TB, m *Model, ks ...string) {
 	t.Helper()
 	for _, k := range ks {
 		_, cmd := m.Update(press(k))
@@ -479,13 +479,13 @@ func formKeys(t testing.TB, m *model, ks ...string) {
 }
 
 // keyUntil sends one key press and pumps until cond holds.
-func keyUntil(t testing.TB, m *model, k string, cond func() bool) {
+func keyUntil(t testing.TB, m *Model, k string, cond func() bool) {
 	t.Helper()
 	_, cmd := m.Update(press(k))
 	pump(t, m, cmd, cond)
 }
 
 // screenText is the rendered screen without styles.
-func screenText(m *model) string { return stripANSI(m.render()) }
+func screenText(m *Model) string { return stripANSI(m.render()) }
 
 func stripANSI(s string) string { return style.StripANSI(s) }

@@ -11,7 +11,7 @@ import (
 
 // typeKeys presses the runes of text one by one (a value typed in one
 // sequence), then pumps until the form's Spec reached the root.
-func typeKeys(t *testing.T, m *model, text string, then ...string) {
+func typeKeys(t *testing.T, m *Model, text string, then ...string) {
 	t.Helper()
 	var cmds []tea.Cmd
 	for _, r := range text {
@@ -107,7 +107,7 @@ func TestTypedValues(t *testing.T) {
 
 // liveModel is the explorer in live mode whose clock advances by step at
 // every reading (so a run's measured time is a multiple of step).
-func liveModel(t *testing.T, fr *fakeRunner, step time.Duration) *model {
+func liveModel(t *testing.T, fr *fakeRunner, step time.Duration) *Model {
 	opts := testOpts(t, fr, step)
 	opts.Manual = false
 	return newTestModelOpts(t, opts, &example1, 132, 42)

@@ -44,7 +44,7 @@ func golden(t *testing.T, name, got string) {
 
 // goldenModelOpts is the explorer on example1 after a finished comparison
 // of the fake runner.
-func goldenModelOpts(t testing.TB, opts Options, w, h int) *model {
+func goldenModelOpts(t testing.TB, opts Options, w, h int) *Model {
 	t.Helper()
 	m := newTestModelOpts(t, opts, &example1, w, h)
 	// Done, and every progress value applied (the result can overtake
@@ -57,7 +57,7 @@ func goldenModelOpts(t testing.TB, opts Options, w, h int) *model {
 	return m
 }
 
-func goldenModel(t testing.TB, w, h int) *model {
+func goldenModel(t testing.TB, w, h int) *Model {
 	return goldenModelOpts(t, testOpts(t, &fakeRunner{points: 6}, 100*time.Millisecond), w, h)
 }
 

@@ -34,7 +34,7 @@ const formRows = int(numFields) - 1
 //	status, reproduce line, keys            privacy ·  │
 //	                                        clipping   │
 //	                                        status, reproduce line, keys
-func (m *model) layout() {
+func (m *Model) layout() {
 	w, h := m.width, m.height
 	if m.tooSmall() {
 		return
@@ -88,14 +88,14 @@ func (m *model) layout() {
 }
 
 // View renders the screen.
-func (m *model) View() tea.View {
+func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.WindowTitle = "dpso explorer"
 	return v
 }
 
-func (m *model) render() string {
+func (m *Model) render() string {
 	w, h := m.width, m.height
 	if w == 0 || h == 0 || m.quitting {
 		return ""
@@ -118,7 +118,7 @@ func (m *model) render() string {
 }
 
 // tooSmallNotice replaces the layout below the minimum size.
-func (m *model) tooSmallNotice() string {
+func (m *Model) tooSmallNotice() string {
 	w, h := m.width, m.height
 	msg := []string{
 		m.st.Error.Render("enlarge the terminal"),
@@ -136,7 +136,7 @@ func (m *model) tooSmallNotice() string {
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
 }
 
-func (m *model) header() string {
+func (m *Model) header() string {
 	st := m.st
 	left := st.Header.Render("dpso") + st.HeaderDim.Render(" · private optimization with heavy-tailed gradients (Lowy & Razaviyayn)")
 	right := "custom parameters"

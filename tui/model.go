@@ -53,12 +53,13 @@ type shownScreen struct {
 	screen screen
 }
 
-// model is the explorer's root model, the only one that returns a
-// tea.View. It owns the components and the two services (lifecycle, the run
-// lifecycle; prescriber, the prescriptions), routes each key to the one
-// component it is for, forwards the services' messages and the shared
-// state to every component, and lays them out.
-type model struct {
+// Model is the explorer's root model, the only one that returns a
+// tea.View; outside the package it is a tea.Model (Init, Update, View).
+// It owns the components and the two services (the run lifecycle; the
+// prescriber, the prescriptions), routes each key to the one component
+// it is for, forwards the services' messages and the shared state to
+// every component, and lays them out.
+type Model struct {
 	opts   Options
 	styles style.Styles
 	keymap keyMap
@@ -100,13 +101,8 @@ type model struct {
 // the caller runs on its own input and output (an SSH session's, say; Run
 // is the terminal's): it reads no environment and no terminal. Every run
 // and prescription it starts is cancelled when ctx is, or when the user
-// quits.
-func New(ctx context.Context, opts Options) (tea.Model, error) {
-	return newModel(ctx, opts)
-}
-
-// newModel builds the explorer on the preset opts.Preset (or opts.Start).
-func newModel(ctx context.Context, opts Options) (*model, error) {
+// quits. It opens on the preset opts.Preset, or on opts.Start.
+func New(ctx context.Context, opts Options) (*Model, error) {
 	if opts.Runner == nil {
 		opts.Runner = Engine{}
 	}
@@ -116,7 +112,7 @@ func newModel(ctx context.Context, opts Options) (*model, error) {
 	if opts.Preset < 0 || opts.Preset >= len(Presets) {
 		return nil, fmt.Errorf("preset %d is outside [0, %d]", opts.Preset, len(Presets)-1)
 	}
-	m := &model{opts: opts, now: opts.now, live: liveMode{on: !opts.Manual, now: opts.now}}
+	m := &Model{opts: opts, now: opts.now, live: liveMode{on: !opts.Manual, now: opts.now}}
 	m.styles = style.New(!opts.Light, opts.Plain)
 	m.keymap = defaultKeyMap(screenRegistry)
 	m.common = common{st: &m.styles, keys: &m.keymap}
@@ -150,7 +146,7 @@ func newModel(ctx context.Context, opts Options) (*model, error) {
 }
 
 // components are every component that the shared state is forwarded to.
-func (m *model) components() []component {
+func (m *Model) components() []component {
 	cs := []component{m.form, m.status, m.privacy, m.clip, m.formula, m.help, m.presets}
 	for _, e := range m.screens {
 		cs = append(cs, e.screen)
@@ -159,7 +155,7 @@ func (m *model) components() []component {
 }
 
 // broadcast forwards msg to every component, in order (nil: nothing).
-func (m *model) broadcast(msg tea.Msg) tea.Cmd {
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	if msg == nil {
 		return nil
 	}
@@ -176,14 +172,14 @@ func (m *model) broadcast(msg tea.Msg) tea.Cmd {
 
 // Init asks for the terminal's background colour and computes the first
 // prescription.
-func (m *model) Init() tea.Cmd {
+func (m *Model) Init() tea.Cmd {
 	return tea.Batch(tea.RequestBackgroundColor, m.initCmd)
 }
 
 // Update routes every message: keys to the component they are for, the
 // services' messages to the services, the components' outcomes to the
 // root's handlers, and the shared state to every component.
-func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -221,13 +217,13 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // tooSmall reports whether the terminal is below the minimum size.
-func (m *model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
+func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
 
 // handleKey routes a key: q quits anywhere (unless a value, or the
 // presets list's filter, is being typed); under the size notice nothing else acts; an overlay or a value
 // being typed takes every key; then the root's keys; the rest is the
 // form's.
-func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
+func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	typing := m.form.Editing() && m.overlay == nil || m.overlay == m.presets && m.presets.Filtering()
 	if k.String() == "ctrl+c" || (!typing && key.Matches(k, m.keys.Quit)) {
 		m.quitting = true
@@ -256,7 +252,7 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // rootKey handles the keys that are not an overlay's or the form's.
-func (m *model) rootKey(k tea.KeyPressMsg) tea.Cmd {
+func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := m.keys
 	switch {
 	case key.Matches(k, keys.Help):
@@ -299,7 +295,7 @@ func (m *model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 
 // panel is the panel area the scroll and tab keys act on: the side tabs
 // on a small terminal, the screen's companion panel otherwise.
-func (m *model) panel() component {
+func (m *Model) panel() component {
 	if m.compact {
 		return m.side
 	}
@@ -308,7 +304,7 @@ func (m *model) panel() component {
 }
 
 // show makes screen i the right-hand column's.
-func (m *model) show(i int) tea.Cmd {
+func (m *Model) show(i int) tea.Cmd {
 	if i == m.active {
 		return nil
 	}
@@ -324,14 +320,14 @@ func (m *model) show(i int) tea.Cmd {
 }
 
 // screenMsg tells the components which screen is shown.
-func (m *model) screenMsg() screenMsg {
+func (m *Model) screenMsg() screenMsg {
 	e := m.screens[m.active]
 	return screenMsg{draws: e.def.family(), reproduce: e.screen.Reproduce}
 }
 
 // screenIndex is the index of the screen of kind (the chart's, 0, for a
 // kind not in the registry).
-func (m *model) screenIndex(kind screenKind) int {
+func (m *Model) screenIndex(kind screenKind) int {
 	for i, e := range m.screens {
 		if e.def.kind == kind {
 			return i
@@ -341,11 +337,11 @@ func (m *model) screenIndex(kind screenKind) int {
 }
 
 // family is the kind of the runs the shown screen draws.
-func (m *model) family() screenKind { return m.screens[m.active].def.family() }
+func (m *Model) family() screenKind { return m.screens[m.active].def.family() }
 
 // start starts the run mk makes on the form's Spec (or shows why there is
 // none).
-func (m *model) start(mk jobMaker, live bool) tea.Cmd {
+func (m *Model) start(mk jobMaker, live bool) tea.Cmd {
 	ev, cmd := m.runs.Start(mk, m.form.Resolved(), live)
 	return tea.Batch(m.broadcast(ev), cmd)
 }
@@ -353,7 +349,7 @@ func (m *model) start(mk jobMaker, live bool) tea.Cmd {
 // onSpec takes the form's new Spec (dropping one delivered after a newer
 // one): every component gets it, the prescription is requested, and live
 // mode schedules a re-run of an edit.
-func (m *model) onSpec(msg specMsg) tea.Cmd {
+func (m *Model) onSpec(msg specMsg) tea.Cmd {
 	if msg.rev < m.specRev {
 		return nil
 	}
@@ -374,12 +370,12 @@ func (m *model) onSpec(msg specMsg) tea.Cmd {
 }
 
 // scheduleLive starts live mode's debounce timer for an edit.
-func (m *model) scheduleLive() tea.Cmd {
+func (m *Model) scheduleLive() tea.Cmd {
 	return m.live.schedule(m.runs, m.family())
 }
 
 // onLiveTick re-runs when the timer is the latest one's.
-func (m *model) onLiveTick(msg liveTickMsg) tea.Cmd {
+func (m *Model) onLiveTick(msg liveTickMsg) tea.Cmd {
 	if r := m.live.fire(msg, m.runs, m.family()); r != nil {
 		return m.start(r.maker, true)
 	}
@@ -389,7 +385,7 @@ func (m *model) onLiveTick(msg liveTickMsg) tea.Cmd {
 // loadPreset puts preset i in the form and, when start is set, starts its
 // action: the run r starts on its screen (the comparison, for a preset
 // that compares), shown.
-func (m *model) loadPreset(i int, start bool) tea.Cmd {
+func (m *Model) loadPreset(i int, start bool) tea.Cmd {
 	p := Presets[i]
 	specCmd, err := m.form.SetSpec(p.Spec)
 	if err != nil {
@@ -417,7 +413,7 @@ func (m *model) loadPreset(i int, start bool) tea.Cmd {
 
 // export writes what the screen shows (the screen's exporter), off the UI
 // loop.
-func (m *model) export() tea.Cmd {
+func (m *Model) export() tea.Cmd {
 	ex, ok := m.screens[m.active].screen.(exporter)
 	if !ok {
 		return m.broadcast(statusMsg{text: "nothing to export on this screen: esc returns to the chart, e exports its run", err: true})
@@ -441,7 +437,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // every run and prescription ends with the program
-	m, err := newModel(ctx, opts)
+	m, err := New(ctx, opts)
 	if err != nil {
 		return err
 	}

@@ -521,7 +521,7 @@ func TestExport(t *testing.T) {
 }
 
 // exportAndWait presses e and waits for the export's outcome.
-func exportAndWait(t *testing.T, m *model) {
+func exportAndWait(t *testing.T, m *Model) {
 	t.Helper()
 	keyUntil(t, m, "e", func() bool {
 		return strings.HasPrefix(m.status.text, "exported") || strings.HasPrefix(m.status.text, "export failed") || strings.HasPrefix(m.status.text, "nothing")
@@ -537,7 +537,7 @@ func TestPresets(t *testing.T) {
 	if len(Presets) < 7 {
 		t.Fatalf("%d presets, want the issue's 7", len(Presets))
 	}
-	m, err := newModel(context.Background(), Options{Runner: &fakeRunner{points: 3}})
+	m, err := New(context.Background(), Options{Runner: &fakeRunner{points: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

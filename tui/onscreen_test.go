@@ -6,7 +6,7 @@ import (
 )
 
 // statusLine is the status bar's first line as shown.
-func statusLine(m *model) string {
+func statusLine(m *Model) string {
 	return strings.Split(screenText(m), "\n")[m.height-3]
 }
 

@@ -21,7 +21,7 @@ var epsSweepSpec = spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothCo
 
 // epsSettled reports whether the current run is an ε sweep that settled,
 // done.
-func epsSettled(m *model) bool {
+func epsSettled(m *Model) bool {
 	return settled(m) && m.run().family == sweepEpsKind && m.run().phase == phaseDone
 }
 

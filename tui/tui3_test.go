@@ -75,7 +75,7 @@ func TestPrivacyTabNothingCut(t *testing.T) {
 	keyUntil(t, single, "r", func() bool { return settled(single) && single.run().phase == phaseDone })
 	for _, tc := range []struct {
 		name string
-		m    *model
+		m    *Model
 		want string
 	}{
 		{"single run", single, "ledger check passed: spent ≤ budget, acsa trial 0"},
