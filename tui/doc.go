@@ -59,7 +59,7 @@
 // companion panel (the theorem, the slope table, the clipped fractions,
 // the audit's tests) that knows what r runs on it (Job, a jobMaker) and
 // the command that reproduces what it shows (Reproduce, the status bar's
-// reproduce line). Each screen has a kind (screenKind: chart, sweep-n,
+// reproduce line). Each screen has a kind (screenKind: chart, sweep,
 // clip, moments, audit, sweep-eps) and an entry in the registry,
 // screenRegistry in screens.go (the contract, screen and screenDef, is in
 // component.go): its kind, the kind of the runs it draws (the moment

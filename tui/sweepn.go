@@ -12,7 +12,7 @@ import (
 )
 
 // sweepNKind is the sweep over n (s): the rate in n against the bounds'.
-const sweepNKind screenKind = "sweep-n"
+const sweepNKind screenKind = "sweep"
 
 var sweepNScreenDef = screenDef{
 	kind:  sweepNKind,
