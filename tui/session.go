@@ -8,9 +8,9 @@ import (
 )
 
 // This file is what an embedding program (dpso serve: one explorer per
-// SSH session) needs beyond Options: messages that open a preset or a
-// state string in a running explorer, the state string of what is shown,
-// and Stop.
+// SSH session) needs beyond New and Options: messages that open a preset
+// or a state string in a running explorer, the state string of what is
+// shown, and whether a value is being typed.
 
 // OpenPreset is the message that loads preset i (an index in Presets) and
 // starts its action, as picking it from the presets list does.
@@ -18,50 +18,27 @@ func OpenPreset(i int) tea.Msg { return presetMsg{index: i} }
 
 // OpenState is the message that opens st: its Spec in the form (through
 // Options.Limit, as every Spec the form takes) and its screen shown, as
-// `dpso explore --state` opens it; nothing runs until asked.
+// `dpso explore --state` opens it.
 func OpenState(st state.State) tea.Msg { return openStateMsg{st: st} }
 
 type openStateMsg struct{ st state.State }
 
-// State is what is shown as a state string's content: the form's Spec as
-// set and the screen of the right-hand column.
+// State is what a state string of the explorer holds: the form's Spec as
+// set and the screen of the right-hand column (its kind is the state
+// string's screen name).
 func (m *Model) State() state.State {
-	return state.State{Spec: m.form.Spec(), Screen: screenName(m.screens[m.active].screen)}
+	return state.State{Spec: m.form.Spec(), Screen: state.Screen(m.screens[m.active].def.kind)}
 }
 
-// Stop cancels the model's run and prescription, as quitting does; a
-// program that ends the explorer from outside (a server shutting down)
-// calls it after the program returns.
-func (m *Model) Stop() {
-	m.runs.Cancel()
-	m.presc.Stop()
+// Typing reports whether the explorer takes every key as text (a value
+// being typed in the form, the presets list's filter).
+func (m *Model) Typing() bool {
+	return m.form.Editing() && m.overlay == nil || m.overlay == m.presets && m.presets.Filtering()
 }
 
-// screenName is the state string's name of a screen.
-func screenName(s Screen) state.Screen {
-	switch s.(type) {
-	case *SweepScreen:
-		return state.Sweep
-	case *MomentsScreen:
-		return state.Moments
-	case *ClipScreen:
-		return state.Clip
-	case *AuditScreen:
-		return state.Audit
-	}
-	return state.Chart
-}
-
-// screenIndex is the index in m.screens of the screen named st (the chart
-// when none is).
-func (m *Model) screenIndex(st state.Screen) int {
-	for i, e := range m.screens {
-		if screenName(e.screen) == st {
-			return i
-		}
-	}
-	return 0
-}
+// LightFromColorFGBG reads the COLORFGBG variable some terminals set
+// ("fg;bg" or "fg;default;bg"): a background colour 7 or 9–15 is light.
+func LightFromColorFGBG(v string) bool { return lightFromColorFGBG(v) }
 
 // openState puts st's Spec in the form and shows its screen.
 func (m *Model) openState(st state.State) tea.Cmd {
@@ -72,7 +49,7 @@ func (m *Model) openState(st state.State) tea.Cmd {
 	m.form.SetFocus(fScenario)
 	m.preset = ""
 	m.overlay = nil
-	return tea.Batch(specCmd, m.show(m.screenIndex(st.Screen)), m.broadcast(m.runs.Reset()))
+	return tea.Batch(specCmd, m.show(m.screenIndex(screenKind(st.Screen))), m.broadcast(m.runs.Reset()))
 }
 
 // showState shows the state string of what is shown in place of the
@@ -93,13 +70,3 @@ func (c common) limitSpec(s spec.Spec) (spec.Spec, error) {
 	}
 	return c.limit(s)
 }
-
-// Typing reports whether the explorer takes every key as text (a value
-// being typed in the form, the presets list's filter).
-func (m *Model) Typing() bool {
-	return m.form.Editing() && m.overlay == nil || m.overlay == m.presets && m.presets.Filtering()
-}
-
-// LightFromColorFGBG reads the COLORFGBG variable some terminals set
-// ("fg;bg" or "fg;default;bg"): a background colour 7 or 9–15 is light.
-func LightFromColorFGBG(v string) bool { return lightFromColorFGBG(v) }

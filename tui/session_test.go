@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,12 +21,12 @@ func TestStateStringRoundTripsEveryPresetAndScreen(t *testing.T) {
 	for i, p := range Presets {
 		for _, sc := range state.Screens {
 			t.Run(p.Title+"/"+string(sc), func(t *testing.T) {
-				a, err := New(Options{Runner: &fakeRunner{points: 3}, Preset: i})
+				a, err := New(context.Background(), Options{Runner: &fakeRunner{points: 3}, Preset: i})
 				if err != nil {
 					t.Fatal(err)
 				}
-				a.show(a.screenIndex(sc))
-				if got := screenName(a.screens[a.active].screen); got != sc {
+				a.show(a.screenIndex(screenKind(sc)))
+				if got := a.State().Screen; got != sc {
 					t.Fatalf("showing %s shows %s", sc, got)
 				}
 				tok := a.State().String()
@@ -32,7 +34,7 @@ func TestStateStringRoundTripsEveryPresetAndScreen(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Parse(%s): %v", tok, err)
 				}
-				b, err := New(Options{Runner: &fakeRunner{points: 3}, Start: &st.Spec, Screen: st.Screen})
+				b, err := New(context.Background(), Options{Runner: &fakeRunner{points: 3}, Start: &st.Spec, Screen: st.Screen})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -154,5 +156,18 @@ func TestNoExportSaysWhy(t *testing.T) {
 	m.Update(press("e"))
 	if m.status.text != opts.NoExport || !m.status.err {
 		t.Fatalf("status %q (error %v)", m.status.text, m.status.err)
+	}
+}
+
+// TestEveryScreenHasAStateName: every screen of the registry is a screen
+// a state string can name (its kind is the name), so that y works on it.
+func TestEveryScreenHasAStateName(t *testing.T) {
+	for _, d := range screenRegistry {
+		if !slices.Contains(state.Screens, state.Screen(d.kind)) {
+			t.Errorf("the screen %q is not among the state strings' screens %v", d.kind, state.Screens)
+		}
+	}
+	if len(screenRegistry) != len(state.Screens) {
+		t.Errorf("%d screens, %d state string screens", len(screenRegistry), len(state.Screens))
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func TestExploreStateOpensTheCopiedScreen(t *testing.T) {
 			if code != 0 || opts == nil || opts.Start == nil {
 				t.Fatalf("preset %d, %s: status %d, %s", i+1, sc, code, errs)
 			}
-			m, err := tui.New(*opts)
+			m, err := tui.New(context.Background(), *opts)
 			if err != nil {
 				t.Fatal(err)
 			}

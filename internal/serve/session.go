@@ -66,7 +66,8 @@ func (ss *session) send(msg tea.Msg) bool {
 	return true
 }
 
-// endMsg ends the explorer (the session model stops its runs and quits).
+// endMsg ends the explorer's program (its runs end with the session's
+// context, cancelled when the program returns).
 type endMsg struct{}
 
 // who names a session's client for the log: its key's fingerprint (or
@@ -146,14 +147,16 @@ func (s *Server) explore(sess ssh.Session, args []string) (int, string) {
 			opts.Light = tui.LightFromColorFGBG(strings.TrimPrefix(kv, "COLORFGBG="))
 		}
 	}
-	m, err := tui.New(opts)
+	// The explorer's runs and prescriptions end with ctx: when the
+	// program returns, whatever ended it.
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	m, err := tui.New(ctx, opts)
 	if err != nil {
 		say(sess, "dpso: "+err.Error())
 		return 1, "failed to start"
 	}
 	sm := &sessionModel{inner: m, plain: opts.Plain}
-	ctx, cancel := context.WithCancel(sess.Context())
-	defer cancel()
 	idle := newIdleTimer(s.cfg.Idle, func() {
 		ss.end(endIdle, fmt.Sprintf("dpso serve: no key for %s, so this session ended; connect again to go on (y shows a state string that reopens a screen)", s.cfg.Idle))
 	})
@@ -190,7 +193,7 @@ func (s *Server) explore(sess ssh.Session, args []string) (int, string) {
 		}
 	}()
 	_, runErr := prog.Run()
-	m.Stop()
+	cancel()
 	ss.mu.Lock()
 	ss.ended = true
 	reason, why := ss.reason, ss.why
@@ -287,8 +290,7 @@ func (sm *sessionModel) Init() tea.Cmd { return sm.inner.Init() }
 func (sm *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case endMsg:
-		sm.inner.Stop()
-		return sm, tea.Quit
+		return sm, tea.Quit // the session's context then ends the explorer's runs
 	case offer:
 		sm.offer = &msg
 		return sm, nil

@@ -24,15 +24,16 @@ type Screen string
 
 // The explorer's screens.
 const (
-	Chart   Screen = "chart"   // the convergence chart (the home screen)
-	Sweep   Screen = "sweep"   // the sweep of n, log-log
-	Moments Screen = "moments" // the moment profile r̃_k
-	Clip    Screen = "clip"    // the clipping trade-off, a sweep of C
-	Audit   Screen = "audit"   // the black-box audit of the oracle
+	Chart    Screen = "chart"     // the convergence chart (the home screen)
+	Sweep    Screen = "sweep"     // the sweep of n, log-log
+	Moments  Screen = "moments"   // the moment profile r̃_k
+	Clip     Screen = "clip"      // the clipping trade-off, a sweep of C
+	Audit    Screen = "audit"     // the black-box audit of the oracle
+	SweepEps Screen = "sweep-eps" // the sweep of the privacy budget ε
 )
 
 // Screens are every Screen, in the explorer's order.
-var Screens = []Screen{Chart, Sweep, Moments, Clip, Audit}
+var Screens = []Screen{Chart, Sweep, Clip, Moments, Audit, SweepEps}
 
 // State is what a state string holds: the form's Spec, as the user set it
 // (defaults left unset), and the screen shown.
@@ -53,7 +54,7 @@ const MaxLen = 4096
 
 // dictionary primes DEFLATE with what payloads repeat: the keys and the
 // common values. It is part of format 1: changing it changes the version.
-const dictionary = "screen=chart&screen=sweep&screen=moments&screen=clip&screen=audit" +
+const dictionary = "screen=chart&screen=sweep&screen=moments&screen=clip&screen=audit&screen=sweep-eps" +
 	"&accountant=pld&adaptive-clip=true&assumption=coordinatewise&assumption=noncentral&batch=" +
 	"&checkpoints=&class=nonsmooth-convex&class=nonsmooth-sc&class=smooth-convex&class=smooth-sc&class=ppl" +
 	"&clip=&d=&data=&delta=&diam=&epochs=&eps=inf&eps=0.5&estimate-constants=true&iters=&k=inf" +
