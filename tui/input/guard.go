@@ -93,10 +93,10 @@ func (g *Guard) Read(p []byte) (int, error) {
 type state uint8
 
 const (
-	ground state = iota
-	escape       // after ESC
-	params       // in a CSI or DCS, before its intermediates and final byte
-	intermed     // in a CSI or DCS, after an intermediate byte
+	ground   state = iota
+	escape         // after ESC
+	params         // in a CSI or DCS, before its intermediates and final byte
+	intermed       // in a CSI or DCS, after an intermediate byte
 )
 
 // Filter is the guard's rewriting of the input stream (see the package
