@@ -294,7 +294,7 @@ func (o *auditOpts) run(e *env) error {
 // exit status.
 func (o *auditOpts) finish(e *env, ctx context.Context, res *audit.Result, err error) error {
 	if ctx.Err() != nil {
-		return errInterrupted("dpso audit")
+		return errInterrupted(ctx, "dpso audit")
 	}
 	if err != nil {
 		return userError(err, nil)
@@ -332,7 +332,7 @@ func (o *auditOpts) runWhole(ctx context.Context, e *env) error {
 		}
 		in, err := scenarios.Build(ctx, r.Problem)
 		if ctx.Err() != nil {
-			return errInterrupted("dpso audit")
+			return errInterrupted(ctx, "dpso audit")
 		}
 		if err != nil {
 			return userError(err, nil)

@@ -93,7 +93,7 @@ func (o *momentsOpts) run(e *env) error {
 	defer stop()
 	in, err := scenarios.Build(ctx, r.Problem)
 	if ctx.Err() != nil {
-		return errInterrupted("dpso moments")
+		return errInterrupted(ctx, "dpso moments")
 	}
 	if err != nil {
 		return userError(err, nil)

@@ -90,7 +90,7 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	defer stop()
 	p, err := engine.PrepareSweep(ctx, r, sw)
 	if ctx.Err() != nil {
-		return errInterrupted("dpso sweep")
+		return errInterrupted(ctx, "dpso sweep")
 	}
 	if err != nil {
 		return userError(err, rename)
@@ -102,7 +102,7 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	f, err := shard.Run(ctx, p, def, idx, set)
 	stopProgress()
 	if ctx.Err() != nil {
-		return errInterrupted("dpso sweep")
+		return errInterrupted(ctx, "dpso sweep")
 	}
 	if err != nil {
 		return userError(err, rename)
@@ -111,10 +111,13 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	if err != nil {
 		return err
 	}
-	if err := outfile.Write(o.out, plotMode(o.force), func(w io.Writer) error {
+	if err := outfile.WriteContext(ctx, o.out, plotMode(o.force), func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
 	}); err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted(ctx, "dpso sweep")
+		}
 		return outError(err)
 	}
 	fmt.Fprintf(e.stderr, "dpso sweep: shard %s: %d of the sweep's %d units (a unit is one trial at one grid point, every solver) written to %s\n",
@@ -171,6 +174,9 @@ must be the same (its SHA-256 is in the fingerprint).`,
 }
 
 func (o *mergeOpts) run(e *env, cmd *cobra.Command, names []string) error {
+	for _, n := range names {
+		outfile.Protect(n, "dpso sweep merge")
+	}
 	if o.asJSON && o.asCSV {
 		return usageErrorf("--json and --csv exclude each other: choose one output format")
 	}
@@ -241,12 +247,12 @@ func (o *mergeOpts) run(e *env, cmd *cobra.Command, names []string) error {
 		rep, err = p.Report(ctx)
 	}
 	if ctx.Err() != nil {
-		return errInterrupted("dpso sweep merge")
+		return errInterrupted(ctx, "dpso sweep merge")
 	}
 	if err != nil {
 		return userError(err, map[string]string{"sweep": "vary"})
 	}
-	return writeSweep(e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
+	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
 }
 
 // buildID names this dpso binary for a shard's fingerprint: the version
