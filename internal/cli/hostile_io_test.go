@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/xml"
 	"errors"
 	"io"
 	"os"
@@ -71,6 +72,64 @@ func TestPlotWriteInterrupted(t *testing.T) {
 			}
 			if es, _ := os.ReadDir(dir); len(es) != 0 {
 				t.Errorf("files left: %v", es)
+			}
+		})
+	}
+}
+
+// TestHostileFileNameEscaped: a data file whose name carries an OSC
+// sequence (it retitles the terminal), a BEL and XML's & and <: no output
+// of any command prints it raw, the figures are well-formed XML, and the
+// reproduce line quotes it so that it names the same file.
+func TestHostileFileNameEscaped(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "t\x1b]0;PWNED\ax&<b.csv")
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "linreg-t-d3.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(data, src, 0o644)
+	common := []string{"--data", data, "--rk", "5", "--beta", "1", "--n", "300"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		svg  string
+	}{
+		{"run table", []string{"run"}, ""},
+		{"run json", []string{"run", "--json"}, ""},
+		{"run csv", []string{"run", "--csv"}, ""},
+		{"run figure", []string{"run", "--plot", filepath.Join(dir, "run.svg")}, filepath.Join(dir, "run.svg")},
+		{"comparison", []string{"run", "--solvers", "acsa,sgd"}, ""},
+		{"sweep table and figure", []string{"sweep", "--vary", "eps", "--from", "1", "--to", "2", "--points", "2", "--plot", filepath.Join(dir, "sweep.svg")}, filepath.Join(dir, "sweep.svg")},
+		{"dry run", []string{"run", "--dry-run"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(append([]string{}, tc.args...), common...)
+			code, out, errs := dpsoCLI(args...)
+			if code != 0 {
+				t.Fatalf("status %d: %s", code, errs)
+			}
+			for _, s := range []string{out, errs} {
+				if i := strings.IndexAny(s, "\x1b\a"); i >= 0 {
+					t.Errorf("raw control character in the output: %q", s[max(0, i-40):min(len(s), i+40)])
+				}
+			}
+			if tc.svg != "" {
+				f, err := os.Open(tc.svg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				dec := xml.NewDecoder(f)
+				for {
+					_, err := dec.Token()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("%s is not well-formed XML: %v", tc.svg, err)
+					}
+				}
 			}
 		})
 	}
