@@ -73,6 +73,9 @@ type RunConfig struct {
 	Seed            uint64
 	Rand            solvers.RandMode
 	Workers         int
+	// Progress, if not nil, counts the audit's finished runs as they
+	// finish (read it from any goroutine).
+	Progress *Progress
 }
 
 // zeroProblem is the default base problem of a whole-run audit: the
@@ -176,13 +179,12 @@ type solverDrawer struct {
 	p    solvers.Problem
 	data [2]solvers.Samples
 	cfg  solvers.Config
-	ctx  context.Context
 }
 
-func (dr *solverDrawer) draw(side int, run int, _ *rand.Rand) (float64, error) {
+func (dr *solverDrawer) draw(ctx context.Context, side int, run int, _ *rand.Rand) (float64, error) {
 	cfg := dr.cfg
 	cfg.Trial = run // the solver's noise stream: NewRand(Rand, Seed, run, "noise")
-	res, err := dr.s.Run(dr.ctx, dr.p, dr.data[side], cfg)
+	res, err := dr.s.Run(ctx, dr.p, dr.data[side], cfg)
 	if err != nil {
 		return 0, err
 	}
@@ -218,6 +220,7 @@ func Run(ctx context.Context, rc RunConfig) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.Progress.start(max(1000, c.Trials/10), c.Trials)
 	s, _ := solvers.Lookup(c.Solver)
 	var p solvers.Problem = zeroProblem{d: c.D}
 	var base0 solvers.Samples = &solvers.Matrix{Data: make([]float64, c.N*c.D), Dim: c.D}
@@ -272,9 +275,9 @@ func Run(ctx context.Context, rc RunConfig) (*Result, error) {
 	data := [2]solvers.Samples{&canarySamples{base: base0, row: row, flag: -1}, &canarySamples{base: base0, row: row, flag: 1}}
 	pl := plan{
 		trials: c.Trials, pilot: max(1000, c.Trials/10), chunk: chunkSolverRuns,
-		workers: c.Workers, mode: c.Rand, seed: c.Seed,
+		workers: c.Workers, mode: c.Rand, seed: c.Seed, progress: c.Progress,
 		newDrawer: func() (drawer, error) {
-			return &solverDrawer{s: s, p: cp, data: data, cfg: cfg, ctx: ctx}, nil
+			return &solverDrawer{s: s, p: cp, data: data, cfg: cfg}, nil
 		},
 	}
 	res.Pilot = pl.pilot

@@ -283,10 +283,14 @@ func (o *auditOpts) run(e *env) error {
 	case modeRun:
 		return o.runWhole(ctx, e)
 	}
+	prog := &audit.Progress{}
+	stopProgress := e.countProgress("dpso audit", "runs", "fewer --trials, or a smaller --s or --d, shortens it", prog.Runs)
 	res, err := audit.Oracle(ctx, audit.Config{
 		Oracle: o.spec.Oracle, Eps: o.eps(), Delta: o.delta(), D: o.spec.D, S: o.size, Groups: o.groups,
 		Trials: o.trials, NegativeControl: o.negControl, Seed: o.spec.Seed, Rand: o.randMode(), Workers: o.spec.Workers,
+		Progress: prog,
 	})
+	stopProgress()
 	return o.finish(e, ctx, res, err)
 }
 
@@ -344,7 +348,10 @@ func (o *auditOpts) runWhole(ctx context.Context, e *env) error {
 		rc.D, rc.N = 0, 0
 		rc.Problem, rc.Data = in, in.Dataset(r.Rand, r.Spec.Seed, 0)
 	}
+	rc.Progress = &audit.Progress{}
+	stopProgress := e.countProgress("dpso audit --solver", "runs", "fewer --trials, or a smaller --n or --d, shortens it", rc.Progress.Runs)
 	res, err := audit.Run(ctx, rc)
+	stopProgress()
 	return o.finish(e, ctx, res, err)
 }
 
