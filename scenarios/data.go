@@ -56,7 +56,7 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 			}
 		}
 		if bad >= 0 {
-			return nil, &DataError{Path: s.Data, Line: t.Lines[bad], Col: t.Cols,
+			return nil, &DataError{Path: s.Data, Line: int(t.Lines[bad]), Col: t.Cols,
 				Msg: fmt.Sprintf("label %s is not −1/+1 (or 0/1), as the %s loss needs", theory.FormatNumber(t.Data[bad*t.Cols+d]), loss)}
 		}
 		if zero {
