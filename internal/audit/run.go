@@ -240,6 +240,12 @@ func Run(ctx context.Context, rc RunConfig) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if addsNoNoise(claim) {
+		// The non-private baseline (sgd) prescribes σ = 0 at a finite ε:
+		// it claims no privacy, and a "violation" of ρ = ε²/2 would
+		// report a claim nothing makes.
+		return nil, specErr("solver", "%s adds no privacy noise (σ = 0 at ε = %s): it claims no privacy, so a whole-run audit has no claim to test; audit a private solver", c.Solver, theory.FormatNumber(c.Eps))
+	}
 	kind, _ := oracle.KindOf(c.Oracle) // resolved: a registered oracle
 	res := &Result{
 		Oracle: c.Oracle, Solver: c.Solver, Kind: kind, Eps: c.Eps, Delta: math.NaN(),
@@ -293,6 +299,20 @@ func unit(d int) []float64 {
 	u := make([]float64, d)
 	u[0] = 1
 	return u
+}
+
+// addsNoNoise reports whether a prescription adds no privacy noise in any
+// phase (σ = 0 everywhere).
+func addsNoNoise(p solvers.Params) bool {
+	if len(p.Phases) == 0 {
+		return p.Sigma == 0
+	}
+	for _, ph := range p.Phases {
+		if ph.Sigma != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (c RunConfig) resolve() (RunConfig, error) {

@@ -182,6 +182,9 @@ func (o *auditOpts) checkFlags() (auditMode, error) {
 		}
 	case modeOneRun:
 		allowed["canaries"] = true
+		// --workers 0 is the default every command accepts (all cores);
+		// the one-run audit's single call has no other use for it.
+		allowed["workers"] = o.spec.Workers == 0
 	}
 	var err error
 	o.fs.Visit(func(f *pflag.Flag) {

@@ -18,6 +18,7 @@ import (
 	"dpso/internal/shard"
 	"dpso/internal/spec"
 	"dpso/scenarios"
+	"dpso/solvers"
 	"dpso/theory"
 )
 
@@ -85,6 +86,16 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	def, err := shard.NewDefinition(s, sw, buildID())
 	if err != nil {
 		return usageErrorf("--data: %v", err)
+	}
+	if r.UserRows() && r.Rand == solvers.Secure {
+		// A shard file holds released outputs of the user's rows. Under
+		// secure randomness a second run of the shard draws fresh noise:
+		// its file would be a second release of the same units, which no
+		// output counts. Seeded noise gives the same bytes (and every
+		// output says it is not private).
+		if _, err := os.Lstat(o.out); err == nil {
+			return usageErrorf("--out: %s exists: under secure randomness on your rows, running this shard again releases its units a second time with fresh noise, and no privacy statement would count it; merge the file that is there (it is this shard's release), or remove it yourself if it was never released", theory.Quote(o.out))
+		}
 	}
 	ctx, stop := interruptContext()
 	defer stop()
