@@ -34,7 +34,7 @@ type PrivacyPanel struct {
 	runs onScreen      // the run on screen (nil: none)
 	// session composes every finished run's releases of the user's rows.
 	session sessionLedger
-	vp   viewport.Model
+	vp      viewport.Model
 	// scrolls: the scroll keys reach the panel (the small terminal's
 	// side tab); otherwise its hint names no key.
 	scrolls bool
