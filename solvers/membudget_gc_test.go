@@ -9,8 +9,7 @@ import (
 // TestBudgetCollectsReleasedCopies: an acquire after a release runs a
 // collection first (the released dataset is garbage until then, and a
 // new copy would add to it: 4 trials of a 1.6 GB dataset on 4 workers
-// peaked at 6.3 GB under the 4 GiB budget, 3.2 GB with it), and an
-// acquire with nothing released runs none.
+// peaked at 6.3 GB under the 4 GiB budget, 3.2 GB with it).
 func TestBudgetCollectsReleasedCopies(t *testing.T) {
 	b := newMemBudget(100)
 	gcs := func() uint32 {
@@ -29,12 +28,5 @@ func TestBudgetCollectsReleasedCopies(t *testing.T) {
 	}
 	if gcs() == before {
 		t.Error("the acquire after a release did not collect")
-	}
-	before = gcs()
-	if err := b.acquire(ctx, 40); err != nil {
-		t.Fatal(err)
-	}
-	if n := gcs() - before; n > 1 { // a background cycle may run meanwhile, not ours
-		t.Errorf("%d collections for an acquire with nothing released", n)
 	}
 }
