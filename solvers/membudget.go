@@ -29,7 +29,7 @@ type memBudget struct {
 	// reuses the old one's memory instead of adding to it (4 trials of a
 	// 1.6 GB dataset on 4 workers peaked at 6.3 GB under a 4 GiB budget).
 	freed int64
-	wake chan struct{} // closed (and replaced) whenever bytes are freed
+	wake  chan struct{} // closed (and replaced) whenever bytes are freed
 	// onWait, if set (tests), is called each time acquire is about to
 	// wait.
 	onWait func()
