@@ -182,6 +182,9 @@ func (o *auditOpts) checkFlags() (auditMode, error) {
 		}
 	case modeOneRun:
 		allowed["canaries"] = true
+		// --workers 0 is the default every command accepts (all cores);
+		// the one-run audit's single call has no other use for it.
+		allowed["workers"] = o.spec.Workers == 0
 	}
 	var err error
 	o.fs.Visit(func(f *pflag.Flag) {
@@ -283,10 +286,14 @@ func (o *auditOpts) run(e *env) error {
 	case modeRun:
 		return o.runWhole(ctx, e)
 	}
+	prog := &audit.Progress{}
+	stopProgress := e.countProgress("dpso audit", "runs", "fewer --trials, or a smaller --s or --d, shortens it", prog.Runs)
 	res, err := audit.Oracle(ctx, audit.Config{
 		Oracle: o.spec.Oracle, Eps: o.eps(), Delta: o.delta(), D: o.spec.D, S: o.size, Groups: o.groups,
 		Trials: o.trials, NegativeControl: o.negControl, Seed: o.spec.Seed, Rand: o.randMode(), Workers: o.spec.Workers,
+		Progress: prog,
 	})
+	stopProgress()
 	return o.finish(e, ctx, res, err)
 }
 
@@ -294,7 +301,7 @@ func (o *auditOpts) run(e *env) error {
 // exit status.
 func (o *auditOpts) finish(e *env, ctx context.Context, res *audit.Result, err error) error {
 	if ctx.Err() != nil {
-		return errInterrupted("dpso audit")
+		return errInterrupted(ctx, "dpso audit")
 	}
 	if err != nil {
 		return userError(err, nil)
@@ -332,7 +339,7 @@ func (o *auditOpts) runWhole(ctx context.Context, e *env) error {
 		}
 		in, err := scenarios.Build(ctx, r.Problem)
 		if ctx.Err() != nil {
-			return errInterrupted("dpso audit")
+			return errInterrupted(ctx, "dpso audit")
 		}
 		if err != nil {
 			return userError(err, nil)
@@ -344,7 +351,10 @@ func (o *auditOpts) runWhole(ctx context.Context, e *env) error {
 		rc.D, rc.N = 0, 0
 		rc.Problem, rc.Data = in, in.Dataset(r.Rand, r.Spec.Seed, 0)
 	}
+	rc.Progress = &audit.Progress{}
+	stopProgress := e.countProgress("dpso audit --solver", "runs", "fewer --trials, or a smaller --n or --d, shortens it", rc.Progress.Runs)
 	res, err := audit.Run(ctx, rc)
+	stopProgress()
 	return o.finish(e, ctx, res, err)
 }
 

@@ -93,12 +93,23 @@ func (o *momentsOpts) run(e *env) error {
 	defer stop()
 	in, err := scenarios.Build(ctx, r.Problem)
 	if ctx.Err() != nil {
-		return errInterrupted("dpso moments")
+		return errInterrupted(ctx, "dpso moments")
 	}
 	if err != nil {
 		return userError(err, nil)
 	}
-	m := report.NewMoments(r.Spec, in)
+	// The sup moments are Monte Carlo integrals evaluated on demand,
+	// without a context (at --d 10⁴ they take minutes): they run aside,
+	// and Ctrl-C ends the command at once (the process exits; the
+	// computation, abandoned, goes with it).
+	res := make(chan report.Moments, 1)
+	go func() { res <- report.NewMoments(r.Spec, in) }()
+	var m report.Moments
+	select {
+	case m = <-res:
+	case <-ctx.Done():
+		return errInterrupted(ctx, "dpso moments")
+	}
 	if o.asJSON {
 		return report.WriteJSON(e.stdout, m.JSON())
 	}

@@ -139,6 +139,10 @@ var epsRange = theory.Interval{Lo: spec.MinEps, Hi: spec.MaxEps}.String()
 
 func privacyTarget(e *env, target, delta float64, asJSON bool) error {
 	t := report.NewPrivacyTarget(target, delta)
+	if t.ExactEps > spec.MaxEps {
+		// The answer would be an ε no run accepts.
+		return usageErrorf("--target-eps: ε' = %s at δ = %s needs zCDP ε = %s, past the ε a run accepts (%s); want ε' at most %s", theory.FormatNumber(target), theory.FormatNumber(delta), theory.Sig6.Format(t.ExactEps), epsRange, theory.Sig6.Format(theory.EpsExact(spec.MaxEps, delta)))
+	}
 	if asJSON {
 		return report.WriteJSON(e.stdout, t.JSON())
 	}

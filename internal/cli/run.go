@@ -246,7 +246,7 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 	if o.dryRun {
 		p, err := engine.Prescribe(ctx, r)
 		if ctx.Err() != nil {
-			return errInterrupted("dpso run --dry-run")
+			return errInterrupted(ctx, "dpso run --dry-run")
 		}
 		if err != nil {
 			return userError(err, nil)
@@ -266,7 +266,7 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 	rep, err := engine.Run(ctx, r, set)
 	stopProgress()
 	if ctx.Err() != nil {
-		return errInterrupted("dpso run")
+		return errInterrupted(ctx, "dpso run")
 	}
 	if err != nil {
 		return userError(err, nil)
@@ -285,7 +285,7 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 		return err
 	}
 	if o.plotPath != "" {
-		return savePlot(o.plotPath, o.force, func(w io.Writer, f plot.Format) error { return plot.WriteRun(w, f, rep) })
+		return savePlot(ctx, "dpso run", o.plotPath, o.force, func(w io.Writer, f plot.Format) error { return plot.WriteRun(w, f, rep) })
 	}
 	return nil
 }
@@ -304,7 +304,7 @@ func (o *runOpts) compare(e *env, r spec.Resolved, conv float64) error {
 	cmp, err := engine.Compare(ctx, r, o.solverList, set)
 	stopProgress()
 	if ctx.Err() != nil {
-		return errInterrupted("dpso run --solvers")
+		return errInterrupted(ctx, "dpso run --solvers")
 	}
 	if err != nil {
 		return userError(err, o.rename)
@@ -325,7 +325,7 @@ func (o *runOpts) compare(e *env, r spec.Resolved, conv float64) error {
 		return err
 	}
 	if o.plotPath != "" {
-		return savePlot(o.plotPath, o.force, func(w io.Writer, f plot.Format) error { return plot.WriteComparison(w, f, cmp) })
+		return savePlot(ctx, "dpso run --solvers", o.plotPath, o.force, func(w io.Writer, f plot.Format) error { return plot.WriteComparison(w, f, cmp) })
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -198,17 +199,17 @@ func (o *sweepOpts) run(e *env, cmd *cobra.Command) error {
 	rep, err := engine.Sweep(ctx, r, sw, set)
 	stopProgress()
 	if ctx.Err() != nil {
-		return errInterrupted("dpso sweep")
+		return errInterrupted(ctx, "dpso sweep")
 	}
 	if err != nil {
 		return userError(err, rename)
 	}
-	return writeSweep(e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
+	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
 }
 
 // writeSweep prints a sweep's report — the table, --json or --csv — and
 // draws --plot: what dpso sweep and dpso sweep merge print alike.
-func writeSweep(e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool) error {
+func writeSweep(ctx context.Context, e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool) error {
 	var err error
 	switch {
 	case asJSON:
@@ -226,7 +227,7 @@ func writeSweep(e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath st
 		return err
 	}
 	if plotPath != "" {
-		return savePlot(plotPath, force, func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) })
+		return savePlot(ctx, "dpso sweep", plotPath, force, func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) })
 	}
 	return nil
 }
