@@ -63,6 +63,7 @@ dpso run --solvers --json or dpso sweep --json).`,
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
 	fs.StringVar(&o.preset, "preset", "", "open this preset: its number (1 = the first of the explorer's list) or a part of its title only it has")
 	fs.StringVar(&o.out, "out", "", "folder where the explorer's e writes its exports (default the current folder); it must exist")
+	setFlagGroup(fs, "Explorer", "preset", "out")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		opts, err := o.options(cmd)
 		if err != nil {
