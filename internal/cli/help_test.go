@@ -7,6 +7,8 @@ import (
 
 	"dpso/internal/report"
 	"dpso/internal/spec"
+
+	"github.com/spf13/cobra"
 )
 
 // jsonOutputs are, for each command with JSON documents (jsonDocs), calls
@@ -228,5 +230,40 @@ func TestHelpShowsJSONFields(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEveryJSONCommandListsItsFields: a command with --json has its
+// documents in jsonDocs (so that its help and reference list their keys)
+// and calls in jsonOutputs that hold each of them (so that
+// TestJSONFieldsAreTheOutputs holds the list to the output); a new
+// command cannot print JSON its help does not describe.
+func TestEveryJSONCommandListsItsFields(t *testing.T) {
+	n := 0
+	VisitCommands(ReferenceTree(false), func(c *cobra.Command) {
+		if c.Flags().Lookup("json") == nil {
+			return
+		}
+		n++
+		path := c.CommandPath()
+		docs := jsonDocs[path]
+		if len(docs) == 0 {
+			t.Errorf("%s has --json but no documents in jsonDocs", path)
+		}
+		if path == "dpso sweep merge" { // merge prints dpso sweep's document (TestSweepShardedMergesToTheSameBytes)
+			return
+		}
+		for _, d := range docs {
+			key := path
+			if d.when != "" {
+				key += " " + d.when
+			}
+			if len(jsonOutputs[key]) == 0 {
+				t.Errorf("%s: no calls in jsonOutputs print its document", key)
+			}
+		}
+	})
+	if n < 8 {
+		t.Errorf("%d commands with --json, want dpso's 8 at least", n)
 	}
 }
