@@ -43,7 +43,7 @@ const scenarioParamsLine = "the scenarios' own parameters (meaning, default and 
 // fieldHeading is the heading a field's flag is listed under.
 func fieldHeading(f spec.Field) string {
 	switch {
-	case f.Solver != "":
+	case f.Solver() != "":
 		return headingOneSolver
 	case f.Group&spec.Problem != 0:
 		return headingProblem
