@@ -10,7 +10,6 @@ import (
 	"unicode"
 
 	"dpso/theory"
-	"dpso/tui"
 )
 
 // maxREADMELines is the most lines README.md may have: what dpso is, one
@@ -41,23 +40,6 @@ func TestREADMEFigure1(t *testing.T) {
 	atRepoRoot(t)
 	if want := theory.Figure1().Markdown(); !strings.Contains(readFile(t, "README.md"), want) {
 		t.Errorf("README.md lacks theory.Figure1().Markdown():\n%s", want)
-	}
-}
-
-// TestREADMETour: the README's tour lists the explorer's presets in
-// order, each with its title and what loading it runs, so that
-// `dpso explore --preset N` opens the row's preset.
-func TestREADMETour(t *testing.T) {
-	atRepoRoot(t)
-	readme := readFile(t, "README.md")
-	for i, p := range tui.Presets {
-		row := fmt.Sprintf("| %d | %s | %s | ", i+1, p.Title, p.Action)
-		if !strings.Contains(readme, row) {
-			t.Errorf("the README's tour lacks preset %d's row %q", i+1, row)
-		}
-	}
-	if strings.Contains(readme, fmt.Sprintf("\n| %d | ", len(tui.Presets)+1)) {
-		t.Errorf("the README's tour has more rows than the %d presets", len(tui.Presets))
 	}
 }
 
