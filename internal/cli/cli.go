@@ -105,6 +105,7 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 	root.SetErr(e.stderr)
 	root.SetIn(e.stdin)
 	root.SetFlagErrorFunc(flagError)
+	root.SetUsageFunc(usage)
 	root.Version = versionString(debug.ReadBuildInfo())
 	root.SetVersionTemplate("dpso {{.Version}}\n")
 	root.CompletionOptions.HiddenDefaultCmd = false

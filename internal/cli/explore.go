@@ -55,6 +55,7 @@ func addExploreFlags(fs *pflag.FlagSet) *exploreOpts {
 	fs.StringVar(&o.preset, "preset", "", "open this preset: its number (1 = the first of the explorer's list) or a part of its title only it has")
 	fs.StringVar(&o.state, "state", "", "open this state string (the explorer's y shows it: every form field and the screen); other flags change it")
 	fs.StringVar(&o.out, "out", "", "folder where the explorer's e writes its exports (default the current folder); it must exist")
+	setFlagGroup(fs, "Explorer", "preset", "state", "out")
 	return o
 }
 
