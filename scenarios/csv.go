@@ -42,8 +42,8 @@ func (e *DataError) Detail() string {
 }
 
 // MaxLineBytes bounds one line (one record) of a data file: 1 MiB holds
-// MaxD = 10⁴ features of up to ~100 characters each, and no longer line
-// is read into memory.
+// MaxD = 10⁴ features of up to ~100 characters each; a longer line is
+// refused before it is read into memory.
 const MaxLineBytes = 1 << 20
 
 // Table is a parsed data file: Rows × Cols finite numbers, the last column
@@ -53,8 +53,9 @@ type Table struct {
 	Rows   int
 	Cols   int
 	Data   []float64 // row-major
-	// Lines[i] is the file line of row i (for messages about labels).
-	Lines []int
+	// Lines[i] is the file line of row i (for messages about labels);
+	// int32, half an int's memory for the 10⁸ rows a file may have.
+	Lines []int32
 	// Delimiter names the column separator detected: "comma", "tab",
 	// "semicolon" or "whitespace".
 	Delimiter string
@@ -91,19 +92,34 @@ var delimiters = []struct {
 // csvCheckBytes (1 MiB) read from r, so that a cancellation stops it after
 // at most that much more input (plus one 64 KiB buffer) whether the file
 // has many short lines or few long ones, and then returns ctx's error.
-//
-// It allocates no memory per cell or per line: the cells are parsed from
-// the line's own bytes, and when r can tell its size (an *os.File) the
-// table is sized from the bytes per row read so far, so that it is
-// allocated about once rather than grown by doubling.
 func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
-	br := bufio.NewReaderSize(&ctxReader{ctx: ctx, r: r}, csvBufferBytes)
+	t, _, err := parseCSV(ctx, path, r, -1)
+	return t, err
+}
+
+// parseCSV is ParseCSV of an input of size bytes (-1: unknown), returning
+// also the bytes it read. It allocates no memory per cell or per line: the
+// cells are parsed from the line's own bytes. With the size known, the
+// table's slices are sized by a sizer from the rows read so far, so that a
+// file is read without the copies and the slack of growing slices (a CSV
+// at the cap peaked at 4.5 times its numbers' size).
+func parseCSV(ctx context.Context, path string, r io.Reader, size int64) (*Table, int64, error) {
+	cr := &ctxReader{ctx: ctx, r: r}
+	t, err := parseTable(ctx, path, cr, size)
+	return t, cr.read, err
+}
+
+func parseTable(ctx context.Context, path string, cr *ctxReader, size int64) (*Table, error) {
+	br := bufio.NewReaderSize(cr, csvBufferBytes)
+	if head, _ := br.Peek(6); compressed(head) != "" {
+		return nil, &DataError{Path: path, Msg: "the file is " + compressed(head) + "-compressed; decompress it first (dpso reads plain-text CSV)"}
+	}
 	t := &Table{}
 	var line []byte
 	var cells [][]byte
 	firstLine := 0
 	var delim byte // 0: whitespace
-	sz := newSizer(r)
+	sz := sizer{size: size}
 	for lineNo := 1; ; lineNo++ {
 		if lineNo%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -132,6 +148,9 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 				return nil, &DataError{Path: path, Line: 1, Msg: "the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8 or plain ASCII"}
 			}
 		}
+		if lineNo > math.MaxInt32 {
+			return nil, &DataError{Path: path, Line: lineNo, Msg: "the file has more than 2³¹ − 1 lines"}
+		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			if errors.Is(err, io.EOF) {
 				break
@@ -139,12 +158,10 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 			continue
 		}
 		if t.Delimiter == "" {
-			t.Delimiter = "whitespace"
-			for _, d := range delimiters {
-				if bytes.IndexByte(line, d.b) >= 0 {
-					delim, t.Delimiter = d.b, d.name
-					break
-				}
+			var derr error
+			delim, t.Delimiter, derr = detectDelimiter(string(line))
+			if derr != nil {
+				return nil, &DataError{Path: path, Line: lineNo, Msg: derr.Error()}
 			}
 		}
 		var col int
@@ -184,7 +201,7 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 			}
 			t.Data = append(t.Data, v)
 		}
-		t.Lines = append(t.Lines, lineNo)
+		t.Lines = append(t.Lines, int32(lineNo))
 		t.Rows++
 	}
 	if t.Rows == 0 {
@@ -217,6 +234,56 @@ func header(path string, lineNo int, cells [][]byte) ([]string, error) {
 	return h, nil
 }
 
+// detectDelimiter is the column separator of a file from its first
+// non-blank line: the first of tab, semicolon and comma found outside
+// double quotes (a quoted cell may hold any of them), else runs of
+// spaces. A quote left open at the line's end is refused: a record is one
+// line, and a cell across lines is not read as one.
+func detectDelimiter(line string) (byte, string, error) {
+	inQuote := false
+	found := [3]bool{}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c == '"' {
+			inQuote = !inQuote // "" inside quotes toggles twice
+			continue
+		}
+		if inQuote {
+			continue
+		}
+		for j, d := range delimiters {
+			if c == d.b {
+				found[j] = true
+			}
+		}
+	}
+	if inQuote {
+		return 0, "", errors.New("a quoted cell is not closed on its line: dpso reads one record per line, and a cell may not span lines")
+	}
+	for j, d := range delimiters {
+		if found[j] {
+			return d.b, d.name, nil
+		}
+	}
+	return 0, "whitespace", nil
+}
+
+// compressed names the compression whose signature begins a file's first
+// line ("" for none): such a file is not text.
+func compressed(line []byte) string {
+	for _, m := range []struct {
+		magic, name string
+	}{{"\x1f\x8b", "gzip"}, {"PK\x03\x04", "zip"}, {"BZh", "bzip2"}, {"\xfd7zXZ\x00", "xz"}, {"\x28\xb5\x2f\xfd", "zstd"}} {
+		if bytes.HasPrefix(line, []byte(m.magic)) {
+			if m.name == "bzip2" && (len(line) < 4 || line[3] < '1' || line[3] > '9') {
+				continue // "BZh" alone could begin a header cell
+			}
+			return m.name
+		}
+	}
+	return ""
+}
+
 // delimHint suggests why a line has one column.
 func delimHint(delim string) string {
 	if delim == "whitespace" {
@@ -246,29 +313,20 @@ func parseCell(cell []byte) (float64, error) {
 // sizer sizes a Table's storage from the input's size: when the next row
 // would not fit, room for the rows the rest of the input holds at the
 // data rows' bytes per row so far, plus 10% (and at least a quarter more
-// than it holds, so that a low estimate costs few copies). Without a size
-// (an input that cannot stat itself) append grows the storage as usual.
+// than it holds, so that a low estimate costs few copies; at most
+// MaxFloats numbers). With the size unknown append grows the storage as
+// usual.
 type sizer struct {
-	size     int64 // the input's size in bytes (0: unknown)
+	size     int64 // the input's size in bytes (≤ 0: unknown)
 	consumed int64 // bytes of the lines read so far
 	data     int64 // bytes of the data rows among them
-}
-
-func newSizer(r io.Reader) *sizer {
-	s := &sizer{}
-	if f, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			s.size = fi.Size()
-		}
-	}
-	return s
 }
 
 // reserve makes room in t for the data row of n bytes about to be added,
 // and for the rows expected to follow it when that row would not fit.
 func (s *sizer) reserve(t *Table, n int) {
 	s.data += int64(n) + 1
-	if s.size == 0 || len(t.Data)+t.Cols <= cap(t.Data) {
+	if s.size <= 0 || len(t.Data)+t.Cols <= cap(t.Data) {
 		return
 	}
 	perRow := float64(s.data) / float64(t.Rows+1)
@@ -451,8 +509,31 @@ func LoadCSV(ctx context.Context, path string) (*Table, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, &DataError{Path: path, Msg: "is " + fileKind(fi.Mode()) + ", not a regular file; give a CSV file"}
 	}
-	return ParseCSV(ctx, path, f)
+	if openedHook != nil {
+		openedHook(path)
+	}
+	t, read, err := parseCSV(ctx, path, f, fi.Size())
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	// A file written while it was read (truncated, appended to, replaced
+	// in place) gives rows of two versions, or a last value cut short: it
+	// is refused, before any error its rows gave. Its size when opened,
+	// the bytes read (when it was read to its end) and its size and
+	// modification time now must agree.
+	now, serr := f.Stat()
+	switch {
+	case serr != nil:
+		return nil, &DataError{Path: path, Msg: "cannot read: " + unwrapOS(serr).Error()}
+	case (err == nil && read != fi.Size()) || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()):
+		return nil, &DataError{Path: path, Msg: fmt.Sprintf("the file changed while it was read (%s bytes when opened, %s now); run again once nothing writes to it", theory.FormatCount(fi.Size()), theory.FormatCount(now.Size()))}
+	}
+	return t, err
 }
+
+// openedHook, if set (tests), is called by LoadCSV once it has opened the
+// file and taken its size, before it reads it.
+var openedHook func(path string)
 
 func unwrapOS(err error) error {
 	var pe *os.PathError
@@ -515,7 +596,7 @@ func checkFiniteRows(ctx context.Context, path string, t *Table, data interface{
 				col = j + 1
 			}
 		}
-		return &DataError{Path: path, Line: t.Lines[i], Col: col, Msg: fmt.Sprintf(
+		return &DataError{Path: path, Line: int(t.Lines[i]), Col: col, Msg: fmt.Sprintf(
 			"%s makes the %s loss or its gradient on W = B(0, %s) leave float64's range (summed over the %d rows); rescale the data (e.g. standardize each column)",
 			theory.FormatNumber(x[col-1]), loss, theory.FormatNumber(R), t.Rows)}
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"dpso/internal/outfile"
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/solvers"
@@ -46,6 +47,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func (e *env) execute(args []string) (code int) {
+	outfile.Unprotect()
+	defer outfile.RemoveTemps()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(e.stderr, "dpso: internal error: %v (this is a bug; please report it with the command line)\n", r)
@@ -90,15 +93,24 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 			return e.explore(tui.Options{})
 		},
 	}
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		// The data file is an input: no output may replace it (sweep --out
+		// F --force --data F), whatever name reaches it.
+		if f := cmd.Flags().Lookup("data"); f != nil && f.Value.String() != "" {
+			outfile.Protect(f.Value.String(), "--data")
+		}
+		return nil
+	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetIn(e.stdin)
 	root.SetFlagErrorFunc(flagError)
+	root.SetUsageFunc(usage)
 	root.Version = versionString(debug.ReadBuildInfo())
 	root.SetVersionTemplate("dpso {{.Version}}\n")
 	root.CompletionOptions.HiddenDefaultCmd = false
 	for _, c := range []*cobra.Command{ // in help order
-		newAuditCmd(e), newBoundsCmd(e), newExploreCmd(e), newListCmd(e), newMomentsCmd(e), newPrivacyCmd(e), newRunCmd(e), newSweepCmd(e),
+		newAuditCmd(e), newBoundsCmd(e), newExploreCmd(e), newListCmd(e), newMomentsCmd(e), newPrivacyCmd(e), newRunCmd(e), newServeCmd(e), newSweepCmd(e),
 	} {
 		c.SetFlagErrorFunc(flagError)
 		if c.Args == nil {
@@ -109,31 +121,6 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 	}
 	strictCobraCommands(root)
 	return root
-}
-
-// lazyLong defers the part of cmd's Long text that is costly to make
-// (run's table of every scenario's defaults resolves each scenario and
-// class): Long holds mark until cmd's help is shown, when text() replaces
-// it, so that building the command tree, which every dpso command does,
-// does not pay for a help text it does not print. expandLong does the
-// same for a caller that reads Long without showing the help.
-func lazyLong(cmd *cobra.Command, mark string, text func() string) {
-	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
-		expandLong(c, mark, text)
-		if p := c.Parent(); p != nil {
-			p.HelpFunc()(c, args)
-			return
-		}
-		c.SetHelpFunc(nil)
-		c.HelpFunc()(c, args)
-	})
-}
-
-// expandLong replaces mark in c's Long text with text().
-func expandLong(c *cobra.Command, mark string, text func() string) {
-	if strings.Contains(c.Long, mark) {
-		c.Long = strings.Replace(c.Long, mark, text(), 1)
-	}
 }
 
 // strictCobraCommands makes cobra's own help and completion commands

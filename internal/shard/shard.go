@@ -24,7 +24,7 @@ import (
 // FormatName and FormatVersion identify a shard file.
 const (
 	FormatName    = "dpso sweep shard"
-	FormatVersion = 1
+	FormatVersion = 2
 )
 
 // Index is shard I of N, counted from 1 (what --shard I/N says).
@@ -135,21 +135,21 @@ type File struct {
 
 // Unit is one unit's results: X is the grid value (for a reader; checked
 // when merged), Results one TrialResult per solver in the sweep's order,
-// written exactly (see the exact codec).
+// written exactly (marshalResults).
 type Unit struct {
 	engine.SweepUnit
 	X       float64 `json:"x"`
 	Results results `json:"results"`
 }
 
-// results are a unit's TrialResults, written by the exact codec.
+// results are a unit's TrialResults, written exactly (marshalResults).
 type results []engine.TrialResult
 
-func (r results) MarshalJSON() ([]byte, error) { return marshalExact([]engine.TrialResult(r)) }
+func (r results) MarshalJSON() ([]byte, error) { return marshalResults(r) }
 
 func (r *results) UnmarshalJSON(b []byte) error {
-	var xs []engine.TrialResult
-	if err := unmarshalExact(b, &xs); err != nil {
+	xs, err := unmarshalResults(b)
+	if err != nil {
 		return err
 	}
 	*r = xs
@@ -234,6 +234,11 @@ func Run(ctx context.Context, p *engine.PreparedSweep, def Definition, idx Index
 	grid := p.Grid()
 	f := &File{Format: FormatName, Version: FormatVersion, Fingerprint: def.Fingerprint(), Shard: idx.I, Shards: idx.N, Definition: def}
 	for _, r := range res {
+		for i := range r.Results {
+			// A trial's wall time is not a result: the same units give
+			// the same bytes, on any machine, however often retried.
+			r.Results[i].Elapsed = 0
+		}
 		f.Units = append(f.Units, Unit{SweepUnit: r.SweepUnit, X: grid[r.Point], Results: r.Results})
 	}
 	return f, nil
