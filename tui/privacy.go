@@ -181,12 +181,14 @@ func (p *PrivacyPanel) lines() []string {
 		lines = append(lines, style.WrapLines(st.Warn, "ε = ∞: no privacy — no noise, and no clipping unless C is set.", w)...)
 	case p.shuffle():
 		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε, δ) = (%s, %s), shuffle model (%s)", fmtNum(eps), fmtNum(pv.Delta), p.spec.Oracle), w)...)
+		lines = append(lines, p.adjacencyLines(pv.Adjacency, w)...)
 		lines = append(lines, facts...)
 		lines = append(lines, p.totalLines(w)...)
 		lines = append(lines, p.wrapIndented(st.Muted, "", "charged in (ε, δ) by basic composition", w)...)
 	default:
 		rho := pv.Rho
 		lines = append(lines, p.wrapStyled(fmt.Sprintf("ρ = ε²/2 = %s zCDP · μ = ε = %s GDP", st.Emph.Render(fmtNum(rho)), fmtNum(theory.GDPMu(eps))), w)...)
+		lines = append(lines, p.adjacencyLines(pv.Adjacency, w)...)
 		delta := privacyDelta
 		if pv.Delta > 0 {
 			delta = pv.Delta // the run's δ
@@ -205,6 +207,7 @@ func (p *PrivacyPanel) lines() []string {
 		// (NOT PRIVATE and, on the user's rows, the total stay).
 		lines = lines[:head]
 		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP of each solver:", fmtNum(items[0].delta)), w)...)
+		lines = append(lines, p.adjacencyLines(pv.Adjacency, w)...)
 		var parts []string
 		for _, it := range items {
 			parts = append(parts, it.text)
@@ -242,6 +245,19 @@ func (p *PrivacyPanel) lines() []string {
 		lines = append(lines, p.wrapIndented(st.Muted, "", "spent: the ledger fills up during a run", w)...)
 	}
 	return lines
+}
+
+// adjacencyLines name the neighbouring relation every statement of the
+// panel is about (replace-one: the paper's; a comparison has one).
+func (p *PrivacyPanel) adjacencyLines(adj string, w int) []string {
+	if adj == "" {
+		return nil
+	}
+	what := "datasets differing in one record, the paper's"
+	if adj == spec.AddRemove {
+		what = "one record added or removed, as Opacus and TF Privacy account"
+	}
+	return p.wrapIndented(p.st.Muted, "  ", "adjacency: "+adj+" ("+what+")", w)
 }
 
 // wrapIndented is text after indent, rendered in s, in lines of w cells:

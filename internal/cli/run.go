@@ -64,11 +64,14 @@ they differ (a non-smooth class's n is the largest whose full schedule fits
 the work budget; a run's notes say why a default moved):
 
 ` + scenarioDefaultsTable() + `
-Privacy: every run states its (ε', δ)-DP equivalent at --delta (default
-10⁻⁵): the exact ε' of ρ = ε²/2 zCDP (4.3772 at ε = 1). dp-sgd, DP-SGD as
-practitioners run it, is calibrated by a privacy accountant (--accountant pld,
-the default, or rdp) to an accounted (ε', δ) at most that, so a comparison is
-on equal privacy. Its defaults: expected Poisson batch B = min(256, n)
+Privacy: every statement is under the paper's replace-one adjacency
+(datasets of the same size that differ in one record), and every run states
+its (ε', δ)-DP equivalent at --delta (default 10⁻⁵): the exact ε' of
+ρ = ε²/2 zCDP (4.3772 at ε = 1). dp-sgd, DP-SGD as practitioners run it, is
+calibrated by a privacy accountant (--accountant pld, the default, or rdp)
+to an accounted (ε', δ) at most that under replace-one, so a comparison is on
+equal privacy; --adjacency add-remove (dp-sgd alone) accounts it as Opacus
+and TF Privacy do, to reproduce their figures. Its defaults: expected Poisson batch B = min(256, n)
 (--batch, or --sampling-rate q = B/n), 5 epochs (--epochs; T = ⌈E/q⌉ steps),
 C = r̃_k(B/(√d·z))^{1/k} (--clip), step min{1/β, D/(G√T)} (--step), adaptive
 clipping off (--adaptive-clip with --clip-quantile 0.5, --clip-rate 0.2,
@@ -80,7 +83,7 @@ dp-sgd's and klz-gd's alone: with another --solver they are refused; with
 Output: an aligned table; --json gives
   {"scenario","class","solver","oracle","n","d","k","eps","seed","rand","private","not_private",
    "params":{"iters","batch","clip","sigma","step","prescribed","overridden"},
-   "privacy":{"model","rho","delta","eps_exact","spent_rho",
+   "privacy":{"model","adjacency","rho","delta","eps_exact","spent_rho",
               "total":{"scope","releases","split","composition","private","rho","eps_dp","delta_dp",…,"note"}}
      (dp-sgd: model "accountant", "accountant":"pld"|"rdp",
       "eps_delta":{"eps","delta","eps_lower"}, its accounted (ε', δ),

@@ -83,14 +83,15 @@ func (t PrivacyTarget) WriteTable(w io.Writer) error {
 
 // Accounted is the answer of `dpso privacy --accountant`: T steps of the
 // Poisson-subsampled Gaussian mechanism (DP-SGD's) with noise multiplier
-// NoiseMultiplier and sampling rate SamplingRate, accounted at δ by the
-// accountant (package solvers/accountant). Eps is the accountant's upper
+// NoiseMultiplier and sampling rate SamplingRate, accounted at δ under
+// Adjacency by the accountant (package solvers/accountant). Eps is the accountant's upper
 // bound on the exact ε'; EpsLower is PLD's proved lower bound (NaN for RDP),
 // so the exact ε' lies in [EpsLower, Eps]. TargetEps, when set (not NaN),
 // is the target the noise multiplier was calibrated to
 // (accountant.Calibrate: the smallest multiplier that meets it).
 type Accounted struct {
 	Accountant                    accountant.Kind
+	Adjacency                     accountant.Adjacency
 	NoiseMultiplier, SamplingRate float64
 	Steps                         int
 	Delta, Eps, EpsLower          float64
@@ -100,9 +101,9 @@ type Accounted struct {
 // NewAccounted accounts m at δ with the accountant k (with target =
 // NaN), or, with a finite target, first calibrates m.Sigma to it.
 func NewAccounted(k accountant.Kind, m accountant.Mechanism, delta, target float64) (Accounted, error) {
-	a := Accounted{Accountant: k, SamplingRate: m.Q, Steps: m.Steps, Delta: delta, TargetEps: target, EpsLower: math.NaN()}
+	a := Accounted{Accountant: k, Adjacency: m.Adjacency, SamplingRate: m.Q, Steps: m.Steps, Delta: delta, TargetEps: target, EpsLower: math.NaN()}
 	if !math.IsNaN(target) {
-		z, err := accountant.Calibrate(k, m.Q, m.Steps, target, delta)
+		z, err := accountant.Calibrate(k, m.Adjacency, m.Q, m.Steps, target, delta)
 		if err != nil {
 			return a, err
 		}
@@ -119,12 +120,13 @@ func NewAccounted(k accountant.Kind, m accountant.Mechanism, delta, target float
 }
 
 // AccountedJSON is the document of `dpso privacy --accountant … --json`:
-// the inputs first (the accountant, the mechanism, δ and with --target-eps
-// the target), then the noise multiplier (given, or calibrated to the
+// the inputs first (the accountant, the adjacency, the mechanism, δ and
+// with --target-eps the target), then the noise multiplier (given, or calibrated to the
 // target), ε' at δ of the mechanism, PLD's lower bound and its
 // discretisation error eps − eps_lower (null for RDP).
 type AccountedJSON struct {
 	Accountant      string   `json:"accountant"`
+	Adjacency       string   `json:"adjacency"`
 	SamplingRate    *float64 `json:"sampling_rate"`
 	Steps           int      `json:"steps"`
 	Delta           *float64 `json:"delta"`
@@ -137,7 +139,7 @@ type AccountedJSON struct {
 
 // JSON is a's document.
 func (a Accounted) JSON() AccountedJSON {
-	return AccountedJSON{Accountant: a.Accountant.String(), NoiseMultiplier: JSONNum(a.NoiseMultiplier), SamplingRate: JSONNum(a.SamplingRate),
+	return AccountedJSON{Accountant: a.Accountant.String(), Adjacency: a.Adjacency.String(), NoiseMultiplier: JSONNum(a.NoiseMultiplier), SamplingRate: JSONNum(a.SamplingRate),
 		Steps: a.Steps, Delta: JSONNum(a.Delta), Eps: JSONNum(a.Eps), EpsLower: JSONNum(a.EpsLower), ErrorBound: JSONNum(a.Eps - a.EpsLower),
 		TargetEps: JSONNum(a.TargetEps)}
 }
@@ -147,6 +149,7 @@ func (a Accounted) WriteTable(w io.Writer) error {
 	rows := [][2]string{
 		{"mechanism", "Poisson-subsampled Gaussian, composed over T steps (DP-SGD)"},
 		{"accountant", a.Accountant.String()},
+		{"adjacency", adjacencyText(a.Adjacency.String())},
 	}
 	if !math.IsNaN(a.TargetEps) {
 		rows = append(rows, [2]string{"target ε'", n6(a.TargetEps)},
@@ -163,4 +166,16 @@ func (a Accounted) WriteTable(w io.Writer) error {
 		rows = append(rows, [2]string{"exact ε' ≥", n6(a.EpsLower) + " (PLD discretisation error ≤ " + n6(a.Eps-a.EpsLower) + ")"})
 	}
 	return writeRows(w, rows)
+}
+
+// adjacencyText says what a neighbouring relation of a privacy statement
+// means, for the tables.
+func adjacencyText(adj string) string {
+	switch adj {
+	case "replace-one":
+		return "replace-one (datasets of the same size that differ in one record: the paper's)"
+	case "add-remove":
+		return "add-remove (one record added or removed: Opacus's and TF Privacy's)"
+	}
+	return adj
 }

@@ -88,7 +88,12 @@ type PrivacyBlockJSON struct {
 	// Model is "zcdp" (ρ = ε²/2), "shuffle" ((ε, δ)-shuffle DP) or
 	// "accountant" (dp-sgd: (ε', δ)-DP by a privacy accountant, calibrated
 	// to the exact (ε', δ) of ρ = ε²/2).
-	Model      string        `json:"model"`
+	Model string `json:"model"`
+	// Adjacency is the neighbouring relation of every statement of the
+	// block: "replace-one" (the paper's, datasets at Hamming distance 1)
+	// or "add-remove" (dp-sgd with --adjacency add-remove); absent for a
+	// run that is not private.
+	Adjacency  string        `json:"adjacency,omitempty"`
 	Accountant string        `json:"accountant,omitempty"`
 	EpsDelta   *EpsDeltaJSON `json:"eps_delta,omitempty"`
 	// Target is what an accounted run's noise was calibrated to (dp-sgd):
@@ -178,13 +183,13 @@ func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent)
 	case !private:
 		return PrivacyBlockJSON{Model: "none", Delta: JSONNum(conv)}
 	case pv.Model == spec.Shuffle:
-		j := PrivacyBlockJSON{Model: "shuffle", Delta: JSONNum(pv.Delta), EpsExact: JSONNum(pv.Eps)}
+		j := PrivacyBlockJSON{Model: "shuffle", Adjacency: pv.Adjacency, Delta: JSONNum(pv.Delta), EpsExact: JSONNum(pv.Eps)}
 		if spent != nil {
 			j.SpentEps, j.SpentDelta = JSONNum(spent.eps), JSONNum(spent.delta)
 		}
 		return j
 	}
-	j := PrivacyBlockJSON{Model: "zcdp", Rho: JSONNum(pv.Rho), Delta: JSONNum(conv), EpsExact: JSONNum(theory.EpsExact(pv.Eps, conv))}
+	j := PrivacyBlockJSON{Model: "zcdp", Adjacency: pv.Adjacency, Rho: JSONNum(pv.Rho), Delta: JSONNum(conv), EpsExact: JSONNum(theory.EpsExact(pv.Eps, conv))}
 	if pv.Model == spec.Accountant {
 		// An accounted run (dp-sgd): its accounted (ε', δ) is eps_delta,
 		// calibrated to the exact ε' of ρ at δ (target); it claims no ρ.
@@ -192,7 +197,7 @@ func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent)
 		j.Target = &TargetJSON{Rho: j.Rho, Delta: j.Delta, EpsExact: j.EpsExact}
 		j.Rho, j.EpsExact = nil, nil
 		if spent != nil && spent.ev != nil {
-			j.Accountant = spent.ev.Accountant
+			j.Accountant, j.Adjacency = spent.ev.Accountant, spent.ev.Adjacency
 			j.EpsDelta = &EpsDeltaJSON{Eps: JSONNum(spent.eps), Delta: JSONNum(spent.delta), EpsLower: JSONNum(spent.epsLower)}
 		}
 		return j
@@ -456,7 +461,7 @@ func privacyRow(s spec.Spec, pv spec.Privacy, conv float64, private bool, spent 
 	case !private:
 		return [2]string{"privacy", "none: " + s.Solver + " is the non-private baseline (no clipping, no noise)"}
 	case pv.Model == spec.Shuffle:
-		txt := fmt.Sprintf("(ε, δ) = (%s, %s)-shuffle DP", n6(pv.Eps), n6(pv.Delta))
+		txt := fmt.Sprintf("(ε, δ) = (%s, %s)-shuffle DP%s", n6(pv.Eps), n6(pv.Delta), underAdjacency(pv.Adjacency))
 		if spent != nil {
 			txt += fmt.Sprintf("; spent ε = %s, δ = %s per release (ledger: max over samples, largest over trials)", n6(spent.eps), n6(spent.delta))
 		}
@@ -465,20 +470,20 @@ func privacyRow(s spec.Spec, pv spec.Privacy, conv float64, private bool, spent 
 	if pv.Delta > 0 {
 		conv = pv.Delta
 	}
-	txt := fmt.Sprintf("ρ = ε²/2 = %s zCDP per release; (ε', δ)-DP with δ = %s: ε' = %s (exact, Gaussian mechanism)",
-		n6(pv.Rho), n6(conv), n6(theory.EpsExact(pv.Eps, conv)))
+	txt := fmt.Sprintf("ρ = ε²/2 = %s zCDP per release%s; (ε', δ)-DP with δ = %s: ε' = %s (exact, Gaussian mechanism)",
+		n6(pv.Rho), underAdjacency(pv.Adjacency), n6(conv), n6(theory.EpsExact(pv.Eps, conv)))
 	if pv.Eps != s.Eps {
 		txt = fmt.Sprintf("ε = %s per release (--split-budget), ", n6(pv.Eps)) + txt
 	}
 	if pv.Model == spec.Accountant {
 		target := fmt.Sprintf("the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s", n6(pv.Rho), n6(conv))
 		if spent == nil || spent.ev == nil {
-			return [2]string{"privacy", fmt.Sprintf("(ε', δ)-DP by the %s accountant, calibrated to ε' ≤ %s, %s (not run: no accounted value yet)",
-				pv.AccountantName, n6(theory.EpsExact(pv.Eps, conv)), target)}
+			return [2]string{"privacy", fmt.Sprintf("(ε', δ)-DP%s by the %s accountant, calibrated to ε' ≤ %s, %s (not run: no accounted value yet)",
+				underAdjacency(pv.Adjacency), pv.AccountantName, n6(theory.EpsExact(pv.Eps, conv)), target)}
 		}
 		e := spent.ev
-		txt = fmt.Sprintf("(ε', δ)-DP by the %s accountant: ε' = %s at δ = %s (T = %d steps, q = %s, noise multiplier %s), calibrated to ε' ≤ %s, %s",
-			e.Accountant, n6(spent.eps), n6(spent.delta), e.Steps, n6(e.Q), n6(e.Sigma), n6(theory.EpsExact(pv.Eps, spent.delta)), target)
+		txt = fmt.Sprintf("(ε', δ)-DP%s by the %s accountant: ε' = %s at δ = %s (T = %d steps, q = %s, noise multiplier %s), calibrated to ε' ≤ %s, %s",
+			underAdjacency(e.Adjacency), e.Accountant, n6(spent.eps), n6(spent.delta), e.Steps, n6(e.Q), n6(e.Sigma), n6(theory.EpsExact(pv.Eps, spent.delta)), target)
 		if !math.IsNaN(spent.epsLower) {
 			txt += fmt.Sprintf("; exact ε' ≥ %s (discretisation error ≤ %s)", n6(spent.epsLower), n6(spent.eps-spent.epsLower))
 		}
@@ -488,6 +493,15 @@ func privacyRow(s spec.Spec, pv spec.Privacy, conv float64, private bool, spent 
 		txt += fmt.Sprintf("; spent ρ = %s per release (ledger: max over samples, largest over trials)", n6(spent.rho))
 	}
 	return [2]string{"privacy", txt}
+}
+
+// underAdjacency is the words that name a privacy statement's
+// neighbouring relation: " under replace-one adjacency" (the paper's).
+func underAdjacency(adj string) string {
+	if adj == "" {
+		return ""
+	}
+	return " under " + adj + " adjacency"
 }
 
 func writeRows(w io.Writer, rows [][2]string) error {

@@ -49,6 +49,10 @@ type Privacy struct {
 	EpsDelta float64
 	// AccountantName is the accountant ("pld" or "rdp"; Accountant only).
 	AccountantName string
+	// Adjacency is the neighbouring relation the statement is about:
+	// ReplaceOne (the paper's: every zCDP and shuffle solver, and dp-sgd
+	// by default) or AddRemove (dp-sgd with --adjacency add-remove).
+	Adjacency string
 }
 
 // Private reports whether the budget is finite.
@@ -73,11 +77,12 @@ func (p Privacy) Cost() ledger.Cost {
 func (r Resolved) PrivacyOf(d solvers.Descriptor) Privacy {
 	p := r.Privacy
 	if p.Model == Shuffle {
+		p.Adjacency = ReplaceOne
 		return p
 	}
-	p.Model, p.AccountantName = ZCDP, ""
+	p.Model, p.AccountantName, p.Adjacency = ZCDP, "", ReplaceOne
 	if d.Accounted && p.Private() {
-		p.Model, p.AccountantName = Accountant, r.Spec.Accountant
+		p.Model, p.AccountantName, p.Adjacency = Accountant, r.Spec.Accountant, r.Spec.Adjacency
 	}
 	return p
 }
@@ -314,6 +319,13 @@ func resolveSolverOptions(s *Spec) error {
 	default:
 		return specErr("accountant", "unknown accountant %s (want pld or rdp)", theory.Quote(s.Accountant))
 	}
+	switch s.Adjacency {
+	case "":
+		s.Adjacency = ReplaceOne
+	case ReplaceOne, AddRemove:
+	default:
+		return specErr("adjacency", "unknown adjacency %s (want %s or %s)", theory.Quote(s.Adjacency), ReplaceOne, AddRemove)
+	}
 	switch {
 	case s.Batch > 0 && s.SamplingRate > 0:
 		return specErr("sampling-rate", "give dp-sgd's batch once: the expected batch size B, or the sampling rate q = B/n, not both")
@@ -331,13 +343,20 @@ func resolveSolverOptions(s *Spec) error {
 // that does not run that solver — names, a comparison's or a sweep's
 // solvers, or, when names is empty, s's own solver — naming the field: a
 // setting the call would ignore is refused rather than dropped. In a
-// comparison that includes the solver the setting applies to it alone.
-// s is the Spec as the user gave it (Resolve makes dp-sgd's accountant
-// explicit), so callers check it beside Resolve.
+// comparison that includes the solver the setting applies to it alone,
+// except dp-sgd's add-remove adjacency, which a call with more than one
+// solver refuses: a comparison is at one adjacency, the paper's
+// replace-one. s is the Spec as the user gave it (Resolve makes dp-sgd's
+// accountant and adjacency explicit), so callers check it beside Resolve.
 func (s Spec) CheckSolverFields(names []string) error {
 	runs := names
 	if len(runs) == 0 {
 		runs = []string{s.Solver}
+	}
+	if s.Adjacency == AddRemove && len(runs) > 1 {
+		// Equal privacy needs one relation: the paper's solvers are
+		// private under replace-one only.
+		return specErr("adjacency", "a comparison states one adjacency, the paper's replace-one, under which every solver is private; add-remove (practitioners' accounting) applies to dp-sgd run alone (--solver dp-sgd)")
 	}
 	for _, f := range fields {
 		if f.Solver == "" || f.Text(&s) == "" || slices.Contains(runs, f.Solver) {
@@ -373,7 +392,7 @@ func (r Resolved) Config(trial int, observe func(solvers.Checkpoint)) solvers.Co
 		Iters: s.Iters, Clip: s.Clip, Step: s.Step, WorkBudget: s.WorkBudget, Schedule: r.Schedule,
 		Seed: s.Seed, Trial: trial, Rand: r.Rand, Checkpoints: s.Checkpoints, Observe: observe,
 		KLZ: solvers.KLZOptions{Groups: s.KLZGroups, Tau: s.KLZTau},
-		DPSGD: solvers.DPSGDOptions{Accountant: s.Accountant, Batch: s.Batch, SamplingRate: s.SamplingRate, Epochs: s.Epochs,
+		DPSGD: solvers.DPSGDOptions{Accountant: s.Accountant, Adjacency: s.Adjacency, Batch: s.Batch, SamplingRate: s.SamplingRate, Epochs: s.Epochs,
 			Adaptive: s.AdaptiveClip, Quantile: s.ClipQuantile, ClipRate: s.ClipRate, CountNoise: s.ClipCountNoise},
 	}
 }
