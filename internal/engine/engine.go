@@ -276,7 +276,7 @@ func Compare(ctx context.Context, r spec.Resolved, names []string, set *Settings
 	if err != nil {
 		return nil, err
 	}
-	u, err := newUnit(ctx, r, names, 0)
+	u, err := newUnit(ctx, r, names, 0, nil)
 	if err != nil {
 		return nil, err
 	}

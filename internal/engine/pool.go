@@ -35,7 +35,36 @@ type unit struct {
 	w0 Estimate
 	// biasOnly: run every trial a second time with the noise off.
 	biasOnly bool
-	profile  []scenarios.MomentEntry
+	// holds are the overrides a clip sweep holds per solver (its step,
+	// and T, at the values it prescribes at its own prescribed C), nil
+	// elsewhere: each solver's as the sweep of that solver alone holds it.
+	holds   []Hold
+	profile []scenarios.MomentEntry
+}
+
+// Hold is what a clip sweep holds fixed for one solver across its grid:
+// the step and, for the one-pass solvers, T, at their values prescribed at
+// that solver's prescribed C (0: not held, the prescription at each C).
+type Hold struct {
+	Step  float64
+	Iters int
+}
+
+// config is the solvers.Config of solver si in trial: the run's, with the
+// solver's holds.
+func (u *unit) config(si, trial int, observe func(solvers.Checkpoint)) solvers.Config {
+	cfg := u.run.Config(trial, observe)
+	if si < len(u.holds) {
+		if h := u.holds[si]; h.Step != 0 || h.Iters != 0 {
+			if h.Step != 0 {
+				cfg.Step = h.Step
+			}
+			if h.Iters != 0 {
+				cfg.Iters = h.Iters
+			}
+		}
+	}
+	return cfg
 }
 
 // testAfterTrials, when set (by tests), runs when a sweep's trials have
@@ -54,12 +83,12 @@ func (u *unit) finish(ctx context.Context) error {
 	return nil
 }
 
-func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*unit, error) {
+func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, holds []Hold) (*unit, error) {
 	in, err := scenarios.Build(ctx, r.Problem)
 	if err != nil {
 		return nil, err
 	}
-	u := &unit{in: in, run: r, spec: specOf(r, in), point: point, w0: startExcess(in)}
+	u := &unit{in: in, run: r, spec: specOf(r, in), point: point, w0: startExcess(in), holds: holds}
 	if err := spec.CheckSamplingRate(r.Spec, u.spec.N); err != nil {
 		return nil, err
 	}
@@ -76,7 +105,7 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*
 		if !d.Baseline() && d.Class != string(r.Spec.Class) {
 			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, r.Spec.Class)}
 		}
-		par, err := d.Solver.Prescribe(in, u.spec.N, r.Config(0, nil))
+		par, err := d.Solver.Prescribe(in, u.spec.N, u.config(len(u.solvers), 0, nil))
 		if err == nil && d.Name() != r.Solver.Name() {
 			// r's own solver passed this check in Resolve; a listed one
 			// may materialize where it does not.
@@ -215,7 +244,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 			}
 			p.set.wait(ctx) // a paused run blocks here (see Gate)
 		}
-		cfg := u.run.Config(trial, observe)
+		cfg := u.config(si, trial, observe)
 		cfg.Workers = p.inner
 		res, err := d.Solver.Run(ctx, u.in, data, cfg)
 		if err != nil {
@@ -234,7 +263,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if u.biasOnly {
 			// The same schedule on the same data with the noise switched
 			// off: the clipping bias's share of the error.
-			cfg := u.run.Config(trial, nil)
+			cfg := u.config(si, trial, nil)
 			cfg.NoNoise = true
 			bo, err := d.Solver.Run(ctx, u.in, data, cfg)
 			if err != nil {
