@@ -62,7 +62,7 @@ type Descriptor struct {
 	// call.
 	Accounted bool
 	// OnSchedule: a baseline that prescribes with the class's paper
-	// solver's schedule at the run's own k (sgd), so it reads that
+	// solver's schedule at the run's own k (nonprivate-schedule), so it reads that
 	// solver's moments as well as its own.
 	OnSchedule bool
 	// Estimator is the name outputs give the solver's gradient estimate
@@ -166,8 +166,26 @@ func Names() []string {
 	return out
 }
 
-// DescriptorOf returns the registered solver with this name.
+// aliases are former names that still name a solver: "sgd" is
+// "nonprivate-schedule" (the run of a paper solver's schedule without
+// clipping or noise, which its old name called a non-private floor though
+// it moves with ε).
+var aliases = map[string]string{"sgd": NonPrivateScheduleName}
+
+// Canonical is the registry name of name: its solver's name when name is
+// a former name (aliases), name itself otherwise; renamed reports whether
+// it was a former name.
+func Canonical(name string) (canonical string, renamed bool) {
+	if c, ok := aliases[name]; ok {
+		return c, true
+	}
+	return name, false
+}
+
+// DescriptorOf returns the registered solver with this name (or former
+// name: see Canonical).
 func DescriptorOf(name string) (Descriptor, bool) {
+	name, _ = Canonical(name)
 	registryMu.RLock()
 	defer registryMu.RUnlock()
 	for _, d := range registry {

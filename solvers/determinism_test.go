@@ -26,7 +26,7 @@ func TestDeterminismAcrossGoroutines(t *testing.T) {
 		{"prox-sgd", tpMeanL1, 4000, Config{Eps: 1, K: 2, Oracle: "shuffle-coordinate", Delta: 1e-6}},
 		{"localized", tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
 		{"localized-sc", tpMean, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
-		{"sgd", tpMean, 4000, Config{Eps: 1, K: 2}},
+		{"nonprivate-schedule", tpMean, 4000, Config{Eps: 1, K: 2}},
 		{"lipschitz-dpsgd", huge, 4000, Config{Eps: 1, K: 2}},
 		{"klz-gd", tpLinReg, 2000, Config{Eps: 1, K: 2, WorkBudget: 50000}},
 		{"dp-sgd", tpLinReg, 2000, Config{Eps: 1, K: 2}},

@@ -32,7 +32,7 @@ func TestNoNoiseIsSigmaZero(t *testing.T) {
 		"prox-sgd":        {tpMeanL1, 4000, Config{Eps: 1, K: 2}},
 		"localized":       {tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
 		"localized-sc":    {tpMean, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
-		"sgd":             {tpMean, 4000, Config{Eps: 1, K: 2}},
+		"nonprivate-schedule":             {tpMean, 4000, Config{Eps: 1, K: 2}},
 		"lipschitz-dpsgd": {lip, 4000, Config{Eps: 1, K: 2}},
 		"klz-gd":          {tpLinReg, 2000, Config{Eps: 1, K: 2, WorkBudget: 50000}},
 		"dp-sgd":          {tpLinReg, 2000, Config{Eps: 1, K: 2}},
@@ -75,7 +75,7 @@ func TestNoNoiseIsSigmaZero(t *testing.T) {
 			if !slices.Equal(off.W, zero.W) {
 				t.Errorf("noise off %v, σ = 0 %v: the noise-off run is not noise-free", off.W, zero.W)
 			}
-			if name == "sgd" {
+			if name == "nonprivate-schedule" {
 				// The non-private baseline has no noise to remove.
 				if !slices.Equal(off.W, priv.W) {
 					t.Errorf("sgd: noise off %v differs from its run %v", off.W, priv.W)
@@ -108,7 +108,7 @@ func TestClippedCounts(t *testing.T) {
 	if res.Fed != 2000 || res.Clipped != res.Fed {
 		t.Errorf("C = 1e-9: clipped %d of %d, want all 2000", res.Clipped, res.Fed)
 	}
-	sgd, _ := Lookup("sgd")
+	sgd, _ := Lookup("nonprivate-schedule")
 	res, err = sgd.Run(context.Background(), tpMean, tpMean.samples(2000, 3, 0), Config{Eps: 1, K: 2})
 	if err != nil {
 		t.Fatal(err)

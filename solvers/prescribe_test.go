@@ -253,7 +253,7 @@ func TestOverrides(t *testing.T) {
 }
 
 func TestRegistry(t *testing.T) {
-	want := []string{"acsa", "clipped-sgd", "localized", "localized-sc", "prox-sgd", "sgd", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}
+	want := []string{"acsa", "clipped-sgd", "localized", "localized-sc", "prox-sgd", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
@@ -298,7 +298,7 @@ func TestLocalizationWork(t *testing.T) {
 	for _, c := range []struct {
 		solver string
 		n      int
-	}{{"localized", 1}, {"localized-sc", 15}, {"acsa", 1000}, {"sgd", 1000}} {
+	}{{"localized", 1}, {"localized-sc", 15}, {"acsa", 1000}, {"nonprivate-schedule", 1000}} {
 		if _, ok := LocalizationWork(c.solver, c.n, 2); ok {
 			t.Errorf("LocalizationWork(%s, %d) ok, want not", c.solver, c.n)
 		}

@@ -66,13 +66,13 @@ func TestRunAuditOneCall(t *testing.T) {
 	}
 }
 
-// TestRunAuditNonPrivate: the non-private baseline sgd (no clipping, no
+// TestRunAuditNonPrivate: the non-private baseline nonprivate-schedule (no clipping, no
 // noise) moves deterministically with the canary; the audit must call it
 // a violation of any claim. With no noise the threshold between the two
 // outputs has FP = FN = 0, so MuLower = 2Φ⁻¹(1 − p_u) with
 // p_u = 1 − β^{1/N} ≈ ln(1/β)/N: ≈ 5.5 at N = 2000.
 func TestRunAuditNonPrivate(t *testing.T) {
-	r, err := Run(context.Background(), RunConfig{Solver: "sgd", Eps: 1, Trials: 2000, Seed: 23})
+	r, err := Run(context.Background(), RunConfig{Solver: "nonprivate-schedule", Eps: 1, Trials: 2000, Seed: 23})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // compareArgs is a small comparison on linreg-t with a refusal in it
 // (lipschitz-dpsgd: L_f = ∞).
 var compareArgs = []string{"run", "--scenario", "linreg-t", "--d", "3", "--n", "3000", "--trials", "3", "--seed", "7",
-	"--solvers", "acsa,sgd,lipschitz-dpsgd,klz-gd"}
+	"--solvers", "acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd"}
 
 // TestRunSolversIsOneComparison (issue 14 item 14): `dpso run --solvers`
 // runs the solvers on the same draws and prints one JSON document: each
@@ -35,7 +35,7 @@ func TestRunSolversIsOneComparison(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(doc.Solvers, ",") != "acsa,sgd,lipschitz-dpsgd,klz-gd" || len(doc.Runs) != 4 || doc.Trials != 3 || doc.N != 3000 {
+	if strings.Join(doc.Solvers, ",") != "acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd" || len(doc.Runs) != 4 || doc.Trials != 3 || doc.N != 3000 {
 		t.Fatalf("solvers %v, %d runs, %d trials, n = %d", doc.Solvers, len(doc.Runs), doc.Trials, doc.N)
 	}
 	// The solvers of a trial share its draw: the 3 that ran compose on it
@@ -47,7 +47,7 @@ func TestRunSolversIsOneComparison(t *testing.T) {
 	if doc.Runs[2].Refused == "" || !strings.Contains(doc.Runs[2].Refused, "L_f is infinite") || doc.Runs[2].ExcessRisk.Mean != nil || doc.PairedDifferences[2].Mean != nil {
 		t.Errorf("lipschitz-dpsgd: %+v", doc.Runs[2])
 	}
-	for i, name := range []string{"acsa", "sgd", "klz-gd"} {
+	for i, name := range []string{"acsa", "nonprivate-schedule", "klz-gd"} {
 		idx := []int{0, 1, 3}[i]
 		args := append(append([]string{}, compareArgs[:len(compareArgs)-2]...), "--solver", name, "--json")
 		_, out, errs := dpsoCLI(args...)
@@ -121,11 +121,11 @@ func TestRunSolversTableCSVPlot(t *testing.T) {
 
 func TestRunSolversInvalid(t *testing.T) {
 	checkInvalid(t, []invalidRun{
-		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,sgd", "--solver", "acsa"}, []string{"--solver and --solvers exclude each other"}},
-		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,sgd", "--dry-run"}, []string{"--dry-run prescribes one solver"}},
+		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,nonprivate-schedule", "--solver", "acsa"}, []string{"--solver and --solvers exclude each other"}},
+		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,nonprivate-schedule", "--dry-run"}, []string{"--dry-run prescribes one solver"}},
 		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,nope"}, []string{"--solvers:", "unknown solver \"nope\""}},
-		{[]string{"run", "--scenario", "linreg-t", "--solvers", "localized,sgd"}, []string{"--solvers:", "localized is the paper's algorithm for class nonsmooth-convex"}},
-		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,,sgd"}, []string{"--solvers:", "an empty name"}},
+		{[]string{"run", "--scenario", "linreg-t", "--solvers", "localized,nonprivate-schedule"}, []string{"--solvers:", "localized is the paper's algorithm for class nonsmooth-convex"}},
+		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,,nonprivate-schedule"}, []string{"--solvers:", "an empty name"}},
 		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,acsa"}, []string{"--solvers:", "listed twice"}},
 	})
 }

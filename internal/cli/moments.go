@@ -4,6 +4,7 @@ import (
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
+	"dpso/solvers"
 
 	"github.com/spf13/cobra"
 )
@@ -75,11 +76,11 @@ JSON: {"scenario","lf","moments":[{"k","value","stderr","method"}],
 }
 
 // validated is the run whose profile is shown. Its solver is the
-// baseline sgd, which has no class of its own and needs no r̃_2k, so that
+// baseline nonprivate-schedule, which has no class of its own and needs no r̃_2k, so that
 // only the moments the profile itself needs are checked (the profile does
 // not depend on the solver).
 func (o *momentsOpts) validated() (spec.Resolved, error) {
-	o.sf.spec.Solver = "sgd"
+	o.sf.spec.Solver = solvers.NonPrivateScheduleName
 	r, _, err := resolveFlags(o.sf, nil, nil)
 	return r, err
 }

@@ -80,7 +80,7 @@ func TestMomentsTail(t *testing.T) {
 	if m.Lf != nil {
 		t.Errorf("L_f = %v, want null (∞)", *m.Lf)
 	}
-	r, err := spec.Spec{Scenario: "linreg-t", Tail: 5, Solver: "sgd"}.Resolve()
+	r, err := spec.Spec{Scenario: "linreg-t", Tail: 5, Solver: "nonprivate-schedule"}.Resolve()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,7 @@ range), including a solver's refusal (lipschitz-dpsgd when L_f = ∞); 130 on
 Ctrl-C; 1 other failures.`,
 		Example: `  dpso run --scenario linreg-t --tail 5 --k 2 --eps 0.5 --n 20000
   dpso run --scenario hinge-t --class nonsmooth-sc --trials 3 --json
-  dpso run --scenario contaminated --solver sgd --plot trace.svg
+  dpso run --scenario contaminated --solver nonprivate-schedule --plot trace.svg
   dpso run --scenario linreg-t --solvers acsa,sgd,lipschitz-dpsgd,klz-gd --plot compare.png
   dpso run --data examples/linreg-t-d3.csv --rk 12 --beta 1.5 --csv`,
 	}
@@ -205,7 +205,7 @@ func (o *runOpts) validated(cmd *cobra.Command) (spec.Resolved, float64, error) 
 		for i, n := range o.solverList {
 			o.solverList[i] = strings.TrimSpace(n)
 			if o.solverList[i] == "" {
-				return spec.Resolved{}, 0, usageErrorf("--solvers: an empty name in %s (want e.g. acsa,sgd,klz-gd)", theory.Quote(strings.Join(o.solverList, ",")))
+				return spec.Resolved{}, 0, usageErrorf("--solvers: an empty name in %s (want e.g. acsa,nonprivate-schedule,klz-gd)", theory.Quote(strings.Join(o.solverList, ",")))
 			}
 		}
 		// The first listed solver is the Spec's: it is resolved with the

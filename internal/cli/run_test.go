@@ -282,7 +282,7 @@ func TestRunOverrides(t *testing.T) {
 }
 
 func TestRunNonPrivateBaselineSaysSo(t *testing.T) {
-	code, out, _ := dpsoCLI(append(slices.Clone(runArgs), "--solver", "sgd", "--json")...)
+	code, out, _ := dpsoCLI(append(slices.Clone(runArgs), "--solver", "nonprivate-schedule", "--json")...)
 	if code != 0 {
 		t.Fatal(code)
 	}
@@ -291,7 +291,7 @@ func TestRunNonPrivateBaselineSaysSo(t *testing.T) {
 	if j.Privacy["model"] != "none" || j.Privacy["rho"] != nil || j.Privacy["eps_exact"] != nil || j.Privacy["spent_rho"] != nil {
 		t.Errorf("sgd's privacy %v, want model none and nulls", j.Privacy)
 	}
-	_, human, _ := dpsoCLI(append(slices.Clone(runArgs), "--solver", "sgd")...)
+	_, human, _ := dpsoCLI(append(slices.Clone(runArgs), "--solver", "nonprivate-schedule")...)
 	if !strings.Contains(human, "none: sgd is the non-private baseline") || strings.Contains(human, "zCDP;") {
 		t.Errorf("sgd's table claims privacy:\n%s", human)
 	}

@@ -89,7 +89,7 @@ of N and writes its raw results (atomically; an existing FILE only with
 sweep, each once, and prints exactly what the unsharded sweep prints (see dpso
 sweep merge --help). --out without --shard saves the whole sweep's results.`,
 		Example: `  dpso sweep --scenario mean-hard --class smooth-sc --vary n --from 1000 --to 64000 --points 4
-  dpso sweep --scenario linreg-t --d 3 --vary eps --from 0.1 --to 10 --solvers acsa,sgd,klz-gd --json
+  dpso sweep --scenario linreg-t --d 3 --vary eps --from 0.1 --to 10 --solvers acsa,nonprivate-schedule,klz-gd --json
   dpso sweep --scenario affine-hard --vary n --from 500 --to 8000 --plot rates.svg
   dpso sweep --scenario linreg-t --class smooth-sc --vary clip --plot clip.png
   dpso sweep --scenario linreg-t --vary eps --from 0.1 --to 10 --shard 2/3 --out part-2.json`,

@@ -37,7 +37,7 @@ func certAlgorithm(solver, schedule string, k float64) (alg string, order float6
 	switch solver {
 	case "acsa", "clipped-sgd", "prox-sgd", "localized", "localized-sc":
 		return solver, k
-	case "sgd":
+	case solvers.NonPrivateScheduleName:
 		return schedule, k
 	case "lipschitz-dpsgd":
 		return schedule, math.Inf(1)

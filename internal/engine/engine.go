@@ -106,7 +106,15 @@ type TrialResult struct {
 	Clipped, Fed int64
 	// BiasOnly is F(w) − F* of the same schedule and data with the noise
 	// switched off (solvers.Config.NoNoise), NaN when not run.
-	BiasOnly    float64
+	BiasOnly float64
+	// Reference is F(ŵ) − F* of the non-private reference on this
+	// trial's draw, ŵ the empirical risk minimizer over W (the same for
+	// every solver of the trial), and ReferenceWidth its certificate's
+	// width (F̂(ŵ) − min F̂ ≤ width); NaN when not computed (user data,
+	// where the measured risk is the rows' own and ŵ's excess is 0 by
+	// definition, or a dataset too large to hold: ReferenceNote says).
+	Reference, ReferenceWidth float64
+	ReferenceNote             string
 	BudgetBound bool
 	Notes       []string
 	Trace       []TracePoint
@@ -149,7 +157,7 @@ type Report struct {
 	// everything else measured on them) is a non-private diagnostic.
 	UserRows bool
 	// NotPrivate says, in words, why the run's outputs are not covered by
-	// a privacy guarantee (spec.Resolved.NotPrivate; the baseline sgd
+	// a privacy guarantee (spec.Resolved.NotPrivate; the baseline nonprivate-schedule
 	// adds its own); empty when they are.
 	NotPrivate []string
 	// Total is what the whole call (this run, or the comparison or sweep
@@ -176,6 +184,14 @@ type Report struct {
 	// same schedule and draws with the noise switched off (NaN when not
 	// run; see SweepSpec).
 	BiasOnly Estimate
+	// Reference is the non-private reference: the mean ± s.e. over trials
+	// of F(ŵ) − F* for ŵ the empirical risk minimizer over W on each
+	// trial's draw (TrialResult.Reference), which depends neither on ε nor
+	// on any solver; NaN when not computed (ReferenceNote says why).
+	// ReferenceWidth is the largest certificate width over trials.
+	Reference      Estimate
+	ReferenceWidth float64
+	ReferenceNote  string
 	// Certified is the paper's explicit-constant bound at this run's own
 	// parameters (see Certify).
 	Certified Certified
@@ -191,7 +207,7 @@ type Report struct {
 }
 
 // Private reports whether the run was private: its ledger budget (every
-// trial's is the same) is finite. ε = ∞ and the non-private baseline sgd,
+// trial's is the same) is finite. ε = ∞ and the non-private baseline nonprivate-schedule,
 // whose ledger budget is infinite, are not.
 func (r *Report) Private() bool {
 	if !r.Privacy.Private() {
@@ -267,6 +283,8 @@ func Compare(ctx context.Context, r spec.Resolved, names []string, set *Settings
 	if len(names) == 0 {
 		names = []string{r.Solver.Name()}
 	}
+	names, renamed := spec.CanonicalNames(names)
+	r.DefaultNotes = append(slices.Clone(r.DefaultNotes), renamed...)
 	// Everything the comparison releases from the same data composes (see
 	// PrivacyTotal); with --split-budget each release gets its share.
 	if err := splitAllowed(r, names); err != nil {
@@ -326,7 +344,7 @@ type Prescription struct {
 }
 
 // Private reports whether the prescribed run would be private: a finite ε
-// and some clipping or noise (the baseline sgd has neither).
+// and some clipping or noise (the baseline nonprivate-schedule has neither).
 func (p *Prescription) Private() bool {
 	return p.Privacy.Private() && !(math.IsInf(p.Params.Clip, 1) && p.Params.Sigma == 0)
 }

@@ -223,6 +223,10 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		return err
 	}
 	data := u.in.Dataset(u.run.Rand, u.run.Spec.Seed, trial)
+	ref, err := p.reference(ctx, u, data)
+	if err != nil {
+		return err
+	}
 	progress := p.set.progress()
 	for si, d := range u.solvers {
 		if u.refused[si] != "" {
@@ -286,6 +290,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		u.results[si][trial] = TrialResult{
 			Trial: trial, Excess: ex, ExcessSE: se, W: res.W, Spent: res.Spent, Budget: res.Budget, Events: res.Events, Params: res.Params,
 			GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, BiasOnly: biasOnly,
+			Reference: ref.excess, ReferenceWidth: ref.width, ReferenceNote: ref.note,
 			BudgetBound: res.BudgetBound, Notes: notes, Trace: trace,
 			Elapsed: time.Since(t0),
 		}
@@ -329,6 +334,7 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	r.W0 = u.w0
 	r.Clipped = math.NaN()
 	r.BiasOnly = Estimate{Mean: math.NaN(), SE: math.NaN()}
+	r.Reference, r.ReferenceWidth = Estimate{Mean: math.NaN(), SE: math.NaN()}, math.NaN()
 	if u.refused[si] != "" {
 		r.Refused = u.refused[si]
 		r.Excess = Estimate{Mean: math.NaN(), SE: math.NaN()}
@@ -357,6 +363,7 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	for _, t := range r.Trials {
 		r.BudgetCapped = r.BudgetCapped || t.BudgetBound
 	}
+	r.Reference, r.ReferenceWidth, r.ReferenceNote = referenceOf(r.Trials)
 	r.Certified = Certify(u.in, d.Name(), u.run.Schedule, oracleName, u.spec.K, r.Params)
 	var note string
 	r.Trace, note = meanTrace(r.Trials)

@@ -29,7 +29,7 @@ type PrivacyTotal struct {
 	// given.
 	Composition spec.Composition
 	// Spent is the composed cost (see the type's doc); a component is
-	// +Inf when some release was not private (the baseline sgd, ε = ∞).
+	// +Inf when some release was not private (the baseline nonprivate-schedule, ε = ∞).
 	Spent ledger.Cost
 	// Planned: Spent is the budget times the releases a run would make
 	// (a prescription), not read from ledgers.

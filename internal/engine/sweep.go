@@ -279,14 +279,19 @@ func PrepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec) (*Prepared
 	if len(names) == 0 {
 		names = []string{r.Solver.Name()}
 	}
-	var notes []string
+	names, notes := spec.CanonicalNames(names)
+	if len(sw.Solvers) > 0 {
+		sw.Solvers = names
+	}
 	prescribedClip := math.NaN()
 	var holds map[string]Hold
 	if sw.tradeOff() {
 		var err error
-		if r, prescribedClip, notes, holds, err = tradeOffBase(ctx, r, &sw, names); err != nil {
+		var held []string
+		if r, prescribedClip, held, holds, err = tradeOffBase(ctx, r, &sw, names); err != nil {
 			return nil, err
 		}
+		notes = append(notes, held...)
 	}
 	if err := sw.validate(); err != nil {
 		return nil, err

@@ -9,15 +9,15 @@ var solverNames = map[string]struct {
 	human string
 	paper bool
 }{
-	"acsa":            {"noisy clipped AC-SA", true},
-	"clipped-sgd":     {"noisy clipped SGD", true},
-	"localized":       {"localized noisy clipped subgradient", true},
-	"localized-sc":    {"localized method, strongly convex reduction", true},
-	"prox-sgd":        {"noisy clipped proximal SGD", true},
-	"sgd":             {"non-private SGD (no clipping, no noise)", false},
-	"lipschitz-dpsgd": {"DP-SGD calibrated to L_f (prior practice)", false},
-	"klz-gd":          {"Kamath–Liu–Zhang noisy GD (prior)", false},
-	"dp-sgd":          {"DP-SGD with Poisson subsampling", false},
+	"acsa":                {"noisy clipped AC-SA", true},
+	"clipped-sgd":         {"noisy clipped SGD", true},
+	"localized":           {"localized noisy clipped subgradient", true},
+	"localized-sc":        {"localized method, strongly convex reduction", true},
+	"prox-sgd":            {"noisy clipped proximal SGD", true},
+	"nonprivate-schedule": {"the paper solver's schedule without clipping or noise (non-private)", false},
+	"lipschitz-dpsgd":     {"DP-SGD calibrated to L_f (prior practice)", false},
+	"klz-gd":              {"Kamath–Liu–Zhang noisy GD (prior)", false},
+	"dp-sgd":              {"DP-SGD with Poisson subsampling", false},
 }
 
 // SolverLabel is a solver's legend name: its human name, then its id (the

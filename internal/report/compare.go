@@ -110,7 +110,14 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) error 
 			break
 		}
 	}
-	rows = append(rows, w0Row(first.W0, method, s.Data != ""), [2]string{"total", totalText(c.Total, opt.convDelta())})
+	rows = append(rows, w0Row(first.W0, method, s.Data != ""))
+	for _, r := range c.Reports {
+		if row, ok := referenceRow(r); ok {
+			rows = append(rows, row)
+			break
+		}
+	}
+	rows = append(rows, [2]string{"total", totalText(c.Total, opt.convDelta())})
 	rows = append(rows, notPrivateRows(comparisonNotPrivate(c))...)
 	if err := writeRows(w, rows); err != nil {
 		return err

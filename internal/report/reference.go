@@ -18,6 +18,8 @@ const (
 	ClippedMeaning = "mean over trials of the fraction of per-sample gradients that clipping changed"
 	// CertMeaning says what a certificate is.
 	CertMeaning = "certificate: the paper's explicit-constant bound evaluated at this run's own parameters; the measured mean must lie under it"
+	// ReferenceMeaning says what the non-private reference is.
+	ReferenceMeaning = "non-private reference: F(ŵ) − F* for ŵ the empirical risk minimizer over W on each trial's draw (the same draws as the solvers), certified to within its width; it depends neither on ε nor on any solver, and no private algorithm is promised to reach it"
 	// DiagnosticNote is why a diagnostic on user data is marked "private": false.
 	DiagnosticNote = "computed on your rows apart from the released output: a non-private diagnostic, not covered by any privacy guarantee"
 )
@@ -31,6 +33,52 @@ type W0JSON struct {
 	Method  string   `json:"method"`
 	Meaning string   `json:"meaning"`
 	Private *bool    `json:"private,omitempty"`
+}
+
+// ReferenceJSON is the non-private reference (engine.Report.Reference):
+// its mean ± s.e. over trials, the largest certificate width of the
+// minimizations, and, when it was not computed (null value), why. Private
+// is always false: it is a reference computed on the draws, not a release.
+type ReferenceJSON struct {
+	Value   *float64 `json:"value"`
+	Stderr  *float64 `json:"stderr"`
+	Width   *float64 `json:"width"`
+	Meaning string   `json:"meaning"`
+	Note    string   `json:"note,omitempty"`
+	Private bool     `json:"private"`
+}
+
+// referenceJSON is the reference's document (nil for a prescription or a
+// refusal, which ran no trials).
+func referenceJSON(r *engine.Report) *ReferenceJSON {
+	if len(r.Trials) == 0 {
+		return nil
+	}
+	return &ReferenceJSON{Value: JSONNum(r.Reference.Mean), Stderr: JSONNum(r.Reference.SE), Width: JSONNum(r.ReferenceWidth),
+		Meaning: ReferenceMeaning, Note: r.ReferenceNote}
+}
+
+// referenceRow is the table's reference line (ok false when there is
+// none to show: a refusal, or no trials).
+func referenceRow(r *engine.Report) ([2]string, bool) {
+	if len(r.Trials) == 0 {
+		return [2]string{}, false
+	}
+	if math.IsNaN(r.Reference.Mean) {
+		if r.ReferenceNote == "" {
+			return [2]string{}, false
+		}
+		return [2]string{"reference", "none: " + r.ReferenceNote}, true
+	}
+	txt := n6(r.Reference.Mean)
+	if se := r.Reference.SE; !math.IsNaN(se) {
+		txt += " ± " + n6(se)
+	}
+	txt += " = F(ŵ) − F* of the empirical risk minimizer ŵ over W on the same draws (non-private reference: it depends neither on ε nor on any solver"
+	if r.ReferenceWidth > 0 {
+		txt += "; certified to within " + n4(r.ReferenceWidth)
+	}
+	return [2]string{"reference", txt + ")"}, true
 }
 
 // DiagJSON is a diagnostic number (the clipped fraction); Private as in

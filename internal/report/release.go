@@ -119,7 +119,7 @@ func costText(t engine.PrivacyTotal, conv float64) string {
 	eps, delta := totalDP(t, conv)
 	switch {
 	case !t.Private():
-		return "not private (a release without noise: ε = ∞ or the baseline sgd)"
+		return "not private (a release without noise: ε = ∞ or the baseline nonprivate-schedule)"
 	case t.Mixed():
 		return fmt.Sprintf("ρ = %s zCDP plus (ε, δ) = (%s, %s); in all (ε', δ) = (%s, %s) by basic composition of the zCDP part's exact conversion at δ = %s (conservative)",
 			n6(s.Rho), n6(s.Eps), n6(s.Delta), n6(eps), n6(delta), n6(conv))
@@ -140,7 +140,7 @@ func totalText(t engine.PrivacyTotal, conv float64) string {
 	if !t.UserRows {
 		if !t.Private() {
 			// No guarantee to hold per trial: say so first (ε = ∞, or the
-			// baseline sgd among the releases).
+			// baseline nonprivate-schedule among the releases).
 			what := "the release"
 			if m > 1 {
 				what = fmt.Sprintf("the %d releases of one trial (solvers, sweep points), which share its draw,", m)
@@ -170,7 +170,7 @@ func totalText(t engine.PrivacyTotal, conv float64) string {
 }
 
 // notPrivate is why r's outputs are not covered by a guarantee (the
-// Spec's reasons and the baseline sgd's).
+// Spec's reasons and the baseline nonprivate-schedule's).
 func notPrivate(r *engine.Report) []string {
 	why := append([]string(nil), r.NotPrivate...)
 	if r.Privacy.Private() && !r.Private() {

@@ -45,7 +45,7 @@ type RunJSON struct {
 	Rand string `json:"rand"`
 	// Private: the solver's output is covered by its privacy guarantee;
 	// NotPrivate says why not, in words, when it is not (ε = ∞, the
-	// baseline sgd, seeded noise or estimated constants on user data).
+	// baseline nonprivate-schedule, seeded noise or estimated constants on user data).
 	Private    bool             `json:"private"`
 	NotPrivate []string         `json:"not_private,omitempty"`
 	Params     ParamsJSON       `json:"params"`
@@ -54,6 +54,10 @@ type RunJSON struct {
 	Trials     []TrialJSON      `json:"trials"`
 	// W0Excess is F(w₀) − F*, the excess risk of doing nothing.
 	W0Excess *W0JSON `json:"w0_excess"`
+	// Reference is the non-private reference, the empirical risk
+	// minimizer's excess risk on the same draws (absent for a
+	// prescription).
+	Reference *ReferenceJSON `json:"nonprivate_reference,omitempty"`
 	// Clipped is the fraction of per-sample gradients clipped (absent for
 	// a prescription and for a solver that does not clip).
 	Clipped *DiagJSON `json:"clipped,omitempty"`
@@ -171,7 +175,7 @@ func paramsOf(p solvers.Params) ParamsJSON {
 
 // privacyOf is the privacy block of a run: its model (zcdp, shuffle,
 // accountant, or none for a run that is not private: ε = ∞ or the
-// non-private baseline sgd, whose ledger budget is infinite), the budget
+// non-private baseline nonprivate-schedule, whose ledger budget is infinite), the budget
 // and, for a run, the largest spent cost over trials (nil for a
 // prescription). The (ε', δ) equivalent is stated at the run's δ
 // (pv.Delta; conv when the budget has none).
@@ -309,6 +313,7 @@ func Run(r *engine.Report, opt Options) RunJSON {
 		j.Trials[i] = tj
 	}
 	j.W0Excess = w0JSON(r.W0, r.Risk.Method, s.Data != "")
+	j.Reference = referenceJSON(r)
 	j.Clipped = clippedJSON(r)
 	j.Certificate = certJSON(r.Certified, r.W0.Mean)
 	j.BudgetCapped = r.BudgetCapped
@@ -546,8 +551,11 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
 	rows = append(rows, notPrivateRows(notPrivate(r))...)
 	rows = append(rows, [2]string{"excess risk", excessText(r)},
 		w0Row(r.W0, r.Risk.Method, s.Data != ""),
-		certRow(r.Certified, r.W0.Mean, r.Excess.Mean),
 	)
+	if row, ok := referenceRow(r); ok {
+		rows = append(rows, row)
+	}
+	rows = append(rows, certRow(r.Certified, r.W0.Mean, r.Excess.Mean))
 	if row, ok := clippedRow(r); ok {
 		rows = append(rows, row)
 	}

@@ -46,6 +46,10 @@ type SweepJSON struct {
 	Notes   []string         `json:"notes"`
 	// W0Excess is F(w₀) − F* at every grid point.
 	W0Excess *SweepW0JSON `json:"w0_excess"`
+	// Reference is the non-private reference at every grid point: the
+	// empirical risk minimizer's excess risk on the point's draws (null
+	// where not computed; see ReferenceJSON).
+	Reference *SweepReferenceJSON `json:"nonprivate_reference"`
 	// PrescribedClip is the base run's prescribed C (clip and k sweeps).
 	PrescribedClip *float64 `json:"prescribed_clip,omitempty"`
 	// Best is each solver's grid point with the smallest mean (clip and k
@@ -61,6 +65,15 @@ type SweepW0JSON struct {
 	Method  string     `json:"method"`
 	Meaning string     `json:"meaning"`
 	Private *bool      `json:"private,omitempty"`
+}
+
+// SweepReferenceJSON is the non-private reference over the grid (mean over
+// the point's trials), with why it is missing where it is.
+type SweepReferenceJSON struct {
+	Values  []*float64 `json:"values"`
+	Meaning string     `json:"meaning"`
+	Note    string     `json:"note,omitempty"`
+	Private bool       `json:"private"`
 }
 
 // SweepBestJSON is a solver's best grid point.
@@ -180,12 +193,19 @@ func Sweep(rep *engine.SweepReport) SweepJSON {
 	j.Rows = []SweepRowJSON{}
 	user := s.Data != ""
 	j.W0Excess = &SweepW0JSON{Values: make([]*float64, len(rep.Points)), Meaning: W0Meaning}
+	j.Reference = &SweepReferenceJSON{Values: make([]*float64, len(rep.Points)), Meaning: ReferenceMeaning}
 	if user {
 		j.W0Excess.Private = falsePtr()
 		j.Diagnostics = &DiagnosticsJSON{Fields: []string{"mean", "stderr", "slopes", "w0_excess", "clipped", "bias_only"}, Private: false, Note: DiagnosticNote}
 	}
 	for i, p := range rep.Points {
 		j.Grid[i] = p.Value
+		if ref, ok := pointReference(p); ok {
+			j.Reference.Values[i] = JSONNum(ref.Reference.Mean)
+			if j.Reference.Note == "" {
+				j.Reference.Note = ref.ReferenceNote
+			}
+		}
 		for si, r := range p.Reports {
 			row := SweepRowJSON{X: p.Value, Solver: rep.Solvers[si], Refused: r.Refused, Private: diagnosticPrivate(r), W0Excess: JSONNum(r.W0.Mean)}
 			if si == 0 {
@@ -241,6 +261,25 @@ func Sweep(rep *engine.SweepReport) SweepJSON {
 	return j
 }
 
+// pointReference is a report of the point that ran trials (every solver
+// of a point shares its draws, so its reference), ok false when none did.
+func pointReference(p engine.SweepPoint) (*engine.Report, bool) {
+	for _, r := range p.Reports {
+		if r.Refused == "" && len(r.Trials) > 0 {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// sweepReference is the reference's mean at a point (NaN where none).
+func sweepReference(p engine.SweepPoint) float64 {
+	if r, ok := pointReference(p); ok {
+		return r.Reference.Mean
+	}
+	return math.NaN()
+}
+
 // sweepBoundAt is bound id's value at a grid point (+Inf is returned as
 // is; ok is false when the bound was not evaluated there). The bounds do
 // not depend on the solver: those of the point's first report are read.
@@ -257,13 +296,14 @@ func sweepBoundAt(p engine.SweepPoint, id string) (float64, bool) {
 }
 
 // WriteSweepCSV writes `dpso sweep --csv`: x,solver,mean,stderr,clipped,
-// bias_only,w0_excess,certificate and each bound's value (an empty cell
+// bias_only,w0_excess,reference (the non-private reference),certificate,
+// eps_delta and each bound's value (an empty cell
 // where a value does not exist: bias_only outside clip and k sweeps,
 // clipped for a solver that does not clip, a certificate that does not
 // apply or whose condition fails).
 func WriteSweepCSV(w io.Writer, rep *engine.SweepReport) error {
 	cw := csv.NewWriter(w)
-	head := []string{rep.Sweep.Param, "solver", "mean", "stderr", "clipped", "bias_only", "w0_excess", "certificate", "eps_delta"}
+	head := []string{rep.Sweep.Param, "solver", "mean", "stderr", "clipped", "bias_only", "w0_excess", "reference", "certificate", "eps_delta"}
 	for _, b := range rep.Bounds {
 		head = append(head, b.ID)
 	}
@@ -272,7 +312,7 @@ func WriteSweepCSV(w io.Writer, rep *engine.SweepReport) error {
 		for si, r := range p.Reports {
 			e, _ := EpsDelta(r)
 			row := []string{csvCell(p.Value), rep.Solvers[si], csvCell(r.Excess.Mean), csvCell(r.Excess.SE),
-				csvCell(r.Clipped), csvCell(r.BiasOnly.Mean), csvCell(r.W0.Mean), csvCell(r.Certified.Value()), csvCell(e)}
+				csvCell(r.Clipped), csvCell(r.BiasOnly.Mean), csvCell(r.W0.Mean), csvCell(sweepReference(p)), csvCell(r.Certified.Value()), csvCell(e)}
 			for _, b := range rep.Bounds {
 				v, _ := sweepBoundAt(p, b.ID)
 				row = append(row, csvCell(v))
@@ -316,7 +356,7 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
 	if trade {
 		head = append(head, "BIAS ONLY", "CLIPPED")
 	}
-	head = append(head, "W₀", "CERT.", "ε' (δ = "+n6(sweepDelta(rep))+")")
+	head = append(head, "W₀", "REF.", "CERT.", "ε' (δ = "+n6(sweepDelta(rep))+")")
 	for _, b := range bounds {
 		head = append(head, b.ID)
 	}
@@ -329,14 +369,14 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
 				if trade {
 					row = append(row, "—", "—")
 				}
-				row = append(row, n4(r.W0.Mean), "—", "—")
+				row = append(row, n4(r.W0.Mean), n4(sweepReference(p)), "—", "—")
 			} else {
 				row = append(row, n4(r.Excess.Mean), seText(r.Excess.SE))
 				if trade {
 					row = append(row, n4(r.BiasOnly.Mean), Percent(r.Clipped))
 				}
 				e, _ := EpsDelta(r)
-				row = append(row, n4(r.W0.Mean), certCell(r.Certified, r.W0.Mean), n4(e))
+				row = append(row, n4(r.W0.Mean), n4(sweepReference(p)), certCell(r.Certified, r.W0.Mean), n4(e))
 			}
 			for _, b := range bounds {
 				v, ok := sweepBoundAt(p, b.ID)
@@ -352,7 +392,7 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\nW₀ = F(w₀) − F*, the excess risk of doing nothing; CERT. = the paper's explicit-constant bound at each point's own parameters (* = vacuous: not below W₀; — = none applies or a condition fails).")
+	fmt.Fprintln(w, "\nW₀ = F(w₀) − F*, the excess risk of doing nothing; REF. = the non-private reference, F(ŵ) − F* of the empirical risk minimizer over W on the point's draws (it depends neither on ε nor on any solver; — = not computed); CERT. = the paper's explicit-constant bound at each point's own parameters (* = vacuous: not below W₀; — = none applies or a condition fails).")
 	for _, line := range certSummary(rep) {
 		fmt.Fprintln(w, line)
 	}

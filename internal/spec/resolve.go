@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -182,6 +183,11 @@ func (r *Resolved) resolve() error {
 	if s.Solver == "" {
 		s.Solver = paper.Name()
 	}
+	var renamed string
+	if c, ok := solvers.Canonical(s.Solver); ok {
+		renamed = renamedNote(s.Solver, c)
+		s.Solver = c
+	}
 	d, ok := solvers.DescriptorOf(s.Solver)
 	if !ok {
 		return specErr("solver", "unknown solver %s (registered: %s)", theory.Quote(s.Solver), strings.Join(solvers.Names(), ", "))
@@ -247,6 +253,9 @@ func (r *Resolved) resolve() error {
 		return err
 	}
 	r.DefaultNotes = defaultNotes(s.Solver, unresolved, p, wb)
+	if renamed != "" {
+		r.DefaultNotes = append(r.DefaultNotes, renamed)
+	}
 	r.Problem = p
 	s.Loss = string(p.Loss)
 	s.Scenario, s.N, s.D, s.Diam, s.Tail, s.K = p.Scenario, p.N, p.D, p.Diam, p.Tail, p.K
@@ -293,6 +302,25 @@ func (r *Resolved) resolve() error {
 	}
 	r.Problem = r.Problem.Clone() // the Spec and the problem share no maps or pointers
 	return nil
+}
+
+// renamedNote says that a solver was named by its former name.
+func renamedNote(old, name string) string {
+	return fmt.Sprintf("solver %s is the former name of %s, the paper solver's schedule at this ε run without clipping or noise: it moves with ε and is no floor (the non-private reference, the empirical risk minimizer on the same draws, is shown beside every run)", old, name)
+}
+
+// CanonicalNames are names with every former solver name replaced by the
+// solver's name (solvers.Canonical), and the notes that say so.
+func CanonicalNames(names []string) ([]string, []string) {
+	out := slices.Clone(names)
+	var notes []string
+	for i, n := range out {
+		if c, ok := solvers.Canonical(n); ok {
+			out[i] = c
+			notes = append(notes, renamedNote(n, c))
+		}
+	}
+	return out, notes
 }
 
 // CheckSamplingRate refuses a dp-sgd sampling rate q whose expected batch
