@@ -2,6 +2,7 @@ package cli
 
 import (
 	"dpso/internal/report"
+	"dpso/internal/spec"
 
 	"github.com/spf13/cobra"
 )
@@ -33,7 +34,7 @@ class: {"class","solver","n","k","why":[why a default moved],"error","flag"}
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		l := report.List()
 		if asJSON {
-			return report.WriteJSON(e.stdout, l)
+			return report.WriteCitedJSON(e.stdout, l, e.citation(spec.Spec{}, false))
 		}
 		return report.WriteList(e.stdout, l)
 	}

@@ -69,7 +69,7 @@ JSON: {"scenario","lf","moments":[{"k","value","stderr","method"}],
   dpso moments --scenario mean-hard --k 4 --n 20000 --eps 0.5`,
 	}
 	fs := cmd.Flags()
-	o.sf = addSpecFlags(fs, spec.Problem)
+	o.sf = addSpecFlags(fs, spec.Problem|spec.Data)
 	fs.BoolVar(&o.asJSON, "json", false, `print JSON: {"scenario","lf","moments","noncentral","coordinatewise","grad_sup","checks","empirical"}`)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e) }
 	return cmd, o
@@ -81,6 +81,11 @@ JSON: {"scenario","lf","moments":[{"k","value","stderr","method"}],
 // not depend on the solver).
 func (o *momentsOpts) validated() (spec.Resolved, error) {
 	o.sf.spec.Solver = solvers.NonPrivateScheduleName
+	if o.sf.spec.Data != "" {
+		// On user data the profile is the rows' own, computed from them:
+		// the estimate that --estimate-constants makes (not private).
+		o.sf.spec.EstimateConstants = true
+	}
 	r, _, err := resolveFlags(o.sf, nil, nil)
 	return r, err
 }
@@ -101,7 +106,7 @@ func (o *momentsOpts) run(e *env) error {
 	}
 	m := report.NewMoments(r.Spec, in)
 	if o.asJSON {
-		return report.WriteJSON(e.stdout, m.JSON())
+		return report.WriteCitedJSON(e.stdout, m.JSON(), e.citation(r.Spec, false))
 	}
 	return m.WriteTable(e.stdout)
 }

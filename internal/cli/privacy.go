@@ -113,7 +113,7 @@ multiplier whose accounted ε' meets the target.`,
 				return usageErrorf("--accountant %s: %v", k, err)
 			}
 			if asJSON {
-				return report.WriteJSON(e.stdout, a.JSON())
+				return report.WriteCitedJSON(e.stdout, a.JSON(), e.citation(spec.Spec{}, false))
 			}
 			return a.WriteTable(e.stdout)
 		}
@@ -135,7 +135,7 @@ multiplier whose accounted ε' meets the target.`,
 			return usageErrorf("%v", err) // unreachable: the flags validate on Set
 		}
 		if asJSON {
-			return report.WriteJSON(e.stdout, report.Privacy(pr))
+			return report.WriteCitedJSON(e.stdout, report.Privacy(pr), e.citation(spec.Spec{}, false))
 		}
 		return report.WritePrivacyTable(e.stdout, pr)
 	}
@@ -148,7 +148,7 @@ var epsRange = theory.Interval{Lo: spec.MinEps, Hi: spec.MaxEps}.String()
 func privacyTarget(e *env, target, delta float64, asJSON bool) error {
 	t := report.NewPrivacyTarget(target, delta)
 	if asJSON {
-		return report.WriteJSON(e.stdout, t.JSON())
+		return report.WriteCitedJSON(e.stdout, t.JSON(), e.citation(spec.Spec{}, false))
 	}
 	return t.WriteTable(e.stdout)
 }

@@ -258,7 +258,7 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 			return userError(&solvers.RefusedError{Solver: p.Solver, Reason: p.Refused}, nil)
 		}
 		if o.asJSON {
-			return report.WriteJSON(e.stdout, report.Prescription(p, report.Options{ConvDelta: conv}))
+			return report.WriteJSON(e.stdout, report.Prescription(p, report.Options{ConvDelta: conv, Citation: e.citation(r.Spec, true)}))
 		}
 		return report.WritePrescriptionTable(e.stdout, p, report.Options{ConvDelta: conv})
 	}
@@ -274,12 +274,12 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 	if err != nil {
 		return userError(err, nil)
 	}
-	opt := report.Options{ConvDelta: conv, EmitW: o.emitW}
+	opt := report.Options{ConvDelta: conv, EmitW: o.emitW, Citation: e.citation(r.Spec, true)}
 	switch {
 	case o.asJSON:
 		err = report.WriteRunJSON(e.stdout, rep, opt)
 	case o.asCSV:
-		err = report.WriteTraceCSV(e.stdout, rep)
+		err = report.WriteTraceCSV(e.stdout, rep, opt.Citation)
 		csvPrivacyNote(e, rep.UserRows, rep.NotPrivate)
 	default:
 		err = report.WriteRunTable(e.stdout, rep, opt)
@@ -312,12 +312,12 @@ func (o *runOpts) compare(e *env, r spec.Resolved, conv float64) error {
 	if err != nil {
 		return userError(err, o.rename)
 	}
-	opt := report.Options{ConvDelta: conv, EmitW: o.emitW}
+	opt := report.Options{ConvDelta: conv, EmitW: o.emitW, Citation: e.citation(r.Spec, true)}
 	switch {
 	case o.asJSON:
 		err = report.WriteJSON(e.stdout, report.Comparison(cmp, opt))
 	case o.asCSV:
-		err = report.WriteComparisonTraceCSV(e.stdout, cmp)
+		err = report.WriteComparisonTraceCSV(e.stdout, cmp, opt.Citation)
 		if len(cmp.Reports) > 0 {
 			csvPrivacyNote(e, cmp.Reports[0].UserRows, cmp.Reports[0].NotPrivate)
 		}

@@ -332,12 +332,13 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	}
 	r.Bounds, r.Notes = boundsWithNote(r.Theory, r.Notes)
 	r.W0 = u.w0
+	r.Geometry, r.Estimated = u.in.Geometry(), u.in.Estimated()
 	r.Clipped = math.NaN()
-	r.BiasOnly = Estimate{Mean: math.NaN(), SE: math.NaN()}
-	r.Reference, r.ReferenceWidth = Estimate{Mean: math.NaN(), SE: math.NaN()}, math.NaN()
+	r.BiasOnly = nanEstimate()
+	r.Reference, r.ReferenceWidth = nanEstimate(), math.NaN()
 	if u.refused[si] != "" {
 		r.Refused = u.refused[si]
-		r.Excess = Estimate{Mean: math.NaN(), SE: math.NaN()}
+		r.Excess = nanEstimate()
 		return r
 	}
 	r.Risk = u.in.RiskInfo()
@@ -388,7 +389,7 @@ func (u *unit) comparison(elapsed time.Duration) *Comparison {
 	}
 	for si := range u.solvers {
 		if u.refused[si] != "" || u.refused[0] != "" {
-			c.Diff = append(c.Diff, Estimate{Mean: math.NaN(), SE: math.NaN()})
+			c.Diff = append(c.Diff, nanEstimate())
 			continue
 		}
 		xs := make([]float64, u.run.Spec.Trials)

@@ -73,7 +73,10 @@ func runNotes(r *Report) []string {
 	m, se, w0 := r.Excess.Mean, r.Excess.SE, r.W0.Mean
 	if m > w0 && !math.IsNaN(w0) {
 		sig := "by more than 2 standard errors"
-		if !(m-2*se > w0) {
+		switch {
+		case math.IsNaN(se):
+			sig = "one trial: no standard error to say whether beyond chance"
+		case !(m-2*se > w0):
 			sig = "though within 2 standard errors of it"
 		}
 		out = append(out, fmt.Sprintf("the mean excess risk %s is above F(w₀) − F* = %s (%s): at these parameters %s did worse than returning its start point w₀ = 0",
@@ -131,13 +134,13 @@ func referenceOf(trials []TrialResult) (Estimate, float64, string) {
 	width := 0.0
 	for i, t := range trials {
 		if math.IsNaN(t.Reference) {
-			return Estimate{Mean: math.NaN(), SE: math.NaN()}, math.NaN(), t.ReferenceNote
+			return nanEstimate(), math.NaN(), t.ReferenceNote
 		}
 		xs[i] = t.Reference
 		width = math.Max(width, t.ReferenceWidth)
 	}
 	if len(xs) == 0 {
-		return Estimate{Mean: math.NaN(), SE: math.NaN()}, math.NaN(), ""
+		return nanEstimate(), math.NaN(), ""
 	}
 	return estimate(xs), width, ""
 }

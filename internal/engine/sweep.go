@@ -274,6 +274,13 @@ func Sweep(ctx context.Context, r spec.Resolved, sw SweepSpec, set *Settings) (*
 // then run by Run (all of them, or a shard's units), or taken from shards
 // run elsewhere by Merge.
 func PrepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec) (*PreparedSweep, error) {
+	return prepareSweep(ctx, r, sw, 1)
+}
+
+// prepareSweep is PrepareSweep for one of `outer` sweeps that release from
+// the same data together (the rows of a two-parameter grid: SweepGrid),
+// so that the releases composed and any split of the budget count them all.
+func prepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec, outer int) (*PreparedSweep, error) {
 	start := time.Now()
 	names := sw.Solvers
 	if len(names) == 0 {
@@ -311,7 +318,7 @@ func PrepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec) (*Prepared
 		return nil, sweepErr("split-budget", "a sweep of eps varies the budget itself, so there is no one total to split; sweep n, or leave --split-budget out (the output states the total)")
 	}
 	grid := sw.Grid()
-	releases := r.Releases(len(names), len(grid))
+	releases := r.Releases(len(names), len(grid)*max(outer, 1))
 	rep := &SweepReport{Sweep: sw, Solvers: names, PrescribedClip: prescribedClip, BiasOnly: sw.tradeOff(), Notes: notes}
 	var units []*unit
 	for i, v := range grid {
@@ -608,7 +615,7 @@ func clipHolds(ctx context.Context, r spec.Resolved, names []string) (map[string
 func bestPoints(rep *SweepReport) []BestPoint {
 	var out []BestPoint
 	for si, name := range rep.Solvers {
-		b := BestPoint{Solver: name, Value: math.NaN(), Excess: Estimate{Mean: math.NaN(), SE: math.NaN()}}
+		b := BestPoint{Solver: name, Value: math.NaN(), Excess: nanEstimate()}
 		for _, p := range rep.Points {
 			r := p.Reports[si]
 			if r.Refused != "" || math.IsNaN(r.Excess.Mean) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dpso/internal/engine"
+	"dpso/scenarios"
 	"dpso/theory"
 )
 
@@ -42,6 +43,9 @@ type W0JSON struct {
 type ReferenceJSON struct {
 	Value   *float64 `json:"value"`
 	Stderr  *float64 `json:"stderr"`
+	Median  *float64 `json:"median"`
+	Q1      *float64 `json:"q1"`
+	Q3      *float64 `json:"q3"`
 	Width   *float64 `json:"width"`
 	Meaning string   `json:"meaning"`
 	Note    string   `json:"note,omitempty"`
@@ -54,7 +58,8 @@ func referenceJSON(r *engine.Report) *ReferenceJSON {
 	if len(r.Trials) == 0 {
 		return nil
 	}
-	return &ReferenceJSON{Value: JSONNum(r.Reference.Mean), Stderr: JSONNum(r.Reference.SE), Width: JSONNum(r.ReferenceWidth),
+	e := r.Reference
+	return &ReferenceJSON{Value: JSONNum(e.Mean), Stderr: JSONNum(e.SE), Median: JSONNum(e.Median), Q1: JSONNum(e.Q1), Q3: JSONNum(e.Q3), Width: JSONNum(r.ReferenceWidth),
 		Meaning: ReferenceMeaning, Note: r.ReferenceNote}
 }
 
@@ -214,4 +219,85 @@ func Percent(f float64) string {
 		return "0%"
 	}
 	return theory.NumberFormat{Digits: 3}.Format(100*f) + "%"
+}
+
+// GeometryJSON is where the empirical risk minimizer of user data lies
+// relative to W = B(0, radius) (scenarios.Geometry): computed on the rows,
+// a non-private diagnostic ("private": false). When it lies outside
+// ("inside": false), risk_over_w is the minimum over W every excess risk is
+// measured against, risk_unconstrained the minimum over the smallest ball
+// B(0, 4^j·radius) whose minimizer is interior (minimizer_norm its norm;
+// found false: none up to searched_radius, where the risk still
+// decreases), and note says how to choose --diam.
+type GeometryJSON struct {
+	Radius            *float64 `json:"radius"`
+	Inside            bool     `json:"inside"`
+	NormOverW         *float64 `json:"norm_over_w"`
+	RiskOverW         *float64 `json:"risk_over_w"`
+	StartGap          *float64 `json:"start_gap"`
+	MinimizerNorm     *float64 `json:"minimizer_norm,omitempty"`
+	RiskUnconstrained *float64 `json:"risk_unconstrained,omitempty"`
+	Found             *bool    `json:"found,omitempty"`
+	SearchedRadius    *float64 `json:"searched_radius,omitempty"`
+	Note              string   `json:"note,omitempty"`
+	Private           bool     `json:"private"`
+}
+
+// geometryJSON is g's document (nil on a scenario).
+func geometryJSON(g *scenarios.Geometry) *GeometryJSON {
+	if g == nil {
+		return nil
+	}
+	j := &GeometryJSON{Radius: JSONNum(g.Radius), Inside: g.Inside, NormOverW: JSONNum(g.Norm), RiskOverW: JSONNum(g.RiskW), StartGap: JSONNum(g.StartGap)}
+	if !g.Inside {
+		found := g.Found
+		j.MinimizerNorm, j.RiskUnconstrained, j.Found, j.SearchedRadius, j.Note = JSONNum(g.OutNorm), JSONNum(g.RiskOut), &found, JSONNum(g.OutR), g.Note()
+	}
+	return j
+}
+
+// EstimatedJSON is the constants --estimate-constants computed from the
+// rows, by flag name, with "private": false: the prescription read the
+// rows through them.
+type EstimatedJSON struct {
+	Values  map[string]*float64 `json:"values"`
+	Private bool                `json:"private"`
+	Note    string              `json:"note"`
+}
+
+// EstimatedNote says what estimated constants are.
+const EstimatedNote = "estimated from your rows (--estimate-constants): the empirical distribution's constants, which the prescription reads — not private; and a heavy tail admits no upper confidence bound on a moment, so the theorem's guarantee assumes the true constant is at most the estimate"
+
+// estimatedJSON is the estimated constants' document (nil when none).
+func estimatedJSON(cs []scenarios.EstimatedConstant) *EstimatedJSON {
+	if len(cs) == 0 {
+		return nil
+	}
+	j := &EstimatedJSON{Values: map[string]*float64{}, Note: EstimatedNote}
+	for _, c := range cs {
+		j.Values[c.Name] = JSONNum(c.Value)
+	}
+	return j
+}
+
+// estimatedRow is the table's line of estimated constants (ok false when
+// none).
+func estimatedRow(cs []scenarios.EstimatedConstant) ([2]string, bool) {
+	if len(cs) == 0 {
+		return [2]string{}, false
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.Symbol + " = " + n6(c.Value)
+	}
+	return [2]string{"estimated", strings.Join(parts, ", ") + " — NOT PRIVATE: " + EstimatedNote}, true
+}
+
+// geometryRow is the table's line on where the empirical minimizer lies
+// (ok false on a scenario or when it lies inside W).
+func geometryRow(g *scenarios.Geometry) ([2]string, bool) {
+	if g == nil || g.Inside {
+		return [2]string{}, false
+	}
+	return [2]string{"geometry", g.Note()}, true
 }

@@ -25,16 +25,19 @@ import (
 // with no trials and no excess risk); null where a value is infinite or
 // does not exist. The explorer exports the same document for a run.
 type RunJSON struct {
-	Scenario *string      `json:"scenario"`
-	Data     string       `json:"data,omitempty"`
-	Loss     string       `json:"loss,omitempty"`
-	Class    theory.Class `json:"class"`
-	Solver   string       `json:"solver"`
-	Oracle   string       `json:"oracle"`
-	N        int          `json:"n"`
-	D        int          `json:"d"`
-	K        *float64     `json:"k"`
-	Eps      *float64     `json:"eps"`
+	// Citation is what reproduces the document (absent in a comparison's
+	// runs and in the explorer's export).
+	Citation *CitationJSON `json:"citation,omitempty"`
+	Scenario *string       `json:"scenario"`
+	Data     string        `json:"data,omitempty"`
+	Loss     string        `json:"loss,omitempty"`
+	Class    theory.Class  `json:"class"`
+	Solver   string        `json:"solver"`
+	Oracle   string        `json:"oracle"`
+	N        int           `json:"n"`
+	D        int           `json:"d"`
+	K        *float64      `json:"k"`
+	Eps      *float64      `json:"eps"`
 	// Seed is null with secure randomness (no seed is read).
 	Seed *uint64 `json:"seed"`
 	// Moments is the moment assumption the prescription reads and the
@@ -54,6 +57,11 @@ type RunJSON struct {
 	Trials     []TrialJSON      `json:"trials"`
 	// W0Excess is F(w₀) − F*, the excess risk of doing nothing.
 	W0Excess *W0JSON `json:"w0_excess"`
+	// Geometry is where the empirical minimizer of user data lies
+	// relative to W, Estimated the constants estimated from the rows
+	// (both non-private; absent on a scenario).
+	Geometry  *GeometryJSON  `json:"geometry,omitempty"`
+	Estimated *EstimatedJSON `json:"estimated_constants,omitempty"`
 	// Reference is the non-private reference, the empirical risk
 	// minimizer's excess risk on the same draws (absent for a
 	// prescription).
@@ -137,11 +145,15 @@ type EpsDeltaJSON struct {
 	EpsLower *float64 `json:"eps_lower"`
 }
 
-// ExcessJSON is the excess risk's mean ± standard error and how it is
+// ExcessJSON is the excess risk's mean ± standard error, with the median
+// and quartiles of the trials beside them (engine.Estimate), and how it is
 // measured.
 type ExcessJSON struct {
 	Mean       *float64 `json:"mean"`
 	Stderr     *float64 `json:"stderr"`
+	Median     *float64 `json:"median"`
+	Q1         *float64 `json:"q1"`
+	Q3         *float64 `json:"q3"`
 	Kind       string   `json:"kind"`
 	Method     string   `json:"method"`
 	EvalStderr *float64 `json:"eval_stderr"`
@@ -290,13 +302,15 @@ func headerJSON(s spec.Spec, t scenarios.TheoryInputs, solver, oracleName string
 func Run(r *engine.Report, opt Options) RunJSON {
 	s := r.Spec
 	j := headerJSON(s, r.Theory, r.Solver, r.Oracle)
+	j.Citation = opt.Citation.JSON()
 	j.Params = paramsOf(r.Params)
 	j.Privacy = privacyOf(r.Privacy, opt.convDelta(), r.Private(), spentOf(r))
 	j.Privacy.Total = totalJSON(r.Total, opt.convDelta())
 	j.NotPrivate = notPrivate(r)
 	j.Private = len(j.NotPrivate) == 0
 	dp := diagnosticPrivate(r)
-	j.ExcessRisk = &ExcessJSON{Mean: JSONNum(r.Excess.Mean), Stderr: JSONNum(r.Excess.SE), Kind: r.Risk.Kind,
+	j.ExcessRisk = &ExcessJSON{Mean: JSONNum(r.Excess.Mean), Stderr: JSONNum(r.Excess.SE), Median: JSONNum(r.Excess.Median),
+		Q1: JSONNum(r.Excess.Q1), Q3: JSONNum(r.Excess.Q3), Kind: r.Risk.Kind,
 		Method: r.Risk.Method, EvalStderr: JSONNum(r.EvalSE), Private: dp}
 	if r.UserRows {
 		j.ExcessRisk.Note = DiagnosticNote
@@ -313,6 +327,7 @@ func Run(r *engine.Report, opt Options) RunJSON {
 		j.Trials[i] = tj
 	}
 	j.W0Excess = w0JSON(r.W0, r.Risk.Method, s.Data != "")
+	j.Geometry, j.Estimated = geometryJSON(r.Geometry), estimatedJSON(r.Estimated)
 	j.Reference = referenceJSON(r)
 	j.Clipped = clippedJSON(r)
 	j.Certificate = certJSON(r.Certified, r.W0.Mean)
@@ -327,6 +342,7 @@ func Run(r *engine.Report, opt Options) RunJSON {
 // Prescription is the document of `dpso run --dry-run --json` for p.
 func Prescription(p *engine.Prescription, opt Options) RunJSON {
 	j := headerJSON(p.Spec, p.Theory, p.Solver, p.Oracle)
+	j.Citation = opt.Citation.JSON()
 	j.Params = paramsOf(p.Params)
 	j.Privacy = privacyOf(p.Privacy, opt.convDelta(), p.Private(), nil)
 	j.Privacy.Total = totalJSON(p.Total, opt.convDelta())
@@ -337,6 +353,7 @@ func Prescription(p *engine.Prescription, opt Options) RunJSON {
 	j.Private = len(j.NotPrivate) == 0
 	j.Trials = []TrialJSON{}
 	j.W0Excess = w0JSON(p.W0, p.Risk.Method, p.Spec.Data != "")
+	j.Geometry, j.Estimated = geometryJSON(p.Geometry), estimatedJSON(p.Estimated)
 	j.Certificate = certJSON(p.Certified, p.W0.Mean)
 	j.BudgetCapped = p.Params.BudgetBound
 	j.Params.Prescribed = j.Params.Prescribed && !j.BudgetCapped
@@ -346,13 +363,13 @@ func Prescription(p *engine.Prescription, opt Options) RunJSON {
 }
 
 // WriteTraceCSV writes every trial's trace (`dpso run --csv`):
-// trial,grad_evals,excess_risk.
-func WriteTraceCSV(w io.Writer, r *engine.Report) error {
+// trial,grad_evals,excess_risk and the citation's columns (cit nil: none).
+func WriteTraceCSV(w io.Writer, r *engine.Report, cit *Citation) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"trial", "grad_evals", "excess_risk"})
+	cw.Write(cit.csvHead([]string{"trial", "grad_evals", "excess_risk"}))
 	for _, t := range r.Trials {
 		for _, p := range t.Trace {
-			cw.Write([]string{strconv.Itoa(t.Trial), strconv.FormatInt(p.GradEvals, 10), csvCell(p.Excess)})
+			cw.Write(cit.csvRow([]string{strconv.Itoa(t.Trial), strconv.FormatInt(p.GradEvals, 10), csvCell(p.Excess)}))
 		}
 	}
 	cw.Flush()
@@ -552,6 +569,12 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
 	rows = append(rows, [2]string{"excess risk", excessText(r)},
 		w0Row(r.W0, r.Risk.Method, s.Data != ""),
 	)
+	if row, ok := geometryRow(r.Geometry); ok {
+		rows = append(rows, row)
+	}
+	if row, ok := estimatedRow(r.Estimated); ok {
+		rows = append(rows, row)
+	}
 	if row, ok := referenceRow(r); ok {
 		rows = append(rows, row)
 	}
@@ -571,7 +594,19 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
 			fmt.Fprintf(w, "w (trial %d) = [%s]\n", t.Trial, strings.Join(parts, ", "))
 		}
 	}
-	return writeTail(w, r.Bounds, append(append([]string{}, r.Notes...), r.RefNotes...))
+	return writeTail(w, r.Bounds, append(withoutGeometry(r.Notes, r.Geometry), r.RefNotes...))
+}
+
+// withoutGeometry is notes less the geometry's sentence, which the table
+// states in its own row.
+func withoutGeometry(notes []string, g *scenarios.Geometry) []string {
+	out := make([]string, 0, len(notes))
+	for _, n := range notes {
+		if g == nil || n != g.Note() {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // excessText is "mean ± s.e." with its kind and method.
@@ -580,7 +615,8 @@ func excessText(r *engine.Report) string {
 	if math.IsNaN(r.Excess.SE) {
 		txt += " (one trial: no standard error)"
 	} else {
-		txt += " ± " + n6(r.Excess.SE) + fmt.Sprintf(" (mean ± s.e. over %d trials)", r.Excess.N)
+		txt += " ± " + n6(r.Excess.SE) + fmt.Sprintf(" (mean ± s.e. over %d trials; median %s, quartiles [%s, %s])",
+			r.Excess.N, n6(r.Excess.Median), n6(r.Excess.Q1), n6(r.Excess.Q3))
 	}
 	txt += "; " + r.Risk.Kind + ", " + r.Risk.Method
 	if r.EvalSE > 0 {
@@ -590,6 +626,10 @@ func excessText(r *engine.Report) string {
 		txt += " (" + DiagnosticNote + ")"
 	}
 	if m, se, w0 := r.Excess.Mean, r.Excess.SE, r.W0.Mean; m > w0 {
+		if math.IsNaN(se) {
+			// One trial: no standard error to judge the gap by.
+			return txt + " — above F(w₀) − F* (no standard error to say by how much it is beyond chance)"
+		}
 		if m-2*se > w0 {
 			txt += " — ABOVE F(w₀) − F* by more than 2 s.e.: worse than doing nothing"
 		} else {
@@ -616,11 +656,18 @@ func WritePrescriptionTable(w io.Writer, p *engine.Prescription, opt Options) er
 	}
 	rows = append(rows, notPrivateRows(why)...)
 	rows = append(rows, [2]string{"excess risk", "not run (--dry-run); " + p.Risk.Kind + ", " + p.Risk.Method},
-		w0Row(p.W0, p.Risk.Method, s.Data != ""), certRow(p.Certified, p.W0.Mean, math.NaN()))
+		w0Row(p.W0, p.Risk.Method, s.Data != ""))
+	if row, ok := geometryRow(p.Geometry); ok {
+		rows = append(rows, row)
+	}
+	if row, ok := estimatedRow(p.Estimated); ok {
+		rows = append(rows, row)
+	}
+	rows = append(rows, certRow(p.Certified, p.W0.Mean, math.NaN()))
 	if err := writeRows(w, rows); err != nil {
 		return err
 	}
-	return writeTail(w, p.Bounds, append(append([]string{}, p.Notes...), p.RefNotes...))
+	return writeTail(w, p.Bounds, append(withoutGeometry(p.Notes, p.Geometry), p.RefNotes...))
 }
 
 // WriteRunJSON writes the document of `dpso run --json` for r (that of

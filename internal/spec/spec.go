@@ -314,6 +314,12 @@ func defaultNNote(n0, n int, c theory.Class, k float64, wb int64) string {
 // at Info.K. They depend on the resolved values only, not on whether the
 // user typed them, so that resolving a resolved Spec gives the same notes.
 func defaultNotes(solver string, unresolved, p scenarios.ProblemDef, wb int64) []string {
+	if p.Data != "" && unresolved.Diam == 0 {
+		// D is never chosen from the rows: the default is a fixed number,
+		// and the run says when the rows' minimizer lies outside W.
+		return []string{fmt.Sprintf("D = %s: the default diameter on --data (W = B(0, %s)), not chosen from the rows; give --diam from what you know of the problem (the run says when the rows' empirical risk minimizer lies outside W)",
+			theory.FormatNumber(p.Diam), theory.FormatNumber(p.Diam/2))}
+	}
 	in, ok := scenarios.Lookup(p.Scenario)
 	if !ok || p.Data != "" {
 		return nil
