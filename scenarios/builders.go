@@ -33,9 +33,9 @@ type model struct {
 	sup *supProfile
 	// draw writes one sample into x (len sdim) without allocating; nil for
 	// user data.
-	draw  func(r *dist.Rand, x []float64)
-	data  *solvers.Matrix // user data (nil for scenarios)
-	risk  riskModel
+	draw func(r *dist.Rand, x []float64)
+	data *solvers.Matrix // user data (nil for scenarios)
+	risk riskModel
 	// geometry is where the empirical minimizer of user data lies
 	// relative to W (nil for a scenario).
 	geometry *Geometry

@@ -27,16 +27,16 @@ func TestNoNoiseIsSigmaZero(t *testing.T) {
 		n   int
 		cfg Config
 	}{
-		"acsa":            {tpLinReg, 4000, Config{Eps: 1, K: 2}},
-		"clipped-sgd":     {tpMean, 4000, Config{Eps: 1, K: 2}},
-		"prox-sgd":        {tpMeanL1, 4000, Config{Eps: 1, K: 2}},
-		"localized":       {tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
-		"localized-sc":    {tpMean, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
-		"nonprivate-schedule":             {tpMean, 4000, Config{Eps: 1, K: 2}},
-		"lipschitz-dpsgd": {lip, 4000, Config{Eps: 1, K: 2}},
-		"klz-gd":          {tpLinReg, 2000, Config{Eps: 1, K: 2, WorkBudget: 50000}},
-		"dp-sgd":          {tpLinReg, 2000, Config{Eps: 1, K: 2}},
-		"dp-sgd adaptive": {tpLinReg, 2000, Config{Eps: 1, K: 2, DPSGD: DPSGDOptions{Adaptive: true}}},
+		"acsa":                {tpLinReg, 4000, Config{Eps: 1, K: 2}},
+		"clipped-sgd":         {tpMean, 4000, Config{Eps: 1, K: 2}},
+		"prox-sgd":            {tpMeanL1, 4000, Config{Eps: 1, K: 2}},
+		"localized":           {tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
+		"localized-sc":        {tpMean, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
+		"nonprivate-schedule": {tpMean, 4000, Config{Eps: 1, K: 2}},
+		"lipschitz-dpsgd":     {lip, 4000, Config{Eps: 1, K: 2}},
+		"klz-gd":              {tpLinReg, 2000, Config{Eps: 1, K: 2, WorkBudget: 50000}},
+		"dp-sgd":              {tpLinReg, 2000, Config{Eps: 1, K: 2}},
+		"dp-sgd adaptive":     {tpLinReg, 2000, Config{Eps: 1, K: 2, DPSGD: DPSGDOptions{Adaptive: true}}},
 	}
 	for _, name := range Names() {
 		if _, ok := cases[name]; !ok {

@@ -165,6 +165,7 @@ var flagPool = map[string][]string{
 	"split-budget": {"true", "false"},
 	// dp-sgd's and klz-gd's settings.
 	"accountant":       {"pld", "rdp", "moments"},
+	"adjacency":        {"replace-one", "add-remove", "swap"},
 	"batch":            {"0", "1", "64", "256"},
 	"sampling-rate":    {"0.01", "0.5", "1", "1.5"},
 	"epochs":           {"1", "5", "0.5", "2.5"},

@@ -145,7 +145,7 @@ func nearly(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
 // non-private diagnostic (issue 10 items 2, 3).
 func TestUserDataCSVSaysWhatItCannotCarry(t *testing.T) {
 	code, out, errs := dpsoCLI("run", "--data", rowsCSV(t), "--rk", "2", "--beta", "1", "--rand", "seeded", "--csv")
-	if code != 0 || !strings.HasPrefix(out, "trial,grad_evals,excess_risk\n") {
+	if code != 0 || !strings.HasPrefix(out, "trial,grad_evals,excess_risk,dpso_version,command,rand,seed,data_sha256\n") {
 		t.Fatalf("status %d, stdout %.60q, stderr %q", code, out, errs)
 	}
 	want := []string{

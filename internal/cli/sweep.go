@@ -18,13 +18,13 @@ import (
 
 // sweepOpts are the sweep command's flags.
 type sweepOpts struct {
-	sf            *specFlags
-	vary          string
-	from, to      float64
-	points        int
+	sf       *specFlags
+	vary     string
+	from, to float64
+	points   int
 	// from2, to2, points2: the second parameter's grid (--vary a,b).
-	from2, to2 float64
-	points2    int
+	from2, to2    float64
+	points2       int
 	solverList    []string
 	asJSON, asCSV bool
 	plotPath      string

@@ -132,10 +132,12 @@ func TestSweepCSVAndTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := sweepEngine(t)
-	head := []string{"n", "solver", "mean", "stderr", "clipped", "bias_only", "w0_excess", "certificate", "eps_delta"}
+	head := []string{"n", "solver", "mean", "stderr", "median", "q1", "q3", "clipped", "bias_only", "w0_excess", "reference", "certificate", "eps_delta",
+		"scenario", "data", "loss", "class", "d", "k", "eps", "delta", "diam", "trials"}
 	for _, b := range rep.Bounds {
 		head = append(head, b.ID)
 	}
+	head = append(head, "dpso_version", "command", "rand", "seed", "data_sha256")
 	if !slices.Equal(rows[0], head) || len(rows) != 7 {
 		t.Fatalf("header %v, %d rows", rows[0], len(rows))
 	}
@@ -257,7 +259,7 @@ func TestSweepClip(t *testing.T) {
 	if len(j.Slopes) != 0 || len(j.Best) != 1 || len(j.W0Excess.Values) != 4 {
 		t.Errorf("slopes %v, best %v, w0 %v", j.Slopes, j.Best, j.W0Excess)
 	}
-	if !strings.Contains(strings.Join(j.Notes, "\n"), "held at their values prescribed") {
+	if !strings.Contains(strings.Join(j.Notes, "\n"), "held at the values it prescribes at its prescribed C") {
 		t.Errorf("notes %q", j.Notes)
 	}
 	code, out, _ = dpsoCLI("sweep", "--scenario", "linreg-t", "--class", "smooth-sc", "--d", "3", "--n", "3000", "--trials", "2",

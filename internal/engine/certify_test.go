@@ -274,7 +274,7 @@ func TestClipSweepUShape(t *testing.T) {
 		}
 	}
 	// The step and T are held at the prescription's, and the notes say so.
-	if !strings.Contains(strings.Join(rep.Notes, "\n"), "are held at their values prescribed") {
+	if !strings.Contains(strings.Join(rep.Notes, "\n"), "held at the values it prescribes at its prescribed C") {
 		t.Errorf("notes %q do not say the step is held", rep.Notes)
 	}
 	for _, p := range pts {

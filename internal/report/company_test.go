@@ -67,7 +67,7 @@ func TestSweepRowIsWhatItsSolverAloneGives(t *testing.T) {
 func csvRowsOf(t *testing.T, rep *engine.SweepReport, solver string) []string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteSweepCSV(&b, rep); err != nil {
+	if err := WriteSweepCSV(&b, rep, nil); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&b).ReadAll()

@@ -106,3 +106,37 @@ func TestReplaceOneRDPEdges(t *testing.T) {
 		t.Errorf("q = 10⁻⁴: replace-one/add-remove RDP = %g, want about %g", r, want)
 	}
 }
+
+func TestReplaceOnePLDGolden(t *testing.T) {
+	// "compose": ε'(δ = 10⁻⁵) of T = 196 steps at q = 256/10000 (dp-sgd at
+	// --eps 1), bracketed by privacy buckets rounded up and down on a grid
+	// of h = 2.5·10⁻⁵ composed by a pure-Python FFT (the script's doc
+	// says how): the exact ε' lies in [lo, hi]. The PLD accountant's
+	// pessimistic ε' is an upper bound on the exact one, so it is ≥ lo; its
+	// own lower bound is ≤ hi; and it is tight (within the bracket).
+	// σ = 0.77608 is the noise multiplier that add/remove accounting
+	// calibrates to 4.37718 (the 4.3766 add/remove): under
+	// replace-one it gives 5.41; σ = 0.8602554 is what Calibrate gives
+	// under replace-one, whose ε' must meet 4.37718.
+	for _, c := range []struct{ sigma, lo, hi float64 }{
+		{0.77608, 5.407906808406615, 5.412806803262722},
+		{0.8602553796463461, 4.3739888030773955, 4.378888799018501},
+	} {
+		lower, upper, err := PLDBounds(Mechanism{Sigma: c.sigma, Q: 0.0256, Steps: 196}, 1e-5, PLDOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if upper < c.lo || upper > c.hi || lower > c.hi {
+			t.Errorf("σ = %g: PLD [%.6f, %.6f], independent bracket [%.6f, %.6f]", c.sigma, lower, upper, c.lo, c.hi)
+		}
+	}
+	const target = 4.3771780956812245 // theory.EpsExact(1, 1e-5)
+	z, err := Calibrate(PLD, ReplaceOne, 0.0256, 196, target, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := PLDEpsilon(Mechanism{Sigma: z, Q: 0.0256, Steps: 196}, 1e-5, PLDOptions{})
+	if err != nil || e > target || math.Abs(z/0.8602553796463461-1) > 2*CalibrateTol {
+		t.Errorf("replace-one calibration: σ = %.8g (want 0.86026 within %g), ε' = %.6f (want ≤ %.6f), %v", z, 2*CalibrateTol, e, target, err)
+	}
+}
