@@ -150,7 +150,7 @@ func TestComparisonPrivacy(t *testing.T) {
 	keyUntil(t, small, "t", func() bool { return true })
 	v := screenText(small)
 	// Solvers at the same ε' are named together; the rest is a pgdn away.
-	for _, want := range []string{"(ε', δ=10⁻⁵)-DP of each solver", "acsa, klz-gd " + exact, "sgd ∞ (not private)", "lipschitz-dpsgd refused", "more lines: pgdn"} {
+	for _, want := range []string{"(ε', δ=10⁻⁵)-DP of each solver", "acsa, klz-gd " + exact, "nonprivate-schedule ∞", "lipschitz-dpsgd refused", "more lines: pgdn"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the 80×24 privacy tab lacks %q:\n%s", want, v)
 		}

@@ -153,7 +153,7 @@ func (p *PrivacyPanel) lines() []string {
 	pv := p.spec.Privacy
 	eps := pv.Eps
 	var lines []string
-	lines = append(lines, style.Rule(*st, "Privacy", "", w, false))
+	lines = append(lines, style.Rule(*st, p.title(), "", w, false))
 	// Why the outputs are not covered, first, so that it is never cut
 	// off (seeded noise or estimated constants on the user's rows; ε = ∞
 	// says so below), in its short form: the sentence before its colon
@@ -181,14 +181,12 @@ func (p *PrivacyPanel) lines() []string {
 		lines = append(lines, style.WrapLines(st.Warn, "ε = ∞: no privacy — no noise, and no clipping unless C is set.", w)...)
 	case p.shuffle():
 		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε, δ) = (%s, %s), shuffle model (%s)", fmtNum(eps), fmtNum(pv.Delta), p.spec.Oracle), w)...)
-		lines = append(lines, p.adjacencyLines(pv.Adjacency, w)...)
 		lines = append(lines, facts...)
 		lines = append(lines, p.totalLines(w)...)
 		lines = append(lines, p.wrapIndented(st.Muted, "", "charged in (ε, δ) by basic composition", w)...)
 	default:
 		rho := pv.Rho
 		lines = append(lines, p.wrapStyled(fmt.Sprintf("ρ = ε²/2 = %s zCDP · μ = ε = %s GDP", st.Emph.Render(fmtNum(rho)), fmtNum(theory.GDPMu(eps))), w)...)
-		lines = append(lines, p.adjacencyLines(pv.Adjacency, w)...)
 		delta := privacyDelta
 		if pv.Delta > 0 {
 			delta = pv.Delta // the run's δ
@@ -207,7 +205,6 @@ func (p *PrivacyPanel) lines() []string {
 		// (NOT PRIVATE and, on the user's rows, the total stay).
 		lines = lines[:head]
 		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP of each solver:", fmtNum(items[0].delta)), w)...)
-		lines = append(lines, p.adjacencyLines(pv.Adjacency, w)...)
 		var parts []string
 		for _, it := range items {
 			parts = append(parts, it.text)
@@ -247,17 +244,14 @@ func (p *PrivacyPanel) lines() []string {
 	return lines
 }
 
-// adjacencyLines name the neighbouring relation every statement of the
-// panel is about (replace-one: the paper's; a comparison has one).
-func (p *PrivacyPanel) adjacencyLines(adj string, w int) []string {
-	if adj == "" {
-		return nil
+// title is the panel's title with the neighbouring relation every
+// statement of the panel is about (replace-one, the paper's: datasets
+// differing in one record; a comparison has one), where there is one.
+func (p *PrivacyPanel) title() string {
+	if a := p.spec.Privacy.Adjacency; a != "" && p.spec.Privacy.Private() {
+		return "Privacy · " + a
 	}
-	what := "datasets differing in one record, the paper's"
-	if adj == spec.AddRemove {
-		what = "one record added or removed, as Opacus and TF Privacy account"
-	}
-	return p.wrapIndented(p.st.Muted, "  ", "adjacency: "+adj+" ("+what+")", w)
+	return "Privacy"
 }
 
 // wrapIndented is text after indent, rendered in s, in lines of w cells:

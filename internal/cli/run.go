@@ -81,7 +81,8 @@ dp-sgd's and klz-gd's alone: with another --solver they are refused; with
 --solvers they apply to dp-sgd (klz-gd) only, and the list must include it.
 
 Output: an aligned table; --json gives
-  {"scenario","class","solver","oracle","n","d","k","eps","seed","rand","private","not_private",
+  {"citation":{"version","command","rand","seed","data_sha256"},
+   "scenario","class","solver","oracle","n","d","k","eps","seed","rand","private","not_private",
    "params":{"iters","batch","clip","sigma","step","prescribed","overridden"},
    "privacy":{"model","adjacency","rho","delta","eps_exact","spent_rho",
               "total":{"scope","releases","split","composition","private","rho","eps_dp","delta_dp",…,"note"}}
@@ -90,12 +91,18 @@ Output: an aligned table; --json gives
       "target":{"rho","delta","eps_exact"}, what its noise was calibrated to;
       "rho", "eps_exact" and total's "rho" null: it claims no zCDP ρ;
       its "oracle" is "noisy-sum", its own clipped noisy sum),
-   "excess_risk":{"mean","stderr","kind","method","eval_stderr","private","note"},
+   "excess_risk":{"mean","stderr","median","q1","q3","kind","method","eval_stderr","private","note"},
+   "nonprivate_reference":{"value","stderr","median","q1","q3","width","meaning","note","private"},
+     (the empirical risk minimizer over W on the same draws: it depends neither
+      on ε nor on any solver; not computed on --data),
+   "geometry", "estimated_constants" (--data: where the rows' minimizer lies
+     relative to W, and what --estimate-constants estimated; "private": false),
    "trials":[{"trial","seed","excess_risk","excess_risk_private","w"}],"bounds":[as dpso bounds],"notes":[]}
 with null for a value that is infinite or does not exist (k = ∞, ε = ∞, the
 standard error of one trial, "seed" with secure randomness, which reads no
 seed); --csv gives each trial's trace, one row per
-checkpoint: trial,grad_evals,excess_risk. --plot FILE.png|FILE.svg draws the
+checkpoint: trial,grad_evals,excess_risk and the citation's columns
+dpso_version,command,rand,seed,data_sha256. --plot FILE.png|FILE.svg draws the
 traces with the bounds into a new file (--force replaces one). Same --seed,
 same output, byte for byte (seeded randomness).
 

@@ -67,22 +67,40 @@ runs ` + strconv.Itoa(engine.DefaultClipPoints) + ` points from 10⁻⁴ to 1 ti
 (and T for the one-pass solvers) held at their prescribed values, as the
 output says.
 
+--vary a,b (two of n, eps, d, clip, k; clip second) runs the sweep of b
+(--from2, --to2, --points2; clip may leave them out) at every value of a on
+its grid: one table per value of a, one JSON document {"sweep","outer","grid",
+"total","sweeps":[each a sweep's document]}, or one long-format CSV with both
+parameters as its first columns. Every point of the grid composes with the
+others.
+
+A solver's rows are what the sweep of that solver alone gives: a clip sweep
+holds each solver's step (and T) at its own prescription at its own
+prescribed C.
+
 Defaults as dpso run (see dpso run --help), --points ` + strconv.Itoa(engine.DefaultSweepPoints) + `, --solvers the --solver.
 
 Output: a table; --json gives
-  {"sweep","from","to","grid":[x...],"scenario","class","k","eps","n","d","trials","seed","delta",
-   "solvers":[...],"rows":[{"x","solver","mean","stderr","eps_delta","refused","clipped","bias_only",
+  {"citation":{"version","command","rand","seed","data_sha256"},
+   "sweep","from","to","grid":[x...],"scenario","class","k","eps","n","d","trials","seed","delta",
+   "solvers":[...],"rows":[{"x","solver","mean","stderr","median","q1","q3","trials":[per trial],
+   "eps_delta","refused","clipped","bias_only",
    "bias_only_stderr","w0_excess","certificate","certificate_id","certificate_vacuous"}],
    "slopes":[{"solver","slope","lo","hi","points","note"}],
    "bounds":[{"id","kind","values":[per x],"slope","rate_n":[per x],"rate_note","meaning"}],
-   "w0_excess":{"values":[per x],"method","meaning"},"prescribed_clip","best":[{"solver","x",
+   "w0_excess":{"values":[per x],"method","meaning"},"nonprivate_reference":{"values":[per x],
+   "meaning","private":false},"prescribed_clip","best":[{"solver","x",
    "mean","stderr"}],"notes":[]}
 (the swept one of n, d, eps is null; null also where a value is infinite or does
-not exist, and "seed" with secure randomness, which reads no seed); --csv gives rows x,solver,mean,stderr,clipped,bias_only,w0_excess,
-certificate,eps_delta and each bound's value
-(header: the swept name, solver, mean, stderr, clipped, bias_only, w0_excess,
-certificate, eps_delta, the bound ids; inf for an
-infinite value, empty where none exists). --plot FILE.png|FILE.svg draws the
+not exist, and "seed" with secure randomness, which reads no seed); --csv gives
+one long-format row per point and solver (header: the swept name, solver,
+mean, stderr, median, q1, q3, clipped, bias_only, w0_excess, reference,
+certificate, eps_delta, every parameter held fixed — scenario, data, loss,
+class, n, d, k, eps, delta, diam, trials — the bound ids, and the citation:
+dpso_version, command, rand, seed, data_sha256; inf for an infinite value,
+empty where none exists). The median and quartiles are of the trials'
+values (type 7); "reference" is the non-private reference, the empirical
+risk minimizer's excess risk on the point's draws. --plot FILE.png|FILE.svg draws the
 log-log figure with the bounds' curves and the slopes in the legend.
 
 Shards: the sweep's units (one trial at one grid point, every solver) are
@@ -110,7 +128,7 @@ sweep merge --help). --out without --shard saves the whole sweep's results.`,
 	fs.Lookup("points2").DefValue = ""
 	fs.StringSliceVar(&o.solverList, "solvers", nil, "comma-separated solvers to run on the same draws at every point (default the --solver)")
 	fs.BoolVar(&o.asJSON, "json", false, "print JSON (shape above)")
-	fs.BoolVar(&o.asCSV, "csv", false, "print CSV rows: x,solver,mean,stderr,clipped,bias_only,w0_excess,certificate,eps_delta and each bound's value")
+	fs.BoolVar(&o.asCSV, "csv", false, "print long-format CSV rows (header above): the swept values, solver, the statistics, the fixed parameters, the bounds, the citation")
 	fs.StringVar(&o.plotPath, "plot", "", "write the log-log figure to this new .png or .svg file (an existing file is refused unless --force)")
 	fs.BoolVar(&o.force, "force", false, "let --out or --plot replace an existing file (atomically; never through a symbolic link)")
 	addShardFlags(fs, o)
