@@ -106,7 +106,7 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 		if err := estimateConstants(m, s, loss); err != nil {
 			return nil, err
 		}
-		m.notes = append(m.notes, "constants estimated from the data (--estimate-constants): this run is NOT private — the prescription itself reads the data")
+		m.notes = append(m.notes, "constants estimated from the data: this run is NOT private — the prescription itself reads the data")
 	} else {
 		m.prof = userProfile(s)
 		m.beta, m.mu = s.Beta, s.Mu

@@ -26,17 +26,18 @@ func TestNoNoiseIsSigmaZero(t *testing.T) {
 		p   testProblem
 		n   int
 		cfg Config
+		s   Solver // the solver with its settings; nil: the registered one
 	}{
-		"acsa":                {tpLinReg, 4000, Config{Eps: 1, K: 2}},
-		"clipped-sgd":         {tpMean, 4000, Config{Eps: 1, K: 2}},
-		"prox-sgd":            {tpMeanL1, 4000, Config{Eps: 1, K: 2}},
-		"localized":           {tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
-		"localized-sc":        {tpMean, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
-		"nonprivate-schedule": {tpMean, 4000, Config{Eps: 1, K: 2}},
-		"lipschitz-dpsgd":     {lip, 4000, Config{Eps: 1, K: 2}},
-		"klz-gd":              {tpLinReg, 2000, Config{Eps: 1, K: 2, WorkBudget: 50000}},
-		"dp-sgd":              {tpLinReg, 2000, Config{Eps: 1, K: 2}},
-		"dp-sgd adaptive":     {tpLinReg, 2000, Config{Eps: 1, K: 2, DPSGD: DPSGDOptions{Adaptive: true}}},
+		"acsa":                {tpLinReg, 4000, Config{Eps: 1, K: 2}, nil},
+		"clipped-sgd":         {tpMean, 4000, Config{Eps: 1, K: 2}, nil},
+		"prox-sgd":            {tpMeanL1, 4000, Config{Eps: 1, K: 2}, nil},
+		"localized":           {tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}, nil},
+		"localized-sc":        {tpMean, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}, nil},
+		"nonprivate-schedule": {tpMean, 4000, Config{Eps: 1, K: 2}, nil},
+		"lipschitz-dpsgd":     {lip, 4000, Config{Eps: 1, K: 2}, nil},
+		"klz-gd":              {tpLinReg, 2000, Config{Eps: 1, K: 2, WorkBudget: 50000}, nil},
+		"dp-sgd":              {tpLinReg, 2000, Config{Eps: 1, K: 2}, nil},
+		"dp-sgd adaptive":     {tpLinReg, 2000, Config{Eps: 1, K: 2}, DPSGD{Adaptive: true}},
 	}
 	for _, name := range Names() {
 		if _, ok := cases[name]; !ok {
@@ -46,6 +47,9 @@ func TestNoNoiseIsSigmaZero(t *testing.T) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			s, _ := Lookup(strings.Fields(name)[0])
+			if c.s != nil {
+				s = c.s
+			}
 			run := func(cfg Config) Result {
 				res, err := s.Run(context.Background(), c.p, c.p.samples(c.n, 5, 0), cfg)
 				if err != nil {

@@ -590,6 +590,7 @@ func clipHolds(ctx context.Context, r spec.Resolved, names []string) (map[string
 		if !ok {
 			continue // newUnit names it
 		}
+		d = rr.Configured(d)
 		par, err := d.Solver.Prescribe(in, in.Def().N, rr.Config(0, nil))
 		if err != nil {
 			continue // refused or not runnable: its rows say so
