@@ -202,7 +202,7 @@ func TestRunCSV(t *testing.T) {
 	for _, tr := range rep.Trials {
 		for _, p := range tr.Trace {
 			want := []string{strconv.Itoa(tr.Trial), strconv.FormatInt(p.GradEvals, 10), strconv.FormatFloat(p.Excess, 'g', -1, 64)}
-			if i >= len(rows) || !slices.Equal(rows[i], want) {
+			if i >= len(rows) || !slices.Equal(rows[i][:3], want) {
 				t.Fatalf("row %d: %v, want %v", i, rows[min(i, len(rows)-1)], want)
 			}
 			i++

@@ -182,7 +182,7 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) error 
 	fmt.Fprintf(w, "Excess risk F(w) − F*: mean ± s.e. over %s (%s, %s); the paired column is each solver minus %s, trial by trial.\n",
 		plural(s.Trials, "trial"), risk.Kind, risk.Method, first.Solver)
 	if first.UserRows {
-		fmt.Fprintf(w, "EXCESS RISK, the paired differences and CLIPPED are %s.\n", DiagnosticNote)
+		fmt.Fprintf(w, "EXCESS RISK, its median and quartiles, the paired differences and CLIPPED are %s.\n", DiagnosticNote)
 	}
 	fmt.Fprintln(w, "CERTIFIED ≤: the paper's explicit-constant bound at each solver's own parameters (* = vacuous: not below the start point's F(w₀) − F*; — = none applies or a condition fails); CLIPPED: per-sample gradients clipped.")
 	return writeTail(w, first.Bounds, comparisonNotes(c))
