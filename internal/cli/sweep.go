@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -80,27 +81,17 @@ prescribed C.
 
 Defaults as dpso run (see dpso run --help), --points ` + strconv.Itoa(engine.DefaultSweepPoints) + `, --solvers the --solver.
 
-Output: a table; --json gives
-  {"citation":{"version","command","rand","seed","data_sha256"},
-   "sweep","from","to","grid":[x...],"scenario","class","k","eps","n","d","trials","seed","delta",
-   "solvers":[...],"rows":[{"x","solver","mean","stderr","median","q1","q3","trials":[per trial],
-   "eps_delta","refused","clipped","bias_only",
-   "bias_only_stderr","w0_excess","certificate","certificate_id","certificate_vacuous"}],
-   "slopes":[{"solver","slope","lo","hi","points","note"}],
-   "bounds":[{"id","kind","values":[per x],"slope","rate_n":[per x],"rate_note","meaning"}],
-   "w0_excess":{"values":[per x],"method","meaning"},"nonprivate_reference":{"values":[per x],
-   "meaning","private":false},"prescribed_clip","best":[{"solver","x",
-   "mean","stderr"}],"notes":[]}
-(the swept one of n, d, eps is null; null also where a value is infinite or does
-not exist, and "seed" with secure randomness, which reads no seed); --csv gives
-one long-format row per point and solver (header: the swept name, solver,
-mean, stderr, median, q1, q3, clipped, bias_only, w0_excess, reference,
+Output: a table; --json the document of the JSON fields below (the swept one of
+n, d, eps is null; null also where a value is infinite or does not exist, and
+"seed" with secure randomness, which reads no seed); --csv gives one
+long-format row per point and solver (header: the swept name, solver, mean,
+stderr, median, q1, q3, clipped, bias_only, w0_excess, reference,
 certificate, eps_delta, every parameter held fixed — scenario, data, loss,
 class, n, d, k, eps, delta, diam, trials — the bound ids, and the citation:
 dpso_version, command, rand, seed, data_sha256; inf for an infinite value,
-empty where none exists). The median and quartiles are of the trials'
-values (type 7); "reference" is the non-private reference, the empirical
-risk minimizer's excess risk on the point's draws. --plot FILE.png|FILE.svg draws the
+empty where none exists). The median and quartiles are of the trials' values
+(type 7); "reference" is the non-private reference, the empirical risk
+minimizer's excess risk on the point's draws. --plot FILE.png|FILE.svg draws the
 log-log figure with the bounds' curves and the slopes in the legend.
 
 Shards: the sweep's units (one trial at one grid point, every solver) are
@@ -127,11 +118,14 @@ sweep merge --help). --out without --shard saves the whole sweep's results.`,
 	newIntFlag(fs, &o.points2, "points2", 0, 2, engine.MaxSweepPoints, fmt.Sprintf("--vary a,b: the second parameter's grid points (default %d)", engine.DefaultSweepPoints))
 	fs.Lookup("points2").DefValue = ""
 	fs.StringSliceVar(&o.solverList, "solvers", nil, "comma-separated solvers to run on the same draws at every point (default the --solver)")
-	fs.BoolVar(&o.asJSON, "json", false, "print JSON (shape above)")
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON (its fields below)")
 	fs.BoolVar(&o.asCSV, "csv", false, "print long-format CSV rows (header above): the swept values, solver, the statistics, the fixed parameters, the bounds, the citation")
 	fs.StringVar(&o.plotPath, "plot", "", "write the log-log figure to this new .png or .svg file (an existing file is refused unless --force)")
 	fs.BoolVar(&o.force, "force", false, "let --out or --plot replace an existing file (atomically; never through a symbolic link)")
 	addShardFlags(fs, o)
+	setFlagGroup(fs, "Sweep", "vary", "from", "to", "points")
+	setFlagGroup(fs, headingSolver, "solvers")
+	setFlagGroup(fs, headingOutput, "json", "csv", "plot", "force", "shard", "out")
 	merge := newSweepMergeCmd(e)
 	registerCompletions(merge)
 	cmd.AddCommand(merge)
@@ -231,17 +225,17 @@ func (o *sweepOpts) run(e *env, cmd *cobra.Command) error {
 	rep, err := engine.Sweep(ctx, r, sw, set)
 	stopProgress()
 	if ctx.Err() != nil {
-		return errInterrupted("dpso sweep")
+		return errInterrupted(ctx, "dpso sweep")
 	}
 	if err != nil {
 		return userError(err, rename)
 	}
-	return writeSweep(e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
+	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
 }
 
 // writeSweep prints a sweep's report — the table, --json or --csv — and
 // draws --plot: what dpso sweep and dpso sweep merge print alike.
-func writeSweep(e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool) error {
+func writeSweep(ctx context.Context, e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool) error {
 	var s spec.Spec
 	if len(rep.Points) > 0 && len(rep.Points[0].Reports) > 0 {
 		s = rep.Points[0].Reports[0].Spec
@@ -264,7 +258,7 @@ func writeSweep(e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath st
 		return err
 	}
 	if plotPath != "" {
-		return savePlot(plotPath, force, func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) })
+		return savePlot(ctx, "dpso sweep", plotPath, force, func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) })
 	}
 	return nil
 }
@@ -310,7 +304,7 @@ func (o *sweepOpts) runGrid(e *env, cmd *cobra.Command) error {
 	g, err := engine.SweepGrid(ctx, r, engine.GridSpec{Outer: sw1, Inner: sw2}, set)
 	stopProgress()
 	if ctx.Err() != nil {
-		return errInterrupted("dpso sweep")
+		return errInterrupted(ctx, "dpso sweep")
 	}
 	if err != nil {
 		rn := map[string]string{"from": "from2", "to": "to2", "points": "points2"}

@@ -92,7 +92,12 @@ func clipHolds(ctx context.Context, r spec.Resolved, names []string) (map[string
 			continue // newUnit names it
 		}
 		d = rr.Configured(d)
-		par, err := d.Solver.Prescribe(in, in.Def().N, rr.Config(0, nil))
+		cfg := rr.Config(0, nil)
+		cfg.Context = ctx // dp-sgd's calibration answers Ctrl-C
+		par, err := d.Solver.Prescribe(in, in.Def().N, cfg)
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
 		if err != nil {
 			continue // refused or not runnable: its rows say so
 		}

@@ -1,10 +1,9 @@
 package report
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 )
 
@@ -72,36 +71,23 @@ func (c *Citation) csvRow(row []string) []string {
 }
 
 // WriteCitedJSON writes the document v as WriteJSON does, with c as its
-// first key "citation" (v must encode as a JSON object). Without a
-// citation it is WriteJSON.
+// "citation", the document's first key: v is a struct (or a pointer to
+// one) whose first field is Citation *CitationJSON, set on a copy.
+// Without a citation it is WriteJSON.
 func WriteCitedJSON(w io.Writer, v any, c *Citation) error {
 	if c == nil {
 		return WriteJSON(w, v)
 	}
-	doc, err := MarshalJSON(v)
-	if err != nil {
-		return err
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer {
+		rv = rv.Elem()
 	}
-	cit, err := MarshalJSON(c.JSON())
-	if err != nil {
-		return err
+	if rv.Kind() != reflect.Struct || rv.NumField() == 0 || rv.Type().Field(0).Name != "Citation" ||
+		rv.Type().Field(0).Type != reflect.TypeFor[*CitationJSON]() {
+		return fmt.Errorf("report: %T has no Citation field first (a bug)", v)
 	}
-	if !bytes.HasPrefix(doc, []byte("{\n")) {
-		return fmt.Errorf("report: a cited document must be a JSON object")
-	}
-	// The citation object, indented one level, as the document's first
-	// member: WriteJSON's own layout, so the result decodes to the
-	// document with the extra key.
-	cit = bytes.TrimRight(cit, "\n")
-	cit = bytes.ReplaceAll(cit, []byte("\n"), []byte("\n  "))
-	var b bytes.Buffer
-	b.WriteString("{\n  \"citation\": ")
-	b.Write(cit)
-	b.WriteString(",\n")
-	b.Write(doc[2:])
-	if !json.Valid(b.Bytes()) {
-		return fmt.Errorf("report: the cited document does not encode (a bug)")
-	}
-	_, err = w.Write(b.Bytes())
-	return err
+	cp := reflect.New(rv.Type()).Elem()
+	cp.Set(rv)
+	cp.Field(0).Set(reflect.ValueOf(c.JSON()))
+	return WriteJSON(w, cp.Interface())
 }

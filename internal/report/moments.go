@@ -73,7 +73,9 @@ func NewMoments(s spec.Spec, in *scenarios.Instance) Moments {
 
 // MomentsJSON is the document of `dpso moments --json`.
 type MomentsJSON struct {
-	Scenario string `json:"scenario,omitempty"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation *CitationJSON `json:"citation,omitempty"`
+	Scenario string        `json:"scenario,omitempty"`
 	// Data is the file of user data (--data), whose profile is the rows'
 	// own (Private false: a non-private diagnostic); Estimated are the
 	// constants computed from them, Geometry where their minimizer lies.

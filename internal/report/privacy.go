@@ -1,6 +1,8 @@
 package report
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -13,11 +15,13 @@ import (
 // inputs (the zCDP ε and δ) first, then what they convert to; a value
 // beyond the float64 range is null.
 type PrivacyJSON struct {
-	Eps           *float64 `json:"eps"` // the zCDP ε given (ρ = ε²/2)
-	Delta         *float64 `json:"delta"`
-	Rho           *float64 `json:"rho"`
-	GDPMu         *float64 `json:"gdp_mu"`
-	EpsBunSteinke *float64 `json:"eps_bun_steinke"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation      *CitationJSON `json:"citation,omitempty"`
+	Eps           *float64      `json:"eps"` // the zCDP ε given (ρ = ε²/2)
+	Delta         *float64      `json:"delta"`
+	Rho           *float64      `json:"rho"`
+	GDPMu         *float64      `json:"gdp_mu"`
+	EpsBunSteinke *float64      `json:"eps_bun_steinke"`
 	// EpsCKS is Canonne–Kamath–Steinke 2020's conversion (the table's row).
 	EpsCKS   *float64 `json:"eps_canonne_kamath_steinke"`
 	EpsExact *float64 `json:"eps_exact"`
@@ -57,11 +61,13 @@ func NewPrivacyTarget(target, delta float64) PrivacyTarget {
 // PrivacyTargetJSON is the document of `dpso privacy --target-eps E'
 // --json`.
 type PrivacyTargetJSON struct {
-	TargetEps         *float64 `json:"target_eps"`
-	Delta             *float64 `json:"delta"`
-	ZCDPEpsExact      *float64 `json:"zcdp_eps_exact"`
-	RhoExact          *float64 `json:"rho_exact"`
-	ZCDPEpsBunSteinke *float64 `json:"zcdp_eps_bun_steinke"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation          *CitationJSON `json:"citation,omitempty"`
+	TargetEps         *float64      `json:"target_eps"`
+	Delta             *float64      `json:"delta"`
+	ZCDPEpsExact      *float64      `json:"zcdp_eps_exact"`
+	RhoExact          *float64      `json:"rho_exact"`
+	ZCDPEpsBunSteinke *float64      `json:"zcdp_eps_bun_steinke"`
 }
 
 // JSON is t's document.
@@ -104,6 +110,10 @@ func NewAccounted(k accountant.Kind, m accountant.Mechanism, delta, target float
 	a := Accounted{Accountant: k, Adjacency: m.Adjacency, SamplingRate: m.Q, Steps: m.Steps, Delta: delta, TargetEps: target, EpsLower: math.NaN()}
 	if !math.IsNaN(target) {
 		z, err := accountant.Calibrate(k, m.Adjacency, m.Q, m.Steps, target, delta)
+		var ce *accountant.CalibrationError
+		if errors.As(err, &ce) {
+			return a, fmt.Errorf("%v (q = %s, T = %s, (ε', δ) = (%s, %s), %v)", ce.Err, theory.Sig6.Format(ce.Q), theory.FormatCount(ce.Steps), theory.Sig6.Format(ce.Eps), theory.Sig6.Format(ce.Delta), ce.Adjacency)
+		}
 		if err != nil {
 			return a, err
 		}
@@ -125,16 +135,18 @@ func NewAccounted(k accountant.Kind, m accountant.Mechanism, delta, target float
 // target), ε' at δ of the mechanism, PLD's lower bound and its
 // discretisation error eps − eps_lower (null for RDP).
 type AccountedJSON struct {
-	Accountant      string   `json:"accountant"`
-	Adjacency       string   `json:"adjacency"`
-	SamplingRate    *float64 `json:"sampling_rate"`
-	Steps           int      `json:"steps"`
-	Delta           *float64 `json:"delta"`
-	TargetEps       *float64 `json:"target_eps,omitempty"`
-	NoiseMultiplier *float64 `json:"noise_multiplier"`
-	Eps             *float64 `json:"eps"`
-	EpsLower        *float64 `json:"eps_lower"`
-	ErrorBound      *float64 `json:"discretisation_error"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation        *CitationJSON `json:"citation,omitempty"`
+	Accountant      string        `json:"accountant"`
+	Adjacency       string        `json:"adjacency"`
+	SamplingRate    *float64      `json:"sampling_rate"`
+	Steps           int           `json:"steps"`
+	Delta           *float64      `json:"delta"`
+	TargetEps       *float64      `json:"target_eps,omitempty"`
+	NoiseMultiplier *float64      `json:"noise_multiplier"`
+	Eps             *float64      `json:"eps"`
+	EpsLower        *float64      `json:"eps_lower"`
+	ErrorBound      *float64      `json:"discretisation_error"`
 }
 
 // JSON is a's document.

@@ -257,12 +257,25 @@ func geometryJSON(g *scenarios.Geometry) *GeometryJSON {
 }
 
 // EstimatedJSON is the constants --estimate-constants computed from the
-// rows, by flag name, with "private": false: the prescription read the
-// rows through them.
+// rows, by flag name (rk absent at k = 2, where it is r2; rk and r2k
+// absent at k = ∞), with "private": false: the prescription read the rows
+// through them.
 type EstimatedJSON struct {
-	Values  map[string]*float64 `json:"values"`
+	Values  EstimatedValuesJSON `json:"values"`
 	Private bool                `json:"private"`
 	Note    string              `json:"note"`
+}
+
+// EstimatedValuesJSON are the estimated constants (scenarios.Instance.
+// Estimated), each named as its flag.
+type EstimatedValuesJSON struct {
+	R2    *float64 `json:"r2"`
+	Rk    *float64 `json:"rk,omitempty"`
+	R2k   *float64 `json:"r2k,omitempty"`
+	Lf    *float64 `json:"lf"`
+	Beta  *float64 `json:"beta"`
+	Mu    *float64 `json:"mu"`
+	BetaF *float64 `json:"beta_f"`
 }
 
 // EstimatedNote says what estimated constants are.
@@ -273,9 +286,25 @@ func estimatedJSON(cs []scenarios.EstimatedConstant) *EstimatedJSON {
 	if len(cs) == 0 {
 		return nil
 	}
-	j := &EstimatedJSON{Values: map[string]*float64{}, Note: EstimatedNote}
+	j := &EstimatedJSON{Note: EstimatedNote}
 	for _, c := range cs {
-		j.Values[c.Name] = JSONNum(c.Value)
+		v := JSONNum(c.Value)
+		switch c.Name {
+		case "r2":
+			j.Values.R2 = v
+		case "rk":
+			j.Values.Rk = v
+		case "r2k":
+			j.Values.R2k = v
+		case "lf":
+			j.Values.Lf = v
+		case "beta":
+			j.Values.Beta = v
+		case "mu":
+			j.Values.Mu = v
+		case "beta_f":
+			j.Values.BetaF = v
+		}
 	}
 	return j
 }

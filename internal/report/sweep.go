@@ -16,21 +16,23 @@ import (
 // SweepJSON is the document of `dpso sweep --json`; the explorer exports
 // the same document for a sweep.
 type SweepJSON struct {
-	Sweep    string       `json:"sweep"`
-	From     float64      `json:"from"`
-	To       float64      `json:"to"`
-	Grid     []float64    `json:"grid"`
-	Scenario *string      `json:"scenario"`
-	Data     string       `json:"data,omitempty"`
-	Loss     string       `json:"loss,omitempty"`
-	Class    theory.Class `json:"class"`
-	K        *float64     `json:"k"`
-	Eps      *float64     `json:"eps"`
-	N        *int         `json:"n"`
-	D        *int         `json:"d"`
-	Trials   int          `json:"trials"`
-	Seed     *uint64      `json:"seed"` // null with secure randomness
-	Rand     string       `json:"rand"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation *CitationJSON `json:"citation,omitempty"`
+	Sweep    string        `json:"sweep"`
+	From     float64       `json:"from"`
+	To       float64       `json:"to"`
+	Grid     []float64     `json:"grid"`
+	Scenario *string       `json:"scenario"`
+	Data     string        `json:"data,omitempty"`
+	Loss     string        `json:"loss,omitempty"`
+	Class    theory.Class  `json:"class"`
+	K        *float64      `json:"k"`
+	Eps      *float64      `json:"eps"`
+	N        *int          `json:"n"`
+	D        *int          `json:"d"`
+	Trials   int           `json:"trials"`
+	Seed     *uint64       `json:"seed"` // null with secure randomness
+	Rand     string        `json:"rand"`
 	// Private, NotPrivate: as a run's (every point's reports agree).
 	Private    bool     `json:"private"`
 	NotPrivate []string `json:"not_private,omitempty"`
@@ -93,9 +95,7 @@ type DiagnosticsJSON struct {
 
 // SweepRowJSON is one (point, solver).
 type SweepRowJSON struct {
-	X float64 `json:"x"`
-	// X2 is the second swept parameter's value (a two-parameter sweep).
-	X2     *float64 `json:"x2,omitempty"`
+	X      float64  `json:"x"`
 	Solver string   `json:"solver"`
 	Mean   *float64 `json:"mean"`
 	Stderr *float64 `json:"stderr"`
@@ -315,7 +315,7 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
 	trade := param == spec.SweepClip || param == spec.SweepK
 	name := s.Scenario
 	if s.Data != "" {
-		name = s.Data
+		name = theory.Name(s.Data)
 	}
 	fixed := rep.Fixed(n6)
 	fmt.Fprintf(w, "Sweep of %s from %s to %s (%d points, log grid) on %s, class %s; %s; %s per point, %s.\n",

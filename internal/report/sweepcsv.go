@@ -119,11 +119,13 @@ func writeSweepCSV(w io.Writer, outer string, outerValues []float64, reps []*eng
 // values the inner sweep's document (SweepJSON), with the total of the
 // whole grid.
 type GridJSON struct {
-	Sweep  string      `json:"sweep"`
-	Outer  string      `json:"outer"`
-	Grid   []float64   `json:"grid"`
-	Total  *TotalJSON  `json:"total"`
-	Sweeps []SweepJSON `json:"sweeps"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation *CitationJSON `json:"citation,omitempty"`
+	Sweep    string        `json:"sweep"`
+	Outer    string        `json:"outer"`
+	Grid     []float64     `json:"grid"`
+	Total    *TotalJSON    `json:"total"`
+	Sweeps   []SweepJSON   `json:"sweeps"`
 }
 
 // Grid is g's document.

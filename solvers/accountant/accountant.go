@@ -1,6 +1,7 @@
 package accountant
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -377,8 +378,8 @@ func Epsilon(k Kind, m Mechanism, delta float64) (float64, error) {
 // accountant's own monotonicity in σ).
 const CalibrateTol = 1e-4
 
-// maxSigma is the largest noise multiplier [Calibrate] tries.
-const maxSigma = 1e6
+// MaxSigma is the largest noise multiplier [Calibrate] tries.
+const MaxSigma = 1e6
 
 // coarseH is the PLD grid of Calibrate's first stage.
 const coarseH = 1e-3
@@ -400,6 +401,18 @@ const coarseH = 1e-3
 // Results are cached: the same question from every trial of a sweep costs
 // one calibration.
 func Calibrate(k Kind, adj Adjacency, q float64, steps int, epsPrime, delta float64) (float64, error) {
+	return CalibrateContext(context.Background(), k, adj, q, steps, epsPrime, delta)
+}
+
+// ErrNoSigma is Calibrate's answer when no noise multiplier up to
+// [MaxSigma] meets the target.
+var ErrNoSigma = errors.New("no noise multiplier up to 10⁶ meets the target")
+
+// CalibrateContext is Calibrate, cancelled by ctx: it returns ctx's error
+// at its next evaluation of the accountant once ctx is done. It fails
+// fast, with [ErrNoSigma], when the target is missed at σ = [MaxSigma]
+// (the bisection would otherwise double σ up to it first).
+func CalibrateContext(ctx context.Context, k Kind, adj Adjacency, q float64, steps int, epsPrime, delta float64) (float64, error) {
 	if !(epsPrime > 0) || math.IsInf(epsPrime, 1) {
 		return math.NaN(), fmt.Errorf("target ε' = %g; want a finite ε' > 0", epsPrime)
 	}
@@ -422,6 +435,9 @@ func Calibrate(k Kind, adj Adjacency, q float64, steps int, epsPrime, delta floa
 	gridMiss := 0.0 // the largest σ whose PLD grid was too large to compute
 	meets := func(h float64) func(s float64) (bool, error) {
 		return func(s float64) (bool, error) {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
 			m := Mechanism{Sigma: s, Q: q, Steps: steps, Adjacency: adj}
 			var e float64
 			var err error
@@ -443,7 +459,9 @@ func Calibrate(k Kind, adj Adjacency, q float64, steps int, epsPrime, delta floa
 	}
 	var sigma float64
 	var err error
-	if k == RDP {
+	if ok, merr := meets(0)(MaxSigma); merr == nil && !ok && gridMiss == 0 {
+		err = ErrNoSigma
+	} else if k == RDP {
 		sigma, err = bisectSigma(meets(0), 1, 2, CalibrateTol)
 	} else {
 		// Fail fast where PLD's grid cannot be computed at RDP's σ: the
@@ -456,7 +474,7 @@ func Calibrate(k Kind, adj Adjacency, q float64, steps int, epsPrime, delta floa
 		// the minutes it would spend at grids near the cap (target
 		// ε' = 10⁹: 29 s of CPU before a refusal).
 		// (Where RDP itself finds no σ, PLD bisects on its own.)
-		if sr, rerr := Calibrate(RDP, adj, q, steps, epsPrime, delta); rerr == nil {
+		if sr, rerr := CalibrateContext(ctx, RDP, adj, q, steps, epsPrime, delta); rerr == nil {
 			if _, perr := PLDEpsilon(Mechanism{Sigma: sr, Q: q, Steps: steps, Adjacency: adj}, delta, PLDOptions{}); errors.Is(perr, ErrGridTooLarge) {
 				err = fmt.Errorf("%w: at σ = %.6g, the noise multiplier the RDP accountant calibrates to this target, the PLD grid passes its cap", ErrGridTooLarge, sr)
 			}
@@ -465,6 +483,9 @@ func Calibrate(k Kind, adj Adjacency, q float64, steps int, epsPrime, delta floa
 			sigma, err = refineSigma(meets(coarseH), meets(0))
 		}
 	}
+	if ctx.Err() != nil {
+		return math.NaN(), ctx.Err()
+	}
 	if err == nil && gridMiss >= sigma/(1+CalibrateTol)*(1-1e-9) {
 		// The σ just below the answer was counted as missing only because
 		// its grid could not be computed: the answer is not known to be
@@ -472,7 +493,7 @@ func Calibrate(k Kind, adj Adjacency, q float64, steps int, epsPrime, delta floa
 		err = fmt.Errorf("%w: just below σ = %.6g the PLD grid passes its cap, so the smallest σ that meets the target is not known", ErrGridTooLarge, sigma)
 	}
 	if err != nil {
-		return math.NaN(), fmt.Errorf("%w (q = %g, T = %d, (ε', δ) = (%g, %g), %v)", err, q, steps, epsPrime, delta, adj)
+		return math.NaN(), &CalibrationError{Q: q, Steps: steps, Eps: epsPrime, Delta: delta, Adjacency: adj, Err: err}
 	}
 	calCache.Store(key, sigma)
 	return sigma, nil
@@ -516,8 +537,8 @@ func bisectSigma(meets func(float64) (bool, error), start, grow, tol float64) (f
 	}
 	for !ok {
 		hi *= grow
-		if hi > maxSigma {
-			return 0, fmt.Errorf("no noise multiplier up to %g meets the target", maxSigma)
+		if hi > MaxSigma {
+			return 0, ErrNoSigma
 		}
 		if ok, err = meets(hi); err != nil {
 			return 0, err
@@ -551,6 +572,23 @@ func bisectSigma(meets func(float64) (bool, error), start, grow, tol float64) (f
 	}
 	return hi, nil
 }
+
+// CalibrationError is a calibration that failed, with its question (a
+// caller that formats numbers its own way rebuilds the message from the
+// fields).
+type CalibrationError struct {
+	Q          float64
+	Steps      int
+	Eps, Delta float64
+	Adjacency  Adjacency
+	Err        error
+}
+
+func (e *CalibrationError) Error() string {
+	return fmt.Sprintf("%v (q = %g, T = %d, (ε', δ) = (%g, %g), %v)", e.Err, e.Q, e.Steps, e.Eps, e.Delta, e.Adjacency)
+}
+
+func (e *CalibrationError) Unwrap() error { return e.Err }
 
 type calKey struct {
 	k        Kind
