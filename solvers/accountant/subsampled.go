@@ -21,9 +21,13 @@ const (
 	// noise multiplier): the step's sum differs by g − g' when the record's
 	// slot is sampled (probability q) and not at all otherwise, so the
 	// sampled components sit at g and g', at most 2 apart, each 1 from the
-	// unsampled one; the antipodal pair g = −g' (one dimension) is the
-	// worst case. It is symmetric (x ↦ −x swaps the two), so one direction
-	// is the whole relation.
+	// unsampled one. The antipodal pair g = −g' (one dimension, the two
+	// farthest apart) is the pair dp_accounting (AdjacencyType.REPLACE)
+	// and Koskela, Jälkö & Honkela (2020, Section 5.2) account for the
+	// substitution relation; this package takes it from them and does not
+	// itself prove that no other pair in the ball is worse. It is
+	// symmetric (x ↦ −x swaps the two), so one direction is the whole
+	// relation.
 	replace
 )
 
