@@ -17,8 +17,12 @@ import (
 	"dpso/theory"
 )
 
-// dataRisks caches the empirical minimizations of user data.
-var dataRisks = lazyCache[*sampleRisk]{max: 4}
+// dataRisks caches the empirical minimizations of user data, and
+// dataGeometries where their minimizers lie.
+var (
+	dataRisks      = lazyCache[*sampleRisk]{max: 4}
+	dataGeometries = lazyCache[*Geometry]{max: 4}
+)
 
 // buildData builds the problem of user data: the per-sample loss of
 // s.Loss on the file's rows x = (a, y), W = B(0, D/2), declared constants
@@ -88,6 +92,16 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 		return nil, err
 	}
 	m.risk = risk
+	geo, err := dataGeometries.get(ctx, key, func(ctx context.Context) (*Geometry, error) {
+		return dataGeometry(ctx, m, risk, data)
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.geometry = geo
+	if note := geo.Note(); note != "" {
+		m.notes = append(m.notes, note)
+	}
 	if s.EstimateConstants {
 		if err := estimateConstants(m, s, loss); err != nil {
 			return nil, err

@@ -16,7 +16,7 @@ func benchModel(b *testing.B) *Model {
 	m := goldenModel(b, 200, 60)
 	cs := m.chartScreen()
 	series := boundSeries(m.common, cs.presc.p.Bounds)
-	for si, name := range []string{"sgd", "lipschitz-dpsgd", "klz-gd", "acsa"} {
+	for si, name := range []string{"nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "acsa"} {
 		s := chart.Series{Label: name, Kind: chart.Run, Color: m.st.RunColor(si)}
 		for j := 0; j <= 65; j++ {
 			x := 0.0

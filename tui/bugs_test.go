@@ -186,7 +186,7 @@ func TestNoColorLegendIsTheChartsGlyphs(t *testing.T) {
 		t.Errorf("a legend mark that is no series' glyph:\n%s", v)
 	}
 	plot := plotRows(stripANSI(m.chartScreen().View()))
-	for i, name := range []string{"acsa", "sgd", "lipschitz-dpsgd", "klz-gd"} {
+	for i, name := range []string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd"} {
 		mark := chart.Mark(chart.Run, i, true)
 		if name == "lipschitz-dpsgd" {
 			continue // refused: in the legend with its sentence, not drawn

@@ -130,7 +130,7 @@ func (f *fakeRunner) Compare(ctx context.Context, r spec.Resolved, names []strin
 		spent := budget
 		var events []ledger.Event
 		switch {
-		case name == "sgd":
+		case name == "nonprivate-schedule":
 			budget = ledger.Cost{Rho: math.Inf(1)}
 			spent = ledger.Cost{}
 		case rep.Privacy.Model == spec.Accountant:

@@ -277,9 +277,9 @@ func TestPresetHardInstance(t *testing.T) {
 
 func TestPresetHinge(t *testing.T) {
 	p := presetByTitle(t, "Non-smooth")
-	c := compare(t, p.Spec, []string{"localized", "sgd"})
+	c := compare(t, p.Spec, []string{"localized", "nonprivate-schedule"})
 	loc, _ := reportOf(t, c, "localized")
-	sgd, _ := reportOf(t, c, "sgd")
+	sgd, _ := reportOf(t, c, "nonprivate-schedule")
 	up, lo := boundOf(loc.Bounds, theory.Upper, ""), boundOf(loc.Bounds, theory.Lower, "")
 	start := loc.Trace[0].Excess
 	t.Logf("localized: %g → %g ± %g in %d evaluations (budget bound %v); sgd %g ± %g; bounds %g, %g; %v",

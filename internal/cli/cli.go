@@ -33,6 +33,9 @@ type env struct {
 	// explorer runs the explorer (nil: tui.Run); tests capture its
 	// options.
 	explorer func(context.Context, tui.Options) error
+	// args are the command line's arguments (after "dpso"), which every
+	// output's citation repeats.
+	args []string
 }
 
 // Main executes dpso with args (os.Args[1:] for the binary) and returns
@@ -55,6 +58,7 @@ func (e *env) execute(args []string) (code int) {
 			code = 1
 		}
 	}()
+	e.args = args
 	root := e.rootCmd()
 	root.SetArgs(args)
 	err := root.Execute()

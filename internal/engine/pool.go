@@ -35,7 +35,36 @@ type unit struct {
 	w0 Estimate
 	// biasOnly: run every trial a second time with the noise off.
 	biasOnly bool
-	profile  []scenarios.MomentEntry
+	// holds are the overrides a clip sweep holds per solver (its step,
+	// and T, at the values it prescribes at its own prescribed C), nil
+	// elsewhere: each solver's as the sweep of that solver alone holds it.
+	holds   []Hold
+	profile []scenarios.MomentEntry
+}
+
+// Hold is what a clip sweep holds fixed for one solver across its grid:
+// the step and, for the one-pass solvers, T, at their values prescribed at
+// that solver's prescribed C (0: not held, the prescription at each C).
+type Hold struct {
+	Step  float64
+	Iters int
+}
+
+// config is the solvers.Config of solver si in trial: the run's, with the
+// solver's holds.
+func (u *unit) config(si, trial int, observe func(solvers.Checkpoint)) solvers.Config {
+	cfg := u.run.Config(trial, observe)
+	if si < len(u.holds) {
+		if h := u.holds[si]; h.Step != 0 || h.Iters != 0 {
+			if h.Step != 0 {
+				cfg.Step = h.Step
+			}
+			if h.Iters != 0 {
+				cfg.Iters = h.Iters
+			}
+		}
+	}
+	return cfg
 }
 
 // testAfterTrials, when set (by tests), runs when a sweep's trials have
@@ -54,12 +83,12 @@ func (u *unit) finish(ctx context.Context) error {
 	return nil
 }
 
-func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*unit, error) {
+func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, holds []Hold) (*unit, error) {
 	in, err := scenarios.Build(ctx, r.Problem)
 	if err != nil {
 		return nil, err
 	}
-	u := &unit{in: in, run: r, spec: specOf(r, in), point: point, w0: startExcess(in)}
+	u := &unit{in: in, run: r, spec: specOf(r, in), point: point, w0: startExcess(in), holds: holds}
 	if err := spec.CheckSamplingRate(r.Spec, u.spec.N); err != nil {
 		return nil, err
 	}
@@ -77,7 +106,7 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*
 			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, r.Spec.Class)}
 		}
 		d = r.Configured(d)
-		cfg := r.Config(0, nil)
+		cfg := u.config(len(u.solvers), 0, nil)
 		cfg.Context = ctx // dp-sgd's calibration answers Ctrl-C
 		par, err := d.Solver.Prescribe(in, u.spec.N, cfg)
 		if ctx.Err() != nil {
@@ -200,6 +229,10 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		return err
 	}
 	data := u.in.Dataset(u.run.Rand, u.run.Spec.Seed, trial)
+	ref, err := p.reference(ctx, u, data)
+	if err != nil {
+		return err
+	}
 	progress := p.set.progress()
 	for si, d := range u.solvers {
 		if u.refused[si] != "" {
@@ -221,7 +254,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 			}
 			p.set.wait(ctx) // a paused run blocks here (see Gate)
 		}
-		cfg := u.run.Config(trial, observe)
+		cfg := u.config(si, trial, observe)
 		cfg.Workers = p.inner
 		res, err := d.Solver.Run(ctx, u.in, data, cfg)
 		if err != nil {
@@ -240,7 +273,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if u.biasOnly {
 			// The same schedule on the same data with the noise switched
 			// off: the clipping bias's share of the error.
-			cfg := u.run.Config(trial, nil)
+			cfg := u.config(si, trial, nil)
 			cfg.NoNoise = true
 			bo, err := d.Solver.Run(ctx, u.in, data, cfg)
 			if err != nil {
@@ -263,6 +296,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		u.results[si][trial] = TrialResult{
 			Trial: trial, Excess: ex, ExcessSE: se, W: res.W, Spent: res.Spent, Budget: res.Budget, Events: res.Events, Params: res.Params,
 			GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, BiasOnly: biasOnly,
+			Reference: ref.excess, ReferenceWidth: ref.width, ReferenceNote: ref.note,
 			BudgetBound: res.BudgetBound, Notes: notes, Trace: trace,
 			Elapsed: time.Since(t0),
 		}
@@ -304,11 +338,13 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	}
 	r.Bounds, r.Notes = boundsWithNote(r.Theory, r.Notes)
 	r.W0 = u.w0
+	r.Geometry, r.Estimated = u.in.Geometry(), u.in.Estimated()
 	r.Clipped = math.NaN()
-	r.BiasOnly = Estimate{Mean: math.NaN(), SE: math.NaN()}
+	r.BiasOnly = nanEstimate()
+	r.Reference, r.ReferenceWidth = nanEstimate(), math.NaN()
 	if u.refused[si] != "" {
 		r.Refused = u.refused[si]
-		r.Excess = Estimate{Mean: math.NaN(), SE: math.NaN()}
+		r.Excess = nanEstimate()
 		return r
 	}
 	r.Risk = u.in.RiskInfo()
@@ -334,6 +370,7 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	for _, t := range r.Trials {
 		r.BudgetCapped = r.BudgetCapped || t.BudgetBound
 	}
+	r.Reference, r.ReferenceWidth, r.ReferenceNote = referenceOf(r.Trials)
 	r.Certified = Certify(u.in, d.Name(), u.run.Schedule, oracleName, u.spec.K, r.Params)
 	var note string
 	r.Trace, note = meanTrace(r.Trials)
@@ -358,7 +395,7 @@ func (u *unit) comparison(elapsed time.Duration) *Comparison {
 	}
 	for si := range u.solvers {
 		if u.refused[si] != "" || u.refused[0] != "" {
-			c.Diff = append(c.Diff, Estimate{Mean: math.NaN(), SE: math.NaN()})
+			c.Diff = append(c.Diff, nanEstimate())
 			continue
 		}
 		xs := make([]float64, u.run.Spec.Trials)

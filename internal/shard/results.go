@@ -79,6 +79,7 @@ type (
 		Q, Sigma             num
 		Steps                int
 		Accountant           string
+		Adjacency            string
 		Eps, Delta, EpsLower num
 	}
 	wphase struct {
@@ -111,6 +112,8 @@ type (
 		GradEvals, NonFinite int64
 		Clipped, Fed         int64
 		BiasOnly             num
+		Reference, RefWidth  num
+		ReferenceNote        string
 		BudgetBound          bool
 		Notes                []string
 		Trace                []wtrace
@@ -124,7 +127,7 @@ func toWire(r engine.TrialResult) wresult {
 		Trial: r.Trial, Excess: num(r.Excess), ExcessSE: num(r.ExcessSE), W: each(r.W, toNum),
 		Spent: cost(r.Spent), Budget: cost(r.Budget),
 		Events: each(r.Events, func(e ledger.Event) wevent {
-			return wevent{e.Mechanism, num(e.Q), num(e.Sigma), e.Steps, e.Accountant, num(e.Eps), num(e.Delta), num(e.EpsLower)}
+			return wevent{e.Mechanism, num(e.Q), num(e.Sigma), e.Steps, e.Accountant, e.Adjacency, num(e.Eps), num(e.Delta), num(e.EpsLower)}
 		}),
 		Params: wparams{p.Iters, p.Batch, num(p.Clip), num(p.Sigma), num(p.Step), p.Prescribed, p.Overridden,
 			each(p.Phases, func(ph solvers.Phase) wphase {
@@ -132,7 +135,8 @@ func toWire(r engine.TrialResult) wresult {
 			}),
 			p.BudgetBound, p.GradEvals, p.Notes},
 		GradEvals: r.GradEvals, NonFinite: r.NonFinite, Clipped: r.Clipped, Fed: r.Fed,
-		BiasOnly: num(r.BiasOnly), BudgetBound: r.BudgetBound, Notes: r.Notes,
+		BiasOnly: num(r.BiasOnly), Reference: num(r.Reference), RefWidth: num(r.ReferenceWidth), ReferenceNote: r.ReferenceNote,
+		BudgetBound: r.BudgetBound, Notes: r.Notes,
 		Trace: each(r.Trace, func(t engine.TracePoint) wtrace {
 			return wtrace{t.Iter, t.GradEvals, num(t.Excess), num(t.SE)}
 		}),
@@ -146,7 +150,7 @@ func (w wresult) result() engine.TrialResult {
 		Trial: w.Trial, Excess: float64(w.Excess), ExcessSE: float64(w.ExcessSE), W: each(w.W, fromNum),
 		Spent: w.Spent.cost(), Budget: w.Budget.cost(),
 		Events: each(w.Events, func(e wevent) ledger.Event {
-			return ledger.Event{Mechanism: e.Mechanism, Q: float64(e.Q), Sigma: float64(e.Sigma), Steps: e.Steps, Accountant: e.Accountant,
+			return ledger.Event{Mechanism: e.Mechanism, Q: float64(e.Q), Sigma: float64(e.Sigma), Steps: e.Steps, Accountant: e.Accountant, Adjacency: e.Adjacency,
 				Eps: float64(e.Eps), Delta: float64(e.Delta), EpsLower: float64(e.EpsLower)}
 		}),
 		Params: solvers.Params{Iters: p.Iters, Batch: p.Batch, Clip: float64(p.Clip), Sigma: float64(p.Sigma), Step: float64(p.Step),
@@ -157,7 +161,8 @@ func (w wresult) result() engine.TrialResult {
 			}),
 			BudgetBound: p.BudgetBound, GradEvals: p.GradEvals, Notes: p.Notes},
 		GradEvals: w.GradEvals, NonFinite: w.NonFinite, Clipped: w.Clipped, Fed: w.Fed,
-		BiasOnly: float64(w.BiasOnly), BudgetBound: w.BudgetBound, Notes: w.Notes,
+		BiasOnly: float64(w.BiasOnly), Reference: float64(w.Reference), ReferenceWidth: float64(w.RefWidth), ReferenceNote: w.ReferenceNote,
+		BudgetBound: w.BudgetBound, Notes: w.Notes,
 		Trace: each(w.Trace, func(t wtrace) engine.TracePoint {
 			return engine.TracePoint{Iter: t.Iter, GradEvals: t.GradEvals, Excess: float64(t.Excess), SE: float64(t.SE)}
 		}),

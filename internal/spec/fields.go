@@ -172,6 +172,8 @@ var fields = []Field{
 		f64: func(s *Spec) *float64 { return &s.Step }, usage: text("step-size parameter override (0: prescribed)")},
 	{Name: "accountant", Group: Solver, Kind: String, str: func(s *Spec) *string { return &s.Accountant },
 		usage: text("dp-sgd's privacy accountant: pld (privacy loss distribution, tight) or rdp (Rényi DP) (default " + DefaultAccountant + ")")},
+	{Name: "adjacency", Group: Solver, Kind: String, str: func(s *Spec) *string { return &s.Adjacency },
+		usage: text("dp-sgd's neighbouring relation: replace-one (one record replaced, the paper's and every other solver's) or add-remove (one record added or removed, as Opacus and TF Privacy account; dp-sgd alone) (default " + ReplaceOne + ")")},
 	{Name: "batch", Group: Solver, Kind: Int, Range: closed(0, scenarios.MaxN), Symbol: "B", note: text("0 = min(256, n)"),
 		i: func(s *Spec) *int { return &s.Batch }, usage: text("dp-sgd's expected batch size B = qn (0: min(256, n); at most n; not with --sampling-rate)")},
 	{Name: "sampling-rate", Group: Solver, Kind: Float, Range: closed(1.0/scenarios.MaxN, 1), ZeroDefault: true, Symbol: "q",

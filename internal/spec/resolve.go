@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -49,6 +50,10 @@ type Privacy struct {
 	EpsDelta float64
 	// AccountantName is the accountant ("pld" or "rdp"; Accountant only).
 	AccountantName string
+	// Adjacency is the neighbouring relation the statement is about:
+	// ReplaceOne (the paper's: every zCDP and shuffle solver, and dp-sgd
+	// by default) or AddRemove (dp-sgd with --adjacency add-remove).
+	Adjacency string
 }
 
 // Private reports whether the budget is finite.
@@ -73,11 +78,12 @@ func (p Privacy) Cost() ledger.Cost {
 func (r Resolved) PrivacyOf(d solvers.Descriptor) Privacy {
 	p := r.Privacy
 	if p.Model == Shuffle {
+		p.Adjacency = ReplaceOne
 		return p
 	}
-	p.Model, p.AccountantName = ZCDP, ""
+	p.Model, p.AccountantName, p.Adjacency = ZCDP, "", ReplaceOne
 	if d.Accounted && p.Private() {
-		p.Model, p.AccountantName = Accountant, r.Spec.Accountant
+		p.Model, p.AccountantName, p.Adjacency = Accountant, r.Spec.Accountant, r.Spec.Adjacency
 	}
 	return p
 }
@@ -177,6 +183,11 @@ func (r *Resolved) resolve() error {
 	if s.Solver == "" {
 		s.Solver = paper.Name()
 	}
+	var renamed string
+	if c, ok := solvers.Canonical(s.Solver); ok {
+		renamed = renamedNote(s.Solver, c)
+		s.Solver = c
+	}
 	d, ok := solvers.DescriptorOf(s.Solver)
 	if !ok {
 		return specErr("solver", "unknown solver %s (registered: %s)", theory.Quote(s.Solver), strings.Join(solvers.Names(), ", "))
@@ -242,6 +253,9 @@ func (r *Resolved) resolve() error {
 		return err
 	}
 	r.DefaultNotes = defaultNotes(s.Solver, unresolved, p, wb)
+	if renamed != "" {
+		r.DefaultNotes = append(r.DefaultNotes, renamed)
+	}
 	r.Problem = p
 	s.Loss = string(p.Loss)
 	s.Scenario, s.N, s.D, s.Diam, s.Tail, s.K = p.Scenario, p.N, p.D, p.Diam, p.Tail, p.K
@@ -290,6 +304,25 @@ func (r *Resolved) resolve() error {
 	return nil
 }
 
+// renamedNote says that a solver was named by its former name.
+func renamedNote(old, name string) string {
+	return fmt.Sprintf("solver %s is the former name of %s, the paper solver's schedule at this ε run without clipping or noise: it moves with ε and is no floor (the non-private reference, the empirical risk minimizer on the same draws, is shown beside every run)", old, name)
+}
+
+// CanonicalNames are names with every former solver name replaced by the
+// solver's name (solvers.Canonical), and the notes that say so.
+func CanonicalNames(names []string) ([]string, []string) {
+	out := slices.Clone(names)
+	var notes []string
+	for i, n := range out {
+		if c, ok := solvers.Canonical(n); ok {
+			out[i] = c
+			notes = append(notes, renamedNote(n, c))
+		}
+	}
+	return out, notes
+}
+
 // CheckSamplingRate refuses a dp-sgd sampling rate q whose expected batch
 // qn is below one sample at n: T = ⌈E/q⌉ steps while the work budget
 // (T·qn gradient evaluations) never binds — q = 10⁻³⁰⁰ planned 2³¹ − 1
@@ -314,6 +347,13 @@ func resolveSolverOptions(s *Spec) error {
 	default:
 		return specErr("accountant", "unknown accountant %s (want pld or rdp)", theory.Quote(s.Accountant))
 	}
+	switch s.Adjacency {
+	case "":
+		s.Adjacency = ReplaceOne
+	case ReplaceOne, AddRemove:
+	default:
+		return specErr("adjacency", "unknown adjacency %s (want %s or %s)", theory.Quote(s.Adjacency), ReplaceOne, AddRemove)
+	}
 	switch {
 	case s.Batch > 0 && s.SamplingRate > 0:
 		return specErr("sampling-rate", "give dp-sgd's batch once: the expected batch size B, or the sampling rate q = B/n, not both")
@@ -331,13 +371,20 @@ func resolveSolverOptions(s *Spec) error {
 // that does not run that solver — names, a comparison's or a sweep's
 // solvers, or, when names is empty, s's own solver — naming the field: a
 // setting the call would ignore is refused rather than dropped. In a
-// comparison that includes the solver the setting applies to it alone.
-// s is the Spec as the user gave it (Resolve makes dp-sgd's accountant
-// explicit), so callers check it beside Resolve.
+// comparison that includes the solver the setting applies to it alone,
+// except dp-sgd's add-remove adjacency, which a call with more than one
+// solver refuses: a comparison is at one adjacency, the paper's
+// replace-one. s is the Spec as the user gave it (Resolve makes dp-sgd's
+// accountant and adjacency explicit), so callers check it beside Resolve.
 func (s Spec) CheckSolverFields(names []string) error {
 	runs := names
 	if len(runs) == 0 {
 		runs = []string{s.Solver}
+	}
+	if s.Adjacency == AddRemove && len(runs) > 1 {
+		// Equal privacy needs one relation: the paper's solvers are
+		// private under replace-one only.
+		return specErr("adjacency", "a comparison states one adjacency, the paper's replace-one, under which every solver is private; add-remove (practitioners' accounting) applies to dp-sgd run alone (--solver dp-sgd)")
 	}
 	for _, f := range fields {
 		owner := f.Solver()

@@ -91,6 +91,7 @@ type Spec struct {
 	// without dp-sgd refuses them: CheckSolverFields); 0 or "" = its
 	// default (solvers.DPSGD). Batch and SamplingRate exclude each other.
 	Accountant     string  `json:"accountant,omitempty"`       // rdp | pld (default pld)
+	Adjacency      string  `json:"adjacency,omitempty"`        // replace-one | add-remove (default replace-one: the paper's)
 	Batch          int     `json:"batch,omitempty"`            // expected batch B = qn, [0, 10⁸]; default min(256, n)
 	SamplingRate   float64 `json:"sampling-rate,omitempty"`    // Poisson rate q ∈ (0, 1]; default B/n
 	Epochs         float64 `json:"epochs,omitempty"`           // expected passes E ∈ (0, 10⁶]; default 5
@@ -151,6 +152,12 @@ const (
 	DefaultConversionDelta = 1e-5
 	// DefaultAccountant is dp-sgd's accountant when unset.
 	DefaultAccountant = "pld"
+	// ReplaceOne is the paper's neighbouring relation (datasets at
+	// Hamming distance 1), every solver's, and dp-sgd's default; AddRemove
+	// (one record added or removed) is dp-sgd's by --adjacency, to
+	// reproduce practitioners' accounting.
+	ReplaceOne = "replace-one"
+	AddRemove  = "add-remove"
 	// MaxEpochs caps epochs.
 	MaxEpochs = 1e6
 	// MaxClipRate caps clip-rate.
@@ -311,6 +318,12 @@ func defaultNNote(n0, n int, c theory.Class, k float64, wb int64) string {
 // at Info.K. They depend on the resolved values only, not on whether the
 // user typed them, so that resolving a resolved Spec gives the same notes.
 func defaultNotes(solver string, unresolved, p scenarios.ProblemDef, wb int64) []string {
+	if p.Data != "" && unresolved.Diam == 0 {
+		// D is never chosen from the rows: the default is a fixed number,
+		// and the run says when the rows' minimizer lies outside W.
+		return []string{fmt.Sprintf("D = %s: the default diameter on --data (W = B(0, %s)), not chosen from the rows; give --diam from what you know of the problem (the run says when the rows' empirical risk minimizer lies outside W)",
+			theory.FormatNumber(p.Diam), theory.FormatNumber(p.Diam/2))}
+	}
 	in, ok := scenarios.Lookup(p.Scenario)
 	if !ok || p.Data != "" {
 		return nil

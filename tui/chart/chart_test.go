@@ -223,7 +223,7 @@ func TestLegendMarksAreThePlotsGlyphs(t *testing.T) {
 		{Label: "KLZ21 (prior)", Kind: Prior, Value: 10},
 		{Label: "L_f (prior)", Kind: Prior, Value: 3},
 		{Label: "acsa", Kind: Run, Points: run(1)},
-		{Label: "sgd", Kind: Run, Points: run(0.1)},
+		{Label: "nonprivate-schedule", Kind: Run, Points: run(0.1)},
 		{Label: "klz-gd", Kind: Run, Points: run(0.01)},
 	}, 100, 4000, "")
 	v := style.StripANSI(c.View())
@@ -248,7 +248,7 @@ func TestLegendMarksAreThePlotsGlyphs(t *testing.T) {
 		label string
 		kind  Kind
 		i     int
-	}{{"upper bound", Upper, 0}, {"lower bound", Lower, 0}, {"KLZ21 (prior)", Prior, 0}, {"L_f (prior)", Prior, 1}, {"acsa", Run, 0}, {"sgd", Run, 1}, {"klz-gd", Run, 2}} {
+	}{{"upper bound", Upper, 0}, {"lower bound", Lower, 0}, {"KLZ21 (prior)", Prior, 0}, {"L_f (prior)", Prior, 1}, {"acsa", Run, 0}, {"nonprivate-schedule", Run, 1}, {"klz-gd", Run, 2}} {
 		mark := Mark(c.kind, c.i, true)
 		if !strings.Contains(legendText, mark+" "+c.label) {
 			t.Errorf("legend lacks %q:\n%s", mark+" "+c.label, legendText)
