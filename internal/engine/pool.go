@@ -31,8 +31,9 @@ type unit struct {
 	refused []string
 	point   int
 	results [][]TrialResult // [solver][trial]
-	// w0 is F(w₀) − F* at the common start w₀ = 0.
-	w0 Estimate
+	// w0 is F(w₀) − F* at the common start w₀ = 0; w0Holdout its loss on
+	// user data's held-out rows (NaN when none).
+	w0, w0Holdout Estimate
 	// biasOnly: run every trial a second time with the noise off.
 	biasOnly bool
 	profile  []scenarios.MomentEntry
@@ -60,6 +61,13 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*
 		return nil, err
 	}
 	u := &unit{in: in, run: r, spec: specOf(r, in), point: point, w0: startExcess(in)}
+	u.w0Holdout = holdoutAt(in, make([]float64, in.Dim()))
+	// With private constants the configuration is checked on placeholder
+	// constants; each trial prescribes from its own estimates.
+	check := in
+	if r.PrivateConstants() {
+		check = in.WithEstimates(placeholderEstimates(in, r.Problem.Needs.R2k))
+	}
 	if err := spec.CheckSamplingRate(r.Spec, u.spec.N); err != nil {
 		return nil, err
 	}
@@ -76,7 +84,7 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*
 		if !d.Baseline() && d.Class != string(r.Spec.Class) {
 			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, r.Spec.Class)}
 		}
-		par, err := d.Solver.Prescribe(in, u.spec.N, r.Config(0, nil))
+		par, err := d.Solver.Prescribe(check, u.spec.N, u.runConfig(0, nil))
 		if err == nil && d.Name() != r.Solver.Name() {
 			// r's own solver passed this check in Resolve; a listed one
 			// may materialize where it does not.
@@ -194,6 +202,13 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		return err
 	}
 	data := u.in.Dataset(u.run.Rand, u.run.Spec.Seed, trial)
+	prob, est, err := u.trialProblem(ctx, data, trial)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
 	progress := p.set.progress()
 	for si, d := range u.solvers {
 		if u.refused[si] != "" {
@@ -215,9 +230,9 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 			}
 			p.set.wait(ctx) // a paused run blocks here (see Gate)
 		}
-		cfg := u.run.Config(trial, observe)
+		cfg := u.runConfig(trial, observe)
 		cfg.Workers = p.inner
-		res, err := d.Solver.Run(ctx, u.in, data, cfg)
+		res, err := d.Solver.Run(ctx, prob, data, cfg)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -234,9 +249,9 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if u.biasOnly {
 			// The same schedule on the same data with the noise switched
 			// off: the clipping bias's share of the error.
-			cfg := u.run.Config(trial, nil)
+			cfg := u.runConfig(trial, nil)
 			cfg.NoNoise = true
-			bo, err := d.Solver.Run(ctx, u.in, data, cfg)
+			bo, err := d.Solver.Run(ctx, prob, data, cfg)
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -254,8 +269,10 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if out, radius := math.Sqrt(sqnorm(res.W)), u.in.Diam()/2; out > radius*(1+1e-9) {
 			notes = append(notes, fmt.Sprintf("the output lies outside W (‖w‖ = %s > R = %s); its excess risk may be negative", theory.Sig6.Format(out), theory.Sig6.Format(radius)))
 		}
+		ho := holdoutAt(u.in, res.W)
 		u.results[si][trial] = TrialResult{
-			Trial: trial, Excess: ex, ExcessSE: se, W: res.W, Spent: res.Spent, Budget: res.Budget, Events: res.Events, Params: res.Params,
+			Trial: trial, Excess: ex, ExcessSE: se, Holdout: ho.Mean, HoldoutSE: ho.SE, Constants: est,
+			W: res.W, Spent: withEstimateCost(res.Spent, est), Budget: withEstimateCost(res.Budget, est), Events: res.Events, Params: res.Params,
 			GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, BiasOnly: biasOnly,
 			BudgetBound: res.BudgetBound, Notes: notes, Trace: trace,
 			Elapsed: time.Since(t0),
@@ -297,7 +314,8 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 		Elapsed: elapsed, UserRows: u.run.UserRows(), NotPrivate: u.run.NotPrivate(),
 	}
 	r.Bounds, r.Notes = boundsWithNote(r.Theory, r.Notes)
-	r.W0 = u.w0
+	r.W0, r.W0Holdout, r.HoldoutRows = u.w0, u.w0Holdout, u.in.HoldoutRows()
+	r.Holdout = Estimate{Mean: math.NaN(), SE: math.NaN()}
 	r.Clipped = math.NaN()
 	r.BiasOnly = Estimate{Mean: math.NaN(), SE: math.NaN()}
 	if u.refused[si] != "" {
@@ -308,6 +326,25 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	r.Risk = u.in.RiskInfo()
 	r.Trials = u.results[si]
 	r.Params = u.params[si]
+	r.Holdout = holdoutEstimate(r.Trials)
+	certIn := u.in
+	if e := r.Trials[0].Constants; e != nil {
+		// Each trial prescribed from its own private estimates: the
+		// parameters shown are trial 0's.
+		r.Params = r.Trials[0].Params
+		r.ConstantsRho = e.Rho
+		estIn := u.in.WithEstimates(*e)
+		if u.run.UserRows() {
+			// User data declare no constants: the bounds and the
+			// certificate read trial 0's estimates (a scenario's read its
+			// true, declared constants).
+			certIn = estIn
+			r.Theory = theoryOf(u.run, certIn)
+			r.Bounds, r.Notes = boundsWithNote(r.Theory, r.Notes)
+			r.Notes = append(r.Notes, "the theory bounds and the certificate read trial 0's private estimates of the constants: they hold if the true constants are at most the estimates")
+		}
+		r.Notes = append(r.Notes, estIn.Notes()[len(u.in.Notes()):]...)
+	}
 	xs := make([]float64, len(r.Trials))
 	var evalSE float64
 	for i, t := range r.Trials {
@@ -328,7 +365,7 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	for _, t := range r.Trials {
 		r.BudgetCapped = r.BudgetCapped || t.BudgetBound
 	}
-	r.Certified = Certify(u.in, d.Name(), u.run.Schedule, oracleName, u.spec.K, r.Params)
+	r.Certified = Certify(certIn, d.Name(), u.run.Schedule, oracleName, u.spec.K, r.Params)
 	var note string
 	r.Trace, note = meanTrace(r.Trials)
 	if note != "" {

@@ -147,6 +147,7 @@ func (r *Resolved) resolve() error {
 	}
 	p := scenarios.ProblemDef{
 		Scenario: s.Scenario, Data: s.Data, Loss: scenarios.Loss(s.Loss), EstimateConstants: s.EstimateConstants,
+		PrivateConstants: s.Constants == ConstantsPrivate, Holdout: s.Holdout,
 		N: s.N, D: s.D, Diam: s.Diam, Tail: s.Tail, K: s.K,
 		Lambda1: s.Lambda1, Lambda2: s.Lambda2, Params: s.Params,
 		Beta: s.Beta, Mu: s.Mu, R2: s.R2, Rk: s.Rk, R2k: s.R2k, Lf: s.Lf,
@@ -230,6 +231,9 @@ func (r *Resolved) resolve() error {
 	}
 	r.Privacy = r.PrivacyOf(d)
 	p.Eps = s.Eps
+	if err := resolveConstants(s, shuffle, r.Assumption); err != nil {
+		return err
+	}
 
 	// The problem.
 	p.Needs = scenarios.ConstantNeeds{None: s.Iters > 0 && s.Clip > 0 && s.Step > 0, R2k: d.Moments == solvers.Moment2K, Solver: s.Solver}
@@ -486,4 +490,50 @@ func (r Resolved) CheckSize(d solvers.Descriptor) error {
 		msg += sprintf(", or run %s, which streams its samples in O(d) memory at any n ≤ %s", p.Name(), theory.FormatCount(int64(scenarios.MaxN)))
 	}
 	return specErr("n", "%s", msg)
+}
+
+// resolveConstants checks --constants and --constants-share: private
+// estimates need a finite zCDP budget to take their share from (not the
+// shuffle model's (ε, δ)), exclude the non-private --estimate-constants,
+// and estimate r̃_k (the default assumption) only.
+func resolveConstants(s *Spec, shuffle bool, a theory.Assumption) error {
+	switch s.Constants {
+	case "", "declared":
+		s.Constants = ""
+		if s.ConstantsShare != 0 {
+			return specErr("constants-share", "the share of the budget for private estimates applies to --constants private only")
+		}
+		return nil
+	case ConstantsPrivate:
+	default:
+		return specErr("constants", "unknown source of constants %s (want declared or private)", theory.Quote(s.Constants))
+	}
+	switch {
+	case math.IsInf(s.Eps, 1):
+		return specErr("constants", "private estimates take a share of a finite budget; ε = ∞ has none (give a finite --eps, or leave --constants out)")
+	case shuffle:
+		return specErr("constants", "private estimates are zCDP releases; the shuffle oracle %s states its budget as (ε, δ), which has no zCDP share to give them", s.Oracle)
+	case s.EstimateConstants:
+		return specErr("constants", "private estimates and --estimate-constants (not private) exclude each other; choose one")
+	case a != "" && a != theory.Tilde:
+		return specErr("constants", "private estimates read r̃_k (Assumption ass:tilde); --assumption %s reads constants they do not estimate", a)
+	}
+	if s.ConstantsShare == 0 {
+		s.ConstantsShare = DefaultConstantsShare
+	}
+	return nil
+}
+
+// PrivateConstants reports whether the run estimates its constants
+// privately (--constants private).
+func (r Resolved) PrivateConstants() bool { return r.Spec.Constants == ConstantsPrivate }
+
+// ConstantsRho is ρ₀, the zCDP budget of a private estimate of the
+// constants: ConstantsShare·ρ of the per-release budget (0 without
+// --constants private).
+func (r Resolved) ConstantsRho() float64 {
+	if !r.PrivateConstants() {
+		return 0
+	}
+	return r.Spec.ConstantsShare * r.Privacy.Rho
 }
