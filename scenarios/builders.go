@@ -33,13 +33,13 @@ type model struct {
 	sup *supProfile
 	// draw writes one sample into x (len sdim) without allocating; nil for
 	// user data.
-	draw  func(r *dist.Rand, x []float64)
-	data  *solvers.Matrix // user data (nil for scenarios): the rows a run reads
+	draw func(r *dist.Rand, x []float64)
+	data *solvers.Matrix // user data (nil for scenarios): the rows a run reads
 	// holdout are user data's held-out rows (ProblemDef.Holdout; nil when
 	// none).
 	holdout *solvers.Matrix
-	risk  riskModel
-	notes []string
+	risk    riskModel
+	notes   []string
 }
 
 // hardP is the lower-bound proofs' p = min(1, √d/(n√ρ)) with ρ = ε²/2.

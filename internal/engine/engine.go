@@ -99,9 +99,9 @@ type TrialResult struct {
 	// Constants are the trial's private estimates of the constants its
 	// solvers' prescriptions read (nil unless --constants private); their
 	// cost ρ₀ is part of Spent and Budget.
-	Constants *scenarios.PrivateEstimates
-	W                []float64
-	Spent, Budget    ledger.Cost
+	Constants     *scenarios.PrivateEstimates
+	W             []float64
+	Spent, Budget ledger.Cost
 	// Events are the mechanisms the ledger accounted as a whole (dp-sgd's
 	// Poisson-subsampled Gaussian steps, with their accountant's (ε', δ));
 	// nil for the solvers charged call by call.
