@@ -190,6 +190,9 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		}
 		est, ref = &e, t.in.WithEstimates(e)
 	}
+	if name == (solvers.SGD{}).Name() {
+		return trialOut{refused: "the non-private baseline (no clipping, no noise): a private search has nothing to tune in it"}, nil
+	}
 	cfg := r.Config(j.trial, nil)
 	cfg.Eps = math.Sqrt(2 * t.pv.CandidateRho)
 	grid, dropped, err := gridFor(t.ts.Grid, ref, d, nt, cfg)
