@@ -60,9 +60,9 @@ total, so anyone can recompute it.
 The grid: --grid-clip, --grid-step, --grid-iters (--grid-epochs, --grid-batch for
 dp-sgd), comma-separated values; an axis left out takes its default, computed from
 the constants the search reads (declared, or private with --constants private),
-never from the rows: C = r̃₂·2^j, j = −6…−1; step: acsa 2β·{1, 2, 4}, clipped-sgd
+never from the rows: C = r̃₂·2^j, j = −6…−1; step: acsa 2β·{½, 1, 2}, clipped-sgd
 (1/β)·{¼, ½, 1}, others the prescribed step ·{¼, 1, 4}; T = the prescribed T
-·{½, 1, 2}; dp-sgd 1, 2, 5 epochs at the prescribed batch. Points a solver refuses
+·{½, 1, 2, 4} (acsa ·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at the prescribed batch. Points a solver refuses
 are dropped.
 
 Beside the tuned run (--references, the default on a scenario): the prescribed run
@@ -104,7 +104,7 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
 	fs.StringSliceVar(&o.solverList, "solvers", nil, "tune these solvers (comma-separated) under the same procedure and budget, on the same draws (instead of --solver)")
 	fs.StringSliceVar(&o.gridClip, "grid-clip", nil, "the grid's clip thresholds C (comma-separated; default r̃₂·2^j, j = −6…−1)")
 	fs.StringSliceVar(&o.gridStep, "grid-step", nil, "the grid's step parameters (default per solver: see above)")
-	fs.StringSliceVar(&o.gridIters, "grid-iters", nil, "the grid's iteration counts T (default the prescribed T ·{½, 1, 2})")
+	fs.StringSliceVar(&o.gridIters, "grid-iters", nil, "the grid's iteration counts T (default the prescribed T ·{½, 1, 2, 4}; acsa ·{1, 2, 4, 8})")
 	fs.StringSliceVar(&o.gridEpochs, "grid-epochs", nil, "dp-sgd: the grid's epochs (default 1, 2, 5)")
 	fs.StringSliceVar(&o.gridBatch, "grid-batch", nil, "dp-sgd: the grid's expected batch sizes (default the prescribed batch)")
 	newNumFlag(fs, &o.candidates, "candidates", "the mean of K, the number of candidates (default 10; at least 1, at most 10⁴)")

@@ -21,9 +21,13 @@ import (
 //   - Clip: r̃₂·2^j, j = −6, …, −1 (r̃₂ the scale of the per-sample gradients'
 //     worst-case norms; the prescribed C balances a bias bound built on
 //     r̃_k and sits far above the norms' bulk);
-//   - Iters: the prescribed T times ½, 1, 2 (within [1, n − 1]);
-//   - Step: acsa's η = 2β times 1, 2, 4 (η ≥ 2β is the smooth case's own
-//     floor; the prescribed η grows with the clipping bias B(C));
+//   - Iters: the prescribed T times ½, 1, 2, 4 (within [1, n − 1]; the
+//     theorems' T balances bounds with constants set to 1, and a few more
+//     steps often pay); acsa's times 1, 2, 4, 8 (its T ∝ n^{1/4} at most
+//     is a handful of steps at the sizes people run);
+//   - Step: acsa's η = 2β times ½, 1, 2 (2β is the smooth case's floor of
+//     η; the prescribed η grows with the clipping bias B(C) and stalls the
+//     iterate once C is lowered);
 //     clipped-sgd's base step (1/β) times ¼, ½, 1; any other solver's
 //     prescribed step parameter times ¼, 1, 4;
 //   - Epochs and Batch (dp-sgd): 1, 2, 5 epochs; the prescribed batch.
@@ -166,9 +170,9 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 		switch d.Name() {
 		case solvers.ACSA{}.Name():
 			if !finite(c.Beta) {
-				return nil, 0, &spec.SpecError{Field: "grid-step", Msg: "acsa's default step grid is 2β·{1, 2, 4}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
+				return nil, 0, &spec.SpecError{Field: "grid-step", Msg: "acsa's default step grid is 2β·{½, 1, 2}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
 			}
-			steps = scale(2*c.Beta, 1, 2, 4)
+			steps = scale(2*c.Beta, 0.5, 1, 2)
 		case solvers.ClippedSGD{}.Name():
 			if !finite(c.Beta) {
 				return nil, 0, &spec.SpecError{Field: "grid-step", Msg: "clipped-sgd's default step grid is (1/β)·{¼, ½, 1}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
@@ -195,7 +199,11 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 	} else {
 		iters = g.Iters
 		if len(iters) == 0 {
-			for _, f := range []float64{0.5, 1, 2} {
+			fs := []float64{0.5, 1, 2, 4}
+			if d.Name() == (solvers.ACSA{}).Name() {
+				fs = []float64{1, 2, 4, 8}
+			}
+			for _, f := range fs {
 				t := int(math.Round(f * float64(base.Iters)))
 				t = max(1, min(t, n-1))
 				if !slices.Contains(iters, t) {

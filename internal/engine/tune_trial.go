@@ -100,6 +100,9 @@ func (t *tuner) run(ctx context.Context, rep *TuneReport) error {
 		}
 		if ts.Refused == "" {
 			ts.Tuned, ts.Oracle = t.assemble(outs[si])
+		} else {
+			nan := Estimate{Mean: math.NaN(), SE: math.NaN()}
+			ts.Tuned = Tuned{Excess: nan, Holdout: nan}
 		}
 		rep.Solvers = append(rep.Solvers, ts)
 	}

@@ -200,8 +200,8 @@ func estJSON(e engine.Estimate) EstimateJSON {
 // gridRules are the default axes' rules (engine.TuneGrid's).
 var gridRules = map[string]string{
 	"clip":   "r̃₂·2^j, j = −6, …, −1 (r̃₂ as the search reads it)",
-	"step":   "acsa: 2β·{1, 2, 4}; clipped-sgd: (1/β)·{¼, ½, 1}; others: the prescribed step ·{¼, 1, 4}",
-	"iters":  "the prescribed T ·{½, 1, 2}, within [1, n − 1]",
+	"step":   "acsa: 2β·{½, 1, 2}; clipped-sgd: (1/β)·{¼, ½, 1}; others: the prescribed step ·{¼, 1, 4}",
+	"iters":  "the prescribed T ·{½, 1, 2, 4} (acsa: ·{1, 2, 4, 8}), within [1, n − 1]",
 	"epochs": "{1, 2, 5} (dp-sgd)",
 	"batch":  "the prescribed batch (dp-sgd)",
 }
@@ -398,8 +398,9 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
 		{"privacy", fmt.Sprintf("ε' = %s at δ = %s for the whole search (Rényi DP, order %s), at most %s, the exact ε' of ρ = ε²/2 = %s: the budget given, tuning included",
 			n6(pv.Eps), n6(pv.Target.Delta), n6(pv.Order), n6(pv.Target.EpsDelta), n6(pv.Target.Rho))},
 		{"total", totalTuneText(r)},
-		{"start point", w0Row(r.W0, r.Risk.Method, r.UserRows)[1]},
 	}
+	rows = append(rows, notPrivateRows(r.NotPrivate)...)
+	rows = append(rows, [2]string{"start point", w0Row(r.W0, r.Risk.Method, r.UserRows)[1]})
 	if err := writeRows(w, rows); err != nil {
 		return err
 	}
