@@ -60,10 +60,13 @@ total, so anyone can recompute it.
 The grid: --grid-clip, --grid-step, --grid-iters (--grid-epochs, --grid-batch for
 dp-sgd), comma-separated values; an axis left out takes its default, computed from
 the constants the search reads (declared, or private with --constants private),
-never from the rows: C = r̃₂·2^j, j = −6…−1; step: acsa 2β·{½, 1, 2}, clipped-sgd
-(1/β)·{¼, ½, 1}, others the prescribed step ·{¼, 1, 4}; T = the prescribed T
-·{½, 1, 2, 4} (acsa ·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at the prescribed batch. Points a solver refuses
-are dropped.
+never from the rows: C = r̃₂·2^j, j = −6…−1; step: acsa 2β·{½, 1, 2},
+clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd (1/β)·{1/64, 1/16, ¼, 1}, others the
+prescribed step ·{¼, 1, 4}; T = the prescribed T ·{½, 1, 2, 4} (acsa
+·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at the prescribed batch. Points a solver
+refuses are dropped. A dp-sgd candidate's noise multiplier is the smallest
+whose Rényi curve stays under ρ_Q·λ at every order the accounting reads, so it
+enters the search as a ρ_Q-zCDP candidate does.
 
 Beside the tuned run (--references, the default on a scenario): the prescribed run
 (the theorem's constants, at ρ = ε²/2 on all rows) and the oracle-tuned reference —

@@ -28,8 +28,10 @@ import (
 //   - Step: acsa's η = 2β times ½, 1, 2 (2β is the smooth case's floor of
 //     η; the prescribed η grows with the clipping bias B(C) and stalls the
 //     iterate once C is lowered);
-//     clipped-sgd's base step (1/β) times ¼, ½, 1; any other solver's
-//     prescribed step parameter times ¼, 1, 4;
+//     clipped-sgd's base step (1/β) times ¼, ½, 1; dp-sgd's η = 1/β times
+//     1/64, 1/16, ¼, 1 (its prescribed η is set by the noise of its
+//     prescribed C); any other solver's prescribed step parameter times
+//     ¼, 1, 4;
 //   - Epochs and Batch (dp-sgd): 1, 2, 5 epochs; the prescribed batch.
 //
 // A point a solver refuses at the search's parameters (clipped-sgd's step
@@ -141,6 +143,12 @@ func checkGridAxes(g TuneGrid, ds []solvers.Descriptor) error {
 // (their count returned). An axis whose default needs a constant ref does
 // not have (user data without it) is refused, naming its flag.
 func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, cfg solvers.Config) ([]Candidate, int, error) {
+	if d.Accounted {
+		// A candidate's z is set by the search (tuner.multiplier); a
+		// placeholder spares each point a calibration that T, the batch
+		// and the point's validity do not depend on.
+		cfg.DPSGD.Multiplier = 1
+	}
 	base, err := d.Solver.Prescribe(ref, n, cfg)
 	if err != nil && (len(g.Clip) == 0 || len(g.Step) == 0 || (len(g.Iters) == 0 && !readsEpochs(d)) || (len(g.Batch) == 0 && readsEpochs(d))) {
 		return nil, 0, fmt.Errorf("the default grid starts from %s's prescription, which fails here (%w); give every axis (--grid-clip, --grid-step, --grid-iters or --grid-epochs)", d.Name(), err)
@@ -178,6 +186,17 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 				return nil, 0, &spec.SpecError{Field: "grid-step", Msg: "clipped-sgd's default step grid is (1/β)·{¼, ½, 1}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
 			}
 			steps = scale(1/c.Beta, 0.25, 0.5, 1)
+		case (solvers.DPSGD{}).Name():
+			if !finite(c.Beta) {
+				if !finite(base.Step) {
+					return nil, 0, &spec.SpecError{Field: "grid-step", Msg: "dp-sgd's default step grid is (1/β)·{1/64, 1/16, ¼, 1}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
+				}
+				steps = scale(base.Step, 0.25, 1, 4)
+				break
+			}
+			// dp-sgd's prescribed η = min{1/β, D/(G√T)} is set by the
+			// noise of its prescribed C and shrinks with it.
+			steps = scale(1/c.Beta, 1.0/64, 1.0/16, 1.0/4, 1)
 		default:
 			if !finite(base.Step) {
 				return nil, 0, &spec.SpecError{Field: "grid-step", Msg: fmt.Sprintf("the default step grid is %s's prescribed step times ¼, 1, 4, which is not finite here (give --grid-step)", d.Name())}

@@ -258,3 +258,37 @@ func TestTuneRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestDPSGDMultiplier: a dp-sgd candidate's noise multiplier keeps its
+// Rényi curve under ρ_Q·λ at every order of the grid, and 10⁻⁵ less does
+// not (it is the smallest, to the bisection's resolution).
+func TestDPSGDMultiplier(t *testing.T) {
+	orders := accountant.DefaultOrders()
+	for _, c := range []struct {
+		q     float64
+		steps int
+		rho   float64
+	}{{0.0256, 196, 0.11}, {0.1, 50, 0.5}, {1, 5, 0.05}} {
+		z, err := dpsgdMultiplier(c.q, c.steps, c.rho, orders)
+		if err != nil {
+			t.Fatal(err)
+		}
+		under := func(z float64) bool {
+			for i, v := range dpsgdRDP(c.q, z, c.steps, orders) {
+				if v > c.rho*orders[i] {
+					return false
+				}
+			}
+			return true
+		}
+		if !under(z) || under(z*(1-1e-5)) {
+			t.Errorf("q = %g, T = %d, ρ = %g: z = %g is not the smallest multiplier under ρλ", c.q, c.steps, c.rho, z)
+		}
+	}
+	// Full batches (q = 1): T Gaussian steps of multiplier z are
+	// T/(2z²)-zCDP, so z = √(T/(2ρ)) exactly.
+	z, _ := dpsgdMultiplier(1, 5, 0.05, orders)
+	if want := math.Sqrt(5 / (2 * 0.05)); math.Abs(z-want) > 2e-6*want {
+		t.Errorf("q = 1: z = %g, want √(T/(2ρ)) = %g", z, want)
+	}
+}

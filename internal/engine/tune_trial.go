@@ -224,6 +224,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		return trialOut{}, err
 	}
 	tt.K = t.ts.Repetitions.Sample(rng)
+	multipliers := map[int]float64{} // dp-sgd's z per grid point
 	losses := make([]float64, valid.Len())
 	var best []float64
 	progress := t.set.progress()
@@ -237,6 +238,16 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		if r.Rand == solvers.Seeded {
 			ccfg.Seed = candidateSeed(r.Spec.Seed, j.trial, name, c)
 		}
+		if d.Accounted {
+			z, ok := multipliers[idx]
+			if !ok {
+				if z, err = t.multiplier(ref, d, nt, ccfg); err != nil {
+					return trialOut{}, err
+				}
+				multipliers[idx] = z
+			}
+			ccfg.DPSGD.Multiplier = z
+		}
 		res, err := d.Solver.Run(ctx, ref, train, ccfg)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -244,7 +255,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 			}
 			return trialOut{}, fmt.Errorf("%s, trial %d, candidate %d (%s): %w", name, j.trial, c, grid[idx].Text(theory.Sig4.Format), err)
 		}
-		if !within(res.Spent, res.Budget) || !(res.Budget.Rho <= t.pv.CandidateRho*(1+1e-9)) {
+		if !within(res.Spent, res.Budget) || (!d.Accounted && !(res.Budget.Rho <= t.pv.CandidateRho*(1+1e-9))) {
 			return trialOut{}, fmt.Errorf("%s, trial %d: a candidate spent %+v of its budget %+v, above ρ_Q = %g", name, j.trial, res.Spent, res.Budget, t.pv.CandidateRho)
 		}
 		for i := range losses {
@@ -306,4 +317,17 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		progress.Put(Progress{Solver: name, Trial: j.trial, Done: true, TrialsDone: nd, Total: t.total, Elapsed: time.Since(t.start)})
 	}
 	return out, nil
+}
+
+// multiplier is the noise multiplier of an accounted (dp-sgd) candidate:
+// the smallest z whose Rényi curve stays under ρ_Q·λ on the search's
+// orders (dpsgdMultiplier), at the T and batch the candidate runs.
+func (t *tuner) multiplier(ref *scenarios.Instance, d solvers.Descriptor, n int, cfg solvers.Config) (float64, error) {
+	cfg.DPSGD.Multiplier = 1 // T and the batch do not depend on it
+	par, err := d.Solver.Prescribe(ref, n, cfg)
+	if err != nil {
+		return math.NaN(), err
+	}
+	q := math.Min(1, float64(par.Batch)/float64(n))
+	return dpsgdMultiplier(q, par.Iters, t.pv.CandidateRho, t.pv.Orders)
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"dpso/internal/engine"
+	"dpso/internal/spec"
 )
 
 // TuneMethod says how a search is accounted, with its citations.
@@ -200,7 +201,7 @@ func estJSON(e engine.Estimate) EstimateJSON {
 // gridRules are the default axes' rules (engine.TuneGrid's).
 var gridRules = map[string]string{
 	"clip":   "r̃₂·2^j, j = −6, …, −1 (r̃₂ as the search reads it)",
-	"step":   "acsa: 2β·{½, 1, 2}; clipped-sgd: (1/β)·{¼, ½, 1}; others: the prescribed step ·{¼, 1, 4}",
+	"step":   "acsa: 2β·{½, 1, 2}; clipped-sgd: (1/β)·{¼, ½, 1}; dp-sgd: (1/β)·{1/64, 1/16, ¼, 1}; others: the prescribed step ·{¼, 1, 4}",
 	"iters":  "the prescribed T ·{½, 1, 2, 4} (acsa: ·{1, 2, 4, 8}), within [1, n − 1]",
 	"epochs": "{1, 2, 5} (dp-sgd)",
 	"batch":  "the prescribed batch (dp-sgd)",
@@ -416,7 +417,12 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
 			if p.Refused != "" {
 				fmt.Fprintf(tw, "%s\tprescribed\t—\trefused: %s\t—\n", ts.Solver, p.Refused)
 			} else {
-				fmt.Fprintf(tw, "%s\tprescribed\t%s\t%s\tρ = %s (ε' = %s)\n", ts.Solver, estText(p.Excess), paramsShort(p.Params.Iters, p.Params.Clip, p.Params.Step), n6(p.Privacy.Rho), n6(p.Privacy.EpsDelta))
+				priv := fmt.Sprintf("ρ = %s (ε' = %s)", n6(p.Privacy.Rho), n6(p.Privacy.EpsDelta))
+				if p.Privacy.Model == spec.Accountant {
+					e, _ := EpsDelta(p)
+					priv = fmt.Sprintf("ε' = %s by its accountant (target %s)", n6(e), n6(p.Privacy.EpsDelta))
+				}
+				fmt.Fprintf(tw, "%s\tprescribed\t%s\t%s\t%s\n", ts.Solver, estText(p.Excess), paramsShort(p.Params.Iters, p.Params.Clip, p.Params.Step), priv)
 			}
 		}
 		t := ts.Tuned
