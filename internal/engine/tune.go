@@ -28,7 +28,8 @@ type TuneSpec struct {
 	// or Poisson (Shape +Inf) with mean Mean; default DefaultRepetitions.
 	Repetitions accountant.Repetitions
 	// Validation is the fraction of each dataset's rows the candidates are
-	// scored on (the rest train them), in (0, ½]; default 0.1.
+	// scored on (the rest train them), in (0, ½], at most
+	// MaxValidationRows rows; default 0.1.
 	Validation float64
 	// ScoreQuantile is the quantile of the validation rows' loss at w₀
 	// that clips each candidate's score, in (0, 1); default 0.9.
@@ -52,6 +53,9 @@ const (
 	// ScoreShare is ρ_s/ρ: the score clip's private quantile spends a
 	// twentieth of the given ρ (on the validation rows).
 	ScoreShare = 0.05
+	// MaxValidationRows caps a search's validation rows (held in memory;
+	// 10⁶ rows score a candidate far more finely than its noise).
+	MaxValidationRows = 1_000_000
 )
 
 // TunePrivacy is the accounting of one search (every solver's search is
@@ -315,7 +319,7 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 		return nil, err
 	}
 	n := in.Def().N
-	nv := max(1, int(math.Round(ts.Validation*float64(n))))
+	nv := min(MaxValidationRows, max(1, int(math.Round(ts.Validation*float64(n)))))
 	if n-nv < 2 {
 		return nil, &spec.SpecError{Field: "n", Msg: fmt.Sprintf("n = %d rows leave %d to train on after %d validation rows; a search needs at least 2", n, n-nv, nv)}
 	}
