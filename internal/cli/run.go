@@ -88,13 +88,25 @@ Output: an aligned table; --json gives
       "rho", "eps_exact" and total's "rho" null: it claims no zCDP ρ;
       its "oracle" is "noisy-sum", its own clipped noisy sum),
    "excess_risk":{"mean","stderr","kind","method","eval_stderr","private","note"},
-   "trials":[{"trial","seed","excess_risk","excess_risk_private","w"}],"bounds":[as dpso bounds],"notes":[]}
+   "trials":[{"trial","seed","excess_risk","excess_risk_private","w"}],"bounds":[as dpso bounds],"notes":[],
+   "constants":{"source","rho0","share","trials":[{"trial","rows","quantile","clip","r2","rk","r2k","beta","mu",
+                "releases":[{"what","rho","value","sigma","method"}]}],"note"} (--constants private),
+   "holdout":{"rows","mean","stderr","w0","w0_stderr","private":false,"note"} (--holdout)}
 with null for a value that is infinite or does not exist (k = ∞, ε = ∞, the
 standard error of one trial, "seed" with secure randomness, which reads no
 seed); --csv gives each trial's trace, one row per
 checkpoint: trial,grad_evals,excess_risk. --plot FILE.png|FILE.svg draws the
 traces with the bounds into a new file (--force replaces one). Same --seed,
 same output, byte for byte (seeded randomness).
+
+--constants private estimates the constants the prescription reads (r̃_2, r̃_k,
+r̃_2k, β, μ) from each trial's data under zCDP with ρ₀ = --constants-share·ρ
+(default ρ/10; the run gets ρ − ρ₀, its ledger adds ρ₀): a private quantile
+sets a clip, Gaussian means of clipped powers give the moments (docs/constants.md).
+They are estimates, not bounds: the theorem's guarantee assumes each true
+constant is at most its estimate. --holdout F keeps a fraction F of --data's
+rows from every solver and reports the loss there beside the in-sample
+excess risk (a non-private diagnostic).
 
 Privacy of --data: the rows are the private data. Trials (and the solvers
 of a comparison, the points of a sweep) read the same rows and compose: the

@@ -151,3 +151,35 @@ func TestRunPrivateConstantsOnData(t *testing.T) {
 		t.Errorf("--dry-run with private constants: status %d, %q; want 2 naming --constants", code, errs)
 	}
 }
+
+// TestRunHoldout: --holdout keeps rows from every solver and the run
+// reports their loss, labelled a non-private diagnostic, beside the
+// in-sample excess risk measured on the other rows.
+func TestRunHoldout(t *testing.T) {
+	atRepoRoot(t)
+	code, out, errs := dpsoCLI("run", "--data", exampleData, "--rk", "12", "--beta", "1.5", "--holdout", "0.2", "--json")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	var j struct {
+		N       int
+		Holdout struct {
+			Rows     int
+			Mean, W0 float64
+			Private  bool
+			Note     string
+		}
+		ExcessRisk struct{ Method string } `json:"excess_risk"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	h := j.Holdout
+	if j.N != 800 || h.Rows != 200 || !(h.Mean > 0) || !(h.W0 > 0) || h.Private || !strings.Contains(h.Note, "non-private diagnostic") ||
+		!strings.Contains(j.ExcessRisk.Method, "800 training rows") {
+		t.Errorf("n = %d, holdout %+v, excess risk method %q", j.N, h, j.ExcessRisk.Method)
+	}
+	if code, _, errs := dpsoCLI("run", "--scenario", "linreg-t", "--holdout", "0.2"); code != 2 || !strings.Contains(errs, "--holdout") {
+		t.Errorf("--holdout on a scenario: status %d, %q; want 2 naming --holdout", code, errs)
+	}
+}
