@@ -301,13 +301,13 @@ func BenchmarkStreamedRSS(b *testing.B) {
 // BenchmarkLocalizedN is the localized method's full schedule (the work
 // budget lifted to it) on hinge-t, d = 10, k = 4, at n = 1024, 2048, 4096,
 // one trial on all cores: its time grows like its work Õ(n^{2+1/k})
-// (LocalizationWork), reported as evaluations per second. Command:
+// (solvers.Localized.ScheduleWork), reported as evaluations per second. Command:
 //
 //	go test ./scenarios -run '^$' -bench LocalizedN -benchtime 1x -count 3
 func BenchmarkLocalizedN(b *testing.B) {
 	for _, n := range []int{1024, 2048, 4096} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			work, _ := solvers.LocalizationWork("localized", n, 4)
+			work, _ := solvers.Localized{}.ScheduleWork(n, 4)
 			in, err := Build(context.Background(), resolved(b, ProblemDef{Scenario: HingeT, N: n}))
 			if err != nil {
 				b.Fatal(err)

@@ -241,7 +241,7 @@ var catalogue = []scenarioDef{
 	{
 		info: Info{
 			Name:        Contaminated,
-			Description: "Gaussian linear regression with a fraction of huge outliers (Huber contamination): r̃_k ≈ frac^{1/k}·size²(R+1) grows with k; at the default sizes the prescribed C exceeds every outlier's gradient norm at every k, so nothing is clipped and k changes only the noise (dpso sweep --vary k shows it)",
+			Description: "Gaussian linear regression with a fraction of huge outliers (Huber contamination): r̃_k ≈ frac^{1/k}·size²(R+1) grows with k; at the default sizes the prescribed C exceeds every outlier's gradient norm at every k, so nothing is clipped and k changes only the noise (a sweep of k shows it)",
 			Loss:        "½(⟨w, a⟩ − y)²",
 			Classes:     []theory.Class{theory.SmoothConvex, theory.SmoothSC, theory.PPL},
 			Tail:        &Param{Name: "tail", Symbol: "η", Meaning: "contamination fraction: with probability η the sample is an outlier a = size·u (u uniform on the sphere), y = ±size", Default: 0.01, Min: 0, Max: 0.5},

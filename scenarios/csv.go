@@ -42,8 +42,8 @@ func (e *DataError) Detail() string {
 }
 
 // MaxLineBytes bounds one line (one record) of a data file: 1 MiB holds
-// MaxD = 10⁴ features of up to ~100 characters each, and no longer line
-// is read into memory.
+// MaxD = 10⁴ features of up to ~100 characters each; a longer line is
+// refused before it is read into memory.
 const MaxLineBytes = 1 << 20
 
 // Table is a parsed data file: Rows × Cols finite numbers, the last column

@@ -84,7 +84,7 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 		}
 		m.data, m.holdout, data = train, hold, train
 		rows, what = train.Len(), fmt.Sprintf("the %d training rows (of %d; %d held out)", train.Len(), t.Rows, hold.Len())
-		m.notes = append(m.notes, fmt.Sprintf("%d of the %d rows (--holdout %s, a fixed pseudo-random choice that depends on the row count only) are held out: no solver reads them; the excess risk is measured on the other %d (in-sample), the held-out loss on them",
+		m.notes = append(m.notes, fmt.Sprintf("%d of the %d rows (a held-out fraction of %s, a fixed pseudo-random choice that depends on the row count only) are held out: no solver reads them; the excess risk is measured on the other %d (in-sample), the held-out loss on them",
 			hold.Len(), t.Rows, theory.FormatNumber(s.Holdout), train.Len()))
 	}
 	if s.N == 0 {
@@ -115,7 +115,7 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 		if err := estimateConstants(m, s, loss); err != nil {
 			return nil, err
 		}
-		m.notes = append(m.notes, "constants estimated from the data (--estimate-constants): this run is NOT private — the prescription itself reads the data")
+		m.notes = append(m.notes, "constants estimated from the data: this run is NOT private — the prescription itself reads the data")
 	default:
 		m.prof = userProfile(s)
 		m.beta, m.mu = s.Beta, s.Mu

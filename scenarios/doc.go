@@ -6,7 +6,7 @@
 //
 // # Problems
 //
-// [List] is the catalogue (names fixed by issue 4): example1, linreg-t,
+// [List] is the catalogue: example1, linreg-t,
 // linreg-pareto, logreg-t, hinge-t, absreg-t, lasso-t, contaminated,
 // mean-hard, affine-hard. A [ProblemDef] chooses one (or a data file and a
 // [Loss]) with its class, sizes, parameters and any constants the user

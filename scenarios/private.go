@@ -121,7 +121,7 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 		return e, fmt.Errorf("scenarios: a private estimate needs a finite ρ₀ > 0, not %g", rho)
 	}
 	if math.IsInf(nd.K, 1) {
-		return e, fieldErr("constants", "k = ∞ reads L_f = max_x sup_w ‖∇f(w, x)‖, which no private estimate bounds (a maximum has unbounded sensitivity); give lf, or a finite k")
+		return e, fieldErr("constants", "k = ∞ reads L_f = max_x sup_w ‖∇f(w, x)‖, which no private estimate bounds (a maximum has unbounded sensitivity); declare L_f, or use a finite k")
 	}
 	kind := in.m.obj.kind
 	matrix := nd.Beta || nd.Mu
@@ -256,7 +256,7 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 		if nd.Mu {
 			e.Mu = math.Max(lo, 0) + l2
 			if e.Mu <= 0 {
-				return e, fieldErr("mu", "the private estimate of μ, λ_min of the noisy second moment of the features, is %s ≤ 0 (the noise, σ = %s per entry, swamps it, or the design is singular); give mu, or lambda2 > 0",
+				return e, fieldErr("mu", "the private estimate of μ, λ_min of the noisy second moment of the features, is %s ≤ 0 (the noise, σ = %s per entry, swamps it, or the design is singular); declare μ, or an ℓ2 weight λ₂ > 0",
 					theory.Sig4.Format(lo), theory.Sig4.Format(sig))
 			}
 		}

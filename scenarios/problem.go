@@ -179,7 +179,7 @@ func (p *ProblemDef) ResolveSource() error {
 		return fieldErr("scenario", "unknown scenario %s (want one of %s)", theory.Quote(p.Scenario), strings.Join(ScenarioNames(), ", "))
 	}
 	if p.Loss != "" {
-		return fieldErr("loss", "the loss is part of scenario %s (%s); --loss applies to user data only", p.Scenario, def.info.Loss)
+		return fieldErr("loss", "the loss is part of scenario %s (%s); a loss is chosen for user data only", p.Scenario, def.info.Loss)
 	}
 	if p.EstimateConstants {
 		return fieldErr("estimate-constants", "applies to user data only; scenario %s declares its constants from its distribution", p.Scenario)
@@ -491,18 +491,18 @@ func (p *ProblemDef) resolveData() error {
 		// The moments and, for the squared loss, β and μ are estimated
 		// privately when the run starts; the logistic loss's μ is λ₂.
 		if p.Class.StronglyConvex() && p.Mu == 0 && l2 == 0 && p.Loss != Squared {
-			return fieldErr("mu", "the strong convexity μ of the %s loss is not estimated privately; give mu, or lambda2 > 0 (μ = λ₂)", p.Loss)
+			return fieldErr("mu", "the strong convexity μ of the %s loss is not estimated privately; declare μ, or an ℓ2 weight λ₂ > 0 (μ = λ₂)", p.Loss)
 		}
 		return nil
 	}
 	if p.EstimateConstants || p.Needs.None {
 		// With T, C and the step all given, nothing is prescribed, so no
-		// constant is needed from the flags (a solver whose schedule still
+		// constant needs declaring (a solver whose schedule still
 		// uses one, e.g. clipped-sgd's μ, says which).
 		return nil
 	}
 	need := func(field, what string) error {
-		return fieldErr(field, "user data needs %s from the flags, or --constants private (estimated privately from a share of the budget), or --estimate-constants (NOT private)", what)
+		return fieldErr(field, "user data needs %s declared (or estimated privately from a share of the budget, or estimated from the data, which reads the data and is NOT private)", what)
 	}
 	if p.Rk == 0 && !(math.IsInf(p.K, 1) && p.Lf > 0) {
 		if math.IsInf(p.K, 1) {

@@ -6,126 +6,31 @@ import (
 	"sync"
 
 	"dpso/solvers/oracle"
+	"dpso/theory"
 )
-
-// MomentOrder is the highest moment of Assumption 1 a solver's
-// prescription reads.
-type MomentOrder int
-
-const (
-	// MomentK: r̃_k (and r̃_2, r̃_∞ = L_f where a formula uses them).
-	MomentK MomentOrder = iota
-	// Moment2K: r̃_2k as well — the localized methods (Theorem
-	// "localization convex": C_i = r̃_2k(·)^{1/k}).
-	Moment2K
-)
-
-// DataAccess is how a solver reads its dataset, which decides the memory a
-// run takes: a streamed dataset costs O(d) floats at any n, a materialized
-// one n × SampleDim.
-type DataAccess int
-
-const (
-	// Materializes: the solver makes several passes and keeps the whole
-	// dataset in memory (n × SampleDim float64s) — the multi-pass
-	// solvers. It is the zero value, so a Descriptor that does not say
-	// is held to the materialization cap.
-	Materializes DataAccess = iota
-	// Streams: the solver reads each sample once, in order, in O(d)
-	// memory — the one-pass solvers.
-	Streams
-	// AsSchedule: a baseline that runs a paper solver's schedule
-	// (Config.Schedule) reads the data as that solver does.
-	AsSchedule
-)
-
-// Descriptor is what the rest of dpso knows about a solver without running
-// it: the facts that used to be scattered over the runner, the CLI and the
-// explorer.
-type Descriptor struct {
-	Solver Solver
-	// Class is the name of the loss class (theory.Class's value, e.g.
-	// "smooth-convex") whose theorem the solver implements, "" for a
-	// baseline. This package imports nothing of dpso's, so it is a string;
-	// the internal/spec package checks that every Class parses.
-	Class string
-	// DefaultOracle is the mean oracle the solver uses when a run names
-	// none (oracle.Names). TestDescriptorsMatchSolvers checks that the
-	// solver's Result.Oracle agrees.
-	DefaultOracle string
-	// Moments is the highest moment the prescription reads.
-	Moments MomentOrder
-	// Accounted: the solver's privacy is an (ε', δ) that a privacy
-	// accountant gives for the whole run (dp-sgd's Poisson-subsampled
-	// Gaussian steps, recorded as a ledger.Event), calibrated to the exact
-	// (ε', δ) of ρ = ε²/2 at the run's δ, rather than ρ charged call by
-	// call.
-	Accounted bool
-	// OnSchedule: a baseline that prescribes with the class's paper
-	// solver's schedule at the run's own k (sgd), so it reads that
-	// solver's moments as well as its own.
-	OnSchedule bool
-	// Estimator is the name outputs give the solver's gradient estimate
-	// when it is not a registered oracle (dp-sgd: oracle.NoisySumName,
-	// its Poisson-subsampled clipped noisy sum); "" when the solver uses
-	// the run's oracle. See OracleName.
-	Estimator string
-	// Data is how the solver reads its dataset (see Materializes).
-	// TestDescriptorsMatchSolvers checks it against what the solver does.
-	Data DataAccess
-}
-
-// OracleName is what the solver's outputs name as its oracle in a run
-// whose resolved oracle is resolved: its Estimator when it has one (the
-// run's oracle is then only the clipping rule it shares), else resolved.
-func (d Descriptor) OracleName(resolved string) string {
-	if d.Estimator != "" {
-		return d.Estimator
-	}
-	return resolved
-}
-
-// Materializes reports whether the solver keeps the whole dataset in
-// memory when it runs on the schedule of the paper solver named schedule
-// (spec.Resolved.Schedule: the class's paper solver; "" is acsa's, as in
-// Config.Schedule; it matters only to a baseline whose Data is AsSchedule). This is the one rule that says
-// whether a run on a synthetic scenario is held to the materialization
-// cap (scenarios.MaxFloats); a run on user data holds the rows in memory
-// whatever the solver.
-func (d Descriptor) Materializes(schedule string) bool {
-	switch d.Data {
-	case Streams:
-		return false
-	case AsSchedule:
-		sch, err := lookupSchedule(schedule) // "" is acsa's
-		if err != nil {
-			return true // unknown: the safe answer
-		}
-		s, ok := DescriptorOf(sch.Name())
-		return !ok || s.Data != Streams
-	}
-	return true
-}
-
-// Name is the solver's registry name.
-func (d Descriptor) Name() string { return d.Solver.Name() }
-
-// Baseline reports whether the solver is not one of the paper's
-// algorithms: a comparison runs every baseline beside the paper's solver.
-func (d Descriptor) Baseline() bool { return d.Class == "" }
 
 // registry lists the solvers in display order: the paper's algorithms (one
-// per class), then the baselines. Adding a solver is one line here.
+// per class), then the baselines. Adding a solver is its file and one line
+// here.
 var registry = []Descriptor{
-	{Solver: ACSA{}, Class: "smooth-convex", DefaultOracle: "clip-gaussian", Moments: MomentK, Data: Streams},
-	{Solver: ClippedSGD{}, Class: "smooth-sc", DefaultOracle: "clip-gaussian", Moments: MomentK, Data: Streams},
-	{Solver: Localized{}, Class: "nonsmooth-convex", DefaultOracle: "clip-gaussian", Moments: Moment2K, Data: Materializes},
-	{Solver: LocalizedSC{}, Class: "nonsmooth-sc", DefaultOracle: "clip-gaussian", Moments: Moment2K, Data: Materializes},
-	{Solver: ProxSGD{}, Class: "ppl", DefaultOracle: "clip-gaussian", Moments: MomentK, Data: Streams},
-	{Solver: SGD{}, DefaultOracle: "clip-gaussian", Moments: MomentK, OnSchedule: true, Data: AsSchedule},
-	{Solver: LipschitzDPSGD{}, DefaultOracle: "clip-gaussian", Moments: MomentK, Data: AsSchedule},
-	{Solver: KLZGD{}, DefaultOracle: "coordinate", Moments: MomentK, Data: Materializes},
-	{Solver: DPSGD{}, DefaultOracle: "clip-gaussian", Moments: MomentK, Accounted: true, Estimator: oracle.NoisySumName, Data: Materializes},
+	{Solver: ACSA{}, Legend: "noisy clipped AC-SA", Class: theory.SmoothConvex, Certificate: CertACSA, Settings: NoSettings,
+		DefaultOracle: "clip-gaussian", Moments: MomentK, Data: Streams},
+	{Solver: ClippedSGD{}, Legend: "noisy clipped SGD", Class: theory.SmoothSC, Certificate: CertSCSGD, Settings: NoSettings,
+		DefaultOracle: "clip-gaussian", Moments: MomentK, Data: Streams},
+	{Solver: Localized{}, Legend: "localized noisy clipped subgradient", Class: theory.NonsmoothConvex, Certificate: CertLocalized, Settings: NoSettings,
+		DefaultOracle: "clip-gaussian", Moments: Moment2K, Data: Materializes},
+	{Solver: LocalizedSC{}, Legend: "localized method, strongly convex reduction", Class: theory.NonsmoothSC, Certificate: CertLocalizedSC, Settings: NoSettings,
+		DefaultOracle: "clip-gaussian", Moments: Moment2K, Data: Materializes},
+	{Solver: ProxSGD{}, Legend: "noisy clipped proximal SGD", Class: theory.PPL, Certificate: CertProxPL, Settings: NoSettings,
+		DefaultOracle: "clip-gaussian", Moments: MomentK, Data: Streams},
+	{Solver: SGD{}, Legend: "non-private SGD (no clipping, no noise)", Certificate: CertSchedule, Settings: NoSettings,
+		DefaultOracle: "clip-gaussian", Moments: MomentK, OnSchedule: true, Data: AsSchedule},
+	{Solver: LipschitzDPSGD{}, Legend: "DP-SGD calibrated to L_f (prior practice)", Certificate: CertScheduleLipschitz, Settings: NoSettings,
+		DefaultOracle: "clip-gaussian", Moments: MomentK, Data: AsSchedule},
+	{Solver: KLZGD{}, Legend: "Kamath–Liu–Zhang noisy GD (prior)", Certificate: CertNone, Settings: klzSettings,
+		DefaultOracle: "coordinate", Moments: MomentK, Data: Materializes},
+	{Solver: DPSGD{}, Legend: "DP-SGD with Poisson subsampling", Certificate: CertNone, Settings: dpsgdSettings,
+		DefaultOracle: "clip-gaussian", Moments: MomentK, Accounted: true, Estimator: oracle.NoisySumName, Data: Materializes},
 }
 
 // registryMu guards registry against Register racing with lookups (tests
@@ -133,9 +38,13 @@ var registry = []Descriptor{
 var registryMu sync.RWMutex
 
 // Register adds a solver after the built-in ones (tests use it for their
-// own solvers). It panics on a duplicate name or a paper class that
-// already has its solver: both are programming errors.
+// own solvers). It panics on a descriptor that Check refuses, a duplicate
+// name or a paper class that already has its solver: all are programming
+// errors.
 func Register(d Descriptor) {
+	if err := d.Check(); err != nil {
+		panic(err.Error())
+	}
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	for _, r := range registry {
@@ -184,9 +93,9 @@ func Lookup(name string) (Solver, bool) {
 	return d.Solver, ok
 }
 
-// PaperSolver returns the paper's algorithm for the class named class
-// (theory.Class's value), the default solver of a run of that class.
-func PaperSolver(class string) (Descriptor, bool) {
+// PaperSolver returns the paper's algorithm for class, the default solver
+// of a run of that class.
+func PaperSolver(class theory.Class) (Descriptor, bool) {
 	registryMu.RLock()
 	defer registryMu.RUnlock()
 	for _, d := range registry {

@@ -92,8 +92,8 @@ func TestAllocationsDoNotGrowWithN(t *testing.T) {
 	m2 := Materialize(p.samples(2000, 1, 0))
 	runSGD := func(T int) uint64 {
 		b, _ := allocated(func() {
-			cfg := Config{Eps: math.Inf(1), K: 2, Clip: 5, Iters: T, DPSGD: DPSGDOptions{Batch: 100}}
-			if _, err := (DPSGD{}).Run(context.Background(), p, m2, cfg); err != nil {
+			cfg := Config{Eps: math.Inf(1), K: 2, Clip: 5, Iters: T}
+			if _, err := (DPSGD{Batch: 100}).Run(context.Background(), p, m2, cfg); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -45,15 +45,18 @@ func (s LocalizedSC) execute(ctx context.Context, p Problem, data Samples, cfg C
 	return locExec(ctx, p, data, cfg, pl.(locPlan), pr, private, solver)
 }
 
-// schedulers are the paper solvers a baseline may borrow a schedule from.
-var schedulers = []scheduler{ACSA{}, ClippedSGD{}, Localized{}, LocalizedSC{}, ProxSGD{}}
-
+// lookupSchedule is the registered paper solver named name ("" is acsa)
+// whose schedule a baseline borrows.
 func lookupSchedule(name string) (scheduler, error) {
 	if name == "" {
-		name = "acsa"
+		name = ACSA{}.Name()
 	}
 	var names []string
-	for _, s := range schedulers {
+	for _, d := range Descriptors() {
+		s, ok := d.Solver.(scheduler)
+		if d.Baseline() || !ok {
+			continue
+		}
 		if s.Name() == name {
 			return s, nil
 		}

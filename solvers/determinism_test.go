@@ -19,23 +19,27 @@ func TestDeterminismAcrossGoroutines(t *testing.T) {
 		p      testProblem
 		n      int
 		cfg    Config
+		s      Solver // the solver with its settings; nil: the registered one
 	}{
-		{"acsa", tpLinReg, 4000, Config{Eps: 1, K: 2}},
-		{"acsa", tpLinReg, 4000, Config{Eps: 1, K: 2, Oracle: "shuffle-clip", Delta: 1e-6}},
-		{"clipped-sgd", tpMean, 4000, Config{Eps: 1, K: 2, Oracle: "coordinate"}},
-		{"prox-sgd", tpMeanL1, 4000, Config{Eps: 1, K: 2, Oracle: "shuffle-coordinate", Delta: 1e-6}},
-		{"localized", tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
-		{"localized-sc", tpMean, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
-		{"sgd", tpMean, 4000, Config{Eps: 1, K: 2}},
-		{"lipschitz-dpsgd", huge, 4000, Config{Eps: 1, K: 2}},
-		{"klz-gd", tpLinReg, 2000, Config{Eps: 1, K: 2, WorkBudget: 50000}},
-		{"dp-sgd", tpLinReg, 2000, Config{Eps: 1, K: 2}},
-		{"dp-sgd", tpLinReg, 2000, Config{Eps: 1, K: 2, DPSGD: DPSGDOptions{Adaptive: true, Accountant: "rdp"}}},
+		{"acsa", tpLinReg, 4000, Config{Eps: 1, K: 2}, nil},
+		{"acsa", tpLinReg, 4000, Config{Eps: 1, K: 2, Oracle: "shuffle-clip", Delta: 1e-6}, nil},
+		{"clipped-sgd", tpMean, 4000, Config{Eps: 1, K: 2, Oracle: "coordinate"}, nil},
+		{"prox-sgd", tpMeanL1, 4000, Config{Eps: 1, K: 2, Oracle: "shuffle-coordinate", Delta: 1e-6}, nil},
+		{"localized", tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}, nil},
+		{"localized-sc", tpMean, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}, nil},
+		{"sgd", tpMean, 4000, Config{Eps: 1, K: 2}, nil},
+		{"lipschitz-dpsgd", huge, 4000, Config{Eps: 1, K: 2}, nil},
+		{"klz-gd", tpLinReg, 2000, Config{Eps: 1, K: 2, WorkBudget: 50000}, nil},
+		{"dp-sgd", tpLinReg, 2000, Config{Eps: 1, K: 2}, nil},
+		{"dp-sgd", tpLinReg, 2000, Config{Eps: 1, K: 2}, DPSGD{Adaptive: true, Accountant: "rdp"}},
 	}
 	const trials = 8
 	for _, r := range runs {
 		t.Run(r.solver+"/"+r.cfg.Oracle, func(t *testing.T) {
 			s, _ := Lookup(r.solver)
+			if r.s != nil {
+				s = r.s
+			}
 			run := func(tr int) Result {
 				c := r.cfg
 				c.Seed, c.Trial = 77, tr

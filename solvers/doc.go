@@ -41,6 +41,11 @@
 // pattern for any other full-batch sum. A [LinearLoss] problem is fed to the
 // oracle a block of samples at a time, without forming its gradients.
 //
-// This package imports nothing else of dpso's (besides its own sub-packages)
-// and contains no user-interface types.
+// Every fact about one solver that the rest of dpso reads (its class, legend
+// name, certificate, settings, default oracle, data access) is in its
+// [Descriptor], in the registry of all.go.
+//
+// This package imports, of dpso's, only its own sub-packages and package
+// theory (the number formatter of its messages, the ε → ρ conversions, the
+// loss classes), and contains no user-interface types.
 package solvers

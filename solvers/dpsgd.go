@@ -15,38 +15,6 @@ import (
 	"dpso/theory"
 )
 
-// DPSGDOptions are the settings of "dp-sgd"; zero values mean the defaults
-// documented at [DPSGD].
-type DPSGDOptions struct {
-	// Accountant is "pld" (default) or "rdp".
-	Accountant string
-	// Batch is the expected batch size B = qn (0: min(DefaultDPSGDBatch, n)).
-	Batch int
-	// SamplingRate is the Poisson rate q ∈ (0, 1] instead of Batch (not
-	// both): B = qn, which need not be an integer.
-	SamplingRate float64
-	// Epochs is E, the expected number of passes over the data; the run
-	// makes T = ⌈E·n/B⌉ steps (0: DefaultDPSGDEpochs). Config.Iters
-	// overrides T.
-	Epochs float64
-	// Adaptive turns on quantile-based adaptive clipping (Andrew et al.
-	// 2021): after each step C ← C·exp(−η_C(b̃ − γ)).
-	Adaptive bool
-	// Quantile is the target quantile γ ∈ (0, 1) of the gradient norms
-	// (0: DefaultDPSGDQuantile).
-	Quantile float64
-	// ClipRate is η_C > 0 (0: DefaultDPSGDClipRate).
-	ClipRate float64
-	// CountNoise is σ_b, the standard deviation of the noise on the clipped
-	// count (0: B/20).
-	CountNoise float64
-	// Multiplier, when > 0, is the noise multiplier z itself, not
-	// calibrated to the run's ε: the caller accounts the run (a private
-	// search's candidate, whose z keeps its Rényi curve under the
-	// search's); the ledger records the accountant's (ε', δ) of that z.
-	Multiplier float64
-}
-
 // dp-sgd's defaults (see [DPSGD] for why).
 const (
 	DefaultDPSGDBatch    = 256
@@ -103,13 +71,53 @@ const (
 //     accountant composes (2σ_b > z is required). The C of each step is
 //     each checkpoint's Batch.Threshold.
 //
-// The CLI's flags for these settings are --batch or --sampling-rate,
-// --epochs, --accountant, --adaptive-clip, --clip-quantile, --clip-rate and
-// --clip-count-noise (internal/spec's field table), with --clip, --step,
-// --iters and --delta. ε = ∞: no noise and, unless Clip is given, no
-// clipping (plain SGD with Poisson batches). Iters overrides T, Clip the (initial) C, Step η; the
-// oracle must be clip-gaussian (per-sample ℓ2 clipping, Gaussian noise).
-type DPSGD struct{}
+// ε = ∞: no noise and, unless Config.Clip is given, no clipping (plain SGD
+// with Poisson batches). Config.Iters overrides T, Config.Clip the
+// (initial) C, Config.Step η, Config.Delta the δ of the target; the oracle
+// must be clip-gaussian (per-sample ℓ2 clipping, Gaussian noise).
+//
+// Its fields are its settings (dpsgdSettings names them); the zero value
+// is the defaults above.
+type DPSGD struct {
+	// Accountant is "pld" (default) or "rdp".
+	Accountant string
+	// Batch is the expected batch size B = qn (0: min(DefaultDPSGDBatch, n)).
+	Batch int
+	// SamplingRate is the Poisson rate q ∈ (0, 1] instead of Batch (not
+	// both): B = qn, which need not be an integer.
+	SamplingRate float64
+	// Epochs is E, the expected number of passes over the data; the run
+	// makes T = ⌈E·n/B⌉ steps (0: DefaultDPSGDEpochs). Config.Iters
+	// overrides T.
+	Epochs float64
+	// Adaptive turns on quantile-based adaptive clipping (Andrew et al.
+	// 2021): after each step C ← C·exp(−η_C(b̃ − γ)).
+	Adaptive bool
+	// Quantile is the target quantile γ ∈ (0, 1) of the gradient norms
+	// (0: DefaultDPSGDQuantile).
+	Quantile float64
+	// ClipRate is η_C > 0 (0: DefaultDPSGDClipRate).
+	ClipRate float64
+	// CountNoise is σ_b, the standard deviation of the noise on the clipped
+	// count (0: B/20).
+	CountNoise float64
+	// Multiplier, when > 0, is the noise multiplier z itself, not
+	// calibrated to the run's ε (not a user setting): the caller accounts
+	// the run — a private search's candidate, whose z keeps its Rényi
+	// curve under the search's — and the ledger records the RDP
+	// accountant's (ε', δ) of that z.
+	Multiplier float64
+}
+
+// dpsgdSettings are dp-sgd's settings, by the names its ConfigErrors give
+// them.
+var dpsgdSettings = Settings{Names: []string{"accountant", "batch", "sampling-rate", "epochs", "adaptive-clip", "clip-quantile", "clip-rate", "clip-count-noise"}}
+
+// WithSettings implements Configurable.
+func (DPSGD) WithSettings(v SettingValues) Solver {
+	return DPSGD{Accountant: v.String("accountant"), Batch: v.Int("batch"), SamplingRate: v.Float("sampling-rate"), Epochs: v.Float("epochs"),
+		Adaptive: v.Bool("adaptive-clip"), Quantile: v.Float("clip-quantile"), ClipRate: v.Float("clip-rate"), CountNoise: v.Float("clip-count-noise")}
+}
 
 // Name implements Solver.
 func (DPSGD) Name() string { return "dp-sgd" }
@@ -136,8 +144,8 @@ type dpsgdPlan struct {
 	bound    bool
 }
 
-func (s DPSGD) options(cfg Config, n int) (DPSGDOptions, accountant.Kind, error) {
-	o := cfg.DPSGD
+func (s DPSGD) options(n int) (DPSGD, accountant.Kind, error) {
+	o := s
 	kind := accountant.PLD
 	if o.Accountant != "" {
 		k, err := accountant.ParseKind(o.Accountant)
@@ -193,7 +201,7 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 	if name := oracleName(cfg, "clip-gaussian"); name != "clip-gaussian" {
 		return dpsgdPlan{}, Params{}, &ConfigError{"oracle", fmt.Sprintf("dp-sgd clips each per-sample gradient in ℓ2 and adds Gaussian noise to the sum (clip-gaussian); %q is not it", name)}
 	}
-	o, kind, err := s.options(cfg, n)
+	o, kind, err := s.options(n)
 	if err != nil {
 		return dpsgdPlan{}, Params{}, err
 	}
@@ -249,7 +257,7 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 		pl.target = theory.EpsExact(eps, pl.delta)
 		z, err := accountant.Calibrate(kind, pl.q, pl.T, pl.target, pl.delta)
 		if errors.Is(err, accountant.ErrGridTooLarge) {
-			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd cannot be calibrated to (ε', δ) = (%s, %s) by the PLD accountant: at q = %s, T = %s its privacy loss grid passes its cap of %s points where the noise multiplier would have to be (a small σ or a large T widens it); use --accountant rdp, or a smaller ε", num6(pl.target), exactNum(pl.delta), num4(pl.q), theory.FormatCount(pl.T), theory.Sig4.Format(accountant.MaxGridPoints))}
+			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd cannot be calibrated to (ε', δ) = (%s, %s) by the PLD accountant: at q = %s, T = %s its privacy loss grid passes its cap of %s points where the noise multiplier would have to be (a small σ or a large T widens it); use the rdp accountant, or a smaller ε", num6(pl.target), exactNum(pl.delta), num4(pl.q), theory.FormatCount(pl.T), theory.Sig4.Format(accountant.MaxGridPoints))}
 		}
 		if err != nil {
 			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd cannot meet (ε', δ) = (%s, %s): %v", num6(pl.target), exactNum(pl.delta), err)}
@@ -326,7 +334,7 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 
 // expectedBatch is B = qn: SamplingRate·n when the rate is given, else
 // Batch (resolved by options).
-func expectedBatch(o DPSGDOptions, n int) float64 {
+func expectedBatch(o DPSGD, n int) float64 {
 	if o.SamplingRate > 0 {
 		return o.SamplingRate * float64(n)
 	}

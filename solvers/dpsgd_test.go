@@ -22,16 +22,16 @@ import (
 func TestDPSGDAccountsAgainstTheZCDPTarget(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		opt  DPSGDOptions
+		opt  DPSGD
 		eps  float64
 	}{
-		{"pld", DPSGDOptions{}, 1},
-		{"rdp", DPSGDOptions{Accountant: "rdp"}, 1},
-		{"pld adaptive", DPSGDOptions{Adaptive: true}, 0.5},
+		{"pld", DPSGD{}, 1},
+		{"rdp", DPSGD{Accountant: "rdp"}, 1},
+		{"pld adaptive", DPSGD{Adaptive: true}, 0.5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := Config{Eps: c.eps, K: 2, Seed: 3, DPSGD: c.opt}
-			res, err := DPSGD{}.Run(context.Background(), tpLinReg, tpLinReg.samples(5000, 3, 0), cfg)
+			cfg := Config{Eps: c.eps, K: 2, Seed: 3}
+			res, err := c.opt.Run(context.Background(), tpLinReg, tpLinReg.samples(5000, 3, 0), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,13 +206,12 @@ func TestAdaptiveClippingTracksTheMedian(t *testing.T) {
 	for _, eps := range []float64{math.Inf(1), 1} {
 		var cs []float64
 		cfg := Config{Eps: eps, K: 2, Clip: 10, Seed: 2, Checkpoints: 100000, Step: 1e-6,
-			DPSGD: DPSGDOptions{Adaptive: true, Epochs: 5},
 			Observe: func(c Checkpoint) {
 				if c.Batch.Size > 0 {
 					cs = append(cs, c.Batch.Threshold)
 				}
 			}}
-		if _, err := (DPSGD{}).Run(context.Background(), gradIsData{3}, m, cfg); err != nil {
+		if _, err := (DPSGD{Adaptive: true, Epochs: 5}).Run(context.Background(), gradIsData{3}, m, cfg); err != nil {
 			t.Fatal(err)
 		}
 		if len(cs) < 300 || cs[0] != 10 {
@@ -233,21 +232,22 @@ func TestAdaptiveClippingTracksTheMedian(t *testing.T) {
 
 func TestDPSGDConfigErrors(t *testing.T) {
 	for _, c := range []struct {
+		s     DPSGD
 		cfg   Config
 		field string
 	}{
-		{Config{Eps: 1, K: 2, Oracle: "coordinate"}, "oracle"},
-		{Config{Eps: 1, K: 2, DPSGD: DPSGDOptions{Accountant: "gdp"}}, "accountant"},
-		{Config{Eps: 1, K: 2, DPSGD: DPSGDOptions{Batch: 6000}}, "batch"},
-		{Config{Eps: 1, K: 2, DPSGD: DPSGDOptions{Epochs: math.NaN()}}, "epochs"},
-		{Config{Eps: 1, K: 2, DPSGD: DPSGDOptions{Quantile: 1}}, "clip-quantile"},
-		{Config{Eps: 1, K: 2, DPSGD: DPSGDOptions{Adaptive: true, CountNoise: 0.01}}, "clip-count-noise"},
-		{Config{Eps: 1, K: 2, Delta: 1}, "delta"},
+		{DPSGD{}, Config{Eps: 1, K: 2, Oracle: "coordinate"}, "oracle"},
+		{DPSGD{Accountant: "gdp"}, Config{Eps: 1, K: 2}, "accountant"},
+		{DPSGD{Batch: 6000}, Config{Eps: 1, K: 2}, "batch"},
+		{DPSGD{Epochs: math.NaN()}, Config{Eps: 1, K: 2}, "epochs"},
+		{DPSGD{Quantile: 1}, Config{Eps: 1, K: 2}, "clip-quantile"},
+		{DPSGD{Adaptive: true, CountNoise: 0.01}, Config{Eps: 1, K: 2}, "clip-count-noise"},
+		{DPSGD{}, Config{Eps: 1, K: 2, Delta: 1}, "delta"},
 	} {
-		_, err := DPSGD{}.Prescribe(tpLinReg, 5000, c.cfg)
+		_, err := c.s.Prescribe(tpLinReg, 5000, c.cfg)
 		var ce *ConfigError
 		if !errors.As(err, &ce) || ce.Field != c.field {
-			t.Errorf("%+v: error %v, want a ConfigError on %q", c.cfg, err, c.field)
+			t.Errorf("%+v %+v: error %v, want a ConfigError on %q", c.s, c.cfg, err, c.field)
 		}
 	}
 	pr, err := DPSGD{}.Prescribe(tpLinReg, 5000, Config{Eps: math.Inf(1), K: 2})
@@ -265,27 +265,27 @@ func TestDPSGDConfigErrors(t *testing.T) {
 // the counts themselves differ. The sampling rate q = B/n is the same
 // mechanism as the expected batch B.
 func TestDPSGDCheckpointsAtTheSameSteps(t *testing.T) {
-	iters := func(trial int, opt DPSGDOptions) ([]int, []int64) {
+	iters := func(trial int, s DPSGD) ([]int, []int64) {
 		var its []int
 		var evals []int64
-		cfg := Config{Eps: 1, K: 2, Seed: 3, Trial: trial, DPSGD: opt, Observe: func(c Checkpoint) {
+		cfg := Config{Eps: 1, K: 2, Seed: 3, Trial: trial, Observe: func(c Checkpoint) {
 			its = append(its, c.Iter)
 			evals = append(evals, c.GradEvals)
 		}}
-		if _, err := (DPSGD{}).Run(context.Background(), tpLinReg, tpLinReg.samples(3000, 3, trial), cfg); err != nil {
+		if _, err := s.Run(context.Background(), tpLinReg, tpLinReg.samples(3000, 3, trial), cfg); err != nil {
 			t.Fatal(err)
 		}
 		return its, evals
 	}
-	i0, e0 := iters(0, DPSGDOptions{Batch: 100})
-	i1, e1 := iters(1, DPSGDOptions{Batch: 100})
+	i0, e0 := iters(0, DPSGD{Batch: 100})
+	i1, e1 := iters(1, DPSGD{Batch: 100})
 	if len(i0) < 10 || !slices.Equal(i0, i1) {
 		t.Errorf("checkpoint steps differ between trials:\n%v\n%v", i0, i1)
 	}
 	if slices.Equal(e0, e1) {
 		t.Errorf("gradient counts %v equal in two trials: the batches are not random", e0)
 	}
-	iq, eq := iters(0, DPSGDOptions{SamplingRate: 100.0 / 3000})
+	iq, eq := iters(0, DPSGD{SamplingRate: 100.0 / 3000})
 	if !slices.Equal(iq, i0) || !slices.Equal(eq, e0) {
 		t.Errorf("q = B/n differs from B: %v %v vs %v %v", iq, eq, i0, e0)
 	}

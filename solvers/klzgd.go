@@ -9,17 +9,6 @@ import (
 	"dpso/solvers/vec"
 )
 
-// KLZOptions are overrides of klz-gd's prescription; zero values mean
-// prescribed.
-type KLZOptions struct {
-	// Groups is m, the number of groups of the coordinate-wise median of
-	// means.
-	Groups int
-	// Tau is τ, the coordinate clip threshold (Config.Clip, the ℓ2
-	// threshold C = τ√d, is the other way to give it; not both).
-	Tau float64
-}
-
 // KLZGD is "klz-gd", the noisy gradient descent of Kamath, Liu & Zhang
 // (2022, "Improved rates for differentially private stochastic convex
 // optimization with heavy-tailed data", ICML; cited by the paper as klz21)
@@ -32,15 +21,12 @@ type KLZOptions struct {
 //
 //	w_{t+1} = Π_W(w_t − η g̃_t),  η = 1/β,  output w̄ = (1/T) Σ_{t=1..T} w_t.
 //
-// What the text fixes and where it comes from. KLZ's own text was not
-// retrievable through the search tools available to this project (searched
-// twice: the stored ar5iv page of arXiv 2106.01336 yields only its abstract
-// and the opening of its introduction, not Section 5; PMLR v162's kamath22a
-// is not stored); the algorithm and its analysis are taken from the paper's
-// restatements: the oracle (alg: KLZ MeanOracle, σ² = 4τ²m²d/(s²ε²) per call
-// at ρ = ε²/2, a quarter of it for even m, whose median moves by half a
-// group's change: oracle.Coordinate), its guarantee (Lemma "lem: priv bias var klz" and its
-// refinement "lem:4.1" of KLZ's Theorem 4.1: for τ ≥ 2L and m groups the
+// What the paper's restatements of KLZ fix, and what is chosen here. The
+// algorithm and its analysis are the ones the paper restates: the oracle
+// (alg: KLZ MeanOracle, σ² = 4τ²m²d/(s²ε²) per call at ρ = ε²/2, a
+// quarter of it for even m, whose median moves by half a group's change:
+// oracle.Coordinate), its guarantee (Lemma "lem: priv bias var klz" and
+// its refinement "lem:4.1" of KLZ's Theorem 4.1: for τ ≥ 2L and m groups the
 // pre-noise error is Õ(√d(γ_k^{1/k}√(m/s) + γ_k(2/τ)^{k−1})) with probability
 // 1 − ζ, m = Õ(log(d/ζ))), KLZ's assumption (ass:coordinatewise:
 // coordinate-wise central moments γ_k, L = sup_W ‖∇F‖ ≤ √d γ_k^{1/k}, and
@@ -69,9 +55,27 @@ type KLZOptions struct {
 // C = τ√d (the coordinate oracle maps C back to τ = C/√d). ε = ∞: no noise
 // and no clipping, T the budget's ⌊W/n⌋ and m from ζ = 1/n. k = ∞: τ = 2L
 // floored at γ_∞ (no clipping bias). Overrides: Iters (T), Clip (C = τ√d) or
-// KLZ.Tau (τ), KLZ.Groups (m), Step (η). Only the coordinate oracle is
-// accepted.
-type KLZGD struct{}
+// Tau (τ), Groups (m), Step (η). Only the coordinate oracle is accepted.
+//
+// Its fields are its settings (klzSettings names them), overrides of its
+// prescription; the zero value is the prescription.
+type KLZGD struct {
+	// Groups is m, the number of groups of the coordinate-wise median of
+	// means.
+	Groups int
+	// Tau is τ, the coordinate clip threshold (Config.Clip, the ℓ2
+	// threshold C = τ√d, is the other way to give it; not both).
+	Tau float64
+}
+
+// klzSettings are klz-gd's settings, by the names its ConfigErrors give
+// them.
+var klzSettings = Settings{Names: []string{"klz-groups", "klz-tau"}}
+
+// WithSettings implements Configurable.
+func (KLZGD) WithSettings(v SettingValues) Solver {
+	return KLZGD{Groups: v.Int("klz-groups"), Tau: v.Float("klz-tau")}
+}
 
 // Name implements Solver.
 func (KLZGD) Name() string { return "klz-gd" }
@@ -187,7 +191,7 @@ func (s KLZGD) plan(p Problem, n int, cfg Config) (klzPlan, Params, error) {
 	if name != "coordinate" {
 		return klzPlan{}, Params{}, &ConfigError{"oracle", fmt.Sprintf("klz-gd is defined with the coordinate oracle (MeanOracle2); %q is not it", name)}
 	}
-	o := cfg.KLZ
+	o := s
 	switch {
 	case o.Groups < 0:
 		return klzPlan{}, Params{}, &ConfigError{"klz-groups", fmt.Sprintf("m = %d; want m ≥ 1, or 0 for the prescribed value", o.Groups)}
@@ -237,7 +241,7 @@ func (s KLZGD) plan(p Problem, n int, cfg Config) (klzPlan, Params, error) {
 		if tFix > 0 {
 			pl.T = tFix
 		} else {
-			notes = append(notes, fmt.Sprintf("ε = ∞: the error no longer grows with T, so T is the work budget's ⌊%d/n⌋ = %d", budget, tmax))
+			notes = append(notes, fmt.Sprintf("ε = ∞: the error does not grow with T, so T is the work budget's ⌊%d/n⌋ = %d", budget, tmax))
 		}
 		if tauFix > 0 {
 			pl.tau = tauFix
@@ -267,7 +271,7 @@ func (s KLZGD) plan(p Problem, n int, cfg Config) (klzPlan, Params, error) {
 			notes = append(notes, fmt.Sprintf("the work budget of %s gradient evaluations binds: the error bound's T = %d is cut to ⌊%s/n⌋ = %d", num4(float64(budget)), T0, num4(float64(budget)), tmax))
 		}
 		notes = append(notes, fmt.Sprintf("T = %d, m = %d, τ = %s minimise klz-gd's error expression E(T, m, τ) = βD²/T + D·[√d(γ^{1/k}√(m/n) + γ τ^{1−k}) + min{1, d e^{−m}}·τ√d + τ m d √T/(nε)] = %s "+
-			"(from the paper's restatements of KLZ's lemmas, constants set to 1; not KLZ's Theorem 5.2, whose text could not be retrieved; γ^{1/k} = %s, τ ≥ 2L = %s)",
+			"(from the paper's restatements of KLZ's lemmas, constants set to 1; not KLZ's Theorem 5.2, whose explicit statement the paper does not restate; γ^{1/k} = %s, τ ≥ 2L = %s)",
 			pl.T, pl.m, num4(pl.tau), num4(par.err(float64(pl.T), float64(pl.m), pl.tau)), num4(g), num4(2*par.L)))
 	}
 	C := pl.tau * math.Sqrt(d)
@@ -335,7 +339,7 @@ func coordMoment(c consts, k float64) (float64, string, error) {
 func klzBeta(c consts) (float64, error) {
 	beta, err := c.beta()
 	if err != nil && !c.c.Affine {
-		return 0, &ConfigError{"solver", "klz-gd is gradient descent on a β-smooth loss (Kamath, Liu & Zhang's setting: step 1/β), and this problem's loss is not smooth (it declares no β): klz-gd runs on the smooth classes smooth-convex, smooth-sc and ppl, not on nonsmooth-convex or nonsmooth-sc (dpso list gives each scenario's classes; --beta would give a β the loss does not have)"}
+		return 0, &ConfigError{"solver", "klz-gd is gradient descent on a β-smooth loss (Kamath, Liu & Zhang's setting: step 1/β), and this problem's loss is not smooth (it declares no β): klz-gd runs on the smooth classes smooth-convex, smooth-sc and ppl, not on nonsmooth-convex or nonsmooth-sc (a declared β would be one the loss does not have)"}
 	}
 	return beta, err
 }

@@ -90,22 +90,22 @@ func TestBaselinesBeatTheStart(t *testing.T) {
 
 func TestKLZOverrides(t *testing.T) {
 	p := linRegT10()
-	pr, err := KLZGD{}.Prescribe(p, 10000, Config{Eps: 1, K: 2, KLZ: KLZOptions{Groups: 7, Tau: 3}})
+	pr, err := KLZGD{Groups: 7, Tau: 3}.Prescribe(p, 10000, Config{Eps: 1, K: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if pr.Clip != 3*math.Sqrt(10) || pr.Prescribed || !slices.Contains(pr.Overridden, "klz-groups") || !slices.Contains(pr.Overridden, "klz-tau") {
 		t.Errorf("overrides: C = %g, Prescribed %v, Overridden %v", pr.Clip, pr.Prescribed, pr.Overridden)
 	}
-	if pl, _, _ := (KLZGD{}).plan(p, 10000, Config{Eps: 1, K: 2, KLZ: KLZOptions{Groups: 7, Tau: 3}}); pl.m != 7 || pl.tau != 3 {
+	if pl, _, _ := (KLZGD{Groups: 7, Tau: 3}).plan(p, 10000, Config{Eps: 1, K: 2}); pl.m != 7 || pl.tau != 3 {
 		t.Errorf("m = %d, τ = %g; want 7, 3", pl.m, pl.tau)
 	}
 	for _, c := range []struct {
-		o     KLZOptions
+		o     KLZGD
 		clip  float64
 		field string
-	}{{KLZOptions{Groups: -1}, 0, "klz-groups"}, {KLZOptions{Tau: -1}, 0, "klz-tau"}, {KLZOptions{Tau: 2}, 5, "klz-tau"}} {
-		_, err := KLZGD{}.Prescribe(p, 10000, Config{Eps: 1, K: 2, Clip: c.clip, KLZ: c.o})
+	}{{KLZGD{Groups: -1}, 0, "klz-groups"}, {KLZGD{Tau: -1}, 0, "klz-tau"}, {KLZGD{Tau: 2}, 5, "klz-tau"}} {
+		_, err := c.o.Prescribe(p, 10000, Config{Eps: 1, K: 2, Clip: c.clip})
 		var ce *ConfigError
 		if !errors.As(err, &ce) || ce.Field != c.field {
 			t.Errorf("%+v: %v, want a ConfigError on %s", c.o, err, c.field)

@@ -275,47 +275,53 @@ func scChunks(n int) []int {
 	return out
 }
 
-// LocalizationWork bounds the number of per-sample gradient evaluations of
-// the full schedule that "localized" or "localized-sc" prescribe on n
-// samples at moment order k, before Config.WorkBudget cuts it: Σ_i n_i T̄_i
-// with n_i = ⌊n/2^i⌋ and T̄_i = ⌈n_i^p ln n⌉, p = 1 + 1/k, the cap of the
-// prescribed T_i (Theorem "localization convex": Õ(n^{2+1/k})), summed
-// over the stages of localized-sc (each a run of Algorithm "localization"
-// on its chunk N_j, with ln N_j). It is the prescribed work exactly when
-// ε = ∞ and an upper bound otherwise; it depends on n and k only (not on
-// the problem's constants), so a caller can choose an n whose full
-// schedule is sure to fit a budget without building the problem. ok is
-// false for any other solver and for an n the solver refuses (n < 2, or
-// n < 16 or an empty stage for localized-sc).
-func LocalizationWork(solver string, n int, k float64) (work float64, ok bool) {
+// WorkBounded is a solver whose full prescribed schedule makes more than
+// linear work in n (the localized methods: Õ(n^{2+1/k}) gradient
+// evaluations, Theorem "localization convex"). ScheduleWork bounds that
+// work at n samples and moment order k before Config.WorkBudget cuts it;
+// it depends on n and k only (not on the problem's constants), so that a
+// caller can choose an n whose full schedule is sure to fit a budget
+// without building the problem. ok is false for an n the solver refuses.
+type WorkBounded interface {
+	ScheduleWork(n int, k float64) (work float64, ok bool)
+}
+
+// localizationWork is Σ_i n_i T̄_i over the phases of one run of Algorithm
+// "localization" on m samples, n_i = ⌊m/2^i⌋ and T̄_i = ⌈n_i^p ln m⌉,
+// p = 1 + 1/k, the cap of the prescribed T_i. It is the prescribed work
+// exactly when ε = ∞ and an upper bound otherwise.
+func localizationWork(m int, k float64) float64 {
 	p := 1 + invK(k)
-	run := func(m int) float64 {
-		ln := math.Log(float64(m))
-		var w float64
-		for _, ni := range locPhaseSizes(m) {
-			w += float64(ni) * float64(locIters(ni, p, ln))
-		}
-		return w
+	ln := math.Log(float64(m))
+	var w float64
+	for _, ni := range locPhaseSizes(m) {
+		w += float64(ni) * float64(locIters(ni, p, ln))
 	}
-	switch solver {
-	case "localized":
-		if n < 2 {
+	return w
+}
+
+// ScheduleWork implements WorkBounded: localizationWork(n, k); n ≥ 2.
+func (Localized) ScheduleWork(n int, k float64) (work float64, ok bool) {
+	if n < 2 {
+		return 0, false
+	}
+	return localizationWork(n, k), true
+}
+
+// ScheduleWork implements WorkBounded: localizationWork summed over the
+// stages (each a run of Algorithm "localization" on its chunk N_j, with
+// ln N_j); n ≥ 16 and no empty stage.
+func (LocalizedSC) ScheduleWork(n int, k float64) (work float64, ok bool) {
+	if n < 16 {
+		return 0, false
+	}
+	for _, m := range scChunks(n) {
+		if m < 2 {
 			return 0, false
 		}
-		return run(n), true
-	case "localized-sc":
-		if n < 16 {
-			return 0, false
-		}
-		for _, m := range scChunks(n) {
-			if m < 2 {
-				return 0, false
-			}
-			work += run(m)
-		}
-		return work, true
+		work += localizationWork(m, k)
 	}
-	return 0, false
+	return work, true
 }
 
 // applyBudget scales the T_i of all phases so that Σ n_i T_i ≤ budget.
@@ -364,8 +370,8 @@ func paramsOf(pl locPlan, d int, cfg Config, notes []string) Params {
 	return pr
 }
 
-func (Localized) plan(p Problem, n int, cfg Config) (locPlan, Params, error) {
-	c, name, err := prepMulti("localized", p, n, 2, cfg, "clip-gaussian")
+func (s Localized) plan(p Problem, n int, cfg Config) (locPlan, Params, error) {
+	c, name, err := prepMulti(s.Name(), p, n, 2, cfg, "clip-gaussian")
 	if err != nil {
 		return locPlan{}, Params{}, err
 	}
@@ -471,8 +477,8 @@ func (LocalizedSC) Describe() string {
 	return "strongly convex reduction over the localized method, non-smooth strongly convex: Sec. \"localization strongly\", Thm \"localization strongly convex\""
 }
 
-func (LocalizedSC) plan(p Problem, n int, cfg Config) (locPlan, Params, error) {
-	c, name, err := prepMulti("localized-sc", p, n, 16, cfg, "clip-gaussian")
+func (s LocalizedSC) plan(p Problem, n int, cfg Config) (locPlan, Params, error) {
+	c, name, err := prepMulti(s.Name(), p, n, 16, cfg, "clip-gaussian")
 	if err != nil {
 		return locPlan{}, Params{}, err
 	}

@@ -9,8 +9,8 @@ import (
 // datasets of the multi-pass solvers (klz-gd, localized, localized-sc, dp-sgd) may
 // take at once in this process: a run's trials (on up to --workers
 // goroutines, up to 4096) each copy their n × SampleDim dataset, up to
-// MaxMaterializeBytes each, and beyond this budget a trial waits until an
-// earlier one has finished with its copy. Results do not depend on it
+// MaxMaterializeBytes each, and beyond this budget a trial waits until
+// another has finished with its copy. Results do not depend on it
 // (each trial's result lands at its own index), only the wall time does.
 const MaterializeBudget = 2 * MaxMaterializeBytes
 

@@ -265,21 +265,21 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-// LocalizationWork is the capped schedule's Σ n_i ⌈n_i^p ln n⌉: by hand at
+// ScheduleWork is the capped schedule's Σ n_i ⌈n_i^p ln n⌉: by hand at
 // n = 8, k = 2 (n_i = 4, 2, 1; ⌈n_i^{3/2} ln 8⌉ = 17, 6, 3: 4·17 + 2·6 + 3
 // = 83); exactly what Prescribe plans at ε = ∞ (no noise: every T_i is its
 // cap) and an upper bound of it at ε = 1, for both localized solvers at
 // several (n, k).
 func TestLocalizationWork(t *testing.T) {
-	if w, ok := LocalizationWork("localized", 8, 2); !ok || w != 83 {
-		t.Errorf("LocalizationWork(localized, 8, 2) = %g, %v; want 83", w, ok)
+	if w, ok := (Localized{}).ScheduleWork(8, 2); !ok || w != 83 {
+		t.Errorf("localized's ScheduleWork(8, 2) = %g, %v; want 83", w, ok)
 	}
 	p := declared(1, 1, 10) // r̃_2, r̃_3, r̃_4, r̃_6 and L_f = r̃_∞ declared
 	for _, name := range []string{"localized", "localized-sc"} {
 		s, _ := Lookup(name)
 		for _, n := range []int{64, 1000, 1024, 5000} {
 			for _, k := range []float64{2, 3, math.Inf(1)} {
-				w, ok := LocalizationWork(name, n, k)
+				w, ok := s.(WorkBounded).ScheduleWork(n, k)
 				if !ok {
 					t.Fatalf("%s n=%d k=%g: not ok", name, n, k)
 				}
@@ -289,7 +289,7 @@ func TestLocalizationWork(t *testing.T) {
 						t.Fatal(err)
 					}
 					if g := float64(pr.GradEvals); (math.IsInf(eps, 1) && w != g) || w < g {
-						t.Errorf("%s n=%d k=%g ε=%g: LocalizationWork = %g, Prescribe plans %g", name, n, k, eps, w, g)
+						t.Errorf("%s n=%d k=%g ε=%g: ScheduleWork = %g, Prescribe plans %g", name, n, k, eps, w, g)
 					}
 				}
 			}
@@ -298,9 +298,18 @@ func TestLocalizationWork(t *testing.T) {
 	for _, c := range []struct {
 		solver string
 		n      int
-	}{{"localized", 1}, {"localized-sc", 15}, {"acsa", 1000}, {"sgd", 1000}} {
-		if _, ok := LocalizationWork(c.solver, c.n, 2); ok {
-			t.Errorf("LocalizationWork(%s, %d) ok, want not", c.solver, c.n)
+	}{{"localized", 1}, {"localized-sc", 15}} {
+		s, _ := Lookup(c.solver)
+		if _, ok := s.(WorkBounded).ScheduleWork(c.n, 2); ok {
+			t.Errorf("%s's ScheduleWork(%d) ok, want not", c.solver, c.n)
+		}
+	}
+	// The one-pass solvers' work is linear in n: none bounds it.
+	for _, name := range []string{"acsa", "sgd", "klz-gd", "dp-sgd"} {
+		if s, _ := Lookup(name); s != nil {
+			if _, ok := s.(WorkBounded); ok {
+				t.Errorf("%s is WorkBounded", name)
+			}
 		}
 	}
 }

@@ -2,7 +2,11 @@ package solvers
 
 import (
 	"context"
+	"reflect"
+	"strings"
 	"testing"
+
+	"dpso/theory"
 )
 
 // TestDescriptorsMatchSolvers: every descriptor says what its solver does —
@@ -12,7 +16,7 @@ import (
 func TestDescriptorsMatchSolvers(t *testing.T) {
 	problems := map[string]testProblem{"localized": tpLAD, "localized-sc": tpMean}
 	sizes := map[string]int{"localized": 128, "localized-sc": 128}
-	classes := map[string]bool{}
+	classes := map[theory.Class]bool{}
 	seenBaseline := false
 	for _, d := range registry[:8] { // the built-in solvers (tests may append theirs)
 		if d.Baseline() {
@@ -135,6 +139,99 @@ func TestDescriptorsDataAccess(t *testing.T) {
 			if datasets.free != free {
 				t.Errorf("%s on schedule %q: the dataset budget was not given back (%d bytes short)", d.Name(), sch, free-datasets.free)
 			}
+		}
+	}
+}
+
+// readValues is a SettingValues that records the settings read and gives
+// a non-zero value to the one named set ("" for none).
+type readValues struct {
+	set  string
+	read map[string]bool
+}
+
+func (v readValues) note(name string) bool {
+	v.read[name] = true
+	return name == v.set
+}
+func (v readValues) Int(name string) int {
+	if v.note(name) {
+		return 3
+	}
+	return 0
+}
+func (v readValues) Float(name string) float64 {
+	if v.note(name) {
+		return 0.25
+	}
+	return 0
+}
+func (v readValues) Bool(name string) bool { return v.note(name) }
+func (v readValues) String(name string) string {
+	if v.note(name) {
+		return "rdp"
+	}
+	return ""
+}
+
+// TestRegistryComplete: every registered solver states every fact the
+// rest of dpso reads from its Descriptor — its legend name, its class (a
+// known one, or none for a baseline), its certificate (or CertNone) and
+// its settings (or NoSettings) — and its settings are what its value
+// reads: WithSettings reads exactly Settings.Names, with nothing given it returns
+// the registered value (the defaults), and each setting alone changes the
+// value.
+func TestRegistryComplete(t *testing.T) {
+	legends := map[string]string{}
+	for _, d := range Descriptors() {
+		if err := d.Check(); err != nil {
+			t.Error(err)
+			continue
+		}
+		if o, ok := legends[d.Legend]; ok {
+			t.Errorf("%s and %s share the legend name %q", o, d.Name(), d.Legend)
+		}
+		legends[d.Legend] = d.Name()
+		if !d.Baseline() && (d.Certificate == CertNone || d.Certificate.OnSchedule()) {
+			t.Errorf("%s, the paper's algorithm for %s, states no proposition of its own as its certificate (%d)", d.Name(), d.Class, d.Certificate)
+		}
+		v := readValues{read: map[string]bool{}}
+		if got := d.Configured(v).Solver; !reflect.DeepEqual(got, d.Solver) {
+			t.Errorf("%s: with no setting given Configured gives %+v, want the registered %+v", d.Name(), got, d.Solver)
+		}
+		for name := range v.read {
+			if !d.Settings.Has(name) {
+				t.Errorf("%s: WithSettings reads %q, which Settings.Names does not list", d.Name(), name)
+			}
+		}
+		for _, name := range d.Settings.Names {
+			if !v.read[name] {
+				t.Errorf("%s: Settings.Names lists %q, which WithSettings does not read", d.Name(), name)
+			}
+			one := readValues{set: name, read: map[string]bool{}}
+			if got := d.Configured(one).Solver; reflect.DeepEqual(got, d.Solver) {
+				t.Errorf("%s: setting %q alone leaves the solver %+v unchanged", d.Name(), name, got)
+			}
+		}
+	}
+	// Check names what an entry leaves out.
+	full, _ := DescriptorOf("acsa")
+	for _, c := range []struct {
+		unset func(*Descriptor)
+		want  string
+	}{
+		{func(d *Descriptor) { d.Legend = "" }, "legend"},
+		{func(d *Descriptor) { d.Class = "smooth" }, "class"},
+		{func(d *Descriptor) { d.Certificate = CertUnstated }, "certificate"},
+		{func(d *Descriptor) { d.Certificate = CertSchedule }, "own certificate"},
+		{func(d *Descriptor) { d.Settings = Settings{} }, "settings"},
+		{func(d *Descriptor) { d.Settings = Settings{Names: []string{"batch"}} }, "match its value"},
+		{func(d *Descriptor) { d.DefaultOracle = "" }, "oracle"},
+	} {
+		d := full
+		c.unset(&d)
+		if err := d.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Check of a descriptor without its %s: %v", c.want, err)
 		}
 	}
 }

@@ -9,8 +9,9 @@ import (
 	"dpso/theory"
 )
 
-// Config is what a caller chooses for one run. The zero values of the
-// override fields mean "as the theorem prescribes".
+// Config is what a caller chooses for one run, the same for every solver
+// (a solver's own settings are fields of its value: Descriptor.Settings).
+// The zero values of the override fields mean "as the theorem prescribes".
 type Config struct {
 	// Eps is the zCDP ε: the run is ρ-zCDP with ρ = ε²/2 (Gaussian
 	// oracles). With a shuffle oracle the run is (Eps, Delta)-shuffle DP.
@@ -56,14 +57,6 @@ type Config struct {
 	Seed  uint64
 	Trial int
 	Rand  RandMode
-
-	// KLZ are the overrides of the "klz-gd" solver (other solvers ignore
-	// them); the zero value means its prescription.
-	KLZ KLZOptions
-
-	// DPSGD are the settings of the "dp-sgd" solver (other solvers ignore
-	// them); the zero value means its defaults.
-	DPSGD DPSGDOptions
 
 	// Workers is the number of goroutines the run may use for its own work
 	// (0 or 1: the caller's goroutine only). An oracle call that reads

@@ -31,8 +31,9 @@
 // \label), formula, value, additive terms, dominant term, the theorem's
 // conditions checked at the parameters, and the local rate
 // d log(bound)/d log n (analytic) for slope overlays; it marshals to the
-// JSON of issue 3, with null for an infinite value. Kamath, Liu & Zhang's
-// Theorem 5.2 is not among them: its statement was not available.
+// JSON bounds documents, with null for an infinite value. Kamath, Liu &
+// Zhang's Theorem 5.2 is not among them: the paper restates their
+// algorithm and lemmas, not the theorem's explicit statement.
 //
 // # Assumptions
 //

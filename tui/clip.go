@@ -90,8 +90,7 @@ func (p *ClipPanel) render() string {
 		return style.Block(strings.Join(lines, "\n"), w, h)
 	}
 	// The norms are read from the trial's private draw, outside the
-	// mechanism: a diagnostic the privacy guarantee does not cover
-	// (issue 10 item 3).
+	// mechanism: a diagnostic the privacy guarantee does not cover.
 	lines[0] = style.Rule(*st, "Clipping", "non-private diagnostic", w, false)
 	b := r.hist
 	thr := b.Threshold
@@ -148,7 +147,7 @@ func (p *ClipPanel) trail(r *run, w, h int) []string {
 	if h < 3 || len(pts) == 0 {
 		return nil
 	}
-	out := []string{st.Muted.Render(style.Shorten(fmt.Sprintf("adaptive C, %s steps, %s trial 0 (log scale)", fmtInt(int64(r.clipIters)), dpsgd), w))}
+	out := []string{st.Muted.Render(style.Shorten(fmt.Sprintf("adaptive C, %s steps, %s trial 0 (log scale)", fmtInt(int64(r.clipIters)), r.clipSolver), w))}
 	ys := make([]float64, len(pts))
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, q := range pts {
@@ -201,12 +200,12 @@ func (p *ClipPanel) trail(r *run, w, h int) []string {
 func (p *ClipPanel) startClip(r *run) (float64, bool) {
 	if r.cmp != nil {
 		for _, rep := range r.cmp.Reports {
-			if rep.Solver == dpsgd && rep.Refused == "" {
+			if adapts(rep.Solver) && rep.Refused == "" {
 				return rep.Params.Clip, true
 			}
 		}
 	}
-	if pr := p.presc.p; pr != nil && pr.Solver == dpsgd && p.presc.key == prescKeyOf(r.spec) && pr.Refused == "" {
+	if pr := p.presc.p; pr != nil && adapts(pr.Solver) && p.presc.key == prescKeyOf(r.spec) && pr.Refused == "" {
 		return pr.Params.Clip, true
 	}
 	return 0, false

@@ -40,7 +40,7 @@ type exportedMsg struct {
 }
 
 // runExport writes job into dir (the current directory when "") with a
-// timestamped name that does not overwrite an earlier export, off the UI
+// timestamped name that does not overwrite another export, off the UI
 // loop; its message is an exportedMsg.
 func runExport(job *exportJob, dir string, now time.Time) tea.Cmd {
 	if dir == "" {
@@ -58,7 +58,7 @@ func runExport(job *exportJob, dir string, now time.Time) tea.Cmd {
 			return exportedMsg{err: err}
 		}
 		// Each file is created exclusively under the first free stem
-		// (never over an earlier export, never through a planted link),
+		// (never over another export, never through a planted link),
 		// atomically: see internal/outfile.
 		paths, err := outfile.WriteSet(stem, job.exts(), func(ext string, w io.Writer) error {
 			if ext == ".json" {

@@ -112,7 +112,7 @@ func normalize(c *spec.Spec, id fieldID) {
 	}
 	// Adaptive clipping is dp-sgd's: another solver would ignore it, and
 	// the reproduce line would carry a flag that does nothing.
-	if c.Solver != dpsgd {
+	if !adapts(c.Solver) {
 		setFlag(c, fields[fAdaptive].flag, false)
 	}
 }
@@ -181,8 +181,12 @@ func (f *Form) options(id fieldID) []option {
 	return out
 }
 
-// dpsgd is dp-sgd's name, the one solver with adaptive clipping.
-var dpsgd = solvers.DPSGD{}.Name()
+// adapts reports whether the solver named name has adaptive clipping
+// among its own settings (its Descriptor's Settings: dp-sgd).
+func adapts(name string) bool {
+	d, ok := solvers.DescriptorOf(name)
+	return ok && d.Settings.Has(fields[fAdaptive].flag)
+}
 
 func onOff(on bool) string {
 	if on {

@@ -114,7 +114,7 @@ func (f *Form) Editing() bool { return f.editing }
 // visible reports whether field id is shown: dp-sgd's adaptive clipping
 // only while the solver is dp-sgd, every other field always.
 func (f *Form) visible(id fieldID) bool {
-	return id != fAdaptive || f.res.Solver == dpsgd
+	return id != fAdaptive || adapts(f.res.Solver)
 }
 
 // keepFocusVisible moves the focus off a field the new Spec hides (to the
@@ -171,7 +171,7 @@ func (f *Form) FullHelp() [][]key.Binding {
 }
 
 // Update handles focus moves, value steps and typing; a run that starts
-// clears a refusal shown (it is about an earlier key, not the run).
+// clears a refusal shown (it is about a key typed before, not the run).
 func (f *Form) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case prescriptionMsg:

@@ -63,7 +63,7 @@ func (l *liveMode) schedule(runs *Runs, kind runKind) tea.Cmd {
 }
 
 // fire is the run to repeat when the timer msg is the latest one (nil
-// otherwise, or when there is no longer one to repeat).
+// otherwise, or when there is none to repeat).
 func (l *liveMode) fire(msg liveTickMsg, runs *Runs, kind runKind) *run {
 	l.ticks++
 	if msg.gen != l.gen {

@@ -16,6 +16,9 @@ import (
 	"dpso/theory"
 )
 
+// dpsgd is the solver with adaptive clipping.
+const dpsgd = "dp-sgd"
+
 // TestAdaptiveClipField (issue 12 item 3): the form shows dp-sgd's
 // adaptive clipping only while the solver is dp-sgd; turning it on sets
 // the Spec's field through the spec's field table (the reproduce line

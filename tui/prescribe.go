@@ -119,7 +119,7 @@ func (p *Prescriber) Request(rs spec.Resolved) (tea.Msg, tea.Cmd) {
 // picks when none is named), when rs runs dp-sgd with adaptive clipping;
 // false otherwise.
 func paperSpec(rs spec.Resolved) (spec.Resolved, bool) {
-	if rs.Solver.Name() != dpsgd || !rs.Spec.AdaptiveClip {
+	if !rs.Solver.Settings.Has(fields[fAdaptive].flag) || !rs.Spec.AdaptiveClip {
 		return spec.Resolved{}, false
 	}
 	s := rs.Spec.Clone()

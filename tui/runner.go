@@ -57,7 +57,7 @@ func (Engine) Audit(ctx context.Context, cfg audit.Config) (*audit.Result, error
 
 // auditControl is the negative control's factor F: the oracle runs at
 // budget F·ε (its Gaussian noise ÷ F) while the claim stays ε, and the
-// audit must then report a violation (issue 13's control at 1.5).
+// audit must then report a violation.
 const auditControl = 1.5
 
 // auditConfig is the oracle audit of the form's oracle at its ε (and δ,

@@ -122,8 +122,9 @@ type run struct {
 	// clipTrail is the clip threshold C that dp-sgd's adaptive clipping
 	// used at each checkpoint of its trial 0 (Batch.Threshold: that step's
 	// C), in iteration order; nil without adaptive clipping.
-	clipTrail []clipPoint
-	clipIters int // dp-sgd's planned iterations T
+	clipTrail  []clipPoint
+	clipIters  int    // dp-sgd's planned iterations T
+	clipSolver string // the solver whose C the trail draws
 
 	held       []progressMsg // delivered while paused, applied on resume
 	heldResult *resultMsg
@@ -187,17 +188,17 @@ type clipPoint struct {
 // adaptive reports whether r runs dp-sgd with adaptive clipping, whose C
 // moves from step to step.
 func (r *run) adaptive() bool {
-	return r.spec.Spec.AdaptiveClip && slices.Contains(r.names, dpsgd) && !r.kind.sweeps()
+	return r.spec.Spec.AdaptiveClip && slices.ContainsFunc(r.names, adapts) && !r.kind.sweeps()
 }
 
 // recordClip adds p's threshold to the adaptive C trail (dp-sgd's trial 0;
 // a checkpoint repeated at the end replaces the one of the same iteration).
 func (r *run) recordClip(p engine.Progress) {
 	c := p.Batch.Threshold
-	if p.Solver != dpsgd || p.Trial != 0 || !(c > 0) || math.IsInf(c, 1) {
+	if !adapts(p.Solver) || p.Trial != 0 || !(c > 0) || math.IsInf(c, 1) {
 		return
 	}
-	r.clipIters = p.Iters
+	r.clipIters, r.clipSolver = p.Iters, p.Solver
 	if n := len(r.clipTrail); n > 0 && r.clipTrail[n-1].Iter >= p.Iter {
 		if r.clipTrail[n-1].Iter == p.Iter {
 			r.clipTrail[n-1].C = c

@@ -163,9 +163,9 @@ func (b *StatusBar) stateLine() string {
 		// The message keeps at most three quarters of the line and never
 		// the state's words; a longer one is cut at a word boundary, and
 		// the help (?) shows it in full.
-		// The run's number stays beside the state (a message no longer
-		// pushes it out, leaving a gap: the numbers are how one tells a
-		// re-run from the run before).
+		// The run's number stays beside the state (a message never pushes
+		// it out: the numbers are how one tells a re-run from the run
+		// before).
 		keep := lipgloss.Width(state) + 2
 		if r != nil && len(parts) > 0 {
 			keep += 2 + lipgloss.Width(parts[0])

@@ -130,7 +130,7 @@ func verdict(r *Result) []string {
 	case r.Solver != "" && r.MuHat+4*r.MuSE < r.MuClaim:
 		// A whole run releases w only; its claim covers every row and
 		// every release, so a μ̂ below the claim is no waste of noise.
-		out = append(out, fmt.Sprintf("The run's output w is less distinguishable (μ̂ = %s ± %s) than the claim allows (μ = %s): the canary enters one oracle call and the run's other calls add noise. This is expected, not by itself wasted noise: the claim covers every row's every release, and the audit tried one canary position (an oracle audit, dpso audit --oracle %s, measures the oracle's own calibration).", theory.Sig4.Format(r.MuHat), theory.Sig4.Format(r.MuSE), theory.Sig4.Format(r.MuClaim), r.Oracle))
+		out = append(out, fmt.Sprintf("The run's output w is less distinguishable (μ̂ = %s ± %s) than the claim allows (μ = %s): the canary enters one oracle call and the run's other calls add noise. This is expected, not by itself wasted noise: the claim covers every row's every release, and the audit tried one canary position (an oracle audit of %s measures the oracle's own calibration).", theory.Sig4.Format(r.MuHat), theory.Sig4.Format(r.MuSE), theory.Sig4.Format(r.MuClaim), r.Oracle))
 	case r.Solver != "":
 	case r.MuHat <= 2*r.MuSE && r.MuUpper < r.MuClaim:
 		out = append(out, fmt.Sprintf("Wasted noise: the outputs' Gaussian-equivalent μ̂ = %s ± %s cannot be told from 0 at %d runs; with 95%% confidence (if the outputs are Gaussian) μ ≤ %s, and Gaussian noise at least %s× smaller would still keep the claim (μ = %s).", theory.Sig4.Format(r.MuHat), theory.Sig4.Format(r.MuSE), r.Trials, theory.Sig4.Format(r.MuUpper), theory.Sig4.Format(r.MuClaim/r.MuUpper), theory.Sig4.Format(r.MuClaim)))

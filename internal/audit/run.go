@@ -64,8 +64,9 @@ type RunConfig struct {
 	// moves the output most (measured at the defaults, ε = 1): "last" for
 	// the one-pass solvers, whose later steps forget the early batches
 	// (acsa μ̂ ≈ 0.62 last vs ≈ 0 first; prox-sgd ≈ 0.85, its output is
-	// the last iterate), "first" for localized and localized-sc (≈ 0.53
-	// first vs ≈ 0.02 last: the first phase's many passes all read it).
+	// the last iterate), "first" for the phased schedules of localized and
+	// localized-sc (≈ 0.53 first vs ≈ 0.02 last: the first phase's many
+	// passes all read it).
 	Canary string
 	// NegativeControl is F ∈ [1, MaxNegativeControl] (0 or 1: off): see
 	// [Run].
@@ -237,6 +238,9 @@ func Run(ctx context.Context, rc RunConfig) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.Canary == "" {
+		c.Canary = defaultCanary(claim)
+	}
 	kind, _ := oracle.KindOf(c.Oracle) // resolved: a registered oracle
 	res := &Result{
 		Oracle: c.Oracle, Solver: c.Solver, Kind: kind, Eps: c.Eps, Delta: math.NaN(),
@@ -284,6 +288,16 @@ func Run(ctx context.Context, rc RunConfig) (*Result, error) {
 	}
 	analyze(res, smp)
 	return res, nil
+}
+
+// defaultCanary is where the canary row moves the output most (see
+// RunConfig.Canary): "first" on a phased schedule, whose first phase's
+// many passes all read the first row, "last" otherwise.
+func defaultCanary(claim solvers.Params) string {
+	if len(claim.Phases) > 0 {
+		return "first"
+	}
+	return "last"
 }
 
 func unit(d int) []float64 {
@@ -366,12 +380,7 @@ func (c RunConfig) resolve() (RunConfig, error) {
 		return c, specErr("workers", "%d; want ≥ 0 (0 = all cores)", c.Workers)
 	}
 	switch c.Canary {
-	case "":
-		c.Canary = "last"
-		if c.Solver == "localized" || c.Solver == "localized-sc" {
-			c.Canary = "first"
-		}
-	case "first", "last":
+	case "", "first", "last": // "": Run's default, from the prescription
 	default:
 		return c, specErr("canary", "%q; want first or last", c.Canary)
 	}

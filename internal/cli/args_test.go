@@ -202,7 +202,7 @@ func randomArgs(r *rand.Rand, names []string) []string {
 	solver := ""
 	switch u := r.Float64(); {
 	case u < 0.3:
-		d, _ := solvers.PaperSolver(string(c))
+		d, _ := solvers.PaperSolver(c)
 		solver = d.Name()
 	case u < 0.5:
 		vs := flagPool["solver"]
@@ -216,7 +216,7 @@ func randomArgs(r *rand.Rand, names []string) []string {
 		switch {
 		case n == "scenario" || n == "class" || n == "solver":
 			continue
-		case f.Solver != "" && f.Solver != solver:
+		case f.Solver() != "" && f.Solver() != solver:
 			continue
 		case (slices.Contains(params, n) || n == "tail" || n == "lambda1" || n == "lambda2") && !own[n]:
 			continue

@@ -205,7 +205,7 @@ func (o *auditOpts) checkFlags() (auditMode, error) {
 		return mode, err
 	}
 	if ch("canary") && o.canary == "" {
-		// An empty value is refused, not read as the default (issue 10).
+		// An empty value is refused, not read as the default.
 		return mode, usageErrorf("--canary: an empty value is not allowed (leave the flag out for its default)")
 	}
 	if mode == modeRun && !ch("scenario") {

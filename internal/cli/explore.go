@@ -82,7 +82,7 @@ dpso run --solvers --json or dpso sweep --json).`,
 func (o *exploreOpts) options(cmd *cobra.Command) (tui.Options, error) {
 	var opts tui.Options
 	for _, name := range []string{"preset", "out"} {
-		// An empty value is refused, not read as the default (issue 10).
+		// An empty value is refused, not read as the default.
 		if f := cmd.Flags().Lookup(name); f.Changed && f.Value.String() == "" {
 			return opts, usageErrorf("--%s: an empty value is not allowed (leave the flag out for its default)", name)
 		}

@@ -245,6 +245,6 @@ func TestListHuman(t *testing.T) {
 }
 
 func paperName(c theory.Class) string {
-	d, _ := solvers.PaperSolver(string(c))
+	d, _ := solvers.PaperSolver(c)
 	return d.Name()
 }

@@ -6,7 +6,7 @@ import (
 	"dpso/internal/report"
 )
 
-// csvPrivacyNote says on stderr what a CSV cannot carry (issue 10): that
+// csvPrivacyNote says on stderr what a CSV cannot carry: that
 // its excess risks, measured on the user's rows, are a non-private
 // diagnostic, and why a run is NOT private.
 func csvPrivacyNote(e *env, userRows bool, notPrivate []string) {

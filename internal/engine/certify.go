@@ -31,18 +31,30 @@ func (c Certified) Value() float64 {
 	return c.Cert.Value
 }
 
-// certAlgorithm is the paper algorithm whose schedule a solver runs, and
-// the moment order its prescription reads (lipschitz-dpsgd: k = ∞).
-func certAlgorithm(solver, schedule string, k float64) (alg string, order float64) {
-	switch solver {
-	case "acsa", "clipped-sgd", "prox-sgd", "localized", "localized-sc":
-		return solver, k
-	case "sgd":
-		return schedule, k
-	case "lipschitz-dpsgd":
-		return schedule, math.Inf(1)
+// certAlgorithm is the paper algorithm whose certificate covers a run of
+// solver (its Descriptor's Certificate: its own, or for a baseline that
+// runs a paper solver's schedule that solver's), the certificate, and the
+// moment order it is evaluated at (CertScheduleLipschitz: k = ∞); alg is
+// "" when none applies.
+func certAlgorithm(solver, schedule string, k float64) (alg string, cert solvers.Certificate, order float64) {
+	d, ok := solvers.DescriptorOf(solver)
+	if !ok {
+		return "", solvers.CertNone, k
 	}
-	return "", k
+	switch d.Certificate {
+	case solvers.CertSchedule, solvers.CertScheduleLipschitz:
+		p, ok := solvers.DescriptorOf(schedule)
+		if !ok || p.Baseline() {
+			return "", solvers.CertNone, k
+		}
+		if d.Certificate == solvers.CertScheduleLipschitz {
+			k = math.Inf(1)
+		}
+		return schedule, p.Certificate, k
+	case solvers.CertUnstated, solvers.CertNone:
+		return "", solvers.CertNone, k
+	}
+	return solver, d.Certificate, k
 }
 
 // Certify evaluates the certificate of the solver's algorithm at the
@@ -55,13 +67,15 @@ func certAlgorithm(solver, schedule string, k float64) (alg string, order float6
 // the lemma: sup_w E‖∇f(w, x)‖^k ≤ E sup_w ‖∇f(w, x)‖^k), the diameter
 // of W bounds every distance ‖w − w*‖, and F(w₀) − F* ≤ r̃_2·D/2 at
 // w₀ = 0 (convexity or, for proximal-PL, the smooth part's gradient:
-// F(0) − F* ≤ sup‖∇F‖·‖w*‖, ‖∇F‖ ≤ E‖∇f‖ ≤ r̃_2 by Jensen). The baselines
-// sgd and lipschitz-dpsgd run a paper algorithm's schedule (at C = ∞ and
-// σ = 0, or at k = ∞ with C = L_f) and get its certificate; klz-gd and
-// the coordinate-wise oracles have none (their lemma, "lem:4.1", is not
-// wired to the optimization propositions: not implemented, and said so).
+// F(0) − F* ≤ sup‖∇F‖·‖w*‖, ‖∇F‖ ≤ E‖∇f‖ ≤ r̃_2 by Jensen). Which
+// proposition applies is the solver's Descriptor.Certificate: a baseline
+// that runs a paper algorithm's schedule (at C = ∞ and σ = 0, or at k = ∞
+// with C = L_f) gets that algorithm's; a solver whose Certificate is
+// CertNone, and the coordinate-wise oracles, have none (their lemma,
+// "lem:4.1", is not wired to the optimization propositions: not
+// implemented, and said so).
 func Certify(in *scenarios.Instance, solver, schedule, oracleName string, k float64, par solvers.Params) Certified {
-	alg, order := certAlgorithm(solver, schedule, k)
+	alg, certID, order := certAlgorithm(solver, schedule, k)
 	if alg == "" {
 		return Certified{Why: solver + " is not one of the paper's algorithms (nor runs one's schedule): the paper proves no explicit-constant bound for it"}
 	}
@@ -94,8 +108,8 @@ func Certify(in *scenarios.Instance, solver, schedule, oracleName string, k floa
 	}
 	var cert theory.Certificate
 	var err error
-	switch alg {
-	case "acsa":
+	switch certID {
+	case solvers.CertACSA:
 		var ob theory.OracleBound
 		if ob, err = oracle(par.Batch, par.Clip, par.Sigma); err != nil {
 			break
@@ -107,19 +121,19 @@ func Certify(in *scenarios.Instance, solver, schedule, oracleName string, k floa
 		if cert, err = theory.ACSAGenericSum(in); err == nil && !cert.Holds() {
 			cert, err = theory.ACSAGeneric(in)
 		}
-	case "clipped-sgd":
+	case solvers.CertSCSGD:
 		var ob theory.OracleBound
 		if ob, err = oracle(par.Batch, par.Clip, par.Sigma); err != nil {
 			break
 		}
 		cert, err = theory.SCSGD(theory.SCSGDInput{T: par.Iters, Beta: c.Beta, Mu: c.Mu, G: 1 / par.Step, D: D, Oracle: ob})
-	case "prox-sgd":
+	case solvers.CertProxPL:
 		var ob theory.OracleBound
 		if ob, err = oracle(par.Batch, par.Clip, par.Sigma); err != nil {
 			break
 		}
 		cert, err = theory.ProxPL(theory.ProxPLInput{T: par.Iters, Beta: c.Beta, Mu: c.Mu, Eta: par.Step, Delta: r2 * D / 2, Oracle: ob})
-	case "localized", "localized-sc":
+	case solvers.CertLocalized, solvers.CertLocalizedSC:
 		stages := map[int][]theory.LocalizedPhase{}
 		var ids []int
 		for _, ph := range par.Phases {
@@ -133,7 +147,7 @@ func Certify(in *scenarios.Instance, solver, schedule, oracleName string, k floa
 			return Certified{Why: "the run has no phases: no certificate"}
 		}
 		base := theory.LocalizedInput{K: order, Dim: d, Diam: D, Dist0: D / 2, L: rk, RkTilde: rk, R2: r2}
-		if alg == "localized" {
+		if certID == solvers.CertLocalized {
 			base.Phases = stages[ids[0]]
 			cert, err = theory.LocalizedConvex(base)
 			break

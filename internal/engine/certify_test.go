@@ -346,3 +346,33 @@ func TestKSweep(t *testing.T) {
 		t.Errorf("prescribed C over k: %v (base %g): the prescription should follow k", clips, rep.PrescribedClip)
 	}
 }
+
+// TestCertAlgorithmFollowsDescriptors: the certificate Certify evaluates
+// for a registered solver is the one its Descriptor states — its own
+// proposition, its schedule's (at the run's k, or at k = ∞ for
+// CertScheduleLipschitz), or none — on a one-pass and a phased schedule.
+func TestCertAlgorithmFollowsDescriptors(t *testing.T) {
+	for _, d := range solvers.Descriptors() {
+		for _, sch := range []string{"acsa", "localized"} {
+			alg, cert, order := certAlgorithm(d.Name(), sch, 2)
+			p, _ := solvers.DescriptorOf(sch)
+			ok := true
+			switch d.Certificate {
+			case solvers.CertNone:
+				ok = alg == ""
+			case solvers.CertSchedule:
+				ok = alg == sch && cert == p.Certificate && order == 2
+			case solvers.CertScheduleLipschitz:
+				ok = alg == sch && cert == p.Certificate && math.IsInf(order, 1)
+			default:
+				ok = alg == d.Name() && cert == d.Certificate && order == 2
+			}
+			if !ok {
+				t.Errorf("%s (certificate %d) on %s's schedule: certAlgorithm = %q, %d, %g", d.Name(), d.Certificate, sch, alg, cert, order)
+			}
+		}
+	}
+	if alg, _, _ := certAlgorithm("sgd", "", 2); alg != "" {
+		t.Errorf("sgd without a schedule is certified as %q", alg)
+	}
+}

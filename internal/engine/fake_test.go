@@ -141,9 +141,9 @@ func (r *refuser) Run(ctx context.Context, p solvers.Problem, data solvers.Sampl
 
 func init() {
 	// Test solvers, registered after the real ones.
-	solvers.Register(solvers.Descriptor{Solver: &fakeGD{name: "test-gd"}, DefaultOracle: "clip-gaussian"})
-	solvers.Register(solvers.Descriptor{Solver: &fakeGD{name: "test-gd-slow", block: true}, DefaultOracle: "clip-gaussian"})
-	solvers.Register(solvers.Descriptor{Solver: &refuser{name: "test-refuse"}, DefaultOracle: "clip-gaussian"})
+	solvers.Register(solvers.Descriptor{Solver: &fakeGD{name: "test-gd"}, Legend: "a test solver", Certificate: solvers.CertNone, Settings: solvers.NoSettings, DefaultOracle: "clip-gaussian"})
+	solvers.Register(solvers.Descriptor{Solver: &fakeGD{name: "test-gd-slow", block: true}, Legend: "a test solver", Certificate: solvers.CertNone, Settings: solvers.NoSettings, DefaultOracle: "clip-gaussian"})
+	solvers.Register(solvers.Descriptor{Solver: &refuser{name: "test-refuse"}, Legend: "a test solver", Certificate: solvers.CertNone, Settings: solvers.NoSettings, DefaultOracle: "clip-gaussian"})
 }
 
 // probe reads its whole dataset and reports a fingerprint of it in its
@@ -175,6 +175,6 @@ func (p *probe) Run(ctx context.Context, pr solvers.Problem, data solvers.Sample
 }
 
 func init() {
-	solvers.Register(solvers.Descriptor{Solver: &probe{name: "test-probe-a"}, DefaultOracle: "clip-gaussian"})
-	solvers.Register(solvers.Descriptor{Solver: &probe{name: "test-probe-b"}, DefaultOracle: "clip-gaussian"})
+	solvers.Register(solvers.Descriptor{Solver: &probe{name: "test-probe-a"}, Legend: "a test solver", Certificate: solvers.CertNone, Settings: solvers.NoSettings, DefaultOracle: "clip-gaussian"})
+	solvers.Register(solvers.Descriptor{Solver: &probe{name: "test-probe-b"}, Legend: "a test solver", Certificate: solvers.CertNone, Settings: solvers.NoSettings, DefaultOracle: "clip-gaussian"})
 }

@@ -205,6 +205,6 @@ func TestSweepBoundSlopes(t *testing.T) {
 
 // paper is the paper's solver for class c.
 func paper(c theory.Class) string {
-	d, _ := solvers.PaperSolver(string(c))
+	d, _ := solvers.PaperSolver(c)
 	return d.Name()
 }

@@ -4,9 +4,8 @@ import "sync"
 
 // Mailbox hands values from producers that must never block (a solver's
 // goroutine calling Config.Observe, the engine's workers) to a consumer
-// that may be slow (a terminal UI): the progress plumbing of issue 2, "a
-// run reports checkpoints … at a bounded rate to a consumer that may be
-// slow, never blocks on it".
+// that may be slow (a terminal UI): a run reports checkpoints at a bounded
+// rate to a consumer that may be slow, and never blocks on it.
 //
 // Put appends to a pending list under a mutex and signals Ready; the
 // consumer Takes everything pending at once. When more than the capacity is
@@ -52,7 +51,7 @@ func (m *Mailbox[T]) Put(v T) {
 }
 
 // Ready receives a value whenever something was Put since the last
-// receive. A receive followed by Take may find nothing pending (an earlier
+// receive. A receive followed by Take may find nothing pending (another
 // Take already got it); that is harmless.
 func (m *Mailbox[T]) Ready() <-chan struct{} { return m.ready }
 

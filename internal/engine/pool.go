@@ -81,9 +81,10 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*
 		if !ok {
 			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("unknown solver %s (registered: %s)", theory.Quote(name), strings.Join(solvers.Names(), ", "))}
 		}
-		if !d.Baseline() && d.Class != string(r.Spec.Class) {
+		if !d.Baseline() && d.Class != r.Spec.Class {
 			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, r.Spec.Class)}
 		}
+		d = r.Configured(d)
 		par, err := d.Solver.Prescribe(check, u.spec.N, u.runConfig(0, nil))
 		if err == nil && d.Name() != r.Solver.Name() {
 			// r's own solver passed this check in Resolve; a listed one

@@ -532,9 +532,12 @@ func tradeOffBase(ctx context.Context, r spec.Resolved, sw *SweepSpec, names []s
 		label = "C_1 (the first phase's)"
 	}
 	notes = append(notes, fmt.Sprintf("prescribed %s = %s; the sweep sets every phase's C to the grid value", label, num(C)))
+	// The step is held when every solver is the run's or prescribes on
+	// its schedule at the run's k (Descriptor.OnSchedule), whose step is
+	// the run's solver's.
 	held := r.Spec.Step == 0
 	for _, n := range names {
-		if n != r.Solver.Name() && n != "sgd" {
+		if d, _ := solvers.DescriptorOf(n); n != r.Solver.Name() && !d.OnSchedule {
 			held = false
 		}
 	}

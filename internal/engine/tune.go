@@ -283,10 +283,10 @@ func resolveTune(r spec.Resolved, ts TuneSpec) (TuneSpec, []solvers.Descriptor, 
 		if slices.ContainsFunc(ds, func(e solvers.Descriptor) bool { return e.Name() == name }) {
 			return ts, nil, &spec.SpecError{Field: "solvers", Msg: fmt.Sprintf("solver %s is listed twice", name)}
 		}
-		if !d.Baseline() && d.Class != string(s.Class) {
+		if !d.Baseline() && d.Class != s.Class {
 			return ts, nil, &spec.SpecError{Field: "solvers", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, s.Class)}
 		}
-		ds = append(ds, d)
+		ds = append(ds, r.Configured(d))
 	}
 	if err := checkGridAxes(ts.Grid, ds); err != nil {
 		return ts, nil, err

@@ -54,15 +54,25 @@ type Candidate struct {
 	Batch  int
 }
 
-// apply sets the candidate's overrides in cfg.
-func (c Candidate) apply(cfg *solvers.Config) {
+// apply sets the candidate's overrides in cfg, and in d's solver value
+// those that are the solver's own settings (dp-sgd's epochs and batch, and
+// z > 0 its noise multiplier), returning the solver to run.
+func (c Candidate) apply(cfg *solvers.Config, d solvers.Descriptor, z float64) solvers.Solver {
 	cfg.Clip, cfg.Step, cfg.Iters = c.Clip, c.Step, c.Iters
+	dp, ok := d.Solver.(solvers.DPSGD)
+	if !ok {
+		return d.Solver
+	}
 	if c.Epochs > 0 {
-		cfg.DPSGD.Epochs = c.Epochs
+		dp.Epochs = c.Epochs
 	}
 	if c.Batch > 0 {
-		cfg.DPSGD.Batch, cfg.DPSGD.SamplingRate = c.Batch, 0
+		dp.Batch, dp.SamplingRate = c.Batch, 0
 	}
+	if z > 0 {
+		dp.Multiplier = z
+	}
+	return dp
 }
 
 // Text is the candidate as flags would write it ("C = 1.85, step = 0.33,
@@ -143,13 +153,10 @@ func checkGridAxes(g TuneGrid, ds []solvers.Descriptor) error {
 // (their count returned). An axis whose default needs a constant ref does
 // not have (user data without it) is refused, naming its flag.
 func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, cfg solvers.Config) ([]Candidate, int, error) {
-	if d.Accounted {
-		// A candidate's z is set by the search (tuner.multiplier); a
-		// placeholder spares each point a calibration that T, the batch
-		// and the point's validity do not depend on.
-		cfg.DPSGD.Multiplier = 1
-	}
-	base, err := d.Solver.Prescribe(ref, n, cfg)
+	// A dp-sgd candidate's z is set by the search (tuner.multiplier); a
+	// placeholder z = 1 spares each point a calibration that T, the batch
+	// and the point's validity do not depend on.
+	base, err := Candidate{}.apply(&cfg, d, 1).Prescribe(ref, n, cfg)
 	if err != nil && (len(g.Clip) == 0 || len(g.Step) == 0 || (len(g.Iters) == 0 && !readsEpochs(d)) || (len(g.Batch) == 0 && readsEpochs(d))) {
 		return nil, 0, fmt.Errorf("the default grid starts from %s's prescription, which fails here (%w); give every axis (--grid-clip, --grid-step, --grid-iters or --grid-epochs)", d.Name(), err)
 	}
@@ -235,8 +242,7 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 	dropped := 0
 	add := func(cd Candidate) error {
 		cfg := cfg
-		cd.apply(&cfg)
-		_, err := d.Solver.Prescribe(ref, n, cfg)
+		_, err := cd.apply(&cfg, d, 1).Prescribe(ref, n, cfg)
 		var ce *solvers.ConfigError
 		var re *solvers.RefusedError
 		switch {

@@ -234,21 +234,21 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		}
 		idx := rng.IntN(len(grid))
 		ccfg := cfg
-		grid[idx].apply(&ccfg)
-		if r.Rand == solvers.Seeded {
-			ccfg.Seed = candidateSeed(r.Spec.Seed, j.trial, name, c)
-		}
+		var z float64
 		if d.Accounted {
-			z, ok := multipliers[idx]
-			if !ok {
-				if z, err = t.multiplier(ref, d, nt, ccfg); err != nil {
+			var ok bool
+			if z, ok = multipliers[idx]; !ok {
+				if z, err = t.multiplier(ref, d, nt, grid[idx], ccfg); err != nil {
 					return trialOut{}, err
 				}
 				multipliers[idx] = z
 			}
-			ccfg.DPSGD.Multiplier = z
 		}
-		res, err := d.Solver.Run(ctx, ref, train, ccfg)
+		solver := grid[idx].apply(&ccfg, d, z)
+		if r.Rand == solvers.Seeded {
+			ccfg.Seed = candidateSeed(r.Spec.Seed, j.trial, name, c)
+		}
+		res, err := solver.Run(ctx, ref, train, ccfg)
 		if err != nil {
 			if ctx.Err() != nil {
 				return trialOut{}, ctx.Err()
@@ -295,8 +295,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 				return trialOut{}, err
 			}
 			ocfg := full
-			cd.apply(&ocfg)
-			res, err := d.Solver.Run(ctx, ref, data, ocfg)
+			res, err := cd.apply(&ocfg, d, 0).Run(ctx, ref, data, ocfg)
 			if err != nil {
 				if ctx.Err() != nil {
 					return trialOut{}, ctx.Err()
@@ -322,9 +321,8 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 // multiplier is the noise multiplier of an accounted (dp-sgd) candidate:
 // the smallest z whose Rényi curve stays under ρ_Q·λ on the search's
 // orders (dpsgdMultiplier), at the T and batch the candidate runs.
-func (t *tuner) multiplier(ref *scenarios.Instance, d solvers.Descriptor, n int, cfg solvers.Config) (float64, error) {
-	cfg.DPSGD.Multiplier = 1 // T and the batch do not depend on it
-	par, err := d.Solver.Prescribe(ref, n, cfg)
+func (t *tuner) multiplier(ref *scenarios.Instance, d solvers.Descriptor, n int, cd Candidate, cfg solvers.Config) (float64, error) {
+	par, err := cd.apply(&cfg, d, 1).Prescribe(ref, n, cfg) // T and the batch do not depend on z
 	if err != nil {
 		return math.NaN(), err
 	}

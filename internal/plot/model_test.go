@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"dpso/solvers"
+
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -149,12 +151,21 @@ func TestClipSweepFigureModel(t *testing.T) {
 	}
 }
 
+// TestSolverLabels: a legend names every registered solver by its
+// Descriptor's Legend and its id, the paper's algorithms marked as such,
+// and an unregistered name as it is.
 func TestSolverLabels(t *testing.T) {
-	for name, h := range solverNames {
-		got := SolverLabel(name)
-		if !strings.HasPrefix(got, h.human) || !strings.Contains(got, "("+name) {
-			t.Errorf("SolverLabel(%q) = %q", name, got)
+	for _, d := range solvers.Descriptors() {
+		got := SolverLabel(d.Name())
+		if !strings.HasPrefix(got, d.Legend+" ("+d.Name()) || strings.HasSuffix(got, ", the paper's)") == d.Baseline() {
+			t.Errorf("SolverLabel(%q) = %q", d.Name(), got)
 		}
+	}
+	if got := SolverLabel("acsa"); got != "noisy clipped AC-SA (acsa, the paper's)" {
+		t.Errorf("SolverLabel(acsa) = %q", got)
+	}
+	if got := SolverLabel("no-such-solver"); got != "no-such-solver" {
+		t.Errorf("SolverLabel of an unregistered name = %q", got)
 	}
 	if BoundLabel(theory.Lower, "lower bound (convex)") != "lower bound (convex)" {
 		t.Error("a lower bound's label repeats its kind")

@@ -1,37 +1,23 @@
 package plot
 
-import "dpso/theory"
+import (
+	"dpso/solvers"
+	"dpso/theory"
+)
 
-// solverNames are the solvers' human names, as a legend writes them.
-// (This package does not import solvers: the paper's algorithms are
-// marked here, and TestSolverLabels checks the list against the registry.)
-var solverNames = map[string]struct {
-	human string
-	paper bool
-}{
-	"acsa":            {"noisy clipped AC-SA", true},
-	"clipped-sgd":     {"noisy clipped SGD", true},
-	"localized":       {"localized noisy clipped subgradient", true},
-	"localized-sc":    {"localized method, strongly convex reduction", true},
-	"prox-sgd":        {"noisy clipped proximal SGD", true},
-	"sgd":             {"non-private SGD (no clipping, no noise)", false},
-	"lipschitz-dpsgd": {"DP-SGD calibrated to L_f (prior practice)", false},
-	"klz-gd":          {"Kamath–Liu–Zhang noisy GD (prior)", false},
-	"dp-sgd":          {"DP-SGD with Poisson subsampling", false},
-}
-
-// SolverLabel is a solver's legend name: its human name, then its id (the
-// --solver value) and "the paper's" for the paper's algorithms, e.g.
-// "noisy clipped AC-SA (acsa, the paper's)".
+// SolverLabel is a solver's legend name: its human name (its Descriptor's
+// Legend), then its id (the --solver value) and "the paper's" for the
+// paper's algorithms, e.g. "noisy clipped AC-SA (acsa, the paper's)"; the
+// bare name for a solver that is not registered.
 func SolverLabel(name string) string {
-	h, ok := solverNames[name]
+	d, ok := solvers.DescriptorOf(name)
 	switch {
 	case !ok:
 		return name
-	case h.paper:
-		return h.human + " (" + name + ", the paper's)"
+	case !d.Baseline():
+		return d.Legend + " (" + name + ", the paper's)"
 	}
-	return h.human + " (" + name + ")"
+	return d.Legend + " (" + name + ")"
 }
 
 // BoundLabel is a theory bound's legend name from its kind and title,

@@ -6,7 +6,7 @@ import (
 	"dpso/internal/engine"
 )
 
-// privacyLabels are a figure's words about privacy (issue 10): a title
+// privacyLabels are a figure's words about privacy: a title
 // prefix "NOT PRIVATE (why)" when a run's outputs are not covered by a
 // guarantee (seeded noise or estimated constants on user data, ε = ∞), and
 // a legend note when the curves are measured on the user's rows (a

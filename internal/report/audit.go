@@ -11,8 +11,8 @@ import (
 	"dpso/theory"
 )
 
-// AuditJSON is the document of `dpso audit --json`: the headline keys in
-// issue 13's order (oracle … violation), then the details. null where a
+// AuditJSON is the document of `dpso audit --json`: the headline keys
+// first (oracle … violation), then the details. null where a
 // value does not apply or does not exist: delta for a zCDP claim, mu_* for
 // a shuffle claim's Gaussian bounds when no threshold bounds them,
 // eps_lower for a zCDP oracle audit, mu_hat and mu_upper for a one-run

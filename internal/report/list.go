@@ -145,7 +145,7 @@ func List() ListJSON {
 		l.Scenarios = append(l.Scenarios, s)
 	}
 	for _, c := range theory.Classes {
-		d, _ := solvers.PaperSolver(string(c))
+		d, _ := solvers.PaperSolver(c)
 		l.Classes = append(l.Classes, ClassJSON{Name: string(c), Title: c.Title(), Solver: d.Name()})
 	}
 	for _, d := range solvers.Descriptors() {

@@ -7,8 +7,8 @@
 // trial). [Plan] deals the units to N shards by their estimated work
 // (longest first, each to the least-loaded shard), the same plan in every
 // process; [Run] runs shard I/N of an engine.PreparedSweep and returns its
-// [File], which holds the unit results exactly (floats in shortest
-// round-trip form, NaN and ±Inf as strings: the exact codec) and no
+// [File], which holds the unit results exactly (encoding/json: floats in
+// the shortest round-trip form, NaN and ±Inf as strings) and no
 // summary: the slope fits, the best points and every other summary are
 // computed at merge time, from all the units, by the same engine code an
 // unsharded sweep uses.

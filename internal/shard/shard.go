@@ -24,7 +24,7 @@ import (
 // FormatName and FormatVersion identify a shard file.
 const (
 	FormatName    = "dpso sweep shard"
-	FormatVersion = 1
+	FormatVersion = 2
 )
 
 // Index is shard I of N, counted from 1 (what --shard I/N says).
@@ -135,21 +135,21 @@ type File struct {
 
 // Unit is one unit's results: X is the grid value (for a reader; checked
 // when merged), Results one TrialResult per solver in the sweep's order,
-// written exactly (see the exact codec).
+// written exactly (marshalResults).
 type Unit struct {
 	engine.SweepUnit
 	X       float64 `json:"x"`
 	Results results `json:"results"`
 }
 
-// results are a unit's TrialResults, written by the exact codec.
+// results are a unit's TrialResults, written exactly (marshalResults).
 type results []engine.TrialResult
 
-func (r results) MarshalJSON() ([]byte, error) { return marshalExact([]engine.TrialResult(r)) }
+func (r results) MarshalJSON() ([]byte, error) { return marshalResults(r) }
 
 func (r *results) UnmarshalJSON(b []byte) error {
-	var xs []engine.TrialResult
-	if err := unmarshalExact(b, &xs); err != nil {
+	xs, err := unmarshalResults(b)
+	if err != nil {
 		return err
 	}
 	*r = xs

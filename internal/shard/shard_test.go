@@ -102,8 +102,9 @@ func fill(v reflect.Value, r *rand.Rand) {
 // TestExactCodecRoundTrip: every field of engine.TrialResult, filled with
 // values that are hard to write (NaN, ±Inf, −0, the smallest subnormal,
 // the largest float, 0.1, 1/3, extreme integers, HTML characters), reads
-// back bit for bit; nil and empty slices stay apart; whatever a field
-// added later holds is covered, since fill walks the type.
+// back bit for bit through marshalResults and unmarshalResults; nil and
+// empty slices stay apart; a field added to engine.TrialResult (or a type
+// it holds) and not to the wire form fails it, since fill walks the type.
 func TestExactCodecRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20 {
@@ -112,12 +113,12 @@ func TestExactCodecRoundTrip(t *testing.T) {
 			fill(reflect.ValueOf(&want[i]).Elem(), r)
 		}
 		want[1].Notes, want[1].W = []string{}, nil // empty and nil stay apart
-		b, err := marshalExact(want)
+		b, err := marshalResults(want)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []engine.TrialResult
-		if err := unmarshalExact(b, &got); err != nil {
+		got, err := unmarshalResults(b)
+		if err != nil {
 			t.Fatalf("%v\n%s", err, b)
 		}
 		if !sameBits(reflect.ValueOf(want), reflect.ValueOf(got)) {
@@ -126,18 +127,30 @@ func TestExactCodecRoundTrip(t *testing.T) {
 	}
 }
 
-// TestExactCodecRefuses: what cannot be written exactly is refused, not
-// dropped; a file with an unknown or a missing field is refused.
+// TestExactCodecRefuses: a results list with an unknown or a missing
+// field, a non-finite float that is not one of num's strings, a number out
+// of range or a number in another form is refused, not read as zero or
+// rounded.
 func TestExactCodecRefuses(t *testing.T) {
-	if _, err := marshalExact(struct{ F func() }{}); err == nil {
-		t.Error("a func field is written")
+	good, err := marshalResults([]engine.TrialResult{{Excess: 0.5, BiasOnly: math.NaN(), Spent: ledger.Cost{Rho: math.Inf(1)}}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := marshalExact(struct{ x int }{}); err == nil {
-		t.Error("an unexported field is dropped silently")
+	if _, err := unmarshalResults(good); err != nil {
+		t.Fatalf("%s is refused: %v", good, err)
 	}
-	var c ledger.Cost
-	for _, in := range []string{`{"Rho":1,"Eps":0}`, `{"Rho":1,"Eps":0,"Delta":0,"Extra":1}`, `{"Rho":"inf","Eps":0,"Delta":0}`, `{"Rho":1e999,"Eps":0,"Delta":0}`} {
-		if err := unmarshalExact([]byte(in), &c); err == nil {
+	for _, c := range []struct{ old, new string }{
+		{`"Excess":0.5,`, ``},                        // a missing field
+		{`"Excess":0.5,`, `"Excess":0.5,"Extra":1,`}, // an unknown one
+		{`"Excess":0.5`, `"Excess":"inf"`},
+		{`"Excess":0.5`, `"Excess":1e999`},
+		{`"Excess":0.5`, `"Excess":0.50`}, // not the form written
+	} {
+		in := strings.Replace(string(good), c.old, c.new, 1)
+		if in == string(good) {
+			t.Fatalf("%q is not in %s", c.old, good)
+		}
+		if _, err := unmarshalResults([]byte(in)); err == nil {
 			t.Errorf("%s is read", in)
 		}
 	}

@@ -129,7 +129,7 @@ func flagArg(name, v string) []string {
 
 // minimal returns s with every field cleared whose clearing leaves the
 // resolved Spec unchanged (a default given explicitly). Fields are tried
-// in the table's order, each against the Spec with the earlier ones
+// in the table's order, each against the Spec with the ones before it
 // already cleared, scenario parameters one by one in alphabetical order.
 // The scenario and the data file are kept: they name the problem. With
 // secure randomness the seed is cleared and never compared: no stream

@@ -12,7 +12,7 @@ import (
 // at ν = 10; at ν = 6 localized needs 2k < 6, so k falls back to 2), and n
 // is the largest n ≤ Info.N (Info.N or a power of two) whose capped
 // schedule Σ n_i⌈n_i^p ln n⌉ fits the work budget (default 2·10⁷). The
-// expected n follow from solvers.LocalizationWork (checked by hand in
+// expected n follow from solvers.WorkBounded.ScheduleWork (checked by hand in
 // TestLocalizationWork): localized at k = 2 needs 7.9·10⁶ at n = 512 and
 // 5.0·10⁷ at 1024; at k = 4 1.1·10⁷ at 1024 and 5.7·10⁷ at 2048;
 // localized-sc at k = 4 6.3·10⁶ at 2048 and 2.7·10⁷ at 4096, at k = 2

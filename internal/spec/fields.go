@@ -69,10 +69,6 @@ type Field struct {
 	// Symbol names the value in messages ("ε", "T", …); Note, if any, is
 	// said in parentheses after the range.
 	Symbol string
-	// Solver is the one solver that reads the field (dp-sgd's and
-	// klz-gd's settings), "" when every solver does: see
-	// Spec.CheckSolverFields.
-	Solver string
 	note   func() string
 	// usage is the help text before the range.
 	usage func() string
@@ -89,9 +85,6 @@ type Field struct {
 func closed(lo, hi float64) *theory.Interval { return &theory.Interval{Lo: lo, Hi: hi} }
 
 var inf = math.Inf(1)
-
-// The solvers with settings of their own (Field.Solver).
-var dpsgd, klzgd = solvers.DPSGD{}.Name(), solvers.KLZGD{}.Name()
 
 // MaxSeedText is the largest seed, 2⁶⁴ − 1 = 18446744073709551615, as
 // messages and help write it.
@@ -134,7 +127,7 @@ var fields = []Field{
 		usage: func() string {
 			var parts []string
 			for _, c := range theory.Classes {
-				d, _ := solvers.PaperSolver(string(c))
+				d, _ := solvers.PaperSolver(c)
 				parts = append(parts, string(c)+" → "+d.Name())
 			}
 			return "solver: " + strings.Join(solvers.Names(), ", ") + " (default the paper's algorithm for the class: " + strings.Join(parts, ", ") + ")"
@@ -184,30 +177,30 @@ var fields = []Field{
 		f64: func(s *Spec) *float64 { return &s.Clip }, usage: text("clip threshold C override (0: prescribed; inf only with --eps inf)")},
 	{Name: "step", Group: Solver, Kind: Float, Range: closed(0, scenarios.MaxConstant), Symbol: "step", note: text("0 = prescribed"),
 		f64: func(s *Spec) *float64 { return &s.Step }, usage: text("step-size parameter override (0: prescribed)")},
-	{Name: "accountant", Group: Solver, Solver: dpsgd, Kind: String, str: func(s *Spec) *string { return &s.Accountant },
+	{Name: "accountant", Group: Solver, Kind: String, str: func(s *Spec) *string { return &s.Accountant },
 		usage: text("dp-sgd's privacy accountant: pld (privacy loss distribution, tight) or rdp (Rényi DP) (default " + DefaultAccountant + ")")},
-	{Name: "batch", Group: Solver, Solver: dpsgd, Kind: Int, Range: closed(0, scenarios.MaxN), Symbol: "B", note: text("0 = min(256, n)"),
+	{Name: "batch", Group: Solver, Kind: Int, Range: closed(0, scenarios.MaxN), Symbol: "B", note: text("0 = min(256, n)"),
 		i: func(s *Spec) *int { return &s.Batch }, usage: text("dp-sgd's expected batch size B = qn (0: min(256, n); at most n; not with --sampling-rate)")},
-	{Name: "sampling-rate", Group: Solver, Solver: dpsgd, Kind: Float, Range: closed(1.0/scenarios.MaxN, 1), ZeroDefault: true, Symbol: "q",
+	{Name: "sampling-rate", Group: Solver, Kind: Float, Range: closed(1.0/scenarios.MaxN, 1), ZeroDefault: true, Symbol: "q",
 		note: text("dp-sgd's Poisson sampling rate"), f64: func(s *Spec) *float64 { return &s.SamplingRate },
 		usage: text("dp-sgd's Poisson sampling rate q (default B/n; at least 1/n, an expected batch qn of one sample or more; not with --batch)")},
-	{Name: "epochs", Group: Solver, Solver: dpsgd, Kind: Float, Range: &theory.Interval{Lo: 0, Hi: MaxEpochs, LoOpen: true}, ZeroDefault: true, Symbol: "E",
+	{Name: "epochs", Group: Solver, Kind: Float, Range: &theory.Interval{Lo: 0, Hi: MaxEpochs, LoOpen: true}, ZeroDefault: true, Symbol: "E",
 		note: text("dp-sgd's expected passes over the data"), f64: func(s *Spec) *float64 { return &s.Epochs },
 		usage: text("dp-sgd's expected passes E over the data: T = ⌈E/q⌉ steps (default 5)")},
-	{Name: "adaptive-clip", Group: Solver, Solver: dpsgd, Kind: Bool, bl: func(s *Spec) *bool { return &s.AdaptiveClip },
+	{Name: "adaptive-clip", Group: Solver, Kind: Bool, bl: func(s *Spec) *bool { return &s.AdaptiveClip },
 		usage: text("dp-sgd: adapt C to the γ-quantile of the gradient norms (Andrew et al. 2021), its cost inside the accounted budget (default off)")},
-	{Name: "clip-quantile", Group: Solver, Solver: dpsgd, Kind: Float, Range: &theory.Interval{Lo: 0, Hi: 1, LoOpen: true, HiOpen: true}, ZeroDefault: true, Symbol: "γ",
+	{Name: "clip-quantile", Group: Solver, Kind: Float, Range: &theory.Interval{Lo: 0, Hi: 1, LoOpen: true, HiOpen: true}, ZeroDefault: true, Symbol: "γ",
 		note: text("the target quantile of adaptive clipping"), f64: func(s *Spec) *float64 { return &s.ClipQuantile },
 		usage: text("dp-sgd --adaptive-clip: target quantile γ of the gradient norms (default 0.5)")},
-	{Name: "clip-rate", Group: Solver, Solver: dpsgd, Kind: Float, Range: &theory.Interval{Lo: 0, Hi: MaxClipRate, LoOpen: true}, ZeroDefault: true, Symbol: "η_C",
+	{Name: "clip-rate", Group: Solver, Kind: Float, Range: &theory.Interval{Lo: 0, Hi: MaxClipRate, LoOpen: true}, ZeroDefault: true, Symbol: "η_C",
 		note: text("the rate of adaptive clipping"), f64: func(s *Spec) *float64 { return &s.ClipRate },
 		usage: text("dp-sgd --adaptive-clip: rate η_C of C ← C·exp(−η_C(b̃ − γ)) (default 0.2)")},
-	{Name: "clip-count-noise", Group: Solver, Solver: dpsgd, Kind: Float, Range: &theory.Interval{Lo: 0, Hi: inf, LoOpen: true, HiOpen: true}, ZeroDefault: true, Symbol: "σ_b",
+	{Name: "clip-count-noise", Group: Solver, Kind: Float, Range: &theory.Interval{Lo: 0, Hi: inf, LoOpen: true, HiOpen: true}, ZeroDefault: true, Symbol: "σ_b",
 		note: text("the clipped count's noise"), f64: func(s *Spec) *float64 { return &s.ClipCountNoise },
 		usage: text("dp-sgd --adaptive-clip: noise σ_b of the clipped count (default B/20; needs 2σ_b above the noise multiplier)")},
-	{Name: "klz-groups", Group: Solver, Solver: klzgd, Kind: Int, Range: closed(0, scenarios.MaxN), Symbol: "m", note: text("0 = prescribed"),
+	{Name: "klz-groups", Group: Solver, Kind: Int, Range: closed(0, scenarios.MaxN), Symbol: "m", note: text("0 = prescribed"),
 		i: func(s *Spec) *int { return &s.KLZGroups }, usage: text("klz-gd's number of groups m of the coordinate-wise median of means (0: prescribed)")},
-	{Name: "klz-tau", Group: Solver, Solver: klzgd, Kind: Float, Range: closed(0, inf), Symbol: "τ", note: text("0 = prescribed"),
+	{Name: "klz-tau", Group: Solver, Kind: Float, Range: closed(0, inf), Symbol: "τ", note: text("0 = prescribed"),
 		f64: func(s *Spec) *float64 { return &s.KLZTau }, usage: text("klz-gd's coordinate clip threshold τ (0: prescribed; inf only with --eps inf; not with --clip, which gives C = τ√d)")},
 	{Name: "trials", Group: Runner, Kind: Int, Range: closed(1, MaxTrials), ZeroDefault: true, Symbol: "trials",
 		i: func(s *Spec) *int { return &s.Trials }, usage: func() string {

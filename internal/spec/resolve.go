@@ -170,7 +170,7 @@ func (r *Resolved) resolve() error {
 	p.Class = s.Class
 
 	// Solver and oracle.
-	paper, ok := solvers.PaperSolver(string(s.Class))
+	paper, ok := solvers.PaperSolver(s.Class)
 	if !ok {
 		return specErr("class", "no paper solver is registered for class %s", s.Class)
 	}
@@ -182,11 +182,10 @@ func (r *Resolved) resolve() error {
 	if !ok {
 		return specErr("solver", "unknown solver %s (registered: %s)", theory.Quote(s.Solver), strings.Join(solvers.Names(), ", "))
 	}
-	if !d.Baseline() && d.Class != string(s.Class) {
+	if !d.Baseline() && d.Class != s.Class {
 		return specErr("solver", "%s is the paper's algorithm for class %s, not %s (use class %s, or solver %s for %s, or a baseline)",
 			s.Solver, d.Class, s.Class, d.Class, paper.Name(), s.Class)
 	}
-	r.Solver = d
 	r.Oracle = d.DefaultOracle
 	kind := oracle.ZCDP
 	if s.Oracle != "" {
@@ -225,6 +224,7 @@ func (r *Resolved) resolve() error {
 	if err := resolveSolverOptions(s); err != nil {
 		return err
 	}
+	r.Solver = r.Configured(d)
 	r.Privacy = Privacy{Model: ZCDP, Eps: s.Eps, Rho: theory.Rho(s.Eps), Delta: s.Delta, EpsDelta: theory.EpsExact(s.Eps, s.Delta)}
 	if shuffle {
 		r.Privacy = Privacy{Model: Shuffle, Eps: s.Eps, Delta: s.Delta, EpsDelta: s.Eps}
@@ -330,7 +330,7 @@ func resolveSolverOptions(s *Spec) error {
 }
 
 // CheckSolverFields refuses a setting of one solver (a field whose
-// Field.Solver is set: dp-sgd's accountant, batch, sampling rate, epochs
+// Field.Solver is not "": dp-sgd's accountant, batch, sampling rate, epochs
 // and adaptive clipping; klz-gd's groups and τ) that s gives for a call
 // that does not run that solver — names, a comparison's or a sweep's
 // solvers, or, when names is empty, s's own solver — naming the field: a
@@ -344,7 +344,8 @@ func (s Spec) CheckSolverFields(names []string) error {
 		runs = []string{s.Solver}
 	}
 	for _, f := range fields {
-		if f.Solver == "" || f.Text(&s) == "" || slices.Contains(runs, f.Solver) {
+		owner := f.Solver()
+		if owner == "" || f.Text(&s) == "" || slices.Contains(runs, owner) {
 			continue
 		}
 		what := "this run's solver is " + s.Solver
@@ -355,7 +356,7 @@ func (s Spec) CheckSolverFields(names []string) error {
 			what = "this run's solver is the class's paper algorithm"
 		}
 		return specErr(f.Name, "a setting of %s alone, and %s: leave it out, or run %s (--solver %s, or in a comparison --solvers …,%s)",
-			f.Solver, what, f.Solver, f.Solver, f.Solver)
+			owner, what, owner, owner, owner)
 	}
 	return nil
 }
@@ -369,16 +370,14 @@ func classList(cs []theory.Class) string {
 }
 
 // Config is the solvers.Config of one trial of r (every solver of a
-// comparison gets the same; Oracle "" lets each use its own default).
+// comparison gets the same; Oracle "" lets each use its own default; each
+// solver's own settings are on its value, Configured).
 func (r Resolved) Config(trial int, observe func(solvers.Checkpoint)) solvers.Config {
 	s := &r.Spec
 	return solvers.Config{
 		Eps: r.Privacy.Eps, Delta: r.Privacy.Delta, K: s.K, Oracle: s.Oracle, Assumption: solvers.Assumption(r.Assumption),
 		Iters: s.Iters, Clip: s.Clip, Step: s.Step, WorkBudget: s.WorkBudget, Schedule: r.Schedule,
 		Seed: s.Seed, Trial: trial, Rand: r.Rand, Checkpoints: s.Checkpoints, Observe: observe,
-		KLZ: solvers.KLZOptions{Groups: s.KLZGroups, Tau: s.KLZTau},
-		DPSGD: solvers.DPSGDOptions{Accountant: s.Accountant, Batch: s.Batch, SamplingRate: s.SamplingRate, Epochs: s.Epochs,
-			Adaptive: s.AdaptiveClip, Quantile: s.ClipQuantile, ClipRate: s.ClipRate, CountNoise: s.ClipCountNoise},
 	}
 }
 
@@ -486,7 +485,7 @@ func (r Resolved) CheckSize(d solvers.Descriptor) error {
 	}
 	msg := sprintf("%s %s: n·(d+1) = %s floats (%s GB) exceeds the %s (1.6 GB) a materialized dataset may take; lower n (at d = %s, n ≤ %s)",
 		d.Name(), how, theory.FormatCount(n*(dim+1)), theory.Sig4.Format(float64(n*(dim+1))*8/1e9), theory.FormatCount(int64(scenarios.MaxFloats)), theory.FormatCount(dim), theory.FormatCount(int64(scenarios.MaxFloats)/(dim+1)))
-	if p, ok := solvers.PaperSolver(string(r.Spec.Class)); ok && p.Name() != d.Name() && !p.Materializes(r.Schedule) {
+	if p, ok := solvers.PaperSolver(r.Spec.Class); ok && p.Name() != d.Name() && !p.Materializes(r.Schedule) {
 		msg += sprintf(", or run %s, which streams its samples in O(d) memory at any n ≤ %s", p.Name(), theory.FormatCount(int64(scenarios.MaxN)))
 	}
 	return specErr("n", "%s", msg)

@@ -75,7 +75,7 @@ type Spec struct {
 	// N is the number of samples, [2, 10⁸]; default the scenario's Info.N,
 	// except for the non-smooth classes: there the largest n ≤ Info.N
 	// (Info.N or a power of two) whose full localized / localized-sc
-	// schedule fits the work budget (solvers.LocalizationWork ≤ WorkBudget),
+	// schedule fits the work budget (solvers.WorkBounded ≤ WorkBudget),
 	// e.g. 512 at k = 2 and 1024 at k = 4 for localized; user data: all rows.
 	N    int     `json:"n,omitempty"`
 	D    int     `json:"d,omitempty"`    // dimension, [1, 10⁴]; default the scenario's (user data: columns − 1)
@@ -251,10 +251,10 @@ func (s Spec) Clone() Spec {
 // default is n0, at class c, moment order k and work budget wb: n0, except
 // for the non-smooth classes, whose paper algorithms (localized,
 // localized-sc; the baselines reuse their schedules) make Õ(n^{2+1/k})
-// gradient evaluations (Theorem "localization convex"). There it is the
-// largest n — n0 itself or a power of two below it — whose full prescribed
-// schedule is sure to fit the work budget (solvers.LocalizationWork ≤
-// wb, default solvers.DefaultWorkBudget), so that a default run executes
+// gradient evaluations (Theorem "localization convex"; their solvers are
+// solvers.WorkBounded). There it is the largest n — n0 itself or a power
+// of two below it — whose full prescribed schedule is sure to fit the work
+// budget (ScheduleWork ≤ wb, default solvers.DefaultWorkBudget), so that a default run executes
 // the theorem's T_i in full and takes seconds, rather than having every
 // T_i cut by the budget (at n0 = 10⁴, k = 2 by a factor 10⁻³, which leaves
 // the iterate at w₀). With the default budget: localized n = 512 at k = 2,
@@ -262,17 +262,17 @@ func (s Spec) Clone() Spec {
 // smallest n the solver accepts does not fit, that n (the budget then
 // binds, and the run says so).
 func defaultN(n0 int, c theory.Class, k float64, wb int64) int {
-	if c != theory.NonsmoothConvex && c != theory.NonsmoothSC {
+	d, _ := solvers.PaperSolver(c)
+	solver, ok := d.Solver.(solvers.WorkBounded)
+	if !ok {
 		return n0
 	}
-	d, _ := solvers.PaperSolver(string(c))
-	solver := d.Name()
 	budget := float64(solvers.DefaultWorkBudget)
 	if wb > 0 {
 		budget = float64(wb)
 	}
 	fits := func(n int) bool {
-		w, ok := solvers.LocalizationWork(solver, n, k)
+		w, ok := solver.ScheduleWork(n, k)
 		return ok && w <= budget
 	}
 	if fits(n0) {
@@ -283,7 +283,7 @@ func defaultN(n0 int, c theory.Class, k float64, wb int64) int {
 		if m == n0 {
 			continue
 		}
-		if _, ok := solvers.LocalizationWork(solver, m, k); !ok {
+		if _, ok := solver.ScheduleWork(m, k); !ok {
 			break
 		}
 		smallest = m
@@ -303,12 +303,16 @@ func defaultNNote(n0, n int, c theory.Class, k float64, wb int64) string {
 	if n == n0 {
 		return ""
 	}
-	d, _ := solvers.PaperSolver(string(c))
+	d, _ := solvers.PaperSolver(c)
 	budget := float64(solvers.DefaultWorkBudget)
 	if wb > 0 {
 		budget = float64(wb)
 	}
-	w, ok := solvers.LocalizationWork(d.Name(), n, k)
+	var w float64
+	solver, ok := d.Solver.(solvers.WorkBounded)
+	if ok {
+		w, ok = solver.ScheduleWork(n, k)
+	}
 	if !ok || w > budget {
 		return fmt.Sprintf("n = %d (default for class %s): the smallest n %s accepts; even its schedule at k = %s exceeds the work budget of %s gradient evaluations, which binds (set n, or a larger work budget)",
 			n, c, d.Name(), theory.Human.Format(k), theory.Human.Format(budget))

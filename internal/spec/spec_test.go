@@ -140,7 +140,7 @@ func TestSpecDefaults(t *testing.T) {
 	}
 	// The default solver follows the class.
 	for _, class := range theory.Classes {
-		d, _ := solvers.PaperSolver(string(class))
+		d, _ := solvers.PaperSolver(class)
 		solver := d.Name()
 		var s Spec
 		switch class {
@@ -334,16 +334,20 @@ func TestAccountedPrivacy(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := r.Config(0, nil)
-	want := solvers.DPSGDOptions{Accountant: "rdp", Batch: 64, Epochs: 2, Adaptive: true, Quantile: 0.3, ClipRate: 0.1, CountNoise: 5}
-	if c.Delta != 1e-7 || c.DPSGD != want || r.Privacy.AccountantName != "rdp" || r.Privacy.EpsDelta != theory.EpsExact(1, 1e-7) {
-		t.Errorf("config δ = %g, options %+v, budget %+v", c.Delta, c.DPSGD, r.Privacy)
+	want := solvers.DPSGD{Accountant: "rdp", Batch: 64, Epochs: 2, Adaptive: true, Quantile: 0.3, ClipRate: 0.1, CountNoise: 5}
+	if c.Delta != 1e-7 || r.Solver.Solver != want || r.Privacy.AccountantName != "rdp" || r.Privacy.EpsDelta != theory.EpsExact(1, 1e-7) {
+		t.Errorf("config δ = %g, solver %+v, budget %+v", c.Delta, r.Solver.Solver, r.Privacy)
+	}
+	// A comparison's dp-sgd gets the same settings.
+	if d, _ := solvers.DescriptorOf("dp-sgd"); r.Configured(d).Solver != want {
+		t.Errorf("Configured(dp-sgd) = %+v, want %+v", r.Configured(d).Solver, want)
 	}
 	r, err = Spec{Scenario: scenarios.LinRegT, Solver: "klz-gd", KLZGroups: 7, KLZTau: 0.5}.Resolve()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k := r.Config(0, nil).KLZ; k != (solvers.KLZOptions{Groups: 7, Tau: 0.5}) {
-		t.Errorf("klz-gd options %+v", k)
+	if k := r.Solver.Solver; k != (solvers.KLZGD{Groups: 7, Tau: 0.5}) {
+		t.Errorf("klz-gd settings %+v", k)
 	}
 }
 

@@ -50,34 +50,13 @@ const fracTailRel = 1e-13
 //	t₀ᵢ = C(α,i) q^i (1−q)^{α−i} e^{(i²−i)/(2σ²)} Φ((z₀ − i)/σ),
 //	t₁ᵢ = C(α,i) q^{α−i} (1−q)^i e^{(j²−j)/(2σ²)} Φ((j − z₀)/σ),  j = α − i.
 //
-// Both series converge absolutely (Σ|C(α,i)| < ∞ for α > 0), so
-// A_α ≤ S_N + R_N with S_N = Σ_{i<N} (t₀ᵢ + t₁ᵢ), the signed partial sum (the
-// signs of C(α,i) alternate from i = ⌈α⌉ + 1 on; Opacus sums them signed,
-// dp_accounting sums their absolute values, through gammaln's ln|Γ|, which
-// is larger by 2Σ|negative terms|), and R_N a proved bound on the omitted
-// absolute tail Σ_{i≥N} (|t₀ᵢ| + |t₁ᵢ|): for N > max(α, z₀, α − z₀), with
-// K = σ e^{−z₀²/(2σ²)}/√(2π), b_N = |C(α,N)|,
-//
-//	R_N = (1−q)^α b_N (1 + N/α) K (1/(N − z₀) + 1/(N − α + z₀)),
-//
-// from Φ(−u) ≤ φ(u)/u (which turns each term into (1−q)^α |C(α,i)| K/(i − z₀),
-// resp. /(z₀ − j)) and |C(α,i)| ≤ b_N (N/i)^{1+α} for i ≥ N > α (Bernoulli's
-// inequality), Σ_{i≥N} (N/i)^{1+α} ≤ 1 + N/α. When N ≤ z₀ the terms
-// N ≤ i < M = ⌈2z₀ − N⌉ + 1 are bounded one by one with Φ ≤ 1, which gives
-// (1−q)^α b_N e^{i(i−2z₀)/(2σ²)} ≤ (1−q)^α b_N e^{max over the ends/(2σ²)}.
-// Once N > ⌈α⌉ + 1, N > z₀ and α − N < z₀, a tighter bound holds: both
-// series are then alternating with decreasing magnitudes (|C(α,i)| and the
-// Mills ratio R both decrease), so by Leibniz's rule the tail is at most
-// max(0, t₀_N + t₁_N). The series stops when the bound in use is below
-// 10⁻¹³ of S_N's positive part (or after 200 000 terms), and LogA returns
-// ln(S_N + bound).
-//
-// What is certified: A_α ≤ S_N + R_N holds in exact arithmetic; the
-// computed value carries the floating-point rounding of the terms (each
-// from math.Lgamma, math.Erfc, math.Exp, of relative error ~10⁻¹⁵), which
-// the bound does not cover. The terms with i > z₀ (resp. j < z₀) are
-// evaluated through the Mills ratio, e^{i ln((1−q)/q) − z₀²/(2σ²)}·R(u)/√(2π),
-// so that no two huge exponents cancel.
+// The series stop at N terms: LogA returns ln(S_N + R_N), with S_N the
+// signed partial sum of t₀ᵢ + t₁ᵢ (as Opacus sums it; dp_accounting sums
+// the absolute values) and R_N a proved bound on the omitted absolute tail
+// (its proof is in logAFrac), once R_N is below 10⁻¹³ of S_N's positive
+// part or after 200 000 terms. A_α ≤ S_N + R_N holds in exact arithmetic;
+// the floating-point rounding of the terms (relative error ~10⁻¹⁵ each)
+// is not covered by the bound.
 //
 // LogA returns NaN unless q ∈ (0, 1), σ > 0 and α > 1.
 func LogA(q, sigma, alpha float64) float64 {
@@ -114,6 +93,34 @@ func logAInt(q, sigma float64, alpha int) float64 {
 // terms' absolute values, as dp_accounting's _compute_log_a_frac does (its
 // tests' golden values are of that sum), still adding the tail bound R_N.
 func logAFrac(q, sigma, alpha float64, abs bool) float64 {
+	// The tail bound. Both series converge absolutely (Σ|C(α,i)| < ∞ for α > 0), so
+	// A_α ≤ S_N + R_N with S_N = Σ_{i<N} (t₀ᵢ + t₁ᵢ), the signed partial sum (the
+	// signs of C(α,i) alternate from i = ⌈α⌉ + 1 on; Opacus sums them signed,
+	// dp_accounting sums their absolute values, through gammaln's ln|Γ|, which
+	// is larger by 2Σ|negative terms|), and R_N a proved bound on the omitted
+	// absolute tail Σ_{i≥N} (|t₀ᵢ| + |t₁ᵢ|): for N > max(α, z₀, α − z₀), with
+	// K = σ e^{−z₀²/(2σ²)}/√(2π), b_N = |C(α,N)|,
+	//
+	//	R_N = (1−q)^α b_N (1 + N/α) K (1/(N − z₀) + 1/(N − α + z₀)),
+	//
+	// from Φ(−u) ≤ φ(u)/u (which turns each term into (1−q)^α |C(α,i)| K/(i − z₀),
+	// resp. /(z₀ − j)) and |C(α,i)| ≤ b_N (N/i)^{1+α} for i ≥ N > α (Bernoulli's
+	// inequality), Σ_{i≥N} (N/i)^{1+α} ≤ 1 + N/α. When N ≤ z₀ the terms
+	// N ≤ i < M = ⌈2z₀ − N⌉ + 1 are bounded one by one with Φ ≤ 1, which gives
+	// (1−q)^α b_N e^{i(i−2z₀)/(2σ²)} ≤ (1−q)^α b_N e^{max over the ends/(2σ²)}.
+	// Once N > ⌈α⌉ + 1, N > z₀ and α − N < z₀, a tighter bound holds: both
+	// series are then alternating with decreasing magnitudes (|C(α,i)| and the
+	// Mills ratio R both decrease), so by Leibniz's rule the tail is at most
+	// max(0, t₀_N + t₁_N). The series stops when the bound in use is below
+	// 10⁻¹³ of S_N's positive part (or after 200 000 terms), and LogA returns
+	// ln(S_N + bound).
+	//
+	// What is certified: A_α ≤ S_N + R_N holds in exact arithmetic; the
+	// computed value carries the floating-point rounding of the terms (each
+	// from math.Lgamma, math.Erfc, math.Exp, of relative error ~10⁻¹⁵), which
+	// the bound does not cover. The terms with i > z₀ (resp. j < z₀) are
+	// evaluated through the Mills ratio, e^{i ln((1−q)/q) − z₀²/(2σ²)}·R(u)/√(2π),
+	// so that no two huge exponents cancel.
 	lq, l1q := math.Log(q), math.Log1p(-q)
 	s2 := 2 * sigma * sigma
 	z0 := sigma*sigma*(l1q-lq) + 0.5

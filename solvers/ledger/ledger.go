@@ -66,7 +66,7 @@ type charge struct {
 //   - two stored neighbouring ranges [a, b) and [b, c) of equal cost are
 //     coalesced into [a, c) (n one-sample charges cost O(1) entries).
 //
-// When every charge lies at or after the end of all earlier ones (disjoint
+// When every charge lies at or after the end of all the ones before it (disjoint
 // batches read in order, the schedule of every one-pass algorithm) or
 // repeats the latest range, Spent is kept current in O(1) per charge.
 // Otherwise Spent sweeps the stored ranges, O(m log m) for m entries, and

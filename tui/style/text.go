@@ -66,7 +66,7 @@ func FitWords(s string, width int) string {
 	cut, w, word := -1, 0, false
 	for i, r := range plain {
 		if r == ' ' && word && w+1 <= width {
-			cut = i // the words before this space fit, with "…"
+			cut = i // the words up to this space fit, with "…"
 		}
 		word = word || r != ' '
 		if w += ansi.StringWidth(string(r)); w >= width {
