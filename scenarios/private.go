@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 
 	"dpso/solvers"
 	"dpso/solvers/estimate"
@@ -55,47 +54,6 @@ func (in *Instance) PrivateNeeds(r2k bool) PrivateNeeds {
 	return nd
 }
 
-// PrivateRelease is one statistic a private estimate released.
-type PrivateRelease struct {
-	// What names the statistic ("c", "r̃_2", "β, μ", …).
-	What string
-	// Rho is its zCDP cost.
-	Rho float64
-	// Value is what was released (the grid point, the noisy mean, the
-	// extreme eigenvalue).
-	Value float64
-	// Sigma is the Gaussian noise's standard deviation (NaN for the
-	// exponential mechanism).
-	Sigma float64
-	// Method says how, with its citation.
-	Method string
-}
-
-// PrivateEstimates are the constants of one dataset estimated under
-// zCDP (EstimatePrivately). None is a certified bound: a clipped mean is
-// biased down by the mass above the clip, and a heavy tail admits no
-// finite-sample upper confidence bound on a moment; the theorem's
-// guarantee holds for a prescription built on them only if each true
-// constant is at most its estimate.
-type PrivateEstimates struct {
-	// Rho is ρ₀, the sum of the releases' ρ (zCDP composition).
-	Rho float64
-	// Rows is the number of rows read.
-	Rows int
-	// Q is the quantile the clip was asked for, Clip the released grid
-	// point c.
-	Q, Clip float64
-	// K is the run's moment order.
-	K float64
-	// R2, Rk, R2k are the estimates of r̃_2, r̃_k, r̃_2k (NaN when not
-	// estimated: k = 2 for Rk, a flag gave it, or no solver reads it).
-	R2, Rk, R2k float64
-	// Beta and Mu are the estimates of β and μ (NaN when not estimated).
-	Beta, Mu float64
-	// Releases are the statistics released, in order.
-	Releases []PrivateRelease
-}
-
 // EstimatePrivately estimates, from the first min(n, MaxEstimateRows)
 // samples of data, the constants nd lists, ρ-zCDP in all under replace-one
 // adjacency (the releases' ρ's add: Bun & Steinke 2016, Lemma 2.3). With
@@ -115,8 +73,8 @@ type PrivateEstimates struct {
 //
 // Each release gets ρ/(number of releases). rng is the trial's noise stream
 // for this purpose.
-func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples, nd PrivateNeeds, rho float64, rng *rand.Rand) (PrivateEstimates, error) {
-	e := PrivateEstimates{Rho: rho, K: nd.K, R2: math.NaN(), Rk: math.NaN(), R2k: math.NaN(), Beta: math.NaN(), Mu: math.NaN()}
+func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples, nd PrivateNeeds, rho float64, rng *rand.Rand) (estimate.Estimates, error) {
+	e := estimate.Estimates{Rho: rho, K: nd.K, R2: math.NaN(), Rk: math.NaN(), R2k: math.NaN(), Beta: math.NaN(), Mu: math.NaN()}
 	if !(rho > 0) || math.IsInf(rho, 1) {
 		return e, fmt.Errorf("scenarios: a private estimate needs a finite ρ₀ > 0, not %g", rho)
 	}
@@ -178,7 +136,7 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 		return e, err
 	}
 	e.Clip = c
-	e.Releases = append(e.Releases, PrivateRelease{What: "c", Rho: each, Value: c, Sigma: math.NaN(),
+	e.Releases = append(e.Releases, estimate.Release{What: "c", Rho: each, Value: c, Sigma: math.NaN(),
 		Method: fmt.Sprintf("the %s-quantile of G_i = sup_w ‖∇f(w, x_i)‖ over %d rows: %s", theory.Sig4.Format(e.Q), n, emNote)})
 	pow := make([]float64, n)
 	run := 0.0
@@ -197,7 +155,7 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 		r := math.Pow(math.Max(mj, sig), 1/j)
 		run = math.Max(run, r) // r̃_j is non-decreasing in j (Lyapunov)
 		sym := momentSym(j, nd.K)
-		e.Releases = append(e.Releases, PrivateRelease{What: sym, Rho: each, Value: mj, Sigma: sig,
+		e.Releases = append(e.Releases, estimate.Release{What: sym, Rho: each, Value: mj, Sigma: sig,
 			Method: fmt.Sprintf("%s = max(M, σ)^(1/%s) with M the Gaussian mechanism's mean of min(G_i, c)^%s (sensitivity c^%s/n, σ = c^%s/(n√(2ρ)); Bun & Steinke 2016, Prop. 1.6)",
 				sym, theory.FormatNumber(j), theory.FormatNumber(j), theory.FormatNumber(j), theory.FormatNumber(j))})
 		switch j {
@@ -214,7 +172,7 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 		if err != nil {
 			return e, err
 		}
-		e.Releases = append(e.Releases, PrivateRelease{What: "c_a", Rho: each, Value: ca, Sigma: math.NaN(),
+		e.Releases = append(e.Releases, estimate.Release{What: "c_a", Rho: each, Value: ca, Sigma: math.NaN(),
 			Method: fmt.Sprintf("the %s-quantile of ‖a_i‖²: %s", theory.Sig4.Format(e.Q), emNote)})
 		rows := n
 		if w := maxMatrixWork / float64(d*d); float64(rows) > w {
@@ -267,7 +225,7 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 		case nd.Mu:
 			what = "μ"
 		}
-		e.Releases = append(e.Releases, PrivateRelease{What: what, Rho: each, Value: hi, Sigma: sig,
+		e.Releases = append(e.Releases, estimate.Release{What: what, Rho: each, Value: hi, Sigma: sig,
 			Method: fmt.Sprintf("extreme eigenvalues of S = (1/n)Σ āāᵀ + Z over %d rows, ‖ā‖² ≤ c_a, Z symmetric Gaussian with σ = c_a/(n√ρ) per entry on and above the diagonal (sensitivity √2·c_a/n; Dwork, Talwar, Thakurta & Zhang 2014): λ_max(S) = %s, λ_min(S) = %s",
 				rows, theory.Sig4.Format(hi), theory.Sig4.Format(lo))})
 	}
@@ -285,27 +243,12 @@ func momentSym(j, k float64) string {
 	return "r̃_2k"
 }
 
-// Summary lists the estimates in words ("r̃_2 = 12.3, β = 1.52"), each
-// number by num.
-func (e PrivateEstimates) Summary(num func(float64) string) string {
-	var parts []string
-	for _, v := range []struct {
-		sym string
-		x   float64
-	}{{"r̃_2", e.R2}, {"r̃_k", e.Rk}, {"r̃_2k", e.R2k}, {"β", e.Beta}, {"μ", e.Mu}} {
-		if !math.IsNaN(v.x) {
-			parts = append(parts, v.sym+" = "+num(v.x))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
 // WithEstimates is the instance with the private estimates e in place of
 // the constants they estimate: the moment profile reads r̃_2, r̃_k, r̃_2k
 // from e where estimated (the flags' values where given; any other order
 // the smallest bound of higher order, Lyapunov's inequality), and β, μ
 // from e where estimated. The problem, its data and its risk are the same.
-func (in *Instance) WithEstimates(e PrivateEstimates) *Instance {
+func (in *Instance) WithEstimates(e estimate.Estimates) *Instance {
 	cp := *in
 	m := *in.m
 	cp.m = &m

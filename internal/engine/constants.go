@@ -8,6 +8,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/solvers"
+	privest "dpso/solvers/estimate"
 	"dpso/solvers/ledger"
 	"dpso/theory"
 )
@@ -17,7 +18,7 @@ import (
 // privately from the trial's own dataset (scenarios.Instance.
 // EstimatePrivately at ρ₀ = spec.Resolved.ConstantsRho, from the trial's
 // "constants" noise stream), and the estimates (nil without).
-func (u *unit) trialProblem(ctx context.Context, data solvers.Samples, trial int) (*scenarios.Instance, *scenarios.PrivateEstimates, error) {
+func (u *unit) trialProblem(ctx context.Context, data solvers.Samples, trial int) (*scenarios.Instance, *privest.Estimates, error) {
 	if !u.run.PrivateConstants() {
 		return u.in, nil, nil
 	}
@@ -48,7 +49,7 @@ func (u *unit) runConfig(trial int, observe func(solvers.Checkpoint)) solvers.Co
 
 // withEstimateCost adds a private estimate's ρ₀ to a trial's spent and
 // budget (the estimate and the run compose: ρ's add).
-func withEstimateCost(c ledger.Cost, e *scenarios.PrivateEstimates) ledger.Cost {
+func withEstimateCost(c ledger.Cost, e *privest.Estimates) ledger.Cost {
 	if e == nil {
 		return c
 	}
@@ -61,9 +62,9 @@ func withEstimateCost(c ledger.Cost, e *scenarios.PrivateEstimates) ledger.Cost 
 // invalid overrides): every estimated moment 1, β the larger of 1 and the
 // declared μ, μ 1. The parameters reported are each trial's own,
 // prescribed from its estimates.
-func placeholderEstimates(in *scenarios.Instance, r2k bool) scenarios.PrivateEstimates {
+func placeholderEstimates(in *scenarios.Instance, r2k bool) privest.Estimates {
 	nd := in.PrivateNeeds(r2k)
-	e := scenarios.PrivateEstimates{R2: 1, Rk: math.NaN(), R2k: math.NaN(), Beta: math.NaN(), Mu: math.NaN(), K: nd.K}
+	e := privest.Estimates{R2: 1, Rk: math.NaN(), R2k: math.NaN(), Beta: math.NaN(), Mu: math.NaN(), K: nd.K}
 	if nd.Rk {
 		e.Rk = 1
 	}

@@ -11,6 +11,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/solvers"
+	privest "dpso/solvers/estimate"
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
 	"dpso/theory"
@@ -99,7 +100,7 @@ type TrialResult struct {
 	// Constants are the trial's private estimates of the constants its
 	// solvers' prescriptions read (nil unless --constants private); their
 	// cost ρ₀ is part of Spent and Budget.
-	Constants     *scenarios.PrivateEstimates
+	Constants     *privest.Estimates
 	W             []float64
 	Spent, Budget ledger.Cost
 	// Events are the mechanisms the ledger accounted as a whole (dp-sgd's

@@ -11,6 +11,7 @@ import (
 	"dpso/scenarios"
 	"dpso/solvers"
 	"dpso/solvers/accountant"
+	privest "dpso/solvers/estimate"
 	"dpso/theory"
 )
 
@@ -150,7 +151,7 @@ type TunedTrial struct {
 	Excess, ExcessSE, Holdout float64
 	// Constants are the private estimates the search read (nil unless
 	// --constants private).
-	Constants *scenarios.PrivateEstimates
+	Constants *privest.Estimates
 	// Grid is the trial's grid (its default axes scale with the
 	// constants the search read), Dropped the points the solver refused.
 	Grid    []Candidate

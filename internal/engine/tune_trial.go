@@ -185,7 +185,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	}
 	rng := solvers.NewRand(r.Rand, r.Spec.Seed, j.trial, "tune/"+name)
 	ref := t.in
-	var est *scenarios.PrivateEstimates
+	var est *privest.Estimates
 	if r.PrivateConstants() {
 		e, err := t.in.EstimatePrivately(ctx, train, t.in.PrivateNeeds(r.Problem.Needs.R2k), t.pv.ConstantsRho, rng)
 		if err != nil {

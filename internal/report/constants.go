@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"dpso/internal/engine"
-	"dpso/scenarios"
+	"dpso/solvers/estimate"
 )
 
 // EstimatesNote is what private estimates of the constants are, and what
@@ -65,7 +65,7 @@ func constantsJSON(r *engine.Report) *ConstantsJSON {
 	return j
 }
 
-func estimatesJSON(trial int, e *scenarios.PrivateEstimates) ConstantsTrialJSON {
+func estimatesJSON(trial int, e *estimate.Estimates) ConstantsTrialJSON {
 	tj := ConstantsTrialJSON{Trial: trial, Rows: e.Rows, Quantile: JSONNum(e.Q), Clip: JSONNum(e.Clip),
 		R2: JSONNum(e.R2), Rk: JSONNum(e.Rk), R2k: JSONNum(e.R2k), Beta: JSONNum(e.Beta), Mu: JSONNum(e.Mu)}
 	for _, rel := range e.Releases {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -196,4 +197,60 @@ func Extremes(s *mat.SymDense) (lo, hi float64, err error) {
 	}
 	v := eig.Values(nil)
 	return v[0], v[len(v)-1], nil
+}
+
+// Release is one statistic a private estimate released.
+type Release struct {
+	// What names the statistic ("c", "r̃_2", "β, μ", …).
+	What string
+	// Rho is its zCDP cost.
+	Rho float64
+	// Value is what was released (the grid point, the noisy mean, the
+	// extreme eigenvalue).
+	Value float64
+	// Sigma is the Gaussian noise's standard deviation (NaN for the
+	// exponential mechanism).
+	Sigma float64
+	// Method says how, with its citation.
+	Method string
+}
+
+// Estimates are the constants of one dataset estimated under
+// zCDP (scenarios.Instance.EstimatePrivately). None is a certified bound: a clipped mean is
+// biased down by the mass above the clip, and a heavy tail admits no
+// finite-sample upper confidence bound on a moment; the theorem's
+// guarantee holds for a prescription built on them only if each true
+// constant is at most its estimate.
+type Estimates struct {
+	// Rho is ρ₀, the sum of the releases' ρ (zCDP composition).
+	Rho float64
+	// Rows is the number of rows read.
+	Rows int
+	// Q is the quantile the clip was asked for, Clip the released grid
+	// point c.
+	Q, Clip float64
+	// K is the run's moment order.
+	K float64
+	// R2, Rk, R2k are the estimates of r̃_2, r̃_k, r̃_2k (NaN when not
+	// estimated: k = 2 for Rk, a flag gave it, or no solver reads it).
+	R2, Rk, R2k float64
+	// Beta and Mu are the estimates of β and μ (NaN when not estimated).
+	Beta, Mu float64
+	// Releases are the statistics released, in order.
+	Releases []Release
+}
+
+// Summary lists the estimates in words ("r̃_2 = 12.3, β = 1.52"), each
+// number by num.
+func (e Estimates) Summary(num func(float64) string) string {
+	var parts []string
+	for _, v := range []struct {
+		sym string
+		x   float64
+	}{{"r̃_2", e.R2}, {"r̃_k", e.Rk}, {"r̃_2k", e.R2k}, {"β", e.Beta}, {"μ", e.Mu}} {
+		if !math.IsNaN(v.x) {
+			parts = append(parts, v.sym+" = "+num(v.x))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
