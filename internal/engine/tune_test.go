@@ -292,3 +292,31 @@ func TestDPSGDMultiplier(t *testing.T) {
 		t.Errorf("q = 1: z = %g, want √(T/(2ρ)) = %g", z, want)
 	}
 }
+
+// TestTuneDPSGDCandidates: a dp-sgd candidate runs at the noise multiplier
+// that keeps its Rényi curve under ρ_Q·λ — its σ is z·C/B with z =
+// dpsgdMultiplier at its own rate and steps — not at a multiplier
+// calibrated to the whole budget.
+func TestTuneDPSGDCandidates(t *testing.T) {
+	s := tuneSpec
+	s.Trials = 1
+	r := resolve(t, s)
+	rep, err := Tune(context.Background(), r, TuneSpec{Solvers: []string{"dp-sgd"}, Repetitions: accountant.Repetitions{Shape: 1, Mean: 2},
+		Grid: TuneGrid{Clip: []float64{1}, Step: []float64{0.1}, Epochs: []float64{1, 2}, Batch: []int{100}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := rep.Solvers[0].Tuned.Trials[0]
+	if tr.Chosen < 0 {
+		t.Fatal("nothing released")
+	}
+	p := tr.Params
+	q := float64(p.Batch) / float64(rep.NTrain)
+	z, err := dpsgdMultiplier(q, p.Iters, rep.Privacy.CandidateRho, rep.Privacy.Orders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := z * p.Clip / float64(p.Batch); math.Abs(p.Sigma-want) > 1e-9*want {
+		t.Errorf("σ = %g, want z·C/B = %g (z = %g at q = %g, T = %d)", p.Sigma, want, z, q, p.Iters)
+	}
+}
