@@ -20,7 +20,58 @@ import (
 	"dpso/tui/style"
 )
 
-// AuditScreen is the privacy audit of the form's oracle at its ε (package
+// auditKind is the privacy audit of the form's oracle (u).
+const auditKind screenKind = "audit"
+
+// auditControlKey runs the audit's negative control (on the audit screen).
+var auditControlKey = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "audit: negative control (noise ÷ 1.5)"))
+
+var auditScreenDef = screenDef{
+	kind:  auditKind,
+	key:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "audit the oracle's privacy claim")),
+	keys:  []key.Binding{auditControlKey},
+	short: "audit", place: helpAfterForm,
+	build: func(c common, _ *formulaPanel) screen { return newAuditScreen(c) },
+}
+
+// auditControl is the negative control's factor F: the oracle runs at
+// budget F·ε (its Gaussian noise ÷ F) while the claim stays ε, and the
+// audit must then report a violation.
+const auditControl = 1.5
+
+// auditConfig is the oracle audit of the form's oracle at its ε (and δ,
+// for the shuffle oracles), with the form's seed and randomness and the
+// audit's defaults otherwise (d = 1: an oracle audit's μ does not depend
+// on d, its cost does), so that `dpso audit` with the same flags prints
+// the same numbers; control is the negative control.
+func auditConfig(r spec.Resolved, control bool) audit.Config {
+	c := audit.Config{Oracle: r.Oracle, Eps: r.Privacy.Eps, Seed: r.Spec.Seed, Rand: r.Rand}
+	if r.Privacy.Model == spec.Shuffle { // a zCDP claim has no δ (its Delta is a conversion's)
+		c.Delta = r.Privacy.Delta
+	}
+	if control {
+		c.NegativeControl = auditControl
+	}
+	return c
+}
+
+// auditJob is the audit of the form's oracle at its ε (auditConfig), or
+// with control its negative control (the oracle at budget auditControl·ε,
+// the claim still ε); at ε = ∞ there is no claim to audit.
+func auditJob(control bool) jobMaker {
+	return func(res spec.Resolved) (job, string) {
+		if !res.Privacy.Private() {
+			return job{}, "ε = ∞: there is no privacy claim to audit (set a finite ε)"
+		}
+		what := "audit"
+		if control {
+			what = "audit (negative control)"
+		}
+		return job{call: callAudit, family: auditKind, what: what, names: []string{res.Solver.Name()}, auditCfg: auditConfig(res, control), control: control}, ""
+	}
+}
+
+// auditScreen is the privacy audit of the form's oracle at its ε (package
 // internal/audit, `dpso audit`'s oracle audit with the form's seed): the
 // histograms of the oracle's projected outputs on the two neighbouring
 // batches, the threshold tests' error rates (FPR, FNR) against the
@@ -30,9 +81,9 @@ import (
 // ε: the audit must then report a violation) and toggles between the two.
 // Shown without an audit of the current oracle and ε, it asks for one.
 // Its companion panel is the thresholds table and what an audit proves.
-type AuditScreen struct {
+type auditScreen struct {
 	common
-	panel *AuditPanel
+	panel *auditPanel
 	spec  spec.Resolved // the form's
 	plain *run          // the latest audit (nil: none)
 	ctl   *run          // the latest negative control (nil: none)
@@ -42,27 +93,40 @@ type AuditScreen struct {
 	cache   viewCache
 }
 
-// NewAuditScreen returns an empty audit screen.
-func NewAuditScreen(c common) *AuditScreen {
-	return &AuditScreen{common: c, panel: &AuditPanel{common: c, vp: viewport.New()}}
+// newAuditScreen returns an empty audit screen.
+func newAuditScreen(c common) *auditScreen {
+	return &auditScreen{common: c, panel: &auditPanel{common: c, vp: viewport.New()}}
 }
 
 // Panel is the thresholds and the explanation.
-func (s *AuditScreen) Panel() (string, Component) { return "Audit", s.panel }
+func (s *auditScreen) Panel() (string, component) { return "Audit", s.panel }
+
+// Job is the audit of the form's oracle at its ε.
+func (s *auditScreen) Job(res spec.Resolved) (job, string) { return auditJob(false)(res) }
+
+// Reproduce is the dpso audit command of the form's oracle at its ε, or
+// of the negative control when the screen shows the control of that
+// oracle and ε (the same command with --negative-control).
+func (s *auditScreen) Reproduce(_ spec.Spec, res spec.Resolved, shown *run) string {
+	if shown != nil && shown.call == callAudit && shown.control && shown.auditCfg == auditConfig(res, true) {
+		return auditCommand(shown.auditCfg)
+	}
+	return auditCommand(auditConfig(res, false))
+}
 
 // SetSize sets the screen's size.
-func (s *AuditScreen) SetSize(w, h int) { s.w, s.h = w, h; s.cache.invalidate() }
+func (s *auditScreen) SetSize(w, h int) { s.w, s.h = w, h; s.cache.invalidate() }
 
 // ShortHelp is the keys that act on this screen.
-func (s *AuditScreen) ShortHelp() []key.Binding {
-	return []key.Binding{s.keys.Run, s.keys.Control, s.keys.Export, s.keys.Back}
+func (s *auditScreen) ShortHelp() []key.Binding {
+	return []key.Binding{s.keys.Run, auditControlKey, s.keys.Export, s.keys.Back}
 }
 
 // Export is the audit shown (or its negative control), if it finished: as
 // JSON the document `dpso audit --json` prints for the same flags
 // (report.Audit; the reproduce line is that command). An audit has no
 // figure in the CLI, so neither here.
-func (s *AuditScreen) Export() (*exportJob, string) {
+func (s *auditScreen) Export() (*exportJob, string) {
 	r := s.current()
 	switch {
 	case r == nil:
@@ -83,7 +147,7 @@ func (s *AuditScreen) Export() (*exportJob, string) {
 func auditKey(r spec.Resolved) string { return fmt.Sprintf("%+v", auditConfig(r, false)) }
 
 // current is the audit the plots show (nil: none).
-func (s *AuditScreen) current() *run {
+func (s *auditScreen) current() *run {
 	if s.showCtl && s.ctl != nil {
 		return s.ctl
 	}
@@ -91,21 +155,21 @@ func (s *AuditScreen) current() *run {
 }
 
 // fresh reports whether r is an audit of the form's current oracle and ε.
-func (s *AuditScreen) fresh(r *run) bool { return r != nil && auditKey(r.spec) == auditKey(s.spec) }
+func (s *auditScreen) fresh(r *run) bool { return r != nil && auditKey(r.spec) == auditKey(s.spec) }
 
 // Activate asks for an audit when there is none of the form's oracle and
 // ε and none running (and the form has a claim to audit: ε < ∞).
-func (s *AuditScreen) Activate() tea.Cmd {
+func (s *auditScreen) Activate() tea.Cmd {
 	if !s.spec.Privacy.Private() || (s.plain != nil && (s.plain.active() || s.fresh(s.plain))) {
 		return nil
 	}
-	return emit(runRequestMsg{kind: runAudit})
+	return emit(runRequestMsg{make: auditJob(false)})
 }
 
 // Update takes the form's Spec, the audits and the negative control's
 // key: n runs the control when there is none of the current oracle and ε,
 // and otherwise toggles the plots between the audit and its control.
-func (s *AuditScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *auditScreen) Update(msg tea.Msg) (component, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case specMsg:
@@ -114,7 +178,7 @@ func (s *AuditScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 		switch r := msg.run; {
 		case r == nil:
 			s.plain, s.ctl, s.showCtl = nil, nil, false
-		case r.kind != runAudit:
+		case r.family != auditKind:
 			return s, nil
 		case r.control:
 			s.ctl, s.showCtl = r, true
@@ -122,7 +186,7 @@ func (s *AuditScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 			s.plain, s.showCtl = r, false
 		}
 	case tea.KeyPressMsg:
-		if !key.Matches(msg, s.keys.Control) {
+		if !key.Matches(msg, auditControlKey) {
 			return s, nil
 		}
 		switch {
@@ -131,7 +195,7 @@ func (s *AuditScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 		case s.ctl != nil && (s.ctl.active() || s.fresh(s.ctl)):
 			s.showCtl = !s.showCtl
 		default:
-			cmd = emit(runRequestMsg{kind: runAudit, control: true})
+			cmd = emit(runRequestMsg{make: auditJob(true)})
 		}
 	case tea.BackgroundColorMsg:
 	default:
@@ -143,9 +207,9 @@ func (s *AuditScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 }
 
 // View renders the screen (cached until what it shows changes).
-func (s *AuditScreen) View() string { return s.cache.view(s.render) }
+func (s *auditScreen) View() string { return s.cache.view(s.render) }
 
-func (s *AuditScreen) render() string {
+func (s *auditScreen) render() string {
 	st := s.st
 	w, h := s.w, s.h
 	r := s.current()
@@ -191,7 +255,7 @@ func (s *AuditScreen) render() string {
 
 // state is the audit's state when it has no result to show ("" when it
 // has one, or none was asked for).
-func (s *AuditScreen) state(r *run) string {
+func (s *auditScreen) state(r *run) string {
 	if !s.spec.Privacy.Private() {
 		return "ε = ∞: the form's run adds no noise, so there is no privacy claim to audit. Set a finite ε."
 	}
@@ -215,7 +279,7 @@ func (s *AuditScreen) state(r *run) string {
 
 // summary is the text under the plots: μ̂ and its bounds, the verdict,
 // and the negative control's outcome or how to run it.
-func (s *AuditScreen) summary(res *audit.Result, w int) []string {
+func (s *auditScreen) summary(res *audit.Result, w int) []string {
 	st := s.st
 	var out []string
 	short := w < 60 // the compact layout's column: keep the plots' rows
@@ -417,10 +481,10 @@ func interp(xs, ys []float64, x float64) float64 {
 	return ys[len(ys)-1]
 }
 
-// AuditPanel is the audit screen's companion: the threshold tests (each
+// auditPanel is the audit screen's companion: the threshold tests (each
 // with its counts and its μ lower bound), the audit's notes and what an
 // audit proves (audit.Explanation); it scrolls (pgup/pgdn).
-type AuditPanel struct {
+type auditPanel struct {
 	common
 	run   *run
 	vp    viewport.Model
@@ -428,7 +492,7 @@ type AuditPanel struct {
 	cache viewCache
 }
 
-func (p *AuditPanel) set(r *run) {
+func (p *auditPanel) set(r *run) {
 	if r != p.run {
 		p.vp.SetYOffset(0)
 	}
@@ -437,17 +501,17 @@ func (p *AuditPanel) set(r *run) {
 }
 
 // SetSize sets the panel size.
-func (p *AuditPanel) SetSize(w, h int) {
+func (p *auditPanel) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.vp.SetWidth(w)
 	p.cache.invalidate()
 }
 
 // ShortHelp is the panel's scroll keys.
-func (p *AuditPanel) ShortHelp() []key.Binding { return []key.Binding{p.keys.PageUp, p.keys.PageDown} }
+func (p *auditPanel) ShortHelp() []key.Binding { return []key.Binding{p.keys.PageUp, p.keys.PageDown} }
 
 // Update scrolls.
-func (p *AuditPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (p *auditPanel) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		p.content()
@@ -460,7 +524,7 @@ func (p *AuditPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 }
 
 // content fills the viewport: the thresholds, the notes, the explanation.
-func (p *AuditPanel) content() {
+func (p *auditPanel) content() {
 	st := p.st
 	w := p.w
 	var lines []string
@@ -504,9 +568,9 @@ func (p *AuditPanel) content() {
 }
 
 // View renders the panel (cached until what it shows changes).
-func (p *AuditPanel) View() string { return p.cache.view(p.render) }
+func (p *auditPanel) View() string { return p.cache.view(p.render) }
 
-func (p *AuditPanel) render() string {
+func (p *auditPanel) render() string {
 	p.content()
 	out := []string{style.Rule(*p.st, "Audit: the tests and what they prove", "", p.w, false)}
 	if p.h > 1 {

@@ -16,7 +16,7 @@ import (
 // auditSettled reports whether the current run is an audit that ended and
 // whose progress reader delivered its last message.
 func auditSettled(m *Model) bool {
-	return settled(m) && m.run().kind == runAudit
+	return settled(m) && m.run().family == auditKind
 }
 
 // TestGoldenAudit: the audit screen of example1's oracle (clip-gaussian,
@@ -57,22 +57,31 @@ func TestGoldenAudit(t *testing.T) {
 func TestAuditScreenMessages(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 2}, &example1, 132, 42)
 	res := m.form.Resolved()
-	s := NewAuditScreen(m.common)
+	s := newAuditScreen(m.common)
 	s.SetSize(84, 23)
 	s.Update(specMsg{spec: res})
+	// A run request is compared by the job it makes on the form's Spec.
+	type request struct {
+		what    string
+		control bool
+	}
 	want := func(what string, cmd tea.Cmd, msg tea.Msg) {
 		t.Helper()
 		var got tea.Msg
 		if cmd != nil {
 			got = cmd()
 		}
+		if rq, ok := got.(runRequestMsg); ok {
+			j, why := rq.make(res)
+			got = request{what: j.what + why, control: j.control}
+		}
 		if got != msg {
 			t.Errorf("%s: message %#v, want %#v", what, got, msg)
 		}
 	}
-	want("Activate without an audit", s.Activate(), runRequestMsg{kind: runAudit})
+	want("Activate without an audit", s.Activate(), request{what: "audit"})
 	_, cmd := s.Update(press("n"))
-	want("n without a control", cmd, runRequestMsg{kind: runAudit, control: true})
+	want("n without a control", cmd, request{what: "audit (negative control)", control: true})
 
 	// A finished audit and control of the form's oracle and ε.
 	result := func(f float64) *audit.Result {
@@ -82,8 +91,8 @@ func TestAuditScreenMessages(t *testing.T) {
 		}
 		return r
 	}
-	plain := &run{id: 1, kind: runAudit, spec: res, phase: phaseDone, audit: result(1), auditCfg: auditConfig(res, false)}
-	ctl := &run{id: 2, kind: runAudit, spec: res, phase: phaseDone, audit: result(auditControl), auditCfg: auditConfig(res, true), control: true}
+	plain := &run{id: 1, job: job{call: callAudit, family: auditKind, auditCfg: auditConfig(res, false)}, spec: res, phase: phaseDone, audit: result(1)}
+	ctl := &run{id: 2, job: job{call: callAudit, family: auditKind, auditCfg: auditConfig(res, true), control: true}, spec: res, phase: phaseDone, audit: result(auditControl)}
 	s.Update(runEvent{plain})
 	want("Activate with a fresh audit", s.Activate(), nil)
 	s.Update(runEvent{ctl})
@@ -139,7 +148,7 @@ func TestAuditRunLifecycle(t *testing.T) {
 		fr.mu.Lock()
 		defer fr.mu.Unlock()
 		r := m.run()
-		return r != nil && r.kind == runAudit && r.active() && len(fr.audits) == 1
+		return r != nil && r.family == auditKind && r.active() && len(fr.audits) == 1
 	})
 	first := m.run()
 	if want := auditConfig(m.form.Resolved(), false); first.auditCfg != want || want.Oracle != "clip-gaussian" || want.Eps != 1 || want.Rand != solvers.Seeded {
@@ -215,7 +224,7 @@ func TestAuditLiveMode(t *testing.T) {
 	_, c := m.Update(press("right"))
 	pump(t, m, c, func() bool {
 		r := m.run()
-		return r.kind == runAudit && r.live && r.phase == phaseDone && r.drained
+		return r.family == auditKind && r.live && r.phase == phaseDone && r.drained
 	})
 	if got, want := m.run().auditCfg.Eps, m.form.Resolved().Spec.Eps; got != want || got == 1 {
 		t.Errorf("the live re-audit ran at ε = %v, the form's is %v", got, want)

@@ -32,7 +32,7 @@ func TestExportExportsWhatIsShown(t *testing.T) {
 	if !strings.HasPrefix(m.status.text, "exported ") || !strings.Contains(m.status.text, "-compare.{png,svg,json} in ") {
 		t.Errorf("e on the chart after a comparison and a sweep: %q", m.status.text)
 	}
-	keyUntil(t, m, "s", func() bool { return m.active == 1 })
+	keyUntil(t, m, "s", func() bool { return m.shownKind() == sweepNKind })
 	exportAndWait(t, m)
 	if !strings.Contains(m.status.text, "-sweep.{png,svg,json} in ") {
 		t.Errorf("e on the sweep screen: %q", m.status.text)
@@ -42,7 +42,7 @@ func TestExportExportsWhatIsShown(t *testing.T) {
 			t.Errorf("%s exports: %v", base, got)
 		}
 	}
-	keyUntil(t, m, "m", func() bool { return m.active == 2 })
+	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
 	keyUntil(t, m, "e", func() bool { return m.status.text != "" })
 	if !strings.Contains(m.status.text, "nothing to export on this screen") {
 		t.Errorf("e on the moment profile: %q", m.status.text)
@@ -73,7 +73,7 @@ func TestRefusedRunIsNotDone(t *testing.T) {
 	if !strings.HasPrefix(m.status.text, "nothing to export: lipschitz-dpsgd refuses") {
 		t.Errorf("export of a refused run: %q", m.status.text)
 	}
-	keyUntil(t, m, "s", func() bool { return settled(m) && m.run().kind == runSweep })
+	keyUntil(t, m, "s", func() bool { return settled(m) && m.run().family == sweepNKind })
 	v = screenText(m)
 	if r := m.run(); strings.Contains(v, "✓ done") || !strings.Contains(v, "✗ refused sweep") || r.refusal != "lipschitz-dpsgd refuses: "+fakeRefusal+" (at every n of the sweep)" {
 		t.Errorf("a refused sweep (%q):\n%s", r.refusal, v)
@@ -159,7 +159,7 @@ func TestClipPanelStaysWithItsRun(t *testing.T) {
 		t.Errorf("the clipping panel does not name the phase of its batch:\n%s", v)
 	}
 	i := 0
-	for ; i < len(Presets) && !strings.HasPrefix(Presets[i].Action, "none"); i++ {
+	for ; i < len(Presets) && !strings.HasPrefix(Presets[i].action, "none"); i++ {
 	}
 	keyUntil(t, m, "p", func() bool { return m.overlay != nil })
 	for range i - m.presets.cursor {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,23 +17,79 @@ import (
 	"dpso/internal/plot"
 	"dpso/internal/report"
 	"dpso/internal/spec"
+	"dpso/solvers"
 	"dpso/theory"
 	"dpso/tui/chart"
 )
 
-// ChartScreen is the live convergence chart: log10 of the excess risk
+// chartKind is the chart, the home screen: r runs the form's solver, c
+// the comparison with the baselines.
+const chartKind screenKind = "chart"
+
+var chartScreenDef = screenDef{kind: chartKind, build: func(c common, formula *formulaPanel) screen { return newChartScreen(c, formula) }}
+
+// chartScreen is the live convergence chart: log10 of the excess risk
 // against gradient evaluations of the latest run or comparison (the mean
 // over the trials, live), with the bounds of the form's Spec drawn as
 // horizontal lines. Its companion panel is the theorem. e exports the run
 // it shows.
-type ChartScreen struct {
+type chartScreen struct {
 	common
 	chart   *chart.Chart
-	formula *FormulaPanel
+	formula *formulaPanel
 	presc   prescriptionMsg
 	shown        // the form's Spec, the latest single run or comparison
 	narrow  bool // too narrow for the legend's privacy tags
 	w       int
+}
+
+// singleJob is the run of the form's solver alone (r on the chart).
+func singleJob(res spec.Resolved) (job, string) {
+	name := res.Solver.Name()
+	return job{call: callCompare, family: chartKind, what: name, names: []string{name}}, ""
+}
+
+// compareJob is the comparison (c) of compareNames on the same draws.
+func compareJob(res spec.Resolved) (job, string) {
+	return job{call: callCompare, family: chartKind, what: "comparison", names: compareNames(res), compare: true}, ""
+}
+
+// compareNames is the paper's solver for the class, then every baseline
+// of the solvers' registry (solvers.Baselines).
+func compareNames(rs spec.Resolved) []string {
+	names := []string{rs.Schedule}
+	for _, b := range solvers.Baselines() {
+		if !slices.Contains(names, b.Name()) {
+			names = append(names, b.Name())
+		}
+	}
+	return names
+}
+
+// Job is the run of the form's solver.
+func (s *chartScreen) Job(res spec.Resolved) (job, string) { return singleJob(res) }
+
+// Reproduce is the dpso run command of the form's Spec (spec.Spec.Command,
+// the CLI's own rendering).
+func (s *chartScreen) Reproduce(user spec.Spec, res spec.Resolved, shown *run) string {
+	return chartCommand(user, res, shown)
+}
+
+// chartCommand is the command of the chart's run: dpso run with the
+// form's Spec; after a comparison of that Spec, the one command that runs
+// it, dpso run --solvers (the same draws, each solver's numbers those
+// --solver alone gives).
+func chartCommand(user spec.Spec, res spec.Resolved, shown *run) string {
+	if shown != nil && shown.compare && runKey(shown.spec) == runKey(res) {
+		s := user.Clone()
+		s.Solver = ""
+		words := []string{"dpso", "run"}
+		for _, a := range s.Args() {
+			words = append(words, spec.ShellQuote(a))
+		}
+		return strings.Join(append(words, "--solvers", strings.Join(shown.names, ",")), " ")
+	}
+	return user.Command()
 }
 
 // tagWidth is the narrowest chart whose legend tags each solver of a
@@ -40,9 +97,9 @@ type ChartScreen struct {
 // cost the plot rows, and the privacy tab lists them instead.
 const tagWidth = 60
 
-// NewChartScreen returns the chart screen; formula is its panel.
-func NewChartScreen(c common, formula *FormulaPanel) *ChartScreen {
-	s := &ChartScreen{common: c, chart: chart.New(c.st, fmtNum), formula: formula, presc: prescriptionMsg{pending: true}}
+// newChartScreen returns the chart screen; formula is its panel.
+func newChartScreen(c common, formula *formulaPanel) *chartScreen {
+	s := &chartScreen{common: c, chart: chart.New(c.st, fmtNum), formula: formula, presc: prescriptionMsg{pending: true}}
 	s.chart.SetAxes(chart.Axes{YLabel: "log10 excess risk", XLabel: "gradient evaluations (log)", LogX: true, ZeroStart: true,
 		XFormat: evalsTick})
 	s.rebuild()
@@ -50,10 +107,10 @@ func NewChartScreen(c common, formula *FormulaPanel) *ChartScreen {
 }
 
 // Panel is the theorem.
-func (s *ChartScreen) Panel() (string, Component) { return "Theorem", s.formula }
+func (s *chartScreen) Panel() (string, component) { return "Theorem", s.formula }
 
 // SetSize sets the chart's size.
-func (s *ChartScreen) SetSize(w, h int) {
+func (s *chartScreen) SetSize(w, h int) {
 	s.chart.SetSize(w, h)
 	if narrow := w < tagWidth; narrow != s.narrow || w != s.w {
 		s.narrow, s.w = narrow, w
@@ -62,19 +119,19 @@ func (s *ChartScreen) SetSize(w, h int) {
 }
 
 // View renders the chart.
-func (s *ChartScreen) View() string { return s.chart.View() }
+func (s *chartScreen) View() string { return s.chart.View() }
 
 // ShortHelp is the keys that act on this screen.
-func (s *ChartScreen) ShortHelp() []key.Binding {
+func (s *chartScreen) ShortHelp() []key.Binding {
 	return []key.Binding{s.keys.Run, s.keys.Compare, s.keys.Pause, s.keys.Export}
 }
 
 // Update takes the form's Spec, the prescription and the runs.
-func (s *ChartScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *chartScreen) Update(msg tea.Msg) (component, tea.Cmd) {
 	if p, ok := msg.(prescriptionMsg); ok {
 		s.presc = p
 		s.rebuild()
-	} else if s.take(msg, func(k runKind) bool { return !k.sweeps() && k != runAudit }) {
+	} else if s.take(msg, chartKind) {
 		s.rebuild()
 	}
 	return s, nil
@@ -83,7 +140,7 @@ func (s *ChartScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 // Export is the run on the chart, if it finished: its figures, and as JSON
 // the document `dpso run --json` prints for it (report.Run), or for a
 // comparison the list of each solver's.
-func (s *ChartScreen) Export() (*exportJob, string) {
+func (s *chartScreen) Export() (*exportJob, string) {
 	r := s.run
 	switch {
 	case r == nil:
@@ -152,7 +209,7 @@ func boundSeries(c common, bounds []theory.Bound) []chart.Series {
 
 // rebuild recomputes the chart's series from the prescription (the
 // bounds) and the run, and its title.
-func (s *ChartScreen) rebuild() {
+func (s *chartScreen) rebuild() {
 	var series []chart.Series
 	// The log x axis runs from the first checkpoint after the start (one
 	// batch) to the planned evaluations, widened by the data.
@@ -207,7 +264,7 @@ func (s *ChartScreen) rebuild() {
 			series = append(series, ser)
 		}
 		right = fmt.Sprintf("run #%d · %s", r.id, trialCount(r.spec.Spec.Trials))
-		if r.kind == runCompare {
+		if r.compare {
 			right = fmt.Sprintf("comparison #%d · %s, same draws", r.id, trialCount(r.spec.Spec.Trials))
 		}
 		switch r.phase {
@@ -237,7 +294,7 @@ func (s *ChartScreen) rebuild() {
 // file, with its n and d (dataName) where the title line has room beside
 // right (the run's remark, which is never dropped for it), else the file's
 // name alone; title itself on a scenario.
-func (s *ChartScreen) dataTitle(title, right string) string {
+func (s *chartScreen) dataTitle(title, right string) string {
 	name := dataName(s.spec.Spec, s.presc)
 	if name == "" {
 		return title
@@ -259,7 +316,7 @@ func (s *ChartScreen) dataTitle(title, right string) string {
 // says at which δ (the tags give δ themselves where the solvers' differ).
 // A single run has none: the privacy panel states its budget.
 func privacyTags(r *run) (tags []string, note string) {
-	if r.kind != runCompare || r.cmp == nil {
+	if !r.compare || r.cmp == nil {
 		return make([]string, len(r.names)), ""
 	}
 	tags = make([]string, max(len(r.names), len(r.cmp.Reports)))

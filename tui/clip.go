@@ -15,14 +15,14 @@ import (
 	"dpso/tui/style"
 )
 
-// ClipPanel shows the latest batch's per-sample gradient norms against
+// clipPanel shows the latest batch's per-sample gradient norms against
 // the clip threshold: the fraction clipped and a log-scale histogram with
 // C marked, so that clipping bias is visible, not just asserted. They are
 // read from the private draw outside the mechanism, so once a run shows
 // them the panel's rule says "non-private diagnostic". Before a
 // run it shows the prescribed threshold; for a multi-phase solver both
 // name the phase they are about.
-type ClipPanel struct {
+type clipPanel struct {
 	common
 	presc prescriptionMsg
 	run   *run // the latest run (nil: none)
@@ -31,10 +31,10 @@ type ClipPanel struct {
 }
 
 // SetSize sets the panel size.
-func (p *ClipPanel) SetSize(w, h int) { p.w, p.h, p.cache.ok = w, h, false }
+func (p *clipPanel) SetSize(w, h int) { p.w, p.h, p.cache.ok = w, h, false }
 
 // Update takes the prescription and the latest run.
-func (p *ClipPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (p *clipPanel) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case prescriptionMsg:
 		p.presc = msg
@@ -53,9 +53,9 @@ func (p *ClipPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 func coordOracle(rs spec.Resolved) bool { return strings.Contains(rs.Oracle, "coordinate") }
 
 // View renders the panel (cached until what it shows changes).
-func (p *ClipPanel) View() string { return p.cache.view(p.render) }
+func (p *clipPanel) View() string { return p.cache.view(p.render) }
 
-func (p *ClipPanel) render() string {
+func (p *clipPanel) render() string {
 	st := p.st
 	w, h := p.w, p.h
 	r := p.run
@@ -141,7 +141,7 @@ func (p *ClipPanel) render() string {
 // sparkline of log10 C over the checkpoints (labelled with its largest
 // and smallest C), and C₀ (dp-sgd's prescription) → the last C beside the
 // paper solver's prescribed C.
-func (p *ClipPanel) trail(r *run, w, h int) []string {
+func (p *clipPanel) trail(r *run, w, h int) []string {
 	st := p.st
 	pts := r.clipTrail
 	if h < 3 || len(pts) == 0 {
@@ -197,7 +197,7 @@ func (p *ClipPanel) trail(r *run, w, h int) []string {
 
 // startClip is dp-sgd's prescribed C₀ for run r: its report's, or the
 // prescription's of the same Spec.
-func (p *ClipPanel) startClip(r *run) (float64, bool) {
+func (p *clipPanel) startClip(r *run) (float64, bool) {
 	if r.cmp != nil {
 		for _, rep := range r.cmp.Reports {
 			if adapts(rep.Solver) && rep.Refused == "" {
@@ -215,7 +215,7 @@ func (p *ClipPanel) startClip(r *run) (float64, bool) {
 // prescribed at the same Spec (its first phase's for a multi-phase
 // solver): from the prescription beside dp-sgd's, or from the paper
 // solver's report in a comparison.
-func (p *ClipPanel) paperClip(r *run) (name string, c float64, ok bool) {
+func (p *clipPanel) paperClip(r *run) (name string, c float64, ok bool) {
 	named := func(solver string, par solvers.Params) string {
 		if len(par.Phases) > 1 {
 			return solver + ", phase 1"

@@ -5,15 +5,37 @@ import (
 	"math"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/engine"
 	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )
 
-// ClipScreen is the clipping trade-off, the paper's central idea made
+// clipKind is the clipping trade-off (x): the excess risk over the clip
+// threshold C.
+const clipKind screenKind = "clip"
+
+var clipScreenDef = screenDef{
+	kind:  clipKind,
+	key:   key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "clipping trade-off: sweep C")),
+	short: "clip", place: helpBesideRun,
+	build: func(c common, _ *formulaPanel) screen { return newClipScreen(c) },
+}
+
+// clipJob is the clipping sweep x runs: the engine's default grid,
+// engine.DefaultClipPoints values of C from 10⁻⁴ to 1 times the
+// prescribed C, with the step (and T) held at the prescription's — what
+// `dpso sweep --vary clip` runs.
+func clipJob(res spec.Resolved) (job, string) {
+	return job{call: callSweep, family: clipKind, what: "clipping sweep", names: []string{res.Solver.Name()},
+		sweep: engine.SweepSpec{Param: spec.SweepClip}, over: "C"}, ""
+}
+
+// clipScreen is the clipping trade-off, the paper's central idea made
 // visible: the excess risk against the clip threshold C (log-log) of the
 // form's solver, from 10⁻⁴ to 1 times the prescribed C with the step and
 // T held at the prescription's (engine.Sweep with spec.SweepClip, what
@@ -24,25 +46,31 @@ import (
 // C's clipped fraction, with the prescribed and the empirical best C
 // marked. Shown without a clipping sweep of the current Spec, it asks for
 // one; e exports it.
-type ClipScreen struct {
-	sweepScreen
-	table *ClipTable
+type clipScreen struct {
+	sweepBase
+	table *clipTable
 }
 
-// NewClipScreen returns an empty clipping screen.
-func NewClipScreen(c common) *ClipScreen {
-	s := &ClipScreen{sweepScreen: newSweepScreen(c, runClip, "clipping sweep", "clip",
+// newClipScreen returns an empty clipping screen.
+func newClipScreen(c common) *clipScreen {
+	s := &clipScreen{sweepBase: newSweepBase(c, clipKind, clipJob, "clipping sweep", "clip",
 		chart.Axes{YLabel: "log10 excess risk", XLabel: "clip threshold C (log)", LogX: true}),
-		table: &ClipTable{sweepPanel{common: c}}}
+		table: &clipTable{sweepPanel{common: c}}}
 	s.rebuild()
 	return s
 }
 
 // Panel is the clipped-fraction table.
-func (s *ClipScreen) Panel() (string, Component) { return "Clipped", s.table }
+func (s *clipScreen) Panel() (string, component) { return "Clipped", s.table }
+
+// Reproduce is the dpso sweep --vary clip command (the form's C left to
+// --vary).
+func (s *clipScreen) Reproduce(user spec.Spec, _ spec.Resolved, _ *run) string {
+	return sweepCommand(user, func(s *spec.Spec) { s.Clip = 0 }, "--vary", "clip")
+}
 
 // Update takes the form's Spec and the clipping sweeps.
-func (s *ClipScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *clipScreen) Update(msg tea.Msg) (component, tea.Cmd) {
 	if s.take(msg) {
 		s.rebuild()
 	}
@@ -50,7 +78,7 @@ func (s *ClipScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 }
 
 // state is the clipping sweep's state line when it has no report to show.
-func (s *ClipScreen) state() string {
+func (s *clipScreen) state() string {
 	r := s.run
 	if r == nil {
 		return ""
@@ -72,7 +100,7 @@ func (s *ClipScreen) state() string {
 }
 
 // rebuild recomputes the chart and the table from the clipping sweep.
-func (s *ClipScreen) rebuild() {
+func (s *clipScreen) rebuild() {
 	st := s.st
 	rep := s.report()
 	state := s.state()
@@ -121,16 +149,16 @@ func (s *ClipScreen) rebuild() {
 	s.chart.SetData(series, x0, x1, "no finite positive value to draw")
 }
 
-// ClipTable is the clipping screen's panel: for each C of the sweep the
+// clipTable is the clipping screen's panel: for each C of the sweep the
 // fraction of per-sample gradients clipped, the excess risk and the bias
 // alone, the prescribed C marked ◀ and the empirical best ★.
-type ClipTable struct{ sweepPanel }
+type clipTable struct{ sweepPanel }
 
 // Update does nothing: the clipping screen sets the table.
-func (p *ClipTable) Update(tea.Msg) (Component, tea.Cmd) { return p, nil }
+func (p *clipTable) Update(tea.Msg) (component, tea.Cmd) { return p, nil }
 
 // View renders the table.
-func (p *ClipTable) View() string {
+func (p *clipTable) View() string {
 	st := p.st
 	w := p.w
 	const title = "Clipping: bias against noise"

@@ -70,7 +70,7 @@ func TestClipScreen(t *testing.T) {
 func TestClipPresetRunsTheClippingSweep(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
 	i := 0
-	for ; i < len(Presets) && !Presets[i].Clip; i++ {
+	for ; i < len(Presets) && Presets[i].screen != clipKind; i++ {
 	}
 	if i == len(Presets) {
 		t.Fatal("no clipping preset")

@@ -1,8 +1,8 @@
 // Package tui is dpso's interactive explorer, a Bubble Tea (Charm v2)
 // program: a parameter form over a spec.Spec, the live convergence chart
 // with the paper's bounds drawn over it, the theorem, privacy and clipping
-// panels, a comparison with the baselines, a sweep of n with the fitted
-// log-log slope, the clipping trade-off (a sweep of the clip threshold C
+// panels, a comparison with the baselines, sweeps of n and of ε with the
+// fitted log-log slope, the clipping trade-off (a sweep of the clip threshold C
 // with the noise-off curve and each C's clipped fraction), the moment
 // profile, a black-box audit of the oracle's privacy claim (package
 // internal/audit), presets for teaching and demos, live
@@ -12,73 +12,106 @@
 //
 // # Entry points
 //
-// [Run] opens the explorer on the terminal (the dpso command without
-// arguments, or `dpso explore`); [New] builds the root [Model] for tests
-// and embedding, with [Options] (the [Runner] — [Engine] in the program, a
-// fake in tests —, the first [Presets] entry or a Spec to start on
-// (Options.Start; [PresetIndex] finds a preset by number or title),
-// colours, live mode, export directory, clock).
+// The package exports its entry points only. [Run] opens the explorer on
+// the terminal (the dpso command without arguments, or `dpso explore`):
+// it reads NO_COLOR and COLORFGBG and runs a tea.Program on the
+// terminal. [New] builds the same root [Model] from [Options] alone, for
+// a tea.Program that the caller runs on its own input and output (an SSH
+// session's): it reads no environment and no terminal, and every run it
+// starts is cancelled when its context is. [Options] choose the first
+// [Presets] entry or a Spec to start on (Options.Start; [PresetIndex]
+// finds a preset by number or title), colours, live mode and the export
+// folder, and the [Runner] ([Engine] in the program; an embedding may
+// wrap it, tests inject a fake).
 //
 // # The component contract (soft-serve's pattern)
 //
-// One root model, [Model], is the only one that returns a tea.View. Every
-// part of the screen is a [Component]: Update(tea.Msg) returning itself and
-// a tea.Cmd, View() string (a block of exactly its size, see tui/style),
+// One root model, Model, is the only one that returns a tea.View. Every part of
+// the screen is a component: Update(tea.Msg) returning itself and a
+// tea.Cmd, View() string (a block of exactly its size, see tui/style),
 // SetSize(w, h) and its key bindings (help.KeyMap: ShortHelp, FullHelp).
-// A component reports what happened as a message returned by its command —
-// specMsg (the [Form]'s Spec changed), statusMsg, presetMsg and closeMsg
-// (the [PresetList] and [HelpView] overlays), runRequestMsg (the
-// [SweepScreen] asks for a sweep) — never as state for the root to poll.
-// The overlays' outcome is the one exception to the command: decided by a
-// key alone, it is returned by the overlay's key method and applied within
-// that key's Update, so that keys sent in a burst (p, 5, r) act on the
-// loaded preset, not on a list still open until a message came back.
+// A component reports what happened as a message returned by its command
+// — specMsg (the form's Spec changed), statusMsg, presetMsg and closeMsg
+// (the presets list and help overlays), runRequestMsg (a screen asks for
+// its run: a sweep screen shown without a sweep, the audit's negative
+// control) — never as state for the root to poll. The overlays' outcome
+// is the one exception to the command: decided by a key alone, it is
+// returned by the overlay's key method and applied within that key's
+// Update, so that keys sent in a burst (p, 5, r) act on the loaded
+// preset, not on a list still open until a message came back.
 //
-// The root routes: a key goes to exactly one place (q quits anywhere; under
-// the size notice nothing else acts; an open overlay or a value being typed
-// takes every key; then the root's own keys — run, compare, pause, export,
-// live, the screens' toggles —; the rest is the form's). The shared state
-// — the form's Spec (specMsg, dropped when older than one already seen),
-// the prescription (prescriptionMsg), the runs (runEvent), the screen shown
-// (screenMsg), live mode (liveStateMsg) — is forwarded to every component,
-// in order, within the root's Update. The right-hand column shows one
-// [Screen] ([ChartScreen], [SweepScreen], [MomentsScreen], [ClipScreen],
-// [AuditScreen]): a Component
-// with a companion panel (the [FormulaPanel] theorem, the [SlopesPanel]);
-// the screens are a table in New, so a new view is one new file and one
-// line there. A screen that can be exported implements Export; one with
-// something to do when shown implements Activate. The two sweep screens
-// (over n, over C) share their run, activation and export (sweepScreen)
-// and their panels' frame (sweepPanel). One [KeyMap] defines
-// every key; one style.Styles (tui/style) is built for the terminal's
+// The root routes: a key goes to exactly one place (q quits anywhere;
+// under the size notice nothing else acts; an open overlay or a value
+// being typed takes every key; then the root's own keys — run, compare,
+// pause, export, live —, the shown screen's own keys, the screens' keys;
+// the rest is the form's). The shared state — the form's Spec (specMsg,
+// dropped when older than one already seen), the prescription
+// (prescriptionMsg), the runs (runEvent), the screen shown (screenMsg),
+// live mode (liveStateMsg) — is forwarded to every component, in order,
+// within the root's Update. One keyMap holds the root's and the form's
+// keys; one style.Styles (tui/style) is built for the terminal's
 // background (asked with tea.RequestBackgroundColor; COLORFGBG is the
 // first guess) and is plain, without any colour, under NO_COLOR.
 //
+// # Screens
+//
+// The right-hand column shows one screen at a time: a component with a
+// companion panel (the theorem, the slope table, the clipped fractions,
+// the audit's tests) that knows what r runs on it (Job, a jobMaker) and
+// the command that reproduces what it shows (Reproduce, the status bar's
+// reproduce line). Each screen has a kind (screenKind: chart, sweep,
+// clip, moments, audit, sweep-eps) and an entry in the registry,
+// screenRegistry in screens.go (the contract, screen and screenDef, is in
+// component.go): its kind, the kind of the runs it draws (the moment
+// profile draws the chart's), its key and its own keys (listed by the
+// help from the registry, and where the one-line help puts them), a help
+// paragraph, and its constructor. A screen that can be
+// exported implements Export (exporter); one with something to do when
+// shown implements Activate (activator). The sweeps over a parameter's
+// rate (n, ε) are one screen type over a sweepAxis (the grid, the words,
+// the command); every sweep screen shares its run, activation and export
+// (sweepBase) and its panel's frame (sweepPanel).
+//
+// Adding a screen is one file and one line: the file declares its kind,
+// its screenDef and the screen (its Job, Reproduce, View, panel, and
+// Export if e exports it); the line adds the screenDef to screenRegistry.
+// Nothing else changes: the root shows it on its key, r starts its Job,
+// live mode re-runs its runs, the status bar, the help and the privacy
+// panel follow its runs (by job.family), the reproduce line is its
+// Reproduce, e exports its Export, the help lists its keys, and
+// TestScreenRegistry checks it with the others. A sweep of the rate in
+// another parameter is a sweepAxis and a screenDef (sweepeps.go, the
+// sweep over ε that `dpso sweep --vary eps` runs, is the model); a sweep
+// of the privacy budget itself marks its axis budget, so that the privacy
+// panel holds each point's ledger to that point's budget.
+//
 // # Two services: runs and prescriptions
 //
-// [Runs] is the run lifecycle, apart from the root and drawing nothing: it
-// starts engine.Compare on the form's spec.Resolved (one solver, or the
-// paper's solver and every baseline of the solvers' registry on the same
-// draws) or engine.Sweep in a command; progress goes to an engine.Mailbox
-// (engine.Settings.Progress) that never blocks the solvers, and a command
-// that waits on Ready, Takes and returns one message tagged with the run id
-// re-arms itself until the run ends. A restart cancels the old run's
-// context and bumps the run id, so its messages are dropped. Space pauses
-// the run itself: an engine.Gate (engine.Settings.Gate) stops the solvers
-// at their next checkpoint, the display freezes (messages are held and
-// applied on resume), and a cancellation (restart, quit: the context's)
-// still wins at once. A run ends done, refused (the solver's sentence is
-// the outcome, never "done"), failed or cancelled. [Prescriber] evaluates
-// the prescription (engine.Prescribe: bounds, parameters, moments) of every
+// The run lifecycle (runs.go) is apart from the root and draws nothing:
+// it starts a job — engine.Compare on the form's spec.Resolved (one
+// solver, or the paper's solver and every baseline of the solvers'
+// registry on the same draws), engine.Sweep or an oracle audit — in a
+// command; progress goes to an engine.Mailbox (engine.Settings.Progress)
+// that never blocks the solvers, and a command that waits on Ready, Takes
+// and returns one message tagged with the run id re-arms itself until the
+// run ends. A restart cancels the old run's context and bumps the run id,
+// so its messages are dropped. Space pauses the run itself: an
+// engine.Gate (engine.Settings.Gate) stops the solvers at their next
+// checkpoint, the display freezes (messages are held and applied on
+// resume), and a cancellation (restart, quit: the context's) still wins at
+// once. A run ends done, refused (the solver's sentence is the outcome,
+// never "done"), failed or cancelled. The prescriber evaluates the
+// prescription (engine.Prescribe: bounds, parameters, moments) of every
 // new Spec off the UI loop, tagged with an id so that stale answers are
-// dropped, and cached (an LRU) by the Spec fields that define it. The root
-// calls both and forwards the message they return. Every call into the
-// engine (Prescribe, Compare, Sweep), every audit (audit.Oracle, on
-// auditConfig: the form's oracle at its ε, the form's seed — what `dpso
-// audit` prints for the same flags) and every spec.Spec.Resolve is in
-// runner.go. An audit is a run like the others (runAudit, its own family
-// beside the chart's and the sweep's), without progress or pause; the
-// audit screen's n asks for its negative control (runRequestMsg).
+// dropped, and cached (an LRU) by the Spec fields that define it. The
+// root calls both and forwards the message they return. Every call into
+// the engine (Prescribe, Compare, Sweep), every audit (audit.Oracle) and
+// every spec.Spec.Resolve is in runner.go; the audit screen's
+// configuration (auditConfig: the form's oracle at its ε, the form's seed
+// — what `dpso audit` prints for the same flags) is in audit.go. An audit
+// is a run like the others, its own family beside the chart's and the
+// sweeps', without progress or pause; the audit screen's n asks for its
+// negative control (runRequestMsg).
 //
 // # The form
 //
@@ -103,11 +136,11 @@
 //
 // # Live mode
 //
-// When the last run of the screen's kind took under a second (liveMax), a
-// change of the form re-runs it by itself once no other change came for
-// liveDelay (tea.Tick with a generation counter: a later change supersedes
-// the timer); longer runs stay manual, and the status bar says which; a
-// toggles live mode.
+// When the last run of the screen's family took under a second (liveMax),
+// a change of the form re-runs it (its jobMaker, on the new Spec) by
+// itself once no other change came for liveDelay (tea.Tick with a
+// generation counter: a later change supersedes the timer); longer runs
+// stay manual, and the status bar says which; a toggles live mode.
 //
 // On user data (explore --data) the file is named with its n and d where
 // a scenario would be (the form, the header, the chart's title, the ready
@@ -140,7 +173,7 @@
 // its result (report.EpsDelta: the legend's tags on a wide chart, the
 // privacy panel's list, which the small terminal's chart has no room for);
 // the clipping panel draws dp-sgd's adaptive C over the steps beside the C
-// the paper's solver is prescribed (the Prescriber computes that
+// the paper's solver is prescribed (the prescriber computes that
 // prescription too, for dp-sgd with adaptive clipping).
 //
 // Every chart draws, beside the measured curves, the start line

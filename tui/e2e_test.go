@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 // startProgram runs the explorer in a teatest program on a fake runner.
 func startProgram(t *testing.T, fr *fakeRunner, w, h int) (*teatest.TestModel, *Model) {
 	t.Helper()
-	m, err := New(testOpts(t, fr, 10*time.Millisecond))
+	m, err := New(context.Background(), testOpts(t, fr, 10*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

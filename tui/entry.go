@@ -15,7 +15,7 @@ func startPreset(opts Options) Preset {
 	if opts.Start == nil {
 		return Presets[opts.Preset]
 	}
-	return Preset{Spec: opts.Start.Clone(), Focus: fScenario}
+	return Preset{Spec: opts.Start.Clone(), focus: fScenario}
 }
 
 // PresetIndex finds a preset by its number in the list (1 is the first,
@@ -28,7 +28,7 @@ func PresetIndex(name string) (int, error) {
 		if n >= 1 && n <= len(Presets) {
 			return n - 1, nil
 		}
-		return 0, fmt.Errorf("no preset %d (there are %d): %s", n, len(Presets), presetList())
+		return 0, fmt.Errorf("no preset %d (there are %d): %s", n, len(Presets), presetTitles())
 	}
 	var hits []int
 	for i, p := range Presets {
@@ -40,7 +40,7 @@ func PresetIndex(name string) (int, error) {
 	case 1:
 		return hits[0], nil
 	case 0:
-		return 0, fmt.Errorf("no preset's title contains %s: %s", theory.Quote(t), presetList())
+		return 0, fmt.Errorf("no preset's title contains %s: %s", theory.Quote(t), presetTitles())
 	}
 	titles := make([]string, len(hits))
 	for i, h := range hits {
@@ -49,8 +49,8 @@ func PresetIndex(name string) (int, error) {
 	return 0, fmt.Errorf("%s is in the titles of %d presets (%s); give more of the title, or its number", theory.Quote(t), len(hits), strings.Join(titles, "; "))
 }
 
-// presetList is "1 Example 1: …; 2 Heavy tails: …; …".
-func presetList() string {
+// presetTitles is "1 Example 1: …; 2 Heavy tails: …; …".
+func presetTitles() string {
 	parts := make([]string, len(Presets))
 	for i, p := range Presets {
 		parts[i] = strconv.Itoa(i+1) + " " + p.Title

@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -121,5 +124,39 @@ func TestPresetIndex(t *testing.T) {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "1 "+Presets[0].Title) && !strings.Contains(c.err, "titles of")):
 			t.Errorf("PresetIndex(%q): %v; want an error with %q and the list", c.name, err, c.err)
 		}
+	}
+}
+
+// TestNewIsTheEmbeddingEntry: New builds the root model from Options
+// alone — NO_COLOR and COLORFGBG, which Run reads for the terminal, leave
+// it as the Options say — and every run it starts ends with its context
+// (an SSH session's, closed by the client), without a quit.
+func TestNewIsTheEmbeddingEntry(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	t.Setenv("COLORFGBG", "0;15")
+	fr := &fakeRunner{points: 4, hold: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m, err := New(ctx, testOpts(t, fr, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.styles.Plain || !m.styles.Dark {
+		t.Errorf("New read the environment: plain %v, dark %v (the Options ask for neither)", m.styles.Plain, m.styles.Dark)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 132, Height: 42})
+	pump(t, m, m.Init(), func() bool { return prescReady(m) })
+	_, cmd := m.Update(press("r"))
+	// Until the runner holds the run (its command runs in a goroutine).
+	pump(t, m, cmd, func() bool {
+		fr.mu.Lock()
+		defer fr.mu.Unlock()
+		return len(fr.ctxs) == 1
+	})
+	cancel()
+	select { // the run's context ends with New's
+	case <-fr.ctxs[0].Done():
+	case <-time.After(10 * time.Second): // a guard against a hang, not a timing
+		t.Fatal("the run goes on after New's context was cancelled")
 	}
 }

@@ -25,9 +25,9 @@ type exportJob struct {
 	draw func(w io.Writer, f plot.Format) error
 }
 
-// exts are the files job writes.
-func (job *exportJob) exts() []string {
-	if job.draw == nil {
+// exts are the files x writes.
+func (x *exportJob) exts() []string {
+	if x.draw == nil {
 		return []string{".json"}
 	}
 	return []string{".png", ".svg", ".json"}
@@ -39,33 +39,33 @@ type exportedMsg struct {
 	err   error
 }
 
-// runExport writes job into dir (the current directory when "") with a
+// runExport writes x into dir (the current directory when "") with a
 // timestamped name that does not overwrite another export, off the UI
 // loop; its message is an exportedMsg.
-func runExport(job *exportJob, dir string, now time.Time) tea.Cmd {
+func runExport(x *exportJob, dir string, now time.Time) tea.Cmd {
 	if dir == "" {
 		dir = "."
 	}
-	stem := filepath.Join(dir, "dpso-"+now.Format("20060102-150405")+"-"+job.base)
+	stem := filepath.Join(dir, "dpso-"+now.Format("20060102-150405")+"-"+x.base)
 	return func() (msg tea.Msg) {
 		defer func() {
 			if p := recover(); p != nil {
 				msg = exportedMsg{err: fmt.Errorf("internal error: %v", p)}
 			}
 		}()
-		js, err := report.MarshalJSON(job.data)
+		js, err := report.MarshalJSON(x.data)
 		if err != nil {
 			return exportedMsg{err: err}
 		}
 		// Each file is created exclusively under the first free stem
 		// (never over another export, never through a planted link),
 		// atomically: see internal/outfile.
-		paths, err := outfile.WriteSet(stem, job.exts(), func(ext string, w io.Writer) error {
+		paths, err := outfile.WriteSet(stem, x.exts(), func(ext string, w io.Writer) error {
 			if ext == ".json" {
 				_, err := w.Write(js)
 				return err
 			}
-			return job.draw(w, plot.Format(strings.TrimPrefix(ext, ".")))
+			return x.draw(w, plot.Format(strings.TrimPrefix(ext, ".")))
 		})
 		return exportedMsg{paths: paths, err: err}
 	}

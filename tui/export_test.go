@@ -21,7 +21,7 @@ import (
 func TestExportIsTheCLIDocument(t *testing.T) {
 	s := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, D: 3, N: 2000, Trials: 2, Seed: 5}
 	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
-	m := newTestModelOpts(t, Options{Runner: Engine{}, Now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
+	m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
 	keyUntil(t, m, "r", func() bool { return settled(m) })
 	if m.run().phase != phaseDone {
 		t.Fatalf("run: phase %d, %v", m.run().phase, m.run().err)

@@ -389,7 +389,7 @@ func (c *fixedClock) Now() time.Time {
 // live mode off (the tests of live mode turn it on).
 func testOpts(t testing.TB, fr *fakeRunner, step time.Duration) Options {
 	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: step}
-	return Options{Runner: fr, Now: clock.Now, ExportDir: t.TempDir(), Manual: true}
+	return Options{Runner: fr, now: clock.Now, ExportDir: t.TempDir(), Manual: true}
 }
 
 // newTestModel is the explorer on a fake runner, sized w×h, on spec (nil:
@@ -401,7 +401,7 @@ func newTestModel(t testing.TB, fr *fakeRunner, s *spec.Spec, w, h int) *Model {
 
 func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *Model {
 	t.Helper()
-	m, err := New(opts)
+	m, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,22 +423,25 @@ func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *Model
 }
 
 // chartScreen is the explorer's chart screen.
-func (m *Model) chartScreen() *ChartScreen { return m.screens[0].screen.(*ChartScreen) }
+func (m *Model) chartScreen() *chartScreen { return m.screens[0].screen.(*chartScreen) }
 
-// sweepScreen is the explorer's sweep screen.
-func (m *Model) sweepScreen() *SweepScreen {
-	return m.screens[m.screenOf(runSweep)].screen.(*SweepScreen)
+// sweepScreen is the explorer's sweep screen over n.
+func (m *Model) sweepScreen() *rateSweepScreen {
+	return m.screens[m.screenIndex(sweepNKind)].screen.(*rateSweepScreen)
 }
 
 // clipScreen is the explorer's clipping screen.
-func (m *Model) clipScreen() *ClipScreen {
-	return m.screens[m.screenOf(runClip)].screen.(*ClipScreen)
+func (m *Model) clipScreen() *clipScreen {
+	return m.screens[m.screenIndex(clipKind)].screen.(*clipScreen)
 }
+
+// shownKind is the kind of the screen shown.
+func (m *Model) shownKind() screenKind { return m.screens[m.active].def.kind }
 
 // clipSettled reports whether the current run is a clipping sweep that
 // settled, done.
 func clipSettled(m *Model) bool {
-	return settled(m) && m.run().kind == runClip && m.run().phase == phaseDone
+	return settled(m) && m.run().family == clipKind && m.run().phase == phaseDone
 }
 
 // prescReady reports whether the components have the prescription of the
@@ -459,7 +462,7 @@ func settled(m *Model) bool {
 // sweepSettled reports whether the current run is a sweep that settled,
 // done.
 func sweepSettled(m *Model) bool {
-	return settled(m) && m.run().kind == runSweep && m.run().phase == phaseDone
+	return settled(m) && m.run().family == sweepNKind && m.run().phase == phaseDone
 }
 
 // run is the explorer's current run (nil: none).

@@ -29,7 +29,7 @@ const (
 	fSolver
 	fOracle
 	// fAdaptive is dp-sgd's adaptive clipping (--adaptive-clip), shown
-	// only while the solver is dp-sgd (see Form.visible).
+	// only while the solver is dp-sgd (see form.visible).
 	fAdaptive
 	// fAssumption is the moment assumption whose constants the
 	// prescription reads (--assumption: r̃_k, r_k or γ_k).
@@ -118,7 +118,7 @@ func normalize(c *spec.Spec, id fieldID) {
 }
 
 // options lists the values field id can take.
-func (f *Form) options(id fieldID) []option {
+func (f *form) options(id fieldID) []option {
 	var out []option
 	grid := func(xs []float64, set func(*spec.Spec, float64), label func(float64) string) {
 		for _, x := range xs {
@@ -209,7 +209,7 @@ func setFlag(s *spec.Spec, flag string, on bool) {
 
 // position is where the current value sits among opts: an index, or a
 // half-integer between two grid values for a numeric value off the grid.
-func (f *Form) position(id fieldID, opts []option) float64 {
+func (f *form) position(id fieldID, opts []option) float64 {
 	if !fields[id].numeric {
 		cur := f.valueLabel(id)
 		for i, o := range opts {
@@ -232,7 +232,7 @@ func (f *Form) position(id fieldID, opts []option) float64 {
 }
 
 // numValue is the resolved value of a numeric field.
-func (f *Form) numValue(id fieldID) float64 {
+func (f *form) numValue(id fieldID) float64 {
 	switch id {
 	case fK:
 		return f.res.K
@@ -284,7 +284,7 @@ func fmtK(k float64) string {
 }
 
 // valueLabel is the value of field id as shown.
-func (f *Form) valueLabel(id fieldID) string {
+func (f *form) valueLabel(id fieldID) string {
 	r := &f.res
 	if r.Data != "" {
 		// User data: the file where the scenario goes, its rows and
@@ -342,7 +342,7 @@ func (f *Form) valueLabel(id fieldID) string {
 }
 
 // valueNote is a muted remark after a value.
-func (f *Form) valueNote(id fieldID) string {
+func (f *form) valueNote(id fieldID) string {
 	r := &f.res
 	info, _ := scenarios.Lookup(r.Scenario)
 	if r.Data != "" {
@@ -410,7 +410,7 @@ func assumptionNote(a theory.Assumption) string {
 
 // why is the focused field's one-line reason, with the tail parameter's
 // meaning for the current scenario.
-func (f *Form) why(id fieldID) string {
+func (f *form) why(id fieldID) string {
 	w := fields[id].why
 	if id == fTail {
 		if info, ok := scenarios.Lookup(f.res.Scenario); ok && info.Tail != nil {
@@ -461,7 +461,7 @@ var typedFields = map[fieldID]typedField{
 }
 
 // typable reports whether field id takes a typed value.
-func (f *Form) typable(id fieldID) bool {
+func (f *form) typable(id fieldID) bool {
 	if id == fSeed {
 		return true
 	}
@@ -477,7 +477,7 @@ func (f *Form) typable(id fieldID) bool {
 // refusal ("field: why"). The text is a number as the CLI's flags read it
 // (theory.ParseNumber: 300000, 3e5, inf, ∞) or as the explorer prints it
 // (3·10⁵, 10⁻³).
-func (f *Form) typedSpec(id fieldID, text string) (spec.Spec, string) {
+func (f *form) typedSpec(id fieldID, text string) (spec.Spec, string) {
 	label := fields[id].label
 	t := normalizeNumber(text)
 	c := f.user

@@ -16,7 +16,7 @@ import (
 	"dpso/tui/style"
 )
 
-// Form is the controls panel: it edits a spec.Spec. ← → step the
+// form is the controls panel: it edits a spec.Spec. ← → step the
 // focused field through its grid or list; on a numeric field a digit
 // starts typing a value in place (a bubbles textinput; enter sets it, esc
 // cancels). Every candidate is resolved as the CLI's flags are (resolve);
@@ -24,7 +24,7 @@ import (
 // shown on the field it names, so the form's Spec is always valid. Its
 // outcomes are a specMsg for every change and a statusMsg for every
 // refusal.
-type Form struct {
+type form struct {
 	common
 
 	user     spec.Spec     // what the user chose (zero fields: defaults)
@@ -51,9 +51,9 @@ type Form struct {
 	w, h int
 }
 
-// NewForm returns a form editing s, which must resolve.
-func NewForm(c common, s spec.Spec) (*Form, error) {
-	f := &Form{common: c, cursor: -1}
+// newForm returns a form editing s, which must resolve.
+func newForm(c common, s spec.Spec) (*form, error) {
+	f := &form{common: c, cursor: -1}
 	f.input = textinput.New()
 	f.input.Prompt = ""
 	f.input.CharLimit = 32
@@ -66,7 +66,7 @@ func NewForm(c common, s spec.Spec) (*Form, error) {
 
 // styleInput gives the text input the explorer's styles (no blinking: a
 // blinking cursor would redraw the screen twice a second for nothing).
-func (f *Form) styleInput() {
+func (f *form) styleInput() {
 	s := textinput.Styles{}
 	s.Focused.Text = f.st.FocusValue
 	s.Blurred.Text = f.st.Value
@@ -79,7 +79,7 @@ func (f *Form) styleInput() {
 
 // SetSpec replaces the edited Spec (a preset); it must resolve. Its
 // command reports the change.
-func (f *Form) SetSpec(s spec.Spec) (tea.Cmd, error) {
+func (f *form) SetSpec(s spec.Spec) (tea.Cmd, error) {
 	rs, err := resolve(s)
 	if err != nil {
 		return nil, err
@@ -92,41 +92,41 @@ func (f *Form) SetSpec(s spec.Spec) (tea.Cmd, error) {
 }
 
 // changed reports the Spec's change (a specMsg).
-func (f *Form) changed(load bool) tea.Cmd {
+func (f *form) changed(load bool) tea.Cmd {
 	f.rev++
 	return emit(specMsg{rev: f.rev, user: f.user, spec: f.resolved, load: load})
 }
 
 // Spec is the Spec as the user set it (defaults left zero).
-func (f *Form) Spec() spec.Spec { return f.user }
+func (f *form) Spec() spec.Spec { return f.user }
 
 // Resolved is the Spec resolved: every default explicit, every value
 // typed.
-func (f *Form) Resolved() spec.Resolved { return f.resolved }
+func (f *form) Resolved() spec.Resolved { return f.resolved }
 
 // Focus is the focused field.
-func (f *Form) Focus() fieldID { return f.focus }
+func (f *form) Focus() fieldID { return f.focus }
 
 // Editing reports whether a value is being typed (every key then goes to
 // the form).
-func (f *Form) Editing() bool { return f.editing }
+func (f *form) Editing() bool { return f.editing }
 
 // visible reports whether field id is shown: dp-sgd's adaptive clipping
 // only while the solver is dp-sgd, every other field always.
-func (f *Form) visible(id fieldID) bool {
+func (f *form) visible(id fieldID) bool {
 	return id != fAdaptive || adapts(f.res.Solver)
 }
 
 // keepFocusVisible moves the focus off a field the new Spec hides (to the
 // solver, which shows it).
-func (f *Form) keepFocusVisible() {
+func (f *form) keepFocusVisible() {
 	if !f.visible(f.focus) {
 		f.focus = fSolver
 	}
 }
 
 // nextVisible is the shown field dir (±1) steps from the focus, cycling.
-func (f *Form) nextVisible(dir int) fieldID {
+func (f *form) nextVisible(dir int) fieldID {
 	id := f.focus
 	for range numFields {
 		id = (id + fieldID(dir) + numFields) % numFields
@@ -138,7 +138,7 @@ func (f *Form) nextVisible(dir int) fieldID {
 }
 
 // SetFocus moves the focus to id (a hidden field is not focused).
-func (f *Form) SetFocus(id fieldID) {
+func (f *form) SetFocus(id fieldID) {
 	if id >= 0 && id < numFields && id != f.focus && f.visible(id) {
 		f.stopEditing()
 		f.focus = id
@@ -148,17 +148,17 @@ func (f *Form) SetFocus(id fieldID) {
 
 // Refusal is the current refusal message ("" if none) and the field it is
 // about.
-func (f *Form) Refusal() (fieldID, string) { return f.refusedField, f.refused }
+func (f *form) Refusal() (fieldID, string) { return f.refusedField, f.refused }
 
 // SetSize sets the panel's size.
-func (f *Form) SetSize(w, h int) {
+func (f *form) SetSize(w, h int) {
 	f.w, f.h = w, h
 	f.input.SetWidth(max(w-formLabelW-8, 4)) // "▸ ", the label, "‹ ", " ›", the cursor
 
 }
 
 // ShortHelp is the form's keys.
-func (f *Form) ShortHelp() []key.Binding {
+func (f *form) ShortHelp() []key.Binding {
 	if f.editing {
 		return []key.Binding{f.keys.Set, f.keys.Cancel}
 	}
@@ -166,13 +166,13 @@ func (f *Form) ShortHelp() []key.Binding {
 }
 
 // FullHelp is the form's keys.
-func (f *Form) FullHelp() [][]key.Binding {
+func (f *form) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{f.keys.Next, f.keys.Prev, f.keys.Left, f.keys.Right, f.keys.Type, f.keys.Set, f.keys.Cancel}}
 }
 
 // Update handles focus moves, value steps and typing; a run that starts
 // clears a refusal shown (it is about a key typed before, not the run).
-func (f *Form) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (f *form) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case prescriptionMsg:
 		f.presc = msg
@@ -201,7 +201,7 @@ func startsTyping(k tea.KeyPressMsg) bool {
 	return len([]rune(t)) == 1 && (t[0] >= '0' && t[0] <= '9' || t == "." || t == "i" || t == "∞")
 }
 
-func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
+func (f *form) key(k tea.KeyPressMsg) tea.Cmd {
 	if f.editing {
 		switch {
 		case key.Matches(k, f.keys.Set):
@@ -233,7 +233,7 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (f *Form) stopEditing() {
+func (f *form) stopEditing() {
 	f.editing = false
 	f.input.Blur()
 	f.input.SetValue("")
@@ -241,7 +241,7 @@ func (f *Form) stopEditing() {
 
 // commit sets the typed value: parsed and range-checked as the flag's, then
 // resolved with the rest of the Spec.
-func (f *Form) commit() tea.Cmd {
+func (f *form) commit() tea.Cmd {
 	text := f.input.Value()
 	f.stopEditing()
 	if strings.TrimSpace(text) == "" {
@@ -255,7 +255,7 @@ func (f *Form) commit() tea.Cmd {
 }
 
 // Step moves the focused field one value in direction dir (±1).
-func (f *Form) Step(dir int) tea.Cmd {
+func (f *form) Step(dir int) tea.Cmd {
 	id := f.focus
 	f.note = ""
 	switch id {
@@ -310,7 +310,7 @@ func (f *Form) Step(dir int) tea.Cmd {
 // try resolves a candidate Spec for field id (value: its new value as
 // shown, for the refusal): accepted and reported, or refused with its
 // error on the field the error names.
-func (f *Form) try(id fieldID, c spec.Spec, idx int, value string) tea.Cmd {
+func (f *form) try(id fieldID, c spec.Spec, idx int, value string) tea.Cmd {
 	rs, err := resolve(c)
 	if err != nil {
 		f.cursor = idx
@@ -335,7 +335,7 @@ func (f *Form) try(id fieldID, c spec.Spec, idx int, value string) tea.Cmd {
 
 // refuse shows a refusal: the ✗ on field at (the one the message is
 // about) and the message; the status bar repeats it.
-func (f *Form) refuse(at fieldID, msg string) tea.Cmd {
+func (f *form) refuse(at fieldID, msg string) tea.Cmd {
 	f.refusedField, f.refused = at, msg
 	return emit(statusMsg{text: "refused " + msg, err: true})
 }
@@ -372,7 +372,7 @@ func fieldOfFlag(flag string) (fieldID, bool) {
 const formLabelW = 9
 
 // View renders the form.
-func (f *Form) View() string {
+func (f *form) View() string {
 	st := f.st
 	w := f.w
 	var lines []string
@@ -433,7 +433,7 @@ func (f *Form) View() string {
 }
 
 // typeHint is what field id accepts when typed, e.g. "n in [2, 10⁸]".
-func (f *Form) typeHint(id fieldID) string {
+func (f *form) typeHint(id fieldID) string {
 	if id == fSeed {
 		return "an integer in [0, 2⁶⁴−1]"
 	}

@@ -18,7 +18,7 @@ import (
 	"dpso/tui/style"
 )
 
-// FormulaPanel shows the theorem behind the current class: its formula,
+// formulaPanel shows the theorem behind the current class: its formula,
 // each term's value and the dominant one, its conditions (holds/fails),
 // the lower bound and prior work at the same parameters, the solver's
 // parameters (T, batch, C, σ, step) marked prescribed or overridden, and
@@ -27,7 +27,7 @@ import (
 // line), or before a run the prescription's, as `dpso run --dry-run`
 // prints them. What does not fit scrolls (a bubbles viewport, pgup/pgdn):
 // the most important lines come first, the notes last.
-type FormulaPanel struct {
+type formulaPanel struct {
 	common
 	presc  prescriptionMsg
 	params *solvers.Params // the parameters a finished run used
@@ -38,26 +38,26 @@ type FormulaPanel struct {
 	cache  viewCache
 }
 
-// NewFormulaPanel returns the panel, computing.
-func NewFormulaPanel(c common) *FormulaPanel {
-	return &FormulaPanel{common: c, presc: prescriptionMsg{pending: true}, vp: viewport.New()}
+// newFormulaPanel returns the panel, computing.
+func newFormulaPanel(c common) *formulaPanel {
+	return &formulaPanel{common: c, presc: prescriptionMsg{pending: true}, vp: viewport.New()}
 }
 
 // SetSize sets the panel size.
-func (p *FormulaPanel) SetSize(w, h int) {
+func (p *formulaPanel) SetSize(w, h int) {
 	p.cache.invalidate()
 	p.w, p.h = w, h
 	p.vp.SetWidth(w)
 }
 
 // ShortHelp is the panel's scroll keys.
-func (p *FormulaPanel) ShortHelp() []key.Binding {
+func (p *formulaPanel) ShortHelp() []key.Binding {
 	return []key.Binding{p.keys.PageUp, p.keys.PageDown}
 }
 
 // Update takes the prescription, the parameters of a finished run on the
 // same prescription, and the scroll keys.
-func (p *FormulaPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (p *formulaPanel) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg.(type) {
 	case prescriptionMsg, runEvent, tea.KeyPressMsg, tea.BackgroundColorMsg:
 		p.cache.invalidate()
@@ -72,7 +72,7 @@ func (p *FormulaPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case runEvent:
 		r := msg.run
 		switch {
-		case r == nil || r.kind.sweeps() || r.kind == runAudit:
+		case r == nil || r.call != callCompare:
 		case r.phase == phaseDone && r.cmp != nil && len(r.cmp.Reports) > 0 && prescKeyOf(r.spec) == p.presc.key:
 			// The parameters of the form's solver, the one the panel
 			// describes (in a comparison the paper's solver comes first).
@@ -101,7 +101,7 @@ type section struct {
 
 // content lays out the panel's lines (after its title) in the viewport:
 // the sections that fit the panel first, by priority, then the others.
-func (p *FormulaPanel) content() (title, right string) {
+func (p *formulaPanel) content() (title, right string) {
 	st := p.st
 	w := p.w
 	title = "Theorem"
@@ -128,9 +128,9 @@ func (p *FormulaPanel) content() (title, right string) {
 }
 
 // View renders the panel (cached until what it shows changes).
-func (p *FormulaPanel) View() string { return p.cache.view(p.render) }
+func (p *formulaPanel) View() string { return p.cache.view(p.render) }
 
-func (p *FormulaPanel) render() string {
+func (p *formulaPanel) render() string {
 	title, right := p.content()
 	out := []string{style.Rule(*p.st, title, right, p.w, false)}
 	if p.h > 1 {
@@ -144,7 +144,7 @@ func (p *FormulaPanel) render() string {
 
 // scrollPage pages vp up or down on the scroll keys of keys; it reports
 // whether msg was one of them.
-func scrollPage(vp *viewport.Model, keys *KeyMap, msg tea.KeyPressMsg) bool {
+func scrollPage(vp *viewport.Model, keys *keyMap, msg tea.KeyPressMsg) bool {
 	switch {
 	case key.Matches(msg, keys.PageUp):
 		vp.PageUp()
@@ -158,7 +158,7 @@ func scrollPage(vp *viewport.Model, keys *KeyMap, msg tea.KeyPressMsg) bool {
 
 // scrollHint is the line under a scrolled viewport: where it is and the
 // keys that scroll it.
-func scrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int) string {
+func scrollHint(st *style.Styles, vp viewport.Model, keys *keyMap, w int) string {
 	below := vp.TotalLineCount() - vp.YOffset() - vp.Height()
 	var parts []string
 	if vp.YOffset() > 0 {
@@ -219,7 +219,7 @@ func orderSections(secs []section, h int) []string {
 	return append(out, rest...)
 }
 
-func (p *FormulaPanel) sections(pr *engine.Prescription) (string, string, []section) {
+func (p *formulaPanel) sections(pr *engine.Prescription) (string, string, []section) {
 	st := p.st
 	w := p.w
 	var upper, lower *theory.Bound
@@ -303,7 +303,7 @@ func (p *FormulaPanel) sections(pr *engine.Prescription) (string, string, []sect
 // noteLines is the notes area: the finished run's notes, or the
 // prescription's (its notes and its reference lines', de-duplicated, as
 // `dpso run --dry-run` prints them), under a line that says whose.
-func (p *FormulaPanel) noteLines(pr *engine.Prescription) []string {
+func (p *formulaPanel) noteLines(pr *engine.Prescription) []string {
 	st := p.st
 	notes, head := p.notes, fmt.Sprintf("Notes of run #%d, as dpso run prints them", p.runID)
 	if p.runID == 0 {
@@ -331,7 +331,7 @@ func (p *FormulaPanel) noteLines(pr *engine.Prescription) []string {
 
 // solverLines is the solver's parameters; for a multi-phase solver the
 // batch and C are the first phase's and say so.
-func (p *FormulaPanel) solverLines(pr *engine.Prescription) []string {
+func (p *formulaPanel) solverLines(pr *engine.Prescription) []string {
 	st := p.st
 	w := p.w
 	head := st.Emph.Render("solver " + pr.Solver)

@@ -132,7 +132,7 @@ func TestGoldenComponents(t *testing.T) {
 	m.formula.Update(press("pgdown"))
 	golden(t, "formula-60x7-pgdown", m.formula.View())
 
-	p := NewPrivacyPanel(c)
+	p := newPrivacyPanel(c)
 	p.SetSize(46, 6)
 	p.Update(specMsg{spec: m.form.Resolved()})
 	p.Update(runEvent{m.run()})
@@ -156,7 +156,7 @@ func TestGoldenComponents(t *testing.T) {
 	p.Update(runEvent{nil})
 	golden(t, "privacy-accountant-46x6", p.View())
 
-	cp := &ClipPanel{common: c}
+	cp := &clipPanel{common: c}
 	cp.SetSize(46, 10)
 	cp.Update(m.chartScreen().presc)
 	golden(t, "clip-before-46x10", cp.View())
@@ -164,12 +164,12 @@ func TestGoldenComponents(t *testing.T) {
 	for b, n := range map[int]int{12: 2, 14: 10, 16: 40, 17: 80, 18: 120, 19: 60, 20: 30, 22: 8, 24: 3} {
 		hist[b] = n
 	}
-	r := &run{names: []string{"localized"}, haveHist: true, histWho: "localized · trial 0", histPh: 3,
+	r := &run{job: job{names: []string{"localized"}}, haveHist: true, histWho: "localized · trial 0", histPh: 3,
 		hist: oracle.BatchStats{Size: 353, Threshold: 20, Clipped: 41, Hist: hist}}
 	cp.Update(runEvent{r})
 	golden(t, "clip-46x10", cp.View())
 
-	mv := NewMomentsScreen(c, m.formula)
+	mv := newMomentsScreen(c, m.formula)
 	mv.SetSize(90, 16)
 	mv.Update(m.chartScreen().presc)
 	golden(t, "moments-example1-90x16", mv.View())
@@ -187,12 +187,12 @@ func TestGoldenComponents(t *testing.T) {
 	sw.table.SetSize(90, 10)
 	golden(t, "sweep-table-90x10", sw.table.View())
 
-	pl := &PresetList{common: c, items: Presets}
+	pl := &presetList{common: c, items: Presets}
 	pl.SetSize(132, 20)
 	pl.Move(1)
 	golden(t, "presets-132x20", pl.View())
 
-	hv := NewHelpView(c)
+	hv := newHelpView(c)
 	hv.SetSize(100, 30)
 	golden(t, "help-100x30", hv.View())
 }

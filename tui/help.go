@@ -13,13 +13,13 @@ import (
 	"dpso/tui/style"
 )
 
-// HelpView is the full key help with a few paragraphs on how to read the
+// helpView is the full key help with a few paragraphs on how to read the
 // screen; what does not fit scrolls (a bubbles viewport: ↑ ↓ pgup pgdn).
 // Above the keys it gives in full the sentences the status bar had to
 // shorten: the latest status line and the latest run's outcome (a
 // refusal, a failure, a run that ended above the start line). ? or esc
 // closes it (its outcome: closeMsg).
-type HelpView struct {
+type helpView struct {
 	common
 	vp     viewport.Model
 	status statusMsg // the latest status line with a text
@@ -28,10 +28,11 @@ type HelpView struct {
 	w, h   int
 }
 
-// NewHelpView returns the help screen.
-func NewHelpView(c common) *HelpView { return &HelpView{common: c, vp: viewport.New()} }
+// newHelpView returns the help screen.
+func newHelpView(c common) *helpView { return &helpView{common: c, vp: viewport.New()} }
 
-// helpText is the help's paragraphs after the keys.
+// helpText is the help's paragraphs after the keys; the screens'
+// paragraphs (screenDef.help) follow them.
 var helpText = []string{
 	"The chart plots log10 of the excess risk F(w) − F* against gradient evaluations, the mean over the trials, live. Dashed lines are the paper's upper bound and lower bound and prior work's bounds at the same parameters; a bound far off the chart is listed with an arrow, an infinite one as ∞ (not drawn). Without colour (NO_COLOR) the legend's marks are the glyphs each series is drawn with.",
 	"Bounds are rates with every hidden constant set to 1: compare their shapes and slopes with the runs, not one value with another.",
@@ -44,7 +45,7 @@ var helpText = []string{
 }
 
 // SetSize sets the screen size.
-func (v *HelpView) SetSize(w, h int) {
+func (v *helpView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.vp.SetWidth(w)
 	v.layout()
@@ -52,7 +53,7 @@ func (v *HelpView) SetSize(w, h int) {
 
 // layout puts the keys and the paragraphs in the viewport, leaving a line
 // for the scroll hint when they do not fit.
-func (v *HelpView) layout() {
+func (v *helpView) layout() {
 	lines := []string{""}
 	v.shown = v.messages()
 	if msgs := v.shown; len(msgs) > 0 {
@@ -71,7 +72,7 @@ func (v *HelpView) layout() {
 	}
 	lines = append(lines, keyColumns(v.st, v.keys.FullHelp(), v.w)...)
 	lines = append(lines, "")
-	for _, t := range helpText {
+	for _, t := range append(slices.Clone(helpText), v.keys.screens.help()...) {
 		lines = append(lines, style.Wrap(t, v.w-2)...)
 		lines = append(lines, "")
 	}
@@ -89,7 +90,7 @@ type helpMsg struct {
 }
 
 // messages are the latest status line and the latest run's outcome.
-func (v *HelpView) messages() []helpMsg {
+func (v *helpView) messages() []helpMsg {
 	var out []helpMsg
 	if r := v.runs.shown(); r != nil {
 		if o := outcomeOf(r); o.text != "" {
@@ -103,13 +104,13 @@ func (v *HelpView) messages() []helpMsg {
 }
 
 // ShortHelp is the help's keys.
-func (v *HelpView) ShortHelp() []key.Binding {
+func (v *helpView) ShortHelp() []key.Binding {
 	return []key.Binding{v.keys.Up, v.keys.Down, v.keys.PageUp, v.keys.PageDown, v.keys.Back}
 }
 
 // Update keeps the latest status line and run, and scrolls, or closes
 // the help on ? or esc.
-func (v *HelpView) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (v *helpView) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case statusMsg:
 		if msg.text != "" && msg.text != "exporting…" {
@@ -134,7 +135,7 @@ func (v *HelpView) Update(msg tea.Msg) (Component, tea.Cmd) {
 
 // key scrolls, or closes the help on ? or esc: its outcome (closeMsg;
 // nil: none).
-func (v *HelpView) key(k tea.KeyPressMsg) tea.Msg {
+func (v *helpView) key(k tea.KeyPressMsg) tea.Msg {
 	switch {
 	case key.Matches(k, v.keys.Help, v.keys.Back):
 		v.vp.SetYOffset(0)
@@ -152,7 +153,7 @@ func (v *HelpView) key(k tea.KeyPressMsg) tea.Msg {
 }
 
 // View renders the help screen.
-func (v *HelpView) View() string {
+func (v *helpView) View() string {
 	out := []string{style.Rule(*v.st, "Keys", "? or esc closes", v.w, true), v.vp.View()}
 	if v.vp.TotalLineCount() > v.vp.Height() {
 		out = append(out, scrollHint(v.st, v.vp, v.keys, v.w))

@@ -2,16 +2,17 @@ package tui
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap is every key binding of the explorer, with its help text: the
-// one place keys are defined. Components list the bindings they handle
-// (ShortHelp, FullHelp); the help screen shows FullHelp. ↑/↓ are aliases
-// that move the focus, the presets cursor and the help's scroll.
-type KeyMap struct {
+// keyMap is the explorer's key bindings, with their help text: the root's
+// and the form's here, each screen's in its registry entry (screenDef.key
+// and keys), which the help lists from the registry. Components list the
+// bindings they handle (ShortHelp, FullHelp); the help screen shows
+// FullHelp. ↑/↓ are aliases that move the focus, the presets cursor and
+// the help's scroll.
+type keyMap struct {
 	Run, Pause, Live     key.Binding
 	Next, Prev, Up, Down key.Binding
 	Left, Right          key.Binding
-	Compare, Sweep, Clip key.Binding
-	Moments, Presets     key.Binding
+	Compare, Presets     key.Binding
 	Export, Help, Quit   key.Binding
 	Back                 key.Binding
 	// Panel cycles the side tabs (theorem, privacy, clipping) of the
@@ -27,14 +28,14 @@ type KeyMap struct {
 	// title (both in the presets list).
 	PickPreset, Filter key.Binding
 
-	// Audit shows the privacy audit of the form's oracle; Control runs its
-	// negative control (on the audit screen).
-	Audit, Control key.Binding
+	// screens are the registry's entries, whose keys the help lists.
+	screens screenDefs
 }
 
-// DefaultKeyMap returns the explorer's keys.
-func DefaultKeyMap() KeyMap {
-	return KeyMap{
+// defaultKeyMap returns the explorer's keys, with those of screens.
+func defaultKeyMap(screens screenDefs) keyMap {
+	return keyMap{
+		screens:  screens,
 		Run:      key.NewBinding(key.WithKeys("r", "enter"), key.WithHelp("r/enter", "run / restart")),
 		Pause:    key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause / resume")),
 		Live:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "live mode: re-run short runs on every change")),
@@ -45,12 +46,7 @@ func DefaultKeyMap() KeyMap {
 		Left:     key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "smaller value")),
 		Right:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "larger value")),
 		Compare:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare with baselines")),
-		Sweep:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sweep n (log-log)")),
-		Clip:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "clipping trade-off: sweep C")),
-		Moments:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "moment profile r̃_k")),
 		Presets:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "presets")),
-		Audit:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "audit the oracle's privacy claim")),
-		Control:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "audit: negative control (noise ÷ 1.5)")),
 		Export:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export what is shown (PNG/SVG/JSON)")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -70,23 +66,25 @@ func DefaultKeyMap() KeyMap {
 }
 
 // ShortHelp is the one-line key summary under the status bar, with short
-// descriptions so that it fits 80 columns.
-func (k KeyMap) ShortHelp() []key.Binding {
+// descriptions so that it fits 80 columns; the screens' keys stand where
+// their registry entries place them (screenDef.place).
+func (k keyMap) ShortHelp() []key.Binding {
 	short := func(b key.Binding, keys, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(keys, desc))
 	}
-	return []key.Binding{
-		short(k.Run, "r", "run"), short(k.Compare, "c", "compare"), short(k.Sweep, "s", "sweep"), short(k.Clip, "x", "clip"),
-		short(k.Pause, "space", "pause"), short(k.Focus, "tab", "field"), short(k.Change, "←→", "step"),
-		short(k.Type, "0-9", "type"), short(k.Moments, "m", "moments"), short(k.Audit, "u", "audit"), short(k.Presets, "p", "presets"),
-		short(k.Export, "e", "export"), short(k.Live, "a", "live"), short(k.Help, "?", "help"), short(k.Quit, "q", "quit"),
-	}
+	out := []key.Binding{short(k.Run, "r", "run"), short(k.Compare, "c", "compare")}
+	out = append(out, k.screens.shorts(helpBesideRun)...)
+	out = append(out, short(k.Pause, "space", "pause"), short(k.Focus, "tab", "field"), short(k.Change, "←→", "step"), short(k.Type, "0-9", "type"))
+	out = append(out, k.screens.shorts(helpAfterForm)...)
+	return append(out, short(k.Presets, "p", "presets"), short(k.Export, "e", "export"), short(k.Live, "a", "live"), short(k.Help, "?", "help"), short(k.Quit, "q", "quit"))
 }
 
-// FullHelp is the help screen, in columns.
-func (k KeyMap) FullHelp() [][]key.Binding {
+// FullHelp is the help screen, in columns: the runs and the screens'
+// keys (the registry's), the form's, the rest.
+func (k keyMap) FullHelp() [][]key.Binding {
+	runs := append([]key.Binding{k.Run, k.Pause, k.Compare}, k.screens.keys()...)
 	return [][]key.Binding{
-		{k.Run, k.Pause, k.Compare, k.Sweep, k.Clip, k.Moments, k.Audit, k.Control, k.Live},
+		append(runs, k.Live),
 		{k.Next, k.Prev, k.Left, k.Right, k.Type, k.Set, k.Cancel},
 		{k.Presets, k.PickPreset, k.Filter, k.Export, k.Panel, k.PageUp, k.PageDown, k.Help, k.Back, k.Quit},
 	}

@@ -122,7 +122,7 @@ func (m *Model) tooSmallNotice() string {
 	w, h := m.width, m.height
 	msg := []string{
 		m.st.Error.Render("enlarge the terminal"),
-		fmt.Sprintf("now %d×%d, need ≥ %d×%d", w, h, MinWidth, MinHeight),
+		fmt.Sprintf("now %d×%d, need ≥ %d×%d", w, h, minWidth, minHeight),
 		m.st.Muted.Render("q quits; other keys wait"),
 	}
 	var lines []string

@@ -28,16 +28,16 @@ type liveMode struct {
 }
 
 // candidate is the run live mode would repeat (nil: none): the latest run
-// of the screen's family (see family) if it ended within liveMax or is
+// of the screen's family (job.family) if it ended within liveMax or is
 // itself a live run in flight, and no manual run is going.
-func (l *liveMode) candidate(runs *Runs, kind runKind) *run {
+func (l *liveMode) candidate(runs *lifecycle, family screenKind) *run {
 	if !l.on {
 		return nil
 	}
 	if cur := runs.Current(); cur != nil && cur.active() && !cur.live {
 		return nil
 	}
-	last := runs.Last(kind)
+	last := runs.Last(family)
 	switch {
 	case last == nil:
 		return nil
@@ -53,8 +53,8 @@ func (l *liveMode) candidate(runs *Runs, kind runKind) *run {
 
 // schedule sets the debounce timer for an edit, if there is a run to
 // repeat.
-func (l *liveMode) schedule(runs *Runs, kind runKind) tea.Cmd {
-	if l.candidate(runs, kind) == nil {
+func (l *liveMode) schedule(runs *lifecycle, family screenKind) tea.Cmd {
+	if l.candidate(runs, family) == nil {
 		return nil
 	}
 	l.gen++
@@ -64,10 +64,10 @@ func (l *liveMode) schedule(runs *Runs, kind runKind) tea.Cmd {
 
 // fire is the run to repeat when the timer msg is the latest one (nil
 // otherwise, or when there is none to repeat).
-func (l *liveMode) fire(msg liveTickMsg, runs *Runs, kind runKind) *run {
+func (l *liveMode) fire(msg liveTickMsg, runs *lifecycle, family screenKind) *run {
 	l.ticks++
 	if msg.gen != l.gen {
 		return nil
 	}
-	return l.candidate(runs, kind)
+	return l.candidate(runs, family)
 }

@@ -14,9 +14,11 @@ import (
 	"dpso/tui/style"
 )
 
-// Options configure the explorer.
+// Options configure the explorer (Run, New).
 type Options struct {
-	// Runner is the engine; nil means Engine (scenarios' runner).
+	// Runner is the engine; nil means Engine (package internal/engine).
+	// An embedding may wrap Engine (to share one CPU budget between
+	// sessions, say); tests inject a fake.
 	Runner Runner
 	// Preset is the index in Presets of the preset opened first.
 	Preset int
@@ -32,55 +34,57 @@ type Options struct {
 	Manual bool
 	// ExportDir is where e writes its files ("" = the current directory).
 	ExportDir string
-	// Now is the clock (tests); nil means time.Now.
-	Now func() time.Time
+
+	// now is the clock (tests); nil means time.Now.
+	now func() time.Time
 }
 
 // Minimum terminal size of the layout: 34 columns of parameters beside a
 // 45-column chart, and 24 lines. Below it a notice replaces the layout and
 // every key but q is inert.
 const (
-	MinWidth  = 80
-	MinHeight = 24
+	minWidth  = 80
+	minHeight = 24
 )
 
-// screenEntry is a screen of the right-hand column, the key that shows it
-// (nil for the chart, the home screen) and what r runs on it.
-type screenEntry struct {
-	toggle *key.Binding
-	run    runKind
-	screen Screen
+// shownScreen is a screen of the right-hand column and its registry entry.
+type shownScreen struct {
+	def    screenDef
+	screen screen
 }
 
 // Model is the explorer's root model, the only one that returns a
-// tea.View. It owns the components and the two services (Runs, the run
-// lifecycle; Prescriber, the prescriptions), routes each key to the one
-// component it is for, forwards the services' messages and the shared
-// state to every component, and lays them out.
+// tea.View; outside the package it is a tea.Model (Init, Update, View).
+// It owns the components and the two services (the run lifecycle; the
+// prescriber, the prescriptions), routes each key to the one component
+// it is for, forwards the services' messages and the shared state to
+// every component, and lays them out.
 type Model struct {
 	opts   Options
 	styles style.Styles
-	keymap KeyMap
+	keymap keyMap
 	common
 	now func() time.Time
 
 	width, height int
 	compact       bool // the small-terminal layout (side tabs)
 
-	form    *Form
-	privacy *PrivacyPanel
-	clip    *ClipPanel
-	formula *FormulaPanel
-	side    *SideTabs
-	status  *StatusBar
-	help    *HelpView
-	presets *PresetList
-	overlay overlay // help or presets over the body (nil: none)
-	screens []screenEntry
-	active  int // index in screens
+	form    *form
+	privacy *privacyPanel
+	clip    *clipPanel
+	formula *formulaPanel
+	side    *sideTabs
+	status  *statusBar
+	help    *helpView
+	presets *presetList
+	overlay overlay       // help or presets over the body (nil: none)
+	screens []shownScreen // the registry's screens, in its order
+	active  int           // index in screens
 
-	runs  *Runs
-	presc *Prescriber
+	runs  *lifecycle
+	presc *prescriber
+	// stop cancels the explorer's context: every run and prescription.
+	stop context.CancelFunc
 	// lastPresc is the latest prescription forwarded (the header names
 	// user data with the rows and columns it read).
 	lastPresc prescriptionMsg
@@ -93,56 +97,57 @@ type Model struct {
 	quitting bool
 }
 
-// New builds the explorer on the preset opts.Preset.
-func New(opts Options) (*Model, error) {
+// New builds the explorer's root model on opts, for a tea.Program that
+// the caller runs on its own input and output (an SSH session's, say; Run
+// is the terminal's): it reads no environment and no terminal. Every run
+// and prescription it starts is cancelled when ctx is, or when the user
+// quits. It opens on the preset opts.Preset, or on opts.Start.
+func New(ctx context.Context, opts Options) (*Model, error) {
 	if opts.Runner == nil {
 		opts.Runner = Engine{}
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
+	if opts.now == nil {
+		opts.now = time.Now
 	}
 	if opts.Preset < 0 || opts.Preset >= len(Presets) {
 		return nil, fmt.Errorf("preset %d is outside [0, %d]", opts.Preset, len(Presets)-1)
 	}
-	m := &Model{opts: opts, now: opts.Now, live: liveMode{on: !opts.Manual, now: opts.Now}}
+	m := &Model{opts: opts, now: opts.now, live: liveMode{on: !opts.Manual, now: opts.now}}
 	m.styles = style.New(!opts.Light, opts.Plain)
-	m.keymap = DefaultKeyMap()
+	m.keymap = defaultKeyMap(screenRegistry)
 	m.common = common{st: &m.styles, keys: &m.keymap}
 	c := m.common
 	p := startPreset(opts)
-	form, err := NewForm(c, p.Spec)
+	f, err := newForm(c, p.Spec)
 	if err != nil {
 		return nil, fmt.Errorf("preset %q: %w", p.Title, err)
 	}
-	form.SetFocus(p.Focus)
-	m.form = form
+	f.SetFocus(p.focus)
+	m.form = f
 	m.preset = p.Title
-	m.runs = newRuns(opts.Runner, opts.Now)
-	m.presc = newPrescriber(opts.Runner)
-	m.formula = NewFormulaPanel(c)
-	m.privacy = NewPrivacyPanel(c)
-	m.clip = &ClipPanel{common: c}
-	m.status = &StatusBar{common: c, now: opts.Now, live: m.live.on}
-	m.help = NewHelpView(c)
-	m.presets = &PresetList{common: c, items: Presets, cursor: opts.Preset}
-	// The screens of the right-hand column: a new screen is one more line.
-	m.screens = []screenEntry{
-		{nil, runSingle, NewChartScreen(c, m.formula)},
-		{&m.keymap.Sweep, runSweep, NewSweepScreen(c)},
-		{&m.keymap.Moments, runSingle, NewMomentsScreen(c, m.formula)},
-		{&m.keymap.Clip, runClip, NewClipScreen(c)},
-		{&m.keymap.Audit, runAudit, NewAuditScreen(c)},
+	ctx, m.stop = context.WithCancel(ctx)
+	m.runs = newLifecycle(ctx, opts.Runner, opts.now)
+	m.presc = newPrescriber(ctx, opts.Runner)
+	m.formula = newFormulaPanel(c)
+	m.privacy = newPrivacyPanel(c)
+	m.clip = &clipPanel{common: c}
+	m.status = &statusBar{common: c, now: opts.now, live: m.live.on}
+	m.help = newHelpView(c)
+	m.presets = &presetList{common: c, items: Presets, cursor: opts.Preset}
+	for _, d := range screenRegistry {
+		m.screens = append(m.screens, shownScreen{def: d, screen: d.build(c, m.formula)})
 	}
 	title, panel := m.screens[0].screen.Panel()
-	m.side = NewSideTabs(c, []string{title, "Privacy", "Clipping"}, []Component{panel, m.privacy, m.clip})
-	// The first Spec, as the form would report it.
-	m.initCmd = m.onSpec(specMsg{rev: form.rev, user: form.Spec(), spec: form.Resolved(), load: true})
+	m.side = newSideTabs(c, []string{title, "Privacy", "Clipping"}, []component{panel, m.privacy, m.clip})
+	// The screen shown and the first Spec, as the form would report it.
+	m.broadcast(m.screenMsg())
+	m.initCmd = m.onSpec(specMsg{rev: f.rev, user: f.Spec(), spec: f.Resolved(), load: true})
 	return m, nil
 }
 
 // components are every component that the shared state is forwarded to.
-func (m *Model) components() []Component {
-	cs := []Component{m.form, m.status, m.privacy, m.clip, m.formula, m.help, m.presets}
+func (m *Model) components() []component {
+	cs := []component{m.form, m.status, m.privacy, m.clip, m.formula, m.help, m.presets}
 	for _, e := range m.screens {
 		cs = append(cs, e.screen)
 	}
@@ -197,10 +202,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		ev, cmd := m.runs.Update(msg)
 		return m, tea.Batch(m.broadcast(ev), cmd)
 	case runRequestMsg:
-		if msg.control {
-			return m, m.startAudit(true, false)
-		}
-		return m, m.start(msg.kind, false)
+		return m, m.start(msg.make, false)
 	case presetMsg:
 		return m, m.loadPreset(msg.index, true)
 	case closeMsg:
@@ -215,7 +217,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // tooSmall reports whether the terminal is below the minimum size.
-func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHeight }
+func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
 
 // handleKey routes a key: q quits anywhere (unless a value, or the
 // presets list's filter, is being typed); under the size notice nothing else acts; an overlay or a value
@@ -227,6 +229,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.quitting = true
 		m.runs.Cancel()
 		m.presc.Stop()
+		m.stop()
 		return tea.Quit
 	}
 	if m.tooSmall() {
@@ -257,9 +260,9 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Presets):
 		m.overlay = m.presets
 	case key.Matches(k, keys.Run):
-		return m.start(m.screens[m.active].run, false)
+		return m.start(m.screens[m.active].screen.Job, false)
 	case key.Matches(k, keys.Compare):
-		return tea.Batch(m.show(0), m.start(runCompare, false))
+		return tea.Batch(m.show(0), m.start(compareJob, false))
 	case key.Matches(k, keys.Pause):
 		ev, cmd := m.runs.TogglePause()
 		return tea.Batch(m.broadcast(ev), cmd)
@@ -273,12 +276,13 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 		return c
 	case key.Matches(k, keys.Back):
 		return m.show(0)
-	case key.Matches(k, keys.Control) && m.screens[m.active].run == runAudit:
+	case key.Matches(k, m.screens[m.active].def.keys...):
+		// The shown screen's own keys (the audit's negative control).
 		_, c := m.screens[m.active].screen.Update(k)
 		return c
 	}
 	for i, e := range m.screens {
-		if e.toggle != nil && key.Matches(k, *e.toggle) {
+		if key.Matches(k, e.def.key) {
 			if m.active == i {
 				return m.show(0)
 			}
@@ -291,7 +295,7 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 
 // panel is the panel area the scroll and tab keys act on: the side tabs
 // on a small terminal, the screen's companion panel otherwise.
-func (m *Model) panel() Component {
+func (m *Model) panel() component {
 	if m.compact {
 		return m.side
 	}
@@ -308,40 +312,37 @@ func (m *Model) show(i int) tea.Cmd {
 	e := m.screens[i]
 	m.side.SetFirst(e.screen.Panel())
 	m.layout()
-	cmds := []tea.Cmd{m.broadcast(screenMsg{sweep: e.run == runSweep, clip: e.run == runClip, audit: e.run == runAudit})}
+	cmds := []tea.Cmd{m.broadcast(m.screenMsg())}
 	if a, ok := e.screen.(activator); ok {
 		cmds = append(cmds, a.Activate())
 	}
 	return tea.Batch(cmds...)
 }
 
-// screenOf is the index of the screen that r runs kind on.
-func (m *Model) screenOf(kind runKind) int {
+// screenMsg tells the components which screen is shown.
+func (m *Model) screenMsg() screenMsg {
+	e := m.screens[m.active]
+	return screenMsg{draws: e.def.family(), reproduce: e.screen.Reproduce}
+}
+
+// screenIndex is the index of the screen of kind (the chart's, 0, for a
+// kind not in the registry).
+func (m *Model) screenIndex(kind screenKind) int {
 	for i, e := range m.screens {
-		if e.run == kind {
+		if e.def.kind == kind {
 			return i
 		}
 	}
 	return 0
 }
 
-// start starts a run of kind on the form's Spec.
-func (m *Model) start(kind runKind, live bool) tea.Cmd {
-	if kind == runAudit {
-		return m.startAudit(false, live)
-	}
-	ev, cmd := m.runs.Start(kind, m.form.Resolved(), live)
-	return tea.Batch(m.broadcast(ev), cmd)
-}
+// family is the kind of the runs the shown screen draws.
+func (m *Model) family() screenKind { return m.screens[m.active].def.family() }
 
-// startAudit starts an audit of the form's oracle and ε, or its negative
-// control.
-func (m *Model) startAudit(control, live bool) tea.Cmd {
-	res := m.form.Resolved()
-	if !res.Privacy.Private() {
-		return m.broadcast(statusMsg{text: "ε = ∞: there is no privacy claim to audit (set a finite ε)", err: true})
-	}
-	ev, cmd := m.runs.StartAudit(res, control, live)
+// start starts the run mk makes on the form's Spec (or shows why there is
+// none).
+func (m *Model) start(mk jobMaker, live bool) tea.Cmd {
+	ev, cmd := m.runs.Start(mk, m.form.Resolved(), live)
 	return tea.Batch(m.broadcast(ev), cmd)
 }
 
@@ -370,43 +371,40 @@ func (m *Model) onSpec(msg specMsg) tea.Cmd {
 
 // scheduleLive starts live mode's debounce timer for an edit.
 func (m *Model) scheduleLive() tea.Cmd {
-	return m.live.schedule(m.runs, m.screens[m.active].run)
+	return m.live.schedule(m.runs, m.family())
 }
 
 // onLiveTick re-runs when the timer is the latest one's.
 func (m *Model) onLiveTick(msg liveTickMsg) tea.Cmd {
-	if r := m.live.fire(msg, m.runs, m.screens[m.active].run); r != nil {
-		if r.kind == runAudit {
-			return m.startAudit(r.control, true)
-		}
-		return m.start(r.kind, true)
+	if r := m.live.fire(msg, m.runs, m.family()); r != nil {
+		return m.start(r.maker, true)
 	}
 	return nil
 }
 
 // loadPreset puts preset i in the form and, when start is set, starts its
-// action (the paper's solver, the comparison or the sweep).
+// action: the run r starts on its screen (the comparison, for a preset
+// that compares), shown.
 func (m *Model) loadPreset(i int, start bool) tea.Cmd {
 	p := Presets[i]
 	specCmd, err := m.form.SetSpec(p.Spec)
 	if err != nil {
 		return m.broadcast(statusMsg{text: "preset " + p.Title + ": " + specMessage(err), err: true})
 	}
-	m.form.SetFocus(p.Focus)
+	m.form.SetFocus(p.focus)
 	m.preset = p.Title
 	m.overlay = nil
 	cmds := []tea.Cmd{specCmd}
 	switch {
-	case start && p.Sweep:
-		cmds = append(cmds, m.start(runSweep, false), m.show(m.screenOf(runSweep)))
-	case start && p.Clip:
-		cmds = append(cmds, m.start(runClip, false), m.show(m.screenOf(runClip)))
-	case start && p.Action != "" && !strings.HasPrefix(p.Action, "none"):
-		kind := runSingle
-		if p.Compare {
-			kind = runCompare
+	case start && p.starts():
+		// The run first, then the screen: shown with its run going, a
+		// screen asks for none.
+		at := m.screenIndex(p.screen)
+		mk := m.screens[at].screen.Job
+		if p.compare {
+			mk = compareJob
 		}
-		cmds = append(cmds, m.show(0), m.start(kind, false))
+		cmds = append(cmds, m.start(mk, false), m.show(at))
 	default:
 		cmds = append(cmds, m.show(0), m.broadcast(m.runs.Reset()))
 	}
@@ -420,11 +418,11 @@ func (m *Model) export() tea.Cmd {
 	if !ok {
 		return m.broadcast(statusMsg{text: "nothing to export on this screen: esc returns to the chart, e exports its run", err: true})
 	}
-	job, why := ex.Export()
-	if job == nil {
+	x, why := ex.Export()
+	if x == nil {
 		return m.broadcast(statusMsg{text: why, err: true})
 	}
-	return tea.Batch(m.broadcast(statusMsg{text: "exporting…"}), runExport(job, m.opts.ExportDir, m.now()))
+	return tea.Batch(m.broadcast(statusMsg{text: "exporting…"}), runExport(x, m.opts.ExportDir, m.now()))
 }
 
 // Run starts the explorer on the terminal and returns when the user
@@ -437,7 +435,9 @@ func Run(ctx context.Context, opts Options) error {
 	if !opts.Light {
 		opts.Light = lightFromColorFGBG(os.Getenv("COLORFGBG"))
 	}
-	m, err := New(opts)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // every run and prescription ends with the program
+	m, err := New(ctx, opts)
 	if err != nil {
 		return err
 	}

@@ -369,7 +369,7 @@ func TestScreensAndOverlays(t *testing.T) {
 	}
 	keyUntil(t, m, "esc", func() bool { return m.overlay == nil })
 	m.Update(press("m"))
-	if v := screenText(m); m.active != 2 || !strings.Contains(v, "∞ (L_f)") || !strings.Contains(v, "2·10²⁰") {
+	if v := screenText(m); m.shownKind() != momentsKind || !strings.Contains(v, "∞ (L_f)") || !strings.Contains(v, "2·10²⁰") {
 		t.Errorf("moments screen:\n%s", v)
 	}
 	m.Update(press("esc"))
@@ -377,7 +377,7 @@ func TestScreensAndOverlays(t *testing.T) {
 		t.Error("esc did not return to the chart")
 	}
 	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
-	if v := screenText(m); m.active != 1 || !strings.Contains(v, "acsa measured −0.50") || !strings.Contains(v, "Sweep: excess risk vs n") {
+	if v := screenText(m); m.shownKind() != sweepNKind || !strings.Contains(v, "acsa measured −0.50") || !strings.Contains(v, "Sweep: excess risk vs n") {
 		t.Errorf("sweep screen:\n%s", v)
 	}
 	// Presets: p, ↓ ↓, enter loads the third preset and starts its action.
@@ -389,7 +389,7 @@ func TestScreensAndOverlays(t *testing.T) {
 	if m.overlay != nil || m.form.Resolved().Spec.Scenario != want.Spec.Scenario {
 		t.Fatalf("preset not loaded: %q, scenario %s", m.preset, m.form.Resolved().Spec.Scenario)
 	}
-	if (m.run().kind == runCompare) != want.Compare {
+	if (m.run().compare) != want.compare {
 		t.Errorf("preset %q: run %+v", want.Title, m.run())
 	}
 	pump(t, m, nil, func() bool { return m.run().phase == phaseDone && prescReady(m) })
@@ -537,11 +537,11 @@ func TestPresets(t *testing.T) {
 	if len(Presets) < 7 {
 		t.Fatalf("%d presets, want the issue's 7", len(Presets))
 	}
-	m, err := New(Options{Runner: &fakeRunner{points: 3}})
+	m, err := New(context.Background(), Options{Runner: &fakeRunner{points: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.preset != Presets[0].Title || m.form.Focus() != Presets[0].Focus {
+	if m.preset != Presets[0].Title || m.form.Focus() != Presets[0].focus {
 		t.Errorf("opened on %q focus %d", m.preset, m.form.Focus())
 	}
 }
@@ -611,7 +611,7 @@ func TestReproduceLine(t *testing.T) {
 		t.Errorf("sweep line %q", got)
 	}
 	m.Update(press("s"))
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().kind == runCompare && m.run().phase == phaseDone })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().compare && m.run().phase == phaseDone })
 	// A comparison is one command, dpso run --solvers (issue 14 item 14).
 	if got := m.status.reproduce(); got != "dpso run --scenario mean-hard --trials 8 --solvers clipped-sgd,sgd,lipschitz-dpsgd,klz-gd,dp-sgd" {
 		t.Errorf("comparison line %q", got)

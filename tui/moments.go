@@ -8,16 +8,30 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/tui/style"
 )
 
-// MomentsScreen is the moment profile r̃_k against k, up to r̃_∞ = L_f, on
+// momentsKind is the moment profile (m). It draws no run of its own: its
+// r runs the chart's, and its reproduce line is the chart's.
+const momentsKind screenKind = "moments"
+
+// momentsKey shows the moment profile.
+var momentsKey = key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "moment profile r̃_k"))
+
+var momentsScreenDef = screenDef{
+	kind: momentsKind, draws: chartKind, key: momentsKey,
+	short: "moments", place: helpAfterForm,
+	build: func(c common, formula *formulaPanel) screen { return newMomentsScreen(c, formula) },
+}
+
+// momentsScreen is the moment profile r̃_k against k, up to r̃_∞ = L_f, on
 // a log scale, with moments that do not exist drawn as ∞ and the form's k
 // marked; its companion panel is the theorem.
-type MomentsScreen struct {
+type momentsScreen struct {
 	common
-	formula *FormulaPanel
+	formula *formulaPanel
 	presc   prescriptionMsg
 	profile []scenarios.MomentEntry
 	k       float64
@@ -25,22 +39,30 @@ type MomentsScreen struct {
 	w, h    int
 }
 
-// NewMomentsScreen returns the moments screen; formula is its panel.
-func NewMomentsScreen(c common, formula *FormulaPanel) *MomentsScreen {
-	return &MomentsScreen{common: c, formula: formula}
+// newMomentsScreen returns the moments screen; formula is its panel.
+func newMomentsScreen(c common, formula *formulaPanel) *momentsScreen {
+	return &momentsScreen{common: c, formula: formula}
 }
 
 // Panel is the theorem.
-func (v *MomentsScreen) Panel() (string, Component) { return "Theorem", v.formula }
+func (v *momentsScreen) Panel() (string, component) { return "Theorem", v.formula }
+
+// Job is the chart's: the run of the form's solver.
+func (v *momentsScreen) Job(res spec.Resolved) (job, string) { return singleJob(res) }
+
+// Reproduce is the chart's command (the run shown is the chart's).
+func (v *momentsScreen) Reproduce(user spec.Spec, res spec.Resolved, shown *run) string {
+	return chartCommand(user, res, shown)
+}
 
 // SetSize sets the screen's size.
-func (v *MomentsScreen) SetSize(w, h int) { v.w, v.h = w, h }
+func (v *momentsScreen) SetSize(w, h int) { v.w, v.h = w, h }
 
 // ShortHelp is the keys that act on this screen.
-func (v *MomentsScreen) ShortHelp() []key.Binding { return []key.Binding{v.keys.Moments, v.keys.Back} }
+func (v *momentsScreen) ShortHelp() []key.Binding { return []key.Binding{momentsKey, v.keys.Back} }
 
 // Update takes the prescription (its profile) and the form's k.
-func (v *MomentsScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (v *momentsScreen) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case prescriptionMsg:
 		v.presc = msg
@@ -55,7 +77,7 @@ func (v *MomentsScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 }
 
 // View renders the profile as horizontal bars on a log10 scale.
-func (v *MomentsScreen) View() string {
+func (v *momentsScreen) View() string {
 	st := v.st
 	w, h := v.w, v.h
 	lines := []string{style.Rule(*st, "Moment profile r̃_k = (E sup_w ‖∇f(w,x)‖^k)^{1/k}", v.name, w, false)}

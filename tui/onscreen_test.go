@@ -19,7 +19,7 @@ func statusLine(m *Model) string {
 func TestStatusDescribesTheShownRun(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 5}, &example1, 132, 42)
 	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().kind == runCompare && m.run().phase == phaseDone })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().compare && m.run().phase == phaseDone })
 	cmpID := m.run().id
 	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
 	if got := statusLine(m); !strings.HasPrefix(got, "✓ done sweep") {

@@ -198,7 +198,7 @@ func TestRunNotesAndStartLine(t *testing.T) {
 		t.Errorf("the theorem's notes lack the run's first note %q:\n%s", notes[0], stripANSI(m.formula.View()))
 	}
 
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().kind == runCompare })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().compare })
 	want := "klz-gd, dp-sgd above w₀ (the start line, " + fmtNum(w0) + "): worse than doing nothing"
 	if got := outcomeOf(m.run()).text; got != want {
 		t.Errorf("outcome %q, want %q", got, want)
@@ -279,7 +279,7 @@ func TestStatusCutsAtWords(t *testing.T) {
 // figure); a second export takes the next free name, never the first's.
 func TestAuditExport(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	keyUntil(t, m, "u", func() bool { return m.active == m.screenOf(runAudit) })
+	keyUntil(t, m, "u", func() bool { return m.active == m.screenIndex(auditKind) })
 	keyUntil(t, m, "e", func() bool { return m.status.text != "" })
 	if r := m.run(); r != nil && r.phase == phaseDone {
 		t.Fatal("the audit finished before e was pressed")

@@ -13,7 +13,7 @@ import (
 	"dpso/internal/spec"
 )
 
-// prescriptionMsg is the Prescriber's outcome: the prescription (bounds,
+// prescriptionMsg is the prescriber's outcome: the prescription (bounds,
 // parameters, moment profile) of spec, an error, or pending while it is
 // computed off the UI loop.
 type prescriptionMsg struct {
@@ -42,20 +42,22 @@ type prescDoneMsg struct {
 	paperKey string
 }
 
-// Prescriber evaluates the prescription of the form's Spec off the UI
+// prescriber evaluates the prescription of the form's Spec off the UI
 // loop, tags each request with an id so that a late answer to an older
 // request is dropped, and caches prescriptions by the Spec fields that
-// define them (an LRU). Like Runs it draws nothing: the root forwards the
+// define them (an LRU). Like the run lifecycle it draws nothing: the root forwards the
 // prescriptionMsg it returns.
-type Prescriber struct {
+type prescriber struct {
 	runner Runner
+	// ctx is the explorer's: every computation's context derives from it.
+	ctx    context.Context
 	id     int
 	cancel context.CancelFunc
 	cache  *prescCache
 }
 
-func newPrescriber(runner Runner) *Prescriber {
-	return &Prescriber{runner: runner, cache: newPrescCache(64)}
+func newPrescriber(ctx context.Context, runner Runner) *prescriber {
+	return &prescriber{ctx: ctx, runner: runner, cache: newPrescCache(64)}
 }
 
 // prescKeyOf is the cache key of a resolved Spec's prescription: every
@@ -77,7 +79,7 @@ func runKey(r spec.Resolved) string {
 // Request asks for the prescription of rs (and, for a dp-sgd with
 // adaptive clipping, the paper solver's at the same Spec): the cached ones
 // at once, or a pending message and the command that computes them.
-func (p *Prescriber) Request(rs spec.Resolved) (tea.Msg, tea.Cmd) {
+func (p *prescriber) Request(rs spec.Resolved) (tea.Msg, tea.Cmd) {
 	p.Stop()
 	p.id++
 	key := prescKeyOf(rs)
@@ -92,7 +94,7 @@ func (p *Prescriber) Request(rs spec.Resolved) (tea.Msg, tea.Cmd) {
 		return prescriptionMsg{spec: rs, key: key, p: pr, paper: paper}, nil
 	}
 	id := p.id
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(p.ctx)
 	p.cancel = cancel
 	runner := p.runner
 	return prescriptionMsg{spec: rs, key: key, pending: true}, func() (msg tea.Msg) {
@@ -129,7 +131,7 @@ func paperSpec(rs spec.Resolved) (spec.Resolved, bool) {
 }
 
 // Stop cancels the computation in flight.
-func (p *Prescriber) Stop() {
+func (p *prescriber) Stop() {
 	if p.cancel != nil {
 		p.cancel()
 		p.cancel = nil
@@ -138,7 +140,7 @@ func (p *Prescriber) Stop() {
 
 // Update caches a computed prescription and returns it as a
 // prescriptionMsg if it answers the latest request (nil otherwise).
-func (p *Prescriber) Update(msg prescDoneMsg) tea.Msg {
+func (p *prescriber) Update(msg prescDoneMsg) tea.Msg {
 	if msg.err == nil && msg.p != nil {
 		p.cache.put(msg.key, msg.p)
 	}

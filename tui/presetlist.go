@@ -13,13 +13,13 @@ import (
 	"dpso/tui/style"
 )
 
-// PresetList is the presets screen: the list, and the selected preset's
+// presetList is the presets screen: the list, and the selected preset's
 // "what to look at" text and parameters. Its outcomes: presetMsg (enter or
 // r loads the preset and starts its action; a digit loads the preset of
 // that number) and closeMsg (esc or p). / filters the list by a part of
 // the titles (typed; enter loads the match under the cursor, esc clears
 // the filter, a second esc closes).
-type PresetList struct {
+type presetList struct {
 	common
 	items  []Preset
 	cursor int
@@ -31,11 +31,11 @@ type PresetList struct {
 
 // Filtering reports whether a filter is being typed (the root then lets
 // every key, q included, through to the list).
-func (p *PresetList) Filtering() bool { return p.filtering }
+func (p *presetList) Filtering() bool { return p.filtering }
 
 // visible are the indices of the presets whose title contains the filter
 // (case-insensitive), in order.
-func (p *PresetList) visible() []int {
+func (p *presetList) visible() []int {
 	var out []int
 	f := strings.ToLower(p.filter)
 	for i, it := range p.items {
@@ -48,7 +48,7 @@ func (p *PresetList) visible() []int {
 
 // keepCursor moves the cursor to the first visible preset when the filter
 // hides the one under it.
-func (p *PresetList) keepCursor() {
+func (p *presetList) keepCursor() {
 	vis := p.visible()
 	if len(vis) > 0 && !slices.Contains(vis, p.cursor) {
 		p.cursor = vis[0]
@@ -57,7 +57,7 @@ func (p *PresetList) keepCursor() {
 
 // updateFilter handles a key while the filter is typed; its outcome
 // (presetMsg; nil: none).
-func (p *PresetList) updateFilter(k tea.KeyPressMsg) tea.Msg {
+func (p *presetList) updateFilter(k tea.KeyPressMsg) tea.Msg {
 	switch {
 	case k.String() == "esc":
 		p.filtering, p.filter = false, ""
@@ -83,17 +83,17 @@ func (p *PresetList) updateFilter(k tea.KeyPressMsg) tea.Msg {
 }
 
 // SetSize sets the screen size.
-func (p *PresetList) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *presetList) SetSize(w, h int) { p.w, p.h = w, h }
 
 // ShortHelp is the list's keys.
-func (p *PresetList) ShortHelp() []key.Binding {
+func (p *presetList) ShortHelp() []key.Binding {
 	return []key.Binding{p.keys.Up, p.keys.Down, p.keys.Run, p.keys.Back}
 }
 
 // Update moves the cursor (↑ ↓ tab), chooses (enter, r) or closes (esc,
 // p); its outcome is emitted (the root, which owns the list as an
 // overlay, takes it from key instead).
-func (p *PresetList) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (p *presetList) Update(msg tea.Msg) (component, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		return p, emitIf(p.key(k))
 	}
@@ -102,7 +102,7 @@ func (p *PresetList) Update(msg tea.Msg) (Component, tea.Cmd) {
 
 // key handles a key and returns its outcome: presetMsg (a preset
 // chosen), closeMsg, or nil.
-func (p *PresetList) key(k tea.KeyPressMsg) tea.Msg {
+func (p *presetList) key(k tea.KeyPressMsg) tea.Msg {
 	if p.filtering {
 		return p.updateFilter(k)
 	}
@@ -133,7 +133,7 @@ func (p *PresetList) key(k tea.KeyPressMsg) tea.Msg {
 }
 
 // Move moves the cursor by d among the visible presets (wrapping).
-func (p *PresetList) Move(d int) {
+func (p *presetList) Move(d int) {
 	vis := p.visible()
 	n := len(vis)
 	if n == 0 {
@@ -144,10 +144,10 @@ func (p *PresetList) Move(d int) {
 }
 
 // Selected is the preset under the cursor.
-func (p *PresetList) Selected() (int, Preset) { return p.cursor, p.items[p.cursor] }
+func (p *presetList) Selected() (int, Preset) { return p.cursor, p.items[p.cursor] }
 
 // View renders the screen.
-func (p *PresetList) View() string {
+func (p *presetList) View() string {
 	st := p.st
 	w, h := p.w, p.h
 	lines := []string{style.Rule(*st, "Presets", "↑↓ choose · 1-9 or enter load and run · / filter · esc back", w, true)}
@@ -188,11 +188,11 @@ func (p *PresetList) View() string {
 	var right []string
 	right = append(right, st.Emph.Render(style.FitWords(sel.Title, textW)))
 	right = append(right, "")
-	right = append(right, style.Wrap(sel.Text, textW)...)
+	right = append(right, style.Wrap(sel.text, textW)...)
 	right = append(right, "")
-	right = append(right, st.Muted.Render(style.FitWords(sel.Summary(), textW)))
-	if sel.Action != "" {
-		right = append(right, st.Muted.Render(style.FitWords("enter loads it and starts: "+sel.Action, textW)))
+	right = append(right, st.Muted.Render(style.FitWords(sel.summary(), textW)))
+	if sel.action != "" {
+		right = append(right, st.Muted.Render(style.FitWords("enter loads it and starts: "+sel.action, textW)))
 	}
 	var body string
 	if stacked {

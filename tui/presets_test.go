@@ -231,7 +231,7 @@ func TestPresetHardInstance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw := sweepSpec(rs)
+	sw, _ := sweepNAxis.grid(rs)
 	if sw.From != 625 || sw.To != 10000 || sw.Points != 5 {
 		t.Fatalf("sweep %+v, the text says 625 … 10⁴, 5 points", sw)
 	}

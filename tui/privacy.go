@@ -19,7 +19,7 @@ import (
 	"dpso/tui/style"
 )
 
-// PrivacyPanel shows ρ, the (ε', δ)-DP guarantee two ways (Bun–Steinke
+// privacyPanel shows ρ, the (ε', δ)-DP guarantee two ways (Bun–Steinke
 // and exact for a Gaussian mechanism; also Canonne–Kamath–Steinke), and
 // the ledger's spent budget filling up during a run. After a comparison
 // it lists each solver's (ε', δ) (report.EpsDelta, the CLI's ε' column),
@@ -28,7 +28,7 @@ import (
 // named together. What does not fit scrolls (a bubbles viewport,
 // pgup/pgdn in the small terminal's tab, where long lines wrap) and the
 // last line says how much is below: nothing is cut silently.
-type PrivacyPanel struct {
+type privacyPanel struct {
 	common
 	spec spec.Resolved // the form's
 	runs onScreen      // the run on screen (nil: none)
@@ -42,22 +42,22 @@ type PrivacyPanel struct {
 	cache viewCache
 }
 
-// NewPrivacyPanel returns the panel.
-func NewPrivacyPanel(c common) *PrivacyPanel { return &PrivacyPanel{common: c, vp: viewport.New()} }
+// newPrivacyPanel returns the panel.
+func newPrivacyPanel(c common) *privacyPanel { return &privacyPanel{common: c, vp: viewport.New()} }
 
 // privacyDelta is the δ of the displayed (ε', δ) conversions for the
 // zCDP oracles (the CLI's default; the shuffle oracles use the Spec's δ).
 const privacyDelta = 1e-5
 
 // SetSize sets the panel size.
-func (p *PrivacyPanel) SetSize(w, h int) {
+func (p *privacyPanel) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.vp.SetWidth(w)
 	p.cache.invalidate()
 }
 
 // setScrolls says whether the scroll keys reach the panel.
-func (p *PrivacyPanel) setScrolls(on bool) {
+func (p *privacyPanel) setScrolls(on bool) {
 	if p.scrolls != on {
 		p.scrolls = on
 		p.cache.invalidate()
@@ -65,12 +65,12 @@ func (p *PrivacyPanel) setScrolls(on bool) {
 }
 
 // ShortHelp is the panel's scroll keys.
-func (p *PrivacyPanel) ShortHelp() []key.Binding {
+func (p *privacyPanel) ShortHelp() []key.Binding {
 	return []key.Binding{p.keys.PageUp, p.keys.PageDown}
 }
 
 // Update takes the form's Spec, the latest run and the scroll keys.
-func (p *PrivacyPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (p *privacyPanel) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case specMsg:
 		p.spec = msg.spec
@@ -90,9 +90,9 @@ func (p *PrivacyPanel) Update(msg tea.Msg) (Component, tea.Cmd) {
 
 // View renders the panel: its title, then its lines in the viewport, and
 // under a viewport that does not show them all, where it is.
-func (p *PrivacyPanel) View() string { return p.cache.view(p.render) }
+func (p *privacyPanel) View() string { return p.cache.view(p.render) }
 
-func (p *PrivacyPanel) render() string {
+func (p *privacyPanel) render() string {
 	lines := p.content()
 	out := []string{lines[0]}
 	if p.h > 1 {
@@ -112,7 +112,7 @@ func (p *PrivacyPanel) render() string {
 // content puts the panel's lines after its title in the viewport (the
 // last line kept for the scroll hint when they do not fit) and returns
 // them all, the title first.
-func (p *PrivacyPanel) content() []string {
+func (p *privacyPanel) content() []string {
 	lines := p.lines()
 	body := lines[1:]
 	p.vp.SetHeight(max(p.h-1, 1))
@@ -124,8 +124,10 @@ func (p *PrivacyPanel) content() []string {
 }
 
 // spent is the ledger's maximum per-sample cost of the run so far, its
-// budget, whose it is, and whether it is the finished run's (checked).
-func (p *PrivacyPanel) spent() (spent, budget ledger.Cost, who string, final, ok bool) {
+// budget, whose it is, at which sweep point when the budget is the
+// point's own ("ε = 10"; "" otherwise), and whether it is the finished
+// run's (checked).
+func (p *privacyPanel) spent() (spent, budget ledger.Cost, who, point string, final, ok bool) {
 	r := p.runs.shown()
 	if r == nil {
 		return
@@ -133,21 +135,29 @@ func (p *PrivacyPanel) spent() (spent, budget ledger.Cost, who string, final, ok
 	if r.phase == phaseDone && r.cmp != nil && len(r.cmp.Reports) > 0 {
 		if main := r.cmp.Reports[0]; main.Refused == "" && len(main.Trials) > 0 {
 			t0 := main.Trials[0]
-			return t0.Spent, t0.Budget, main.Solver + " trial 0", true, true
+			return t0.Spent, t0.Budget, main.Solver + " trial 0", "", true, true
 		}
 	}
 	if r.haveLatest && (r.active() || r.phase == phaseDone) {
 		l := r.latest
-		return l.Spent, r.spec.Privacy.Cost(), fmt.Sprintf("%s trial %d", l.Solver, l.Trial), false, true
+		of := r.spec.Privacy.Cost()
+		if r.budgets != nil {
+			// A sweep of the budget itself: the point's own.
+			if l.Point >= len(r.budgets) {
+				return
+			}
+			of, point = r.budgets[l.Point], r.over+" = "+fmtNum(r.sweep.Grid()[l.Point])
+		}
+		return l.Spent, of, fmt.Sprintf("%s trial %d", l.Solver, l.Trial), point, false, true
 	}
 	return
 }
 
 // shuffle reports whether the budget is the shuffle model's (ε, δ).
-func (p *PrivacyPanel) shuffle() bool { return p.spec.Privacy.Model == spec.Shuffle }
+func (p *privacyPanel) shuffle() bool { return p.spec.Privacy.Model == spec.Shuffle }
 
 // lines are the panel's lines, its title first.
-func (p *PrivacyPanel) lines() []string {
+func (p *privacyPanel) lines() []string {
 	st := p.st
 	w := p.w
 	pv := p.spec.Privacy
@@ -216,7 +226,7 @@ func (p *PrivacyPanel) lines() []string {
 		return lines
 	}
 	// The ledger.
-	spent, budget, who, final, ok := p.spent()
+	spent, budget, who, point, final, ok := p.spent()
 	switch {
 	case ok && !math.IsInf(eps, 1):
 		used, of, sym := spent.Rho, budget.Rho, "ρ"
@@ -232,6 +242,9 @@ func (p *PrivacyPanel) lines() []string {
 		}
 		barW := max(min(w-30, 24), 6)
 		label := fmt.Sprintf(" %s %s of %s", sym, fmtNum(used), fmtNum(of))
+		if point != "" {
+			label += " at " + point
+		}
 		lines = append(lines, style.FitWords("spent "+bar(st, frac, barW)+label, w))
 		note := "max per sample (ledger), " + who
 		if final {
@@ -249,7 +262,7 @@ func (p *PrivacyPanel) lines() []string {
 // line indented, so that nothing is cut; in the fixed panel of the wide
 // layout one line cut at a word (a line more would hide the lines under
 // it instead).
-func (p *PrivacyPanel) wrapIndented(s lipgloss.Style, indent, text string, w int) []string {
+func (p *privacyPanel) wrapIndented(s lipgloss.Style, indent, text string, w int) []string {
 	if !p.scrolls {
 		return []string{style.FitWords(s.Render(indent+text), w)}
 	}
@@ -263,7 +276,7 @@ func (p *PrivacyPanel) wrapIndented(s lipgloss.Style, indent, text string, w int
 // wrapStyled is a line that may carry styles in lines of w cells:
 // wrapped where the panel scrolls, cut at a word in the fixed panel (see
 // wrapIndented).
-func (p *PrivacyPanel) wrapStyled(line string, w int) []string {
+func (p *privacyPanel) wrapStyled(line string, w int) []string {
 	if !p.scrolls {
 		return []string{style.FitWords(line, w)}
 	}
@@ -273,7 +286,7 @@ func (p *PrivacyPanel) wrapStyled(line string, w int) []string {
 // totalLines say, on the user's rows, what every release of the latest
 // finished call spent together: they all read the same rows and compose
 // (above the ledger's per-release line, which a short panel cuts first).
-func (p *PrivacyPanel) totalLines(w int) []string {
+func (p *privacyPanel) totalLines(w int) []string {
 	t, ok := p.total()
 	if !ok || !t.UserRows {
 		return nil
@@ -287,7 +300,7 @@ func (p *PrivacyPanel) totalLines(w int) []string {
 
 // total is what the latest finished run, comparison or sweep released,
 // composed (engine.PrivacyTotal).
-func (p *PrivacyPanel) total() (engine.PrivacyTotal, bool) {
+func (p *privacyPanel) total() (engine.PrivacyTotal, bool) {
 	r := p.runs.shown()
 	if r == nil || r.phase != phaseDone {
 		return engine.PrivacyTotal{}, false
@@ -323,9 +336,9 @@ type privItem struct {
 
 // compared is each solver's (ε', δ) of the finished comparison of the
 // form's Spec (nil: none, ε = ∞, or the form changed since).
-func (p *PrivacyPanel) compared() []privItem {
+func (p *privacyPanel) compared() []privItem {
 	r := p.runs.shown()
-	if r == nil || r.kind != runCompare || r.phase != phaseDone || r.cmp == nil || !r.spec.Privacy.Private() || runKey(r.spec) != runKey(p.spec) {
+	if r == nil || !r.compare || r.phase != phaseDone || r.cmp == nil || !r.spec.Privacy.Private() || runKey(r.spec) != runKey(p.spec) {
 		return nil
 	}
 	// Solvers with the same statement are named together ("acsa, klz-gd

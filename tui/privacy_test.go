@@ -17,17 +17,17 @@ import (
 // per-release ρ = 0.5 of 0.5. A scenario's panel says neither.
 func TestPrivacyPanelOnUserRows(t *testing.T) {
 	m := goldenModel(t, 132, 42)
-	kind := runSingle
+	compare := false
 	view := func(s spec.Spec, total engine.PrivacyTotal) string {
 		t.Helper()
 		r, err := resolve(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := NewPrivacyPanel(m.common)
+		p := newPrivacyPanel(m.common)
 		p.SetSize(46, 14)
 		p.Update(specMsg{spec: r})
-		done := &run{kind: kind, phase: phaseDone, spec: r, cmp: &engine.Comparison{Reports: []*engine.Report{{Solver: "acsa", Total: total}}}}
+		done := &run{job: job{call: callCompare, family: chartKind, compare: compare}, phase: phaseDone, spec: r, cmp: &engine.Comparison{Reports: []*engine.Report{{Solver: "acsa", Total: total}}}}
 		p.Update(runEvent{done})
 		return stripANSI(p.View())
 	}
@@ -50,11 +50,11 @@ func TestPrivacyPanelOnUserRows(t *testing.T) {
 	}
 	// A comparison's panel lists each solver's (ε', δ); NOT PRIVATE and
 	// the total stay.
-	kind = runCompare
+	compare = true
 	if v := oneLine(view(seeded, three)); !strings.Contains(v, "NOT PRIVATE: seeded noise on user data") || !strings.Contains(v, "total: 3 releases of your rows: ρ = 1.5 zCDP") || !strings.Contains(v, "of each solver") {
 		t.Errorf("user rows, seeded, comparison:\n%s", v)
 	}
-	kind = runSingle
+	compare = false
 	scen := engine.PrivacyTotal{Composition: spec.Composition{Releases: 1}, Spent: ledger.Cost{Rho: 0.5}}
 	if v := view(spec.Spec{Scenario: "linreg-t", Trials: 3}, scen); strings.Contains(v, "NOT PRIVATE") || strings.Contains(v, "total:") {
 		t.Errorf("a scenario's panel speaks of user rows:\n%s", v)
@@ -73,7 +73,7 @@ func oneLine(v string) string {
 // ε' filled the tab).
 func TestPrivacyTabAfterComparison(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, nil, 80, 24)
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().kind == runCompare })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().compare })
 	keyUntil(t, m, "t", func() bool { return m.side.cur == 1 })
 	scr := screenText(m)
 	if !strings.Contains(scr, "of each solver") {
@@ -102,11 +102,11 @@ func TestPrivacyTabAfterComparison(t *testing.T) {
 // size is on the batch's line.
 func TestClipTabHeadFits(t *testing.T) {
 	m := goldenModel(t, 80, 24)
-	cp := &ClipPanel{common: m.common}
+	cp := &clipPanel{common: m.common}
 	cp.SetSize(34, 6)
 	var hist [oracle.HistBins]int
 	hist[10] = 40000
-	r := &run{names: []string{"acsa"}, haveHist: true, histWho: "acsa · trial 7",
+	r := &run{job: job{names: []string{"acsa"}}, haveHist: true, histWho: "acsa · trial 7",
 		hist: oracle.BatchStats{Size: 40000, Threshold: 3392, Clipped: 0, Hist: hist}}
 	cp.Update(runEvent{r})
 	v := stripANSI(cp.View())

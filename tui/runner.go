@@ -55,27 +55,6 @@ func (Engine) Audit(ctx context.Context, cfg audit.Config) (*audit.Result, error
 	return audit.Oracle(ctx, cfg)
 }
 
-// auditControl is the negative control's factor F: the oracle runs at
-// budget F·ε (its Gaussian noise ÷ F) while the claim stays ε, and the
-// audit must then report a violation.
-const auditControl = 1.5
-
-// auditConfig is the oracle audit of the form's oracle at its ε (and δ,
-// for the shuffle oracles), with the form's seed and randomness and the
-// audit's defaults otherwise (d = 1: an oracle audit's μ does not depend
-// on d, its cost does), so that `dpso audit` with the same flags prints
-// the same numbers; control is the negative control.
-func auditConfig(r spec.Resolved, control bool) audit.Config {
-	c := audit.Config{Oracle: r.Oracle, Eps: r.Privacy.Eps, Seed: r.Spec.Seed, Rand: r.Rand}
-	if r.Privacy.Model == spec.Shuffle { // a zCDP claim has no δ (its Delta is a conversion's)
-		c.Delta = r.Privacy.Delta
-	}
-	if control {
-		c.NegativeControl = auditControl
-	}
-	return c
-}
-
 // resolve validates a Spec once and makes its defaults explicit
 // (spec.Spec.Resolve): the form's and the presets' one check, the same as
 // the CLI's flags; the spec.Resolved is what the engine is given.

@@ -13,40 +13,58 @@ import (
 	"dpso/internal/audit"
 	"dpso/internal/engine"
 	"dpso/internal/spec"
-	"dpso/scenarios"
 	"dpso/solvers"
+	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
 )
 
-// runKind is what a run computes.
-type runKind int
+// call is the engine call a job makes.
+type call int
 
 const (
-	runSingle runKind = iota
-	runCompare
-	runSweep
-	// runClip is the clipping trade-off: a sweep of the clip threshold C
-	// (engine.Sweep with spec.SweepClip).
-	runClip
-	runAudit // an oracle audit (package internal/audit), see StartAudit
+	// callCompare: engine.Compare of one solver, or of the paper's solver
+	// and the baselines on the same draws.
+	callCompare call = iota
+	// callSweep: engine.Sweep over a log grid of one parameter.
+	callSweep
+	// callAudit: audit.Oracle, an oracle audit (no progress, no pause).
+	callAudit
 )
 
-// family is the index of kind's family in Runs.last: the chart's (single
-// runs, comparisons), the sweep of n, the clipping sweep, the audit.
-func family(kind runKind) int {
-	switch kind {
-	case runSweep:
-		return 1
-	case runClip:
-		return 2
-	case runAudit:
-		return 3
-	}
-	return 0
+// job is what a run computes: one engine call on the form's Spec, built by
+// the screen that asks for it (a jobMaker) — what r runs on a screen, c's
+// comparison, the audit's negative control.
+type job struct {
+	call call
+	// family is the kind of the screens that draw the run (lifecycle.Last's
+	// key): the screen that made the job, or the one it draws for.
+	family screenKind
+	// what names the run on the status bar ("comparison", "sweep", a
+	// solver).
+	what string
+	// names are the solvers, the paper's first (callCompare); compare:
+	// they are the comparison with the baselines.
+	names   []string
+	compare bool
+	// sweep is the grid (callSweep); over names its parameter in a
+	// refusal ("n", "C", "ε"); budgets are the privacy budget at each
+	// grid point where it varies with the point (a sweep of ε; nil: the
+	// Spec's at every point).
+	sweep   engine.SweepSpec
+	over    string
+	budgets []ledger.Cost
+	// auditCfg is the audit (callAudit, from auditConfig); control: it
+	// is the negative control.
+	auditCfg audit.Config
+	control  bool
 }
 
-// sweeps reports whether kind runs engine.Sweep.
-func (k runKind) sweeps() bool { return k == runSweep || k == runClip }
+// jobMaker builds a job on a resolved Spec, or says why there is none.
+// A run keeps its maker: live mode re-runs it on the new Spec.
+type jobMaker func(res spec.Resolved) (job, string)
+
+// sweeps reports whether the job runs engine.Sweep.
+func (j job) sweeps() bool { return j.call == callSweep }
 
 // runPhase is a run's state; a run ends done, refused (the solver
 // declined: its sentence is the outcome), failed or cancelled.
@@ -75,20 +93,14 @@ const frameInterval = 33 * time.Millisecond
 // samples, whose histogram says nothing.
 const minHistBatch = 32
 
-// run is one Run/Compare/Sweep in flight or finished. Only Runs writes it
-// (on the UI loop); the components read it when a runEvent tells them it
-// changed.
+// run is one job in flight or finished. Only the lifecycle writes it (on the UI
+// loop); the components read it when a runEvent tells them it changed.
 type run struct {
+	job
 	id    int
-	kind  runKind
+	maker jobMaker // what made the job (live mode re-runs it)
 	spec  spec.Resolved
-	names []string // solvers, the paper's first
-	sweep engine.SweepSpec
 	live  bool // started by live mode
-	// An audit's configuration (audit.Config, from auditConfig) and
-	// whether it is the negative control.
-	auditCfg audit.Config
-	control  bool
 
 	cancel context.CancelFunc
 	gate   *engine.Gate
@@ -140,22 +152,7 @@ type run struct {
 func (r *run) active() bool { return r.phase == phaseRunning || r.phase == phasePaused }
 
 // what names the run on the status bar.
-func (r *run) what() string {
-	switch r.kind {
-	case runCompare:
-		return "comparison"
-	case runSweep:
-		return "sweep"
-	case runClip:
-		return "clipping sweep"
-	case runAudit:
-		if r.control {
-			return "audit (negative control)"
-		}
-		return "audit"
-	}
-	return r.names[0]
-}
+func (r *run) what() string { return r.job.what }
 
 // elapsed is the run's active time (pauses excluded).
 func (r *run) elapsed(now time.Time) time.Duration {
@@ -188,7 +185,7 @@ type clipPoint struct {
 // adaptive reports whether r runs dp-sgd with adaptive clipping, whose C
 // moves from step to step.
 func (r *run) adaptive() bool {
-	return r.spec.Spec.AdaptiveClip && slices.ContainsFunc(r.names, adapts) && !r.kind.sweeps()
+	return r.spec.Spec.AdaptiveClip && slices.ContainsFunc(r.names, adapts) && r.call == callCompare
 }
 
 // recordClip adds p's threshold to the adaptive C trail (dp-sgd's trial 0;
@@ -228,70 +225,40 @@ type resultMsg struct {
 // tickMsg refreshes the elapsed time and rate of run id.
 type tickMsg struct{ id int }
 
-// runEvent is Runs' outcome: run changed (started, progressed, paused,
+// runEvent is the lifecycle's outcome: run changed (started, progressed, paused,
 // resumed, ended). A nil run means there is none (a preset that runs
 // nothing cleared it).
 type runEvent struct{ run *run }
 
-// Runs is the run lifecycle: it starts runs off the UI loop, reads their
+// lifecycle is the run lifecycle: it starts runs off the UI loop, reads their
 // progress, pauses, resumes and cancels them, and drops every message of a
 // run that is not the current one (each carries its run id). It draws
 // nothing: the root calls it and forwards the runEvent it returns to the
 // components.
-type Runs struct {
+type lifecycle struct {
 	runner Runner
 	now    func() time.Time
+	// ctx is the explorer's: every run's context derives from it.
+	ctx    context.Context
 	lastID int
 	cur    *run
-	last   [4]*run // the latest run of each family (see family): chart, sweep of n, clipping sweep, audit
+	last   map[screenKind]*run // the latest run of each family (job.family)
 }
 
-func newRuns(runner Runner, now func() time.Time) *Runs {
-	return &Runs{runner: runner, now: now}
+func newLifecycle(ctx context.Context, runner Runner, now func() time.Time) *lifecycle {
+	return &lifecycle{ctx: ctx, runner: runner, now: now, last: map[screenKind]*run{}}
 }
 
 // Current is the latest run (nil before the first).
-func (rs *Runs) Current() *run { return rs.cur }
+func (rs *lifecycle) Current() *run { return rs.cur }
 
-// Last is the latest run of kind's family (see family): the chart's
-// (single runs and comparisons), the sweep of n, the clipping sweep, the
-// audit.
-func (rs *Runs) Last(kind runKind) *run { return rs.last[family(kind)] }
-
-// compareNames is the paper's solver for the class, then every baseline
-// of the solvers' registry (solvers.Baselines).
-func compareNames(rs spec.Resolved) []string {
-	names := []string{rs.Schedule}
-	for _, b := range solvers.Baselines() {
-		if !slices.Contains(names, b.Name()) {
-			names = append(names, b.Name())
-		}
-	}
-	return names
-}
-
-// sweepSpec is the sweep of n the s key runs: 5 points on a log grid
-// from n/16 up to the form's n (which bounds its cost: the points below n
-// cost less than one run at n, and a non-smooth n was chosen to fit the
-// work budget), or from n up to 16n when n/16 would be below 16 samples.
-func sweepSpec(rs spec.Resolved) engine.SweepSpec {
-	n := float64(rs.Spec.N)
-	from, to := math.Round(n/16), n
-	if from < 16 {
-		from, to = n, math.Min(16*n, scenarios.MaxN)
-	}
-	return engine.SweepSpec{Param: "n", From: from, To: to, Points: 5}
-}
-
-// clipSpec is the clipping sweep the x screen runs: the engine's default
-// grid, engine.DefaultClipPoints values of C from 10⁻⁴ to 1 times the
-// prescribed C, with the step (and T) held at the prescription's — what
-// `dpso sweep --vary clip` runs.
-func clipSpec(spec.Resolved) engine.SweepSpec { return engine.SweepSpec{Param: spec.SweepClip} }
+// Last is the latest run of the family (job.family): the chart's
+// (single runs and comparisons), a sweep screen's, the audit's.
+func (rs *lifecycle) Last(family screenKind) *run { return rs.last[family] }
 
 // cancelCurrent cancels the current run if it is active: its messages
 // become stale and are dropped.
-func (rs *Runs) cancelCurrent() bool {
+func (rs *lifecycle) cancelCurrent() bool {
 	r := rs.cur
 	if r == nil || !r.active() {
 		return false
@@ -303,7 +270,7 @@ func (rs *Runs) cancelCurrent() bool {
 }
 
 // Cancel cancels the current run (quit, a preset that runs nothing).
-func (rs *Runs) Cancel() tea.Msg {
+func (rs *lifecycle) Cancel() tea.Msg {
 	if rs.cancelCurrent() {
 		return runEvent{rs.cur}
 	}
@@ -312,54 +279,32 @@ func (rs *Runs) Cancel() tea.Msg {
 
 // Reset cancels the current run and forgets every run: the components show
 // none.
-func (rs *Runs) Reset() tea.Msg {
+func (rs *lifecycle) Reset() tea.Msg {
 	rs.cancelCurrent()
-	rs.cur, rs.last = nil, [4]*run{}
+	rs.cur, rs.last = nil, map[screenKind]*run{}
 	return runEvent{nil}
 }
 
-// Start cancels the current run and starts a run of kind on res: the
-// paper's solver or the form's, the comparison with the baselines, or the
-// sweep of n. live marks a run started by live mode. The run's progress
-// mailbox and pause gate are its engine.Settings; cancellation is its
-// context's.
-func (rs *Runs) Start(kind runKind, res spec.Resolved, live bool) (tea.Msg, tea.Cmd) {
-	if kind == runAudit {
-		return rs.StartAudit(res, false, live)
+// Start builds the job mk makes on res and, unless mk says why there
+// is none (a statusMsg then, and the current run goes on), cancels the
+// current run and starts it. live marks a run started by live mode. The
+// run's progress mailbox and pause gate are its engine.Settings;
+// cancellation is its context's, derived from the explorer's.
+func (rs *lifecycle) Start(mk jobMaker, res spec.Resolved, live bool) (tea.Msg, tea.Cmd) {
+	j, why := mk(res)
+	if why != "" {
+		return statusMsg{text: why, err: true}, nil
 	}
-	return rs.start(kind, res, live, false)
-}
-
-// StartAudit cancels the current run and starts an oracle audit of res's
-// oracle at its ε (auditConfig), or its negative control (control: the
-// oracle at budget auditControl·ε, the claim still ε). An audit reports no
-// progress and cannot pause; it is cancelled like any run.
-func (rs *Runs) StartAudit(res spec.Resolved, control, live bool) (tea.Msg, tea.Cmd) {
-	return rs.start(runAudit, res, live, control)
-}
-
-func (rs *Runs) start(kind runKind, res spec.Resolved, live, control bool) (tea.Msg, tea.Cmd) {
 	rs.cancelCurrent()
 	rs.lastID++
-	r := &run{id: rs.lastID, kind: kind, spec: res, live: live, gate: engine.NewGate(),
+	r := &run{job: j, id: rs.lastID, maker: mk, spec: res, live: live, gate: engine.NewGate(),
 		mb: engine.NewMailbox[engine.Progress](progressCapacity), done: make(chan struct{}),
 		start: rs.now(), traces: map[string]map[int]map[int64]float64{}, evals: map[[3]int]int64{}}
-	r.names = []string{res.Solver.Name()}
-	switch kind {
-	case runCompare:
-		r.names = compareNames(res)
-	case runSweep:
-		r.sweep = sweepSpec(res)
-	case runClip:
-		r.sweep = clipSpec(res)
-	case runAudit:
-		r.control, r.auditCfg = control, auditConfig(res, control)
-	}
 	rs.cur = r
-	rs.last[family(kind)] = r
-	ctx, cancel := context.WithCancel(context.Background())
+	rs.last[j.family] = r
+	ctx, cancel := context.WithCancel(rs.ctx)
 	r.cancel = cancel
-	runner, names, sw, set, done, id, acfg := rs.runner, r.names, r.sweep, &engine.Settings{Progress: r.mb, Gate: r.gate}, r.done, r.id, r.auditCfg
+	runner, set, done, id := rs.runner, &engine.Settings{Progress: r.mb, Gate: r.gate}, r.done, r.id
 	work := func() (msg tea.Msg) {
 		defer close(done)
 		defer func() {
@@ -367,15 +312,15 @@ func (rs *Runs) start(kind runKind, res spec.Resolved, live, control bool) (tea.
 				msg = resultMsg{id: id, err: fmt.Errorf("internal error: %v (this is a bug)", p)}
 			}
 		}()
-		switch {
-		case kind.sweeps():
-			rep, err := runner.Sweep(ctx, res, sw, set)
+		switch j.call {
+		case callSweep:
+			rep, err := runner.Sweep(ctx, res, j.sweep, set)
 			return resultMsg{id: id, sweep: rep, err: err}
-		case kind == runAudit:
-			a, err := runner.Audit(ctx, acfg)
+		case callAudit:
+			a, err := runner.Audit(ctx, j.auditCfg)
 			return resultMsg{id: id, audit: a, err: err}
 		}
-		c, err := runner.Compare(ctx, res, names, set)
+		c, err := runner.Compare(ctx, res, j.names, set)
 		return resultMsg{id: id, cmp: c, err: err}
 	}
 	return runEvent{r}, tea.Batch(work, waitProgress(r), tick(id))
@@ -384,12 +329,12 @@ func (rs *Runs) start(kind runKind, res spec.Resolved, live, control bool) (tea.
 // TogglePause pauses or resumes the current run: the gate stops the
 // solvers at their next checkpoint and the display freezes; progress that
 // arrives meanwhile is held and applied on resume.
-func (rs *Runs) TogglePause() (tea.Msg, tea.Cmd) {
+func (rs *lifecycle) TogglePause() (tea.Msg, tea.Cmd) {
 	r := rs.cur
 	if r == nil || !r.active() {
 		return statusMsg{text: "nothing is running (r runs)"}, nil
 	}
-	if r.kind == runAudit {
+	if r.call == callAudit {
 		return statusMsg{text: "an audit cannot pause: it ends in seconds (r restarts it, another run cancels it)"}, nil
 	}
 	now := rs.now()
@@ -430,7 +375,7 @@ func (rs *Runs) TogglePause() (tea.Msg, tea.Cmd) {
 // dropping those of a run that is not the current one, and returns the
 // runEvent to forward (nil when nothing changed) and the command that
 // keeps reading the run's progress.
-func (rs *Runs) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
+func (rs *lifecycle) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 	r := rs.cur
 	switch msg := msg.(type) {
 	case progressMsg:
@@ -476,7 +421,7 @@ func (rs *Runs) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 
 // finish ends r with its result: done, refused (the solver's sentence is
 // the outcome, never "done"), or failed.
-func (rs *Runs) finish(r *run, msg resultMsg) {
+func (rs *lifecycle) finish(r *run, msg resultMsg) {
 	r.end = rs.now()
 	// The run's goroutine has returned: whatever it Put and the waiter has
 	// not delivered yet is in the mailbox (the result can overtake it).
@@ -511,11 +456,11 @@ func (rs *Runs) finish(r *run, msg resultMsg) {
 		}
 		// A single run that refused, or a comparison where every solver
 		// did, computed nothing.
-		if n := len(r.cmp.Reports); n > 0 && (refused == n || r.kind == runSingle && r.cmp.Reports[0].Refused != "") {
+		if n := len(r.cmp.Reports); n > 0 && (refused == n || !r.compare && r.cmp.Reports[0].Refused != "") {
 			r.phase, r.refusal = phaseRefused, r.cmp.Reports[0].Solver+" refuses: "+r.cmp.Reports[0].Refused
 		}
 	case r.sw != nil:
-		if why := sweepRefusal(r.sw); why != "" {
+		if why := sweepRefusal(r.sw, r.over); why != "" {
 			r.phase, r.refusal = phaseRefused, why
 		}
 	default:
@@ -524,9 +469,10 @@ func (rs *Runs) finish(r *run, msg resultMsg) {
 	r.trialsDone = r.total
 }
 
-// sweepRefusal is why a sweep computed nothing ("" when it measured at
-// least one point): no grid point, or every solver refused at every point.
-func sweepRefusal(sw *engine.SweepReport) string {
+// sweepRefusal is why a sweep over the parameter named over computed
+// nothing ("" when it measured at least one point): no grid point, or
+// every solver refused at every point.
+func sweepRefusal(sw *engine.SweepReport, over string) string {
 	if len(sw.Points) == 0 {
 		return "the sweep has no grid point"
 	}
@@ -541,7 +487,7 @@ func sweepRefusal(sw *engine.SweepReport) string {
 			}
 		}
 	}
-	return first + " (at every n of the sweep)"
+	return first + " (at every " + over + " of the sweep)"
 }
 
 // apply folds a batch of progress into the run's traces, counters, the
@@ -562,7 +508,7 @@ func (r *run) apply(msg progressMsg) {
 		if p.Done {
 			r.trialsDone = max(r.trialsDone, p.TrialsDone)
 		}
-		if !r.kind.sweeps() {
+		if !r.sweeps() {
 			bySolver := r.traces[p.Solver]
 			if bySolver == nil {
 				bySolver = map[int]map[int64]float64{}
@@ -593,7 +539,7 @@ func (r *run) apply(msg progressMsg) {
 
 // waitProgress is the command that reads the run's mailbox: it waits for
 // a value (or the run's end), gives the producers one frame to batch up,
-// Takes everything pending and returns it tagged with the run id. Runs
+// Takes everything pending and returns it tagged with the run id. The lifecycle
 // re-arms it until the run ends; it never blocks the producers.
 func waitProgress(r *run) tea.Cmd {
 	return func() tea.Msg {

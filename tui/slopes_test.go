@@ -27,7 +27,7 @@ func TestSlopesNotesWrap(t *testing.T) {
 		w, h int
 		full bool
 	}{{84, 16, true}, {84, 5, false}} {
-		p := &SlopesPanel{sweepPanel{common: common{st: &st}}}
+		p := &slopesPanel{sweepPanel: sweepPanel{common: common{st: &st}}, axis: &sweepNAxis}
 		p.SetSize(tc.w, tc.h)
 		p.set(rep, "")
 		v := style.StripANSI(p.View())

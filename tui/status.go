@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,23 +19,23 @@ import (
 // re-runs a run that took less; a longer one stays manual (r).
 const liveMax = time.Second
 
-// StatusBar is the three lines under the panels: the run's state (with a
+// statusBar is the three lines under the panels: the run's state (with a
 // refusal as the outcome it is) and live mode; the reproduce line (the dpso
 // command of what is shown); the one-line key help.
-type StatusBar struct {
+type statusBar struct {
 	common
 	now   func() time.Time
 	runs  onScreen // the run on screen, and the latest
 	presc prescriptionMsg
 	user  spec.Spec     // the form's Spec as set
 	spec  spec.Resolved // the form's
-	sweep bool          // the sweep screen is shown
-	clip  bool          // the clipping screen is shown
-	audit bool          // the audit screen is shown
-	live  bool
-	text  string // a transient status line
-	err   bool
-	w     int
+	// screen is the reproduce line of the screen shown (screenMsg; nil:
+	// the chart's, before the first).
+	screen func(user spec.Spec, res spec.Resolved, shown *run) string
+	live   bool
+	text   string // a transient status line
+	err    bool
+	w      int
 	// repro is the reproduce line's command, made when the Spec, the
 	// screen or the run shown changes (Spec.Command resolves the Spec
 	// several times: not a per-frame job); reproOK says it is current
@@ -47,14 +46,14 @@ type StatusBar struct {
 }
 
 // SetSize sets the width (the bar is 3 lines).
-func (b *StatusBar) SetSize(w, _ int) { b.w = w }
+func (b *statusBar) SetSize(w, _ int) { b.w = w }
 
 // Update takes the runs, the Spec, the screen, live mode and the
 // transient lines; a key press clears the transient line.
-func (b *StatusBar) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (b *statusBar) Update(msg tea.Msg) (component, tea.Cmd) {
 	if b.runs.take(msg) {
 		if sm, ok := msg.(screenMsg); ok {
-			b.sweep, b.clip, b.audit = sm.sweep, sm.clip, sm.audit
+			b.screen = sm.reproduce
 			b.reproOK = false
 		}
 		if b.runs.shown() != b.reproRun {
@@ -79,11 +78,11 @@ func (b *StatusBar) Update(msg tea.Msg) (Component, tea.Cmd) {
 }
 
 // View renders the three lines.
-func (b *StatusBar) View() string {
+func (b *statusBar) View() string {
 	return strings.Join([]string{b.stateLine(), b.reproLine(), b.keyLine()}, "\n")
 }
 
-func (b *StatusBar) stateLine() string {
+func (b *statusBar) stateLine() string {
 	st := b.st
 	w := b.w
 	var parts []string
@@ -117,7 +116,7 @@ func (b *StatusBar) stateLine() string {
 		if r.total > 0 {
 			parts = append(parts, fmt.Sprintf("%d/%s done", r.trialsDone, trialCount(r.total)))
 		}
-		if r.active() && !r.kind.sweeps() && r.iter[1] > 0 {
+		if r.active() && !r.sweeps() && r.iter[1] > 0 {
 			parts = append(parts, fmt.Sprintf("iter %d/%d", r.iter[0], r.iter[1]))
 		}
 		parts = append(parts, fmtDur(el))
@@ -200,7 +199,7 @@ func (b *StatusBar) stateLine() string {
 // half the line (a longer one is cut at a word, the help gives it in
 // full); the run's label follows where it fits, its facts as far as they
 // fit.
-func (b *StatusBar) refusalLine(state string, r *run, parts []string, live string) string {
+func (b *statusBar) refusalLine(state string, r *run, parts []string, live string) string {
 	st := b.st
 	w := b.w
 	label := state
@@ -319,7 +318,7 @@ func aboveStart(c *engine.Comparison) (text string, who []string, at string) {
 
 // liveLabel says whether live mode is on, and why it waits when the last
 // run was too long for it.
-func (b *StatusBar) liveLabel() string {
+func (b *statusBar) liveLabel() string {
 	st := b.st
 	if !b.live {
 		return st.Muted.Render("live off (a)")
@@ -330,62 +329,26 @@ func (b *StatusBar) liveLabel() string {
 	return st.Good.Render("live on (a)")
 }
 
-// reproLine is the `reproduce:` line: the dpso run command of the form's
-// Spec (spec.Spec.Command, the CLI's own rendering); on the sweep
-// screen the dpso sweep command of the sweep s runs (the swept n left to
-// --vary); after a comparison, which solvers to run.
-func (b *StatusBar) reproLine() string {
+// reproLine is the `reproduce:` line: the command of what the screen
+// shows, as the screen writes it (screen.Reproduce: the dpso run command
+// of the form's Spec on the chart, dpso run --solvers after a comparison,
+// a sweep's dpso sweep, the audit's dpso audit).
+func (b *statusBar) reproLine() string {
 	if !b.reproOK {
 		b.repro, b.reproRun, b.reproOK = b.reproduce(), b.runs.shown(), true
 	}
 	return style.Fit(b.st.Muted.Render("reproduce: ")+b.repro, b.w)
 }
 
-func (b *StatusBar) reproduce() string {
-	if b.audit {
-		// The negative control shown is its own command (the same
-		// form: --negative-control).
-		if r := b.runs.shown(); r != nil && r.kind == runAudit && r.control && r.auditCfg == auditConfig(b.spec, true) {
-			return auditCommand(r.auditCfg)
-		}
-		return auditCommand(auditConfig(b.spec, false))
+func (b *statusBar) reproduce() string {
+	if b.screen == nil {
+		return chartCommand(b.user, b.spec, b.runs.shown())
 	}
-	if b.clip {
-		s := b.user.Clone()
-		s.Clip = 0
-		words := []string{"dpso", "sweep"}
-		for _, a := range s.Args() {
-			words = append(words, spec.ShellQuote(a))
-		}
-		return strings.Join(append(words, "--vary", "clip"), " ")
-	}
-	if b.sweep {
-		sw := sweepSpec(b.spec)
-		s := b.user.Clone()
-		s.N = 0
-		words := []string{"dpso", "sweep"}
-		for _, a := range s.Args() {
-			words = append(words, spec.ShellQuote(a))
-		}
-		words = append(words, "--vary", "n", "--from", strconv.Itoa(int(sw.From)), "--to", strconv.Itoa(int(sw.To)), "--points", strconv.Itoa(sw.Points))
-		return strings.Join(words, " ")
-	}
-	if r := b.runs.shown(); r != nil && r.kind == runCompare && runKey(r.spec) == runKey(b.spec) {
-		// The comparison is one command: dpso run --solvers (the same
-		// draws, each solver's numbers those --solver alone gives).
-		s := b.user.Clone()
-		s.Solver = ""
-		words := []string{"dpso", "run"}
-		for _, a := range s.Args() {
-			words = append(words, spec.ShellQuote(a))
-		}
-		return strings.Join(append(words, "--solvers", strings.Join(r.names, ",")), " ")
-	}
-	return b.user.Command()
+	return b.screen(b.user, b.spec, b.runs.shown())
 }
 
 // keyLine is the one-line key help.
-func (b *StatusBar) keyLine() string {
+func (b *statusBar) keyLine() string {
 	hm := help.New()
 	hm.Styles = help.DefaultStyles(b.st.Dark)
 	if b.st.Plain {

@@ -24,9 +24,9 @@ type shown struct {
 }
 
 // take applies msg — the form's Spec, a run event, a background change —
-// and reports whether the screen must be redrawn; draws says which runs'
-// events the screen follows.
-func (s *shown) take(msg tea.Msg, draws func(runKind) bool) bool {
+// and reports whether the screen must be redrawn; family is the kind of
+// the runs the screen draws.
+func (s *shown) take(msg tea.Msg, family screenKind) bool {
 	switch msg := msg.(type) {
 	case specMsg:
 		s.spec = msg.spec
@@ -34,7 +34,7 @@ func (s *shown) take(msg tea.Msg, draws func(runKind) bool) bool {
 		switch r := msg.run; {
 		case r == nil:
 			s.run = nil
-		case !draws(r.kind):
+		case r.family != family:
 			return false
 		default:
 			s.run = r
@@ -46,44 +46,46 @@ func (s *shown) take(msg tea.Msg, draws func(runKind) bool) bool {
 	return true
 }
 
-// sweepScreen is what the two sweep screens share (SweepScreen over n,
-// ClipScreen over the clip threshold): a chart of the latest sweep of
-// their kind, a sweep asked for when shown without one of the current
-// Spec, and its export. What differs — the series and the panel — is the
+// sweepBase is what the sweep screens share (the sweeps over n and ε,
+// the clipping trade-off over C): a chart of the latest sweep of their
+// kind, a sweep asked for when shown without one of the current Spec, and
+// its export. What differs — the grid, the series and the panel — is the
 // screen's own.
-type sweepScreen struct {
+type sweepBase struct {
 	common
 	shown
-	kind  runKind
-	noun  string // "sweep", "clipping sweep": what the messages call it
-	base  string // the exported files' base name
+	kind  screenKind
+	job   jobMaker // the sweep r runs
+	noun  string   // "sweep", "clipping sweep": what the messages call it
+	base  string   // the exported files' base name
 	chart *chart.Chart
 }
 
-func newSweepScreen(c common, kind runKind, noun, base string, axes chart.Axes) sweepScreen {
-	s := sweepScreen{common: c, kind: kind, noun: noun, base: base, chart: chart.New(c.st, fmtNum)}
+func newSweepBase(c common, kind screenKind, job jobMaker, noun, base string, axes chart.Axes) sweepBase {
+	s := sweepBase{common: c, kind: kind, job: job, noun: noun, base: base, chart: chart.New(c.st, fmtNum)}
 	s.chart.SetAxes(axes)
 	return s
 }
 
+// Job is the screen's sweep.
+func (s *sweepBase) Job(res spec.Resolved) (job, string) { return s.job(res) }
+
 // SetSize sets the chart's size.
-func (s *sweepScreen) SetSize(w, h int) { s.chart.SetSize(w, h) }
+func (s *sweepBase) SetSize(w, h int) { s.chart.SetSize(w, h) }
 
 // View renders the chart.
-func (s *sweepScreen) View() string { return s.chart.View() }
+func (s *sweepBase) View() string { return s.chart.View() }
 
 // ShortHelp is the keys that act on this screen.
-func (s *sweepScreen) ShortHelp() []key.Binding {
+func (s *sweepBase) ShortHelp() []key.Binding {
 	return []key.Binding{s.keys.Run, s.keys.Pause, s.keys.Export, s.keys.Back}
 }
 
 // take is shown.take for this screen's sweeps.
-func (s *sweepScreen) take(msg tea.Msg) bool {
-	return s.shown.take(msg, func(k runKind) bool { return k == s.kind })
-}
+func (s *sweepBase) take(msg tea.Msg) bool { return s.shown.take(msg, s.kind) }
 
 // report is the finished sweep shown (nil: none).
-func (s *sweepScreen) report() *engine.SweepReport {
+func (s *sweepBase) report() *engine.SweepReport {
 	if r := s.run; r != nil && r.phase == phaseDone {
 		return r.sw
 	}
@@ -91,31 +93,37 @@ func (s *sweepScreen) report() *engine.SweepReport {
 }
 
 // Activate asks for a sweep when there is none of the current Spec and
-// none running.
-func (s *sweepScreen) Activate() tea.Cmd {
+// none running, and the Spec has one (a sweep of ε needs a finite ε).
+func (s *sweepBase) Activate() tea.Cmd {
 	r := s.run
 	if r != nil && (r.active() || runKey(r.spec) == runKey(s.spec)) {
 		return nil
 	}
-	return emit(runRequestMsg{kind: s.kind})
+	if _, why := s.job(s.spec); why != "" {
+		return nil
+	}
+	return emit(runRequestMsg{make: s.job})
 }
 
 // Export is the finished sweep: its figure, and as JSON the document
 // `dpso sweep --json` prints for it (report.Sweep; `--vary clip` for the
 // clipping sweep).
-func (s *sweepScreen) Export() (*exportJob, string) {
+func (s *sweepBase) Export() (*exportJob, string) {
 	rep := s.report()
 	if rep == nil {
 		if s.run != nil && s.run.phase == phaseRefused {
 			return nil, "nothing to export: " + s.run.refusal
+		}
+		if _, why := s.job(s.spec); why != "" && (s.run == nil || !s.run.active()) {
+			return nil, "nothing to export: " + why
 		}
 		return nil, "nothing to export yet: the " + s.noun + " has not finished"
 	}
 	return &exportJob{base: s.base, data: report.Sweep(rep), draw: func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) }}, ""
 }
 
-// sweepPanel is what the sweep screens' panels share (SlopesPanel,
-// ClipTable): the report the screen sets, or its state line while there
+// sweepPanel is what the sweep screens' panels share (slopesPanel,
+// clipTable): the report the screen sets, or its state line while there
 // is none, and the panel's size.
 type sweepPanel struct {
 	common
@@ -139,4 +147,17 @@ func (p *sweepPanel) waiting(title, intro string) string {
 		lines = append(lines, "", st.Warn.Render(style.FitWords(p.state, w)))
 	}
 	return style.Block(strings.Join(lines, "\n"), w, p.h)
+}
+
+// sweepCommand is a sweep's dpso sweep command: the form's Spec as set
+// with the swept field cleared (clear: --vary sets it at every point, and
+// the CLI refuses both), then the sweep's own flags.
+func sweepCommand(user spec.Spec, clear func(*spec.Spec), flags ...string) string {
+	s := user.Clone()
+	clear(&s)
+	words := []string{"dpso", "sweep"}
+	for _, a := range s.Args() {
+		words = append(words, spec.ShellQuote(a))
+	}
+	return strings.Join(append(words, flags...), " ")
 }

@@ -3,38 +3,112 @@ package tui
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/engine"
+	"dpso/internal/spec"
+	"dpso/solvers/ledger"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )
 
-// SweepScreen is the sweep over n: log-log excess risk against n with
-// each bound's curve; its companion panel is the slope table (the fitted
-// slopes next to the bounds' slopes). Shown without a sweep of the current
-// Spec, it asks for one; e exports the sweep it shows.
-type SweepScreen struct {
-	sweepScreen
-	table *SlopesPanel
+// sweepAxis is what a sweep of the excess risk over one of the run's
+// parameters (n, ε) says of that parameter: its screen, the grid r
+// sweeps, how its values are written, and the words the screen and its
+// panel use. Each such sweep is one screen (sweepn.go, sweepeps.go).
+type sweepAxis struct {
+	kind screenKind
+	// param is the engine's name of the parameter, --vary's value
+	// (spec.SweepN, spec.SweepEps); symbol is how the screen writes it.
+	param, symbol string
+	// what names the run on the status bar and in its messages ("sweep",
+	// "ε sweep"); base is the exported files' base name.
+	what, base string
+	// grid is the sweep r runs on the form's Spec (Param, From, To,
+	// Points), or why there is none.
+	grid func(res spec.Resolved) (engine.SweepSpec, string)
+	// clear clears the swept field of the form's Spec for the command
+	// line (--vary sets it at every point).
+	clear func(*spec.Spec)
+	// arg writes a grid end as the command line's flag value; tick as a
+	// person reads it (the titles, the messages); axisTick is the chart's
+	// x-axis label.
+	arg, tick, axisTick func(float64) string
+	// hint is the chart's line before a sweep; intro the slope panel's.
+	hint, intro string
+	// budget: the parameter is the privacy budget, so each point has its
+	// own (the privacy panel holds a point's ledger to that point's).
+	budget bool
 }
 
-// NewSweepScreen returns an empty sweep screen.
-func NewSweepScreen(c common) *SweepScreen {
-	s := &SweepScreen{sweepScreen: newSweepScreen(c, runSweep, "sweep", "sweep",
-		chart.Axes{YLabel: "log10 excess risk", XLabel: "n (log)", LogX: true, XFormat: func(x float64) string { return fmtNum(math.Round(x)) }}),
-		table: &SlopesPanel{sweepPanel{common: c}}}
+// job is the sweep r runs: the form's solver over the axis's grid.
+func (a *sweepAxis) job(res spec.Resolved) (job, string) {
+	sw, why := a.grid(res)
+	if why != "" {
+		return job{}, why
+	}
+	j := job{call: callSweep, family: a.kind, what: a.what, names: []string{res.Solver.Name()}, sweep: sw, over: a.symbol}
+	if a.budget {
+		j.budgets = pointBudgets(res, sw)
+	}
+	return j, ""
+}
+
+// pointBudgets is the privacy budget of res's solver at each point of sw,
+// as the engine resolves the point (spec.Resolved.At); nil when a point
+// does not resolve (the sweep then fails with the point's error).
+func pointBudgets(res spec.Resolved, sw engine.SweepSpec) []ledger.Cost {
+	var out []ledger.Cost
+	for _, v := range sw.Grid() {
+		at, err := res.At(sw.Param, v)
+		if err != nil {
+			return nil
+		}
+		out = append(out, at.Privacy.Cost())
+	}
+	return out
+}
+
+// rateSweepScreen is a sweep over one parameter (its sweepAxis): log-log
+// excess risk against the parameter with each bound's curve; its
+// companion panel is the slope table (the fitted slopes next to the
+// bounds' slopes). Shown without a sweep of the current Spec, it asks for
+// one; e exports the sweep it shows.
+type rateSweepScreen struct {
+	sweepBase
+	axis  *sweepAxis
+	table *slopesPanel
+}
+
+// newRateSweepScreen returns an empty sweep screen over axis.
+func newRateSweepScreen(c common, axis *sweepAxis) *rateSweepScreen {
+	s := &rateSweepScreen{sweepBase: newSweepBase(c, axis.kind, axis.job, axis.what, axis.base,
+		chart.Axes{YLabel: "log10 excess risk", XLabel: axis.symbol + " (log)", LogX: true, XFormat: axis.axisTick}),
+		axis: axis, table: &slopesPanel{sweepPanel: sweepPanel{common: c}, axis: axis}}
 	s.rebuild()
 	return s
 }
 
 // Panel is the slope table.
-func (s *SweepScreen) Panel() (string, Component) { return "Slopes", s.table }
+func (s *rateSweepScreen) Panel() (string, component) { return "Slopes", s.table }
+
+// Reproduce is the dpso sweep command of the sweep r runs (the swept
+// field left to --vary); the dpso run command of the form when it has
+// none.
+func (s *rateSweepScreen) Reproduce(user spec.Spec, res spec.Resolved, _ *run) string {
+	a := s.axis
+	sw, why := a.grid(res)
+	if why != "" {
+		return user.Command()
+	}
+	return sweepCommand(user, a.clear, "--vary", sw.Param, "--from", a.arg(sw.From), "--to", a.arg(sw.To), "--points", strconv.Itoa(sw.Points))
+}
 
 // Update takes the form's Spec and the sweeps.
-func (s *SweepScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *rateSweepScreen) Update(msg tea.Msg) (component, tea.Cmd) {
 	if s.take(msg) {
 		s.rebuild()
 	}
@@ -42,39 +116,43 @@ func (s *SweepScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 }
 
 // state is the sweep's state line when it has no report to show.
-func (s *SweepScreen) state() string {
-	r := s.run
+func (s *rateSweepScreen) state() string {
+	r, a := s.run, s.axis
 	if r == nil {
 		return ""
 	}
-	span := fmt.Sprintf("%s … %s", fmtN(int(r.sweep.From)), fmtN(int(r.sweep.To)))
+	span := fmt.Sprintf("%s … %s", a.tick(r.sweep.From), a.tick(r.sweep.To))
 	switch r.phase {
 	case phaseRunning, phasePaused:
 		if r.total > 0 {
-			return fmt.Sprintf("sweeping n over %s: %d of %d (point, trial) runs done", span, r.trialsDone, r.total)
+			return fmt.Sprintf("sweeping %s over %s: %d of %d (point, trial) runs done", a.symbol, span, r.trialsDone, r.total)
 		}
-		return fmt.Sprintf("sweeping n over %s (5 points, %s each)…", span, trialCount(r.spec.Spec.Trials))
+		return fmt.Sprintf("sweeping %s over %s (%d points, %s each)…", a.symbol, span, r.sweep.Points, trialCount(r.spec.Spec.Trials))
 	case phaseRefused:
 		return "✗ refused: " + r.refusal
 	case phaseCancelled:
-		return "the sweep was cancelled: r sweeps again"
+		return "the " + a.what + " was cancelled: r sweeps again"
 	case phaseFailed:
-		return "sweep failed: " + specMessage(r.err)
+		return a.what + " failed: " + specMessage(r.err)
 	}
 	return ""
 }
 
 // rebuild recomputes the chart and the table from the sweep.
-func (s *SweepScreen) rebuild() {
-	st := s.st
+func (s *rateSweepScreen) rebuild() {
+	st, a := s.st, s.axis
 	rep := s.report()
 	state := s.state()
 	s.table.set(rep, state)
+	title := "Sweep: excess risk vs " + a.symbol + " (log-log)"
 	if rep == nil || len(rep.Points) == 0 {
-		s.chart.SetTitle("Sweep: excess risk vs n (log-log)", "")
+		s.chart.SetTitle(title, "")
 		msg := state
 		if msg == "" {
-			msg = "press r to sweep n on a log grid (5 points from n/16 to the current n)"
+			msg = a.hint
+			if _, why := a.grid(s.spec); why != "" {
+				msg = why
+			}
 		}
 		s.chart.SetData(nil, 1, 10, msg)
 		return
@@ -98,7 +176,8 @@ func (s *SweepScreen) rebuild() {
 		series = append(series, ser)
 	}
 	// The start line F(w₀) − F* and the first solver's certificate at each
-	// point's parameters: from which n on the theorem promises something.
+	// point's parameters: from which point on the theorem promises
+	// something.
 	start := chart.Series{Label: "w₀", Kind: chart.Start, Color: st.Start}
 	cert := chart.Series{Label: rep.Solvers[0] + " certified", Kind: chart.Cert, Color: st.Cert}
 	for _, p := range rep.Points {
@@ -107,10 +186,10 @@ func (s *SweepScreen) rebuild() {
 			cert.Points = append(cert.Points, chart.Point{X: p.Value, Y: v})
 		}
 	}
-	start.Note = fmtNum(start.Points[len(start.Points)-1].Y) + " at the last n"
+	start.Note = fmtNum(start.Points[len(start.Points)-1].Y) + " at the last " + a.symbol
 	series = append(series, start)
 	if len(cert.Points) > 0 {
-		cert.Note = certFrom(rep)
+		cert.Note = certFrom(rep, a)
 		series = append(series, cert)
 	}
 	for si, name := range rep.Solvers {
@@ -127,25 +206,25 @@ func (s *SweepScreen) rebuild() {
 		}
 		series = append(series, ser)
 	}
-	right := fmt.Sprintf("%d points, %s … %s", len(rep.Points), fmtN(int(x0)), fmtN(int(x1)))
+	right := fmt.Sprintf("%d points, %s … %s", len(rep.Points), a.tick(x0), a.tick(x1))
 	if runKey(s.run.spec) != runKey(s.spec) {
 		right += " · parameters changed since: press r"
 	}
-	s.chart.SetTitle("Sweep: excess risk vs n (log-log)", right)
+	s.chart.SetTitle(title, right)
 	s.chart.SetNote(rateNote)
 	s.chart.SetData(series, x0, x1, "no finite positive value to draw")
 }
 
-// certFrom says from which n of the sweep on the first solver's
-// certificate falls below F(w₀) − F* (promises something).
-func certFrom(rep *engine.SweepReport) string {
+// certFrom says from which point of the sweep (over axis) on the first
+// solver's certificate falls below F(w₀) − F* (promises something).
+func certFrom(rep *engine.SweepReport, axis *sweepAxis) string {
 	for _, p := range rep.Points {
 		r := p.Reports[0]
 		if c := r.Certified; c.Cert != nil && !math.IsNaN(c.Value()) && !c.Vacuous(r.W0.Mean) {
-			return "below w₀ from n = " + fmtN(int(p.Value))
+			return "below w₀ from " + axis.symbol + " = " + axis.tick(p.Value)
 		}
 	}
-	return "vacuous (above w₀) at every n"
+	return "vacuous (above w₀) at every " + axis.symbol
 }
 
 func fmtSlope(s float64) string {
@@ -155,20 +234,24 @@ func fmtSlope(s float64) string {
 	return strings.Replace(fmt.Sprintf("%+.2f", s), "-", "−", 1)
 }
 
-const slopesTitle = "Slopes: d log(excess risk) / d log n"
-
-// SlopesPanel is the sweep's slope table: each solver's fitted log-log
+// slopesPanel is a sweep's slope table: each solver's fitted log-log
 // slope with its 95% interval, each bound's slope over the same grid.
-type SlopesPanel struct{ sweepPanel }
+type slopesPanel struct {
+	sweepPanel
+	axis *sweepAxis
+}
+
+// title is the table's title.
+func (p *slopesPanel) title() string { return "Slopes: d log(excess risk) / d log " + p.axis.symbol }
 
 // Update does nothing: the sweep screen sets the table.
-func (p *SlopesPanel) Update(tea.Msg) (Component, tea.Cmd) { return p, nil }
+func (p *slopesPanel) Update(tea.Msg) (component, tea.Cmd) { return p, nil }
 
 // View renders the table.
-func (p *SlopesPanel) View() string {
+func (p *slopesPanel) View() string {
 	w := p.w
 	if p.rep == nil {
-		return p.waiting(slopesTitle, "The sweep runs the current parameters at 5 values of n on a log grid from n/16 to n (same seed) and fits a line to log(mean excess risk) against log n. Each bound's slope over the same grid is its rate in n.")
+		return p.waiting(p.title(), p.axis.intro)
 	}
 	// Notes are wrapped in full when the panel has the rows for every
 	// one of them, else cut to a line each (first pass: wrapped).
@@ -183,7 +266,7 @@ func (p *SlopesPanel) View() string {
 
 // slopeLines is the slope table, its notes wrapped (wrap) or cut to one
 // line each.
-func (p *SlopesPanel) slopeLines(w int, wrap bool) []string {
+func (p *slopesPanel) slopeLines(w int, wrap bool) []string {
 	st, rep := p.st, p.rep
 	note := func(s string) []string {
 		if !wrap {
@@ -198,7 +281,7 @@ func (p *SlopesPanel) slopeLines(w int, wrap bool) []string {
 		}
 		return out
 	}
-	lines := []string{style.Rule(*st, slopesTitle, "", w, false)}
+	lines := []string{style.Rule(*st, p.title(), "", w, false)}
 	for si, sl := range rep.Slopes {
 		l := st.FG(st.RunColor(si), chart.Mark(chart.Run, si, st.Plain)+" ") + st.Emph.Render(sl.Solver) + " measured " + st.Emph.Render(fmtSlope(sl.Slope))
 		if !math.IsNaN(sl.Lo) {
@@ -218,7 +301,7 @@ func (p *SlopesPanel) slopeLines(w int, wrap bool) []string {
 		count[k]++
 		l := st.FG(col, mark+" ") + boundShort(bs.ID, bs.Kind) + " slope " + st.Emph.Render(fmtSlope(bs.Slope))
 		if len(bs.RateN) > 0 && bs.RateNote == "" {
-			l += fmt.Sprintf(" (local rate %s at n = %s)", fmtSlope(bs.RateN[len(bs.RateN)-1]), fmtN(int(rep.Points[len(rep.Points)-1].Value)))
+			l += fmt.Sprintf(" (local rate %s at %s = %s)", fmtSlope(bs.RateN[len(bs.RateN)-1]), p.axis.symbol, p.axis.tick(rep.Points[len(rep.Points)-1].Value))
 		}
 		lines = append(lines, style.FitWords(l, w))
 		if bs.RateNote != "" {

@@ -9,34 +9,34 @@ import (
 	"dpso/tui/style"
 )
 
-// SideTabs is the compact layout's side panel: one of the screen's
+// sideTabs is the compact layout's side panel: one of the screen's
 // companion panel (theorem or slopes), the privacy panel and the clipping
 // panel at a time, chosen with t. Its title line is the tab bar, in the
 // place of the panel's own title.
-type SideTabs struct {
+type sideTabs struct {
 	common
 	titles []string
-	panels []Component
+	panels []component
 	cur    int
 	w, h   int
 }
 
-// NewSideTabs returns the tabs over panels, titled titles.
-func NewSideTabs(c common, titles []string, panels []Component) *SideTabs {
-	return &SideTabs{common: c, titles: titles, panels: panels}
+// newSideTabs returns the tabs over panels, titled titles.
+func newSideTabs(c common, titles []string, panels []component) *sideTabs {
+	return &sideTabs{common: c, titles: titles, panels: panels}
 }
 
 // SetFirst replaces the first tab (the screen's companion panel).
-func (t *SideTabs) SetFirst(title string, c Component) {
+func (t *sideTabs) SetFirst(title string, c component) {
 	t.titles[0], t.panels[0] = title, c
 	c.SetSize(t.w, t.h)
 }
 
 // Current is the panel shown.
-func (t *SideTabs) Current() Component { return t.panels[t.cur] }
+func (t *sideTabs) Current() component { return t.panels[t.cur] }
 
 // SetSize sets the size of the tabs and of every panel.
-func (t *SideTabs) SetSize(w, h int) {
+func (t *sideTabs) SetSize(w, h int) {
 	t.w, t.h = w, h
 	for _, p := range t.panels {
 		p.SetSize(w, h)
@@ -44,10 +44,10 @@ func (t *SideTabs) SetSize(w, h int) {
 }
 
 // ShortHelp is the tabs' key.
-func (t *SideTabs) ShortHelp() []key.Binding { return []key.Binding{t.keys.Panel} }
+func (t *sideTabs) ShortHelp() []key.Binding { return []key.Binding{t.keys.Panel} }
 
 // Update switches tabs on t and passes the scroll keys to the panel shown.
-func (t *SideTabs) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *sideTabs) Update(msg tea.Msg) (component, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return t, nil
@@ -65,7 +65,7 @@ func (t *SideTabs) Update(msg tea.Msg) (Component, tea.Cmd) {
 
 // View renders the tab bar over the panel shown (its own title line
 // replaced).
-func (t *SideTabs) View() string {
+func (t *sideTabs) View() string {
 	st := t.st
 	var tabs []string
 	for i, title := range t.titles {

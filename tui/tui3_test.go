@@ -45,7 +45,7 @@ func TestAboveStartShortForm(t *testing.T) {
 		opts := testOpts(t, &fakeRunner{points: tc.points}, 2*time.Second) // every run takes over 1 s
 		opts.Manual = false
 		m := newTestModelOpts(t, opts, &first, 80, 24)
-		keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().kind == runCompare })
+		keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().compare })
 		names, _, _ := strings.Cut(outcomeOf(m.run()).text, " above w₀")
 		who := strings.Split(names, ", ")
 		if len(who) != tc.above {
@@ -129,7 +129,7 @@ func TestPresetBurst(t *testing.T) {
 			t.Errorf("%v: the overlay is still open after the burst", tc.keys)
 		}
 		r := m.run()
-		if r == nil || r.kind != m.screens[m.active].run || !r.active() || runKey(r.spec) != runKey(m.form.Resolved()) || m.preset != tc.title {
+		if r == nil || r.family != m.screens[m.active].def.family() || !r.active() || runKey(r.spec) != runKey(m.form.Resolved()) || m.preset != tc.title {
 			t.Fatalf("%v: r did not start a run of the loaded preset %q (preset %q, run %+v)", tc.keys, tc.title, m.preset, r)
 		}
 		id := r.id

@@ -52,15 +52,15 @@ func runOrSeed(rs spec.Resolved) string {
 }
 
 // onScreen tracks the run whose result the shown screen draws — the
-// latest run of the shown screen's family (see family): the chart's (also
-// under the moment profile, whose r runs on the chart), the sweep of n,
-// the clipping sweep, the audit — and the latest run of any family, so
-// that the status bar, the help and the privacy panel describe what is on
-// screen, not merely the last job started.
+// latest run of the shown screen's family (screenMsg.draws: the chart's
+// also under the moment profile, whose r runs on the chart) — and the
+// latest run of any family, so that the status bar, the help and the
+// privacy panel describe what is on screen, not merely the last job
+// started.
 type onScreen struct {
-	last [4]*run
+	last map[screenKind]*run
 	cur  *run
-	fam  int
+	fam  screenKind // "" before the first screenMsg: the chart's
 }
 
 // take applies a runEvent or a screenMsg and reports whether it was one.
@@ -68,13 +68,16 @@ func (o *onScreen) take(msg tea.Msg) bool {
 	switch msg := msg.(type) {
 	case runEvent:
 		if msg.run == nil {
-			o.last, o.cur = [4]*run{}, nil
+			o.last, o.cur = nil, nil
 			return true
 		}
+		if o.last == nil {
+			o.last = map[screenKind]*run{}
+		}
 		o.cur = msg.run
-		o.last[family(msg.run.kind)] = msg.run
+		o.last[msg.run.family] = msg.run
 	case screenMsg:
-		o.fam = msg.family()
+		o.fam = msg.draws
 	default:
 		return false
 	}
@@ -82,7 +85,12 @@ func (o *onScreen) take(msg tea.Msg) bool {
 }
 
 // shown is the run whose result is on screen (nil: none).
-func (o *onScreen) shown() *run { return o.last[o.fam] }
+func (o *onScreen) shown() *run {
+	if o.fam == "" {
+		return o.last[chartKind]
+	}
+	return o.last[o.fam]
+}
 
 // elsewhere is the latest run when it is going on and another screen
 // draws it (nil otherwise).
@@ -91,19 +99,6 @@ func (o *onScreen) elsewhere() *run {
 		return r
 	}
 	return nil
-}
-
-// family is the run family the screen of msg draws.
-func (msg screenMsg) family() int {
-	switch {
-	case msg.sweep:
-		return family(runSweep)
-	case msg.clip:
-		return family(runClip)
-	case msg.audit:
-		return family(runAudit)
-	}
-	return family(runSingle)
 }
 
 // diagnosticsNote says, on the user's rows, what is not covered by the

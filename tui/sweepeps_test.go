@@ -1,0 +1,150 @@
+package tui
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"dpso/internal/engine"
+	"dpso/internal/report"
+	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/theory"
+)
+
+// epsSweepSpec is a Spec whose ε sweep runs in about a second on the real
+// engine: heavy-tailed linear regression, n = 2·10⁴, 3 trials.
+var epsSweepSpec = spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, N: 20000, Trials: 3}
+
+// epsSettled reports whether the current run is an ε sweep that settled,
+// done.
+func epsSettled(m *Model) bool {
+	return settled(m) && m.run().family == sweepEpsKind && m.run().phase == phaseDone
+}
+
+// TestSweepEpsIsTheCLISweep: v shows the sweep over ε and runs, on the
+// real engine, 5 points from ε/10 to 10ε; its reproduce line is the dpso
+// sweep --vary eps command of that grid, and e exports exactly the
+// document that command's --json prints — computed here independently,
+// by resolving the line's Spec (the form's with ε left to --vary, as the
+// CLI refuses both) and calling engine.Sweep with the line's grid.
+func TestSweepEpsIsTheCLISweep(t *testing.T) {
+	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
+	s := epsSweepSpec
+	m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
+	keyUntil(t, m, "v", func() bool { return epsSettled(m) || settled(m) })
+	if m.shownKind() != sweepEpsKind || !epsSettled(m) {
+		t.Fatalf("v: screen %s, run %+v", m.shownKind(), m.run())
+	}
+	const line = "dpso sweep --scenario linreg-t --n 20000 --trials 3 --vary eps --from 0.1 --to 10 --points 5"
+	if got := m.status.reproduce(); got != line {
+		t.Errorf("reproduce line %q, want %q", got, line)
+	}
+	v := screenText(m)
+	for _, want := range []string{"✓ done ε sweep", "Sweep: excess risk vs ε (log-log)", "5 points, 0.1 … 10", "Slopes: d log(excess risk) / d log ε", "acsa measured"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the ε sweep screen lacks %q:\n%s", want, v)
+		}
+	}
+
+	// The privacy panel holds the ledger to the budget of the point it
+	// comes from, not to the form's ε.
+	spent, budget, _, point, _, ok := m.privacy.spent()
+	if !ok || !strings.HasPrefix(point, "ε = ") || !(spent.Rho <= budget.Rho) || budget.Rho == m.form.Resolved().Privacy.Rho && point != "ε = 1" {
+		t.Errorf("privacy panel: spent ρ %g of %g at %q", spent.Rho, budget.Rho, point)
+	}
+
+	// What `dpso sweep` runs for the line: its Spec resolved, the grid.
+	cli := s.Clone()
+	cli.Eps = 0
+	base, err := cli.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := engine.SweepSpec{Param: spec.SweepEps, From: 0.1, To: 10, Points: 5}
+	if got := m.run().sweep; !reflect.DeepEqual(got, sw) {
+		t.Errorf("the explorer swept %+v, the line says %+v", got, sw)
+	}
+	rep, err := engine.Sweep(context.Background(), base, sw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := report.MarshalJSON(report.Sweep(rep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exportAndWait(t, m)
+	if got := exportedJSON(t, m, "sweep-eps"); got != string(want) {
+		t.Errorf("the ε sweep's export is not `%s --json`'s document:\n got %s\nwant %s", line, got, want)
+	}
+
+	// v again, or esc, returns to the chart.
+	keyUntil(t, m, "v", func() bool { return m.active == 0 })
+}
+
+// TestSweepEpsAtInfinity: at ε = ∞ there is no budget to sweep: the screen
+// says so and asks for no run, r refuses on the status bar, e says why
+// there is nothing to export, and the reproduce line stays the form's
+// run.
+func TestSweepEpsAtInfinity(t *testing.T) {
+	fr := &fakeRunner{points: 3}
+	s := spec.Spec{Scenario: scenarios.Example1, Eps: math.Inf(1), Trials: 2}
+	m := newTestModel(t, fr, &s, 132, 42)
+	keyUntil(t, m, "v", func() bool { return m.shownKind() == sweepEpsKind })
+	const why = "ε = ∞: there is no privacy budget to sweep"
+	if v := screenText(m); !strings.Contains(v, why) || m.run() != nil || fr.sweeps != 0 {
+		t.Errorf("v at ε = ∞: run %+v, %d sweeps, screen:\n%s", m.run(), fr.sweeps, v)
+	}
+	keyUntil(t, m, "r", func() bool { return m.status.text != "" })
+	if !m.status.err || !strings.HasPrefix(m.status.text, why) || m.run() != nil {
+		t.Errorf("r at ε = ∞: status %q (error %v), run %+v", m.status.text, m.status.err, m.run())
+	}
+	keyUntil(t, m, "e", func() bool { return m.status.text != "" })
+	if !strings.HasPrefix(m.status.text, "nothing to export: "+why) {
+		t.Errorf("e at ε = ∞: status %q", m.status.text)
+	}
+	if got, want := m.status.reproduce(), m.form.Spec().Command(); got != want {
+		t.Errorf("reproduce line %q, want the form's run %q", got, want)
+	}
+}
+
+// TestSweepEpsGrid: the grid is two decades around the form's ε, moved
+// inside ε's range [spec.MinEps, spec.MaxEps] at its ends.
+func TestSweepEpsGrid(t *testing.T) {
+	small := 0.02 // its grid's ends as float64 arithmetic gives them
+	for _, c := range []struct {
+		name          string
+		eps, from, to float64
+	}{
+		{"the default ε", 1, 0.1, 10},
+		{"a small ε", small, small / 10, small * 10},
+		{"near the largest ε", spec.MaxEps / 2, spec.MaxEps / 100, spec.MaxEps},
+		{"near the smallest ε", spec.MinEps * 2, spec.MinEps, spec.MinEps * 100},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := spec.Resolved{Spec: spec.Spec{Eps: c.eps}}
+			sw, why := sweepEpsAxis.grid(res)
+			if why != "" || sw.Param != spec.SweepEps || sw.From != c.from || sw.To != c.to || sw.Points != 5 {
+				t.Errorf("ε = %g: grid %+v (%q), want %g … %g, 5 points", c.eps, sw, why, c.from, c.to)
+			}
+		})
+	}
+}
+
+// TestGoldenSweepEps: the ε sweep's screen at 80×24 and 132×42, after a
+// sweep on the real engine (seeded: the same numbers every time; one
+// worker, so that the clipping panel's latest batch is the same trial's
+// every time).
+func TestGoldenSweepEps(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {132, 42}} {
+		clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
+		s := epsSweepSpec
+		s.Workers = 1
+		m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, sz[0], sz[1])
+		keyUntil(t, m, "v", func() bool { return epsSettled(m) })
+		golden(t, "screen-sweep-eps-"+itoa(sz[0])+"x"+itoa(sz[1]), m.render())
+	}
+}
