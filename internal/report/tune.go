@@ -391,7 +391,7 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
 		{"n, d", fmt.Sprintf("%d (a search trains on %d, scores on %d), %d", r.N, r.NTrain, r.NValid, s.D)},
 		{"k, ε", fmt.Sprintf("k = %s, zCDP ε = %s: the total budget of each search, tuning included", n6(s.K), n6(s.Eps))},
 		{"trials", fmt.Sprintf("%d (%s)", s.Trials, RandText(s.Rand, s.Seed))},
-		{"search", fmt.Sprintf("random search: K ~ %s candidates, each a grid point drawn uniformly (%s); the best private score released: the mean validation loss clipped at c_s (the private %s-quantile of the loss at w₀) plus Gaussian noise",
+		{"search", fmt.Sprintf("random search: K candidates, K ~ %s, each a grid point drawn uniformly (%s); the best private score released: the mean validation loss clipped at c_s (the private %s-quantile of the loss at w₀) plus Gaussian noise",
 			law, gridText, n6(r.Tune.ScoreQuantile))},
 		{"candidate", fmt.Sprintf("ρ_Q = %s zCDP each (one run alone: ε' = %s at δ = %s, exact)", n6(pv.CandidateRho), n6(pv.CandidateEps), n6(pv.Target.Delta))},
 		{"tuning", fmt.Sprintf("+ ε' = %s: choosing among K random candidates (Papernot & Steinke 2022, Thm %s) and the score clip (ρ_s = %s)%s",
