@@ -49,7 +49,9 @@ training rows with ρ_Q-zCDP and scored privately on the validation rows (the me
 the losses clipped at c_s, plus Gaussian noise: ρ_Q-zCDP on rows the training never
 reads, so a candidate is ρ_Q-zCDP). c_s is the private --score-quantile (default
 0.9) of the loss at w₀ on the validation rows (ρ_s = ρ/20). The candidate with
-the best score is released: its parameters, its output, its excess risk. The
+the best score is released: its parameters, its output, its score, its excess
+risk — and nothing else: K and the other candidates' scores are shown as
+diagnostics, not private (the guarantee covers the best of K runs only). The
 search's Rényi DP is Theorem 2 (Theorem 6 for Poisson K) plus ρ_s·λ (and, with
 --constants private, the estimate's ρ₀ on the training rows: max(ρ_s, ρ₀)·λ),
 converted to (ε', δ); ρ_Q is the largest whose search meets the exact (ε', δ)
@@ -89,8 +91,9 @@ Output: a table; --json gives
               "score_clip_rho","constants_rho","rdp":{"orders","values"},"eps","delta","order","overhead_eps",
               "total":{"searches","scope","eps","delta","prescribed_rho","private","not_private"}},
    "solvers":[{"solver","prescribed":{as dpso run --json}|null,
-               "tuned":{"private","excess_risk","holdout","trials":[{"trial","k","tried","scores","chosen",
-                        "candidate","params","score_clip","score_sigma","excess_risk","constants","grid","dropped"}]},
+               "tuned":{"private","excess_risk","holdout","trials":[{"trial","candidate","params","score","score_clip",
+                        "score_sigma","excess_risk","holdout","constants","grid","dropped",
+                        "diagnostics":{"private":false,"note","k","tried","scores","chosen"}}]},
                "oracle_tuned":{"private":false,"note","best","candidate","excess_risk","points"}|null}],
    "w0_excess","notes"}
 (with --vary n: {"command":"tune","vary":"n","points":[that document per n],"total"}).

@@ -134,7 +134,10 @@ type TunedTrial struct {
 	// order and Scores their private scores (noisy clipped validation
 	// losses); Chosen the position in Tried of the released one (−1 when
 	// K = 0: a Poisson search released nothing, and the trial counts the
-	// start point w₀).
+	// start point w₀). The search releases the chosen candidate (its
+	// parameters, output and score) only: K, Tried and the other Scores are
+	// diagnostics its guarantee does not cover, to be shown as not
+	// private.
 	K      int
 	Tried  []int
 	Scores []float64

@@ -149,15 +149,15 @@ type CandidateJSON struct {
 	Batch  *int     `json:"batch"`
 }
 
-// TunedTrialJSON is one trial's search.
+// TunedTrialJSON is one trial's search: what it released (the chosen
+// candidate, its parameters and score; the score clip c_s and the private
+// constants, whose releases the accounting composes; the grid, their
+// post-processing) and, apart, its diagnostics.
 type TunedTrialJSON struct {
 	Trial      int                 `json:"trial"`
-	K          int                 `json:"k"`
-	Tried      []int               `json:"tried"`
-	Scores     []*float64          `json:"scores"`
-	Chosen     *int                `json:"chosen"`
 	Candidate  *CandidateJSON      `json:"candidate"`
 	Params     ParamsJSON          `json:"params"`
+	Score      *float64            `json:"score"`
 	ScoreClip  *float64            `json:"score_clip"`
 	ScoreSigma *float64            `json:"score_sigma"`
 	ExcessRisk *float64            `json:"excess_risk"`
@@ -165,7 +165,24 @@ type TunedTrialJSON struct {
 	Constants  *ConstantsTrialJSON `json:"constants,omitempty"`
 	Grid       []CandidateJSON     `json:"grid"`
 	Dropped    int                 `json:"dropped"`
+	// Diagnostics are K, every candidate drawn and its score: the search
+	// releases the best candidate only, and its guarantee covers nothing
+	// more, so these are not private.
+	Diagnostics SearchDiagnosticsJSON `json:"diagnostics"`
 }
+
+// SearchDiagnosticsJSON is what a search computed but does not release.
+type SearchDiagnosticsJSON struct {
+	Private bool       `json:"private"`
+	Note    string     `json:"note"`
+	K       int        `json:"k"`
+	Tried   []int      `json:"tried"`
+	Scores  []*float64 `json:"scores"`
+	Chosen  *int       `json:"chosen"`
+}
+
+// DiagnosticsNote says why a search's diagnostics are not private.
+const DiagnosticsNote = "not released by the search, whose guarantee covers the chosen candidate only (Papernot & Steinke: the best of K runs): K and every candidate's score together are K compositions — shown for study, not private"
 
 // OracleTunedJSON is the non-private reference.
 type OracleTunedJSON struct {
@@ -315,17 +332,16 @@ func tunedJSON(r *engine.TuneReport, t engine.Tuned) *TunedJSON {
 		j.Holdout = &h
 	}
 	for _, tr := range t.Trials {
-		tj := TunedTrialJSON{Trial: tr.Trial, K: tr.K, Tried: nonNilInts(tr.Tried), Params: paramsOf(tr.Params),
-			ScoreClip: JSONNum(tr.ScoreClip), ScoreSigma: JSONNum(tr.ScoreSigma), ExcessRisk: JSONNum(tr.Excess), Dropped: tr.Dropped}
+		tj := TunedTrialJSON{Trial: tr.Trial, Params: paramsOf(tr.Params),
+			ScoreClip: JSONNum(tr.ScoreClip), ScoreSigma: JSONNum(tr.ScoreSigma), ExcessRisk: JSONNum(tr.Excess), Dropped: tr.Dropped,
+			Diagnostics: SearchDiagnosticsJSON{Note: DiagnosticsNote, K: tr.K, Tried: nonNilInts(tr.Tried), Scores: []*float64{}}}
 		for _, s := range tr.Scores {
-			tj.Scores = append(tj.Scores, JSONNum(s))
-		}
-		if tj.Scores == nil {
-			tj.Scores = []*float64{}
+			tj.Diagnostics.Scores = append(tj.Diagnostics.Scores, JSONNum(s))
 		}
 		if tr.Chosen >= 0 {
 			c := tr.Chosen
-			tj.Chosen = &c
+			tj.Diagnostics.Chosen = &c
+			tj.Score = JSONNum(tr.Scores[c])
 			cj := candidateJSON(tr.Candidate)
 			tj.Candidate = &cj
 		}
@@ -429,7 +445,7 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
 		chosen := "—"
 		if len(t.Trials) > 0 && t.Trials[0].Chosen >= 0 {
 			tr := t.Trials[0]
-			chosen = tr.Candidate.Text(n6) + fmt.Sprintf(" (trial 0: K = %d)", tr.K)
+			chosen = tr.Candidate.Text(n6) + " (trial 0's)"
 		}
 		fmt.Fprintf(tw, "%s\ttuned\t%s\t%s\tε' = %s, tuning included\n", ts.Solver, estText(t.Excess), chosen, n6(pv.Eps))
 		if o := ts.Oracle; o != nil && o.Best >= 0 {
@@ -448,7 +464,7 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
 		}
 	}
 	notes := append([]string{
-		"tuned: each trial's released candidate (its parameters: trial 0's); the excess risk is its mean ± s.e. over trials",
+		"tuned: each trial's released candidate (its parameters: trial 0's); the excess risk is its mean ± s.e. over trials; the search releases that candidate only — K and the other candidates' scores (--json: diagnostics) are " + "not private",
 		"oracle-tuned: " + OracleNote,
 	}, r.Notes...)
 	fmt.Fprintln(w)
