@@ -257,7 +257,7 @@ func (o *tuneOpts) run(e *env, cmd *cobra.Command) error {
 		sw, err := engine.TuneOverN(ctx, r, ts, o.from, o.to, o.points, set)
 		stopProgress()
 		if ctx.Err() != nil {
-			return errInterrupted("dpso tune")
+			return errInterrupted(ctx, "dpso tune")
 		}
 		if err != nil {
 			return userError(err, rename)
@@ -270,7 +270,7 @@ func (o *tuneOpts) run(e *env, cmd *cobra.Command) error {
 	rep, err := engine.Tune(ctx, r, ts, set)
 	stopProgress()
 	if ctx.Err() != nil {
-		return errInterrupted("dpso tune")
+		return errInterrupted(ctx, "dpso tune")
 	}
 	if err != nil {
 		return userError(err, rename)

@@ -197,6 +197,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		return trialOut{refused: "the non-private baseline (no clipping, no noise): a private search has nothing to tune in it"}, nil
 	}
 	cfg := r.Config(j.trial, nil)
+	cfg.Context = ctx // dp-sgd's calibration answers a cancellation
 	cfg.Eps = math.Sqrt(2 * t.pv.CandidateRho)
 	grid, dropped, err := gridFor(t.ts.Grid, ref, d, nt, cfg)
 	if err != nil {
@@ -290,6 +291,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		out.oracle = make([]float64, len(grid))
 		out.oracleHold = make([]float64, len(grid))
 		full := r.Config(j.trial, nil)
+		full.Context = ctx
 		for p, cd := range grid {
 			if err := ctx.Err(); err != nil {
 				return trialOut{}, err
