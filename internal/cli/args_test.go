@@ -164,9 +164,8 @@ var flagPool = map[string][]string{
 	"work-budget":  {"0", "1", "1000000"},
 	"split-budget": {"true", "false"},
 	// Private constants and held-out rows.
-	"constants":       {"declared", "private", "", "bogus"},
-	"constants-share": {"0.1", "0.5", "0.999", "1"},
-	"holdout":         {"0", "0.2", "0.9", "0.95"},
+	"constants": {"declared", "private", "private:0.5", "private:1", "", "bogus"},
+	"holdout":   {"0", "0.2", "0.9", "0.95"},
 	// dp-sgd's and klz-gd's settings.
 	"accountant":       {"pld", "rdp", "moments"},
 	"batch":            {"0", "1", "64", "256"},

@@ -282,7 +282,11 @@ var jsonDocs = map[string][]jsonDoc{
 		{when: "--accountant", value: report.AccountedJSON{}},
 	},
 	"dpso moments": {{value: report.MomentsJSON{}}},
-	"dpso audit":   {{value: report.AuditJSON{}}},
+	"dpso tune": {
+		{value: report.TuneJSON{}, refs: map[string]jsonRef{"prescribed": {"each solver's prescribed run, dpso run's document", report.RunJSON{}}}},
+		{when: "--vary", value: report.TuneSweepJSON{}, refs: map[string]jsonRef{"points": {"each n's search, dpso tune's document", report.TuneJSON{}}}},
+	},
+	"dpso audit": {{value: report.AuditJSON{}}},
 	"dpso list": {{value: report.ListJSON{}, never: map[string]string{
 		"scenarios[].defaults[].error": "a class whose defaults need a flag: none in today's catalogue",
 		"scenarios[].defaults[].flag":  "a class whose defaults need a flag: none in today's catalogue"}}},

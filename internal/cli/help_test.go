@@ -24,6 +24,7 @@ var jsonOutputs = map[string][][]string{
 		{"run", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--oracle", "shuffle-clip"},
 		{"run", "--scenario", "linreg-t", "--assumption", "noncentral", "--dry-run"},
 		{"run", "--scenario", "hinge-t", "--n", "2048", "--trials", "1", "--work-budget", "200000"},
+		{"run", "--data", "examples/linreg-t-d3.csv", "--constants", "private", "--holdout", "0.2", "--rand", "seeded"},
 	},
 	"dpso run --solvers": {
 		{"run", "--scenario", "linreg-t", "--n", "2000", "--trials", "1", "--solvers", "acsa,lipschitz-dpsgd"},
@@ -60,6 +61,14 @@ var jsonOutputs = map[string][][]string{
 		{"audit", "--one-run", "--canaries", "100"},
 	},
 	"dpso list": {{"list"}},
+	"dpso tune": {
+		{"tune", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--trials", "1", "--solvers", "acsa,lipschitz-dpsgd", "--grid-clip", "1,2", "--grid-step", "3", "--grid-iters", "4,8"},
+		{"tune", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--trials", "1", "--solver", "dp-sgd", "--grid-clip", "1", "--grid-step", "0.1", "--grid-epochs", "1", "--grid-batch", "100"},
+		{"tune", "--data", "examples/linreg-t-d3.csv", "--constants", "private", "--holdout", "0.2", "--references", "--rand", "seeded"},
+	},
+	"dpso tune --vary": {
+		{"tune", "--scenario", "linreg-t", "--d", "3", "--trials", "1", "--vary", "n", "--from", "500", "--to", "1000", "--points", "2"},
+	},
 }
 
 // TestJSONFieldsAreTheOutputs: the JSON fields --help and the reference

@@ -90,11 +90,12 @@ Output: a table; --json gives
    "privacy":{"adjacency","method","target":{"rho","delta","eps_exact"},"candidate":{"rho","eps_exact"},
               "score_clip_rho","constants_rho","rdp":{"orders","values"},"eps","delta","order","overhead_eps",
               "total":{"searches","scope","eps","delta","prescribed_rho","private","not_private"}},
-   "solvers":[{"solver","prescribed":{as dpso run --json}|null,
+   "solvers":[{"solver",
                "tuned":{"private","excess_risk","holdout","trials":[{"trial","candidate","params","score","score_clip",
                         "score_sigma","excess_risk","holdout","constants","grid","dropped",
                         "diagnostics":{"private":false,"note","k","tried","scores","chosen"}}]},
                "oracle_tuned":{"private":false,"note","best","candidate","excess_risk","points"}|null}],
+   "prescribed":[each solver's dpso run --json document] (with the references),
    "w0_excess","notes"}
 (with --vary n: {"command":"tune","vary":"n","points":[that document per n],"total"}).
 

@@ -42,10 +42,10 @@ func TestTuneJSON(t *testing.T) {
 			Eps float64
 		}
 		Solvers []struct {
-			Prescribed  map[string]any
 			Tuned       struct{ Private bool }
 			OracleTuned struct{ Private bool } `json:"oracle_tuned"`
 		}
+		Prescribed []map[string]any
 	}
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatal(err)
@@ -61,8 +61,8 @@ func TestTuneJSON(t *testing.T) {
 	if exact := theory.EpsExact(1, 1e-5); !(p.Eps <= exact) || p.Eps < exact-1e-3 {
 		t.Errorf("search ε' = %g, want at most (and near) %g", p.Eps, exact)
 	}
-	if len(j.Solvers) != 1 || j.Solvers[0].Prescribed == nil || !j.Solvers[0].Tuned.Private || j.Solvers[0].OracleTuned.Private {
-		t.Errorf("solvers %+v: want the prescribed run, a private tuned run and a non-private oracle", j.Solvers)
+	if len(j.Solvers) != 1 || len(j.Prescribed) != 1 || !j.Solvers[0].Tuned.Private || j.Solvers[0].OracleTuned.Private {
+		t.Errorf("solvers %+v, prescribed %d: want the prescribed run, a private tuned run and a non-private oracle", j.Solvers, len(j.Prescribed))
 	}
 }
 

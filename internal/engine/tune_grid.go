@@ -157,6 +157,10 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 	// placeholder z = 1 spares each point a calibration that T, the batch
 	// and the point's validity do not depend on.
 	base, err := Candidate{}.apply(&cfg, d, 1).Prescribe(ref, n, cfg)
+	var refused *solvers.RefusedError
+	if errors.As(err, &refused) {
+		return nil, 0, err // a refusal on principle (L_f = ∞): no grid changes it
+	}
 	if err != nil && (len(g.Clip) == 0 || len(g.Step) == 0 || (len(g.Iters) == 0 && !readsEpochs(d)) || (len(g.Batch) == 0 && readsEpochs(d))) {
 		return nil, 0, fmt.Errorf("the default grid starts from %s's prescription, which fails here (%w); give every axis (--grid-clip, --grid-step, --grid-iters or --grid-epochs)", d.Name(), err)
 	}

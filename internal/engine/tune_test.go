@@ -36,8 +36,7 @@ func TestTunePrivacyMeetsTarget(t *testing.T) {
 			s := tuneSpec
 			s.Eps = c.eps
 			if c.priv {
-				s.Constants = spec.ConstantsPrivate
-				s.ConstantsShare = 0.2
+				s.Constants = spec.ConstantsPrivate + ":0.2"
 			}
 			r := resolve(t, s)
 			pv, err := tunePrivacy(r, c.reps)

@@ -55,7 +55,7 @@ func constantsJSON(r *engine.Report) *ConstantsJSON {
 	if r.ConstantsRho == 0 {
 		return nil
 	}
-	j := &ConstantsJSON{Source: "private", Rho0: JSONNum(r.ConstantsRho), Share: JSONNum(r.Spec.ConstantsShare), Note: EstimatesNote}
+	j := &ConstantsJSON{Source: "private", Rho0: JSONNum(r.ConstantsRho), Share: JSONNum(r.ConstantsRho/r.Privacy.Rho), Note: EstimatesNote}
 	for _, t := range r.Trials {
 		if t.Constants == nil {
 			continue
@@ -104,7 +104,7 @@ func constantsRow(r *engine.Report) ([2]string, bool) {
 		rel = append(rel, fmt.Sprintf("%s (ρ = %s)", x.What, n6(x.Rho)))
 	}
 	txt := fmt.Sprintf("private estimates, ρ₀ = %s (%s of ρ = %s; the run gets ρ − ρ₀ = %s, so the spent ρ is their sum) from %d rows: %s; clip c = %s (the %s-quantile of sup_w ‖∇f‖); releases %s",
-		n6(r.ConstantsRho), n6(r.Spec.ConstantsShare), n6(r.Privacy.Rho), n6(r.Privacy.Rho-r.ConstantsRho), e.Rows, e.Summary(n6), n6(e.Clip), n6(e.Q), strings.Join(rel, ", "))
+		n6(r.ConstantsRho), n6(r.ConstantsRho/r.Privacy.Rho), n6(r.Privacy.Rho), n6(r.Privacy.Rho-r.ConstantsRho), e.Rows, e.Summary(n6), n6(e.Clip), n6(e.Q), strings.Join(rel, ", "))
 	if len(r.Trials) > 1 {
 		txt += fmt.Sprintf(" (trial 0's; each of the %d trials estimates on its own data)", len(r.Trials))
 	}

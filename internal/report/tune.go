@@ -42,6 +42,9 @@ type TuneJSON struct {
 	Search  TuneSearchJSON   `json:"search"`
 	Privacy TunePrivacyJSON  `json:"privacy"`
 	Solvers []TuneSolverJSON `json:"solvers"`
+	// Prescribed are the solvers' prescribed runs (dpso run's document,
+	// in solvers' order; absent without the references).
+	Prescribed []RunJSON `json:"prescribed,omitempty"`
 	// W0Excess is F(w₀) − F*, the excess risk of doing nothing.
 	W0Excess *W0JSON  `json:"w0_excess"`
 	Notes    []string `json:"notes"`
@@ -49,10 +52,19 @@ type TuneJSON struct {
 
 // TuneSearchJSON is a search's declaration.
 type TuneSearchJSON struct {
-	Grid          map[string]GridAxisJSON `json:"grid"`
-	Candidates    RepetitionsJSON         `json:"candidates"`
-	Validation    float64                 `json:"validation"`
-	ScoreQuantile float64                 `json:"score_quantile"`
+	Grid          TuneGridJSON    `json:"grid"`
+	Candidates    RepetitionsJSON `json:"candidates"`
+	Validation    float64         `json:"validation"`
+	ScoreQuantile float64         `json:"score_quantile"`
+}
+
+// TuneGridJSON is a search's grid, axis by axis.
+type TuneGridJSON struct {
+	Clip   GridAxisJSON `json:"clip"`
+	Step   GridAxisJSON `json:"step"`
+	Iters  GridAxisJSON `json:"iters"`
+	Epochs GridAxisJSON `json:"epochs"`
+	Batch  GridAxisJSON `json:"batch"`
 }
 
 // GridAxisJSON is one axis: the values given, or the default's rule
@@ -116,11 +128,11 @@ type TuneTotalJSON struct {
 	NotPrivate    []string `json:"not_private,omitempty"`
 }
 
-// TuneSolverJSON is one solver's three runs.
+// TuneSolverJSON is one solver's tuned and oracle-tuned runs (its
+// prescribed run is TuneJSON.Prescribed's, at the same position).
 type TuneSolverJSON struct {
 	Solver      string           `json:"solver"`
 	Refused     string           `json:"refused,omitempty"`
-	Prescribed  *RunJSON         `json:"prescribed"`
 	Tuned       *TunedJSON       `json:"tuned"`
 	OracleTuned *OracleTunedJSON `json:"oracle_tuned"`
 }
@@ -267,8 +279,8 @@ func Tune(r *engine.TuneReport) TuneJSON {
 	}
 	reps := r.Tune.Repetitions
 	j.Search = TuneSearchJSON{
-		Grid: map[string]GridAxisJSON{"clip": axis("clip", g.Clip), "step": axis("step", g.Step), "iters": axis("iters", ints(g.Iters)),
-			"epochs": axis("epochs", g.Epochs), "batch": axis("batch", ints(g.Batch))},
+		Grid: TuneGridJSON{Clip: axis("clip", g.Clip), Step: axis("step", g.Step), Iters: axis("iters", ints(g.Iters)),
+			Epochs: axis("epochs", g.Epochs), Batch: axis("batch", ints(g.Batch))},
 		Candidates: RepetitionsJSON{Distribution: lawName(reps.Shape), Shape: JSONNum(reps.Shape), Mean: reps.Mean, Gamma: JSONNum(r.Privacy.Gamma)},
 		Validation: r.Tune.Validation, ScoreQuantile: r.Tune.ScoreQuantile,
 	}
@@ -293,7 +305,7 @@ func Tune(r *engine.TuneReport) TuneJSON {
 		if ts.Prescribed != nil {
 			rj := Run(ts.Prescribed, Options{ConvDelta: pv.Target.Delta})
 			rj.Privacy.Total = nil
-			sj.Prescribed = &rj
+			j.Prescribed = append(j.Prescribed, rj)
 		}
 		if ts.Refused == "" {
 			sj.Tuned = tunedJSON(r, ts.Tuned)

@@ -111,10 +111,7 @@ var fields = []Field{
 	{Name: "holdout", Group: Data, Kind: Float, Range: closed(0, scenarios.MaxHoldout), Symbol: "holdout", note: text("the held-out fraction of --data's rows"),
 		f64: func(s *Spec) *float64 { return &s.Holdout }, usage: text("--data: hold this fraction of the rows out of every solver and report the held-out loss beside the in-sample excess risk (0: none)")},
 	{Name: "constants", Group: Constant, Kind: String, str: func(s *Spec) *string { return &s.Constants },
-		usage: text("where the prescription's constants come from: declared (the scenario's, or the flags') or private (r̃_2, r̃_k, r̃_2k, β, μ estimated from each trial's data under zCDP with --constants-share of ρ; the run gets the rest) (default declared)")},
-	{Name: "constants-share", Group: Constant, Kind: Float, Range: &theory.Interval{Lo: 0, Hi: 1, LoOpen: true, HiOpen: true}, ZeroDefault: true, Symbol: "ρ₀/ρ",
-		note: text("the share of ρ the private estimate spends"), f64: func(s *Spec) *float64 { return &s.ConstantsShare },
-		usage: text("--constants private: the share ρ₀/ρ of the budget the estimate spends (default 0.1)")},
+		usage: text("where the prescription's constants come from: declared (the scenario's, or the flags') or private[:S] (r̃_2, r̃_k, r̃_2k, β, μ estimated from each trial's data under zCDP with the share S of ρ, default 0.1; the run gets the rest) (default declared)")},
 	{Name: "class", Group: Problem, Kind: String, str: func(s *Spec) *string { return (*string)(&s.Class) },
 		usage: func() string {
 			cs := make([]string, len(theory.Classes))

@@ -109,6 +109,9 @@ type Resolved struct {
 	Assumption theory.Assumption
 	// Rand is the randomness mode.
 	Rand solvers.RandMode
+	// ConstantsShare is ρ₀/ρ of private estimates of the constants
+	// (Spec.Constants "private[:S]"), 0 with declared constants.
+	ConstantsShare float64
 	// Composition says how the budget relates to everything the call
 	// releases from the same data; [Resolved.ForReleases] sets it for m
 	// releases (one release until then).
@@ -147,7 +150,7 @@ func (r *Resolved) resolve() error {
 	}
 	p := scenarios.ProblemDef{
 		Scenario: s.Scenario, Data: s.Data, Loss: scenarios.Loss(s.Loss), EstimateConstants: s.EstimateConstants,
-		PrivateConstants: s.Constants == ConstantsPrivate, Holdout: s.Holdout,
+		PrivateConstants: strings.HasPrefix(s.Constants, ConstantsPrivate), Holdout: s.Holdout,
 		N: s.N, D: s.D, Diam: s.Diam, Tail: s.Tail, K: s.K,
 		Lambda1: s.Lambda1, Lambda2: s.Lambda2, Params: s.Params,
 		Beta: s.Beta, Mu: s.Mu, R2: s.R2, Rk: s.Rk, R2k: s.R2k, Lf: s.Lf,
@@ -231,9 +234,11 @@ func (r *Resolved) resolve() error {
 	}
 	r.Privacy = r.PrivacyOf(d)
 	p.Eps = s.Eps
-	if err := resolveConstants(s, shuffle, r.Assumption); err != nil {
+	share, err := resolveConstants(s, shuffle, r.Assumption)
+	if err != nil {
 		return err
 	}
+	r.ConstantsShare = share
 
 	// The problem.
 	p.Needs = scenarios.ConstantNeeds{None: s.Iters > 0 && s.Clip > 0 && s.Step > 0, R2k: d.Moments == solvers.Moment2K, Solver: s.Solver}
@@ -491,48 +496,55 @@ func (r Resolved) CheckSize(d solvers.Descriptor) error {
 	return specErr("n", "%s", msg)
 }
 
-// resolveConstants checks --constants and --constants-share: private
-// estimates need a finite zCDP budget to take their share from (not the
-// shuffle model's (ε, δ)), exclude the non-private --estimate-constants,
-// and estimate r̃_k (the default assumption) only.
-func resolveConstants(s *Spec, shuffle bool, a theory.Assumption) error {
-	switch s.Constants {
-	case "", "declared":
+// resolveConstants checks --constants and returns the share ρ₀/ρ of
+// private estimates (0 for declared constants): they need a finite zCDP
+// budget to take their share from (not the shuffle model's (ε, δ)),
+// exclude the non-private estimate from the data, and estimate r̃_k (the
+// default assumption) only. "private:S" gives the share S ∈ (0, 1);
+// "private" is the default share; the Spec keeps "private" for it and
+// "private:S" otherwise.
+func resolveConstants(s *Spec, shuffle bool, a theory.Assumption) (float64, error) {
+	v := s.Constants
+	if v == "" || v == "declared" {
 		s.Constants = ""
-		if s.ConstantsShare != 0 {
-			return specErr("constants-share", "the share of the budget for private estimates applies to --constants private only")
+		return 0, nil
+	}
+	share := DefaultConstantsShare
+	rest, ok := strings.CutPrefix(v, ConstantsPrivate)
+	switch {
+	case !ok:
+		return 0, specErr("constants", "unknown source of constants %s (want declared, private, or private:S with a share S in (0, 1))", theory.Quote(v))
+	case rest != "":
+		x, err := theory.ParseNumber(strings.TrimPrefix(rest, ":"))
+		if !strings.HasPrefix(rest, ":") || err != nil || !(x > 0 && x < 1) {
+			return 0, specErr("constants", "%s: the share of the budget after private: must be a number in (0, 1), as in private:0.2", theory.Quote(v))
 		}
-		return nil
-	case ConstantsPrivate:
-	default:
-		return specErr("constants", "unknown source of constants %s (want declared or private)", theory.Quote(s.Constants))
+		share = x
 	}
 	switch {
 	case math.IsInf(s.Eps, 1):
-		return specErr("constants", "private estimates take a share of a finite budget; ε = ∞ has none (give a finite --eps, or leave --constants out)")
+		return 0, specErr("constants", "private estimates take a share of a finite budget; ε = ∞ has none (give a finite ε, or declared constants)")
 	case shuffle:
-		return specErr("constants", "private estimates are zCDP releases; the shuffle oracle %s states its budget as (ε, δ), which has no zCDP share to give them", s.Oracle)
+		return 0, specErr("constants", "private estimates are zCDP releases; the shuffle oracle %s states its budget as (ε, δ), which has no zCDP share to give them", s.Oracle)
 	case s.EstimateConstants:
-		return specErr("constants", "private estimates and --estimate-constants (not private) exclude each other; choose one")
+		return 0, specErr("constants", "private estimates and the estimate from the data (not private) exclude each other; choose one")
 	case a != "" && a != theory.Tilde:
-		return specErr("constants", "private estimates read r̃_k (Assumption ass:tilde); --assumption %s reads constants they do not estimate", a)
+		return 0, specErr("constants", "private estimates read r̃_k (Assumption ass:tilde); the assumption %s reads constants they do not estimate", a)
 	}
-	if s.ConstantsShare == 0 {
-		s.ConstantsShare = DefaultConstantsShare
+	s.Constants = ConstantsPrivate
+	if share != DefaultConstantsShare {
+		s.Constants += ":" + FormatArg(share)
 	}
-	return nil
+	return share, nil
 }
 
 // PrivateConstants reports whether the run estimates its constants
-// privately (--constants private).
-func (r Resolved) PrivateConstants() bool { return r.Spec.Constants == ConstantsPrivate }
+// privately.
+func (r Resolved) PrivateConstants() bool { return r.ConstantsShare > 0 }
 
 // ConstantsRho is ρ₀, the zCDP budget of a private estimate of the
-// constants: ConstantsShare·ρ of the per-release budget (0 without
-// --constants private).
+// constants: ConstantsShare·ρ of the per-release budget (0 with declared
+// constants).
 func (r Resolved) ConstantsRho() float64 {
-	if !r.PrivateConstants() {
-		return 0
-	}
-	return r.Spec.ConstantsShare * r.Privacy.Rho
+	return r.ConstantsShare * r.Privacy.Rho
 }

@@ -34,13 +34,12 @@ type Spec struct {
 	EstimateConstants bool `json:"estimate-constants,omitempty"`
 	// Constants says where the constants the prescription reads come
 	// from: "declared" (the default, kept as ""): the scenario's, or the
-	// flags'; "private": estimated from each trial's data under zCDP with
-	// the share ConstantsShare of ρ (scenarios.Instance.EstimatePrivately),
-	// the run getting the rest.
+	// flags'; "private" or "private:S": estimated from each trial's data
+	// under zCDP with the share S ∈ (0, 1) of ρ (default
+	// DefaultConstantsShare; scenarios.Instance.EstimatePrivately), the
+	// run getting the rest. Resolve writes the share it reads as
+	// Resolved.ConstantsShare.
 	Constants string `json:"constants,omitempty"`
-	// ConstantsShare is ρ₀/ρ, the share of the budget the private estimate
-	// spends, (0, 1); default DefaultConstantsShare.
-	ConstantsShare float64 `json:"constants-share,omitempty"`
 	// Holdout is the fraction of user data's rows held out from every
 	// solver, [0, scenarios.MaxHoldout]; the report gives the held-out loss
 	// (a non-private diagnostic) beside the in-sample excess risk.
@@ -158,7 +157,8 @@ const (
 	DefaultDelta = 1e-6
 	// MaxDelta is the shuffle protocols' bound on δ (δ < 1/2).
 	MaxDelta = 0.5
-	// DefaultConstantsShare is ρ₀/ρ of --constants private when unset.
+	// DefaultConstantsShare is ρ₀/ρ of private constants when no share
+	// is given.
 	DefaultConstantsShare = 0.1
 	// ConstantsPrivate is --constants' value for private estimates.
 	ConstantsPrivate = "private"
