@@ -110,6 +110,12 @@ type DPSGD struct {
 	// CountNoise is σ_b, the standard deviation of the noise on the clipped
 	// count (0: B/20).
 	CountNoise float64
+	// Multiplier, when > 0, is the noise multiplier z itself, not
+	// calibrated to the run's ε (not a user setting): the caller accounts
+	// the run — a private search's candidate, whose z keeps its Rényi
+	// curve under the search's — and the ledger records the RDP
+	// accountant's (ε', δ) of that z.
+	Multiplier float64
 }
 
 // dpsgdSettings are dp-sgd's settings, by the names its ConfigErrors give
@@ -181,6 +187,8 @@ func (s DPSGD) options(n int) (DPSGD, accountant.Kind, accountant.Adjacency, err
 		return o, kind, adj, &ConfigError{"clip-rate", fmt.Sprintf("η_C = %s; want a finite η_C > 0, or 0 for %s", exactNum(o.ClipRate), exactNum(DefaultDPSGDClipRate))}
 	case math.IsNaN(o.CountNoise) || o.CountNoise < 0 || math.IsInf(o.CountNoise, 1):
 		return o, kind, adj, &ConfigError{"clip-count-noise", fmt.Sprintf("σ_b = %s; want a finite σ_b > 0, or 0 for B/20", exactNum(o.CountNoise))}
+	case math.IsNaN(o.Multiplier) || o.Multiplier < 0 || math.IsInf(o.Multiplier, 1):
+		return o, kind, adj, &ConfigError{"eps", fmt.Sprintf("noise multiplier z = %s; want a finite z > 0, or 0 to calibrate it", exactNum(o.Multiplier))}
 	}
 	if o.SamplingRate > 0 {
 		o.Batch = max(1, int(math.Round(o.SamplingRate*float64(n))))
@@ -244,9 +252,26 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 		notes = append(notes, fmt.Sprintf("the work budget of %s gradient evaluations binds: T = %d steps of expected batch %s are cut to %d (the noise is calibrated to the T run)", num4(float64(budget)), t0, num6(bf), pl.T))
 	}
 	// Privacy: the target ε' and the noise multiplier.
-	if math.IsInf(eps, 1) {
+	switch {
+	case math.IsInf(eps, 1):
 		pl.target = math.Inf(1)
-	} else {
+	case o.Multiplier > 0:
+		// A given z: the run is what its accountant says it is.
+		z := o.Multiplier
+		e, err := accountant.Epsilon(accountant.RDP, accountant.Mechanism{Sigma: z, Q: pl.q, Steps: pl.T}, pl.delta)
+		if err != nil {
+			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd at the given noise multiplier z = %s: %v", num6(z), err)}
+		}
+		pl.acct, pl.target, pl.z, pl.zSum = accountant.RDP, e, z, z
+		notes = append(notes, fmt.Sprintf("noise multiplier z = %s, given (not calibrated to ε): T = %d Poisson-subsampled Gaussian steps (q = %s) are (ε', δ) = (%s, %s)-DP by the RDP accountant", num6(z), pl.T, num4(pl.q), num6(e), exactNum(pl.delta)))
+		if o.Adaptive {
+			pl.sigmaB = o.CountNoise
+			if !(2*pl.sigmaB > z) {
+				return dpsgdPlan{}, Params{}, &ConfigError{"clip-count-noise", fmt.Sprintf("adaptive clipping needs 2σ_b > z: σ_b = %s, z = %s (the count's noise must be smaller in privacy cost than the whole budget)", num4(pl.sigmaB), num6(z))}
+			}
+			pl.zSum = 1 / math.Sqrt(1/(z*z)-1/(4*pl.sigmaB*pl.sigmaB))
+		}
+	default:
 		pl.target = theory.EpsExact(eps, pl.delta)
 		ctx := cfg.Context
 		if ctx == nil {

@@ -163,6 +163,9 @@ var flagPool = map[string][]string{
 	"checkpoints":  {"0", "1", "64", "10000"},
 	"work-budget":  {"0", "1", "1000000"},
 	"split-budget": {"true", "false"},
+	// Private constants and held-out rows.
+	"constants": {"declared", "private", "private:0.5", "private:1", "", "bogus"},
+	"holdout":   {"0", "0.2", "0.9", "0.95"},
 	// dp-sgd's and klz-gd's settings.
 	"accountant":       {"pld", "rdp", "moments"},
 	"adjacency":        {"replace-one", "add-remove", "swap"},

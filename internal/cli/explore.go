@@ -36,7 +36,7 @@ func (e *env) explore(opts tui.Options) error {
 
 // needTTY is the error of the explorer without a terminal.
 func needTTY() error {
-	return usageErrorf("the explorer needs an interactive terminal; for scripts use the headless subcommands: dpso run, sweep, bounds, privacy, moments, audit, list (see dpso --help)")
+	return usageErrorf("the explorer needs an interactive terminal; for scripts use the headless subcommands: dpso run, sweep, tune, bounds, privacy, moments, audit, list (see dpso --help)")
 }
 
 // exploreOpts are the explore command's flags, bound to a flag set: the

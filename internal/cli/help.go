@@ -284,7 +284,11 @@ var jsonDocs = map[string][]jsonDoc{
 		{when: "--accountant", value: report.AccountedJSON{}, never: noDraws},
 	},
 	"dpso moments": {{value: report.MomentsJSON{}, never: map[string]string{"citation.rand": "the moments draw from fixed streams, not the run's randomness"}}},
-	"dpso audit":   {{value: report.AuditJSON{}, never: map[string]string{"citation.data_sha256": "an audit reads no data file"}}},
+	"dpso tune": {
+		{value: report.TuneJSON{}, refs: map[string]jsonRef{"prescribed": {"each solver's prescribed run, dpso run's document", report.RunJSON{}}}},
+		{when: "--vary", value: report.TuneSweepJSON{}, refs: map[string]jsonRef{"points": {"each n's search, dpso tune's document", report.TuneJSON{}}}},
+	},
+	"dpso audit": {{value: report.AuditJSON{}, never: map[string]string{"citation.data_sha256": "an audit reads no data file"}}},
 	"dpso list": {{value: report.ListJSON{}, never: map[string]string{
 		"citation.rand":                "the command draws nothing at random",
 		"citation.data_sha256":         "the command reads no data file",

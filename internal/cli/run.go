@@ -37,10 +37,8 @@ func newRunCommand(e *env) (*cobra.Command, *runOpts) {
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run a solver on a scenario (or a CSV file): excess risk, parameters, privacy and the paper's bounds",
-		Long: `run runs one solver (--solvers: several, on the same draws) for --trials trials on a
-scenario or your CSV file (--data): the mean excess risk F(w) − F* ± its standard error, the
-parameters the theorem prescribes, the privacy spent, the certificate and the bounds at the
-same parameters. --eps is the zCDP ε (ρ = ε²/2). Defaults per scenario and class: dpso list.`,
+		Long: `run runs a solver (--solvers: several, on the same draws) --trials times on a scenario or your
+CSV file (--data) and reports its excess risk F(w) − F* ± s.e., parameters, privacy, certificate, bounds.`,
 		Example: `  dpso run --scenario linreg-t --solvers acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd --plot compare.png
   dpso run --data examples/linreg-t-d3.csv --rk 12 --beta 1.5 --csv`,
 	}

@@ -11,6 +11,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/solvers"
+	privest "dpso/solvers/estimate"
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
 	"dpso/theory"
@@ -127,8 +128,16 @@ type TrialResult struct {
 	// Excess is F(w) − F* of the output, ExcessSE the Monte Carlo error of
 	// the evaluation sample (0 when exact).
 	Excess, ExcessSE float64
-	W                []float64
-	Spent, Budget    ledger.Cost
+	// Holdout is the output's mean loss on user data's held-out rows and
+	// HoldoutSE its standard error over the rows (NaN without --holdout):
+	// a non-private diagnostic.
+	Holdout, HoldoutSE float64
+	// Constants are the trial's private estimates of the constants its
+	// solvers' prescriptions read (nil unless --constants private); their
+	// cost ρ₀ is part of Spent and Budget.
+	Constants     *privest.Estimates
+	W             []float64
+	Spent, Budget ledger.Cost
 	// Events are the mechanisms the ledger accounted as a whole (dp-sgd's
 	// Poisson-subsampled Gaussian steps, with their accountant's (ε', δ));
 	// nil for the solvers charged call by call.
@@ -240,6 +249,17 @@ type Report struct {
 	// schedule (localized methods, klz-gd): the parameters are then not
 	// the theorem's prescription.
 	BudgetCapped bool
+	// Holdout is the mean ± s.e. over trials of the output's loss on user
+	// data's held-out rows, W0Holdout the loss of w₀ = 0 there with its
+	// standard error over the rows (NaN without --holdout): non-private
+	// diagnostics, the population's stand-in beside the in-sample excess
+	// risk.
+	Holdout, W0Holdout Estimate
+	// HoldoutRows is the number of held-out rows (0 without --holdout).
+	HoldoutRows int
+	// ConstantsRho is ρ₀, the per-trial cost of the private estimates of
+	// the constants (0 without --constants private).
+	ConstantsRho float64
 	// RefNotes are the sentences about the reference lines: the
 	// certificate (none, a failed condition, vacuous), a mean above
 	// F(w₀) − F*, a budget cap. A run's outputs print them after Notes; a
@@ -397,6 +417,9 @@ func (p *Prescription) Private() bool {
 // without running (for the explorer's formula panel and `run --dry-run`),
 // with the constants the theory bounds need.
 func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
+	if err := checkPrivateConstants(r); err != nil {
+		return nil, err
+	}
 	r, err := r.ForReleases(r.Releases(1, 1))
 	if err != nil {
 		return nil, err

@@ -31,8 +31,9 @@ type unit struct {
 	refused []string
 	point   int
 	results [][]TrialResult // [solver][trial]
-	// w0 is F(w₀) − F* at the common start w₀ = 0.
-	w0 Estimate
+	// w0 is F(w₀) − F* at the common start w₀ = 0; w0Holdout its loss on
+	// user data's held-out rows (NaN when none).
+	w0, w0Holdout Estimate
 	// biasOnly: run every trial a second time with the noise off.
 	biasOnly bool
 	// holds are the overrides a clip sweep holds per solver (its step,
@@ -53,7 +54,7 @@ type Hold struct {
 // config is the solvers.Config of solver si in trial: the run's, with the
 // solver's holds.
 func (u *unit) config(si, trial int, observe func(solvers.Checkpoint)) solvers.Config {
-	cfg := u.run.Config(trial, observe)
+	cfg := u.runConfig(trial, observe)
 	if si < len(u.holds) {
 		if h := u.holds[si]; h.Step != 0 || h.Iters != 0 {
 			if h.Step != 0 {
@@ -89,6 +90,13 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, ho
 		return nil, err
 	}
 	u := &unit{in: in, run: r, spec: specOf(r, in), point: point, w0: startExcess(in), holds: holds}
+	u.w0Holdout = holdoutAt(in, make([]float64, in.Dim()))
+	// With private constants the configuration is checked on placeholder
+	// constants; each trial prescribes from its own estimates.
+	check := in
+	if r.PrivateConstants() {
+		check = in.WithEstimates(placeholderEstimates(in, r.Problem.Needs.R2k))
+	}
 	if err := spec.CheckSamplingRate(r.Spec, u.spec.N); err != nil {
 		return nil, err
 	}
@@ -108,7 +116,7 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, ho
 		d = r.Configured(d)
 		cfg := u.config(len(u.solvers), 0, nil)
 		cfg.Context = ctx // dp-sgd's calibration answers Ctrl-C
-		par, err := d.Solver.Prescribe(in, u.spec.N, cfg)
+		par, err := d.Solver.Prescribe(check, u.spec.N, cfg)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -233,6 +241,13 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 	if err != nil {
 		return err
 	}
+	prob, est, err := u.trialProblem(ctx, data, trial)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
 	progress := p.set.progress()
 	for si, d := range u.solvers {
 		if u.refused[si] != "" {
@@ -256,7 +271,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		}
 		cfg := u.config(si, trial, observe)
 		cfg.Workers = p.inner
-		res, err := d.Solver.Run(ctx, u.in, data, cfg)
+		res, err := d.Solver.Run(ctx, prob, data, cfg)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -275,7 +290,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 			// off: the clipping bias's share of the error.
 			cfg := u.config(si, trial, nil)
 			cfg.NoNoise = true
-			bo, err := d.Solver.Run(ctx, u.in, data, cfg)
+			bo, err := d.Solver.Run(ctx, prob, data, cfg)
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -293,8 +308,10 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if out, radius := math.Sqrt(sqnorm(res.W)), u.in.Diam()/2; out > radius*(1+1e-9) {
 			notes = append(notes, fmt.Sprintf("the output lies outside W (‖w‖ = %s > R = %s); its excess risk may be negative", theory.Sig6.Format(out), theory.Sig6.Format(radius)))
 		}
+		ho := holdoutAt(u.in, res.W)
 		u.results[si][trial] = TrialResult{
-			Trial: trial, Excess: ex, ExcessSE: se, W: res.W, Spent: res.Spent, Budget: res.Budget, Events: res.Events, Params: res.Params,
+			Trial: trial, Excess: ex, ExcessSE: se, Holdout: ho.Mean, HoldoutSE: ho.SE, Constants: est,
+			W: res.W, Spent: withEstimateCost(res.Spent, est), Budget: withEstimateCost(res.Budget, est), Events: res.Events, Params: res.Params,
 			GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, BiasOnly: biasOnly,
 			Reference: ref.excess, ReferenceWidth: ref.width, ReferenceNote: ref.note,
 			BudgetBound: res.BudgetBound, Notes: notes, Trace: trace,
@@ -337,7 +354,8 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 		Elapsed: elapsed, UserRows: u.run.UserRows(), NotPrivate: u.run.NotPrivate(),
 	}
 	r.Bounds, r.Notes = boundsWithNote(r.Theory, r.Notes)
-	r.W0 = u.w0
+	r.W0, r.W0Holdout, r.HoldoutRows = u.w0, u.w0Holdout, u.in.HoldoutRows()
+	r.Holdout = nanEstimate()
 	r.Geometry, r.Estimated = u.in.Geometry(), u.in.Estimated()
 	r.Clipped = math.NaN()
 	r.BiasOnly = nanEstimate()
@@ -350,6 +368,25 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	r.Risk = u.in.RiskInfo()
 	r.Trials = u.results[si]
 	r.Params = u.params[si]
+	r.Holdout = holdoutEstimate(r.Trials)
+	certIn := u.in
+	if e := r.Trials[0].Constants; e != nil {
+		// Each trial prescribed from its own private estimates: the
+		// parameters shown are trial 0's.
+		r.Params = r.Trials[0].Params
+		r.ConstantsRho = e.Rho
+		estIn := u.in.WithEstimates(*e)
+		if u.run.UserRows() {
+			// User data declare no constants: the bounds and the
+			// certificate read trial 0's estimates (a scenario's read its
+			// true, declared constants).
+			certIn = estIn
+			r.Theory = theoryOf(u.run, certIn)
+			r.Bounds, r.Notes = boundsWithNote(r.Theory, r.Notes)
+			r.Notes = append(r.Notes, "the theory bounds and the certificate read trial 0's private estimates of the constants: they hold if the true constants are at most the estimates")
+		}
+		r.Notes = append(r.Notes, estIn.Notes()[len(u.in.Notes()):]...)
+	}
 	xs := make([]float64, len(r.Trials))
 	var evalSE float64
 	for i, t := range r.Trials {
@@ -371,7 +408,7 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 		r.BudgetCapped = r.BudgetCapped || t.BudgetBound
 	}
 	r.Reference, r.ReferenceWidth, r.ReferenceNote = referenceOf(r.Trials)
-	r.Certified = Certify(u.in, d.Name(), u.run.Schedule, oracleName, u.spec.K, r.Params)
+	r.Certified = Certify(certIn, d.Name(), u.run.Schedule, oracleName, u.spec.K, r.Params)
 	var note string
 	r.Trace, note = meanTrace(r.Trials)
 	if note != "" {

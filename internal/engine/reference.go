@@ -144,3 +144,26 @@ func referenceOf(trials []TrialResult) (Estimate, float64, string) {
 	}
 	return estimate(xs), width, ""
 }
+
+// holdoutAt is the loss of w on user data's held-out rows with its
+// standard error over the rows (NaN without held-out rows).
+func holdoutAt(in *scenarios.Instance, w []float64) Estimate {
+	m, se := in.HoldoutLoss(w)
+	return Estimate{Mean: m, SE: se}
+}
+
+// holdoutEstimate is the mean ± s.e. over trials of the held-out loss
+// (NaN without held-out rows).
+func holdoutEstimate(trials []TrialResult) Estimate {
+	xs := make([]float64, 0, len(trials))
+	for _, t := range trials {
+		if math.IsNaN(t.Holdout) {
+			return Estimate{Mean: math.NaN(), SE: math.NaN()}
+		}
+		xs = append(xs, t.Holdout)
+	}
+	if len(xs) == 0 {
+		return Estimate{Mean: math.NaN(), SE: math.NaN()}
+	}
+	return estimate(xs)
+}

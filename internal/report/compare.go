@@ -172,6 +172,14 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) error 
 	for _, r := range refusals {
 		fmt.Fprintln(w, r)
 	}
+	for _, r := range c.Reports {
+		if row, ok := constantsRow(r); ok {
+			fmt.Fprintf(w, "%s, %s: %s\n", r.Solver, row[0], row[1])
+		}
+		if row, ok := holdoutRow(r); ok {
+			fmt.Fprintf(w, "%s, %s: %s\n", r.Solver, row[0], row[1])
+		}
+	}
 	risk := first.Risk
 	for _, r := range c.Reports {
 		if r.Refused == "" {

@@ -72,6 +72,12 @@ type RunJSON struct {
 	// Certificate is the paper's explicit-constant bound at the run's
 	// parameters (null when none applies: the notes say why).
 	Certificate *CertificateJSON `json:"certificate"`
+	// Constants are the private estimates of the constants (--constants
+	// private; absent otherwise).
+	Constants *ConstantsJSON `json:"constants,omitempty"`
+	// Holdout is the loss on user data's held-out rows (--holdout; absent
+	// otherwise).
+	Holdout *HoldoutJSON `json:"holdout,omitempty"`
 	// BudgetCapped: the work budget cut the prescribed schedule.
 	BudgetCapped bool           `json:"budget_capped,omitempty"`
 	Bounds       []theory.Bound `json:"bounds"`
@@ -331,6 +337,7 @@ func Run(r *engine.Report, opt Options) RunJSON {
 	j.Reference = referenceJSON(r)
 	j.Clipped = clippedJSON(r)
 	j.Certificate = certJSON(r.Certified, r.W0.Mean)
+	j.Constants, j.Holdout = constantsJSON(r), holdoutJSON(r)
 	j.BudgetCapped = r.BudgetCapped
 	j.Params.Prescribed = j.Params.Prescribed && !j.BudgetCapped
 	j.Bounds = boundsOrEmpty(r.Bounds)
@@ -496,6 +503,9 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
 		privacyRow(s, r.Privacy, conv, r.Private(), spentOf(r)),
 		[2]string{"total", totalText(r.Total, conv)},
 	)
+	if row, ok := constantsRow(r); ok {
+		rows = append(rows, row)
+	}
 	rows = append(rows, notPrivateRows(notPrivate(r))...)
 	rows = append(rows, [2]string{"excess risk", excessText(r)},
 		w0Row(r.W0, r.Risk.Method, s.Data != ""),
@@ -507,6 +517,9 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
 		rows = append(rows, row)
 	}
 	if row, ok := referenceRow(r); ok {
+		rows = append(rows, row)
+	}
+	if row, ok := holdoutRow(r); ok {
 		rows = append(rows, row)
 	}
 	rows = append(rows, certRow(r.Certified, r.W0.Mean, r.Excess.Mean))

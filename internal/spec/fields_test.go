@@ -42,14 +42,16 @@ func TestSpecJSONBytes(t *testing.T) {
 // reads 0 as "the default", which only Set can see.
 func TestFieldRangesEnforced(t *testing.T) {
 	base := map[string]Spec{
-		"k":             {Scenario: "example1"}, // L_f < ∞: every k exists
-		"n":             {Scenario: "example1"}, // d = 1: n = 10⁸ within the size cap
-		"d":             {Scenario: "linreg-t", N: 100},
-		"clip":          {Scenario: "linreg-t", Eps: math.Inf(1)},
-		"delta":         {Scenario: "linreg-t", Oracle: "shuffle-clip"},
-		"batch":         {Scenario: "example1", N: 100_000_000},   // B ≤ n
-		"sampling-rate": {Scenario: "example1", N: 100_000_000},   // qn ≥ 1
-		"klz-tau":       {Scenario: "linreg-t", Eps: math.Inf(1)}, // τ = ∞ needs ε = ∞
+		"k":               {Scenario: "example1"}, // L_f < ∞: every k exists
+		"n":               {Scenario: "example1"}, // d = 1: n = 10⁸ within the size cap
+		"d":               {Scenario: "linreg-t", N: 100},
+		"clip":            {Scenario: "linreg-t", Eps: math.Inf(1)},
+		"delta":           {Scenario: "linreg-t", Oracle: "shuffle-clip"},
+		"batch":           {Scenario: "example1", N: 100_000_000},   // B ≤ n
+		"sampling-rate":   {Scenario: "example1", N: 100_000_000},   // qn ≥ 1
+		"klz-tau":         {Scenario: "linreg-t", Eps: math.Inf(1)}, // τ = ∞ needs ε = ∞
+		"constants-share": {Scenario: "linreg-t", Constants: ConstantsPrivate},
+		"holdout":         {Data: "rows.csv", Rk: 1, Beta: 1}, // user data only (Resolve reads no file)
 	}
 	checked := 0
 	for _, f := range Fields() {

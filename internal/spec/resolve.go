@@ -115,6 +115,9 @@ type Resolved struct {
 	Assumption theory.Assumption
 	// Rand is the randomness mode.
 	Rand solvers.RandMode
+	// ConstantsShare is ρ₀/ρ of private estimates of the constants
+	// (Spec.Constants "private[:S]"), 0 with declared constants.
+	ConstantsShare float64
 	// Composition says how the budget relates to everything the call
 	// releases from the same data; [Resolved.ForReleases] sets it for m
 	// releases (one release until then).
@@ -153,6 +156,7 @@ func (r *Resolved) resolve() error {
 	}
 	p := scenarios.ProblemDef{
 		Scenario: s.Scenario, Data: s.Data, Loss: scenarios.Loss(s.Loss), EstimateConstants: s.EstimateConstants,
+		PrivateConstants: strings.HasPrefix(s.Constants, ConstantsPrivate), Holdout: s.Holdout,
 		N: s.N, D: s.D, Diam: s.Diam, Tail: s.Tail, K: s.K,
 		Lambda1: s.Lambda1, Lambda2: s.Lambda2, Params: s.Params,
 		Beta: s.Beta, Mu: s.Mu, R2: s.R2, Rk: s.Rk, R2k: s.R2k, Lf: s.Lf,
@@ -241,6 +245,11 @@ func (r *Resolved) resolve() error {
 	}
 	r.Privacy = r.PrivacyOf(d)
 	p.Eps = s.Eps
+	share, err := resolveConstants(s, shuffle, r.Assumption)
+	if err != nil {
+		return err
+	}
+	r.ConstantsShare = share
 
 	// The problem.
 	p.Needs = scenarios.ConstantNeeds{None: s.Iters > 0 && s.Clip > 0 && s.Step > 0, R2k: d.Moments == solvers.Moment2K, Solver: s.Solver}
@@ -532,4 +541,57 @@ func (r Resolved) CheckSize(d solvers.Descriptor) error {
 		msg += sprintf(", or run %s, which streams its samples in O(d) memory at any n ≤ %s", p.Name(), theory.FormatCount(int64(scenarios.MaxN)))
 	}
 	return specErr("n", "%s", msg)
+}
+
+// resolveConstants checks --constants and returns the share ρ₀/ρ of
+// private estimates (0 for declared constants): they need a finite zCDP
+// budget to take their share from (not the shuffle model's (ε, δ)),
+// exclude the non-private estimate from the data, and estimate r̃_k (the
+// default assumption) only. "private:S" gives the share S ∈ (0, 1);
+// "private" is the default share; the Spec keeps "private" for it and
+// "private:S" otherwise.
+func resolveConstants(s *Spec, shuffle bool, a theory.Assumption) (float64, error) {
+	v := s.Constants
+	if v == "" || v == "declared" {
+		s.Constants = ""
+		return 0, nil
+	}
+	share := DefaultConstantsShare
+	rest, ok := strings.CutPrefix(v, ConstantsPrivate)
+	switch {
+	case !ok:
+		return 0, specErr("constants", "unknown source of constants %s (want declared, private, or private:S with a share S in (0, 1))", theory.Quote(v))
+	case rest != "":
+		x, err := theory.ParseNumber(strings.TrimPrefix(rest, ":"))
+		if !strings.HasPrefix(rest, ":") || err != nil || !(x > 0 && x < 1) {
+			return 0, specErr("constants", "%s: the share of the budget after private: must be a number in (0, 1), as in private:0.2", theory.Quote(v))
+		}
+		share = x
+	}
+	switch {
+	case math.IsInf(s.Eps, 1):
+		return 0, specErr("constants", "private estimates take a share of a finite budget; ε = ∞ has none (give a finite ε, or declared constants)")
+	case shuffle:
+		return 0, specErr("constants", "private estimates are zCDP releases; the shuffle oracle %s states its budget as (ε, δ), which has no zCDP share to give them", s.Oracle)
+	case s.EstimateConstants:
+		return 0, specErr("constants", "private estimates and the estimate from the data (not private) exclude each other; choose one")
+	case a != "" && a != theory.Tilde:
+		return 0, specErr("constants", "private estimates read r̃_k (Assumption ass:tilde); the assumption %s reads constants they do not estimate", a)
+	}
+	s.Constants = ConstantsPrivate
+	if share != DefaultConstantsShare {
+		s.Constants += ":" + FormatArg(share)
+	}
+	return share, nil
+}
+
+// PrivateConstants reports whether the run estimates its constants
+// privately.
+func (r Resolved) PrivateConstants() bool { return r.ConstantsShare > 0 }
+
+// ConstantsRho is ρ₀, the zCDP budget of a private estimate of the
+// constants: ConstantsShare·ρ of the per-release budget (0 with declared
+// constants).
+func (r Resolved) ConstantsRho() float64 {
+	return r.ConstantsShare * r.Privacy.Rho
 }

@@ -32,6 +32,18 @@ type Spec struct {
 	// EstimateConstants computes undeclared constants of user data from the
 	// data itself. That is NOT private, and every result says so.
 	EstimateConstants bool `json:"estimate-constants,omitempty"`
+	// Constants says where the constants the prescription reads come
+	// from: "declared" (the default, kept as ""): the scenario's, or the
+	// flags'; "private" or "private:S": estimated from each trial's data
+	// under zCDP with the share S ∈ (0, 1) of ρ (default
+	// DefaultConstantsShare; scenarios.Instance.EstimatePrivately), the
+	// run getting the rest. Resolve writes the share it reads as
+	// Resolved.ConstantsShare.
+	Constants string `json:"constants,omitempty"`
+	// Holdout is the fraction of user data's rows held out from every
+	// solver, [0, scenarios.MaxHoldout]; the report gives the held-out loss
+	// (a non-private diagnostic) beside the in-sample excess risk.
+	Holdout float64 `json:"holdout,omitempty"`
 
 	// Class is the loss class; default the scenario's first class (user
 	// data: smooth-convex for squared/logistic, nonsmooth-convex for
@@ -146,6 +158,11 @@ const (
 	DefaultDelta = 1e-6
 	// MaxDelta is the shuffle protocols' bound on δ (δ < 1/2).
 	MaxDelta = 0.5
+	// DefaultConstantsShare is ρ₀/ρ of private constants when no share
+	// is given.
+	DefaultConstantsShare = 0.1
+	// ConstantsPrivate is --constants' value for private estimates.
+	ConstantsPrivate = "private"
 	// DefaultConversionDelta is the δ of a zCDP run when unset: the δ at
 	// which its (ε', δ)-DP equivalent is shown and dp-sgd's accountant is
 	// calibrated, as `dpso privacy`'s default.

@@ -42,6 +42,14 @@
 //     gives a lower bound, so the true ε' lies in [lower, upper] and the
 //     reported discretisation error is upper − lower ([PLDBounds]).
 //
+// Private hyperparameter search is accounted by [RepeatAndSelectRDP]:
+// Papernot & Steinke's bounds (ICLR 2022, Theorems 2 and 6) on the Rényi DP
+// of running a mechanism K times, K random ([Repetitions]: truncated
+// negative binomial or Poisson), and releasing the best run. They hold
+// under whatever adjacency the base mechanism's RDP curve is stated in
+// (dpso's: replace-one). [LargestRho] calibrates the candidates' zCDP ρ to
+// a target (ε', δ) of the whole search.
+//
 // [Calibrate] inverts either accountant: the smallest noise multiplier whose
 // accounted ε' meets a target, never one that misses it.
 //

@@ -33,12 +33,15 @@ const replaceTol = 1e-12
 //
 //   - Trapezoid (Trefethen & Weideman 2014, "The exponentially convergent
 //     trapezoidal rule", Theorem 5.1): f extends analytically to the strip
-//     |Im z| ≤ a = πσ²/2, where 1 + r e^{(±2z−1)/(2σ²)} (r = q/(1−q)) has a
+//     |Im z| ≤ πσ²/2, where 1 + r e^{(±2z−1)/(2σ²)} (r = q/(1−q)) has a
 //     real part ≥ 1, so that |Q(z)| ≥ (1−q)|φ₀(z)| and |P(z)| ≤
-//     P(x)e^{y²/(2σ²)}; hence ∫|f(x+iy)|dx ≤ M = e^{a²/(2σ²)}(1−q)^{1−α}A⁺_α
-//     with A⁺_α the add/remove integral ([LogA], an upper bound), and
-//     |h Σ f − ∫ f| ≤ 2M/(e^{2πa/h} − 1) = 2M/(e^{π²σ²/h} − 1). h is chosen
-//     to make this at most 10⁻¹².
+//     P(x)e^{y²/(2σ²)}; hence on the strip |Im z| ≤ a, for any a ≤ πσ²/2,
+//     ∫|f(x+iy)|dx ≤ M(a) = e^{a²/(2σ²)}(1−q)^{1−α}A⁺_α with A⁺_α the
+//     add/remove integral ([LogA], an upper bound), and |h Σ f − ∫ f| ≤
+//     2M(a)/(e^{2πa/h} − 1). a is the half-width that allows the largest
+//     h (a = σ√(2c) with c = ln(2(1−q)^{1−α}A⁺_α/10⁻¹²), or πσ²/2 if
+//     smaller: the full strip's M grows like e^{π²σ²/8}, which at large σ
+//     would force ever more points), and h makes the bound at most 10⁻¹².
 //   - Tails: Q ≥ (1−q)φ₀ and P^α ≤ 2^{α−1}((1−q)^α φ₀^α + q^α φ₋₁^α)
 //     give f ≤ K₁φ₀ + K₂φ₋α with K₁ = 2^{α−1}(1−q), K₂ = 2^{α−1}(1−q)^{1−α}
 //     q^α e^{α(α−1)/(2σ²)} (φ₋₁^α φ₀^{1−α} = e^{α(α−1)/(2σ²)}φ₋α); the
@@ -63,9 +66,14 @@ func LogAReplace(q, sigma, alpha float64) float64 {
 	lnAar := LogA(q, sigma, alpha)
 	closed := lnAar - (alpha-1)*ln1q // ln((1−q)^{1−α} A⁺_α)
 	lnTol := math.Log(replaceTol)
-	// The step h: 2M/(e^{π²σ²/h} − 1) ≤ tol.
-	lnM := math.Pi*math.Pi*s2/8 + closed
-	h := math.Pi * math.Pi * s2 / logAdd(0, math.Ln2+lnM-lnTol)
+	// The strip's half-width a and the step h: 2M(a)/(e^{2πa/h} − 1) ≤ tol
+	// with ln M(a) = a²/(2σ²) + closed, so h = 2πa/ln(1 + 2M(a)/tol),
+	// which a = σ√(2c) maximizes (c = ln 2 + closed − ln tol), within the
+	// strip of analyticity a ≤ πσ²/2.
+	c := math.Ln2 + closed - lnTol
+	a := math.Min(math.Pi*s2/2, sigma*math.Sqrt(2*math.Max(c, 1)))
+	lnM := a*a/(2*s2) + closed
+	h := 2 * math.Pi * a / logAdd(0, math.Ln2+lnM-lnTol)
 	// The window [L, R] from the tail bound's Chernoff form Φ(−u) ≤ e^{−u²/2}/2.
 	lnK1 := (alpha-1)*math.Ln2 + ln1q
 	lnK2 := (alpha-1)*math.Ln2 + (1-alpha)*ln1q + alpha*lnq + alpha*(alpha-1)/(2*s2)
@@ -98,7 +106,7 @@ func LogAReplace(q, sigma, alpha float64) float64 {
 	// Tails beyond L (≤ −α) and R (≥ 0), and the trapezoid error.
 	lnTailL := logAdd(lnK1+logNormCDF(L/sigma), lnK2+logNormCDF((L+alpha)/sigma))
 	lnTailR := logAdd(lnK1+logNormCDF(-R/sigma), lnK2+logNormCDF(-(R+alpha)/sigma))
-	lnErr := math.Ln2 + lnM - logSub(math.Pi*math.Pi*s2/h, 0)
+	lnErr := math.Ln2 + lnM - logSub(2*math.Pi*a/h, 0)
 	up := logAdd(logAdd(lnSum, lnTailL), logAdd(lnTailR, lnErr))
 	return math.Min(up, closed)
 }
