@@ -55,7 +55,7 @@ func constantsJSON(r *engine.Report) *ConstantsJSON {
 	if r.ConstantsRho == 0 {
 		return nil
 	}
-	j := &ConstantsJSON{Source: "private", Rho0: JSONNum(r.ConstantsRho), Share: JSONNum(r.ConstantsRho/r.Privacy.Rho), Note: EstimatesNote}
+	j := &ConstantsJSON{Source: "private", Rho0: JSONNum(r.ConstantsRho), Share: JSONNum(r.ConstantsRho / r.Privacy.Rho), Note: EstimatesNote}
 	for _, t := range r.Trials {
 		if t.Constants == nil {
 			continue
