@@ -140,9 +140,9 @@ func (v *helpView) key(k tea.KeyPressMsg) tea.Msg {
 	case key.Matches(k, v.keys.Help, v.keys.Back):
 		v.vp.SetYOffset(0)
 		return closeMsg{}
-	case key.Matches(k, v.keys.Up):
+	case key.Matches(k, v.keys.Up, v.keys.LineUp):
 		v.vp.ScrollUp(1)
-	case key.Matches(k, v.keys.Down):
+	case key.Matches(k, v.keys.Down, v.keys.LineDown):
 		v.vp.ScrollDown(1)
 	case key.Matches(k, v.keys.PageUp):
 		v.vp.PageUp()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -15,6 +16,7 @@ import (
 	"dpso/solvers"
 	"dpso/theory"
 	"dpso/tui"
+	"dpso/tui/style"
 )
 
 // explore opens the interactive explorer with opts; q or ctrl+c quits with
@@ -35,8 +37,9 @@ func needTTY() error {
 
 // exploreOpts are the explore command's flags.
 type exploreOpts struct {
-	sf          *specFlags
-	preset, out string
+	sf                 *specFlags
+	preset, out, theme string
+	liveMax            time.Duration
 }
 
 func newExploreCmd(e *env) *cobra.Command {
@@ -48,12 +51,15 @@ func newExploreCmd(e *env) *cobra.Command {
 the configuration the flags describe — the flags of dpso run, so the explorer's
 reproduce line, "dpso run …", opens the same configuration as "dpso explore …" —
 or on a preset (--preset: its number in the explorer's list, or a part of its
-title that only it has), with any run flags given changing that preset.
+title that only it has), with any run flags given changing that preset; a
+preset starts its run (or sweep) at once, as choosing it in the list does.
 
 Every value is checked before the explorer opens; an invalid one exits with
 status 2 and one line naming the flag, as dpso run does. --out sets the folder
 where e writes its exports (PNG, SVG and the JSON document of dpso run --json,
-dpso run --solvers --json or dpso sweep --json).`,
+dpso run --solvers --json or dpso sweep --json). --theme forces the colours
+(T cycles them in the explorer); --live-max sets the longest run that live
+mode repeats by itself after a change.`,
 		Example: `  dpso explore --scenario linreg-t --n 20000
   dpso explore --scenario linreg-t --solver lipschitz-dpsgd
   dpso explore --preset 3 --trials 16
@@ -63,6 +69,8 @@ dpso run --solvers --json or dpso sweep --json).`,
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
 	fs.StringVar(&o.preset, "preset", "", "open this preset: its number (1 = the first of the explorer's list) or a part of its title only it has")
 	fs.StringVar(&o.out, "out", "", "folder where the explorer's e writes its exports (default the current folder); it must exist")
+	fs.StringVar(&o.theme, "theme", "", "colours: dark, light or high-contrast (default: follow the terminal's background)")
+	fs.DurationVar(&o.liveMax, "live-max", 2*time.Second, "longest run that live mode repeats by itself after a change (e.g. 500ms, 5s); longer ones wait for r")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		opts, err := o.options(cmd)
 		if err != nil {
@@ -81,7 +89,7 @@ dpso run --solvers --json or dpso sweep --json).`,
 // checked by resolving it once, as dpso run does; the export folder.
 func (o *exploreOpts) options(cmd *cobra.Command) (tui.Options, error) {
 	var opts tui.Options
-	for _, name := range []string{"preset", "out"} {
+	for _, name := range []string{"preset", "out", "theme"} {
 		// An empty value is refused, not read as the default.
 		if f := cmd.Flags().Lookup(name); f.Changed && f.Value.String() == "" {
 			return opts, usageErrorf("--%s: an empty value is not allowed (leave the flag out for its default)", name)
@@ -101,15 +109,25 @@ func (o *exploreOpts) options(cmd *cobra.Command) (tui.Options, error) {
 		}
 		opts.ExportDir = o.out
 	}
+	if o.theme != "" {
+		if _, ok := style.ParseTheme(o.theme); !ok {
+			return opts, usageErrorf("--theme: %s is not dark, light or high-contrast", theory.Quote(o.theme))
+		}
+		opts.Theme = o.theme
+	}
+	if o.liveMax <= 0 {
+		return opts, usageErrorf("--live-max: %s is not a positive duration (e.g. 2s)", theory.Quote(o.liveMax.String()))
+	}
+	opts.LiveMax = o.liveMax
 	var base spec.Spec
 	if o.preset != "" {
 		i, err := tui.PresetIndex(o.preset)
 		if err != nil {
 			return opts, usageErrorf("--preset: %v", err)
 		}
-		opts.Preset, base = i, tui.Presets[i].Spec
+		opts.Preset, opts.PresetRun, base = i, true, tui.Presets[i].Spec
 	}
-	own := map[string]bool{"preset": true, "out": true}
+	own := map[string]bool{"preset": true, "out": true, "theme": true, "live-max": true}
 	given := false
 	cmd.Flags().Visit(func(f *pflag.Flag) { given = given || !own[f.Name] })
 	if !given {
