@@ -121,9 +121,9 @@ type Model struct {
 	preset     string
 	presetAt   int
 	presetSpec spec.Spec
-	live     liveMode
-	initCmd  tea.Cmd
-	quitting bool
+	live       liveMode
+	initCmd    tea.Cmd
+	quitting   bool
 }
 
 // New builds the explorer's root model on opts, for a tea.Program that

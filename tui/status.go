@@ -32,12 +32,12 @@ type statusBar struct {
 	spec  spec.Resolved // the form's
 	// screen is the reproduce line of the screen shown (screenMsg; nil:
 	// the chart's, before the first).
-	screen func(user spec.Spec, res spec.Resolved, shown *run) string
+	screen  func(user spec.Spec, res spec.Resolved, shown *run) string
 	live    bool
 	liveMax time.Duration // live mode's longest run
 	text    string        // a transient status line
-	err    bool
-	w      int
+	err     bool
+	w       int
 	// repro is the reproduce line's command, made when the Spec, the
 	// screen or the run shown changes (Spec.Command resolves the Spec
 	// several times: not a per-frame job); reproOK says it is current
