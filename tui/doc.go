@@ -15,14 +15,24 @@
 // The package exports its entry points only. [Run] opens the explorer on
 // the terminal (the dpso command without arguments, or `dpso explore`):
 // it reads NO_COLOR and COLORFGBG and runs a tea.Program on the
-// terminal. [New] builds the same root [Model] from [Options] alone, for
+// terminal, its input through the guard of package tui/input (no control
+// sequence or unterminated paste can crash or deafen it), and closes with
+// the terminal restored on SIGINT, SIGTERM, SIGHUP and SIGQUIT, returning
+// a [SignalError] (its ExitCode is the shell's 128 + the signal). [New]
+// builds the same root [Model] from [Options] alone, for
 // a tea.Program that the caller runs on its own input and output (an SSH
 // session's): it reads no environment and no terminal, and every run it
 // starts is cancelled when its context is. [Options] choose the first
 // [Presets] entry or a Spec to start on (Options.Start; [PresetIndex]
 // finds a preset by number or title), colours, live mode and the export
 // folder, and the [Runner] ([Engine] in the program; an embedding may
-// wrap it, tests inject a fake).
+// wrap it, tests inject a fake). An embedding (dpso serve) also sets the
+// screen to open (Options.Screen, a state string's), a Limit applied to
+// every Spec the form takes (secure noise, a session's caps: a refusal
+// names the field and the cap) and NoExport; it sends [OpenPreset] and
+// [OpenState], and reads [Model.State] (what a state string holds: the
+// form's Spec and the screen's kind; y shows its token, package
+// internal/state, and copies it with OSC 52) and [Model.Typing].
 //
 // # The component contract (soft-serve's pattern)
 //

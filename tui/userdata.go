@@ -8,6 +8,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/solvers"
+	"dpso/theory"
 )
 
 // dataDims are the rows and columns of the user data file of s, read from
@@ -28,7 +29,7 @@ func dataName(s spec.Spec, p prescriptionMsg) string {
 	if s.Data == "" {
 		return ""
 	}
-	name := filepath.Base(s.Data)
+	name := theory.Name(filepath.Base(s.Data))
 	if n, d, ok := dataDims(s, p); ok {
 		return fmt.Sprintf("%s (user data, n = %d, d = %d)", name, n, d)
 	}
@@ -43,9 +44,10 @@ func secureNoise(rs spec.Resolved) bool {
 }
 
 // runOrSeed is what decides a run's draws, for the status bar: its seed,
-// or on the user's rows with secure noise that it is not reproducible.
+// or with secure randomness (on the user's rows by default, in every
+// dpso serve session) that it is not reproducible.
 func runOrSeed(rs spec.Resolved) string {
-	if secureNoise(rs) {
+	if rs.Rand == solvers.Secure {
 		return "secure noise" // keyed from crypto/rand: the privacy panel says so
 	}
 	return "seed " + fmt.Sprint(rs.Spec.Seed)

@@ -57,19 +57,14 @@ R̃_{2k,n} (nonsmooth-convex) or R̃_{2k,n/4} (nonsmooth-sc, taken at
 m = ⌊n/4⌋), exact where one point of W attains every sample's sup at once,
 otherwise bracketed a…b (b = r̃_2k·√(1 − 2^{−l}), l = ⌊log₂ m⌋, is what the
 bound reads). In JSON "empirical" is null for the other classes; its value,
-lower and stderr are null where it is not computed (method says why).
-
-JSON: {"scenario","lf","moments":[{"k","value","stderr","method"}],
-"noncentral":[{"k","value","stderr","lower","method"}],"coordinatewise":[…],
-"grad_sup":{"value","exact","method"},"checks":[{"text","label","lhs","rhs","verdict"}],
-"empirical":{"symbol","k","n","m","l","value","lower","stderr","exact","method"}}.`,
+lower and stderr are null where it is not computed (method says why).`,
 		Example: `  dpso moments --scenario linreg-t --tail 5
   dpso moments --scenario example1 --json
   dpso moments --scenario mean-hard --k 4 --n 20000 --eps 0.5`,
 	}
 	fs := cmd.Flags()
 	o.sf = addSpecFlags(fs, spec.Problem)
-	fs.BoolVar(&o.asJSON, "json", false, `print JSON: {"scenario","lf","moments","noncentral","coordinatewise","grad_sup","checks","empirical"}`)
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON (its fields below)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e) }
 	return cmd, o
 }
@@ -93,12 +88,23 @@ func (o *momentsOpts) run(e *env) error {
 	defer stop()
 	in, err := scenarios.Build(ctx, r.Problem)
 	if ctx.Err() != nil {
-		return errInterrupted("dpso moments")
+		return errInterrupted(ctx, "dpso moments")
 	}
 	if err != nil {
 		return userError(err, nil)
 	}
-	m := report.NewMoments(r.Spec, in)
+	// The sup moments are Monte Carlo integrals evaluated on demand,
+	// without a context (at --d 10⁴ they take minutes): they run aside,
+	// and Ctrl-C ends the command at once (the process exits; the
+	// computation, abandoned, goes with it).
+	res := make(chan report.Moments, 1)
+	go func() { res <- report.NewMoments(r.Spec, in) }()
+	var m report.Moments
+	select {
+	case m = <-res:
+	case <-ctx.Done():
+		return errInterrupted(ctx, "dpso moments")
+	}
 	if o.asJSON {
 		return report.WriteJSON(e.stdout, m.JSON())
 	}

@@ -305,7 +305,7 @@ func runTitle(r *engine.Report, all []*engine.Report) string {
 	s := r.Spec
 	name := s.Scenario
 	if s.Data != "" {
-		name = s.Data + " (" + s.Loss + " loss)"
+		name = theory.Name(s.Data) + " (" + s.Loss + " loss)"
 	}
 	var solvers []string
 	for _, x := range all {

@@ -45,7 +45,7 @@ func Sweep(s *engine.SweepReport) (*Figure, error) {
 	}
 	name := s0.Scenario
 	if s0.Data != "" {
-		name = s0.Data
+		name = theory.Name(s0.Data)
 	}
 	param := s.Sweep.Param
 	trade := param == spec.SweepClip || param == spec.SweepK
