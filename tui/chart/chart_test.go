@@ -114,14 +114,16 @@ func TestChartCache(t *testing.T) {
 }
 
 // TestChartNeverPanics feeds random series — empty, one point, NaN, ±Inf,
-// zeros, negatives, huge and tiny values, equal values — at random sizes,
-// and checks that the chart renders to exactly its size.
+// zeros, negatives, huge and tiny values, equal values, standard errors
+// of every kind — at random sizes, as line and as scatter charts, and
+// checks that the chart renders to exactly its size.
 func TestChartNeverPanics(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	specials := []float64{0, -1, math.NaN(), math.Inf(1), math.Inf(-1), 1e-300, 1e300, 1, 1}
 	for iter := 0; iter < 400; iter++ {
 		st := style.New(iter%2 == 0, iter%3 == 0)
 		c := New(&st, testNum)
+		c.SetScatter(iter%4 == 1)
 		w, h := 10+r.IntN(200), 3+r.IntN(60)
 		c.SetSize(w, h)
 		var series []Series
@@ -139,6 +141,7 @@ func TestChartNeverPanics(t *testing.T) {
 						x = specials[r.IntN(len(specials))]
 					}
 					s.Points = append(s.Points, Point{x, y})
+					s.SE = append(s.SE, []float64{0, y / 2, 2 * y, math.NaN(), math.Inf(1)}[r.IntN(5)])
 				}
 			} else {
 				s.Value = specials[r.IntN(len(specials))]
@@ -441,4 +444,39 @@ func TestBoundRowMatchesLabel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestScatterChart: a scatter chart marks each run's points (● for the
+// first run, ■ for the second, drawn apart when they fall on one cell),
+// draws each point's error bar (│ over Y ± SE) and straight segments
+// between the points, and a curve hidden everywhere by a later one says
+// under which in the legend.
+func TestScatterChart(t *testing.T) {
+	st := style.New(true, true)
+	c := New(&st, testNum)
+	c.SetScatter(true)
+	c.SetSize(80, 22)
+	pts := []Point{{100, 0.1}, {1000, 0.03}, {10000, 0.01}}
+	guide := []Point{{100, 0.2}, {1000, 0.06}, {10000, 0.02}}
+	c.SetData([]Series{
+		{Label: "lower", Kind: Lower, Points: guide, Note: "shape"},
+		{Label: "upper", Kind: Upper, Points: guide, Note: "shape"},
+		{Label: "paper", Kind: Run, Points: pts, SE: []float64{0.05, 0, 0}},
+		{Label: "baseline", Kind: Run, Points: pts},
+	}, 100, 10000, "")
+	v := style.StripANSI(c.View())
+	plot := strings.Join(plotLines(v), "\n")
+	if strings.Count(plot, "●") != 3 || strings.Count(plot, "■") != 3 {
+		t.Errorf("the markers are not all drawn (3 ● and 3 ■, apart):\n%s", v)
+	}
+	if !strings.Contains(plot, "│") || !strings.Contains(plot, "·") {
+		t.Errorf("no error bar or no segment:\n%s", v)
+	}
+	if !strings.Contains(v, "┄┄ lower shape (under ╌╌)") || strings.Contains(v, "upper shape (under") {
+		t.Errorf("the hidden curve does not say where it is:\n%s", v)
+	}
+	if !strings.Contains(v, "·●· paper") || !strings.Contains(v, "·■· baseline") {
+		t.Errorf("the legend's marks are not the markers:\n%s", v)
+	}
+	checkFits(t, v, 80, 22)
 }
