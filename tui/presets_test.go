@@ -301,6 +301,13 @@ func TestPresetHardInstance(t *testing.T) {
 		math.Abs(lower-(-1.01)) > 0.005 || math.Abs(upper-(-0.95)) > 0.005 {
 		t.Error("the slopes quoted in the hard-instance preset changed")
 	}
+	// "The slope table's verdict flags every point: the certificate and
+	// the upper rate are at or above w₀".
+	for _, pt := range rep.Points {
+		if why := pointVerdict(pt); why != "certificate ≥ w₀, upper rate ≥ w₀" {
+			t.Errorf("at n = %g the verdict is %q", pt.Value, why)
+		}
+	}
 	if !(sl.Lo <= lower && lower <= sl.Hi) {
 		t.Error("the lower bound's slope is outside the measured slope's 95% interval")
 	}

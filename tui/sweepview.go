@@ -11,6 +11,7 @@ import (
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/solvers/ledger"
+	"dpso/theory"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )
@@ -331,26 +332,32 @@ func (p *slopesPanel) slopeLines(w int, wrap bool) []string {
 			lines = append(lines, note("   "+sl.Note)...)
 		}
 	}
-	// The theory's slopes beside the measured ones.
-	var theory []string
+	// The theory's slopes beside the measured ones: the paper's bounds
+	// with the marks of their guides on the chart, prior work's (not
+	// drawn) by name.
+	var rates []string
 	count := map[chart.Kind]int{}
 	for _, bs := range rep.Bounds {
-		k := kindOf(bs.Kind)
-		mark := chart.Mark(k, count[k], st.Plain)
-		col := boundColor(p.common, bs.Kind, count[k])
-		count[k]++
-		t := st.FG(col, mark) + " " + boundShort(bs.ID, bs.Kind)
+		if a.tradeOff && bs.Kind == theory.Prior {
+			continue
+		}
+		t := boundShort(bs.ID, bs.Kind)
+		if bs.Kind != theory.Prior {
+			k := kindOf(bs.Kind)
+			t = st.FG(boundColor(p.common, bs.Kind, count[k]), chart.Mark(k, count[k], st.Plain)) + " " + t
+			count[k]++
+		}
 		if !a.tradeOff {
 			t += " " + st.Emph.Render(fmtSlope(bs.Slope))
 		}
-		theory = append(theory, t)
+		rates = append(rates, t)
 	}
-	if len(theory) > 0 {
+	if len(rates) > 0 {
 		what := "theory's slopes (rates): "
 		if a.tradeOff {
-			what = "theory's shapes (rates) drawn: "
+			what = "theory's shapes (rates), drawn: "
 		}
-		lines = append(lines, style.WrapStyled("  "+what+strings.Join(theory, " · "), w)...)
+		lines = append(lines, style.WrapStyled("  "+what+strings.Join(rates, " · "), w)...)
 	}
 	lines = append(lines, p.verdictLines(w)...)
 	for _, bs := range rep.Bounds {
