@@ -447,6 +447,9 @@ func (c *Chart) render() string {
 			changed = c.scatterCover(sc, lo, hi, xmin, xmax, w, plotH)
 		} else {
 			changed = overdrawn(sc, lo, hi, fitHeight(plotH-2))
+			if plotH >= 3 && xmax > xmin {
+				changed = c.hiddenLines(sc, lo, hi, xmin, xmax, w, plotH) || changed
+			}
 		}
 		if !changed {
 			break
@@ -485,4 +488,52 @@ func (c *Chart) scatterCover(sc []scaled, lo, hi, xmin, xmax float64, w, plotH i
 	cv := blankCanvas(rows, pw, lo, hi, c.axisMin(xmin, xmax, pw), xmax)
 	cv.draw(sc, c.st)
 	return cv.cover(sc, c.st)
+}
+
+// hiddenLines finds the horizontal lines that a run's curve draws over
+// (a flat run on the certificate's row): it plots the chart as plot will,
+// and a line of which less than a tenth shows is recorded as under the
+// run whose columns lie on its row most often. It reports
+// whether that changed anything.
+func (c *Chart) hiddenLines(sc []scaled, lo, hi, xmin, xmax float64, w, plotH int) bool {
+	out := c.plot(sc, lo, hi, xmin, xmax, w, plotH)
+	if len(out) < 3 {
+		return false
+	}
+	text := style.StripANSI(strings.Join(out[:len(out)-2], "\n"))
+	height := fitHeight(plotH - 2)
+	pw := plotWidth(w, c.yAxis(lo, hi, height).width)
+	axMin := c.axisMin(xmin, xmax, pw)
+	rowOf := func(v float64) int { return int(math.Round((v - lo) * float64(height) / (hi - lo))) }
+	changed := false
+	for i := range sc {
+		x := &sc[i]
+		if x.s.Kind == Run || len(x.pts) > 0 || x.off != 0 || math.IsNaN(x.logv) || x.under != "" {
+			continue
+		}
+		if strings.Count(text, Glyphs(x.s.Kind, x.glyph, c.st.Plain).Horizontal)*10 >= pw {
+			continue // a tenth of the line or more shows
+		}
+		best, most := -1, 0
+		for j := range sc {
+			run := &sc[j]
+			if run.s.Kind != Run || len(run.pts) == 0 {
+				continue
+			}
+			n := 0
+			for _, v := range columns(run.pts, axMin, xmax, pw) {
+				if !math.IsNaN(v) && rowOf(v) == rowOf(x.logv) {
+					n++
+				}
+			}
+			if n > most {
+				best, most = j, n
+			}
+		}
+		if best >= 0 {
+			x.under = sc[best].s.Label
+			changed = true
+		}
+	}
+	return changed
 }

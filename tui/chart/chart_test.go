@@ -480,3 +480,25 @@ func TestScatterChart(t *testing.T) {
 	}
 	checkFits(t, v, 80, 22)
 }
+
+// TestLineUnderARunSaysSo: a horizontal line that a flat run draws over
+// everywhere (the certificate on the row of a run that hardly moves) is
+// said to be under that run in the legend; a line the plot shows is not.
+func TestLineUnderARunSaysSo(t *testing.T) {
+	st := style.New(true, true)
+	c := New(&st, testNum)
+	c.SetSize(80, 16)
+	c.SetData([]Series{
+		{Label: "certified ≤", Kind: Cert, Value: 0.129},
+		{Label: "w₀", Kind: Start, Value: 0.5},
+		{Label: "flat", Kind: Run, Points: []Point{{1, 0.13}, {1000, 0.128}}},
+		{Label: "falling", Kind: Run, Points: []Point{{1, 0.5}, {1000, 1e-4}}},
+	}, 1, 1000, "")
+	v := style.StripANSI(c.View())
+	if !strings.Contains(v, "╍╍ certified ≤ 0.129 (under flat)") {
+		t.Errorf("the hidden certificate does not say so:\n%s", v)
+	}
+	if strings.Contains(v, "w₀ 0.5 (under") {
+		t.Errorf("a visible line says it is hidden:\n%s", v)
+	}
+}
