@@ -43,9 +43,6 @@ func (p *previous) follow(r *run) {
 	}
 }
 
-// run is the previous run kept (nil: none).
-func (p *previous) run() *run { return p.last }
-
 // series is the previous sweep's first solver's points over param, as a
 // faint trace (false: none, or a sweep of another parameter).
 func (p *previous) series(c common, param string) (chart.Series, bool) {
