@@ -354,8 +354,13 @@ func newSampleRisk(ctx context.Context, obj objective, reg solvers.Regularizer, 
 	}
 	var tau float64
 	sums := make([]float64, d+1) // the gradient, then the value
+	rows := obj.rowsSmoothed() && data.Dim > d
 	f := func(w, g []float64) float64 {
 		sampleSum(data, sums, func(lo, hi int, acc []float64) {
+			if rows {
+				obj.smoothedRows(w, data.Data[lo*data.Dim:hi*data.Dim], data.Dim, tau, inv, acc[:d], &acc[d])
+				return
+			}
 			for i := lo; i < hi; i++ {
 				acc[d] += obj.smoothed(w, data.Row(i), tau, inv, acc[:d])
 			}

@@ -55,3 +55,14 @@ func BenchmarkViewReplot(b *testing.B) {
 		m.View()
 	}
 }
+
+// BenchmarkFirstScreen is the explorer's first screen at 132×42 from
+// nothing: the model built on the first preset, its prescription computed
+// by the engine (engine.Prescribe: the problem built, its moment profile
+// and bounds), and the frame drawn. A whole process adds its own start.
+func BenchmarkFirstScreen(b *testing.B) {
+	for b.Loop() {
+		m := newTestModel(b, &fakeRunner{points: 6}, nil, 132, 42)
+		m.render()
+	}
+}

@@ -572,7 +572,7 @@ func TestRunAssumption(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	for _, want := range []string{"moments      ass:boundednoncentral: r_2 = 12.9035 (sup_w", "lower-convex-nc", "in place of r̃_2 = 29.6388)"} {
+	for _, want := range []string{"moments      ass:boundednoncentral: r_2 = 12.9035 (sup_w", "lower-convex-nc", "in place of r̃_2 = 29.6484)"} {
 		if !strings.Contains(human, want) {
 			t.Errorf("noncentral run lacks %q:\n%s", want, human)
 		}
