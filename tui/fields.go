@@ -376,8 +376,13 @@ func (f *form) valueNote(id fieldID) string {
 			return f.resolved.Oracle // the solver's default (its Descriptor's)
 		}
 	case fEps:
-		if math.IsInf(r.Eps, 1) {
+		switch pv := f.resolved.Privacy; {
+		case math.IsInf(r.Eps, 1):
 			return "no privacy"
+		case pv.Model == spec.Shuffle:
+			return "(ε, δ)-shuffle DP"
+		default:
+			return "zCDP, ρ = " + fmtNum(pv.Rho)
 		}
 	case fK:
 		if math.IsInf(r.K, 1) {

@@ -455,7 +455,7 @@ func TestTooSmall(t *testing.T) {
 	}
 	m.quitting = false
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	if v := screenText(m); strings.Contains(v, "enlarge") || !strings.Contains(v, "upper bound") {
+	if v := screenText(m); strings.Contains(v, "enlarge") || !strings.Contains(v, "Excess risk") {
 		t.Errorf("80×24:\n%s", v)
 	}
 }

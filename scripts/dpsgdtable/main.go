@@ -18,8 +18,8 @@ import (
 // Scenarios are the table's problems, described as `dpso run` flags
 // (Spec.Command prints them).
 var Scenarios = []spec.Spec{
-	// The preset "Lipschitz DP-SGD breaks, clipping does not": heavy-tailed
-	// linear regression with a declared bound L_f = 10⁶ on the gradients.
+	// Heavy-tailed linear regression (multivariate t, ν = 10) with a
+	// declared bound L_f = 10⁶ on the gradients.
 	{Scenario: scenarios.LinRegT, Tail: 10, Lf: 1e6, N: 200_000, Trials: 8},
 	// Heavy-tailed logistic regression (multivariate t features, ν = 6),
 	// with the same declared bound L_f = 10⁶.
