@@ -117,7 +117,7 @@ func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (tr
 	}
 	if _, stored := data.(*solvers.Matrix); !stored {
 		if size := float64(data.Len()) * float64(data.SampleDim()) * 8; size > referenceMaxBytes {
-			return trialRef{nan, nan, fmt.Sprintf("the non-private reference was not computed: it minimizes over the whole draw, which the run streams; holding it would take %s MB (the reference is computed for draws up to %s MB)",
+			return trialRef{nan, nan, fmt.Sprintf("the non-private reference was not computed: it minimizes over the whole draw, which the run streams; holding it would take %s MiB (the reference is computed for draws up to %s MiB)",
 				theory.Sig4.Format(size/(1<<20)), theory.Sig4.Format(referenceMaxBytes/(1<<20)))}, nil
 		}
 	}
