@@ -140,6 +140,11 @@ type calibration struct {
 	// then reads from composedCache).
 	scratch pldScratch
 	kept    *keptPLD
+	// fine and coarse are the probes of the default grid (or of RDP) and
+	// of the coarse grid; plain makes them evaluate every point the
+	// bisections visit (the bisections as written, without guesses).
+	fine, coarse *probe
+	plain        bool
 }
 
 type keptPLD struct {
@@ -196,6 +201,7 @@ func (c *calibration) epsAt(h float64) func(s float64) (float64, error) {
 // solve runs the bisections of Calibrate on the calibration's probes.
 func (c *calibration) solve() (float64, error) {
 	fine := newProbe(c.epsAt(0), c.target)
+	c.fine, fine.exactly = fine, c.plain
 	// One evaluation at σ = MaxSigma first: a target missed there is
 	// refused at once. Not a point of the model (far from any answer).
 	if ok, err := fine.exact(MaxSigma, false); err == nil && !ok && c.gridMiss == 0 {
@@ -215,6 +221,7 @@ func (c *calibration) solve() (float64, error) {
 	// the cap (target ε' = 10⁹: 29 s of CPU before a refusal). (Where RDP
 	// itself finds no σ, PLD bisects on its own.)
 	coarse := newProbe(c.epsAt(coarseH), c.target)
+	c.coarse, coarse.exactly = coarse, c.plain
 	if r, err := calibrate(c.ctx, RDP, c.adj, c.q, c.steps, c.target, c.delta); err == nil {
 		if !pldComputable(c.mech(r.sigma), PLDOptions{}) {
 			return 0, fmt.Errorf("%w: at σ = %.6g, the noise multiplier the RDP accountant calibrates to this target, the PLD grid passes its cap", ErrGridTooLarge, r.sigma)
