@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"dpso/internal/plot"
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -15,8 +16,11 @@ func newMomentsCmd(e *env) *cobra.Command {
 
 // momentsOpts are the moments command's flags.
 type momentsOpts struct {
-	sf     *specFlags
-	asJSON bool
+	sf       *specFlags
+	asJSON   bool
+	plotPath string
+	force    bool
+	shape    plotShape
 }
 
 func newMomentsCommand(e *env) (*cobra.Command, *momentsOpts) {
@@ -59,17 +63,30 @@ otherwise bracketed a…b (b = r̃_2k·√(1 − 2^{−l}), l = ⌊log₂ m⌋, 
 bound reads). In JSON "empirical" is null for the other classes; its value,
 lower and stderr are null where it is not computed (method says why).
 
+A constant given by a flag (--lf, --rk, --r2, --r2k, --beta, --mu), which the
+profile then shows in place of the scenario's, is flagged ⚠ where the scenario
+contradicts it (e.g. --lf 1e6 for Student-t data, whose L_f is ∞): the bound it
+declares is false for these data.
+
+--plot FILE.png|FILE.svg draws the profile: r̃_k and r_k against k (log-log),
+an arrow for each order whose moment does not exist, L_f and the run's k.
+
 JSON: {"scenario","lf","moments":[{"k","value","stderr","method"}],
 "noncentral":[{"k","value","stderr","lower","method"}],"coordinatewise":[…],
-"grad_sup":{"value","exact","method"},"checks":[{"text","label","lhs","rhs","verdict"}],
-"empirical":{"symbol","k","n","m","l","value","lower","stderr","exact","method"}}.`,
+"grad_sup":{"value","exact","method"},"checks":[{"text","label","label_pdf","lhs","rhs","verdict"}],
+"empirical":{"symbol","k","n","m","l","value","lower","stderr","exact","method"},
+"contradictions":[{"field","symbol","given","scenario","text"}]}.`,
 		Example: `  dpso moments --scenario linreg-t --tail 5
   dpso moments --scenario example1 --json
-  dpso moments --scenario mean-hard --k 4 --n 20000 --eps 0.5`,
+  dpso moments --scenario mean-hard --k 4 --n 20000 --eps 0.5
+  dpso moments --scenario linreg-t --tail 10 --lf 1e6 --plot moments.png`,
 	}
 	fs := cmd.Flags()
-	o.sf = addSpecFlags(fs, spec.Problem)
-	fs.BoolVar(&o.asJSON, "json", false, `print JSON: {"scenario","lf","moments","noncentral","coordinatewise","grad_sup","checks","empirical"}`)
+	o.sf = addSpecFlags(fs, spec.Problem|spec.Constant)
+	fs.BoolVar(&o.asJSON, "json", false, `print JSON: {"scenario","lf","moments","noncentral","coordinatewise","grad_sup","checks","empirical","contradictions"}`)
+	fs.StringVar(&o.plotPath, "plot", "", "write a figure of the profile to this new .png or .svg file (an existing file is refused unless --force)")
+	fs.BoolVar(&o.force, "force", false, "let --plot replace an existing file (atomically; never through a symbolic link)")
+	addPlotShape(fs, &o.shape, false)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e) }
 	return cmd, o
 }
@@ -79,6 +96,20 @@ JSON: {"scenario","lf","moments":[{"k","value","stderr","method"}],
 // only the moments the profile itself needs are checked (the profile does
 // not depend on the solver).
 func (o *momentsOpts) validated() (spec.Resolved, error) {
+	if o.sf.fs.Changed("plot") && o.plotPath == "" {
+		return spec.Resolved{}, usageErrorf("--plot: an empty file name; give a .png or .svg file name")
+	}
+	if o.force && o.plotPath == "" {
+		return spec.Resolved{}, usageErrorf("--force: lets --plot replace an existing file; give --plot FILE")
+	}
+	if o.plotPath != "" {
+		if _, err := plot.FormatOf(o.plotPath); err != nil {
+			return spec.Resolved{}, usageErrorf("--plot: %v", err)
+		}
+	}
+	if err := o.shape.check(o.sf.fs, o.plotPath); err != nil {
+		return spec.Resolved{}, err
+	}
 	o.sf.spec.Solver = "sgd"
 	r, _, err := resolveFlags(o.sf, nil, nil)
 	return r, err
@@ -87,6 +118,9 @@ func (o *momentsOpts) validated() (spec.Resolved, error) {
 func (o *momentsOpts) run(e *env) error {
 	r, err := o.validated()
 	if err != nil {
+		return err
+	}
+	if err := checkPlot(o.plotPath, o.force); err != nil {
 		return err
 	}
 	ctx, stop := interruptContext()
@@ -100,7 +134,20 @@ func (o *momentsOpts) run(e *env) error {
 	}
 	m := report.NewMoments(r.Spec, in)
 	if o.asJSON {
-		return report.WriteJSON(e.stdout, m.JSON())
+		err = report.WriteJSON(e.stdout, m.JSON())
+	} else {
+		err = m.WriteTable(e.stdout)
 	}
-	return m.WriteTable(e.stdout)
+	if err != nil || o.plotPath == "" {
+		return err
+	}
+	return savePlot(o.plotPath, o.force, o.shape.figure(func(opt plot.Options) (*plot.Figure, error) {
+		return plot.Moments(momentProfile(m), opt)
+	}))
+}
+
+// momentProfile is the moment profile's figure input of a moments report
+// (the CLI's --plot and the explorer's export draw the same figure).
+func momentProfile(m report.Moments) plot.MomentProfile {
+	return plot.MomentProfile{Spec: m.Spec, Finite: m.Finite, Lf: m.Lf, Noncentral: m.Noncentral, Contradictions: m.Contradictions}
 }

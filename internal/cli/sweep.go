@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +25,7 @@ type sweepOpts struct {
 	asJSON, asCSV bool
 	plotPath      string
 	force         bool
+	shape         plotShape
 	// shard and out: run shard I/N and write its results (see
 	// sweep_shard.go).
 	shard, out string
@@ -106,6 +106,7 @@ sweep merge --help). --out without --shard saves the whole sweep's results.`,
 	fs.BoolVar(&o.asCSV, "csv", false, "print CSV rows: x,solver,mean,stderr,clipped,bias_only,w0_excess,certificate,eps_delta and each bound's value")
 	fs.StringVar(&o.plotPath, "plot", "", "write the log-log figure to this new .png or .svg file (an existing file is refused unless --force)")
 	fs.BoolVar(&o.force, "force", false, "let --out or --plot replace an existing file (atomically; never through a symbolic link)")
+	addPlotShape(fs, &o.shape, true)
 	addShardFlags(fs, o)
 	merge := newSweepMergeCmd(e)
 	registerCompletions(merge)
@@ -138,6 +139,9 @@ func (o *sweepOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.SweepSp
 		if _, err := plot.FormatOf(o.plotPath); err != nil {
 			return spec.Resolved{}, sw, rename, usageErrorf("--plot: %v", err)
 		}
+	}
+	if err := o.shape.check(cmd.Flags(), o.plotPath); err != nil {
+		return spec.Resolved{}, sw, rename, err
 	}
 	fs := cmd.Flags()
 	// A bad --vary is named before the --from and --to it would need: the
@@ -203,12 +207,12 @@ func (o *sweepOpts) run(e *env, cmd *cobra.Command) error {
 	if err != nil {
 		return userError(err, rename)
 	}
-	return writeSweep(e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
+	return writeSweep(e, rep, o.asJSON, o.asCSV, o.plotPath, o.force, &o.shape)
 }
 
 // writeSweep prints a sweep's report — the table, --json or --csv — and
 // draws --plot: what dpso sweep and dpso sweep merge print alike.
-func writeSweep(e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool) error {
+func writeSweep(e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool, shape *plotShape) error {
 	var err error
 	switch {
 	case asJSON:
@@ -226,7 +230,7 @@ func writeSweep(e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath st
 		return err
 	}
 	if plotPath != "" {
-		return savePlot(plotPath, force, func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) })
+		return savePlot(plotPath, force, shape.figure(func(opt plot.Options) (*plot.Figure, error) { return plot.Sweep(rep, opt) }))
 	}
 	return nil
 }

@@ -51,8 +51,7 @@ func (f *Figure) placeLineLabels() {
 	if len(f.lineAt) == 0 {
 		return
 	}
-	sty := draw.TextStyle{Font: f.Legend.TextStyle.Font, Handler: f.Legend.TextStyle.Handler}
-	sty.Font.Size = vg.Points(8)
+	sty := textStyle(10)
 	f.Plot.Add(&pointLabels{f: f, at: f.lineAt, texts: f.lineTexts, style: sty, colors: f.lineColors})
 }
 
@@ -75,12 +74,18 @@ func (l *pointLabels) Plot(c draw.Canvas, plt *gplot.Plot) {
 			if i > 0 {
 				segs = append(segs, [2]vg.Point{pt(s.Points[i-1]), q})
 			}
-			if s.Glyph != "" || len(s.Points) == 1 {
+			switch {
+			case s.Arrow:
+				// The arrow's triangle hangs inside the axes from its edge.
+				marks = append(marks, vg.Rectangle{Min: vg.Point{X: q.X - 7, Y: min(q.Y, c.Max.Y-14)}, Max: vg.Point{X: q.X + 7, Y: max(q.Y, c.Min.Y+14)}})
+			case s.Glyph != "" || len(s.Points) == 1:
 				marks = append(marks, vg.Rectangle{Min: vg.Point{X: q.X - markerHalf, Y: q.Y - markerHalf}, Max: vg.Point{X: q.X + markerHalf, Y: q.Y + markerHalf}})
 			}
 		}
 	}
-	l.f.labelSegs, l.f.labelMarks, l.f.labels = segs, marks, nil
+	// Every set of labels keeps clear of the labels placed before it
+	// (Write empties the list first).
+	l.f.labelSegs, l.f.labelMarks = segs, marks
 	sty := l.style
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
 	for i, t := range l.texts {
@@ -94,7 +99,10 @@ func (l *pointLabels) Plot(c draw.Canvas, plt *gplot.Plot) {
 		lb := LabelBox{Text: t}
 	place:
 		for _, d := range []vg.Length{vg.Points(4), vg.Points(9), vg.Points(16), vg.Points(26), vg.Points(40)} {
-			for _, m := range []vg.Point{{X: p.X + d, Y: p.Y + d}, {X: p.X + d, Y: p.Y - d - h}, {X: p.X - d - w, Y: p.Y + d}, {X: p.X - d - w, Y: p.Y - d - h}} {
+			// Diagonally away from the point, then level with it (an arrow's
+			// label beside it along the edge).
+			for _, m := range []vg.Point{{X: p.X + d, Y: p.Y + d}, {X: p.X + d, Y: p.Y - d - h}, {X: p.X - d - w, Y: p.Y + d}, {X: p.X - d - w, Y: p.Y - d - h},
+				{X: p.X - d - w - 6, Y: p.Y - h - 2}, {X: p.X + d + 6, Y: p.Y - h - 2}, {X: p.X - d - w - 6, Y: p.Y + 2}, {X: p.X + d + 6, Y: p.Y + 2}} {
 				box := vg.Rectangle{Min: m, Max: vg.Point{X: m.X + w, Y: m.Y + h}}
 				if l.free(c, box) {
 					lb.Box, lb.Drawn = box, true

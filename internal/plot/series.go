@@ -32,6 +32,11 @@ const (
 	RoleStart Role = "start"
 	// RoleMarker is a vertical marker (the prescribed and the best C).
 	RoleMarker Role = "marker"
+	// RoleMoment is a moment of the gradients' law (the moment profile):
+	// exact or a Monte Carlo mean with its standard error.
+	RoleMoment Role = "moment"
+	// RoleLevel is a constant's level (L_f on the moment profile).
+	RoleLevel Role = "level"
 )
 
 // Series is one series of a figure as drawn: its legend name, role,
@@ -45,8 +50,12 @@ type Series struct {
 	Solver string
 	Color  color.Color
 	Dashes []vg.Length
-	// Glyph names the marker shape ("" when the series has no markers).
-	Glyph  string
+	// Glyph names the marker shape ("" when the series has no markers;
+	// "arrow" for an arrow at the edge).
+	Glyph string
+	// Arrow: a reference beyond the axes' range, drawn as an arrow at the
+	// edge it lies beyond (its one point is there).
+	Arrow  bool
 	Points plotter.XYs
 }
 

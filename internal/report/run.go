@@ -519,7 +519,10 @@ func writeTail(w io.Writer, bounds []theory.Bound, notes []string) error {
 }
 
 // WriteRunTable writes the table of `dpso run`.
-func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
+func WriteRunTable(w io.Writer, r *engine.Report, opt Options) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	conv := opt.convDelta()
 	s := r.Spec
 	rows := problemRows(s, r.Theory, r.Solver, r.Describe, r.Oracle)
@@ -578,7 +581,10 @@ func excessText(r *engine.Report) string {
 }
 
 // WritePrescriptionTable writes the table of `dpso run --dry-run`.
-func WritePrescriptionTable(w io.Writer, p *engine.Prescription, opt Options) error {
+func WritePrescriptionTable(w io.Writer, p *engine.Prescription, opt Options) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	conv := opt.convDelta()
 	s := p.Spec
 	desc := ""

@@ -285,7 +285,10 @@ func WriteSweepCSV(w io.Writer, rep *engine.SweepReport) error {
 }
 
 // WriteSweepTable writes the table of `dpso sweep`.
-func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
+func WriteSweepTable(w io.Writer, rep *engine.SweepReport) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	s := sweepBase(rep)
 	param := rep.Sweep.Param
 	trade := param == spec.SweepClip || param == spec.SweepK
