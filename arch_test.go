@@ -31,6 +31,8 @@ var importRules = map[string][]string{
 	"dpso/internal/outfile":   {"dpso/theory"},
 	"dpso/internal/audit":     {"dpso/scenarios", "dpso/internal/spec", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/internal/shard":     {"dpso/internal/spec", "dpso/internal/engine", "dpso/solvers/...", "dpso/theory/..."},
+	"dpso/internal/serve":     {"dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui"},
+	"dpso/internal/state":     {"dpso/internal/spec", "dpso/scenarios", "dpso/theory/..."},
 	"dpso/internal/cli":       {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui/..."},
 	"dpso/scripts":            {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/tui":                {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},

@@ -154,6 +154,8 @@ type exporter interface {
 type common struct {
 	st   *style.Styles
 	keys *keyMap
+	// limit is Options.Limit, applied to every Spec the form takes.
+	limit func(spec.Spec) (spec.Spec, error)
 }
 
 // ShortHelp is nil for a component without keys.
@@ -207,6 +209,9 @@ type specMsg struct {
 type statusMsg struct {
 	text string
 	err  bool
+	// repro, if set, replaces the reproduce line until the next key (the
+	// state string, y).
+	repro string
 }
 
 // presetMsg is the presets list's outcome: load preset index and start

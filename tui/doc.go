@@ -22,7 +22,13 @@
 // [Presets] entry or a Spec to start on (Options.Start; [PresetIndex]
 // finds a preset by number or title), colours, live mode and the export
 // folder, and the [Runner] ([Engine] in the program; an embedding may
-// wrap it, tests inject a fake).
+// wrap it, tests inject a fake). An embedding (dpso serve) also sets the
+// screen to open (Options.Screen, a state string's), a Limit applied to
+// every Spec the form takes (secure noise, a session's caps: a refusal
+// names the field and the cap) and NoExport; it sends [OpenPreset] and
+// [OpenState], and reads [Model.State] (what a state string holds: the
+// form's Spec and the screen's kind; y shows its token, package
+// internal/state, and copies it with OSC 52) and [Model.Typing].
 //
 // # The component contract (soft-serve's pattern)
 //

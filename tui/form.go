@@ -80,6 +80,10 @@ func (f *form) styleInput() {
 // SetSpec replaces the edited Spec (a preset); it must resolve. Its
 // command reports the change.
 func (f *form) SetSpec(s spec.Spec) (tea.Cmd, error) {
+	s, err := f.limitSpec(s)
+	if err != nil {
+		return nil, err
+	}
 	rs, err := resolve(s)
 	if err != nil {
 		return nil, err
@@ -311,7 +315,11 @@ func (f *form) Step(dir int) tea.Cmd {
 // shown, for the refusal): accepted and reported, or refused with its
 // error on the field the error names.
 func (f *form) try(id fieldID, c spec.Spec, idx int, value string) tea.Cmd {
-	rs, err := resolve(c)
+	c, err := f.limitSpec(c)
+	var rs spec.Resolved
+	if err == nil {
+		rs, err = resolve(c)
+	}
 	if err != nil {
 		f.cursor = idx
 		at, msg := id, specMessage(err)

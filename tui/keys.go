@@ -14,7 +14,9 @@ type keyMap struct {
 	Left, Right          key.Binding
 	Compare, Presets     key.Binding
 	Export, Help, Quit   key.Binding
-	Back                 key.Binding
+	// State shows the state string of what is shown and copies it.
+	State key.Binding
+	Back  key.Binding
 	// Panel cycles the side tabs (theorem, privacy, clipping) of the
 	// compact layout; PageUp/PageDown scroll the theorem panel or the help.
 	Panel, PageUp, PageDown key.Binding
@@ -48,6 +50,7 @@ func defaultKeyMap(screens screenDefs) keyMap {
 		Compare:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare with baselines")),
 		Presets:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "presets")),
 		Export:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export what is shown (PNG/SVG/JSON)")),
+		State:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "state string of what is shown (copied; dpso explore --state opens it)")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -86,6 +89,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		append(runs, k.Live),
 		{k.Next, k.Prev, k.Left, k.Right, k.Type, k.Set, k.Cancel},
-		{k.Presets, k.PickPreset, k.Filter, k.Export, k.Panel, k.PageUp, k.PageDown, k.Help, k.Back, k.Quit},
+		{k.Presets, k.PickPreset, k.Filter, k.Export, k.State, k.Panel, k.PageUp, k.PageDown, k.Help, k.Back, k.Quit},
 	}
 }

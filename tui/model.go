@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/spec"
+	"dpso/internal/state"
 	"dpso/tui/style"
 )
 
@@ -34,6 +35,16 @@ type Options struct {
 	Manual bool
 	// ExportDir is where e writes its files ("" = the current directory).
 	ExportDir string
+	// Screen is the screen shown first (a state string's); "" the chart.
+	Screen state.Screen
+	// Limit, if set, is applied to every Spec the form takes (the first,
+	// a preset, an edit, a state string): it returns the Spec to use or
+	// an error the form shows as a refusal (a *spec.SpecError names the
+	// field). dpso serve sets it: secure randomness and the session caps.
+	Limit func(spec.Spec) (spec.Spec, error)
+	// NoExport, if set, is the sentence e answers instead of exporting
+	// (an SSH session must not write the server's disk).
+	NoExport string
 
 	// now is the clock (tests); nil means time.Now.
 	now func() time.Time
@@ -115,7 +126,7 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	m := &Model{opts: opts, now: opts.now, live: liveMode{on: !opts.Manual, now: opts.now}}
 	m.styles = style.New(!opts.Light, opts.Plain)
 	m.keymap = defaultKeyMap(screenRegistry)
-	m.common = common{st: &m.styles, keys: &m.keymap}
+	m.common = common{st: &m.styles, keys: &m.keymap, limit: opts.Limit}
 	c := m.common
 	p := startPreset(opts)
 	f, err := newForm(c, p.Spec)
@@ -142,6 +153,9 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	// The screen shown and the first Spec, as the form would report it.
 	m.broadcast(m.screenMsg())
 	m.initCmd = m.onSpec(specMsg{rev: f.rev, user: f.Spec(), spec: f.Resolved(), load: true})
+	if opts.Screen != "" {
+		m.initCmd = tea.Batch(m.initCmd, m.show(m.screenIndex(screenKind(opts.Screen))))
+	}
 	return m, nil
 }
 
@@ -205,6 +219,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.start(msg.make, false)
 	case presetMsg:
 		return m, m.loadPreset(msg.index, true)
+	case openStateMsg:
+		return m, m.openState(msg.st)
 	case closeMsg:
 		m.overlay = nil
 		return m, nil
@@ -268,6 +284,8 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(m.broadcast(ev), cmd)
 	case key.Matches(k, keys.Export):
 		return m.export()
+	case key.Matches(k, keys.State):
+		return m.showState()
 	case key.Matches(k, keys.Live):
 		m.live.on = !m.live.on
 		return m.broadcast(liveStateMsg{on: m.live.on})
@@ -414,6 +432,9 @@ func (m *Model) loadPreset(i int, start bool) tea.Cmd {
 // export writes what the screen shows (the screen's exporter), off the UI
 // loop.
 func (m *Model) export() tea.Cmd {
+	if m.opts.NoExport != "" {
+		return m.broadcast(statusMsg{text: m.opts.NoExport, err: true})
+	}
 	ex, ok := m.screens[m.active].screen.(exporter)
 	if !ok {
 		return m.broadcast(statusMsg{text: "nothing to export on this screen: esc returns to the chart, e exports its run", err: true})

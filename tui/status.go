@@ -35,6 +35,7 @@ type statusBar struct {
 	live   bool
 	text   string // a transient status line
 	err    bool
+	line   string // shown in place of the reproduce line until a key
 	w      int
 	// repro is the reproduce line's command, made when the Spec, the
 	// screen or the run shown changes (Spec.Command resolves the Spec
@@ -70,9 +71,9 @@ func (b *statusBar) Update(msg tea.Msg) (component, tea.Cmd) {
 	case liveStateMsg:
 		b.live = msg.on
 	case statusMsg:
-		b.text, b.err = msg.text, msg.err
+		b.text, b.err, b.line = msg.text, msg.err, msg.repro
 	case tea.KeyPressMsg:
-		b.text, b.err = "", false
+		b.text, b.err, b.line = "", false, ""
 	}
 	return b, nil
 }
@@ -334,6 +335,9 @@ func (b *statusBar) liveLabel() string {
 // of the form's Spec on the chart, dpso run --solvers after a comparison,
 // a sweep's dpso sweep, the audit's dpso audit).
 func (b *statusBar) reproLine() string {
+	if b.line != "" {
+		return style.Fit(b.st.Muted.Render("state: ")+b.line, b.w)
+	}
 	if !b.reproOK {
 		b.repro, b.reproRun, b.reproOK = b.reproduce(), b.runs.shown(), true
 	}

@@ -43,9 +43,10 @@ func secureNoise(rs spec.Resolved) bool {
 }
 
 // runOrSeed is what decides a run's draws, for the status bar: its seed,
-// or on the user's rows with secure noise that it is not reproducible.
+// or with secure randomness (on the user's rows by default, in every
+// dpso serve session) that it is not reproducible.
 func runOrSeed(rs spec.Resolved) string {
-	if secureNoise(rs) {
+	if rs.Rand == solvers.Secure {
 		return "secure noise" // keyed from crypto/rand: the privacy panel says so
 	}
 	return "seed " + fmt.Sprint(rs.Spec.Seed)

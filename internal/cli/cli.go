@@ -98,7 +98,7 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 	root.SetVersionTemplate("dpso {{.Version}}\n")
 	root.CompletionOptions.HiddenDefaultCmd = false
 	for _, c := range []*cobra.Command{ // in help order
-		newAuditCmd(e), newBoundsCmd(e), newExploreCmd(e), newListCmd(e), newMomentsCmd(e), newPrivacyCmd(e), newRunCmd(e), newSweepCmd(e),
+		newAuditCmd(e), newBoundsCmd(e), newExploreCmd(e), newListCmd(e), newMomentsCmd(e), newPrivacyCmd(e), newRunCmd(e), newServeCmd(e), newSweepCmd(e),
 	} {
 		c.SetFlagErrorFunc(flagError)
 		if c.Args == nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"dpso/internal/spec"
+	"dpso/internal/state"
 	"dpso/scenarios"
 	"dpso/solvers"
 	"dpso/theory"
@@ -33,14 +34,26 @@ func needTTY() error {
 	return usageErrorf("the explorer needs an interactive terminal; for scripts use the headless subcommands: dpso run, sweep, bounds, privacy, moments, audit, list (see dpso --help)")
 }
 
-// exploreOpts are the explore command's flags.
+// exploreOpts are the explore command's flags, bound to a flag set: the
+// command's, or one made for an SSH session's arguments (ExploreArgs), so
+// that both are parsed and checked by one function.
 type exploreOpts struct {
-	sf          *specFlags
-	preset, out string
+	fs                 *pflag.FlagSet
+	sf                 *specFlags
+	preset, out, state string
+}
+
+// addExploreFlags adds explore's flags to fs.
+func addExploreFlags(fs *pflag.FlagSet) *exploreOpts {
+	o := &exploreOpts{fs: fs}
+	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
+	fs.StringVar(&o.preset, "preset", "", "open this preset: its number (1 = the first of the explorer's list) or a part of its title only it has")
+	fs.StringVar(&o.state, "state", "", "open this state string (the explorer's y shows it: every form field and the screen); other flags change it")
+	fs.StringVar(&o.out, "out", "", "folder where the explorer's e writes its exports (default the current folder); it must exist")
+	return o
 }
 
 func newExploreCmd(e *env) *cobra.Command {
-	o := &exploreOpts{}
 	cmd := &cobra.Command{
 		Use:   "explore",
 		Short: "Open the interactive explorer on a configuration (any flags of dpso run) or a preset",
@@ -48,7 +61,8 @@ func newExploreCmd(e *env) *cobra.Command {
 the configuration the flags describe — the flags of dpso run, so the explorer's
 reproduce line, "dpso run …", opens the same configuration as "dpso explore …" —
 or on a preset (--preset: its number in the explorer's list, or a part of its
-title that only it has), with any run flags given changing that preset.
+title that only it has) or a state string (--state: what the explorer's y shows,
+every form field and the screen), with any run flags given changing it.
 
 Every value is checked before the explorer opens; an invalid one exits with
 status 2 and one line naming the flag, as dpso run does. --out sets the folder
@@ -57,14 +71,12 @@ dpso run --solvers --json or dpso sweep --json).`,
 		Example: `  dpso explore --scenario linreg-t --n 20000
   dpso explore --scenario linreg-t --solver lipschitz-dpsgd
   dpso explore --preset 3 --trials 16
-  dpso explore --preset "hard instance" --out figures`,
+  dpso explore --preset "hard instance" --out figures
+  dpso explore --state dpso1.wpYesm2NQCFvmGqmlmdrBAlgbEGAlDfANhkawOyyAAQAAP__akZq7A`,
 	}
-	fs := cmd.Flags()
-	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
-	fs.StringVar(&o.preset, "preset", "", "open this preset: its number (1 = the first of the explorer's list) or a part of its title only it has")
-	fs.StringVar(&o.out, "out", "", "folder where the explorer's e writes its exports (default the current folder); it must exist")
+	o := addExploreFlags(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		opts, err := o.options(cmd)
+		opts, err := o.options()
 		if err != nil {
 			return err
 		}
@@ -77,13 +89,15 @@ dpso run --solvers --json or dpso sweep --json).`,
 }
 
 // options turns the flags into the explorer's options: the preset, or the
-// Spec to open on (the preset's, if any, with the given flags over it),
-// checked by resolving it once, as dpso run does; the export folder.
-func (o *exploreOpts) options(cmd *cobra.Command) (tui.Options, error) {
+// Spec to open on (the preset's or the state string's, if any, with the
+// given flags over it), checked by resolving it once, as dpso run does;
+// the screen of a state string; the export folder.
+func (o *exploreOpts) options() (tui.Options, error) {
 	var opts tui.Options
-	for _, name := range []string{"preset", "out"} {
+	flags := o.fs
+	for _, name := range []string{"preset", "out", "state"} {
 		// An empty value is refused, not read as the default.
-		if f := cmd.Flags().Lookup(name); f.Changed && f.Value.String() == "" {
+		if f := flags.Lookup(name); f.Changed && f.Value.String() == "" {
 			return opts, usageErrorf("--%s: an empty value is not allowed (leave the flag out for its default)", name)
 		}
 	}
@@ -102,6 +116,9 @@ func (o *exploreOpts) options(cmd *cobra.Command) (tui.Options, error) {
 		opts.ExportDir = o.out
 	}
 	var base spec.Spec
+	if o.preset != "" && o.state != "" {
+		return opts, usageErrorf("--state: give --state or --preset, not both (a state string holds every field)")
+	}
 	if o.preset != "" {
 		i, err := tui.PresetIndex(o.preset)
 		if err != nil {
@@ -110,17 +127,24 @@ func (o *exploreOpts) options(cmd *cobra.Command) (tui.Options, error) {
 		opts.Preset, base = i, tui.Presets[i].Spec
 	}
 	own := map[string]bool{"preset": true, "out": true}
+	if o.state != "" {
+		st, err := state.Parse(o.state)
+		if err != nil {
+			return opts, usageErrorf("--state: %v", err)
+		}
+		base, opts.Screen = st.Spec, st.Screen
+	}
 	given := false
-	cmd.Flags().Visit(func(f *pflag.Flag) { given = given || !own[f.Name] })
+	flags.Visit(func(f *pflag.Flag) { given = given || !own[f.Name] })
 	if !given {
 		return opts, nil
 	}
-	flags, _, err := o.sf.Spec()
+	fspec, _, err := o.sf.Spec()
 	if err != nil {
 		return opts, userError(err, nil)
 	}
-	s := base.Overlay(flags, func(name string) bool { return cmd.Flags().Changed(name) })
-	if s.Data != "" && s.Scenario != "" && !cmd.Flags().Changed("scenario") {
+	s := base.Overlay(fspec, flags.Changed)
+	if s.Data != "" && s.Scenario != "" && !flags.Changed("scenario") {
 		s.Scenario = "" // --data replaces the preset's scenario
 	}
 	if s.Data != "" && s.Scenario == "" {
@@ -135,7 +159,7 @@ func (o *exploreOpts) options(cmd *cobra.Command) (tui.Options, error) {
 	if err != nil {
 		return opts, userError(err, nil)
 	}
-	if cmd.Flags().Changed("seed") && r.Rand == solvers.Secure {
+	if flags.Changed("seed") && r.Rand == solvers.Secure {
 		return opts, usageErrorf("--seed: secure randomness reads no seed, so the runs would not be reproducible from it; leave --seed out, or give --rand seeded (on --data that makes every output say it is NOT private)")
 	}
 	opts.Start = &s

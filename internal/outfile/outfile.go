@@ -89,8 +89,11 @@ func checkTarget(path string, mode Mode) error {
 }
 
 // createTemp creates a new, empty temporary file beside path, exclusively
-// and without following links.
-func createTemp(path string) (*os.File, string, error) {
+// and without following links, readable by everyone (0644).
+func createTemp(path string) (*os.File, string, error) { return createTempPerm(path, 0o644) }
+
+// createTempPerm is createTemp with the file's permissions.
+func createTempPerm(path string, perm os.FileMode) (*os.File, string, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -99,7 +102,7 @@ func createTemp(path string) (*os.File, string, error) {
 	for range 100 {
 		rand.Read(rnd[:])
 		tmp := filepath.Join(dir, "."+base+".tmp-"+hex.EncodeToString(rnd[:]))
-		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow|syscall.O_CLOEXEC, 0o644)
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow|syscall.O_CLOEXEC, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -120,10 +123,21 @@ func createTemp(path string) (*os.File, string, error) {
 // panic of write, no file is left at path that was not there before, and
 // an existing one is unchanged.
 func Write(path string, mode Mode, write func(io.Writer) error) (err error) {
+	return writePerm(path, mode, 0o644, write)
+}
+
+// WritePrivate is Write under mode Create of a file only its owner may
+// read or write (0600): a private key.
+func WritePrivate(path string, write func(io.Writer) error) error {
+	return writePerm(path, Create, 0o600, write)
+}
+
+// writePerm is Write with the new file's permissions.
+func writePerm(path string, mode Mode, perm os.FileMode, write func(io.Writer) error) (err error) {
 	if err := checkTarget(path, mode); err != nil {
 		return err
 	}
-	f, tmp, err := createTemp(path)
+	f, tmp, err := createTempPerm(path, perm)
 	if err != nil {
 		return err
 	}

@@ -300,3 +300,26 @@ func TestWriteSetPicksAFreeStem(t *testing.T) {
 		t.Errorf("a failed set left %v", fs)
 	}
 }
+
+// TestWritePrivateIsOwnersOnly: a private key is written 0600 (not the
+// 0644 of every other file), and never over an existing file.
+func TestWritePrivateIsOwnersOnly(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "key")
+	if err := WritePrivate(p, writeString("secret")); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := st.Mode().Perm(); perm != 0o600 {
+		t.Fatalf("permissions %o, want 600", perm)
+	}
+	if err := WritePrivate(p, writeString("other")); !errors.Is(err, fs.ErrExist) {
+		t.Fatalf("a second WritePrivate: %v, want an existing-file refusal", err)
+	}
+	if got := read(t, p); got != "secret" {
+		t.Fatalf("the key was changed to %q", got)
+	}
+}

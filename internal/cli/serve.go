@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"dpso/internal/serve"
+	"dpso/theory"
+	"dpso/tui"
+)
+
+// shutdownGrace is how long a stopping server waits for its sessions to
+// close after telling them, before it closes their connections.
+const shutdownGrace = 5 * time.Second
+
+func newServeCmd(e *env) *cobra.Command {
+	var cfg serve.Config
+	caps := serve.DefaultCaps
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the explorer over SSH: every session its own explorer (a class on one laptop)",
+		Long: `serve runs an SSH server (127.0.0.1:2222 by default) where every session gets
+its own explorer, drawn for the client's terminal: ssh -p 2222 HOST, or
+ssh -p 2222 HOST -t -- --preset 3 to open on a preset, a state string or any
+flags of dpso explore (checked as dpso explore checks them; a bad one ends
+the session with its one-line message and status 2).
+
+The host key is generated once and kept (--host-key). Beyond loopback the
+server needs --authorized-keys FILE (only those keys get in) or --open
+(anyone who reaches the port does). All sessions' runs share --cpus slots,
+each run at most --session-workers of them, so that one student's sweep
+cannot starve the others; each session is capped (--max-n, --max-d,
+--max-trials, --max-work-budget: the form refuses a value above a cap and
+says so); a session without a key for --idle ends; noise is drawn from
+secure randomness. The holder of --instructor-key sends a preset or a state
+string to every session with ssh -p 2222 HOST -- broadcast --preset 3; each
+student opens it with b (B dismisses it).
+
+SIGINT or SIGTERM tells every session that the server is stopping, ends
+them and exits 0. A log line on stderr per session says who (key
+fingerprint, user, address), when and for how long; never what they did.`,
+		Example: `  dpso serve
+  dpso serve --listen 0.0.0.0:2222 --authorized-keys class.pub --instructor-key me.pub
+  ssh -p 2222 localhost -t -- --preset 3
+  ssh -p 2222 localhost -- broadcast --preset 1`,
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&cfg.Listen, "listen", serve.DefaultListen, "address to listen on (HOST:PORT); beyond loopback it needs --authorized-keys or --open")
+	fs.StringVar(&cfg.HostKey, "host-key", "", "the server's private host key: read, or created once (ed25519, 0600) when missing (default ~/.config/dpso/ssh_host_ed25519_key)")
+	fs.StringVar(&cfg.AuthorizedKeys, "authorized-keys", "", "authorized_keys file: only these keys (and the instructor's) get a session")
+	fs.BoolVar(&cfg.Open, "open", false, "on an address beyond loopback, admit every client (without --authorized-keys)")
+	fs.StringVar(&cfg.InstructorKey, "instructor-key", "", "authorized_keys file of the key(s) that may broadcast a preset or state string to every session")
+	fs.IntVar(&cfg.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "explorer sessions at once")
+	fs.IntVar(&cfg.CPUs, "cpus", 0, "CPU slots shared by every session's runs (0: GOMAXPROCS)")
+	fs.IntVar(&cfg.SessionWorkers, "session-workers", 0, "the most slots one run takes (0: half of --cpus, at least 1)")
+	fs.IntVar(&caps.N, "max-n", caps.N, "per-session cap on n (0: none)")
+	fs.IntVar(&caps.D, "max-d", caps.D, "per-session cap on d (0: none)")
+	fs.IntVar(&caps.Trials, "max-trials", caps.Trials, "per-session cap on trials (0: none)")
+	fs.Int64Var(&caps.WorkBudget, "max-work-budget", caps.WorkBudget, "per-session cap on the work budget, gradient evaluations (0: none)")
+	fs.DurationVar(&cfg.Idle, "idle", serve.DefaultIdle, "end a session without a key for this long (e.g. 15m; 0 never)")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		for _, name := range []string{"max-sessions", "cpus", "session-workers", "max-n", "max-d", "max-trials", "max-work-budget"} {
+			if f := fs.Lookup(name); f.Value.String()[0] == '-' {
+				return usageErrorf("--%s: %s is negative (want 0 or more)", name, theory.Quote(f.Value.String()))
+			}
+		}
+		if cfg.MaxSessions == 0 {
+			return usageErrorf("--max-sessions: 0 sessions would serve nobody (want 1 or more)")
+		}
+		switch {
+		case cfg.Idle < 0:
+			return usageErrorf("--idle: %s is negative (want a duration such as 15m, or 0 for never)", theory.Quote(cfg.Idle.String()))
+		case cfg.Idle == 0:
+			cfg.Idle = -1 // never
+		}
+		cfg.Caps = caps
+		cfg.Parse = sessionArgs
+		cfg.Log = e.stderr
+		srv, err := serve.New(cfg)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(sigs)
+		return e.serve(sigs, srv)
+	}
+	return cmd
+}
+
+// serve runs srv until a signal comes, then shuts it down, telling every
+// session which; nil once it has stopped.
+func (e *env) serve(sigs <-chan os.Signal, srv *serve.Server) error {
+	done := make(chan error, 1)
+	go func() {
+		done <- srv.ListenAndServe(func(a net.Addr) { io.WriteString(e.stderr, srv.Banner(a.String())) })
+	}()
+	var sig os.Signal
+	select {
+	case err := <-done:
+		return err
+	case sig = <-sigs:
+	}
+	why := "it got SIGTERM"
+	if sig == os.Interrupt {
+		why = "it got SIGINT (Ctrl-C)"
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx, why); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return <-done
+}
+
+// sessionArgs reads an SSH session's arguments as dpso explore's flags:
+// the same flags and the same function (exploreOpts.options) as the
+// command, and the same one-line message for a bad one ("dpso: …").
+// --out and --data are refused: a session writes and reads no file of the
+// server.
+func sessionArgs(args []string) (tui.Options, error) {
+	opts, err := exploreArgs(args)
+	if err != nil {
+		return opts, errors.New("dpso: " + sanitize(oneLine(err.Error()), 0))
+	}
+	return opts, nil
+}
+
+func exploreArgs(args []string) (tui.Options, error) {
+	fs := pflag.NewFlagSet("dpso explore", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SetInterspersed(true)
+	o := addExploreFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return tui.Options{}, usageErrorf("a session takes the flags of dpso explore (dpso explore --help lists them), e.g. ssh -t HOST -- --preset 3")
+		}
+		return tui.Options{}, flagError(nil, err)
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		return tui.Options{}, usageErrorf("dpso explore takes no arguments, got %s (flags start with --; see dpso explore --help)", theory.Quote(rest[0]))
+	}
+	for _, name := range []string{"out", "data"} {
+		if fs.Changed(name) {
+			return tui.Options{}, usageErrorf("--%s: a session reads and writes no file of the server; run dpso explore --%s on your own machine", name, name)
+		}
+	}
+	return o.options()
+}

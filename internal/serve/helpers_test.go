@@ -1,0 +1,322 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+	gossh "golang.org/x/crypto/ssh"
+
+	"dpso/internal/audit"
+	"dpso/internal/engine"
+	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/tui"
+)
+
+// waitLimit bounds every wait for an event, so that a missing event
+// fails the test instead of hanging it; no assertion reads a clock.
+const waitLimit = 60 * time.Second
+
+// blockRunner is a tui.Runner whose prescriptions are the engine's (the
+// tests' Specs are small) and whose runs block until released or
+// cancelled, recording each call's Spec: tests act while a run is in
+// flight.
+type blockRunner struct {
+	release chan struct{}
+	started chan spec.Resolved // each run's Resolved, as it starts
+}
+
+func newBlockRunner() *blockRunner {
+	return &blockRunner{release: make(chan struct{}), started: make(chan spec.Resolved, 64)}
+}
+
+func (b *blockRunner) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
+	return engine.Prescribe(ctx, r)
+}
+
+func (b *blockRunner) wait(ctx context.Context, r spec.Resolved) error {
+	b.started <- r
+	select {
+	case <-b.release:
+		return context.Canceled // the tests never look at a run's result
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (b *blockRunner) Compare(ctx context.Context, r spec.Resolved, _ []string, _ *engine.Settings) (*engine.Comparison, error) {
+	return nil, b.wait(ctx, r)
+}
+
+func (b *blockRunner) Sweep(ctx context.Context, r spec.Resolved, _ engine.SweepSpec, _ *engine.Settings) (*engine.SweepReport, error) {
+	return nil, b.wait(ctx, r)
+}
+
+func (b *blockRunner) Audit(ctx context.Context, _ audit.Config) (*audit.Result, error) {
+	return nil, b.wait(ctx, spec.Resolved{})
+}
+
+// small is the Spec the test sessions open on: closed-form constants,
+// prescribed at once.
+var small = spec.Spec{Scenario: scenarios.LinRegT, N: 2000, Trials: 2}
+
+// testParse reads a session's arguments as the tests need them (the
+// CLI's own function, exploreArgs, is tested in internal/cli): none opens
+// small; "--n N" sets n; anything else is refused with a one-line
+// message.
+func testParse(args []string) (tui.Options, error) {
+	s := small
+	switch {
+	case len(args) == 0:
+	case len(args) == 2 && args[0] == "--n":
+		var n int
+		if _, err := fmt.Sscan(args[1], &n); err != nil {
+			return tui.Options{}, errors.New("dpso: --n: not an integer")
+		}
+		s.N = n
+	default:
+		return tui.Options{}, errors.New("dpso: unknown flag " + fmt.Sprintf("%q", args[0]) + " (see --help for the flags)")
+	}
+	return tui.Options{Start: &s}, nil
+}
+
+// testServer is a server on a loopback port of its own, serving in the
+// background; its log is kept.
+type testServer struct {
+	*Server
+	addr   string
+	served chan error
+	log    *syncBuffer
+}
+
+func startServer(t *testing.T, cfg Config) *testServer {
+	t.Helper()
+	if cfg.HostKey == "" {
+		cfg.HostKey = filepath.Join(t.TempDir(), "host_key")
+	}
+	if cfg.Parse == nil {
+		cfg.Parse = testParse
+	}
+	if cfg.Listen == "" {
+		cfg.Listen = "127.0.0.1:0"
+	}
+	lb := &syncBuffer{}
+	cfg.Log = lb
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{Server: s, addr: ln.Addr().String(), served: make(chan error, 1), log: lb}
+	go func() { ts.served <- s.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		defer cancel()
+		s.Shutdown(ctx, "the test ended")
+	})
+	return ts
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// client is one SSH session of a test, with a terminal of 100×30: an
+// emulated one (charmbracelet/x/vt) that draws what the session prints and
+// answers the explorer's queries (its background colour), as a terminal
+// does.
+type client struct {
+	t    *testing.T
+	conn *gossh.Client
+	sess *gossh.Session
+	in   io.WriteCloser
+	out  *syncBuffer // everything printed, as printed
+	term *termScreen
+	done chan error // the session's end: nil, or *gossh.ExitError
+}
+
+// termScreen is a vt emulator safe for the session's writer and the
+// test's reader.
+type termScreen struct {
+	mu sync.Mutex
+	vt *vt.Emulator
+}
+
+func (ts *termScreen) Write(p []byte) (int, error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.vt.Write(p)
+}
+
+func (ts *termScreen) String() string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.vt.String()
+}
+
+// newSigner is a fresh ed25519 client key.
+func newSigner(t *testing.T) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// writeKeys writes an authorized_keys file of signers' public keys.
+func writeKeys(t *testing.T, signers ...gossh.Signer) string {
+	t.Helper()
+	var b bytes.Buffer
+	b.WriteString("# the class\n\n")
+	for _, s := range signers {
+		b.Write(gossh.MarshalAuthorizedKey(s.PublicKey()))
+	}
+	p := filepath.Join(t.TempDir(), "keys")
+	if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// dial connects with key (nil: keyboard-interactive, no key).
+func dial(addr string, key gossh.Signer) (*gossh.Client, error) {
+	auth := []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}
+	if key != nil {
+		auth = []gossh.AuthMethod{gossh.PublicKeys(key)}
+	}
+	return gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "student", Auth: auth, HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: waitLimit})
+}
+
+// connect opens a session with a terminal and args as its command (none:
+// a shell request, as plain `ssh host` makes).
+func connect(t *testing.T, addr string, key gossh.Signer, args ...string) *client {
+	t.Helper()
+	conn, err := dial(addr, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return openSession(t, conn, true, args...)
+}
+
+func openSession(t *testing.T, conn *gossh.Client, pty bool, args ...string) *client {
+	t.Helper()
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pty {
+		if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := &client{t: t, conn: conn, sess: sess, out: &syncBuffer{}, term: &termScreen{vt: vt.NewEmulator(100, 30)}, done: make(chan error, 1)}
+	w := io.MultiWriter(c.out, c.term)
+	sess.Stdout, sess.Stderr = w, w
+	if c.in, err = sess.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(c.in, c.term.vt) // the terminal's answers; ends when it is closed
+	if len(args) == 0 {
+		err = sess.Shell()
+	} else {
+		err = sess.Start(strings.Join(args, " "))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { c.done <- sess.Wait() }()
+	t.Cleanup(c.close)
+	return c
+}
+
+func (c *client) close() {
+	c.sess.Close()
+	c.conn.Close()
+	// The emulator's Close races with its Read: close the pipe its answers
+	// go through instead, which ends the copier.
+	if pw, ok := c.term.vt.InputPipe().(*io.PipeWriter); ok {
+		pw.Close()
+	}
+}
+
+// screen is what the terminal shows.
+func (c *client) screen() string { return c.term.String() }
+
+// printed is everything the session printed, without escape sequences
+// (a line printed after the explorer ended, say).
+func (c *client) printed() string { return ansi.Strip(c.out.String()) }
+
+// waitFor waits until the session has printed want.
+func (c *client) waitFor(want string) {
+	c.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !strings.Contains(c.screen(), want) {
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the session never showed %q; it showed:\n%s", want, c.screen())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// key types keys into the session.
+func (c *client) key(keys string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, keys); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// exit waits for the session's end and returns its exit status.
+func (c *client) exit() int {
+	c.t.Helper()
+	select {
+	case err := <-c.done:
+		var ee *gossh.ExitError
+		switch {
+		case err == nil:
+			return 0
+		case errors.As(err, &ee):
+			return ee.ExitStatus()
+		}
+		c.t.Fatalf("the session ended without a status: %v", err)
+	case <-time.After(waitLimit):
+		c.t.Fatalf("the session did not end; it showed:\n%s", c.screen())
+	}
+	return -1
+}

@@ -1,0 +1,302 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	gossh "golang.org/x/crypto/ssh"
+
+	"dpso/theory"
+	"dpso/tui"
+)
+
+// Config configures the server. Zero values take the defaults named.
+type Config struct {
+	// Listen is the address, default DefaultListen (loopback).
+	Listen string
+	// HostKey is the host key's file, created when missing (default
+	// DefaultHostKey()).
+	HostKey string
+	// AuthorizedKeys is an authorized_keys file: only its keys (and the
+	// instructor's) get a session. Without it every client does, which
+	// beyond loopback needs Open.
+	AuthorizedKeys string
+	// Open admits every client on an address beyond loopback.
+	Open bool
+	// InstructorKey is an authorized_keys file of the keys that may
+	// broadcast to every session.
+	InstructorKey string
+	// MaxSessions caps the explorer sessions at once (default 40).
+	MaxSessions int
+	// CPUs is the pool's slots (default GOMAXPROCS); SessionWorkers the
+	// most a run of a session is given (default half the slots).
+	CPUs, SessionWorkers int
+	// Caps are the per-session caps (see DefaultCaps).
+	Caps Caps
+	// Idle ends a session without a key for that long (default 15
+	// minutes; negative: never).
+	Idle time.Duration
+	// Parse reads a session's arguments as dpso explore's flags; its
+	// error's message is the one line to show (the CLI's own).
+	Parse func(args []string) (tui.Options, error)
+	// Runner is the engine (default tui.Engine); tests inject a fake.
+	Runner tui.Runner
+	// Log receives one line per session and per refused client (default
+	// io.Discard).
+	Log io.Writer
+	// Now is the clock of the log lines (default time.Now).
+	Now func() time.Time
+}
+
+// Defaults of Config.
+const (
+	DefaultListen      = "127.0.0.1:2222"
+	DefaultMaxSessions = 40
+	DefaultIdle        = 15 * time.Minute
+)
+
+// Server is a running dpso serve.
+type Server struct {
+	cfg        Config
+	srv        *ssh.Server
+	pool       *Pool
+	authorized []gossh.PublicKey // nil: every client
+	instructor []gossh.PublicKey
+	hostFP     string
+	keyCreated bool
+
+	mu       sync.Mutex
+	sessions map[*session]struct{}
+	closing  bool
+	active   int           // SSH sessions being handled (explorers, broadcasts, refusals)
+	drained  chan struct{} // closed once closing and no session is handled
+	logMu    sync.Mutex
+}
+
+// New checks cfg and builds the server (the host key read or created).
+// Beyond loopback it refuses to start without AuthorizedKeys or Open.
+func New(cfg Config) (*Server, error) {
+	if cfg.Listen == "" {
+		cfg.Listen = DefaultListen
+	}
+	if cfg.MaxSessions == 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.Idle == 0 {
+		cfg.Idle = DefaultIdle
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Parse == nil {
+		return nil, errors.New("serve: Config.Parse is not set")
+	}
+	host, _, err := net.SplitHostPort(cfg.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("--listen: %s is not HOST:PORT (%v)", theory.Quote(cfg.Listen), err)
+	}
+	if !loopback(host) && cfg.AuthorizedKeys == "" && !cfg.Open {
+		return nil, fmt.Errorf("--listen: %s reaches beyond this machine, and anyone who reaches it would get a session: give --authorized-keys FILE (the class's public keys) or, to admit everyone, --open", theory.Quote(cfg.Listen))
+	}
+	s := &Server{cfg: cfg, sessions: map[*session]struct{}{}, drained: make(chan struct{})}
+	if cfg.AuthorizedKeys != "" {
+		if s.authorized, err = readKeys("authorized-keys", cfg.AuthorizedKeys); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.InstructorKey != "" {
+		if s.instructor, err = readKeys("instructor-key", cfg.InstructorKey); err != nil {
+			return nil, err
+		}
+	}
+	path, makeDir := cfg.HostKey, false
+	if path == "" {
+		if path, err = DefaultHostKey(); err != nil {
+			return nil, err
+		}
+		makeDir = true
+	}
+	signer, created, err := hostKey(path, makeDir)
+	if err != nil {
+		return nil, err
+	}
+	s.hostFP, s.keyCreated, s.cfg.HostKey = gossh.FingerprintSHA256(signer.PublicKey()), created, path
+	s.pool = NewPool(cfg.Runner, cfg.CPUs, cfg.SessionWorkers, cfg.Caps)
+	opts := []ssh.Option{
+		wish.WithAddress(cfg.Listen),
+		wish.WithVersion("dpso"),
+		wish.WithPublicKeyAuth(s.publicKey),
+		wish.WithMiddleware(func(ssh.Handler) ssh.Handler { return s.handle }),
+		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
+	}
+	if s.authorized == nil {
+		// Keyless clients too: keyboard-interactive without a question.
+		opts = append(opts, wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }))
+	}
+	if s.srv, err = wish.NewServer(opts...); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loopback reports whether host names this machine only.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// publicKey admits a key: any without AuthorizedKeys, else one of those
+// or an instructor's. A refused key is logged with its fingerprint.
+func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
+	if s.authorized == nil || hasKey(s.authorized, key) || hasKey(s.instructor, key) {
+		return true
+	}
+	s.logf("refused key %s of user %s from %s", gossh.FingerprintSHA256(key), theory.Quote(ctx.User()), ctx.RemoteAddr())
+	return false
+}
+
+// Banner is the server's start-up lines: where it listens, its host key,
+// who gets in and the caps.
+func (s *Server) Banner(addr string) string {
+	var b strings.Builder
+	port := addr
+	if _, p, err := net.SplitHostPort(addr); err == nil {
+		port = p
+	}
+	fmt.Fprintf(&b, "dpso serve: listening on %s; students connect with: ssh -p %s HOST (add -t -- --preset 3 to open a preset)\n", addr, port)
+	verb := "kept in"
+	if s.keyCreated {
+		verb = "created in"
+	}
+	fmt.Fprintf(&b, "host key %s (%s %s)\n", s.hostFP, verb, theory.Quote(s.cfg.HostKey))
+	switch {
+	case s.authorized != nil:
+		fmt.Fprintf(&b, "admitting the %d keys of %s", len(s.authorized), theory.Quote(s.cfg.AuthorizedKeys))
+		if s.instructor != nil {
+			b.WriteString(" and the instructor's")
+		}
+		b.WriteString("\n")
+	case s.cfg.Open:
+		b.WriteString("--open: anyone who reaches this address gets a session\n")
+	default:
+		b.WriteString("admitting every client (loopback only: this machine's users)\n")
+	}
+	c := s.cfg.Caps
+	fmt.Fprintf(&b, "each session: n ≤ %s, d ≤ %s, trials ≤ %s, work budget ≤ %s; each run takes at most %s of the %s CPU slots all sessions share; %d sessions at most; a session idle for %s ends; noise from secure randomness\n",
+		capText(int64(c.N)), capText(int64(c.D)), capText(int64(c.Trials)), capText(c.WorkBudget), theory.FormatCount(s.pool.workers), theory.FormatCount(s.pool.cpus), s.cfg.MaxSessions, idleText(s.cfg.Idle))
+	return b.String()
+}
+
+func capText(n int64) string {
+	if n <= 0 {
+		return "∞"
+	}
+	return theory.FormatCount(n)
+}
+
+func idleText(d time.Duration) string {
+	if d < 0 {
+		return "never"
+	}
+	return d.String()
+}
+
+// ListenAndServe listens on Config.Listen and serves until Shutdown;
+// ready, if not nil, gets the address once listening. It returns nil
+// after Shutdown.
+func (s *Server) ListenAndServe(ready func(addr net.Addr)) error {
+	ln, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("--listen: %v", err)
+	}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	return s.Serve(ln)
+}
+
+// Serve serves on ln until Shutdown (then it returns nil).
+func (s *Server) Serve(ln net.Listener) error {
+	err := s.srv.Serve(ln)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown tells every session that the server is stopping (why: "it got
+// SIGTERM", say) and ends it, waits until every session has
+// ended or ctx is done, then closes the listener and every connection
+// (a client that keeps its connection open after its session is not
+// waited for).
+func (s *Server) Shutdown(ctx context.Context, why string) error {
+	s.mu.Lock()
+	s.closing = true
+	open := make([]*session, 0, len(s.sessions))
+	for ss := range s.sessions {
+		open = append(open, ss)
+	}
+	if s.active == 0 {
+		s.closeDrained()
+	}
+	s.mu.Unlock()
+	for _, ss := range open {
+		ss.end(endShutdown, "dpso serve: the server is stopping ("+why+"); this session ends now. Thank you!")
+	}
+	var err error
+	select {
+	case <-s.drained:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if cerr := s.srv.Close(); err == nil && cerr != nil && !errors.Is(cerr, net.ErrClosed) {
+		err = cerr
+	}
+	return err
+}
+
+// enter and leaveHandler count the sessions being handled, for Shutdown.
+func (s *Server) enter() {
+	s.mu.Lock()
+	s.active++
+	s.mu.Unlock()
+}
+
+func (s *Server) leaveHandler() {
+	s.mu.Lock()
+	s.active--
+	if s.active == 0 && s.closing {
+		s.closeDrained()
+	}
+	s.mu.Unlock()
+}
+
+// closeDrained closes drained once (s.mu held).
+func (s *Server) closeDrained() {
+	select {
+	case <-s.drained:
+	default:
+		close(s.drained)
+	}
+}
+
+// logf writes one log line, stamped.
+func (s *Server) logf(format string, a ...any) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.cfg.Log, "%s dpso serve: %s\n", s.cfg.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, a...))
+}

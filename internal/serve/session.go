@@ -1,0 +1,335 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"charm.land/ssh"
+	bm "charm.land/wish/v2/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	gossh "golang.org/x/crypto/ssh"
+
+	"dpso/internal/spec"
+	"dpso/theory"
+	"dpso/tui"
+)
+
+// endReason is how a session ended.
+type endReason int
+
+const (
+	endQuit     endReason = iota // the student quit (q) or closed the connection
+	endIdle                      // no key for Config.Idle
+	endShutdown                  // the server is stopping
+)
+
+// session is one explorer session.
+type session struct {
+	mu     sync.Mutex
+	prog   *tea.Program // nil until the program is made
+	reason endReason
+	why    string // the sentence the student is told
+	ended  bool
+}
+
+// end ends the session's explorer from outside, with the sentence the
+// student is told after it; the first reason given stays.
+func (ss *session) end(r endReason, why string) {
+	ss.mu.Lock()
+	if ss.ended {
+		ss.mu.Unlock()
+		return
+	}
+	ss.ended, ss.reason, ss.why = true, r, why
+	p := ss.prog
+	ss.mu.Unlock()
+	if p != nil {
+		p.Send(endMsg{}) // returns at once once the program has ended
+	}
+}
+
+// send delivers msg to the session's explorer, if it runs.
+func (ss *session) send(msg tea.Msg) bool {
+	ss.mu.Lock()
+	p, ended := ss.prog, ss.ended
+	ss.mu.Unlock()
+	if p == nil || ended {
+		return false
+	}
+	go p.Send(msg) // Send waits for the program's loop: never in the caller's
+	return true
+}
+
+// endMsg ends the explorer's program (its runs end with the session's
+// context, cancelled when the program returns).
+type endMsg struct{}
+
+// who names a session's client for the log: its key's fingerprint (or
+// "no key"), its user name (quoted: the client chose it) and address.
+func who(sess ssh.Session) string {
+	key := "no key"
+	if k := sess.PublicKey(); k != nil {
+		key = "key " + gossh.FingerprintSHA256(k)
+	}
+	return fmt.Sprintf("%s, user %s, from %s", key, theory.Quote(sess.User()), sess.RemoteAddr())
+}
+
+// handle serves one SSH session: the instructor's broadcast, or an
+// explorer on the session's arguments.
+func (s *Server) handle(sess ssh.Session) {
+	s.enter()
+	defer s.leaveHandler()
+	start := s.cfg.Now()
+	args := sess.Command()
+	if len(args) > 0 && args[0] == "broadcast" {
+		s.broadcastCmd(sess, args[1:])
+		return
+	}
+	code, how := s.explore(sess, args)
+	s.logf("session of %s, started %s, %s, ended: %s", who(sess), start.UTC().Format(time.RFC3339), s.cfg.Now().Sub(start).Round(time.Second), how)
+	sess.Exit(code)
+}
+
+// say writes a line to the session's terminal (after the explorer ended
+// or before it started), ending it with \r\n as a terminal needs.
+func say(sess ssh.Session, line string) {
+	fmt.Fprint(sess.Stderr(), line+"\r\n")
+}
+
+// explore runs the explorer on the session's arguments and returns the
+// exit status and how it ended, for the log.
+func (s *Server) explore(sess ssh.Session, args []string) (int, string) {
+	opts, err := s.cfg.Parse(args)
+	if err != nil {
+		say(sess, err.Error())
+		return 2, "bad arguments (status 2)"
+	}
+	limit := s.cfg.Caps.Limit
+	if opts.Start != nil {
+		st, err := limit(*opts.Start)
+		if err != nil {
+			say(sess, "dpso: "+flagMessage(err))
+			return 2, "arguments above the caps (status 2)"
+		}
+		opts.Start = &st
+	} else if _, err := limit(tui.Presets[opts.Preset].Spec); err != nil {
+		say(sess, "dpso: --preset: "+flagMessage(err))
+		return 2, "a preset above the caps (status 2)"
+	}
+	_, winCh, ok := sess.Pty()
+	if !ok {
+		say(sess, "dpso: the explorer needs an interactive terminal: connect with ssh -t (arguments after --)")
+		return 2, "no terminal (status 2)"
+	}
+	ss, why := s.admit()
+	if ss == nil {
+		say(sess, why)
+		return 1, "refused: " + why
+	}
+	defer s.leave(ss)
+
+	env := sess.Environ()
+	opts.Runner = s.pool
+	opts.Limit = limit
+	opts.NoExport = "e exports nothing in an SSH session (the files would land on the server); y gives the state string to open this screen in dpso explore on your own machine, and e there exports it"
+	opts.ExportDir = ""
+	for _, kv := range env {
+		switch {
+		case strings.HasPrefix(kv, "NO_COLOR="):
+			opts.Plain = true
+		case strings.HasPrefix(kv, "COLORFGBG="):
+			opts.Light = tui.LightFromColorFGBG(strings.TrimPrefix(kv, "COLORFGBG="))
+		}
+	}
+	// The explorer's runs and prescriptions end with ctx: when the
+	// program returns, whatever ended it.
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	m, err := tui.New(ctx, opts)
+	if err != nil {
+		say(sess, "dpso: "+err.Error())
+		return 1, "failed to start"
+	}
+	sm := &sessionModel{inner: m, plain: opts.Plain}
+	idle := newIdleTimer(s.cfg.Idle, func() {
+		ss.end(endIdle, fmt.Sprintf("dpso serve: no key for %s, so this session ended; connect again to go on (y shows a state string that reopens a screen)", s.cfg.Idle))
+	})
+	defer idle.stop()
+	popts := append(bm.MakeOptions(sess),
+		tea.WithContext(ctx),
+		tea.WithoutSignalHandler(),
+		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+			switch msg.(type) {
+			case tea.SuspendMsg: // no job control over SSH
+				return tea.ResumeMsg{}
+			case tea.KeyPressMsg, tea.PasteMsg, tea.MouseClickMsg:
+				idle.reset()
+			}
+			return msg
+		}))
+	prog := tea.NewProgram(sm, popts...)
+	ss.mu.Lock()
+	ss.prog = prog
+	ended := ss.ended
+	ss.mu.Unlock()
+	if ended { // the server began stopping meanwhile
+		say(sess, ss.why)
+		return 0, "server shutdown"
+	}
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case w := <-winCh:
+				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			}
+		}
+	}()
+	_, runErr := prog.Run()
+	cancel()
+	ss.mu.Lock()
+	ss.ended = true
+	reason, why := ss.reason, ss.why
+	ss.mu.Unlock()
+	if why != "" {
+		say(sess, why)
+	}
+	switch {
+	case reason == endIdle:
+		return 0, "idle"
+	case reason == endShutdown:
+		return 0, "server shutdown"
+	case runErr != nil && ctx.Err() != nil:
+		return 0, "connection closed"
+	case runErr != nil:
+		return 1, "error"
+	}
+	return 0, "quit"
+}
+
+// flagMessage is a refusal of Limit as the CLI writes a flag's: "--n: …".
+func flagMessage(err error) string {
+	var se *spec.SpecError
+	if errors.As(err, &se) {
+		return "--" + spec.FlagName(se.Field) + ": " + se.Msg
+	}
+	return err.Error()
+}
+
+// admit counts a new explorer session in, unless the server is stopping
+// or full (nil and the sentence that says which).
+func (s *Server) admit() (*session, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing:
+		return nil, "dpso serve: the server is stopping; connect again once it is back"
+	case len(s.sessions) >= s.cfg.MaxSessions:
+		return nil, fmt.Sprintf("dpso serve: the server is full (%d sessions, its --max-sessions); try again in a while", s.cfg.MaxSessions)
+	}
+	ss := &session{}
+	s.sessions[ss] = struct{}{}
+	return ss, ""
+}
+
+func (s *Server) leave(ss *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.sessions, ss)
+}
+
+// idleTimer calls fire once no reset came for d (d < 0: never).
+type idleTimer struct {
+	t *time.Timer
+	d time.Duration
+}
+
+func newIdleTimer(d time.Duration, fire func()) *idleTimer {
+	it := &idleTimer{d: d}
+	if d >= 0 {
+		it.t = time.AfterFunc(d, fire)
+	}
+	return it
+}
+
+func (it *idleTimer) reset() {
+	if it.t != nil {
+		it.t.Reset(it.d)
+	}
+}
+
+func (it *idleTimer) stop() {
+	if it.t != nil {
+		it.t.Stop()
+	}
+}
+
+// sessionModel is the explorer of a session with what the server adds:
+// the instructor's offer, a banner on the last line that b opens and B
+// dismisses (other keys go to the explorer: nothing changes unasked), and
+// the end from outside.
+type sessionModel struct {
+	inner *tui.Model
+	offer *offer
+	plain bool
+	width int
+}
+
+// Init starts the explorer.
+func (sm *sessionModel) Init() tea.Cmd { return sm.inner.Init() }
+
+// Update routes the server's messages and the banner's keys; the rest is
+// the explorer's.
+func (sm *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case endMsg:
+		return sm, tea.Quit // the session's context then ends the explorer's runs
+	case offer:
+		sm.offer = &msg
+		return sm, nil
+	case tea.WindowSizeMsg:
+		sm.width = msg.Width
+	case tea.KeyPressMsg:
+		if sm.offer != nil && !sm.inner.Typing() {
+			switch msg.String() {
+			case "b":
+				o := sm.offer
+				sm.offer = nil
+				_, cmd := sm.inner.Update(o.open)
+				return sm, cmd
+			case "B":
+				sm.offer = nil
+				return sm, nil
+			}
+		}
+	}
+	_, cmd := sm.inner.Update(msg)
+	return sm, cmd
+}
+
+// View is the explorer's, its last line the banner while an offer waits.
+func (sm *sessionModel) View() tea.View {
+	v := sm.inner.View()
+	if sm.offer == nil || sm.width == 0 {
+		return v
+	}
+	lines := strings.Split(v.Content, "\n")
+	text := "▶ b opens, B dismisses: the instructor sends " + sm.offer.what
+	line := ansi.Truncate(" "+text, sm.width, "…")
+	if pad := sm.width - ansi.StringWidth(line); pad > 0 {
+		line += strings.Repeat(" ", pad)
+	}
+	if !sm.plain {
+		line = lipgloss.NewStyle().Reverse(true).Bold(true).Render(line)
+	}
+	lines[len(lines)-1] = line
+	v.Content = strings.Join(lines, "\n")
+	return v
+}

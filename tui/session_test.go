@@ -1,0 +1,173 @@
+package tui
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"dpso/internal/spec"
+	"dpso/internal/state"
+)
+
+// TestStateStringRoundTripsEveryPresetAndScreen: on every preset and
+// every screen, the state string the explorer gives opens an explorer
+// (Options.Start and Screen, what `dpso explore --state` passes) with the
+// same form, the same screen and the same reproduce line.
+func TestStateStringRoundTripsEveryPresetAndScreen(t *testing.T) {
+	for i, p := range Presets {
+		for _, sc := range state.Screens {
+			t.Run(p.Title+"/"+string(sc), func(t *testing.T) {
+				a, err := New(context.Background(), Options{Runner: &fakeRunner{points: 3}, Preset: i})
+				if err != nil {
+					t.Fatal(err)
+				}
+				a.show(a.screenIndex(screenKind(sc)))
+				if got := a.State().Screen; got != sc {
+					t.Fatalf("showing %s shows %s", sc, got)
+				}
+				tok := a.State().String()
+				st, err := state.Parse(tok)
+				if err != nil {
+					t.Fatalf("Parse(%s): %v", tok, err)
+				}
+				b, err := New(context.Background(), Options{Runner: &fakeRunner{points: 3}, Start: &st.Spec, Screen: st.Screen})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(b.State(), a.State()) {
+					t.Fatalf("opened state %#v, copied from %#v", b.State(), a.State())
+				}
+				if ra, rb := a.status.reproduce(), b.status.reproduce(); ra != rb {
+					t.Fatalf("reproduce line %q, copied from a screen whose line is %q", rb, ra)
+				}
+			})
+		}
+	}
+}
+
+// TestOpenStateShowsItsScreen: the OpenState message (an instructor's
+// offer accepted) puts the Spec in the form and shows the screen.
+func TestOpenStateShowsItsScreen(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 100, 30)
+	st := state.State{Spec: example1, Screen: state.Clip}
+	st.Spec.N = 4000
+	_, cmd := m.Update(OpenState(st))
+	pump(t, m, cmd, func() bool { return prescReady(m) })
+	if !reflect.DeepEqual(m.State(), st) {
+		t.Fatalf("state %#v after opening %#v", m.State(), st)
+	}
+	if !strings.Contains(screenText(m), "dpso sweep") {
+		t.Fatalf("the clipping screen's reproduce line is not shown:\n%s", screenText(m))
+	}
+}
+
+// TestYShowsTheStateString: y puts the state string in place of the
+// reproduce line (and in the status, which the help repeats in full) and
+// asks the terminal to copy it (OSC 52).
+func TestYShowsTheStateString(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
+	_, cmd := m.Update(press("y"))
+	want := m.State().String()
+	if !strings.Contains(screenText(m), "state: "+want) {
+		t.Fatalf("the screen does not show the state string %s:\n%s", want, screenText(m))
+	}
+	if !strings.Contains(m.status.text, want) {
+		t.Fatalf("the status %q does not hold the state string", m.status.text)
+	}
+	var clip bool
+	var walk func(tea.Cmd)
+	walk = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				walk(c)
+			}
+		default:
+			if strings.Contains(strings.ToLower(reflect.TypeOf(msg).Name()), "clipboard") && strings.Contains(reflectString(msg), want) {
+				clip = true
+			}
+		}
+	}
+	walk(cmd)
+	if !clip {
+		t.Fatal("y did not ask the terminal to copy the state string")
+	}
+	m.Update(press("right"))
+	if strings.Contains(screenText(m), "state: ") {
+		t.Fatal("the state string stays after the next key")
+	}
+}
+
+// reflectString is a message's string field, whatever its name.
+func reflectString(msg tea.Msg) string {
+	v := reflect.ValueOf(msg)
+	if v.Kind() == reflect.String {
+		return v.String()
+	}
+	if v.Kind() == reflect.Struct {
+		for i := range v.NumField() {
+			if f := v.Field(i); f.Kind() == reflect.String {
+				return f.String()
+			}
+		}
+	}
+	return ""
+}
+
+// TestLimitRefusesInTheForm: a Spec Options.Limit refuses is refused as
+// an invalid value is, its message on the status bar; a preset it refuses
+// is not loaded; what it returns is what the form holds.
+func TestLimitRefusesInTheForm(t *testing.T) {
+	opts := testOpts(t, &fakeRunner{points: 3}, 0)
+	opts.Limit = func(s spec.Spec) (spec.Spec, error) {
+		if s.Trials > 8 {
+			return s, &spec.SpecError{Field: "trials", Msg: "this server caps trials at 8"}
+		}
+		s.Rand = "secure"
+		return s, nil
+	}
+	m := newTestModelOpts(t, opts, nil, 132, 42)
+	if m.form.Spec().Rand != "secure" {
+		t.Fatalf("the form holds rand %q, not what Limit returned", m.form.Spec().Rand)
+	}
+	m.form.SetFocus(fTrials) // the first preset's trials are 8
+	m.Update(press("right"))
+	if at, msg := m.form.Refusal(); at != fTrials || !strings.Contains(msg, "this server caps trials at 8") {
+		t.Fatalf("the cap is not stated on the trials field: %q", msg)
+	}
+	if m.form.Spec().Trials > 8 {
+		t.Fatalf("the form took trials = %d", m.form.Spec().Trials)
+	}
+}
+
+// TestNoExportSaysWhy: with Options.NoExport, e writes nothing and says
+// why.
+func TestNoExportSaysWhy(t *testing.T) {
+	opts := testOpts(t, &fakeRunner{points: 3}, 0)
+	opts.NoExport = "e exports nothing in an SSH session"
+	m := newTestModelOpts(t, opts, &example1, 132, 42)
+	m.Update(press("e"))
+	if m.status.text != opts.NoExport || !m.status.err {
+		t.Fatalf("status %q (error %v)", m.status.text, m.status.err)
+	}
+}
+
+// TestEveryScreenHasAStateName: every screen of the registry is a screen
+// a state string can name (its kind is the name), so that y works on it.
+func TestEveryScreenHasAStateName(t *testing.T) {
+	for _, d := range screenRegistry {
+		if !slices.Contains(state.Screens, state.Screen(d.kind)) {
+			t.Errorf("the screen %q is not among the state strings' screens %v", d.kind, state.Screens)
+		}
+	}
+	if len(screenRegistry) != len(state.Screens) {
+		t.Errorf("%d screens, %d state string screens", len(screenRegistry), len(state.Screens))
+	}
+}
