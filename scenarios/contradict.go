@@ -64,7 +64,7 @@ func (in *Instance) Contradictions() []Contradiction {
 		own := p.entry(o.k)
 		if below(o.v, own) {
 			out = append(out, Contradiction{Field: o.field, Symbol: o.sym, Given: o.v, Own: own.R,
-				Text: fmt.Sprintf("the given %s = %s (k = %s) is below the scenario's own r̃_%s = %s: the moment bound it declares is false for these data", o.sym, num(o.v), num(o.k), num(o.k), ownText(own.R))})
+				Text: fmt.Sprintf("the given %s = %s (k = %s) is below the scenario's own r̃_%s = %s: the bound it declares is false for these data", o.sym, num(o.v), num(o.k), num(o.k), ownText(own.R))})
 		}
 	}
 	if s.Beta > 0 && s.Beta < in.m.beta*(1-1e-12) {

@@ -99,7 +99,15 @@ func Cite(text string) string {
 			}
 		}
 		b.WriteString(text[last:start])
-		b.WriteString(paperNumbers[text[lstart:lend]].String())
+		ref := paperNumbers[text[lstart:lend]]
+		if m[2] >= 0 && start == m[0] && ref.Kind != "Eq." {
+			// "Lemma\nlem: …": the label's own name, and the white space
+			// the text had after the word (a line break stays one).
+			ws := strings.TrimSuffix(text[m[3]:lstart], "[")
+			b.WriteString(ref.Kind + ws + ref.Number)
+		} else {
+			b.WriteString(ref.String())
+		}
 		last = end
 	}
 	b.WriteString(text[last:])

@@ -2,12 +2,14 @@ package tui
 
 import (
 	"context"
+	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"dpso/internal/engine"
+	"dpso/internal/plot"
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -47,7 +49,9 @@ func TestExportIsTheCLIDocument(t *testing.T) {
 
 // TestExportDocuments: a comparison exports report.Comparison's document
 // of the comparison on the chart, a sweep report.Sweep's (what `dpso sweep
-// --json` prints) of the sweep on its screen.
+// --json` prints) of the sweep on its screen, the moment profile
+// report.Moments' (what `dpso moments --json` prints) of the form's
+// problem; each with its figure as a 16:9 PNG of 1920×1080.
 func TestExportDocuments(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
@@ -56,13 +60,31 @@ func TestExportDocuments(t *testing.T) {
 	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
 	sw := m.run().sw
 	exportAndWait(t, m)
+	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
+	exportAndWait(t, m)
+	res, err := example1.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := scenarios.Build(context.Background(), res.Problem)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		base string
 		doc  any
 	}{
 		{"compare", report.Comparison(cmp, report.Options{})},
 		{"sweep", report.Sweep(sw)},
+		{"moments", report.NewMoments(res.Spec, in).JSON()},
 	} {
+		png, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+c.base+".png"))
+		if len(png) != 1 {
+			t.Fatalf("%s: exported PNGs %v", c.base, png)
+		}
+		if w, h := pngSize(t, png[0]); w != plot.DefaultWidth || h != plot.DefaultHeight {
+			t.Errorf("%s: the exported figure is %d×%d, want %d×%d", c.base, w, h, plot.DefaultWidth, plot.DefaultHeight)
+		}
 		want, err := report.MarshalJSON(c.doc)
 		if err != nil {
 			t.Fatal(err)
@@ -71,6 +93,21 @@ func TestExportDocuments(t *testing.T) {
 			t.Errorf("%s export:\n got %s\nwant %s", c.base, got, want)
 		}
 	}
+}
+
+// pngSize is the size of the PNG at path.
+func pngSize(t *testing.T, path string) (w, h int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Width, cfg.Height
 }
 
 // exportedJSON is the one exported JSON file of base (run-acsa, compare,

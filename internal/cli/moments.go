@@ -55,8 +55,8 @@ The profile depends on the problem's parameters (tail, d, D, the scenario's
 parameters, and for the lower-bound instances n, ε and k), so those flags are
 the same as dpso run's.
 
-For the non-smooth classes it also shows the empirical moment of Lemma lem:
-empirical moments that their localized theorem reads, at the resolved n:
+For the non-smooth classes it also shows the empirical moment of
+[lem: empirical moments] that their localized theorem reads, at the resolved n:
 R̃_{2k,n} (nonsmooth-convex) or R̃_{2k,n/4} (nonsmooth-sc, taken at
 m = ⌊n/4⌋), exact where one point of W attains every sample's sup at once,
 otherwise bracketed a…b (b = r̃_2k·√(1 − 2^{−l}), l = ⌊log₂ m⌋, is what the
