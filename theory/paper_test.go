@@ -87,7 +87,7 @@ func TestCite(t *testing.T) {
 		"thm: convex ACSA one pass":                     "Theorem " + thm,
 		"(precise statement, app: lower bounds; d = 1)": "(precise statement, Appendix " + app + "; d = 1)",
 		"Lemma\nlem: comparing assumptions (proof)":     "Lemma\n" + lem + " (proof)",
-		"ass:tilde: r̃_4 ≤ L_f":                          "Assumption 1: r̃_4 ≤ L_f",
+		"ass:tilde: r̃_4 ≤ L_f":                         "Assumption 1: r̃_4 ≤ L_f",
 		"eq. [eq:iuj]":                                  "Eq. (" + eq + ")",
 		"Lemma [cor: reg ERM excess risk]":              "Proposition " + paperNumbers["cor: reg ERM excess risk"].Number,
 		"no label here: thm: none":                      "no label here: thm: none",
