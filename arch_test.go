@@ -38,6 +38,7 @@ var importRules = map[string][]string{
 	"dpso/tui":                {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/tui/style":          {},
 	"dpso/tui/chart":          {"dpso/tui/style"},
+	"dpso/tui/input":          {},
 	"dpso":                    {"dpso/internal/cli"},
 }
 

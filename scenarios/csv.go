@@ -53,8 +53,9 @@ type Table struct {
 	Rows   int
 	Cols   int
 	Data   []float64 // row-major
-	// Lines[i] is the file line of row i (for messages about labels).
-	Lines []int
+	// Lines[i] is the file line of row i (for messages about labels);
+	// int32, half an int's memory for the 10⁸ rows a file may have.
+	Lines []int32
 	// Delimiter names the column separator detected: "comma", "tab",
 	// "semicolon" or "whitespace".
 	Delimiter string
@@ -92,7 +93,28 @@ var delimiters = []struct {
 // at most that much more input (plus one 64 KiB buffer) whether the file
 // has many short lines or few long ones, and then returns ctx's error.
 func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
-	br := bufio.NewReaderSize(&ctxReader{ctx: ctx, r: r}, csvBufferBytes)
+	t, _, err := parseCSV(ctx, path, r, -1)
+	return t, err
+}
+
+// parseCSV is ParseCSV of an input of size bytes (-1: unknown), returning
+// also the bytes it read. With the size known, the table's slices are
+// made at the first data row with room for the rows the input holds if
+// its rows are as long as that one (plus 10%, at most MaxFloats numbers),
+// so that a file of alike rows is read without the copies and the slack
+// of growing slices (a CSV at the cap peaked at 4.5 times its numbers'
+// size); a row past the estimate grows them as append does.
+func parseCSV(ctx context.Context, path string, r io.Reader, size int64) (*Table, int64, error) {
+	cr := &ctxReader{ctx: ctx, r: r}
+	t, err := parseTable(ctx, path, cr, size)
+	return t, cr.read, err
+}
+
+func parseTable(ctx context.Context, path string, cr *ctxReader, size int64) (*Table, error) {
+	br := bufio.NewReaderSize(cr, csvBufferBytes)
+	if head, _ := br.Peek(6); compressed(head) != "" {
+		return nil, &DataError{Path: path, Msg: "the file is " + compressed(head) + "-compressed; decompress it first (dpso reads plain-text CSV)"}
+	}
 	t := &Table{}
 	var line []byte
 	var cells []string
@@ -125,6 +147,9 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 				return nil, &DataError{Path: path, Line: 1, Msg: "the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8 or plain ASCII"}
 			}
 		}
+		if lineNo > math.MaxInt32 {
+			return nil, &DataError{Path: path, Line: lineNo, Msg: "the file has more than 2³¹ − 1 lines"}
+		}
 		text := string(line)
 		if strings.TrimSpace(text) == "" {
 			if errors.Is(err, io.EOF) {
@@ -133,12 +158,10 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 			continue
 		}
 		if t.Delimiter == "" {
-			t.Delimiter = "whitespace"
-			for _, d := range delimiters {
-				if strings.IndexByte(text, d.b) >= 0 {
-					delim, t.Delimiter = d.b, d.name
-					break
-				}
+			var derr error
+			delim, t.Delimiter, derr = detectDelimiter(text)
+			if derr != nil {
+				return nil, &DataError{Path: path, Line: lineNo, Msg: derr.Error()}
 			}
 		}
 		var col int
@@ -170,6 +193,11 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 		if int64(t.Rows+1)*int64(t.Cols) > MaxFloats {
 			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("the data exceed %s numbers (1.6 GB)", theory.FormatCount(int64(MaxFloats)))}
 		}
+		if t.Rows == 0 && size > 0 {
+			rows := min(size/int64(len(line)+1)*11/10+1, MaxFloats/int64(t.Cols))
+			t.Data = make([]float64, 0, rows*int64(t.Cols))
+			t.Lines = make([]int32, 0, rows)
+		}
 		for i, cell := range cells {
 			v, err := parseCell(cell)
 			if err != nil {
@@ -177,7 +205,7 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 			}
 			t.Data = append(t.Data, v)
 		}
-		t.Lines = append(t.Lines, lineNo)
+		t.Lines = append(t.Lines, int32(lineNo))
 		t.Rows++
 	}
 	if t.Rows == 0 {
@@ -204,6 +232,56 @@ func header(path string, lineNo int, cells []string) ([]string, error) {
 		return nil, &DataError{Path: path, Line: lineNo, Msg: "the header has 1 column; want features and a label (at least 2 columns, the label last)"}
 	}
 	return append([]string(nil), cells...), nil
+}
+
+// detectDelimiter is the column separator of a file from its first
+// non-blank line: the first of tab, semicolon and comma found outside
+// double quotes (a quoted cell may hold any of them), else runs of
+// spaces. A quote left open at the line's end is refused: a record is one
+// line, and a cell across lines is not read as one.
+func detectDelimiter(line string) (byte, string, error) {
+	inQuote := false
+	found := [3]bool{}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c == '"' {
+			inQuote = !inQuote // "" inside quotes toggles twice
+			continue
+		}
+		if inQuote {
+			continue
+		}
+		for j, d := range delimiters {
+			if c == d.b {
+				found[j] = true
+			}
+		}
+	}
+	if inQuote {
+		return 0, "", errors.New("a quoted cell is not closed on its line: dpso reads one record per line, and a cell may not span lines")
+	}
+	for j, d := range delimiters {
+		if found[j] {
+			return d.b, d.name, nil
+		}
+	}
+	return 0, "whitespace", nil
+}
+
+// compressed names the compression whose signature begins a file's first
+// line ("" for none): such a file is not text.
+func compressed(line []byte) string {
+	for _, m := range []struct {
+		magic, name string
+	}{{"\x1f\x8b", "gzip"}, {"PK\x03\x04", "zip"}, {"BZh", "bzip2"}, {"\xfd7zXZ\x00", "xz"}, {"\x28\xb5\x2f\xfd", "zstd"}} {
+		if bytes.HasPrefix(line, []byte(m.magic)) {
+			if m.name == "bzip2" && (len(line) < 4 || line[3] < '1' || line[3] > '9') {
+				continue // "BZh" alone could begin a header cell
+			}
+			return m.name
+		}
+	}
+	return ""
 }
 
 // delimHint suggests why a line has one column.
@@ -369,8 +447,31 @@ func LoadCSV(ctx context.Context, path string) (*Table, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, &DataError{Path: path, Msg: "is " + fileKind(fi.Mode()) + ", not a regular file; give a CSV file"}
 	}
-	return ParseCSV(ctx, path, f)
+	if openedHook != nil {
+		openedHook(path)
+	}
+	t, read, err := parseCSV(ctx, path, f, fi.Size())
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	// A file written while it was read (truncated, appended to, replaced
+	// in place) gives rows of two versions, or a last value cut short: it
+	// is refused, before any error its rows gave. Its size when opened,
+	// the bytes read (when it was read to its end) and its size and
+	// modification time now must agree.
+	now, serr := f.Stat()
+	switch {
+	case serr != nil:
+		return nil, &DataError{Path: path, Msg: "cannot read: " + unwrapOS(serr).Error()}
+	case (err == nil && read != fi.Size()) || now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()):
+		return nil, &DataError{Path: path, Msg: fmt.Sprintf("the file changed while it was read (%s bytes when opened, %s now); run again once nothing writes to it", theory.FormatCount(fi.Size()), theory.FormatCount(now.Size()))}
+	}
+	return t, err
 }
+
+// openedHook, if set (tests), is called by LoadCSV once it has opened the
+// file and taken its size, before it reads it.
+var openedHook func(path string)
 
 func unwrapOS(err error) error {
 	var pe *os.PathError
@@ -433,7 +534,7 @@ func checkFiniteRows(ctx context.Context, path string, t *Table, data interface{
 				col = j + 1
 			}
 		}
-		return &DataError{Path: path, Line: t.Lines[i], Col: col, Msg: fmt.Sprintf(
+		return &DataError{Path: path, Line: int(t.Lines[i]), Col: col, Msg: fmt.Sprintf(
 			"%s makes the %s loss or its gradient on W = B(0, %s) leave float64's range (summed over the %d rows); rescale the data (e.g. standardize each column)",
 			theory.FormatNumber(x[col-1]), loss, theory.FormatNumber(R), t.Rows)}
 	}

@@ -33,10 +33,10 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 	}
 	d := t.Cols - 1
 	if s.D != 0 && s.D != d {
-		return nil, fieldErr("d", "d = %d, but %s has %d feature columns (the last column is the label)", s.D, s.Data, d)
+		return nil, fieldErr("d", "d = %d, but %s has %d feature columns (the last column is the label)", s.D, theory.Quote(s.Data), d)
 	}
 	if s.N > t.Rows {
-		return nil, fieldErr("n", "n = %d exceeds the %d rows of %s", s.N, t.Rows, s.Data)
+		return nil, fieldErr("n", "n = %d exceeds the %d rows of %s", s.N, t.Rows, theory.Quote(s.Data))
 	}
 	loss := s.Loss
 	data := &solvers.Matrix{Data: t.Data, Dim: t.Cols}
@@ -56,7 +56,7 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 			}
 		}
 		if bad >= 0 {
-			return nil, &DataError{Path: s.Data, Line: t.Lines[bad], Col: t.Cols,
+			return nil, &DataError{Path: s.Data, Line: int(t.Lines[bad]), Col: t.Cols,
 				Msg: fmt.Sprintf("label %s is not −1/+1 (or 0/1), as the %s loss needs", theory.FormatNumber(t.Data[bad*t.Cols+d]), loss)}
 		}
 		if zero {
@@ -82,7 +82,7 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 	key := fmt.Sprintf("%s/%d/%p/obj=%+v/reg=%+v/R=%g", s.Data, t.Rows, t, m.obj, m.reg, R)
 	risk, err := dataRisks.get(ctx, key, func(ctx context.Context) (*sampleRisk, error) {
 		return newSampleRisk(ctx, m.obj, m.reg, data, R, Empirical,
-			fmt.Sprintf("empirical risk over the %d rows of %s (F̂* by L-BFGS over W, certified by its Frank–Wolfe gap)", t.Rows, s.Data))
+			fmt.Sprintf("empirical risk over the %d rows of %s (F̂* by L-BFGS over W, certified by its Frank–Wolfe gap)", t.Rows, theory.Name(s.Data)))
 	})
 	if err != nil {
 		return nil, err

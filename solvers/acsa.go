@@ -103,7 +103,10 @@ func (ACSA) plan(p Problem, n int, cfg Config) (acsaPlan, Params, error) {
 	if op.clip, err = onePassClip(c, cfg, eps*nf/math.Sqrt(d*float64(T))); err != nil {
 		return acsaPlan{}, Params{}, err
 	}
-	sigma := onePassSigma(op, p.Dim(), cfg)
+	sigma, err := onePassSigma(op, p.Dim(), cfg)
+	if err != nil {
+		return acsaPlan{}, Params{}, err
+	}
 	// η.
 	eta := cfg.Step
 	if eta == 0 {

@@ -131,7 +131,9 @@ func (ClippedSGD) plan(p Problem, n int, cfg Config) (sgdPlan, Params, error) {
 	pr.Iters = T
 	pr.Batch = op.b.base
 	pr.Clip = op.clip
-	pr.Sigma = onePassSigma(op, p.Dim(), cfg)
+	if pr.Sigma, err = onePassSigma(op, p.Dim(), cfg); err != nil {
+		return sgdPlan{}, Params{}, err
+	}
 	pr.Step = 1 / g
 	pr.GradEvals = int64(n)
 	pr.Notes = append(pr.Notes, fmt.Sprintf("the loop t = 0..T makes T + 1 = %d oracle calls on disjoint batches", T+1))

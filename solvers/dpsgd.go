@@ -230,12 +230,23 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 		pl.target = math.Inf(1)
 	} else {
 		pl.target = theory.EpsExact(eps, pl.delta)
-		z, err := accountant.Calibrate(kind, pl.q, pl.T, pl.target, pl.delta)
+		ctx := cfg.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		z, err := accountant.CalibrateContext(ctx, kind, pl.q, pl.T, pl.target, pl.delta)
+		if ctx.Err() != nil {
+			return dpsgdPlan{}, Params{}, ctx.Err()
+		}
 		if errors.Is(err, accountant.ErrGridTooLarge) {
 			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd cannot be calibrated to (ε', δ) = (%s, %s) by the PLD accountant: at q = %s, T = %s its privacy loss grid passes its cap of %s points where the noise multiplier would have to be (a small σ or a large T widens it); use the rdp accountant, or a smaller ε", num6(pl.target), exactNum(pl.delta), num4(pl.q), theory.FormatCount(pl.T), theory.Sig4.Format(accountant.MaxGridPoints))}
 		}
 		if err != nil {
-			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd cannot meet (ε', δ) = (%s, %s): %v", num6(pl.target), exactNum(pl.delta), err)}
+			var ce *accountant.CalibrationError
+			if errors.As(err, &ce) {
+				err = ce.Err // the question is the message's (ε', δ), q and T are the plan's
+			}
+			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd cannot meet (ε', δ) = (%s, %s) at q = %s, T = %s: %v", num6(pl.target), exactNum(pl.delta), num4(pl.q), theory.FormatCount(pl.T), err)}
 		}
 		pl.z, pl.zSum = z, z
 		notes = append(notes, fmt.Sprintf("noise multiplier z = %s: the smallest whose %s-accounted ε' for T = %d Poisson-subsampled Gaussian steps (q = %s) is at most %s, the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s", num6(z), kind, pl.T, num4(pl.q), num6(pl.target), num4(theory.Rho(eps)), exactNum(pl.delta)))
@@ -360,6 +371,7 @@ var eventCache sync.Map
 
 // Run implements Solver. It materializes the dataset (multi-pass).
 func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Result, error) {
+	cfg.Context = ctx
 	pl, pr, err := s.plan(p, data.Len(), cfg)
 	if err != nil {
 		return Result{Solver: s.Name()}, err

@@ -195,6 +195,8 @@ func (s KLZGD) plan(p Problem, n int, cfg Config) (klzPlan, Params, error) {
 	switch {
 	case o.Groups < 0:
 		return klzPlan{}, Params{}, &ConfigError{"klz-groups", fmt.Sprintf("m = %d; want m ≥ 1, or 0 for the prescribed value", o.Groups)}
+	case o.Groups > n:
+		return klzPlan{}, Params{}, &ConfigError{"klz-groups", fmt.Sprintf("m = %d groups of n = %d samples; want at most one group per sample, m ≤ n", o.Groups, n)}
 	case math.IsNaN(o.Tau) || o.Tau < 0:
 		return klzPlan{}, Params{}, &ConfigError{"klz-tau", fmt.Sprintf("τ = %s; want τ in (0, ∞], or 0 for the prescribed value", exactNum(o.Tau))}
 	case o.Tau > 0 && cfg.Clip > 0:

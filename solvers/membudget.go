@@ -2,6 +2,7 @@ package solvers
 
 import (
 	"context"
+	"runtime"
 	"sync"
 )
 
@@ -22,7 +23,13 @@ var datasets = newMemBudget(MaterializeBudget)
 type memBudget struct {
 	mu   sync.Mutex
 	free int64
-	wake chan struct{} // closed (and replaced) whenever bytes are freed
+	// freed counts the bytes released since the last collection: a
+	// released dataset is garbage until the collector runs, so an
+	// acquire that follows a release collects first, and the new copy
+	// reuses the old one's memory instead of adding to it (4 trials of a
+	// 1.6 GB dataset on 4 workers peaked at 6.3 GB under a 4 GiB budget).
+	freed int64
+	wake  chan struct{} // closed (and replaced) whenever bytes are freed
 	// onWait, if set (tests), is called each time acquire is about to
 	// wait.
 	onWait func()
@@ -39,7 +46,12 @@ func (b *memBudget) acquire(ctx context.Context, n int64) error {
 		b.mu.Lock()
 		if b.free >= n {
 			b.free -= n
+			collect := b.freed > 0
+			b.freed = 0
 			b.mu.Unlock()
+			if collect {
+				runtime.GC() // datasets are pointer-free: cheap to mark
+			}
 			return nil
 		}
 		w, hook := b.wake, b.onWait
@@ -59,6 +71,7 @@ func (b *memBudget) acquire(ctx context.Context, n int64) error {
 func (b *memBudget) release(n int64) {
 	b.mu.Lock()
 	b.free += n
+	b.freed += n
 	close(b.wake)
 	b.wake = make(chan struct{})
 	b.mu.Unlock()
@@ -77,6 +90,13 @@ func loadDataset(ctx context.Context, solver string, data Samples, workers int) 
 	if m, err = materialize(ctx, solver, data, workers); err != nil {
 		release()
 		return nil, nil, err
+	}
+	if _, shared := data.(*Matrix); !shared {
+		// The copy is this run's: drop it when the run ends, so that the
+		// collection the next acquire makes frees it (the caller's frame
+		// still holds m).
+		give := release
+		release = func() { m.Data = nil; give() }
 	}
 	return m, release, nil
 }

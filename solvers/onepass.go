@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"dpso/solvers/oracle"
+	"dpso/theory"
 )
 
 // batches splits n samples into `calls` consecutive disjoint batches of
@@ -106,13 +107,21 @@ func onePassClip(c consts, cfg Config, a float64) (float64, error) {
 }
 
 // onePassSigma is the per-coordinate noise of the first (smallest-index)
-// batch: 2C/(sε) for clip-gaussian, the oracle's own report otherwise.
-func onePassSigma(op onePass, d int, cfg Config) float64 {
+// batch: 2C/(sε) for clip-gaussian, the oracle's own report otherwise. An
+// oracle that refuses the call's parameters (a shuffle protocol past what
+// it can simulate) is a *ConfigError of --oracle with the oracle's reason.
+func onePassSigma(op onePass, d int, cfg Config) (float64, error) {
 	o, err := oracle.New(op.oracle)
 	if err != nil {
-		return math.NaN()
+		return math.NaN(), nil
 	}
-	return oracleSigma(op.oracle, d, op.b.base, o.Threshold(op.clip, d), callCost(o.Kind(), cfg, 1))
+	c, cost := o.Threshold(op.clip, d), callCost(o.Kind(), cfg, 1)
+	if probe := newSigmaProbe(op.oracle); probe.o != nil && !math.IsInf(cfg.Eps, 1) {
+		if err := probe.o.Begin(d, op.b.base, c, cost); err != nil {
+			return math.NaN(), &ConfigError{Field: "oracle", Msg: fmt.Sprintf("%s cannot make a call of %s samples in d = %s at these parameters: %v; choose another oracle, or fewer samples per call (a smaller n)", op.oracle, theory.FormatCount(op.b.base), theory.FormatCount(d), err)}
+		}
+	}
+	return oracleSigma(op.oracle, d, op.b.base, c, cost), nil
 }
 
 // onePassRun runs the shared loop of the one-pass solvers: for t = 0..calls−1

@@ -137,7 +137,9 @@ func (ProxSGD) plan(p Problem, n int, cfg Config) (proxPlan, Params, error) {
 	pr.Iters = T
 	pr.Batch = op.b.base
 	pr.Clip = C
-	pr.Sigma = onePassSigma(op, di, cfg)
+	if pr.Sigma, err = onePassSigma(op, di, cfg); err != nil {
+		return proxPlan{}, Params{}, err
+	}
 	pr.Step = eta
 	pr.GradEvals = int64(n)
 	if op.b.xtra > 0 {

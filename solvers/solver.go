@@ -58,6 +58,11 @@ type Config struct {
 	Trial int
 	Rand  RandMode
 
+	// Context cancels a long preparation before the run (dp-sgd's noise
+	// calibration, which Prescribe does too); nil: context.Background.
+	// Run's own context cancels the run.
+	Context context.Context
+
 	// Workers is the number of goroutines the run may use for its own work
 	// (0 or 1: the caller's goroutine only). An oracle call that reads
 	// enough samples of a chunked dataset (Chunked, *Matrix) spreads its

@@ -25,7 +25,7 @@ func Rho(eps float64) float64 {
 	if !(eps >= 0) {
 		return math.NaN()
 	}
-	return eps * eps / 2
+	return eps * (eps / 2) // not ε·ε/2: ε·ε overflows for ε > 1.3·10¹⁵⁴, whose ρ is finite up to 1.9·10¹⁵⁴
 }
 
 // GDPMu is the Gaussian-DP parameter μ = √(2ρ) = ε of a composition of

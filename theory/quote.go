@@ -31,3 +31,23 @@ func Quote(s string) string {
 	q := strconv.Quote(s[:i])
 	return strings.TrimSuffix(q, `"`) + fmt.Sprintf(`…" (%d bytes)`, len(s))
 }
+
+// Name is the one way an output (a table, a note, a figure's text, the
+// explorer) names a value the user gave where it is not echoed in a
+// message: a data file's path. It is s itself when every character of s
+// is graphic (strconv.IsGraphic: no control character, escape sequence,
+// invisible format character or invalid UTF-8 byte) and s has no double
+// quote or backslash, so that "rows.csv" reads as typed; otherwise
+// Quote(s), escaped and in quotes, so that nothing reaches a terminal,
+// an SVG or a CSV cell raw.
+func Name(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for _, r := range s {
+		if r == utf8.RuneError || r == '"' || r == '\\' || !strconv.IsGraphic(r) {
+			return Quote(s)
+		}
+	}
+	return s
+}

@@ -39,3 +39,24 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestName: a printable name is shown as typed; anything a terminal, an
+// SVG or a CSV reader would act on is quoted and escaped by Quote.
+func TestName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"rows.csv", "rows.csv"},
+		{"data/linreg t ν=5.csv", "data/linreg t ν=5.csv"},
+		{"t\x1b]0;PWNED\ax.csv", `"t\x1b]0;PWNED\ax.csv"`},
+		{"a\u202etxt.csv", `"a\u202etxt.csv"`},
+		{"a\u009bb", `"a\u009bb"`},
+		{"a\x9bb", `"a\x9bb"`},
+		{"bad\xffutf8", `"bad\xffutf8"`},
+		{`say "hi".csv`, `"say \"hi\".csv"`},
+		{"line\nbreak", `"line\nbreak"`},
+		{"", `""`},
+	} {
+		if got := Name(c.in); got != c.want {
+			t.Errorf("Name(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}

@@ -300,7 +300,7 @@ func (s *chartScreen) dataTitle(title, right string) string {
 		return title
 	}
 	room := s.w - lipgloss.Width(right) - 12 // the rule's dashes and spaces
-	for _, t := range []string{title + " on " + name, title + " on " + filepath.Base(s.spec.Spec.Data)} {
+	for _, t := range []string{title + " on " + name, title + " on " + theory.Name(filepath.Base(s.spec.Spec.Data))} {
 		if lipgloss.Width(t) <= room {
 			return t
 		}

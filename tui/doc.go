@@ -15,7 +15,11 @@
 // The package exports its entry points only. [Run] opens the explorer on
 // the terminal (the dpso command without arguments, or `dpso explore`):
 // it reads NO_COLOR and COLORFGBG and runs a tea.Program on the
-// terminal. [New] builds the same root [Model] from [Options] alone, for
+// terminal, its input through the guard of package tui/input (no control
+// sequence or unterminated paste can crash or deafen it), and closes with
+// the terminal restored on SIGINT, SIGTERM, SIGHUP and SIGQUIT, returning
+// a [SignalError] (its ExitCode is the shell's 128 + the signal). [New]
+// builds the same root [Model] from [Options] alone, for
 // a tea.Program that the caller runs on its own input and output (an SSH
 // session's): it reads no environment and no terminal, and every run it
 // starts is cancelled when its context is. [Options] choose the first

@@ -292,7 +292,7 @@ func (f *form) valueLabel(id fieldID) string {
 		n, d, ok := dataDims(*r, f.presc)
 		switch {
 		case id == fScenario:
-			return filepath.Base(r.Data)
+			return theory.Name(filepath.Base(r.Data))
 		case id == fN && r.N == 0 && ok:
 			return strconv.Itoa(n) // a count of rows, exact
 		case id == fN && r.N == 0:

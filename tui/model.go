@@ -462,13 +462,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	p := tea.NewProgram(m, tea.WithContext(ctx))
-	_, err = p.Run()
-	m.runs.Cancel()
-	if err != nil && ctx.Err() != nil {
-		return nil // interrupted: the user's quit
-	}
-	return err
+	return runProgram(ctx, m)
 }
 
 // lightFromColorFGBG reads COLORFGBG ("fg;bg" or "fg;default;bg", set by

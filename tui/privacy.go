@@ -32,7 +32,9 @@ type privacyPanel struct {
 	common
 	spec spec.Resolved // the form's
 	runs onScreen      // the run on screen (nil: none)
-	vp   viewport.Model
+	// session composes every finished run's releases of the user's rows.
+	session sessionLedger
+	vp      viewport.Model
 	// scrolls: the scroll keys reach the panel (the small terminal's
 	// side tab); otherwise its hint names no key.
 	scrolls bool
@@ -76,6 +78,9 @@ func (p *privacyPanel) Update(msg tea.Msg) (component, tea.Cmd) {
 		p.spec = msg.spec
 	case runEvent, screenMsg:
 		p.runs.take(msg)
+		if ev, ok := msg.(runEvent); ok {
+			p.session.add(ev.run)
+		}
 		p.vp.SetYOffset(0)
 	case tea.KeyPressMsg:
 		p.content()
@@ -295,7 +300,11 @@ func (p *privacyPanel) totalLines(w int) []string {
 	if t.Composition.Split {
 		txt += " (--split-budget: 1/" + strconv.Itoa(t.Composition.Releases) + " each)"
 	}
-	return style.WrapLines(p.st.Emph, txt, w)
+	out := style.WrapLines(p.st.Emph, txt, w)
+	if s := p.session.line(p.runs.shown().spec.Spec.Data); s != "" {
+		out = append(out, style.WrapLines(p.st.Emph, s, w)...)
+	}
+	return out
 }
 
 // total is what the latest finished run, comparison or sweep released,

@@ -8,6 +8,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/solvers"
+	"dpso/theory"
 )
 
 // dataDims are the rows and columns of the user data file of s, read from
@@ -28,7 +29,7 @@ func dataName(s spec.Spec, p prescriptionMsg) string {
 	if s.Data == "" {
 		return ""
 	}
-	name := filepath.Base(s.Data)
+	name := theory.Name(filepath.Base(s.Data))
 	if n, d, ok := dataDims(s, p); ok {
 		return fmt.Sprintf("%s (user data, n = %d, d = %d)", name, n, d)
 	}

@@ -29,7 +29,7 @@ func TestDrawAllocates(t *testing.T) {
 		a := chunkAcc{below: make([]int64, len(ts)+1), hist: make([]int64, histBins+2)}
 		side := 0
 		allocs := testing.AllocsPerRun(200, func() {
-			x, err := dr.draw(side, 0, r)
+			x, err := dr.draw(context.Background(), side, 0, r)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +66,7 @@ func BenchmarkOracleRun(b *testing.B) {
 			r := solvers.NewRand(solvers.Seeded, 1, 0, "bench")
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				if _, err := dr.draw(i&1, 0, r); err != nil {
+				if _, err := dr.draw(context.Background(), i&1, 0, r); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -22,8 +22,9 @@ type drawer interface {
 	// draw runs the mechanism once on input side (0: D0, 1: D1) and
 	// returns its output projected on the audit's direction. r is the
 	// chunk's random stream; run is a number unique to this (phase, side,
-	// run) for mechanisms that key their own streams by it.
-	draw(side int, run int, r *rand.Rand) (float64, error)
+	// run) for mechanisms that key their own streams by it. A draw
+	// stops with ctx's error within a fraction of a second of ctx's end.
+	draw(ctx context.Context, side int, run int, r *rand.Rand) (float64, error)
 }
 
 // plan is what the engine needs to collect a sample.
@@ -34,6 +35,32 @@ type plan struct {
 	mode          solvers.RandMode
 	seed          uint64
 	newDrawer     func() (drawer, error)
+	progress      *Progress // nil: not counted
+}
+
+// Progress counts an audit's finished runs (pilot and main, both
+// inputs) while it runs; its methods are safe for concurrent use.
+type Progress struct{ done, total atomic.Int64 }
+
+// Runs returns the runs finished so far and the audit's total (0 before
+// the audit has started its runs).
+func (p *Progress) Runs() (done, total int) {
+	return int(p.done.Load()), int(p.total.Load())
+}
+
+// start sets the total of an audit of pilot and trials runs per input,
+// before any work.
+func (p *Progress) start(pilot, trials int) {
+	if p != nil {
+		p.total.Store(int64(2 * (pilot + trials)))
+	}
+}
+
+// ran counts one finished run.
+func (p *plan) ran() {
+	if p.progress != nil {
+		p.progress.done.Add(1)
+	}
 }
 
 // Quantile levels of the pooled pilot sample at which thresholds are put
@@ -188,15 +215,19 @@ func (p *plan) collect(ctx context.Context) (*sample, error) {
 	if p.workers <= 0 {
 		p.workers = runtime.GOMAXPROCS(0)
 	}
+	if p.progress != nil {
+		p.progress.total.Store(int64(2 * (p.pilot + p.trials))) // as start said
+	}
 	// Pilot: keep every output.
 	pilot := [2][]float64{make([]float64, p.pilot), make([]float64, p.pilot)}
 	err := p.forEach(ctx, jobs(0, p.pilot, p.chunk), func(j job, d drawer) error {
 		r := p.stream(j)
 		for i := j.lo; i < j.hi; i++ {
-			x, err := d.draw(j.side, runIndex(j, i), r)
+			x, err := d.draw(ctx, j.side, runIndex(j, i), r)
 			if err != nil {
 				return err
 			}
+			p.ran()
 			pilot[j.side][i] = x
 		}
 		return nil
@@ -231,10 +262,11 @@ func (p *plan) collect(ctx context.Context) (*sample, error) {
 		r := p.stream(j)
 		a := &accs[indexOf(mainJobs, j)]
 		for i := j.lo; i < j.hi; i++ {
-			x, err := d.draw(j.side, runIndex(j, i), r)
+			x, err := d.draw(ctx, j.side, runIndex(j, i), r)
 			if err != nil {
 				return err
 			}
+			p.ran()
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				return fmt.Errorf("audit: the mechanism returned a non-finite output %g (this is a bug)", x)
 			}

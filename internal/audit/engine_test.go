@@ -21,7 +21,7 @@ type shiftDrawer struct {
 	laplace bool // Laplace(0, 1) noise instead of N(0, 1)
 }
 
-func (d shiftDrawer) draw(side int, _ int, r *rand.Rand) (float64, error) {
+func (d shiftDrawer) draw(_ context.Context, side int, _ int, r *rand.Rand) (float64, error) {
 	var z float64
 	if d.laplace {
 		z = distuv.Laplace{Mu: 0, Scale: 1, Src: r}.Rand()

@@ -61,6 +61,9 @@ type Config struct {
 	Seed            uint64
 	Rand            solvers.RandMode
 	Workers         int // goroutines; 0 = GOMAXPROCS
+	// Progress, if not nil, counts the audit's finished runs as they
+	// finish (read it from any goroutine).
+	Progress *Progress
 }
 
 // defaultOracle is the oracle an audit of an oracle uses when none is
@@ -202,18 +205,28 @@ type Neighbours struct {
 // oracle adds its noise per group, before the median, so its Δ = 2τ√d/q
 // is not what its noise is calibrated to, and the shift here is half of
 // it.
+//
+// Rows with the same values are one slice, shared by D0 and D1 (the
+// oracles only read their rows): the batches take O(d) memory for the
+// clip oracles and at most five distinct rows of d for the coordinate
+// ones, whatever s.
 func NewNeighbours(name string, d, s, groups int) (Neighbours, error) {
 	nb := Neighbours{Clip: 1, Direction: make([]float64, d)}
-	rows := func() [][]float64 {
-		out := make([][]float64, s)
-		for i := range out {
-			out[i] = make([]float64, d)
+	constant := func(v float64) []float64 {
+		z := make([]float64, d)
+		for j := range z {
+			z[j] = v
 		}
-		return out
+		return z
 	}
-	nb.D0, nb.D1 = rows(), rows()
+	zero := constant(0)
+	nb.D0, nb.D1 = make([][]float64, s), make([][]float64, s)
+	for i := range s {
+		nb.D0[i], nb.D1[i] = zero, zero
+	}
 	switch name {
 	case "clip-gaussian", "shuffle-clip":
+		nb.D0[0], nb.D1[0] = make([]float64, d), make([]float64, d)
 		nb.D0[0][0], nb.D1[0][0] = -1, 1
 		nb.Direction[0] = 1
 		return nb, nil
@@ -240,19 +253,18 @@ func NewNeighbours(name string, d, s, groups int) (Neighbours, error) {
 		}
 	}
 	nb.Canary = m - 1
+	rowOf := map[float64][]float64{0: zero, -1: constant(-1), 1: constant(1)}
 	for i := range s {
 		g := i % m
 		v := 0.0
 		if g != m-1 {
 			v = level(g)
 		}
-		for j := range d {
-			nb.D0[i][j], nb.D1[i][j] = v, v
-		}
+		nb.D0[i], nb.D1[i] = rowOf[v], rowOf[v]
 	}
+	nb.D0[nb.Canary], nb.D1[nb.Canary] = constant(-1), constant(1)
 	u := 1 / math.Sqrt(float64(d))
 	for j := range d {
-		nb.D0[nb.Canary][j], nb.D1[nb.Canary][j] = -1, 1
 		nb.Direction[j] = u
 	}
 	return nb, nil
@@ -289,7 +301,7 @@ func setGroups(o oracle.Oracle, m int) {
 
 // call runs the oracle once on rows with budget b and randomness r, and
 // returns its output (in dr.out) and the call's report.
-func (dr *oracleDrawer) call(rows [][]float64, b ledger.Cost, r *rand.Rand) (oracle.Call, error) {
+func (dr *oracleDrawer) call(ctx context.Context, rows [][]float64, b ledger.Cost, r *rand.Rand) (oracle.Call, error) {
 	if r != dr.last {
 		oracle.SetRand(dr.o, r) // the shuffle oracles' local randomizers
 		dr.last = r
@@ -297,18 +309,27 @@ func (dr *oracleDrawer) call(rows [][]float64, b ledger.Cost, r *rand.Rand) (ora
 	if err := dr.o.Begin(dr.d, dr.s, dr.nb.Clip, b); err != nil {
 		return oracle.Call{}, err
 	}
-	for _, z := range rows {
+	// A call adds s rows of d coordinates: check ctx every checkRows rows
+	// (about 10⁷ coordinates), so that a call of 10⁶ rows × 10⁴
+	// coordinates stops within a fraction of a second.
+	checkRows := max(1, 10_000_000/max(1, dr.d))
+	for i, z := range rows {
+		if i%checkRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return oracle.Call{}, err
+			}
+		}
 		dr.o.Add(z)
 	}
 	return dr.o.Finish(dr.out, r), nil
 }
 
-func (dr *oracleDrawer) draw(side int, _ int, r *rand.Rand) (float64, error) {
+func (dr *oracleDrawer) draw(ctx context.Context, side int, _ int, r *rand.Rand) (float64, error) {
 	rows := dr.nb.D0
 	if side == 1 {
 		rows = dr.nb.D1
 	}
-	if _, err := dr.call(rows, dr.cost, r); err != nil {
+	if _, err := dr.call(ctx, rows, dr.cost, r); err != nil {
 		return 0, err
 	}
 	var x float64
@@ -345,6 +366,7 @@ func Oracle(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.Progress.start(max(2000, c.Trials/10), c.Trials)
 	nb, err := NewNeighbours(c.Oracle, c.D, c.S, c.Groups)
 	if err != nil {
 		return nil, err
@@ -365,22 +387,25 @@ func Oracle(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	r := solvers.NewRand(solvers.Seeded, 0, 0, "audit/probe")
-	call, err := probe.call(nb.D0, c.budget(kind, 1), r)
+	call, err := probe.call(ctx, nb.D0, c.budget(kind, 1), r)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, specErr("eps", "%v", err)
 	}
 	res.Sensitivity = call.Sensitivity
 	if c.NegativeControl != 1 {
-		if _, err := probe.call(nb.D0, cost, r); err != nil {
+		if _, err := probe.call(ctx, nb.D0, cost, r); err != nil {
 			return nil, specErr("negative-control", "the oracle refuses the weakened budget F·ε = %s: %v", theory.FormatNumber(c.Eps*c.NegativeControl), err)
 		}
 	}
 	free := noPrivacy(kind)
-	if _, err := probe.call(nb.D0, free, r); err != nil {
+	if _, err := probe.call(ctx, nb.D0, free, r); err != nil {
 		return nil, err
 	}
 	pre0 := append([]float64(nil), probe.out...)
-	if _, err := probe.call(nb.D1, free, r); err != nil {
+	if _, err := probe.call(ctx, nb.D1, free, r); err != nil {
 		return nil, err
 	}
 	var ss float64
@@ -400,7 +425,7 @@ func Oracle(ctx context.Context, cfg Config) (*Result, error) {
 
 	p := plan{
 		trials: c.Trials, pilot: max(2000, c.Trials/10), chunk: chunkRuns,
-		workers: c.Workers, mode: c.Rand, seed: c.Seed,
+		workers: c.Workers, mode: c.Rand, seed: c.Seed, progress: c.Progress,
 		newDrawer: func() (drawer, error) {
 			return newOracleDrawer(c.Oracle, c.Groups, &nb, c.D, c.S, cost)
 		},

@@ -74,6 +74,9 @@ type RunConfig struct {
 	Seed            uint64
 	Rand            solvers.RandMode
 	Workers         int
+	// Progress, if not nil, counts the audit's finished runs as they
+	// finish (read it from any goroutine).
+	Progress *Progress
 }
 
 // zeroProblem is the default base problem of a whole-run audit: the
@@ -177,13 +180,12 @@ type solverDrawer struct {
 	p    solvers.Problem
 	data [2]solvers.Samples
 	cfg  solvers.Config
-	ctx  context.Context
 }
 
-func (dr *solverDrawer) draw(side int, run int, _ *rand.Rand) (float64, error) {
+func (dr *solverDrawer) draw(ctx context.Context, side int, run int, _ *rand.Rand) (float64, error) {
 	cfg := dr.cfg
 	cfg.Trial = run // the solver's noise stream: NewRand(Rand, Seed, run, "noise")
-	res, err := dr.s.Run(dr.ctx, dr.p, dr.data[side], cfg)
+	res, err := dr.s.Run(ctx, dr.p, dr.data[side], cfg)
 	if err != nil {
 		return 0, err
 	}
@@ -219,6 +221,7 @@ func Run(ctx context.Context, rc RunConfig) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.Progress.start(max(1000, c.Trials/10), c.Trials)
 	s, _ := solvers.Lookup(c.Solver)
 	var p solvers.Problem = zeroProblem{d: c.D}
 	var base0 solvers.Samples = &solvers.Matrix{Data: make([]float64, c.N*c.D), Dim: c.D}
@@ -237,6 +240,12 @@ func Run(ctx context.Context, rc RunConfig) (*Result, error) {
 	claim, err := s.Prescribe(p, c.N, base)
 	if err != nil {
 		return nil, err
+	}
+	if addsNoNoise(claim) {
+		// The non-private baseline (sgd) prescribes σ = 0 at a finite ε:
+		// it claims no privacy, and a "violation" of ρ = ε²/2 would
+		// report a claim nothing makes.
+		return nil, specErr("solver", "%s adds no privacy noise (σ = 0 at ε = %s): it claims no privacy, so a whole-run audit has no claim to test; audit a private solver", c.Solver, theory.FormatNumber(c.Eps))
 	}
 	if c.Canary == "" {
 		c.Canary = defaultCanary(claim)
@@ -276,9 +285,9 @@ func Run(ctx context.Context, rc RunConfig) (*Result, error) {
 	data := [2]solvers.Samples{&canarySamples{base: base0, row: row, flag: -1}, &canarySamples{base: base0, row: row, flag: 1}}
 	pl := plan{
 		trials: c.Trials, pilot: max(1000, c.Trials/10), chunk: chunkSolverRuns,
-		workers: c.Workers, mode: c.Rand, seed: c.Seed,
+		workers: c.Workers, mode: c.Rand, seed: c.Seed, progress: c.Progress,
 		newDrawer: func() (drawer, error) {
-			return &solverDrawer{s: s, p: cp, data: data, cfg: cfg, ctx: ctx}, nil
+			return &solverDrawer{s: s, p: cp, data: data, cfg: cfg}, nil
 		},
 	}
 	res.Pilot = pl.pilot
@@ -304,6 +313,20 @@ func unit(d int) []float64 {
 	u := make([]float64, d)
 	u[0] = 1
 	return u
+}
+
+// addsNoNoise reports whether a prescription adds no privacy noise in any
+// phase (σ = 0 everywhere).
+func addsNoNoise(p solvers.Params) bool {
+	if len(p.Phases) == 0 {
+		return p.Sigma == 0
+	}
+	for _, ph := range p.Phases {
+		if ph.Sigma != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (c RunConfig) resolve() (RunConfig, error) {

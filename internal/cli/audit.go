@@ -75,14 +75,9 @@ coordinate-wise oracles: one per group), ` + strconv.Itoa(audit.DefaultTrials) +
 --workers). Whole runs: solver ` + audit.DefaultRunSolver + `, n = ` + strconv.Itoa(audit.DefaultRunN) + ` zero rows, ` + strconv.Itoa(audit.DefaultRunTrials) + ` runs per input.
 One run: m = ` + strconv.Itoa(audit.DefaultCanaries) + ` canaries, δ = ` + theory.Sig6.Format(spec.DefaultDelta) + `.
 
-Output: a table; --json gives
-  {"oracle","eps","delta","trials","mu_hat","mu_lower","mu_upper","eps_lower",
-   "violation","audit","claim","confidence","mu_se","mu_claim","noise_waste",
-   "eps_gauss","negative_control","solver","d","s","groups","pilot","rand",
-   "seed","sensitivity","shift","mean0","mean1","sd0","sd1","thresholds",
-   "histogram","eps_claim","guesses","notes"}
-with null where a value does not apply (delta of a zCDP claim, eps_lower of a
-zCDP oracle audit, mu_hat of a one-run audit, seed with --rand secure).
+Output: a table; --json the document of the JSON fields below, with null where
+a value does not apply (delta of a zCDP claim, eps_lower of a zCDP oracle audit,
+mu_hat of a one-run audit, seed with --rand secure).
 
 Exit status: 0 no violation found; 1 a violation found (or another failure);
 2 invalid input (one line naming the flag); 130 on Ctrl-C.`,
@@ -106,7 +101,9 @@ Exit status: 0 no violation found; 1 a violation found (or another failure);
 	fs.StringVar(&o.canary, "canary", "", "whole runs: where the canary row sits, first or last (default where it moves the output most: last for one-pass solvers, first for localized ones)")
 	fs.BoolVar(&o.oneRun, "one-run", false, "the one-run audit (Steinke, Nasr & Jagielski 2023) of an ℓ2-clipping oracle")
 	newIntFlag(fs, &o.canaries, "canaries", audit.DefaultCanaries, audit.MinCanaries, audit.MaxD, "canaries m of the one-run audit")
-	fs.BoolVar(&o.asJSON, "json", false, "print JSON (shape above)")
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON (its fields below)")
+	setFlagGroup(fs, "Audit", "trials", "negative-control", "s", "groups", "canary", "one-run", "canaries")
+	setFlagGroup(fs, headingOutput, "json")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e) }
 	return cmd
 }
@@ -119,20 +116,7 @@ func addAuditFields(fs *pflag.FlagSet, s *spec.Spec, names []string) {
 		if !ok {
 			panic("audit: no field " + name) // a programming error, caught by every test
 		}
-		if f.Kind == spec.ParamMap {
-			pn, where := paramNames()
-			for _, n := range pn {
-				fs.Var(&paramValue{name: n, s: s}, n, paramUsage(n, where[n]))
-				fs.Lookup(n).DefValue = ""
-			}
-			continue
-		}
-		fs.Var(&fieldValue{f: f, s: s}, f.Name, f.Usage())
-		fl := fs.Lookup(f.Name)
-		fl.DefValue = ""
-		if f.Kind == spec.Bool {
-			fl.NoOptDefVal = "true"
-		}
+		addFieldFlag(fs, f, s)
 	}
 }
 
@@ -182,6 +166,9 @@ func (o *auditOpts) checkFlags() (auditMode, error) {
 		}
 	case modeOneRun:
 		allowed["canaries"] = true
+		// --workers 0 is the default every command accepts (all cores);
+		// the one-run audit's single call has no other use for it.
+		allowed["workers"] = o.spec.Workers == 0
 	}
 	var err error
 	o.fs.Visit(func(f *pflag.Flag) {
@@ -283,10 +270,14 @@ func (o *auditOpts) run(e *env) error {
 	case modeRun:
 		return o.runWhole(ctx, e)
 	}
+	prog := &audit.Progress{}
+	stopProgress := e.countProgress("dpso audit", "runs", "fewer --trials, or a smaller --s or --d, shortens it", prog.Runs)
 	res, err := audit.Oracle(ctx, audit.Config{
 		Oracle: o.spec.Oracle, Eps: o.eps(), Delta: o.delta(), D: o.spec.D, S: o.size, Groups: o.groups,
 		Trials: o.trials, NegativeControl: o.negControl, Seed: o.spec.Seed, Rand: o.randMode(), Workers: o.spec.Workers,
+		Progress: prog,
 	})
+	stopProgress()
 	return o.finish(e, ctx, res, err)
 }
 
@@ -294,7 +285,7 @@ func (o *auditOpts) run(e *env) error {
 // exit status.
 func (o *auditOpts) finish(e *env, ctx context.Context, res *audit.Result, err error) error {
 	if ctx.Err() != nil {
-		return errInterrupted("dpso audit")
+		return errInterrupted(ctx, "dpso audit")
 	}
 	if err != nil {
 		return userError(err, nil)
@@ -332,7 +323,7 @@ func (o *auditOpts) runWhole(ctx context.Context, e *env) error {
 		}
 		in, err := scenarios.Build(ctx, r.Problem)
 		if ctx.Err() != nil {
-			return errInterrupted("dpso audit")
+			return errInterrupted(ctx, "dpso audit")
 		}
 		if err != nil {
 			return userError(err, nil)
@@ -344,7 +335,10 @@ func (o *auditOpts) runWhole(ctx context.Context, e *env) error {
 		rc.D, rc.N = 0, 0
 		rc.Problem, rc.Data = in, in.Dataset(r.Rand, r.Spec.Seed, 0)
 	}
+	rc.Progress = &audit.Progress{}
+	stopProgress := e.countProgress("dpso audit --solver", "runs", "fewer --trials, or a smaller --n or --d, shortens it", rc.Progress.Runs)
 	res, err := audit.Run(ctx, rc)
+	stopProgress()
 	return o.finish(e, ctx, res, err)
 }
 

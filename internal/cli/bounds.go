@@ -91,7 +91,7 @@ at the paper's Figure-1 setting: n = 10⁴, d = 100, ε = 1, k = 2, D = 1, β = 
 		fs.Lookup(f.name).DefValue = "" // "not given", not a default value
 	}
 	mf := addMapFlags(fs)
-	fs.BoolVar(&asJSON, "json", false, `print JSON: {"bounds":[{"id","kind","source","formula","value","terms","dominant","conditions","rate_n"}]} (with --map: {"class","x","y","xs","ys","upper_id","lower_id","fixed","cells"})`)
+	fs.BoolVar(&asJSON, "json", false, "print JSON (its fields below)")
 
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if nf.set {

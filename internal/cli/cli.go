@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"dpso/internal/outfile"
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/solvers"
@@ -46,6 +47,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func (e *env) execute(args []string) (code int) {
+	outfile.Unprotect()
+	defer outfile.RemoveTemps()
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(e.stderr, "dpso: internal error: %v (this is a bug; please report it with the command line)\n", r)
@@ -90,10 +93,19 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 			return e.explore(tui.Options{})
 		},
 	}
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		// The data file is an input: no output may replace it (sweep --out
+		// F --force --data F), whatever name reaches it.
+		if f := cmd.Flags().Lookup("data"); f != nil && f.Value.String() != "" {
+			outfile.Protect(f.Value.String(), "--data")
+		}
+		return nil
+	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetIn(e.stdin)
 	root.SetFlagErrorFunc(flagError)
+	root.SetUsageFunc(usage)
 	root.Version = versionString(debug.ReadBuildInfo())
 	root.SetVersionTemplate("dpso {{.Version}}\n")
 	root.CompletionOptions.HiddenDefaultCmd = false

@@ -62,7 +62,7 @@ func TestListShowsTheDefaultsARunUses(t *testing.T) {
 }
 
 // TestDefaultsInTextAndHelp: the text of `dpso list` and the table of
-// `dpso run --help` give hinge-t's per-class defaults (n = 1024, k = 4
+// `dpso run`'s reference give hinge-t's per-class defaults (n = 1024, k = 4
 // for nonsmooth-convex; 2048 for nonsmooth-sc: the values
 // TestNonsmoothDefaults derives from the work budget), and a run whose
 // default n moved says so in its notes.
@@ -73,10 +73,10 @@ func TestDefaultsInTextAndHelp(t *testing.T) {
 			t.Errorf("dpso list lacks %q", w)
 		}
 	}
-	_, help, _ := dpsoCLI("run", "--help")
+	ref := runDetails()
 	row := regexp.MustCompile(`(?m)^  hinge-t +1024 +4 +10 +6 .*nonsmooth-convex\n +2048 +4 +nonsmooth-sc$`)
-	if !row.MatchString(help) {
-		t.Errorf("run --help lacks hinge-t's rows n = 1024, k = 4 (nonsmooth-convex), 2048 (nonsmooth-sc):\n%s", help)
+	if !row.MatchString(ref) {
+		t.Errorf("run's reference lacks hinge-t's rows n = 1024, k = 4 (nonsmooth-convex), 2048 (nonsmooth-sc):\n%s", ref)
 	}
 	for _, c := range []struct {
 		args []string

@@ -53,8 +53,8 @@ func exampleCSV(t *testing.T) (string, *scenarios.Instance) {
 }
 
 // TestExampleData: the shipped example file is exactly the draw its
-// README note describes (DPSO_UPDATE_GOLDEN=1 go test -run TestExampleData
-// . writes it), and the constants the README's --data example declares
+// note in docs/ describes (DPSO_UPDATE_GOLDEN=1 go test ./internal/cli -run
+// TestExampleData writes it), and the constants the docs' --data example declares
 // are valid for the distribution the rows come from: r̃_k at least the
 // scenario's r̃_2 and β at least its β (the prescription needs upper
 // bounds).
@@ -73,23 +73,28 @@ func TestExampleData(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("%s is not the draw of %+v (DPSO_UPDATE_GOLDEN=1 rewrites it)", exampleData, exampleSpec)
 	}
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+	var cmd string
+	for _, page := range markdownFiles(t) {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cmd = regexp.MustCompile(`\$ dpso run --data ` + regexp.QuoteMeta(exampleData) + `[^\n]*`).FindString(string(text)); cmd != "" {
+			break
+		}
 	}
-	cmd := regexp.MustCompile(`\$ dpso run --data ` + regexp.QuoteMeta(exampleData) + `[^\n]*`).FindString(string(readme))
 	if cmd == "" {
-		t.Fatalf("the README has no `dpso run --data %s` example", exampleData)
+		t.Fatalf("neither the README nor docs/ has a `dpso run --data %s` example", exampleData)
 	}
 	c := in.Constants()
 	for flag, truth := range map[string]float64{"--rk": c.R(2), "--beta": c.Beta} {
 		m := regexp.MustCompile(regexp.QuoteMeta(flag) + ` ([0-9.]+)`).FindStringSubmatch(cmd)
 		if m == nil {
-			t.Errorf("the README's example %q lacks %s", cmd, flag)
+			t.Errorf("the docs' example %q lacks %s", cmd, flag)
 			continue
 		}
 		if v, _ := strconv.ParseFloat(m[1], 64); v < truth {
-			t.Errorf("the README's %s %s is below the distribution's %g: not a valid bound", flag, m[1], truth)
+			t.Errorf("the docs' %s %s is below the distribution's %g: not a valid bound", flag, m[1], truth)
 		}
 	}
 }

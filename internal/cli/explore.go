@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -19,14 +17,21 @@ import (
 )
 
 // explore opens the interactive explorer with opts; q or ctrl+c quits with
-// status 0 (the running solver is cancelled first).
+// status 0 (the running solver is cancelled first). A signal (kill -INT,
+// -TERM, -HUP, -QUIT) closes it with the terminal restored and the
+// shell's status for that signal (130 for SIGINT).
 func (e *env) explore(opts tui.Options) error {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
+	var err error
 	if e.explorer != nil {
-		return e.explorer(ctx, opts)
+		err = e.explorer(context.Background(), opts)
+	} else {
+		err = tui.Run(context.Background(), opts)
 	}
-	return tui.Run(ctx, opts)
+	var se *tui.SignalError
+	if errors.As(err, &se) {
+		return &exitError{code: se.ExitCode(), msg: "interrupted: " + se.Error()}
+	}
+	return err
 }
 
 // needTTY is the error of the explorer without a terminal.
@@ -50,6 +55,7 @@ func addExploreFlags(fs *pflag.FlagSet) *exploreOpts {
 	fs.StringVar(&o.preset, "preset", "", "open this preset: its number (1 = the first of the explorer's list) or a part of its title only it has")
 	fs.StringVar(&o.state, "state", "", "open this state string (the explorer's y shows it: every form field and the screen); other flags change it")
 	fs.StringVar(&o.out, "out", "", "folder where the explorer's e writes its exports (default the current folder); it must exist")
+	setFlagGroup(fs, "Explorer", "preset", "state", "out")
 	return o
 }
 

@@ -82,24 +82,32 @@ func addSpecFlags(fs *pflag.FlagSet, group spec.Group) *specFlags {
 		if f.Group&group == 0 {
 			continue
 		}
-		switch {
-		case f.Kind == spec.ParamMap:
-			names, where := paramNames()
-			for _, n := range names {
-				fs.Var(&paramValue{name: n, s: &sf.spec}, n, paramUsage(n, where[n]))
-				fs.Lookup(n).DefValue = ""
-			}
-			continue
-		default:
-			fs.Var(&fieldValue{f: f, s: &sf.spec}, f.Name, f.Usage())
-		}
-		fl := fs.Lookup(f.Name)
-		fl.DefValue = ""
-		if f.Kind == spec.Bool {
-			fl.NoOptDefVal = "true"
-		}
+		addFieldFlag(fs, f, &sf.spec)
 	}
 	return sf
+}
+
+// addFieldFlag binds the flag (or, for the scenario parameters, the
+// flags) of field f to s: its parsing, help text and range are the field
+// table's, and --help lists it under its group's heading.
+func addFieldFlag(fs *pflag.FlagSet, f spec.Field, s *spec.Spec) {
+	if f.Kind == spec.ParamMap {
+		names, where := paramNames()
+		for _, n := range names {
+			fs.Var(&paramValue{name: n, s: s}, n, paramUsage(n, where[n]))
+			fs.Lookup(n).DefValue = ""
+			setFlagGroup(fs, fieldHeading(f), n)
+			fs.SetAnnotation(n, collapseAnnotation, []string{scenarioParamsLine})
+		}
+		return
+	}
+	fs.Var(&fieldValue{f: f, s: s}, f.Name, f.Usage())
+	fl := fs.Lookup(f.Name)
+	fl.DefValue = ""
+	if f.Kind == spec.Bool {
+		fl.NoOptDefVal = "true"
+	}
+	setFlagGroup(fs, fieldHeading(f), f.Name)
 }
 
 func paramUsage(name string, where []string) string {

@@ -14,22 +14,18 @@ func newListCmd(e *env) *cobra.Command {
 		Long: `list prints the catalogue: every scenario with its loss, supported classes (the
 first is the default), tail parameter and other adjustable parameters (each a
 flag of dpso run, with its default and allowed range) and the defaults a run
-uses for n, k, d and D (per class where they differ); the loss classes with the paper's algorithm for each; the solvers; and
-the mean oracles with their privacy model.
+uses for n, k, d and D (per class where they differ); the loss classes with the
+paper's algorithm for each; the solvers; and the mean oracles with their privacy
+model.
 
-JSON: {"scenarios":[{"name","description","loss","classes","tail","params",
-"lambda1","lambda2","n","k","defaults","d","diam","fixed_d","fixed_diam","risk"}],
-"classes":[{"name","title","solver"}],"solvers":[{"name","description"}],
-"oracles":[{"name","description","privacy"}]}; a parameter is
-{"name","symbol","meaning","default","range"}; tail, lambda1 and lambda2 are
-null where the scenario has none, diam null where the proof sets it; n and k
-are those a run of the default class uses, and defaults gives them for each
-class: {"class","solver","n","k","why":[why a default moved],"error","flag"}
-(error and flag where the class needs a flag beyond its defaults).`,
+JSON (fields below): a scenario parameter has the keys of tail, lambda1 and
+lambda2, which are null where the scenario has none; diam is null where the
+proof sets it; n and k are those a run of the default class uses, and defaults
+gives them for each class, with why a default moved.`,
 		Example: `  dpso list
   dpso list --json`,
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (shape above)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (its fields below)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		l := report.List()
 		if asJSON {

@@ -37,8 +37,8 @@ at --k and 2k):
   γ_k = sup_{w∈W} max_j E|∂_j f(w, x) − ∂_j F(w)|^k
                                               Assumption ass:coordinatewise
 
-with L = sup_w ‖∇F(w)‖, and checks the inequalities between them that Lemma
-lem: comparing assumptions, the definitions, Jensen and Lyapunov assert (at k = 2,
+with L = sup_w ‖∇F(w)‖, and checks the inequalities between them that
+[lem: comparing assumptions], the definitions, Jensen and Lyapunov assert (at k = 2,
 k and 2k; each side may move 3 standard errors). These are the scenario's
 declared constants, computed from its distribution (public knowledge), never from
 a run's sample: exact where a closed form exists, otherwise Monte Carlo means over
@@ -66,16 +66,10 @@ lower and stderr are null where it is not computed (method says why).
 A constant given by a flag (--lf, --rk, --r2, --r2k, --beta, --mu), which the
 profile then shows in place of the scenario's, is flagged ⚠ where the scenario
 contradicts it (e.g. --lf 1e6 for Student-t data, whose L_f is ∞): the bound it
-declares is false for these data.
+declares is false for these data ("contradictions" in JSON).
 
 --plot FILE.png|FILE.svg draws the profile: r̃_k and r_k against k (log-log),
-an arrow for each order whose moment does not exist, L_f and the run's k.
-
-JSON: {"scenario","lf","moments":[{"k","value","stderr","method"}],
-"noncentral":[{"k","value","stderr","lower","method"}],"coordinatewise":[…],
-"grad_sup":{"value","exact","method"},"checks":[{"text","label","label_pdf","lhs","rhs","verdict"}],
-"empirical":{"symbol","k","n","m","l","value","lower","stderr","exact","method"},
-"contradictions":[{"field","symbol","given","scenario","text"}]}.`,
+an arrow for each order whose moment does not exist, L_f and the run's k.`,
 		Example: `  dpso moments --scenario linreg-t --tail 5
   dpso moments --scenario example1 --json
   dpso moments --scenario mean-hard --k 4 --n 20000 --eps 0.5
@@ -83,10 +77,11 @@ JSON: {"scenario","lf","moments":[{"k","value","stderr","method"}],
 	}
 	fs := cmd.Flags()
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Constant)
-	fs.BoolVar(&o.asJSON, "json", false, `print JSON: {"scenario","lf","moments","noncentral","coordinatewise","grad_sup","checks","empirical","contradictions"}`)
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON (its fields below)")
 	fs.StringVar(&o.plotPath, "plot", "", "write a figure of the profile to this new .png or .svg file (an existing file is refused unless --force)")
 	fs.BoolVar(&o.force, "force", false, "let --plot replace an existing file (atomically; never through a symbolic link)")
 	addPlotShape(fs, &o.shape, false)
+	setFlagGroup(fs, headingOutput, "json", "plot", "force", "plot-size")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e) }
 	return cmd, o
 }
@@ -127,12 +122,23 @@ func (o *momentsOpts) run(e *env) error {
 	defer stop()
 	in, err := scenarios.Build(ctx, r.Problem)
 	if ctx.Err() != nil {
-		return errInterrupted("dpso moments")
+		return errInterrupted(ctx, "dpso moments")
 	}
 	if err != nil {
 		return userError(err, nil)
 	}
-	m := report.NewMoments(r.Spec, in)
+	// The sup moments are Monte Carlo integrals evaluated on demand,
+	// without a context (at --d 10⁴ they take minutes): they run aside,
+	// and Ctrl-C ends the command at once (the process exits; the
+	// computation, abandoned, goes with it).
+	res := make(chan report.Moments, 1)
+	go func() { res <- report.NewMoments(r.Spec, in) }()
+	var m report.Moments
+	select {
+	case m = <-res:
+	case <-ctx.Done():
+		return errInterrupted(ctx, "dpso moments")
+	}
 	if o.asJSON {
 		err = report.WriteJSON(e.stdout, m.JSON())
 	} else {
@@ -141,7 +147,7 @@ func (o *momentsOpts) run(e *env) error {
 	if err != nil || o.plotPath == "" {
 		return err
 	}
-	return savePlot(o.plotPath, o.force, o.shape.figure(func(opt plot.Options) (*plot.Figure, error) {
+	return savePlot(ctx, "dpso moments", o.plotPath, o.force, o.shape.figure(func(opt plot.Options) (*plot.Figure, error) {
 		return plot.Moments(momentProfile(m), opt)
 	}))
 }

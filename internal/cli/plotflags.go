@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -51,13 +52,18 @@ func plotError(path string, err error) error {
 }
 
 // savePlot writes the figure through outfile.Write (atomic; see
-// checkPlot for what is refused).
-func savePlot(path string, force bool, draw func(io.Writer, plot.Format) error) error {
+// checkPlot for what is refused); a signal during the write (ctx, of
+// interruptContext) removes the unfinished file and ends the command as
+// the signal does.
+func savePlot(ctx context.Context, cmd, path string, force bool, draw func(io.Writer, plot.Format) error) error {
 	format, err := plot.FormatOf(path)
 	if err != nil {
 		return usageErrorf("--plot: %v", err)
 	}
-	if err := outfile.Write(path, plotMode(force), func(w io.Writer) error { return draw(w, format) }); err != nil {
+	if err := outfile.WriteContext(ctx, path, plotMode(force), func(w io.Writer) error { return draw(w, format) }); err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted(ctx, cmd)
+		}
 		return plotError(path, err)
 	}
 	return nil

@@ -66,7 +66,7 @@ multiplier whose accounted ε' meets the target.`,
 	fs.Lookup("sampling-rate").DefValue = ""
 	tsf := newIntFlag(fs, &steps, "steps", 0, 1, maxAccountedSteps, "--accountant: number of steps T")
 	fs.Lookup("steps").DefValue = ""
-	fs.BoolVar(&asJSON, "json", false, `print JSON, its inputs first: {"eps","delta","rho","gdp_mu","eps_bun_steinke","eps_canonne_kamath_steinke","eps_exact"} (with --target-eps: {"target_eps","delta","zcdp_eps_exact","rho_exact","zcdp_eps_bun_steinke"}; with --accountant: {"accountant","sampling_rate","steps","delta"[,"target_eps"],"noise_multiplier","eps","eps_lower","discretisation_error"}, noise_multiplier given or calibrated to target_eps)`)
+	fs.BoolVar(&asJSON, "json", false, "print JSON, its inputs first (its fields below; with --accountant, noise_multiplier is the given one or the one calibrated to target_eps)")
 
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if fs.Changed("accountant") {
@@ -139,6 +139,10 @@ var epsRange = theory.Interval{Lo: spec.MinEps, Hi: spec.MaxEps}.String()
 
 func privacyTarget(e *env, target, delta float64, asJSON bool) error {
 	t := report.NewPrivacyTarget(target, delta)
+	if t.ExactEps > spec.MaxEps {
+		// The answer would be an ε no run accepts.
+		return usageErrorf("--target-eps: ε' = %s at δ = %s needs zCDP ε = %s, past the ε a run accepts (%s); want ε' at most %s", theory.FormatNumber(target), theory.FormatNumber(delta), theory.Sig6.Format(t.ExactEps), epsRange, theory.Sig6.Format(theory.EpsExact(spec.MaxEps, delta)))
+	}
 	if asJSON {
 		return report.WriteJSON(e.stdout, t.JSON())
 	}

@@ -44,6 +44,11 @@ func (e *env) progress(label string) (set *engine.Settings, stop func()) {
 // checkpoint — from progressDelay after the start; the returned function
 // stops it and erases the line.
 func showProgress(w io.Writer, label string, mb *engine.Mailbox[engine.Progress]) func() {
+	return showProgressOf(w, label, "trials", mb)
+}
+
+// showProgressOf is showProgress counting unit ("trials", "runs").
+func showProgressOf(w io.Writer, label, unit string, mb *engine.Mailbox[engine.Progress]) func() {
 	width := termWidth(w)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -54,6 +59,7 @@ func showProgress(w io.Writer, label string, mb *engine.Mailbox[engine.Progress]
 		ticks, stopTicks := progressTicker()
 		defer stopTicks()
 		st := newProgressState()
+		st.unit = unit
 		drawn := false
 		for {
 			select {
@@ -109,10 +115,11 @@ type progressState struct {
 	have     bool
 	done     int
 	inflight map[progressKey]float64
+	unit     string // what Total counts: "trials" (the default), "runs"
 }
 
 func newProgressState() *progressState {
-	return &progressState{inflight: map[progressKey]float64{}}
+	return &progressState{inflight: map[progressKey]float64{}, unit: "trials"}
 }
 
 func (s *progressState) add(p engine.Progress) {
@@ -179,12 +186,15 @@ func (s *progressState) line(label string, elapsed time.Duration, width int) str
 	if p.Iters > 0 {
 		where += fmt.Sprintf(" iter %d/%d", p.Iter, p.Iters)
 	}
+	if p.Solver == "" {
+		where = "" // a count of runs (an audit): no solver's iteration to show
+	}
 	parts := []struct {
 		text string
 		prio int // lower: kept longer
 	}{
 		{head, 0},
-		{fmt.Sprintf("%d/%d trials done", s.done, p.Total), 1},
+		{fmt.Sprintf("%d/%d %s done", s.done, p.Total, s.unit), 1},
 		{where, 4},
 		{theory.Sig4.Format(float64(p.GradEvals)) + " grad evals", 5},
 		{"excess risk " + theory.Sig4.Format(p.Excess), 3},
@@ -207,7 +217,7 @@ func (s *progressState) line(label string, elapsed time.Duration, width int) str
 	}
 	var out []string
 	for i, q := range parts {
-		if keep[i] {
+		if keep[i] && q.text != "" {
 			out = append(out, q.text)
 		}
 	}

@@ -418,19 +418,24 @@ func checkSVG(t *testing.T, b []byte) {
 	}
 }
 
-func TestRunHelpStatesDefaults(t *testing.T) {
-	code, out, _ := dpsoCLI("run", "--help")
+func TestRunReferenceStatesDefaults(t *testing.T) {
+	code, help, _ := dpsoCLI("run", "--help")
 	if code != 0 {
 		t.Fatal(code)
 	}
-	for _, w := range []string{"trials = 5", "N      K", "ε = 1", "SCENARIO", "linreg-t", "ν = 6 in (2, 200]", "smooth-convex, smooth-sc, ppl",
-		"--noise", "--curvature", "--work-budget", "null", "130"} {
-		if !strings.Contains(out, w) {
+	for _, w := range []string{"dpso list", "--noise", "--curvature", "--work-budget", "null"} {
+		if !strings.Contains(help, w) {
 			t.Errorf("run --help lacks %q", w)
 		}
 	}
-	if strings.Contains(out, "NaN") {
-		t.Error("run --help shows NaN")
+	ref := runDetails()
+	for _, w := range []string{"trials = 5", "N      K", "ε = 1", "SCENARIO", "linreg-t", "ν = 6 in (2, 200]", "smooth-convex, smooth-sc, ppl", "130"} {
+		if !strings.Contains(ref, w) {
+			t.Errorf("run's reference lacks %q", w)
+		}
+	}
+	if strings.Contains(help+ref, "NaN") {
+		t.Error("run's help or reference shows NaN")
 	}
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -66,20 +67,13 @@ output says.
 
 Defaults as dpso run (see dpso run --help), --points ` + strconv.Itoa(engine.DefaultSweepPoints) + `, --solvers the --solver.
 
-Output: a table; --json gives
-  {"sweep","from","to","grid":[x...],"scenario","class","k","eps","n","d","trials","seed","delta",
-   "solvers":[...],"rows":[{"x","solver","mean","stderr","eps_delta","refused","clipped","bias_only",
-   "bias_only_stderr","w0_excess","certificate","certificate_id","certificate_vacuous"}],
-   "slopes":[{"solver","slope","lo","hi","points","note"}],
-   "bounds":[{"id","kind","values":[per x],"slope","rate_n":[per x],"rate_note","meaning"}],
-   "w0_excess":{"values":[per x],"method","meaning"},"prescribed_clip","best":[{"solver","x",
-   "mean","stderr"}],"notes":[]}
-(the swept one of n, d, eps is null; null also where a value is infinite or does
-not exist, and "seed" with secure randomness, which reads no seed); --csv gives rows x,solver,mean,stderr,clipped,bias_only,w0_excess,
-certificate,eps_delta and each bound's value
-(header: the swept name, solver, mean, stderr, clipped, bias_only, w0_excess,
-certificate, eps_delta, the bound ids; inf for an
-infinite value, empty where none exists). --plot FILE.png|FILE.svg draws the
+Output: a table; --json the document of the JSON fields below (the swept one of
+n, d, eps is null; null also where a value is infinite or does not exist, and
+"seed" with secure randomness, which reads no seed); --csv gives rows
+x,solver,mean,stderr,clipped,bias_only,w0_excess,certificate,eps_delta and each
+bound's value (header: the swept name, solver, mean, stderr, clipped, bias_only,
+w0_excess, certificate, eps_delta, the bound ids; inf for an infinite value,
+empty where none exists). --plot FILE.png|FILE.svg draws the
 log-log figure with the bounds' curves and the slopes in the legend.
 
 Shards: the sweep's units (one trial at one grid point, every solver) are
@@ -102,12 +96,15 @@ sweep merge --help). --out without --shard saves the whole sweep's results.`,
 	newIntFlag(fs, &o.points, "points", 0, 2, engine.MaxSweepPoints, fmt.Sprintf("grid points (default %d)", engine.DefaultSweepPoints))
 	fs.Lookup("points").DefValue = ""
 	fs.StringSliceVar(&o.solverList, "solvers", nil, "comma-separated solvers to run on the same draws at every point (default the --solver)")
-	fs.BoolVar(&o.asJSON, "json", false, "print JSON (shape above)")
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON (its fields below)")
 	fs.BoolVar(&o.asCSV, "csv", false, "print CSV rows: x,solver,mean,stderr,clipped,bias_only,w0_excess,certificate,eps_delta and each bound's value")
 	fs.StringVar(&o.plotPath, "plot", "", "write the log-log figure to this new .png or .svg file (an existing file is refused unless --force)")
 	fs.BoolVar(&o.force, "force", false, "let --out or --plot replace an existing file (atomically; never through a symbolic link)")
 	addPlotShape(fs, &o.shape, true)
 	addShardFlags(fs, o)
+	setFlagGroup(fs, "Sweep", "vary", "from", "to", "points")
+	setFlagGroup(fs, headingSolver, "solvers")
+	setFlagGroup(fs, headingOutput, "json", "csv", "plot", "force", "shard", "out")
 	merge := newSweepMergeCmd(e)
 	registerCompletions(merge)
 	cmd.AddCommand(merge)
@@ -202,17 +199,17 @@ func (o *sweepOpts) run(e *env, cmd *cobra.Command) error {
 	rep, err := engine.Sweep(ctx, r, sw, set)
 	stopProgress()
 	if ctx.Err() != nil {
-		return errInterrupted("dpso sweep")
+		return errInterrupted(ctx, "dpso sweep")
 	}
 	if err != nil {
 		return userError(err, rename)
 	}
-	return writeSweep(e, rep, o.asJSON, o.asCSV, o.plotPath, o.force, &o.shape)
+	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force, &o.shape)
 }
 
 // writeSweep prints a sweep's report — the table, --json or --csv — and
 // draws --plot: what dpso sweep and dpso sweep merge print alike.
-func writeSweep(e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool, shape *plotShape) error {
+func writeSweep(ctx context.Context, e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool, shape *plotShape) error {
 	var err error
 	switch {
 	case asJSON:
@@ -230,7 +227,7 @@ func writeSweep(e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath st
 		return err
 	}
 	if plotPath != "" {
-		return savePlot(plotPath, force, shape.figure(func(opt plot.Options) (*plot.Figure, error) { return plot.Sweep(rep, opt) }))
+		return savePlot(ctx, "dpso sweep", plotPath, force, shape.figure(func(opt plot.Options) (*plot.Figure, error) { return plot.Sweep(rep, opt) }))
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"dpso/internal/shard"
 	"dpso/internal/spec"
 	"dpso/scenarios"
+	"dpso/solvers"
 	"dpso/theory"
 )
 
@@ -86,11 +87,21 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	if err != nil {
 		return usageErrorf("--data: %v", err)
 	}
+	if r.UserRows() && r.Rand == solvers.Secure {
+		// A shard file holds released outputs of the user's rows. Under
+		// secure randomness a second run of the shard draws fresh noise:
+		// its file would be a second release of the same units, which no
+		// output counts. Seeded noise gives the same bytes (and every
+		// output says it is not private).
+		if _, err := os.Lstat(o.out); err == nil {
+			return usageErrorf("--out: %s exists: under secure randomness on your rows, running this shard again releases its units a second time with fresh noise, and no privacy statement would count it; merge the file that is there (it is this shard's release), or remove it yourself if it was never released", theory.Quote(o.out))
+		}
+	}
 	ctx, stop := interruptContext()
 	defer stop()
 	p, err := engine.PrepareSweep(ctx, r, sw)
 	if ctx.Err() != nil {
-		return errInterrupted("dpso sweep")
+		return errInterrupted(ctx, "dpso sweep")
 	}
 	if err != nil {
 		return userError(err, rename)
@@ -102,7 +113,7 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	f, err := shard.Run(ctx, p, def, idx, set)
 	stopProgress()
 	if ctx.Err() != nil {
-		return errInterrupted("dpso sweep")
+		return errInterrupted(ctx, "dpso sweep")
 	}
 	if err != nil {
 		return userError(err, rename)
@@ -111,10 +122,13 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	if err != nil {
 		return err
 	}
-	if err := outfile.Write(o.out, plotMode(o.force), func(w io.Writer) error {
+	if err := outfile.WriteContext(ctx, o.out, plotMode(o.force), func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
 	}); err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted(ctx, "dpso sweep")
+		}
 		return outError(err)
 	}
 	fmt.Fprintf(e.stderr, "dpso sweep: shard %s: %d of the sweep's %d units (a unit is one trial at one grid point, every solver) written to %s\n",
@@ -173,6 +187,9 @@ must be the same (its SHA-256 is in the fingerprint).`,
 }
 
 func (o *mergeOpts) run(e *env, cmd *cobra.Command, names []string) error {
+	for _, n := range names {
+		outfile.Protect(n, "dpso sweep merge")
+	}
 	if o.asJSON && o.asCSV {
 		return usageErrorf("--json and --csv exclude each other: choose one output format")
 	}
@@ -246,12 +263,12 @@ func (o *mergeOpts) run(e *env, cmd *cobra.Command, names []string) error {
 		rep, err = p.Report(ctx)
 	}
 	if ctx.Err() != nil {
-		return errInterrupted("dpso sweep merge")
+		return errInterrupted(ctx, "dpso sweep merge")
 	}
 	if err != nil {
 		return userError(err, map[string]string{"sweep": "vary"})
 	}
-	return writeSweep(e, rep, o.asJSON, o.asCSV, o.plotPath, o.force, &o.shape)
+	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force, &o.shape)
 }
 
 // buildID names this dpso binary for a shard's fingerprint: the version

@@ -359,7 +359,12 @@ func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
 	if err := spec.CheckSamplingRate(r.Spec, in.Def().N); err != nil {
 		return nil, err
 	}
-	par, err := r.Solver.Solver.Prescribe(in, in.Def().N, r.Config(0, nil))
+	cfg := r.Config(0, nil)
+	cfg.Context = ctx // dp-sgd's calibration answers Ctrl-C
+	par, err := r.Solver.Solver.Prescribe(in, in.Def().N, cfg)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	var re *solvers.RefusedError
 	switch {
 	case errors.As(err, &re):

@@ -77,7 +77,12 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*
 			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, r.Spec.Class)}
 		}
 		d = r.Configured(d)
-		par, err := d.Solver.Prescribe(in, u.spec.N, r.Config(0, nil))
+		cfg := r.Config(0, nil)
+		cfg.Context = ctx // dp-sgd's calibration answers Ctrl-C
+		par, err := d.Solver.Prescribe(in, u.spec.N, cfg)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err == nil && d.Name() != r.Solver.Name() {
 			// r's own solver passed this check in Resolve; a listed one
 			// may materialize where it does not.

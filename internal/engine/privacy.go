@@ -135,22 +135,27 @@ func checkParams(r spec.Resolved, solver string, par solvers.Params) error {
 	if bad == nil {
 		return nil
 	}
+	// Blame the value the user typed that is farthest from 1 in orders of
+	// magnitude (the parameters are products and ratios of them): a
+	// --diam of 10⁻³²⁰ rather than the default ε. Untyped (0) values are
+	// defaults, and ε is the last resort.
 	s := r.Spec
 	flag := "eps"
-	switch {
-	case s.Clip > 0:
-		flag = "clip"
-	case s.Step > 0 && bad.name == "step":
-		flag = "step"
-	default:
-		for _, c := range []struct {
-			name string
-			v    float64
-		}{{"rk", s.Rk}, {"r2k", s.R2k}, {"r2", s.R2}, {"lf", s.Lf}, {"beta", s.Beta}, {"mu", s.Mu}} {
-			if c.v > 0 {
-				flag = c.name
-				break
-			}
+	far := math.Abs(math.Log10(r.Privacy.Eps))
+	if math.IsNaN(far) || math.IsInf(far, 0) {
+		far = 0
+	}
+	if s.Clip > 0 {
+		flag, far = "clip", math.Inf(1)
+	} else if s.Step > 0 && bad.name == "step" {
+		flag, far = "step", math.Inf(1)
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"diam", s.Diam}, {"rk", s.Rk}, {"r2k", s.R2k}, {"r2", s.R2}, {"lf", s.Lf}, {"beta", s.Beta}, {"mu", s.Mu}} {
+		if x := math.Abs(math.Log10(c.v)); c.v > 0 && x > far {
+			flag, far = c.name, x
 		}
 	}
 	num := func(x float64) string {

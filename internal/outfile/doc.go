@@ -17,6 +17,11 @@
 // explorer's export: .png, .svg, .json) under the first stem none of whose
 // files exists, creating each exclusively.
 //
+// A file recorded by [Protect] (an input of the process) is never a
+// target. [WriteContext] stops a write when its context is done (a
+// signal): the temporary file is removed and nothing is put in place;
+// [RemoveTemps] removes the temporary files of writes still under way.
+//
 // Errors that are the caller's choice of target (an existing file without
 // Replace, a link, a folder) are *[TargetError]; the CLI maps them to exit
 // status 2.

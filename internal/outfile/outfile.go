@@ -1,6 +1,7 @@
 package outfile
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -59,6 +60,7 @@ func Check(path string, mode Mode) error {
 	}
 	f.Close()
 	os.Remove(tmp)
+	untrack(tmp)
 	return nil
 }
 
@@ -76,6 +78,8 @@ func checkTarget(path string, mode Mode) error {
 		return fmt.Errorf("cannot inspect %s: %w", q(path), unwrapPath(err))
 	}
 	switch m := fi.Mode(); {
+	case m.IsRegular() && inputOf(fi) != "":
+		return &TargetError{Path: path, Msg: q(path) + " is the input file of " + inputOf(fi) + "; dpso never writes over its own input, even with --force (choose another name)"}
 	case m&fs.ModeSymlink != 0:
 		return &TargetError{Path: path, Msg: q(path) + " is a symbolic link; dpso never writes through a link (remove it, or choose another name)"}
 	case m.IsDir():
@@ -109,6 +113,7 @@ func createTempPerm(path string, perm os.FileMode) (*os.File, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("cannot write a file in the folder %s: %w", q(dir), unwrapPath(err))
 		}
+		track(tmp)
 		return f, tmp, nil
 	}
 	return nil, "", fmt.Errorf("cannot write a file in the folder %s", q(dir))
@@ -123,17 +128,27 @@ func createTempPerm(path string, perm os.FileMode) (*os.File, string, error) {
 // panic of write, no file is left at path that was not there before, and
 // an existing one is unchanged.
 func Write(path string, mode Mode, write func(io.Writer) error) (err error) {
-	return writePerm(path, mode, 0o644, write)
+	return WriteContext(context.Background(), path, mode, write)
+}
+
+// WriteContext is Write, cancelled by ctx: once ctx is done every write
+// fails, the temporary file is removed and ctx's error returned; nothing
+// is put in place after ctx is done.
+func WriteContext(ctx context.Context, path string, mode Mode, write func(io.Writer) error) error {
+	return writePerm(ctx, path, mode, 0o644, write)
 }
 
 // WritePrivate is Write under mode Create of a file only its owner may
 // read or write (0600): a private key.
 func WritePrivate(path string, write func(io.Writer) error) error {
-	return writePerm(path, Create, 0o600, write)
+	return writePerm(context.Background(), path, Create, 0o600, write)
 }
 
-// writePerm is Write with the new file's permissions.
-func writePerm(path string, mode Mode, perm os.FileMode, write func(io.Writer) error) (err error) {
+// writePerm is WriteContext with the new file's permissions.
+func writePerm(ctx context.Context, path string, mode Mode, perm os.FileMode, write func(io.Writer) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := checkTarget(path, mode); err != nil {
 		return err
 	}
@@ -147,8 +162,12 @@ func writePerm(path string, mode Mode, perm os.FileMode, write func(io.Writer) e
 			f.Close()
 			os.Remove(tmp)
 		}
+		untrack(tmp)
 	}()
-	if err := write(f); err != nil {
+	if err := write(ctxWriter{ctx: ctx, w: f}); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return err
 	}
 	if err := f.Sync(); err != nil {
@@ -156,6 +175,11 @@ func writePerm(path string, mode Mode, perm os.FileMode, write func(io.Writer) e
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("cannot write %s: %w", q(path), unwrapPath(err))
+	}
+	if err := ctx.Err(); err != nil {
+		os.Remove(tmp)
+		done = true
+		return err
 	}
 	if err := publish(tmp, path, mode); err != nil {
 		os.Remove(tmp)
@@ -230,6 +254,12 @@ func syncDir(dir string) {
 // ours) and the next stem is tried. It returns the paths written, in the
 // order of exts. On another failure the files it wrote are removed too.
 func WriteSet(stem string, exts []string, write func(ext string, w io.Writer) error) ([]string, error) {
+	return WriteSetContext(context.Background(), stem, exts, write)
+}
+
+// WriteSetContext is WriteSet, cancelled by ctx as WriteContext is (the
+// files of the set already written are removed).
+func WriteSetContext(ctx context.Context, stem string, exts []string, write func(ext string, w io.Writer) error) ([]string, error) {
 	for i := 1; i < 1000; i++ {
 		s := stem
 		if i > 1 {
@@ -242,7 +272,7 @@ func WriteSet(stem string, exts []string, write func(ext string, w io.Writer) er
 		var err error
 		for _, ext := range exts {
 			p := s + ext
-			if err = Write(p, Create, func(w io.Writer) error { return write(ext, w) }); err != nil {
+			if err = WriteContext(ctx, p, Create, func(w io.Writer) error { return write(ext, w) }); err != nil {
 				break
 			}
 			paths = append(paths, p)

@@ -256,7 +256,7 @@ func runTitle(r *engine.Report, all []*engine.Report) string {
 	s := r.Spec
 	name := s.Scenario
 	if s.Data != "" {
-		name = userText(s.Data) + " (" + s.Loss + " loss)"
+		name = userText(theory.Name(s.Data)) + " (" + s.Loss + " loss)"
 	}
 	var solvers []string
 	for _, x := range all {

@@ -46,7 +46,7 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 	}
 	name := s0.Scenario
 	if s0.Data != "" {
-		name = userText(s0.Data)
+		name = userText(theory.Name(s0.Data))
 	}
 	param := s.Sweep.Param
 	trade := param == spec.SweepClip || param == spec.SweepK

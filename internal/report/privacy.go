@@ -1,6 +1,8 @@
 package report
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -106,6 +108,10 @@ func NewAccounted(k accountant.Kind, m accountant.Mechanism, delta, target float
 	a := Accounted{Accountant: k, SamplingRate: m.Q, Steps: m.Steps, Delta: delta, TargetEps: target, EpsLower: math.NaN()}
 	if !math.IsNaN(target) {
 		z, err := accountant.Calibrate(k, m.Q, m.Steps, target, delta)
+		var ce *accountant.CalibrationError
+		if errors.As(err, &ce) {
+			return a, fmt.Errorf("%v (q = %s, T = %s, (ε', δ) = (%s, %s))", ce.Err, theory.Sig6.Format(ce.Q), theory.FormatCount(ce.Steps), theory.Sig6.Format(ce.Eps), theory.Sig6.Format(ce.Delta))
+		}
 		if err != nil {
 			return a, err
 		}

@@ -29,7 +29,7 @@ func (o Options) convDelta() float64 {
 }
 
 // JSONNum is x for a JSON document: nil (null) where x is infinite or does
-// not exist (NaN), as the README's conventions say.
+// not exist (NaN), as the docs' conventions say.
 func JSONNum(x float64) *float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil

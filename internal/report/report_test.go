@@ -15,7 +15,7 @@ import (
 )
 
 // TestRunDocumentNulls: a value that is infinite or does not exist is null
-// in the JSON (the README's convention), never a string or a huge number;
+// in the JSON (the docs' convention), never a string or a huge number;
 // a comparison's refused solver says so; MarshalJSON writes what
 // WriteJSON writes (no HTML escaping: formulas hold < and >).
 func TestRunDocumentNulls(t *testing.T) {

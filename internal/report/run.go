@@ -353,7 +353,7 @@ func WriteTraceCSV(w io.Writer, r *engine.Report) error {
 func problemRows(s spec.Spec, t scenarios.TheoryInputs, solver, describe, oracleName string) [][2]string {
 	name := s.Scenario
 	if s.Data != "" {
-		name = s.Data + " (user data, " + s.Loss + " loss)"
+		name = theory.Name(s.Data) + " (user data, " + s.Loss + " loss)"
 	}
 	rows := [][2]string{
 		{"scenario", name},

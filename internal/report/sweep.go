@@ -294,7 +294,7 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) (err error) {
 	trade := param == spec.SweepClip || param == spec.SweepK
 	name := s.Scenario
 	if s.Data != "" {
-		name = s.Data
+		name = theory.Name(s.Data)
 	}
 	fixed := rep.Fixed(n6)
 	fmt.Fprintf(w, "Sweep of %s from %s to %s (%d points, log grid) on %s, class %s; %s; %s per point, %s.\n",

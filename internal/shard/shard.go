@@ -234,6 +234,11 @@ func Run(ctx context.Context, p *engine.PreparedSweep, def Definition, idx Index
 	grid := p.Grid()
 	f := &File{Format: FormatName, Version: FormatVersion, Fingerprint: def.Fingerprint(), Shard: idx.I, Shards: idx.N, Definition: def}
 	for _, r := range res {
+		for i := range r.Results {
+			// A trial's wall time is not a result: the same units give
+			// the same bytes, on any machine, however often retried.
+			r.Results[i].Elapsed = 0
+		}
 		f.Units = append(f.Units, Unit{SweepUnit: r.SweepUnit, X: grid[r.Point], Results: r.Results})
 	}
 	return f, nil

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"dpso/scenarios"
 	"dpso/solvers"
@@ -98,24 +100,52 @@ func (s Spec) Command() string {
 	return strings.Join(words, " ")
 }
 
-// ShellQuote returns a as one POSIX shell word: unchanged when it consists
-// only of characters no shell interprets (letters, digits and @%+=:,./_-),
-// otherwise in single quotes, with each ' written as '\”.
+// ShellQuote returns a as one shell word: unchanged when it consists
+// only of characters no shell interprets (letters, digits and @%+=:,./_-);
+// in single quotes, with each ' written as '\”, when every character is
+// graphic; otherwise (a control character, an escape sequence, an
+// invisible format character, an invalid UTF-8 byte) in ANSI-C quotes,
+// $'…', each such byte written \xHH (bash, zsh, ksh and POSIX.1-2024 sh
+// read it back as the same bytes), so that the word names the same file
+// and puts nothing raw on a terminal.
 func ShellQuote(a string) string {
 	if a == "" {
 		return "''"
 	}
-	safe := true
+	safe, graphic := true, true
 	for _, r := range a {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r)) {
 			safe = false
-			break
+		}
+		if r == utf8.RuneError || !strconv.IsGraphic(r) {
+			graphic = false
 		}
 	}
-	if safe {
+	switch {
+	case safe:
 		return a
+	case graphic:
+		return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
-	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(a); {
+		r, size := utf8.DecodeRuneInString(a[i:])
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == utf8.RuneError || !strconv.IsGraphic(r):
+			for _, c := range []byte(a[i : i+size]) {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			}
+		default:
+			b.WriteString(a[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // flagArg renders one flag with its value; a value that begins with '-'

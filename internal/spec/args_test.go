@@ -2,6 +2,7 @@ package spec
 
 import (
 	"math"
+	"os/exec"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,9 +23,34 @@ func TestShellQuote(t *testing.T) {
 		{"$HOME/x", "'$HOME/x'"},
 		{"a;rm -rf", "'a;rm -rf'"},
 		{"ε", "'ε'"},
+		{"t\x1b]0;PWNED\ax.csv", `$'t\x1b]0;PWNED\x07x.csv'`},
+		{"it's\x1b\\.csv", `$'it\'s\x1b\\.csv'`},
+		{"a\u202eb", `$'a\xe2\x80\xaeb'`},
+		{"bad\xff", `$'bad\xff'`},
+		{"two\nlines", `$'two\x0alines'`},
 	} {
 		if got := ShellQuote(c.in); got != c.want {
 			t.Errorf("ShellQuote(%q) = %q, want %q", c.in, got, c.want)
+		}
+		for _, r := range ShellQuote(c.in) {
+			if r < 0x20 || r == 0x7f || r == 0x202e {
+				t.Errorf("ShellQuote(%q) lets %U through", c.in, r)
+			}
+		}
+	}
+}
+
+// TestShellQuoteRoundTrip: the word, read back by bash, is the same
+// bytes (the reproduce line names the same file).
+func TestShellQuoteRoundTrip(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	for _, in := range []string{"plain.csv", "my data.csv", "it's.csv", "t\x1b]0;PWNED\ax.csv", "a\u202eb\\'c", "bad\xff\x01", "two\nlines $HOME `x`"} {
+		out, err := exec.Command(bash, "-c", "printf %s "+ShellQuote(in)).Output()
+		if err != nil || string(out) != in {
+			t.Errorf("bash read %s back as %q (%v), want %q", ShellQuote(in), out, err, in)
 		}
 	}
 }

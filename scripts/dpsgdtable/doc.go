@@ -1,4 +1,4 @@
-// Command dpsgdtable prints the README's "Compared with DP-SGD" table:
+// Command dpsgdtable prints the table of docs/dpsgd.md, "Compared with DP-SGD":
 // the paper's solver, dp-sgd (DP-SGD as practitioners run it, its noise
 // calibrated by the PLD accountant), klz-gd and lipschitz-dpsgd on two
 // scenarios, every solver of a scenario on the same draws (engine.Compare:
@@ -10,5 +10,5 @@
 //
 // Every number depends on the synthetic data stream (seed 0), so the table
 // changes with the random number generator: rerun this command and paste
-// its output into README.md when the stream changes.
+// its output into docs/dpsgd.md when the stream changes.
 package main

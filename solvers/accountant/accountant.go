@@ -1,6 +1,7 @@
 package accountant
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -328,8 +329,8 @@ func Epsilon(k Kind, m Mechanism, delta float64) (float64, error) {
 // accountant's own monotonicity in σ).
 const CalibrateTol = 1e-4
 
-// maxSigma is the largest noise multiplier [Calibrate] tries.
-const maxSigma = 1e6
+// MaxSigma is the largest noise multiplier [Calibrate] tries.
+const MaxSigma = 1e6
 
 // coarseH is the PLD grid of Calibrate's first stage.
 const coarseH = 1e-3
@@ -351,6 +352,18 @@ const coarseH = 1e-3
 // Results are cached: the same question from every trial of a sweep costs
 // one calibration.
 func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, error) {
+	return CalibrateContext(context.Background(), k, q, steps, epsPrime, delta)
+}
+
+// ErrNoSigma is Calibrate's answer when no noise multiplier up to
+// [MaxSigma] meets the target.
+var ErrNoSigma = errors.New("no noise multiplier up to 10⁶ meets the target")
+
+// CalibrateContext is Calibrate, cancelled by ctx: it returns ctx's error
+// at its next evaluation of the accountant once ctx is done. It fails
+// fast, with [ErrNoSigma], when the target is missed at σ = [MaxSigma]
+// (the bisection would otherwise double σ up to it first).
+func CalibrateContext(ctx context.Context, k Kind, q float64, steps int, epsPrime, delta float64) (float64, error) {
 	if !(epsPrime > 0) || math.IsInf(epsPrime, 1) {
 		return math.NaN(), fmt.Errorf("target ε' = %g; want a finite ε' > 0", epsPrime)
 	}
@@ -373,6 +386,9 @@ func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, 
 	gridMiss := 0.0 // the largest σ whose PLD grid was too large to compute
 	meets := func(h float64) func(s float64) (bool, error) {
 		return func(s float64) (bool, error) {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
 			m := Mechanism{Sigma: s, Q: q, Steps: steps}
 			var e float64
 			var err error
@@ -394,7 +410,9 @@ func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, 
 	}
 	var sigma float64
 	var err error
-	if k == RDP {
+	if ok, merr := meets(0)(MaxSigma); merr == nil && !ok && gridMiss == 0 {
+		err = ErrNoSigma
+	} else if k == RDP {
 		sigma, err = bisectSigma(meets(0), 1, 2, CalibrateTol)
 	} else {
 		// Fail fast where PLD's grid cannot be computed at RDP's σ: the
@@ -407,7 +425,7 @@ func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, 
 		// the minutes it would spend at grids near the cap (target
 		// ε' = 10⁹: 29 s of CPU before a refusal).
 		// (Where RDP itself finds no σ, PLD bisects on its own.)
-		if sr, rerr := Calibrate(RDP, q, steps, epsPrime, delta); rerr == nil {
+		if sr, rerr := CalibrateContext(ctx, RDP, q, steps, epsPrime, delta); rerr == nil {
 			if _, perr := PLDEpsilon(Mechanism{Sigma: sr, Q: q, Steps: steps}, delta, PLDOptions{}); errors.Is(perr, ErrGridTooLarge) {
 				err = fmt.Errorf("%w: at σ = %.6g, the noise multiplier the RDP accountant calibrates to this target, the PLD grid passes its cap", ErrGridTooLarge, sr)
 			}
@@ -416,6 +434,9 @@ func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, 
 			sigma, err = refineSigma(meets(coarseH), meets(0))
 		}
 	}
+	if ctx.Err() != nil {
+		return math.NaN(), ctx.Err()
+	}
 	if err == nil && gridMiss >= sigma/(1+CalibrateTol)*(1-1e-9) {
 		// The σ just below the answer was counted as missing only because
 		// its grid could not be computed: the answer is not known to be
@@ -423,7 +444,7 @@ func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, 
 		err = fmt.Errorf("%w: just below σ = %.6g the PLD grid passes its cap, so the smallest σ that meets the target is not known", ErrGridTooLarge, sigma)
 	}
 	if err != nil {
-		return math.NaN(), fmt.Errorf("%w (q = %g, T = %d, (ε', δ) = (%g, %g))", err, q, steps, epsPrime, delta)
+		return math.NaN(), &CalibrationError{Q: q, Steps: steps, Eps: epsPrime, Delta: delta, Err: err}
 	}
 	calCache.Store(key, sigma)
 	return sigma, nil
@@ -467,8 +488,8 @@ func bisectSigma(meets func(float64) (bool, error), start, grow, tol float64) (f
 	}
 	for !ok {
 		hi *= grow
-		if hi > maxSigma {
-			return 0, fmt.Errorf("no noise multiplier up to %g meets the target", maxSigma)
+		if hi > MaxSigma {
+			return 0, ErrNoSigma
 		}
 		if ok, err = meets(hi); err != nil {
 			return 0, err
@@ -502,6 +523,22 @@ func bisectSigma(meets func(float64) (bool, error), start, grow, tol float64) (f
 	}
 	return hi, nil
 }
+
+// CalibrationError is a calibration that failed, with its question (a
+// caller that formats numbers its own way rebuilds the message from the
+// fields).
+type CalibrationError struct {
+	Q          float64
+	Steps      int
+	Eps, Delta float64
+	Err        error
+}
+
+func (e *CalibrationError) Error() string {
+	return fmt.Sprintf("%v (q = %g, T = %d, (ε', δ) = (%g, %g))", e.Err, e.Q, e.Steps, e.Eps, e.Delta)
+}
+
+func (e *CalibrationError) Unwrap() error { return e.Err }
 
 type calKey struct {
 	k        Kind

@@ -1,0 +1,97 @@
+package scenarios
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCSVDelimiterOutsideQuotes: the separator is detected outside
+// quoted cells, so a quoted header cell holding a semicolon does not make
+// the file semicolon-separated.
+func TestCSVDelimiterOutsideQuotes(t *testing.T) {
+	for _, c := range []struct {
+		name, in, delim string
+		cols            int
+	}{
+		{"semicolon inside quotes", "\"a;b\",c,y\n1,2,3\n4,5,6\n", "comma", 3},
+		{"comma inside quotes", "\"a,b\";c;y\n1;2;3\n4;5;6\n", "semicolon", 3},
+		{"escaped quote", "\"say \"\"hi\"\";x\",y\n1,2\n3,4\n", "comma", 2},
+		{"tab outside", "a\tb\n1\t2\n3\t4\n", "tab", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := ParseCSV(context.Background(), "x.csv", strings.NewReader(c.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tb.Delimiter != c.delim || tb.Cols != c.cols || tb.Rows != 2 {
+				t.Errorf("delimiter %s, %d columns, %d rows; want %s, %d, 2", tb.Delimiter, tb.Cols, tb.Rows, c.delim, c.cols)
+			}
+		})
+	}
+}
+
+// TestCSVRefusals: inputs that are not one-record-per-line text are
+// refused with what they are, not with a misleading column count.
+func TestCSVRefusals(t *testing.T) {
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte("a,y\n1,2\n3,4\n"))
+	w.Close()
+	for _, c := range []struct {
+		name, in, want string
+	}{
+		{"quoted header cell across lines", "\"feature\none\",y\n1,2\n3,4\n", "may not span lines"},
+		{"quoted data cell across lines", "a,y\n\"1\n\",2\n3,4\n", "not closed on its line"},
+		{"gzip", gz.String(), "gzip-compressed"},
+		{"zip", "PK\x03\x04rest", "zip-compressed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseCSV(context.Background(), "x.csv", strings.NewReader(c.in))
+			var de *DataError
+			if !errors.As(err, &de) || !strings.Contains(de.Msg, c.want) {
+				t.Errorf("err = %v; want a DataError saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestCSVChangedWhileRead: a file truncated or appended to after dpso
+// opened it is refused (a cut file was read as 1,400,572 of 3,000,000
+// rows, the last value cut): LoadCSV compares its size when opened, the
+// bytes read and its size and modification time after.
+func TestCSVChangedWhileRead(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rows.csv")
+	body := "a,y\n" + strings.Repeat("0.33452,1\n", 2000)
+	for _, c := range []struct {
+		name   string
+		change func()
+	}{
+		{"truncated mid-value", func() { os.Truncate(path, 7001) }},
+		{"appended to", func() {
+			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString("1,2\n")
+			f.Close()
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			os.WriteFile(path, []byte(body), 0o644)
+			if tb, err := LoadCSV(context.Background(), path); err != nil || tb.Rows != 2000 {
+				t.Fatalf("the file as it is: %v", err)
+			}
+			openedHook = func(string) { c.change() }
+			defer func() { openedHook = nil }()
+			_, err := LoadCSV(context.Background(), path)
+			var de *DataError
+			if !errors.As(err, &de) || !strings.Contains(de.Msg, "changed while it was read") {
+				t.Errorf("err = %v; want the change refused", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"dpso/tui/input"
+)
+
+// SignalError is what [Run] returns when a signal (SIGINT, SIGTERM,
+// SIGHUP, SIGQUIT) closed the explorer; the terminal has been restored.
+type SignalError struct{ Signal syscall.Signal }
+
+func (e *SignalError) Error() string {
+	return fmt.Sprintf("the explorer was closed by %s (the terminal is restored)", signalName(e.Signal))
+}
+
+// ExitCode is the shell's status for a process ended by the signal:
+// 128 + its number (130 for SIGINT).
+func (e *SignalError) ExitCode() int { return 128 + int(e.Signal) }
+
+// signalName is the signal's conventional name.
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	}
+	return s.String()
+}
+
+// closingSignals are the signals that close the explorer cleanly: its
+// terminal is restored (cooked mode, main screen, cursor shown) before
+// dpso exits. Ctrl-C typed in the explorer is a key (the terminal is raw),
+// not a signal: it quits with status 0.
+var closingSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
+// killAfter is how long a signal waits for the program to quit through
+// its event loop before the program is killed (which also restores the
+// terminal).
+const killAfter = time.Second
+
+// terminalInput is the terminal the explorer reads: standard input if it
+// is one, else the controlling terminal.
+func terminalInput() (input.File, error) {
+	if term.IsTerminal(os.Stdin.Fd()) {
+		return os.Stdin, nil
+	}
+	in, _, err := tea.OpenTTY()
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the terminal: %w", err)
+	}
+	return in, nil
+}
+
+// runProgram runs the explorer's program on the terminal, its input
+// through input.Guard, until the user quits, ctx is done or a closing
+// signal arrives.
+func runProgram(ctx context.Context, m *Model) error {
+	in, err := terminalInput()
+	if err != nil {
+		return err
+	}
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(input.NewGuard(in, nil)), tea.WithoutSignalHandler())
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, closingSignals...)
+	defer signal.Stop(sigs)
+	var (
+		mu     sync.Mutex
+		caught syscall.Signal
+		wg     sync.WaitGroup
+	)
+	done := make(chan struct{})
+	wg.Go(func() {
+		select {
+		case s := <-sigs:
+			mu.Lock()
+			caught = s.(syscall.Signal)
+			mu.Unlock()
+			go p.Send(tea.Interrupt())
+			select {
+			case <-done:
+			case <-time.After(killAfter):
+				p.Kill()
+			}
+		case <-done:
+		}
+	})
+	_, err = p.Run()
+	close(done)
+	wg.Wait()
+	m.runs.Cancel()
+	mu.Lock()
+	defer mu.Unlock()
+	switch {
+	case caught != 0:
+		return &SignalError{Signal: caught}
+	case err != nil && ctx.Err() != nil:
+		return nil // the caller's context: its quit
+	}
+	return err
+}
