@@ -51,6 +51,7 @@ var jsonOutputs = map[string][][]string{
 	"dpso moments": {
 		{"moments", "--scenario", "example1"},
 		{"moments", "--scenario", "affine-hard", "--class", "nonsmooth-convex", "--n", "256"},
+		{"moments", "--scenario", "linreg-t", "--tail", "10", "--lf", "1e6"},
 	},
 	"dpso audit": {
 		{"audit", "--trials", "1000"},

@@ -299,14 +299,6 @@ func drawable(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
 // errNothing is returned when no value of a figure can be drawn.
 var errNothing = errors.New("nothing to draw: no positive finite excess risk or bound value (both axes are logarithmic)")
 
-// condText is "conditions hold" or "conditions fail".
-func condText(b theory.Bound) string {
-	if b.ConditionsHold() {
-		return "conditions hold"
-	}
-	return "conditions fail"
-}
-
 // plural is "1 trial", "3 trials".
 func plural(n int, what string) string {
 	if n == 1 {

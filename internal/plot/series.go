@@ -26,7 +26,8 @@ const (
 	// RoleCertificate is the paper's explicit-constant bound at the run's
 	// own parameters.
 	RoleCertificate Role = "certificate"
-	// RoleRate is a theorem's bound with constants set to 1.
+	// RoleRate is a theorem's bound with constants set to 1: a rate, drawn
+	// as a slope guide through the measured points (sweeps).
 	RoleRate Role = "rate"
 	// RoleStart is F(w₀) − F*, the excess risk of doing nothing.
 	RoleStart Role = "start"
@@ -182,7 +183,7 @@ func markerIndices(m int) []int {
 // addSeries draws xys as a line in colour col with the figure's next dash
 // pattern (or dashes, when given), markers of glyph gi (−1: none) at
 // markerIndices, registers it in the model and in the legend under name,
-// and extends the y range over it.
+// and, for a measured series, extends the y range over it.
 func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XYs, col color.Color, dashes []vg.Length, width vg.Length, gi int) error {
 	if dashes == nil && role != RoleStart {
 		dashes = f.nextDashes()
@@ -225,7 +226,9 @@ func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XY
 		s.Glyph = "circle"
 	}
 	for _, p := range xys {
-		f.see(p.Y)
+		if role == RoleSolver || role == RoleBiasOnly || role == RoleMoment {
+			f.see(p.Y) // the measured values set the y range (finish)
+		}
 		f.seeX(p.X)
 	}
 	f.series = append(f.series, s)
