@@ -274,13 +274,17 @@ func runTitle(r *engine.Report, all []*engine.Report) string {
 		name, s.Class, strings.Join(solvers, ", "), r.Theory.N, r.Theory.D, num(s.K), budget, plural(s.Trials, "trial"), s.SeedText())
 }
 
-// short keeps the first sentence of a long reason.
+// short is a reason as a note gives it: without a leading field name
+// ("solver: …"), its first clause (up to "; "), at most 200 characters.
 func short(s string) string {
-	if i := strings.Index(s, "; "); i > 0 {
-		return s[:i]
+	if head, rest, ok := strings.Cut(s, ": "); ok && !strings.ContainsAny(head, " ,(") {
+		s = rest
 	}
-	if i := strings.Index(s, ": "); i > 0 && len(s) > 90 {
-		return s[:i]
+	if i := strings.Index(s, "; "); i > 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:199]) + "…"
 	}
 	return s
 }

@@ -298,7 +298,11 @@ func (f *Figure) addTradeOffMarkers(s *engine.SweepReport) error {
 	}
 	if len(s.Best) > 0 && drawable(s.Best[0].Value) {
 		b := s.Best[0]
-		return f.vline(b.Value, fmt.Sprintf("empirical best %s for %s: %s = %s (mean %s)", s.Sweep.Param, b.Solver, s.Sweep.Param, num(b.Value), num(b.Excess.Mean)), bestColor, f.nextDashes())
+		sym := s.Sweep.Param
+		if sym == spec.SweepClip {
+			sym = "C"
+		}
+		return f.vline(b.Value, fmt.Sprintf("empirical best %s for %s: %s = %s (mean %s)", sym, b.Solver, sym, num(b.Value), num(b.Excess.Mean)), bestColor, f.nextDashes())
 	}
 	return nil
 }
