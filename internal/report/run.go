@@ -417,17 +417,19 @@ func momentsUsedText(t scenarios.TheoryInputs) string {
 // values it uses in place of r̃_k and r̃₂ (absent for ass:tilde, the
 // default, whose r̃_k the bounds show).
 type MomentsUsedJSON struct {
-	Assumption string   `json:"assumption"`
-	Label      string   `json:"label"`
-	Rk         *float64 `json:"rk"`
-	R2         *float64 `json:"r2"`
+	Assumption string `json:"assumption"`
+	Label      string `json:"label"`
+	// LabelPDF is Label as the paper's PDF numbers it ("Assumption 2").
+	LabelPDF string   `json:"label_pdf"`
+	Rk       *float64 `json:"rk"`
+	R2       *float64 `json:"r2"`
 }
 
 func momentsUsed(t scenarios.TheoryInputs) *MomentsUsedJSON {
 	if t.Assumption == "" || t.Assumption == theory.Tilde {
 		return nil
 	}
-	return &MomentsUsedJSON{Assumption: string(t.Assumption), Label: t.Assumption.Label(), Rk: JSONNum(t.UsedRk), R2: JSONNum(t.UsedR2)}
+	return &MomentsUsedJSON{Assumption: string(t.Assumption), Label: t.Assumption.Label(), LabelPDF: theory.Cite(t.Assumption.Label()), Rk: JSONNum(t.UsedRk), R2: JSONNum(t.UsedR2)}
 }
 
 func paramsRow(p solvers.Params, capped bool) [2]string {
