@@ -10,6 +10,7 @@ import (
 
 	"dpso/scenarios/dist"
 	"dpso/solvers"
+	"dpso/solvers/vec"
 	"dpso/theory"
 )
 
@@ -33,10 +34,16 @@ type model struct {
 	sup *supProfile
 	// draw writes one sample into x (len sdim) without allocating; nil for
 	// user data.
-	draw  func(r *dist.Rand, x []float64)
-	data  *solvers.Matrix // user data (nil for scenarios)
-	risk  riskModel
-	notes []string
+	draw func(r *dist.Rand, x []float64)
+	data *solvers.Matrix // user data (nil for scenarios): the rows a run reads
+	// holdout are user data's held-out rows (ProblemDef.Holdout; nil when
+	// none).
+	holdout *solvers.Matrix
+	risk    riskModel
+	// geometry is where the empirical minimizer of user data lies
+	// relative to W (nil for a scenario).
+	geometry *Geometry
+	notes    []string
 }
 
 // hardP is the lower-bound proofs' p = min(1, √d/(n√ρ)) with ρ = ε²/2.
@@ -170,8 +177,8 @@ type block struct {
 //	E m^{2k} = ν^k E(χ²_ν)^{−k} = ν^k 2^{−k} Γ(ν/2 − k)/Γ(ν/2)   (k < ν/2, else ∞)
 //	E m^{2k} = E P^{2k} = α x_m^{2k}/(α − 2k)                    (k < α/2, else ∞)
 //
-// exact, and E H^k (all moments finite) by Monte Carlo on MCDraws draws of
-// H, each drawn in O(1) from the law of (‖z_b‖, ⟨ŵ*_b, z_b⟩) per block.
+// exact, and E H^k (all moments finite) by quadrature with one block of
+// features, by Monte Carlo with two (linRegProfile).
 func buildLinReg(ctx context.Context, s *ProblemDef) (*model, error) {
 	d, R := s.D, s.Diam/2
 	sigma, wn, cond := s.Params["noise"], s.Params["wstar"], s.Params["cond"]
@@ -251,11 +258,63 @@ func buildLinReg(ctx context.Context, s *ProblemDef) (*model, error) {
 			if scaled {
 				floats.Mul(a, scales)
 			}
-			floats.Scale(mix, a)
-			x[d] = floats.Dot(wstar, a) + sigma*mix*x[d]
+			x[d] = vec.ScaleDot(mix, a, wstar) + sigma*mix*x[d]
 		}
 	}
 
+	mixMoment := func(k float64) float64 {
+		if pareto {
+			return dist.ParetoMoment(tail, xm, 2*k)
+		}
+		return math.Pow(tail, k) * dist.InvChiSquareMoment(tail, k)
+	}
+	prof, err := linRegProfile(ctx, d, R, tail, sigma, cond, pareto, blocks, mixMoment)
+	if err != nil {
+		return nil, err
+	}
+	m.prof = prof
+	var nonEmpty []block
+	for _, b := range blocks {
+		if b.size > 0 {
+			nonEmpty = append(nonEmpty, b)
+		}
+	}
+	m.sup = linRegSup(linRegSupIn{d: d, R: R, sigma: sigma, ct: ct, tail: tail, pareto: pareto, blocks: nonEmpty,
+		wstar: wstar, mix: mixMoment, xm: xm, cond: cond, omegaSq: floats.Dot(wstar, wstar)})
+	if pareto {
+		m.notes = append(m.notes, "(a, ξ) = P·(S v, σ v_{d+1}) with v uniform on the sphere of R^{d+1}: ξ is uncorrelated with a but shares its radius")
+	} else {
+		m.notes = append(m.notes, "(a, ξ) is multivariate t: ξ is uncorrelated with a but shares its mixing variable m = √(ν/χ²_ν)")
+	}
+	return m, nil
+}
+
+// linRegProfile is the moment profile r̃_k^k = E m^{2k}·E H^k of the linear
+// regressions (see buildLinReg): with one block of features (κ_Σ = 1) E H^k
+// by quadrature (gaussSup; linreg-pareto's H is gaussSup's H(θ) on the
+// sphere), exact; with two, by Monte Carlo on MCDraws draws of H, each
+// drawn in O(1) from the law of (‖z_b‖, ⟨ŵ*_b, z_b⟩) per block.
+func linRegProfile(ctx context.Context, d int, R, tail, sigma, cond float64, pareto bool, blocks []block, mix func(k float64) float64) (*profile, error) {
+	var nonEmpty []block
+	for _, b := range blocks {
+		if b.size > 0 {
+			nonEmpty = append(nonEmpty, b)
+		}
+	}
+	if len(nonEmpty) == 1 {
+		g := newGaussSup(d, R, nonEmpty[0].omega, sigma)
+		return &profile{
+			lf: math.Inf(1), kmax: tail / 2,
+			method: "exact (tail factor in closed form × its Gaussian part by quadrature)",
+			eval: func(k float64) (float64, float64) {
+				lh := g.logMoment
+				if pareto {
+					lh = g.logSphereMoment
+				}
+				return math.Exp((math.Log(mix(k)) + lh(k)) / k), 0
+			},
+		}, nil
+	}
 	// The non-empty blocks with their constants: χ²_{size−1} = 2·Gamma((size−1)/2),
 	// scale² and scale·‖w*_b‖.
 	type hBlock struct {
@@ -264,10 +323,8 @@ func buildLinReg(ctx context.Context, s *ProblemDef) (*model, error) {
 		s2, so float64
 	}
 	var hb []hBlock
-	for _, b := range blocks {
-		if b.size > 0 {
-			hb = append(hb, hBlock{chi: dist.NewGamma(float64(b.size-1) / 2), many: b.size > 1, s2: b.scale * b.scale, so: b.scale * b.omega})
-		}
+	for _, b := range nonEmpty {
+		hb = append(hb, hBlock{chi: dist.NewGamma(float64(b.size-1) / 2), many: b.size > 1, s2: b.scale * b.scale, so: b.scale * b.omega})
 	}
 	drawH := func(r *dist.Rand) float64 {
 		var n2, raw, lin float64
@@ -299,32 +356,12 @@ func buildLinReg(ctx context.Context, s *ProblemDef) (*model, error) {
 	if err != nil {
 		return nil, err
 	}
-	mixMoment := func(k float64) float64 {
-		if pareto {
-			return dist.ParetoMoment(tail, xm, 2*k)
-		}
-		return math.Pow(tail, k) * dist.InvChiSquareMoment(tail, k)
-	}
-	m.prof = &profile{
+	return &profile{
 		lf: math.Inf(1), kmax: tail / 2,
 		method: fmt.Sprintf("exact tail factor × Monte Carlo (%d draws) of its Gaussian part", MCDraws),
 		eval: func(k float64) (float64, float64) {
 			mh, seh := sample.moment(k)
-			return rootFromMC(k, mixMoment(k), mh, seh, 0)
+			return rootFromMC(k, mix(k), mh, seh, 0)
 		},
-	}
-	var nonEmpty []block
-	for _, b := range blocks {
-		if b.size > 0 {
-			nonEmpty = append(nonEmpty, b)
-		}
-	}
-	m.sup = linRegSup(linRegSupIn{d: d, R: R, sigma: sigma, ct: ct, tail: tail, pareto: pareto, blocks: nonEmpty,
-		wstar: wstar, mix: mixMoment, xm: xm, cond: cond, omegaSq: floats.Dot(wstar, wstar)})
-	if pareto {
-		m.notes = append(m.notes, "(a, ξ) = P·(S v, σ v_{d+1}) with v uniform on the sphere of R^{d+1}: ξ is uncorrelated with a but shares its radius")
-	} else {
-		m.notes = append(m.notes, "(a, ξ) is multivariate t: ξ is uncorrelated with a but shares its mixing variable m = √(ν/χ²_ν)")
-	}
-	return m, nil
+	}, nil
 }

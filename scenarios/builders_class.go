@@ -6,11 +6,12 @@ import (
 	"math"
 	"sort"
 
-	"gonum.org/v1/gonum/floats"
-
 	"dpso/scenarios/dist"
 	"dpso/solvers"
+	"dpso/solvers/vec"
 	"dpso/theory"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // The scenarios with Student-t features (logreg-t, hinge-t, absreg-t) and
@@ -160,8 +161,7 @@ func sortedParams(p map[string]float64) string {
 func drawT(r *dist.Rand, a, w []float64, chi dist.GammaSampler, nu float64) (m, wa float64) {
 	m = math.Sqrt(nu / (2 * chi.Draw(r)))
 	r.Normals(a)
-	floats.Scale(m, a)
-	return m, floats.Dot(w, a)
+	return m, vec.ScaleDot(m, a, w)
 }
 
 // ---- absolute-loss regression ----
@@ -211,8 +211,9 @@ func buildAbsReg(ctx context.Context, s *ProblemDef) (*model, error) {
 // contaminated population's own optimum): β = μ = h.
 //
 // sup‖∇f‖ is M(RM + M) on an outlier and H = ‖a‖(R‖a‖ + |y|) on a clean
-// sample, so r̃_k^k = (1 − η)E H^k + η(M²(R + 1))^k, the clean part by Monte
-// Carlo (MCDraws draws, O(1) each). L_f = ∞ (Gaussian features).
+// sample, so r̃_k^k = (1 − η)E H^k + η(M²(R + 1))^k, the clean part by
+// quadrature (gaussSup) for k ≤ gaussMaxK, by Monte Carlo (MCDraws draws,
+// O(1) each) beyond. L_f = ∞ (Gaussian features).
 func buildContaminated(ctx context.Context, s *ProblemDef) (*model, error) {
 	d, R := s.D, s.Diam/2
 	eta, M := s.Tail, s.Params["size"]
@@ -261,16 +262,23 @@ func buildContaminated(ctx context.Context, s *ProblemDef) (*model, error) {
 		return n * (R*n + math.Abs(wn*u+sigma*r.NormFloat64()))
 	}
 	key := fmt.Sprintf("gauss-linreg/d=%d/R=%g/noise=%g/w=%g", d, R, sigma, wn)
-	sample, err := mcCache.get(ctx, key, func(ctx context.Context) (*mcSample, error) { return newMCSample(ctx, drawH) })
-	if err != nil {
-		return nil, err
-	}
 	gOut := M * (R*M + M)
+	g := newGaussSup(d, R, wn, sigma)
 	m.prof = &profile{lf: math.Inf(1), kmax: math.Inf(1),
-		method: fmt.Sprintf("exact outlier part + Monte Carlo (%d draws) of the clean part", MCDraws),
+		method: "exact (outlier part in closed form + the clean part by quadrature)",
 		eval: func(k float64) (float64, float64) {
-			mh, seh := sample.moment(k)
-			return rootFromMC(k, 1-eta, mh, seh, eta*math.Pow(gOut, k))
+			if k > gaussMaxK {
+				// Beyond the quadrature's orders: Monte Carlo, drawn when first asked.
+				sample, err := mcCache.get(context.Background(), key, func(ctx context.Context) (*mcSample, error) { return newMCSample(ctx, drawH) })
+				if err != nil {
+					return math.NaN(), math.NaN()
+				}
+				mh, seh := sample.moment(k)
+				return rootFromMC(k, 1-eta, mh, seh, eta*math.Pow(gOut, k))
+			}
+			mk := mixMom(1-eta, mom{log: g.logMoment(k)}, eta, mom{log: k * math.Log(gOut)})
+			r, _ := mk.root(k, 1)
+			return r, 0
 		}}
 	m.sup = contaminatedSup(d, R, eta, M, sigma, wn, hv)
 	m.notes = append(m.notes, fmt.Sprintf("F and F* are those of the contaminated population: its optimum (1 − η)w*/h is shrunk towards 0 by the outliers (h = %s)", theory.Sig4.Format(hv)))

@@ -9,8 +9,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"dpso/theory"
@@ -98,12 +98,11 @@ func ParseCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
 }
 
 // parseCSV is ParseCSV of an input of size bytes (-1: unknown), returning
-// also the bytes it read. With the size known, the table's slices are
-// made at the first data row with room for the rows the input holds if
-// its rows are as long as that one (plus 10%, at most MaxFloats numbers),
-// so that a file of alike rows is read without the copies and the slack
-// of growing slices (a CSV at the cap peaked at 4.5 times its numbers'
-// size); a row past the estimate grows them as append does.
+// also the bytes it read. It allocates no memory per cell or per line: the
+// cells are parsed from the line's own bytes. With the size known, the
+// table's slices are sized by a sizer from the rows read so far, so that a
+// file is read without the copies and the slack of growing slices (a CSV
+// at the cap peaked at 4.5 times its numbers' size).
 func parseCSV(ctx context.Context, path string, r io.Reader, size int64) (*Table, int64, error) {
 	cr := &ctxReader{ctx: ctx, r: r}
 	t, err := parseTable(ctx, path, cr, size)
@@ -117,9 +116,10 @@ func parseTable(ctx context.Context, path string, cr *ctxReader, size int64) (*T
 	}
 	t := &Table{}
 	var line []byte
-	var cells []string
+	var cells [][]byte
 	firstLine := 0
 	var delim byte // 0: whitespace
+	sz := sizer{size: size}
 	for lineNo := 1; ; lineNo++ {
 		if lineNo%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -140,6 +140,7 @@ func parseTable(ctx context.Context, path string, cr *ctxReader, size int64) (*T
 		if len(line) == 0 && errors.Is(err, io.EOF) {
 			break
 		}
+		sz.consumed += int64(len(line)) + 1
 		if lineNo == 1 {
 			if rest, ok := bytes.CutPrefix(line, []byte("\xef\xbb\xbf")); ok {
 				line, t.BOM = rest, true
@@ -150,8 +151,7 @@ func parseTable(ctx context.Context, path string, cr *ctxReader, size int64) (*T
 		if lineNo > math.MaxInt32 {
 			return nil, &DataError{Path: path, Line: lineNo, Msg: "the file has more than 2³¹ − 1 lines"}
 		}
-		text := string(line)
-		if strings.TrimSpace(text) == "" {
+		if len(bytes.TrimSpace(line)) == 0 {
 			if errors.Is(err, io.EOF) {
 				break
 			}
@@ -159,13 +159,13 @@ func parseTable(ctx context.Context, path string, cr *ctxReader, size int64) (*T
 		}
 		if t.Delimiter == "" {
 			var derr error
-			delim, t.Delimiter, derr = detectDelimiter(text)
+			delim, t.Delimiter, derr = detectDelimiter(string(line))
 			if derr != nil {
 				return nil, &DataError{Path: path, Line: lineNo, Msg: derr.Error()}
 			}
 		}
 		var col int
-		cells, col, err = splitCells(cells[:0], text, delim)
+		cells, col, err = splitCells(cells[:0], line, delim)
 		if err != nil {
 			return nil, &DataError{Path: path, Line: lineNo, Col: col, Msg: err.Error()}
 		}
@@ -193,11 +193,7 @@ func parseTable(ctx context.Context, path string, cr *ctxReader, size int64) (*T
 		if int64(t.Rows+1)*int64(t.Cols) > MaxFloats {
 			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("the data exceed %s numbers (1.6 GB)", theory.FormatCount(int64(MaxFloats)))}
 		}
-		if t.Rows == 0 && size > 0 {
-			rows := min(size/int64(len(line)+1)*11/10+1, MaxFloats/int64(t.Cols))
-			t.Data = make([]float64, 0, rows*int64(t.Cols))
-			t.Lines = make([]int32, 0, rows)
-		}
+		sz.reserve(t, len(line))
 		for i, cell := range cells {
 			v, err := parseCell(cell)
 			if err != nil {
@@ -222,16 +218,20 @@ func parseTable(ctx context.Context, path string, cr *ctxReader, size int64) (*T
 
 // header returns the cells of a header line (none of them a number), nil
 // for a data line.
-func header(path string, lineNo int, cells []string) ([]string, error) {
+func header(path string, lineNo int, cells [][]byte) ([]string, error) {
 	for _, c := range cells {
-		if _, err := strconv.ParseFloat(c, 64); err == nil || isRangeErr(err) {
+		if _, err := strconv.ParseFloat(string(c), 64); err == nil || isRangeErr(err) {
 			return nil, nil
 		}
 	}
 	if len(cells) < 2 {
 		return nil, &DataError{Path: path, Line: lineNo, Msg: "the header has 1 column; want features and a label (at least 2 columns, the label last)"}
 	}
-	return append([]string(nil), cells...), nil
+	h := make([]string, len(cells))
+	for i, c := range cells {
+		h[i] = string(c)
+	}
+	return h, nil
 }
 
 // detectDelimiter is the column separator of a file from its first
@@ -292,20 +292,48 @@ func delimHint(delim string) string {
 	return ""
 }
 
-// parseCell is one cell's finite number, or why it is not one.
-func parseCell(cell string) (float64, error) {
-	v, err := strconv.ParseFloat(cell, 64)
+// parseCell is one cell's finite number, or why it is not one. A valid
+// cell allocates nothing (strconv.ParseFloat does not keep its argument,
+// so the conversion of a short cell stays on the stack).
+func parseCell(cell []byte) (float64, error) {
+	v, err := strconv.ParseFloat(string(cell), 64)
 	switch {
+	case err == nil && !math.IsNaN(v) && !math.IsInf(v, 0):
+		return v, nil
 	case isRangeErr(err):
-		return 0, fmt.Errorf("%s is outside the float64 range", theory.Quote(cell))
+		return 0, fmt.Errorf("%s is outside the float64 range", theory.Quote(string(cell)))
 	case err != nil:
-		return 0, fmt.Errorf("%s is not a number", theory.Quote(cell))
+		return 0, fmt.Errorf("%s is not a number", theory.Quote(string(cell)))
 	case math.IsNaN(v):
-		return 0, fmt.Errorf("%s: NaN is not allowed (every cell must be a finite number)", theory.Quote(cell))
-	case math.IsInf(v, 0):
-		return 0, fmt.Errorf("%s: infinity is not allowed (every cell must be a finite number)", theory.Quote(cell))
+		return 0, fmt.Errorf("%s: NaN is not allowed (every cell must be a finite number)", theory.Quote(string(cell)))
 	}
-	return v, nil
+	return 0, fmt.Errorf("%s: infinity is not allowed (every cell must be a finite number)", theory.Quote(string(cell)))
+}
+
+// sizer sizes a Table's storage from the input's size: when the next row
+// would not fit, room for the rows the rest of the input holds at the
+// data rows' bytes per row so far, plus 10% (and at least a quarter more
+// than it holds, so that a low estimate costs few copies; at most
+// MaxFloats numbers). With the size unknown append grows the storage as
+// usual.
+type sizer struct {
+	size     int64 // the input's size in bytes (≤ 0: unknown)
+	consumed int64 // bytes of the lines read so far
+	data     int64 // bytes of the data rows among them
+}
+
+// reserve makes room in t for the data row of n bytes about to be added,
+// and for the rows expected to follow it when that row would not fit.
+func (s *sizer) reserve(t *Table, n int) {
+	s.data += int64(n) + 1
+	if s.size <= 0 || len(t.Data)+t.Cols <= cap(t.Data) {
+		return
+	}
+	perRow := float64(s.data) / float64(t.Rows+1)
+	more := int(float64(max(s.size-s.consumed, 0))/perRow*1.1) + 64
+	rows := min(max(t.Rows+1+more, t.Rows+t.Rows/4), MaxFloats/t.Cols)
+	t.Data = slices.Grow(t.Data, rows*t.Cols-len(t.Data))
+	t.Lines = slices.Grow(t.Lines, rows-len(t.Lines))
 }
 
 // csvBufferBytes is ParseCSV's read buffer; csvCheckBytes is how much it
@@ -365,12 +393,29 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 }
 
 // splitCells splits a line into trimmed cells at delim (0: at runs of
-// spaces and tabs). A cell may be in double quotes, with "" for a quote
-// inside; a quote in an unquoted cell, text after a closing quote or a
-// quote left open are errors at that cell (its 1-based column).
-func splitCells(cells []string, line string, delim byte) ([]string, int, error) {
+// spaces and tabs), as sub-slices of line (a quoted cell with "" inside is
+// unescaped into a copy). A cell may be in double quotes, with "" for a
+// quote inside; a quote in an unquoted cell, text after a closing quote or
+// a quote left open are errors at that cell (its 1-based column).
+func splitCells(cells [][]byte, line []byte, delim byte) ([][]byte, int, error) {
 	if delim == 0 {
-		return append(cells, strings.Fields(line)...), 0, nil
+		if !isASCII(line) { // a Unicode space separates too
+			return append(cells, bytes.Fields(line)...), 0, nil
+		}
+		for i := 0; ; {
+			for i < len(line) && isSpace(line[i]) {
+				i++
+			}
+			if i == len(line) {
+				return cells, 0, nil
+			}
+			j := i
+			for j < len(line) && !isSpace(line[j]) {
+				j++
+			}
+			cells = append(cells, line[i:j])
+			i = j
+		}
 	}
 	i := 0
 	for col := 1; ; col++ {
@@ -378,42 +423,44 @@ func splitCells(cells []string, line string, delim byte) ([]string, int, error) 
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') && line[i] != delim {
 			i++
 		}
-		var cell string
+		var cell []byte
 		if i < len(line) && line[i] == '"' {
-			var b strings.Builder
 			i++
-			closed := false
+			start, escaped, closed := i, false, false
 			for i < len(line) {
 				if line[i] == '"' {
 					if i+1 < len(line) && line[i+1] == '"' {
-						b.WriteByte('"')
+						escaped = true
 						i += 2
 						continue
 					}
-					i++
 					closed = true
 					break
 				}
-				b.WriteByte(line[i])
 				i++
 			}
 			if !closed {
 				return cells, col, errors.New("a quoted cell is not closed on its line (a cell may not span lines)")
 			}
+			cell = line[start:i]
+			if escaped {
+				cell = bytes.ReplaceAll(cell, []byte(`""`), []byte(`"`))
+			}
+			i++ // the closing quote
 			for i < len(line) && (line[i] == ' ' || line[i] == '\t') && line[i] != delim {
 				i++
 			}
 			if i < len(line) && line[i] != delim {
 				return cells, col, errors.New("text after a quoted cell's closing quote")
 			}
-			cell = strings.TrimSpace(b.String())
+			cell = bytes.TrimSpace(cell)
 		} else {
-			j := strings.IndexByte(line[i:], delim)
+			j := bytes.IndexByte(line[i:], delim)
 			if j < 0 {
 				j = len(line) - i
 			}
-			cell = strings.TrimSpace(line[i : i+j])
-			if strings.IndexByte(cell, '"') >= 0 {
+			cell = bytes.TrimSpace(line[i : i+j])
+			if bytes.IndexByte(cell, '"') >= 0 {
 				return cells, col, errors.New(`bare " in a cell that is not quoted`)
 			}
 			i += j
@@ -424,6 +471,21 @@ func splitCells(cells []string, line string, delim byte) ([]string, int, error) 
 		}
 		i++ // the delimiter
 	}
+}
+
+// isSpace reports an ASCII space, as unicode.IsSpace does (bytes.Fields'
+// separators in ASCII text).
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func isRangeErr(err error) bool {

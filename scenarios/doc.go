@@ -29,13 +29,17 @@
 // with its line and column.
 //
 // Declared constants come from the distribution (public knowledge), never
-// from a run's sample. Moment profiles are exact where a closed form exists
-// (Example 1 by a 1-d quadrature, the multivariate-t norm, the two-point
-// laws of the lower-bound instances), and otherwise an exact tail factor
-// times a Monte Carlo mean, or a Monte Carlo mean, over [MCDraws] draws of
-// the stream keyed by StreamKey(Seeded, 0, 0, "moments"), kept once per distribution
-// and reused for every k, with its standard error ([MomentEntry]); r̃_k is
-// +Inf exactly when the tail index says the moment does not exist.
+// from a run's sample. Moment profiles are exact where a closed form or a
+// quadrature exists (Example 1 by a 1-d quadrature, the multivariate-t
+// norm, the two-point laws of the lower-bound instances, and the linear
+// regressions' Gaussian factor with one block of features — linreg-t,
+// linreg-pareto and lasso-t at κ_Σ = 1, contaminated — by a 2-d quadrature
+// on the sphere, gaussmoment.go), and otherwise an exact tail factor times
+// a Monte Carlo mean, or a Monte Carlo mean, over [MCDraws] draws of the
+// stream keyed by StreamKey(Seeded, 0, 0, "moments"), kept once per
+// distribution and reused for every k, with its standard error
+// ([MomentEntry]); r̃_k is +Inf exactly when the tail index says the
+// moment does not exist.
 //
 // The constants of the paper's other two assumptions, with the sup over W
 // outside the expectation — r_k = sup_w (E‖∇f(w, x)‖^k)^{1/k}

@@ -75,6 +75,8 @@ func Build(ctx context.Context, def ProblemDef) (*Instance, error) {
 	}
 	in.notes = append(in.notes, m.notes...)
 	switch {
+	case rs.PrivateConstants:
+		// WithEstimates says what the prescription reads.
 	case data:
 		in.notes = append(in.notes, "the prescription uses user-given constants (flags), not estimates from the data")
 	case len(in.overrides) > 0:
@@ -171,14 +173,35 @@ func (in *Instance) Slopes(c, s, xs []float64, sd int) {
 	o := &in.m.obj
 	d := o.d
 	c = c[:len(s)]
-	if o.kind == kindSquared {
+	// One loop per loss (objective.slope's cases), so that none switches
+	// per sample.
+	switch o.kind {
+	case kindSquared:
 		for i, v := range s {
 			c[i] = v - xs[i*sd+d]
 		}
-		return
-	}
-	for i, v := range s {
-		c[i] = o.slope(v, xs[i*sd+d])
+	case kindAbsolute:
+		for i, v := range s {
+			switch r := v - xs[i*sd+d]; {
+			case r > 0:
+				c[i] = 1
+			case r < 0:
+				c[i] = -1
+			default:
+				c[i] = 0
+			}
+		}
+	case kindHinge:
+		for i, v := range s {
+			c[i] = 0
+			if y := xs[i*sd+d]; y*v < 1 {
+				c[i] = -y
+			}
+		}
+	default:
+		for i, v := range s {
+			c[i] = o.slope(v, xs[i*sd+d])
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"dpso/solvers/vec"
 	"dpso/theory"
 )
 
@@ -263,6 +264,57 @@ func (o *objective) smoothed(w, x []float64, tau, weight float64, g []float64) f
 		g[j] += weight * (c*a[j] + o.l2*w[j])
 	}
 	return v + o.l2/2*sqnorm(w)
+}
+
+// rowBlock is how many rows smoothedRows takes at a time (its scratch
+// lives on the stack).
+const rowBlock = 64
+
+// smoothedRows is smoothed for each row of xs (rows of stride sd), for an
+// (a, y) loss without an in-loss ℓ2 term: the value of row i is added to
+// *acc and its gradient, times weight, to g, row after row as smoothed
+// adds them (the same sums to the bit), with the scores and the
+// gradient's accumulation done a block of rows at a time.
+func (o *objective) smoothedRows(w, xs []float64, sd int, tau, weight float64, g []float64, acc *float64) {
+	var score, coef [rowBlock]float64
+	d := o.d
+	rows := len(xs) / sd
+	for lo := 0; lo < rows; lo += rowBlock {
+		n := min(rowBlock, rows-lo)
+		blk := xs[lo*sd:]
+		vec.DotRows(score[:n], w[:d], blk, sd)
+		for i := range n {
+			s, y := score[i], blk[i*sd+d]
+			var v, c float64
+			switch o.kind {
+			case kindHinge:
+				sp, sg := softplusSigmoid((1 - y*s) / tau)
+				v, c = tau*sp, -y*sg
+			case kindAbsolute:
+				u := s - y
+				h := math.Hypot(u, tau)
+				v, c = h, u/h
+			case kindSquared:
+				r := s - y
+				v, c = r*r/2, r
+			case kindLogistic:
+				sp, sg := softplusSigmoid(-y * s)
+				v, c = sp, -y*sg
+			}
+			*acc += v
+			coef[i] = weight * c
+		}
+		vec.AxpyRows(g[:d], coef[:n], blk, sd)
+	}
+}
+
+// rowsSmoothed reports whether smoothedRows computes this objective.
+func (o *objective) rowsSmoothed() bool {
+	switch o.kind {
+	case kindHinge, kindAbsolute, kindSquared, kindLogistic:
+		return o.l2 == 0
+	}
+	return false
 }
 
 // supGrad is sup_{‖w‖ ≤ R} ‖∇_w f(w, x)‖, the quantity whose moments

@@ -203,12 +203,7 @@ func (s *colSample) moment(k float64, val func(i int) float64) mom {
 		}
 		var s1, s2 float64
 		if mx > 0 {
-			inv := 1 / mx
-			for _, v := range buf {
-				p := powK(math.Min(1, v*inv), k)
-				s1 += p
-				s2 += p * p
-			}
+			s1, s2 = scaledPowSums(buf, 1/mx, k)
 		}
 		scratchPool.Put(bp)
 		c := 3 * (lo / MCChunk)
@@ -237,6 +232,46 @@ func (s *colSample) moment(k float64, val func(i int) float64) mom {
 }
 
 var scratchPool = sync.Pool{New: func() any { b := make([]float64, MCChunk); return &b }}
+
+// scaledPowSums returns Σ p and Σ p² over buf with p = powK(min(1, v·inv), k),
+// the case of powK decided once for the whole buffer (the same products,
+// to the bit).
+func scaledPowSums(buf []float64, inv, k float64) (s1, s2 float64) {
+	if k == 2 {
+		for _, v := range buf {
+			x := math.Min(1, v*inv)
+			p := x * x
+			s1 += p
+			s2 += p * p
+		}
+		return s1, s2
+	}
+	if h := 2 * k; h == math.Trunc(h) && h >= 0 && h <= 128 {
+		n, half := int(h)/2, int(h)%2 == 1
+		for _, v := range buf {
+			x := math.Min(1, v*inv)
+			p := 1.0
+			for b, y := n, x; b > 0; b >>= 1 {
+				if b&1 == 1 {
+					p *= y
+				}
+				y *= y
+			}
+			if half {
+				p *= math.Sqrt(x)
+			}
+			s1 += p
+			s2 += p * p
+		}
+		return s1, s2
+	}
+	for _, v := range buf {
+		p := math.Exp(k * math.Log(math.Min(1, v*inv)))
+		s1 += p
+		s2 += p * p
+	}
+	return s1, s2
+}
 
 // powK is v^k for v ∈ [0, 1], by squarings when 2k is an integer up to 128
 // (as powSums).

@@ -47,7 +47,7 @@ func TestAllocationsDoNotGrowWithN(t *testing.T) {
 		{"acsa", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
 		{"clipped-sgd", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
 		{"prox-sgd", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
-		{"sgd", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
+		{"nonprivate-schedule", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
 	}
 	for _, c := range cases {
 		t.Run(c.solver, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 
 	"dpso/solvers/oracle"
 	"dpso/theory"
@@ -289,8 +290,41 @@ type WorkBounded interface {
 // localizationWork is Σ_i n_i T̄_i over the phases of one run of Algorithm
 // "localization" on m samples, n_i = ⌊m/2^i⌋ and T̄_i = ⌈n_i^p ln m⌉,
 // p = 1 + 1/k, the cap of the prescribed T_i. It is the prescribed work
-// exactly when ε = ∞ and an upper bound otherwise.
+// exactly when ε = ∞ and an upper bound otherwise. Its answers are kept
+// (locWorkMemo): resolving a non-smooth class searches its default n with
+// it, and every command resolves.
 func localizationWork(m int, k float64) float64 {
+	key := locWorkKey{m, k}
+	locWorkMemo.Lock()
+	w, hit := locWorkMemo.m[key]
+	locWorkMemo.Unlock()
+	if hit {
+		return w
+	}
+	w = phaseWork(m, k)
+	locWorkMemo.Lock()
+	if locWorkMemo.m == nil || len(locWorkMemo.m) >= 256 {
+		locWorkMemo.m = map[locWorkKey]float64{}
+	}
+	locWorkMemo.m[key] = w
+	locWorkMemo.Unlock()
+	return w
+}
+
+type locWorkKey struct {
+	m int
+	k float64
+}
+
+// locWorkMemo holds localizationWork's answers (a NaN k never matches and
+// is recomputed).
+var locWorkMemo struct {
+	sync.Mutex
+	m map[locWorkKey]float64
+}
+
+// phaseWork is localizationWork computed.
+func phaseWork(m int, k float64) float64 {
 	p := 1 + invK(k)
 	ln := math.Log(float64(m))
 	var w float64

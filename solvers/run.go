@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/floats"
-
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
 )
@@ -75,7 +73,7 @@ type runner struct {
 	sd      int
 	o       oracle.Oracle
 	split   oracle.Splitter // o, when it splits
-	private bool            // false: the non-private sgd baseline (C = ∞, no noise)
+	private bool            // false: the non-private baseline nonprivate-schedule (C = ∞, no noise)
 	led     *ledger.Ledger
 	charges chargeBuf
 	rng     *rand.Rand
@@ -117,6 +115,7 @@ type slot struct {
 	buf   []float64   // a block of samples
 	g     []float64   // one gradient
 	score []float64   // a block's scores ⟨w, a_i⟩
+	sq    []float64   // a block's ‖a_i‖²
 	slope []float64   // a block's slopes ℓ'
 }
 
@@ -130,6 +129,10 @@ type source struct {
 	clen  int // chunk length of the piece grid; 0: one piece per call
 	pos   int
 	carry int // index of the slot whose reader stands at pos (-1: none yet)
+	// sq holds ‖a_i‖² of every row of m (a materialized dataset of a
+	// LinearLoss fed in factored form), summed once for all the passes
+	// (sqNorms); nil otherwise.
+	sq []float64
 }
 
 // newRunner prepares a run on n samples of dimension sd with the named
@@ -196,6 +199,7 @@ func (r *runner) newSlot() *slot {
 	s := &slot{
 		g:     make([]float64, r.d),
 		score: make([]float64, r.block),
+		sq:    make([]float64, r.block),
 		slope: make([]float64, r.block),
 	}
 	if r.src.m == nil {
@@ -306,6 +310,13 @@ func (r *runner) matrixCall(m *Matrix, lo, hi int, w []float64, c float64, cost 
 	switch {
 	case r.slots == nil:
 		r.src = source{m: m, clen: m.ChunkLen(), carry: -1}
+		if _, ok := r.o.(oracle.ScaledAdder); ok && r.lin != nil && r.lin.L2() == 0 {
+			sq, err := sqNorms(r.ctx, m, r.d)
+			if err != nil {
+				return err
+			}
+			r.src.sq = sq
+		}
 		r.slots = []*slot{r.newSlot()}
 	case r.src.m != m:
 		return errors.New("solvers: matrixCall on another dataset (this is a bug)")
@@ -439,7 +450,7 @@ func (r *runner) feed(s *slot, dst oracle.Part, a, b int, w []float64) error {
 			xs = s.buf[:nb*sd]
 		}
 		if r.lin != nil && (sa != nil || r.lin.L2() != 0) {
-			r.feedLinear(s, dst, sa, xs, nb, w)
+			r.feedLinear(s, dst, sa, xs, i, nb, w)
 		} else {
 			for j := range nb {
 				r.p.Grad(s.g, w, xs[j*sd:(j+1)*sd:(j+1)*sd])
@@ -449,31 +460,6 @@ func (r *runner) feed(s *slot, dst oracle.Part, a, b int, w []float64) error {
 		i += nb
 	}
 	return nil
-}
-
-// feedLinear feeds a block of nb samples of a LinearLoss problem: the
-// scores, the slopes, then slope·a in factored form (λ = 0) or the formed
-// gradient slope·a + λw.
-func (r *runner) feedLinear(s *slot, dst oracle.Part, sa oracle.ScaledAdder, xs []float64, nb int, w []float64) {
-	sd, d := r.sd, r.d
-	score, slope := s.score[:nb], s.slope[:nb]
-	for j := range nb {
-		score[j] = floats.Dot(w, xs[j*sd:j*sd+d])
-	}
-	r.lin.Slopes(slope, score, xs, sd)
-	l2 := r.lin.L2()
-	if l2 == 0 {
-		sa.AddScaled(slope, xs, sd)
-		return
-	}
-	g := s.g
-	for j, k := range slope {
-		a := xs[j*sd : j*sd+d]
-		for i := range g {
-			g[i] = k*a[i] + l2*w[i]
-		}
-		dst.Add(g)
-	}
 }
 
 // checkpoint reports progress with w as the current output iterate.

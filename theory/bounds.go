@@ -154,9 +154,23 @@ var specs = orderByKind(slices.Concat(coreSpecs, variantSpecs))
 
 // orderByKind sorts stably by kind: upper, lower, prior.
 func orderByKind(ss []spec) []spec {
-	rank := map[Kind]int{Upper: 0, Lower: 1, Prior: 2}
-	out := slices.Clone(ss)
-	slices.SortStableFunc(out, func(a, b spec) int { return rank[a.kind] - rank[b.kind] })
+	rank := func(k Kind) int {
+		switch k {
+		case Lower:
+			return 1
+		case Prior:
+			return 2
+		}
+		return 0
+	}
+	out := make([]spec, 0, len(ss))
+	for r := range 3 {
+		for i := range ss {
+			if rank(ss[i].kind) == r {
+				out = append(out, ss[i])
+			}
+		}
+	}
 	return out
 }
 

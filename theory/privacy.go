@@ -3,6 +3,7 @@ package theory
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -119,6 +120,38 @@ func DeltaGaussian(mu, epsPrime float64) float64 {
 // DeltaGaussian(μ, ε') ≤ δ. NaN unless μ ≥ 0 and δ ∈ (0, 1); +Inf if the
 // answer exceeds the float64 range.
 func EpsExact(mu, delta float64) float64 {
+	key := [2]float64{mu, delta}
+	epsMemo.Lock()
+	for i := range epsMemo.n {
+		if epsMemo.keys[i] == key {
+			v := epsMemo.vals[i]
+			epsMemo.Unlock()
+			return v
+		}
+	}
+	epsMemo.Unlock()
+	v := epsExact(mu, delta)
+	epsMemo.Lock()
+	i := epsMemo.next
+	epsMemo.keys[i], epsMemo.vals[i] = key, v
+	epsMemo.next = (i + 1) % len(epsMemo.keys)
+	epsMemo.n = max(epsMemo.n, i+1)
+	epsMemo.Unlock()
+	return v
+}
+
+// epsMemo holds EpsExact's last answers (each a bisection of ~60
+// evaluations of DeltaGaussian): resolving a run asks for the same (μ, δ)
+// several times, and every command resolves. A NaN key never matches, so
+// NaN inputs are recomputed (and answered NaN) every time.
+var epsMemo struct {
+	sync.Mutex
+	keys    [16][2]float64
+	vals    [16]float64
+	n, next int
+}
+
+func epsExact(mu, delta float64) float64 {
 	switch {
 	case !(mu >= 0) || !(delta > 0 && delta < 1):
 		return math.NaN()

@@ -9,6 +9,7 @@ import (
 	"dpso/internal/spec"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // jsonOutputs are, for each command with JSON documents (jsonDocs), calls
@@ -24,14 +25,24 @@ var jsonOutputs = map[string][][]string{
 		{"run", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--oracle", "shuffle-clip"},
 		{"run", "--scenario", "linreg-t", "--assumption", "noncentral", "--dry-run"},
 		{"run", "--scenario", "hinge-t", "--n", "2048", "--trials", "1", "--work-budget", "200000"},
+		// W = B(0, 0.1) cuts off the rows' minimizer (norm ≈ 0.5): the
+		// geometry block in full; k = 3 estimates r̃_3 and r̃_6.
+		{"run", "--data", "examples/linreg-t-d3.csv", "--estimate-constants", "--diam", "0.2", "--k", "3"},
+		{"run", "--data", "examples/linreg-t-d3.csv", "--constants", "private", "--holdout", "0.2", "--rand", "seeded"},
 	},
 	"dpso run --solvers": {
 		{"run", "--scenario", "linreg-t", "--n", "2000", "--trials", "1", "--solvers", "acsa,lipschitz-dpsgd"},
-		{"run", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--rand", "seeded", "--solvers", "acsa,sgd"},
+		{"run", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--rand", "seeded", "--solvers", "acsa,nonprivate-schedule"},
 		{"run", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--oracle", "shuffle-clip", "--solvers", "acsa,lipschitz-dpsgd", "--lf", "100"},
 	},
+	"dpso sweep --vary a,b": {
+		{"sweep", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--vary", "eps,clip", "--from", "0.5", "--to", "2", "--points", "2",
+			"--from2", "1", "--to2", "10", "--points2", "2", "--trials", "2", "--solvers", "acsa,dp-sgd"},
+		{"sweep", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--rand", "seeded", "--vary", "eps,clip", "--from", "1", "--to", "2",
+			"--points", "2", "--from2", "1", "--to2", "10", "--points2", "2", "--oracle", "shuffle-clip"},
+	},
 	"dpso sweep": {
-		{"sweep", "--scenario", "linreg-t", "--d", "3", "--vary", "n", "--from", "1000", "--to", "4000", "--points", "2", "--trials", "2", "--solvers", "acsa,sgd,lipschitz-dpsgd"},
+		{"sweep", "--scenario", "linreg-t", "--d", "3", "--vary", "n", "--from", "1000", "--to", "4000", "--points", "2", "--trials", "2", "--solvers", "acsa,nonprivate-schedule,lipschitz-dpsgd"},
 		{"sweep", "--scenario", "linreg-t", "--n", "2000", "--class", "smooth-sc", "--vary", "clip", "--points", "2", "--trials", "2"},
 		{"sweep", "--scenario", "mean-hard", "--vary", "n", "--from", "1000", "--to", "2000", "--points", "2", "--trials", "2"},
 		{"sweep", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--rand", "seeded", "--vary", "eps", "--from", "1", "--to", "2", "--points", "2", "--oracle", "shuffle-clip"},
@@ -50,6 +61,7 @@ var jsonOutputs = map[string][][]string{
 	},
 	"dpso moments": {
 		{"moments", "--scenario", "example1"},
+		{"moments", "--data", "examples/linreg-t-d3.csv", "--diam", "0.2", "--k", "3"},
 		{"moments", "--scenario", "affine-hard", "--class", "nonsmooth-convex", "--n", "256"},
 		{"moments", "--scenario", "linreg-t", "--tail", "10", "--lf", "1e6"},
 	},
@@ -61,6 +73,14 @@ var jsonOutputs = map[string][][]string{
 		{"audit", "--one-run", "--canaries", "100"},
 	},
 	"dpso list": {{"list"}},
+	"dpso tune": {
+		{"tune", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--trials", "1", "--solvers", "acsa,lipschitz-dpsgd", "--grid-clip", "1,2", "--grid-step", "3", "--grid-iters", "4,8"},
+		{"tune", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--trials", "1", "--solver", "dp-sgd", "--grid-clip", "1", "--grid-step", "0.1", "--grid-epochs", "1", "--grid-batch", "100"},
+		{"tune", "--data", "examples/linreg-t-d3.csv", "--constants", "private", "--holdout", "0.2", "--references", "--rand", "seeded"},
+	},
+	"dpso tune --vary": {
+		{"tune", "--scenario", "linreg-t", "--d", "3", "--trials", "1", "--vary", "n", "--from", "500", "--to", "1000", "--points", "2"},
+	},
 }
 
 // TestJSONFieldsAreTheOutputs: the JSON fields --help and the reference
@@ -200,6 +220,46 @@ func TestHelpGroupsFlags(t *testing.T) {
 	if !strings.Contains(out, "      --"+strings.Join(params, ", --")+" float   "+scenarioParamsLine) {
 		t.Errorf("the scenario parameters %v are not on one line:\n%s", params, out)
 	}
+}
+
+// TestHelpListsEveryFlag: every command's --help lists each of its
+// visible flags exactly once — a flag of no group under "Flags", a
+// collapsed one on its shared line — so that no flag goes missing from
+// the help when others are grouped.
+func TestHelpListsEveryFlag(t *testing.T) {
+	VisitCommands(ReferenceTree(false), func(c *cobra.Command) {
+		if !c.Runnable() {
+			return
+		}
+		var b strings.Builder
+		c.SetOut(&b)
+		if err := usage(c); err != nil {
+			t.Fatal(err)
+		}
+		listed := map[string]int{}
+		for _, l := range strings.Split(b.String(), "\n") {
+			if !strings.HasPrefix(l, "      --") && !strings.HasPrefix(l, "  -") {
+				continue
+			}
+			l = strings.TrimSpace(l)
+			if len(l) > 4 && l[0] == '-' && l[1] != '-' && l[2] == ',' { // "-h, --help"
+				l = strings.TrimSpace(l[3:])
+			}
+			names, _, _ := strings.Cut(l, "   ")
+			for _, f := range strings.Split(names, ", ") {
+				name, _, _ := strings.Cut(strings.TrimPrefix(f, "--"), " ")
+				listed[name]++
+			}
+		}
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if f.Hidden {
+				return
+			}
+			if listed[f.Name] != 1 {
+				t.Errorf("%s --help lists --%s %d times, want once:\n%s", c.CommandPath(), f.Name, listed[f.Name], b.String())
+			}
+		})
+	})
 }
 
 // TestHelpShowsJSONFields: every command that prints JSON lists, in its

@@ -5,6 +5,7 @@ import (
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
+	"dpso/solvers"
 
 	"github.com/spf13/cobra"
 )
@@ -76,18 +77,26 @@ an arrow for each order whose moment does not exist, L_f and the run's k.`,
   dpso moments --scenario linreg-t --tail 10 --lf 1e6 --plot moments.png`,
 	}
 	fs := cmd.Flags()
-	o.sf = addSpecFlags(fs, spec.Problem|spec.Constant)
+	o.sf = addSpecFlags(fs, spec.Problem|spec.Data)
+	// The given constants (--lf, --rk, …) the profile shows and checks
+	// against the scenario's; not --constants, which says where a run's
+	// prescription reads them from (the profile runs nothing).
+	for _, f := range spec.Fields() {
+		if f.Group == spec.Constant && f.Name != "constants" {
+			addFieldFlag(fs, f, &o.sf.spec)
+		}
+	}
 	fs.BoolVar(&o.asJSON, "json", false, "print JSON (its fields below)")
 	fs.StringVar(&o.plotPath, "plot", "", "write a figure of the profile to this new .png or .svg file (an existing file is refused unless --force)")
 	fs.BoolVar(&o.force, "force", false, "let --plot replace an existing file (atomically; never through a symbolic link)")
-	addPlotShape(fs, &o.shape, false)
+	addPlotShape(fs, &o.shape, false, true)
 	setFlagGroup(fs, headingOutput, "json", "plot", "force", "plot-size")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e) }
 	return cmd, o
 }
 
 // validated is the run whose profile is shown. Its solver is the
-// baseline sgd, which has no class of its own and needs no r̃_2k, so that
+// baseline nonprivate-schedule, which has no class of its own and needs no r̃_2k, so that
 // only the moments the profile itself needs are checked (the profile does
 // not depend on the solver).
 func (o *momentsOpts) validated() (spec.Resolved, error) {
@@ -105,7 +114,12 @@ func (o *momentsOpts) validated() (spec.Resolved, error) {
 	if err := o.shape.check(o.sf.fs, o.plotPath); err != nil {
 		return spec.Resolved{}, err
 	}
-	o.sf.spec.Solver = "sgd"
+	o.sf.spec.Solver = solvers.NonPrivateScheduleName
+	if o.sf.spec.Data != "" {
+		// On user data the profile is the rows' own, computed from them:
+		// the estimate that --estimate-constants makes (not private).
+		o.sf.spec.EstimateConstants = true
+	}
 	r, _, err := resolveFlags(o.sf, nil, nil)
 	return r, err
 }
@@ -140,7 +154,7 @@ func (o *momentsOpts) run(e *env) error {
 		return errInterrupted(ctx, "dpso moments")
 	}
 	if o.asJSON {
-		err = report.WriteJSON(e.stdout, m.JSON())
+		err = report.WriteCitedJSON(e.stdout, m.JSON(), e.citation(r.Spec, false))
 	} else {
 		err = m.WriteTable(e.stdout)
 	}

@@ -76,13 +76,32 @@ type plotShape struct {
 	opts       plot.Options
 }
 
-// addPlotShape adds --plot-size and, with hide, --plot-hide to fs.
-func addPlotShape(fs *pflag.FlagSet, s *plotShape, hide bool) {
+// addPlotShape adds --plot-size and, with hide, --plot-hide to fs, listed
+// in --help on one line; with force, --force (which the caller added, and
+// which then concerns --plot alone) joins that line.
+func addPlotShape(fs *pflag.FlagSet, s *plotShape, hide, force bool) {
 	fs.StringVar(&s.size, "plot-size", fmt.Sprintf("%dx%d", plot.DefaultWidth, plot.DefaultHeight),
 		"size of the --plot figure in pixels, WIDTHxHEIGHT (16:9 by default, a slide's; an SVG opens at the same size)")
 	if hide {
 		fs.StringVar(&s.hide, "plot-hide", "", "parts to leave out of the --plot figure, comma-separated: "+strings.Join(plot.HideNames(), ", ")+
 			" (a sweep's slope guides, the certificates, a run's single-trial traces)")
+	}
+	// What each flag does, in the order of the names on the line.
+	names := []string{"plot-size"}
+	what := []string{fmt.Sprintf("its size, WIDTHxHEIGHT pixels (default %dx%d, 16:9)", plot.DefaultWidth, plot.DefaultHeight)}
+	if hide {
+		names = append(names, "plot-hide")
+		what = append(what, "the parts it leaves out ("+strings.Join(plot.HideNames(), ", ")+")")
+	}
+	if force {
+		names = append([]string{"force"}, names...)
+		what = append([]string{"replace an existing file (atomically)"}, what...)
+	}
+	line := "the --plot figure: " + strings.Join(what, "; ")
+	for _, n := range names {
+		if err := fs.SetAnnotation(n, collapseAnnotation, []string{line}); err != nil {
+			panic("cli: " + err.Error()) // --force missing: caught by every test
+		}
 	}
 }
 

@@ -180,7 +180,7 @@ must be the same (its SHA-256 is in the fingerprint).`,
 	fs.BoolVar(&o.asCSV, "csv", false, "print the sweep's CSV (as dpso sweep --csv)")
 	fs.StringVar(&o.plotPath, "plot", "", "write the sweep's log-log figure to this .png or .svg file (as dpso sweep --plot)")
 	fs.BoolVar(&o.force, "force", false, "let --plot replace an existing file (atomically; never through a symbolic link)")
-	addPlotShape(fs, &o.shape, true)
+	addPlotShape(fs, &o.shape, true, true)
 	fs.StringVar(&o.data, "data", "", "the user data file, where it is not at the path the shards read it from")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return o.run(e, cmd, args) }
 	return cmd

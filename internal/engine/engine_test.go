@@ -152,8 +152,9 @@ func TestRunCancellation(t *testing.T) {
 }
 
 // TestBuildCancellation: cancelling while a Monte Carlo moment sample is
-// drawn returns context.Canceled, and the cancelled computation is not
-// cached: a later Build succeeds. The problem's parameters are new to
+// drawn (linreg-t with two blocks of features, κ_Σ ≠ 1, whose moments have
+// no quadrature) returns context.Canceled, and the cancelled computation is
+// not cached: a later Build succeeds. The problem's parameters are new to
 // this process at every call (the moment cache is process-wide, so a
 // repeated test — go test -count=15 — would otherwise find it warm), and
 // the context reports the cancellation from its 10th check on, in the
@@ -161,7 +162,7 @@ func TestRunCancellation(t *testing.T) {
 // outcome does not depend on timing.
 func TestBuildCancellation(t *testing.T) {
 	noise := 0.123 + 1e-6*float64(buildCancellations.Add(1))
-	p := resolve(t, spec.Spec{Scenario: scenarios.LinRegT, D: 7, Tail: 9.25, Params: map[string]float64{"noise": noise}, Solver: "test-gd"}).Problem
+	p := resolve(t, spec.Spec{Scenario: scenarios.LinRegT, D: 7, Tail: 9.25, Params: map[string]float64{"noise": noise, "cond": 4}, Solver: "test-gd"}).Problem
 	ctx := &cancelAfter{Context: context.Background()}
 	ctx.left.Store(10)
 	if _, err := scenarios.Build(ctx, p); !errors.Is(err, context.Canceled) {

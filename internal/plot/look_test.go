@@ -44,19 +44,19 @@ func TestWriteFiguresToLookAt(t *testing.T) {
 		return rs
 	}
 	flag := resolve(spec.Spec{Scenario: "linreg-t", Class: theory.SmoothConvex, Tail: 10, K: 2, Lf: 1e6, N: 200000, Trials: 8})
-	c, err := engine.Compare(ctx, flag, []string{"acsa", "sgd", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}, nil)
+	c, err := engine.Compare(ctx, flag, []string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f, err := Comparison(c, Options{})
 	save("flagship.png", f, err)
-	hc, err := engine.Compare(ctx, resolve(spec.Spec{Scenario: "hinge-t", Class: theory.NonsmoothConvex, K: 4, Tail: 10, N: 1024, Trials: 4}), []string{"localized", "sgd", "klz-gd"}, nil)
+	hc, err := engine.Compare(ctx, resolve(spec.Spec{Scenario: "hinge-t", Class: theory.NonsmoothConvex, K: 4, Tail: 10, N: 1024, Trials: 4}), []string{"localized", "nonprivate-schedule", "klz-gd"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f, err = Comparison(hc, Options{})
 	save("hinge.png", f, err)
-	sw, err := engine.Sweep(ctx, resolve(spec.Spec{Scenario: "mean-hard", Class: theory.SmoothSC, Trials: 8}), engine.SweepSpec{Param: "n", From: 625, To: 10000, Points: 5, Solvers: []string{"clipped-sgd", "sgd"}}, nil)
+	sw, err := engine.Sweep(ctx, resolve(spec.Spec{Scenario: "mean-hard", Class: theory.SmoothSC, Trials: 8}), engine.SweepSpec{Param: "n", From: 625, To: 10000, Points: 5, Solvers: []string{"clipped-sgd", "nonprivate-schedule"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestWriteFiguresToLookAt(t *testing.T) {
 // reads it from the built instance.
 func profileOf(t *testing.T, s spec.Spec) MomentProfile {
 	t.Helper()
-	s.Solver = "sgd"
+	s.Solver = "nonprivate-schedule"
 	rs, err := s.Resolve()
 	if err != nil {
 		t.Fatal(err)

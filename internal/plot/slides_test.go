@@ -42,14 +42,14 @@ func slideFigures(t *testing.T) map[string]*Figure {
 		out[name] = f
 	}
 	c, err := engine.Compare(ctx, resolve(spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, Lf: 1e6, D: 3, N: 4000, Trials: 3}),
-		[]string{"acsa", "sgd", "lipschitz-dpsgd", "klz-gd"}, nil)
+		[]string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f, err := Comparison(c, Options{})
 	add("comparison", f, err)
 	sw, err := engine.Sweep(ctx, resolve(spec.Spec{Scenario: scenarios.MeanHard, Class: theory.SmoothSC, D: 10, Trials: 3}),
-		engine.SweepSpec{Param: spec.SweepN, From: 1000, To: 8000, Points: 4, Solvers: []string{"clipped-sgd", "sgd"}}, nil)
+		engine.SweepSpec{Param: spec.SweepN, From: 1000, To: 8000, Points: 4, Solvers: []string{"clipped-sgd", "nonprivate-schedule"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

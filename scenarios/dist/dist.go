@@ -52,16 +52,31 @@ func (g GammaSampler) Draw(r *Rand) float64 {
 		// U^{1/a} with U in (0, 1]: 1 − Float64() never returns 0.
 		boost = math.Pow(1-r.Float64(), g.inv)
 	}
+	// x = r.NormFloat64() and u = 1 − r.Float64() (in (0, 1]), with the
+	// generator's state in registers across the loop (this is a per-sample
+	// draw of the heavy-tailed scenarios).
+	s0, s1, s2, s3 := r.s0, r.s1, r.s2, r.s3
 	for {
-		x := r.NormFloat64()
+		var b uint64
+		b, s0, s1, s2, s3 = next(s0, s1, s2, s3)
+		var x float64
+		if j, i := b>>11, b&0xff; j < zigK[i] {
+			x = math.Float64frombits(math.Float64bits(float64(int64(j))*zigW[i]) | (b&0x100)<<55)
+		} else {
+			r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
+			x = r.normSlow(b)
+			s0, s1, s2, s3 = r.s0, r.s1, r.s2, r.s3
+		}
 		v := 1 + g.c*x
 		if v <= 0 {
 			continue
 		}
 		v = v * v * v
-		u := 1 - r.Float64() // in (0, 1]
+		b, s0, s1, s2, s3 = next(s0, s1, s2, s3)
+		u := 1 - float64(b>>11)*0x1p-53
 		x2 := x * x
 		if u < 1-0.0331*x2*x2 || math.Log(u) < 0.5*x2+g.d*(1-v+math.Log(v)) {
+			r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
 			return boost * g.d * v
 		}
 	}

@@ -48,16 +48,22 @@ func (r *Rand) Seed(key [32]byte) {
 
 // Uint64 returns the next 64 uniformly random bits (xoshiro256++).
 func (r *Rand) Uint64() uint64 {
-	s0, s1, s2, s3 := r.s0, r.s1, r.s2, r.s3
-	out := bits.RotateLeft64(s0+s3, 23) + s0
+	var out uint64
+	out, r.s0, r.s1, r.s2, r.s3 = next(r.s0, r.s1, r.s2, r.s3)
+	return out
+}
+
+// next is one step of xoshiro256++ on a state held in variables (a loop
+// keeps it in registers): the output and the new state.
+func next(s0, s1, s2, s3 uint64) (out, n0, n1, n2, n3 uint64) {
+	out = bits.RotateLeft64(s0+s3, 23) + s0
 	t := s1 << 17
 	s2 ^= s0
 	s3 ^= s1
 	s1 ^= s2
 	s0 ^= s3
 	s2 ^= t
-	r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, bits.RotateLeft64(s3, 45)
-	return out
+	return out, s0, s1, s2, bits.RotateLeft64(s3, 45)
 }
 
 // Float64 returns a uniform number in [0, 1): the top 53 bits of Uint64
@@ -161,12 +167,29 @@ func (r *Rand) NormFloat64() float64 {
 }
 
 // Normals fills x with independent standard normal draws: the same
-// sequence as len(x) calls of NormFloat64, with the generator's state kept
-// in registers.
+// sequence as len(x) calls of NormFloat64. Its fast path (xoshiro256++ and
+// the ziggurat's inner rectangles, about 99% of draws) keeps the
+// generator's state in registers: SSE2/integer assembly on amd64
+// (normals_amd64.s), normalsFastGeneric elsewhere; a draw outside them is
+// finished by normSlow.
 func (r *Rand) Normals(x []float64) {
+	for k := 0; k < len(x); k++ {
+		n, u := normalsFast(r, x[k:])
+		if k += n; k == len(x) {
+			return
+		}
+		x[k] = r.normSlow(u)
+	}
+}
+
+// normalsFastGeneric fills x from its start with draws that the ziggurat
+// accepts in a layer's inner rectangle, and stops at the first draw that
+// needs normSlow: it returns how many it filled and, when n < len(x), that
+// draw's 64 bits (the generator has moved past them).
+func normalsFastGeneric(r *Rand, x []float64) (n int, u uint64) {
 	s0, s1, s2, s3 := r.s0, r.s1, r.s2, r.s3
 	for k := range x {
-		u := bits.RotateLeft64(s0+s3, 23) + s0
+		u = bits.RotateLeft64(s0+s3, 23) + s0
 		t := s1 << 17
 		s2 ^= s0
 		s3 ^= s1
@@ -176,15 +199,14 @@ func (r *Rand) Normals(x []float64) {
 		s3 = bits.RotateLeft64(s3, 45)
 		i := u & 0xff
 		j := u >> 11
-		if j < zigK[i] {
-			x[k] = math.Float64frombits(math.Float64bits(float64(int64(j))*zigW[i]) | (u&0x100)<<55)
-			continue
+		if j >= zigK[i] {
+			r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
+			return k, u
 		}
-		r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
-		x[k] = r.normSlow(u)
-		s0, s1, s2, s3 = r.s0, r.s1, r.s2, r.s3
+		x[k] = math.Float64frombits(math.Float64bits(float64(int64(j))*zigW[i]) | (u&0x100)<<55)
 	}
 	r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
+	return len(x), 0
 }
 
 // normSlow finishes a draw whose first output u fell outside the layer's

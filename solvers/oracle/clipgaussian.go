@@ -31,13 +31,13 @@ func init() {
 // rescaling first). C = +Inf (no clipping) is allowed only with ρ = +Inf
 // (no noise).
 type ClipGaussian struct {
-	d, s    int
-	c       float64
-	rho     float64
-	inv     float64   // 1/s
-	sum     []float64 // running (1/s) Σ Π_C(z_i)
-	scratch []float64 // AddScaled's rare exact path
-	stats   statsRecorder
+	d, s  int
+	c     float64
+	rho   float64
+	inv   float64    // 1/s
+	sum   []float64  // running (1/s) Σ Π_C(z_i)
+	rows  scaledRows // AddScaled's scratch
+	stats statsRecorder
 }
 
 // Name implements Oracle.

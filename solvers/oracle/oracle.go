@@ -388,6 +388,32 @@ func (r *statsRecorder) record(norm float64, clipped bool) {
 	r.finite++
 }
 
+// recordRows is record for each row of a block, in order.
+func (r *statsRecorder) recordRows(norms []float64, clipped []bool) {
+	if r.noDetail {
+		r.t.countRows(norms, clipped)
+		return
+	}
+	for i, norm := range norms {
+		r.record(norm, clipped[i])
+	}
+}
+
+// countRows is tally.record without detail for each row of a block.
+func (t *tally) countRows(norms []float64, clipped []bool) {
+	clipped = clipped[:len(norms)]
+	t.size += len(norms)
+	for i, norm := range norms {
+		if !(norm <= math.MaxFloat64) { // NaN or +Inf
+			t.nonFinite++
+			continue
+		}
+		if clipped[i] {
+			t.clipped++
+		}
+	}
+}
+
 // merge adds a part's statistics, exactly as if its vectors had been
 // recorded one by one: the part keeps all its finite norms in order, and
 // those whose rank among all the batch's finite norms is a multiple of the
@@ -473,6 +499,17 @@ func (p *partStats) record(norm float64, clipped bool) {
 	if p.detail {
 		p.keep(norm)
 	}
+}
+
+// recordRows is record for each row of a block, in order.
+func (p *partStats) recordRows(norms []float64, clipped []bool) {
+	if p.detail {
+		for i, norm := range norms {
+			p.record(norm, clipped[i])
+		}
+		return
+	}
+	p.t.countRows(norms, clipped)
 }
 
 func (p *partStats) keep(norm float64) {

@@ -20,13 +20,16 @@ type Part interface {
 // ScaledAdder is implemented by the oracles and parts that can be fed
 // vectors in the factored form z = c·a without forming them (the
 // per-sample gradient of a linear model is the loss's slope times the
-// features), a block at a time: AddScaled(k, xs, stride) feeds
-// z_i = k[i]·a_i with a_i = xs[i·stride : i·stride+d] for i < len(k). The
-// result is that of Add(z_i) for each i up to rounding, with ‖z_i‖
-// computed as |k[i]|·‖a_i‖; non-finite or overflowing cases are handled
-// exactly as Add handles z_i.
+// features), a block at a time: AddScaled(k, sq, xs, stride) feeds
+// z_i = k[i]·a_i with a_i = xs[i·stride : i·stride+d] for i < len(k), given
+// sq[i] = ‖a_i‖² as floats.Dot(a_i, a_i) sums it (the caller has it from the
+// pass that computed ⟨w, a_i⟩, or stored with its data, so that the vector
+// is read once more only to be accumulated). The result is that of
+// Add(z_i) for each i up to rounding, with ‖z_i‖ computed as
+// |k[i]|·√sq[i]; non-finite or overflowing cases are handled exactly as
+// Add handles z_i.
 type ScaledAdder interface {
-	AddScaled(k, xs []float64, stride int)
+	AddScaled(k, sq, xs []float64, stride int)
 }
 
 // Splitter is implemented by the oracles whose pre-noise estimate is a sum
@@ -60,15 +63,15 @@ func clipAdd(sum, z []float64, c, inv float64) (norm float64, clipped bool) {
 	if !ok {
 		return math.NaN(), false
 	}
-	floats.AddScaled(sum[:len(z)], scale*inv, z)
+	vec.Axpy(scale*inv, z, sum)
 	return norm, norm > c
 }
 
-// clipAddScaled is clipAdd of z = k·a with ‖z‖ = |k|·‖a‖; the rare cases
-// where that product is not a finite number (a non-finite k or a, an
-// overflow) form z in scratch and take clipAdd's exact path.
-func clipAddScaled(sum, scratch []float64, k float64, a []float64, c, inv float64) (norm float64, clipped bool) {
-	ssq := floats.Dot(a, a)
+// clipAddScaled is clipAdd of z = k·a with ‖z‖ = |k|·‖a‖, ssq = ‖a‖² as
+// floats.Dot sums it; the rare cases where that product is not a finite
+// number (a non-finite k or a, an overflow) form z in scratch and take
+// clipAdd's exact path.
+func clipAddScaled(sum, scratch []float64, k, ssq float64, a []float64, c, inv float64) (norm float64, clipped bool) {
 	if ssq > 0x1p-900 && ssq < 0x1p+900 {
 		norm = math.Abs(k) * math.Sqrt(ssq)
 	} else {
@@ -85,8 +88,61 @@ func clipAddScaled(sum, scratch []float64, k float64, a []float64, c, inv float6
 	if norm > c {
 		scale = c / norm
 	}
-	floats.AddScaled(sum[:len(a)], scale*inv*k, a)
+	vec.Axpy(scale*inv*k, a, sum)
 	return norm, norm > c
+}
+
+// scaledRows is the scratch of clipScaledRows for a block of rows.
+type scaledRows struct {
+	scratch []float64 // one formed vector (the exact path)
+	coef    []float64 // each row's coefficient scale·inv·k_i
+	norms   []float64 // each row's norm to record
+	clipped []bool    // and whether clipping changed it
+}
+
+// clipScaledRows is clipAddScaled on each row i < len(k) of a block,
+// a_i = xs[i·stride : i·stride+d], in order, with the rows' norms and
+// clipped flags left in b.norms and b.clipped for the caller to record:
+// the coefficients of the rows with a finite norm are added by one
+// vec.AxpyRows (the same sums, row after row, without a call per row), a
+// row that needs the exact path is added alone where it stands.
+func (b *scaledRows) clipScaledRows(sum, k, sq, xs []float64, stride, d int, c, inv float64) {
+	n := len(k)
+	if cap(b.coef) < n {
+		b.coef, b.norms, b.clipped = make([]float64, n), make([]float64, n), make([]bool, n)
+	}
+	if cap(b.scratch) < d {
+		b.scratch = make([]float64, d)
+	}
+	coef, norms, clipped := b.coef[:n], b.norms[:n], b.clipped[:n]
+	sq = sq[:n]
+	sum = sum[:d]
+	from := 0 // rows [from, i) wait for AxpyRows
+	for i, ki := range k {
+		ssq := sq[i]
+		var norm float64
+		if ssq > 0x1p-900 && ssq < 0x1p+900 {
+			norm = math.Abs(ki) * math.Sqrt(ssq)
+		} else {
+			norm = math.Abs(ki) * vec.Norm(xs[i*stride:i*stride+d]) // tiny, huge or not finite
+		}
+		if !(norm <= math.MaxFloat64) { // NaN or +Inf: the exact path
+			if from < i {
+				vec.AxpyRows(sum, coef[from:i], xs[from*stride:], stride)
+			}
+			norms[i], clipped[i] = clipAddScaled(sum, b.scratch, ki, ssq, xs[i*stride:i*stride+d], c, inv)
+			coef[i], from = 0, i+1
+			continue
+		}
+		scale := 1.0
+		if norm > c {
+			scale = c / norm
+		}
+		coef[i], norms[i], clipped[i] = scale*inv*ki, norm, norm > c
+	}
+	if from < n {
+		vec.AxpyRows(sum, coef[from:], xs[from*stride:], stride)
+	}
 }
 
 // coordAdd adds the coordinate-wise clipped z, divided by its group's size,
@@ -118,10 +174,10 @@ func clipCoordsAdd(row, z []float64, tau, inv float64) (clipped bool) {
 // ---- ClipGaussian ----
 
 type cgPart struct {
-	o       *ClipGaussian
-	sum     []float64
-	scratch []float64
-	st      partStats
+	o    *ClipGaussian
+	sum  []float64
+	rows scaledRows
+	st   partStats
 }
 
 func (p *cgPart) Add(z []float64) {
@@ -130,13 +186,11 @@ func (p *cgPart) Add(z []float64) {
 }
 
 // AddScaled implements ScaledAdder.
-func (p *cgPart) AddScaled(k, xs []float64, stride int) {
+func (p *cgPart) AddScaled(k, sq, xs []float64, stride int) {
 	d := p.o.d
 	p.st.block(p.o.Name(), d, stride, len(k), len(xs))
-	c, inv := p.o.c, p.o.inv
-	for i, ki := range k {
-		p.st.record(clipAddScaled(p.sum, p.scratch, ki, xs[i*stride:i*stride+d], c, inv))
-	}
+	p.rows.clipScaledRows(p.sum, k, sq, xs, stride, d, p.o.c, p.o.inv)
+	p.st.recordRows(p.rows.norms[:len(k)], p.rows.clipped[:len(k)])
 }
 
 // NewPart implements Splitter.
@@ -149,9 +203,6 @@ func (o *ClipGaussian) StartPart(p Part, lo, hi int) {
 		panic(fmt.Sprintf("oracle %s: part [%d, %d) outside the call (s = %d, ready %v)", o.Name(), lo, hi, o.s, o.stats.ready))
 	}
 	cp.sum = resize(cp.sum, o.d)
-	if cap(cp.scratch) < o.d {
-		cp.scratch = make([]float64, o.d)
-	}
 	cp.st.reset(hi-lo, !o.stats.noDetail)
 }
 
@@ -166,15 +217,11 @@ func (o *ClipGaussian) MergePart(p Part) {
 }
 
 // AddScaled implements ScaledAdder.
-func (o *ClipGaussian) AddScaled(k, xs []float64, stride int) {
+func (o *ClipGaussian) AddScaled(k, sq, xs []float64, stride int) {
 	d := o.d
 	o.stats.block(o.Name(), d, stride, len(k), len(xs))
-	if cap(o.scratch) < d {
-		o.scratch = make([]float64, d)
-	}
-	for i, ki := range k {
-		o.stats.record(clipAddScaled(o.sum, o.scratch, ki, xs[i*stride:i*stride+d], o.c, o.inv))
-	}
+	o.rows.clipScaledRows(o.sum, k, sq, xs, stride, d, o.c, o.inv)
+	o.stats.recordRows(o.rows.norms[:len(k)], o.rows.clipped[:len(k)])
 }
 
 // ---- Coordinate ----

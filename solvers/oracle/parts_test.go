@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"dpso/solvers/ledger"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // feedParts makes one call on batch, fed in the parts cut at the given
@@ -75,7 +77,7 @@ func TestPartsMatchAdd(t *testing.T) {
 	}
 }
 
-// TestAddScaledMatchesAdd: AddScaled(k, a) is Add(k·a) up to rounding
+// TestAddScaledMatchesAdd: AddScaled(k, ‖a‖², a) is Add(k·a) up to rounding
 // (relative 10⁻¹⁴: |k|·‖a‖ and ‖k·a‖ differ by a few ulps), including
 // clipped, zero, non-finite (0·∞, NaN slope) and overflowing cases, for
 // the oracle and for a part.
@@ -111,9 +113,10 @@ func TestAddScaledMatchesAdd(t *testing.T) {
 			return out, o.Finish(out, newRand(1)).Stats
 		}
 		want, wst := call(func() { o.Add(z) })
-		got, st := call(func() { o.AddScaled([]float64{tc.k}, tc.a, 3) })
+		sq := []float64{floats.Dot(tc.a, tc.a)}
+		got, st := call(func() { o.AddScaled([]float64{tc.k}, sq, tc.a, 3) })
 		p := o.NewPart()
-		gotP, stP := call(func() { o.StartPart(p, 0, 1); p.(ScaledAdder).AddScaled([]float64{tc.k}, tc.a, 3); o.MergePart(p) })
+		gotP, stP := call(func() { o.StartPart(p, 0, 1); p.(ScaledAdder).AddScaled([]float64{tc.k}, sq, tc.a, 3); o.MergePart(p) })
 		for _, g := range []struct {
 			name string
 			out  []float64

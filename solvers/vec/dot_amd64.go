@@ -1,0 +1,31 @@
+package vec
+
+// dotSq is dotSqGeneric in SSE2 assembly; len(w) = len(a).
+//
+//go:noescape
+func dotSq(w, a []float64) (wa, aa float64)
+
+// scaleDot is scaleDotGeneric in SSE2 assembly; len(w) = len(a).
+//
+//go:noescape
+func scaleDot(c float64, a, w []float64) float64
+
+// axpy is axpyGeneric in SSE2 assembly; len(y) = len(x).
+//
+//go:noescape
+func axpy(c float64, x, y []float64)
+
+// dotRows is dotRowsGeneric in SSE2 assembly; the rows are in range.
+//
+//go:noescape
+func dotRows(dst, w, xs []float64, stride int)
+
+// dotSqRows is dotSqRowsGeneric in SSE2 assembly; the rows are in range.
+//
+//go:noescape
+func dotSqRows(dst, sq, w, xs []float64, stride int)
+
+// axpyRows is axpyRowsGeneric in SSE2 assembly; the rows are in range.
+//
+//go:noescape
+func axpyRows(y, coef, xs []float64, stride int)
