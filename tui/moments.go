@@ -205,7 +205,7 @@ func (v *momentsScreen) Export() (*exportJob, string) {
 		if err != nil {
 			return nil, nil, err
 		}
-		prof := plot.MomentProfile{Spec: m.Spec, Finite: m.Finite, Lf: m.Lf, Noncentral: m.Noncentral, Contradictions: m.Contradictions}
+		prof := plot.MomentProfile{Spec: m.Spec, D: m.D, Finite: m.Finite, Lf: m.Lf, Noncentral: m.Noncentral, Contradictions: m.Contradictions}
 		return m.JSON(), func(w io.Writer, f plot.Format) error { return plot.WriteMoments(w, f, prof) }, nil
 	}}, ""
 }

@@ -169,5 +169,5 @@ func (o *momentsOpts) run(e *env) error {
 // momentProfile is the moment profile's figure input of a moments report
 // (the CLI's --plot and the explorer's export draw the same figure).
 func momentProfile(m report.Moments) plot.MomentProfile {
-	return plot.MomentProfile{Spec: m.Spec, Finite: m.Finite, Lf: m.Lf, Noncentral: m.Noncentral, Contradictions: m.Contradictions}
+	return plot.MomentProfile{Spec: m.Spec, D: m.D, Finite: m.Finite, Lf: m.Lf, Noncentral: m.Noncentral, Contradictions: m.Contradictions}
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // TestWriteFiguresToLookAt writes the figures a speaker would export —
-// the flagship comparison, a non-smooth comparison, sweeps over n and ε,
+// the flagship run and comparison, a non-smooth comparison, sweeps over n and ε,
 // the clipping trade-off — as PNGs into $DPSO_FIG_DIR, for a person to
 // look at, with their data fill; it is skipped when the variable is
 // unset. TestSlideFigures checks the same kinds of figure.
@@ -50,6 +50,12 @@ func TestWriteFiguresToLookAt(t *testing.T) {
 	}
 	f, err := Comparison(c, Options{})
 	save("flagship.png", f, err)
+	r, err := engine.Run(ctx, flag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = Run(r, Options{})
+	save("run.png", f, err)
 	hc, err := engine.Compare(ctx, resolve(spec.Spec{Scenario: "hinge-t", Class: theory.NonsmoothConvex, K: 4, Tail: 10, N: 1024, Trials: 4}), []string{"localized", "nonprivate-schedule", "klz-gd"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +97,7 @@ func profileOf(t *testing.T, s spec.Spec) MomentProfile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := MomentProfile{Spec: rs.Spec, Lf: in.Moment(math.Inf(1)), Contradictions: in.Contradictions()}
+	m := MomentProfile{Spec: rs.Spec, D: in.Dim(), Lf: in.Moment(math.Inf(1)), Contradictions: in.Contradictions()}
 	for _, e := range in.Profile() {
 		if !math.IsInf(e.K, 1) {
 			m.Finite = append(m.Finite, e)

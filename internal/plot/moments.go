@@ -15,12 +15,15 @@ import (
 )
 
 // MomentProfile is what the moment profile's figure draws: a scenario's
-// r̃_k at finite orders (Assumption ass:tilde), L_f = r̃_∞, r_k at the
-// same orders (Assumption ass:boundednoncentral; then ∞), the run's k,
-// and the given constants the scenario contradicts — the fields of
-// report.Moments, which `dpso moments` prints.
+// (or, with Spec.Data, the user's rows') r̃_k at finite orders (Assumption
+// ass:tilde), L_f = r̃_∞, r_k at the same orders (Assumption
+// ass:boundednoncentral; then ∞), the run's k, and the given constants
+// the scenario contradicts — the fields of report.Moments, which `dpso
+// moments` prints. D is the instance's dimension (on user data, its
+// feature columns).
 type MomentProfile struct {
 	Spec           spec.Spec
+	D              int
 	Finite         []scenarios.MomentEntry
 	Lf             scenarios.MomentEntry
 	Noncentral     []scenarios.SupEntry
@@ -30,7 +33,8 @@ type MomentProfile struct {
 // Moments is the figure of a moment profile: r̃_k against k (log-log)
 // with its Monte Carlo standard errors, r_k = sup_w (E‖∇f‖^k)^{1/k} ≤ r̃_k
 // beside it (its certified upper end where only bracketed), an arrow at
-// the top edge for each order whose moment does not exist (r̃_k = ∞), L_f
+// the top edge for each order whose moment does not exist (r̃_k = ∞; in
+// r̃_k's colour darkened, as a reference is), L_f
 // = r̃_∞ as a level (or an arrow above the axes, with its value), and the
 // run's k marked. A given constant that the scenario contradicts is said
 // in the title's second line and in the notes. The y range is the finite
@@ -40,7 +44,14 @@ func Moments(m MomentProfile, o Options) (*Figure, error) {
 		return nil, fmt.Errorf("no moment profile to draw")
 	}
 	s := m.Spec
-	title := fmt.Sprintf("%s · moment profile r̃_k = (E sup_w ‖∇f(w, x)‖^k)^{1/k} (%s)\nd = %d, D = %s", s.Scenario, theory.Cite("ass:tilde"), s.D, num(s.Diam))
+	name := s.Scenario
+	if s.Data != "" {
+		name = userText(theory.Name(s.Data)) + " (user data, " + s.Loss + " loss)"
+	}
+	title := fmt.Sprintf("%s · moment profile r̃_k = (E sup_w ‖∇f(w, x)‖^k)^{1/k} (%s)\nd = %d, D = %s", name, theory.Cite("ass:tilde"), m.D, num(s.Diam))
+	if s.Data != "" {
+		title = "NOT PRIVATE: computed on your rows (a non-private diagnostic)\n" + title
+	}
 	if info, ok := scenarios.Lookup(s.Scenario); ok && info.Tail != nil && s.Tail != 0 {
 		title += ", " + info.Tail.Symbol + " = " + num(s.Tail)
 	}
@@ -106,7 +117,10 @@ func Moments(m MomentProfile, o Options) (*Figure, error) {
 	lf := m.Lf.R
 	given := strings.HasPrefix(m.Lf.Method, "user-given")
 	lfName := "L_f = r̃_∞ = sup ‖∇f‖ (the worst case) = " + num(lf) + ", at k = ∞ (the right edge)"
-	if given {
+	switch {
+	case s.Data != "" && !given:
+		lfName = "L_f = r̃_∞ = max over your rows of sup_w ‖∇f‖ = " + num(lf) + " (estimated, not private), at k = ∞ (the right edge)"
+	case given:
 		lfName = "L_f = " + num(lf) + ", given (--lf), not the scenario's; at k = ∞ (the right edge)"
 	}
 	switch {
@@ -123,12 +137,13 @@ func Moments(m MomentProfile, o Options) (*Figure, error) {
 		f.legendNote("error bars: ±1 Monte Carlo standard error (2²⁰ draws)")
 	}
 	f.legendNote("r̃_k < ∞ for the orders the data's tails allow; the paper's rates read r̃_k (and r̃_2k for non-smooth losses) instead of L_f = r̃_∞: that gap is what clipping buys")
+	f.arrowsAbove = len(inf) > 0
 	if err := f.finish(); err != nil {
 		return nil, err
 	}
 	for i, k := range inf {
 		f.addArrowAt(reference{name: fmt.Sprintf("r̃_k = ∞ for k ≥ %s: the moment does not exist (an arrow at each such k)", num(inf[0])),
-			label: "r̃_" + num(k) + " = ∞", role: RoleMoment, col: solverColor(0)}, k, true, i == 0)
+			label: "r̃_" + num(k) + " = ∞", role: RoleMoment, col: shade(solverColor(0), -0.45)}, k, true, i == 0)
 	}
 	if drawable(s.K) {
 		if err := f.vline(s.K, "k = "+num(s.K)+": the run's moment order", markerColor, f.nextDashes()); err != nil {

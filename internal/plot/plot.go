@@ -69,8 +69,16 @@ type Figure struct {
 	lineAt     plotter.XYs
 	lineTexts  []string
 	lineColors []color.Color
-	layout     Layout
-	rec        *recorder
+	lineEdges  []int // 0: a line's label; +1 (−1): an arrow's at the top (bottom) edge
+	// arrowRoom is how much of the x range, as a fraction from its
+	// right end, the arrows at the top ([0]) and bottom ([1]) edges and
+	// their labels take so far (addArrow).
+	arrowRoom [2]float64
+	// arrowsAbove: arrows will stand at the top edge that are not
+	// references (the moment profile's r̃_k = ∞): finish leaves them a band.
+	arrowsAbove bool
+	layout      Layout
+	rec         *recorder
 	// yr and xr are the axes' ranges as finish fixed them.
 	yr, xr [2]float64
 }

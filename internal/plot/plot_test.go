@@ -223,11 +223,11 @@ func TestRunFigureLeavesOutWhatALogAxisCannotShow(t *testing.T) {
 // TestOffRangeReferencesAreArrows: the y range is the measured data's; a
 // certificate a thousand times above them is not a line that squashes
 // the curve into a band but an arrow at the top edge, labelled with its
-// value; the start line just above the data widens the range and is
-// drawn.
+// value beside it along the edge; the start line just above the data
+// widens the range and is drawn.
 func TestOffRangeReferencesAreArrows(t *testing.T) {
 	r := certified(synthetic([]float64{0.2, 0.1, 0.05, 0.02, 0.01}), 30)
-	r.W0 = engine.Estimate{Mean: 0.25, SE: math.NaN()}
+	r.W0 = engine.Estimate{Mean: 0.2, SE: math.NaN()}
 	f, err := Run(r, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -245,18 +245,24 @@ func TestOffRangeReferencesAreArrows(t *testing.T) {
 		t.Errorf("the certificate 30 over data at 0.01…0.2 is not an arrow at the top edge: %+v (y max %g)", cert, f.Plot.Y.Max)
 	}
 	if start == nil || start.Arrow || f.Visible(*start) != 2 {
-		t.Errorf("the start line at 0.25 is not drawn in range: %+v", start)
+		t.Errorf("the start line at 0.2 is not drawn in range: %+v", start)
 	}
 	if f.Plot.Y.Max > 0.4 || f.Plot.Y.Min < 0.007 {
-		t.Errorf("y range %g…%g is not set by the data (0.01…0.2) and w₀ (0.25)", f.Plot.Y.Min, f.Plot.Y.Max)
+		t.Errorf("y range %g…%g is not set by the data (0.01…0.1) and w₀ (0.2)", f.Plot.Y.Min, f.Plot.Y.Max)
 	}
 	if err := f.Write(io.Discard, PNG); err != nil {
 		t.Fatal(err)
 	}
 	found := false
+	top := f.layout.axesV.Max.Y
 	for _, l := range f.labels {
 		if l.Text == "acsa certified ≤ 30" && l.Drawn {
 			found = true
+			// Beside its arrow along the top edge, or one row below: not
+			// down among the data, where it would read as a level.
+			if h := l.Box.Max.Y - l.Box.Min.Y; l.Box.Max.Y < top-h-8 {
+				t.Errorf("the arrow's label %+v stands %g points below the top edge %g", l.Box, top-l.Box.Max.Y, top)
+			}
 		}
 	}
 	if !found {

@@ -19,15 +19,25 @@ import (
 // more is drawn as a labelled arrow at the edge it lies beyond (▲ above,
 // ▼ below), or, a curve that crosses the range, drawn where it is inside
 // and clipped at the axes. Nothing is moved or invented: an arrow says
-// "beyond this edge", its label gives the value.
+// "beyond this edge", its label gives the value; along an edge with
+// arrows the range leaves a band for them. So the data span at least
+// 1/((1 + maxWiden)(1 + 2·margin + 2·arrowBand)) of the axes' height however
+// narrow their range (the tick labels say how narrow): with the title and
+// the x axis taking about a fifth of the image, more than half of its
+// height. Only data of one value (a single point, a flat line) cannot:
+// they are drawn in the middle of a ±10% range, the references within
+// maxWiden of flatSpan decades of it.
 
 // maxWiden is how much the references may widen the data's log range, as
-// a fraction of it (with at least minSpan decades counted as the data's
-// span), and margin the blank band on either side of the range.
+// a fraction of it, margin the blank band on either side of the range,
+// arrowBand the band added along an edge with arrows (their triangles and
+// a row of labels: about 16 of the axes' 420 points), and flatSpan the
+// span counted for data of one value.
 const (
-	maxWiden = 0.4
-	minSpan  = 0.3
-	margin   = 0.04
+	maxWiden  = 0.35
+	margin    = 0.03
+	arrowBand = 0.04
+	flatSpan  = 0.3
 )
 
 // reference is a reference line or curve, drawn or arrowed by finish.
@@ -70,22 +80,42 @@ func (f *Figure) finish() error {
 	if lo > hi {
 		return errNothing
 	}
-	s := math.Max(math.Log10(hi/lo), minSpan)
+	s := math.Log10(hi / lo)
+	if s < 1e-9 {
+		s = flatSpan
+	}
 	budget := maxWiden * s
+	var out []reference // the references left out of the range
 	for _, r := range f.refs {
 		a, b := span(r.pts)
 		need := math.Max(0, math.Log10(b/hi)) + math.Max(0, math.Log10(lo/a))
 		if need <= budget {
 			budget -= need
 			lo, hi = math.Min(lo, a), math.Max(hi, b)
+		} else {
+			out = append(out, r)
 		}
 	}
-	if hi/lo < 1.2 { // a flat range: ±10% around it
+	if hi/lo < 1+1e-9 { // a flat range: ±10% around it
 		c := math.Sqrt(lo * hi)
 		lo, hi = c/1.1, c*1.1
 	}
+	// A band for the arrows and their labels along an edge that gets
+	// any, clear of the data and the lines.
+	above, below := f.arrowsAbove, false
+	for _, r := range out {
+		a, b := span(r.pts)
+		above, below = above || a > hi, below || b < lo
+	}
 	m := math.Pow(hi/lo, margin)
+	band := math.Pow(hi/lo, arrowBand)
 	f.yr = [2]float64{lo / m, hi * m}
+	if above {
+		f.yr[1] *= band
+	}
+	if below {
+		f.yr[0] /= band
+	}
 	for _, r := range f.refs {
 		f.seeX(r.pts[0].X)
 		f.seeX(r.pts[len(r.pts)-1].X)
@@ -99,15 +129,13 @@ func (f *Figure) finish() error {
 	}
 	mx := math.Pow(xhi/xlo, 0.02)
 	f.xr = [2]float64{xlo / mx, xhi * mx}
-	arrows := 0
 	for _, r := range f.refs {
 		a, b := span(r.pts)
 		switch {
 		case (a > f.yr[1] || b < f.yr[0]) && r.atX > 0:
 			f.addArrowAt(r, r.atX, a > f.yr[1], true)
 		case a > f.yr[1] || b < f.yr[0]:
-			f.addArrow(r, a > f.yr[1], arrows)
-			arrows++
+			f.addArrow(r, a > f.yr[1])
 		default:
 			partly := ""
 			if a < f.yr[0] || b > f.yr[1] {
@@ -136,12 +164,39 @@ func (f *Figure) setRanges() {
 	setTicks(&f.Plot.Y)
 }
 
+// The arrow's triangle: its half width and how far it hangs into the
+// axes from their edge (its glyph's radius is 6 points).
+const (
+	arrowHalf  = vg.Length(7)
+	arrowDepth = vg.Length(14)
+)
+
 // addArrow draws reference r, which lies wholly beyond the range, as an
-// arrow at the top (up) or bottom edge: the i-th arrow of the figure, at
-// a position from the right end of the x range, with its label beside it.
-func (f *Figure) addArrow(r reference, up bool, i int) {
-	x := f.xr[1] / math.Pow(f.xr[1]/f.xr[0], 0.04+0.09*float64(i%8))
+// arrow at the top (up) or bottom edge, with its label to its left: the
+// arrows along one edge are set from the right end of the x range
+// leftwards, each clear of the previous one's label, by the labels'
+// widths in points over a (deliberately short) estimate of the axes'
+// width; past the left end they start again at the right, where their
+// labels take the next row or, with none free, the legend alone names
+// them.
+func (f *Figure) addArrow(r reference, up bool) {
+	vw, _, _ := geometry(f.opts.Width, f.opts.Height)
+	axes := 0.7*float64(vw) - 110 // the legend takes 30%; pads, y label and ticks the rest
+	edge := 0
+	if !up {
+		edge = 1
+	}
+	at := f.arrowRoom[edge] + 0.03
+	if at > 0.9 {
+		at = 0.03
+	}
+	x := f.xr[1] / math.Pow(f.xr[1]/f.xr[0], at)
 	f.addArrowAt(r, x, up, true)
+	need := float64(2*arrowHalf + 8)
+	if r.label != "" {
+		need += float64(textStyle(10).Width(r.label))
+	}
+	f.arrowRoom[edge] = at + need/math.Max(axes, 100)
 }
 
 // addArrowAt draws r as an arrow at x on the top (up) or bottom edge, its
@@ -161,7 +216,11 @@ func (f *Figure) addArrowAt(r reference, x float64, up, legend bool) {
 		f.legendAdd(s.Name, a)
 	}
 	if r.label != "" {
-		f.lineLabel(r.label, x, y, r.col)
+		edge := 1
+		if !up {
+			edge = -1
+		}
+		f.edgeLabel(r.label, x, y, r.col, edge)
 	}
 }
 

@@ -134,6 +134,13 @@ func (f *Figure) nextDashes() []vg.Length {
 	return d
 }
 
+// MeasuredColors are the colours a figure draws measured series in — the
+// solvers' palette, whose first two are also the moment profile's r̃_k
+// and r_k — and nothing else inside its axes but the clipped fractions
+// written beside a clip sweep's points: a reader of the image alone
+// (plotcheck) finds the measured data by them.
+func MeasuredColors() []color.Color { return slices.Clone(solverColors) }
+
 // solverColor is the i-th solver's colour.
 func solverColor(i int) color.Color { return solverColors[i%len(solverColors)] }
 

@@ -363,8 +363,8 @@ func TestSlopeGuides(t *testing.T) {
 	}
 }
 
-// TestAxisTicks: an axis's labels are real values at decades, 1-2-5 or
-// integer steps, all in the range, never 0, at most maxLabels of them,
+// TestAxisTicks: an axis's labels are real values at decades, 1-2-5,
+// 1-2-3-5 or integer steps, all in the range, never 0, at most maxLabels of them,
 // written in one form (all plain, or all m·10^e).
 func TestAxisTicks(t *testing.T) {
 	for _, c := range []struct {
@@ -377,7 +377,9 @@ func TestAxisTicks(t *testing.T) {
 		{50, 2e6, "10^2 10^3 10^4 10^5 10^6"},
 		{250, 4e6, "10^3 10^4 10^5 10^6"},
 		{1.2e-4, 3e-3, "2·10^−4 5·10^−4 10^−3 2·10^−3"},
-		{0.13, 0.85, "0.2 0.3 0.4 0.5 0.6 0.7 0.8"},
+		{0.13, 0.85, "0.2 0.3 0.5"},
+		{8.6, 42, "10 20 30"},
+		{2.1, 4.5, "3 4"},
 		{1e-12, 1e6, "10^−12 10^−9 10^−6 10^−3 10^0 10^3 10^6"},
 		{0.101, 0.118, "0.105 0.11 0.115"},
 		{625, 10000, "1000 2000 5000 10000"},

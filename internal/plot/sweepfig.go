@@ -282,8 +282,15 @@ func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) {
 	if missing > 0 {
 		name += "; " + plural(missing, "point") + " without one"
 	}
-	lo, _ := span(xys)
-	f.addRef(reference{name: name, label: solver + " certified ≥ " + num(lo), role: RoleCertificate, solver: solver,
+	// The label (beside its arrow when the curve is off the axes) gives
+	// the certificates' range over the grid: each is an upper bound at
+	// its own point.
+	lo, hi := span(xys)
+	label := solver + " certified ≤ " + num(lo)
+	if hi > lo {
+		label += " to " + num(hi)
+	}
+	f.addRef(reference{name: name, label: label, role: RoleCertificate, solver: solver,
 		col: shade(solverColor(si), -0.45), width: vg.Points(1.5), pts: xys})
 }
 

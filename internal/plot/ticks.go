@@ -8,11 +8,11 @@ import (
 	gplot "gonum.org/v1/plot"
 )
 
-// An axis's tick labels are real values at decades, at 1-2-5 steps or at
-// every integer multiple of a decade — the first of these that gives at
-// least three labels in the axis's range (decades thinned to at most
-// maxLabels) — or, on a range narrower than one multiple's gap, at linear
-// 1-2-5 steps. There is never a 0 (the axes are logarithmic). Every label
+// An axis's tick labels are real values at decades, at 1-2-5 steps, at
+// 1-2-3-5 steps or at every integer multiple of a decade — the first of
+// these that gives at least three labels in the axis's range (decades
+// thinned to at most maxLabels) — or, on a range narrower than one
+// multiple's gap, at linear 1-2-5 steps. There is never a 0 (the axes are logarithmic). Every label
 // of an axis has one form: plain decimals ("0.002", "5000") when all of
 // them lie in [plainLo, plainHi), otherwise m·10ᵉ for all of them, the
 // exponent raised (mathText).
@@ -75,9 +75,9 @@ func decade(m, e float64) float64 {
 
 // pickLabels chooses the labelled values (see the comment above):
 // decades when there are three or more (every step-th of them beyond
-// maxLabels), else 1-2-5 steps, else every multiple, each only where it
-// gives three to maxLabels labels (or falls back to the coarser set when
-// it gives more); linear steps on a narrower range.
+// maxLabels), else 1-2-5 steps, else 1-2-3-5, else every multiple, each
+// only where it gives three to maxLabels labels (or falls back to the
+// coarser set when it gives more); linear steps on a narrower range.
 func pickLabels(lo, hi float64, in func(float64) bool) []float64 {
 	at := func(ms ...float64) []float64 {
 		var vs []float64
@@ -104,7 +104,7 @@ func pickLabels(lo, hi float64, in func(float64) bool) []float64 {
 	if len(coarser) >= 3 {
 		return thin(coarser)
 	}
-	for _, ms := range [][]float64{{1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
+	for _, ms := range [][]float64{{1, 2, 5}, {1, 2, 3, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
 		vs := at(ms...)
 		switch {
 		case len(vs) > maxLabels && len(coarser) >= 2:

@@ -227,7 +227,7 @@ func (m Moments) WriteTable(w io.Writer) (err error) {
 	s := m.Spec
 	name := s.Scenario
 	if s.Data != "" {
-		name = s.Data + " (user data, " + s.Loss + " loss)"
+		name = theory.Name(s.Data) + " (user data, " + s.Loss + " loss)"
 	}
 	if s.Data != "" {
 		fmt.Fprintf(w, "NOT PRIVATE: every number below is computed on your rows (the empirical distribution's constants): a non-private diagnostic.\n")
