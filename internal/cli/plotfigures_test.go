@@ -94,3 +94,36 @@ func TestPlotHideLeavesPartsOut(t *testing.T) {
 		}
 	}
 }
+
+// TestMomentsPlot: dpso moments --plot draws the profile of the problem
+// (on user data: titled NOT PRIVATE, naming the file, its d its columns'),
+// refuses --force and --plot-size without --plot and a format it cannot
+// write, naming the flag, and offers neither --plot-hide (nothing to
+// hide) nor --constants (the profile runs nothing).
+func TestMomentsPlot(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join("..", "..", exampleData)
+	path := filepath.Join(dir, "rows.svg")
+	if code, _, errs := dpsoCLI("moments", "--data", data, "--plot", path); code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"NOT PRIVATE: computed on your rows", "linreg-t-d3.csv (user data, squared loss)", "d = 3,", "estimated, not private"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the user data's moment profile lacks %q", want)
+		}
+	}
+	checkInvalid(t, []invalidRun{
+		{[]string{"moments", "--force"}, []string{"--force:", "give --plot FILE"}},
+		{[]string{"moments", "--plot-size", "1280x720"}, []string{"--plot-size:", "give --plot FILE"}},
+		{[]string{"moments", "--plot", filepath.Join(dir, "m.pdf")}, []string{"--plot:", ".png or .svg"}},
+		{[]string{"moments", "--plot", filepath.Join(dir, "m.png"), "--plot-hide", "bounds"}, []string{"--plot-hide"}},
+		{[]string{"moments", "--constants", "private"}, []string{"--constants"}},
+	})
+	if _, err := os.Stat(filepath.Join(dir, "m.png")); !os.IsNotExist(err) {
+		t.Errorf("a refused --plot left a file (%v)", err)
+	}
+}
