@@ -37,8 +37,10 @@ type pointLabels struct {
 	// goes only beside its arrow, along the edge, or one row further in;
 	// where none of those places is free it is not drawn (the legend
 	// says what the arrow is), never away from the edge, where it would
-	// read as a level.
+	// read as a level. The other labels keep arrowClear from the arrows.
 	edges []int
+	// arrows are the arrows' boxes as last drawn.
+	arrows []vg.Rectangle
 }
 
 // lineLabel asks for a label at the right end (x, y) of a horizontal
@@ -60,13 +62,26 @@ func (f *Figure) edgeLabel(text string, x, y float64, col color.Color, edge int)
 }
 
 // placeLineLabels adds the labels lineLabel asked for (once every line is
-// in the figure).
+// in the figure): the arrows' first, which have only the places beside
+// their arrows, then the lines', which find room elsewhere along their
+// lines rather than take an arrow's place (where they would read as its
+// label).
 func (f *Figure) placeLineLabels() {
 	if len(f.lineAt) == 0 {
 		return
 	}
-	sty := textStyle(10)
-	f.Plot.Add(&pointLabels{f: f, at: f.lineAt, texts: f.lineTexts, style: sty, colors: f.lineColors, edges: f.lineEdges})
+	l := &pointLabels{f: f, style: textStyle(10)}
+	for _, arrows := range []bool{true, false} {
+		for i, e := range f.lineEdges {
+			if (e != 0) == arrows {
+				l.at = append(l.at, f.lineAt[i])
+				l.texts = append(l.texts, f.lineTexts[i])
+				l.colors = append(l.colors, f.lineColors[i])
+				l.edges = append(l.edges, e)
+			}
+		}
+	}
+	f.Plot.Add(l)
 }
 
 // labelPad is the clearance kept around a label's box.
@@ -82,6 +97,7 @@ func (l *pointLabels) Plot(c draw.Canvas, plt *gplot.Plot) {
 	pt := func(p plotter.XY) vg.Point { return vg.Point{X: trX(p.X), Y: trY(p.Y)} }
 	var segs [][2]vg.Point
 	var marks []vg.Rectangle
+	l.arrows = nil
 	for _, s := range l.f.series {
 		for i, p := range s.Points {
 			q := pt(p)
@@ -91,7 +107,9 @@ func (l *pointLabels) Plot(c draw.Canvas, plt *gplot.Plot) {
 			switch {
 			case s.Arrow:
 				// The arrow's triangle hangs inside the axes from its edge.
-				marks = append(marks, vg.Rectangle{Min: vg.Point{X: q.X - arrowHalf, Y: min(q.Y, c.Max.Y-arrowDepth)}, Max: vg.Point{X: q.X + arrowHalf, Y: max(q.Y, c.Min.Y+arrowDepth)}})
+				r := vg.Rectangle{Min: vg.Point{X: q.X - arrowHalf, Y: min(q.Y, c.Max.Y-arrowDepth)}, Max: vg.Point{X: q.X + arrowHalf, Y: max(q.Y, c.Min.Y+arrowDepth)}}
+				marks = append(marks, r)
+				l.arrows = append(l.arrows, r)
 			case s.Glyph != "" || len(s.Points) == 1:
 				marks = append(marks, vg.Rectangle{Min: vg.Point{X: q.X - markerHalf, Y: q.Y - markerHalf}, Max: vg.Point{X: q.X + markerHalf, Y: q.Y + markerHalf}})
 			}
@@ -117,7 +135,7 @@ func (l *pointLabels) Plot(c draw.Canvas, plt *gplot.Plot) {
 		}
 		for _, m := range labelPlaces(p, w, h, edge) {
 			box := vg.Rectangle{Min: m, Max: vg.Point{X: m.X + w, Y: m.Y + h}}
-			if l.free(c, box) {
+			if l.free(c, box) && (edge != 0 || l.clearOfArrows(box)) {
 				lb.Box, lb.Drawn = box, true
 				c.FillText(sty, vg.Point{X: m.X - rect.Min.X, Y: m.Y - rect.Min.Y}, t)
 				break
@@ -174,6 +192,20 @@ func (l *pointLabels) free(c draw.Canvas, box vg.Rectangle) bool {
 	}
 	for _, s := range l.f.labelSegs {
 		if segmentHitsRect(s[0], s[1], in) {
+			return false
+		}
+	}
+	return true
+}
+
+// arrowClear is how far a line's or a point's label keeps from an arrow,
+// beside which it would read as the arrow's label.
+var arrowClear = vg.Points(24)
+
+// clearOfArrows reports whether box keeps arrowClear from every arrow.
+func (l *pointLabels) clearOfArrows(box vg.Rectangle) bool {
+	for _, a := range l.arrows {
+		if rectsOverlap(box, grow(a, arrowClear)) {
 			return false
 		}
 	}

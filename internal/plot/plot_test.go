@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -267,6 +269,48 @@ func TestOffRangeReferencesAreArrows(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the arrow's label is not drawn: %+v", f.labels)
+	}
+}
+
+// TestLineLabelsKeepClearOfArrows: beside the explorer's first
+// comparison — the paper's solver certified just under w₀ near the top,
+// Lipschitz DP-SGD's certificate far above the axes — the arrow's label
+// stands beside its arrow, and the lines' labels (w₀, the certificate)
+// keep arrowClear from every arrow, where they would read as its label.
+func TestLineLabelsKeepClearOfArrows(t *testing.T) {
+	a := certified(synthetic([]float64{0.14, 0.08, 0.01, 1e-3, 1e-4}), 0.129)
+	l := certified(synthetic([]float64{0.14, 0.0786}), 8.89)
+	l.Solver = "lipschitz-dpsgd"
+	a.W0 = engine.Estimate{Mean: 0.139, SE: math.NaN()}
+	f, err := Comparison(&engine.Comparison{Reports: []*engine.Report{a, l}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Write(io.Discard, PNG); err != nil {
+		t.Fatal(err)
+	}
+	var arrows []vg.Rectangle
+	for _, s := range f.Series() {
+		if s.Arrow {
+			x, y := f.layout.axesV.Min.X+(f.layout.axesV.Max.X-f.layout.axesV.Min.X)*vg.Length(math.Log(s.Points[0].X/f.Plot.X.Min)/math.Log(f.Plot.X.Max/f.Plot.X.Min)), f.layout.axesV.Max.Y
+			arrows = append(arrows, vg.Rectangle{Min: vg.Point{X: x - arrowHalf, Y: y - arrowDepth}, Max: vg.Point{X: x + arrowHalf, Y: y}})
+		}
+	}
+	if len(arrows) != 1 {
+		t.Fatalf("%d arrows, want lipschitz-dpsgd's certificate's alone", len(arrows))
+	}
+	drawn := map[string]bool{}
+	for _, lb := range f.labels {
+		drawn[lb.Text] = lb.Drawn
+		if !lb.Drawn || strings.HasPrefix(lb.Text, "lipschitz-dpsgd") {
+			continue
+		}
+		if rectsOverlap(lb.Box, grow(arrows[0], arrowClear-1)) {
+			t.Errorf("the label %q %+v stands beside the arrow %+v", lb.Text, lb.Box, arrows[0])
+		}
+	}
+	if !drawn["lipschitz-dpsgd certified ≤ 8.89"] {
+		t.Errorf("the arrow's label is not drawn: %v", drawn)
 	}
 }
 
