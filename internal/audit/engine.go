@@ -260,15 +260,15 @@ func (p *plan) forEach(ctx context.Context, js []job, do func(j job, w *worker) 
 			w := &worker{d: d} // allocated by its own goroutine
 			ws[i] = w
 			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(js) {
+				k := int(next.Add(1)) - 1
+				if k >= len(js) {
 					return
 				}
 				if err := ctx.Err(); err != nil {
 					fail(err)
 					return
 				}
-				err := do(js[i], w)
+				err := do(js[k], w)
 				p.report(w)
 				if err != nil {
 					fail(err)

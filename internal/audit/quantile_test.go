@@ -62,13 +62,13 @@ func TestPilotQuantilesAreTheSortedQuantiles(t *testing.T) {
 		{"sawtooth", gen(100_000, func(i int) float64 { return float64(i % 97) })},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			wantTs, wantH := sortedQuantiles(c.x)
+			wantTS, wantH := sortedQuantiles(c.x)
 			ts, h, err := pilotQuantiles(context.Background(), slices.Clone(c.x))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(bitsOf(ts), bitsOf(wantTs)) {
-				t.Errorf("thresholds %v, want %v", ts, wantTs)
+			if !slices.Equal(bitsOf(ts), bitsOf(wantTS)) {
+				t.Errorf("thresholds %v, want %v", ts, wantTS)
 			}
 			if math.Float64bits(h.Lo) != math.Float64bits(wantH.Lo) || math.Float64bits(h.Hi) != math.Float64bits(wantH.Hi) || h.Bins != wantH.Bins {
 				t.Errorf("histogram [%v, %v) in %d bins, want [%v, %v) in %d", h.Lo, h.Hi, h.Bins, wantH.Lo, wantH.Hi, wantH.Bins)
