@@ -227,11 +227,12 @@ func tuneProgress(r *run) string {
 	return fmt.Sprintf("%d of %s searched; trial %d: candidate %d of K = %d…", r.trialsDone, trialCount(t), r.latest.Trial, r.latest.Iter, r.latest.Iters)
 }
 
-// tuneRow is one run of the three: its name, excess risk, parameters.
+// tuneRow is one run of the three: its name, excess risk, parameters
+// (short: in fewer cells, for the compact layout).
 type tuneRow struct {
-	name   string
-	est    engine.Estimate
-	params string
+	name          string
+	est           engine.Estimate
+	params, short string
 	// why replaces the bar when the run has no result (a refusal).
 	why string
 }
@@ -242,7 +243,7 @@ func tuneRows(rep *engine.TuneReport) []tuneRow {
 	ts := rep.Solvers[0]
 	var out []tuneRow
 	if p := ts.Prescribed; p != nil {
-		row := tuneRow{name: "prescribed", est: p.Excess, params: paramsText(p.Params.Clip, p.Params.Step, p.Params.Iters)}
+		row := tuneRow{name: "prescribed", est: p.Excess, params: paramsText(p.Params.Clip, p.Params.Step, p.Params.Iters), short: paramsShort(p.Params.Clip, p.Params.Step, p.Params.Iters)}
 		if p.Refused != "" {
 			row.why = "refused: " + p.Refused
 		}
@@ -251,10 +252,14 @@ func tuneRows(rep *engine.TuneReport) []tuneRow {
 	row := tuneRow{name: "tuned", est: ts.Tuned.Excess}
 	if tr := ts.Tuned.Trials; len(tr) > 0 && tr[0].Chosen >= 0 {
 		row.params = paramsText(tr[0].Params.Clip, tr[0].Params.Step, tr[0].Params.Iters)
+		row.short = paramsShort(tr[0].Params.Clip, tr[0].Params.Step, tr[0].Params.Iters)
 	}
 	out = append(out, row)
 	if o := ts.Oracle; o != nil && o.Best >= 0 {
-		out = append(out, tuneRow{name: "oracle-tuned", est: o.Excess, params: o.Candidate.Text(fmtNum)})
+		out = append(out, tuneRow{name: "oracle-tuned", est: o.Excess, params: o.Candidate.Text(fmtNum), short: o.Candidate.Text(fmtNum)})
+		if c := o.Candidate; c.Iters > 0 && c.Epochs == 0 && c.Batch == 0 {
+			out[len(out)-1].short = paramsShort(c.Clip, c.Step, c.Iters)
+		}
 	}
 	return out
 }
@@ -262,6 +267,11 @@ func tuneRows(rep *engine.TuneReport) []tuneRow {
 // paramsText is a run's C, step and T as the flags write them.
 func paramsText(c, step float64, iters int) string {
 	return fmt.Sprintf("C = %s, step = %s, T = %d", fmtNum(c), fmtNum(step), iters)
+}
+
+// paramsShort is paramsText in fewer cells ("C 788 · step 0.667 · T 20").
+func paramsShort(c, step float64, iters int) string {
+	return fmt.Sprintf("C %s · step %s · T %d", fmtNum(c), fmtNum(step), iters)
 }
 
 // estText is a mean ± its standard error.
@@ -311,15 +321,14 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, w int, narrow bool) 
 		var lines []string
 		name := st.FG(tuneColor(st, r.name), r.name)
 		params := r.params
+		if narrow {
+			params = r.short
+		}
 		if r.name == "tuned" && params != "" && rep.Spec.Trials > 1 {
 			// Each trial's search chooses its own (the panel lists them).
 			params += " (trial 0's)"
 		}
-		if narrow {
-			lines = append(lines, style.WrapStyled(name+"  "+params, w)...)
-		} else {
-			lines = append(lines, style.FitWords(name+"  "+params, w))
-		}
+		lines = append(lines, style.WrapStyled(name+"  "+params, w)...)
 		switch r.name {
 		case "prescribed":
 			p := ts.Prescribed
@@ -336,7 +345,7 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, w int, narrow bool) 
 		case "tuned":
 			whole := fmt.Sprintf("private, tuning included: the whole search is (%s, %s)-DP (ρ = %s's ε')", fmtNum(pv.Eps), fmtNum(pv.Target.Delta), fmtNum(pv.Target.Rho))
 			one := fmt.Sprintf("one candidate: ρ_Q = %s, ε' = %s alone (trains on %d rows, scored on %d)", fmtNum(pv.CandidateRho), fmtNum(pv.CandidateEps), rep.NTrain, rep.NValid)
-			over := fmt.Sprintf("tuning overhead: + ε' = %s, the best of K random candidates (Papernot & Steinke) and the score clip (ρ_s = %s)%s", fmtNum(pv.Overhead), fmtNum(pv.ScoreRho), constantsText(pv.ConstantsRho))
+			over := fmt.Sprintf("tuning overhead: + ε' = %s (the choice among K; score clip ρ_s = %s%s)", fmtNum(pv.Overhead), fmtNum(pv.ScoreRho), constantsText(pv.ConstantsRho))
 			if narrow {
 				whole = fmt.Sprintf("private, tuning included: ε' = %s", fmtNum(pv.Eps))
 				one = fmt.Sprintf("one candidate ε' = %s + tuning %s", fmtNum(pv.CandidateEps), fmtNum(pv.Overhead))
@@ -348,14 +357,14 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, w int, narrow bool) 
 				lines = append(lines, item(st.Muted, over)...)
 			}
 			if rep.UserRows {
-				lines = append(lines, item(st.Emph, fmt.Sprintf("your rows: %d searches compose to ε' = %s at δ = %s", rep.Total.Searches, fmtNum(rep.Total.Eps), fmtNum(rep.Total.Delta)))...)
+				lines = append(lines, item(st.Emph, fmt.Sprintf("your rows: %d search%s (trials) read them: ε' = %s at δ = %s in all", rep.Total.Searches, esPlural(rep.Total.Searches), fmtNum(rep.Total.Eps), fmtNum(rep.Total.Delta)))...)
 			}
 			if h := ts.Tuned.Holdout; !math.IsNaN(h.Mean) {
 				lines = append(lines, item(st.Warn, "held-out loss "+estText(h)+" (rows no solver saw; a non-private diagnostic)")...)
 			}
 			secs = append(secs, section{prio: 0, lines: lines})
 		case "oracle-tuned":
-			what := fmt.Sprintf("NOT private, not attainable: the best of %d grid points by the true excess risk, each at the full budget — a reference", len(ts.Oracle.Points))
+			what := fmt.Sprintf("NOT private, not attainable: the best of %d grid points by their true excess risk", len(ts.Oracle.Points))
 			if narrow {
 				what = "NOT private: unattainable reference"
 			}
@@ -374,7 +383,7 @@ func constantsText(rho0 float64) string {
 	if rho0 == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" and the private constants (ρ₀ = %s)", fmtNum(rho0))
+	return fmt.Sprintf("; private constants ρ₀ = %s", fmtNum(rho0))
 }
 
 // tuneColor is the colour of a run's name and bar.
@@ -406,21 +415,29 @@ func tuneVerdict(rows []tuneRow) string {
 	if !ok(tuned) {
 		return ""
 	}
+	// noise marks a ratio whose difference of means is within 3 standard
+	// errors (of independent means): not a clear difference.
+	noise := func(a, b engine.Estimate) string {
+		if math.Abs(a.Mean-b.Mean) > 3*math.Hypot(a.SE, b.SE) {
+			return ""
+		}
+		return " (within 3 s.e.: no clear difference)"
+	}
 	var parts []string
 	if ok(pres) {
 		if f := pres.est.Mean / tuned.est.Mean; f >= 1 {
-			parts = append(parts, fmtNum(f)+"× below prescribed")
+			parts = append(parts, fmtNum(f)+"× below prescribed"+noise(pres.est, tuned.est))
 		} else {
-			parts = append(parts, fmtNum(1/f)+"× above prescribed")
+			parts = append(parts, fmtNum(1/f)+"× above prescribed"+noise(pres.est, tuned.est))
 		}
 	}
 	if ok(orc) {
-		parts = append(parts, fmtNum(tuned.est.Mean/orc.est.Mean)+"× above oracle-tuned")
+		parts = append(parts, fmtNum(tuned.est.Mean/orc.est.Mean)+"× above oracle-tuned"+noise(tuned.est, orc.est))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return "tuned (private): " + strings.Join(parts, ", ") + " (the means)"
+	return "tuned (private), ratios of the means: " + strings.Join(parts, ", ")
 }
 
 // tuneBars draws each run's mean excess risk as a bar on one log axis,
@@ -577,7 +594,7 @@ func (p *privacyPanel) tuneLines(r *run, w int) []string {
 	frac := pv.Eps / pv.Target.EpsDelta
 	barW := max(min(w-30, 24), 6)
 	lines := []string{style.FitWords("search "+bar(st, frac, barW)+fmt.Sprintf(" ε' %s of %s", fmtNum(pv.Eps), fmtNum(pv.Target.EpsDelta)), w)}
-	lines = append(lines, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("candidate ε' %s + tuning ε' %s (ρ_Q = %s)", fmtNum(pv.CandidateEps), fmtNum(pv.Overhead), fmtNum(pv.CandidateRho)), w)...)
+	lines = append(lines, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("= candidate %s + tuning %s", fmtNum(pv.CandidateEps), fmtNum(pv.Overhead)), w)...)
 	if r.tune.Tune.References {
 		lines = append(lines, p.wrapIndented(st.Warn, "  ", "references: prescribed ρ = "+fmtNum(pv.Target.Rho)+" on the same data; oracle-tuned NOT private", w)...)
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -11,7 +12,9 @@ import (
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
+	"dpso/solvers/ledger"
 	"dpso/theory"
+	"dpso/tui/style"
 )
 
 // tuneSpec is the configuration of issue's done-when line, `dpso tune
@@ -75,7 +78,7 @@ func TestTuneIsTheCLITune(t *testing.T) {
 		"the theorem's constants",
 		"private, tuning included: the whole search is (" + fmtNum(pv.Eps) + ", " + fmtNum(pv.Target.Delta) + ")-DP",
 		"one candidate: ρ_Q = " + fmtNum(pv.CandidateRho) + ", ε' = " + fmtNum(pv.CandidateEps) + " alone",
-		"tuning overhead: + ε' = " + fmtNum(pv.Overhead),
+		"tuning overhead: + ε' = " + fmtNum(pv.Overhead) + " (the choice among K",
 		"NOT private, not attainable",
 		"w₀ " + fmtNum(rep.W0.Mean),
 		"The search: candidates and scores",
@@ -213,5 +216,53 @@ func TestGoldenTune(t *testing.T) {
 			keyUntil(t, m, "t", func() bool { return true })
 			golden(t, "screen-tune-privacy-"+itoa(sz[0])+"x"+itoa(sz[1]), m.render())
 		}
+	}
+}
+
+// TestTuneOnUserRowsComposes: on the user's rows the search runs without
+// the references (dpso tune's default there), the screen says why they
+// are absent and what the searches spent together, and the session's
+// ledger composes the search with the other releases of the same file:
+// the searches' (ε', δ) added to a run's ρ by basic composition.
+func TestTuneOnUserRowsComposes(t *testing.T) {
+	s := spec.Spec{Data: "../examples/linreg-t-d3.csv", Constants: "private", Holdout: 0.2, Rand: "seeded", Trials: 2}
+	res := mustResolve(t, s)
+	job, why := tuneJob(res)
+	if why != "" || job.tune.References {
+		t.Fatalf("the search on user rows: %q, references %v", why, job.tune.References)
+	}
+	rep, err := engine.Tune(context.Background(), res, job.tune, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := style.New(true, true)
+	var lines []string
+	for _, sec := range tuneSections(&st, rep, 84, false) {
+		lines = append(lines, sec.lines...)
+	}
+	text := stripANSI(strings.Join(lines, " "))
+	for _, want := range []string{
+		"excess risk on your rows (log axis): a non-private diagnostic",
+		"your rows: 2 searches (trials) read them: ε' = " + fmtNum(rep.Total.Eps),
+		"held-out loss " + estText(rep.Solvers[0].Tuned.Holdout),
+		"prescribed and oracle-tuned read your rows too",
+		"ρ₀ = " + fmtNum(res.ConstantsRho()) + ")",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the tuning screen on user rows lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "oracle-tuned  C") || strings.Contains(text, "prescribed  C") {
+		t.Errorf("a reference is shown although none ran:\n%s", text)
+	}
+
+	// The session: a run's ρ = ½ on the same file, then the search.
+	var l sessionLedger
+	l.add(&run{id: 1, phase: phaseDone, spec: res, cmp: &engine.Comparison{Reports: []*engine.Report{{Total: engine.PrivacyTotal{
+		UserRows: true, Composition: spec.Composition{Releases: 1}, Spent: ledger.Cost{Rho: 0.5}, ConvDelta: 1e-5}}}}})
+	l.add(&run{id: 2, phase: phaseDone, spec: res, job: job, tune: rep})
+	want := fmt.Sprintf("this session: 2 calls made 3 releases of your rows: ρ = 0.5 zCDP plus (ε, δ) = (%s, %s) in all", fmtNum(rep.Total.Eps), fmtNum(rep.Total.Delta))
+	if got := l.line(res.Spec.Data); !strings.HasPrefix(got, want) {
+		t.Errorf("session line %q, want it to start %q", got, want)
 	}
 }

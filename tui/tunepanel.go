@@ -151,7 +151,9 @@ func (p *tunePanel) lines() []string {
 		heading(st.Warn, "Trial 0's search: NOT private (diagnostics)")
 		para(fmt.Sprintf("K = %d candidates drawn, K ~ %s. Score: the mean validation loss clipped at c_s = %s, plus Gaussian noise σ = %s; the lowest score is released.",
 			tr.K, kLaw(rep), fmtNum(tr.ScoreClip), fmtNum(tr.ScoreSigma)), true)
-		oracle := ts.Oracle != nil && len(ts.Oracle.Points) == len(tr.Grid)
+		// The oracle's column where there is room (not the compact
+		// layout's side tab).
+		oracle := ts.Oracle != nil && len(ts.Oracle.Points) == len(tr.Grid) && w >= 60
 		last := "score"
 		if oracle {
 			last = "score · oracle's full-budget risk"
@@ -163,12 +165,15 @@ func (p *tunePanel) lines() []string {
 			if oracle {
 				cell += " · " + fmtNum(ts.Oracle.Points[g].Mean)
 			}
-			if i == tr.Chosen {
+			switch {
+			case i == tr.Chosen && w < 60:
+				cell += st.Good.Render(" ◀")
+			case i == tr.Chosen:
 				cell += st.Good.Render(" ◀ released")
 			}
 			out = append(out, row(fmt.Sprint(i+1), fmtNum(cd.Clip), fmtNum(cd.Step), itersText(cd), cell))
 		}
-		para("The search releases the chosen candidate only (its parameters, output and score): K and the other scores are not covered by its guarantee, and are shown for study.", true)
+		para("◀ marks the released candidate: the search releases it only (its parameters, output and score); K and the other scores are not covered by its guarantee, and are shown for study.", true)
 		if oracle {
 			para("The oracle's risk is each grid point run at the full budget on all rows, mean over trials: NOT private (it reads the true excess risk).", true)
 		}
