@@ -152,8 +152,10 @@ func (p *tunePanel) lines() []string {
 		para(fmt.Sprintf("K = %d candidates drawn, K ~ %s. Score: the mean validation loss clipped at c_s = %s, plus Gaussian noise σ = %s; the lowest score is released.",
 			tr.K, kLaw(rep), fmtNum(tr.ScoreClip), fmtNum(tr.ScoreSigma)), true)
 		// The oracle's column where there is room (not the compact
-		// layout's side tab).
-		oracle := ts.Oracle != nil && len(ts.Oracle.Points) == len(tr.Grid) && w >= 60
+		// layout's side tab) and every trial searched the same grid (with
+		// private constants each trial's grid scales with its own
+		// estimates, and a grid index means other values in each).
+		oracle := ts.Oracle != nil && len(ts.Oracle.Points) == len(tr.Grid) && w >= 60 && rep.Privacy.ConstantsRho == 0
 		last := "score"
 		if oracle {
 			last = "score · oracle's full-budget risk"
