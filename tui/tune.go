@@ -249,7 +249,7 @@ func tuneRows(rep *engine.TuneReport) []tuneRow {
 		}
 		out = append(out, row)
 	}
-	row := tuneRow{name: "tuned", est: ts.Tuned.Excess}
+	row := tuneRow{name: "tuned", est: ts.Tuned.Excess, params: "nothing released (K = 0): w₀", short: "K = 0: w₀"}
 	if tr := ts.Tuned.Trials; len(tr) > 0 && tr[0].Chosen >= 0 {
 		row.params = paramsText(tr[0].Params.Clip, tr[0].Params.Step, tr[0].Params.Iters)
 		row.short = paramsShort(tr[0].Params.Clip, tr[0].Params.Step, tr[0].Params.Iters)
@@ -324,7 +324,7 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, w int, narrow bool) 
 		if narrow {
 			params = r.short
 		}
-		if r.name == "tuned" && params != "" && rep.Spec.Trials > 1 {
+		if r.name == "tuned" && rep.Spec.Trials > 1 {
 			// Each trial's search chooses its own (the panel lists them).
 			params += " (trial 0's)"
 		}
@@ -332,13 +332,23 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, w int, narrow bool) 
 		switch r.name {
 		case "prescribed":
 			p := ts.Prescribed
-			what := fmt.Sprintf("the theorem's constants, ρ = ε²/2 = %s on all %s rows: ε' = %s at δ = %s", fmtNum(p.Privacy.Rho), fmtN(rep.N), fmtNum(p.Privacy.EpsDelta), fmtNum(pv.Target.Delta))
-			if p.Privacy.Model == spec.Accountant {
+			constants := "the theorem's constants"
+			if pv.ConstantsRho > 0 {
+				constants = "the theorem's formulas at private estimates of the constants (ρ₀ inside ρ)"
+			}
+			what := fmt.Sprintf("%s, ρ = ε²/2 = %s on all %s rows: ε' = %s at δ = %s", constants, fmtNum(p.Privacy.Rho), fmtN(rep.N), fmtNum(p.Privacy.EpsDelta), fmtNum(pv.Target.Delta))
+			switch {
+			case r.why != "":
+				what = r.why
+			case p.Privacy.Model == spec.Accountant:
 				e, _ := report.EpsDelta(p)
 				what = fmt.Sprintf("the prescription's parameters on all %s rows: ε' = %s at δ = %s (%s accountant)", fmtN(rep.N), fmtNum(e), fmtNum(pv.Target.Delta), p.Privacy.AccountantName)
 			}
-			if narrow {
+			if narrow && r.why == "" {
 				what = fmt.Sprintf("theorem's constants, ρ = %s: ε' = %s", fmtNum(p.Privacy.Rho), fmtNum(p.Privacy.EpsDelta))
+				if pv.ConstantsRho > 0 {
+					what = fmt.Sprintf("private constants, ρ = %s: ε' = %s", fmtNum(p.Privacy.Rho), fmtNum(p.Privacy.EpsDelta))
+				}
 			}
 			lines = append(lines, item(st.Muted, what)...)
 			secs = append(secs, section{prio: 1, lines: lines})
