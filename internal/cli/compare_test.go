@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"dpso/internal/report"
+	"dpso/internal/testutil/golden"
 )
 
 // compareArgs is a small comparison on linreg-t with a refusal in it
@@ -30,7 +31,7 @@ func TestRunSolversIsOneComparison(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "run-solvers.shape.json", jsonShape(t, out))
+	golden.Equal(t, "run-solvers.shape.json", jsonShape(t, out))
 	var doc report.ComparisonJSON
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)

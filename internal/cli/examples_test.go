@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"dpso/internal/spec"
+	"dpso/internal/testutil/golden"
 	"dpso/scenarios"
 )
 
@@ -61,7 +62,7 @@ func exampleCSV(t *testing.T) (string, *scenarios.Instance) {
 func TestExampleData(t *testing.T) {
 	atRepoRoot(t)
 	want, in := exampleCSV(t)
-	if os.Getenv("DPSO_UPDATE_GOLDEN") == "1" {
+	if golden.Update() {
 		if err := os.WriteFile(exampleData, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpso/internal/testutil/golden"
 	"dpso/theory"
 )
 
@@ -32,7 +33,7 @@ func TestPrivacyGoldenJSON(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
-	golden(t, "privacy_eps1.golden.json", out)
+	golden.Equal(t, "privacy_eps1.json", out)
 }
 
 // TestPrivacyJSONEchoesItsInputs: every `dpso privacy --json` document

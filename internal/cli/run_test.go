@@ -21,6 +21,7 @@ import (
 	"dpso/internal/engine"
 	"dpso/internal/report"
 	"dpso/internal/spec"
+	"dpso/internal/testutil/golden"
 	"dpso/scenarios"
 	"dpso/solvers/oracle"
 	"dpso/theory"
@@ -46,7 +47,7 @@ func TestRunJSONShapeAndValues(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
-	golden(t, "run.shape.json", jsonShape(t, out))
+	golden.Equal(t, "run.shape.json", jsonShape(t, out))
 	// The keys, in its order.
 	want := []string{"citation", "scenario", "class", "solver", "oracle", "n", "d", "k", "eps", "seed", "rand", "private", "params", "privacy", "excess_risk", "trials",
 		"w0_excess", "nonprivate_reference", "clipped", "certificate", "bounds", "notes"}

@@ -14,6 +14,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/internal/testutil/golden"
 	"dpso/theory"
 )
 
@@ -39,7 +40,7 @@ func TestSweepJSONShapeAndValues(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "sweep.shape.json", jsonShape(t, out))
+	golden.Equal(t, "sweep.shape.json", jsonShape(t, out))
 	var j struct {
 		Sweep    string
 		From, To float64

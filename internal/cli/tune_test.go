@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpso/internal/testutil/golden"
 	"dpso/theory"
 )
 
@@ -20,7 +21,7 @@ func TestTuneJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "tune.shape.json", jsonShape(t, out))
+	golden.Equal(t, "tune.shape.json", jsonShape(t, out))
 	var j struct {
 		Search struct {
 			Candidates struct {
