@@ -2,6 +2,7 @@ package theory
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -191,19 +192,22 @@ func TestEvaluateReferenceValues(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for _, c := range cases {
-		b := mustEval(t, c.id, c.at.params())
-		// Different but equivalent float64 expressions: a few ulps apart.
-		if e := relErr(b.Value, c.want); e > 1e-13 {
-			t.Errorf("%s at %+v = %.17g, want %.17g (rel err %.2g)", c.id, c.at, b.Value, c.want, e)
-		}
-		sum := 0.0
-		for _, tm := range b.Terms {
-			sum += tm.Value
-		}
-		if sum != b.Value {
-			t.Errorf("%s: terms sum to %g, value %g", c.id, sum, b.Value)
-		}
-		seen[c.id]++
+		t.Run(fmt.Sprintf("%s at n=%g", c.id, c.at.n), func(t *testing.T) {
+			b := mustEval(t, c.id, c.at.params())
+			// Different but equivalent float64 expressions: a few ulps apart.
+			if e := relErr(b.Value, c.want); e > 1e-13 {
+				t.Errorf("%s at %+v = %.17g, want %.17g (rel err %.2g)", c.id, c.at, b.Value, c.want, e)
+			}
+			sum := 0.0
+			for _, tm := range b.Terms {
+				sum += tm.Value
+			}
+			if sum != b.Value {
+				t.Errorf("%s: terms sum to %g, value %g", c.id, sum, b.Value)
+			}
+			seen[c.id]++
+
+		})
 	}
 	for _, id := range IDs() {
 		if seen[id] < 3 {
