@@ -65,7 +65,6 @@ func TestPrescriptionsMatchTheory(t *testing.T) {
 					}
 				}
 			}
-
 		})
 	}
 }

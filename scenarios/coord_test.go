@@ -63,7 +63,6 @@ func TestLinRegCoordMomentIsABound(t *testing.T) {
 					}
 				}
 			}
-
 		})
 	}
 }

@@ -42,7 +42,6 @@ func TestParseCSVDelimitersAndBOM(t *testing.T) {
 			if bom := strings.HasPrefix(c.in, "\xef\xbb\xbf"); tb.BOM != bom || strings.Contains(strings.Join(tb.Notes(), " "), "byte-order mark") != bom {
 				t.Errorf("%s: BOM %v, notes %v", c.name, tb.BOM, tb.Notes())
 			}
-
 		})
 	}
 	if _, err := ParseCSV(context.Background(), "f.csv", strings.NewReader("\xff\xfex\x00,\x00y\x00")); err == nil || !strings.Contains(err.Error(), "UTF-16") {
@@ -224,7 +223,6 @@ func TestLoadCSVRefusesSpecialFiles(t *testing.T) {
 			if !errors.As(err, &de) || !strings.Contains(de.Msg, kind) {
 				t.Errorf("LoadCSV(%s) = %v, want a *DataError naming a %s", p, err, kind)
 			}
-
 		})
 	}
 }
@@ -253,7 +251,6 @@ func TestHugeCellIsRefusedAtItsRow(t *testing.T) {
 			if !errors.As(err, &de) || de.Line != 3 || de.Col != 2 || !strings.Contains(de.Msg, "float64's range") {
 				t.Errorf("%s: err = %v, want a *DataError at line 3, column 2", loss, err)
 			}
-
 		})
 	}
 }

@@ -74,7 +74,6 @@ func TestParseCSV(t *testing.T) {
 			if !isUserErr(err) {
 				t.Errorf("%s: not a user error", c.name)
 			}
-
 		})
 	}
 	tb, _ := ParseCSV(context.Background(), "f.csv", strings.NewReader("x1,x2,y\n1,2,3\n\n4,5,6\n"))
@@ -119,7 +118,6 @@ func TestUserData(t *testing.T) {
 			if !errors.As(err, &se) || se.Field != c.field {
 				t.Errorf("%+v: error %v, want field %s", c.spec, err, c.field)
 			}
-
 		})
 	}
 	if _, err := Build(ctx, resolved(t, ProblemDef{Data: missing, Rk: 1, Beta: 1})); !isUserErr(err) || !strings.Contains(err.Error(), "nope.csv") {

@@ -125,7 +125,6 @@ func TestEmpiricalSupFirstPrinciples(t *testing.T) {
 			if !(got > atZero && got < hi*(1-1e-3)) {
 				t.Errorf("%s, λ₂ = 0.5: grid sup %v not strictly inside (%v, %v)", c.name, got, atZero, hi)
 			}
-
 		})
 	}
 	// mean-hard's law: x ∈ {0, c·ν}, one direction.
@@ -185,7 +184,6 @@ func TestEmpiricalMomentScenarios(t *testing.T) {
 					t.Errorf("%s n = %d: bracket [%v, %v] has no lower end below its upper one", name, n, e.Lo, e.V)
 				}
 			}
-
 		})
 	}
 	// Not computed: a smooth loss, n < 2.
@@ -229,7 +227,6 @@ func TestBoundsOfEmpirical(t *testing.T) {
 			if indexOf(bs, c.id) >= 0 {
 				t.Errorf("%s shuffle: %v lists %s", c.def.Scenario, ids(bs), c.id)
 			}
-
 		})
 	}
 	in := build(t, ProblemDef{Scenario: LinRegT})

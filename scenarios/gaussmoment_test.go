@@ -120,7 +120,6 @@ func TestGaussSupMatchesMonteCarlo(t *testing.T) {
 					t.Errorf("d = %d, (R, ω, σ) = (%g, %g, %g), k = %g: quadrature %g, Monte Carlo %g ± %g", c.d, c.r, c.omega, c.sigma, k, got, mean, se)
 				}
 			}
-
 		})
 	}
 }

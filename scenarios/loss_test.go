@@ -94,7 +94,6 @@ func TestGradMatchesFiniteDifferences(t *testing.T) {
 			if checked < 100 {
 				t.Errorf("%s: only %d of 200 points were away from kinks", c.name, checked)
 			}
-
 		})
 	}
 }
@@ -147,7 +146,6 @@ func TestSupGradIsTheSupremum(t *testing.T) {
 					t.Fatalf("%s: boundary max %g, supGrad %g", c.name, best, sup)
 				}
 			}
-
 		})
 	}
 }
@@ -186,7 +184,6 @@ func TestSmoothedBounds(t *testing.T) {
 					}
 				}
 			}
-
 		})
 	}
 }
@@ -202,7 +199,6 @@ func TestGradDoesNotAllocate(t *testing.T) {
 			if a := testing.AllocsPerRun(100, func() { c.obj.grad(g, w, x) }); a != 0 {
 				t.Errorf("%s: grad allocates %g times", c.name, a)
 			}
-
 		})
 	}
 }
@@ -213,7 +209,6 @@ func TestParseLoss(t *testing.T) {
 			if got, err := ParseLoss(string(l)); err != nil || got != l {
 				t.Errorf("ParseLoss(%q) = %q, %v", l, got, err)
 			}
-
 		})
 	}
 	if _, err := ParseLoss("huber"); err == nil {
@@ -230,7 +225,6 @@ func TestSoftplusSigmoidSameBits(t *testing.T) {
 			if sp != softplus(x) || sg != sigmoid(x) {
 				t.Errorf("x = %g: (%v, %v), want (%v, %v)", x, sp, sg, softplus(x), sigmoid(x))
 			}
-
 		})
 	}
 }

@@ -50,7 +50,6 @@ func TestLBFGSBelowRounding(t *testing.T) {
 			if gn = math.Sqrt(gn); gn > gtol {
 				t.Errorf("gtol %g: ‖∇f‖ = %g at the returned point", gtol, gn)
 			}
-
 		})
 	}
 	// A budget of 5 evaluations is honoured (the point returned is the

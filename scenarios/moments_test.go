@@ -32,7 +32,6 @@ func TestExample1Claims(t *testing.T) {
 			if r := c.R(cl.k); !(r <= cl.bound) {
 				t.Errorf("r̃_%g = %g, the paper claims ≤ %g", cl.k, r, cl.bound)
 			}
-
 		})
 	}
 	if !(c.Lf >= 1e20) || math.IsInf(c.Lf, 1) {
@@ -47,7 +46,6 @@ func TestExample1Claims(t *testing.T) {
 			if got := c.R(k); math.Abs(got-want) > 1e-13*want {
 				t.Errorf("r̃_%g = %.17g, hand value %.17g", k, got, want)
 			}
-
 		})
 	}
 	for _, k := range []int{2, 3, 4, 6, 8, 12, 16} {
@@ -60,7 +58,6 @@ func TestExample1Claims(t *testing.T) {
 			if got := c.R(float64(k)); math.Abs(got-want) > 1e-12*want {
 				t.Errorf("r̃_%d = %.17g, binomial expansion %.17g", k, got, want)
 			}
-
 		})
 	}
 	if c.Beta != 1 || c.Mu != 1 || c.D != 2 {
@@ -134,7 +131,6 @@ func TestProfilesMatchTheDataStream(t *testing.T) {
 			if math.Abs(mean-declared) > tol || math.IsNaN(declared) {
 				t.Errorf("%s: E G^%g: stream %g ± %g, declared %g (%s; ± %g)", c.spec.Scenario, c.k, mean, seStream, declared, e.Method, seProf)
 			}
-
 		})
 	}
 }
@@ -168,7 +164,6 @@ func TestMomentsInfinitePastTheTailIndex(t *testing.T) {
 			if lf := in.Constants().Lf; !math.IsInf(lf, 1) {
 				t.Errorf("%s: L_f = %g, want +∞ (unbounded features)", c.spec.Scenario, lf)
 			}
-
 		})
 	}
 	// The Monte Carlo standard error is infinite when E G^{2k} = ∞ (MC-only
@@ -289,7 +284,6 @@ func TestHardInstances(t *testing.T) {
 			if ac.Beta != 0 {
 				t.Errorf("affine-hard: β = %g, want 0 (linear)", ac.Beta)
 			}
-
 		})
 	}
 }

@@ -64,7 +64,6 @@ func TestClosedFormRiskMatchesMonteCarlo(t *testing.T) {
 			if ex, _ := in.Excess(in.RiskInfo().WStar); ex != 0 {
 				t.Errorf("%s: excess at w* = %g, want 0", s.Scenario, ex)
 			}
-
 		})
 	}
 }
@@ -220,7 +219,6 @@ func TestSampleRiskAgainstKnownOptima(t *testing.T) {
 			if sr.width > 1e-8 {
 				t.Errorf("squared R=%g: certified width %g, want ≤ 1e-8", R, sr.width)
 			}
-
 		})
 	}
 
@@ -327,7 +325,6 @@ func TestEvalSampleRisk(t *testing.T) {
 					t.Errorf("%s: excess %g ± %g at %v", s.Scenario, ex, se, w)
 				}
 			}
-
 		})
 	}
 }
@@ -338,7 +335,6 @@ func TestEvalSizeFor(t *testing.T) {
 			if got := EvalSizeFor(c.sdim); got != c.want {
 				t.Errorf("EvalSizeFor(%d) = %d, want %d", c.sdim, got, c.want)
 			}
-
 		})
 	}
 }

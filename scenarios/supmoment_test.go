@@ -42,7 +42,6 @@ func TestArcMaxCertifies(t *testing.T) {
 			if got := tc.f(r.at[0], r.at[1]); got != r.lo || math.Abs(math.Hypot(r.at[0], r.at[1])-1) > 1e-12 {
 				t.Errorf("%s: the reported point %v is not on the arc with value lo", tc.name, r.at)
 			}
-
 		})
 	}
 }
@@ -81,7 +80,6 @@ func TestSupClosedForms(t *testing.T) {
 			if math.Abs(tc.got.V-tc.want) > 1e-9*tc.want || tc.got.SE != 0 {
 				t.Errorf("%s = %.12g ± %g, hand value %.12g", tc.name, tc.got.V, tc.got.SE, tc.want)
 			}
-
 		})
 	}
 	// Example 1's r_4 by the binomial expansion at w = 1:
@@ -126,10 +124,8 @@ func TestSupMonteCarloMatchesExact(t *testing.T) {
 					if math.Abs(side.mc.V-side.want.V) > tol || !(side.mc.SE > 0 || math.Abs(side.mc.V-side.want.V) <= 1e-8*side.want.V) {
 						t.Errorf("%s %v: %s Monte Carlo %.6g ± %.2g, exact %.6g", p.Scenario, p.Params, side.name, side.mc.V, side.mc.SE, side.want.V)
 					}
-
 				})
 			}
-
 		})
 	}
 }
@@ -275,7 +271,6 @@ func TestSupAgainstBruteForce(t *testing.T) {
 					t.Errorf("%s %v: %s_%g: the best point of W has E = %.5g ± %.2g, far below the computed %.5g ± %.2g", tc.p.Scenario, tc.p.Params, s.name, tc.k, best, bestSE, lok, sek)
 				}
 			}
-
 		})
 	}
 }
@@ -353,7 +348,6 @@ func TestAssumptionChecksHold(t *testing.T) {
 					t.Errorf("%s %+v: %s [%s] %s", p.Scenario, p.Params, c.Text, c.Label, c.Verdict)
 				}
 			}
-
 		})
 	}
 }

@@ -221,7 +221,6 @@ func TestInfiniteMoments(t *testing.T) {
 			if b := mustEval(t, id, p); b.ConditionsHold() {
 				t.Errorf("%s with L_f = ∞: conditions hold: %+v", id, b.Conditions)
 			}
-
 		})
 	}
 	// Only r̃_k infinite: r̃₂ terms stay finite, the bound is infinite.

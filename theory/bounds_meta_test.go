@@ -67,7 +67,6 @@ func TestConditions(t *testing.T) {
 			if want := direct(c.id, q); relErr(b.Value, want) > 1e-12 {
 				t.Errorf("%s: value %g, formula %g", c.id, b.Value, want)
 			}
-
 		})
 	}
 }
@@ -136,7 +135,6 @@ func TestMissingAndInvalidInputs(t *testing.T) {
 			if !errors.As(err, &pe) || pe.Field != c.field {
 				t.Errorf("All: %v, want a ParamError on %s", err, c.field)
 			}
-
 		})
 	}
 	if _, err := Evaluate("no-such-bound", P1.params()); err == nil || !strings.Contains(err.Error(), "unknown bound id") {
@@ -176,7 +174,6 @@ func TestForClassAndMetadata(t *testing.T) {
 					t.Errorf("%s kind %s, want %s", id, b.Kind, wantKind)
 				}
 			}
-
 		})
 	}
 	ids := IDs()

@@ -206,7 +206,6 @@ func TestEvaluateReferenceValues(t *testing.T) {
 				t.Errorf("%s: terms sum to %g, value %g", c.id, sum, b.Value)
 			}
 			seen[c.id]++
-
 		})
 	}
 	for _, id := range IDs() {

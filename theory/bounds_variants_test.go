@@ -95,7 +95,6 @@ func TestVariantConditionEdges(t *testing.T) {
 			if want := direct(c.id, q); relErr(b.Value, want) > 1e-12 {
 				t.Errorf("%s: value %g, formula %g", c.id, b.Value, want)
 			}
-
 		})
 	}
 	// Without r̃_2k the empirical-moment condition is not stated.
@@ -135,7 +134,6 @@ func TestAffineOptimalBeta(t *testing.T) {
 			if r > 3 || r < 1 {
 				t.Errorf("%+v: acsa/optimal at β* = %g", q, r)
 			}
-
 		})
 	}
 	if _, err := AffineOptimalBeta(NewParams()); err == nil {
@@ -153,7 +151,6 @@ func TestShuffleEps(t *testing.T) {
 			if !math.IsNaN(ShuffleEps(c[0], c[1], c[2])) {
 				t.Errorf("ShuffleEps%v not NaN", c)
 			}
-
 		})
 	}
 	// The shuffle bound is its zCDP bound at ε̃.
@@ -165,7 +162,6 @@ func TestShuffleEps(t *testing.T) {
 			if a, b := mustEval(t, pair[0], p).Value, mustEval(t, pair[1], q).Value; a != b {
 				t.Errorf("%s = %g, %s at ε̃ = %g", pair[0], a, pair[1], b)
 			}
-
 		})
 	}
 }
@@ -204,7 +200,6 @@ func TestVariantsAndAssumptions(t *testing.T) {
 			if got != c.want || ok != c.ok {
 				t.Errorf("Variant(%s, %s, %v) = %q, %v; want %q, %v", c.id, c.a, c.shuffle, got, ok, c.want, c.ok)
 			}
-
 		})
 	}
 	for id, a := range map[string]Assumption{SmoothConvexACSA: Tilde, LowerConvexNC: Noncentral, AsymptoticSC: Noncentral,
@@ -214,7 +209,6 @@ func TestVariantsAndAssumptions(t *testing.T) {
 			if got := AssumptionOf(id); got != a {
 				t.Errorf("AssumptionOf(%s) = %q, want %q", id, got, a)
 			}
-
 		})
 	}
 	for _, a := range Assumptions {
@@ -267,7 +261,6 @@ func TestPrescriptionAllows(t *testing.T) {
 			if al.Allowed == (al.Substitute == "") {
 				t.Errorf("%s/%s: substitute %q with allowed %v", c.c, c.a, al.Substitute, al.Allowed)
 			}
-
 		})
 	}
 }
@@ -291,7 +284,6 @@ func TestRkFromCoordinatewise(t *testing.T) {
 			if got := RkFromCoordinatewise(k, 9, 2, math.NaN()); got > 4*3*2 {
 				t.Errorf("k=%g: %g > 4√dγ", k, got)
 			}
-
 		})
 	}
 	// k = ∞: 2·max(L, √dγ); large k is continuous towards it.
@@ -306,7 +298,6 @@ func TestRkFromCoordinatewise(t *testing.T) {
 			if !math.IsNaN(RkFromCoordinatewise(c[0], c[1], c[2], c[3])) {
 				t.Errorf("%v: not NaN", c)
 			}
-
 		})
 	}
 }
@@ -393,7 +384,6 @@ func TestShuffleCoordMoments(t *testing.T) {
 				!strings.Contains(b.Formula, "√d·γ_k^(1/k)") || strings.Contains(b.Formula, "r̃_k") || !strings.Contains(b.Dominant, "γ") {
 				t.Errorf("%s: label %q, source %q, formula %q, dominant %q", id, b.Label, b.Source, b.Formula, b.Dominant)
 			}
-
 		})
 	}
 }
@@ -493,7 +483,6 @@ func TestVariantConditionsSaySubstitution(t *testing.T) {
 					t.Errorf("%s at %+v: no inherited condition contains %q: %q", c.id, c.at, s, all)
 				}
 			}
-
 		})
 	}
 }

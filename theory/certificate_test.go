@@ -77,7 +77,6 @@ func TestMeanOracle1Bound(t *testing.T) {
 			if got := ClipBias(c.k, c.r, c.C); got != c.want {
 				t.Errorf("ClipBias(%g, %g, %g) = %g, want %g", c.k, c.r, c.C, got, c.want)
 			}
-
 		})
 	}
 	// Continuity at k → ∞ with r < C: (r/C)^k → 0.
@@ -89,7 +88,6 @@ func TestMeanOracle1Bound(t *testing.T) {
 			if !math.IsNaN(ClipBias(c[0], c[1], c[2])) {
 				t.Errorf("ClipBias%v not NaN", c)
 			}
-
 		})
 	}
 	if s := MeanOracle1Sigma(3, 100, 0.5); relErr(s, 0.12) > 1e-15 {
@@ -158,7 +156,6 @@ func TestMeanOracle2Bound(t *testing.T) {
 			if !found {
 				t.Errorf("no condition %q", e.sub)
 			}
-
 		})
 	}
 	// k = ∞: the clipping tail vanishes when 2γ < τ.
@@ -222,7 +219,6 @@ func TestACSAGeneric(t *testing.T) {
 			if _, err := ACSAGeneric(bad); !errors.As(err, &ce) {
 				t.Errorf("%+v: %v", bad, err)
 			}
-
 		})
 	}
 }

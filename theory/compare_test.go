@@ -112,7 +112,6 @@ func TestSCSGDGapGrowsLikeKappaPower(t *testing.T) {
 			if h := 1 - 1/k; math.Abs(slope-h) > tol || tol > 0.01 {
 				t.Errorf("k=%g: slope %g, want %g ± %g", k, slope, h, tol)
 			}
-
 		})
 	}
 }
@@ -171,7 +170,6 @@ func TestACSAGapAndOptimality(t *testing.T) {
 			if want := (2 + math.Pow(n, 1.0/18)) / (1 + c); relErr(r, want) > 1e-12 {
 				t.Errorf("n=%g: ratio %.15g, want (2 + n^(1/18))/(1 + 2^(1/4)) = %.15g", n, r, want)
 			}
-
 		})
 	}
 }
@@ -216,7 +214,6 @@ func TestACSAVersusKLZ21(t *testing.T) {
 			if ACSABeatsKLZ21Paper(n, d) != (r < 1) {
 				t.Errorf("d = %g·n^(1/6): paper rule %v, ratio %g", c, ACSABeatsKLZ21Paper(n, d), r)
 			}
-
 		})
 	}
 	if _, err := ACSAKLZ21CrossoverDim(0.5, 1); err == nil {

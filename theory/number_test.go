@@ -76,7 +76,6 @@ func TestNumberFormats(t *testing.T) {
 			if got := c.f.Format(c.x); got != c.want {
 				t.Errorf("%s.Format(%v) = %q, want %q", c.name, c.x, got, c.want)
 			}
-
 		})
 	}
 	if FormatNumber(2.5) != Exact.Format(2.5) || Superscript(-12) != "⁻¹²" {
@@ -96,7 +95,6 @@ func TestParseNumberReadsWhatFormatWrites(t *testing.T) {
 			if err != nil || y != x {
 				t.Errorf("ParseNumber(Exact.Format(%v) = %q) = %v, %v", x, s, y, err)
 			}
-
 		})
 	}
 	for s, want := range map[string]float64{"2·10⁵": 2e5, "10⁻³": 1e-3, "−0.5": -0.5, "−10²": -100, "3.5·10⁻¹²": 3.5e-12, "1e6": 1e6} {
@@ -104,7 +102,6 @@ func TestParseNumberReadsWhatFormatWrites(t *testing.T) {
 			if y, err := ParseNumber(s); err != nil || y != want {
 				t.Errorf("ParseNumber(%q) = %v, %v; want %v", s, y, err, want)
 			}
-
 		})
 	}
 	for _, s := range []string{"10", "·10⁵", "2·10", "2·10x", "NaN", ""} {
@@ -119,7 +116,6 @@ func TestParseNumberReadsWhatFormatWrites(t *testing.T) {
 			if err == nil {
 				t.Errorf("ParseNumber(%q) = %v, want an error", s, y)
 			}
-
 		})
 	}
 }
@@ -141,7 +137,6 @@ func TestList(t *testing.T) {
 			if got := Sig4.List(c.xs, c.max); got != c.want {
 				t.Errorf("List(%v, %d) = %q, want %q", c.xs, c.max, got, c.want)
 			}
-
 		})
 	}
 }
@@ -171,7 +166,6 @@ func TestFormatCount(t *testing.T) {
 					t.Errorf("ParseNumber(%s) = %v, %v; want %d", c.want, x, err, c.n)
 				}
 			}
-
 		})
 	}
 	if got := FormatCount(uint64(math.MaxUint64)); got != "1.8446744073709551615·10¹⁹" {

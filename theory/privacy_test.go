@@ -36,7 +36,6 @@ func TestDeltaGaussianPublishedValues(t *testing.T) {
 			if math.Abs(got-c.want) > halfUnit(c.decimalsGiven) {
 				t.Errorf("%s: δ(μ=%g, ε'=%g) = %.17g, want %v", c.source, c.mu, c.epsPrime, got, c.want)
 			}
-
 		})
 	}
 }
@@ -48,7 +47,6 @@ func TestEpsExactPublishedValues(t *testing.T) {
 			if got := EpsExact(c.mu, 1e-5); math.Abs(got-c.want) > halfUnit(5) {
 				t.Errorf("EpsExact(%g, 1e-5) = %.10g, want %v", c.mu, got, c.want)
 			}
-
 		})
 	}
 	// OpenDP: ρ = 1/32, δ = 1e−3 by Canonne–Kamath–Steinke gives
@@ -166,7 +164,6 @@ func TestDeltaGaussianTails(t *testing.T) {
 			if got := DeltaGaussian(c.mu, c.eps); relErr(got, naive) > 1e-12 {
 				t.Errorf("μ=%g ε'=%g: δ = %.15g, naive %.15g", c.mu, c.eps, got, naive)
 			}
-
 		})
 	}
 	// Strictly decreasing in ε' across the switches between forms.
@@ -183,7 +180,6 @@ func TestDeltaGaussianTails(t *testing.T) {
 				}
 				prev = d
 			}
-
 		})
 	}
 	// The continued fraction agrees with Φ/φ where both are representable.
@@ -194,7 +190,6 @@ func TestDeltaGaussianTails(t *testing.T) {
 			if relErr(cf, ratio) > 1e-12 {
 				t.Errorf("M(%g): continued fraction %.16g, Φ/φ %.16g", x, cf, ratio)
 			}
-
 		})
 	}
 }
@@ -206,7 +201,6 @@ func TestPrivacyEdgeCasesAndClosedForms(t *testing.T) {
 			if got, want := DeltaGaussian(mu, 0), math.Erf(mu/(2*math.Sqrt2)); relErr(got, want) > 1e-14 {
 				t.Errorf("δ(μ=%g, 0) = %.17g, want %.17g", mu, got, want)
 			}
-
 		})
 	}
 	if Rho(2) != 2 || GDPMu(0.7) != 0.7 {
@@ -259,7 +253,6 @@ func TestConvert(t *testing.T) {
 			if _, err := Convert(c.eps, c.delta); err == nil || !strings.HasPrefix(err.Error(), c.field) {
 				t.Errorf("Convert(%g, %g): %v, want an error on %s", c.eps, c.delta, err, c.field)
 			}
-
 		})
 	}
 }
@@ -288,7 +281,6 @@ func TestEpsCKSLargeRho(t *testing.T) {
 			if math.IsNaN(cks) || math.IsInf(cks, 0) || cks < ex*(1-1e-12) || cks > bs*(1+1e-12) {
 				t.Errorf("EpsCKS(%g, %g) = %g, want finite within [exact %g, Bun–Steinke %g]", c.rho, c.delta, cks, ex, bs)
 			}
-
 		})
 	}
 	// Across the switch (√(L/ρ) = 1e-4) the value is continuous: ε' is

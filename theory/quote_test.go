@@ -39,7 +39,6 @@ func TestQuote(t *testing.T) {
 			if !utf8.ValidString(got) {
 				t.Errorf("Quote(%.20q…) is not valid UTF-8", c.in)
 			}
-
 		})
 	}
 }
@@ -63,7 +62,6 @@ func TestName(t *testing.T) {
 			if got := Name(c.in); got != c.want {
 				t.Errorf("Name(%q) = %s, want %s", c.in, got, c.want)
 			}
-
 		})
 	}
 }

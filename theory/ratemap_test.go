@@ -101,7 +101,6 @@ func TestRateMapRegimeIsTheRemarks(t *testing.T) {
 			if s := m.Render(l); !strings.Contains(s, "smooth-convex-acsa") && !strings.Contains(s, "lower-convex") {
 				t.Errorf("%s legend:\n%s", l, s)
 			}
-
 		})
 	}
 }
@@ -134,7 +133,6 @@ func TestRateMapRunes(t *testing.T) {
 			if got := c.c.Rune(c.l); got != c.want {
 				t.Errorf("%+v in %s: %q, want %q", c.c, c.l, got, c.want)
 			}
-
 		})
 	}
 }
@@ -168,7 +166,6 @@ func TestRateMapOtherAxesAndClasses(t *testing.T) {
 			if _, _, err := ParseMapAxes(s); err == nil {
 				t.Errorf("ParseMapAxes(%q) accepted", s)
 			}
-
 		})
 	}
 	bad := []MapSpec{

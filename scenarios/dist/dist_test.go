@@ -66,7 +66,6 @@ func TestGammaMatchesGonum(t *testing.T) {
 			if d := ksStat(s, g.CDF); d > ksCrit(n) {
 				t.Errorf("Gamma(%g): KS distance %g to gonum's CDF exceeds %g", a, d, ksCrit(n))
 			}
-
 		})
 	}
 	if !math.IsNaN(Gamma(newRand(1), 0)) || !math.IsNaN(Gamma(newRand(1), -1)) || !math.IsNaN(Gamma(newRand(1), math.NaN())) {
@@ -102,7 +101,6 @@ func TestSamplersMatchGonumCDFs(t *testing.T) {
 			if d := ksStat(s, c.cdf); d > ksCrit(n) {
 				t.Errorf("%s: KS distance %g exceeds %g", c.name, d, ksCrit(n))
 			}
-
 		})
 	}
 	// The sign of SymPareto is fair: the count of negatives is Binomial(N, ½),
@@ -130,7 +128,6 @@ func TestMomentsAgainstGonum(t *testing.T) {
 			if got, want := InvChiSquareMoment(nu, 1), 1/(nu-2); !close(got, want) {
 				t.Errorf("E 1/χ²_%g = %g, want %g", nu, got, want)
 			}
-
 		})
 	}
 	for _, c := range []struct{ alpha, xm float64 }{{2.5, 1}, {4, 3}, {10, 0.5}} {
@@ -143,7 +140,6 @@ func TestMomentsAgainstGonum(t *testing.T) {
 			if got, want := m2-m1*m1, p.Variance(); !close(got, want) {
 				t.Errorf("Pareto(%g,%g) variance %g, gonum %g", c.alpha, c.xm, got, want)
 			}
-
 		})
 	}
 	for _, k := range []float64{1, 2, 5, 40} {
@@ -154,7 +150,6 @@ func TestMomentsAgainstGonum(t *testing.T) {
 			if got := ChiMoment(k, 2); !close(got, k) {
 				t.Errorf("E χ²_%g = %g, want %g", k, got, k)
 			}
-
 		})
 	}
 	for _, c := range []struct{ p, want float64 }{{0, 1}, {1, math.Sqrt(2 / math.Pi)}, {2, 1}, {3, 2 * math.Sqrt(2/math.Pi)}, {4, 3}, {8, 105}} {
@@ -162,7 +157,6 @@ func TestMomentsAgainstGonum(t *testing.T) {
 			if got := NormalAbsMoment(c.p); !close(got, c.want) {
 				t.Errorf("E|Z|^%g = %g, want %g", c.p, got, c.want)
 			}
-
 		})
 	}
 	// Multivariate t in d = 1 is the univariate t.
@@ -171,7 +165,6 @@ func TestMomentsAgainstGonum(t *testing.T) {
 			if got, want := MVTNormMoment(6, 1, p), StudentTAbsMoment(6, p); !close(got, want) {
 				t.Errorf("MVT d=1 p=%g: %g, want %g", p, got, want)
 			}
-
 		})
 	}
 	// E‖a‖² = d·ν/(ν−2).
@@ -202,7 +195,6 @@ func TestMomentsInfinitePastTailIndex(t *testing.T) {
 			if math.IsInf(c.got, 1) != c.inf || math.IsNaN(c.got) {
 				t.Errorf("%s = %g, want infinite: %v", c.name, c.got, c.inf)
 			}
-
 		})
 	}
 	for _, v := range []float64{StudentTAbsMoment(-1, 1), ParetoMoment(2, 0, 1), MVTNormMoment(3, 0, 1), ChiMoment(0, 1)} {
@@ -255,7 +247,6 @@ func TestAnalyticMomentsMatchMonteCarlo(t *testing.T) {
 			if math.Abs(mc-want) > 5*se {
 				t.Errorf("%s: Monte Carlo %g, analytic %g (5 s.e. = %g)", c.name, mc, want, 5*se)
 			}
-
 		})
 	}
 }

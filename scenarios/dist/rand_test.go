@@ -183,7 +183,6 @@ func TestNormalMomentsAndKS(t *testing.T) {
 			if math.Abs(c.got-c.want) > 5*c.se {
 				t.Errorf("%s = %.5f, want %g ± %.2g", c.name, c.got, c.want, 5*c.se)
 			}
-
 		})
 	}
 	if d := ksStat(s, distuv.UnitNormal.CDF); d > ksCrit(n) {
