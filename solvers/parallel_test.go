@@ -139,21 +139,19 @@ func TestWorkersSameBits(t *testing.T) {
 			data := &chunkedGen{genSamples: rc.p.samples(rc.n, 5, 1), clen: 512}
 			var ref Result
 			for i, w := range []int{1, 2, 7} {
-				t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
-					cfg := rc.cfg
-					cfg.Seed, cfg.Trial, cfg.Workers = 5, 1, w
-					res, err := s.Run(context.Background(), rc.p, data, cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if i == 0 {
-						ref = res
-						return
-					}
-					if !sameBits(res.W, ref.W) || res.GradEvals != ref.GradEvals || res.Spent != ref.Spent {
-						t.Errorf("workers = %d: W = %v, workers = 1: %v", w, res.W, ref.W)
-					}
-				})
+				cfg := rc.cfg
+				cfg.Seed, cfg.Trial, cfg.Workers = 5, 1, w
+				res, err := s.Run(context.Background(), rc.p, data, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i == 0 {
+					ref = res
+					continue
+				}
+				if !sameBits(res.W, ref.W) || res.GradEvals != ref.GradEvals || res.Spent != ref.Spent {
+					t.Errorf("workers = %d: W = %v, workers = 1: %v", w, res.W, ref.W)
+				}
 			}
 			cfg := rc.cfg
 			cfg.Seed, cfg.Trial = 5, 1

@@ -192,6 +192,7 @@ func TestEvaluateReferenceValues(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for _, c := range cases {
+		seen[c.id]++
 		t.Run(fmt.Sprintf("%s at n=%g", c.id, c.at.n), func(t *testing.T) {
 			b := mustEval(t, c.id, c.at.params())
 			// Different but equivalent float64 expressions: a few ulps apart.
@@ -205,7 +206,6 @@ func TestEvaluateReferenceValues(t *testing.T) {
 			if sum != b.Value {
 				t.Errorf("%s: terms sum to %g, value %g", c.id, sum, b.Value)
 			}
-			seen[c.id]++
 		})
 	}
 	for _, id := range IDs() {
@@ -215,7 +215,7 @@ func TestEvaluateReferenceValues(t *testing.T) {
 	}
 }
 
-// direct evaluates each issue formula literally (math.Pow on the formula as
+// direct evaluates each formula literally (math.Pow on the formula as
 // written), independently of the term machinery, for finite k.
 func direct(id string, q pt) float64 {
 	n, d, eps, k := q.n, q.d, q.eps, q.k
