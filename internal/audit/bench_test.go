@@ -11,34 +11,36 @@ import (
 // projection) and one accumulation allocate nothing once warm.
 func TestDrawAllocates(t *testing.T) {
 	for _, name := range []string{"clip-gaussian", "coordinate", "shuffle-clip", "shuffle-coordinate"} {
-		c, kind, err := Config{Oracle: name, Eps: 1, D: 3}.resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		nb, err := NewNeighbours(name, c.D, c.S, c.Groups)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dr, err := newOracleDrawer(name, c.Groups, &nb, c.D, c.S, c.budget(kind, 1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := solvers.NewRand(solvers.Seeded, 1, 0, "test")
-		ts := []float64{-1, 0, 1}
-		h := Histogram{Lo: -5, Hi: 5, Bins: histBins}
-		a := chunkAcc{below: make([]int64, len(ts)+1), hist: make([]int64, histBins+2)}
-		side := 0
-		allocs := testing.AllocsPerRun(200, func() {
-			x, err := dr.draw(context.Background(), side, 0, r)
+		t.Run(name, func(t *testing.T) {
+			c, kind, err := Config{Oracle: name, Eps: 1, D: 3}.resolve()
 			if err != nil {
 				t.Fatal(err)
 			}
-			a.add(x, ts, &h)
-			side = 1 - side
+			nb, err := NewNeighbours(name, c.D, c.S, c.Groups)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dr, err := newOracleDrawer(name, c.Groups, &nb, c.D, c.S, c.budget(kind, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := solvers.NewRand(solvers.Seeded, 1, 0, "test")
+			ts := []float64{-1, 0, 1}
+			h := Histogram{Lo: -5, Hi: 5, Bins: histBins}
+			a := chunkAcc{below: make([]int64, len(ts)+1), hist: make([]int64, histBins+2)}
+			side := 0
+			allocs := testing.AllocsPerRun(200, func() {
+				x, err := dr.draw(context.Background(), side, 0, r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				a.add(x, ts, &h)
+				side = 1 - side
+			})
+			if allocs != 0 {
+				t.Errorf("%s: %g allocations per audited run, want 0", name, allocs)
+			}
 		})
-		if allocs != 0 {
-			t.Errorf("%s: %g allocations per audited run, want 0", name, allocs)
-		}
 	}
 }
 

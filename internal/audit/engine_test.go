@@ -53,20 +53,22 @@ func synthetic(t *testing.T, d shiftDrawer, kind oracle.Kind, eps, delta float64
 // less than the gap μ/3 at every μ here.
 func TestSyntheticGaussian(t *testing.T) {
 	for _, mu := range []float64{0.3, 1, 4} {
-		r := synthetic(t, shiftDrawer{shift: mu}, oracle.ZCDP, mu, math.NaN(), 40000)
-		if r.Violation || r.MuLower > mu {
-			t.Errorf("μ = %g: MuLower = %.4g > μ: a false violation", mu, r.MuLower)
-		}
-		if math.Abs(r.MuHat-mu) > 4*r.MuSE {
-			t.Errorf("μ = %g: μ̂ = %.4g ± %.2g", mu, r.MuHat, r.MuSE)
-		}
-		if !(r.MuUpper >= r.MuLower) {
-			t.Errorf("μ = %g: interval [%.4g, %.4g] is empty", mu, r.MuLower, r.MuUpper)
-		}
-		weak := synthetic(t, shiftDrawer{shift: mu}, oracle.ZCDP, mu/1.5, math.NaN(), 40000)
-		if !weak.Violation {
-			t.Errorf("μ = %g against the claim %g: MuLower = %.4g, no violation", mu, mu/1.5, weak.MuLower)
-		}
+		t.Run(fmt.Sprintf("mu=%g", mu), func(t *testing.T) {
+			r := synthetic(t, shiftDrawer{shift: mu}, oracle.ZCDP, mu, math.NaN(), 40000)
+			if r.Violation || r.MuLower > mu {
+				t.Errorf("μ = %g: MuLower = %.4g > μ: a false violation", mu, r.MuLower)
+			}
+			if math.Abs(r.MuHat-mu) > 4*r.MuSE {
+				t.Errorf("μ = %g: μ̂ = %.4g ± %.2g", mu, r.MuHat, r.MuSE)
+			}
+			if !(r.MuUpper >= r.MuLower) {
+				t.Errorf("μ = %g: interval [%.4g, %.4g] is empty", mu, r.MuLower, r.MuUpper)
+			}
+			weak := synthetic(t, shiftDrawer{shift: mu}, oracle.ZCDP, mu/1.5, math.NaN(), 40000)
+			if !weak.Violation {
+				t.Errorf("μ = %g against the claim %g: MuLower = %.4g, no violation", mu, mu/1.5, weak.MuLower)
+			}
+		})
 	}
 }
 
@@ -113,23 +115,25 @@ func TestWorkersDeterminism(t *testing.T) {
 		{Oracle: "clip-gaussian", Eps: 1, D: 2, Trials: 9000, Seed: 3},
 		{Oracle: "shuffle-clip", Eps: 1, Trials: 5000, Seed: 3},
 	} {
-		var first *Result
-		for _, w := range []int{1, 2, 5} {
-			cfg.Workers = w
-			r, err := Oracle(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(cfg.Oracle, func(t *testing.T) {
+			var first *Result
+			for _, w := range []int{1, 2, 5} {
+				cfg.Workers = w
+				r, err := Oracle(context.Background(), cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.Workers = 0
+				if first == nil {
+					first = r
+					continue
+				}
+				// %#v prints every field, NaN included (which DeepEqual
+				// would call unequal to itself), and floats to the last bit.
+				if fmt.Sprintf("%#v", *first) != fmt.Sprintf("%#v", *r) {
+					t.Errorf("%s: %d workers: μ̂ = %.17g, 1 worker: %.17g; results differ", cfg.Oracle, w, r.MuHat, first.MuHat)
+				}
 			}
-			r.Workers = 0
-			if first == nil {
-				first = r
-				continue
-			}
-			// %#v prints every field, NaN included (which DeepEqual
-			// would call unequal to itself), and floats to the last bit.
-			if fmt.Sprintf("%#v", *first) != fmt.Sprintf("%#v", *r) {
-				t.Errorf("%s: %d workers: μ̂ = %.17g, 1 worker: %.17g; results differ", cfg.Oracle, w, r.MuHat, first.MuHat)
-			}
-		}
+		})
 	}
 }
