@@ -15,7 +15,7 @@ import (
 // The explorer's bugs of issue 14, each pinned by a test that fails on the
 // code before the component contract (the commit before this file).
 
-// TestExportExportsWhatIsShown (issue 14, bug 2): after a comparison, a
+// TestExportExportsWhatIsShown: after a comparison, a
 // sweep, the moment profile and back (esc twice: the sweep, then the
 // chart), the chart shows the comparison, and
 // e exports it — not "nothing to export yet". On the sweep screen e
@@ -51,7 +51,7 @@ func TestExportExportsWhatIsShown(t *testing.T) {
 	}
 }
 
-// TestRefusedRunIsNotDone (issue 14, bug 3): a run whose solver refuses
+// TestRefusedRunIsNotDone: a run whose solver refuses
 // ends refused — the status bar shows ✗ and the sentence, never "✓ done" —
 // and so does a sweep where every point refused; there is then nothing to
 // export.
@@ -82,7 +82,7 @@ func TestRefusedRunIsNotDone(t *testing.T) {
 	}
 }
 
-// TestRefusalDoesNotOutliveItsKey (issue 14, bug 3): a refused k keeps
+// TestRefusalDoesNotOutliveItsKey: a refused k keeps
 // neither its ✗ nor its text once a run starts.
 func TestRefusalDoesNotOutliveItsKey(t *testing.T) {
 	sp := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 6, K: 2.5, N: 10000, Trials: 2}
@@ -98,7 +98,7 @@ func TestRefusalDoesNotOutliveItsKey(t *testing.T) {
 	}
 }
 
-// TestRefusalIsOnTheFieldItNames (issue 14, bug 3): a value refused
+// TestRefusalIsOnTheFieldItNames: a value refused
 // because of another field puts the ✗ on that field and says which value
 // was tried; a field the form does not show (beta) leaves it on the field
 // stepped.
@@ -143,7 +143,7 @@ func TestRefusalIsOnTheFieldItNames(t *testing.T) {
 	}
 }
 
-// TestClipPanelStaysWithItsRun (issue 14, bug 3): the clipping panel
+// TestClipPanelStaysWithItsRun: the clipping panel
 // forgets the previous run's batches when a preset that runs nothing is
 // loaded, and for a multi-phase solver names the phase of its batch, as
 // the theorem panel names the phase of its batch and C.
@@ -176,7 +176,7 @@ func TestClipPanelStaysWithItsRun(t *testing.T) {
 	}
 }
 
-// TestNoColorLegendIsTheChartsGlyphs (issue 14, bug 4): under NO_COLOR
+// TestNoColorLegendIsTheChartsGlyphs: under NO_COLOR
 // the legend's marks are the glyphs each run is drawn with, so the runs
 // stay apart without colour.
 func TestNoColorLegendIsTheChartsGlyphs(t *testing.T) {
@@ -237,7 +237,7 @@ func TestCompareAt80x24(t *testing.T) {
 	}
 }
 
-// TestLongTextScrolls (issue 14, bug 5): at 80×24 the help's last
+// TestLongTextScrolls: at 80×24 the help's last
 // paragraph and the theorem's notes are reached by scrolling.
 func TestLongTextScrolls(t *testing.T) {
 	m := goldenModel(t, 80, 24)
@@ -253,8 +253,8 @@ func TestLongTextScrolls(t *testing.T) {
 		t.Errorf("pgdn does not reach the help's last paragraph:\n%s", screenText(m))
 	}
 	keyUntil(t, m, "esc", func() bool { return m.overlay == nil })
-	// The notes of the comparison just run (issue 11: the notes the CLI
-	// prints are reachable in the explorer).
+	// The notes of the comparison just run (the notes the CLI prints are
+	// reachable in the explorer).
 	notes := "Notes of run #1"
 	if strings.Contains(screenText(m), notes) {
 		t.Fatal("the theorem's notes fit 80×24: nothing to scroll")

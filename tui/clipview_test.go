@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestClipScreen (issue 11, the clipping view): x shows the clipping
+// TestClipScreen: x shows the clipping
 // trade-off and runs the clipping sweep of the form's Spec; the chart
 // draws the measured curve, the noise-off curve and the start line, its
 // title names the prescribed and the best C, the table marks them and
@@ -85,7 +85,7 @@ func TestClipPresetRunsTheClippingSweep(t *testing.T) {
 	}
 }
 
-// TestFirstPresetIsNotExample1 (issue 11 item 5): Example 1 starts at its
+// TestFirstPresetIsNotExample1: Example 1 starts at its
 // optimum (w₀ = w* = 0), so its curves can only rise; the explorer opens
 // on another preset and keeps Example 1 one key away in the list.
 func TestFirstPresetIsNotExample1(t *testing.T) {

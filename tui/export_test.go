@@ -63,13 +63,15 @@ func TestExportDocuments(t *testing.T) {
 		{"compare", report.Comparison(cmp, report.Options{})},
 		{"sweep", report.Sweep(sw)},
 	} {
-		want, err := report.MarshalJSON(c.doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := exportedJSON(t, m, c.base); got != string(want) {
-			t.Errorf("%s export:\n got %s\nwant %s", c.base, got, want)
-		}
+		t.Run(c.base, func(t *testing.T) {
+			want, err := report.MarshalJSON(c.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := exportedJSON(t, m, c.base); got != string(want) {
+				t.Errorf("%s export:\n got %s\nwant %s", c.base, got, want)
+			}
+		})
 	}
 }
 

@@ -25,7 +25,7 @@ func typeKeys(t *testing.T, m *Model, text string, then ...string) {
 	pump(t, m, tea.Batch(cmds...), func() bool { return m.specRev == m.form.rev && prescReady(m) })
 }
 
-// TestTypedValues (issue 14, wish 11): on a numeric field, digits type a
+// TestTypedValues: on a numeric field, digits type a
 // value in place; enter sets it, with the flag's parsing (300000, 3e5, and
 // the explorer's own 3·10⁵) and the Spec's resolution; esc cancels; ← →
 // still step the grid.
@@ -113,7 +113,7 @@ func liveModel(t *testing.T, fr *fakeRunner, step time.Duration) *Model {
 	return newTestModelOpts(t, opts, &example1, 132, 42)
 }
 
-// TestLiveMode (issue 14, wish 13): after a run that took under a second,
+// TestLiveMode: after a run that took under a second,
 // a change re-runs it by itself once the changes stop (debounced: two
 // quick changes, one run); a comparison is re-run as a comparison.
 func TestLiveMode(t *testing.T) {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 // dpsgd is the solver with adaptive clipping.
 const dpsgd = "dp-sgd"
 
-// TestAdaptiveClipField (issue 12 item 3): the form shows dp-sgd's
+// TestAdaptiveClipField: the form shows dp-sgd's
 // adaptive clipping only while the solver is dp-sgd; turning it on sets
 // the Spec's field through the spec's field table (the reproduce line
 // carries --adaptive-clip, as the flag writes it), and leaving dp-sgd
@@ -58,7 +59,7 @@ func TestAdaptiveClipField(t *testing.T) {
 	}
 }
 
-// TestAdaptiveClipTrail (issue 12 item 3): a dp-sgd run with adaptive
+// TestAdaptiveClipTrail: a dp-sgd run with adaptive
 // clipping draws C over the steps on the clipping panel — trial 0's
 // checkpoints' thresholds (the fake's 2·0.7^j) —, from its prescribed C₀
 // to the last C, beside the C the paper's solver (acsa) is prescribed at
@@ -66,59 +67,61 @@ func TestAdaptiveClipField(t *testing.T) {
 func TestAdaptiveClipTrail(t *testing.T) {
 	const points = 6
 	for _, adaptive := range []bool{false, true} {
-		s := example1
-		s.Solver, s.AdaptiveClip = dpsgd, adaptive
-		m := newTestModel(t, &fakeRunner{points: points}, &s, 132, 42)
-		keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-		v := stripANSI(m.clip.View())
-		if !adaptive {
-			if strings.Contains(v, "adaptive C") || len(m.run().clipTrail) != 0 {
-				t.Errorf("without adaptive clipping the panel shows a C trajectory:\n%s", v)
+		t.Run(fmt.Sprintf("adaptive=%v", adaptive), func(t *testing.T) {
+			s := example1
+			s.Solver, s.AdaptiveClip = dpsgd, adaptive
+			m := newTestModel(t, &fakeRunner{points: points}, &s, 132, 42)
+			keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+			v := stripANSI(m.clip.View())
+			if !adaptive {
+				if strings.Contains(v, "adaptive C") || len(m.run().clipTrail) != 0 {
+					t.Errorf("without adaptive clipping the panel shows a C trajectory:\n%s", v)
+				}
+				return
 			}
-			continue
-		}
-		trail := m.run().clipTrail
-		if len(trail) != points+1 {
-			t.Fatalf("%d points on the trail, want %d (one a checkpoint): %v", len(trail), points+1, trail)
-		}
-		for j, p := range trail {
-			if want := fakeThreshold(dpsgd, s, j); p.Iter != j || p.C != want {
-				t.Errorf("trail point %d: %+v, want iteration %d, C %g", j, p, j, want)
+			trail := m.run().clipTrail
+			if len(trail) != points+1 {
+				t.Fatalf("%d points on the trail, want %d (one a checkpoint): %v", len(trail), points+1, trail)
 			}
-		}
-		paper := example1
-		paperRes, err := resolve(paper)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pp, err := engine.Prescribe(context.Background(), paperRes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		last := fakeThreshold(dpsgd, s, points)
-		for _, want := range []string{
-			"adaptive C, 6 steps, dp-sgd trial 0 (log scale)",
-			// The fake's reports prescribe C = 2.
-			"prescribed C₀ 2 → last C " + fmtNum(last),
-			"paper's C " + fmtNum(pp.Params.Clip) + " (" + pp.Solver + ")",
-			fmtNum(2), fmtNum(last), // the sparkline's labels: its largest and smallest C
-		} {
-			if !strings.Contains(strings.Join(strings.Fields(v), " "), want) {
-				t.Errorf("the clipping panel lacks %q:\n%s", want, v)
+			for j, p := range trail {
+				if want := fakeThreshold(dpsgd, s, j); p.Iter != j || p.C != want {
+					t.Errorf("trail point %d: %+v, want iteration %d, C %g", j, p, j, want)
+				}
 			}
-		}
-		if !strings.ContainsAny(v, "▁▂▃▄▅▆▇") {
-			t.Errorf("no sparkline on the clipping panel:\n%s", v)
-		}
-		golden(t, "clip-adaptive-46x13", m.clip.View())
+			paper := example1
+			paperRes, err := resolve(paper)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pp, err := engine.Prescribe(context.Background(), paperRes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := fakeThreshold(dpsgd, s, points)
+			for _, want := range []string{
+				"adaptive C, 6 steps, dp-sgd trial 0 (log scale)",
+				// The fake's reports prescribe C = 2.
+				"prescribed C₀ 2 → last C " + fmtNum(last),
+				"paper's C " + fmtNum(pp.Params.Clip) + " (" + pp.Solver + ")",
+				fmtNum(2), fmtNum(last), // the sparkline's labels: its largest and smallest C
+			} {
+				if !strings.Contains(strings.Join(strings.Fields(v), " "), want) {
+					t.Errorf("the clipping panel lacks %q:\n%s", want, v)
+				}
+			}
+			if !strings.ContainsAny(v, "▁▂▃▄▅▆▇") {
+				t.Errorf("no sparkline on the clipping panel:\n%s", v)
+			}
+			golden(t, "clip-adaptive-46x13", m.clip.View())
+		})
 	}
 }
 
-// TestComparisonPrivacy (issue 12 item 5): a finished comparison shows each
+// TestComparisonPrivacy: a finished comparison shows each
 // solver's (ε', δ) beside its result — the legend's tags on a wide chart,
 // the privacy tab's list on a small terminal —, the zCDP solvers' the exact
 // ε' of ρ = ε²/2 (4.3772 at ε = 1, δ = 10⁻⁵: theory's
-// TestExactConversion and issue 12), dp-sgd's its accountant's, named,
+// TestExactConversion), dp-sgd's its accountant's, named,
 // the non-private nonprivate-schedule's ∞.
 func TestComparisonPrivacy(t *testing.T) {
 	exact := fmtNum(theory.EpsExact(1, 1e-5)) // μ = ε = 1 GDP
@@ -164,7 +167,7 @@ func TestComparisonPrivacy(t *testing.T) {
 	}
 }
 
-// TestRunNotesAndStartLine (issue 11): a run's notes — the list `dpso run`
+// TestRunNotesAndStartLine: a run's notes — the list `dpso run`
 // prints (report.Notes) — are reached by scrolling the theorem panel, and
 // a run that ends above the start line F(w₀) − F* says so on the status
 // bar in words. On the first preset (linreg-t, F(w₀) − F* ≈ 0.156) the
@@ -231,7 +234,7 @@ func fakeMean(si, trials, j int) float64 {
 	return s / float64(trials)
 }
 
-// TestStatusCutsAtWords (issue 14's "L_f is infinit…"): at 80×24 a refusal
+// TestStatusCutsAtWords: at 80×24 a refusal
 // longer than the status bar's room is cut after a whole word with "…",
 // the state stays whole, and the help (?) shows the sentence in full; the
 // form's remark after a value ("baseline") is not cut either.
@@ -273,7 +276,7 @@ func TestStatusCutsAtWords(t *testing.T) {
 	}
 }
 
-// TestAuditExport (issue 13 item 3, issue 12's export rule): e on the
+// TestAuditExport: e on the
 // audit screen writes the audit as the JSON document `dpso audit --json`
 // prints for the same configuration (report.Audit of audit.Oracle, seeded:
 // the same numbers when run again), and only that (the CLI draws no

@@ -11,7 +11,7 @@ import (
 )
 
 // TestPrivacyPanelOnUserRows: on the user's rows the privacy panel says
-// what the CLI says (issue 10 items 1, 2): NOT PRIVATE with the reason when
+// what the CLI says: NOT PRIVATE with the reason when
 // the noise is seeded, and, after a run, the total of every release that
 // read the rows (3 trials at ρ = 0.5 spend ρ = 1.5), not only the ledger's
 // per-release ρ = 0.5 of 0.5. A scenario's panel says neither.

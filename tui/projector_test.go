@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -17,12 +18,14 @@ import (
 // all keys" and "q quit" (the full help lists the rest).
 func TestShortHelpFitsAndEndsWithHelp(t *testing.T) {
 	for _, w := range []int{80, 100, 132} {
-		m := newTestModel(t, &fakeRunner{points: 3}, &example1, w, 24)
-		lines := strings.Split(screenText(m), "\n")
-		keys := strings.TrimRight(lines[len(lines)-1], " ")
-		if lipgloss.Width(keys) > w || !strings.HasSuffix(keys, "? all keys • q quit") || strings.Contains(keys, "…") {
-			t.Errorf("%d columns: the key line %q", w, keys)
-		}
+		t.Run(fmt.Sprintf("width=%d", w), func(t *testing.T) {
+			m := newTestModel(t, &fakeRunner{points: 3}, &example1, w, 24)
+			lines := strings.Split(screenText(m), "\n")
+			keys := strings.TrimRight(lines[len(lines)-1], " ")
+			if lipgloss.Width(keys) > w || !strings.HasSuffix(keys, "? all keys • q quit") || strings.Contains(keys, "…") {
+				t.Errorf("%d columns: the key line %q", w, keys)
+			}
+		})
 	}
 }
 

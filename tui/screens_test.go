@@ -45,9 +45,11 @@ func TestScreenRegistry(t *testing.T) {
 		}
 	}
 	for _, d := range screenRegistry {
-		if !kinds[d.family()] {
-			t.Errorf("screen %s draws the runs of %q, not a screen of the registry", d.kind, d.family())
-		}
+		t.Run(string(d.kind), func(t *testing.T) {
+			if !kinds[d.family()] {
+				t.Errorf("screen %s draws the runs of %q, not a screen of the registry", d.kind, d.family())
+			}
+		})
 	}
 
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -27,17 +28,19 @@ func TestSlopesNotesWrap(t *testing.T) {
 		w, h int
 		full bool
 	}{{84, 16, true}, {84, 6, false}} {
-		p := &slopesPanel{sweepPanel: sweepPanel{common: common{st: &st}}, axis: &sweepNAxis}
-		p.SetSize(tc.w, tc.h)
-		p.set(rep, "")
-		v := style.StripANSI(p.View())
-		flat := strings.Join(strings.Fields(v), " ")
-		if got := strings.Contains(flat, note); got != tc.full {
-			t.Errorf("%d×%d: the whole note shown = %v, want %v:\n%s", tc.w, tc.h, got, tc.full, v)
-		}
-		if !strings.Contains(flat, "compare slopes") && tc.h > 4 {
-			t.Errorf("%d×%d: the closing sentence is missing:\n%s", tc.w, tc.h, v)
-		}
+		t.Run(fmt.Sprintf("%dx%d", tc.w, tc.h), func(t *testing.T) {
+			p := &slopesPanel{sweepPanel: sweepPanel{common: common{st: &st}}, axis: &sweepNAxis}
+			p.SetSize(tc.w, tc.h)
+			p.set(rep, "")
+			v := style.StripANSI(p.View())
+			flat := strings.Join(strings.Fields(v), " ")
+			if got := strings.Contains(flat, note); got != tc.full {
+				t.Errorf("%d×%d: the whole note shown = %v, want %v:\n%s", tc.w, tc.h, got, tc.full, v)
+			}
+			if !strings.Contains(flat, "compare slopes") && tc.h > 4 {
+				t.Errorf("%d×%d: the closing sentence is missing:\n%s", tc.w, tc.h, v)
+			}
+		})
 	}
 }
 
@@ -48,11 +51,13 @@ func TestOneTrialIsSingular(t *testing.T) {
 	sp := example1
 	sp.Trials = 1
 	for _, k := range []string{"r", "c"} {
-		m := newTestModel(t, &fakeRunner{points: 4}, &sp, 132, 42)
-		keyUntil(t, m, k, func() bool { return settled(m) })
-		if v := screenText(m); strings.Contains(v, "1 trials") || !strings.Contains(v, "#1 · 1 trial") {
-			t.Errorf("%s with one trial:\n%s", k, v)
-		}
+		t.Run(k, func(t *testing.T) {
+			m := newTestModel(t, &fakeRunner{points: 4}, &sp, 132, 42)
+			keyUntil(t, m, k, func() bool { return settled(m) })
+			if v := screenText(m); strings.Contains(v, "1 trials") || !strings.Contains(v, "#1 · 1 trial") {
+				t.Errorf("%s with one trial:\n%s", k, v)
+			}
+		})
 	}
 	if got := trialCount(1) + ", " + trialCount(5); got != "1 trial, 5 trials" {
 		t.Errorf("trialCount: %q", got)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -120,9 +121,11 @@ func TestTickLabelsOneFormat(t *testing.T) {
 		{[]float64{1e-4, 1e-3, 0.01, 0.1, 1}, "10⁻⁴ 10⁻³ 10⁻² 10⁻¹ 1"},
 		{[]float64{1, 10, 100, 1000}, "1 10 10² 10³"},
 	} {
-		if got := strings.Join(tickLabels(c.in), " "); got != c.want {
-			t.Errorf("tickLabels(%v) = %q, want %q", c.in, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.in), func(t *testing.T) {
+			if got := strings.Join(tickLabels(c.in), " "); got != c.want {
+				t.Errorf("tickLabels(%v) = %q, want %q", c.in, got, c.want)
+			}
+		})
 	}
 }
 
@@ -339,9 +342,11 @@ func TestPointVerdict(t *testing.T) {
 		{"stages at D", rep(0.1, 0.05, 0.02, []solvers.Phase{{Stage: 1, Radius: 2}, {Stage: 2, Radius: 3}}), "every stage at radius D"},
 		{"a stage inside D", rep(0.1, 0.05, 0.02, []solvers.Phase{{Stage: 1, Radius: 2}, {Stage: 2, Radius: 1}}), ""},
 	} {
-		if got := pointVerdict(c.p); got != c.want {
-			t.Errorf("%s: %q, want %q", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := pointVerdict(c.p); got != c.want {
+				t.Errorf("%s: %q, want %q", c.name, got, c.want)
+			}
+		})
 	}
 }
 

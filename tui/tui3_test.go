@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -42,26 +43,28 @@ func TestAboveStartShortForm(t *testing.T) {
 	for _, tc := range []struct {
 		points, above int
 	}{{8, 1}, {6, 2}} {
-		opts := testOpts(t, &fakeRunner{points: tc.points}, 2*time.Second) // every run takes over 1 s
-		opts.Manual = false
-		m := newTestModelOpts(t, opts, &first, 80, 24)
-		keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().compare })
-		names, _, _ := strings.Cut(outcomeOf(m.run()).text, " above w₀")
-		who := strings.Split(names, ", ")
-		if len(who) != tc.above {
-			t.Fatalf("points %d: %v above w₀, want %d solvers", tc.points, who, tc.above)
-		}
-		line := statusLine(m)
-		if !strings.Contains(line, "live: manual (run 2.0 s ≥ 2.0 s)") {
-			t.Fatalf("the status bar lacks the manual live label: %q", line)
-		}
-		_, rest, _ := strings.Cut(line, "run #1")
-		if !strings.Contains(rest, " above w₀") || strings.Contains(strings.ReplaceAll(rest, " (? full)", ""), "…") {
-			t.Errorf("%d above w₀: status %q, want a short form with \"above w₀\" and nothing cut", tc.above, line)
-		}
-		if tc.above == 1 && !strings.Contains(rest, who[0]+" above w₀") && !strings.Contains(rest, "1 solver above w₀") {
-			t.Errorf("status %q, want %q or 1 solver above w₀", line, who[0]+" above w₀")
-		}
+		t.Run(fmt.Sprintf("points=%d", tc.points), func(t *testing.T) {
+			opts := testOpts(t, &fakeRunner{points: tc.points}, 2*time.Second) // every run takes over 1 s
+			opts.Manual = false
+			m := newTestModelOpts(t, opts, &first, 80, 24)
+			keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().compare })
+			names, _, _ := strings.Cut(outcomeOf(m.run()).text, " above w₀")
+			who := strings.Split(names, ", ")
+			if len(who) != tc.above {
+				t.Fatalf("points %d: %v above w₀, want %d solvers", tc.points, who, tc.above)
+			}
+			line := statusLine(m)
+			if !strings.Contains(line, "live: manual (run 2.0 s ≥ 2.0 s)") {
+				t.Fatalf("the status bar lacks the manual live label: %q", line)
+			}
+			_, rest, _ := strings.Cut(line, "run #1")
+			if !strings.Contains(rest, " above w₀") || strings.Contains(strings.ReplaceAll(rest, " (? full)", ""), "…") {
+				t.Errorf("%d above w₀: status %q, want a short form with \"above w₀\" and nothing cut", tc.above, line)
+			}
+			if tc.above == 1 && !strings.Contains(rest, who[0]+" above w₀") && !strings.Contains(rest, "1 solver above w₀") {
+				t.Errorf("status %q, want %q or 1 solver above w₀", line, who[0]+" above w₀")
+			}
+		})
 	}
 }
 
@@ -81,25 +84,27 @@ func TestPrivacyTabNothingCut(t *testing.T) {
 		{"single run", single, "ledger check passed: spent ≤ budget, acsa trial 0"},
 		{"comparison", goldenModel(t, 80, 24), "ledger checks passed: spent ≤ budget"},
 	} {
-		m := tc.m
-		keyUntil(t, m, "t", func() bool { return true })
-		var seen []string
-		for range 20 {
-			v := stripANSI(m.side.View())
-			for _, l := range strings.Split(v, "\n")[1:] {
-				if strings.Contains(l, "…") {
-					t.Errorf("%s: the privacy tab cuts a line: %q\n%s", tc.name, l, v)
+		t.Run(tc.name, func(t *testing.T) {
+			m := tc.m
+			keyUntil(t, m, "t", func() bool { return true })
+			var seen []string
+			for range 20 {
+				v := stripANSI(m.side.View())
+				for _, l := range strings.Split(v, "\n")[1:] {
+					if strings.Contains(l, "…") {
+						t.Errorf("%s: the privacy tab cuts a line: %q\n%s", tc.name, l, v)
+					}
+					seen = append(seen, l)
 				}
-				seen = append(seen, l)
+				if !strings.Contains(v, "more line") {
+					break
+				}
+				m.Update(press("pgdown"))
 			}
-			if !strings.Contains(v, "more line") {
-				break
+			if all := strings.Join(strings.Fields(strings.Join(seen, " ")), " "); !strings.Contains(all, tc.want) {
+				t.Errorf("%s: the privacy tab never shows %q:\n%s", tc.name, tc.want, strings.Join(seen, "\n"))
 			}
-			m.Update(press("pgdown"))
-		}
-		if all := strings.Join(strings.Fields(strings.Join(seen, " ")), " "); !strings.Contains(all, tc.want) {
-			t.Errorf("%s: the privacy tab never shows %q:\n%s", tc.name, tc.want, strings.Join(seen, "\n"))
-		}
+		})
 	}
 }
 
@@ -118,25 +123,27 @@ func TestPresetBurst(t *testing.T) {
 		{[]string{"p", "down", "enter", "r"}, Presets[1].Title},
 		{[]string{"?", "esc", "r"}, Presets[0].Title},
 	} {
-		m := newTestModel(t, &fakeRunner{points: 3}, nil, 132, 42)
-		m.preset = Presets[0].Title
-		var cmds []tea.Cmd
-		for _, k := range tc.keys {
-			_, c := m.Update(press(k))
-			cmds = append(cmds, c)
-		}
-		if m.overlay != nil {
-			t.Errorf("%v: the overlay is still open after the burst", tc.keys)
-		}
-		r := m.run()
-		if r == nil || r.family != m.screens[m.active].def.family() || !r.active() || runKey(r.spec) != runKey(m.form.Resolved()) || m.preset != tc.title {
-			t.Fatalf("%v: r did not start a run of the loaded preset %q (preset %q, run %+v)", tc.keys, tc.title, m.preset, r)
-		}
-		id := r.id
-		pump(t, m, tea.Batch(cmds...), func() bool { return settled(m) && prescReady(m) })
-		if m.run().id != id || m.overlay != nil || m.preset != tc.title {
-			t.Errorf("%v: a message of the burst changed what r ran: run #%d (want #%d), preset %q", tc.keys, m.run().id, id, m.preset)
-		}
+		t.Run(strings.Join(tc.keys, " "), func(t *testing.T) {
+			m := newTestModel(t, &fakeRunner{points: 3}, nil, 132, 42)
+			m.preset = Presets[0].Title
+			var cmds []tea.Cmd
+			for _, k := range tc.keys {
+				_, c := m.Update(press(k))
+				cmds = append(cmds, c)
+			}
+			if m.overlay != nil {
+				t.Errorf("%v: the overlay is still open after the burst", tc.keys)
+			}
+			r := m.run()
+			if r == nil || r.family != m.screens[m.active].def.family() || !r.active() || runKey(r.spec) != runKey(m.form.Resolved()) || m.preset != tc.title {
+				t.Fatalf("%v: r did not start a run of the loaded preset %q (preset %q, run %+v)", tc.keys, tc.title, m.preset, r)
+			}
+			id := r.id
+			pump(t, m, tea.Batch(cmds...), func() bool { return settled(m) && prescReady(m) })
+			if m.run().id != id || m.overlay != nil || m.preset != tc.title {
+				t.Errorf("%v: a message of the burst changed what r ran: run #%d (want #%d), preset %q", tc.keys, m.run().id, id, m.preset)
+			}
+		})
 	}
 }
 
@@ -146,30 +153,32 @@ func TestPresetBurst(t *testing.T) {
 // "✓ done acsa … refused: k: …" — a run both done and refused.
 func TestRefusedValueStatus(t *testing.T) {
 	for _, w := range []int{80, 132} {
-		h := 24
-		if w > 80 {
-			h = 42
-		}
-		m := newTestModel(t, &fakeRunner{points: 3}, &example1, w, h)
-		keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-		m.form.SetFocus(fK)
-		for _, k := range []string{"1", "enter"} {
-			keyUntil(t, m, k, func() bool { return true })
-		}
-		pump(t, m, nil, func() bool { return m.status.err })
-		line := statusLine(m)
-		if !strings.HasPrefix(line, "✗ refused k: ") {
-			t.Errorf("%d columns: status %q, want the refusal first, \"✗ refused k: …\"", w, line)
-		}
-		if i, j := strings.Index(line, "last run: ✓ done acsa"), strings.Index(line, "refused"); i < 0 || i < j || strings.Count(line, "✓ done") != 1 {
-			t.Errorf("%d columns: status %q, want the earlier run after it as \"last run: ✓ done acsa\"", w, line)
-		}
-		if lipgloss.Width(line) > w {
-			t.Errorf("%d columns: status %q is wider than the screen", w, line)
-		}
-		keyUntil(t, m, "down", func() bool { return true }) // any key clears it
-		if line := statusLine(m); !strings.HasPrefix(line, "✓ done acsa") {
-			t.Errorf("%d columns: after a key, status %q, want the run's state back", w, line)
-		}
+		t.Run(fmt.Sprintf("width=%d", w), func(t *testing.T) {
+			h := 24
+			if w > 80 {
+				h = 42
+			}
+			m := newTestModel(t, &fakeRunner{points: 3}, &example1, w, h)
+			keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+			m.form.SetFocus(fK)
+			for _, k := range []string{"1", "enter"} {
+				keyUntil(t, m, k, func() bool { return true })
+			}
+			pump(t, m, nil, func() bool { return m.status.err })
+			line := statusLine(m)
+			if !strings.HasPrefix(line, "✗ refused k: ") {
+				t.Errorf("%d columns: status %q, want the refusal first, \"✗ refused k: …\"", w, line)
+			}
+			if i, j := strings.Index(line, "last run: ✓ done acsa"), strings.Index(line, "refused"); i < 0 || i < j || strings.Count(line, "✓ done") != 1 {
+				t.Errorf("%d columns: status %q, want the earlier run after it as \"last run: ✓ done acsa\"", w, line)
+			}
+			if lipgloss.Width(line) > w {
+				t.Errorf("%d columns: status %q is wider than the screen", w, line)
+			}
+			keyUntil(t, m, "down", func() bool { return true }) // any key clears it
+			if line := statusLine(m); !strings.HasPrefix(line, "✓ done acsa") {
+				t.Errorf("%d columns: after a key, status %q, want the run's state back", w, line)
+			}
+		})
 	}
 }
