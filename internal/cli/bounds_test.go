@@ -35,11 +35,13 @@ func TestBoundsGoldenJSON(t *testing.T) {
 		name string
 		args []string
 	}{{"bounds_smooth_convex.json", smoothConvexArgs}, {"bounds_all_kinf.json", allKInfArgs}} {
-		code, out, errs := execTheoryCLI(c.args...)
-		if code != 0 || errs != "" {
-			t.Fatalf("%v: status %d, stderr %q", c.args, code, errs)
-		}
-		golden.Equal(t, c.name, out)
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := execTheoryCLI(c.args...)
+			if code != 0 || errs != "" {
+				t.Fatalf("%v: status %d, stderr %q", c.args, code, errs)
+			}
+			golden.Equal(t, c.name, out)
+		})
 	}
 }
 
@@ -205,21 +207,23 @@ func TestBoundsInvalidInput(t *testing.T) {
 		{[]string{"bounds", "--n", "10", "--class", "ppl"}, []string{"no bound of --class ppl", "--d, --eps"}},
 	}
 	for _, c := range cases {
-		code, out, errs := execTheoryCLI(c.args...)
-		if code != 2 {
-			t.Errorf("%v: status %d, want 2 (stderr %q)", c.args, code, errs)
-		}
-		if out != "" {
-			t.Errorf("%v: stdout %q, want none", c.args, out)
-		}
-		if strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
-			t.Errorf("%v: stderr %q is not one line", c.args, errs)
-		}
-		for _, w := range c.want {
-			if !strings.Contains(errs, w) {
-				t.Errorf("%v: stderr %q lacks %q", c.args, errs, w)
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, out, errs := execTheoryCLI(c.args...)
+			if code != 2 {
+				t.Errorf("%v: status %d, want 2 (stderr %q)", c.args, code, errs)
 			}
-		}
+			if out != "" {
+				t.Errorf("%v: stdout %q, want none", c.args, out)
+			}
+			if strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
+				t.Errorf("%v: stderr %q is not one line", c.args, errs)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("%v: stderr %q lacks %q", c.args, errs, w)
+				}
+			}
+		})
 	}
 }
 

@@ -96,10 +96,12 @@ func TestTuneRefusals(t *testing.T) {
 		{[]string{"--validation", "0.7"}, "--validation"},
 		{[]string{"--eps", "inf"}, "--eps"},
 	} {
-		code, _, errs := dpsoCLI(append(append([]string{}, tuneArgs...), c.args...)...)
-		if code != 2 || !strings.Contains(errs, c.flag) {
-			t.Errorf("%v: status %d, %q; want 2 naming %s", c.args, code, errs, c.flag)
-		}
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, _, errs := dpsoCLI(append(append([]string{}, tuneArgs...), c.args...)...)
+			if code != 2 || !strings.Contains(errs, c.flag) {
+				t.Errorf("%v: status %d, %q; want 2 naming %s", c.args, code, errs, c.flag)
+			}
+		})
 	}
 }
 
