@@ -162,3 +162,26 @@ func TestNewIsTheEmbeddingEntry(t *testing.T) {
 		t.Fatal("the run goes on after New's context was cancelled")
 	}
 }
+
+// TestExplorePresetRunsAsTheListDoes: Options.PresetRun (dpso explore
+// --preset N) loads the preset and starts its action, as choosing it in
+// the list does; with flags over it (Options.Start) the caption stays
+// and names what they changed.
+func TestExplorePresetRunsAsTheListDoes(t *testing.T) {
+	hard, _ := PresetIndex("hard instance")
+	opts := testOpts(t, &fakeRunner{points: 3}, 100*time.Millisecond)
+	opts.Preset, opts.PresetRun = hard, true
+	m := newTestModelOpts(t, opts, nil, 132, 42)
+	pump(t, m, nil, func() bool { return sweepSettled(m) })
+	if m.shownKind() != sweepNKind || m.run() == nil || m.run().family != sweepNKind {
+		t.Errorf("--preset %d: screen %s, run %v", hard+1, m.shownKind(), m.run())
+	}
+	start := Presets[hard].Spec
+	start.Trials = 2
+	opts.Start = &start
+	m = newTestModelOpts(t, opts, nil, 132, 42)
+	pump(t, m, nil, func() bool { return sweepSettled(m) })
+	if v := screenText(m); !strings.Contains(v, "preset 8 · trials changed") || m.run() == nil {
+		t.Errorf("--preset with --trials:\n%s", v)
+	}
+}
