@@ -42,7 +42,7 @@ func mustEval(t *testing.T, id string, p Params) Bound {
 
 // The three reference points. Values at P1 are computed by hand below; the
 // values at P2 and P3 come from an independent Python transcription of the
-// issue's formulas (float64, math.pow), not from this package; those of the
+// bounds' formulas (float64, math.pow), not from this package; those of the
 // variant bounds (all three points) from a transcription of the paper's
 // statements in 50-digit mpmath, likewise independent of this package.
 var (

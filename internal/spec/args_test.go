@@ -148,8 +148,8 @@ func TestCommand(t *testing.T) {
 	}
 }
 
-// TestDataWithAllOverridesNeedsNoConstant: the rule that with
-// iters, clip and step all given no moment constant is needed.
+// TestDataWithAllOverridesNeedsNoConstant: with iters, clip and step all
+// given, no moment constant is needed.
 func TestDataWithAllOverridesNeedsNoConstant(t *testing.T) {
 	path := writeCSV(t, "x1,x2,y\n1,2,3\n0.5,1,2\n2,1,0\n1,1,1\n")
 	for _, c := range []struct {

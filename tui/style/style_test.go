@@ -91,7 +91,7 @@ func TestShorten(t *testing.T) {
 		width int
 		want  string
 	}{
-		// The status bar's case (issue 14): never "L_f is infinit…".
+		// The status bar's case: never "L_f is infinit…".
 		{"L_f is infinite here", 14, "L_f is…"},
 		{"L_f is infinite here", 16, "L_f is infinite…"},
 		{"L_f is infinite here", 20, "L_f is infinite here"},
