@@ -3,12 +3,14 @@ package tui
 import (
 	"context"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"dpso/internal/audit"
 	"dpso/internal/engine"
 	"dpso/internal/plot"
 	"dpso/internal/plot/plotcheck"
