@@ -158,6 +158,13 @@ func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start
 	// solvers.Config.Workers = k spreads its large oracle calls over k
 	// goroutines (the result is the same bits for any k).
 	inner := max(1, workers/max(1, min(workers, len(jobs))))
+	if set != nil && set.Plan != nil {
+		pl := Plan{Jobs: len(jobs), Workers: workers}
+		for _, j := range jobs {
+			pl.Work += j.u.cost()
+		}
+		set.Plan(pl)
+	}
 	p := &pool{set: set, start: start, total: total, done: &done, inner: inner}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
@@ -217,12 +224,15 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 			if progress != nil {
 				progress.Put(Progress{Solver: name, Trial: trial, Point: u.point, Iter: cp.Iter, Iters: cp.Iters, Phase: cp.Phase,
 					GradEvals: cp.GradEvals, Excess: ex, ExcessSE: se, Spent: cp.Spent, Batch: cp.Batch, NonFinite: cp.NonFinite,
-					Total: p.total, Elapsed: time.Since(p.start)})
+					Planned: u.params[si].GradEvals, Total: p.total, Elapsed: time.Since(p.start)})
 			}
 			p.set.wait(ctx) // a paused run blocks here (see Gate)
 		}
 		cfg := u.run.Config(trial, observe)
 		cfg.Workers = p.inner
+		if progress != nil {
+			cfg.Pulse = p.pulses(progress, u, si, trial)
+		}
 		res, err := d.Solver.Run(ctx, u.in, data, cfg)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -270,10 +280,32 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if progress != nil {
 			progress.Put(Progress{Solver: name, Trial: trial, Point: u.point, Iter: res.Params.Iters, Iters: res.Params.Iters,
 				GradEvals: res.GradEvals, Excess: ex, ExcessSE: se, Spent: res.Spent, NonFinite: res.NonFinite, Done: true,
-				TrialsDone: nd, Total: p.total, Elapsed: time.Since(p.start)})
+				Planned: u.params[si].GradEvals, TrialsDone: nd, Total: p.total, Elapsed: time.Since(p.start)})
 		}
 	}
 	return nil
+}
+
+// PulseEvery is the least time between two pulses (Progress.Pulse) of one
+// (solver, trial) run that reach the mailbox.
+const PulseEvery = 100 * time.Millisecond
+
+// pulses is the solvers.Config.Pulse of solver si's run on trial: it puts
+// a Pulse Progress in the mailbox, at most one per PulseEvery (a pulse
+// that comes sooner is dropped; the solver's goroutines may pulse
+// concurrently, and one of them wins).
+func (p *pool) pulses(mb *Mailbox[Progress], u *unit, si, trial int) func(int64) {
+	var last atomic.Int64 // time.Since(p.start) of the latest pulse put, ns
+	name, planned := u.solvers[si].Name(), u.params[si].GradEvals
+	return func(evals int64) {
+		now := time.Since(p.start)
+		prev := last.Load()
+		if now-time.Duration(prev) < PulseEvery || !last.CompareAndSwap(prev, int64(now)) {
+			return
+		}
+		mb.Put(Progress{Solver: name, Trial: trial, Point: u.point, GradEvals: evals, Planned: planned, Pulse: true,
+			Total: p.total, Elapsed: now})
+	}
 }
 
 func sqnorm(w []float64) float64 {
