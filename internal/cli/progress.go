@@ -29,14 +29,24 @@ var progressTicker = func() (<-chan time.Time, func()) {
 
 // progress is the engine.Settings of a command labelled label: on a
 // terminal its progress goes to showProgress's line on stderr, elsewhere
-// nowhere. stop ends the line (a no-op off a terminal).
+// nowhere; terminal or not, a call whose planned work would take hours
+// says so before it starts (warnLongWork). stop ends the line (a no-op
+// off a terminal).
 func (e *env) progress(label string) (set *engine.Settings, stop func()) {
-	set = &engine.Settings{}
+	set = &engine.Settings{Plan: e.planWarning(label, workHint(label))}
 	if !e.stderrIsTerminal() {
 		return set, func() {}
 	}
 	set.Progress = engine.NewMailbox[engine.Progress](256)
 	return set, showProgress(e.stderr, label, set.Progress)
+}
+
+// workHint is what shortens the work of the command labelled label.
+func workHint(label string) string {
+	if strings.HasPrefix(label, "dpso sweep") {
+		return "fewer --points or --trials, or a smaller --n or --d, shorten it"
+	}
+	return "a smaller --n or --d, or fewer --trials, shortens it"
 }
 
 // showProgress draws one self-overwriting line on w (a terminal) with the
@@ -115,20 +125,40 @@ type progressState struct {
 	have     bool
 	done     int
 	inflight map[progressKey]float64
-	unit     string // what Total counts: "trials" (the default), "runs"
+	ended    map[progressKey]bool // runs whose Done report arrived
+	unit     string               // what Total counts: "trials" (the default), "runs"
 }
 
 func newProgressState() *progressState {
-	return &progressState{inflight: map[progressKey]float64{}, unit: "trials"}
+	return &progressState{inflight: map[progressKey]float64{}, ended: map[progressKey]bool{}, unit: "trials"}
 }
 
 func (s *progressState) add(p engine.Progress) {
+	k := progressKey{p.Point, p.Trial, p.Solver}
+	if p.Pulse {
+		// From inside an iteration: the work done moves, the latest
+		// checkpoint's iterate and excess risk stand.
+		if p.Planned > 0 && !s.ended[k] {
+			s.inflight[k] = max(s.inflight[k], min(1, float64(p.GradEvals)/float64(p.Planned)))
+		}
+		if !s.have {
+			s.last, s.have = p, true
+		} else if (progressKey{s.last.Point, s.last.Trial, s.last.Solver}) == k {
+			s.last.GradEvals = max(s.last.GradEvals, p.GradEvals)
+		}
+		s.last.Total, s.last.Elapsed = p.Total, p.Elapsed
+		return
+	}
 	s.last, s.have = p, true
 	s.done = max(s.done, p.TrialsDone)
-	k := progressKey{p.Point, p.Trial, p.Solver}
 	switch {
 	case p.Done:
 		delete(s.inflight, k)
+		s.ended[k] = true
+	case p.Planned > 0:
+		// The share of the planned gradient evaluations: the work, which
+		// pulses measure between checkpoints too.
+		s.inflight[k] = max(s.inflight[k], min(1, float64(p.GradEvals)/float64(p.Planned)))
 	case p.Iters > 0:
 		s.inflight[k] = min(1, float64(p.Iter)/float64(p.Iters))
 	}
@@ -148,12 +178,22 @@ func (s *progressState) fraction() float64 {
 }
 
 // eta is the time left at the rate so far, elapsed·(1 − f)/f; NaN until
-// 1% is done.
+// 0.1% is done (pulses move f smoothly inside a long iteration, so a
+// run of hours has its estimate within seconds).
 func eta(f float64, elapsed time.Duration) float64 {
-	if !(f >= 0.01) {
+	if !(f >= 0.001) {
 		return math.NaN()
 	}
 	return elapsed.Seconds() * (1 - f) / f
+}
+
+// percent writes a share done, floored (forgiving rounding): "56%", and
+// below 10% with a decimal, "0.4%", so that a run of hours is seen to move.
+func percent(f float64) string {
+	if f < 0.1 {
+		return fmt.Sprintf("%.1f%%", math.Floor(1000*f+1e-9)/10)
+	}
+	return fmt.Sprintf("%d%%", int(100*f+1e-9))
 }
 
 // fmtSeconds writes a duration as "0.8 s", "12 s", "3 min 05 s".
@@ -177,9 +217,9 @@ func (s *progressState) line(label string, elapsed time.Duration, width int) str
 	p := s.last
 	head := label + ":"
 	if f := s.fraction(); !math.IsNaN(f) {
-		head += fmt.Sprintf(" %d%%", int(100*f+1e-9)) // floor, forgiving rounding
+		head += " " + percent(f)
 		if t := eta(f, elapsed); !math.IsNaN(t) {
-			head += " · ETA " + fmtSeconds(t)
+			head += " · ETA " + fmtHours(t)
 		}
 	}
 	where := fmt.Sprintf("%s trial %d", p.Solver, p.Trial)

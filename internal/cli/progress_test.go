@@ -102,8 +102,8 @@ func TestProgressLine(t *testing.T) {
 			t.Errorf("fmtSeconds(%g) = %q, want %q", x, got, want)
 		}
 	}
-	if !math.IsNaN(eta(0.005, time.Second)) {
-		t.Error("an ETA before 1% is done")
+	if !math.IsNaN(eta(0.0005, time.Second)) || math.Abs(eta(0.005, time.Second)-199) > 1e-9 {
+		t.Error("want an ETA from 0.1% done on, elapsed·(1 − f)/f")
 	}
 	savedDelay, savedTicker := progressDelay, progressTicker
 	defer func() { progressDelay, progressTicker = savedDelay, savedTicker }()
@@ -127,6 +127,40 @@ func TestProgressLine(t *testing.T) {
 	// Piped (not a terminal): nothing on stderr, as every other test checks.
 	if (&env{stderr: &buf}).stderrIsTerminal() {
 		t.Error("a buffer is a terminal")
+	}
+}
+
+// TestProgressLineInsideOneIteration: a run of one iteration over 10⁸
+// samples (T = 1) reports its first checkpoint, then pulses from inside
+// the oracle call: the line's share is the gradient evaluations over the
+// planned ones (4·10⁶ of 10⁸ on each of two trials of five: 1.6%, with
+// a decimal below 10%) with an ETA, while the iteration, the excess risk
+// and the trials done stay those of the checkpoints; a pulse that arrives
+// after its run's Done report changes nothing.
+func TestProgressLineInsideOneIteration(t *testing.T) {
+	st := newProgressState()
+	const planned = 100_000_000
+	for tr := range 2 {
+		st.add(engine.Progress{Solver: "acsa", Trial: tr, Iter: 0, Iters: 1, Planned: planned, Excess: 0.1875, Total: 5})
+	}
+	if f := st.fraction(); f != 0 {
+		t.Fatalf("fraction %g at the first checkpoints, want 0", f)
+	}
+	for tr := range 2 {
+		st.add(engine.Progress{Solver: "acsa", Trial: tr, GradEvals: 4_000_000, Planned: planned, Pulse: true, Total: 5})
+	}
+	if f := st.fraction(); math.Abs(f-0.016) > 1e-12 {
+		t.Errorf("fraction %g after the pulses, want 2·0.04/5 = 0.016", f)
+	}
+	got := st.line("dpso run", 80*time.Second, 0)
+	want := "dpso run: 1.6% · ETA 1.4 h · 0/5 trials done · acsa trial 1 iter 0/1 · 4·10⁶ grad evals · excess risk 0.1875 · 1 min 20 s elapsed · (Ctrl-C cancels)"
+	if got != want {
+		t.Errorf("progress line\n got %q\nwant %q", got, want)
+	}
+	st.add(engine.Progress{Solver: "acsa", Trial: 0, Iter: 1, Iters: 1, GradEvals: planned, Planned: planned, Done: true, Total: 5, TrialsDone: 1})
+	st.add(engine.Progress{Solver: "acsa", Trial: 0, GradEvals: planned - 1, Planned: planned, Pulse: true, Total: 5})
+	if f := st.fraction(); math.Abs(f-(1+0.04)/5) > 1e-12 {
+		t.Errorf("fraction %g after trial 0 ended and a late pulse, want 1.04/5", f)
 	}
 }
 
