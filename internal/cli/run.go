@@ -127,6 +127,7 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 		if p.Refused != "" {
 			return userError(&solvers.RefusedError{Solver: p.Solver, Reason: p.Refused}, nil)
 		}
+		e.warnLongWork("dpso run --dry-run", p.Plan, true, workHint("dpso run"))
 		if o.asJSON {
 			return report.WriteJSON(e.stdout, report.Prescription(p, report.Options{ConvDelta: conv}))
 		}
