@@ -34,10 +34,16 @@ type model struct {
 	sup *supProfile
 	// draw writes one sample into x (len sdim) without allocating; nil for
 	// user data.
-	draw  func(r *dist.Rand, x []float64)
-	data  *solvers.Matrix // user data (nil for scenarios)
-	risk  riskModel
-	notes []string
+	draw func(r *dist.Rand, x []float64)
+	data *solvers.Matrix // user data (nil for scenarios): the rows a run reads
+	// holdout are user data's held-out rows (ProblemDef.Holdout; nil when
+	// none).
+	holdout *solvers.Matrix
+	risk    riskModel
+	// geometry is where the empirical minimizer of user data lies
+	// relative to W (nil for a scenario).
+	geometry *Geometry
+	notes    []string
 }
 
 // hardP is the lower-bound proofs' p = min(1, √d/(n√ρ)) with ρ = ε²/2.

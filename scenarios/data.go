@@ -17,8 +17,12 @@ import (
 	"dpso/theory"
 )
 
-// dataRisks caches the empirical minimizations of user data.
-var dataRisks = lazyCache[*sampleRisk]{max: 4}
+// dataRisks caches the empirical minimizations of user data, and
+// dataGeometries where their minimizers lie.
+var (
+	dataRisks      = lazyCache[*sampleRisk]{max: 4}
+	dataGeometries = lazyCache[*Geometry]{max: 4}
+)
 
 // buildData builds the problem of user data: the per-sample loss of
 // s.Loss on the file's rows x = (a, y), W = B(0, D/2), declared constants
@@ -72,28 +76,61 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 	R := s.Diam / 2
 	l2, reg := l2Weights(s)
 	m := &model{obj: objective{kind: kindOf(loss), d: d, l2: l2}, reg: reg, d: d, sdim: t.Cols, radius: R, data: data, betaF: math.NaN()}
-	if s.N == 0 {
-		s.N = t.Rows
-	}
 	if err := checkFiniteRows(ctx, s.Data, t, data, &m.obj, R, loss); err != nil {
 		return nil, err
 	}
+	rows, what := t.Rows, fmt.Sprintf("the %d rows", t.Rows)
+	if s.Holdout > 0 {
+		train, hold := splitHoldout(data, s.Holdout)
+		if train.Len() < 2 || hold.Len() < 1 {
+			return nil, fieldErr("holdout", "holding out %s of the %d rows of %s leaves %d rows to train on and %d held out; each side needs rows (at least 2 to train on, 1 held out)",
+				theory.FormatNumber(s.Holdout), t.Rows, theory.Quote(s.Data), train.Len(), hold.Len())
+		}
+		m.data, m.holdout, data = train, hold, train
+		rows, what = train.Len(), fmt.Sprintf("the %d training rows (of %d; %d held out)", train.Len(), t.Rows, hold.Len())
+		m.notes = append(m.notes, fmt.Sprintf("%d of the %d rows (a held-out fraction of %s, a fixed pseudo-random choice that depends on the row count only) are held out: no solver reads them; the excess risk is measured on the other %d (in-sample), the held-out loss on them",
+			hold.Len(), t.Rows, theory.FormatNumber(s.Holdout), train.Len()))
+	}
+	if s.N == 0 {
+		s.N = rows
+	}
+	if s.N > rows {
+		return nil, fieldErr("n", "n = %d exceeds %s of %s", s.N, what, theory.Quote(s.Data))
+	}
 	m.notes = append(m.notes, t.Notes()...)
-	key := fmt.Sprintf("%s/%d/%p/obj=%+v/reg=%+v/R=%g", s.Data, t.Rows, t, m.obj, m.reg, R)
+	key := fmt.Sprintf("%s/%d/%p/obj=%+v/reg=%+v/R=%g/holdout=%g", s.Data, t.Rows, t, m.obj, m.reg, R, s.Holdout)
 	risk, err := dataRisks.get(ctx, key, func(ctx context.Context) (*sampleRisk, error) {
 		return newSampleRisk(ctx, m.obj, m.reg, data, R, Empirical,
-			fmt.Sprintf("empirical risk over the %d rows of %s (F̂* by L-BFGS over W, certified by its Frank–Wolfe gap)", t.Rows, theory.Name(s.Data)))
+			fmt.Sprintf("empirical risk over %s of %s (F̂* by L-BFGS over W, certified by its Frank–Wolfe gap)", what, theory.Name(s.Data)))
 	})
 	if err != nil {
 		return nil, err
 	}
 	m.risk = risk
-	if s.EstimateConstants {
+	geo, err := dataGeometries.get(ctx, key, func(ctx context.Context) (*Geometry, error) {
+		return dataGeometry(ctx, m, risk, data)
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.geometry = geo
+	if note := geo.Note(); note != "" {
+		m.notes = append(m.notes, note)
+	}
+	switch {
+	case s.PrivateConstants:
+		m.prof = userProfile(s)
+		m.beta, m.mu = s.Beta, s.Mu
+		if m.mu == 0 && s.Class.StronglyConvex() && loss != Squared {
+			m.mu = *s.Lambda2 // F is λ₂-strongly convex
+			m.notes = append(m.notes, fmt.Sprintf("μ = λ₂ = %s (the ℓ2 term makes F λ₂-strongly convex)", theory.FormatNumber(m.mu)))
+		}
+	case s.EstimateConstants:
 		if err := estimateConstants(m, s, loss); err != nil {
 			return nil, err
 		}
 		m.notes = append(m.notes, "constants estimated from the data: this run is NOT private — the prescription itself reads the data")
-	} else {
+	default:
 		m.prof = userProfile(s)
 		m.beta, m.mu = s.Beta, s.Mu
 		if m.mu == 0 && s.Class.StronglyConvex() {
@@ -104,10 +141,46 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 			m.notes = append(m.notes, "r̃_2 is taken as r̃_k (a valid bound: moments are non-decreasing in their order)")
 		}
 	}
-	if s.N < t.Rows {
-		m.notes = append(m.notes, fmt.Sprintf("each trial runs on a random subset of n = %d of the %d rows; the excess risk is measured on all rows", s.N, t.Rows))
+	if s.N < rows {
+		m.notes = append(m.notes, fmt.Sprintf("each trial runs on a random subset of n = %d of %s; the excess risk is measured on all of them", s.N, what))
 	}
 	return m, nil
+}
+
+// splitHoldout splits m's rows into those a run reads and those held out:
+// a fraction f of the rows, chosen by a partial Fisher–Yates shuffle from a
+// generator keyed by the row count and f only (public and reproducible: the
+// choice does not depend on the data's values, so it costs no privacy).
+// The training rows keep the file's order.
+func splitHoldout(m *solvers.Matrix, f float64) (train, hold *solvers.Matrix) {
+	rows := m.Len()
+	h := int(math.Round(f * float64(rows)))
+	var seed [32]byte
+	key := sha256.Sum256(fmt.Appendf(nil, "dpso/holdout\x00%d\x00%x", rows, math.Float64bits(f)))
+	copy(seed[:], key[:])
+	r := rand.New(rand.NewChaCha8(seed))
+	idx := make([]int, rows)
+	for i := range idx {
+		idx[i] = i
+	}
+	for i := range h {
+		j := i + r.IntN(rows-i)
+		idx[i], idx[j] = idx[j], idx[i]
+	}
+	held := make([]bool, rows)
+	for _, i := range idx[:h] {
+		held[i] = true
+	}
+	train = &solvers.Matrix{Dim: m.Dim, Data: make([]float64, 0, (rows-h)*m.Dim)}
+	hold = &solvers.Matrix{Dim: m.Dim, Data: make([]float64, 0, h*m.Dim)}
+	for i := range rows {
+		if held[i] {
+			hold.Data = append(hold.Data, m.Row(i)...)
+		} else {
+			train.Data = append(train.Data, m.Row(i)...)
+		}
+	}
+	return train, hold
 }
 
 // userProfile is the moment profile declared by flags: r̃_j for the given

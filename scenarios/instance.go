@@ -75,6 +75,8 @@ func Build(ctx context.Context, def ProblemDef) (*Instance, error) {
 	}
 	in.notes = append(in.notes, m.notes...)
 	switch {
+	case rs.PrivateConstants:
+		// WithEstimates says what the prescription reads.
 	case data:
 		in.notes = append(in.notes, "the prescription uses user-given constants (flags), not estimates from the data")
 	case len(in.overrides) > 0:

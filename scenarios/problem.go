@@ -29,6 +29,8 @@ const (
 	MaxConstant = 1e12
 	// MaxDataLambda caps user data's ℓ1 and ℓ2 weights.
 	MaxDataLambda = 1000
+	// MaxHoldout caps the held-out fraction of user data's rows.
+	MaxHoldout = 0.9
 	// DefaultK is the moment order k when neither the run nor the scenario
 	// sets one.
 	DefaultK = 2.0
@@ -82,6 +84,15 @@ type ProblemDef struct {
 	// EstimateConstants computes user data's undeclared constants from the
 	// data itself. That is NOT private, and every result says so.
 	EstimateConstants bool
+	// PrivateConstants: the constants the prescription reads and no flag
+	// gives are estimated privately from each trial's data when it runs
+	// (Instance.EstimatePrivately, Instance.WithEstimates), on a scenario
+	// too; Build leaves them undeclared.
+	PrivateConstants bool
+	// Holdout is the fraction of user data's rows kept apart, [0, MaxHoldout]:
+	// no solver reads them and the excess risk is measured on the others;
+	// Instance.HoldoutLoss measures an output on them.
+	Holdout float64
 
 	Class theory.Class // default the scenario's first class (user data: by the loss)
 	N     int          // samples; default the catalogue's (user data: all rows)
@@ -172,6 +183,9 @@ func (p *ProblemDef) ResolveSource() error {
 	}
 	if p.EstimateConstants {
 		return fieldErr("estimate-constants", "applies to user data only; scenario %s declares its constants from its distribution", p.Scenario)
+	}
+	if p.Holdout != 0 {
+		return fieldErr("holdout", "applies to user data only; scenario %s's excess risk is measured on its population, which no solver sees", p.Scenario)
 	}
 	return nil
 }
@@ -436,6 +450,12 @@ func (p *ProblemDef) resolveData() error {
 	if p.Tail != 0 {
 		return fieldErr("tail", "user data has no tail parameter")
 	}
+	if !(p.Holdout >= 0 && p.Holdout <= MaxHoldout) {
+		return fieldErr("holdout", "the held-out fraction %s is outside [0, %s]", theory.FormatNumber(p.Holdout), theory.FormatNumber(MaxHoldout))
+	}
+	if p.PrivateConstants && p.EstimateConstants {
+		return fieldErr("constants", "private estimates and --estimate-constants (not private) exclude each other; choose one")
+	}
 	if len(p.Params) > 0 {
 		names := slices.Sorted(func(yield func(string) bool) {
 			for k := range p.Params {
@@ -467,6 +487,14 @@ func (p *ProblemDef) resolveData() error {
 		return fieldErr("lambda1", "the ℓ1 term is the proximal part of class ppl; class %s has none", p.Class)
 	}
 	p.Lambda1, p.Lambda2 = &l1, &l2
+	if p.PrivateConstants {
+		// The moments and, for the squared loss, β and μ are estimated
+		// privately when the run starts; the logistic loss's μ is λ₂.
+		if p.Class.StronglyConvex() && p.Mu == 0 && l2 == 0 && p.Loss != Squared {
+			return fieldErr("mu", "the strong convexity μ of the %s loss is not estimated privately; declare μ, or an ℓ2 weight λ₂ > 0 (μ = λ₂)", p.Loss)
+		}
+		return nil
+	}
 	if p.EstimateConstants || p.Needs.None {
 		// With T, C and the step all given, nothing is prescribed, so no
 		// constant needs declaring (a solver whose schedule still
@@ -474,7 +502,7 @@ func (p *ProblemDef) resolveData() error {
 		return nil
 	}
 	need := func(field, what string) error {
-		return fieldErr(field, "user data needs %s declared (or estimated from the data, which reads the data and is NOT private)", what)
+		return fieldErr(field, "user data needs %s declared (or estimated privately from a share of the budget, or estimated from the data, which reads the data and is NOT private)", what)
 	}
 	if p.Rk == 0 && !(math.IsInf(p.K, 1) && p.Lf > 0) {
 		if math.IsInf(p.K, 1) {

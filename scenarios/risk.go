@@ -341,6 +341,32 @@ var smoothingLevels = []float64{1e-1, 1e-2, 1e-3, 1e-4, 1e-5}
 //
 // so F̂* := F̂(w) is certified to within width = F̂(w) − (F̂_τ(w) − g − cτ).
 func newSampleRisk(ctx context.Context, obj objective, reg solvers.Regularizer, data *solvers.Matrix, radius float64, kind, method string) (*sampleRisk, error) {
+	w, lower, err := minimizeSample(ctx, obj, reg, data, radius)
+	if err != nil {
+		return nil, err
+	}
+	n := data.Len()
+	inv := 1 / float64(n)
+	s := &sampleRisk{obj: obj, reg: reg, data: data, kind: kind, method: method, wopt: w, fo: make([]float64, n)}
+	var sum [1]float64
+	sampleSum(data, sum[:], func(lo, hi int, acc []float64) {
+		for i := lo; i < hi; i++ {
+			s.fo[i] = obj.value(w, data.Row(i))
+			acc[0] += s.fo[i]
+		}
+	})
+	s.fopt = sum[0]*inv + reg.Value(w)
+	s.width = math.Max(0, s.fopt-lower)
+	if math.IsNaN(s.fopt) || math.IsNaN(s.width) {
+		return nil, fmt.Errorf("scenarios: F* is not finite (%s ± %s)", theory.Exact.Format(s.fopt), theory.Exact.Format(s.width))
+	}
+	return s, nil
+}
+
+// minimizeSample minimizes F̂ over W = B(0, R) as newSampleRisk documents
+// and returns the point w reached and a proved lower bound on min F̂,
+// F̂_τ(w) − g − cτ.
+func minimizeSample(ctx context.Context, obj objective, reg solvers.Regularizer, data *solvers.Matrix, radius float64) ([]float64, float64, error) {
 	n := data.Len()
 	d := obj.d
 	if obj.kind == kindMeanQuad || obj.kind == kindLinear {
@@ -398,7 +424,7 @@ func newSampleRisk(ctx context.Context, obj objective, reg solvers.Regularizer, 
 		}
 		var err error
 		if w, gap, err = bs.solve(f, w, tol); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if bs.budget.exhausted() {
 			break
@@ -406,19 +432,33 @@ func newSampleRisk(ctx context.Context, obj objective, reg solvers.Regularizer, 
 	}
 	_, fTau := fwGap(f, w, radius)
 	c := obj.smoothGap() + reg.L1*float64(d)
-	lower := fTau - gap - c*tau
-	s := &sampleRisk{obj: obj, reg: reg, data: data, kind: kind, method: method, wopt: w, fo: make([]float64, n)}
+	return w, fTau - gap - c*tau, nil
+}
+
+// MinimizeEmpirical is the minimizer over W of the empirical risk of the
+// rows of data, F̂(w) = (1/n)Σ f(w, x_i) + f¹(w) (the problem's loss and
+// regulariser), by the certified minimization of the F* computations
+// (newSampleRisk): w and the certificate's width, F̂(w) − min F̂ ≤ width.
+// It reads the rows only; the engine's non-private reference is this
+// point's excess risk.
+func (in *Instance) MinimizeEmpirical(ctx context.Context, data *solvers.Matrix) ([]float64, float64, error) {
+	if data.Len() == 0 {
+		return nil, 0, fmt.Errorf("scenarios: no rows to minimize over")
+	}
+	w, lower, err := minimizeSample(ctx, in.m.obj, in.m.reg, data, in.m.radius)
+	if err != nil {
+		return nil, 0, err
+	}
 	var sum [1]float64
 	sampleSum(data, sum[:], func(lo, hi int, acc []float64) {
 		for i := lo; i < hi; i++ {
-			s.fo[i] = obj.value(w, data.Row(i))
-			acc[0] += s.fo[i]
+			acc[0] += in.m.obj.value(w, data.Row(i))
 		}
 	})
-	s.fopt = sum[0]*inv + reg.Value(w)
-	s.width = math.Max(0, s.fopt-lower)
-	if math.IsNaN(s.fopt) || math.IsNaN(s.width) {
-		return nil, fmt.Errorf("scenarios: F* is not finite (%s ± %s)", theory.Exact.Format(s.fopt), theory.Exact.Format(s.width))
+	f := sum[0]/float64(data.Len()) + in.m.reg.Value(w)
+	width := math.Max(0, f-lower)
+	if math.IsNaN(width) {
+		return nil, 0, fmt.Errorf("scenarios: the empirical minimum is not finite")
 	}
-	return s, nil
+	return w, width, nil
 }

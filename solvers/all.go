@@ -23,7 +23,7 @@ var registry = []Descriptor{
 		DefaultOracle: "clip-gaussian", Moments: Moment2K, Data: Materializes},
 	{Solver: ProxSGD{}, Legend: "noisy clipped proximal SGD", Class: theory.PPL, Certificate: CertProxPL, Settings: NoSettings,
 		DefaultOracle: "clip-gaussian", Moments: MomentK, Data: Streams},
-	{Solver: SGD{}, Legend: "non-private SGD (no clipping, no noise)", Certificate: CertSchedule, Settings: NoSettings,
+	{Solver: SGD{}, Legend: "the paper solver's schedule without clipping or noise (non-private)", Certificate: CertSchedule, Settings: NoSettings,
 		DefaultOracle: "clip-gaussian", Moments: MomentK, OnSchedule: true, Data: AsSchedule},
 	{Solver: LipschitzDPSGD{}, Legend: "DP-SGD calibrated to L_f (prior practice)", Certificate: CertScheduleLipschitz, Settings: NoSettings,
 		DefaultOracle: "clip-gaussian", Moments: MomentK, Data: AsSchedule},
@@ -75,8 +75,26 @@ func Names() []string {
 	return out
 }
 
-// DescriptorOf returns the registered solver with this name.
+// aliases are former names that still name a solver: "sgd" is
+// "nonprivate-schedule" (the run of a paper solver's schedule without
+// clipping or noise, which its old name called a non-private floor though
+// it moves with ε).
+var aliases = map[string]string{"sgd": NonPrivateScheduleName}
+
+// Canonical is the registry name of name: its solver's name when name is
+// a former name (aliases), name itself otherwise; renamed reports whether
+// it was a former name.
+func Canonical(name string) (canonical string, renamed bool) {
+	if c, ok := aliases[name]; ok {
+		return c, true
+	}
+	return name, false
+}
+
+// DescriptorOf returns the registered solver with this name (or former
+// name: see Canonical).
 func DescriptorOf(name string) (Descriptor, bool) {
+	name, _ = Canonical(name)
 	registryMu.RLock()
 	defer registryMu.RUnlock()
 	for _, d := range registry {

@@ -47,7 +47,7 @@ func TestAllocationsDoNotGrowWithN(t *testing.T) {
 		{"acsa", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
 		{"clipped-sgd", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
 		{"prox-sgd", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
-		{"sgd", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
+		{"nonprivate-schedule", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
 		// Pulses every 64 samples (pulseWork lowered below): ~1500 of them
 		// at n = 10⁵ cost no allocation.
 		{"acsa", Config{Eps: 1, K: 2, Iters: 3, Pulse: func(int64) {}}, 10000, 100000, 8192},

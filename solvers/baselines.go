@@ -65,20 +65,28 @@ func lookupSchedule(name string) (scheduler, error) {
 	return nil, &ConfigError{"schedule", fmt.Sprintf("%q is not a paper solver; want one of %s", name, strings.Join(names, ", "))}
 }
 
-// SGD is "sgd", the non-private floor: the schedule of the paper solver
-// Config.Schedule ("" → "acsa") prescribed at the same Config — the same T,
-// batches, step sizes, averaging and phases — run without clipping
-// (C = ∞) and without noise, on the same data. It spends no privacy
-// (ρ = ∞ per sample; Result.Budget is ρ = ∞). Non-finite per-sample
-// gradients are still zeroed and counted.
+// SGD is "nonprivate-schedule" ("sgd" is accepted as its former name):
+// the schedule of the paper solver Config.Schedule ("" → "acsa")
+// prescribed at the same Config — the same T, batches, step sizes,
+// averaging and phases — run without clipping (C = ∞) and without noise,
+// on the same data. It spends no privacy (ρ = ∞ per sample; Result.Budget
+// is ρ = ∞). Non-finite per-sample gradients are still zeroed and counted.
+//
+// It isolates what privacy costs one schedule, and it is not a floor: the
+// schedule is the private one's at the run's ε (T, batches and steps are
+// prescribed from ε), so it moves with ε. The non-private reference that
+// does not is the engine's empirical risk minimizer on the same draws.
 type SGD struct{}
 
+// NonPrivateScheduleName is SGD's registry name.
+const NonPrivateScheduleName = "nonprivate-schedule"
+
 // Name implements Solver.
-func (SGD) Name() string { return "sgd" }
+func (SGD) Name() string { return NonPrivateScheduleName }
 
 // Describe implements Solver.
 func (SGD) Describe() string {
-	return "non-private SGD: a paper solver's schedule without clipping or noise (the non-private floor)"
+	return "non-private run of a paper solver's schedule at this ε: the same T, batches and steps without clipping or noise (it moves with ε; not a floor)"
 }
 
 func (SGD) plan(p Problem, n int, cfg Config) (scheduler, any, Params, error) {

@@ -149,7 +149,7 @@ type Descriptor struct {
 	// call.
 	Accounted bool
 	// OnSchedule: a baseline that prescribes with the class's paper
-	// solver's schedule at the run's own k (sgd), so it reads that
+	// solver's schedule at the run's own k (nonprivate-schedule), so it reads that
 	// solver's moments as well as its own.
 	OnSchedule bool
 	// Estimator is the name outputs give the solver's gradient estimate

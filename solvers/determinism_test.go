@@ -27,7 +27,7 @@ func TestDeterminismAcrossGoroutines(t *testing.T) {
 		{"prox-sgd", tpMeanL1, 4000, Config{Eps: 1, K: 2, Oracle: "shuffle-coordinate", Delta: 1e-6}, nil},
 		{"localized", tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}, nil},
 		{"localized-sc", tpMean, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}, nil},
-		{"sgd", tpMean, 4000, Config{Eps: 1, K: 2}, nil},
+		{"nonprivate-schedule", tpMean, 4000, Config{Eps: 1, K: 2}, nil},
 		{"lipschitz-dpsgd", huge, 4000, Config{Eps: 1, K: 2}, nil},
 		{"klz-gd", tpLinReg, 2000, Config{Eps: 1, K: 2, WorkBudget: 50000}, nil},
 		{"dp-sgd", tpLinReg, 2000, Config{Eps: 1, K: 2}, nil},

@@ -43,7 +43,10 @@ const (
 // curve at μ = ε, [theory.EpsExact]; 4.3772 at ε = 1, δ = 10⁻⁵),
 // at δ = Config.Delta (0: 10⁻⁵), and z is the smallest noise multiplier whose
 // accounted ε' for T Poisson-subsampled Gaussian steps meets it
-// ([accountant.Calibrate]; accountant PLD, or RDP by option). The ledger
+// ([accountant.Calibrate]; accountant PLD, or RDP by option) under the
+// paper's replace-one adjacency (datasets at Hamming distance 1, the
+// relation of the paper's solvers' ρ-zCDP), where replacing one record
+// moves a sampled step's sum by up to 2C (add/remove, by option, counts C). The ledger
 // records the T steps as one event (ledger.Event) charged to every sample,
 // and the run ends by checking it against the target like every run.
 //
@@ -81,6 +84,12 @@ const (
 type DPSGD struct {
 	// Accountant is "pld" (default) or "rdp".
 	Accountant string
+	// Adjacency is the neighbouring relation the accountant calibrates
+	// under: "replace-one" (default: the paper's, and every other
+	// solver's) or "add-remove" (Opacus's and TF Privacy's, to reproduce
+	// practitioners' figures; one record then moves a step's sum by C
+	// instead of 2C).
+	Adjacency string
 	// Batch is the expected batch size B = qn (0: min(DefaultDPSGDBatch, n)).
 	Batch int
 	// SamplingRate is the Poisson rate q ∈ (0, 1] instead of Batch (not
@@ -101,15 +110,21 @@ type DPSGD struct {
 	// CountNoise is σ_b, the standard deviation of the noise on the clipped
 	// count (0: B/20).
 	CountNoise float64
+	// Multiplier, when > 0, is the noise multiplier z itself, not
+	// calibrated to the run's ε (not a user setting): the caller accounts
+	// the run — a private search's candidate, whose z keeps its Rényi
+	// curve under the search's — and the ledger records the RDP
+	// accountant's (ε', δ) of that z.
+	Multiplier float64
 }
 
 // dpsgdSettings are dp-sgd's settings, by the names its ConfigErrors give
 // them.
-var dpsgdSettings = Settings{Names: []string{"accountant", "batch", "sampling-rate", "epochs", "adaptive-clip", "clip-quantile", "clip-rate", "clip-count-noise"}}
+var dpsgdSettings = Settings{Names: []string{"accountant", "adjacency", "batch", "sampling-rate", "epochs", "adaptive-clip", "clip-quantile", "clip-rate", "clip-count-noise"}}
 
 // WithSettings implements Configurable.
 func (DPSGD) WithSettings(v SettingValues) Solver {
-	return DPSGD{Accountant: v.String("accountant"), Batch: v.Int("batch"), SamplingRate: v.Float("sampling-rate"), Epochs: v.Float("epochs"),
+	return DPSGD{Accountant: v.String("accountant"), Adjacency: v.String("adjacency"), Batch: v.Int("batch"), SamplingRate: v.Float("sampling-rate"), Epochs: v.Float("epochs"),
 		Adaptive: v.Bool("adaptive-clip"), Quantile: v.Float("clip-quantile"), ClipRate: v.Float("clip-rate"), CountNoise: v.Float("clip-count-noise")}
 }
 
@@ -135,34 +150,45 @@ type dpsgdPlan struct {
 	target   float64 // ε' target (+Inf without privacy)
 	delta    float64
 	acct     accountant.Kind
+	adj      accountant.Adjacency
 	bound    bool
 }
 
-func (s DPSGD) options(n int) (DPSGD, accountant.Kind, error) {
+func (s DPSGD) options(n int) (DPSGD, accountant.Kind, accountant.Adjacency, error) {
 	o := s
 	kind := accountant.PLD
+	adj := accountant.ReplaceOne
 	if o.Accountant != "" {
 		k, err := accountant.ParseKind(o.Accountant)
 		if err != nil {
-			return o, kind, &ConfigError{"accountant", fmt.Sprintf("%q; want rdp or pld", o.Accountant)}
+			return o, kind, adj, &ConfigError{"accountant", fmt.Sprintf("%q; want rdp or pld", o.Accountant)}
 		}
 		kind = k
 	}
+	if o.Adjacency != "" {
+		a, err := accountant.ParseAdjacency(o.Adjacency)
+		if err != nil {
+			return o, kind, adj, &ConfigError{"adjacency", fmt.Sprintf("%q; want replace-one or add-remove", o.Adjacency)}
+		}
+		adj = a
+	}
 	switch {
 	case o.Batch > 0 && o.SamplingRate > 0:
-		return o, kind, &ConfigError{"sampling-rate", "give the batch once: the expected batch size B, or the sampling rate q = B/n, not both"}
+		return o, kind, adj, &ConfigError{"sampling-rate", "give the batch once: the expected batch size B, or the sampling rate q = B/n, not both"}
 	case math.IsNaN(o.SamplingRate) || o.SamplingRate < 0 || o.SamplingRate > 1:
-		return o, kind, &ConfigError{"sampling-rate", fmt.Sprintf("q = %s; want q in (0, 1], or 0 for B/n", exactNum(o.SamplingRate))}
+		return o, kind, adj, &ConfigError{"sampling-rate", fmt.Sprintf("q = %s; want q in (0, 1], or 0 for B/n", exactNum(o.SamplingRate))}
 	case o.Batch < 0 || o.Batch > n:
-		return o, kind, &ConfigError{"batch", fmt.Sprintf("expected batch size B = %d; want 1 ≤ B ≤ n = %d, or 0 for min(%d, n)", o.Batch, n, DefaultDPSGDBatch)}
+		return o, kind, adj, &ConfigError{"batch", fmt.Sprintf("expected batch size B = %d; want 1 ≤ B ≤ n = %d, or 0 for min(%d, n)", o.Batch, n, DefaultDPSGDBatch)}
 	case math.IsNaN(o.Epochs) || o.Epochs < 0 || math.IsInf(o.Epochs, 1):
-		return o, kind, &ConfigError{"epochs", fmt.Sprintf("E = %s; want a finite E > 0, or 0 for %d", exactNum(o.Epochs), DefaultDPSGDEpochs)}
+		return o, kind, adj, &ConfigError{"epochs", fmt.Sprintf("E = %s; want a finite E > 0, or 0 for %d", exactNum(o.Epochs), DefaultDPSGDEpochs)}
 	case math.IsNaN(o.Quantile) || o.Quantile < 0 || o.Quantile >= 1:
-		return o, kind, &ConfigError{"clip-quantile", fmt.Sprintf("γ = %s; want γ in (0, 1), or 0 for %s", exactNum(o.Quantile), exactNum(DefaultDPSGDQuantile))}
+		return o, kind, adj, &ConfigError{"clip-quantile", fmt.Sprintf("γ = %s; want γ in (0, 1), or 0 for %s", exactNum(o.Quantile), exactNum(DefaultDPSGDQuantile))}
 	case math.IsNaN(o.ClipRate) || o.ClipRate < 0 || math.IsInf(o.ClipRate, 1):
-		return o, kind, &ConfigError{"clip-rate", fmt.Sprintf("η_C = %s; want a finite η_C > 0, or 0 for %s", exactNum(o.ClipRate), exactNum(DefaultDPSGDClipRate))}
+		return o, kind, adj, &ConfigError{"clip-rate", fmt.Sprintf("η_C = %s; want a finite η_C > 0, or 0 for %s", exactNum(o.ClipRate), exactNum(DefaultDPSGDClipRate))}
 	case math.IsNaN(o.CountNoise) || o.CountNoise < 0 || math.IsInf(o.CountNoise, 1):
-		return o, kind, &ConfigError{"clip-count-noise", fmt.Sprintf("σ_b = %s; want a finite σ_b > 0, or 0 for B/20", exactNum(o.CountNoise))}
+		return o, kind, adj, &ConfigError{"clip-count-noise", fmt.Sprintf("σ_b = %s; want a finite σ_b > 0, or 0 for B/20", exactNum(o.CountNoise))}
+	case math.IsNaN(o.Multiplier) || o.Multiplier < 0 || math.IsInf(o.Multiplier, 1):
+		return o, kind, adj, &ConfigError{"eps", fmt.Sprintf("noise multiplier z = %s; want a finite z > 0, or 0 to calibrate it", exactNum(o.Multiplier))}
 	}
 	if o.SamplingRate > 0 {
 		o.Batch = max(1, int(math.Round(o.SamplingRate*float64(n))))
@@ -182,7 +208,7 @@ func (s DPSGD) options(n int) (DPSGD, accountant.Kind, error) {
 	if o.CountNoise == 0 {
 		o.CountNoise = expectedBatch(o, n) / 20
 	}
-	return o, kind, nil
+	return o, kind, adj, nil
 }
 
 func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
@@ -193,7 +219,7 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 	if name := oracleName(cfg, "clip-gaussian"); name != "clip-gaussian" {
 		return dpsgdPlan{}, Params{}, &ConfigError{"oracle", fmt.Sprintf("dp-sgd clips each per-sample gradient in ℓ2 and adds Gaussian noise to the sum (clip-gaussian); %q is not it", name)}
 	}
-	o, kind, err := s.options(n)
+	o, kind, adj, err := s.options(n)
 	if err != nil {
 		return dpsgdPlan{}, Params{}, err
 	}
@@ -202,7 +228,7 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 	k, eps := cfg.K, cfg.Eps
 	bf := expectedBatch(o, n)
 	pl := dpsgdPlan{B: bf, q: bf / float64(n), adaptive: o.Adaptive,
-		quantile: o.Quantile, clipRate: o.ClipRate, acct: kind, delta: DefaultDPSGDDelta}
+		quantile: o.Quantile, clipRate: o.ClipRate, acct: kind, adj: adj, delta: DefaultDPSGDDelta}
 	if cfg.Delta != 0 {
 		if !(cfg.Delta > 0 && cfg.Delta < 1) {
 			return dpsgdPlan{}, Params{}, &ConfigError{"delta", fmt.Sprintf("δ = %s; want δ in (0, 1)", exactNum(cfg.Delta))}
@@ -226,15 +252,32 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 		notes = append(notes, fmt.Sprintf("the work budget of %s gradient evaluations binds: T = %d steps of expected batch %s are cut to %d (the noise is calibrated to the T run)", num4(float64(budget)), t0, num6(bf), pl.T))
 	}
 	// Privacy: the target ε' and the noise multiplier.
-	if math.IsInf(eps, 1) {
+	switch {
+	case math.IsInf(eps, 1):
 		pl.target = math.Inf(1)
-	} else {
+	case o.Multiplier > 0:
+		// A given z: the run is what its accountant says it is.
+		z := o.Multiplier
+		e, err := accountant.Epsilon(accountant.RDP, accountant.Mechanism{Sigma: z, Q: pl.q, Steps: pl.T}, pl.delta)
+		if err != nil {
+			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd at the given noise multiplier z = %s: %v", num6(z), err)}
+		}
+		pl.acct, pl.target, pl.z, pl.zSum = accountant.RDP, e, z, z
+		notes = append(notes, fmt.Sprintf("noise multiplier z = %s, given (not calibrated to ε): T = %d Poisson-subsampled Gaussian steps (q = %s) are (ε', δ) = (%s, %s)-DP by the RDP accountant", num6(z), pl.T, num4(pl.q), num6(e), exactNum(pl.delta)))
+		if o.Adaptive {
+			pl.sigmaB = o.CountNoise
+			if !(2*pl.sigmaB > z) {
+				return dpsgdPlan{}, Params{}, &ConfigError{"clip-count-noise", fmt.Sprintf("adaptive clipping needs 2σ_b > z: σ_b = %s, z = %s (the count's noise must be smaller in privacy cost than the whole budget)", num4(pl.sigmaB), num6(z))}
+			}
+			pl.zSum = 1 / math.Sqrt(1/(z*z)-1/(4*pl.sigmaB*pl.sigmaB))
+		}
+	default:
 		pl.target = theory.EpsExact(eps, pl.delta)
 		ctx := cfg.Context
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		z, err := accountant.CalibrateContext(ctx, kind, pl.q, pl.T, pl.target, pl.delta)
+		z, err := accountant.CalibrateContext(ctx, kind, adj, pl.q, pl.T, pl.target, pl.delta)
 		if ctx.Err() != nil {
 			return dpsgdPlan{}, Params{}, ctx.Err()
 		}
@@ -249,7 +292,7 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd cannot meet (ε', δ) = (%s, %s) at q = %s, T = %s: %v", num6(pl.target), exactNum(pl.delta), num4(pl.q), theory.FormatCount(pl.T), err)}
 		}
 		pl.z, pl.zSum = z, z
-		notes = append(notes, fmt.Sprintf("noise multiplier z = %s: the smallest whose %s-accounted ε' for T = %d Poisson-subsampled Gaussian steps (q = %s) is at most %s, the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s", num6(z), kind, pl.T, num4(pl.q), num6(pl.target), num4(theory.Rho(eps)), exactNum(pl.delta)))
+		notes = append(notes, fmt.Sprintf("noise multiplier z = %s: the smallest whose %s-accounted ε' for T = %d Poisson-subsampled Gaussian steps (q = %s) under %s adjacency is at most %s, the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s", num6(z), kind, pl.T, num4(pl.q), adj, num6(pl.target), num4(theory.Rho(eps)), exactNum(pl.delta)))
 		if o.Adaptive {
 			pl.sigmaB = o.CountNoise
 			if !(2*pl.sigmaB > z) {
@@ -338,15 +381,15 @@ func (s DPSGD) Prescribe(p Problem, n int, cfg Config) (Params, error) {
 // cached by mechanism (every trial of a run has the same one).
 func (pl dpsgdPlan) event() (ledger.Event, error) {
 	e := ledger.Event{Mechanism: "poisson-subsampled-gaussian", Q: pl.q, Sigma: pl.z, Steps: pl.T,
-		Accountant: pl.acct.String(), Delta: pl.delta, Eps: math.Inf(1), EpsLower: math.NaN()}
+		Accountant: pl.acct.String(), Adjacency: pl.adj.String(), Delta: pl.delta, Eps: math.Inf(1), EpsLower: math.NaN()}
 	if math.IsInf(pl.target, 1) {
 		return e, nil
 	}
-	key := eventKey{pl.q, pl.z, pl.T, pl.acct, pl.delta}
+	key := eventKey{pl.q, pl.z, pl.T, pl.acct, pl.adj, pl.delta}
 	if v, ok := eventCache.Load(key); ok {
 		return v.(ledger.Event), nil
 	}
-	m := accountant.Mechanism{Sigma: pl.z, Q: pl.q, Steps: pl.T}
+	m := accountant.Mechanism{Sigma: pl.z, Q: pl.q, Steps: pl.T, Adjacency: pl.adj}
 	var err error
 	if pl.acct == accountant.PLD {
 		e.EpsLower, e.Eps, err = accountant.PLDBounds(m, pl.delta, accountant.PLDOptions{})
@@ -363,6 +406,7 @@ type eventKey struct {
 	q, z  float64
 	T     int
 	acct  accountant.Kind
+	adj   accountant.Adjacency
 	delta float64
 }
 
@@ -385,23 +429,37 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 	n, d := m.Len(), p.Dim()
 	R := p.Constants().Radius()
 	private := !math.IsInf(pl.target, 1)
+	// Config.NoNoise: the same schedule (T, q, C, η, the same Poisson
+	// batches) with noise multiplier 0 on the sum and on the adaptive
+	// count, which is what ε = ∞ with C, T and η given runs; not private.
+	noNoise := cfg.NoNoise && private
 	r, err := newRunner(ctx, p, cfg, "clip-gaussian", private, n, m.Dim, pr.GradEvals, pl.T)
 	if err != nil {
 		return res, err
 	}
 	res.Oracle = "clip-gaussian"
-	r.fixedBudget = &ledger.Cost{Eps: pl.target, Delta: pl.delta}
 	r.perIter = pl.B // checkpoints at the same steps in every trial
-	ev, err := pl.event()
-	if err != nil {
-		return res, fmt.Errorf("dp-sgd: accounting: %w", err)
-	}
-	// The whole composition is charged before anything is released.
-	if err := r.led.Record(0, n, ev); err != nil {
-		return res, fmt.Errorf("%w (this is a bug)", err)
+	zSum := pl.zSum
+	if noNoise {
+		zSum = 0
+		ev := ledger.Event{Mechanism: "poisson-subsampled-gaussian", Q: pl.q, Sigma: 0, Steps: pl.T, Accountant: pl.acct.String(),
+			Adjacency: pl.adj.String(), Delta: pl.delta, Eps: math.Inf(1), EpsLower: math.Inf(1)}
+		if err := r.led.Record(0, n, ev); err != nil {
+			return res, fmt.Errorf("%w (this is a bug)", err)
+		}
+	} else {
+		r.fixedBudget = &ledger.Cost{Eps: pl.target, Delta: pl.delta}
+		ev, err := pl.event()
+		if err != nil {
+			return res, fmt.Errorf("dp-sgd: accounting: %w", err)
+		}
+		// The whole composition is charged before anything is released.
+		if err := r.led.Record(0, n, ev); err != nil {
+			return res, fmt.Errorf("%w (this is a bug)", err)
+		}
 	}
 	sampler := NewRand(cfg.Rand, cfg.Seed, cfg.Trial, "poisson")
-	ns := &oracle.NoisySum{Multiplier: pl.zSum, Divisor: pl.B}
+	ns := &oracle.NoisySum{Multiplier: zSum, Divisor: pl.B}
 	w := make([]float64, d)
 	idx := make([]int, 0, 2*int(pl.B)+16)
 	C := pl.clip
@@ -433,7 +491,7 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 		vec.ProjectBall(w, R)
 		if pl.adaptive {
 			b := float64(ns.Unclipped()) - float64(len(idx))/2
-			if pl.sigmaB > 0 && private {
+			if pl.sigmaB > 0 && private && !noNoise {
 				b += pl.sigmaB * r.rng.NormFloat64()
 			}
 			b = b/pl.B + 0.5

@@ -16,9 +16,10 @@ import (
 )
 
 // dp-sgd's privacy is checked end to end: the ledger holds one accounted
-// event whose (ε', δ) is at most the exact (ε', δ) of ρ = ε²/2 zCDP, the
-// run's budget; the noise multiplier is the calibrated one; the checkpoints
-// report the C of each step.
+// event whose (ε', δ) under its adjacency (replace-one unless asked) is at
+// most the exact (ε', δ) of ρ = ε²/2 zCDP, the run's budget; the noise
+// multiplier is the calibrated one; the checkpoints report the C of each
+// step.
 func TestDPSGDAccountsAgainstTheZCDPTarget(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -27,6 +28,7 @@ func TestDPSGDAccountsAgainstTheZCDPTarget(t *testing.T) {
 	}{
 		{"pld", DPSGD{}, 1},
 		{"rdp", DPSGD{Accountant: "rdp"}, 1},
+		{"pld add-remove", DPSGD{Adjacency: "add-remove"}, 1},
 		{"pld adaptive", DPSGD{Adaptive: true}, 0.5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -55,7 +57,14 @@ func TestDPSGDAccountsAgainstTheZCDPTarget(t *testing.T) {
 			if acct == accountant.PLD && !(e.EpsLower <= e.Eps && e.EpsLower > e.Eps-0.05) {
 				t.Errorf("PLD bracket [%g, %g]", e.EpsLower, e.Eps)
 			}
-			z, err := accountant.Calibrate(acct, e.Q, e.Steps, target, e.Delta)
+			adj := accountant.ReplaceOne
+			if c.opt.Adjacency == "add-remove" {
+				adj = accountant.AddRemove
+			}
+			if e.Adjacency != adj.String() {
+				t.Errorf("event adjacency %q, want %v", e.Adjacency, adj)
+			}
+			z, err := accountant.Calibrate(acct, adj, e.Q, e.Steps, target, e.Delta)
 			if err != nil || e.Sigma != z {
 				t.Errorf("noise multiplier %g, calibrated %g (%v)", e.Sigma, z, err)
 			}

@@ -77,6 +77,14 @@ func (b *memBudget) release(n int64) {
 	b.mu.Unlock()
 }
 
+// LoadDataset is loadDataset for a caller outside the solvers (the
+// engine's non-private reference, which minimizes the empirical risk of a
+// trial's draw): the same reservation under MaterializeBudget and the
+// same matrix; release gives the memory back.
+func LoadDataset(ctx context.Context, data Samples, workers int) (m *Matrix, release func(), err error) {
+	return loadDataset(ctx, "the non-private reference", data, workers)
+}
+
 // loadDataset is how a multi-pass solver takes its data: the memory is
 // reserved under MaterializeBudget (reserveDataset, at most that much in
 // all trials' copies together), then the data are materialized on up to

@@ -4,52 +4,96 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
-// TestNoNoise: Config.NoNoise runs the private run's schedule (the same
-// Params: T, batch, C, σ as prescribed, step) with no noise, so that two
-// runs with different noise seeds on the same data give the same output
-// (clip-gaussian draws nothing else), its ledger budget is infinite (the
-// run is not private), and the clipped counts are those of the schedule.
-func TestNoNoise(t *testing.T) {
-	for _, c := range []struct {
-		solver string
-		p      testProblem
-		n      int
-		cfg    Config
+// TestNoNoiseIsSigmaZero: for every registered solver, Config.NoNoise runs
+// the private run's schedule (the same Params: T, batch, C, step as
+// prescribed) with noise σ = 0 on the same draws. "σ = 0" is checked
+// against a run that cannot contain noise: for the solvers whose only
+// randomness is their privacy noise (the data are the test's stream, not
+// keyed by the Config's seed), the noise-off runs with two different noise
+// seeds agree bit for bit; for dp-sgd, whose Poisson batches are keyed by
+// the seed too, the noise-off run equals bit for bit the run at ε = ∞ (noise
+// multiplier 0) with its C, T and η given and the same seed. The noise-off
+// run differs from the private one (noise was removed), its ledger budget
+// is infinite (it is not private), and its clipped counts are those of the
+// schedule.
+func TestNoNoiseIsSigmaZero(t *testing.T) {
+	lip := &meanProblem{d: 3, radius: 1, center: []float64{0.3, 0.1, -0.2}, scale: 1, nu: 7, cut: 1e3}
+	cases := map[string]struct {
+		p   testProblem
+		n   int
+		cfg Config
+		s   Solver // the solver with its settings; nil: the registered one
 	}{
-		{"acsa", tpLinReg, 4000, Config{Eps: 1, K: 2}},
-		{"clipped-sgd", tpMean, 4000, Config{Eps: 1, K: 2}},
-		{"prox-sgd", tpMeanL1, 4000, Config{Eps: 1, K: 2}},
-		{"localized", tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}},
-	} {
-		t.Run(c.solver, func(t *testing.T) {
-			s, _ := Lookup(c.solver)
-			run := func(noNoise bool, seed uint64) Result {
-				cfg := c.cfg
-				cfg.NoNoise, cfg.Seed = noNoise, seed
+		"acsa":                {tpLinReg, 4000, Config{Eps: 1, K: 2}, nil},
+		"clipped-sgd":         {tpMean, 4000, Config{Eps: 1, K: 2}, nil},
+		"prox-sgd":            {tpMeanL1, 4000, Config{Eps: 1, K: 2}, nil},
+		"localized":           {tpLAD, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}, nil},
+		"localized-sc":        {tpMean, 128, Config{Eps: 1, K: 3, WorkBudget: 50000}, nil},
+		"nonprivate-schedule": {tpMean, 4000, Config{Eps: 1, K: 2}, nil},
+		"lipschitz-dpsgd":     {lip, 4000, Config{Eps: 1, K: 2}, nil},
+		"klz-gd":              {tpLinReg, 2000, Config{Eps: 1, K: 2, WorkBudget: 50000}, nil},
+		"dp-sgd":              {tpLinReg, 2000, Config{Eps: 1, K: 2}, nil},
+		"dp-sgd adaptive":     {tpLinReg, 2000, Config{Eps: 1, K: 2}, DPSGD{Adaptive: true}},
+	}
+	for _, name := range Names() {
+		if _, ok := cases[name]; !ok {
+			t.Errorf("solver %s has no noise-off case: add one", name)
+		}
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			s, _ := Lookup(strings.Fields(name)[0])
+			if c.s != nil {
+				s = c.s
+			}
+			run := func(cfg Config) Result {
 				res, err := s.Run(context.Background(), c.p, c.p.samples(c.n, 5, 0), cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
 				return res
 			}
-			priv, a, b := run(false, 1), run(true, 1), run(true, 2)
-			if pa, pp := a.Params, priv.Params; pa.Iters != pp.Iters || pa.Batch != pp.Batch || pa.Clip != pp.Clip || pa.Step != pp.Step {
+			with := func(noNoise bool, seed uint64) Config {
+				cfg := c.cfg
+				cfg.NoNoise, cfg.Seed = noNoise, seed
+				return cfg
+			}
+			priv, off := run(with(false, 1)), run(with(true, 1))
+			var zero Result
+			if strings.HasPrefix(name, "dp-sgd") {
+				// ε = ∞ runs dp-sgd with noise multiplier 0; C, T and η as
+				// the private run's.
+				cfg := with(false, 1)
+				cfg.Eps, cfg.Clip, cfg.Iters, cfg.Step = math.Inf(1), priv.Params.Clip, priv.Params.Iters, priv.Params.Step
+				zero = run(cfg)
+			} else {
+				zero = run(with(true, 2))
+			}
+			if pa, pp := off.Params, priv.Params; pa.Iters != pp.Iters || pa.Batch != pp.Batch || pa.Clip != pp.Clip || pa.Step != pp.Step {
 				t.Errorf("schedule differs: noise off %+v, private %+v", pa, pp)
 			}
-			if !slices.Equal(a.W, b.W) {
-				t.Errorf("two noise-off runs with different noise seeds differ: %v, %v", a.W, b.W)
+			if !slices.Equal(off.W, zero.W) {
+				t.Errorf("noise off %v, σ = 0 %v: the noise-off run is not noise-free", off.W, zero.W)
 			}
-			if slices.Equal(a.W, priv.W) {
+			if name == "nonprivate-schedule" {
+				// The non-private baseline has no noise to remove.
+				if !slices.Equal(off.W, priv.W) {
+					t.Errorf("sgd: noise off %v differs from its run %v", off.W, priv.W)
+				}
+				return
+			}
+			if slices.Equal(off.W, priv.W) {
 				t.Error("the noise-off run equals the private one: no noise was removed")
 			}
-			if !math.IsInf(a.Budget.Rho, 1) || math.IsInf(priv.Budget.Rho, 1) {
-				t.Errorf("budgets: noise off %+v, private %+v", a.Budget, priv.Budget)
+			if b := off.Budget; !math.IsInf(b.Rho, 1) && !math.IsInf(b.Eps, 1) {
+				t.Errorf("noise-off budget %+v: want infinite", b)
 			}
-			if a.Fed != priv.Fed || a.Fed < int64(c.n)/2 {
-				t.Errorf("fed %d (private %d), n = %d", a.Fed, priv.Fed, c.n)
+			if off.Fed != priv.Fed && !strings.HasPrefix(name, "klz-gd") {
+				t.Errorf("fed %d (private %d)", off.Fed, priv.Fed)
 			}
 		})
 	}
@@ -68,7 +112,7 @@ func TestClippedCounts(t *testing.T) {
 	if res.Fed != 2000 || res.Clipped != res.Fed {
 		t.Errorf("C = 1e-9: clipped %d of %d, want all 2000", res.Clipped, res.Fed)
 	}
-	sgd, _ := Lookup("sgd")
+	sgd, _ := Lookup("nonprivate-schedule")
 	res, err = sgd.Run(context.Background(), tpMean, tpMean.samples(2000, 3, 0), Config{Eps: 1, K: 2})
 	if err != nil {
 		t.Fatal(err)

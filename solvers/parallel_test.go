@@ -127,7 +127,7 @@ func TestWorkersSameBits(t *testing.T) {
 		{"acsa", lin, 60000, Config{Eps: 1, K: 2, Iters: 5}},
 		{"clipped-sgd", lin, 60000, Config{Eps: 1, K: 2, Iters: 5, Oracle: "coordinate"}},
 		{"prox-sgd", mean, 60000, Config{Eps: 1, K: 2, Iters: 5}},
-		{"sgd", lad, 60000, Config{Eps: 1, K: 2, Iters: 5}},
+		{"nonprivate-schedule", lad, 60000, Config{Eps: 1, K: 2, Iters: 5}},
 		{"lipschitz-dpsgd", mean, 60000, Config{Eps: 1, K: 2, Iters: 5}},
 		{"acsa", lin, 20000, Config{Eps: 1, K: 2, Iters: 3, Oracle: "shuffle-clip", Delta: 1e-6}},
 		{"localized", lad, 16384, Config{Eps: 1, K: 2, WorkBudget: 150000}},

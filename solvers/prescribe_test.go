@@ -253,7 +253,7 @@ func TestOverrides(t *testing.T) {
 }
 
 func TestRegistry(t *testing.T) {
-	want := []string{"acsa", "clipped-sgd", "localized", "localized-sc", "prox-sgd", "sgd", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}
+	want := []string{"acsa", "clipped-sgd", "localized", "localized-sc", "prox-sgd", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
@@ -305,7 +305,7 @@ func TestLocalizationWork(t *testing.T) {
 		}
 	}
 	// The one-pass solvers' work is linear in n: none bounds it.
-	for _, name := range []string{"acsa", "sgd", "klz-gd", "dp-sgd"} {
+	for _, name := range []string{"acsa", "nonprivate-schedule", "klz-gd", "dp-sgd"} {
 		if s, _ := Lookup(name); s != nil {
 			if _, ok := s.(WorkBounded); ok {
 				t.Errorf("%s is WorkBounded", name)

@@ -24,7 +24,7 @@ func (c *countingProblem) Grad(g, w, x []float64) {
 // evaluations and iterations increase; W is a fresh copy.
 func TestCheckpoints(t *testing.T) {
 	mp := &meanProblem{d: 3, radius: 2, center: []float64{0.3, 0.1, -0.2}, scale: 1, nu: 5}
-	for _, name := range []string{"acsa", "clipped-sgd", "prox-sgd", "localized", "sgd"} {
+	for _, name := range []string{"acsa", "clipped-sgd", "prox-sgd", "localized", "nonprivate-schedule"} {
 		t.Run(name, func(t *testing.T) {
 			s, _ := Lookup(name)
 			var cps []Checkpoint
@@ -102,7 +102,7 @@ func vec0(w []float64) float64 {
 // cancellation point is at most the check interval cancelEvery.
 func TestCancelFromObserve(t *testing.T) {
 	base := &meanProblem{d: 4, radius: 2, center: []float64{0.1, 0.2, 0.3, 0.4}, scale: 1, nu: 5}
-	for _, name := range []string{"acsa", "clipped-sgd", "prox-sgd", "localized", "localized-sc", "sgd", "lipschitz-dpsgd"} {
+	for _, name := range []string{"acsa", "clipped-sgd", "prox-sgd", "localized", "localized-sc", "nonprivate-schedule", "lipschitz-dpsgd"} {
 		t.Run(name, func(t *testing.T) {
 			s, _ := Lookup(name)
 			cp := &countingProblem{Problem: base}

@@ -48,7 +48,7 @@ func TestDescriptorsMatchSolvers(t *testing.T) {
 		}
 		// sgd calls no oracle (its Result says so); its default oracle is
 		// the one of the schedule it borrows, which the run header names.
-		if res.Oracle != d.DefaultOracle && d.Name() != "sgd" {
+		if res.Oracle != d.DefaultOracle && d.Name() != "nonprivate-schedule" {
 			t.Errorf("%s ran with oracle %q, its descriptor says %q", d.Name(), res.Oracle, d.DefaultOracle)
 		}
 	}

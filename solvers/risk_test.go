@@ -77,7 +77,7 @@ func TestExcessRiskFallsWithN(t *testing.T) {
 		{"localized", tpLAD, 64, 256, Config{Eps: 1, K: 3}},
 		{"localized-sc", tpMean, 64, 1024, Config{Eps: 1, K: 3, WorkBudget: 500000}},
 		{"klz-gd", tpLinReg, 1000, 64000, Config{Eps: 4, K: 2}},
-		{"sgd", tpLinReg, 2000, 32000, Config{Eps: 1, K: 2}},
+		{"nonprivate-schedule", tpLinReg, 2000, 32000, Config{Eps: 1, K: 2}},
 	}
 	const S = 16
 	for _, c := range cases {
@@ -135,7 +135,7 @@ func TestEpsInfinityMatchesSGD(t *testing.T) {
 			// by far less than the Monte Carlo spread, ~15% of the mean).
 			cfg := Config{Eps: 1e4, K: 2, Schedule: c.solver, WorkBudget: 200000}
 			m, _ := meanExcess(t, c.solver, c.p, c.n, 8, cfg)
-			ms, _ := meanExcess(t, "sgd", c.p, c.n, 8, cfg)
+			ms, _ := meanExcess(t, "nonprivate-schedule", c.p, c.n, 8, cfg)
 			if m > 1.1*ms || m < ms/1.1 {
 				t.Errorf("ε = 10⁴: excess %.4g vs sgd %.4g; want within 10%%", m, ms)
 			}

@@ -74,7 +74,7 @@ type runner struct {
 	sd      int
 	o       oracle.Oracle
 	split   oracle.Splitter // o, when it splits
-	private bool            // false: the non-private sgd baseline (C = ∞, no noise)
+	private bool            // false: the non-private baseline nonprivate-schedule (C = ∞, no noise)
 	led     *ledger.Ledger
 	charges chargeBuf
 	rng     *rand.Rand

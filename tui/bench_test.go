@@ -11,12 +11,12 @@ import (
 
 // benchModel is the explorer at 200×60 after a comparison, with a full
 // chart: 4 solvers × 66 checkpoints log-spaced over 10⁶ evaluations (the
-// solvers' default schedule) and the class's 4 bounds.
+// solvers' default schedule), the start line and the certificate.
 func benchModel(b *testing.B) *Model {
 	m := goldenModel(b, 200, 60)
 	cs := m.chartScreen()
-	series := boundSeries(m.common, cs.presc.p.Bounds)
-	for si, name := range []string{"sgd", "lipschitz-dpsgd", "klz-gd", "acsa"} {
+	series := refSeries(m.common, cs.presc.p.W0, cs.presc.p.Certified)
+	for si, name := range []string{"nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "acsa"} {
 		s := chart.Series{Label: name, Kind: chart.Run, Color: m.st.RunColor(si)}
 		for j := 0; j <= 65; j++ {
 			x := 0.0

@@ -16,7 +16,8 @@ import (
 // code before the component contract (the commit before this file).
 
 // TestExportExportsWhatIsShown (issue 14, bug 2): after a comparison, a
-// sweep, the moment profile and back, the chart shows the comparison, and
+// sweep, the moment profile and back (esc twice: the sweep, then the
+// chart), the chart shows the comparison, and
 // e exports it — not "nothing to export yet". On the sweep screen e
 // exports the sweep; the moment profile has nothing to export and says so.
 func TestExportExportsWhatIsShown(t *testing.T) {
@@ -24,7 +25,8 @@ func TestExportExportsWhatIsShown(t *testing.T) {
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
 	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
 	keyUntil(t, m, "m", func() bool { return true })
-	keyUntil(t, m, "esc", func() bool { return true })
+	keyUntil(t, m, "esc", func() bool { return m.shownKind() == sweepNKind })
+	keyUntil(t, m, "esc", func() bool { return m.shownKind() == chartKind })
 	if v := stripANSI(m.chartScreen().View()); !strings.Contains(v, "comparison #1") {
 		t.Fatalf("the chart does not show the comparison:\n%s", v)
 	}
@@ -186,7 +188,7 @@ func TestNoColorLegendIsTheChartsGlyphs(t *testing.T) {
 		t.Errorf("a legend mark that is no series' glyph:\n%s", v)
 	}
 	plot := plotRows(stripANSI(m.chartScreen().View()))
-	for i, name := range []string{"acsa", "sgd", "lipschitz-dpsgd", "klz-gd"} {
+	for i, name := range []string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd"} {
 		mark := chart.Mark(chart.Run, i, true)
 		if name == "lipschitz-dpsgd" {
 			continue // refused: in the legend with its sentence, not drawn
@@ -212,18 +214,25 @@ func plotRows(v string) []string {
 	return out
 }
 
-// TestCompareAt80x24 (issue 14, bug 5): at 80×24 the comparison's chart
-// has at least 8 plot rows and its upper and lower bound lines.
+// TestCompareAt80x24: at 80×24 the comparison's chart has at least 8
+// plot rows, and no rate (a bound with constants set to 1) drawn as a
+// level: neither on the plot nor in the legend.
 func TestCompareAt80x24(t *testing.T) {
 	m := goldenModel(t, 80, 24)
-	plot := plotRows(stripANSI(m.chartScreen().View()))
+	v := stripANSI(m.chartScreen().View())
+	plot := plotRows(v)
 	if len(plot) < 8 {
 		t.Errorf("%d plot rows at 80×24, want ≥ 8:\n%s", len(plot), screenText(m))
 	}
 	joined := strings.Join(plot, "\n")
-	for _, g := range []string{chart.Glyphs(chart.Upper, 0, false).Horizontal, chart.Glyphs(chart.Lower, 0, false).Horizontal} {
-		if !strings.Contains(joined, g) {
-			t.Errorf("the bound drawn with %q is not on the 80×24 chart:\n%s", g, screenText(m))
+	for _, k := range []chart.Kind{chart.Upper, chart.Lower, chart.Prior} {
+		if g := chart.Glyphs(k, 0, false).Horizontal; strings.Contains(joined, g) {
+			t.Errorf("a rate is drawn as a level (%q) on the run chart:\n%s", g, screenText(m))
+		}
+	}
+	for _, l := range []string{"upper bound", "lower bound", "(prior)"} {
+		if strings.Contains(v, l) {
+			t.Errorf("the run chart's legend lists the rate %q:\n%s", l, v)
 		}
 	}
 }
@@ -234,7 +243,7 @@ func TestLongTextScrolls(t *testing.T) {
 	m := goldenModel(t, 80, 24)
 	last := "Privacy is ρ-zCDP"
 	keyUntil(t, m, "?", func() bool { return m.overlay == m.help })
-	if v := screenText(m); strings.Contains(v, last) || !strings.Contains(v, "more lines: pgdn") {
+	if v := screenText(m); strings.Contains(v, last) || !strings.Contains(v, "more lines: j, pgdn") {
 		t.Fatalf("the help fits 80×24 or does not say it scrolls:\n%s", v)
 	}
 	for i := 0; i < 10 && !strings.Contains(screenText(m), last); i++ {

@@ -38,9 +38,14 @@ type chartScreen struct {
 	chart   *chart.Chart
 	formula *formulaPanel
 	presc   prescriptionMsg
-	shown        // the form's Spec, the latest single run or comparison
-	narrow  bool // too narrow for the legend's privacy tags
-	w       int
+	// runPresc is the prescription of the run shown (its Spec's), whose
+	// reference lines the chart draws with it: never another
+	// configuration's.
+	runPresc prescriptionMsg
+	shown             // the form's Spec, the latest single run or comparison
+	prev     previous // the run before a change of parameters, drawn faint
+	narrow   bool     // too narrow for the legend's privacy tags
+	w        int
 }
 
 // singleJob is the run of the form's solver alone (r on the chart).
@@ -100,8 +105,8 @@ const tagWidth = 60
 // newChartScreen returns the chart screen; formula is its panel.
 func newChartScreen(c common, formula *formulaPanel) *chartScreen {
 	s := &chartScreen{common: c, chart: chart.New(c.st, fmtNum), formula: formula, presc: prescriptionMsg{pending: true}}
-	s.chart.SetAxes(chart.Axes{YLabel: "log10 excess risk", XLabel: "gradient evaluations (log)", LogX: true, ZeroStart: true,
-		XFormat: evalsTick})
+	s.chart.SetAxes(chart.Axes{YLabel: "excess risk (log)", XLabel: "gradient evaluations (log)", LogX: true, ZeroStart: true,
+		Labels: tickLabels})
 	s.rebuild()
 	return s
 }
@@ -130,11 +135,35 @@ func (s *chartScreen) ShortHelp() []key.Binding {
 func (s *chartScreen) Update(msg tea.Msg) (component, tea.Cmd) {
 	if p, ok := msg.(prescriptionMsg); ok {
 		s.presc = p
+		s.matchPresc()
 		s.rebuild()
 	} else if s.take(msg, chartKind) {
+		s.matchPresc()
 		s.rebuild()
 	}
 	return s, nil
+}
+
+// matchPresc keeps the prescription of the run shown: the form's latest
+// when it is that run's Spec's.
+func (s *chartScreen) matchPresc() {
+	if r := s.run; r != nil && s.presc.p != nil && s.presc.key == prescKeyOf(r.spec) {
+		s.runPresc = s.presc
+	}
+}
+
+// refPresc is the prescription whose reference lines and schedule the
+// chart draws: the run's own while a run is shown (empty until it is
+// known), else the form's.
+func (s *chartScreen) refPresc() prescriptionMsg {
+	r := s.run
+	if r == nil {
+		return s.presc
+	}
+	if s.runPresc.p != nil && s.runPresc.key == prescKeyOf(r.spec) {
+		return s.runPresc
+	}
+	return prescriptionMsg{pending: true}
 }
 
 // Export is the run on the chart, if it finished: its figures, and as JSON
@@ -160,15 +189,6 @@ func (s *chartScreen) Export() (*exportJob, string) {
 	return &exportJob{base: "compare", data: report.Comparison(cmp, report.Options{}), draw: func(w io.Writer, f plot.Format) error { return plot.WriteComparison(w, f, cmp) }}, ""
 }
 
-// evalsTick is a tick label of the gradient evaluations axis (fractions
-// only on an axis with nothing to draw along it, e.g. a refused run).
-func evalsTick(v float64) string {
-	if v < 1 {
-		return fmtNum(v)
-	}
-	return fmtInt(int64(math.Round(v)))
-}
-
 // meanTrace averages a solver's live traces over the trials that reached
 // each checkpoint.
 func meanTrace(byTrial map[int]map[int64]float64) []chart.Point {
@@ -192,21 +212,6 @@ func meanTrace(byTrial map[int]map[int64]float64) []chart.Point {
 	return out
 }
 
-// boundSeries turns a prescription's bounds into horizontal lines.
-func boundSeries(c common, bounds []theory.Bound) []chart.Series {
-	var out []chart.Series
-	pi := 0
-	for _, b := range bounds {
-		s := chart.Series{Label: boundShort(b.ID, b.Kind), Kind: kindOf(b.Kind), Value: b.Value}
-		s.Color = boundColor(c, b.Kind, pi)
-		if b.Kind == theory.Prior {
-			pi++
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
 // rebuild recomputes the chart's series from the prescription (the
 // bounds) and the run, and its title.
 func (s *chartScreen) rebuild() {
@@ -214,31 +219,48 @@ func (s *chartScreen) rebuild() {
 	// The log x axis runs from the first checkpoint after the start (one
 	// batch) to the planned evaluations, widened by the data.
 	xmin, xmax := math.Inf(1), 0.0
-	if p := s.presc.p; p != nil {
-		series = boundSeries(s.common, p.Bounds)
-		// F(w₀) − F* is the scenario's, whatever the solver: a refused
-		// prescription still draws the start line (and has no
-		// certificate: Certified is empty).
-		series = append(series, refSeries(s.common, p.W0, p.Certified)...)
+	r := s.run
+	s.prev.follow(r)
+	ref := s.refPresc()
+	if p := ref.p; p != nil {
+		// The levels drawn are what holds at these parameters: F(w₀) −
+		// F*, the scenario's whatever the solver (a refused prescription
+		// still draws it, and has no certificate: Certified is empty),
+		// and the certificate. The bounds are rates (constants set to 1):
+		// the theorem panel gives their values, the sweeps their slopes.
+		w0, cert := p.W0, p.Certified
+		if r != nil && r.cmp != nil && len(r.cmp.Reports) > 0 && r.cmp.Reports[0].Refused == "" {
+			// The run's own: measured with it.
+			w0, cert = r.cmp.Reports[0].W0, r.cmp.Reports[0].Certified
+		}
+		series = refSeries(s.common, w0, cert)
 		xmax = float64(p.Params.GradEvals)
 		if b := float64(p.Params.Batch); b > 0 {
 			xmin = b
 		}
 	}
 	title, right := "Excess risk", ""
-	empty := "computing the bounds…"
-	if s.presc.err != "" {
-		empty = s.presc.err
+	empty := "computing the prescription…"
+	if ref.err != "" {
+		empty = ref.err
 	}
-	r := s.run
-	note := rateNote
+	note := runNote
+	if tr, ok := s.prev.runSeries(s.common); ok {
+		series = append(series, tr)
+		for _, p := range tr.Points {
+			xmax = math.Max(xmax, p.X)
+			if p.X > 0 {
+				xmin = math.Min(xmin, p.X)
+			}
+		}
+	}
 	if r != nil {
 		tags, privNote := privacyTags(r)
 		if s.narrow {
 			tags, privNote = make([]string, len(tags)), ""
 		}
 		if privNote != "" {
-			note = privNote + "\n" + rateNote
+			note = privNote + "\n" + runNote
 		}
 		for i, name := range r.names {
 			ser := chart.Series{Label: name, Kind: chart.Run, Color: s.st.RunColor(i)}
@@ -262,6 +284,11 @@ func (s *chartScreen) rebuild() {
 				}
 			}
 			series = append(series, ser)
+		}
+		if r.active() && !hasPoints(series) {
+			// The first seconds of a large run: each trial draws its data
+			// before its first checkpoint.
+			note = "running: each trial draws its " + fmtN(r.spec.Spec.N) + " samples first; the curves appear at the solvers' checkpoints\n" + note
 		}
 		right = fmt.Sprintf("run #%d · %s", r.id, trialCount(r.spec.Spec.Trials))
 		if r.compare {
@@ -381,9 +408,9 @@ func boundShort(id string, kind theory.Kind) string {
 	return id
 }
 
-// rateNote is the charts' legend note: what the marks of the bounds, the
-// certificate and the start line mean.
-const rateNote = "╌┄┈ rates: constants = 1, compare slopes"
+// runNote is the run chart's legend note: where the bounds are, which it
+// does not draw (rates with constants set to 1 are not levels).
+const runNote = "rates: theorem panel · their slopes: sweeps"
 
 // refSeries are the reference lines of the form's parameters: the start
 // line F(w₀) − F* (doing nothing) and the certificate of the form's
@@ -424,4 +451,14 @@ func boundColor(c common, k theory.Kind, i int) int {
 		return c.st.PriorAlt
 	}
 	return c.st.Prior
+}
+
+// hasPoints reports whether a run series has a point to draw.
+func hasPoints(series []chart.Series) bool {
+	for _, s := range series {
+		if s.Kind == chart.Run && len(s.Points) > 0 {
+			return true
+		}
+	}
+	return false
 }

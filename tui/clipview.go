@@ -49,13 +49,15 @@ func clipJob(res spec.Resolved) (job, string) {
 type clipScreen struct {
 	sweepBase
 	table *clipTable
+	prev  previous // the clipping sweep before a change of parameters, drawn faint
 }
 
 // newClipScreen returns an empty clipping screen.
 func newClipScreen(c common) *clipScreen {
 	s := &clipScreen{sweepBase: newSweepBase(c, clipKind, clipJob, "clipping sweep", "clip",
-		chart.Axes{YLabel: "log10 excess risk", XLabel: "clip threshold C (log)", LogX: true}),
+		chart.Axes{YLabel: "excess risk (log)", XLabel: "clip threshold C (log)", LogX: true, Labels: tickLabels}),
 		table: &clipTable{sweepPanel{common: c}}}
+	s.chart.SetScatter(true)
 	s.rebuild()
 	return s
 }
@@ -104,6 +106,7 @@ func (s *clipScreen) rebuild() {
 	st := s.st
 	rep := s.report()
 	state := s.state()
+	s.prev.follow(s.run)
 	s.table.set(rep, state)
 	const title = "Clipping: excess vs C"
 	if rep == nil || len(rep.Points) == 0 {
@@ -127,7 +130,9 @@ func (s *clipScreen) rebuild() {
 			continue
 		}
 		measured.Points = append(measured.Points, chart.Point{X: p.Value, Y: r.Excess.Mean})
+		measured.SE = append(measured.SE, r.Excess.SE)
 		bias.Points = append(bias.Points, chart.Point{X: p.Value, Y: r.BiasOnly.Mean})
+		bias.SE = append(bias.SE, r.BiasOnly.SE)
 	}
 	if len(start.Points) > 0 {
 		start.Note = fmtNum(start.Points[0].Y)
@@ -135,6 +140,9 @@ func (s *clipScreen) rebuild() {
 	series := []chart.Series{start, measured}
 	if measured.Refused == "" {
 		series = append(series, bias)
+	}
+	if tr, ok := s.prev.series(s.common, rep.Sweep.Param); ok {
+		series = append(series, tr)
 	}
 	x0, x1 := rep.Points[0].Value, rep.Points[len(rep.Points)-1].Value
 	right := "prescribed " + fmtNum(rep.PrescribedClip)
@@ -145,7 +153,7 @@ func (s *clipScreen) rebuild() {
 		right += " · parameters changed: press r"
 	}
 	s.chart.SetTitle(title, right)
-	s.chart.SetNote("right end = the prescribed C (◀ in the table); ★ the best")
+	s.chart.SetNote("right end = the prescribed C (◀ in the table); ★ the best; bars ± s.e.")
 	s.chart.SetData(series, x0, x1, "no finite positive value to draw")
 }
 

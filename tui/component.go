@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -233,8 +235,12 @@ type screenMsg struct {
 	reproduce func(user spec.Spec, res spec.Resolved, shown *run) string
 }
 
-// liveStateMsg tells the components whether live mode is on.
-type liveStateMsg struct{ on bool }
+// liveStateMsg tells the components whether live mode is on and the
+// longest run it repeats.
+type liveStateMsg struct {
+	on  bool
+	max time.Duration
+}
 
 // viewCache keeps a component's rendered block until what it shows
 // changes (the component calls invalidate on every such change: new data,

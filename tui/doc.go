@@ -1,8 +1,9 @@
 // Package tui is dpso's interactive explorer, a Bubble Tea (Charm v2)
 // program: a parameter form over a spec.Spec, the live convergence chart
-// with the paper's bounds drawn over it, the theorem, privacy and clipping
-// panels, a comparison with the baselines, sweeps of n and of ε with the
-// fitted log-log slope, the clipping trade-off (a sweep of the clip threshold C
+// with the levels that hold at the run's parameters (the start line, the
+// certificate), the theorem, privacy and clipping panels, a comparison
+// with the baselines, sweeps of n, ε, d and k with the fitted log-log
+// slope beside the bounds' shapes, the clipping trade-off (a sweep of the clip threshold C
 // with the noise-off curve and each C's clipped fraction), the moment
 // profile, a black-box audit of the oracle's privacy claim (package
 // internal/audit), presets for teaching and demos, live
@@ -61,7 +62,9 @@
 // within the root's Update. One keyMap holds the root's and the form's
 // keys; one style.Styles (tui/style) is built for the terminal's
 // background (asked with tea.RequestBackgroundColor; COLORFGBG is the
-// first guess) and is plain, without any colour, under NO_COLOR.
+// first guess) or the theme forced (Options.Theme, T: dark, light, high
+// contrast; every text style at 4.5:1 or more against its background,
+// TestContrast) and is plain, without any colour, under NO_COLOR.
 //
 // # Screens
 //
@@ -70,7 +73,7 @@
 // the audit's tests) that knows what r runs on it (Job, a jobMaker) and
 // the command that reproduces what it shows (Reproduce, the status bar's
 // reproduce line). Each screen has a kind (screenKind: chart, sweep,
-// clip, moments, audit, sweep-eps) and an entry in the registry,
+// clip, moments, audit, sweep-eps, sweep-d, sweep-k) and an entry in the registry,
 // screenRegistry in screens.go (the contract, screen and screenDef, is in
 // component.go): its kind, the kind of the runs it draws (the moment
 // profile draws the chart's), its key and its own keys (listed by the
@@ -78,9 +81,12 @@
 // paragraph, and its constructor. A screen that can be
 // exported implements Export (exporter); one with something to do when
 // shown implements Activate (activator). The sweeps over a parameter's
-// rate (n, ε) are one screen type over a sweepAxis (the grid, the words,
+// rate (n, ε, d; k, a trade-off with no power law to fit, marks its axis
+// tradeOff) are one screen type over a sweepAxis (the grid, the words,
 // the command); every sweep screen shares its run, activation and export
-// (sweepBase) and its panel's frame (sweepPanel).
+// (sweepBase) and its panel's frame (sweepPanel). esc returns to the
+// screen shown before (Model.back, a path: going to a screen on it cuts
+// it back); loading a preset forgets the runs of the configuration before.
 //
 // Adding a screen is one file and one line: the file declares its kind,
 // its screenDef and the screen (its Job, Reproduce, View, panel, and
@@ -146,11 +152,22 @@
 //
 // # Live mode
 //
-// When the last run of the screen's family took under a second (liveMax),
-// a change of the form re-runs it (its jobMaker, on the new Spec) by
-// itself once no other change came for liveDelay (tea.Tick with a
-// generation counter: a later change supersedes the timer); longer runs
-// stay manual, and the status bar says which; a toggles live mode.
+// When the last run of the screen's family took under Options.LiveMax (2 s
+// unless `--live-max` says otherwise), a change of the form re-runs it
+// (its jobMaker, on the new Spec) by itself once no other change came for
+// liveDelay (tea.Tick with a generation counter: a later change supersedes
+// the timer); longer runs stay manual, and the status bar says why (the
+// run's time against the limit); a toggles live mode.
+//
+// # Presets
+//
+// A loaded preset stays the story on screen: its caption (Preset.caption,
+// its next step first) under the header, and the header's "preset 4 · k
+// changed" naming what the user changed since (changes, against the
+// preset's resolved Spec); another preset replaces it. A preset's versus
+// solvers make r on the chart a comparison (the first preset: the paper's
+// solver beside Lipschitz DP-SGD); Options.PresetRun starts its action,
+// as the list does.
 //
 // On user data (explore --data) the file is named with its n and d where
 // a scenario would be (the form, the header, the chart's title, the ready
@@ -164,8 +181,11 @@
 // terminal): the screen takes the right-hand column's full height and the
 // theorem, privacy and clipping panels are side tabs under the form (t).
 // The theorem, the privacy panel and the help scroll (bubbles viewport,
-// pgup/pgdn; a last line says how much is below) with their
-// most important lines first. Below 80×24 a notice replaces the layout.
+// pgup/pgdn, j/k, the mouse wheel; a last line says how much is below) with their
+// most important lines first. A loaded preset's caption takes one line
+// under the header (two from 30 rows). The one-line help keeps, in order,
+// the keys that fit, then "? all keys" and "q quit". Below 80×24 a notice
+// replaces the layout.
 //
 // The status bar gives the state of the run whose result the shown screen
 // draws (the latest of that screen's family; the help and the privacy
@@ -186,16 +206,28 @@
 // the paper's solver is prescribed (the prescriber computes that
 // prescription too, for dp-sgd with adaptive clipping).
 //
-// Every chart draws, beside the measured curves, the start line
-// F(w₀) − F* (═, doing nothing) and the certificate of the form's solver
-// at its parameters (╍, the paper's explicit constants: the curve must stay
-// under it), and its legend says that the bounds (╌┄┈) are rates with
-// constants set to 1. The theorem panel gives the certificate's value and
-// whether it is vacuous (above w₀), and explains every failed condition.
+// A line drawn at a height is a claim about that height. The run chart
+// draws, beside the measured curves, the start line F(w₀) − F* (═, doing
+// nothing) and the certificate of the form's solver at its parameters (╍,
+// the paper's explicit constants: the curve must stay under it), both the
+// shown run's own (never another configuration's), and a faint trace of
+// the run before a change of parameters (previous); no bound with its
+// constants set to 1. Those are rates: the theorem panel lists their
+// values labelled as rates, and the sweeps draw the paper's upper and
+// lower bounds as slope guides (sweepguide.go: each bound's curve shifted
+// to pass through the measured points, anchor), with the fitted line and
+// each point's marker and error bar (a scatter chart), the theory's slope
+// beside the measured one, and a verdict on the points where the theory
+// is not yet in force (pointVerdict). The theorem panel gives the
+// certificate's value and whether it is vacuous (above w₀), and explains
+// every failed condition.
 //
 // The chart is package tui/chart (asciigraph with explicit sizes, finite
 // values only, legend marks that are the plot's glyphs, so NO_COLOR keeps
-// series apart); package tui/style is the one Styles and the text-block
+// series apart; a log y axis labelled with values at decades or 1-2-5
+// steps, LogTicks, written in one format per axis, tickLabels; on a
+// scatter chart, markers, error bars and straight segments drawn on
+// asciigraph's frame, canvas.go); package tui/style is the one Styles and the text-block
 // helpers (Fit, Pad, Block, Wrap, Rule). Numbers are written by
 // theory.Human (fmtNum), the one number formatter's preset for people.
 //

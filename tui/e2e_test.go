@@ -24,6 +24,7 @@ func startProgram(t *testing.T, fr *fakeRunner, w, h int) (*teatest.TestModel, *
 		t.Fatal(err)
 	}
 	m.initCmd = tea.Batch(m.initCmd, cmd)
+	m.setPreset(-1)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	return tm, m
@@ -61,11 +62,12 @@ func (s *termScreen) look(t *testing.T, want ...string) {
 }
 
 // TestE2ERunAndQuit: the first screen shows the parameters and the upper
-// and lower bounds; r draws the run; q quits cleanly.
+// and lower bounds' rates (the theorem panel); r draws the run; q quits
+// cleanly.
 func TestE2ERunAndQuit(t *testing.T) {
 	tm, _ := startProgram(t, &fakeRunner{points: 6}, 132, 42)
 	sc := &termScreen{tm: tm, w: 132, h: 42}
-	sc.look(t, "Parameters", "scenario", "example1", "upper bound", "lower bound", "noisy clipped AC-SA")
+	sc.look(t, "Parameters", "scenario", "example1", "upper rate", "lower rate", "noisy clipped AC-SA")
 	tm.Send(press("r"))
 	sc.look(t, "── acsa", "✓ done acsa")
 	tm.Send(press("q"))
@@ -82,7 +84,7 @@ func TestE2ECompareResizeAndKeysDuringRun(t *testing.T) {
 	fr := &fakeRunner{points: 6, hold: make(chan struct{}), holdAt: 2}
 	tm, _ := startProgram(t, fr, 132, 42)
 	sc := &termScreen{tm: tm, w: 132, h: 42}
-	sc.look(t, "upper bound")
+	sc.look(t, "upper rate")
 	tm.Send(press("c"))
 	sc.look(t, "● running comparison")
 	tm.Send(press("?"))
@@ -102,7 +104,7 @@ func TestE2ECompareResizeAndKeysDuringRun(t *testing.T) {
 func TestE2EOutputHasNoColourUnderAscii(t *testing.T) {
 	tm, _ := startProgram(t, &fakeRunner{points: 4}, 100, 30)
 	sc := &termScreen{tm: tm, w: 100, h: 30}
-	sc.look(t, "upper bound")
+	sc.look(t, "upper rate")
 	tm.Send(press("r"))
 	sc.look(t, "✓ done acsa")
 	tm.Send(press("q"))

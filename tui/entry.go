@@ -8,14 +8,20 @@ import (
 	"dpso/theory"
 )
 
-// startPreset is what New opens: Presets[opts.Preset], or, when
-// opts.Start is set, that Spec under no preset's title (the focus on the
-// scenario).
-func startPreset(opts Options) Preset {
-	if opts.Start == nil {
-		return Presets[opts.Preset]
+// startPreset is what New opens and the index of its preset in Presets
+// (−1: none): Presets[opts.Preset]; with opts.Start set, that Spec — under
+// the preset's caption with opts.PresetRun (the preset with flags over
+// it), else under no preset (the focus on the scenario).
+func startPreset(opts Options) (Preset, int) {
+	switch {
+	case opts.Start == nil:
+		return Presets[opts.Preset], opts.Preset
+	case opts.PresetRun:
+		p := Presets[opts.Preset]
+		p.Spec = opts.Start.Clone()
+		return p, opts.Preset
 	}
-	return Preset{Spec: opts.Start.Clone(), focus: fScenario}
+	return Preset{Spec: opts.Start.Clone(), focus: fScenario}, -1
 }
 
 // PresetIndex finds a preset by its number in the list (1 is the first,

@@ -110,12 +110,12 @@ func TestPresetIndex(t *testing.T) {
 	}{
 		{"1", 0, ""},
 		{"3", 2, ""},
-		{"Lipschitz DP-SGD breaks", 0, ""},
+		{"moment clipping", 0, ""},
 		{"hard INSTANCE", 7, ""},
 		{"0", 0, "no preset 0"},
 		{"99", 0, "no preset 99"},
 		{"nothing like it", 0, "no preset's title contains"},
-		{"lipschitz", 0, "is in the titles of 2 presets (1 Lipschitz DP-SGD breaks"},
+		{"lipschitz", 0, "is in the titles of 2 presets (1 Moment clipping beats Lipschitz DP-SGD"},
 	} {
 		got, err := PresetIndex(c.name)
 		switch {

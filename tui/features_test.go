@@ -129,7 +129,7 @@ func TestLiveMode(t *testing.T) {
 		t.Error("a change before any run set the live timer")
 	}
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
-	if el := m.run().elapsed(m.now()); el >= liveMax {
+	if el := m.run().elapsed(m.now()); el >= defaultLiveMax {
 		t.Fatalf("the fake comparison took %v on the test clock", el)
 	}
 	// Two quick changes: one re-run, of the last Spec, after both timers.
@@ -163,20 +163,21 @@ func TestLiveMode(t *testing.T) {
 	}
 }
 
-// TestLiveModeLeavesLongRunsManual (issue 14, wish 13): a run that took a
-// second or more is not re-run by a change; the status bar says why.
+// TestLiveModeLeavesLongRunsManual: a run that took live mode's longest
+// run (Options.LiveMax, 2 s by default) or more is not re-run by a
+// change; the status bar says why, with both durations.
 func TestLiveModeLeavesLongRunsManual(t *testing.T) {
 	m := liveModel(t, &fakeRunner{points: 3}, 2*time.Second)
 	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-	if el := m.run().elapsed(m.now()); el < liveMax {
-		t.Fatalf("the run took %v on the test clock, want ≥ %v", el, liveMax)
+	if el := m.run().elapsed(m.now()); el < defaultLiveMax {
+		t.Fatalf("the run took %v on the test clock, want ≥ %v", el, defaultLiveMax)
 	}
 	m.form.SetFocus(fEps)
 	formKeys(t, m, "right")
 	if m.live.gen != 0 {
 		t.Error("a change after a long run set the live timer")
 	}
-	if v := screenText(m); !strings.Contains(v, "live: manual (run > 1 s)") || !strings.Contains(v, "parameters changed since: press r") {
+	if v := screenText(m); !strings.Contains(v, "live: manual (run 2.0 s ≥ 2.0 s)") || !strings.Contains(v, "parameters changed since: press r") {
 		t.Errorf("the screen after a change that live mode leaves to r:\n%s", v)
 	}
 }

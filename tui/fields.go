@@ -58,7 +58,7 @@ var fields = [numFields]fieldDef{
 	fN:          {"n", "n", "Samples: the statistical term falls like 1/√n, the privacy term like n^(−(k−1)/k).", true},
 	fD:          {"d", "d", "Dimension: the Gaussian noise enters every coordinate, so the privacy term grows with √d.", true},
 	fTail:       {"tail", "tail", "How heavy the data's tails are: moments r̃_k exist only for k below a limit set by this parameter.", true},
-	fSolver:     {"solver", "solver", "The paper's algorithm for the class, or a baseline: sgd (no privacy), lipschitz-dpsgd (noise calibrated to L_f), klz-gd (prior state of the art), dp-sgd (DP-SGD as practitioners run it, accountant-calibrated).", false},
+	fSolver:     {"solver", "solver", "The paper's algorithm for the class, or a baseline: nonprivate-schedule (the same schedule without privacy), lipschitz-dpsgd (noise calibrated to L_f), klz-gd (prior state of the art), dp-sgd (DP-SGD as practitioners run it, accountant-calibrated).", false},
 	fOracle:     {"oracle", "oracle", "How a private mean of per-sample gradients is formed: clip + Gaussian noise (MeanOracle1), coordinate-wise median of means (MeanOracle2), or shuffle-model protocols.", false},
 	fAdaptive:   {"adapt. C", "adaptive-clip", "dp-sgd's adaptive clipping (Andrew et al. 2021): after each step C ← C·exp(−η_C(b̃ − γ)) moves C toward the median gradient norm, its noisy count inside the accounted budget. The clipping panel draws C over the steps.", false},
 	fAssumption: {"assume", "assumption", "Which moment constants the prescription reads: r̃_k (sup inside E, ass:tilde), r_k ≤ r̃_k (sup outside, ass:boundednoncentral) or γ_k (per coordinate, ass:coordinatewise, via lem: comparing assumptions) — where the class's precise theorem allows it.", false},
@@ -376,8 +376,13 @@ func (f *form) valueNote(id fieldID) string {
 			return f.resolved.Oracle // the solver's default (its Descriptor's)
 		}
 	case fEps:
-		if math.IsInf(r.Eps, 1) {
+		switch pv := f.resolved.Privacy; {
+		case math.IsInf(r.Eps, 1):
 			return "no privacy"
+		case pv.Model == spec.Shuffle:
+			return "(ε, δ)-shuffle DP"
+		default:
+			return "zCDP, ρ = " + fmtNum(pv.Rho)
 		}
 	case fK:
 		if math.IsInf(r.K, 1) {

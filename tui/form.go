@@ -305,10 +305,50 @@ func (f *form) Step(dir int) tea.Cmd {
 	} else {
 		next = (next%len(opts) + len(opts)) % len(opts)
 	}
+	if fields[id].numeric {
+		c := f.user
+		opts[next].set(&c)
+		normalize(&c, id)
+		return f.try(id, c, next, opts[next].label)
+	}
+	if id != fSolver {
+		c := f.user
+		opts[next].set(&c)
+		normalize(&c, id)
+		return f.try(id, c, next, opts[next].label)
+	}
+	// The solver steps past the solvers the Spec refuses (the paper's
+	// solvers of the other classes) to the next one that resolves, and
+	// says which it skipped; when none does, the first candidate's
+	// refusal is shown. The other lists show their refusals (why an
+	// assumption or an oracle does not apply is the lesson).
+	var skipped []string
+	first := next
+	for range len(opts) {
+		c := f.user
+		opts[next].set(&c)
+		normalize(&c, id)
+		if _, err := resolve(c); err == nil {
+			cmd := f.try(id, c, next, opts[next].label)
+			if len(skipped) > 0 {
+				names := skipped
+				if len(names) > 3 {
+					names = append(names[:3:3], "…")
+				}
+				f.note = fmt.Sprintf("%s: skipped %s (refused here)", fields[id].label, strings.Join(names, ", "))
+			}
+			return cmd
+		}
+		skipped = append(skipped, opts[next].label)
+		next = ((next+dir)%len(opts) + len(opts)) % len(opts)
+		if next == first {
+			break
+		}
+	}
 	c := f.user
-	opts[next].set(&c)
+	opts[first].set(&c)
 	normalize(&c, id)
-	return f.try(id, c, next, opts[next].label)
+	return f.try(id, c, first, opts[first].label)
 }
 
 // try resolves a candidate Spec for field id (value: its new value as

@@ -71,3 +71,37 @@ func fmtDur(d time.Duration) string {
 		return fmt.Sprintf("%d min %02d s", m, int(s)-60*m)
 	}
 }
+
+// tickLabels writes one axis's ticks — round values, 1 to 9 times a power
+// of ten (chart.LogTicks) — in one format for the whole axis: decimals
+// when every tick is in [0.01, 1000) ("0.05 0.1 0.2 0.5"), else m·10ᵉ
+// ("10⁻⁴ 10⁻³ 10⁻²", "10³ 2·10³ 5·10³ 10⁴"; 1 and 10 for 10⁰ and 10¹), the
+// form fmtN gives a sample size.
+func tickLabels(vs []float64) []string {
+	sci := false
+	for _, v := range vs {
+		if a := math.Abs(v); a != 0 && (a < 0.01*(1-1e-9) || a >= 1000*(1-1e-9)) {
+			sci = true
+		}
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		if !sci || v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			out[i] = fmtNum(v)
+			continue
+		}
+		e := int(math.Floor(math.Log10(math.Abs(v)) + 1e-9))
+		m := v / math.Pow(10, float64(e))
+		switch {
+		case math.Abs(m-1) < 1e-6 && e == 0:
+			out[i] = "1"
+		case math.Abs(m-1) < 1e-6 && e == 1:
+			out[i] = "10"
+		case math.Abs(m-1) < 1e-6:
+			out[i] = "10" + sup(e)
+		default:
+			out[i] = fmtNum(m) + "·10" + sup(e)
+		}
+	}
+	return out
+}

@@ -86,7 +86,7 @@ func (p *formulaPanel) Update(msg tea.Msg) (component, tea.Cmd) {
 			p.params, p.notes, p.runID = nil, nil, 0
 		}
 	case tea.KeyPressMsg:
-		if key.Matches(msg, p.keys.PageUp, p.keys.PageDown) {
+		if key.Matches(msg, p.keys.PageUp, p.keys.PageDown, p.keys.LineUp, p.keys.LineDown) {
 			p.content()
 			scrollPage(&p.vp, p.keys, msg)
 		}
@@ -142,14 +142,19 @@ func (p *formulaPanel) render() string {
 	return style.Block(strings.Join(out, "\n"), p.w, p.h)
 }
 
-// scrollPage pages vp up or down on the scroll keys of keys; it reports
-// whether msg was one of them.
+// scrollPage scrolls vp up or down on the scroll keys of keys, a page
+// (pgup, pgdn) or a line (k, j, the mouse wheel); it reports whether msg
+// was one of them.
 func scrollPage(vp *viewport.Model, keys *keyMap, msg tea.KeyPressMsg) bool {
 	switch {
 	case key.Matches(msg, keys.PageUp):
 		vp.PageUp()
 	case key.Matches(msg, keys.PageDown):
 		vp.PageDown()
+	case key.Matches(msg, keys.LineUp):
+		vp.ScrollUp(1)
+	case key.Matches(msg, keys.LineDown):
+		vp.ScrollDown(1)
 	default:
 		return false
 	}
@@ -165,7 +170,7 @@ func scrollHint(st *style.Styles, vp viewport.Model, keys *keyMap, w int) string
 		parts = append(parts, "↑ "+keys.PageUp.Help().Key)
 	}
 	if below > 0 {
-		parts = append(parts, fmt.Sprintf("↓ %d more line%s: %s", below, plural(below), keys.PageDown.Help().Key))
+		parts = append(parts, fmt.Sprintf("↓ %d more line%s: j, %s", below, plural(below), keys.PageDown.Help().Key))
 	}
 	return style.FitWords(st.Muted.Render(strings.Join(parts, " · ")), w)
 }
@@ -241,7 +246,7 @@ func (p *formulaPanel) sections(pr *engine.Prescription) (string, string, []sect
 	valStyle := func(color int, v float64) string { return st.FG(color, st.Emph.Render(fmtNum(v))) }
 	if upper != nil {
 		title = "Theorem [" + upper.Label + "]"
-		head := st.FG(st.Upper, "upper ") + valStyle(st.Upper, upper.Value) + "  " + st.Emph.Render(upper.Title)
+		head := st.FG(st.Upper, "upper rate ") + valStyle(st.Upper, upper.Value) + st.Muted.Render(" (constants = 1)") + "  " + st.Emph.Render(upper.Title)
 		secs = append(secs, section{0, []string{style.FitWords(head, w), style.Fit(st.Muted.Render("  "+upper.Formula), w)}})
 		var terms []string
 		nameW := 0
@@ -270,7 +275,7 @@ func (p *formulaPanel) sections(pr *engine.Prescription) (string, string, []sect
 		secs = append(secs, section{1, refLines(st, pr, w)})
 	}
 	if lower != nil {
-		l := st.FG(st.Lower, "lower ") + valStyle(st.Lower, lower.Value) + "  " + st.Emph.Render(lower.Title) + "  " + condMarks(st, lower.Conditions)
+		l := st.FG(st.Lower, "lower rate ") + valStyle(st.Lower, lower.Value) + "  " + st.Emph.Render(lower.Title) + "  " + condMarks(st, lower.Conditions)
 		ls := []string{style.FitWords(l, w)}
 		for _, c := range lower.Conditions {
 			if !c.Holds {
@@ -285,7 +290,7 @@ func (p *formulaPanel) sections(pr *engine.Prescription) (string, string, []sect
 		if i%2 == 1 {
 			col = st.PriorAlt
 		}
-		l := st.FG(col, "prior ") + valStyle(col, b.Value) + "  " + b.Title
+		l := st.FG(col, "prior rate ") + valStyle(col, b.Value) + "  " + b.Title
 		if !b.ConditionsHold() {
 			l += "  " + condMarks(st, b.Conditions)
 		}

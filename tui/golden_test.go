@@ -70,11 +70,17 @@ func TestGoldenScreens(t *testing.T) {
 		// The first screen, before any run.
 		m := newTestModel(t, &fakeRunner{points: 6}, &example1, sz[0], sz[1])
 		golden(t, "screen-first-"+size, m.render())
-		// The first preset (the explorer's first screen), whose start is
-		// not its optimum: the w₀ line is drawn; then its comparison.
-		first := Presets[0].Spec
-		m = newTestModel(t, &fakeRunner{points: 6}, &first, sz[0], sz[1])
+		// The explorer's first screen, the first preset with its caption;
+		// r runs the paper's solver beside Lipschitz DP-SGD (the preset's
+		// versus): the chart draws the runs, w₀ and the certificate, no
+		// rate; a change of n keeps the caption and names the change; c
+		// compares with every baseline.
+		m = newTestModel(t, &fakeRunner{points: 6}, nil, sz[0], sz[1])
 		golden(t, "screen-first-preset-"+size, m.render())
+		keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+		golden(t, "screen-first-run-"+size, m.render())
+		formKeys(t, m, "left")
+		golden(t, "screen-preset-changed-"+size, m.render())
 		keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
 		golden(t, "screen-compare-preset-"+size, m.render())
 

@@ -34,14 +34,15 @@ func newHelpView(c common) *helpView { return &helpView{common: c, vp: viewport.
 // helpText is the help's paragraphs after the keys; the screens'
 // paragraphs (screenDef.help) follow them.
 var helpText = []string{
-	"The chart plots log10 of the excess risk F(w) − F* against gradient evaluations, the mean over the trials, live. Dashed lines are the paper's upper bound and lower bound and prior work's bounds at the same parameters; a bound far off the chart is listed with an arrow, an infinite one as ∞ (not drawn). Without colour (NO_COLOR) the legend's marks are the glyphs each series is drawn with.",
-	"Bounds are rates with every hidden constant set to 1: compare their shapes and slopes with the runs, not one value with another.",
-	"c runs the paper's algorithm and the baselines on the same draws: sgd (no privacy), lipschitz-dpsgd (noise calibrated to the worst-case L_f — it refuses when L_f = ∞), klz-gd (the prior state of the art), dp-sgd (DP-SGD with Poisson batches and several epochs, its noise calibrated by a PLD accountant to the same (ε', δ)). A refusal is the run's outcome, shown as such.",
-	"s sweeps n on a log grid and fits the log-log slope of the excess risk, next to each bound's slope; m shows the moment profile r̃_k of the data, up to r̃_∞ = L_f. e exports what is shown: the run or comparison on the chart, the sweep, the clipping sweep, or the audit (its JSON, the document dpso audit --json prints).",
+	"The chart plots the excess risk F(w) − F* (log scale, labelled with its values) against gradient evaluations, the mean over the trials, live. A line drawn at a height is a claim about that height, so the chart draws only what holds at the run's parameters: the runs, the start line w₀ (══, doing nothing) and the certificate (╍╍, the paper's explicit-constant bound at the run's own parameters); a line far off the chart is listed with an arrow. After a change of parameters, the run before stays as a faint trace. Without colour (NO_COLOR) the legend's marks are the glyphs each series is drawn with.",
+	"The paper's bounds are rates with every hidden constant set to 1: their values say nothing, their shapes do. The theorem panel lists them as rates; the sweeps (s over n, v over ε, d over d, o over k) draw the upper and lower bounds' shapes through the measured points (╌╌ ┄┄, slope guides), set the theory's slope beside the fitted one, and flag the points where the theory is not yet in force (the certificate or the upper rate at or above w₀; localized-sc's stages all at radius D).",
+	"c runs the paper's algorithm and the baselines on the same draws: nonprivate-schedule (the same schedule without clipping or noise), lipschitz-dpsgd (noise calibrated to the worst-case L_f — it refuses when L_f = ∞), klz-gd (the prior state of the art), dp-sgd (DP-SGD with Poisson batches and several epochs, its noise calibrated by a PLD accountant to the same (ε', δ) under the same replace-one adjacency). A refusal is the run's outcome, shown as such.",
+	"s sweeps n on a log grid and fits the log-log slope of the excess risk, next to each bound's slope; each measured point is a marker with its error bar (± s.e.), and the points appear as their trials finish. m shows the moment profile r̃_k of the data, up to r̃_∞ = L_f. e exports what is shown: the run or comparison on the chart, the sweep, the clipping sweep, or the audit (its JSON, the document dpso audit --json prints). esc returns to the screen you came from.",
 	"After a comparison, each solver's (ε', δ) stands beside its result: in the legend's tags (on a small terminal, in the privacy tab), the zCDP solvers' the exact conversion of ρ = ε²/2, dp-sgd's its accountant's. With dp-sgd, the adapt. C field turns on adaptive clipping; the clipping panel then draws C over the steps beside the paper's prescribed C. The theorem panel ends with the run's notes, as dpso run prints them (pgdn).",
 	"u audits the privacy claim of the form's oracle at its ε, black-box, as dpso audit does with the same seed: the oracle's outputs on two neighbouring batches, the threshold tests' error rates against the claim's Gaussian trade-off curve, μ̂ and a 95% lower bound on μ; n runs the negative control (the noise ÷ 1.5), which the audit must catch. A lower bound can refute a claim, never prove it.",
-	"Type a number on a numeric field (k, ε, n, d, the tail parameter, seed, trials) to set it in place — 300000, 3e5 or 3·10⁵ —, checked as the CLI's flag is; ← → step through the grid. In live mode (a), a change re-runs the last run when it took under a second; longer runs stay manual (r).",
-	"Privacy is ρ-zCDP with ρ = ε²/2; the privacy panel converts it to (ε', δ)-DP and shows the ledger's spent budget, the maximum over samples. On a small terminal the theorem, privacy and clipping panels are tabs (t).",
+	"Type a number on a numeric field (k, ε, n, d, the tail parameter, seed, trials) to set it in place — 300000, 3e5 or 3·10⁵ —, checked as the CLI's flag is; ← → step through the grid. In live mode (a), a change re-runs the last run when it took under 2 s (dpso explore --live-max sets it); longer runs stay manual (r), and the status bar says why. On the solver, ← → skip the paper's solvers of the other classes.",
+	"Privacy is ρ-zCDP with ρ = ε²/2; the privacy panel converts it to (ε', δ)-DP and shows the ledger's spent budget, the maximum over samples. On a small terminal the theorem, privacy and clipping panels are tabs (t); j and k, pgup and pgdn, and the mouse wheel scroll them. T switches the colours: dark, light, high contrast (dpso explore --theme), every text at 4.5:1 contrast or more, for a projector.",
+	"A preset's caption stays under the header while it is loaded, with its next step, and the header says what you changed since (\"preset 4 · k changed\"); p lists the presets with their whole text.",
 }
 
 // SetSize sets the screen size.
@@ -140,9 +141,9 @@ func (v *helpView) key(k tea.KeyPressMsg) tea.Msg {
 	case key.Matches(k, v.keys.Help, v.keys.Back):
 		v.vp.SetYOffset(0)
 		return closeMsg{}
-	case key.Matches(k, v.keys.Up):
+	case key.Matches(k, v.keys.Up, v.keys.LineUp):
 		v.vp.ScrollUp(1)
-	case key.Matches(k, v.keys.Down):
+	case key.Matches(k, v.keys.Down, v.keys.LineDown):
 		v.vp.ScrollDown(1)
 	case key.Matches(k, v.keys.PageUp):
 		v.vp.PageUp()

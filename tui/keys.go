@@ -18,8 +18,12 @@ type keyMap struct {
 	State key.Binding
 	Back  key.Binding
 	// Panel cycles the side tabs (theorem, privacy, clipping) of the
-	// compact layout; PageUp/PageDown scroll the theorem panel or the help.
+	// compact layout; PageUp/PageDown scroll the theorem panel or the help
+	// by a page, LineUp/LineDown (k, j, and the mouse wheel) by a line.
 	Panel, PageUp, PageDown key.Binding
+	LineUp, LineDown        key.Binding
+	// Theme cycles the colours: dark, light, high contrast.
+	Theme key.Binding
 	// Set and Cancel end typing a value into the form.
 	Set, Cancel key.Binding
 
@@ -57,6 +61,9 @@ func defaultKeyMap(screens screenDefs) keyMap {
 		Panel:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "next side panel (small terminal)")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll the side panel / help up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll the side panel / help down")),
+		LineUp:   key.NewBinding(key.WithKeys("k"), key.WithHelp("k/wheel", "scroll the side panel / help up a line")),
+		LineDown: key.NewBinding(key.WithKeys("j"), key.WithHelp("j/wheel", "scroll the side panel / help down a line")),
+		Theme:    key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "theme: dark, light, high contrast (--theme)")),
 		Set:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "set the typed value")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel typing")),
 		Focus:    key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab/⇧tab", "focus")),
@@ -68,18 +75,28 @@ func defaultKeyMap(screens screenDefs) keyMap {
 	}
 }
 
-// ShortHelp is the one-line key summary under the status bar, with short
-// descriptions so that it fits 80 columns; the screens' keys stand where
-// their registry entries place them (screenDef.place).
+// ShortHelp is the one-line key summary under the status bar, in the
+// order it gives way when the line is short (shortHelp fits it): run,
+// compare, the form's keys, the screens' keys where their registry
+// entries place them (screenDef.place), then the rest; "? all keys" and
+// "q quit" end it whatever the width.
 func (k keyMap) ShortHelp() []key.Binding {
 	short := func(b key.Binding, keys, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(keys, desc))
 	}
-	out := []key.Binding{short(k.Run, "r", "run"), short(k.Compare, "c", "compare")}
+	out := []key.Binding{short(k.Run, "r", "run"), short(k.Compare, "c", "compare"), short(k.Focus, "tab", "field"), short(k.Change, "←→", "step")}
 	out = append(out, k.screens.shorts(helpBesideRun)...)
-	out = append(out, short(k.Pause, "space", "pause"), short(k.Focus, "tab", "field"), short(k.Change, "←→", "step"), short(k.Type, "0-9", "type"))
+	out = append(out, short(k.Pause, "space", "pause"), short(k.Type, "0-9", "type"))
 	out = append(out, k.screens.shorts(helpAfterForm)...)
-	return append(out, short(k.Presets, "p", "presets"), short(k.Export, "e", "export"), short(k.Live, "a", "live"), short(k.Help, "?", "help"), short(k.Quit, "q", "quit"))
+	return append(out, short(k.Presets, "p", "presets"), short(k.Export, "e", "export"), short(k.Live, "a", "live"), short(k.Theme, "T", "theme"))
+}
+
+// shortHelpEnd is what ends the one-line help at every width.
+func (k keyMap) shortHelpEnd() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys(k.Help.Keys()...), key.WithHelp("?", "all keys")),
+		key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp("q", "quit")),
+	}
 }
 
 // FullHelp is the help screen, in columns: the runs and the screens'
@@ -89,6 +106,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		append(runs, k.Live),
 		{k.Next, k.Prev, k.Left, k.Right, k.Type, k.Set, k.Cancel},
-		{k.Presets, k.PickPreset, k.Filter, k.Export, k.State, k.Panel, k.PageUp, k.PageDown, k.Help, k.Back, k.Quit},
+		{k.Presets, k.PickPreset, k.Filter, k.Export, k.State, k.Panel, k.PageUp, k.PageDown, k.LineUp, k.LineDown, k.Theme, k.Help, k.Back, k.Quit},
 	}
 }

@@ -39,7 +39,7 @@ func (m *Model) layout() {
 	if m.tooSmall() {
 		return
 	}
-	bodyH := h - 4
+	bodyH := h - 4 - m.captionRows(h)
 	leftW := min(max(w*36/100, 34), 50)
 	rightW := w - leftW - 1
 	m.compact = w < compactW || h < compactH
@@ -91,6 +91,10 @@ func (m *Model) layout() {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
+	// The mouse wheel scrolls the panels and the help (cell motion: the
+	// wheel and clicks, no motion events; shift selects text in most
+	// terminals).
+	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "dpso explorer"
 	return v
 }
@@ -114,7 +118,8 @@ func (m *Model) render() string {
 		_, panel := screen.Panel()
 		body = cols(rows(m.form.View(), m.privacy.View(), m.clip.View()), " ", rows(screen.View(), panel.View()))
 	}
-	return strings.Join([]string{m.header(), body, m.status.View()}, "\n")
+	parts := append([]string{m.header()}, m.caption(w, m.captionRows(h))...)
+	return strings.Join(append(parts, body, m.status.View()), "\n")
 }
 
 // tooSmallNotice replaces the layout below the minimum size.
@@ -140,16 +145,25 @@ func (m *Model) header() string {
 	st := m.st
 	left := st.Header.Render("dpso") + st.HeaderDim.Render(" · private optimization with heavy-tailed gradients (Lowy & Razaviyayn)")
 	right := "custom parameters"
+	title := ""
 	switch {
-	case m.preset != "":
-		right = "preset: " + m.preset
+	case m.presetAt >= 0:
+		right, title = m.presetLabel(), m.preset
 	case m.form.Resolved().UserRows():
 		right = dataName(m.form.Resolved().Spec, m.lastPresc)
 	}
-	right = st.Muted.Render(right + "  ·  p presets  ? help")
-	if lipgloss.Width(left)+lipgloss.Width(right)+2 > m.width {
+	const keys = "  ·  p presets  ? help"
+	if lipgloss.Width(left)+lipgloss.Width(right+": "+title+keys)+2 > m.width {
 		left = st.Header.Render("dpso")
 	}
+	if title != "" {
+		// The preset's title gives way first, cut at a word.
+		room := m.width - lipgloss.Width(left) - 2 - lipgloss.Width(right+": "+keys)
+		if t := style.Shorten(title, room); room >= 8 {
+			right += ": " + t
+		}
+	}
+	right = st.Muted.Render(right + keys)
 	return style.Pad(left, m.width-lipgloss.Width(right)) + style.Fit(right, m.width-lipgloss.Width(left))
 }
 

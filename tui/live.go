@@ -15,20 +15,21 @@ const liveDelay = 250 * time.Millisecond
 type liveTickMsg struct{ gen int }
 
 // liveMode re-runs the last run after an edit of the form when that run
-// took under liveMax (TensorFlow Playground's behaviour): each edit sets a
+// took under the longest run (max) (TensorFlow Playground's behaviour): each edit sets a
 // tea.Tick timer tagged with a new generation; only the latest timer's
-// tick starts the run, so a burst of edits runs once. Runs of liveMax or
+// tick starts the run, so a burst of edits runs once. Runs of the longest run (max) or
 // more stay manual (r), and so does everything while a manual run is
 // going.
 type liveMode struct {
 	on    bool
+	max   time.Duration // the longest run it repeats (Options.LiveMax)
 	now   func() time.Time
 	gen   int // timers set
 	ticks int // timers fired (tests wait on it)
 }
 
 // candidate is the run live mode would repeat (nil: none): the latest run
-// of the screen's family (job.family) if it ended within liveMax or is
+// of the screen's family (job.family) if it ended within the longest run (max) or is
 // itself a live run in flight, and no manual run is going.
 func (l *liveMode) candidate(runs *lifecycle, family screenKind) *run {
 	if !l.on {
@@ -45,7 +46,7 @@ func (l *liveMode) candidate(runs *lifecycle, family screenKind) *run {
 		if !last.live {
 			return nil
 		}
-	case last.phase == phaseCancelled || last.elapsed(l.now()) >= liveMax:
+	case last.phase == phaseCancelled || last.elapsed(l.now()) >= l.max:
 		return nil
 	}
 	return last

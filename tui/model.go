@@ -3,7 +3,9 @@ package tui
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +25,11 @@ type Options struct {
 	Runner Runner
 	// Preset is the index in Presets of the preset opened first.
 	Preset int
+	// PresetRun loads Preset and starts its action at once, as choosing
+	// it in the presets list does (`dpso explore --preset`); with Start
+	// set, on Start (the preset's Spec with flags over it), the caption
+	// saying what was changed.
+	PresetRun bool
 	// Start, if set, is the Spec the explorer opens on instead of the
 	// preset's (`dpso explore` with run flags); it must resolve.
 	Start *spec.Spec
@@ -31,8 +38,16 @@ type Options struct {
 	// Light starts with the light-background styles (before the terminal
 	// answers the background query; e.g. from COLORFGBG).
 	Light bool
+	// Theme forces the colours: "dark", "light" or "high-contrast" (the
+	// strongest colours for the terminal's background); "" follows the
+	// background (`--theme`; T cycles them).
+	Theme string
 	// Manual starts with live mode off (a toggles it).
 	Manual bool
+	// LiveMax is the longest run live mode repeats by itself after a
+	// change (0: 2 s); a longer run stays manual, and the status bar says
+	// why (`--live-max`).
+	LiveMax time.Duration
 	// ExportDir is where e writes its files ("" = the current directory).
 	ExportDir string
 	// Screen is the screen shown first (a state string's); "" the chart.
@@ -91,6 +106,9 @@ type Model struct {
 	overlay overlay       // help or presets over the body (nil: none)
 	screens []shownScreen // the registry's screens, in its order
 	active  int           // index in screens
+	// back is the screens shown before the active one, the latest last:
+	// esc returns to it (the chart when there is none).
+	back []int
 
 	runs  *lifecycle
 	presc *prescriber
@@ -101,11 +119,22 @@ type Model struct {
 	lastPresc prescriptionMsg
 	userRows  bool // the form's Spec reads user data (the layout depends on it)
 
-	specRev  int
-	preset   string // title of the loaded preset ("" once edited)
-	live     liveMode
-	initCmd  tea.Cmd
-	quitting bool
+	specRev int
+	// dark is the terminal's background (asked at start; Options.Light
+	// the first guess); theme the colours, forced (themed) by --theme or
+	// T, else following the background.
+	dark   bool
+	theme  style.Theme
+	themed bool
+	// preset is the title of the loaded preset ("": none), presetAt its
+	// index in Presets (−1: none) and presetSpec its Spec resolved as
+	// loaded: the caption names what the user changed since (changedFrom).
+	preset     string
+	presetAt   int
+	presetSpec spec.Spec
+	live       liveMode
+	initCmd    tea.Cmd
+	quitting   bool
 }
 
 // New builds the explorer's root model on opts, for a tea.Program that
@@ -123,26 +152,37 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	if opts.Preset < 0 || opts.Preset >= len(Presets) {
 		return nil, fmt.Errorf("preset %d is outside [0, %d]", opts.Preset, len(Presets)-1)
 	}
-	m := &Model{opts: opts, now: opts.now, live: liveMode{on: !opts.Manual, now: opts.now}}
-	m.styles = style.New(!opts.Light, opts.Plain)
+	if opts.LiveMax <= 0 {
+		opts.LiveMax = defaultLiveMax
+	}
+	m := &Model{opts: opts, now: opts.now, live: liveMode{on: !opts.Manual, max: opts.LiveMax, now: opts.now}}
+	m.dark = !opts.Light
+	if opts.Theme != "" {
+		t, ok := style.ParseTheme(opts.Theme)
+		if !ok {
+			return nil, fmt.Errorf("theme %q is not dark, light or high-contrast", opts.Theme)
+		}
+		m.theme, m.themed = t, true
+	}
+	m.styles = m.newStyles()
 	m.keymap = defaultKeyMap(screenRegistry)
 	m.common = common{st: &m.styles, keys: &m.keymap, limit: opts.Limit}
 	c := m.common
-	p := startPreset(opts)
+	p, at := startPreset(opts)
 	f, err := newForm(c, p.Spec)
 	if err != nil {
 		return nil, fmt.Errorf("preset %q: %w", p.Title, err)
 	}
 	f.SetFocus(p.focus)
 	m.form = f
-	m.preset = p.Title
+	m.setPreset(at)
 	ctx, m.stop = context.WithCancel(ctx)
 	m.runs = newLifecycle(ctx, opts.Runner, opts.now)
 	m.presc = newPrescriber(ctx, opts.Runner)
 	m.formula = newFormulaPanel(c)
 	m.privacy = newPrivacyPanel(c)
 	m.clip = &clipPanel{common: c}
-	m.status = &statusBar{common: c, now: opts.now, live: m.live.on}
+	m.status = &statusBar{common: c, now: opts.now, live: m.live.on, liveMax: m.live.max}
 	m.help = newHelpView(c)
 	m.presets = &presetList{common: c, items: Presets, cursor: opts.Preset}
 	for _, d := range screenRegistry {
@@ -153,7 +193,10 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	// The screen shown and the first Spec, as the form would report it.
 	m.broadcast(m.screenMsg())
 	m.initCmd = m.onSpec(specMsg{rev: f.rev, user: f.Spec(), spec: f.Resolved(), load: true})
-	if opts.Screen != "" {
+	switch {
+	case opts.PresetRun && at >= 0:
+		m.initCmd = tea.Batch(m.initCmd, m.presetAction(at))
+	case opts.Screen != "":
 		m.initCmd = tea.Batch(m.initCmd, m.show(m.screenIndex(screenKind(opts.Screen))))
 	}
 	return m, nil
@@ -200,14 +243,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case tea.BackgroundColorMsg:
-		if m.styles.Dark == msg.IsDark() {
+		m.dark = msg.IsDark()
+		st := m.newStyles()
+		if st.Dark == m.styles.Dark && st.Theme == m.styles.Theme {
 			return m, nil
 		}
-		m.styles = style.New(msg.IsDark(), m.opts.Plain)
+		m.styles = st
 		m.form.styleInput()
 		return m, m.broadcast(msg)
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		return m, m.wheel(msg)
 	case specMsg:
 		return m, m.onSpec(msg)
 	case prescDoneMsg:
@@ -276,9 +323,9 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Presets):
 		m.overlay = m.presets
 	case key.Matches(k, keys.Run):
-		return m.start(m.screens[m.active].screen.Job, false)
+		return m.start(m.jobOf(m.active), false)
 	case key.Matches(k, keys.Compare):
-		return tea.Batch(m.show(0), m.start(compareJob, false))
+		return tea.Batch(m.navigate(0), m.start(compareJob, false))
 	case key.Matches(k, keys.Pause):
 		ev, cmd := m.runs.TogglePause()
 		return tea.Batch(m.broadcast(ev), cmd)
@@ -288,12 +335,14 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.showState()
 	case key.Matches(k, keys.Live):
 		m.live.on = !m.live.on
-		return m.broadcast(liveStateMsg{on: m.live.on})
-	case key.Matches(k, keys.Panel, keys.PageUp, keys.PageDown):
+		return m.broadcast(liveStateMsg{on: m.live.on, max: m.live.max})
+	case key.Matches(k, keys.Theme):
+		return m.nextTheme()
+	case key.Matches(k, keys.Panel, keys.PageUp, keys.PageDown, keys.LineUp, keys.LineDown):
 		_, c := m.panel().Update(k)
 		return c
 	case key.Matches(k, keys.Back):
-		return m.show(0)
+		return m.goBack()
 	case key.Matches(k, m.screens[m.active].def.keys...):
 		// The shown screen's own keys (the audit's negative control).
 		_, c := m.screens[m.active].screen.Update(k)
@@ -302,9 +351,9 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 	for i, e := range m.screens {
 		if key.Matches(k, e.def.key) {
 			if m.active == i {
-				return m.show(0)
+				return m.goBack()
 			}
-			return m.show(i)
+			return m.navigate(i)
 		}
 	}
 	_, cmd := m.form.Update(k)
@@ -319,6 +368,31 @@ func (m *Model) panel() component {
 	}
 	_, p := m.screens[m.active].screen.Panel()
 	return p
+}
+
+// navigate shows screen i, remembering the screen shown so that esc
+// returns to it. The stack is a path: going to a screen already on it
+// cuts it back to where that screen was.
+func (m *Model) navigate(i int) tea.Cmd {
+	if i == m.active {
+		return nil
+	}
+	if at := slices.Index(m.back, i); at >= 0 {
+		m.back = m.back[:at]
+	} else {
+		m.back = append(m.back, m.active)
+	}
+	return m.show(i)
+}
+
+// goBack shows the screen shown before the active one (esc; the chart
+// when there is none).
+func (m *Model) goBack() tea.Cmd {
+	i := 0
+	if n := len(m.back); n > 0 {
+		i, m.back = m.back[n-1], m.back[:n-1]
+	}
+	return m.show(i)
 }
 
 // show makes screen i the right-hand column's.
@@ -376,9 +450,6 @@ func (m *Model) onSpec(msg specMsg) tea.Cmd {
 		m.userRows = u
 		m.layout() // the privacy panel's room for the user data's facts
 	}
-	if !msg.load {
-		m.preset = ""
-	}
 	ev, compute := m.presc.Request(msg.spec)
 	cmds := []tea.Cmd{m.broadcast(msg), m.broadcast(ev), compute}
 	if !msg.load {
@@ -410,23 +481,46 @@ func (m *Model) loadPreset(i int, start bool) tea.Cmd {
 		return m.broadcast(statusMsg{text: "preset " + p.Title + ": " + specMessage(err), err: true})
 	}
 	m.form.SetFocus(p.focus)
-	m.preset = p.Title
+	m.setPreset(i)
 	m.overlay = nil
-	cmds := []tea.Cmd{specCmd}
-	switch {
-	case start && p.starts():
-		// The run first, then the screen: shown with its run going, a
-		// screen asks for none.
-		at := m.screenIndex(p.screen)
-		mk := m.screens[at].screen.Job
-		if p.compare {
-			mk = compareJob
-		}
-		cmds = append(cmds, m.start(mk, false), m.show(at))
-	default:
-		cmds = append(cmds, m.show(0), m.broadcast(m.runs.Reset()))
+	m.back = nil
+	// The runs of the configuration before are forgotten: no screen draws
+	// them against the preset's.
+	cmds := []tea.Cmd{specCmd, m.broadcast(m.runs.Reset())}
+	if start && p.starts() {
+		cmds = append(cmds, m.presetAction(i))
+	} else {
+		cmds = append(cmds, m.show(0))
 	}
 	return tea.Batch(cmds...)
+}
+
+// presetAction starts preset i's action on the form's Spec: the run r
+// starts on its screen (the comparison, for a preset that compares),
+// shown.
+func (m *Model) presetAction(i int) tea.Cmd {
+	p := Presets[i]
+	if !p.starts() {
+		return m.show(0)
+	}
+	// The run first, then the screen: shown with its run going, a
+	// screen asks for none.
+	at := m.screenIndex(p.screen)
+	mk := m.jobOf(at)
+	if p.compare {
+		mk = compareJob
+	}
+	return tea.Batch(m.start(mk, false), m.show(at))
+}
+
+// jobOf is what r runs on screen i: the screen's job, or on the chart
+// while a preset with versus solvers is loaded, the form's solver beside
+// them (versusJob).
+func (m *Model) jobOf(i int) jobMaker {
+	if i == 0 && m.presetAt >= 0 && len(Presets[m.presetAt].versus) > 0 {
+		return versusJob(Presets[m.presetAt].versus)
+	}
+	return m.screens[i].screen.Job
 }
 
 // export writes what the screen shows (the screen's exporter), off the UI
@@ -477,4 +571,65 @@ func lightFromColorFGBG(v string) bool {
 		return true
 	}
 	return false
+}
+
+// newStyles are the styles of the theme for the background: the forced
+// theme (dark and light whatever the background, high contrast for it),
+// or the background's own.
+func (m *Model) newStyles() style.Styles {
+	t := m.theme
+	if !m.themed {
+		t = style.Light
+		if m.dark {
+			t = style.Dark
+		}
+	}
+	return style.NewTheme(t, m.dark, m.opts.Plain)
+}
+
+// nextTheme switches to the next theme (T): dark, light, high contrast.
+func (m *Model) nextTheme() tea.Cmd {
+	cur := m.styles.Theme
+	m.theme, m.themed = style.Themes[(slices.Index(style.Themes, cur)+1)%len(style.Themes)], true
+	m.styles = m.newStyles()
+	m.form.styleInput()
+	// Every component redraws as for a new background.
+	bg := color.Color(color.Black)
+	if !m.styles.Dark {
+		bg = color.White
+	}
+	return tea.Batch(m.broadcast(tea.BackgroundColorMsg{Color: bg}), m.broadcast(statusMsg{text: "theme: " + m.styles.Theme.String() + " (--theme " + m.styles.Theme.String() + ")"}))
+}
+
+// wheelLines is how many lines one step of the mouse wheel scrolls.
+const wheelLines = 3
+
+// wheel scrolls the help or the presets list when one is open, else the
+// panel the scroll keys reach (Model.panel): each step of the wheel is
+// wheelLines presses of k or j.
+func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
+	if m.tooSmall() || m.form.Editing() {
+		return nil
+	}
+	var k tea.KeyPressMsg
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		k = tea.KeyPressMsg{Code: 'k', Text: "k"}
+	case tea.MouseWheelDown:
+		k = tea.KeyPressMsg{Code: 'j', Text: "j"}
+	default:
+		return nil
+	}
+	var cmds []tea.Cmd
+	for range wheelLines {
+		if m.overlay != nil {
+			if m.overlay == m.help {
+				m.help.key(k)
+			}
+			continue
+		}
+		_, c := m.panel().Update(k)
+		cmds = append(cmds, c)
+	}
+	return tea.Batch(cmds...)
 }

@@ -322,7 +322,7 @@ func TestCompareShowsRefusal(t *testing.T) {
 	formKeys(t, m, "right") // a baseline selected: compare still leads with the paper's solver
 	_, cmd := m.Update(press("c"))
 	r := m.run()
-	if got := strings.Join(r.names, ","); got != "acsa,sgd,lipschitz-dpsgd,klz-gd,dp-sgd" {
+	if got := strings.Join(r.names, ","); got != "acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd,dp-sgd" {
 		t.Errorf("compare runs %s", got)
 	}
 	pump(t, m, cmd, func() bool { return r.phase == phaseDone && r.drained })
@@ -455,7 +455,7 @@ func TestTooSmall(t *testing.T) {
 	}
 	m.quitting = false
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	if v := screenText(m); strings.Contains(v, "enlarge") || !strings.Contains(v, "upper bound") {
+	if v := screenText(m); strings.Contains(v, "enlarge") || !strings.Contains(v, "Excess risk") {
 		t.Errorf("80×24:\n%s", v)
 	}
 }
@@ -613,7 +613,7 @@ func TestReproduceLine(t *testing.T) {
 	m.Update(press("s"))
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().compare && m.run().phase == phaseDone })
 	// A comparison is one command, dpso run --solvers (issue 14 item 14).
-	if got := m.status.reproduce(); got != "dpso run --scenario mean-hard --trials 8 --solvers clipped-sgd,sgd,lipschitz-dpsgd,klz-gd,dp-sgd" {
+	if got := m.status.reproduce(); got != "dpso run --scenario mean-hard --trials 8 --solvers clipped-sgd,nonprivate-schedule,lipschitz-dpsgd,klz-gd,dp-sgd" {
 		t.Errorf("comparison line %q", got)
 	}
 }

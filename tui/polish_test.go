@@ -119,7 +119,7 @@ func TestAdaptiveClipTrail(t *testing.T) {
 // the privacy tab's list on a small terminal —, the zCDP solvers' the exact
 // ε' of ρ = ε²/2 (4.3772 at ε = 1, δ = 10⁻⁵: theory's
 // TestExactConversion and issue 12), dp-sgd's its accountant's, named,
-// the non-private sgd's ∞.
+// the non-private nonprivate-schedule's ∞.
 func TestComparisonPrivacy(t *testing.T) {
 	exact := fmtNum(theory.EpsExact(1, 1e-5)) // μ = ε = 1 GDP
 	if exact != fmtNum(4.3772) {
@@ -129,7 +129,7 @@ func TestComparisonPrivacy(t *testing.T) {
 	legend := stripANSI(m.chartScreen().View())
 	for _, want := range []string{
 		"acsa " + fmtNum(fakeMean(0, 3, 6)) + " ε' " + exact,
-		"sgd " + fmtNum(fakeMean(1, 3, 6)) + " not private",
+		"nonprivate-schedule " + fmtNum(fakeMean(1, 3, 6)) + " not private",
 		"klz-gd " + fmtNum(fakeMean(3, 3, 6)) + " ε' " + exact,
 		"dp-sgd " + fmtNum(fakeMean(4, 3, 6)) + " ε' " + fmtNum(0.9999*4.3772) + " pld",
 		"(ε', δ = 10⁻⁵)-DP, pld = dp-sgd's accountant",
@@ -153,7 +153,7 @@ func TestComparisonPrivacy(t *testing.T) {
 	keyUntil(t, small, "t", func() bool { return true })
 	v := screenText(small)
 	// Solvers at the same ε' are named together; the rest is a pgdn away.
-	for _, want := range []string{"(ε', δ=10⁻⁵)-DP of each solver", "acsa, klz-gd " + exact, "sgd ∞ (not private)", "lipschitz-dpsgd refused", "more lines: pgdn"} {
+	for _, want := range []string{"(ε', δ=10⁻⁵)-DP of each solver", "acsa, klz-gd " + exact, "nonprivate-schedule ∞", "lipschitz-dpsgd refused", "more lines: j, pgdn"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the 80×24 privacy tab lacks %q:\n%s", want, v)
 		}
@@ -171,7 +171,7 @@ func TestComparisonPrivacy(t *testing.T) {
 // fake's acsa ends at 0.0721, under it; in the comparison klz-gd (0.18)
 // and dp-sgd (0.216) end above it, acsa and sgd (0.108) do not.
 func TestRunNotesAndStartLine(t *testing.T) {
-	first := Presets[0].Spec
+	first := linregT
 	m := newTestModel(t, &fakeRunner{points: 6}, &first, 132, 42)
 	w0 := m.chartScreen().presc.p.W0.Mean
 	if !(w0 > fakeMean(1, first.Trials, 6) && w0 < fakeMean(3, first.Trials, 6)) {
@@ -239,6 +239,7 @@ func TestStatusCutsAtWords(t *testing.T) {
 	s := example1
 	s.Solver = "lipschitz-dpsgd"
 	m := newTestModel(t, &fakeRunner{points: 3}, &s, 80, 24)
+	m.form.SetFocus(fSolver)
 	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseRefused })
 	full := m.run().refusal
 	line := strings.Split(screenText(m), "\n")[m.height-3]

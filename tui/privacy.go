@@ -168,7 +168,7 @@ func (p *privacyPanel) lines() []string {
 	pv := p.spec.Privacy
 	eps := pv.Eps
 	var lines []string
-	lines = append(lines, style.Rule(*st, "Privacy", "", w, false))
+	lines = append(lines, style.Rule(*st, p.title(), "", w, false))
 	// Why the outputs are not covered, first, so that it is never cut
 	// off (seeded noise or estimated constants on the user's rows; ε = ∞
 	// says so below), in its short form: the sentence before its colon
@@ -260,6 +260,16 @@ func (p *privacyPanel) lines() []string {
 		lines = append(lines, p.wrapIndented(st.Muted, "", "spent: the ledger fills up during a run", w)...)
 	}
 	return lines
+}
+
+// title is the panel's title with the neighbouring relation every
+// statement of the panel is about (replace-one, the paper's: datasets
+// differing in one record; a comparison has one), where there is one.
+func (p *privacyPanel) title() string {
+	if a := p.spec.Privacy.Adjacency; a != "" && p.spec.Privacy.Private() {
+		return "Privacy · " + a
+	}
+	return "Privacy"
 }
 
 // wrapIndented is text after indent, rendered in s, in lines of w cells:

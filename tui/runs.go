@@ -115,6 +115,10 @@ type run struct {
 
 	// Live traces: solver → trial → gradient evaluations → excess risk.
 	traces map[string]map[int]map[int64]float64
+	// finals are a sweep's finished runs: (solver index, trial, point) →
+	// the final excess risk, so that its points appear as their trials
+	// finish (partialMeans).
+	finals map[[3]int]float64
 	// Latest gradient evaluations of each (solver, trial, point).
 	evals      map[[3]int]int64
 	latest     engine.Progress // the paper's solver's latest progress (or any, before it reports)
@@ -299,7 +303,7 @@ func (rs *lifecycle) Start(mk jobMaker, res spec.Resolved, live bool) (tea.Msg, 
 	rs.lastID++
 	r := &run{job: j, id: rs.lastID, maker: mk, spec: res, live: live, gate: engine.NewGate(),
 		mb: engine.NewMailbox[engine.Progress](progressCapacity), done: make(chan struct{}),
-		start: rs.now(), traces: map[string]map[int]map[int64]float64{}, evals: map[[3]int]int64{}}
+		start: rs.now(), traces: map[string]map[int]map[int64]float64{}, evals: map[[3]int]int64{}, finals: map[[3]int]float64{}}
 	rs.cur = r
 	rs.last[j.family] = r
 	ctx, cancel := context.WithCancel(rs.ctx)
@@ -515,6 +519,9 @@ func (r *run) apply(msg progressMsg) {
 		}
 		if p.Done {
 			r.trialsDone = max(r.trialsDone, p.TrialsDone)
+			if r.sweeps() {
+				r.finals[[3]int{slices.Index(r.names, p.Solver), p.Trial, p.Point}] = p.Excess
+			}
 		}
 		if !r.sweeps() {
 			bySolver := r.traces[p.Solver]
@@ -575,4 +582,23 @@ func waitProgress(r *run) tea.Cmd {
 
 func tick(id int) tea.Cmd {
 	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{id: id} })
+}
+
+// partialMeans are a running sweep's points so far for solver si: at each
+// grid point with a finished trial, the mean final excess risk over its
+// finished trials and how many there are (0: none yet).
+func (r *run) partialMeans(si int) (xs, means []float64, counts []int) {
+	grid := r.sweep.Grid()
+	means, counts = make([]float64, len(grid)), make([]int, len(grid))
+	for i := range grid {
+		sum := 0.0
+		for trial := range r.spec.Spec.Trials { // in order: the same sum every time
+			if v, ok := r.finals[[3]int{si, trial, i}]; ok {
+				sum += v
+				counts[i]++
+			}
+		}
+		means[i] = sum / float64(max(counts[i], 1))
+	}
+	return grid, means, counts
 }

@@ -12,4 +12,6 @@ var screenRegistry = screenDefs{
 	momentsScreenDef,
 	auditScreenDef,
 	sweepEpsScreenDef,
+	sweepDScreenDef,
+	sweepKScreenDef,
 }

@@ -26,7 +26,7 @@ func TestSlopesNotesWrap(t *testing.T) {
 	for _, tc := range []struct {
 		w, h int
 		full bool
-	}{{84, 16, true}, {84, 5, false}} {
+	}{{84, 16, true}, {84, 6, false}} {
 		p := &slopesPanel{sweepPanel: sweepPanel{common: common{st: &st}}, axis: &sweepNAxis}
 		p.SetSize(tc.w, tc.h)
 		p.set(rep, "")

@@ -15,9 +15,10 @@ import (
 	"dpso/tui/style"
 )
 
-// liveMax is the longest run that live mode re-runs by itself: a change
-// re-runs a run that took less; a longer one stays manual (r).
-const liveMax = time.Second
+// defaultLiveMax is the longest run that live mode re-runs by itself
+// unless Options.LiveMax says otherwise: a change re-runs a run that took
+// less; a longer one stays manual (r), and the status bar says why.
+const defaultLiveMax = 2 * time.Second
 
 // statusBar is the three lines under the panels: the run's state (with a
 // refusal as the outcome it is) and live mode; the reproduce line (the dpso
@@ -31,12 +32,13 @@ type statusBar struct {
 	spec  spec.Resolved // the form's
 	// screen is the reproduce line of the screen shown (screenMsg; nil:
 	// the chart's, before the first).
-	screen func(user spec.Spec, res spec.Resolved, shown *run) string
-	live   bool
-	text   string // a transient status line
-	err    bool
-	line   string // shown in place of the reproduce line until a key
-	w      int
+	screen  func(user spec.Spec, res spec.Resolved, shown *run) string
+	live    bool
+	liveMax time.Duration // live mode's longest run
+	text    string        // a transient status line
+	err     bool
+	line    string // shown in place of the reproduce line until a key
+	w       int
 	// repro is the reproduce line's command, made when the Spec, the
 	// screen or the run shown changes (Spec.Command resolves the Spec
 	// several times: not a per-frame job); reproOK says it is current
@@ -69,7 +71,7 @@ func (b *statusBar) Update(msg tea.Msg) (component, tea.Cmd) {
 		b.user, b.spec = msg.user, msg.spec
 		b.reproOK = false
 	case liveStateMsg:
-		b.live = msg.on
+		b.live, b.liveMax = msg.on, msg.max
 	case statusMsg:
 		b.text, b.err, b.line = msg.text, msg.err, msg.repro
 	case tea.KeyPressMsg:
@@ -324,8 +326,9 @@ func (b *statusBar) liveLabel() string {
 	if !b.live {
 		return st.Muted.Render("live off (a)")
 	}
-	if r := b.runs.shown(); r != nil && !r.active() && r.elapsed(b.now()) >= liveMax {
-		return st.Warn.Render("live: manual (run > 1 s)")
+	if r := b.runs.shown(); r != nil && !r.active() && r.elapsed(b.now()) >= b.liveMax {
+		// Why live mode waits: the run took longer than it repeats.
+		return st.Warn.Render("live: manual (run " + fmtDur(r.elapsed(b.now())) + " ≥ " + fmtDur(b.liveMax) + ")")
 	}
 	return st.Good.Render("live on (a)")
 }
@@ -351,13 +354,18 @@ func (b *statusBar) reproduce() string {
 	return b.screen(b.user, b.spec, b.runs.shown())
 }
 
-// keyLine is the one-line key help.
+// keyLine is the one-line key help: as many of the keys as fit the
+// width, in their order, then "? all keys" and "q quit" (the help lists
+// the rest), in the styles of the explorer's text (readable on a
+// projector: style.Styles' contrast).
 func (b *statusBar) keyLine() string {
 	hm := help.New()
-	hm.Styles = help.DefaultStyles(b.st.Dark)
-	if b.st.Plain {
-		hm.Styles = help.Styles{}
+	st := b.st
+	hm.Styles = help.Styles{ShortKey: st.Key, ShortDesc: st.KeyDesc, ShortSeparator: st.Muted, Ellipsis: st.Muted}
+	keys, end := b.keys.ShortHelp(), b.keys.shortHelpEnd()
+	n := len(keys)
+	for n > 0 && lipgloss.Width(hm.ShortHelpView(append(keys[:n:n], end...))) > b.w {
+		n--
 	}
-	hm.SetWidth(b.w)
-	return style.Fit(hm.ShortHelpView(b.keys.ShortHelp()), b.w)
+	return style.Fit(hm.ShortHelpView(append(keys[:n:n], end...)), b.w)
 }

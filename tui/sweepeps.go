@@ -41,11 +41,10 @@ var sweepEpsAxis = sweepAxis{
 		}
 		return engine.SweepSpec{Param: spec.SweepEps, From: from, To: to, Points: 5}, ""
 	},
-	clear:    func(s *spec.Spec) { s.Eps = 0 },
-	arg:      spec.FormatArg,
-	tick:     fmtNum,
-	axisTick: fmtNum,
-	hint:     "press r to sweep ε on a log grid (5 points from ε/10 to 10ε, at the form's n)",
-	budget:   true,
-	intro:    "The sweep runs the current parameters at 5 values of ε on a log grid from ε/10 to 10ε (same seed, same n) and fits a line to log(mean excess risk) against log ε. Each bound's slope over the same grid is its rate in ε: steep where the privacy term dominates, flat where the statistical one does.",
+	clear:  func(s *spec.Spec) { s.Eps = 0 },
+	arg:    spec.FormatArg,
+	tick:   fmtNum,
+	hint:   "press r to sweep ε on a log grid (5 points from ε/10 to 10ε, at the form's n)",
+	budget: true,
+	intro:  "The sweep runs the current parameters at 5 values of ε on a log grid from ε/10 to 10ε (same seed, same n) and fits a line to log(mean excess risk) against log ε. Each bound's slope over the same grid is its rate in ε: steep where the privacy term dominates, flat where the statistical one does.",
 }

@@ -36,10 +36,9 @@ var sweepNAxis = sweepAxis{
 		}
 		return engine.SweepSpec{Param: spec.SweepN, From: from, To: to, Points: 5}, ""
 	},
-	clear:    func(s *spec.Spec) { s.N = 0 },
-	arg:      func(v float64) string { return strconv.Itoa(int(v)) },
-	tick:     func(v float64) string { return fmtN(int(v)) },
-	axisTick: func(v float64) string { return fmtNum(math.Round(v)) },
-	hint:     "press r to sweep n on a log grid (5 points from n/16 to the current n)",
-	intro:    "The sweep runs the current parameters at 5 values of n on a log grid from n/16 to n (same seed) and fits a line to log(mean excess risk) against log n. Each bound's slope over the same grid is its rate in n.",
+	clear: func(s *spec.Spec) { s.N = 0 },
+	arg:   func(v float64) string { return strconv.Itoa(int(v)) },
+	tick:  func(v float64) string { return fmtN(int(v)) },
+	hint:  "press r to sweep n on a log grid (5 points from n/16 to the current n)",
+	intro: "The sweep runs the current parameters at 5 values of n on a log grid from n/16 to n (same seed) and fits a line to log(mean excess risk) against log n. Each bound's slope over the same grid is its rate in n.",
 }

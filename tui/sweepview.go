@@ -11,6 +11,7 @@ import (
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/solvers/ledger"
+	"dpso/theory"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )
@@ -34,14 +35,18 @@ type sweepAxis struct {
 	// line (--vary sets it at every point).
 	clear func(*spec.Spec)
 	// arg writes a grid end as the command line's flag value; tick as a
-	// person reads it (the titles, the messages); axisTick is the chart's
-	// x-axis label.
-	arg, tick, axisTick func(float64) string
+	// person reads it (the titles, the messages; the chart's axis writes
+	// its ticks with tickLabels).
+	arg, tick func(float64) string
 	// hint is the chart's line before a sweep; intro the slope panel's.
 	hint, intro string
 	// budget: the parameter is the privacy budget, so each point has its
 	// own (the privacy panel holds a point's ledger to that point's).
 	budget bool
+	// tradeOff: the parameter trades one term against another (k: the
+	// clipping bias against the noise), so the sweep has no power law to
+	// fit: the screen shows the shapes and the lowest point, no slopes.
+	tradeOff bool
 }
 
 // job is the sweep r runs: the form's solver over the axis's grid.
@@ -81,13 +86,15 @@ type rateSweepScreen struct {
 	sweepBase
 	axis  *sweepAxis
 	table *slopesPanel
+	prev  previous // the sweep before a change of parameters, drawn faint
 }
 
 // newRateSweepScreen returns an empty sweep screen over axis.
 func newRateSweepScreen(c common, axis *sweepAxis) *rateSweepScreen {
 	s := &rateSweepScreen{sweepBase: newSweepBase(c, axis.kind, axis.job, axis.what, axis.base,
-		chart.Axes{YLabel: "log10 excess risk", XLabel: axis.symbol + " (log)", LogX: true, XFormat: axis.axisTick}),
+		chart.Axes{YLabel: "excess risk (log)", XLabel: axis.symbol + " (log)", LogX: true, Labels: tickLabels}),
 		axis: axis, table: &slopesPanel{sweepPanel: sweepPanel{common: c}, axis: axis}}
+	s.chart.SetScatter(true)
 	s.rebuild()
 	return s
 }
@@ -138,11 +145,17 @@ func (s *rateSweepScreen) state() string {
 	return ""
 }
 
-// rebuild recomputes the chart and the table from the sweep.
+// rebuild recomputes the chart and the table from the sweep: each
+// solver's measured points (markers, ± their standard error) joined by
+// straight segments with its fitted line, each bound's shape through the
+// measured points (guideSeries: rates are slopes, not levels), the start
+// line and the certificate at every point, and the previous sweep's
+// points, faint, after a change of parameters.
 func (s *rateSweepScreen) rebuild() {
 	st, a := s.st, s.axis
 	rep := s.report()
 	state := s.state()
+	s.prev.follow(s.run)
 	s.table.set(rep, state)
 	title := "Sweep: excess risk vs " + a.symbol + " (log-log)"
 	if rep == nil || len(rep.Points) == 0 {
@@ -154,27 +167,17 @@ func (s *rateSweepScreen) rebuild() {
 				msg = why
 			}
 		}
+		if ser, x0, x1, ok := partialSeries(s.common, s.run); ok {
+			// The points so far, as their trials finish.
+			s.chart.SetNote("each point: the mean of its trials finished so far; the bounds come with the sweep")
+			s.chart.SetData([]chart.Series{ser}, x0, x1, msg)
+			return
+		}
 		s.chart.SetData(nil, 1, 10, msg)
 		return
 	}
-	var series []chart.Series
 	x0, x1 := rep.Points[0].Value, rep.Points[len(rep.Points)-1].Value
-	// Bounds: each one's curve over the grid.
-	count := map[chart.Kind]int{}
-	for _, bs := range rep.Bounds {
-		k := kindOf(bs.Kind)
-		ser := chart.Series{Label: boundShort(bs.ID, bs.Kind), Kind: k, Color: boundColor(s.common, bs.Kind, count[k])}
-		count[k]++
-		for _, p := range rep.Points {
-			for _, b := range p.Reports[0].Bounds {
-				if b.ID == bs.ID {
-					ser.Points = append(ser.Points, chart.Point{X: p.Value, Y: b.Value})
-				}
-			}
-		}
-		ser.Note = "slope " + fmtSlope(bs.Slope)
-		series = append(series, ser)
-	}
+	series := guideSeries(s.common, rep, a.tradeOff)
 	// The start line F(w₀) − F* and the first solver's certificate at each
 	// point's parameters: from which point on the theorem promises
 	// something.
@@ -197,23 +200,49 @@ func (s *rateSweepScreen) rebuild() {
 		for _, p := range rep.Points {
 			if r := p.Reports[si]; r.Refused == "" {
 				ser.Points = append(ser.Points, chart.Point{X: p.Value, Y: r.Excess.Mean})
+				ser.SE = append(ser.SE, r.Excess.SE)
 			} else if ser.Refused == "" {
 				ser.Refused = r.Refused
 			}
 		}
-		if si < len(rep.Slopes) {
-			ser.Note = "slope " + fmtSlope(rep.Slopes[si].Slope)
+		switch {
+		case si < len(rep.Slopes):
+			ser.Note = "slope " + fmtSlope(rep.Slopes[si].Slope) + " (bars ± s.e.)"
+		case a.tradeOff && si < len(rep.Best) && !math.IsNaN(rep.Best[si].Value):
+			ser.Note = "lowest at " + a.symbol + " = " + a.tick(rep.Best[si].Value) + " (bars ± s.e.)"
 		}
 		series = append(series, ser)
+		if fit, ok := fitSeries(s.common, rep, si); ok {
+			series = append(series, fit)
+		}
+	}
+	if rep.BiasOnly && len(rep.Solvers) > 0 {
+		// The same runs without noise: the clipping bias's share.
+		bias := chart.Series{Label: "noise off (bias only)", Kind: chart.Run, Color: st.RunColor(len(rep.Solvers))}
+		for _, p := range rep.Points {
+			if r := p.Reports[0]; r.Refused == "" && !math.IsNaN(r.BiasOnly.Mean) {
+				bias.Points = append(bias.Points, chart.Point{X: p.Value, Y: r.BiasOnly.Mean})
+				bias.SE = append(bias.SE, r.BiasOnly.SE)
+			}
+		}
+		if len(bias.Points) > 0 {
+			series = append(series, bias)
+		}
+	}
+	if tr, ok := s.prev.series(s.common, rep.Sweep.Param); ok {
+		series = append(series, tr)
 	}
 	right := fmt.Sprintf("%d points, %s … %s", len(rep.Points), a.tick(x0), a.tick(x1))
 	if runKey(s.run.spec) != runKey(s.spec) {
 		right += " · parameters changed since: press r"
 	}
 	s.chart.SetTitle(title, right)
-	s.chart.SetNote(rateNote)
+	s.chart.SetNote(guideNote)
 	s.chart.SetData(series, x0, x1, "no finite positive value to draw")
 }
+
+// guideNote is a sweep chart's legend note: what the bounds' curves are.
+const guideNote = "╌┄ the bounds' shapes (rates, constants = 1) through the points: compare slopes"
 
 // certFrom says from which point of the sweep (over axis) on the first
 // solver's certificate falls below F(w₀) − F* (promises something).
@@ -242,7 +271,12 @@ type slopesPanel struct {
 }
 
 // title is the table's title.
-func (p *slopesPanel) title() string { return "Slopes: d log(excess risk) / d log " + p.axis.symbol }
+func (p *slopesPanel) title() string {
+	if p.axis.tradeOff {
+		return "Over " + p.axis.symbol + ": excess risk and the bounds' shapes"
+	}
+	return "Slopes: d log(excess risk) / d log " + p.axis.symbol
+}
 
 // Update does nothing: the sweep screen sets the table.
 func (p *slopesPanel) Update(tea.Msg) (component, tea.Cmd) { return p, nil }
@@ -265,9 +299,11 @@ func (p *slopesPanel) View() string {
 }
 
 // slopeLines is the slope table, its notes wrapped (wrap) or cut to one
-// line each.
+// line each: each solver's measured slope with the bounds' slopes beside
+// it, the verdict (where the theory is in force), the bounds' notes and
+// the sweep's; a trade-off sweep (k) lists its points instead of slopes.
 func (p *slopesPanel) slopeLines(w int, wrap bool) []string {
-	st, rep := p.st, p.rep
+	st, rep, a := p.st, p.rep, p.axis
 	note := func(s string) []string {
 		if !wrap {
 			return []string{style.FitWords(st.Muted.Render(s), w)}
@@ -282,8 +318,11 @@ func (p *slopesPanel) slopeLines(w int, wrap bool) []string {
 		return out
 	}
 	lines := []string{style.Rule(*st, p.title(), "", w, false)}
+	if a.tradeOff {
+		lines = append(lines, p.tradeOffLines(w)...)
+	}
 	for si, sl := range rep.Slopes {
-		l := st.FG(st.RunColor(si), chart.Mark(chart.Run, si, st.Plain)+" ") + st.Emph.Render(sl.Solver) + " measured " + st.Emph.Render(fmtSlope(sl.Slope))
+		l := st.FG(st.RunColor(si), chart.Marker(chart.Run, si)+" ") + st.Emph.Render(sl.Solver) + " measured " + st.Emph.Render(fmtSlope(sl.Slope))
 		if !math.IsNaN(sl.Lo) {
 			l += fmt.Sprintf(" (95%% CI %s … %s)", fmtSlope(sl.Lo), fmtSlope(sl.Hi))
 		}
@@ -293,24 +332,142 @@ func (p *slopesPanel) slopeLines(w int, wrap bool) []string {
 			lines = append(lines, note("   "+sl.Note)...)
 		}
 	}
+	// The theory's slopes beside the measured ones: the paper's bounds
+	// with the marks of their guides on the chart, prior work's (not
+	// drawn) by name.
+	var rates []string
 	count := map[chart.Kind]int{}
 	for _, bs := range rep.Bounds {
-		k := kindOf(bs.Kind)
-		mark := chart.Mark(k, count[k], st.Plain)
-		col := boundColor(p.common, bs.Kind, count[k])
-		count[k]++
-		l := st.FG(col, mark+" ") + boundShort(bs.ID, bs.Kind) + " slope " + st.Emph.Render(fmtSlope(bs.Slope))
-		if len(bs.RateN) > 0 && bs.RateNote == "" {
-			l += fmt.Sprintf(" (local rate %s at %s = %s)", fmtSlope(bs.RateN[len(bs.RateN)-1]), p.axis.symbol, p.axis.tick(rep.Points[len(rep.Points)-1].Value))
+		if a.tradeOff && bs.Kind == theory.Prior {
+			continue
 		}
-		lines = append(lines, style.FitWords(l, w))
+		t := boundShort(bs.ID, bs.Kind)
+		if bs.Kind != theory.Prior {
+			k := kindOf(bs.Kind)
+			t = st.FG(boundColor(p.common, bs.Kind, count[k]), chart.Mark(k, count[k], st.Plain)) + " " + t
+			count[k]++
+		}
+		if !a.tradeOff {
+			t += " " + st.Emph.Render(fmtSlope(bs.Slope))
+		}
+		rates = append(rates, t)
+	}
+	if len(rates) > 0 {
+		what := "theory's slopes (rates): "
+		if a.tradeOff {
+			what = "theory's shapes (rates), drawn: "
+		}
+		lines = append(lines, style.WrapStyled("  "+what+strings.Join(rates, " · "), w)...)
+	}
+	lines = append(lines, p.verdictLines(w)...)
+	for _, bs := range rep.Bounds {
+		if len(bs.RateN) > 0 && bs.RateNote == "" && !math.IsNaN(bs.Slope) {
+			continue
+		}
 		if bs.RateNote != "" {
 			// The local rate contradicts the slope: say why instead.
-			lines = append(lines, note("   "+bs.RateNote)...)
+			lines = append(lines, note("   "+boundShort(bs.ID, bs.Kind)+": "+bs.RateNote)...)
 		}
 	}
 	for _, n := range rep.Notes {
 		lines = append(lines, note("note: "+n)...)
 	}
-	return append(lines, style.WrapLines(st.Muted, "Bounds are rates with their unknown constants set to 1: compare slopes, not levels.", w)...)
+	return append(lines, style.WrapLines(st.Muted, "Bounds are rates (constants set to 1): compare slopes, not levels.", w)...)
+}
+
+// verdictLines say where the theory is in force over the sweep
+// (inForce): at every point, from some point on (and the measured slope
+// over those points alone), or nowhere (the slope is pre-asymptotic,
+// not the theorem's rate).
+func (p *slopesPanel) verdictLines(w int) []string {
+	st, rep, a := p.st, p.rep, p.axis
+	in, out := inForce(rep)
+	if len(out) == 0 {
+		return style.WrapLines(st.Good, "✓ in force at every point: the certificate and the upper rate are below w₀", w)
+	}
+	var at []string
+	reasons := map[string]bool{}
+	var order []string
+	for i := range rep.Points {
+		if why, ok := out[i]; ok {
+			at = append(at, a.tick(rep.Points[i].Value))
+			for _, r := range strings.Split(why, ", ") {
+				if !reasons[r] {
+					reasons[r] = true
+					order = append(order, r)
+				}
+			}
+		}
+	}
+	where := a.symbol + " = " + strings.Join(at, ", ")
+	if len(in) == 0 {
+		what := "the slope is pre-asymptotic, not the theorem's rate"
+		if a.tradeOff {
+			what = "the shape is pre-asymptotic, not the theorem's"
+		}
+		return style.WrapLines(st.Warn, "⚠ not yet in force at any point ("+strings.Join(order, "; ")+"): "+what, w)
+	}
+	msg := "⚠ not yet in force at " + where + " (" + strings.Join(order, "; ") + ")"
+	if !a.tradeOff {
+		if sl, m := slopeOver(rep, 0, in); !math.IsNaN(sl) {
+			msg += fmt.Sprintf("; over the %d other points %s's slope is %s", m, rep.Solvers[0], fmtSlope(sl))
+		} else {
+			msg += "; too few other points for a slope"
+		}
+	}
+	return style.WrapLines(st.Warn, msg, w)
+}
+
+// tradeOffLines list a trade-off sweep's points (k): each value with the
+// first solver's mean excess risk ± s.e. and, where the sweep ran it, the
+// same runs without noise (the clipping bias alone); the lowest marked ★.
+func (p *slopesPanel) tradeOffLines(w int) []string {
+	st, rep, a := p.st, p.rep, p.axis
+	best := math.NaN()
+	if len(rep.Best) > 0 {
+		best = rep.Best[0].Value
+	}
+	head := fmt.Sprintf("  %-6s %-18s %s", a.symbol, "excess ± s.e.", "noise off")
+	lines := []string{st.Muted.Render(style.FitWords(head, w))}
+	for _, pt := range rep.Points {
+		r := pt.Reports[0]
+		mark := "  "
+		if pt.Value == best {
+			mark = st.Good.Render("★ ")
+		}
+		if r.Refused != "" {
+			lines = append(lines, style.FitWords(mark+fmt.Sprintf("%-6s refused", a.tick(pt.Value)), w))
+			continue
+		}
+		off := "—"
+		if rep.BiasOnly {
+			off = fmtNum(r.BiasOnly.Mean)
+		}
+		l := fmt.Sprintf("%-6s %-18s %s", a.tick(pt.Value), fmtNum(r.Excess.Mean)+" ± "+fmtNum(r.Excess.SE), off)
+		lines = append(lines, style.FitWords(mark+l, w))
+	}
+	return lines
+}
+
+// partialSeries is a running sweep's first solver's points so far
+// (run.partialMeans) over the sweep's grid ends; false when no trial has
+// finished (or no sweep is running).
+func partialSeries(c common, r *run) (chart.Series, float64, float64, bool) {
+	if r == nil || !r.active() || !r.sweeps() || len(r.finals) == 0 || len(r.names) == 0 {
+		return chart.Series{}, 0, 0, false
+	}
+	xs, means, counts := r.partialMeans(0)
+	ser := chart.Series{Label: r.names[0], Kind: chart.Run, Color: c.st.RunColor(0)}
+	done := 0
+	for i, x := range xs {
+		if counts[i] > 0 {
+			ser.Points = append(ser.Points, chart.Point{X: x, Y: means[i]})
+			done += counts[i]
+		}
+	}
+	ser.Note = fmt.Sprintf("so far (%d runs finished)", done)
+	if len(ser.Points) == 0 || len(xs) < 2 {
+		return chart.Series{}, 0, 0, false
+	}
+	return ser, xs[0], xs[len(xs)-1], true
 }

@@ -55,7 +55,7 @@ func (t *sideTabs) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch {
 	case key.Matches(k, t.keys.Panel):
 		t.cur = (t.cur + 1) % len(t.panels)
-	case key.Matches(k, t.keys.PageUp, t.keys.PageDown):
+	case key.Matches(k, t.keys.PageUp, t.keys.PageDown, t.keys.LineUp, t.keys.LineDown):
 		var cmd tea.Cmd
 		t.panels[t.cur], cmd = t.panels[t.cur].Update(k)
 		return t, cmd

@@ -38,7 +38,7 @@ func TestRefusedRunDrawsStartLine(t *testing.T) {
 // a short form — the names with "above w₀", or how many solvers — never
 // a name cut before it says what it did ("lipschitz-dpsgd… (? full)").
 func TestAboveStartShortForm(t *testing.T) {
-	first := Presets[0].Spec
+	first := linregT
 	for _, tc := range []struct {
 		points, above int
 	}{{8, 1}, {6, 2}} {
@@ -52,7 +52,7 @@ func TestAboveStartShortForm(t *testing.T) {
 			t.Fatalf("points %d: %v above w₀, want %d solvers", tc.points, who, tc.above)
 		}
 		line := statusLine(m)
-		if !strings.Contains(line, "live: manual (run > 1 s)") {
+		if !strings.Contains(line, "live: manual (run 2.0 s ≥ 2.0 s)") {
 			t.Fatalf("the status bar lacks the manual live label: %q", line)
 		}
 		_, rest, _ := strings.Cut(line, "run #1")
@@ -70,7 +70,7 @@ func TestAboveStartShortForm(t *testing.T) {
 // a comparison, no line is cut with "…", and the ledger's line is read
 // whole ("ledger checks passed: spent ≤ budget", not "spent ≤…").
 func TestPrivacyTabNothingCut(t *testing.T) {
-	first := Presets[0].Spec
+	first := linregT
 	single := newTestModel(t, &fakeRunner{points: 6}, &first, 80, 24)
 	keyUntil(t, single, "r", func() bool { return settled(single) && single.run().phase == phaseDone })
 	for _, tc := range []struct {

@@ -67,13 +67,13 @@ func TestRunAuditOneCall(t *testing.T) {
 	}
 }
 
-// TestRunAuditRefusesNoiseless: the non-private baseline sgd (no
+// TestRunAuditRefusesNoiseless: the non-private baseline nonprivate-schedule (no
 // clipping, no noise) claims no privacy, so a whole-run audit has no claim
 // to test: it is refused on --solver rather than reported as a
 // "violation" of a ρ it never claimed. (The audit's power against a
 // mechanism that breaks its claim is TestRunAuditOneCall's negative control.)
 func TestRunAuditRefusesNoiseless(t *testing.T) {
-	_, err := Run(context.Background(), RunConfig{Solver: "sgd", Eps: 1, Trials: 2000, Seed: 23})
+	_, err := Run(context.Background(), RunConfig{Solver: "nonprivate-schedule", Eps: 1, Trials: 2000, Seed: 23})
 	var se *scenarios.FieldError
 	if !errors.As(err, &se) || se.Field != "solver" || !strings.Contains(se.Msg, "claims no privacy") {
 		t.Errorf("sgd: error %v, want a refusal on solver", err)

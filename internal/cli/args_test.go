@@ -111,7 +111,7 @@ func TestArgsRoundTripPresets(t *testing.T) {
 				base = append(base, "--beta", "1")
 			}
 			roundTrip(t, base)
-			full := append(base, "--solver", "sgd", "--eps", "0.25", "--k", "2", "--n", "4321", "--trials", "3",
+			full := append(base, "--solver", "nonprivate-schedule", "--eps", "0.25", "--k", "2", "--n", "4321", "--trials", "3",
 				"--seed", "18446744073709551615", "--iters", "7", "--step", "0.125", "--rand", "secure", "--workers", "2",
 				"--checkpoints", "9", "--work-budget", "100000")
 			roundTrip(t, full)
@@ -127,7 +127,7 @@ func TestArgsRoundTripPresets(t *testing.T) {
 var flagPool = map[string][]string{
 	"scenario":     append(scenarios.ScenarioNames(), "nope"),
 	"class":        {"smooth-convex", "smooth-sc", "nonsmooth-convex", "nonsmooth-sc", "ppl"},
-	"solver":       {"acsa", "clipped-sgd", "localized", "localized-sc", "prox-sgd", "sgd", "lipschitz-dpsgd", "klz-gd", "dp-sgd"},
+	"solver":       {"acsa", "clipped-sgd", "localized", "localized-sc", "prox-sgd", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "dp-sgd"},
 	"oracle":       {"clip-gaussian", "coordinate", "shuffle-clip", "shuffle-coordinate"},
 	"assumption":   {"tilde", "noncentral", "coordinatewise", "bogus", ""},
 	"k":            {"2", "2.5", "3", "4", "8", "inf", "1.5"},
@@ -163,8 +163,12 @@ var flagPool = map[string][]string{
 	"checkpoints":  {"0", "1", "64", "10000"},
 	"work-budget":  {"0", "1", "1000000"},
 	"split-budget": {"true", "false"},
+	// Private constants and held-out rows.
+	"constants": {"declared", "private", "private:0.5", "private:1", "", "bogus"},
+	"holdout":   {"0", "0.2", "0.9", "0.95"},
 	// dp-sgd's and klz-gd's settings.
 	"accountant":       {"pld", "rdp", "moments"},
+	"adjacency":        {"replace-one", "add-remove", "swap"},
 	"batch":            {"0", "1", "64", "256"},
 	"sampling-rate":    {"0.01", "0.5", "1", "1.5"},
 	"epochs":           {"1", "5", "0.5", "2.5"},

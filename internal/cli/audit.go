@@ -228,6 +228,11 @@ func (o *auditOpts) checkFlags() (auditMode, error) {
 }
 
 // randMode is the --rand value (seeded when not given).
+// citedSpec is the audit's randomness and data, for its citation.
+func (o *auditOpts) citedSpec() spec.Spec {
+	return spec.Spec{Rand: o.randMode().String(), Seed: o.spec.Seed, Data: o.spec.Data}
+}
+
 func (o *auditOpts) randMode() solvers.RandMode {
 	m, err := solvers.ParseRandMode(o.spec.Rand)
 	if err != nil || o.spec.Rand == "" {
@@ -291,7 +296,7 @@ func (o *auditOpts) finish(e *env, ctx context.Context, res *audit.Result, err e
 		return userError(err, nil)
 	}
 	if o.asJSON {
-		err = report.WriteJSON(e.stdout, report.Audit(res))
+		err = report.WriteCitedJSON(e.stdout, report.Audit(res), e.citation(o.citedSpec(), true))
 	} else {
 		err = report.WriteAuditTable(e.stdout, res)
 	}
@@ -352,7 +357,7 @@ func (o *auditOpts) runOneRun(e *env) error {
 		return userError(err, nil)
 	}
 	if o.asJSON {
-		err = report.WriteJSON(e.stdout, report.AuditOneRun(res))
+		err = report.WriteCitedJSON(e.stdout, report.AuditOneRun(res), e.citation(o.citedSpec(), true))
 	} else {
 		err = report.WriteOneRunTable(e.stdout, res)
 	}

@@ -21,7 +21,10 @@ func auditJSON(t *testing.T, args ...string) (int, []string, map[string]any, str
 	if code == 2 {
 		t.Fatalf("%v: status 2: %s", args, errs)
 	}
-	dec := json.NewDecoder(strings.NewReader(out))
+	if !strings.HasPrefix(out, "{\n  \"citation\": {") {
+		t.Errorf("%v: the document does not begin with its citation", args)
+	}
+	dec := json.NewDecoder(strings.NewReader(uncited(out)))
 	var keys []string
 	doc := map[string]any{}
 	if _, err := dec.Token(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/theory"
 
 	"github.com/spf13/cobra"
@@ -144,7 +145,7 @@ at the paper's Figure-1 setting: n = 10⁴, d = 100, ε = 1, k = 2, D = 1, β = 
 			fmt.Fprintf(e.stderr, "dpso bounds: not evaluated, inputs not given: %s\n", strings.Join(parts, "; "))
 		}
 		if asJSON {
-			return report.WriteJSON(e.stdout, report.BoundsJSON{Bounds: bounds})
+			return report.WriteCitedJSON(e.stdout, report.BoundsJSON{Bounds: bounds}, e.citation(spec.Spec{}, false))
 		}
 		return report.WriteBoundsTable(e.stdout, bounds)
 	}

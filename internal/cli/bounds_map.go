@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/theory"
 
 	"github.com/spf13/pflag"
@@ -130,7 +131,7 @@ func (m *mapFlags) run(e *env, class string, p theory.Params, asJSON bool) error
 	}
 	fixedText := "fixed " + strings.Join(fixed, ", ")
 	if asJSON {
-		return report.WriteJSON(e.stdout, report.RateMap(rm, fixedText))
+		return report.WriteCitedJSON(e.stdout, report.RateMap(rm, fixedText), e.citation(spec.Spec{}, false))
 	}
 	return report.WriteRateMap(e.stdout, rm, layers, fixedText)
 }

@@ -70,7 +70,7 @@ func TestBoundsJSONShapeAndValues(t *testing.T) {
 	// Shape: {"bounds":[{id, kind, source, formula, value, terms:[{name, value}],
 	// dominant, conditions:[{text, holds}], rate_n, meaning}]}.
 	var raw map[string][]map[string]any
-	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+	if err := json.Unmarshal([]byte(uncited(out)), &raw); err != nil {
 		t.Fatal(err)
 	}
 	if len(raw) != 1 || raw["bounds"] == nil {

@@ -33,6 +33,9 @@ type env struct {
 	// explorer runs the explorer (nil: tui.Run); tests capture its
 	// options.
 	explorer func(context.Context, tui.Options) error
+	// args are the command line's arguments (after "dpso"), which every
+	// output's citation repeats.
+	args []string
 }
 
 // Main executes dpso with args (os.Args[1:] for the binary) and returns
@@ -55,6 +58,7 @@ func (e *env) execute(args []string) (code int) {
 			code = 1
 		}
 	}()
+	e.args = args
 	root := e.rootCmd()
 	root.SetArgs(args)
 	err := root.Execute()
@@ -110,7 +114,7 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 	root.SetVersionTemplate("dpso {{.Version}}\n")
 	root.CompletionOptions.HiddenDefaultCmd = false
 	for _, c := range []*cobra.Command{ // in help order
-		newAuditCmd(e), newBoundsCmd(e), newExploreCmd(e), newListCmd(e), newMomentsCmd(e), newPrivacyCmd(e), newRunCmd(e), newServeCmd(e), newSweepCmd(e),
+		newAuditCmd(e), newBoundsCmd(e), newExploreCmd(e), newListCmd(e), newMomentsCmd(e), newPrivacyCmd(e), newRunCmd(e), newServeCmd(e), newSweepCmd(e), newTuneCmd(e),
 	} {
 		c.SetFlagErrorFunc(flagError)
 		if c.Args == nil {

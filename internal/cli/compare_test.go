@@ -16,7 +16,7 @@ import (
 // compareArgs is a small comparison on linreg-t with a refusal in it
 // (lipschitz-dpsgd: L_f = ∞).
 var compareArgs = []string{"run", "--scenario", "linreg-t", "--d", "3", "--n", "3000", "--trials", "3", "--seed", "7",
-	"--solvers", "acsa,sgd,lipschitz-dpsgd,klz-gd"}
+	"--solvers", "acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd"}
 
 // TestRunSolversIsOneComparison (issue 14 item 14): `dpso run --solvers`
 // runs the solvers on the same draws and prints one JSON document: each
@@ -35,19 +35,19 @@ func TestRunSolversIsOneComparison(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(doc.Solvers, ",") != "acsa,sgd,lipschitz-dpsgd,klz-gd" || len(doc.Runs) != 4 || doc.Trials != 3 || doc.N != 3000 {
+	if strings.Join(doc.Solvers, ",") != "acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd" || len(doc.Runs) != 4 || doc.Trials != 3 || doc.N != 3000 {
 		t.Fatalf("solvers %v, %d runs, %d trials, n = %d", doc.Solvers, len(doc.Runs), doc.Trials, doc.N)
 	}
 	// The solvers of a trial share its draw: the 3 that ran compose on it
-	// (lipschitz-dpsgd refused), and sgd, not private, makes the total so
-	// (issue 10: the composition covers a comparison).
-	if tot := doc.Total; tot == nil || tot.Scope != "per-draw" || tot.Releases != 4 || tot.Private || doc.Private {
+	// (lipschitz-dpsgd refused: no release), and nonprivate-schedule, not
+	// private, makes the total so (the composition covers a comparison).
+	if tot := doc.Total; tot == nil || tot.Scope != "per-draw" || tot.Releases != 3 || tot.Private || doc.Private {
 		t.Errorf("comparison total %+v, private %v", tot, doc.Private)
 	}
 	if doc.Runs[2].Refused == "" || !strings.Contains(doc.Runs[2].Refused, "L_f is infinite") || doc.Runs[2].ExcessRisk.Mean != nil || doc.PairedDifferences[2].Mean != nil {
 		t.Errorf("lipschitz-dpsgd: %+v", doc.Runs[2])
 	}
-	for i, name := range []string{"acsa", "sgd", "klz-gd"} {
+	for i, name := range []string{"acsa", "nonprivate-schedule", "klz-gd"} {
 		idx := []int{0, 1, 3}[i]
 		args := append(append([]string{}, compareArgs[:len(compareArgs)-2]...), "--solver", name, "--json")
 		_, out, errs := dpsoCLI(args...)
@@ -59,6 +59,7 @@ func TestRunSolversIsOneComparison(t *testing.T) {
 			t.Errorf("dpso run --solver %s --json has no privacy.total", name)
 		}
 		one.Privacy.Total = nil
+		one.Citation = nil // the comparison cites once, at its top
 		single, _ := report.MarshalJSON(one)
 		got, err := report.MarshalJSON(doc.Runs[idx])
 		if err != nil {
@@ -96,8 +97,8 @@ func TestRunSolversTableCSVPlot(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	for _, w := range []string{"every solver on the same draws", "SOLVER", "− ACSA (PAIRED)", "lipschitz-dpsgd  clip-gaussian  refuses (below)",
-		"lipschitz-dpsgd refuses: the worst-case Lipschitz parameter L_f is infinite", "klz-gd           coordinate", "BOUND", "klz-gd: coordinate oracle"} {
+	for _, w := range []string{"every solver on the same draws", "SOLVER", "− ACSA (PAIRED)", "lipschitz-dpsgd      clip-gaussian  refuses (below)",
+		"lipschitz-dpsgd refuses: the worst-case Lipschitz parameter L_f is infinite", "klz-gd               coordinate", "BOUND", "klz-gd: coordinate oracle"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("table lacks %q:\n%s", w, out)
 		}
@@ -114,18 +115,18 @@ func TestRunSolversTableCSVPlot(t *testing.T) {
 	}
 	_, csv, _ := dpsoCLI(append(compareArgs, "--csv")...)
 	lines := strings.Split(strings.TrimSpace(csv), "\n")
-	if lines[0] != "solver,trial,grad_evals,excess_risk" || !strings.HasPrefix(lines[1], "acsa,0,0,") || !strings.Contains(csv, "\nklz-gd,2,") || strings.Contains(csv, "lipschitz") {
+	if lines[0] != "solver,trial,grad_evals,excess_risk,dpso_version,command,rand,seed,data_sha256" || !strings.HasPrefix(lines[1], "acsa,0,0,") || !strings.Contains(csv, "\nklz-gd,2,") || strings.Contains(csv, "\nlipschitz") {
 		t.Errorf("csv:\n%s", csv)
 	}
 }
 
 func TestRunSolversInvalid(t *testing.T) {
 	checkInvalid(t, []invalidRun{
-		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,sgd", "--solver", "acsa"}, []string{"--solver and --solvers exclude each other"}},
-		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,sgd", "--dry-run"}, []string{"--dry-run prescribes one solver"}},
+		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,nonprivate-schedule", "--solver", "acsa"}, []string{"--solver and --solvers exclude each other"}},
+		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,nonprivate-schedule", "--dry-run"}, []string{"--dry-run prescribes one solver"}},
 		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,nope"}, []string{"--solvers:", "unknown solver \"nope\""}},
-		{[]string{"run", "--scenario", "linreg-t", "--solvers", "localized,sgd"}, []string{"--solvers:", "localized is the paper's algorithm for class nonsmooth-convex"}},
-		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,,sgd"}, []string{"--solvers:", "an empty name"}},
+		{[]string{"run", "--scenario", "linreg-t", "--solvers", "localized,nonprivate-schedule"}, []string{"--solvers:", "localized is the paper's algorithm for class nonsmooth-convex"}},
+		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,,nonprivate-schedule"}, []string{"--solvers:", "an empty name"}},
 		{[]string{"run", "--scenario", "linreg-t", "--solvers", "acsa,acsa"}, []string{"--solvers:", "listed twice"}},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -14,6 +15,7 @@ import (
 	"dpso/solvers"
 	"dpso/theory"
 	"dpso/tui"
+	"dpso/tui/style"
 )
 
 // explore opens the interactive explorer with opts; q or ctrl+c quits with
@@ -36,16 +38,17 @@ func (e *env) explore(opts tui.Options) error {
 
 // needTTY is the error of the explorer without a terminal.
 func needTTY() error {
-	return usageErrorf("the explorer needs an interactive terminal; for scripts use the headless subcommands: dpso run, sweep, bounds, privacy, moments, audit, list (see dpso --help)")
+	return usageErrorf("the explorer needs an interactive terminal; for scripts use the headless subcommands: dpso run, sweep, tune, bounds, privacy, moments, audit, list (see dpso --help)")
 }
 
 // exploreOpts are the explore command's flags, bound to a flag set: the
 // command's, or one made for an SSH session's arguments (ExploreArgs), so
 // that both are parsed and checked by one function.
 type exploreOpts struct {
-	fs                 *pflag.FlagSet
-	sf                 *specFlags
-	preset, out, state string
+	fs                        *pflag.FlagSet
+	sf                        *specFlags
+	preset, out, state, theme string
+	liveMax                   time.Duration
 }
 
 // addExploreFlags adds explore's flags to fs.
@@ -55,7 +58,9 @@ func addExploreFlags(fs *pflag.FlagSet) *exploreOpts {
 	fs.StringVar(&o.preset, "preset", "", "open this preset: its number (1 = the first of the explorer's list) or a part of its title only it has")
 	fs.StringVar(&o.state, "state", "", "open this state string (the explorer's y shows it: every form field and the screen); other flags change it")
 	fs.StringVar(&o.out, "out", "", "folder where the explorer's e writes its exports (default the current folder); it must exist")
-	setFlagGroup(fs, "Explorer", "preset", "state", "out")
+	fs.StringVar(&o.theme, "theme", "", "colours: dark, light or high-contrast (default: follow the terminal's background; T cycles them)")
+	fs.DurationVar(&o.liveMax, "live-max", 2*time.Second, "longest run that live mode repeats by itself after a change (e.g. 500ms, 5s); longer ones wait for r")
+	setFlagGroup(fs, "Explorer", "preset", "state", "out", "theme", "live-max")
 	return o
 }
 
@@ -67,13 +72,16 @@ func newExploreCmd(e *env) *cobra.Command {
 the configuration the flags describe — the flags of dpso run, so the explorer's
 reproduce line, "dpso run …", opens the same configuration as "dpso explore …" —
 or on a preset (--preset: its number in the explorer's list, or a part of its
-title that only it has) or a state string (--state: what the explorer's y shows,
-every form field and the screen), with any run flags given changing it.
+title that only it has; it starts its run at once, as choosing it in the list
+does) or a state string (--state: what the explorer's y shows, every form field
+and the screen), with any run flags given changing it.
 
 Every value is checked before the explorer opens; an invalid one exits with
 status 2 and one line naming the flag, as dpso run does. --out sets the folder
 where e writes its exports (PNG, SVG and the JSON document of dpso run --json,
-dpso run --solvers --json or dpso sweep --json).`,
+dpso run --solvers --json or dpso sweep --json). --theme forces the colours
+(T cycles them); --live-max sets the longest run that live mode repeats by
+itself after a change.`,
 		Example: `  dpso explore --scenario linreg-t --n 20000
   dpso explore --scenario linreg-t --solver lipschitz-dpsgd
   dpso explore --preset 3 --trials 16
@@ -101,7 +109,7 @@ dpso run --solvers --json or dpso sweep --json).`,
 func (o *exploreOpts) options() (tui.Options, error) {
 	var opts tui.Options
 	flags := o.fs
-	for _, name := range []string{"preset", "out", "state"} {
+	for _, name := range []string{"preset", "out", "state", "theme"} {
 		// An empty value is refused, not read as the default.
 		if f := flags.Lookup(name); f.Changed && f.Value.String() == "" {
 			return opts, usageErrorf("--%s: an empty value is not allowed (leave the flag out for its default)", name)
@@ -121,6 +129,16 @@ func (o *exploreOpts) options() (tui.Options, error) {
 		}
 		opts.ExportDir = o.out
 	}
+	if o.theme != "" {
+		if _, ok := style.ParseTheme(o.theme); !ok {
+			return opts, usageErrorf("--theme: %s is not dark, light or high-contrast", theory.Quote(o.theme))
+		}
+		opts.Theme = o.theme
+	}
+	if o.liveMax <= 0 {
+		return opts, usageErrorf("--live-max: %s is not a positive duration (e.g. 2s)", theory.Quote(o.liveMax.String()))
+	}
+	opts.LiveMax = o.liveMax
 	var base spec.Spec
 	if o.preset != "" && o.state != "" {
 		return opts, usageErrorf("--state: give --state or --preset, not both (a state string holds every field)")
@@ -130,9 +148,10 @@ func (o *exploreOpts) options() (tui.Options, error) {
 		if err != nil {
 			return opts, usageErrorf("--preset: %v", err)
 		}
-		opts.Preset, base = i, tui.Presets[i].Spec
+		// A preset starts its run, as choosing it in the list does.
+		opts.Preset, opts.PresetRun, base = i, true, tui.Presets[i].Spec
 	}
-	own := map[string]bool{"preset": true, "out": true}
+	own := map[string]bool{"preset": true, "out": true, "theme": true, "live-max": true}
 	if o.state != "" {
 		st, err := state.Parse(o.state)
 		if err != nil {

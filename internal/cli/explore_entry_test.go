@@ -15,7 +15,7 @@ func TestNoTTY(t *testing.T) {
 		t.Errorf("exit status %d, want 2", code)
 	}
 	msg := stderr.String()
-	if strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "dpso run, sweep, bounds, privacy, moments, audit, list") {
+	if strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "dpso run, sweep, tune, bounds, privacy, moments, audit, list") {
 		t.Errorf("stderr %q, want one line naming the headless subcommands", msg)
 	}
 	// Every headless subcommand is named (audit was missing), so that the

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -66,17 +67,22 @@ func TestExploreRoundTrip(t *testing.T) {
 	}
 }
 
-// TestExploreFlags: --preset by number or title, with run flags over it;
-// --out; plain dpso and explore without flags open the first preset; every
-// invalid value exits 2 before the explorer opens, as in dpso run.
+// TestExploreFlags: --preset by number or title, with run flags over it,
+// starting its run as the list does; --out, --theme, --live-max; plain
+// dpso and explore without flags open the first preset without running;
+// every invalid value exits 2 before the explorer opens, as in dpso run.
 func TestExploreFlags(t *testing.T) {
 	code, o, _ := exploreCapture()
-	if code != 0 || o == nil || o.Start != nil || o.Preset != 0 {
+	if code != 0 || o == nil || o.Start != nil || o.Preset != 0 || o.PresetRun {
 		t.Errorf("dpso: %d %+v", code, o)
 	}
 	code, o, _ = exploreCapture("explore", "--preset", "hard instance")
-	if code != 0 || o == nil || o.Start != nil || o.Preset != 7 {
+	if code != 0 || o == nil || o.Start != nil || o.Preset != 7 || !o.PresetRun {
 		t.Errorf("--preset: %d %+v", code, o)
+	}
+	code, o, _ = exploreCapture("explore", "--theme", "high-contrast", "--live-max", "5s")
+	if code != 0 || o == nil || o.Start != nil || o.Theme != "high-contrast" || o.LiveMax != 5*time.Second {
+		t.Errorf("--theme high-contrast --live-max 5s: %d %+v", code, o)
 	}
 	dir := t.TempDir()
 	code, o, errs := exploreCapture("explore", "--preset", "3", "--trials", "16", "--n", "50000", "--out", dir)
@@ -97,6 +103,8 @@ func TestExploreFlags(t *testing.T) {
 		{[]string{"explore", "--preset", "3", "--eps", "-1"}, "--eps:"},
 		{[]string{"explore", "--out", filepath.Join(dir, "missing")}, "--out:"},
 		{[]string{"explore", "--out", file}, "is not a folder"},
+		{[]string{"explore", "--theme", "solarized"}, "--theme: \"solarized\" is not dark, light or high-contrast"},
+		{[]string{"explore", "--live-max", "0s"}, "--live-max:"},
 		{[]string{"explore", "--data", filepath.Join(dir, "missing.csv")}, "--data:"},
 		{[]string{"explore", "--rand", "secure", "--seed", "5"}, "--seed: secure randomness reads no seed"},
 	} {

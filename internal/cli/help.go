@@ -270,23 +270,35 @@ var jsonDocs = map[string][]jsonDoc{
 			refs:  map[string]jsonRef{"runs": {"each solver's run document, refused where it cannot run", report.RunJSON{}}},
 			never: map[string]string{"total.planned": "a prescription's total: --dry-run, which --solvers excludes"}},
 	},
-	"dpso sweep":       {sweepDoc},
+	"dpso sweep": {sweepDoc, {when: "--vary a,b", value: report.GridJSON{},
+		refs:  map[string]jsonRef{"sweeps": {"at each value of a, the sweep document of b", report.SweepJSON{}}},
+		never: map[string]string{"total.planned": "a prescription's total: a sweep runs"}}},
 	"dpso sweep merge": {sweepDoc},
 	"dpso bounds": {
-		{value: report.BoundsJSON{}},
-		{when: "--map", value: report.RateMapJSON{}},
+		{value: report.BoundsJSON{}, never: noDraws},
+		{when: "--map", value: report.RateMapJSON{}, never: noDraws},
 	},
 	"dpso privacy": {
-		{value: report.PrivacyJSON{}},
-		{when: "--target-eps", value: report.PrivacyTargetJSON{}},
-		{when: "--accountant", value: report.AccountedJSON{}},
+		{value: report.PrivacyJSON{}, never: noDraws},
+		{when: "--target-eps", value: report.PrivacyTargetJSON{}, never: noDraws},
+		{when: "--accountant", value: report.AccountedJSON{}, never: noDraws},
 	},
-	"dpso moments": {{value: report.MomentsJSON{}}},
-	"dpso audit":   {{value: report.AuditJSON{}}},
+	"dpso moments": {{value: report.MomentsJSON{}, never: map[string]string{"citation.rand": "the moments draw from fixed streams, not the run's randomness"}}},
+	"dpso tune": {
+		{value: report.TuneJSON{}, refs: map[string]jsonRef{"prescribed": {"each solver's prescribed run, dpso run's document", report.RunJSON{}}}},
+		{when: "--vary", value: report.TuneSweepJSON{}, refs: map[string]jsonRef{"points": {"each n's search, dpso tune's document", report.TuneJSON{}}}},
+	},
+	"dpso audit": {{value: report.AuditJSON{}, never: map[string]string{"citation.data_sha256": "an audit reads no data file"}}},
 	"dpso list": {{value: report.ListJSON{}, never: map[string]string{
+		"citation.rand":                "the command draws nothing at random",
+		"citation.data_sha256":         "the command reads no data file",
 		"scenarios[].defaults[].error": "a class whose defaults need a flag: none in today's catalogue",
 		"scenarios[].defaults[].flag":  "a class whose defaults need a flag: none in today's catalogue"}}},
 }
+
+// noDraws are the citation keys of a command that draws nothing at random
+// and reads no data file.
+var noDraws = map[string]string{"citation.rand": "the command draws nothing at random", "citation.data_sha256": "the command reads no data file"}
 
 // sweepDoc is the document of dpso sweep --json and of its merge.
 var sweepDoc = jsonDoc{value: report.SweepJSON{}, never: map[string]string{

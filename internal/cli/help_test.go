@@ -24,14 +24,24 @@ var jsonOutputs = map[string][][]string{
 		{"run", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--oracle", "shuffle-clip"},
 		{"run", "--scenario", "linreg-t", "--assumption", "noncentral", "--dry-run"},
 		{"run", "--scenario", "hinge-t", "--n", "2048", "--trials", "1", "--work-budget", "200000"},
+		// W = B(0, 0.1) cuts off the rows' minimizer (norm ≈ 0.5): the
+		// geometry block in full; k = 3 estimates r̃_3 and r̃_6.
+		{"run", "--data", "examples/linreg-t-d3.csv", "--estimate-constants", "--diam", "0.2", "--k", "3"},
+		{"run", "--data", "examples/linreg-t-d3.csv", "--constants", "private", "--holdout", "0.2", "--rand", "seeded"},
 	},
 	"dpso run --solvers": {
 		{"run", "--scenario", "linreg-t", "--n", "2000", "--trials", "1", "--solvers", "acsa,lipschitz-dpsgd"},
-		{"run", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--rand", "seeded", "--solvers", "acsa,sgd"},
+		{"run", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--rand", "seeded", "--solvers", "acsa,nonprivate-schedule"},
 		{"run", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--oracle", "shuffle-clip", "--solvers", "acsa,lipschitz-dpsgd", "--lf", "100"},
 	},
+	"dpso sweep --vary a,b": {
+		{"sweep", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--vary", "eps,clip", "--from", "0.5", "--to", "2", "--points", "2",
+			"--from2", "1", "--to2", "10", "--points2", "2", "--trials", "2", "--solvers", "acsa,dp-sgd"},
+		{"sweep", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--rand", "seeded", "--vary", "eps,clip", "--from", "1", "--to", "2",
+			"--points", "2", "--from2", "1", "--to2", "10", "--points2", "2", "--oracle", "shuffle-clip"},
+	},
 	"dpso sweep": {
-		{"sweep", "--scenario", "linreg-t", "--d", "3", "--vary", "n", "--from", "1000", "--to", "4000", "--points", "2", "--trials", "2", "--solvers", "acsa,sgd,lipschitz-dpsgd"},
+		{"sweep", "--scenario", "linreg-t", "--d", "3", "--vary", "n", "--from", "1000", "--to", "4000", "--points", "2", "--trials", "2", "--solvers", "acsa,nonprivate-schedule,lipschitz-dpsgd"},
 		{"sweep", "--scenario", "linreg-t", "--n", "2000", "--class", "smooth-sc", "--vary", "clip", "--points", "2", "--trials", "2"},
 		{"sweep", "--scenario", "mean-hard", "--vary", "n", "--from", "1000", "--to", "2000", "--points", "2", "--trials", "2"},
 		{"sweep", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--rand", "seeded", "--vary", "eps", "--from", "1", "--to", "2", "--points", "2", "--oracle", "shuffle-clip"},
@@ -50,6 +60,7 @@ var jsonOutputs = map[string][][]string{
 	},
 	"dpso moments": {
 		{"moments", "--scenario", "example1"},
+		{"moments", "--data", "examples/linreg-t-d3.csv", "--diam", "0.2", "--k", "3"},
 		{"moments", "--scenario", "affine-hard", "--class", "nonsmooth-convex", "--n", "256"},
 	},
 	"dpso audit": {
@@ -60,6 +71,14 @@ var jsonOutputs = map[string][][]string{
 		{"audit", "--one-run", "--canaries", "100"},
 	},
 	"dpso list": {{"list"}},
+	"dpso tune": {
+		{"tune", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--trials", "1", "--solvers", "acsa,lipschitz-dpsgd", "--grid-clip", "1,2", "--grid-step", "3", "--grid-iters", "4,8"},
+		{"tune", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--trials", "1", "--solver", "dp-sgd", "--grid-clip", "1", "--grid-step", "0.1", "--grid-epochs", "1", "--grid-batch", "100"},
+		{"tune", "--data", "examples/linreg-t-d3.csv", "--constants", "private", "--holdout", "0.2", "--references", "--rand", "seeded"},
+	},
+	"dpso tune --vary": {
+		{"tune", "--scenario", "linreg-t", "--d", "3", "--trials", "1", "--vary", "n", "--from", "500", "--to", "1000", "--points", "2"},
+	},
 }
 
 // TestJSONFieldsAreTheOutputs: the JSON fields --help and the reference

@@ -74,7 +74,7 @@ func TestEchoedInputIsQuotedAndCut(t *testing.T) {
 		{[]string{"sweep", "--scenario", "linreg-t", "--vary", "d", "--from", "1", "--to", "1e30"}, 2, []string{"--to:", "[1, 10000]"}},
 		{[]string{"sweep", "--scenario", "linreg-t", "--vary", "eps", "--from", "1e-300", "--to", "1"}, 2, []string{"--from:", "[10⁻¹⁰⁰, 10¹⁰⁰]"}},
 		{[]string{"sweep", "--scenario", "linreg-t", "--vary", "n", "--from", "100", "--to", "1000", "--solvers", ""}, 2, []string{"--solvers:", "empty"}},
-		{[]string{"sweep", "--scenario", "linreg-t", "--vary", "n", "--from", "100", "--to", "1000", "--solvers", "acsa,,sgd"}, 2, []string{"--solvers:", "empty name"}},
+		{[]string{"sweep", "--scenario", "linreg-t", "--vary", "n", "--from", "100", "--to", "1000", "--solvers", "acsa,,nonprivate-schedule"}, 2, []string{"--solvers:", "empty name"}},
 		{[]string{"run", "--scenario", ""}, 2, []string{"--scenario:", "empty value"}},
 		{[]string{"run", "--oracle", ""}, 2, []string{"--oracle:", "empty value"}},
 		{[]string{"run", "--rand", ""}, 2, []string{"--rand:", "empty value"}},

@@ -121,9 +121,9 @@ func TestRunInvalidInput(t *testing.T) {
 		{r("--solver", "acsa", "--batch", "64"), []string{"--batch:", "dp-sgd alone", "acsa"}},
 		{r("--adaptive-clip"), []string{"--adaptive-clip:", "dp-sgd alone", "paper algorithm"}},
 		{r("--accountant", "rdp", "--solver", "klz-gd"), []string{"--accountant:", "dp-sgd alone"}},
-		{r("--solvers", "acsa,sgd", "--epochs", "2"), []string{"--epochs:", "the comparison runs acsa, sgd"}},
+		{r("--solvers", "acsa,nonprivate-schedule", "--epochs", "2"), []string{"--epochs:", "the comparison runs acsa, nonprivate-schedule"}},
 		{r("--solver", "dp-sgd", "--klz-tau", "1"), []string{"--klz-tau:", "klz-gd alone", "dp-sgd"}},
-		{[]string{"sweep", "--vary", "clip", "--solvers", "acsa,sgd", "--klz-groups", "3"}, []string{"--klz-groups:", "klz-gd alone"}},
+		{[]string{"sweep", "--vary", "clip", "--solvers", "acsa,nonprivate-schedule", "--klz-groups", "3"}, []string{"--klz-groups:", "klz-gd alone"}},
 		// The refusal that is the paper's point.
 		{r("--scenario", "linreg-t", "--solver", "lipschitz-dpsgd"), []string{"--solver lipschitz-dpsgd refuses:", "L_f is infinite", "no finite noise level"}},
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"dpso/internal/report"
+	"dpso/internal/spec"
 
 	"github.com/spf13/cobra"
 )
@@ -29,7 +30,7 @@ gives them for each class, with why a default moved.`,
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		l := report.List()
 		if asJSON {
-			return report.WriteJSON(e.stdout, l)
+			return report.WriteCitedJSON(e.stdout, l, e.citation(spec.Spec{}, false))
 		}
 		return report.WriteList(e.stdout, l)
 	}

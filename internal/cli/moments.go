@@ -4,6 +4,7 @@ import (
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
+	"dpso/solvers"
 
 	"github.com/spf13/cobra"
 )
@@ -63,18 +64,23 @@ lower and stderr are null where it is not computed (method says why).`,
   dpso moments --scenario mean-hard --k 4 --n 20000 --eps 0.5`,
 	}
 	fs := cmd.Flags()
-	o.sf = addSpecFlags(fs, spec.Problem)
+	o.sf = addSpecFlags(fs, spec.Problem|spec.Data)
 	fs.BoolVar(&o.asJSON, "json", false, "print JSON (its fields below)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e) }
 	return cmd, o
 }
 
 // validated is the run whose profile is shown. Its solver is the
-// baseline sgd, which has no class of its own and needs no r̃_2k, so that
+// baseline nonprivate-schedule, which has no class of its own and needs no r̃_2k, so that
 // only the moments the profile itself needs are checked (the profile does
 // not depend on the solver).
 func (o *momentsOpts) validated() (spec.Resolved, error) {
-	o.sf.spec.Solver = "sgd"
+	o.sf.spec.Solver = solvers.NonPrivateScheduleName
+	if o.sf.spec.Data != "" {
+		// On user data the profile is the rows' own, computed from them:
+		// the estimate that --estimate-constants makes (not private).
+		o.sf.spec.EstimateConstants = true
+	}
 	r, _, err := resolveFlags(o.sf, nil, nil)
 	return r, err
 }
@@ -106,7 +112,7 @@ func (o *momentsOpts) run(e *env) error {
 		return errInterrupted(ctx, "dpso moments")
 	}
 	if o.asJSON {
-		return report.WriteJSON(e.stdout, m.JSON())
+		return report.WriteCitedJSON(e.stdout, m.JSON(), e.citation(r.Spec, false))
 	}
 	return m.WriteTable(e.stdout)
 }

@@ -73,7 +73,7 @@ func TestMomentsEmpirical(t *testing.T) {
 			if e == nil {
 				t.Fatal("empirical = null")
 			}
-			s := spec.Spec{Scenario: "hinge-t", Solver: "sgd", Class: tc.class}
+			s := spec.Spec{Scenario: "hinge-t", Solver: "nonprivate-schedule", Class: tc.class}
 			r, err := s.Resolve()
 			if err != nil {
 				t.Fatal(err)

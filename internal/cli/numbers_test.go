@@ -32,7 +32,7 @@ func TestRangeMessagesWriteCounts(t *testing.T) {
 		{[]string{"run", "--seed", "100000000000000000000000"}, "is not an integer in [0, 2⁶⁴ − 1]"},
 		{[]string{"run", "--scenario", "linreg-t", "--n", "100000000", "--d", "100", "--solver", "dp-sgd"},
 			"n·(d+1) = 1.01·10¹⁰ floats (80.8 GB) exceeds the 2·10⁸ (1.6 GB) a materialized dataset may take; lower n (at d = 100, n ≤ 1.980198·10⁶), or run acsa, which streams its samples in O(d) memory at any n ≤ 10⁸"},
-		{[]string{"run", "--scenario", "linreg-t", "--n", "1000000", "--d", "10000", "--trials", "10000", "--checkpoints", "10000", "--solvers", "acsa,sgd"},
+		{[]string{"run", "--scenario", "linreg-t", "--n", "1000000", "--d", "10000", "--trials", "10000", "--checkpoints", "10000", "--solvers", "acsa,nonprivate-schedule"},
 			"--trials: 10000 trials × 2 solver run(s) each keep w (d = 10000 numbers) and a trace of up to 10000 checkpoints: 1.612 GB of results"},
 		{[]string{"audit", "--trials", "200"}, "--trials: trials = 200 is outside [1000, 10⁸]"},
 		{[]string{"audit", "--trials", "1000000000"}, "--trials: trials = 10⁹ is outside [1000, 10⁸]"},

@@ -21,7 +21,7 @@ func newPrivacyCmd(e *env) *cobra.Command {
 	var (
 		eps, delta, target float64
 		asJSON             bool
-		acct               string
+		acct, adjName      string
 		sigma, q           float64
 		steps              int
 	)
@@ -40,7 +40,9 @@ gives (ε', δ)-DP, exactly and by Bun–Steinke.
 
 With --accountant rdp|pld it accounts DP-SGD's mechanism instead (the one the
 dp-sgd solver runs): --steps T steps of the Poisson-subsampled Gaussian mechanism
-with --sampling-rate q and --noise-multiplier σ, composed by the RDP accountant
+with --sampling-rate q and --noise-multiplier σ under --adjacency (replace-one,
+the paper's relation and dpso's default, or add-remove, the relation of Opacus's
+and TF Privacy's published figures), composed by the RDP accountant
 (Mironov–Talwar–Zhang, improved conversion) or the PLD accountant (privacy loss
 distributions, pessimistic connect-the-dots discretisation composed by FFT; it
 also proves a lower bound, so the exact ε' lies in [eps_lower, eps]). With
@@ -50,6 +52,7 @@ multiplier whose accounted ε' meets the target.`,
   dpso privacy --eps 0.5 --delta 1e-6 --json
   dpso privacy --target-eps 1 --delta 1e-5
   dpso privacy --accountant pld --noise-multiplier 1.1 --sampling-rate 0.004 --steps 15000 --delta 1e-5
+  dpso privacy --accountant pld --adjacency add-remove --noise-multiplier 1.5 --sampling-rate 0.04 --steps 2250 --delta 1e-5
   dpso privacy --accountant rdp --sampling-rate 0.01 --steps 500 --target-eps 4.3772 --json`,
 	}
 	fs := cmd.Flags()
@@ -60,6 +63,7 @@ multiplier whose accounted ε' meets the target.`,
 	tf := newFloatFlag(fs, &target, "target-eps", math.NaN(), theory.Interval{Lo: 0, Hi: math.Inf(1), HiOpen: true}, "target ε' of (ε', δ)-DP: print the zCDP ε that meets it (with --accountant: the noise multiplier)")
 	fs.Lookup("target-eps").DefValue = ""
 	fs.StringVar(&acct, "accountant", "", "account DP-SGD's Poisson-subsampled Gaussian mechanism with this accountant: rdp or pld")
+	fs.StringVar(&adjName, "adjacency", "replace-one", "--accountant: the neighbouring relation, replace-one (the paper's: one record replaced, which moves a sampled step's sum by up to 2C) or add-remove (Opacus's and TF Privacy's: one record added or removed, C)")
 	sf := newFloatFlag(fs, &sigma, "noise-multiplier", math.NaN(), theory.Interval{Lo: 0, Hi: 1e6, LoOpen: true}, "--accountant: noise multiplier σ (noise standard deviation over the sensitivity)")
 	fs.Lookup("noise-multiplier").DefValue = ""
 	qf := newFloatFlag(fs, &q, "sampling-rate", math.NaN(), theory.Interval{Lo: 0, Hi: 1, LoOpen: true}, "--accountant: Poisson sampling rate q")
@@ -91,7 +95,11 @@ multiplier whose accounted ε' meets the target.`,
 			if !tf.set {
 				target = math.NaN()
 			}
-			a, err := report.NewAccounted(k, accountant.Mechanism{Sigma: sigma, Q: q, Steps: steps}, delta, target)
+			adj, err := accountant.ParseAdjacency(adjName)
+			if err != nil {
+				return usageErrorf("--adjacency: %s is not replace-one or add-remove", theory.Quote(adjName))
+			}
+			a, err := report.NewAccounted(k, accountant.Mechanism{Sigma: sigma, Q: q, Steps: steps, Adjacency: adj}, delta, target)
 			if errors.Is(err, accountant.ErrGridTooLarge) {
 				// The PLD grid's caps bound one computation's memory and
 				// time; at these parameters its privacy loss passes them.
@@ -105,11 +113,11 @@ multiplier whose accounted ε' meets the target.`,
 				return usageErrorf("--accountant %s: %v", k, err)
 			}
 			if asJSON {
-				return report.WriteJSON(e.stdout, a.JSON())
+				return report.WriteCitedJSON(e.stdout, a.JSON(), e.citation(spec.Spec{}, false))
 			}
 			return a.WriteTable(e.stdout)
 		}
-		for _, name := range []string{"noise-multiplier", "sampling-rate", "steps"} {
+		for _, name := range []string{"noise-multiplier", "sampling-rate", "steps", "adjacency"} {
 			if fs.Changed(name) {
 				return usageErrorf("--%s: needs --accountant rdp|pld (it describes DP-SGD's mechanism)", name)
 			}
@@ -127,7 +135,7 @@ multiplier whose accounted ε' meets the target.`,
 			return usageErrorf("%v", err) // unreachable: the flags validate on Set
 		}
 		if asJSON {
-			return report.WriteJSON(e.stdout, report.Privacy(pr))
+			return report.WriteCitedJSON(e.stdout, report.Privacy(pr), e.citation(spec.Spec{}, false))
 		}
 		return report.WritePrivacyTable(e.stdout, pr)
 	}
@@ -144,7 +152,7 @@ func privacyTarget(e *env, target, delta float64, asJSON bool) error {
 		return usageErrorf("--target-eps: ε' = %s at δ = %s needs zCDP ε = %s, past the ε a run accepts (%s); want ε' at most %s", theory.FormatNumber(target), theory.FormatNumber(delta), theory.Sig6.Format(t.ExactEps), epsRange, theory.Sig6.Format(theory.EpsExact(spec.MaxEps, delta)))
 	}
 	if asJSON {
-		return report.WriteJSON(e.stdout, t.JSON())
+		return report.WriteCitedJSON(e.stdout, t.JSON(), e.citation(spec.Spec{}, false))
 	}
 	return t.WriteTable(e.stdout)
 }

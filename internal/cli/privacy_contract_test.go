@@ -145,7 +145,7 @@ func nearly(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
 // non-private diagnostic (issue 10 items 2, 3).
 func TestUserDataCSVSaysWhatItCannotCarry(t *testing.T) {
 	code, out, errs := dpsoCLI("run", "--data", rowsCSV(t), "--rk", "2", "--beta", "1", "--rand", "seeded", "--csv")
-	if code != 0 || !strings.HasPrefix(out, "trial,grad_evals,excess_risk\n") {
+	if code != 0 || !strings.HasPrefix(out, "trial,grad_evals,excess_risk,dpso_version,command,rand,seed,data_sha256\n") {
 		t.Fatalf("status %d, stdout %.60q, stderr %q", code, out, errs)
 	}
 	want := []string{
@@ -168,7 +168,7 @@ func TestUserDataOneTrialHeaders(t *testing.T) {
 		want string
 	}{
 		{[]string{"sweep", "--data", data, "--rk", "2", "--beta", "1", "--vary", "eps", "--from", "0.5", "--to", "2", "--points", "2"}, "; 1 trial per point, secure randomness, keyed from crypto/rand: not reproducible."},
-		{[]string{"run", "--data", data, "--rk", "2", "--beta", "1", "--solvers", "acsa,sgd"}, "mean ± s.e. over 1 trial ("},
+		{[]string{"run", "--data", data, "--rk", "2", "--beta", "1", "--solvers", "acsa,nonprivate-schedule"}, "mean ± s.e. over 1 trial ("},
 	} {
 		code, out, errs := dpsoCLI(c.args...)
 		if code != 0 || !strings.Contains(out, c.want) || strings.Contains(out, "1 trials") {
@@ -177,7 +177,7 @@ func TestUserDataOneTrialHeaders(t *testing.T) {
 	}
 }
 
-// TestNoPrivacyStatementsAreTrue: with ε = ∞ (or the baseline sgd among
+// TestNoPrivacyStatementsAreTrue: with ε = ∞ (or the baseline nonprivate-schedule among
 // the releases) no output promises a guarantee: the total says there is
 // none, and no line says one "holds" or speaks of a "private mechanism"
 // that does not exist (issue 10; the "total" line said "the guarantee
@@ -193,7 +193,7 @@ func TestNoPrivacyStatementsAreTrue(t *testing.T) {
 		{"scenario run JSON", append([]string{"run", "--eps", "inf", "--json"}, sc...)},
 		{"dp-sgd", append([]string{"run", "--eps", "inf", "--solver", "dp-sgd"}, sc...)},
 		{"comparison", append([]string{"run", "--eps", "inf", "--solvers", "acsa,dp-sgd"}, sc...)},
-		{"comparison with sgd", append([]string{"run", "--solvers", "acsa,sgd"}, sc...)},
+		{"comparison with sgd", append([]string{"run", "--solvers", "acsa,nonprivate-schedule"}, sc...)},
 		{"sweep", append([]string{"sweep", "--eps", "inf", "--vary", "n", "--from", "200", "--to", "400", "--points", "2"}, sc[:4]...)},
 		{"user rows", []string{"run", "--data", data, "--rk", "2", "--beta", "1", "--eps", "inf", "--trials", "2"}},
 		{"user rows JSON", []string{"run", "--data", data, "--rk", "2", "--beta", "1", "--eps", "inf", "--trials", "2", "--json"}},

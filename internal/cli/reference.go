@@ -48,10 +48,14 @@ schedule fits the work budget; a run's notes say why a default moved):
 
 #### Privacy
 
-Every run states its (ε', δ)-DP equivalent at ` + "`--delta`" + ` (default 10⁻⁵): the exact
-ε' of ρ = ε²/2 zCDP (4.3772 at ε = 1). dp-sgd, DP-SGD as practitioners run it,
-is calibrated by a privacy accountant (` + "`--accountant pld`" + `, the default, or ` + "`rdp`" + `)
-to an accounted (ε', δ) at most that, so a comparison is on equal privacy. Its
+Every statement is under the paper's replace-one adjacency (datasets of the
+same size that differ in one record), and every run states its (ε', δ)-DP
+equivalent at ` + "`--delta`" + ` (default 10⁻⁵): the exact ε' of ρ = ε²/2 zCDP (4.3772 at
+ε = 1). dp-sgd, DP-SGD as practitioners run it, is calibrated by a privacy
+accountant (` + "`--accountant pld`" + `, the default, or ` + "`rdp`" + `) to an accounted (ε', δ) at
+most that under replace-one, so a comparison is on equal privacy;
+` + "`--adjacency add-remove`" + ` (dp-sgd alone) accounts it as Opacus and TF Privacy do,
+to reproduce their figures. Its
 defaults: expected Poisson batch B = min(256, n) (` + "`--batch`, or `--sampling-rate`" + `
 q = B/n), 5 epochs (` + "`--epochs`" + `; T = ⌈E/q⌉ steps), C = r̃\_k(B/(√d·z))^{1/k}
 (` + "`--clip`" + `), step min{1/β, D/(G√T)} (` + "`--step`" + `), adaptive clipping off
@@ -65,7 +69,17 @@ On user data (` + "`--data`" + `) the rows are the private data. Trials (and the
 of a comparison, the points of a sweep) read the same rows and compose: the
 "total" row and ` + "`privacy.total`" + ` state what everything released costs;
 ` + "`--split-budget`" + ` makes ` + "`--eps`" + ` that total. The excess risk measured on the rows is a
-non-private diagnostic (` + "`\"private\": false`" + `), not part of the release.
+non-private diagnostic (` + "`\"private\": false`" + `), not part of the release. D is
+never chosen from the rows: when their empirical risk minimizer lies outside W
+the run says so with the two risks and how to choose ` + "`--diam`" + ` (` + "`geometry`" + `), and
+` + "`--estimate-constants`" + ` prints every constant it estimated (` + "`estimated_constants`" + `),
+both non-private.
+
+Beside every run stands a non-private reference (` + "`nonprivate_reference`" + `, the
+` + "`reference`" + ` row): F(ŵ) − F* of the empirical risk minimizer over W on each trial's
+draw, which depends neither on ε nor on any solver (not computed on ` + "`--data`" + `).
+The baseline nonprivate-schedule (former name sgd, still accepted) runs the
+paper solver's schedule at this ε without clipping or noise: it moves with ε.
 
 #### Output
 
@@ -75,8 +89,12 @@ error of one trial, ` + "`\"seed\"`" + ` with secure randomness, which reads no 
 dp-sgd run's privacy block has ` + "`\"model\": \"accountant\"`, `\"accountant\"`" + ` (pld or rdp),
 ` + "`\"eps_delta\"`" + `, its accounted (ε', δ), and ` + "`\"target\"`" + `, what its noise was calibrated to;
 its ` + "`\"rho\"`, `\"eps_exact\"`" + ` and total's ` + "`\"rho\"`" + ` are null (it claims no zCDP ρ), and its
-` + "`\"oracle\"` is `\"noisy-sum\"`" + `, its own clipped noisy sum. ` + "`--csv`" + ` gives each trial's
-trace, one row per checkpoint: ` + "`trial,grad_evals,excess_risk`" + `. ` + "`--plot FILE.png|FILE.svg`" + `
+` + "`\"oracle\"` is `\"noisy-sum\"`" + `, its own clipped noisy sum. Every mean has its median
+and quartiles (type 7) beside it. ` + "`--csv`" + ` gives each trial's trace, one row per
+checkpoint: ` + "`trial,grad_evals,excess_risk`" + `. Every JSON document and CSV carries its
+citation: the version line, the command line, the randomness (and seed where
+seeded) and, on ` + "`--data`" + `, the file's SHA-256 (JSON ` + "`\"citation\"`" + `; CSV columns
+` + "`dpso_version,command,rand,seed,data_sha256`" + `). ` + "`--plot FILE.png|FILE.svg`" + `
 draws the traces with the bounds into a new file (` + "`--force`" + ` replaces one). The
 same ` + "`--seed`" + ` gives the same output, byte for byte (seeded randomness).
 

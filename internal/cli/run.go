@@ -37,11 +37,9 @@ func newRunCommand(e *env) (*cobra.Command, *runOpts) {
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run a solver on a scenario (or a CSV file): excess risk, parameters, privacy and the paper's bounds",
-		Long: `run runs one solver (--solvers: several, on the same draws) for --trials trials on a
-scenario or your CSV file (--data): the mean excess risk F(w) − F* ± its standard error, the
-parameters the theorem prescribes, the privacy spent, the certificate and the bounds at the
-same parameters. --eps is the zCDP ε (ρ = ε²/2). Defaults per scenario and class: dpso list.`,
-		Example: `  dpso run --scenario linreg-t --solvers acsa,sgd,lipschitz-dpsgd,klz-gd --plot compare.png
+		Long: `run runs a solver (--solvers: several, on the same draws) --trials times on a scenario or your
+CSV file (--data) and reports its excess risk F(w) − F* ± s.e., parameters, privacy, certificate, bounds.`,
+		Example: `  dpso run --scenario linreg-t --solvers acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd --plot compare.png
   dpso run --data examples/linreg-t-d3.csv --rk 12 --beta 1.5 --csv`,
 	}
 	fs := cmd.Flags()
@@ -75,7 +73,7 @@ func (o *runOpts) validated(cmd *cobra.Command) (spec.Resolved, float64, error) 
 		for i, n := range o.solverList {
 			o.solverList[i] = strings.TrimSpace(n)
 			if o.solverList[i] == "" {
-				return spec.Resolved{}, 0, usageErrorf("--solvers: an empty name in %s (want e.g. acsa,sgd,klz-gd)", theory.Quote(strings.Join(o.solverList, ",")))
+				return spec.Resolved{}, 0, usageErrorf("--solvers: an empty name in %s (want e.g. acsa,nonprivate-schedule,klz-gd)", theory.Quote(strings.Join(o.solverList, ",")))
 			}
 		}
 		// The first listed solver is the Spec's: it is resolved with the
@@ -129,7 +127,7 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 		}
 		e.warnLongWork("dpso run --dry-run", p.Plan, true, workHint("dpso run"))
 		if o.asJSON {
-			return report.WriteJSON(e.stdout, report.Prescription(p, report.Options{ConvDelta: conv}))
+			return report.WriteJSON(e.stdout, report.Prescription(p, report.Options{ConvDelta: conv, Citation: e.citation(r.Spec, true)}))
 		}
 		return report.WritePrescriptionTable(e.stdout, p, report.Options{ConvDelta: conv})
 	}
@@ -145,12 +143,12 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 	if err != nil {
 		return userError(err, nil)
 	}
-	opt := report.Options{ConvDelta: conv, EmitW: o.emitW}
+	opt := report.Options{ConvDelta: conv, EmitW: o.emitW, Citation: e.citation(r.Spec, true)}
 	switch {
 	case o.asJSON:
 		err = report.WriteRunJSON(e.stdout, rep, opt)
 	case o.asCSV:
-		err = report.WriteTraceCSV(e.stdout, rep)
+		err = report.WriteTraceCSV(e.stdout, rep, opt.Citation)
 		csvPrivacyNote(e, rep.UserRows, rep.NotPrivate)
 	default:
 		err = report.WriteRunTable(e.stdout, rep, opt)
@@ -183,12 +181,12 @@ func (o *runOpts) compare(e *env, r spec.Resolved, conv float64) error {
 	if err != nil {
 		return userError(err, o.rename)
 	}
-	opt := report.Options{ConvDelta: conv, EmitW: o.emitW}
+	opt := report.Options{ConvDelta: conv, EmitW: o.emitW, Citation: e.citation(r.Spec, true)}
 	switch {
 	case o.asJSON:
 		err = report.WriteJSON(e.stdout, report.Comparison(cmp, opt))
 	case o.asCSV:
-		err = report.WriteComparisonTraceCSV(e.stdout, cmp)
+		err = report.WriteComparisonTraceCSV(e.stdout, cmp, opt.Citation)
 		if len(cmp.Reports) > 0 {
 			csvPrivacyNote(e, cmp.Reports[0].UserRows, cmp.Reports[0].NotPrivate)
 		}

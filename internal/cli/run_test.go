@@ -48,8 +48,8 @@ func TestRunJSONShapeAndValues(t *testing.T) {
 	}
 	golden(t, "run.shape.json", jsonShape(t, out))
 	// The issue's keys, in its order.
-	want := []string{"scenario", "class", "solver", "oracle", "n", "d", "k", "eps", "seed", "rand", "private", "params", "privacy", "excess_risk", "trials",
-		"w0_excess", "clipped", "certificate", "bounds", "notes"}
+	want := []string{"citation", "scenario", "class", "solver", "oracle", "n", "d", "k", "eps", "seed", "rand", "private", "params", "privacy", "excess_risk", "trials",
+		"w0_excess", "nonprivate_reference", "clipped", "certificate", "bounds", "notes"}
 	if got := topKeys(t, out); !slices.Equal(got, want) {
 		t.Errorf("keys %v, want %v", got, want)
 	}
@@ -171,13 +171,13 @@ func TestRunSameSeedSameBytes(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("status %d: %s", code, errs)
 		}
-		outs = append(outs, out)
+		outs = append(outs, uncited(out))
 	}
 	if outs[0] != outs[1] || outs[0] != outs[2] {
 		t.Error("same seed, different JSON (1 worker, 3 workers, GOMAXPROCS)")
 	}
 	_, other, _ := dpsoCLI("run", "--scenario", "linreg-t", "--d", "3", "--n", "3000", "--trials", "3", "--seed", "8", "--json")
-	if other == outs[2] {
+	if uncited(other) == outs[2] {
 		t.Error("seeds 7 and 8 gave the same JSON")
 	}
 }
@@ -191,7 +191,7 @@ func TestRunCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(rows[0], []string{"trial", "grad_evals", "excess_risk"}) {
+	if !slices.Equal(rows[0], []string{"trial", "grad_evals", "excess_risk", "dpso_version", "command", "rand", "seed", "data_sha256"}) {
 		t.Fatalf("header %v", rows[0])
 	}
 	rep, err := engine.Run(context.Background(), resolved(t, runSpec), nil)
@@ -202,7 +202,7 @@ func TestRunCSV(t *testing.T) {
 	for _, tr := range rep.Trials {
 		for _, p := range tr.Trace {
 			want := []string{strconv.Itoa(tr.Trial), strconv.FormatInt(p.GradEvals, 10), strconv.FormatFloat(p.Excess, 'g', -1, 64)}
-			if i >= len(rows) || !slices.Equal(rows[i], want) {
+			if i >= len(rows) || !slices.Equal(rows[i][:3], want) {
 				t.Fatalf("row %d: %v, want %v", i, rows[min(i, len(rows)-1)], want)
 			}
 			i++
@@ -240,7 +240,7 @@ func TestRunHumanTable(t *testing.T) {
 	}
 	for _, w := range []string{"linreg-t", "smooth-convex (smooth convex)", "n, d         3000, 3", "k = 2, zCDP ε = 1", "3 (seed 7, seeded",
 		"— prescribed", "ρ = ε²/2 = 0.5 zCDP", "ε' = 4.37718 (exact, Gaussian mechanism)", "spent ρ = 0.5",
-		"(mean ± s.e. over 3 trials); population, closed form", "w (trial 0) = [", "w (trial 2) = [",
+		"(mean ± s.e. over 3 trials; median ", "); population, closed form", "w (trial 0) = [", "w (trial 2) = [",
 		"BOUND", "smooth-convex-acsa", "lower-convex", "Values are rates, constants = 1",
 		"start point  0.1875 = F(w₀) − F* at w₀ = 0, the excess risk of doing nothing (closed form)",
 		"certificate  acsa-generic-sum = ", "certified at these parameters", "clipped      "} {
@@ -282,7 +282,7 @@ func TestRunOverrides(t *testing.T) {
 }
 
 func TestRunNonPrivateBaselineSaysSo(t *testing.T) {
-	code, out, _ := dpsoCLI(append(slices.Clone(runArgs), "--solver", "sgd", "--json")...)
+	code, out, _ := dpsoCLI(append(slices.Clone(runArgs), "--solver", "nonprivate-schedule", "--json")...)
 	if code != 0 {
 		t.Fatal(code)
 	}
@@ -291,8 +291,8 @@ func TestRunNonPrivateBaselineSaysSo(t *testing.T) {
 	if j.Privacy["model"] != "none" || j.Privacy["rho"] != nil || j.Privacy["eps_exact"] != nil || j.Privacy["spent_rho"] != nil {
 		t.Errorf("sgd's privacy %v, want model none and nulls", j.Privacy)
 	}
-	_, human, _ := dpsoCLI(append(slices.Clone(runArgs), "--solver", "sgd")...)
-	if !strings.Contains(human, "none: sgd is the non-private baseline") || strings.Contains(human, "zCDP;") {
+	_, human, _ := dpsoCLI(append(slices.Clone(runArgs), "--solver", "nonprivate-schedule")...)
+	if !strings.Contains(human, "none: nonprivate-schedule is the non-private baseline") || strings.Contains(human, "zCDP;") {
 		t.Errorf("sgd's table claims privacy:\n%s", human)
 	}
 }
@@ -541,9 +541,10 @@ func TestRunDeltaReachesTheAccountant(t *testing.T) {
 }
 
 // TestRunJSONIsTheReport: `dpso run --json` prints report.Run's document
-// of the engine's report at the same Spec, byte for byte — the document
-// the explorer exports (tui's TestExportIsTheCLIDocument), so the two
-// cannot drift.
+// of the engine's report at the same Spec, byte for byte but for its
+// citation (the command line, which the explorer's export has not) — the
+// document the explorer exports (tui's TestExportIsTheCLIDocument), so the
+// two cannot drift.
 func TestRunJSONIsTheReport(t *testing.T) {
 	code, out, errs := dpsoCLI(append(slices.Clone(runArgs), "--json")...)
 	if code != 0 || errs != "" {
@@ -557,7 +558,7 @@ func TestRunJSONIsTheReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out != string(want) {
+	if uncited(out) != string(want) {
 		t.Errorf("dpso run --json\n%s\nreport.Run\n%s", out, want)
 	}
 }

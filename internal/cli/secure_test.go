@@ -23,7 +23,7 @@ func TestSecureRandomnessStatesNoSeed(t *testing.T) {
 	}{
 		{"run", append([]string{"run", "--rand", "secure"}, small...)},
 		{"run on data", []string{"run", "--data", data, "--rk", "3", "--beta", "1"}},
-		{"comparison", append([]string{"run", "--rand", "secure", "--solvers", "acsa,sgd"}, small...)},
+		{"comparison", append([]string{"run", "--rand", "secure", "--solvers", "acsa,nonprivate-schedule"}, small...)},
 		{"sweep", append([]string{"sweep", "--rand", "secure", "--vary", "eps", "--from", "0.5", "--to", "1", "--points", "2"}, small...)},
 		{"audit", []string{"audit", "--rand", "secure", "--trials", "1000"}},
 		{"one-run audit", []string{"audit", "--one-run", "--rand", "secure"}},
@@ -87,7 +87,7 @@ func TestSecureRandomnessRefusesASeed(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "--rand", "secure", "--seed", "5", "--n", "400"},
 		{"run", "--data", data, "--rk", "3", "--beta", "1", "--seed", "5"},
-		{"run", "--rand", "secure", "--seed", "0", "--solvers", "acsa,sgd", "--n", "400"},
+		{"run", "--rand", "secure", "--seed", "0", "--solvers", "acsa,nonprivate-schedule", "--n", "400"},
 		{"sweep", "--rand", "secure", "--seed", "5", "--vary", "eps", "--from", "0.5", "--to", "1"},
 		{"audit", "--rand", "secure", "--seed", "5"},
 	} {

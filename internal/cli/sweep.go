@@ -19,10 +19,13 @@ import (
 
 // sweepOpts are the sweep command's flags.
 type sweepOpts struct {
-	sf            *specFlags
-	vary          string
-	from, to      float64
-	points        int
+	sf       *specFlags
+	vary     string
+	from, to float64
+	points   int
+	// from2, to2, points2: the second parameter's grid (--vary a,b).
+	from2, to2    float64
+	points2       int
 	solverList    []string
 	asJSON, asCSV bool
 	plotPath      string
@@ -65,15 +68,30 @@ runs ` + strconv.Itoa(engine.DefaultClipPoints) + ` points from 10⁻⁴ to 1 ti
 (and T for the one-pass solvers) held at their prescribed values, as the
 output says.
 
+--vary a,b (two of n, eps, d, clip, k; clip second) runs the sweep of b
+(--from2, --to2, --points2; clip may leave them out) at every value of a on
+its grid: one table per value of a, one JSON document {"sweep","outer","grid",
+"total","sweeps":[each a sweep's document]}, or one long-format CSV with both
+parameters as its first columns. Every point of the grid composes with the
+others.
+
+A solver's rows are what the sweep of that solver alone gives: a clip sweep
+holds each solver's step (and T) at its own prescription at its own
+prescribed C.
+
 Defaults as dpso run (see dpso run --help), --points ` + strconv.Itoa(engine.DefaultSweepPoints) + `, --solvers the --solver.
 
 Output: a table; --json the document of the JSON fields below (the swept one of
 n, d, eps is null; null also where a value is infinite or does not exist, and
-"seed" with secure randomness, which reads no seed); --csv gives rows
-x,solver,mean,stderr,clipped,bias_only,w0_excess,certificate,eps_delta and each
-bound's value (header: the swept name, solver, mean, stderr, clipped, bias_only,
-w0_excess, certificate, eps_delta, the bound ids; inf for an infinite value,
-empty where none exists). --plot FILE.png|FILE.svg draws the
+"seed" with secure randomness, which reads no seed); --csv gives one
+long-format row per point and solver (header: the swept name, solver, mean,
+stderr, median, q1, q3, clipped, bias_only, w0_excess, reference,
+certificate, eps_delta, every parameter held fixed — scenario, data, loss,
+class, n, d, k, eps, delta, diam, trials — the bound ids, and the citation:
+dpso_version, command, rand, seed, data_sha256; inf for an infinite value,
+empty where none exists). The median and quartiles are of the trials' values
+(type 7); "reference" is the non-private reference, the empirical risk
+minimizer's excess risk on the point's draws. --plot FILE.png|FILE.svg draws the
 log-log figure with the bounds' curves and the slopes in the legend.
 
 Shards: the sweep's units (one trial at one grid point, every solver) are
@@ -83,21 +101,25 @@ of N and writes its raw results (atomically; an existing FILE only with
 sweep, each once, and prints exactly what the unsharded sweep prints (see dpso
 sweep merge --help). --out without --shard saves the whole sweep's results.`,
 		Example: `  dpso sweep --scenario mean-hard --class smooth-sc --vary n --from 1000 --to 64000 --points 4
-  dpso sweep --scenario linreg-t --d 3 --vary eps --from 0.1 --to 10 --solvers acsa,sgd,klz-gd --json
+  dpso sweep --scenario linreg-t --d 3 --vary eps --from 0.1 --to 10 --solvers acsa,nonprivate-schedule,klz-gd --json
   dpso sweep --scenario affine-hard --vary n --from 500 --to 8000 --plot rates.svg
   dpso sweep --scenario linreg-t --class smooth-sc --vary clip --plot clip.png
   dpso sweep --scenario linreg-t --vary eps --from 0.1 --to 10 --shard 2/3 --out part-2.json`,
 	}
 	fs := cmd.Flags()
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
-	fs.StringVar(&o.vary, "vary", "", "the parameter to sweep: n, eps, d, clip or k (required)")
-	newNumFlag(fs, &o.from, "from", "first grid value, a positive number (required)")
-	newNumFlag(fs, &o.to, "to", "last grid value, greater than --from (required)")
+	fs.StringVar(&o.vary, "vary", "", "the parameter to sweep: n, eps, d, clip or k (required); two, a,b, sweep the grid of both (clip, if one of them, second)")
+	newNumFlag(fs, &o.from, "from", "first grid value, a positive number (required, except with --vary clip: 10⁻⁴ times the prescribed C)")
+	newNumFlag(fs, &o.to, "to", "last grid value, greater than --from (required, except with --vary clip: the prescribed C)")
 	newIntFlag(fs, &o.points, "points", 0, 2, engine.MaxSweepPoints, fmt.Sprintf("grid points (default %d)", engine.DefaultSweepPoints))
 	fs.Lookup("points").DefValue = ""
+	newNumFlag(fs, &o.from2, "from2", "--vary a,b: the second parameter's first grid value (required, except for clip)")
+	newNumFlag(fs, &o.to2, "to2", "--vary a,b: the second parameter's last grid value (required, except for clip)")
+	newIntFlag(fs, &o.points2, "points2", 0, 2, engine.MaxSweepPoints, fmt.Sprintf("--vary a,b: the second parameter's grid points (default %d)", engine.DefaultSweepPoints))
+	fs.Lookup("points2").DefValue = ""
 	fs.StringSliceVar(&o.solverList, "solvers", nil, "comma-separated solvers to run on the same draws at every point (default the --solver)")
 	fs.BoolVar(&o.asJSON, "json", false, "print JSON (its fields below)")
-	fs.BoolVar(&o.asCSV, "csv", false, "print CSV rows: x,solver,mean,stderr,clipped,bias_only,w0_excess,certificate,eps_delta and each bound's value")
+	fs.BoolVar(&o.asCSV, "csv", false, "print long-format CSV rows (header above): the swept values, solver, the statistics, the fixed parameters, the bounds, the citation")
 	fs.StringVar(&o.plotPath, "plot", "", "write the log-log figure to this new .png or .svg file (an existing file is refused unless --force)")
 	fs.BoolVar(&o.force, "force", false, "let --out or --plot replace an existing file (atomically; never through a symbolic link)")
 	addShardFlags(fs, o)
@@ -179,6 +201,14 @@ func (o *sweepOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.SweepSp
 }
 
 func (o *sweepOpts) run(e *env, cmd *cobra.Command) error {
+	if strings.Contains(o.vary, ",") {
+		return o.runGrid(e, cmd)
+	}
+	for _, name := range []string{"from2", "to2", "points2"} {
+		if cmd.Flags().Changed(name) {
+			return usageErrorf("--%s: the second parameter's grid; give two parameters, --vary a,b", name)
+		}
+	}
 	r, sw, rename, err := o.validated(cmd)
 	if err != nil {
 		return err
@@ -206,12 +236,17 @@ func (o *sweepOpts) run(e *env, cmd *cobra.Command) error {
 // writeSweep prints a sweep's report — the table, --json or --csv — and
 // draws --plot: what dpso sweep and dpso sweep merge print alike.
 func writeSweep(ctx context.Context, e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool) error {
+	var s spec.Spec
+	if len(rep.Points) > 0 && len(rep.Points[0].Reports) > 0 {
+		s = rep.Points[0].Reports[0].Spec
+	}
+	cit := e.citation(s, true)
 	var err error
 	switch {
 	case asJSON:
-		err = report.WriteJSON(e.stdout, report.Sweep(rep))
+		err = report.WriteCitedJSON(e.stdout, report.Sweep(rep), cit)
 	case asCSV:
-		err = report.WriteSweepCSV(e.stdout, rep)
+		err = report.WriteSweepCSV(e.stdout, rep, cit)
 		if len(rep.Points) > 0 && len(rep.Points[0].Reports) > 0 {
 			r0 := rep.Points[0].Reports[0]
 			csvPrivacyNote(e, r0.UserRows, r0.NotPrivate)
@@ -226,4 +261,74 @@ func writeSweep(ctx context.Context, e *env, rep *engine.SweepReport, asJSON, as
 		return savePlot(ctx, "dpso sweep", plotPath, force, func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) })
 	}
 	return nil
+}
+
+// runGrid runs `--vary a,b`: the sweep of b at every value of a on a's
+// grid (engine.SweepGrid), written as one table per row, one JSON
+// document, or one long-format CSV with both parameters as columns.
+func (o *sweepOpts) runGrid(e *env, cmd *cobra.Command) error {
+	fs := cmd.Flags()
+	names := strings.Split(o.vary, ",")
+	if len(names) != 2 {
+		return usageErrorf("--vary: %s names %d parameters; give one, or two as a,b", theory.Quote(o.vary), len(names))
+	}
+	p1, p2 := strings.TrimSpace(names[0]), strings.TrimSpace(names[1])
+	for _, p := range []string{p1, p2} {
+		if !slices.Contains([]string{spec.SweepN, spec.SweepEps, spec.SweepD, spec.SweepClip, spec.SweepK}, p) {
+			return usageErrorf("--vary: cannot sweep %s (want two of n, eps, d, clip or k, as a,b)", theory.Quote(p))
+		}
+	}
+	switch {
+	case p1 == p2:
+		return usageErrorf("--vary: %s twice; give two different parameters", p1)
+	case p1 == spec.SweepClip:
+		return usageErrorf("--vary: clip must come second (--vary %s,clip): its grid and held steps are relative to each row's prescription", p2)
+	case o.out != "" || o.shard != "":
+		return usageErrorf("--shard, --out: not for a two-parameter sweep (run one sweep of %s per value of %s to shard it)", p2, p1)
+	case o.plotPath != "":
+		return usageErrorf("--plot: not for a two-parameter sweep; --csv gives the long-format table to plot")
+	case p2 != spec.SweepClip && (!fs.Changed("from2") || !fs.Changed("to2")):
+		return usageErrorf("--from2, --to2: required for the second parameter %s (0 < from2 < to2)", p2)
+	case fs.Changed(p2):
+		return usageErrorf("--%s: cannot be given with --vary %s, which sets it at every grid point", p2, o.vary)
+	}
+	o.vary = p1
+	r, sw1, rename, err := o.validated(cmd)
+	if err != nil {
+		return err
+	}
+	sw2 := engine.SweepSpec{Param: p2, From: o.from2, To: o.to2, Points: o.points2, Solvers: o.solverList}
+	ctx, stop := interruptContext()
+	defer stop()
+	set, stopProgress := e.progress("dpso sweep")
+	g, err := engine.SweepGrid(ctx, r, engine.GridSpec{Outer: sw1, Inner: sw2}, set)
+	stopProgress()
+	if ctx.Err() != nil {
+		return errInterrupted(ctx, "dpso sweep")
+	}
+	if err != nil {
+		rn := map[string]string{"from": "from2", "to": "to2", "points": "points2"}
+		for k, v := range rename {
+			rn[k] = v
+		}
+		return userError(err, rn)
+	}
+	var s spec.Spec
+	var notPrivate []string
+	if len(g.Inner) > 0 && len(g.Inner[0].Points) > 0 && len(g.Inner[0].Points[0].Reports) > 0 {
+		r0 := g.Inner[0].Points[0].Reports[0]
+		s, notPrivate = r0.Spec, r0.NotPrivate
+	}
+	cit := e.citation(s, true)
+	switch {
+	case o.asJSON:
+		return report.WriteCitedJSON(e.stdout, report.Grid(g), cit)
+	case o.asCSV:
+		if err := report.WriteGridCSV(e.stdout, g, cit); err != nil {
+			return err
+		}
+		csvPrivacyNote(e, s.Data != "", notPrivate)
+		return nil
+	}
+	return report.WriteGridTable(e.stdout, g)
 }

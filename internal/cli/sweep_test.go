@@ -18,7 +18,7 @@ import (
 )
 
 var sweepArgs = []string{"sweep", "--scenario", "mean-hard", "--class", "smooth-sc", "--d", "10", "--trials", "3",
-	"--vary", "n", "--from", "1000", "--to", "8000", "--points", "3", "--solvers", "clipped-sgd,sgd"}
+	"--vary", "n", "--from", "1000", "--to", "8000", "--points", "3", "--solvers", "clipped-sgd,nonprivate-schedule"}
 
 func sweepEngine(t *testing.T) *engine.SweepReport {
 	t.Helper()
@@ -27,7 +27,7 @@ func sweepEngine(t *testing.T) *engine.SweepReport {
 		t.Fatal(err)
 	}
 	rep, err := engine.Sweep(context.Background(), r,
-		engine.SweepSpec{Param: "n", From: 1000, To: 8000, Points: 3, Solvers: []string{"clipped-sgd", "sgd"}}, nil)
+		engine.SweepSpec{Param: "n", From: 1000, To: 8000, Points: 3, Solvers: []string{"clipped-sgd", "nonprivate-schedule"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestSweepJSONShapeAndValues(t *testing.T) {
 	}
 	rep := sweepEngine(t)
 	if j.Sweep != "n" || j.From != 1000 || j.To != 8000 || !slices.Equal(j.Grid, []float64{1000, 2828, 8000}) ||
-		j.N != nil || j.D == nil || *j.D != 10 || !slices.Equal(j.Solvers, []string{"clipped-sgd", "sgd"}) {
+		j.N != nil || j.D == nil || *j.D != 10 || !slices.Equal(j.Solvers, []string{"clipped-sgd", "nonprivate-schedule"}) {
 		t.Errorf("header %s", out[:300])
 	}
 	if len(j.Rows) != 6 {
@@ -132,14 +132,16 @@ func TestSweepCSVAndTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := sweepEngine(t)
-	head := []string{"n", "solver", "mean", "stderr", "clipped", "bias_only", "w0_excess", "certificate", "eps_delta"}
+	head := []string{"n", "solver", "mean", "stderr", "median", "q1", "q3", "clipped", "bias_only", "w0_excess", "reference", "certificate", "eps_delta",
+		"scenario", "data", "loss", "class", "d", "k", "eps", "delta", "diam", "trials"}
 	for _, b := range rep.Bounds {
 		head = append(head, b.ID)
 	}
+	head = append(head, "dpso_version", "command", "rand", "seed", "data_sha256")
 	if !slices.Equal(rows[0], head) || len(rows) != 7 {
 		t.Fatalf("header %v, %d rows", rows[0], len(rows))
 	}
-	if rows[1][0] != "1000" || rows[1][1] != "clipped-sgd" || rows[6][0] != "8000" || rows[6][1] != "sgd" {
+	if rows[1][0] != "1000" || rows[1][1] != "clipped-sgd" || rows[6][0] != "8000" || rows[6][1] != "nonprivate-schedule" {
 		t.Errorf("rows %v", rows)
 	}
 	code, out, _ = dpsoCLI(sweepArgs...)
@@ -200,7 +202,7 @@ func TestSweepInvalidInput(t *testing.T) {
 		{s("--vary", "eps", "--from", "0.1", "--to", "x"), []string{"--to:", "not a number"}},
 		{s("--vary", "n", "--from", "100", "--to", "1000", "--n", "500"), []string{"--n:", "cannot be given with --vary n"}},
 		{s("--vary", "n", "--from", "100", "--to", "1000", "--solvers", "acsa,adam"), []string{"--solvers:", "unknown solver \"adam\""}},
-		{s("--vary", "n", "--from", "100", "--to", "1000", "--solvers", "acsa", "--solver", "sgd"), []string{"--solver and --solvers"}},
+		{s("--vary", "n", "--from", "100", "--to", "1000", "--solvers", "acsa", "--solver", "nonprivate-schedule"), []string{"--solver and --solvers"}},
 		{[]string{"sweep", "--scenario", "example1", "--vary", "d", "--from", "1", "--to", "4"}, []string{"--vary:", "fixed dimension"}},
 		{s("--vary", "n", "--from", "100", "--to", "1000", "--json", "--csv"), []string{"--json and --csv"}},
 		{s("--vary", "n", "--from", "100", "--to", "1000", "--plot", "x.jpg"), []string{"--plot:", ".png or .svg"}},
@@ -257,7 +259,7 @@ func TestSweepClip(t *testing.T) {
 	if len(j.Slopes) != 0 || len(j.Best) != 1 || len(j.W0Excess.Values) != 4 {
 		t.Errorf("slopes %v, best %v, w0 %v", j.Slopes, j.Best, j.W0Excess)
 	}
-	if !strings.Contains(strings.Join(j.Notes, "\n"), "held at their values prescribed") {
+	if !strings.Contains(strings.Join(j.Notes, "\n"), "held at the values it prescribes at its prescribed C") {
 		t.Errorf("notes %q", j.Notes)
 	}
 	code, out, _ = dpsoCLI("sweep", "--scenario", "linreg-t", "--class", "smooth-sc", "--d", "3", "--n", "3000", "--trials", "2",

@@ -50,7 +50,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "run", "--scenario", ""}, []string{"linreg-t\n", "affine-hard\n"}},
 		{[]string{"__complete", "run", "--solvers", ""}, []string{"klz-gd\n"}},
 		{[]string{"__complete", "sweep", "--vary", ""}, []string{"eps\n"}},
-		{[]string{"__complete", "explore", "--preset", ""}, []string{"1\tLipschitz DP-SGD breaks"}},
+		{[]string{"__complete", "explore", "--preset", ""}, []string{"1\tMoment clipping beats Lipschitz DP-SGD"}},
 		{[]string{"__complete", ""}, []string{"explore\t", "completion\t"}},
 	} {
 		code, out, _ := dpsoCLI(c.args...)

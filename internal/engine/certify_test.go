@@ -11,7 +11,7 @@ import (
 	"dpso/theory"
 )
 
-// certCases are every paper solver (and the baseline sgd, which runs
+// certCases are every paper solver (and the baseline nonprivate-schedule, which runs
 // acsa's schedule) on several scenarios, at sizes a test affords, some at
 // a large ε where the noise is small and the certificate tightest.
 var certCases = []spec.Spec{
@@ -32,8 +32,8 @@ var certCases = []spec.Spec{
 	{Scenario: "affine-hard", Class: theory.NonsmoothConvex, D: 5, N: 256},
 	{Scenario: "hinge-t", Class: theory.NonsmoothSC, D: 3, N: 512, K: 4},
 	{Scenario: "mean-hard", Class: theory.NonsmoothSC, D: 5, N: 512},
-	{Scenario: "linreg-t", Class: theory.SmoothConvex, D: 3, N: 4000, Solver: "sgd"},
-	{Scenario: "mean-hard", Class: theory.SmoothSC, D: 10, N: 4000, Solver: "sgd"},
+	{Scenario: "linreg-t", Class: theory.SmoothConvex, D: 3, N: 4000, Solver: "nonprivate-schedule"},
+	{Scenario: "mean-hard", Class: theory.SmoothSC, D: 10, N: 4000, Solver: "nonprivate-schedule"},
 }
 
 // TestMeasuredUnderCertificate: a certificate is an upper bound on the
@@ -274,7 +274,7 @@ func TestClipSweepUShape(t *testing.T) {
 		}
 	}
 	// The step and T are held at the prescription's, and the notes say so.
-	if !strings.Contains(strings.Join(rep.Notes, "\n"), "are held at their values prescribed") {
+	if !strings.Contains(strings.Join(rep.Notes, "\n"), "held at the values it prescribes at its prescribed C") {
 		t.Errorf("notes %q do not say the step is held", rep.Notes)
 	}
 	for _, p := range pts {

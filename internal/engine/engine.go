@@ -12,6 +12,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/solvers"
+	privest "dpso/solvers/estimate"
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
 	"dpso/theory"
@@ -65,19 +66,54 @@ func (s *Settings) wait(ctx context.Context) {
 }
 
 // Estimate is a mean over trials with its standard error sd/√N (NaN for
-// N < 2: one trial has no spread to estimate).
+// N < 2: one trial has no spread to estimate), and beside it the median
+// and the quartiles of the trials' values (heavy tails make a mean a poor
+// summary on its own): sample quantiles of Hyndman & Fan's type 7 (R's and
+// NumPy's default, linear interpolation between order statistics at
+// h = (N − 1)p), NaN without trials.
 type Estimate struct {
-	Mean float64
-	SE   float64
-	N    int
+	Mean   float64
+	SE     float64
+	N      int
+	Median float64
+	Q1, Q3 float64
+}
+
+// quantile7 is the type-7 sample quantile of the sorted xs at p ∈ [0, 1]:
+// x_(⌊h⌋) + (h − ⌊h⌋)(x_(⌊h⌋+1) − x_(⌊h⌋)) with h = (n − 1)p (0-based).
+func quantile7(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return math.NaN()
+	}
+	h := float64(n-1) * p
+	lo := int(math.Floor(h))
+	if lo >= n-1 {
+		return sorted[n-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
 }
 
 // estimate is the mean and standard error of xs, summed in order (so the
-// result does not depend on how trials were scheduled).
+// result does not depend on how trials were scheduled), with their
+// median and quartiles (quantile7).
 func estimate(xs []float64) Estimate {
+	e := meanSE(xs)
+	if len(xs) == 0 || slices.ContainsFunc(xs, math.IsNaN) {
+		e.Median, e.Q1, e.Q3 = math.NaN(), math.NaN(), math.NaN()
+		return e
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	e.Median, e.Q1, e.Q3 = quantile7(s, 0.5), quantile7(s, 0.25), quantile7(s, 0.75)
+	return e
+}
+
+// meanSE is the mean and standard error of xs, summed in order.
+func meanSE(xs []float64) Estimate {
 	n := len(xs)
 	if n == 0 {
-		return Estimate{Mean: math.NaN(), SE: math.NaN()}
+		return nanEstimate()
 	}
 	var s float64
 	for _, x := range xs {
@@ -112,8 +148,16 @@ type TrialResult struct {
 	// Excess is F(w) − F* of the output, ExcessSE the Monte Carlo error of
 	// the evaluation sample (0 when exact).
 	Excess, ExcessSE float64
-	W                []float64
-	Spent, Budget    ledger.Cost
+	// Holdout is the output's mean loss on user data's held-out rows and
+	// HoldoutSE its standard error over the rows (NaN without --holdout):
+	// a non-private diagnostic.
+	Holdout, HoldoutSE float64
+	// Constants are the trial's private estimates of the constants its
+	// solvers' prescriptions read (nil unless --constants private); their
+	// cost ρ₀ is part of Spent and Budget.
+	Constants     *privest.Estimates
+	W             []float64
+	Spent, Budget ledger.Cost
 	// Events are the mechanisms the ledger accounted as a whole (dp-sgd's
 	// Poisson-subsampled Gaussian steps, with their accountant's (ε', δ));
 	// nil for the solvers charged call by call.
@@ -126,11 +170,19 @@ type TrialResult struct {
 	Clipped, Fed int64
 	// BiasOnly is F(w) − F* of the same schedule and data with the noise
 	// switched off (solvers.Config.NoNoise), NaN when not run.
-	BiasOnly    float64
-	BudgetBound bool
-	Notes       []string
-	Trace       []TracePoint
-	Elapsed     time.Duration
+	BiasOnly float64
+	// Reference is F(ŵ) − F* of the non-private reference on this
+	// trial's draw, ŵ the empirical risk minimizer over W (the same for
+	// every solver of the trial), and ReferenceWidth its certificate's
+	// width (F̂(ŵ) − min F̂ ≤ width); NaN when not computed (user data,
+	// where the measured risk is the rows' own and ŵ's excess is 0 by
+	// definition, or a dataset too large to hold: ReferenceNote says).
+	Reference, ReferenceWidth float64
+	ReferenceNote             string
+	BudgetBound               bool
+	Notes                     []string
+	Trace                     []TracePoint
+	Elapsed                   time.Duration
 }
 
 // Report is the result of running one solver on a run's trials.
@@ -169,7 +221,7 @@ type Report struct {
 	// everything else measured on them) is a non-private diagnostic.
 	UserRows bool
 	// NotPrivate says, in words, why the run's outputs are not covered by
-	// a privacy guarantee (spec.Resolved.NotPrivate; the baseline sgd
+	// a privacy guarantee (spec.Resolved.NotPrivate; the baseline nonprivate-schedule
 	// adds its own); empty when they are.
 	NotPrivate []string
 	// Total is what the whole call (this run, or the comparison or sweep
@@ -196,6 +248,20 @@ type Report struct {
 	// same schedule and draws with the noise switched off (NaN when not
 	// run; see SweepSpec).
 	BiasOnly Estimate
+	// Geometry is where the empirical minimizer of user data lies
+	// relative to W, and Estimated the constants --estimate-constants
+	// computed from the rows (both non-private diagnostics; nil on a
+	// scenario).
+	Geometry  *scenarios.Geometry
+	Estimated []scenarios.EstimatedConstant
+	// Reference is the non-private reference: the mean ± s.e. over trials
+	// of F(ŵ) − F* for ŵ the empirical risk minimizer over W on each
+	// trial's draw (TrialResult.Reference), which depends neither on ε nor
+	// on any solver; NaN when not computed (ReferenceNote says why).
+	// ReferenceWidth is the largest certificate width over trials.
+	Reference      Estimate
+	ReferenceWidth float64
+	ReferenceNote  string
 	// Certified is the paper's explicit-constant bound at this run's own
 	// parameters (see Certify).
 	Certified Certified
@@ -203,6 +269,17 @@ type Report struct {
 	// schedule (localized methods, klz-gd): the parameters are then not
 	// the theorem's prescription.
 	BudgetCapped bool
+	// Holdout is the mean ± s.e. over trials of the output's loss on user
+	// data's held-out rows, W0Holdout the loss of w₀ = 0 there with its
+	// standard error over the rows (NaN without --holdout): non-private
+	// diagnostics, the population's stand-in beside the in-sample excess
+	// risk.
+	Holdout, W0Holdout Estimate
+	// HoldoutRows is the number of held-out rows (0 without --holdout).
+	HoldoutRows int
+	// ConstantsRho is ρ₀, the per-trial cost of the private estimates of
+	// the constants (0 without --constants private).
+	ConstantsRho float64
 	// RefNotes are the sentences about the reference lines: the
 	// certificate (none, a failed condition, vacuous), a mean above
 	// F(w₀) − F*, a budget cap. A run's outputs print them after Notes; a
@@ -211,7 +288,7 @@ type Report struct {
 }
 
 // Private reports whether the run was private: its ledger budget (every
-// trial's is the same) is finite. ε = ∞ and the non-private baseline sgd,
+// trial's is the same) is finite. ε = ∞ and the non-private baseline nonprivate-schedule,
 // whose ledger budget is infinite, are not.
 func (r *Report) Private() bool {
 	if !r.Privacy.Private() {
@@ -298,6 +375,8 @@ func Compare(ctx context.Context, r spec.Resolved, names []string, set *Settings
 	if len(names) == 0 {
 		names = []string{r.Solver.Name()}
 	}
+	names, renamed := spec.CanonicalNames(names)
+	r.DefaultNotes = append(slices.Clone(r.DefaultNotes), renamed...)
 	// Everything the comparison releases from the same data composes (see
 	// PrivacyTotal); with --split-budget each release gets its share.
 	if err := splitAllowed(r, names); err != nil {
@@ -307,7 +386,7 @@ func Compare(ctx context.Context, r spec.Resolved, names []string, set *Settings
 	if err != nil {
 		return nil, err
 	}
-	u, err := newUnit(ctx, r, names, 0)
+	u, err := newUnit(ctx, r, names, 0, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -357,10 +436,13 @@ type Prescription struct {
 	// Plan is the run's planned work (its trials of the prescribed
 	// solver; see Plan), for an up-front estimate of its duration.
 	Plan Plan
+	// Geometry and Estimated: as Report's.
+	Geometry  *scenarios.Geometry
+	Estimated []scenarios.EstimatedConstant
 }
 
 // Private reports whether the prescribed run would be private: a finite ε
-// and some clipping or noise (the baseline sgd has neither).
+// and some clipping or noise (the baseline nonprivate-schedule has neither).
 func (p *Prescription) Private() bool {
 	return p.Privacy.Private() && !(math.IsInf(p.Params.Clip, 1) && p.Params.Sigma == 0)
 }
@@ -369,6 +451,9 @@ func (p *Prescription) Private() bool {
 // without running (for the explorer's formula panel and `run --dry-run`),
 // with the constants the theory bounds need.
 func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
+	if err := checkPrivateConstants(r); err != nil {
+		return nil, err
+	}
 	r, err := r.ForReleases(r.Releases(1, 1))
 	if err != nil {
 		return nil, err
@@ -417,6 +502,7 @@ func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
 		p.Plan = Plan{Jobs: r.Spec.Trials, Workers: workers, Work: float64(r.Spec.Trials) * perTrial}
 	}
 	p.W0 = startExcess(in)
+	p.Geometry, p.Estimated = in.Geometry(), in.Estimated()
 	if p.Refused == "" {
 		p.Certified = Certify(in, p.Solver, r.Schedule, r.Oracle, r.Spec.K, par)
 		p.RefNotes = certNotes(p.Certified, p.W0)
@@ -471,4 +557,10 @@ func boundsWithNote(t scenarios.TheoryInputs, notes []string) ([]theory.Bound, [
 		notes = append(notes, fmt.Sprintf("the prescription reads %s (%s) in place of r̃_k; the lower bound is the one under %s, the upper bound keeps its ass:tilde form with r̃_k (its precise statement under %s is the same expression in %s)", a.Symbol(), a.Label(), a.Label(), a.Label(), a.Symbol()))
 	}
 	return b, notes
+}
+
+// nanEstimate is the Estimate of nothing: every field NaN (N = 0).
+func nanEstimate() Estimate {
+	nan := math.NaN()
+	return Estimate{Mean: nan, SE: nan, Median: nan, Q1: nan, Q3: nan}
 }

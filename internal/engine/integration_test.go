@@ -27,7 +27,7 @@ func TestEveryScenarioWithTheRealSolvers(t *testing.T) {
 			if info.Name == scenarios.AffineHard && c == theory.SmoothConvex {
 				s.Beta = 1
 			}
-			cmp, err := Compare(context.Background(), resolve(t, s), []string{paper(c), "sgd", "lipschitz-dpsgd", "klz-gd"}, nil)
+			cmp, err := Compare(context.Background(), resolve(t, s), []string{paper(c), "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd"}, nil)
 			if err != nil {
 				t.Errorf("%s %s: %v", info.Name, c, err)
 				continue
@@ -67,7 +67,7 @@ func TestRealSolversDeterministicAcrossWorkers(t *testing.T) {
 		{Scenario: scenarios.AbsRegT, D: 3, N: 1000, Trials: 4, Class: theory.NonsmoothSC, WorkBudget: 100000},
 		{Scenario: scenarios.LinRegT, D: 20, N: 100000, Trials: 1, Class: theory.SmoothConvex, Iters: 4, WorkBudget: 300000},
 	} {
-		names := []string{paper(s.Class), "sgd"}
+		names := []string{paper(s.Class), "nonprivate-schedule"}
 		if s.Trials == 1 {
 			names = append(names, "klz-gd")
 		}
@@ -129,7 +129,7 @@ func TestTheoryMapping(t *testing.T) {
 		{spec.Spec{Scenario: scenarios.HingeT, D: 3}, math.NaN(), math.NaN(), 1, math.NaN()},
 		{spec.Spec{Scenario: scenarios.AffineHard, D: 3, Eps: 2}, 0, math.NaN(), 2, math.NaN()},
 		{spec.Spec{Scenario: scenarios.MeanHard, D: 40, Params: map[string]float64{"curvature": 2}}, 2, 2, 1, 1},
-		{spec.Spec{Scenario: scenarios.Example1, Eps: math.Inf(1), Solver: "sgd"}, 1, 1, math.NaN(), 1e20},
+		{spec.Spec{Scenario: scenarios.Example1, Eps: math.Inf(1), Solver: "nonprivate-schedule"}, 1, 1, math.NaN(), 1e20},
 	}
 	same := func(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
 	for _, c := range cases {

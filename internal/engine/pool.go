@@ -31,11 +31,41 @@ type unit struct {
 	refused []string
 	point   int
 	results [][]TrialResult // [solver][trial]
-	// w0 is F(w₀) − F* at the common start w₀ = 0.
-	w0 Estimate
+	// w0 is F(w₀) − F* at the common start w₀ = 0; w0Holdout its loss on
+	// user data's held-out rows (NaN when none).
+	w0, w0Holdout Estimate
 	// biasOnly: run every trial a second time with the noise off.
 	biasOnly bool
-	profile  []scenarios.MomentEntry
+	// holds are the overrides a clip sweep holds per solver (its step,
+	// and T, at the values it prescribes at its own prescribed C), nil
+	// elsewhere: each solver's as the sweep of that solver alone holds it.
+	holds   []Hold
+	profile []scenarios.MomentEntry
+}
+
+// Hold is what a clip sweep holds fixed for one solver across its grid:
+// the step and, for the one-pass solvers, T, at their values prescribed at
+// that solver's prescribed C (0: not held, the prescription at each C).
+type Hold struct {
+	Step  float64
+	Iters int
+}
+
+// config is the solvers.Config of solver si in trial: the run's, with the
+// solver's holds.
+func (u *unit) config(si, trial int, observe func(solvers.Checkpoint)) solvers.Config {
+	cfg := u.runConfig(trial, observe)
+	if si < len(u.holds) {
+		if h := u.holds[si]; h.Step != 0 || h.Iters != 0 {
+			if h.Step != 0 {
+				cfg.Step = h.Step
+			}
+			if h.Iters != 0 {
+				cfg.Iters = h.Iters
+			}
+		}
+	}
+	return cfg
 }
 
 // testAfterTrials, when set (by tests), runs when a sweep's trials have
@@ -54,12 +84,19 @@ func (u *unit) finish(ctx context.Context) error {
 	return nil
 }
 
-func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*unit, error) {
+func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, holds []Hold) (*unit, error) {
 	in, err := scenarios.Build(ctx, r.Problem)
 	if err != nil {
 		return nil, err
 	}
-	u := &unit{in: in, run: r, spec: specOf(r, in), point: point, w0: startExcess(in)}
+	u := &unit{in: in, run: r, spec: specOf(r, in), point: point, w0: startExcess(in), holds: holds}
+	u.w0Holdout = holdoutAt(in, make([]float64, in.Dim()))
+	// With private constants the configuration is checked on placeholder
+	// constants; each trial prescribes from its own estimates.
+	check := in
+	if r.PrivateConstants() {
+		check = in.WithEstimates(placeholderEstimates(in, r.Problem.Needs.R2k))
+	}
 	if err := spec.CheckSamplingRate(r.Spec, u.spec.N); err != nil {
 		return nil, err
 	}
@@ -77,9 +114,9 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int) (*
 			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, r.Spec.Class)}
 		}
 		d = r.Configured(d)
-		cfg := r.Config(0, nil)
+		cfg := u.config(len(u.solvers), 0, nil)
 		cfg.Context = ctx // dp-sgd's calibration answers Ctrl-C
-		par, err := d.Solver.Prescribe(in, u.spec.N, cfg)
+		par, err := d.Solver.Prescribe(check, u.spec.N, cfg)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -207,6 +244,17 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		return err
 	}
 	data := u.in.Dataset(u.run.Rand, u.run.Spec.Seed, trial)
+	ref, err := p.reference(ctx, u, data)
+	if err != nil {
+		return err
+	}
+	prob, est, err := u.trialProblem(ctx, data, trial)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return err
+	}
 	progress := p.set.progress()
 	for si, d := range u.solvers {
 		if u.refused[si] != "" {
@@ -228,12 +276,12 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 			}
 			p.set.wait(ctx) // a paused run blocks here (see Gate)
 		}
-		cfg := u.run.Config(trial, observe)
+		cfg := u.config(si, trial, observe)
 		cfg.Workers = p.inner
 		if progress != nil {
 			cfg.Pulse = p.pulses(progress, u, si, trial)
 		}
-		res, err := d.Solver.Run(ctx, u.in, data, cfg)
+		res, err := d.Solver.Run(ctx, prob, data, cfg)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -250,9 +298,9 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if u.biasOnly {
 			// The same schedule on the same data with the noise switched
 			// off: the clipping bias's share of the error.
-			cfg := u.run.Config(trial, nil)
+			cfg := u.config(si, trial, nil)
 			cfg.NoNoise = true
-			bo, err := d.Solver.Run(ctx, u.in, data, cfg)
+			bo, err := d.Solver.Run(ctx, prob, data, cfg)
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -270,9 +318,12 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if out, radius := math.Sqrt(sqnorm(res.W)), u.in.Diam()/2; out > radius*(1+1e-9) {
 			notes = append(notes, fmt.Sprintf("the output lies outside W (‖w‖ = %s > R = %s); its excess risk may be negative", theory.Sig6.Format(out), theory.Sig6.Format(radius)))
 		}
+		ho := holdoutAt(u.in, res.W)
 		u.results[si][trial] = TrialResult{
-			Trial: trial, Excess: ex, ExcessSE: se, W: res.W, Spent: res.Spent, Budget: res.Budget, Events: res.Events, Params: res.Params,
+			Trial: trial, Excess: ex, ExcessSE: se, Holdout: ho.Mean, HoldoutSE: ho.SE, Constants: est,
+			W: res.W, Spent: withEstimateCost(res.Spent, est), Budget: withEstimateCost(res.Budget, est), Events: res.Events, Params: res.Params,
 			GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, BiasOnly: biasOnly,
+			Reference: ref.excess, ReferenceWidth: ref.width, ReferenceNote: ref.note,
 			BudgetBound: res.BudgetBound, Notes: notes, Trace: trace,
 			Elapsed: time.Since(t0),
 		}
@@ -335,17 +386,39 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 		Elapsed: elapsed, UserRows: u.run.UserRows(), NotPrivate: u.run.NotPrivate(),
 	}
 	r.Bounds, r.Notes = boundsWithNote(r.Theory, r.Notes)
-	r.W0 = u.w0
+	r.W0, r.W0Holdout, r.HoldoutRows = u.w0, u.w0Holdout, u.in.HoldoutRows()
+	r.Holdout = nanEstimate()
+	r.Geometry, r.Estimated = u.in.Geometry(), u.in.Estimated()
 	r.Clipped = math.NaN()
-	r.BiasOnly = Estimate{Mean: math.NaN(), SE: math.NaN()}
+	r.BiasOnly = nanEstimate()
+	r.Reference, r.ReferenceWidth = nanEstimate(), math.NaN()
 	if u.refused[si] != "" {
 		r.Refused = u.refused[si]
-		r.Excess = Estimate{Mean: math.NaN(), SE: math.NaN()}
+		r.Excess = nanEstimate()
 		return r
 	}
 	r.Risk = u.in.RiskInfo()
 	r.Trials = u.results[si]
 	r.Params = u.params[si]
+	r.Holdout = holdoutEstimate(r.Trials)
+	certIn := u.in
+	if e := r.Trials[0].Constants; e != nil {
+		// Each trial prescribed from its own private estimates: the
+		// parameters shown are trial 0's.
+		r.Params = r.Trials[0].Params
+		r.ConstantsRho = e.Rho
+		estIn := u.in.WithEstimates(*e)
+		if u.run.UserRows() {
+			// User data declare no constants: the bounds and the
+			// certificate read trial 0's estimates (a scenario's read its
+			// true, declared constants).
+			certIn = estIn
+			r.Theory = theoryOf(u.run, certIn)
+			r.Bounds, r.Notes = boundsWithNote(r.Theory, r.Notes)
+			r.Notes = append(r.Notes, "the theory bounds and the certificate read trial 0's private estimates of the constants: they hold if the true constants are at most the estimates")
+		}
+		r.Notes = append(r.Notes, estIn.Notes()[len(u.in.Notes()):]...)
+	}
 	xs := make([]float64, len(r.Trials))
 	var evalSE float64
 	for i, t := range r.Trials {
@@ -366,7 +439,8 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	for _, t := range r.Trials {
 		r.BudgetCapped = r.BudgetCapped || t.BudgetBound
 	}
-	r.Certified = Certify(u.in, d.Name(), u.run.Schedule, oracleName, u.spec.K, r.Params)
+	r.Reference, r.ReferenceWidth, r.ReferenceNote = referenceOf(r.Trials)
+	r.Certified = Certify(certIn, d.Name(), u.run.Schedule, oracleName, u.spec.K, r.Params)
 	var note string
 	r.Trace, note = meanTrace(r.Trials)
 	if note != "" {
@@ -390,7 +464,7 @@ func (u *unit) comparison(elapsed time.Duration) *Comparison {
 	}
 	for si := range u.solvers {
 		if u.refused[si] != "" || u.refused[0] != "" {
-			c.Diff = append(c.Diff, Estimate{Mean: math.NaN(), SE: math.NaN()})
+			c.Diff = append(c.Diff, nanEstimate())
 			continue
 		}
 		xs := make([]float64, u.run.Spec.Trials)

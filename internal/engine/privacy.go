@@ -29,7 +29,7 @@ type PrivacyTotal struct {
 	// given.
 	Composition spec.Composition
 	// Spent is the composed cost (see the type's doc); a component is
-	// +Inf when some release was not private (the baseline sgd, ε = ∞).
+	// +Inf when some release was not private (the baseline nonprivate-schedule, ε = ∞).
 	Spent ledger.Cost
 	// Planned: Spent is the budget times the releases a run would make
 	// (a prescription), not read from ledgers.
@@ -38,7 +38,20 @@ type PrivacyTotal struct {
 	// run's conversion δ (spec.Privacy.Delta), or for a shuffle run
 	// spec.DefaultConversionDelta.
 	ConvDelta float64
+	// Shares is the number of releases the budget was planned for (with
+	// --split-budget each got 1/Shares of it); Composition.Releases is
+	// the number that ran (a refusal releases nothing).
+	Shares int
+	// NotPrivate says why the releases are not covered although their
+	// ledgers are finite (spec.Resolved.NotPrivate: seeded noise or
+	// estimated constants on user data): the total is then no guarantee
+	// either (Covered).
+	NotPrivate []string
 }
+
+// Covered reports whether the total is a privacy guarantee: every release
+// was private (Private) and nothing else voids it (NotPrivate).
+func (t PrivacyTotal) Covered() bool { return t.Private() && len(t.NotPrivate) == 0 }
 
 // convDelta is the δ of r's (ε', δ) statements.
 func convDelta(r spec.Resolved) float64 {
@@ -61,22 +74,34 @@ func (t PrivacyTotal) Private() bool {
 func (t PrivacyTotal) Mixed() bool { return t.Spent.Rho > 0 && t.Spent.Eps > 0 }
 
 // totalOf composes the ledgers of every (unit, solver, trial) that ran.
+// A solver that refused released nothing and is not counted among the
+// releases (the split, when asked, was planned with it: each release's
+// share stays what it was given).
 func totalOf(r spec.Resolved, units []*unit) PrivacyTotal {
-	t := PrivacyTotal{UserRows: r.UserRows(), Composition: r.Composition, ConvDelta: convDelta(r)}
+	t := PrivacyTotal{UserRows: r.UserRows(), Composition: r.Composition, ConvDelta: convDelta(r), NotPrivate: r.NotPrivate()}
 	if len(units) > 0 {
 		t.Composition = units[0].run.Composition
 	}
 	trials := r.Spec.Trials
 	perTrial := make([]ledger.Cost, trials)
+	released := 0
 	for _, u := range units {
 		for si := range u.solvers {
 			if u.refused[si] != "" {
 				continue
 			}
+			released++
 			for tr, res := range u.results[si] {
 				perTrial[tr] = perTrial[tr].Add(res.Spent)
 			}
 		}
+	}
+	if t.UserRows {
+		released *= trials
+	}
+	t.Shares = t.Composition.Releases
+	if len(units) > 0 {
+		t.Composition.Releases = released
 	}
 	for _, c := range perTrial {
 		if t.UserRows {
@@ -99,7 +124,7 @@ func plannedTotal(r spec.Resolved) PrivacyTotal {
 	if !r.Privacy.Private() {
 		c = ledger.Cost{Rho: math.Inf(1)}
 	}
-	return PrivacyTotal{UserRows: r.UserRows(), Composition: r.Composition, Planned: true, ConvDelta: convDelta(r),
+	return PrivacyTotal{UserRows: r.UserRows(), Composition: r.Composition, Planned: true, ConvDelta: convDelta(r), NotPrivate: r.NotPrivate(),
 		Spent: ledger.Cost{Rho: c.Rho * m, Eps: c.Eps * m, Delta: c.Delta * m}}
 }
 

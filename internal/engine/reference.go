@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 
 	"dpso/scenarios"
+	"dpso/solvers"
 	"dpso/theory"
 )
 
@@ -71,7 +73,10 @@ func runNotes(r *Report) []string {
 	m, se, w0 := r.Excess.Mean, r.Excess.SE, r.W0.Mean
 	if m > w0 && !math.IsNaN(w0) {
 		sig := "by more than 2 standard errors"
-		if !(m-2*se > w0) {
+		switch {
+		case math.IsNaN(se):
+			sig = "one trial: no standard error to say whether beyond chance"
+		case !(m-2*se > w0):
 			sig = "though within 2 standard errors of it"
 		}
 		out = append(out, fmt.Sprintf("the mean excess risk %s is above F(w₀) − F* = %s (%s): at these parameters %s did worse than returning its start point w₀ = 0",
@@ -81,4 +86,84 @@ func runNotes(r *Report) []string {
 		out = append(out, "budget-capped: the work budget cut the prescribed schedule, so these are not the theorem's parameters; its rate assumes the full schedule (the certificate, where shown, is evaluated at the steps actually run)")
 	}
 	return out
+}
+
+// trialRef is the non-private reference of one trial's draw.
+type trialRef struct {
+	excess, width float64
+	note          string
+}
+
+// reference computes the non-private reference of trial's draw: the
+// empirical risk minimizer ŵ over W of the draw's n samples (certified:
+// scenarios.Instance.MinimizeEmpirical) and its excess risk F(ŵ) − F*. It
+// reads the draw only, so it depends neither on ε nor on any solver, and
+// it is not private (it is a reference, not a release). On user data it
+// is not computed: the excess risk there is measured on the rows against
+// their own minimizer, so ŵ's is 0 by definition. A draw too large to
+// hold in memory gives a note instead; only ctx's error is returned.
+func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (trialRef, error) {
+	nan := math.NaN()
+	if u.run.UserRows() {
+		return trialRef{nan, nan, "on user data the excess risk is measured on the rows against their own minimizer F̂*, which the empirical risk minimizer attains: its excess is 0 by definition, so no reference is computed"}, nil
+	}
+	m, release, err := solvers.LoadDataset(ctx, data, p.inner)
+	if err != nil {
+		if ctx.Err() != nil {
+			return trialRef{}, ctx.Err()
+		}
+		return trialRef{nan, nan, "the non-private reference was not computed: " + err.Error()}, nil
+	}
+	defer release()
+	w, width, err := u.in.MinimizeEmpirical(ctx, m)
+	if err != nil {
+		if ctx.Err() != nil {
+			return trialRef{}, ctx.Err()
+		}
+		return trialRef{nan, nan, "the non-private reference was not computed: " + err.Error()}, nil
+	}
+	ex, _ := u.in.Excess(w)
+	return trialRef{excess: ex, width: width}, nil
+}
+
+// referenceOf is the reference's mean ± s.e. over trials, its largest
+// certificate width and the first trial's note (NaN and the note when a
+// trial has none).
+func referenceOf(trials []TrialResult) (Estimate, float64, string) {
+	xs := make([]float64, len(trials))
+	width := 0.0
+	for i, t := range trials {
+		if math.IsNaN(t.Reference) {
+			return nanEstimate(), math.NaN(), t.ReferenceNote
+		}
+		xs[i] = t.Reference
+		width = math.Max(width, t.ReferenceWidth)
+	}
+	if len(xs) == 0 {
+		return nanEstimate(), math.NaN(), ""
+	}
+	return estimate(xs), width, ""
+}
+
+// holdoutAt is the loss of w on user data's held-out rows with its
+// standard error over the rows (NaN without held-out rows).
+func holdoutAt(in *scenarios.Instance, w []float64) Estimate {
+	m, se := in.HoldoutLoss(w)
+	return Estimate{Mean: m, SE: se}
+}
+
+// holdoutEstimate is the mean ± s.e. over trials of the held-out loss
+// (NaN without held-out rows).
+func holdoutEstimate(trials []TrialResult) Estimate {
+	xs := make([]float64, 0, len(trials))
+	for _, t := range trials {
+		if math.IsNaN(t.Holdout) {
+			return Estimate{Mean: math.NaN(), SE: math.NaN()}
+		}
+		xs = append(xs, t.Holdout)
+	}
+	if len(xs) == 0 {
+		return Estimate{Mean: math.NaN(), SE: math.NaN()}
+	}
+	return estimate(xs)
 }

@@ -8,13 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/solvers"
 	"dpso/theory"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // SweepSpec describes a sweep of one parameter over a log grid.
@@ -274,18 +273,31 @@ func Sweep(ctx context.Context, r spec.Resolved, sw SweepSpec, set *Settings) (*
 // then run by Run (all of them, or a shard's units), or taken from shards
 // run elsewhere by Merge.
 func PrepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec) (*PreparedSweep, error) {
+	return prepareSweep(ctx, r, sw, 1)
+}
+
+// prepareSweep is PrepareSweep for one of `outer` sweeps that release from
+// the same data together (the rows of a two-parameter grid: SweepGrid),
+// so that the releases composed and any split of the budget count them all.
+func prepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec, outer int) (*PreparedSweep, error) {
 	start := time.Now()
 	names := sw.Solvers
 	if len(names) == 0 {
 		names = []string{r.Solver.Name()}
 	}
-	var notes []string
+	names, notes := spec.CanonicalNames(names)
+	if len(sw.Solvers) > 0 {
+		sw.Solvers = names
+	}
 	prescribedClip := math.NaN()
+	var holds map[string]Hold
 	if sw.tradeOff() {
 		var err error
-		if r, prescribedClip, notes, err = tradeOffBase(ctx, r, &sw, names); err != nil {
+		var held []string
+		if r, prescribedClip, held, holds, err = tradeOffBase(ctx, r, &sw, names); err != nil {
 			return nil, err
 		}
+		notes = append(notes, held...)
 	}
 	if err := sw.validate(); err != nil {
 		return nil, err
@@ -305,7 +317,7 @@ func PrepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec) (*Prepared
 		return nil, sweepErr("split-budget", "a sweep of eps varies the budget itself, so there is no one total to split; sweep n, or leave --split-budget out (the output states the total)")
 	}
 	grid := sw.Grid()
-	releases := r.Releases(len(names), len(grid))
+	releases := r.Releases(len(names), len(grid)*max(outer, 1))
 	rep := &SweepReport{Sweep: sw, Solvers: names, PrescribedClip: prescribedClip, BiasOnly: sw.tradeOff(), Notes: notes}
 	var units []*unit
 	for i, v := range grid {
@@ -325,7 +337,14 @@ func PrepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec) (*Prepared
 			}
 			return nil, err
 		}
-		u, err := newUnit(ctx, pr, names, i)
+		var hs []Hold
+		if holds != nil {
+			hs = make([]Hold, len(names))
+			for si, name := range names {
+				hs[si] = holds[name]
+			}
+		}
+		u, err := newUnit(ctx, pr, names, i, hs)
 		if err != nil {
 			var se *spec.SpecError
 			if errors.As(err, &se) {
@@ -490,90 +509,12 @@ func rangeText(f spec.Field) string {
 	return f.Range.String()
 }
 
-// tradeOffBase prepares a clip or k sweep from the base run r: it
-// prescribes r (the prescribed C is returned, the first phase's for the
-// localized methods), fills a clip sweep's default grid (10⁻⁴ to 1 times
-// the prescribed C), and in a clip sweep holds the step size (and, for
-// the one-pass solvers, T) at their values prescribed at the prescribed
-// C, since a step that follows C (acsa's η = max{2β, T^{3/2}√(Σ²+B²)/D}
-// reads B(C) and σ(C); prox-sgd's T reads them too) would mix two effects.
-// The returned notes say what was held.
-func tradeOffBase(ctx context.Context, r spec.Resolved, sw *SweepSpec, names []string) (spec.Resolved, float64, []string, error) {
-	num := theory.Sig4.Format
-	if sw.Param == spec.SweepClip && r.Spec.Clip > 0 {
-		return r, 0, nil, sweepErr("clip", "a clip sweep sets C at every grid point; leave clip unset")
-	}
-	p, err := Prescribe(ctx, r)
-	if err != nil {
-		return r, 0, nil, err
-	}
-	if p.Refused != "" {
-		return r, 0, nil, &solvers.RefusedError{Solver: p.Solver, Reason: p.Refused}
-	}
-	C := p.Params.Clip
-	var notes []string
-	if sw.Param == spec.SweepK {
-		notes = append(notes, "every point runs the full prescription at its k (its own C, T and step): k trades the clipping bias against the noise through the prescribed C")
-		return r, C, notes, nil
-	}
-	if sw.From == 0 && sw.To == 0 {
-		if !(C > 0) || math.IsInf(C, 1) {
-			return r, C, nil, sweepErr("from", "the prescription has no finite clip threshold here (C = %s); give from and to", num(C))
-		}
-		sw.From, sw.To = C*math.Pow(10, -DefaultClipDecades), C
-		if sw.Points == 0 {
-			sw.Points = DefaultClipPoints
-		}
-		notes = append(notes, fmt.Sprintf("default grid: C from 10%s to 1 times the prescribed C = %s", theory.Superscript(-DefaultClipDecades), num(C)))
-	}
-	phases := len(p.Params.Phases) > 1
-	label := "C"
-	if phases {
-		label = "C_1 (the first phase's)"
-	}
-	notes = append(notes, fmt.Sprintf("prescribed %s = %s; the sweep sets every phase's C to the grid value", label, num(C)))
-	// The step is held when every solver is the run's or prescribes on
-	// its schedule at the run's k (Descriptor.OnSchedule), whose step is
-	// the run's solver's.
-	held := r.Spec.Step == 0
-	for _, n := range names {
-		if d, _ := solvers.DescriptorOf(n); n != r.Solver.Name() && !d.OnSchedule {
-			held = false
-		}
-	}
-	switch {
-	case r.Spec.Step != 0:
-		notes = append(notes, fmt.Sprintf("the step is yours (%s) at every C", num(r.Spec.Step)))
-	case !held:
-		notes = append(notes, "the step is each solver's prescription at each C (the solvers' steps differ, so none is held)")
-	case phases:
-		// The localized step η does not read C; the T_i do (σ_i depends on
-		// T_i), and one override would flatten them.
-		notes = append(notes, "the step η is the prescription's, which does not depend on C; each phase's T_i follows the proof's rule at each C")
-	default:
-		s := r.Spec.Clone()
-		s.Step = p.Params.Step
-		what := fmt.Sprintf("the step (%s)", num(p.Params.Step))
-		if s.Iters == 0 {
-			s.Iters = p.Params.Iters
-			what += fmt.Sprintf(" and T = %d", p.Params.Iters)
-		}
-		rr, err := s.Resolve()
-		if err != nil {
-			return r, C, nil, err
-		}
-		r = rr
-		notes = append(notes, what+" are held at their values prescribed at the prescribed C for every C of the grid (the prescribed step reads C through the bias B(C) and the noise σ(C)); each point therefore reads \"overridden\"")
-	}
-	return r, C, notes, nil
-}
-
 // bestPoints finds each solver's grid point with the smallest mean excess
 // risk.
 func bestPoints(rep *SweepReport) []BestPoint {
 	var out []BestPoint
 	for si, name := range rep.Solvers {
-		b := BestPoint{Solver: name, Value: math.NaN(), Excess: Estimate{Mean: math.NaN(), SE: math.NaN()}}
+		b := BestPoint{Solver: name, Value: math.NaN(), Excess: nanEstimate()}
 		for _, p := range rep.Points {
 			r := p.Reports[si]
 			if r.Refused != "" || math.IsNaN(r.Excess.Mean) {

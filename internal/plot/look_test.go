@@ -26,7 +26,7 @@ func TestWriteFiguresToLookAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := engine.Compare(ctx, rs, []string{"acsa", "sgd", "lipschitz-dpsgd", "klz-gd"}, nil)
+	c, err := engine.Compare(ctx, rs, []string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestWriteFiguresToLookAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc, err := engine.Compare(ctx, hs, []string{"localized", "sgd", "klz-gd"}, nil)
+	hc, err := engine.Compare(ctx, hs, []string{"localized", "nonprivate-schedule", "klz-gd"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestWriteFiguresToLookAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw, err := engine.Sweep(ctx, ms, engine.SweepSpec{Param: "n", From: 1000, To: 1000000, Points: 4, Solvers: []string{"clipped-sgd", "sgd"}}, nil)
+	sw, err := engine.Sweep(ctx, ms, engine.SweepSpec{Param: "n", From: 1000, To: 1000000, Points: 4, Solvers: []string{"clipped-sgd", "nonprivate-schedule"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func TestComparisonFigureModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := []string{"acsa", "sgd", "lipschitz-dpsgd", "klz-gd"}
+	names := []string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd"}
 	c, err := engine.Compare(context.Background(), rs, names, nil)
 	if err != nil {
 		t.Fatal(err)

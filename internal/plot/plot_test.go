@@ -187,7 +187,7 @@ func TestSweepFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep, err := engine.Sweep(context.Background(), rs,
-		engine.SweepSpec{Param: "n", From: 1000, To: 8000, Points: 3, Solvers: []string{"clipped-sgd", "sgd"}}, nil)
+		engine.SweepSpec{Param: "n", From: 1000, To: 8000, Points: 3, Solvers: []string{"clipped-sgd", "nonprivate-schedule"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,15 +18,17 @@ import (
 // eps_lower for a zCDP oracle audit, mu_hat and mu_upper for a one-run
 // audit (which has no repeated sample).
 type AuditJSON struct {
-	Oracle    string   `json:"oracle"`
-	Eps       float64  `json:"eps"`
-	Delta     *float64 `json:"delta"`
-	Trials    int      `json:"trials"`
-	MuHat     *float64 `json:"mu_hat"`
-	MuLower   *float64 `json:"mu_lower"`
-	MuUpper   *float64 `json:"mu_upper"`
-	EpsLower  *float64 `json:"eps_lower"`
-	Violation bool     `json:"violation"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation  *CitationJSON `json:"citation,omitempty"`
+	Oracle    string        `json:"oracle"`
+	Eps       float64       `json:"eps"`
+	Delta     *float64      `json:"delta"`
+	Trials    int           `json:"trials"`
+	MuHat     *float64      `json:"mu_hat"`
+	MuLower   *float64      `json:"mu_lower"`
+	MuUpper   *float64      `json:"mu_upper"`
+	EpsLower  *float64      `json:"eps_lower"`
+	Violation bool          `json:"violation"`
 
 	// Audit is "oracle", "run" (a whole solver run) or "one-run".
 	Audit string `json:"audit"`

@@ -11,7 +11,9 @@ import (
 
 // BoundsJSON is the document of `dpso bounds --json`.
 type BoundsJSON struct {
-	Bounds []theory.Bound `json:"bounds"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation *CitationJSON  `json:"citation,omitempty"`
+	Bounds   []theory.Bound `json:"bounds"`
 }
 
 // WriteBoundsTable prints one aligned line per bound (`dpso bounds`, and

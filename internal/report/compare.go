@@ -21,17 +21,19 @@ import (
 // solver's paired difference from the first. Null where a value is
 // infinite or does not exist.
 type ComparisonJSON struct {
-	Scenario *string  `json:"scenario"`
-	Data     string   `json:"data,omitempty"`
-	Loss     string   `json:"loss,omitempty"`
-	Class    string   `json:"class"`
-	N        int      `json:"n"`
-	D        int      `json:"d"`
-	K        *float64 `json:"k"`
-	Eps      *float64 `json:"eps"`
-	Seed     *uint64  `json:"seed"` // null with secure randomness
-	Trials   int      `json:"trials"`
-	Rand     string   `json:"rand"`
+	// Citation is what reproduces the document.
+	Citation *CitationJSON `json:"citation,omitempty"`
+	Scenario *string       `json:"scenario"`
+	Data     string        `json:"data,omitempty"`
+	Loss     string        `json:"loss,omitempty"`
+	Class    string        `json:"class"`
+	N        int           `json:"n"`
+	D        int           `json:"d"`
+	K        *float64      `json:"k"`
+	Eps      *float64      `json:"eps"`
+	Seed     *uint64       `json:"seed"` // null with secure randomness
+	Trials   int           `json:"trials"`
+	Rand     string        `json:"rand"`
 	// Private: every solver's output is covered by its guarantee;
 	// NotPrivate says why not (each reason once).
 	Private    bool     `json:"private"`
@@ -52,12 +54,16 @@ type ComparisonJSON struct {
 	W0Excess *W0JSON `json:"w0_excess"`
 }
 
-// DiffJSON is a paired difference of excess risks.
+// DiffJSON is a paired difference of excess risks. Private is false
+// where either run's excess risk is not a private number (measured on
+// user rows, or of a run that is not private): as every diagnostic, it
+// says so where it appears.
 type DiffJSON struct {
-	Solver string   `json:"solver"`
-	Minus  string   `json:"minus"`
-	Mean   *float64 `json:"mean"`
-	Stderr *float64 `json:"stderr"`
+	Solver  string   `json:"solver"`
+	Minus   string   `json:"minus"`
+	Mean    *float64 `json:"mean"`
+	Stderr  *float64 `json:"stderr"`
+	Private bool     `json:"private"`
 }
 
 // Comparison is the document of a comparison (ComparisonJSON).
@@ -72,12 +78,14 @@ func Comparison(c *engine.Comparison, opt Options) ComparisonJSON {
 		Seed: h.Seed, Trials: first.Spec.Trials, W0Excess: w0JSON(first.W0, first.Risk.Method, first.Spec.Data != ""),
 		Rand: first.Spec.Rand, Total: totalJSON(c.Total, opt.convDelta()), NotPrivate: comparisonNotPrivate(c)}
 	j.Private = len(j.NotPrivate) == 0
+	j.Citation = opt.Citation.JSON()
+	opt.Citation = nil // once, at the top
 	for i, r := range c.Reports {
 		j.Solvers = append(j.Solvers, r.Solver)
 		rj := Run(r, opt)
 		rj.Privacy.Total = nil // the comparison's total is j.Total
 		j.Runs = append(j.Runs, rj)
-		d := DiffJSON{Solver: r.Solver, Minus: first.Solver}
+		d := DiffJSON{Solver: r.Solver, Minus: first.Solver, Private: diagnosticPrivate(r) && diagnosticPrivate(first)}
 		if i < len(c.Diff) {
 			d.Mean, d.Stderr = JSONNum(c.Diff[i].Mean), JSONNum(c.Diff[i].SE)
 		}
@@ -110,7 +118,14 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) error 
 			break
 		}
 	}
-	rows = append(rows, w0Row(first.W0, method, s.Data != ""), [2]string{"total", totalText(c.Total, opt.convDelta())})
+	rows = append(rows, w0Row(first.W0, method, s.Data != ""))
+	for _, r := range c.Reports {
+		if row, ok := referenceRow(r); ok {
+			rows = append(rows, row)
+			break
+		}
+	}
+	rows = append(rows, [2]string{"total", totalText(c.Total, opt.convDelta())})
 	rows = append(rows, notPrivateRows(comparisonNotPrivate(c))...)
 	if err := writeRows(w, rows); err != nil {
 		return err
@@ -118,11 +133,11 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) error 
 	fmt.Fprintln(w)
 	var table strings.Builder
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "SOLVER\tORACLE\tEXCESS RISK\t± S.E.\t%s\tCERTIFIED ≤\tT\tC\tCLIPPED\tσ\tPRIVACY\tε' (δ = %s)\n", "− "+strings.ToUpper(first.Solver)+" (PAIRED)", n4(first.Privacy.Delta))
+	fmt.Fprintf(tw, "SOLVER\tORACLE\tEXCESS RISK\t± S.E.\tMEDIAN [Q1, Q3]\t%s\tCERTIFIED ≤\tT\tC\tCLIPPED\tσ\tPRIVACY\tε' (δ = %s)\n", "− "+strings.ToUpper(first.Solver)+" (PAIRED)", n4(first.Privacy.Delta))
 	var refusals []string
 	for i, r := range c.Reports {
 		if r.Refused != "" {
-			fmt.Fprintf(tw, "%s\t%s\trefuses (below)\t\t\t\t\t\t\t\t\n", r.Solver, r.Oracle)
+			fmt.Fprintf(tw, "%s\t%s\trefuses (below)\t\t\t\t\t\t\t\t\t\n", r.Solver, r.Oracle)
 			refusals = append(refusals, r.Solver+" refuses: "+r.Refused)
 			continue
 		}
@@ -144,7 +159,8 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) error 
 		}
 		eps, _ := EpsDelta(r)
 		par := r.Params
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Solver, r.Oracle, n6(r.Excess.Mean), se, diff,
+		quart := n4(r.Excess.Median) + " [" + n4(r.Excess.Q1) + ", " + n4(r.Excess.Q3) + "]"
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Solver, r.Oracle, n6(r.Excess.Mean), se, quart, diff,
 			certCell(r.Certified, r.W0.Mean), par.Iters, n4(par.Clip), Percent(r.Clipped), n4(par.Sigma), priv, n6(eps))
 	}
 	if err := tw.Flush(); err != nil {
@@ -156,6 +172,14 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) error 
 	for _, r := range refusals {
 		fmt.Fprintln(w, r)
 	}
+	for _, r := range c.Reports {
+		if row, ok := constantsRow(r); ok {
+			fmt.Fprintf(w, "%s, %s: %s\n", r.Solver, row[0], row[1])
+		}
+		if row, ok := holdoutRow(r); ok {
+			fmt.Fprintf(w, "%s, %s: %s\n", r.Solver, row[0], row[1])
+		}
+	}
 	risk := first.Risk
 	for _, r := range c.Reports {
 		if r.Refused == "" {
@@ -166,7 +190,7 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) error 
 	fmt.Fprintf(w, "Excess risk F(w) − F*: mean ± s.e. over %s (%s, %s); the paired column is each solver minus %s, trial by trial.\n",
 		plural(s.Trials, "trial"), risk.Kind, risk.Method, first.Solver)
 	if first.UserRows {
-		fmt.Fprintf(w, "EXCESS RISK, the paired differences and CLIPPED are %s.\n", DiagnosticNote)
+		fmt.Fprintf(w, "EXCESS RISK, its median and quartiles, the paired differences and CLIPPED are %s.\n", DiagnosticNote)
 	}
 	fmt.Fprintln(w, "CERTIFIED ≤: the paper's explicit-constant bound at each solver's own parameters (* = vacuous: not below the start point's F(w₀) − F*; — = none applies or a condition fails); CLIPPED: per-sample gradients clipped.")
 	return writeTail(w, first.Bounds, comparisonNotes(c))
@@ -212,14 +236,14 @@ func comparisonNotes(c *engine.Comparison) []string {
 
 // WriteComparisonTraceCSV writes every solver's trials' traces (`dpso run
 // --solvers … --csv`): solver,trial,grad_evals,excess_risk; a solver that
-// refused has no rows.
-func WriteComparisonTraceCSV(w io.Writer, c *engine.Comparison) error {
+// refused has no rows; the citation's columns last (cit nil: none).
+func WriteComparisonTraceCSV(w io.Writer, c *engine.Comparison, cit *Citation) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"solver", "trial", "grad_evals", "excess_risk"})
+	cw.Write(cit.csvHead([]string{"solver", "trial", "grad_evals", "excess_risk"}))
 	for _, r := range c.Reports {
 		for _, t := range r.Trials {
 			for _, p := range t.Trace {
-				cw.Write([]string{r.Solver, strconv.Itoa(t.Trial), strconv.FormatInt(p.GradEvals, 10), csvCell(p.Excess)})
+				cw.Write(cit.csvRow([]string{r.Solver, strconv.Itoa(t.Trial), strconv.FormatInt(p.GradEvals, 10), csvCell(p.Excess)}))
 			}
 		}
 	}

@@ -16,6 +16,8 @@ import (
 
 // ListJSON is the document of `dpso list --json`.
 type ListJSON struct {
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation  *CitationJSON  `json:"citation,omitempty"`
 	Scenarios []ScenarioJSON `json:"scenarios"`
 	Classes   []ClassJSON    `json:"classes"`
 	Solvers   []NamedJSON    `json:"solvers"`

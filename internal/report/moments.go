@@ -33,6 +33,12 @@ type Moments struct {
 	// class) of Lemma "lem: empirical moments" at the resolved k and n, for
 	// the classes whose localized theorem reads it; nil for the others.
 	Empirical *Empirical
+	// D is the instance's d (user data: its feature columns);
+	// Estimated and Geometry are, on user data, the constants computed
+	// from the rows and where their minimizer lies (non-private).
+	D         int
+	Estimated []scenarios.EstimatedConstant
+	Geometry  *scenarios.Geometry
 }
 
 // Empirical is the empirical moment a class's localized theorem reads
@@ -46,7 +52,7 @@ type Empirical struct {
 
 // NewMoments is the moment profile of a built problem.
 func NewMoments(s spec.Spec, in *scenarios.Instance) Moments {
-	m := Moments{Spec: s, Lf: in.Moment(math.Inf(1))}
+	m := Moments{Spec: s, Lf: in.Moment(math.Inf(1)), D: in.Dim(), Estimated: in.Estimated(), Geometry: in.Geometry()}
 	for _, e := range in.Profile() {
 		if !math.IsInf(e.K, 1) {
 			m.Finite = append(m.Finite, e)
@@ -67,9 +73,18 @@ func NewMoments(s spec.Spec, in *scenarios.Instance) Moments {
 
 // MomentsJSON is the document of `dpso moments --json`.
 type MomentsJSON struct {
-	Scenario string       `json:"scenario"`
-	Lf       *float64     `json:"lf"`
-	Moments  []MomentJSON `json:"moments"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation *CitationJSON `json:"citation,omitempty"`
+	Scenario string        `json:"scenario,omitempty"`
+	// Data is the file of user data (--data), whose profile is the rows'
+	// own (Private false: a non-private diagnostic); Estimated are the
+	// constants computed from them, Geometry where their minimizer lies.
+	Data      string         `json:"data,omitempty"`
+	Private   *bool          `json:"private,omitempty"`
+	Estimated *EstimatedJSON `json:"estimated_constants,omitempty"`
+	Geometry  *GeometryJSON  `json:"geometry,omitempty"`
+	Lf        *float64       `json:"lf"`
+	Moments   []MomentJSON   `json:"moments"`
 	// Noncentral is r_k, Coordinate γ_k^{1/k}, at the orders of Moments
 	// and at k = null (∞).
 	Noncentral []SupJSON `json:"noncentral"`
@@ -150,7 +165,12 @@ func supJSON(e scenarios.SupEntry) SupJSON {
 
 // JSON is m's document.
 func (m Moments) JSON() MomentsJSON {
-	j := MomentsJSON{Scenario: m.Spec.Scenario, Lf: JSONNum(m.Lf.R), Moments: make([]MomentJSON, len(m.Finite)),
+	var private *bool
+	if m.Spec.Data != "" {
+		private = falsePtr()
+	}
+	j := MomentsJSON{Scenario: m.Spec.Scenario, Data: m.Spec.Data, Private: private, Estimated: estimatedJSON(m.Estimated), Geometry: geometryJSON(m.Geometry),
+		Lf: JSONNum(m.Lf.R), Moments: make([]MomentJSON, len(m.Finite)),
 		Noncentral: []SupJSON{}, Coordinate: []SupJSON{}, Checks: []CheckJSON{},
 		GradSup: GradSupJSON{Value: JSONNum(m.L), Exact: m.LExact, Method: m.LMethod}}
 	for i, e := range m.Finite {
@@ -177,7 +197,21 @@ func (m Moments) JSON() MomentsJSON {
 // WriteTable writes the table of `dpso moments`.
 func (m Moments) WriteTable(w io.Writer) error {
 	s := m.Spec
-	fmt.Fprintf(w, "Moment profile of %s (d = %d, D = %s", s.Scenario, s.D, n6(s.Diam))
+	name := s.Scenario
+	if s.Data != "" {
+		name = s.Data + " (user data, " + s.Loss + " loss)"
+	}
+	if s.Data != "" {
+		fmt.Fprintf(w, "NOT PRIVATE: every number below is computed on your rows (the empirical distribution's constants): a non-private diagnostic.\n")
+		if row, ok := estimatedRow(m.Estimated); ok {
+			fmt.Fprintf(w, "Estimated: %s.\n", strings.SplitN(row[1], " — ", 2)[0])
+		}
+		if g := m.Geometry.Note(); g != "" {
+			fmt.Fprintf(w, "Geometry: %s.\n", g)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Moment profile of %s (d = %d, D = %s", name, m.D, n6(s.Diam))
 	if s.Tail != 0 {
 		if in, ok := scenarios.Lookup(s.Scenario); ok && in.Tail != nil {
 			fmt.Fprintf(w, ", %s = %s", in.Tail.Symbol, n6(s.Tail))

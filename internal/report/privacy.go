@@ -15,11 +15,13 @@ import (
 // inputs (the zCDP ε and δ) first, then what they convert to; a value
 // beyond the float64 range is null.
 type PrivacyJSON struct {
-	Eps           *float64 `json:"eps"` // the zCDP ε given (ρ = ε²/2)
-	Delta         *float64 `json:"delta"`
-	Rho           *float64 `json:"rho"`
-	GDPMu         *float64 `json:"gdp_mu"`
-	EpsBunSteinke *float64 `json:"eps_bun_steinke"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation      *CitationJSON `json:"citation,omitempty"`
+	Eps           *float64      `json:"eps"` // the zCDP ε given (ρ = ε²/2)
+	Delta         *float64      `json:"delta"`
+	Rho           *float64      `json:"rho"`
+	GDPMu         *float64      `json:"gdp_mu"`
+	EpsBunSteinke *float64      `json:"eps_bun_steinke"`
 	// EpsCKS is Canonne–Kamath–Steinke 2020's conversion (the table's row).
 	EpsCKS   *float64 `json:"eps_canonne_kamath_steinke"`
 	EpsExact *float64 `json:"eps_exact"`
@@ -59,11 +61,13 @@ func NewPrivacyTarget(target, delta float64) PrivacyTarget {
 // PrivacyTargetJSON is the document of `dpso privacy --target-eps E'
 // --json`.
 type PrivacyTargetJSON struct {
-	TargetEps         *float64 `json:"target_eps"`
-	Delta             *float64 `json:"delta"`
-	ZCDPEpsExact      *float64 `json:"zcdp_eps_exact"`
-	RhoExact          *float64 `json:"rho_exact"`
-	ZCDPEpsBunSteinke *float64 `json:"zcdp_eps_bun_steinke"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation          *CitationJSON `json:"citation,omitempty"`
+	TargetEps         *float64      `json:"target_eps"`
+	Delta             *float64      `json:"delta"`
+	ZCDPEpsExact      *float64      `json:"zcdp_eps_exact"`
+	RhoExact          *float64      `json:"rho_exact"`
+	ZCDPEpsBunSteinke *float64      `json:"zcdp_eps_bun_steinke"`
 }
 
 // JSON is t's document.
@@ -85,14 +89,15 @@ func (t PrivacyTarget) WriteTable(w io.Writer) error {
 
 // Accounted is the answer of `dpso privacy --accountant`: T steps of the
 // Poisson-subsampled Gaussian mechanism (DP-SGD's) with noise multiplier
-// NoiseMultiplier and sampling rate SamplingRate, accounted at δ by the
-// accountant (package solvers/accountant). Eps is the accountant's upper
+// NoiseMultiplier and sampling rate SamplingRate, accounted at δ under
+// Adjacency by the accountant (package solvers/accountant). Eps is the accountant's upper
 // bound on the exact ε'; EpsLower is PLD's proved lower bound (NaN for RDP),
 // so the exact ε' lies in [EpsLower, Eps]. TargetEps, when set (not NaN),
 // is the target the noise multiplier was calibrated to
 // (accountant.Calibrate: the smallest multiplier that meets it).
 type Accounted struct {
 	Accountant                    accountant.Kind
+	Adjacency                     accountant.Adjacency
 	NoiseMultiplier, SamplingRate float64
 	Steps                         int
 	Delta, Eps, EpsLower          float64
@@ -102,12 +107,12 @@ type Accounted struct {
 // NewAccounted accounts m at δ with the accountant k (with target =
 // NaN), or, with a finite target, first calibrates m.Sigma to it.
 func NewAccounted(k accountant.Kind, m accountant.Mechanism, delta, target float64) (Accounted, error) {
-	a := Accounted{Accountant: k, SamplingRate: m.Q, Steps: m.Steps, Delta: delta, TargetEps: target, EpsLower: math.NaN()}
+	a := Accounted{Accountant: k, Adjacency: m.Adjacency, SamplingRate: m.Q, Steps: m.Steps, Delta: delta, TargetEps: target, EpsLower: math.NaN()}
 	if !math.IsNaN(target) {
-		z, err := accountant.Calibrate(k, m.Q, m.Steps, target, delta)
+		z, err := accountant.Calibrate(k, m.Adjacency, m.Q, m.Steps, target, delta)
 		var ce *accountant.CalibrationError
 		if errors.As(err, &ce) {
-			return a, fmt.Errorf("%v (q = %s, T = %s, (ε', δ) = (%s, %s))", ce.Err, theory.Sig6.Format(ce.Q), theory.FormatCount(ce.Steps), theory.Sig6.Format(ce.Eps), theory.Sig6.Format(ce.Delta))
+			return a, fmt.Errorf("%v (q = %s, T = %s, (ε', δ) = (%s, %s), %v)", ce.Err, theory.Sig6.Format(ce.Q), theory.FormatCount(ce.Steps), theory.Sig6.Format(ce.Eps), theory.Sig6.Format(ce.Delta), ce.Adjacency)
 		}
 		if err != nil {
 			return a, err
@@ -125,25 +130,28 @@ func NewAccounted(k accountant.Kind, m accountant.Mechanism, delta, target float
 }
 
 // AccountedJSON is the document of `dpso privacy --accountant … --json`:
-// the inputs first (the accountant, the mechanism, δ and with --target-eps
-// the target), then the noise multiplier (given, or calibrated to the
+// the inputs first (the accountant, the adjacency, the mechanism, δ and
+// with --target-eps the target), then the noise multiplier (given, or calibrated to the
 // target), ε' at δ of the mechanism, PLD's lower bound and its
 // discretisation error eps − eps_lower (null for RDP).
 type AccountedJSON struct {
-	Accountant      string   `json:"accountant"`
-	SamplingRate    *float64 `json:"sampling_rate"`
-	Steps           int      `json:"steps"`
-	Delta           *float64 `json:"delta"`
-	TargetEps       *float64 `json:"target_eps,omitempty"`
-	NoiseMultiplier *float64 `json:"noise_multiplier"`
-	Eps             *float64 `json:"eps"`
-	EpsLower        *float64 `json:"eps_lower"`
-	ErrorBound      *float64 `json:"discretisation_error"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation        *CitationJSON `json:"citation,omitempty"`
+	Accountant      string        `json:"accountant"`
+	Adjacency       string        `json:"adjacency"`
+	SamplingRate    *float64      `json:"sampling_rate"`
+	Steps           int           `json:"steps"`
+	Delta           *float64      `json:"delta"`
+	TargetEps       *float64      `json:"target_eps,omitempty"`
+	NoiseMultiplier *float64      `json:"noise_multiplier"`
+	Eps             *float64      `json:"eps"`
+	EpsLower        *float64      `json:"eps_lower"`
+	ErrorBound      *float64      `json:"discretisation_error"`
 }
 
 // JSON is a's document.
 func (a Accounted) JSON() AccountedJSON {
-	return AccountedJSON{Accountant: a.Accountant.String(), NoiseMultiplier: JSONNum(a.NoiseMultiplier), SamplingRate: JSONNum(a.SamplingRate),
+	return AccountedJSON{Accountant: a.Accountant.String(), Adjacency: a.Adjacency.String(), NoiseMultiplier: JSONNum(a.NoiseMultiplier), SamplingRate: JSONNum(a.SamplingRate),
 		Steps: a.Steps, Delta: JSONNum(a.Delta), Eps: JSONNum(a.Eps), EpsLower: JSONNum(a.EpsLower), ErrorBound: JSONNum(a.Eps - a.EpsLower),
 		TargetEps: JSONNum(a.TargetEps)}
 }
@@ -153,6 +161,7 @@ func (a Accounted) WriteTable(w io.Writer) error {
 	rows := [][2]string{
 		{"mechanism", "Poisson-subsampled Gaussian, composed over T steps (DP-SGD)"},
 		{"accountant", a.Accountant.String()},
+		{"adjacency", adjacencyText(a.Adjacency.String())},
 	}
 	if !math.IsNaN(a.TargetEps) {
 		rows = append(rows, [2]string{"target ε'", n6(a.TargetEps)},
@@ -169,4 +178,16 @@ func (a Accounted) WriteTable(w io.Writer) error {
 		rows = append(rows, [2]string{"exact ε' ≥", n6(a.EpsLower) + " (PLD discretisation error ≤ " + n6(a.Eps-a.EpsLower) + ")"})
 	}
 	return writeRows(w, rows)
+}
+
+// adjacencyText says what a neighbouring relation of a privacy statement
+// means, for the tables.
+func adjacencyText(adj string) string {
+	switch adj {
+	case "replace-one":
+		return "replace-one (datasets of the same size that differ in one record: the paper's)"
+	case "add-remove":
+		return "add-remove (one record added or removed: Opacus's and TF Privacy's)"
+	}
+	return adj
 }

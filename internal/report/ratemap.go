@@ -13,15 +13,17 @@ import (
 // axes and every cell (Cells[j][i] at (Xs[i], Ys[j])); null where a value
 // is infinite or does not exist.
 type RateMapJSON struct {
-	Class   string       `json:"class"`
-	X       string       `json:"x"`
-	Y       string       `json:"y"`
-	Xs      []float64    `json:"xs"`
-	Ys      []float64    `json:"ys"`
-	UpperID string       `json:"upper_id"`
-	LowerID string       `json:"lower_id"`
-	Fixed   string       `json:"fixed"`
-	Cells   [][]CellJSON `json:"cells"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation *CitationJSON `json:"citation,omitempty"`
+	Class    string        `json:"class"`
+	X        string        `json:"x"`
+	Y        string        `json:"y"`
+	Xs       []float64     `json:"xs"`
+	Ys       []float64     `json:"ys"`
+	UpperID  string        `json:"upper_id"`
+	LowerID  string        `json:"lower_id"`
+	Fixed    string        `json:"fixed"`
+	Cells    [][]CellJSON  `json:"cells"`
 }
 
 // CellJSON is one cell of a rate map (theory.MapCell).

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"dpso/internal/engine"
 	"dpso/theory"
@@ -27,7 +28,9 @@ type TotalJSON struct {
 	// (the zCDP part converted to (ε', δ) and added to the (ε, δ) part:
 	// conservative), or "none" when some release was not private.
 	Composition string `json:"composition"`
-	// Private: every release was private (the total is finite).
+	// Private: the total is a privacy guarantee: every release was private
+	// (the total is finite) and nothing voids it (seeded noise or
+	// estimated constants on user data: the document's not_private).
 	Private bool `json:"private"`
 	// Rho is the composed ρ of the zCDP releases (null when not private,
 	// or when there is none: every release an (ε, δ)).
@@ -85,7 +88,7 @@ func composition(t engine.PrivacyTotal) string {
 func totalJSON(t engine.PrivacyTotal, conv float64) *TotalJSON {
 	eps, delta := totalDP(t, conv)
 	j := &TotalJSON{Scope: "per-draw", Releases: t.Composition.Releases, Split: t.Composition.Split,
-		Composition: composition(t), Private: t.Private(), EpsDP: JSONNum(eps), DeltaDP: JSONNum(delta),
+		Composition: composition(t), Private: t.Covered(), EpsDP: JSONNum(eps), DeltaDP: JSONNum(delta),
 		Planned: t.Planned, Note: totalText(t, conv)}
 	if t.UserRows {
 		j.Scope = "user-rows"
@@ -119,7 +122,7 @@ func costText(t engine.PrivacyTotal, conv float64) string {
 	eps, delta := totalDP(t, conv)
 	switch {
 	case !t.Private():
-		return "not private (a release without noise: ε = ∞ or the baseline sgd)"
+		return "not private (a release without noise: ε = ∞ or the baseline nonprivate-schedule)"
 	case t.Mixed():
 		return fmt.Sprintf("ρ = %s zCDP plus (ε, δ) = (%s, %s); in all (ε', δ) = (%s, %s) by basic composition of the zCDP part's exact conversion at δ = %s (conservative)",
 			n6(s.Rho), n6(s.Eps), n6(s.Delta), n6(eps), n6(delta), n6(conv))
@@ -129,8 +132,19 @@ func costText(t engine.PrivacyTotal, conv float64) string {
 	return fmt.Sprintf("ρ = %s zCDP (zCDP composition: ρ's add); (ε', δ)-DP with δ = %s: ε' = %s (exact, Gaussian mechanism)", n6(s.Rho), n6(conv), n6(eps))
 }
 
-// totalText says what the call's outputs cost together, and why.
+// totalText says what the call's outputs cost together, and why; when
+// something voids the guarantee (seeded noise or estimated constants on
+// user data), it says so after the cost.
 func totalText(t engine.PrivacyTotal, conv float64) string {
+	txt := totalCost(t, conv)
+	if t.Private() && len(t.NotPrivate) > 0 {
+		txt += " — but NOT PRIVATE: " + strings.Join(t.NotPrivate, "; ")
+	}
+	return txt
+}
+
+// totalCost is totalText's account of the cost.
+func totalCost(t engine.PrivacyTotal, conv float64) string {
 	c := t.Composition
 	m := max(c.Releases, 1)
 	verb := "spent"
@@ -140,7 +154,7 @@ func totalText(t engine.PrivacyTotal, conv float64) string {
 	if !t.UserRows {
 		if !t.Private() {
 			// No guarantee to hold per trial: say so first (ε = ∞, or the
-			// baseline sgd among the releases).
+			// baseline nonprivate-schedule among the releases).
 			what := "the release"
 			if m > 1 {
 				what = fmt.Sprintf("the %d releases of one trial (solvers, sweep points), which share its draw,", m)
@@ -162,7 +176,7 @@ func totalText(t engine.PrivacyTotal, conv float64) string {
 		plural(m, "release"), verb, costText(t, conv))
 	switch {
 	case c.Split:
-		txt += fmt.Sprintf("; --split-budget gave each release 1/%d of the budget given", m)
+		txt += fmt.Sprintf("; --split-budget gave each release 1/%d of the budget given", max(t.Shares, m))
 	case m > 1 && c.Requested.Private():
 		txt += "; each release had the full budget given (--split-budget makes it the total instead)"
 	}
@@ -170,7 +184,7 @@ func totalText(t engine.PrivacyTotal, conv float64) string {
 }
 
 // notPrivate is why r's outputs are not covered by a guarantee (the
-// Spec's reasons and the baseline sgd's).
+// Spec's reasons and the baseline nonprivate-schedule's).
 func notPrivate(r *engine.Report) []string {
 	why := append([]string(nil), r.NotPrivate...)
 	if r.Privacy.Private() && !r.Private() {

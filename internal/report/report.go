@@ -19,6 +19,9 @@ type Options struct {
 	ConvDelta float64
 	// EmitW includes each trial's output w.
 	EmitW bool
+	// Citation, when set, is the document's "citation" (its first key)
+	// and its CSV's trailing columns.
+	Citation *Citation
 }
 
 func (o Options) convDelta() float64 {

@@ -22,7 +22,7 @@ func TestRunDocumentNulls(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	r := &engine.Report{
 		Spec:    spec.Spec{Scenario: "linreg-t", Class: theory.SmoothConvex, K: inf, Eps: inf, Trials: 1},
-		Solver:  "sgd",
+		Solver:  "nonprivate-schedule",
 		Oracle:  "clip-gaussian",
 		Privacy: spec.Privacy{Model: spec.ZCDP, Eps: inf, Rho: inf},
 		Excess:  engine.Estimate{Mean: 0.5, SE: nan, N: 1},

@@ -25,16 +25,19 @@ import (
 // with no trials and no excess risk); null where a value is infinite or
 // does not exist. The explorer exports the same document for a run.
 type RunJSON struct {
-	Scenario *string      `json:"scenario"`
-	Data     string       `json:"data,omitempty"`
-	Loss     string       `json:"loss,omitempty"`
-	Class    theory.Class `json:"class"`
-	Solver   string       `json:"solver"`
-	Oracle   string       `json:"oracle"`
-	N        int          `json:"n"`
-	D        int          `json:"d"`
-	K        *float64     `json:"k"`
-	Eps      *float64     `json:"eps"`
+	// Citation is what reproduces the document (absent in a comparison's
+	// runs and in the explorer's export).
+	Citation *CitationJSON `json:"citation,omitempty"`
+	Scenario *string       `json:"scenario"`
+	Data     string        `json:"data,omitempty"`
+	Loss     string        `json:"loss,omitempty"`
+	Class    theory.Class  `json:"class"`
+	Solver   string        `json:"solver"`
+	Oracle   string        `json:"oracle"`
+	N        int           `json:"n"`
+	D        int           `json:"d"`
+	K        *float64      `json:"k"`
+	Eps      *float64      `json:"eps"`
 	// Seed is null with secure randomness (no seed is read).
 	Seed *uint64 `json:"seed"`
 	// Moments is the moment assumption the prescription reads and the
@@ -45,7 +48,7 @@ type RunJSON struct {
 	Rand string `json:"rand"`
 	// Private: the solver's output is covered by its privacy guarantee;
 	// NotPrivate says why not, in words, when it is not (ε = ∞, the
-	// baseline sgd, seeded noise or estimated constants on user data).
+	// baseline nonprivate-schedule, seeded noise or estimated constants on user data).
 	Private    bool             `json:"private"`
 	NotPrivate []string         `json:"not_private,omitempty"`
 	Params     ParamsJSON       `json:"params"`
@@ -54,12 +57,27 @@ type RunJSON struct {
 	Trials     []TrialJSON      `json:"trials"`
 	// W0Excess is F(w₀) − F*, the excess risk of doing nothing.
 	W0Excess *W0JSON `json:"w0_excess"`
+	// Geometry is where the empirical minimizer of user data lies
+	// relative to W, Estimated the constants estimated from the rows
+	// (both non-private; absent on a scenario).
+	Geometry  *GeometryJSON  `json:"geometry,omitempty"`
+	Estimated *EstimatedJSON `json:"estimated_constants,omitempty"`
+	// Reference is the non-private reference, the empirical risk
+	// minimizer's excess risk on the same draws (absent for a
+	// prescription).
+	Reference *ReferenceJSON `json:"nonprivate_reference,omitempty"`
 	// Clipped is the fraction of per-sample gradients clipped (absent for
 	// a prescription and for a solver that does not clip).
 	Clipped *DiagJSON `json:"clipped,omitempty"`
 	// Certificate is the paper's explicit-constant bound at the run's
 	// parameters (null when none applies: the notes say why).
 	Certificate *CertificateJSON `json:"certificate"`
+	// Constants are the private estimates of the constants (--constants
+	// private; absent otherwise).
+	Constants *ConstantsJSON `json:"constants,omitempty"`
+	// Holdout is the loss on user data's held-out rows (--holdout; absent
+	// otherwise).
+	Holdout *HoldoutJSON `json:"holdout,omitempty"`
 	// BudgetCapped: the work budget cut the prescribed schedule.
 	BudgetCapped bool           `json:"budget_capped,omitempty"`
 	Bounds       []theory.Bound `json:"bounds"`
@@ -88,7 +106,12 @@ type PrivacyBlockJSON struct {
 	// Model is "zcdp" (ρ = ε²/2), "shuffle" ((ε, δ)-shuffle DP) or
 	// "accountant" (dp-sgd: (ε', δ)-DP by a privacy accountant, calibrated
 	// to the exact (ε', δ) of ρ = ε²/2).
-	Model      string        `json:"model"`
+	Model string `json:"model"`
+	// Adjacency is the neighbouring relation of every statement of the
+	// block: "replace-one" (the paper's, datasets at Hamming distance 1)
+	// or "add-remove" (dp-sgd with --adjacency add-remove); absent for a
+	// run that is not private.
+	Adjacency  string        `json:"adjacency,omitempty"`
 	Accountant string        `json:"accountant,omitempty"`
 	EpsDelta   *EpsDeltaJSON `json:"eps_delta,omitempty"`
 	// Target is what an accounted run's noise was calibrated to (dp-sgd):
@@ -128,11 +151,15 @@ type EpsDeltaJSON struct {
 	EpsLower *float64 `json:"eps_lower"`
 }
 
-// ExcessJSON is the excess risk's mean ± standard error and how it is
+// ExcessJSON is the excess risk's mean ± standard error, with the median
+// and quartiles of the trials beside them (engine.Estimate), and how it is
 // measured.
 type ExcessJSON struct {
 	Mean       *float64 `json:"mean"`
 	Stderr     *float64 `json:"stderr"`
+	Median     *float64 `json:"median"`
+	Q1         *float64 `json:"q1"`
+	Q3         *float64 `json:"q3"`
 	Kind       string   `json:"kind"`
 	Method     string   `json:"method"`
 	EvalStderr *float64 `json:"eval_stderr"`
@@ -166,7 +193,7 @@ func paramsOf(p solvers.Params) ParamsJSON {
 
 // privacyOf is the privacy block of a run: its model (zcdp, shuffle,
 // accountant, or none for a run that is not private: ε = ∞ or the
-// non-private baseline sgd, whose ledger budget is infinite), the budget
+// non-private baseline nonprivate-schedule, whose ledger budget is infinite), the budget
 // and, for a run, the largest spent cost over trials (nil for a
 // prescription). The (ε', δ) equivalent is stated at the run's δ
 // (pv.Delta; conv when the budget has none).
@@ -178,13 +205,13 @@ func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent)
 	case !private:
 		return PrivacyBlockJSON{Model: "none", Delta: JSONNum(conv)}
 	case pv.Model == spec.Shuffle:
-		j := PrivacyBlockJSON{Model: "shuffle", Delta: JSONNum(pv.Delta), EpsExact: JSONNum(pv.Eps)}
+		j := PrivacyBlockJSON{Model: "shuffle", Adjacency: pv.Adjacency, Delta: JSONNum(pv.Delta), EpsExact: JSONNum(pv.Eps)}
 		if spent != nil {
 			j.SpentEps, j.SpentDelta = JSONNum(spent.eps), JSONNum(spent.delta)
 		}
 		return j
 	}
-	j := PrivacyBlockJSON{Model: "zcdp", Rho: JSONNum(pv.Rho), Delta: JSONNum(conv), EpsExact: JSONNum(theory.EpsExact(pv.Eps, conv))}
+	j := PrivacyBlockJSON{Model: "zcdp", Adjacency: pv.Adjacency, Rho: JSONNum(pv.Rho), Delta: JSONNum(conv), EpsExact: JSONNum(theory.EpsExact(pv.Eps, conv))}
 	if pv.Model == spec.Accountant {
 		// An accounted run (dp-sgd): its accounted (ε', δ) is eps_delta,
 		// calibrated to the exact ε' of ρ at δ (target); it claims no ρ.
@@ -192,7 +219,7 @@ func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent)
 		j.Target = &TargetJSON{Rho: j.Rho, Delta: j.Delta, EpsExact: j.EpsExact}
 		j.Rho, j.EpsExact = nil, nil
 		if spent != nil && spent.ev != nil {
-			j.Accountant = spent.ev.Accountant
+			j.Accountant, j.Adjacency = spent.ev.Accountant, spent.ev.Adjacency
 			j.EpsDelta = &EpsDeltaJSON{Eps: JSONNum(spent.eps), Delta: JSONNum(spent.delta), EpsLower: JSONNum(spent.epsLower)}
 		}
 		return j
@@ -281,13 +308,15 @@ func headerJSON(s spec.Spec, t scenarios.TheoryInputs, solver, oracleName string
 func Run(r *engine.Report, opt Options) RunJSON {
 	s := r.Spec
 	j := headerJSON(s, r.Theory, r.Solver, r.Oracle)
+	j.Citation = opt.Citation.JSON()
 	j.Params = paramsOf(r.Params)
 	j.Privacy = privacyOf(r.Privacy, opt.convDelta(), r.Private(), spentOf(r))
 	j.Privacy.Total = totalJSON(r.Total, opt.convDelta())
 	j.NotPrivate = notPrivate(r)
 	j.Private = len(j.NotPrivate) == 0
 	dp := diagnosticPrivate(r)
-	j.ExcessRisk = &ExcessJSON{Mean: JSONNum(r.Excess.Mean), Stderr: JSONNum(r.Excess.SE), Kind: r.Risk.Kind,
+	j.ExcessRisk = &ExcessJSON{Mean: JSONNum(r.Excess.Mean), Stderr: JSONNum(r.Excess.SE), Median: JSONNum(r.Excess.Median),
+		Q1: JSONNum(r.Excess.Q1), Q3: JSONNum(r.Excess.Q3), Kind: r.Risk.Kind,
 		Method: r.Risk.Method, EvalStderr: JSONNum(r.EvalSE), Private: dp}
 	if r.UserRows {
 		j.ExcessRisk.Note = DiagnosticNote
@@ -304,8 +333,11 @@ func Run(r *engine.Report, opt Options) RunJSON {
 		j.Trials[i] = tj
 	}
 	j.W0Excess = w0JSON(r.W0, r.Risk.Method, s.Data != "")
+	j.Geometry, j.Estimated = geometryJSON(r.Geometry), estimatedJSON(r.Estimated)
+	j.Reference = referenceJSON(r)
 	j.Clipped = clippedJSON(r)
 	j.Certificate = certJSON(r.Certified, r.W0.Mean)
+	j.Constants, j.Holdout = constantsJSON(r), holdoutJSON(r)
 	j.BudgetCapped = r.BudgetCapped
 	j.Params.Prescribed = j.Params.Prescribed && !j.BudgetCapped
 	j.Bounds = boundsOrEmpty(r.Bounds)
@@ -317,6 +349,7 @@ func Run(r *engine.Report, opt Options) RunJSON {
 // Prescription is the document of `dpso run --dry-run --json` for p.
 func Prescription(p *engine.Prescription, opt Options) RunJSON {
 	j := headerJSON(p.Spec, p.Theory, p.Solver, p.Oracle)
+	j.Citation = opt.Citation.JSON()
 	j.Params = paramsOf(p.Params)
 	j.Privacy = privacyOf(p.Privacy, opt.convDelta(), p.Private(), nil)
 	j.Privacy.Total = totalJSON(p.Total, opt.convDelta())
@@ -327,6 +360,7 @@ func Prescription(p *engine.Prescription, opt Options) RunJSON {
 	j.Private = len(j.NotPrivate) == 0
 	j.Trials = []TrialJSON{}
 	j.W0Excess = w0JSON(p.W0, p.Risk.Method, p.Spec.Data != "")
+	j.Geometry, j.Estimated = geometryJSON(p.Geometry), estimatedJSON(p.Estimated)
 	j.Certificate = certJSON(p.Certified, p.W0.Mean)
 	j.BudgetCapped = p.Params.BudgetBound
 	j.Params.Prescribed = j.Params.Prescribed && !j.BudgetCapped
@@ -336,13 +370,13 @@ func Prescription(p *engine.Prescription, opt Options) RunJSON {
 }
 
 // WriteTraceCSV writes every trial's trace (`dpso run --csv`):
-// trial,grad_evals,excess_risk.
-func WriteTraceCSV(w io.Writer, r *engine.Report) error {
+// trial,grad_evals,excess_risk and the citation's columns (cit nil: none).
+func WriteTraceCSV(w io.Writer, r *engine.Report, cit *Citation) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"trial", "grad_evals", "excess_risk"})
+	cw.Write(cit.csvHead([]string{"trial", "grad_evals", "excess_risk"}))
 	for _, t := range r.Trials {
 		for _, p := range t.Trace {
-			cw.Write([]string{strconv.Itoa(t.Trial), strconv.FormatInt(p.GradEvals, 10), csvCell(p.Excess)})
+			cw.Write(cit.csvRow([]string{strconv.Itoa(t.Trial), strconv.FormatInt(p.GradEvals, 10), csvCell(p.Excess)}))
 		}
 	}
 	cw.Flush()
@@ -430,66 +464,6 @@ func momentsUsed(t scenarios.TheoryInputs) *MomentsUsedJSON {
 	return &MomentsUsedJSON{Assumption: string(t.Assumption), Label: t.Assumption.Label(), Rk: JSONNum(t.UsedRk), R2: JSONNum(t.UsedR2)}
 }
 
-func paramsRow(p solvers.Params, capped bool) [2]string {
-	txt := fmt.Sprintf("T = %d, batch = %d, C = %s, σ = %s, step = %s", p.Iters, p.Batch, n6(p.Clip), n6(p.Sigma), n6(p.Step))
-	if len(p.Phases) > 1 {
-		txt += fmt.Sprintf(" (%d phases; batch, C, σ, step of the first; T total)", len(p.Phases))
-	}
-	switch {
-	case capped:
-		txt += " — budget-capped: the work budget cut the prescribed T_i (the theorem assumes the full schedule)"
-		if !p.Prescribed {
-			txt += "; overridden: " + strings.Join(p.Overridden, ", ")
-		}
-	case p.Prescribed:
-		txt += " — prescribed"
-	default:
-		txt += " — overridden: " + strings.Join(p.Overridden, ", ") + " (the theorem's prescription is not in force)"
-	}
-	return [2]string{"parameters", txt}
-}
-
-func privacyRow(s spec.Spec, pv spec.Privacy, conv float64, private bool, spent *privacySpent) [2]string {
-	switch {
-	case !pv.Private():
-		return [2]string{"privacy", "none (ε = ∞: no clipping needed, no noise)"}
-	case !private:
-		return [2]string{"privacy", "none: " + s.Solver + " is the non-private baseline (no clipping, no noise)"}
-	case pv.Model == spec.Shuffle:
-		txt := fmt.Sprintf("(ε, δ) = (%s, %s)-shuffle DP", n6(pv.Eps), n6(pv.Delta))
-		if spent != nil {
-			txt += fmt.Sprintf("; spent ε = %s, δ = %s per release (ledger: max over samples, largest over trials)", n6(spent.eps), n6(spent.delta))
-		}
-		return [2]string{"privacy", txt}
-	}
-	if pv.Delta > 0 {
-		conv = pv.Delta
-	}
-	txt := fmt.Sprintf("ρ = ε²/2 = %s zCDP per release; (ε', δ)-DP with δ = %s: ε' = %s (exact, Gaussian mechanism)",
-		n6(pv.Rho), n6(conv), n6(theory.EpsExact(pv.Eps, conv)))
-	if pv.Eps != s.Eps {
-		txt = fmt.Sprintf("ε = %s per release (--split-budget), ", n6(pv.Eps)) + txt
-	}
-	if pv.Model == spec.Accountant {
-		target := fmt.Sprintf("the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s", n6(pv.Rho), n6(conv))
-		if spent == nil || spent.ev == nil {
-			return [2]string{"privacy", fmt.Sprintf("(ε', δ)-DP by the %s accountant, calibrated to ε' ≤ %s, %s (not run: no accounted value yet)",
-				pv.AccountantName, n6(theory.EpsExact(pv.Eps, conv)), target)}
-		}
-		e := spent.ev
-		txt = fmt.Sprintf("(ε', δ)-DP by the %s accountant: ε' = %s at δ = %s (T = %d steps, q = %s, noise multiplier %s), calibrated to ε' ≤ %s, %s",
-			e.Accountant, n6(spent.eps), n6(spent.delta), e.Steps, n6(e.Q), n6(e.Sigma), n6(theory.EpsExact(pv.Eps, spent.delta)), target)
-		if !math.IsNaN(spent.epsLower) {
-			txt += fmt.Sprintf("; exact ε' ≥ %s (discretisation error ≤ %s)", n6(spent.epsLower), n6(spent.eps-spent.epsLower))
-		}
-		return [2]string{"privacy", txt}
-	}
-	if spent != nil {
-		txt += fmt.Sprintf("; spent ρ = %s per release (ledger: max over samples, largest over trials)", n6(spent.rho))
-	}
-	return [2]string{"privacy", txt}
-}
-
 func writeRows(w io.Writer, rows [][2]string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range rows {
@@ -529,11 +503,26 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
 		privacyRow(s, r.Privacy, conv, r.Private(), spentOf(r)),
 		[2]string{"total", totalText(r.Total, conv)},
 	)
+	if row, ok := constantsRow(r); ok {
+		rows = append(rows, row)
+	}
 	rows = append(rows, notPrivateRows(notPrivate(r))...)
 	rows = append(rows, [2]string{"excess risk", excessText(r)},
 		w0Row(r.W0, r.Risk.Method, s.Data != ""),
-		certRow(r.Certified, r.W0.Mean, r.Excess.Mean),
 	)
+	if row, ok := geometryRow(r.Geometry); ok {
+		rows = append(rows, row)
+	}
+	if row, ok := estimatedRow(r.Estimated); ok {
+		rows = append(rows, row)
+	}
+	if row, ok := referenceRow(r); ok {
+		rows = append(rows, row)
+	}
+	if row, ok := holdoutRow(r); ok {
+		rows = append(rows, row)
+	}
+	rows = append(rows, certRow(r.Certified, r.W0.Mean, r.Excess.Mean))
 	if row, ok := clippedRow(r); ok {
 		rows = append(rows, row)
 	}
@@ -549,32 +538,7 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
 			fmt.Fprintf(w, "w (trial %d) = [%s]\n", t.Trial, strings.Join(parts, ", "))
 		}
 	}
-	return writeTail(w, r.Bounds, append(append([]string{}, r.Notes...), r.RefNotes...))
-}
-
-// excessText is "mean ± s.e." with its kind and method.
-func excessText(r *engine.Report) string {
-	txt := n6(r.Excess.Mean)
-	if math.IsNaN(r.Excess.SE) {
-		txt += " (one trial: no standard error)"
-	} else {
-		txt += " ± " + n6(r.Excess.SE) + fmt.Sprintf(" (mean ± s.e. over %d trials)", r.Excess.N)
-	}
-	txt += "; " + r.Risk.Kind + ", " + r.Risk.Method
-	if r.EvalSE > 0 {
-		txt += "; evaluation error ± " + n6(r.EvalSE)
-	}
-	if r.UserRows {
-		txt += " (" + DiagnosticNote + ")"
-	}
-	if m, se, w0 := r.Excess.Mean, r.Excess.SE, r.W0.Mean; m > w0 {
-		if m-2*se > w0 {
-			txt += " — ABOVE F(w₀) − F* by more than 2 s.e.: worse than doing nothing"
-		} else {
-			txt += " — above F(w₀) − F*, within 2 s.e.: no better than doing nothing"
-		}
-	}
-	return txt
+	return writeTail(w, r.Bounds, append(withoutGeometry(r.Notes, r.Geometry), r.RefNotes...))
 }
 
 // WritePrescriptionTable writes the table of `dpso run --dry-run`.
@@ -594,11 +558,18 @@ func WritePrescriptionTable(w io.Writer, p *engine.Prescription, opt Options) er
 	}
 	rows = append(rows, notPrivateRows(why)...)
 	rows = append(rows, [2]string{"excess risk", "not run (--dry-run); " + p.Risk.Kind + ", " + p.Risk.Method},
-		w0Row(p.W0, p.Risk.Method, s.Data != ""), certRow(p.Certified, p.W0.Mean, math.NaN()))
+		w0Row(p.W0, p.Risk.Method, s.Data != ""))
+	if row, ok := geometryRow(p.Geometry); ok {
+		rows = append(rows, row)
+	}
+	if row, ok := estimatedRow(p.Estimated); ok {
+		rows = append(rows, row)
+	}
+	rows = append(rows, certRow(p.Certified, p.W0.Mean, math.NaN()))
 	if err := writeRows(w, rows); err != nil {
 		return err
 	}
-	return writeTail(w, p.Bounds, append(append([]string{}, p.Notes...), p.RefNotes...))
+	return writeTail(w, p.Bounds, append(withoutGeometry(p.Notes, p.Geometry), p.RefNotes...))
 }
 
 // WriteRunJSON writes the document of `dpso run --json` for r (that of

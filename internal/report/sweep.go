@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -17,21 +16,23 @@ import (
 // SweepJSON is the document of `dpso sweep --json`; the explorer exports
 // the same document for a sweep.
 type SweepJSON struct {
-	Sweep    string       `json:"sweep"`
-	From     float64      `json:"from"`
-	To       float64      `json:"to"`
-	Grid     []float64    `json:"grid"`
-	Scenario *string      `json:"scenario"`
-	Data     string       `json:"data,omitempty"`
-	Loss     string       `json:"loss,omitempty"`
-	Class    theory.Class `json:"class"`
-	K        *float64     `json:"k"`
-	Eps      *float64     `json:"eps"`
-	N        *int         `json:"n"`
-	D        *int         `json:"d"`
-	Trials   int          `json:"trials"`
-	Seed     *uint64      `json:"seed"` // null with secure randomness
-	Rand     string       `json:"rand"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation *CitationJSON `json:"citation,omitempty"`
+	Sweep    string        `json:"sweep"`
+	From     float64       `json:"from"`
+	To       float64       `json:"to"`
+	Grid     []float64     `json:"grid"`
+	Scenario *string       `json:"scenario"`
+	Data     string        `json:"data,omitempty"`
+	Loss     string        `json:"loss,omitempty"`
+	Class    theory.Class  `json:"class"`
+	K        *float64      `json:"k"`
+	Eps      *float64      `json:"eps"`
+	N        *int          `json:"n"`
+	D        *int          `json:"d"`
+	Trials   int           `json:"trials"`
+	Seed     *uint64       `json:"seed"` // null with secure randomness
+	Rand     string        `json:"rand"`
 	// Private, NotPrivate: as a run's (every point's reports agree).
 	Private    bool     `json:"private"`
 	NotPrivate []string `json:"not_private,omitempty"`
@@ -46,6 +47,10 @@ type SweepJSON struct {
 	Notes   []string         `json:"notes"`
 	// W0Excess is F(w₀) − F* at every grid point.
 	W0Excess *SweepW0JSON `json:"w0_excess"`
+	// Reference is the non-private reference at every grid point: the
+	// empirical risk minimizer's excess risk on the point's draws (null
+	// where not computed; see ReferenceJSON).
+	Reference *SweepReferenceJSON `json:"nonprivate_reference"`
 	// PrescribedClip is the base run's prescribed C (clip and k sweeps).
 	PrescribedClip *float64 `json:"prescribed_clip,omitempty"`
 	// Best is each solver's grid point with the smallest mean (clip and k
@@ -61,6 +66,15 @@ type SweepW0JSON struct {
 	Method  string     `json:"method"`
 	Meaning string     `json:"meaning"`
 	Private *bool      `json:"private,omitempty"`
+}
+
+// SweepReferenceJSON is the non-private reference over the grid (mean over
+// the point's trials), with why it is missing where it is.
+type SweepReferenceJSON struct {
+	Values  []*float64 `json:"values"`
+	Meaning string     `json:"meaning"`
+	Note    string     `json:"note,omitempty"`
+	Private bool       `json:"private"`
 }
 
 // SweepBestJSON is a solver's best grid point.
@@ -85,6 +99,13 @@ type SweepRowJSON struct {
 	Solver string   `json:"solver"`
 	Mean   *float64 `json:"mean"`
 	Stderr *float64 `json:"stderr"`
+	// Median, Q1, Q3 are the trials' median and quartiles (type 7).
+	Median *float64 `json:"median"`
+	Q1     *float64 `json:"q1"`
+	Q3     *float64 `json:"q3"`
+	// Trials are the excess risks of the trials, in trial order (null for
+	// a refusal).
+	Trials []*float64 `json:"trials"`
 	// EpsDelta is the ε' of the solver's (ε', δ) at the sweep's δ (EpsDelta
 	// in run.go: accounted for dp-sgd, exact for ρ-zCDP); null when the run
 	// is not private or refused.
@@ -180,12 +201,19 @@ func Sweep(rep *engine.SweepReport) SweepJSON {
 	j.Rows = []SweepRowJSON{}
 	user := s.Data != ""
 	j.W0Excess = &SweepW0JSON{Values: make([]*float64, len(rep.Points)), Meaning: W0Meaning}
+	j.Reference = &SweepReferenceJSON{Values: make([]*float64, len(rep.Points)), Meaning: ReferenceMeaning}
 	if user {
 		j.W0Excess.Private = falsePtr()
-		j.Diagnostics = &DiagnosticsJSON{Fields: []string{"mean", "stderr", "slopes", "w0_excess", "clipped", "bias_only"}, Private: false, Note: DiagnosticNote}
+		j.Diagnostics = &DiagnosticsJSON{Fields: []string{"mean", "stderr", "median", "q1", "q3", "trials", "slopes", "w0_excess", "clipped", "bias_only"}, Private: false, Note: DiagnosticNote}
 	}
 	for i, p := range rep.Points {
 		j.Grid[i] = p.Value
+		if ref, ok := pointReference(p); ok {
+			j.Reference.Values[i] = JSONNum(ref.Reference.Mean)
+			if j.Reference.Note == "" {
+				j.Reference.Note = ref.ReferenceNote
+			}
+		}
 		for si, r := range p.Reports {
 			row := SweepRowJSON{X: p.Value, Solver: rep.Solvers[si], Refused: r.Refused, Private: diagnosticPrivate(r), W0Excess: JSONNum(r.W0.Mean)}
 			if si == 0 {
@@ -194,6 +222,11 @@ func Sweep(rep *engine.SweepReport) SweepJSON {
 			}
 			if r.Refused == "" {
 				row.Mean, row.Stderr = JSONNum(r.Excess.Mean), JSONNum(r.Excess.SE)
+				row.Median, row.Q1, row.Q3 = JSONNum(r.Excess.Median), JSONNum(r.Excess.Q1), JSONNum(r.Excess.Q3)
+				row.Trials = make([]*float64, len(r.Trials))
+				for ti, t := range r.Trials {
+					row.Trials[ti] = JSONNum(t.Excess)
+				}
 				row.Clipped = JSONNum(r.Clipped)
 				if rep.BiasOnly {
 					row.BiasOnly, row.BiasOnlyStderr = JSONNum(r.BiasOnly.Mean), JSONNum(r.BiasOnly.SE)
@@ -241,6 +274,25 @@ func Sweep(rep *engine.SweepReport) SweepJSON {
 	return j
 }
 
+// pointReference is a report of the point that ran trials (every solver
+// of a point shares its draws, so its reference), ok false when none did.
+func pointReference(p engine.SweepPoint) (*engine.Report, bool) {
+	for _, r := range p.Reports {
+		if r.Refused == "" && len(r.Trials) > 0 {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// sweepReference is the reference's mean at a point (NaN where none).
+func sweepReference(p engine.SweepPoint) float64 {
+	if r, ok := pointReference(p); ok {
+		return r.Reference.Mean
+	}
+	return math.NaN()
+}
+
 // sweepBoundAt is bound id's value at a grid point (+Inf is returned as
 // is; ok is false when the bound was not evaluated there). The bounds do
 // not depend on the solver: those of the point's first report are read.
@@ -254,34 +306,6 @@ func sweepBoundAt(p engine.SweepPoint, id string) (float64, bool) {
 		}
 	}
 	return math.NaN(), false
-}
-
-// WriteSweepCSV writes `dpso sweep --csv`: x,solver,mean,stderr,clipped,
-// bias_only,w0_excess,certificate and each bound's value (an empty cell
-// where a value does not exist: bias_only outside clip and k sweeps,
-// clipped for a solver that does not clip, a certificate that does not
-// apply or whose condition fails).
-func WriteSweepCSV(w io.Writer, rep *engine.SweepReport) error {
-	cw := csv.NewWriter(w)
-	head := []string{rep.Sweep.Param, "solver", "mean", "stderr", "clipped", "bias_only", "w0_excess", "certificate", "eps_delta"}
-	for _, b := range rep.Bounds {
-		head = append(head, b.ID)
-	}
-	cw.Write(head)
-	for _, p := range rep.Points {
-		for si, r := range p.Reports {
-			e, _ := EpsDelta(r)
-			row := []string{csvCell(p.Value), rep.Solvers[si], csvCell(r.Excess.Mean), csvCell(r.Excess.SE),
-				csvCell(r.Clipped), csvCell(r.BiasOnly.Mean), csvCell(r.W0.Mean), csvCell(r.Certified.Value()), csvCell(e)}
-			for _, b := range rep.Bounds {
-				v, _ := sweepBoundAt(p, b.ID)
-				row = append(row, csvCell(v))
-			}
-			cw.Write(row)
-		}
-	}
-	cw.Flush()
-	return cw.Error()
 }
 
 // WriteSweepTable writes the table of `dpso sweep`.
@@ -301,7 +325,11 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
 		fmt.Fprintf(w, "NOT PRIVATE: %s.\n", why)
 	}
 	if !sweepDiagnosticPrivate(rep) && s.Data != "" {
-		fmt.Fprintf(w, "MEAN and ± S.E. (and the slopes) are %s.\n", DiagnosticNote)
+		cols := "MEAN, ± S.E., W₀"
+		if trade {
+			cols = "MEAN, ± S.E., BIAS ONLY, CLIPPED, W₀ (and the empirical best points)"
+		}
+		fmt.Fprintf(w, "%s (and the slopes) are %s.\n", cols, DiagnosticNote)
 	}
 	fmt.Fprintln(w)
 
@@ -316,7 +344,7 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
 	if trade {
 		head = append(head, "BIAS ONLY", "CLIPPED")
 	}
-	head = append(head, "W₀", "CERT.", "ε' (δ = "+n6(sweepDelta(rep))+")")
+	head = append(head, "W₀", "REF.", "CERT.", "ε' (δ = "+n6(sweepDelta(rep))+")")
 	for _, b := range bounds {
 		head = append(head, b.ID)
 	}
@@ -329,14 +357,14 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
 				if trade {
 					row = append(row, "—", "—")
 				}
-				row = append(row, n4(r.W0.Mean), "—", "—")
+				row = append(row, n4(r.W0.Mean), n4(sweepReference(p)), "—", "—")
 			} else {
 				row = append(row, n4(r.Excess.Mean), seText(r.Excess.SE))
 				if trade {
 					row = append(row, n4(r.BiasOnly.Mean), Percent(r.Clipped))
 				}
 				e, _ := EpsDelta(r)
-				row = append(row, n4(r.W0.Mean), certCell(r.Certified, r.W0.Mean), n4(e))
+				row = append(row, n4(r.W0.Mean), n4(sweepReference(p)), certCell(r.Certified, r.W0.Mean), n4(e))
 			}
 			for _, b := range bounds {
 				v, ok := sweepBoundAt(p, b.ID)
@@ -352,7 +380,7 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\nW₀ = F(w₀) − F*, the excess risk of doing nothing; CERT. = the paper's explicit-constant bound at each point's own parameters (* = vacuous: not below W₀; — = none applies or a condition fails).")
+	fmt.Fprintln(w, "\nW₀ = F(w₀) − F*, the excess risk of doing nothing; REF. = the non-private reference, F(ŵ) − F* of the empirical risk minimizer over W on the point's draws (it depends neither on ε nor on any solver; — = not computed); CERT. = the paper's explicit-constant bound at each point's own parameters (* = vacuous: not below W₀; — = none applies or a condition fails).")
 	for _, line := range certSummary(rep) {
 		fmt.Fprintln(w, line)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/solvers"
+	"dpso/solvers/estimate"
 	"dpso/solvers/ledger"
 )
 
@@ -79,6 +80,7 @@ type (
 		Q, Sigma             num
 		Steps                int
 		Accountant           string
+		Adjacency            string
 		Eps, Delta, EpsLower num
 	}
 	wphase struct {
@@ -101,9 +103,23 @@ type (
 		GradEvals  int64
 		Excess, SE num
 	}
+	wrelease struct {
+		What              string
+		Rho, Value, Sigma num
+		Method            string
+	}
+	westimates struct {
+		Rho                   num
+		Rows                  int
+		Q, Clip, K            num
+		R2, Rk, R2k, Beta, Mu num
+		Releases              []wrelease
+	}
 	wresult struct {
 		Trial                int
 		Excess, ExcessSE     num
+		Holdout, HoldoutSE   num
+		Constants            *westimates
 		W                    []num
 		Spent, Budget        wcost
 		Events               []wevent
@@ -111,6 +127,8 @@ type (
 		GradEvals, NonFinite int64
 		Clipped, Fed         int64
 		BiasOnly             num
+		Reference, RefWidth  num
+		ReferenceNote        string
 		BudgetBound          bool
 		Notes                []string
 		Trace                []wtrace
@@ -121,10 +139,11 @@ type (
 func toWire(r engine.TrialResult) wresult {
 	p := r.Params
 	return wresult{
-		Trial: r.Trial, Excess: num(r.Excess), ExcessSE: num(r.ExcessSE), W: each(r.W, toNum),
+		Trial: r.Trial, Excess: num(r.Excess), ExcessSE: num(r.ExcessSE), Holdout: num(r.Holdout), HoldoutSE: num(r.HoldoutSE),
+		Constants: toWireEstimates(r.Constants), W: each(r.W, toNum),
 		Spent: cost(r.Spent), Budget: cost(r.Budget),
 		Events: each(r.Events, func(e ledger.Event) wevent {
-			return wevent{e.Mechanism, num(e.Q), num(e.Sigma), e.Steps, e.Accountant, num(e.Eps), num(e.Delta), num(e.EpsLower)}
+			return wevent{e.Mechanism, num(e.Q), num(e.Sigma), e.Steps, e.Accountant, e.Adjacency, num(e.Eps), num(e.Delta), num(e.EpsLower)}
 		}),
 		Params: wparams{p.Iters, p.Batch, num(p.Clip), num(p.Sigma), num(p.Step), p.Prescribed, p.Overridden,
 			each(p.Phases, func(ph solvers.Phase) wphase {
@@ -132,7 +151,8 @@ func toWire(r engine.TrialResult) wresult {
 			}),
 			p.BudgetBound, p.GradEvals, p.Notes},
 		GradEvals: r.GradEvals, NonFinite: r.NonFinite, Clipped: r.Clipped, Fed: r.Fed,
-		BiasOnly: num(r.BiasOnly), BudgetBound: r.BudgetBound, Notes: r.Notes,
+		BiasOnly: num(r.BiasOnly), Reference: num(r.Reference), RefWidth: num(r.ReferenceWidth), ReferenceNote: r.ReferenceNote,
+		BudgetBound: r.BudgetBound, Notes: r.Notes,
 		Trace: each(r.Trace, func(t engine.TracePoint) wtrace {
 			return wtrace{t.Iter, t.GradEvals, num(t.Excess), num(t.SE)}
 		}),
@@ -143,10 +163,11 @@ func toWire(r engine.TrialResult) wresult {
 func (w wresult) result() engine.TrialResult {
 	p := w.Params
 	return engine.TrialResult{
-		Trial: w.Trial, Excess: float64(w.Excess), ExcessSE: float64(w.ExcessSE), W: each(w.W, fromNum),
+		Trial: w.Trial, Excess: float64(w.Excess), ExcessSE: float64(w.ExcessSE), Holdout: float64(w.Holdout), HoldoutSE: float64(w.HoldoutSE),
+		Constants: w.Constants.estimates(), W: each(w.W, fromNum),
 		Spent: w.Spent.cost(), Budget: w.Budget.cost(),
 		Events: each(w.Events, func(e wevent) ledger.Event {
-			return ledger.Event{Mechanism: e.Mechanism, Q: float64(e.Q), Sigma: float64(e.Sigma), Steps: e.Steps, Accountant: e.Accountant,
+			return ledger.Event{Mechanism: e.Mechanism, Q: float64(e.Q), Sigma: float64(e.Sigma), Steps: e.Steps, Accountant: e.Accountant, Adjacency: e.Adjacency,
 				Eps: float64(e.Eps), Delta: float64(e.Delta), EpsLower: float64(e.EpsLower)}
 		}),
 		Params: solvers.Params{Iters: p.Iters, Batch: p.Batch, Clip: float64(p.Clip), Sigma: float64(p.Sigma), Step: float64(p.Step),
@@ -157,12 +178,35 @@ func (w wresult) result() engine.TrialResult {
 			}),
 			BudgetBound: p.BudgetBound, GradEvals: p.GradEvals, Notes: p.Notes},
 		GradEvals: w.GradEvals, NonFinite: w.NonFinite, Clipped: w.Clipped, Fed: w.Fed,
-		BiasOnly: float64(w.BiasOnly), BudgetBound: w.BudgetBound, Notes: w.Notes,
+		BiasOnly: float64(w.BiasOnly), Reference: float64(w.Reference), ReferenceWidth: float64(w.RefWidth), ReferenceNote: w.ReferenceNote,
+		BudgetBound: w.BudgetBound, Notes: w.Notes,
 		Trace: each(w.Trace, func(t wtrace) engine.TracePoint {
 			return engine.TracePoint{Iter: t.Iter, GradEvals: t.GradEvals, Excess: float64(t.Excess), SE: float64(t.SE)}
 		}),
 		Elapsed: w.Elapsed,
 	}
+}
+
+func toWireEstimates(e *estimate.Estimates) *westimates {
+	if e == nil {
+		return nil
+	}
+	return &westimates{Rho: num(e.Rho), Rows: e.Rows, Q: num(e.Q), Clip: num(e.Clip), K: num(e.K),
+		R2: num(e.R2), Rk: num(e.Rk), R2k: num(e.R2k), Beta: num(e.Beta), Mu: num(e.Mu),
+		Releases: each(e.Releases, func(r estimate.Release) wrelease {
+			return wrelease{r.What, num(r.Rho), num(r.Value), num(r.Sigma), r.Method}
+		})}
+}
+
+func (w *westimates) estimates() *estimate.Estimates {
+	if w == nil {
+		return nil
+	}
+	return &estimate.Estimates{Rho: float64(w.Rho), Rows: w.Rows, Q: float64(w.Q), Clip: float64(w.Clip), K: float64(w.K),
+		R2: float64(w.R2), Rk: float64(w.Rk), R2k: float64(w.R2k), Beta: float64(w.Beta), Mu: float64(w.Mu),
+		Releases: each(w.Releases, func(r wrelease) estimate.Release {
+			return estimate.Release{What: r.What, Rho: float64(r.Rho), Value: float64(r.Value), Sigma: float64(r.Sigma), Method: r.Method}
+		})}
 }
 
 // marshalResults writes rs as JSON that reads back to the same values, bit

@@ -223,7 +223,7 @@ func sweep(t *testing.T, trials int) (*engine.PreparedSweep, Definition) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw := engine.SweepSpec{Param: "n", From: 500, To: 2000, Points: 3, Solvers: []string{"clipped-sgd", "sgd"}}
+	sw := engine.SweepSpec{Param: "n", From: 500, To: 2000, Points: 3, Solvers: []string{"clipped-sgd", "nonprivate-schedule"}}
 	p, err := engine.PrepareSweep(context.Background(), r, sw)
 	if err != nil {
 		t.Fatal(err)

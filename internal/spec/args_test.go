@@ -71,7 +71,7 @@ func TestArgsMinimal(t *testing.T) {
 			"--scenario linreg-t --class smooth-sc --k 2.5 --eps 0.5 --n 20000 --d 3 --tail 8 --cond 4 --wstar 2 --trials 3 --seed 42"},
 		// The class's paper solver is the default; a baseline is not.
 		{Spec{Scenario: scenarios.HingeT, Class: theory.NonsmoothSC, Solver: "localized-sc"}, "--scenario hinge-t --class nonsmooth-sc"},
-		{Spec{Scenario: scenarios.HingeT, Solver: "sgd"}, "--scenario hinge-t --solver sgd"},
+		{Spec{Scenario: scenarios.HingeT, Solver: "nonprivate-schedule"}, "--scenario hinge-t --solver nonprivate-schedule"},
 		// λ₂ defaults by class for logreg-t: 0.1 is the strongly convex default.
 		{Spec{Scenario: scenarios.LogRegT, Class: theory.SmoothSC, Lambda2: f64(0.1)}, "--scenario logreg-t --class smooth-sc"},
 		{Spec{Scenario: scenarios.LogRegT, Lambda2: f64(0.1)}, "--scenario logreg-t --lambda2 0.1"},
@@ -79,7 +79,7 @@ func TestArgsMinimal(t *testing.T) {
 		{Spec{Scenario: scenarios.LinRegT, Oracle: "shuffle-clip", Delta: DefaultDelta}, "--scenario linreg-t --oracle shuffle-clip"},
 		{Spec{Scenario: scenarios.LinRegT, Oracle: "shuffle-clip", Delta: 1e-8}, "--scenario linreg-t --oracle shuffle-clip --delta 1e-8"},
 		// Infinities as inf; overrides kept.
-		{Spec{Scenario: scenarios.Example1, Eps: inf, Solver: "sgd", Clip: inf}, "--scenario example1 --solver sgd --eps inf --clip inf"},
+		{Spec{Scenario: scenarios.Example1, Eps: inf, Solver: "nonprivate-schedule", Clip: inf}, "--scenario example1 --solver nonprivate-schedule --eps inf --clip inf"},
 		{Spec{Scenario: scenarios.Example1, K: inf}, "--scenario example1 --k inf"},
 		{Spec{Scenario: scenarios.Contaminated, Iters: 10, Clip: 3, Step: 0.25, Rk: 40, WorkBudget: 1000, Workers: 2, Checkpoints: 8, Rand: "secure"},
 			"--scenario contaminated --rk 40 --iters 10 --clip 3 --step 0.25 --rand secure --workers 2 --work-budget 1000 --checkpoints 8"},
@@ -104,7 +104,7 @@ func TestArgsKeepsTheResolvedSpec(t *testing.T) {
 	for _, in := range scenarios.List() {
 		for _, c := range in.Classes {
 			specs = append(specs, Spec{Scenario: in.Name, Class: c})
-			s := Spec{Scenario: in.Name, Class: c, Solver: "sgd", Eps: 0.5, Trials: 2, Seed: 9}
+			s := Spec{Scenario: in.Name, Class: c, Solver: "nonprivate-schedule", Eps: 0.5, Trials: 2, Seed: 9}
 			if in.Name == scenarios.AffineHard && c == theory.SmoothConvex {
 				specs[len(specs)-1].Beta = 1
 				s.Beta = 1

@@ -42,7 +42,7 @@ func TestNonsmoothDefaults(t *testing.T) {
 		// 2k < 7 fails at k = 4, so k falls back to 2 (and n to 512) as for
 		// localized itself, rather than resolving k = 4 and then being
 		// refused by the solver (r̃_8 = ∞).
-		{Spec{Scenario: scenarios.HingeT, Solver: "sgd", Tail: 7}, 512, 2},
+		{Spec{Scenario: scenarios.HingeT, Solver: "nonprivate-schedule", Tail: 7}, 512, 2},
 	} {
 		rr, err := c.spec.Resolve()
 		if err != nil {

@@ -108,6 +108,10 @@ var fields = []Field{
 		}},
 	{Name: "estimate-constants", Group: Data, Kind: Bool, bl: func(s *Spec) *bool { return &s.EstimateConstants },
 		usage: text("estimate undeclared constants of --data from the data itself (NOT private; results say so)")},
+	{Name: "holdout", Group: Data, Kind: Float, Range: closed(0, scenarios.MaxHoldout), Symbol: "holdout", note: text("the held-out fraction of --data's rows"),
+		f64: func(s *Spec) *float64 { return &s.Holdout }, usage: text("--data: hold this fraction of the rows out of every solver and report the held-out loss beside the in-sample excess risk (0: none)")},
+	{Name: "constants", Group: Constant, Kind: String, str: func(s *Spec) *string { return &s.Constants },
+		usage: text("where the prescription's constants come from: declared (the scenario's, or the flags') or private[:S] (r̃_2, r̃_k, r̃_2k, β, μ estimated from each trial's data under zCDP with the share S of ρ, default 0.1; the run gets the rest) (default declared)")},
 	{Name: "class", Group: Problem, Kind: String, str: func(s *Spec) *string { return (*string)(&s.Class) },
 		usage: func() string {
 			cs := make([]string, len(theory.Classes))
@@ -172,6 +176,8 @@ var fields = []Field{
 		f64: func(s *Spec) *float64 { return &s.Step }, usage: text("step-size parameter override (0: prescribed)")},
 	{Name: "accountant", Group: Solver, Kind: String, str: func(s *Spec) *string { return &s.Accountant },
 		usage: text("dp-sgd's privacy accountant: pld (privacy loss distribution, tight) or rdp (Rényi DP) (default " + DefaultAccountant + ")")},
+	{Name: "adjacency", Group: Solver, Kind: String, str: func(s *Spec) *string { return &s.Adjacency },
+		usage: text("dp-sgd's neighbouring relation: replace-one (one record replaced, the paper's and every other solver's) or add-remove (one record added or removed, as Opacus and TF Privacy account; dp-sgd alone) (default " + ReplaceOne + ")")},
 	{Name: "batch", Group: Solver, Kind: Int, Range: closed(0, scenarios.MaxN), Symbol: "B", note: text("0 = min(256, n)"),
 		i: func(s *Spec) *int { return &s.Batch }, usage: text("dp-sgd's expected batch size B = qn (0: min(256, n); at most n; not with --sampling-rate)")},
 	{Name: "sampling-rate", Group: Solver, Kind: Float, Range: closed(1.0/scenarios.MaxN, 1), ZeroDefault: true, Symbol: "q",

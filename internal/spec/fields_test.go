@@ -22,10 +22,10 @@ func TestSpecJSONBytes(t *testing.T) {
 		{Spec{Scenario: "logreg-t", Class: "smooth-sc", K: math.Inf(1), Eps: math.Inf(1), Lambda2: &l0, Lf: math.Inf(1),
 			Params: map[string]float64{"wstar": 1.5, "noise": math.Inf(1)}, Seed: 1 << 60, Rand: "secure", Clip: math.Inf(1)},
 			`{"class":"smooth-sc","clip":"+Inf","eps":"+Inf","k":"+Inf","lambda2":0,"lf":"+Inf","params":{"noise":"+Inf","wstar":1.5},"rand":"secure","scenario":"logreg-t","seed":1152921504606846976}`},
-		{Spec{Data: "a b.csv", Loss: "hinge", EstimateConstants: true, Solver: "sgd", Oracle: "shuffle-clip", Delta: 1e-7, N: 12, D: 3,
+		{Spec{Data: "a b.csv", Loss: "hinge", EstimateConstants: true, Solver: "nonprivate-schedule", Oracle: "shuffle-clip", Delta: 1e-7, N: 12, D: 3,
 			Diam: 0.5, Tail: 3, Beta: 1, Mu: 0.5, R2: 1, Rk: 2, R2k: 3, Iters: 4, Step: 0.1, Trials: 9, Workers: 3, WorkBudget: 1e12,
 			Checkpoints: 7, Params: map[string]float64{}},
-			`{"beta":1,"checkpoints":7,"d":3,"data":"a b.csv","delta":1e-7,"diam":0.5,"estimate-constants":true,"iters":4,"loss":"hinge","mu":0.5,"n":12,"oracle":"shuffle-clip","params":{},"r2":1,"r2k":3,"rk":2,"solver":"sgd","step":0.1,"tail":3,"trials":9,"work-budget":1000000000000,"workers":3}`},
+			`{"beta":1,"checkpoints":7,"d":3,"data":"a b.csv","delta":1e-7,"diam":0.5,"estimate-constants":true,"iters":4,"loss":"hinge","mu":0.5,"n":12,"oracle":"shuffle-clip","params":{},"r2":1,"r2k":3,"rk":2,"solver":"nonprivate-schedule","step":0.1,"tail":3,"trials":9,"work-budget":1000000000000,"workers":3}`},
 	} {
 		b, err := json.Marshal(c.s)
 		if err != nil || string(b) != c.want {
@@ -42,14 +42,16 @@ func TestSpecJSONBytes(t *testing.T) {
 // reads 0 as "the default", which only Set can see.
 func TestFieldRangesEnforced(t *testing.T) {
 	base := map[string]Spec{
-		"k":             {Scenario: "example1"}, // L_f < ∞: every k exists
-		"n":             {Scenario: "example1"}, // d = 1: n = 10⁸ within the size cap
-		"d":             {Scenario: "linreg-t", N: 100},
-		"clip":          {Scenario: "linreg-t", Eps: math.Inf(1)},
-		"delta":         {Scenario: "linreg-t", Oracle: "shuffle-clip"},
-		"batch":         {Scenario: "example1", N: 100_000_000},   // B ≤ n
-		"sampling-rate": {Scenario: "example1", N: 100_000_000},   // qn ≥ 1
-		"klz-tau":       {Scenario: "linreg-t", Eps: math.Inf(1)}, // τ = ∞ needs ε = ∞
+		"k":               {Scenario: "example1"}, // L_f < ∞: every k exists
+		"n":               {Scenario: "example1"}, // d = 1: n = 10⁸ within the size cap
+		"d":               {Scenario: "linreg-t", N: 100},
+		"clip":            {Scenario: "linreg-t", Eps: math.Inf(1)},
+		"delta":           {Scenario: "linreg-t", Oracle: "shuffle-clip"},
+		"batch":           {Scenario: "example1", N: 100_000_000},   // B ≤ n
+		"sampling-rate":   {Scenario: "example1", N: 100_000_000},   // qn ≥ 1
+		"klz-tau":         {Scenario: "linreg-t", Eps: math.Inf(1)}, // τ = ∞ needs ε = ∞
+		"constants-share": {Scenario: "linreg-t", Constants: ConstantsPrivate},
+		"holdout":         {Data: "rows.csv", Rk: 1, Beta: 1}, // user data only (Resolve reads no file)
 	}
 	checked := 0
 	for _, f := range Fields() {

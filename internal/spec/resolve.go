@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -49,6 +50,10 @@ type Privacy struct {
 	EpsDelta float64
 	// AccountantName is the accountant ("pld" or "rdp"; Accountant only).
 	AccountantName string
+	// Adjacency is the neighbouring relation the statement is about:
+	// ReplaceOne (the paper's: every zCDP and shuffle solver, and dp-sgd
+	// by default) or AddRemove (dp-sgd with --adjacency add-remove).
+	Adjacency string
 }
 
 // Private reports whether the budget is finite.
@@ -73,11 +78,12 @@ func (p Privacy) Cost() ledger.Cost {
 func (r Resolved) PrivacyOf(d solvers.Descriptor) Privacy {
 	p := r.Privacy
 	if p.Model == Shuffle {
+		p.Adjacency = ReplaceOne
 		return p
 	}
-	p.Model, p.AccountantName = ZCDP, ""
+	p.Model, p.AccountantName, p.Adjacency = ZCDP, "", ReplaceOne
 	if d.Accounted && p.Private() {
-		p.Model, p.AccountantName = Accountant, r.Spec.Accountant
+		p.Model, p.AccountantName, p.Adjacency = Accountant, r.Spec.Accountant, r.Spec.Adjacency
 	}
 	return p
 }
@@ -109,6 +115,9 @@ type Resolved struct {
 	Assumption theory.Assumption
 	// Rand is the randomness mode.
 	Rand solvers.RandMode
+	// ConstantsShare is ρ₀/ρ of private estimates of the constants
+	// (Spec.Constants "private[:S]"), 0 with declared constants.
+	ConstantsShare float64
 	// Composition says how the budget relates to everything the call
 	// releases from the same data; [Resolved.ForReleases] sets it for m
 	// releases (one release until then).
@@ -147,6 +156,7 @@ func (r *Resolved) resolve() error {
 	}
 	p := scenarios.ProblemDef{
 		Scenario: s.Scenario, Data: s.Data, Loss: scenarios.Loss(s.Loss), EstimateConstants: s.EstimateConstants,
+		PrivateConstants: strings.HasPrefix(s.Constants, ConstantsPrivate), Holdout: s.Holdout,
 		N: s.N, D: s.D, Diam: s.Diam, Tail: s.Tail, K: s.K,
 		Lambda1: s.Lambda1, Lambda2: s.Lambda2, Params: s.Params,
 		Beta: s.Beta, Mu: s.Mu, R2: s.R2, Rk: s.Rk, R2k: s.R2k, Lf: s.Lf,
@@ -176,6 +186,11 @@ func (r *Resolved) resolve() error {
 	r.Schedule = paper.Name()
 	if s.Solver == "" {
 		s.Solver = paper.Name()
+	}
+	var renamed string
+	if c, ok := solvers.Canonical(s.Solver); ok {
+		renamed = renamedNote(s.Solver, c)
+		s.Solver = c
 	}
 	d, ok := solvers.DescriptorOf(s.Solver)
 	if !ok {
@@ -230,6 +245,11 @@ func (r *Resolved) resolve() error {
 	}
 	r.Privacy = r.PrivacyOf(d)
 	p.Eps = s.Eps
+	share, err := resolveConstants(s, shuffle, r.Assumption)
+	if err != nil {
+		return err
+	}
+	r.ConstantsShare = share
 
 	// The problem.
 	p.Needs = scenarios.ConstantNeeds{None: s.Iters > 0 && s.Clip > 0 && s.Step > 0, R2k: d.Moments == solvers.Moment2K, Solver: s.Solver}
@@ -242,6 +262,9 @@ func (r *Resolved) resolve() error {
 		return err
 	}
 	r.DefaultNotes = defaultNotes(s.Solver, unresolved, p, wb)
+	if renamed != "" {
+		r.DefaultNotes = append(r.DefaultNotes, renamed)
+	}
 	r.Problem = p
 	s.Loss = string(p.Loss)
 	s.Scenario, s.N, s.D, s.Diam, s.Tail, s.K = p.Scenario, p.N, p.D, p.Diam, p.Tail, p.K
@@ -290,6 +313,25 @@ func (r *Resolved) resolve() error {
 	return nil
 }
 
+// renamedNote says that a solver was named by its former name.
+func renamedNote(old, name string) string {
+	return fmt.Sprintf("solver %s is the former name of %s, the paper solver's schedule at this ε run without clipping or noise: it moves with ε and is no floor (the non-private reference, the empirical risk minimizer on the same draws, is shown beside every run)", old, name)
+}
+
+// CanonicalNames are names with every former solver name replaced by the
+// solver's name (solvers.Canonical), and the notes that say so.
+func CanonicalNames(names []string) ([]string, []string) {
+	out := slices.Clone(names)
+	var notes []string
+	for i, n := range out {
+		if c, ok := solvers.Canonical(n); ok {
+			out[i] = c
+			notes = append(notes, renamedNote(n, c))
+		}
+	}
+	return out, notes
+}
+
 // CheckSamplingRate refuses a dp-sgd sampling rate q whose expected batch
 // qn is below one sample at n: T = ⌈E/q⌉ steps while the work budget
 // (T·qn gradient evaluations) never binds — q = 10⁻³⁰⁰ planned 2³¹ − 1
@@ -314,6 +356,13 @@ func resolveSolverOptions(s *Spec) error {
 	default:
 		return specErr("accountant", "unknown accountant %s (want pld or rdp)", theory.Quote(s.Accountant))
 	}
+	switch s.Adjacency {
+	case "":
+		s.Adjacency = ReplaceOne
+	case ReplaceOne, AddRemove:
+	default:
+		return specErr("adjacency", "unknown adjacency %s (want %s or %s)", theory.Quote(s.Adjacency), ReplaceOne, AddRemove)
+	}
 	switch {
 	case s.Batch > 0 && s.SamplingRate > 0:
 		return specErr("sampling-rate", "give dp-sgd's batch once: the expected batch size B, or the sampling rate q = B/n, not both")
@@ -331,13 +380,20 @@ func resolveSolverOptions(s *Spec) error {
 // that does not run that solver — names, a comparison's or a sweep's
 // solvers, or, when names is empty, s's own solver — naming the field: a
 // setting the call would ignore is refused rather than dropped. In a
-// comparison that includes the solver the setting applies to it alone.
-// s is the Spec as the user gave it (Resolve makes dp-sgd's accountant
-// explicit), so callers check it beside Resolve.
+// comparison that includes the solver the setting applies to it alone,
+// except dp-sgd's add-remove adjacency, which a call with more than one
+// solver refuses: a comparison is at one adjacency, the paper's
+// replace-one. s is the Spec as the user gave it (Resolve makes dp-sgd's
+// accountant and adjacency explicit), so callers check it beside Resolve.
 func (s Spec) CheckSolverFields(names []string) error {
 	runs := names
 	if len(runs) == 0 {
 		runs = []string{s.Solver}
+	}
+	if s.Adjacency == AddRemove && len(runs) > 1 {
+		// Equal privacy needs one relation: the paper's solvers are
+		// private under replace-one only.
+		return specErr("adjacency", "a comparison states one adjacency, the paper's replace-one, under which every solver is private; add-remove (practitioners' accounting) applies to dp-sgd run alone (--solver dp-sgd)")
 	}
 	for _, f := range fields {
 		owner := f.Solver()
@@ -485,4 +541,57 @@ func (r Resolved) CheckSize(d solvers.Descriptor) error {
 		msg += sprintf(", or run %s, which streams its samples in O(d) memory at any n ≤ %s", p.Name(), theory.FormatCount(int64(scenarios.MaxN)))
 	}
 	return specErr("n", "%s", msg)
+}
+
+// resolveConstants checks --constants and returns the share ρ₀/ρ of
+// private estimates (0 for declared constants): they need a finite zCDP
+// budget to take their share from (not the shuffle model's (ε, δ)),
+// exclude the non-private estimate from the data, and estimate r̃_k (the
+// default assumption) only. "private:S" gives the share S ∈ (0, 1);
+// "private" is the default share; the Spec keeps "private" for it and
+// "private:S" otherwise.
+func resolveConstants(s *Spec, shuffle bool, a theory.Assumption) (float64, error) {
+	v := s.Constants
+	if v == "" || v == "declared" {
+		s.Constants = ""
+		return 0, nil
+	}
+	share := DefaultConstantsShare
+	rest, ok := strings.CutPrefix(v, ConstantsPrivate)
+	switch {
+	case !ok:
+		return 0, specErr("constants", "unknown source of constants %s (want declared, private, or private:S with a share S in (0, 1))", theory.Quote(v))
+	case rest != "":
+		x, err := theory.ParseNumber(strings.TrimPrefix(rest, ":"))
+		if !strings.HasPrefix(rest, ":") || err != nil || !(x > 0 && x < 1) {
+			return 0, specErr("constants", "%s: the share of the budget after private: must be a number in (0, 1), as in private:0.2", theory.Quote(v))
+		}
+		share = x
+	}
+	switch {
+	case math.IsInf(s.Eps, 1):
+		return 0, specErr("constants", "private estimates take a share of a finite budget; ε = ∞ has none (give a finite ε, or declared constants)")
+	case shuffle:
+		return 0, specErr("constants", "private estimates are zCDP releases; the shuffle oracle %s states its budget as (ε, δ), which has no zCDP share to give them", s.Oracle)
+	case s.EstimateConstants:
+		return 0, specErr("constants", "private estimates and the estimate from the data (not private) exclude each other; choose one")
+	case a != "" && a != theory.Tilde:
+		return 0, specErr("constants", "private estimates read r̃_k (Assumption ass:tilde); the assumption %s reads constants they do not estimate", a)
+	}
+	s.Constants = ConstantsPrivate
+	if share != DefaultConstantsShare {
+		s.Constants += ":" + FormatArg(share)
+	}
+	return share, nil
+}
+
+// PrivateConstants reports whether the run estimates its constants
+// privately.
+func (r Resolved) PrivateConstants() bool { return r.ConstantsShare > 0 }
+
+// ConstantsRho is ρ₀, the zCDP budget of a private estimate of the
+// constants: ConstantsShare·ρ of the per-release budget (0 with declared
+// constants).
+func (r Resolved) ConstantsRho() float64 {
+	return r.ConstantsShare * r.Privacy.Rho
 }

@@ -32,6 +32,18 @@ type Spec struct {
 	// EstimateConstants computes undeclared constants of user data from the
 	// data itself. That is NOT private, and every result says so.
 	EstimateConstants bool `json:"estimate-constants,omitempty"`
+	// Constants says where the constants the prescription reads come
+	// from: "declared" (the default, kept as ""): the scenario's, or the
+	// flags'; "private" or "private:S": estimated from each trial's data
+	// under zCDP with the share S ∈ (0, 1) of ρ (default
+	// DefaultConstantsShare; scenarios.Instance.EstimatePrivately), the
+	// run getting the rest. Resolve writes the share it reads as
+	// Resolved.ConstantsShare.
+	Constants string `json:"constants,omitempty"`
+	// Holdout is the fraction of user data's rows held out from every
+	// solver, [0, scenarios.MaxHoldout]; the report gives the held-out loss
+	// (a non-private diagnostic) beside the in-sample excess risk.
+	Holdout float64 `json:"holdout,omitempty"`
 
 	// Class is the loss class; default the scenario's first class (user
 	// data: smooth-convex for squared/logistic, nonsmooth-convex for
@@ -91,6 +103,7 @@ type Spec struct {
 	// without dp-sgd refuses them: CheckSolverFields); 0 or "" = its
 	// default (solvers.DPSGD). Batch and SamplingRate exclude each other.
 	Accountant     string  `json:"accountant,omitempty"`       // rdp | pld (default pld)
+	Adjacency      string  `json:"adjacency,omitempty"`        // replace-one | add-remove (default replace-one: the paper's)
 	Batch          int     `json:"batch,omitempty"`            // expected batch B = qn, [0, 10⁸]; default min(256, n)
 	SamplingRate   float64 `json:"sampling-rate,omitempty"`    // Poisson rate q ∈ (0, 1]; default B/n
 	Epochs         float64 `json:"epochs,omitempty"`           // expected passes E ∈ (0, 10⁶]; default 5
@@ -145,12 +158,23 @@ const (
 	DefaultDelta = 1e-6
 	// MaxDelta is the shuffle protocols' bound on δ (δ < 1/2).
 	MaxDelta = 0.5
+	// DefaultConstantsShare is ρ₀/ρ of private constants when no share
+	// is given.
+	DefaultConstantsShare = 0.1
+	// ConstantsPrivate is --constants' value for private estimates.
+	ConstantsPrivate = "private"
 	// DefaultConversionDelta is the δ of a zCDP run when unset: the δ at
 	// which its (ε', δ)-DP equivalent is shown and dp-sgd's accountant is
 	// calibrated, as `dpso privacy`'s default.
 	DefaultConversionDelta = 1e-5
 	// DefaultAccountant is dp-sgd's accountant when unset.
 	DefaultAccountant = "pld"
+	// ReplaceOne is the paper's neighbouring relation (datasets at
+	// Hamming distance 1), every solver's, and dp-sgd's default; AddRemove
+	// (one record added or removed) is dp-sgd's by --adjacency, to
+	// reproduce practitioners' accounting.
+	ReplaceOne = "replace-one"
+	AddRemove  = "add-remove"
 	// MaxEpochs caps epochs.
 	MaxEpochs = 1e6
 	// MaxClipRate caps clip-rate.
@@ -311,6 +335,12 @@ func defaultNNote(n0, n int, c theory.Class, k float64, wb int64) string {
 // at Info.K. They depend on the resolved values only, not on whether the
 // user typed them, so that resolving a resolved Spec gives the same notes.
 func defaultNotes(solver string, unresolved, p scenarios.ProblemDef, wb int64) []string {
+	if p.Data != "" && unresolved.Diam == 0 {
+		// D is never chosen from the rows: the default is a fixed number,
+		// and the run says when the rows' minimizer lies outside W.
+		return []string{fmt.Sprintf("D = %s: the default diameter on --data (W = B(0, %s)), not chosen from the rows; give --diam from what you know of the problem (the run says when the rows' empirical risk minimizer lies outside W)",
+			theory.FormatNumber(p.Diam), theory.FormatNumber(p.Diam/2))}
+	}
 	in, ok := scenarios.Lookup(p.Scenario)
 	if !ok || p.Data != "" {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,7 +61,7 @@ func TestSpecValidateEveryField(t *testing.T) {
 		{"n = 1", Spec{N: 1}, "n", "[2, 10⁸]"},
 		{"n too large", Spec{N: 200_000_000}, "n", "[2, 10⁸]"},
 		{"n·d too large where materialized", Spec{Scenario: scenarios.LinRegT, Solver: "klz-gd", N: 50_000_000, D: 10}, "n", "exceeds"},
-		{"n·d too large on a multi-pass schedule", Spec{Scenario: scenarios.HingeT, Solver: "sgd", N: 50_000_000, D: 10}, "n", "localized's schedule"},
+		{"n·d too large on a multi-pass schedule", Spec{Scenario: scenarios.HingeT, Solver: "nonprivate-schedule", N: 50_000_000, D: 10}, "n", "localized's schedule"},
 		{"d negative", Spec{Scenario: scenarios.LinRegT, D: -1}, "d", "[1, 10000]"},
 		{"d too large", Spec{Scenario: scenarios.LinRegT, D: 20000}, "d", "[1, 10000]"},
 		{"d of example1", Spec{Scenario: scenarios.Example1, D: 2}, "d", "cannot be changed"},
@@ -124,18 +125,18 @@ func TestSpecDefaults(t *testing.T) {
 	}
 	r := rr.Spec
 	want := Spec{Scenario: scenarios.Example1, Class: theory.SmoothConvex, Solver: "acsa", K: 2, Eps: 1, Delta: DefaultConversionDelta,
-		N: 10000, D: 1, Diam: 2, Accountant: DefaultAccountant, Trials: 5, Rand: "seeded", Params: map[string]float64{"sigma": 1}}
+		N: 10000, D: 1, Diam: 2, Accountant: DefaultAccountant, Adjacency: ReplaceOne, Trials: 5, Rand: "seeded", Params: map[string]float64{"sigma": 1}}
 	if !reflect.DeepEqual(r, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", r, want)
 	}
 	// δ defaults to 10⁻⁶ for a shuffle oracle.
-	if r, err := (Spec{Oracle: "shuffle-clip"}).Resolve(); err != nil || r.Spec.Delta != 1e-6 || r.Privacy != (Privacy{Model: Shuffle, Eps: 1, Delta: 1e-6, EpsDelta: 1}) {
+	if r, err := (Spec{Oracle: "shuffle-clip"}).Resolve(); err != nil || r.Spec.Delta != 1e-6 || r.Privacy != (Privacy{Model: Shuffle, Eps: 1, Delta: 1e-6, EpsDelta: 1, Adjacency: ReplaceOne}) {
 		t.Errorf("shuffle oracle: δ = %g, budget %+v (%v), want 1e-6", r.Spec.Delta, r.Privacy, err)
 	}
 	// The zCDP budget is ρ = ε²/2 (Def. "zCDP": ε = 0.5 gives ρ = 0.125).
 	// Its (ε', δ) statement is at the run's δ (default 10⁻⁵).
 	if r, err := (Spec{Eps: 0.5}).Resolve(); err != nil ||
-		r.Privacy != (Privacy{Model: ZCDP, Eps: 0.5, Rho: 0.125, Delta: 1e-5, EpsDelta: theory.EpsExact(0.5, 1e-5)}) || r.Privacy.Cost().Rho != 0.125 {
+		r.Privacy != (Privacy{Model: ZCDP, Eps: 0.5, Rho: 0.125, Delta: 1e-5, EpsDelta: theory.EpsExact(0.5, 1e-5), Adjacency: ReplaceOne}) || r.Privacy.Cost().Rho != 0.125 {
 		t.Errorf("ε = 0.5: budget %+v (%v), want ρ = 0.125", r.Privacy, err)
 	}
 	// The default solver follows the class.
@@ -312,14 +313,14 @@ func TestAccountedPrivacy(t *testing.T) {
 		t.Fatal(err)
 	}
 	pv := r.Privacy
-	if pv.Model != Accountant || pv.AccountantName != "pld" || pv.Delta != 1e-5 || math.Abs(pv.EpsDelta-4.37718) > 1e-4 || pv.Rho != 0.5 {
+	if pv.Model != Accountant || pv.AccountantName != "pld" || pv.Adjacency != ReplaceOne || pv.Delta != 1e-5 || math.Abs(pv.EpsDelta-4.37718) > 1e-4 || pv.Rho != 0.5 {
 		t.Errorf("dp-sgd budget %+v", pv)
 	}
 	if c := pv.Cost(); c.Eps != pv.EpsDelta || c.Delta != 1e-5 || c.Rho != 0 {
 		t.Errorf("dp-sgd ledger budget %+v", c)
 	}
 	acsa, _ := solvers.DescriptorOf("acsa")
-	if z := r.PrivacyOf(acsa); z.Model != ZCDP || z.EpsDelta != pv.EpsDelta || z.Delta != pv.Delta || z.AccountantName != "" {
+	if z := r.PrivacyOf(acsa); z.Model != ZCDP || z.EpsDelta != pv.EpsDelta || z.Delta != pv.Delta || z.AccountantName != "" || z.Adjacency != ReplaceOne {
 		t.Errorf("acsa beside dp-sgd: %+v", z)
 	}
 	r, err = Spec{Scenario: scenarios.LinRegT, Solver: "dp-sgd", Delta: 1e-7, Accountant: "rdp", Eps: inf}.Resolve()
@@ -334,7 +335,7 @@ func TestAccountedPrivacy(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := r.Config(0, nil)
-	want := solvers.DPSGD{Accountant: "rdp", Batch: 64, Epochs: 2, Adaptive: true, Quantile: 0.3, ClipRate: 0.1, CountNoise: 5}
+	want := solvers.DPSGD{Accountant: "rdp", Adjacency: ReplaceOne, Batch: 64, Epochs: 2, Adaptive: true, Quantile: 0.3, ClipRate: 0.1, CountNoise: 5}
 	if c.Delta != 1e-7 || r.Solver.Solver != want || r.Privacy.AccountantName != "rdp" || r.Privacy.EpsDelta != theory.EpsExact(1, 1e-7) {
 		t.Errorf("config δ = %g, solver %+v, budget %+v", c.Delta, r.Solver.Solver, r.Privacy)
 	}
@@ -364,12 +365,12 @@ func TestSizeCapBindsMaterializedRunsOnly(t *testing.T) {
 	}{
 		{Spec{Scenario: scenarios.LinRegT, Solver: "acsa"}, false},
 		{Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC}, false},
-		{Spec{Scenario: scenarios.LinRegT, Solver: "sgd"}, false},
+		{Spec{Scenario: scenarios.LinRegT, Solver: "nonprivate-schedule"}, false},
 		{Spec{Scenario: scenarios.LassoT, Class: theory.PPL}, false},
 		{Spec{Scenario: scenarios.LinRegT, Solver: "klz-gd"}, true},
 		{Spec{Scenario: scenarios.HingeT}, true},
 		{Spec{Scenario: scenarios.HingeT, Class: theory.NonsmoothSC}, true},
-		{Spec{Scenario: scenarios.HingeT, Solver: "sgd"}, true},
+		{Spec{Scenario: scenarios.HingeT, Solver: "nonprivate-schedule"}, true},
 	} {
 		s := c.s
 		s.N, s.D = 50_000_000, 10
@@ -414,6 +415,12 @@ func TestCheckSolverFields(t *testing.T) {
 		{Spec{ClipQuantile: 0.9}, nil, "clip-quantile"},
 		{Spec{Solver: "dp-sgd", KLZGroups: 3}, nil, "klz-groups"},
 		{Spec{Solver: "acsa", ClipCountNoise: 1}, []string{"acsa", "klz-gd"}, "clip-count-noise"},
+		// add/remove is dp-sgd's alone: a comparison is at one adjacency,
+		// replace-one, the only one the paper's solvers are private under.
+		{Spec{Solver: "dp-sgd", Adjacency: AddRemove}, nil, ""},
+		{Spec{Solver: "dp-sgd", Adjacency: ReplaceOne}, []string{"acsa", "dp-sgd"}, ""},
+		{Spec{Solver: "dp-sgd", Adjacency: AddRemove}, []string{"acsa", "dp-sgd"}, "adjacency"},
+		{Spec{Solver: "acsa", Adjacency: AddRemove}, nil, "adjacency"},
 	} {
 		err := c.s.CheckSolverFields(c.names)
 		var se *SpecError
@@ -423,5 +430,30 @@ func TestCheckSolverFields(t *testing.T) {
 		case c.field != "" && (!errors.As(err, &se) || se.Field != c.field):
 			t.Errorf("%+v with %v: %v, want a SpecError on %s", c.s, c.names, err, c.field)
 		}
+	}
+}
+
+// TestAdjacencyAndFormerNames: dp-sgd's adjacency resolves to replace-one
+// unless add-remove is asked, an unknown one is refused on its field, and
+// the former name sgd resolves to nonprivate-schedule with a note saying so.
+func TestAdjacencyAndFormerNames(t *testing.T) {
+	r, err := Spec{Scenario: scenarios.LinRegT, Solver: "dp-sgd", Adjacency: AddRemove}.Resolve()
+	if err != nil || r.Privacy.Adjacency != AddRemove || r.Solver.Solver.(solvers.DPSGD).Adjacency != AddRemove {
+		t.Errorf("add-remove: %+v (%v)", r.Privacy, err)
+	}
+	var se *SpecError
+	if _, err := (Spec{Solver: "dp-sgd", Adjacency: "swap-one"}).Resolve(); !errors.As(err, &se) || se.Field != "adjacency" {
+		t.Errorf("unknown adjacency: %v, want a SpecError on adjacency", err)
+	}
+	r, err = Spec{Scenario: scenarios.LinRegT, Solver: "sgd"}.Resolve()
+	if err != nil || r.Spec.Solver != solvers.NonPrivateScheduleName || r.Solver.Name() != solvers.NonPrivateScheduleName {
+		t.Fatalf("sgd: solver %q (%v)", r.Spec.Solver, err)
+	}
+	if !slices.ContainsFunc(r.DefaultNotes, func(n string) bool { return strings.Contains(n, "former name") }) {
+		t.Errorf("sgd: no note on the former name in %q", r.DefaultNotes)
+	}
+	names, notes := CanonicalNames([]string{"acsa", "sgd"})
+	if !slices.Equal(names, []string{"acsa", solvers.NonPrivateScheduleName}) || len(notes) != 1 {
+		t.Errorf("CanonicalNames: %v, %v", names, notes)
 	}
 }

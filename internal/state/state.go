@@ -30,10 +30,12 @@ const (
 	Clip     Screen = "clip"      // the clipping trade-off, a sweep of C
 	Audit    Screen = "audit"     // the black-box audit of the oracle
 	SweepEps Screen = "sweep-eps" // the sweep of the privacy budget ε
+	SweepD   Screen = "sweep-d"   // the sweep of the dimension d
+	SweepK   Screen = "sweep-k"   // the sweep of the moment order k
 )
 
 // Screens are every Screen, in the explorer's order.
-var Screens = []Screen{Chart, Sweep, Clip, Moments, Audit, SweepEps}
+var Screens = []Screen{Chart, Sweep, Clip, Moments, Audit, SweepEps, SweepD, SweepK}
 
 // State is what a state string holds: the form's Spec, as the user set it
 // (defaults left unset), and the screen shown.

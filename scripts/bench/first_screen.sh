@@ -3,7 +3,7 @@
 #
 # Times the explorer's first full screen: from typing `dpso` into a shell
 # in a 132×42 tmux pane (the tmux server and the shell already started) to
-# the first capture that shows the parameters, the upper and lower bounds,
+# the first capture that shows the parameters, the upper and lower rates,
 # the certificate and the reproduce line (what .ci/tui-smoke waits for),
 # polling the pane every 5 ms. Prints milliseconds, one line per run.
 #
@@ -17,7 +17,7 @@ trap 't kill-server >/dev/null 2>&1 || true' EXIT
 full() {
   local s
   s=$(t capture-pane -p -t fs 2>/dev/null || true)
-  for m in "Parameters" "upper bound" "lower bound" "certified ≤" "reproduce: dpso run"; do
+  for m in "Parameters" "upper rate" "lower rate" "certified ≤" "reproduce: dpso run"; do
     grep -qF -- "$m" <<<"$s" || return 1
   done
 }

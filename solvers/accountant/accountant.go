@@ -40,13 +40,55 @@ func ParseKind(s string) (Kind, error) {
 	return 0, fmt.Errorf("unknown accountant %q (want rdp or pld)", s)
 }
 
+// Adjacency is the neighbouring relation a privacy statement is about.
+type Adjacency int
+
+const (
+	// ReplaceOne: datasets of the same size that differ in one record
+	// (Hamming distance 1), the relation of Lowy & Razaviyayn's
+	// definition of DP and of every zCDP statement in dpso. It is the zero
+	// value.
+	ReplaceOne Adjacency = iota
+	// AddRemove: one dataset is the other with one record added or
+	// removed, the relation of Opacus, TF Privacy and dp_accounting's
+	// ADD_OR_REMOVE_ONE (the one their published DP-SGD figures use).
+	AddRemove
+)
+
+// String is the relation's name as flags and JSON write it.
+func (a Adjacency) String() string {
+	switch a {
+	case ReplaceOne:
+		return "replace-one"
+	case AddRemove:
+		return "add-remove"
+	}
+	return fmt.Sprintf("Adjacency(%d)", int(a))
+}
+
+// ParseAdjacency parses "replace-one" or "add-remove".
+func ParseAdjacency(s string) (Adjacency, error) {
+	switch s {
+	case "replace-one":
+		return ReplaceOne, nil
+	case "add-remove":
+		return AddRemove, nil
+	}
+	return 0, fmt.Errorf("unknown adjacency %q (want replace-one or add-remove)", s)
+}
+
 // Mechanism is T steps of the Poisson-subsampled Gaussian mechanism: each
 // step includes each sample independently with probability Q and adds
-// N(0, Sigma²·Δ²) to a sum of sensitivity Δ (Sigma is the noise multiplier).
+// N(0, Sigma²·C²) to the sum of the included samples' vectors, each of norm
+// at most C (Sigma is the noise multiplier), accounted under Adjacency.
+// Under AddRemove one record moves the sum by at most C; under ReplaceOne
+// by at most 2C (g − g' with ‖g‖, ‖g'‖ ≤ C), and only in a step that
+// samples its slot.
 type Mechanism struct {
-	Sigma float64 // noise multiplier σ ≥ 0 (0: not private)
-	Q     float64 // sampling rate q ∈ [0, 1]
-	Steps int     // T ≥ 1
+	Sigma     float64 // noise multiplier σ ≥ 0 (0: not private)
+	Q         float64 // sampling rate q ∈ [0, 1]
+	Steps     int     // T ≥ 1
+	Adjacency Adjacency
 }
 
 // check validates m.
@@ -58,6 +100,8 @@ func (m Mechanism) check() error {
 		return fmt.Errorf("sampling rate q = %g; want q in [0, 1]", m.Q)
 	case m.Steps < 1:
 		return fmt.Errorf("steps T = %d; want T ≥ 1", m.Steps)
+	case m.Adjacency != ReplaceOne && m.Adjacency != AddRemove:
+		return fmt.Errorf("unknown adjacency %v", m.Adjacency)
 	}
 	return nil
 }
@@ -87,7 +131,7 @@ func RDPEpsilon(m Mechanism, delta float64, orders []float64) (eps, order float6
 	if orders == nil {
 		orders = DefaultOrders()
 	}
-	return EpsFromRDP(orders, ComposedRDP(m.Q, m.Sigma, m.Steps, orders), delta)
+	return EpsFromRDP(orders, ComposedRDP(m.Adjacency, m.Q, m.Sigma, m.Steps, orders), delta)
 }
 
 // RDPDelta is δ of m at ε' by the RDP accountant, and the order attaining it.
@@ -104,7 +148,7 @@ func RDPDelta(m Mechanism, epsPrime float64, orders []float64) (delta, order flo
 	if orders == nil {
 		orders = DefaultOrders()
 	}
-	return DeltaFromRDP(orders, ComposedRDP(m.Q, m.Sigma, m.Steps, orders), epsPrime)
+	return DeltaFromRDP(orders, ComposedRDP(m.Adjacency, m.Q, m.Sigma, m.Steps, orders), epsPrime)
 }
 
 func checkDelta(delta float64) error {
@@ -155,9 +199,10 @@ func (o PLDOptions) check() error {
 	return nil
 }
 
-// composedPLD is m's composed pessimistic privacy loss distribution in both
-// adjacency directions (one when q = 1, where they coincide), with the
-// options that made it; o (zero fields: the defaults) is checked first.
+// composedPLD is m's composed pessimistic privacy loss distribution: under
+// add/remove in both directions (one when q = 1, where they coincide),
+// under replace-one of its one symmetric pair; with the options that made
+// it; o (zero fields: the defaults) is checked first.
 //
 // Where the grid of width h would pass the caps ([maxGrid] points for one
 // step, [maxFFTLen] for the composition: a privacy loss spanning a wide
@@ -188,7 +233,10 @@ const maxDiscretization = 0.1
 
 func composedPLDAt(m Mechanism, o PLDOptions) ([]*pmf, error) {
 	adjs := []adjacency{remove, add}
-	if m.Q == 1 {
+	switch {
+	case m.Adjacency == ReplaceOne:
+		adjs = []adjacency{replace}
+	case m.Q == 1:
 		adjs = adjs[:1]
 	}
 	out := make([]*pmf, 0, 2)
@@ -206,9 +254,9 @@ func composedPLDAt(m Mechanism, o PLDOptions) ([]*pmf, error) {
 }
 
 // PLDEpsilon is ε' of m at δ by the PLD accountant with pessimistic
-// (connect-the-dots) discretisation: the maximum over the two adjacency
-// directions of the smallest ε' whose composed hockey-stick divergence is
-// at most δ. It is an upper bound on m's exact ε'(δ).
+// (connect-the-dots) discretisation: the smallest ε' whose composed
+// hockey-stick divergence is at most δ, under add/remove the maximum over
+// its two directions. It is an upper bound on m's exact ε'(δ).
 func PLDEpsilon(m Mechanism, delta float64, o PLDOptions) (float64, error) {
 	if err := m.check(); err != nil {
 		return math.NaN(), err
@@ -284,8 +332,9 @@ func PLDBounds(m Mechanism, delta float64, o PLDOptions) (lower, upper float64, 
 	return math.Min(lower, upper), upper, nil
 }
 
-// PLDDelta is δ of m at ε' by the PLD accountant (pessimistic): the maximum
-// over the two adjacency directions of the composed hockey-stick divergence.
+// PLDDelta is δ of m at ε' by the PLD accountant (pessimistic): the
+// composed hockey-stick divergence, under add/remove the maximum over its
+// two directions.
 func PLDDelta(m Mechanism, epsPrime float64, o PLDOptions) (float64, error) {
 	if err := m.check(); err != nil {
 		return math.NaN(), err
@@ -337,8 +386,8 @@ const coarseH = 1e-3
 
 // Calibrate is the smallest noise multiplier σ (to relative precision
 // [CalibrateTol]) for which T steps of the Poisson-subsampled Gaussian
-// mechanism with rate q meet (ε', δ) by the accountant k with its default
-// settings ([Epsilon]). Bisection on ln σ keeps the invariant
+// mechanism with rate q meet (ε', δ) under the adjacency adj by the
+// accountant k with its default settings ([Epsilon]). Bisection on ln σ keeps the invariant
 // ε'(σ_hi) ≤ target and returns σ_hi, so the result never overshoots the
 // target, whatever the accountant's small non-monotonicities. For PLD the
 // bisection runs on a grid ten times coarser (h = 10⁻³, ten times faster),
@@ -351,8 +400,8 @@ const coarseH = 1e-3
 // whose grid could not be computed; the RDP accountant answers both.
 // Results are cached: the same question from every trial of a sweep costs
 // one calibration.
-func Calibrate(k Kind, q float64, steps int, epsPrime, delta float64) (float64, error) {
-	return CalibrateContext(context.Background(), k, q, steps, epsPrime, delta)
+func Calibrate(k Kind, adj Adjacency, q float64, steps int, epsPrime, delta float64) (float64, error) {
+	return CalibrateContext(context.Background(), k, adj, q, steps, epsPrime, delta)
 }
 
 // ErrNoSigma is Calibrate's answer when no noise multiplier up to
@@ -363,14 +412,14 @@ var ErrNoSigma = errors.New("no noise multiplier up to 10⁶ meets the target")
 // at its next evaluation of the accountant once ctx is done. It fails
 // fast, with [ErrNoSigma], when the target is missed at σ = [MaxSigma]
 // (the bisection would otherwise double σ up to it first).
-func CalibrateContext(ctx context.Context, k Kind, q float64, steps int, epsPrime, delta float64) (float64, error) {
+func CalibrateContext(ctx context.Context, k Kind, adj Adjacency, q float64, steps int, epsPrime, delta float64) (float64, error) {
 	if !(epsPrime > 0) || math.IsInf(epsPrime, 1) {
 		return math.NaN(), fmt.Errorf("target ε' = %g; want a finite ε' > 0", epsPrime)
 	}
 	if err := checkDelta(delta); err != nil {
 		return math.NaN(), err
 	}
-	if err := (Mechanism{Sigma: 1, Q: q, Steps: steps}).check(); err != nil {
+	if err := (Mechanism{Sigma: 1, Q: q, Steps: steps, Adjacency: adj}).check(); err != nil {
 		return math.NaN(), err
 	}
 	if k != PLD && k != RDP {
@@ -379,7 +428,7 @@ func CalibrateContext(ctx context.Context, k Kind, q float64, steps int, epsPrim
 	if q == 0 {
 		return 0, nil
 	}
-	key := calKey{k, q, steps, epsPrime, delta}
+	key := calKey{k, adj, q, steps, epsPrime, delta}
 	if v, ok := calCache.Load(key); ok {
 		return v.(float64), nil
 	}
@@ -389,7 +438,7 @@ func CalibrateContext(ctx context.Context, k Kind, q float64, steps int, epsPrim
 			if err := ctx.Err(); err != nil {
 				return false, err
 			}
-			m := Mechanism{Sigma: s, Q: q, Steps: steps}
+			m := Mechanism{Sigma: s, Q: q, Steps: steps, Adjacency: adj}
 			var e float64
 			var err error
 			if k == RDP {
@@ -425,8 +474,8 @@ func CalibrateContext(ctx context.Context, k Kind, q float64, steps int, epsPrim
 		// the minutes it would spend at grids near the cap (target
 		// ε' = 10⁹: 29 s of CPU before a refusal).
 		// (Where RDP itself finds no σ, PLD bisects on its own.)
-		if sr, rerr := CalibrateContext(ctx, RDP, q, steps, epsPrime, delta); rerr == nil {
-			if _, perr := PLDEpsilon(Mechanism{Sigma: sr, Q: q, Steps: steps}, delta, PLDOptions{}); errors.Is(perr, ErrGridTooLarge) {
+		if sr, rerr := CalibrateContext(ctx, RDP, adj, q, steps, epsPrime, delta); rerr == nil {
+			if _, perr := PLDEpsilon(Mechanism{Sigma: sr, Q: q, Steps: steps, Adjacency: adj}, delta, PLDOptions{}); errors.Is(perr, ErrGridTooLarge) {
 				err = fmt.Errorf("%w: at σ = %.6g, the noise multiplier the RDP accountant calibrates to this target, the PLD grid passes its cap", ErrGridTooLarge, sr)
 			}
 		}
@@ -444,7 +493,7 @@ func CalibrateContext(ctx context.Context, k Kind, q float64, steps int, epsPrim
 		err = fmt.Errorf("%w: just below σ = %.6g the PLD grid passes its cap, so the smallest σ that meets the target is not known", ErrGridTooLarge, sigma)
 	}
 	if err != nil {
-		return math.NaN(), &CalibrationError{Q: q, Steps: steps, Eps: epsPrime, Delta: delta, Err: err}
+		return math.NaN(), &CalibrationError{Q: q, Steps: steps, Eps: epsPrime, Delta: delta, Adjacency: adj, Err: err}
 	}
 	calCache.Store(key, sigma)
 	return sigma, nil
@@ -531,17 +580,19 @@ type CalibrationError struct {
 	Q          float64
 	Steps      int
 	Eps, Delta float64
+	Adjacency  Adjacency
 	Err        error
 }
 
 func (e *CalibrationError) Error() string {
-	return fmt.Sprintf("%v (q = %g, T = %d, (ε', δ) = (%g, %g))", e.Err, e.Q, e.Steps, e.Eps, e.Delta)
+	return fmt.Sprintf("%v (q = %g, T = %d, (ε', δ) = (%g, %g), %v)", e.Err, e.Q, e.Steps, e.Eps, e.Delta, e.Adjacency)
 }
 
 func (e *CalibrationError) Unwrap() error { return e.Err }
 
 type calKey struct {
 	k        Kind
+	adj      Adjacency
 	q        float64
 	steps    int
 	eps, del float64

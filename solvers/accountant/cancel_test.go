@@ -13,7 +13,7 @@ func TestCalibrateCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, k := range []Kind{RDP, PLD} {
-		if _, err := CalibrateContext(ctx, k, 0.000256, 19531, 4.37718, 1e-5); !errors.Is(err, context.Canceled) {
+		if _, err := CalibrateContext(ctx, k, ReplaceOne, 0.000256, 19531, 4.37718, 1e-5); !errors.Is(err, context.Canceled) {
 			t.Errorf("%v: err = %v, want context.Canceled", k, err)
 		}
 	}
@@ -26,7 +26,7 @@ func TestCalibrateCancelled(t *testing.T) {
 func TestCalibrateUnreachableFailsFast(t *testing.T) {
 	for _, k := range []Kind{RDP, PLD} {
 		ctx := &countingCtx{Context: context.Background()}
-		_, err := CalibrateContext(ctx, k, 0.5, 100000, 1e-6, 1e-5)
+		_, err := CalibrateContext(ctx, k, ReplaceOne, 0.5, 100000, 1e-6, 1e-5)
 		var ce *CalibrationError
 		if !errors.Is(err, ErrNoSigma) || !errors.As(err, &ce) || ce.Steps != 100000 {
 			t.Errorf("%v: err = %v, want ErrNoSigma in a CalibrationError", k, err)

@@ -9,14 +9,34 @@ import (
 	"dpso/theory"
 )
 
-// Consistency checks from first principles: q = 1 is the Gaussian mechanism
-// (whose exact curve theory/privacy.go computes), PLD is never above RDP,
-// and ε' grows with q and T and falls with σ.
+// Consistency checks from first principles, under both adjacencies: q = 1
+// is the Gaussian mechanism (whose exact curve theory/privacy.go computes),
+// PLD is never above RDP, ε' grows with q and T and falls with σ, and the
+// calibration meets its target with the smallest σ.
+
+var adjacencies = []accountant.Adjacency{accountant.ReplaceOne, accountant.AddRemove}
+
+// sensitivity is how far one record moves a step's sum under adj, in
+// units of the clip threshold: 2 under replace-one (g − g', ‖g‖, ‖g'‖ ≤ 1),
+// 1 under add/remove.
+func sensitivity(adj accountant.Adjacency) float64 {
+	if adj == accountant.ReplaceOne {
+		return 2
+	}
+	return 1
+}
 
 func TestFullBatchIsGaussian(t *testing.T) {
 	// q = 1: T steps of the Gaussian mechanism with noise multiplier σ are
-	// one Gaussian mechanism with μ = √T/σ (GDP composition), whose exact
-	// ε'(δ) is theory.EpsExact. PLD must bracket it; RDP must bound it.
+	// one Gaussian mechanism with μ = Δ√T/σ (GDP composition; Δ = 2 under
+	// replace-one, 1 under add/remove), whose exact ε'(δ) is
+	// theory.EpsExact. PLD must bracket it; RDP must bound it.
+	for _, adj := range adjacencies {
+		t.Run(adj.String(), func(t *testing.T) { fullBatchIsGaussian(t, adj) })
+	}
+}
+
+func fullBatchIsGaussian(t *testing.T, adj accountant.Adjacency) {
 	for _, c := range []struct {
 		sigma float64
 		steps int
@@ -27,8 +47,10 @@ func TestFullBatchIsGaussian(t *testing.T) {
 		// σ = 0.002: ε' ≈ 1.3·10⁵, where e^ε overflows (δ(ε) was 0 there)
 		// and h = 0.1.
 		{0.04, 1, 1e-5}, {0.002, 1, 1e-5}} {
+		// σ scaled with Δ: the same μ, the same regimes, in both relations.
+		sigma := c.sigma * sensitivity(adj)
 		exact := theory.EpsExact(math.Sqrt(float64(c.steps))/c.sigma, c.delta)
-		m := accountant.Mechanism{Sigma: c.sigma, Q: 1, Steps: c.steps}
+		m := accountant.Mechanism{Sigma: sigma, Q: 1, Steps: c.steps, Adjacency: adj}
 		lo, hi, err := accountant.PLDBounds(m, c.delta, accountant.PLDOptions{})
 		if err != nil || exact < lo-1e-12 || exact > hi+1e-12 {
 			t.Errorf("%+v δ = %g: PLD [%.10g, %.10g] (%v) must contain the exact %.10g", m, c.delta, lo, hi, err, exact)
@@ -44,11 +66,12 @@ func TestPLDBelowRDP(t *testing.T) {
 	// Both are upper bounds on the same ε'; RDP's conversion is lossy, so
 	// PLD (tight to its reported gap) must not exceed it. Fixed seed.
 	r := rand.New(rand.NewPCG(12, 0))
-	for range 12 {
+	for i := range 16 {
 		m := accountant.Mechanism{
-			Sigma: 0.6 + 3*r.Float64(),
-			Q:     math.Exp(math.Log(1e-3) + r.Float64()*math.Log(300)),
-			Steps: int(math.Exp(r.Float64() * math.Log(2000))),
+			Sigma:     0.6 + 3*r.Float64(),
+			Q:         math.Exp(math.Log(1e-3) + r.Float64()*math.Log(300)),
+			Steps:     int(math.Exp(r.Float64() * math.Log(2000))),
+			Adjacency: adjacencies[i%2],
 		}
 		delta := math.Pow(10, -4-3*r.Float64())
 		pld, err := accountant.PLDEpsilon(m, delta, accountant.PLDOptions{})
@@ -68,7 +91,14 @@ func TestPLDBelowRDP(t *testing.T) {
 func TestMonotone(t *testing.T) {
 	// Each step of the grid changes the mechanism by 20%, far beyond the
 	// PLD's discretisation error (≤ 10⁻² here), so ε' must move strictly.
-	base := accountant.Mechanism{Sigma: 1.2, Q: 0.02, Steps: 300}
+	for _, adj := range adjacencies {
+		t.Run(adj.String(), func(t *testing.T) {
+			monotone(t, accountant.Mechanism{Sigma: 1.2, Q: 0.02, Steps: 300, Adjacency: adj})
+		})
+	}
+}
+
+func monotone(t *testing.T, base accountant.Mechanism) {
 	for _, k := range []accountant.Kind{accountant.RDP, accountant.PLD} {
 		eps := func(m accountant.Mechanism) float64 {
 			e, err := accountant.Epsilon(k, m, 1e-5)
@@ -111,36 +141,37 @@ func TestMonotone(t *testing.T) {
 }
 
 func TestCalibrateNeverOvershoots(t *testing.T) {
-	// Property test over random (q, T, ε', δ), fixed seed: the calibrated σ
-	// meets the target, and σ·(1 − 10⁻³) does not (Calibrate stops at a
-	// relative width of 10⁻⁴, ten times finer).
+	// Property test over random (q, T, ε', δ) under both adjacencies,
+	// fixed seed: the calibrated σ meets the target, and σ·(1 − 10⁻³) does
+	// not (Calibrate stops at a relative width of 10⁻⁴, ten times finer).
 	r := rand.New(rand.NewPCG(2026, 12))
-	n := map[accountant.Kind]int{accountant.RDP: 25, accountant.PLD: 5}
+	n := map[accountant.Kind]int{accountant.RDP: 12, accountant.PLD: 3}
 	if testing.Short() {
-		n[accountant.PLD] = 2
+		n[accountant.PLD] = 1
 	}
 	for _, k := range []accountant.Kind{accountant.RDP, accountant.PLD} {
-		for range n[k] {
+		for i := range 2 * n[k] {
+			adj := adjacencies[i%2]
 			q := math.Exp(math.Log(1e-3) + r.Float64()*math.Log(200))
 			T := int(math.Exp(math.Log(5) + r.Float64()*math.Log(600)))
 			target := 0.5 + 9.5*r.Float64()
 			delta := math.Pow(10, -4-3*r.Float64())
-			s, err := accountant.Calibrate(k, q, T, target, delta)
+			s, err := accountant.Calibrate(k, adj, q, T, target, delta)
 			if err != nil {
-				t.Fatalf("%v q=%g T=%d ε'=%g δ=%g: %v", k, q, T, target, delta, err)
+				t.Fatalf("%v %v q=%g T=%d ε'=%g δ=%g: %v", k, adj, q, T, target, delta, err)
 			}
 			at := func(s float64) float64 {
-				e, err := accountant.Epsilon(k, accountant.Mechanism{Sigma: s, Q: q, Steps: T}, delta)
+				e, err := accountant.Epsilon(k, accountant.Mechanism{Sigma: s, Q: q, Steps: T, Adjacency: adj}, delta)
 				if err != nil {
 					t.Fatal(err)
 				}
 				return e
 			}
 			if e := at(s); e > target {
-				t.Errorf("%v q=%.4g T=%d δ=%.3g: σ = %.6g gives ε' = %.8g above the target %.8g", k, q, T, delta, s, e, target)
+				t.Errorf("%v %v q=%.4g T=%d δ=%.3g: σ = %.6g gives ε' = %.8g above the target %.8g", k, adj, q, T, delta, s, e, target)
 			}
 			if e := at(s * (1 - 1e-3)); e <= target {
-				t.Errorf("%v q=%.4g T=%d δ=%.3g: σ(1 − 1e-3) = %.6g still meets the target %.8g (ε' = %.8g): not the smallest", k, q, T, delta, s*(1-1e-3), target, e)
+				t.Errorf("%v %v q=%.4g T=%d δ=%.3g: σ(1 − 1e-3) = %.6g still meets the target %.8g (ε' = %.8g): not the smallest", k, adj, q, T, delta, s*(1-1e-3), target, e)
 			}
 		}
 	}

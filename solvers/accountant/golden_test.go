@@ -65,7 +65,7 @@ func TestRDPPoissonSampledGaussianGolden(t *testing.T) {
 	orders := []float64{1.5, 2.5, 5, 50, 100}
 	want := []float64{6.70579741e-04, 1.08548710e-03, 2.18075656e-03, 2.38460375e-02, 1.67416308e02}
 	abs := absRDP(0.01, 2.5, 50, orders)
-	ours := ComposedRDP(0.01, 2.5, 50, orders)
+	ours := ComposedRDP(AddRemove, 0.01, 2.5, 50, orders)
 	for i, a := range orders {
 		if e := relErr(abs[i], want[i]); e > 1e-6 {
 			t.Errorf("order %g: dp_accounting's series gives %.9g, want %.9g (rel. err %.2g)", a, abs[i], want[i], e)
@@ -199,7 +199,7 @@ func TestRDPEpsilonGolden(t *testing.T) {
 		if c.absSeries {
 			rdp = absRDP(c.q, c.sigma, c.steps, orders)
 		} else {
-			rdp = ComposedRDP(c.q, c.sigma, c.steps, orders)
+			rdp = ComposedRDP(AddRemove, c.q, c.sigma, c.steps, orders)
 		}
 		eps, ord, err := EpsFromRDP(orders, rdp, c.delta)
 		tol := 1e-3
@@ -213,7 +213,7 @@ func TestRDPEpsilonGolden(t *testing.T) {
 			t.Errorf("%s: optimal order %g, want %g", c.name, ord, c.wantOrder)
 		}
 		// The package's own (signed, certified) series is never looser.
-		mine, _, _ := RDPEpsilon(Mechanism{Sigma: c.sigma, Q: c.q, Steps: c.steps}, c.delta, orders)
+		mine, _, _ := RDPEpsilon(Mechanism{Sigma: c.sigma, Q: c.q, Steps: c.steps, Adjacency: AddRemove}, c.delta, orders)
 		if mine > eps*(1+1e-12) {
 			t.Errorf("%s: signed series ε = %.12g above the absolute-sum ε = %.12g", c.name, mine, eps)
 		}
@@ -232,12 +232,12 @@ func TestOpacusNoiseMultiplierGolden(t *testing.T) {
 		steps int
 		want  float64
 	}{{2250, 1.416}, {2000, 1.3562}} {
-		m := Mechanism{Sigma: c.want, Q: 0.04, Steps: c.steps}
+		m := Mechanism{Sigma: c.want, Q: 0.04, Steps: c.steps, Adjacency: AddRemove}
 		e, _, err := RDPEpsilon(m, 1e-5, opacusOrders())
 		if err != nil || e > 8 || e < 7.99-5e-4 { // Opacus rounds σ to 4 places: ±5e-5 in σ
 			t.Errorf("Opacus σ = %g, %d steps: ε = %.6g (%v), want in [7.99, 8]", c.want, c.steps, e, err)
 		}
-		s, err := Calibrate(RDP, 0.04, c.steps, 8, 1e-5)
+		s, err := Calibrate(RDP, AddRemove, 0.04, c.steps, 8, 1e-5)
 		if err != nil || s > c.want+5e-5 {
 			t.Errorf("%d steps: calibrated σ = %.6g (%v), want ≤ Opacus's %g", c.steps, s, err, c.want)
 		}
@@ -255,27 +255,27 @@ func TestPLDGolden(t *testing.T) {
 		// dp_accounting pld/pld_privacy_accountant_test.py, test_gaussian_basic:
 		// Gaussian with noise multiplier √3 composed 3 times (μ = 1):
 		// ε(0.126936) = 1 within 1e-3.
-		{"dp_accounting test_gaussian_basic", Mechanism{Sigma: math.Sqrt(3), Q: 1, Steps: 3}, 0.126936, 1, 1e-3},
+		{"dp_accounting test_gaussian_basic", Mechanism{Sigma: math.Sqrt(3), Q: 1, Steps: 3, Adjacency: AddRemove}, 0.126936, 1, 1e-3},
 		// test_poisson_subsampled_gaussian and
 		// test_self_composed_subsampled_gaussian: q = 0.2, noise multiplier
 		// 0.5, 3 steps: ε(0.15594) = 1 within 1e-3.
-		{"dp_accounting test_poisson_subsampled_gaussian", Mechanism{Sigma: 0.5, Q: 0.2, Steps: 3}, 0.15594, 1, 1e-3},
+		{"dp_accounting test_poisson_subsampled_gaussian", Mechanism{Sigma: 0.5, Q: 0.2, Steps: 3, Adjacency: AddRemove}, 0.15594, 1, 1e-3},
 		// tensorflow_privacy compute_dp_sgd_privacy_test.py,
 		// test_compute_dp_sgd_example_privacy (PLD; 1.2 epochs, σ = 0.7,
 		// δ = 1e-5; the Gaussian cases compose ⌈1.2⌉ = 2 steps):
-		{"tf-privacy no_microbatching_no_subsampling_pld", Mechanism{Sigma: 0.7, Q: 1, Steps: 2}, 1e-5, 10.1224946, 1e-7},
-		{"tf-privacy microbatching_no_subsampling_pld", Mechanism{Sigma: 0.35, Q: 1, Steps: 2}, 1e-5, 24.7160779, 1e-7},
-		{"tf-privacy no_microbatching_with_subsampling_pld", Mechanism{Sigma: 0.7, Q: 0.01, Steps: 120}, 1e-5, 2.4612381, 1e-7},
-		{"tf-privacy microbatching_with_subsampling_pld", Mechanism{Sigma: 0.35, Q: 0.01, Steps: 120}, 1e-5, 18.6977407, 1e-7},
+		{"tf-privacy no_microbatching_no_subsampling_pld", Mechanism{Sigma: 0.7, Q: 1, Steps: 2, Adjacency: AddRemove}, 1e-5, 10.1224946, 1e-7},
+		{"tf-privacy microbatching_no_subsampling_pld", Mechanism{Sigma: 0.35, Q: 1, Steps: 2, Adjacency: AddRemove}, 1e-5, 24.7160779, 1e-7},
+		{"tf-privacy no_microbatching_with_subsampling_pld", Mechanism{Sigma: 0.7, Q: 0.01, Steps: 120, Adjacency: AddRemove}, 1e-5, 2.4612381, 1e-7},
+		{"tf-privacy microbatching_with_subsampling_pld", Mechanism{Sigma: 0.35, Q: 0.01, Steps: 120, Adjacency: AddRemove}, 1e-5, 18.6977407, 1e-7},
 		// test_dp_sgd_privacy_statement_no_user_dp_with_pld: q = 0.0064, σ = 1,
 		// 782 steps, δ = 1e-6: "1.199" (3 decimals).
-		{"tf-privacy statement pld", Mechanism{Sigma: 1, Q: 0.0064, Steps: 782}, 1e-6, 1.199, 5e-4},
+		{"tf-privacy statement pld", Mechanism{Sigma: 1, Q: 0.0064, Steps: 782, Adjacency: AddRemove}, 1e-6, 1.199, 5e-4},
 		// opacus/tests/accountants_test.py, test_prv_accountant: σ = 1.5,
 		// q = 0.04, int(90 // 0.04) = 2249 steps, δ = 1e-5 → 6.777395712150674,
 		// the PRV accountant's upper estimate with Opacus's default
 		// eps_error = 0.01 (opacus/accountants/prv.py): above the exact ε by
 		// at most about 2·eps_error.
-		{"opacus test_prv_accountant", Mechanism{Sigma: 1.5, Q: 0.04, Steps: 2249}, 1e-5, 6.777395712150674, 0.02},
+		{"opacus test_prv_accountant", Mechanism{Sigma: 1.5, Q: 0.04, Steps: 2249, Adjacency: AddRemove}, 1e-5, 6.777395712150674, 0.02},
 	}
 	for _, c := range cases {
 		lo, hi, err := PLDBounds(c.m, c.delta, PLDOptions{})
@@ -292,7 +292,7 @@ func TestPLDGolden(t *testing.T) {
 	for _, c := range []struct {
 		m    Mechanism
 		want float64
-	}{{Mechanism{Sigma: math.Sqrt(3), Q: 1, Steps: 3}, 0.126936}, {Mechanism{Sigma: 0.5, Q: 0.2, Steps: 3}, 0.15594}} {
+	}{{Mechanism{Sigma: math.Sqrt(3), Q: 1, Steps: 3, Adjacency: AddRemove}, 0.126936}, {Mechanism{Sigma: 0.5, Q: 0.2, Steps: 3, Adjacency: AddRemove}, 0.15594}} {
 		d, err := PLDDelta(c.m, 1, PLDOptions{})
 		if err != nil || math.Abs(d-c.want) > 1e-3 {
 			t.Errorf("%+v: δ(1) = %.8g (%v), want %g ± 1e-3", c.m, d, err, c.want)
@@ -402,7 +402,7 @@ func TestPRVValuesGolden(t *testing.T) {
 		{1.5, 0.001, 50000, 0.704218384555810095193351116905},
 	}
 	for _, c := range cases {
-		lo, hi, err := PLDBounds(Mechanism{Sigma: c.sigma, Q: c.q, Steps: c.steps}, 1e-6, PLDOptions{})
+		lo, hi, err := PLDBounds(Mechanism{Sigma: c.sigma, Q: c.q, Steps: c.steps, Adjacency: AddRemove}, 1e-6, PLDOptions{})
 		if err != nil {
 			t.Errorf("%+v: %v", c, err)
 			continue

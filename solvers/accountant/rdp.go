@@ -205,7 +205,7 @@ func fracTail(alpha, q, sigma, z0 float64, N int, lBinomA, l1q, lK float64) floa
 }
 
 // StepRDP is the Rényi DP ε_α of one step of the Poisson-subsampled Gaussian
-// mechanism at order α ≥ 1 (dp_accounting's
+// mechanism under add/remove adjacency at order α ≥ 1 (dp_accounting's
 // _compute_rdp_poisson_subsampled_gaussian): 0 when q = 0; +Inf when σ = 0
 // or α = +Inf; α/(2σ²) when q = 1 (the Gaussian mechanism); ln A_α/(α − 1)
 // otherwise ([LogA]). NaN for invalid arguments, including α ≤ 1 (the
@@ -226,12 +226,17 @@ func StepRDP(q, sigma, alpha float64) float64 {
 	return LogA(q, sigma, alpha) / (alpha - 1)
 }
 
-// ComposedRDP is the RDP of T steps at each order: T·StepRDP(q, σ, α)
-// (Mironov 2017, Proposition 1: RDP composes additively).
-func ComposedRDP(q, sigma float64, steps int, orders []float64) []float64 {
+// ComposedRDP is the RDP of T steps at each order under adjacency adj:
+// T·StepRDP(q, σ, α) for add/remove, T·StepRDPReplace(q, σ, α) for
+// replace-one (Mironov 2017, Proposition 1: RDP composes additively).
+func ComposedRDP(adj Adjacency, q, sigma float64, steps int, orders []float64) []float64 {
+	step := StepRDP
+	if adj == ReplaceOne {
+		step = StepRDPReplace
+	}
 	out := make([]float64, len(orders))
 	for i, a := range orders {
-		out[i] = float64(steps) * StepRDP(q, sigma, a)
+		out[i] = float64(steps) * step(q, sigma, a)
 	}
 	return out
 }

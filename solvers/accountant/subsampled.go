@@ -5,8 +5,9 @@ import (
 	"math"
 )
 
-// adjacency is the direction of the add/remove relation whose privacy loss
-// is taken (dp_accounting's AdjacencyType).
+// adjacency is the pair of distributions whose privacy loss is taken: one
+// direction of the add/remove relation, or the replace-one pair
+// (dp_accounting's AdjacencyType REMOVE, ADD, REPLACE).
 type adjacency int
 
 const (
@@ -14,13 +15,28 @@ const (
 	remove adjacency = iota
 	// add: μ_upper = N(0, σ²), μ_lower = (1−q)N(0, σ²) + qN(1, σ²).
 	add
+	// replace: μ_upper = (1−q)N(0, σ²) + qN(−1, σ²),
+	// μ_lower = (1−q)N(0, σ²) + qN(1, σ²). One record g is replaced by g'
+	// with ‖g‖, ‖g'‖ ≤ 1 (the clip threshold, in units of which σ is the
+	// noise multiplier): the step's sum differs by g − g' when the record's
+	// slot is sampled (probability q) and not at all otherwise, so the
+	// sampled components sit at g and g', at most 2 apart, each 1 from the
+	// unsampled one. The antipodal pair g = −g' (one dimension, the two
+	// farthest apart) is the pair dp_accounting (AdjacencyType.REPLACE)
+	// and Koskela, Jälkö & Honkela (2020, Section 5.2) account for the
+	// substitution relation; this package takes it from them and does not
+	// itself prove that no other pair in the ball is worse. It is
+	// symmetric (x ↦ −x swaps the two), so one direction is the whole
+	// relation.
+	replace
 )
 
 // sgLoss is the privacy loss of one step of the Poisson-subsampled Gaussian
 // mechanism with noise multiplier σ (sensitivity 1) and sampling rate q, in
-// one adjacency direction (dp_accounting's GaussianPrivacyLoss with
-// sampling_prob q): ℓ(x) = ln(μ_upper(x)/μ_lower(x)), decreasing in x, and
-// the privacy loss distribution is the law of ℓ(x) for x ∼ μ_upper.
+// one adjacency direction or for replace-one (dp_accounting's
+// GaussianPrivacyLoss with sampling_prob q): ℓ(x) = ln(μ_upper(x)/μ_lower(x)),
+// decreasing in x, and the privacy loss distribution is the law of ℓ(x) for
+// x ∼ μ_upper.
 type sgLoss struct {
 	sigma, q float64
 	adj      adjacency
@@ -33,19 +49,26 @@ func newSGLoss(sigma, q float64, adj adjacency) sgLoss {
 }
 
 // loss is ℓ(x). Remove: ln(1 − q + q e^{L(x)}) with L(x) = (−½ − x)/σ², the
-// Gaussian mechanism's loss; add: −ln(1 − q + q e^{L(−x)}).
+// Gaussian mechanism's loss; add: −ln(1 − q + q e^{L(−x)}); replace: their
+// sum (μ_upper/μ_lower = (μ_upper/N(0, σ²))·(N(0, σ²)/μ_lower)).
 func (g sgLoss) loss(x float64) float64 {
 	s2 := g.sigma * g.sigma
-	if g.adj == remove {
+	switch g.adj {
+	case remove:
 		return logAdd(g.ln1q, g.lnq+(-0.5-x)/s2)
+	case add:
+		return -logAdd(g.ln1q, g.lnq+(-0.5+x)/s2)
 	}
-	return -logAdd(g.ln1q, g.lnq+(-0.5+x)/s2)
+	return logAdd(g.ln1q, g.lnq+(-0.5-x)/s2) - logAdd(g.ln1q, g.lnq+(-0.5+x)/s2)
 }
 
 // inverse is the largest x with ℓ(x) ≥ ε (±Inf outside ℓ's range
-// (ln(1−q), ∞) for remove, (−∞, −ln(1−q)) for add).
+// (ln(1−q), ∞) for remove, (−∞, −ln(1−q)) for add; replace's range is R).
 func (g sgLoss) inverse(eps float64) float64 {
 	s2 := g.sigma * g.sigma
+	if g.adj == replace {
+		return g.inverseReplace(eps)
+	}
 	if g.adj == remove {
 		if eps <= g.ln1q {
 			return math.Inf(1)
@@ -75,6 +98,35 @@ func (g sgLoss) inverse(eps float64) float64 {
 	return 0.5 - L*s2
 }
 
+// inverseReplace is the x with ℓ(x) = ε for the replace pair. With
+// a = e^{(−½ − x)/σ²} the loss is ln(1 − q + qa) − ln(1 − q + qc/a),
+// c = e^{−1/σ²}, so ℓ = ε is the quadratic q a² + (1 − q)(1 − e^ε) a −
+// q c e^ε = 0, whose positive root is a = (A + √(A² + B²))/(2q) with
+// A = (1 − q)(e^ε − 1) and B = 2q√(c e^ε), and x = −½ − σ² ln a. For ε ≥ 0
+// (A ≥ 0, no cancellation) ln(A + √(A² + B²)) is taken in logarithms, so
+// that neither e^ε (ε > 709) nor c (σ < 0.037) leaves float64's range; for
+// ε < 0, ℓ(−x) = −ℓ(x) gives x(ε) = −x(−ε).
+func (g sgLoss) inverseReplace(eps float64) float64 {
+	if eps < 0 {
+		return -g.inverseReplace(-eps)
+	}
+	s2 := g.sigma * g.sigma
+	lnB := math.Log(2*g.q) + 0.5*(eps-1/s2)
+	lnA := math.Inf(-1) // q = 1 or ε = 0: A = 0
+	if g.q < 1 && eps > 0 {
+		lnA = g.ln1q + eps + math.Log(-math.Expm1(-eps))
+	}
+	var lnSum float64 // ln(A + √(A² + B²))
+	if lnA >= lnB {
+		r := math.Exp(lnB - lnA)
+		lnSum = lnA + math.Log(1+math.Sqrt(1+r*r))
+	} else {
+		r := math.Exp(lnA - lnB)
+		lnSum = lnB + math.Log(r+math.Sqrt(1+r*r))
+	}
+	return -0.5 - s2*(lnSum-g.lnq-math.Ln2)
+}
+
 // upperCDF is the CDF of μ_upper.
 func (g sgLoss) upperCDF(x float64) float64 {
 	if g.adj == add {
@@ -102,7 +154,7 @@ func (g sgLoss) lowerLogCDF(x float64) float64 {
 // at x = inverse(ε) (ℓ is decreasing); 1 − e^ε below ℓ's range (remove) and
 // 0 above it (add).
 func (g sgLoss) delta(eps float64) float64 {
-	if g.q < 1 {
+	if g.q < 1 && g.adj != replace {
 		if g.adj == remove && eps <= g.ln1q {
 			return -math.Expm1(eps)
 		}

@@ -43,6 +43,9 @@ type Event struct {
 	Steps    int
 	// Accountant is "pld" or "rdp".
 	Accountant string
+	// Adjacency is the neighbouring relation the accountant's (ε', δ)
+	// is about: "replace-one" or "add-remove".
+	Adjacency string
 	// Eps, Delta: the mechanism is (Eps, Delta)-DP by the accountant (an
 	// upper bound); EpsLower is a proved lower bound on its exact ε at
 	// Delta when the accountant gives one (PLD), else NaN.

@@ -10,9 +10,11 @@ import (
 	"dpso/tui/style"
 )
 
-// Kind is what a series is; it orders the drawing: prior work's bounds
-// first, then the lower and upper bounds (rates, constants set to 1), the
-// certificate, the start line, the runs last (on top).
+// Kind is what a series is; it orders the drawing: the previous run's
+// trace first (faint), prior work's bounds, then the lower and upper
+// bounds (rates, constants set to 1: drawn only as slope guides, curves
+// anchored to measured points, on sweeps), the certificate, the start
+// line, the fitted lines, the runs last (on top).
 type Kind int
 
 // The kinds of series.
@@ -28,13 +30,18 @@ const (
 	// prior work's bounds it stays in the legend, off scale, when it is
 	// far above the curves.
 	Cert
+	// Trace is the previous run's curve, drawn faint under the others so
+	// that a change of a parameter can be compared by eye.
+	Trace
+	// Fit is a line fitted to a run's points (a sweep's log-log fit).
+	Fit
 )
 
 // drawOrder is the order series are drawn in (the last on top);
 // legendOrder the order the legend lists them in.
 var (
-	drawOrder   = []Kind{Prior, Lower, Upper, Cert, Start, Run}
-	legendOrder = []Kind{Run, Start, Cert, Upper, Lower, Prior}
+	drawOrder   = []Kind{Trace, Prior, Lower, Upper, Cert, Start, Fit, Run}
+	legendOrder = []Kind{Run, Fit, Start, Cert, Upper, Lower, Prior, Trace}
 )
 
 // Point is one point of a series: X (gradient evaluations, or the swept
@@ -51,6 +58,9 @@ type Series struct {
 	Value float64 // bounds without Points: the bound's value (may be +Inf)
 	// Points in increasing X.
 	Points []Point
+	// SE is the standard error of each point's Y (a run's points on a
+	// scatter chart: drawn as an error bar Y ± SE); nil: none.
+	SE []float64
 	// Note replaces the value in the legend (e.g. a fitted slope).
 	Note string
 	// Tag follows a run's value in the legend, muted (e.g. the (ε', δ)
@@ -70,9 +80,10 @@ type Axes struct {
 	// X = 0 (the start w₀) in the first column, left of a one-column break
 	// in the log axis, whose first tick reads "0".
 	LogX, ZeroStart bool
-	// XFormat is the tick label of an X value (in X's own units); nil
-	// formats it with the chart's number format.
-	XFormat func(float64) string
+	// Labels writes one axis's tick values (in the axis's own units, the
+	// values, not their logs) in one number format for the whole set; nil
+	// writes each with the chart's number format.
+	Labels func([]float64) []string
 }
 
 // Chart is a log-scale chart of excess risk: asciigraph with explicit
@@ -89,6 +100,7 @@ type Chart struct {
 	axes         Axes
 	series       []Series
 	xmin, xmax   float64
+	scatter      bool   // curves as straight segments, runs with markers and error bars
 	empty        string // shown when there is nothing to draw
 	note         string // the legend's last line (what the marks mean)
 	version      int
@@ -102,13 +114,25 @@ type Chart struct {
 type cacheKey struct {
 	version, w, h int
 	dark, plain   bool
+	theme         style.Theme
 }
 
 // New returns an empty chart of excess risk against gradient evaluations
 // (log X with the start column); num formats the legend's values.
 func New(st *style.Styles, num func(float64) string) *Chart {
 	return &Chart{st: st, num: num, cacheKey: cacheKey{version: -1},
-		axes: Axes{YLabel: "log10 excess risk", XLabel: "gradient evaluations (log)", LogX: true, ZeroStart: true}}
+		axes: Axes{YLabel: "excess risk (log)", XLabel: "gradient evaluations (log)", LogX: true, ZeroStart: true}}
+}
+
+// SetScatter draws the curves as straight segments between their points,
+// each run's points with a marker (Marker) and an error bar (Series.SE),
+// instead of asciigraph's continuous lines (a sweep's few points, not a
+// run's many checkpoints).
+func (c *Chart) SetScatter(on bool) {
+	if on != c.scatter {
+		c.scatter = on
+		c.version++
+	}
 }
 
 // SetAxes sets the axis labels and scales.
@@ -160,7 +184,7 @@ func (c *Chart) Plots() int { return c.plots }
 
 // View renders the chart, from the cache when nothing changed.
 func (c *Chart) View() string {
-	k := cacheKey{c.version, c.w, c.h, c.st.Dark, c.st.Plain}
+	k := cacheKey{c.version, c.w, c.h, c.st.Dark, c.st.Plain, c.st.Theme}
 	if k == c.cacheKey {
 		return c.cache
 	}
@@ -173,8 +197,8 @@ func (c *Chart) View() string {
 // counts the series of the same kind (runs: the paper's first): runs draw
 // asciigraph's lines and, without colour, the second run and later ones
 // draw • × ◦ +; the upper bound ╌, the lower bound ┄, prior work ┈ and
-// then ·, the start line ═, a certificate ╍. Legends show Mark, two of the
-// same glyph.
+// then ·, the start line ═, a certificate ╍, a fitted line ─, the
+// previous run's trace ∙. Legends show Mark, two of the same glyph.
 func Glyphs(k Kind, i int, plain bool) asciigraph.CharSet {
 	switch k {
 	case Run:
@@ -190,6 +214,10 @@ func Glyphs(k Kind, i int, plain bool) asciigraph.CharSet {
 		return asciigraph.CreateCharSet("═")
 	case Cert:
 		return asciigraph.CreateCharSet("╍")
+	case Fit:
+		return asciigraph.CreateCharSet("─")
+	case Trace:
+		return asciigraph.CreateCharSet("∙")
 	}
 	return asciigraph.CreateCharSet([]string{"┈", "·"}[i%2])
 }
@@ -199,6 +227,28 @@ func Glyphs(k Kind, i int, plain bool) asciigraph.CharSet {
 func Mark(k Kind, i int, plain bool) string {
 	h := Glyphs(k, i, plain).Horizontal
 	return h + h
+}
+
+// Marker is the glyph a scatter chart draws at each point of run i (the
+// paper's solver ●, then ■ ▲ ◆ ▼); the previous run's points are ○.
+func Marker(k Kind, i int) string {
+	if k == Trace {
+		return "○"
+	}
+	return []string{"●", "■", "▲", "◆", "▼"}[i%5]
+}
+
+// scatterMark is the legend's mark of series i of kind k on a scatter
+// chart: a run's marker between two of its segments' dots, another
+// series' Mark.
+func scatterMark(k Kind, i int, plain bool) string {
+	switch k {
+	case Run:
+		return "·" + Marker(k, i) + "·"
+	case Trace:
+		return Marker(k, i)
+	}
+	return Mark(k, i, plain)
 }
 
 // ansi is the asciigraph colour of palette index i (Default when plain, so
@@ -213,14 +263,32 @@ func ansi(st *style.Styles, i int) asciigraph.AnsiColor {
 // scaled is a series prepared for the log plot.
 type scaled struct {
 	s       *Series
-	glyph   int     // the index among the series of its kind (Glyphs)
-	logv    float64 // horizontal bounds: log10 Value
-	pts     []Point // runs and curves: (X, log10 Y) of the drawable points
-	dropped int     // points ≤ 0 (the log scale cannot show them)
-	bad     int     // points not finite (NaN, ±Inf)
-	off     int     // bounds: +1 above, −1 below the plotted range
-	last    float64 // runs: the last finite excess risk (linear)
-	under   string  // bound lines: the mark of the line drawn over it on the same row
+	glyph   int          // the index among the series of its kind (Glyphs)
+	logv    float64      // horizontal bounds: log10 Value
+	pts     []Point      // runs and curves: (X, log10 Y) of the drawable points
+	bars    [][2]float64 // scatter runs: log10 (Y − SE, Y + SE) of each of pts (NaN: none)
+	dropped int          // points ≤ 0 (the log scale cannot show them)
+	bad     int          // points not finite (NaN, ±Inf)
+	off     int          // bounds: +1 above, −1 below the plotted range
+	last    float64      // runs: the last finite excess risk (linear)
+	under   string       // bound lines: the mark of the line drawn over it on the same row
+}
+
+// errBar is the log10 ends of the error bar y ± se[j] (NaN where there
+// is none; the lower end NaN when y − se ≤ 0, which the log scale cannot
+// show: the bar then runs to the bottom of the plot).
+func errBar(y float64, se []float64, j int) [2]float64 {
+	bar := [2]float64{math.NaN(), math.NaN()}
+	if j >= len(se) || !(se[j] > 0) || math.IsInf(se[j], 0) {
+		return bar
+	}
+	if y-se[j] > 0 {
+		bar[0] = math.Log10(y - se[j])
+	} else {
+		bar[0] = math.Inf(-1)
+	}
+	bar[1] = math.Log10(y + se[j])
+	return bar
 }
 
 func (c *Chart) render() string {
@@ -252,7 +320,7 @@ func (c *Chart) render() string {
 		if s.Kind == Run || len(s.Points) > 0 {
 			x.last = math.NaN()
 			x.logv = math.NaN()
-			for _, p := range s.Points {
+			for j, p := range s.Points {
 				px := p.X
 				if c.axes.LogX {
 					px = math.Log10(px) // −Inf at X = 0: the start column (zeroStart)
@@ -264,6 +332,13 @@ func (c *Chart) render() string {
 						prior = append(prior, math.Log10(p.Y))
 					} else {
 						core = append(core, math.Log10(p.Y))
+					}
+					if c.scatter && s.Kind == Run {
+						bar := errBar(p.Y, s.SE, j)
+						x.bars = append(x.bars, bar)
+						if !math.IsNaN(bar[1]) {
+							core = append(core, bar[1])
+						}
 					}
 					x.last = p.Y
 				} else if p.Y <= 0 && okX {
@@ -364,7 +439,19 @@ func (c *Chart) render() string {
 			}
 			plotH = h - len(lines) - 1 - len(legend)
 		}
-		if !drawable || pass == 2 || !overdrawn(sc, lo, hi, fitHeight(plotH-2)) {
+		if !drawable || pass == 2 {
+			break
+		}
+		changed := false
+		if c.scatter {
+			changed = c.scatterCover(sc, lo, hi, xmin, xmax, w, plotH)
+		} else {
+			changed = overdrawn(sc, lo, hi, fitHeight(plotH-2))
+			if plotH >= 3 && xmax > xmin {
+				changed = c.hiddenLines(sc, lo, hi, xmin, xmax, w, plotH) || changed
+			}
+		}
+		if !changed {
 			break
 		}
 	}
@@ -386,4 +473,67 @@ func (c *Chart) render() string {
 	}
 	lines = append(lines, legend...)
 	return style.Block(strings.Join(lines, "\n"), w, h)
+}
+
+// scatterCover draws a scatter chart's series on a blank canvas of the
+// plot's size (as plot will) and records on each series hidden everywhere
+// by later ones the mark of the one over it (canvas.cover); it reports
+// whether that changed anything.
+func (c *Chart) scatterCover(sc []scaled, lo, hi, xmin, xmax float64, w, plotH int) bool {
+	rows := fitHeight(plotH - 2)
+	pw := plotWidth(w, c.yAxis(lo, hi, rows).width)
+	if pw < 4 || plotH < 3 {
+		return false
+	}
+	cv := blankCanvas(rows, pw, lo, hi, c.axisMin(xmin, xmax, pw), xmax)
+	cv.draw(sc, c.st)
+	return cv.cover(sc, c.st)
+}
+
+// hiddenLines finds the horizontal lines that a run's curve draws over
+// (a flat run on the certificate's row): it plots the chart as plot will,
+// and a line of which less than a tenth shows is recorded as under the
+// run whose columns lie on its row most often. It reports
+// whether that changed anything.
+func (c *Chart) hiddenLines(sc []scaled, lo, hi, xmin, xmax float64, w, plotH int) bool {
+	out := c.plot(sc, lo, hi, xmin, xmax, w, plotH)
+	if len(out) < 3 {
+		return false
+	}
+	text := style.StripANSI(strings.Join(out[:len(out)-2], "\n"))
+	height := fitHeight(plotH - 2)
+	pw := plotWidth(w, c.yAxis(lo, hi, height).width)
+	axMin := c.axisMin(xmin, xmax, pw)
+	rowOf := func(v float64) int { return int(math.Round((v - lo) * float64(height) / (hi - lo))) }
+	changed := false
+	for i := range sc {
+		x := &sc[i]
+		if x.s.Kind == Run || len(x.pts) > 0 || x.off != 0 || math.IsNaN(x.logv) || x.under != "" {
+			continue
+		}
+		if strings.Count(text, Glyphs(x.s.Kind, x.glyph, c.st.Plain).Horizontal)*10 >= pw {
+			continue // a tenth of the line or more shows
+		}
+		best, most := -1, 0
+		for j := range sc {
+			run := &sc[j]
+			if run.s.Kind != Run || len(run.pts) == 0 {
+				continue
+			}
+			n := 0
+			for _, v := range columns(run.pts, axMin, xmax, pw) {
+				if !math.IsNaN(v) && rowOf(v) == rowOf(x.logv) {
+					n++
+				}
+			}
+			if n > most {
+				best, most = j, n
+			}
+		}
+		if best >= 0 {
+			x.under = sc[best].s.Label
+			changed = true
+		}
+	}
+	return changed
 }

@@ -78,7 +78,7 @@ func TestChartLegendAndGuards(t *testing.T) {
 	}, 10, 160, "")
 	v := style.StripANSI(c.View())
 	for _, want := range []string{
-		"log10 excess risk", "gradient evaluations (log)",
+		"excess risk (log)", "gradient evaluations (log)",
 		"── acsa 0.01", "╌╌ upper bound 0.2", "┄┄ lower bound 0.05",
 		"↑ Lipschitz L_f (prior) 4e+18 (off scale)", "KLZ21 (prior) ∞ (not drawn)",
 		"✗ lipschitz-dpsgd refused: L_f = ∞: its noise would be infinite",
@@ -114,14 +114,16 @@ func TestChartCache(t *testing.T) {
 }
 
 // TestChartNeverPanics feeds random series — empty, one point, NaN, ±Inf,
-// zeros, negatives, huge and tiny values, equal values — at random sizes,
-// and checks that the chart renders to exactly its size.
+// zeros, negatives, huge and tiny values, equal values, standard errors
+// of every kind — at random sizes, as line and as scatter charts, and
+// checks that the chart renders to exactly its size.
 func TestChartNeverPanics(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	specials := []float64{0, -1, math.NaN(), math.Inf(1), math.Inf(-1), 1e-300, 1e300, 1, 1}
 	for iter := 0; iter < 400; iter++ {
 		st := style.New(iter%2 == 0, iter%3 == 0)
 		c := New(&st, testNum)
+		c.SetScatter(iter%4 == 1)
 		w, h := 10+r.IntN(200), 3+r.IntN(60)
 		c.SetSize(w, h)
 		var series []Series
@@ -139,6 +141,7 @@ func TestChartNeverPanics(t *testing.T) {
 						x = specials[r.IntN(len(specials))]
 					}
 					s.Points = append(s.Points, Point{x, y})
+					s.SE = append(s.SE, []float64{0, y / 2, 2 * y, math.NaN(), math.Inf(1)}[r.IntN(5)])
 				}
 			} else {
 				s.Value = specials[r.IntN(len(specials))]
@@ -164,24 +167,70 @@ func TestChartNeverPanics(t *testing.T) {
 	}
 }
 
-// TestYFormat: the y labels carry enough decimals to tell the rows apart.
-func TestYFormat(t *testing.T) {
+// TestLogTicks: the ticks of a log axis are real values at decades when
+// three or more fall inside (thinned to round exponents when there are
+// too many), else at 1-2-5 steps, never 0, never more than asked for.
+func TestLogTicks(t *testing.T) {
 	for _, c := range []struct {
-		lo, hi float64
-		rows   int
-		want   []string
+		name   string
+		lo, hi float64 // log10
+		most   int
+		want   []float64
 	}{
-		{-3, 1, 8, []string{"-3.0", "1.0"}},
-		{-1.3, -1.1, 10, []string{"-1.30", "-1.10"}},
-		{-20, 20, 4, []string{"-20", "20"}},
+		{"decades", -4, -0.5, 6, []float64{1e-4, 1e-3, 1e-2, 0.1}},
+		{"two decades: 1-2-5", -2.1, -0.9, 6, []float64{0.01, 0.02, 0.05, 0.1}},
+		{"1-2-5 too many: the decades", -2.1, -0.9, 3, []float64{0.01, 0.1}},
+		{"under a decade: 1-2-5", math.Log10(625), 4, 6, []float64{1000, 2000, 5000, 10000}},
+		{"many decades thinned to even exponents", -12, 0, 7, []float64{1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2, 1}},
+		{"no decade nor 1-2-5 inside: 1…9", math.Log10(2.5), math.Log10(4.5), 4, []float64{3, 4}},
 	} {
-		f := yFormat(c.lo, c.hi, c.rows)
-		if got := []string{f(c.lo), f(c.hi)}; got[0] != c.want[0] || got[1] != c.want[1] {
-			t.Errorf("yFormat(%v, %v, %d): %v, want %v", c.lo, c.hi, c.rows, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got := LogTicks(c.lo, c.hi, c.most)
+			if len(got) != len(c.want) {
+				t.Fatalf("LogTicks(%v, %v, %d) = %v, want %v", c.lo, c.hi, c.most, got, c.want)
+			}
+			for i := range got {
+				if math.Abs(got[i]/c.want[i]-1) > 1e-9 {
+					t.Errorf("LogTicks(%v, %v, %d) = %v, want %v", c.lo, c.hi, c.most, got, c.want)
+				}
+			}
+		})
 	}
-	if f := yFormat(-1, 1, 4); f(-0.001) != "0.0" {
-		t.Errorf("negative zero label %q", f(-0.001))
+	if got := LogTicks(math.NaN(), 1, 4); got != nil {
+		t.Errorf("LogTicks(NaN, 1) = %v", got)
+	}
+}
+
+// TestYAxisReadsValues: the y axis labels a handful of rows with real
+// values (1-2-5 steps or decades, never a log10 exponent, never 0), every
+// other row blank, at most one label every second row.
+func TestYAxisReadsValues(t *testing.T) {
+	st := style.New(true, true)
+	for _, h := range []int{12, 20, 31} {
+		c := New(&st, testNum)
+		c.SetSize(80, h)
+		c.SetData([]Series{{Label: "run", Kind: Run, Points: []Point{{1, 0.5}, {10, 1.6e-6}, {100, 0.00238}}}}, 1, 100, "")
+		var labels []string
+		rows := 0
+		for _, l := range plotLines(style.StripANSI(c.View())) {
+			rows++
+			if lab := strings.TrimSpace(l[:strings.IndexAny(l, "┤┼")]); lab != "" {
+				labels = append(labels, lab)
+			}
+		}
+		if len(labels) < 2 || len(labels) > 6 || len(labels) > (rows+1)/2 {
+			t.Errorf("height %d: %d labels on %d rows: %q", h, len(labels), rows, labels)
+		}
+		for _, lab := range labels {
+			v, err := strconv.ParseFloat(lab, 64)
+			if err != nil || !(v > 0) {
+				t.Errorf("height %d: label %q is not a positive value", h, lab)
+				continue
+			}
+			if m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9)); math.Abs(m-1) > 1e-9 && math.Abs(m-2) > 1e-9 && math.Abs(m-5) > 1e-9 {
+				t.Errorf("height %d: label %q is not 1, 2 or 5 times a power of ten", h, lab)
+			}
+		}
 	}
 }
 
@@ -223,7 +272,7 @@ func TestLegendMarksAreThePlotsGlyphs(t *testing.T) {
 		{Label: "KLZ21 (prior)", Kind: Prior, Value: 10},
 		{Label: "L_f (prior)", Kind: Prior, Value: 3},
 		{Label: "acsa", Kind: Run, Points: run(1)},
-		{Label: "sgd", Kind: Run, Points: run(0.1)},
+		{Label: "nonprivate-schedule", Kind: Run, Points: run(0.1)},
 		{Label: "klz-gd", Kind: Run, Points: run(0.01)},
 	}, 100, 4000, "")
 	v := style.StripANSI(c.View())
@@ -248,7 +297,7 @@ func TestLegendMarksAreThePlotsGlyphs(t *testing.T) {
 		label string
 		kind  Kind
 		i     int
-	}{{"upper bound", Upper, 0}, {"lower bound", Lower, 0}, {"KLZ21 (prior)", Prior, 0}, {"L_f (prior)", Prior, 1}, {"acsa", Run, 0}, {"sgd", Run, 1}, {"klz-gd", Run, 2}} {
+	}{{"upper bound", Upper, 0}, {"lower bound", Lower, 0}, {"KLZ21 (prior)", Prior, 0}, {"L_f (prior)", Prior, 1}, {"acsa", Run, 0}, {"nonprivate-schedule", Run, 1}, {"klz-gd", Run, 2}} {
 		mark := Mark(c.kind, c.i, true)
 		if !strings.Contains(legendText, mark+" "+c.label) {
 			t.Errorf("legend lacks %q:\n%s", mark+" "+c.label, legendText)
@@ -351,11 +400,11 @@ func TestSparkline(t *testing.T) {
 	}
 }
 
-// TestBoundRowMatchesLabel: a horizontal bound is drawn on the row whose
-// y label is nearest its log10 value. asciigraph rounds the value and the
-// lower end separately, which drew lines up to a row above their label
-// (Example 1's KLZ21 line, 10^−1.79, sat on the row labelled −1.4, "under"
-// the lower bound's, while the row labelled −2.0 was nearer).
+// TestBoundRowMatchesLabel: a horizontal bound is drawn on the row its
+// value falls on by the y labels: the rows are a linear log10 scale
+// through the labelled rows (asciigraph rounds the value and the lower
+// end separately, which once drew lines up to a row away from their
+// value).
 func TestBoundRowMatchesLabel(t *testing.T) {
 	st := style.New(true, true)
 	for _, h := range []int{16, 20, 24, 31} {
@@ -366,34 +415,90 @@ func TestBoundRowMatchesLabel(t *testing.T) {
 				{Label: "bound", Kind: Upper, Value: v},
 				{Label: "run", Kind: Run, Points: []Point{{1, 0.5}, {10, 1.6e-6}, {100, 0.00238}}},
 			}, 1, 100, "")
-			row, label, step, unit := -1, 0.0, 0.0, 1.0
-			var labels []float64
-			for _, l := range strings.Split(style.StripANSI(c.View()), "\n") {
+			row := -1
+			var labelRows []int
+			var labelVals []float64
+			for r, l := range plotLines(style.StripANSI(c.View())) {
 				i := strings.IndexAny(l, "┤┼")
-				if i < 0 {
-					continue
-				}
-				y, err := strconv.ParseFloat(strings.TrimSpace(l[:i]), 64)
-				if err != nil {
-					continue
-				}
-				labels = append(labels, y)
-				if j := strings.Index(l[:i], "."); j >= 0 {
-					unit = math.Pow(10, -float64(len(strings.TrimSpace(l[j+1:i]))))
+				if lab := strings.TrimSpace(l[:i]); lab != "" {
+					y, err := strconv.ParseFloat(lab, 64)
+					if err != nil {
+						t.Fatalf("label %q", lab)
+					}
+					labelRows, labelVals = append(labelRows, r), append(labelVals, math.Log10(y))
 				}
 				if strings.Contains(l, "╌") {
-					row, label = len(labels)-1, y
+					row = r
 				}
 			}
-			if row < 0 || len(labels) < 3 {
-				t.Fatalf("h %d, v %v: no bound row in the plot", h, v)
+			if row < 0 || len(labelRows) < 2 {
+				t.Fatalf("h %d, v %v: no bound row or fewer than 2 labels", h, v)
 			}
-			step = (labels[0] - labels[len(labels)-1]) / float64(len(labels)-1)
-			// Labels are rounded to their last decimal: allow half of it
-			// beyond half a row.
-			if d := math.Abs(label - math.Log10(v)); d > step/2+unit/2+1e-9 {
-				t.Errorf("h %d: bound %v (log10 %.3f) drawn on the row labelled %v, %.2f rows away (step %.3f)", h, v, math.Log10(v), label, d/step, step)
+			n := len(labelRows) - 1
+			perRow := (labelVals[0] - labelVals[n]) / float64(labelRows[n]-labelRows[0])
+			want := float64(labelRows[0]) + (labelVals[0]-math.Log10(v))/perRow
+			// Each label is within half a row of its own value: allow that
+			// twice over the interpolation.
+			if math.Abs(float64(row)-want) > 1+1e-9 {
+				t.Errorf("h %d: bound %v drawn on row %d, its value's row is %.2f", h, v, row, want)
 			}
 		}
+	}
+}
+
+// TestScatterChart: a scatter chart marks each run's points (● for the
+// first run, ■ for the second, drawn apart when they fall on one cell),
+// draws each point's error bar (│ over Y ± SE) and straight segments
+// between the points, and a curve hidden everywhere by a later one says
+// under which in the legend.
+func TestScatterChart(t *testing.T) {
+	st := style.New(true, true)
+	c := New(&st, testNum)
+	c.SetScatter(true)
+	c.SetSize(80, 22)
+	pts := []Point{{100, 0.1}, {1000, 0.03}, {10000, 0.01}}
+	guide := []Point{{100, 0.2}, {1000, 0.06}, {10000, 0.02}}
+	c.SetData([]Series{
+		{Label: "lower", Kind: Lower, Points: guide, Note: "shape"},
+		{Label: "upper", Kind: Upper, Points: guide, Note: "shape"},
+		{Label: "paper", Kind: Run, Points: pts, SE: []float64{0.05, 0, 0}},
+		{Label: "baseline", Kind: Run, Points: pts},
+	}, 100, 10000, "")
+	v := style.StripANSI(c.View())
+	plot := strings.Join(plotLines(v), "\n")
+	if strings.Count(plot, "●") != 3 || strings.Count(plot, "■") != 3 {
+		t.Errorf("the markers are not all drawn (3 ● and 3 ■, apart):\n%s", v)
+	}
+	if !strings.Contains(plot, "│") || !strings.Contains(plot, "·") {
+		t.Errorf("no error bar or no segment:\n%s", v)
+	}
+	if !strings.Contains(v, "┄┄ lower shape (under ╌╌)") || strings.Contains(v, "upper shape (under") {
+		t.Errorf("the hidden curve does not say where it is:\n%s", v)
+	}
+	if !strings.Contains(v, "·●· paper") || !strings.Contains(v, "·■· baseline") {
+		t.Errorf("the legend's marks are not the markers:\n%s", v)
+	}
+	checkFits(t, v, 80, 22)
+}
+
+// TestLineUnderARunSaysSo: a horizontal line that a flat run draws over
+// everywhere (the certificate on the row of a run that hardly moves) is
+// said to be under that run in the legend; a line the plot shows is not.
+func TestLineUnderARunSaysSo(t *testing.T) {
+	st := style.New(true, true)
+	c := New(&st, testNum)
+	c.SetSize(80, 16)
+	c.SetData([]Series{
+		{Label: "certified ≤", Kind: Cert, Value: 0.129},
+		{Label: "w₀", Kind: Start, Value: 0.5},
+		{Label: "flat", Kind: Run, Points: []Point{{1, 0.13}, {1000, 0.128}}},
+		{Label: "falling", Kind: Run, Points: []Point{{1, 0.5}, {1000, 1e-4}}},
+	}, 1, 1000, "")
+	v := style.StripANSI(c.View())
+	if !strings.Contains(v, "╍╍ certified ≤ 0.129 (under flat)") {
+		t.Errorf("the hidden certificate does not say so:\n%s", v)
+	}
+	if strings.Contains(v, "w₀ 0.5 (under") {
+		t.Errorf("a visible line says it is hidden:\n%s", v)
 	}
 }

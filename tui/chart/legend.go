@@ -27,6 +27,13 @@ func (c *Chart) legend(sc []scaled, w int) []string {
 				continue
 			}
 			mark := st.FG(s.Color, Mark(kind, x.glyph, st.Plain))
+			if c.scatter {
+				mark = st.FG(s.Color, scatterMark(kind, x.glyph, st.Plain))
+			}
+			under := ""
+			if x.under != "" {
+				under = " (under " + x.under + ")"
+			}
 			switch {
 			case s.Refused != "":
 				long = append(long, st.FG(s.Color, "✗ "+s.Label+" refused: ")+s.Refused)
@@ -54,7 +61,7 @@ func (c *Chart) legend(sc []scaled, w int) []string {
 				default:
 					dropped += x.dropped
 					bad += x.bad
-					item = mark + " " + s.Label + " " + s.Note
+					item = mark + " " + s.Label + " " + s.Note + under
 				}
 			} else if kind == Run {
 				dropped += x.dropped
@@ -63,7 +70,7 @@ func (c *Chart) legend(sc []scaled, w int) []string {
 				if !math.IsNaN(x.last) {
 					v = c.num(x.last)
 				}
-				item = mark + " " + s.Label + " " + st.Emph.Render(v)
+				item = mark + " " + s.Label + " " + st.Emph.Render(v) + under
 				if s.Tag != "" {
 					item += " " + st.Muted.Render(s.Tag)
 				}
@@ -78,7 +85,7 @@ func (c *Chart) legend(sc []scaled, w int) []string {
 				case x.off < 0:
 					item = st.FG(s.Color, "↓") + " " + s.Label + " " + c.num(s.Value) + " (off scale)"
 				case x.under != "":
-					item = mark + " " + s.Label + " " + c.num(s.Value) + " (under " + x.under + ")"
+					item = mark + " " + s.Label + " " + c.num(s.Value) + under
 				default:
 					item = mark + " " + s.Label + " " + c.num(s.Value)
 				}

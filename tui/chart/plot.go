@@ -3,8 +3,8 @@ package chart
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/guptarohit/asciigraph"
 
@@ -53,63 +53,86 @@ func overdrawn(sc []scaled, lo, hi float64, height int) bool {
 	return changed
 }
 
-// yFormat formats the log10 ticks of [lo, hi] over rows rows with as many
-// decimals as the row spacing needs (so that no two rows read the same).
-func yFormat(lo, hi float64, rows int) func(float64) string {
-	dec := 1
-	if rows > 0 {
-		step := (hi - lo) / float64(rows)
-		dec = min(max(int(math.Ceil(-math.Log10(step))), 0), 3)
-	}
-	return func(v float64) string {
-		s := strconv.FormatFloat(v, 'f', dec, 64)
-		if strings.Trim(s, "-0.") == "" {
-			s = strings.TrimPrefix(s, "-")
-		}
-		return s
-	}
+// yAxis is the y axis of a plot of rows+1 rows over [lo, hi] (log10):
+// its tick values (LogTicks: at most one label every second row, six at
+// most) on their rows, written in one format, and the label of each row
+// ("" between ticks).
+type yAxis struct {
+	rows   int
+	lo, hi float64
+	byRow  map[int]string
+	width  int
 }
+
+func (c *Chart) yAxis(lo, hi float64, rows int) yAxis {
+	ticks := LogTicks(lo, hi, min(max(rows/2, 2), 6))
+	labels := labelsOf(ticks, c.axes.Labels, c.num)
+	a := yAxis{rows: rows, lo: lo, hi: hi, byRow: map[int]string{}}
+	for r, i := range yTicks(ticks, lo, hi, rows) {
+		a.byRow[r] = labels[i]
+		a.width = max(a.width, utf8.RuneCountInString(labels[i]))
+	}
+	return a
+}
+
+// label is the label of the row whose value (offset by lo, as the plot
+// is given its values) is m: asciigraph labels row r from the bottom with
+// m = r·(hi − lo)/rows.
+func (a yAxis) label(m float64) string {
+	if !(a.hi > a.lo) {
+		return ""
+	}
+	return a.byRow[int(math.Round(m*float64(a.rows)/(a.hi-a.lo)))]
+}
+
+// plotWidth is the width of a plot's data columns in w cells with y labels
+// labW wide: the labels, the axis, and room on the right for half of the
+// last x tick label.
+func plotWidth(w, labW int) int { return w - (plotOffset + labW) - 3 }
+
+// plotOffset is asciigraph's Offset: the columns before the axis beyond
+// the labels.
+const plotOffset = 2
 
 // plot draws the series with asciigraph in a w×h area (h ≥ 3: at least
 // one plot row, the x axis and its labels).
 func (c *Chart) plot(sc []scaled, lo, hi, xmin, xmax float64, w, h int) []string {
 	st := c.st
-	const offset = 2
-	yf := yFormat(lo, hi, h-3)
-	labW := max(len(yf(lo)), len(yf(hi)))
-	// Keep room on the right for half of the last tick label.
-	pw := w - (offset + labW) - 3
+	height := fitHeight(h - 2)
+	ya := c.yAxis(lo, hi, height)
+	pw := plotWidth(w, ya.width)
 	if pw < 4 {
 		return []string{st.Muted.Render("(too narrow)")}
 	}
 	// The x axis: [xmin, xmax], with a start column and a one-column
 	// break on the left when X = 0 is drawn on a log axis.
-	axMin := xmin
-	if c.axes.LogX && c.axes.ZeroStart {
-		axMin = xmin - 2*(xmax-xmin)/float64(pw-3)
-	}
+	axMin := c.axisMin(xmin, xmax, pw)
 	var data [][]float64
 	var colors []asciigraph.AnsiColor
 	var chars []asciigraph.CharSet
+	if c.scatter {
+		// The canvas draws every series over asciigraph's frame.
+		data = [][]float64{nanColumn(pw)}
+	}
 	// Bounds first; runs last, in reverse order, so that the first run
 	// (the paper's) is drawn on top.
 	for _, kind := range drawOrder {
+		if c.scatter {
+			break
+		}
 		for j := range sc {
 			i := j
 			if kind == Run {
 				i = len(sc) - 1 - j
 			}
 			x := &sc[i]
-			if x.s.Kind != kind {
+			if x.s.Kind != kind || x.off != 0 {
 				continue
 			}
 			var col []float64
-			if x.off != 0 {
-				continue
-			}
 			if len(x.pts) > 0 {
 				col = columns(x.pts, axMin, xmax, pw)
-			} else if !math.IsNaN(x.logv) && x.off == 0 {
+			} else if !math.IsNaN(x.logv) {
 				col = make([]float64, pw)
 				for j := range col {
 					col[j] = x.logv
@@ -134,13 +157,13 @@ func (c *Chart) plot(sc []scaled, lo, hi, xmin, xmax float64, w, h int) []string
 		return []string{st.Muted.Render("nothing to draw")}
 	}
 	opts := []asciigraph.Option{
-		asciigraph.Width(pw), asciigraph.Height(fitHeight(h - 2)),
+		asciigraph.Width(pw), asciigraph.Height(height),
 		asciigraph.LowerBound(0), asciigraph.UpperBound(hi - lo),
-		asciigraph.Offset(offset),
-		asciigraph.YAxisValueFormatter(func(v float64) string { return yf(v + lo) }),
+		asciigraph.Offset(plotOffset),
+		asciigraph.YAxisValueFormatter(ya.label),
 		asciigraph.SeriesChars(chars...),
 	}
-	if !st.Plain {
+	if !st.Plain && len(colors) > 0 {
 		opts = append(opts, asciigraph.SeriesColors(colors...))
 	}
 	// asciigraph rounds the row count; if it overshoots, plot one row less.
@@ -150,13 +173,15 @@ func (c *Chart) plot(sc []scaled, lo, hi, xmin, xmax float64, w, h int) []string
 		if len(out) <= h-2 {
 			break
 		}
-		opts = append(opts, asciigraph.Height(max(h-2-(try+1), 1)))
+		height = max(h-2-(try+1), 1)
+		ya = c.yAxis(lo, hi, height)
+		opts = append(opts, asciigraph.Height(height), asciigraph.YAxisValueFormatter(ya.label))
 	}
 	if len(out) > h-2 {
 		out = out[len(out)-(h-2):]
 	}
 	// The plot starts after the y labels and the axis character.
-	left := offset + labW
+	left := plotOffset + ya.width
 	if len(out) > 0 {
 		plain := []rune(style.StripANSI(out[0]))
 		for i, r := range plain {
@@ -166,6 +191,11 @@ func (c *Chart) plot(sc []scaled, lo, hi, xmin, xmax float64, w, h int) []string
 			}
 		}
 	}
+	if c.scatter {
+		cv := newCanvas(out, left, pw, lo, hi, axMin, xmax)
+		cv.draw(sc, st)
+		out = cv.lines(st)
+	}
 	out = append(out, c.xAxis(axMin, xmin, xmax, pw, left)...)
 	for i := range out {
 		out[i] = style.Fit(out[i], w)
@@ -173,10 +203,28 @@ func (c *Chart) plot(sc []scaled, lo, hi, xmin, xmax float64, w, h int) []string
 	return out
 }
 
+// axisMin is the x axis's left end: xmin, or with the start column of a
+// log axis that draws X = 0, two columns' worth further left.
+func (c *Chart) axisMin(xmin, xmax float64, pw int) float64 {
+	if c.axes.LogX && c.axes.ZeroStart {
+		return xmin - 2*(xmax-xmin)/float64(pw-3)
+	}
+	return xmin
+}
+
+func nanColumn(w int) []float64 {
+	col := make([]float64, w)
+	for i := range col {
+		col[i] = math.NaN()
+	}
+	return col
+}
+
 // xAxis draws the x axis under a plot whose data columns start at column
-// left: "└" and a rule with "┬" at round ticks, and their labels. On a log
-// axis the ticks are decades (with 2 and 5 times them when the range is
-// short); the start column reads "0".
+// left: "└" and a rule with "┬" at round ticks, and their labels, written
+// in one format (Axes.Labels). On a log axis the ticks are LogTicks
+// (decades, or 1-2-5 steps when the range is short), never 0: the start
+// column of a log axis that draws X = 0 reads "start".
 func (c *Chart) xAxis(axMin, xmin, xmax float64, pw, left int) []string {
 	col := func(v float64) int { return int(math.Round((v - axMin) / (xmax - axMin) * float64(pw-1))) }
 	type tick struct {
@@ -184,33 +232,23 @@ func (c *Chart) xAxis(axMin, xmin, xmax float64, pw, left int) []string {
 		label string
 	}
 	var ticks []tick
-	xfmt := c.axes.XFormat
-	if xfmt == nil {
-		xfmt = c.num
-	}
+	most := max(pw/8, 2)
 	if c.axes.LogX {
 		if c.axes.ZeroStart {
-			ticks = append(ticks, tick{0, "0"})
+			ticks = append(ticks, tick{0, "start"})
 		}
-		for _, ms := range [][]float64{{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
-			var cand []tick
-			for e := math.Floor(xmin) - 1; e <= math.Ceil(xmax); e++ {
-				for _, m := range ms {
-					v := math.Log10(m) + e
-					if v >= xmin-1e-9 && v <= xmax+1e-9 {
-						cand = append(cand, tick{col(v), xfmt(m * math.Pow(10, e))})
-					}
-				}
-			}
-			if len(cand) >= 3 || ms[len(ms)-1] == 9 {
-				ticks = append(ticks, cand...)
-				break
-			}
+		vs := LogTicks(xmin, xmax, most)
+		for i, l := range labelsOf(vs, c.axes.Labels, c.num) {
+			ticks = append(ticks, tick{col(math.Log10(vs[i])), l})
 		}
 	} else {
 		step := niceStep((xmax - xmin) / float64(max(pw/12, 2)))
+		var vs []float64
 		for v := math.Ceil(xmin/step) * step; v <= xmax+step*1e-9; v += step {
-			ticks = append(ticks, tick{col(v), xfmt(v)})
+			vs = append(vs, v)
+		}
+		for i, l := range labelsOf(vs, c.axes.Labels, c.num) {
+			ticks = append(ticks, tick{col(vs[i]), l})
 		}
 	}
 	axis := []rune(strings.Repeat(" ", left-1) + "└" + strings.Repeat("─", pw))

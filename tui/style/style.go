@@ -14,6 +14,7 @@ import (
 // background change reaches them all at their next render.
 type Styles struct {
 	Dark, Plain bool
+	Theme       Theme
 
 	Header, HeaderDim lipgloss.Style
 	Rule, RuleTitle   lipgloss.Style // panel title rules
@@ -36,13 +37,70 @@ type Styles struct {
 	// Start is the start line F(w₀) − F* (doing nothing), Cert the
 	// certificate at the run's parameters.
 	Start, Cert int
-	Runs        []int // the paper's solver first, then baselines
+	// Trace is the previous run's faint trace.
+	Trace int
+	Runs  []int // the paper's solver first, then baselines
+}
+
+// Theme is a set of colours: Dark (for a dark background), Light (for a
+// light one), HighContrast (the strongest colours for the background,
+// dark unless it is known to be light: a projector's). Every text style of
+// each is at least 4.5:1 against its background (WCAG AA; HighContrast
+// 7:1, AAA), the rules 3:1 (TestContrast, from the xterm palette).
+type Theme int
+
+// The themes.
+const (
+	Dark Theme = iota
+	Light
+	HighContrast
+)
+
+// Themes are the themes in the order a key cycles them.
+var Themes = []Theme{Dark, Light, HighContrast}
+
+// String is the theme's name, as --theme takes it.
+func (t Theme) String() string {
+	switch t {
+	case Light:
+		return "light"
+	case HighContrast:
+		return "high-contrast"
+	}
+	return "dark"
+}
+
+// ParseTheme reads a theme's name (String's).
+func ParseTheme(s string) (Theme, bool) {
+	for _, t := range Themes {
+		if t.String() == s {
+			return t, true
+		}
+	}
+	return Dark, false
 }
 
 // New returns the styles for a dark or light background; plain drops
 // every colour.
 func New(dark, plain bool) Styles {
-	s := Styles{Dark: dark, Plain: plain}
+	if dark {
+		return NewTheme(Dark, true, plain)
+	}
+	return NewTheme(Light, false, plain)
+}
+
+// NewTheme returns the styles of theme t; dark is the background's
+// (HighContrast's colours follow it: bright on a dark background, deep on
+// a light one; Dark and Light are for theirs whatever it is); plain drops
+// every colour.
+func NewTheme(t Theme, dark, plain bool) Styles {
+	switch t {
+	case Dark:
+		dark = true
+	case Light:
+		dark = false
+	}
+	s := Styles{Dark: dark, Plain: plain, Theme: t}
 	ld := lipgloss.LightDark(dark)
 	c := func(light, dk string) color.Color { return ld(lipgloss.Color(light), lipgloss.Color(dk)) }
 	pick := func(light, dk int) int {
@@ -51,13 +109,23 @@ func New(dark, plain bool) Styles {
 		}
 		return light
 	}
+	hc := t == HighContrast
 	// ANSI-256 indices chosen for contrast on white (light) and on black
 	// (dark) backgrounds.
 	s.Upper, s.Lower = pick(160, 203), pick(28, 114)
 	s.Prior, s.PriorAlt = pick(130, 179), pick(90, 176)
 	s.Clipped = pick(160, 203)
 	s.Start, s.Cert = pick(16, 231), pick(55, 147)
+	s.Trace = pick(248, 242)
 	s.Runs = []int{pick(25, 75), pick(163, 213), pick(30, 44), pick(94, 215), pick(240, 250)}
+	if hc {
+		s.Upper, s.Lower = pick(124, 210), pick(22, 120)
+		s.Prior, s.PriorAlt = pick(94, 221), pick(54, 219)
+		s.Clipped = s.Upper
+		s.Cert = pick(54, 183)
+		s.Trace = pick(245, 244)
+		s.Runs = []int{pick(18, 117), pick(90, 219), pick(23, 51), pick(52, 222), pick(236, 254)}
+	}
 
 	base := lipgloss.NewStyle()
 	if plain {
@@ -73,28 +141,34 @@ func New(dark, plain bool) Styles {
 		s.Selected = base.Reverse(true)
 		return s
 	}
-	accent := c("25", "75")
-	muted := c("244", "245")
+	// Text: at least 4.5:1 on the background (muted included), 7:1 in
+	// high contrast; the rules 3:1.
+	accent, muted, text, label, rule := c("25", "75"), c("242", "245"), c("235", "255"), c("240", "249"), c("245", "242")
+	warn, good, bad := c("130", "179"), c("28", "114"), c("160", "203")
+	if hc {
+		accent, muted, text, label, rule = c("18", "117"), c("238", "251"), c("16", "231"), c("236", "253"), c("240", "248")
+		warn, good, bad = c("52", "221"), c("22", "120"), c("124", "210")
+	}
 	s.Header = base.Bold(true).Foreground(accent)
 	s.HeaderDim = base.Foreground(muted)
-	s.Rule = base.Foreground(c("250", "238"))
-	s.RuleTitle = base.Bold(true).Foreground(c("238", "252"))
+	s.Rule = base.Foreground(rule)
+	s.RuleTitle = base.Bold(true).Foreground(text)
 	s.RuleFocus = base.Bold(true).Foreground(accent)
-	s.Label = base.Foreground(c("240", "249"))
-	s.Value = base.Foreground(c("235", "255"))
+	s.Label = base.Foreground(label)
+	s.Value = base.Foreground(text)
 	s.FocusLabel = base.Bold(true).Foreground(accent)
 	s.FocusValue = base.Bold(true).Foreground(c("231", "16")).Background(accent)
 	s.Muted = base.Foreground(muted)
-	s.Emph = base.Bold(true).Foreground(c("235", "255"))
-	s.Error = base.Bold(true).Foreground(c("160", "203"))
-	s.Warn = base.Foreground(c("130", "179"))
-	s.Good = base.Foreground(c("28", "114"))
+	s.Emph = base.Bold(true).Foreground(text)
+	s.Error = base.Bold(true).Foreground(bad)
+	s.Warn = base.Foreground(warn)
+	s.Good = base.Foreground(good)
 	s.Key = base.Bold(true).Foreground(accent)
 	s.KeyDesc = base.Foreground(muted)
-	s.StateRun = base.Bold(true).Foreground(c("28", "114"))
-	s.StatePause = base.Bold(true).Foreground(c("130", "179"))
+	s.StateRun = base.Bold(true).Foreground(good)
+	s.StatePause = base.Bold(true).Foreground(warn)
 	s.StateDone = base.Bold(true).Foreground(accent)
-	s.StateFail = base.Bold(true).Foreground(c("160", "203"))
+	s.StateFail = base.Bold(true).Foreground(bad)
 	s.StateIdle = base.Foreground(muted)
 	s.Selected = base.Bold(true).Foreground(c("231", "16")).Background(accent)
 	return s

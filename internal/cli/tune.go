@@ -1,0 +1,283 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"dpso/internal/engine"
+	"dpso/internal/report"
+	"dpso/internal/spec"
+	"dpso/solvers/accountant"
+	"dpso/theory"
+
+	"github.com/spf13/cobra"
+)
+
+// tuneOpts are the tune command's flags.
+type tuneOpts struct {
+	sf                            *specFlags
+	solverList                    []string
+	gridClip, gridStep, gridIters []string
+	gridEpochs, gridBatch         []string
+	candidates                    float64
+	law                           string
+	validation, scoreQuantile     float64
+	references, asJSON            bool
+	vary                          string
+	from, to                      float64
+	points                        int
+}
+
+func newTuneCmd(e *env) *cobra.Command {
+	o := &tuneOpts{}
+	cmd := &cobra.Command{
+		Use:   "tune",
+		Short: "Tune a solver's hyperparameters privately (random search, its cost in the budget) beside the prescribed and the oracle-tuned runs",
+		Long: `tune runs a private random search over a grid of hyperparameters (the clip threshold
+C, the step, T — or dp-sgd's epochs and batch) and releases the best candidate, with
+the search's whole cost inside the budget: --eps is the total, tuning included.
+
+The search (Papernot & Steinke, "Hyperparameter Tuning with Renyi Differential
+Privacy", ICLR 2022): each trial's rows are split once (the split does not depend
+on their values) into training rows and validation rows (--validation, default
+0.1). K candidates are drawn — K random, geometric with mean 10 by default
+(--candidates, --candidates-law geometric|logarithmic|poisson|η for the truncated
+negative binomial with shape η) — each a grid point drawn uniformly, trained on the
+training rows with ρ_Q-zCDP and scored privately on the validation rows (the mean of
+the losses clipped at c_s, plus Gaussian noise: ρ_Q-zCDP on rows the training never
+reads, so a candidate is ρ_Q-zCDP). c_s is the private --score-quantile (default
+0.9) of the loss at w₀ on the validation rows (ρ_s = ρ/20). The candidate with
+the best score is released: its parameters, its output, its score, its excess
+risk — and nothing else: K and the other candidates' scores are shown as
+diagnostics, not private (the guarantee covers the best of K runs only). The
+search's Rényi DP is Theorem 2 (Theorem 6 for Poisson K) plus ρ_s·λ (and, with
+--constants private, the estimate's ρ₀ on the training rows: max(ρ_s, ρ₀)·λ),
+converted to (ε', δ); ρ_Q is the largest whose search meets the exact (ε', δ)
+of ρ = ε²/2 — the (ε', δ) every run of that ε states (4.37718 at ε = 1,
+δ = 10⁻⁵). The output gives ρ_Q, the law of K (its γ), the Rényi curve and the
+total, so anyone can recompute it.
+
+The grid: --grid-clip, --grid-step, --grid-iters (--grid-epochs, --grid-batch for
+dp-sgd), comma-separated values; an axis left out takes its default, computed from
+the constants the search reads (declared, or private with --constants private),
+never from the rows: C = r̃₂·2^j, j = −6…−1; step: acsa 2β·{½, 1, 2},
+clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd (1/β)·{1/64, 1/16, ¼, 1}, others the
+prescribed step ·{¼, 1, 4}; T = the prescribed T ·{½, 1, 2, 4} (acsa
+·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at the prescribed batch. Points a solver
+refuses are dropped. A dp-sgd candidate's noise multiplier is the smallest
+whose Rényi curve stays under ρ_Q·λ at every order the accounting reads, so it
+enters the search as a ρ_Q-zCDP candidate does.
+
+Beside the tuned run (--references, the default on a scenario): the prescribed run
+(the theorem's constants, at ρ = ε²/2 on all rows) and the oracle-tuned reference —
+every grid point at the full budget on all rows, the one with the smallest mean
+excess risk over the trials. The oracle reads the excess risk of every point:
+it is NOT private and not attainable, and says so; it shows what the grid could
+give. On --data the references read your rows too and are off unless
+--references is given (the output then says the whole is not private).
+
+--solvers a,b,c tunes every solver under the same procedure and the same total
+budget, on the same draws. --vary n --from A --to B [--points P] repeats the
+search at each n of a log grid: where tuning pays, and where the prescription
+catches up.
+
+Output: a table; --json gives
+  {"command":"tune","scenario","class","n","n_train","n_validation","d","k","eps","trials","seed","rand",
+   "search":{"grid":{"clip":{"values"|"default"},…},"candidates":{"distribution","shape","mean","gamma"},
+             "validation","score_quantile"},
+   "privacy":{"adjacency","method","target":{"rho","delta","eps_exact"},"candidate":{"rho","eps_exact"},
+              "score_clip_rho","constants_rho","rdp":{"orders","values"},"eps","delta","order","overhead_eps",
+              "total":{"searches","scope","eps","delta","prescribed_rho","private","not_private"}},
+   "solvers":[{"solver",
+               "tuned":{"private","excess_risk","holdout","trials":[{"trial","candidate","params","score","score_clip",
+                        "score_sigma","excess_risk","holdout","constants","grid","dropped",
+                        "diagnostics":{"private":false,"note","k","tried","scores","chosen"}}]},
+               "oracle_tuned":{"private":false,"note","best","candidate","excess_risk","points"}|null}],
+   "prescribed":[each solver's dpso run --json document] (with the references),
+   "w0_excess","notes"}
+(with --vary n: {"command":"tune","vary":"n","points":[that document per n],"total"}).
+
+Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
+		Example: `  dpso tune --scenario linreg-t --class smooth-sc --n 10000 --eps 1
+  dpso tune --scenario linreg-t --solvers acsa,sgd --json
+  dpso tune --scenario linreg-t --class smooth-sc --grid-clip 1,2,4 --candidates 20 --candidates-law poisson
+  dpso tune --scenario linreg-t --class smooth-sc --vary n --from 1000 --to 100000 --points 3
+  dpso tune --data examples/linreg-t-d3.csv --class smooth-sc --lambda2 0.1 --constants private --holdout 0.2`,
+	}
+	fs := cmd.Flags()
+	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
+	fs.StringSliceVar(&o.solverList, "solvers", nil, "tune these solvers (comma-separated) under the same procedure and budget, on the same draws (instead of --solver)")
+	fs.StringSliceVar(&o.gridClip, "grid-clip", nil, "the grid's clip thresholds C (comma-separated; default r̃₂·2^j, j = −6…−1)")
+	fs.StringSliceVar(&o.gridStep, "grid-step", nil, "the grid's step parameters (default per solver: see above)")
+	fs.StringSliceVar(&o.gridIters, "grid-iters", nil, "the grid's iteration counts T (default the prescribed T ·{½, 1, 2, 4}; acsa ·{1, 2, 4, 8})")
+	fs.StringSliceVar(&o.gridEpochs, "grid-epochs", nil, "dp-sgd: the grid's epochs (default 1, 2, 5)")
+	fs.StringSliceVar(&o.gridBatch, "grid-batch", nil, "dp-sgd: the grid's expected batch sizes (default the prescribed batch)")
+	newNumFlag(fs, &o.candidates, "candidates", "the mean of K, the number of candidates (default 10; at least 1, at most 10⁴)")
+	fs.StringVar(&o.law, "candidates-law", "geometric", "K's law: geometric (η = 1), logarithmic (η = 0), poisson, or a shape η ≥ 0 of the truncated negative binomial")
+	newNumFlag(fs, &o.validation, "validation", "the fraction of each dataset's rows that scores the candidates, in (0, ½] (default 0.1)")
+	newNumFlag(fs, &o.scoreQuantile, "score-quantile", "the quantile of the loss at w₀ on the validation rows that clips the scores, in (0, 1) (default 0.9)")
+	fs.BoolVar(&o.references, "references", true, "run the prescribed and the oracle-tuned references beside the tuned run (default on a scenario; off on --data unless given)")
+	fs.StringVar(&o.vary, "vary", "", "n: repeat the search at each n of a log grid (--from, --to, --points)")
+	newNumFlag(fs, &o.from, "from", "first n of --vary n")
+	newNumFlag(fs, &o.to, "to", "last n of --vary n")
+	newIntFlag(fs, &o.points, "points", 0, 2, engine.MaxSweepPoints, fmt.Sprintf("grid points of --vary n (default %d)", engine.DefaultSweepPoints))
+	fs.Lookup("points").DefValue = ""
+	fs.BoolVar(&o.asJSON, "json", false, "print JSON (shape above)")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e, cmd) }
+	return cmd
+}
+
+// numbers parses a grid axis.
+func numbers(flag string, vals []string) ([]float64, error) {
+	var out []float64
+	for _, v := range vals {
+		x, err := theory.ParseNumber(strings.TrimSpace(v))
+		if err != nil {
+			return nil, usageErrorf("--%s: %s is not a number", flag, theory.Quote(v))
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func integers(flag string, vals []string) ([]int, error) {
+	var out []int
+	for _, v := range vals {
+		x, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return nil, usageErrorf("--%s: %s is not an integer", flag, theory.Quote(v))
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// tuneRename maps the search's error fields to its flags.
+var tuneRename = map[string]string{"candidates": "candidates", "validation": "validation"}
+
+func (o *tuneOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.TuneSpec, map[string]string, error) {
+	var ts engine.TuneSpec
+	fs := cmd.Flags()
+	rename := tuneRename
+	if fs.Changed("solvers") {
+		if fs.Changed("solver") {
+			return spec.Resolved{}, ts, rename, usageErrorf("--solver and --solvers exclude each other: give one solver, or the list")
+		}
+		if len(o.solverList) == 0 {
+			return spec.Resolved{}, ts, rename, usageErrorf("--solvers: an empty list; give comma-separated solver names")
+		}
+		for i, n := range o.solverList {
+			o.solverList[i] = strings.TrimSpace(n)
+			if o.solverList[i] == "" {
+				return spec.Resolved{}, ts, rename, usageErrorf("--solvers: an empty name in %s", theory.Quote(strings.Join(o.solverList, ",")))
+			}
+		}
+		o.sf.spec.Solver = o.solverList[0]
+		rename = map[string]string{"candidates": "candidates", "validation": "validation", "solver": "solvers"}
+	}
+	var err error
+	if ts.Grid.Clip, err = numbers("grid-clip", o.gridClip); err != nil {
+		return spec.Resolved{}, ts, rename, err
+	}
+	if ts.Grid.Step, err = numbers("grid-step", o.gridStep); err != nil {
+		return spec.Resolved{}, ts, rename, err
+	}
+	if ts.Grid.Epochs, err = numbers("grid-epochs", o.gridEpochs); err != nil {
+		return spec.Resolved{}, ts, rename, err
+	}
+	if ts.Grid.Iters, err = integers("grid-iters", o.gridIters); err != nil {
+		return spec.Resolved{}, ts, rename, err
+	}
+	if ts.Grid.Batch, err = integers("grid-batch", o.gridBatch); err != nil {
+		return spec.Resolved{}, ts, rename, err
+	}
+	mean := o.candidates
+	if !fs.Changed("candidates") {
+		mean = engine.DefaultRepetitions.Mean
+	}
+	var shape float64
+	switch o.law {
+	case "geometric":
+		shape = 1
+	case "logarithmic":
+		shape = 0
+	case "poisson":
+		shape = math.Inf(1)
+	default:
+		x, err := theory.ParseNumber(o.law)
+		if err != nil || !(x >= 0) || math.IsInf(x, 1) {
+			return spec.Resolved{}, ts, rename, usageErrorf("--candidates-law: %s; want geometric, logarithmic, poisson or a finite shape η ≥ 0", theory.Quote(o.law))
+		}
+		shape = x
+	}
+	ts.Repetitions = accountant.Repetitions{Shape: shape, Mean: mean}
+	if err := ts.Repetitions.Check(); err != nil || mean > accountant.MaxRepetitionsMean {
+		return spec.Resolved{}, ts, rename, usageErrorf("--candidates: K's mean %s; want a mean in [1, %s] (in (0, %s] for poisson)", theory.FormatNumber(mean), theory.FormatNumber(accountant.MaxRepetitionsMean), theory.FormatNumber(accountant.MaxRepetitionsMean))
+	}
+	if fs.Changed("validation") && !(o.validation > 0 && o.validation <= 0.5) {
+		return spec.Resolved{}, ts, rename, usageErrorf("--validation: %s is outside (0, ½]", theory.FormatNumber(o.validation))
+	}
+	ts.Validation = o.validation
+	if fs.Changed("score-quantile") && !(o.scoreQuantile > 0 && o.scoreQuantile < 1) {
+		return spec.Resolved{}, ts, rename, usageErrorf("--score-quantile: %s is outside (0, 1)", theory.FormatNumber(o.scoreQuantile))
+	}
+	ts.ScoreQuantile = o.scoreQuantile
+	ts.Solvers = o.solverList
+	switch {
+	case fs.Changed("vary") && o.vary != "n":
+		return spec.Resolved{}, ts, rename, usageErrorf("--vary: a search is repeated over n only (want --vary n)")
+	case o.vary == "n" && (!fs.Changed("from") || !fs.Changed("to")):
+		return spec.Resolved{}, ts, rename, usageErrorf("--vary n needs --from and --to (2 ≤ from < to)")
+	case o.vary == "n" && fs.Changed("n"):
+		return spec.Resolved{}, ts, rename, usageErrorf("--n: cannot be given with --vary n, which sets it at every grid point")
+	case o.vary == "" && (fs.Changed("from") || fs.Changed("to") || fs.Changed("points")):
+		return spec.Resolved{}, ts, rename, usageErrorf("--from, --to and --points belong to --vary n")
+	}
+	r, _, err := resolveFlags(o.sf, rename, o.solverList)
+	if err != nil {
+		return r, ts, rename, err
+	}
+	ts.References = o.references
+	if r.UserRows() && !fs.Changed("references") {
+		ts.References = false
+	}
+	return r, ts, rename, nil
+}
+
+func (o *tuneOpts) run(e *env, cmd *cobra.Command) error {
+	r, ts, rename, err := o.validated(cmd)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptContext()
+	defer stop()
+	set, stopProgress := e.progress("dpso tune")
+	if o.vary == "n" {
+		sw, err := engine.TuneOverN(ctx, r, ts, o.from, o.to, o.points, set)
+		stopProgress()
+		if ctx.Err() != nil {
+			return errInterrupted(ctx, "dpso tune")
+		}
+		if err != nil {
+			return userError(err, rename)
+		}
+		if o.asJSON {
+			return report.WriteJSON(e.stdout, report.TuneSweep(sw))
+		}
+		return report.WriteTuneSweepTable(e.stdout, sw)
+	}
+	rep, err := engine.Tune(ctx, r, ts, set)
+	stopProgress()
+	if ctx.Err() != nil {
+		return errInterrupted(ctx, "dpso tune")
+	}
+	if err != nil {
+		return userError(err, rename)
+	}
+	if o.asJSON {
+		return report.WriteJSON(e.stdout, report.Tune(rep))
+	}
+	return report.WriteTuneTable(e.stdout, rep)
+}

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"dpso/theory"
+)
+
+var tuneArgs = []string{"tune", "--scenario", "linreg-t", "--class", "smooth-sc", "--d", "3", "--n", "3000", "--trials", "2", "--seed", "5"}
+
+// TestTuneJSON: the document states what anyone needs to recompute the
+// search's total — the candidates' ρ, K's law with its γ, the Rényi curve,
+// the total — and the three runs, the oracle marked not private; its shape
+// is tune.shape.json.
+func TestTuneJSON(t *testing.T) {
+	code, out, errs := dpsoCLI(append(tuneArgs, "--json")...)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	golden(t, "tune.shape.json", jsonShape(t, out))
+	var j struct {
+		Search struct {
+			Candidates struct {
+				Distribution string
+				Shape, Mean  float64
+				Gamma        float64
+			}
+		}
+		Privacy struct {
+			Adjacency string
+			Target    struct{ Rho, Delta, EpsExact float64 } `json:"target"`
+			Candidate struct {
+				Rho float64
+			}
+			RDP struct {
+				Orders []float64
+				Values []float64
+			}
+			Eps float64
+		}
+		Solvers []struct {
+			Tuned       struct{ Private bool }
+			OracleTuned struct{ Private bool } `json:"oracle_tuned"`
+		}
+		Prescribed []map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	c := j.Search.Candidates
+	if c.Distribution != "geometric" || c.Shape != 1 || c.Mean != 10 || math.Abs(c.Gamma-0.1) > 1e-9 {
+		t.Errorf("K's law %+v, want geometric, mean 10, γ = 0.1", c)
+	}
+	p := j.Privacy
+	if p.Adjacency != "replace-one" || !(p.Candidate.Rho > 0 && p.Candidate.Rho < 0.5) || len(p.RDP.Orders) != len(p.RDP.Values) || len(p.RDP.Orders) == 0 {
+		t.Errorf("privacy %+v", p)
+	}
+	if exact := theory.EpsExact(1, 1e-5); !(p.Eps <= exact) || p.Eps < exact-1e-3 {
+		t.Errorf("search ε' = %g, want at most (and near) %g", p.Eps, exact)
+	}
+	if len(j.Solvers) != 1 || len(j.Prescribed) != 1 || !j.Solvers[0].Tuned.Private || j.Solvers[0].OracleTuned.Private {
+		t.Errorf("solvers %+v, prescribed %d: want the prescribed run, a private tuned run and a non-private oracle", j.Solvers, len(j.Prescribed))
+	}
+}
+
+// TestTuneTable shows the three runs side by side, each with its privacy.
+func TestTuneTable(t *testing.T) {
+	code, out, errs := dpsoCLI(tuneArgs...)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	for _, want := range []string{"clipped-sgd  prescribed", "clipped-sgd  tuned", "clipped-sgd  oracle-tuned", "NOT private: unattainable reference",
+		"tuning included", "tuning       + ε' = "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestTuneRefusals name the flag at fault, with status 2.
+func TestTuneRefusals(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--clip", "2"}, "--clip"},
+		{[]string{"--vary", "eps"}, "--vary"},
+		{[]string{"--candidates", "0.5"}, "--candidates"},
+		{[]string{"--candidates-law", "zipf"}, "--candidates-law"},
+		{[]string{"--grid-clip", "1,x"}, "--grid-clip"},
+		{[]string{"--grid-epochs", "1"}, "--grid-epochs"},
+		{[]string{"--validation", "0.7"}, "--validation"},
+		{[]string{"--eps", "inf"}, "--eps"},
+	} {
+		code, _, errs := dpsoCLI(append(append([]string{}, tuneArgs...), c.args...)...)
+		if code != 2 || !strings.Contains(errs, c.flag) {
+			t.Errorf("%v: status %d, %q; want 2 naming %s", c.args, code, errs, c.flag)
+		}
+	}
+}
+
+// TestRunPrivateConstantsOnData: `dpso run --data … --constants private`
+// runs without any constant flag, states ρ₀ and every estimate, and its
+// total composes them with the run (ρ₀ + (ρ − ρ₀) = ρ).
+func TestRunPrivateConstantsOnData(t *testing.T) {
+	atRepoRoot(t)
+	code, out, errs := dpsoCLI("run", "--data", exampleData, "--constants", "private", "--json")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	var j struct {
+		Private   bool
+		Constants struct {
+			Rho0, Share float64
+			Trials      []struct {
+				R2, Beta float64
+				Releases []struct {
+					What string
+					Rho  float64
+				}
+			}
+			Note string
+		}
+		Privacy struct {
+			SpentRho float64 `json:"spent_rho"`
+			Total    struct{ Rho float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	c := j.Constants
+	if c.Rho0 != 0.05 || c.Share != 0.1 || len(c.Trials) != 1 || !(c.Trials[0].R2 > 0) || !(c.Trials[0].Beta > 0) || !strings.Contains(c.Note, "not bounds") {
+		t.Fatalf("constants %+v", c)
+	}
+	var sum float64
+	for _, r := range c.Trials[0].Releases {
+		sum += r.Rho
+	}
+	if math.Abs(sum-0.05) > 1e-12 || math.Abs(j.Privacy.SpentRho-0.5) > 1e-9 || math.Abs(j.Privacy.Total.Rho-0.5) > 1e-9 || !j.Private {
+		t.Errorf("releases spend %g (want ρ₀ = 0.05); spent ρ %g, total %g (want 0.5); private %v", sum, j.Privacy.SpentRho, j.Privacy.Total.Rho, j.Private)
+	}
+	code, human, errs := dpsoCLI("run", "--data", exampleData, "--constants", "private")
+	if code != 0 || !strings.Contains(human, "private estimates, ρ₀ = 0.05") || !strings.Contains(human, "r̃_2 = ") {
+		t.Errorf("table: status %d, %s\n%s", code, errs, human)
+	}
+	if code, _, errs := dpsoCLI("run", "--data", exampleData, "--constants", "private", "--dry-run"); code != 2 || !strings.Contains(errs, "--constants") {
+		t.Errorf("--dry-run with private constants: status %d, %q; want 2 naming --constants", code, errs)
+	}
+}
+
+// TestRunHoldout: --holdout keeps rows from every solver and the run
+// reports their loss, labelled a non-private diagnostic, beside the
+// in-sample excess risk measured on the other rows.
+func TestRunHoldout(t *testing.T) {
+	atRepoRoot(t)
+	code, out, errs := dpsoCLI("run", "--data", exampleData, "--rk", "12", "--beta", "1.5", "--holdout", "0.2", "--json")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	var j struct {
+		N       int
+		Holdout struct {
+			Rows     int
+			Mean, W0 float64
+			Private  bool
+			Note     string
+		}
+		ExcessRisk struct{ Method string } `json:"excess_risk"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	h := j.Holdout
+	if j.N != 800 || h.Rows != 200 || !(h.Mean > 0) || !(h.W0 > 0) || h.Private || !strings.Contains(h.Note, "non-private diagnostic") ||
+		!strings.Contains(j.ExcessRisk.Method, "800 training rows") {
+		t.Errorf("n = %d, holdout %+v, excess risk method %q", j.N, h, j.ExcessRisk.Method)
+	}
+	if code, _, errs := dpsoCLI("run", "--scenario", "linreg-t", "--holdout", "0.2"); code != 2 || !strings.Contains(errs, "--holdout") {
+		t.Errorf("--holdout on a scenario: status %d, %q; want 2 naming --holdout", code, errs)
+	}
+}

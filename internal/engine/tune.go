@@ -1,0 +1,374 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/solvers"
+	"dpso/solvers/accountant"
+	privest "dpso/solvers/estimate"
+	"dpso/theory"
+)
+
+// TuneSpec describes a private hyperparameter search (dpso tune): random
+// search over Grid, K ~ Repetitions candidates, each trained on the first
+// 1 − Validation of a trial's rows and scored privately on the rest, the
+// best candidate released (Papernot & Steinke 2022). Zero fields take the
+// defaults below.
+type TuneSpec struct {
+	// Solvers are tuned under the same procedure and the same total
+	// budget, on the same draws; default the run's solver.
+	Solvers []string
+	Grid    TuneGrid
+	// Repetitions is K's law: truncated negative binomial (Shape η ≥ 0)
+	// or Poisson (Shape +Inf) with mean Mean; default DefaultRepetitions.
+	Repetitions accountant.Repetitions
+	// Validation is the fraction of each dataset's rows the candidates are
+	// scored on (the rest train them), in (0, ½], at most
+	// MaxValidationRows rows; default 0.1.
+	Validation float64
+	// ScoreQuantile is the quantile of the validation rows' loss at w₀
+	// that clips each candidate's score, in (0, 1); default 0.9.
+	ScoreQuantile float64
+	// References: also run the prescribed run and the oracle-tuned
+	// reference beside the tuned one. Required on scenarios' comparisons;
+	// on user data they read the rows (the oracle outside any mechanism).
+	References bool
+}
+
+// Defaults of a TuneSpec.
+var (
+	// DefaultRepetitions: K geometric (η = 1) with mean 10.
+	DefaultRepetitions = accountant.Repetitions{Shape: 1, Mean: 10}
+)
+
+// Defaults of a TuneSpec.
+const (
+	DefaultValidation    = 0.1
+	DefaultScoreQuantile = 0.9
+	// ScoreShare is ρ_s/ρ: the score clip's private quantile spends a
+	// twentieth of the given ρ (on the validation rows).
+	ScoreShare = 0.05
+	// MaxValidationRows caps a search's validation rows (held in memory;
+	// 10⁶ rows score a candidate far more finely than its noise).
+	MaxValidationRows = 1_000_000
+)
+
+// TunePrivacy is the accounting of one search (every solver's search is
+// the same mechanism, on the same rows).
+type TunePrivacy struct {
+	// Target is the budget: the run's ρ = ε²/2 and the exact (ε', δ) of
+	// that zCDP, which the whole search — tuning included — must meet.
+	Target spec.Privacy
+	// CandidateRho is ρ_Q, each candidate's zCDP (training and scoring
+	// on disjoint rows: parallel composition); CandidateEps the exact ε'
+	// of ρ_Q alone at δ (one run, no tuning).
+	CandidateRho, CandidateEps float64
+	// ScoreRho is ρ_s, the score clip's quantile (validation rows);
+	// ConstantsRho ρ₀, the private constants' estimate (training rows; 0
+	// without --constants private). The search's RDP adds max(ρ_s, ρ₀)·λ:
+	// each row is in one of the two sets.
+	ScoreRho, ConstantsRho float64
+	// Repetitions is K's law, Gamma its γ (NaN for Poisson).
+	Repetitions accountant.Repetitions
+	Gamma       float64
+	// Orders and RDP are the search's Rényi DP curve: Papernot &
+	// Steinke's Theorem 2 (Theorem 6 for Poisson) for K runs of a ρ_Q-zCDP
+	// candidate (RDP ρ_Q·λ), plus max(ρ_s, ρ₀)·λ.
+	Orders, RDP []float64
+	// Eps is the search's ε' at δ = Target.Delta (the RDP conversion of
+	// Canonne, Kamath & Steinke 2020), at Order; at most Target.EpsDelta.
+	Eps, Order float64
+	// Overhead is Eps − CandidateEps: what choosing among K random
+	// candidates costs above one run at ρ_Q.
+	Overhead float64
+}
+
+// tunePrivacy calibrates ρ_Q: the largest ρ_Q whose search meets the
+// exact (ε', δ) of the run's ρ = ε²/2 (accountant.LargestRho).
+func tunePrivacy(r spec.Resolved, reps accountant.Repetitions) (TunePrivacy, error) {
+	t := TunePrivacy{Target: r.Privacy, Repetitions: reps, Gamma: reps.Gamma(),
+		ScoreRho: ScoreShare * r.Privacy.Rho, ConstantsRho: r.ConstantsRho(), Orders: accountant.DefaultOrders()}
+	fixed := math.Max(t.ScoreRho, t.ConstantsRho)
+	curve := func(rho float64) ([]float64, error) {
+		base := make([]float64, len(t.Orders))
+		for i, a := range t.Orders {
+			base[i] = rho * a
+		}
+		out, err := accountant.RepeatAndSelectRDP(t.Orders, base, reps)
+		if err != nil {
+			return nil, err
+		}
+		for i, a := range t.Orders {
+			out[i] += fixed * a
+		}
+		return out, nil
+	}
+	rho, err := accountant.LargestRho(curve, t.Orders, r.Privacy.EpsDelta, r.Privacy.Delta, r.Privacy.Rho)
+	if err != nil {
+		return t, &spec.SpecError{Field: "eps", Msg: fmt.Sprintf("no candidate budget meets ε' = %s at δ = %s with K's law (η = %s, mean %s): %v",
+			theory.Sig6.Format(r.Privacy.EpsDelta), theory.FormatNumber(r.Privacy.Delta), theory.FormatNumber(reps.Shape), theory.FormatNumber(reps.Mean), err)}
+	}
+	t.CandidateRho = rho
+	t.CandidateEps = theory.EpsExact(math.Sqrt(2*rho), r.Privacy.Delta)
+	if t.RDP, err = curve(rho); err != nil {
+		return t, err
+	}
+	t.Eps, t.Order, err = accountant.EpsFromRDP(t.Orders, t.RDP, r.Privacy.Delta)
+	if err != nil {
+		return t, err
+	}
+	t.Overhead = t.Eps - t.CandidateEps
+	return t, nil
+}
+
+// TunedTrial is one trial of one solver's private search.
+type TunedTrial struct {
+	Trial int
+	// K is the number of candidates drawn; Tried their grid indices in
+	// order and Scores their private scores (noisy clipped validation
+	// losses); Chosen the position in Tried of the released one (−1 when
+	// K = 0: a Poisson search released nothing, and the trial counts the
+	// start point w₀). The search releases the chosen candidate (its
+	// parameters, output and score) only: K, Tried and the other Scores are
+	// diagnostics its guarantee does not cover, to be shown as not
+	// private.
+	K      int
+	Tried  []int
+	Scores []float64
+	Chosen int
+	// Candidate and Params are the released candidate's overrides and
+	// parameters.
+	Candidate Candidate
+	Params    solvers.Params
+	// ScoreClip is the private quantile c_s clipping the scores, ScoreSigma
+	// the scores' noise.
+	ScoreClip, ScoreSigma float64
+	// Excess is F(w) − F* of the released output (on user data a
+	// non-private diagnostic), Holdout its held-out loss (NaN without).
+	Excess, ExcessSE, Holdout float64
+	// Constants are the private estimates the search read (nil unless
+	// --constants private).
+	Constants *privest.Estimates
+	// Grid is the trial's grid (its default axes scale with the
+	// constants the search read), Dropped the points the solver refused.
+	Grid    []Candidate
+	Dropped int
+	W       []float64
+}
+
+// Tuned is one solver's private search over the trials.
+type Tuned struct {
+	Excess  Estimate
+	Holdout Estimate
+	Trials  []TunedTrial
+}
+
+// OracleTuned is the non-private reference: every grid point run at the
+// full budget on all n rows in every trial, and the point whose mean
+// excess risk over the trials is smallest. Its choice reads the excess
+// risk of full-budget runs (on user data the rows themselves): it is not
+// private and not attainable.
+type OracleTuned struct {
+	// Best is the chosen grid index, Candidate its overrides (trial 0's
+	// grid's values), Excess its mean ± s.e. over trials.
+	Best      int
+	Candidate Candidate
+	Excess    Estimate
+	Holdout   Estimate
+	// Points are every grid point's mean ± s.e. over trials (the grids of
+	// all trials have the same points in the same order where their
+	// default axes are relative to the same constants).
+	Points []Estimate
+}
+
+// TuneSolver is one solver's three runs: prescribed (the theorem's
+// constants; nil without References), tuned (private, its full cost in
+// TuneReport.Privacy), oracle-tuned (nil without References).
+type TuneSolver struct {
+	Solver     string
+	Prescribed *Report
+	Tuned      Tuned
+	Oracle     *OracleTuned
+	// Refused is the solver's sentence when it cannot be tuned here.
+	Refused string
+}
+
+// TuneReport is a private search's result for every solver of the call.
+type TuneReport struct {
+	// Spec is the run (its ε the total budget); Tune the search as run
+	// (defaults filled in).
+	Spec    spec.Spec
+	Tune    TuneSpec
+	Solvers []TuneSolver
+	Privacy TunePrivacy
+	// N is the rows of a trial's dataset, NTrain and NValid the search's
+	// split.
+	N, NTrain, NValid int
+	// W0 is F(w₀) − F* (see Report.W0); Risk says how excess risk is
+	// measured.
+	W0   Estimate
+	Risk scenarios.RiskInfo
+	// UserRows: the data are the user's rows. Total is what the call
+	// released, composed: the searches' RDP curves add (one per solver and,
+	// on user rows, per trial), converted at δ; References adds the
+	// prescribed runs (ρ each) and makes it "not private" (the oracle).
+	UserRows bool
+	// NotPrivate says why the searches' outputs are not covered by their
+	// guarantee (spec.Resolved.NotPrivate: seeded noise on user rows).
+	NotPrivate []string
+	Total      TuneTotal
+	Notes      []string
+	Elapsed    time.Duration
+}
+
+// TuneTotal is a tuning call's composed privacy.
+type TuneTotal struct {
+	// Searches is how many searches read the same data (solvers × trials
+	// on user rows; solvers per trial on a scenario).
+	Searches int
+	// Eps is their composed ε' at Delta (RDP curves added, then
+	// converted); Order the order attaining it.
+	Eps, Delta, Order float64
+	// PrescribedRho is what the prescribed references spent on the same
+	// data (ρ each), 0 without them; NotPrivate says why the call's
+	// output as a whole is not private (the oracle-tuned reference),
+	// empty when it is.
+	PrescribedRho float64
+	NotPrivate    []string
+}
+
+// resolveTune fills ts's defaults and checks it.
+func resolveTune(r spec.Resolved, ts TuneSpec) (TuneSpec, []solvers.Descriptor, error) {
+	if len(ts.Solvers) == 0 {
+		ts.Solvers = []string{r.Solver.Name()}
+	}
+	if ts.Repetitions == (accountant.Repetitions{}) {
+		ts.Repetitions = DefaultRepetitions
+	}
+	if err := ts.Repetitions.Check(); err != nil || ts.Repetitions.Mean > accountant.MaxRepetitionsMean {
+		return ts, nil, &spec.SpecError{Field: "candidates", Msg: fmt.Sprintf("K's mean %s and shape %s: want a mean in [1, %s] (> 0 for Poisson) and a shape η ≥ 0",
+			theory.FormatNumber(ts.Repetitions.Mean), theory.FormatNumber(ts.Repetitions.Shape), theory.FormatNumber(accountant.MaxRepetitionsMean))}
+	}
+	if ts.Validation == 0 {
+		ts.Validation = DefaultValidation
+	}
+	if !(ts.Validation > 0 && ts.Validation <= 0.5) {
+		return ts, nil, &spec.SpecError{Field: "validation", Msg: fmt.Sprintf("the validation fraction %s is outside (0, ½]", theory.FormatNumber(ts.Validation))}
+	}
+	if ts.ScoreQuantile == 0 {
+		ts.ScoreQuantile = DefaultScoreQuantile
+	}
+	if !(ts.ScoreQuantile > 0 && ts.ScoreQuantile < 1) {
+		return ts, nil, &spec.SpecError{Field: "score-quantile", Msg: fmt.Sprintf("the score quantile %s is outside (0, 1)", theory.FormatNumber(ts.ScoreQuantile))}
+	}
+	s := r.Spec
+	switch {
+	case !r.Privacy.Private():
+		return ts, nil, &spec.SpecError{Field: "eps", Msg: "a private search needs a finite budget (ε = ∞ tunes nothing privately)"}
+	case r.Privacy.Model == spec.Shuffle:
+		return ts, nil, &spec.SpecError{Field: "oracle", Msg: "a private search composes zCDP candidates in Rényi DP; the shuffle oracles state (ε, δ), which it cannot compose"}
+	case s.Clip > 0 || s.Step > 0 || s.Iters > 0:
+		return ts, nil, &spec.SpecError{Field: "clip", Msg: "a search sets C, the step and T from its grid: give --grid-clip, --grid-step, --grid-iters instead of --clip, --step, --iters"}
+	case s.SplitBudget:
+		return ts, nil, &spec.SpecError{Field: "split-budget", Msg: "a search's budget is already its total (tuning included); --split-budget does not apply"}
+	}
+	var ds []solvers.Descriptor
+	for _, name := range ts.Solvers {
+		d, ok := solvers.DescriptorOf(name)
+		if !ok {
+			return ts, nil, &spec.SpecError{Field: "solvers", Msg: fmt.Sprintf("unknown solver %s", theory.Quote(name))}
+		}
+		if slices.ContainsFunc(ds, func(e solvers.Descriptor) bool { return e.Name() == name }) {
+			return ts, nil, &spec.SpecError{Field: "solvers", Msg: fmt.Sprintf("solver %s is listed twice", name)}
+		}
+		if !d.Baseline() && d.Class != s.Class {
+			return ts, nil, &spec.SpecError{Field: "solvers", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, s.Class)}
+		}
+		ds = append(ds, r.Configured(d))
+	}
+	if err := checkGridAxes(ts.Grid, ds); err != nil {
+		return ts, nil, err
+	}
+	return ts, ds, nil
+}
+
+// Tune runs the private search ts for every solver of the call on r's
+// trials, on the same draws, and — with ts.References — the prescribed run
+// (Compare) and the oracle-tuned reference beside it. r's budget is each
+// search's total, tuning included: the candidates' ρ_Q is calibrated so
+// that the search's (ε', δ) meets the exact (ε', δ) of ρ = ε²/2
+// (TunePrivacy). Progress goes to set (each candidate and oracle point is
+// one step of a (solver, trial)); the context cancels.
+func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*TuneReport, error) {
+	start := time.Now()
+	ts, ds, err := resolveTune(r, ts)
+	if err != nil {
+		return nil, err
+	}
+	pv, err := tunePrivacy(r, ts.Repetitions)
+	if err != nil {
+		return nil, err
+	}
+	in, err := scenarios.Build(ctx, r.Problem)
+	if err != nil {
+		return nil, err
+	}
+	if err := spec.CheckSamplingRate(r.Spec, in.Def().N); err != nil {
+		return nil, err
+	}
+	n := in.Def().N
+	nv := min(MaxValidationRows, max(1, int(math.Round(ts.Validation*float64(n)))))
+	if n-nv < 2 {
+		return nil, &spec.SpecError{Field: "n", Msg: fmt.Sprintf("n = %d rows leave %d to train on after %d validation rows; a search needs at least 2", n, n-nv, nv)}
+	}
+	rep := &TuneReport{Spec: specOf(r, in), Tune: ts, Privacy: pv, N: n, NTrain: n - nv, NValid: nv,
+		W0: startExcess(in), Risk: in.RiskInfo(), UserRows: r.UserRows(), NotPrivate: r.NotPrivate(), Notes: append(slices.Clone(r.DefaultNotes), in.Notes()...)}
+	rep.Spec.D = in.Dim()
+	t := &tuner{r: r, ts: ts, in: in, pv: pv, ds: ds, n: n, nv: nv, set: set, start: start}
+	if err := t.run(ctx, rep); err != nil {
+		return nil, err
+	}
+	if ts.References {
+		cmp, err := Compare(ctx, r, ts.Solvers, set)
+		if err != nil {
+			return nil, err
+		}
+		for i := range rep.Solvers {
+			rep.Solvers[i].Prescribed = cmp.Reports[i]
+		}
+	}
+	rep.Total = tuneTotal(r, ts, pv, len(ds))
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// tuneTotal composes the call's searches: their RDP curves add (the same
+// curve, m times), converted at the run's δ.
+func tuneTotal(r spec.Resolved, ts TuneSpec, pv TunePrivacy, solvers int) TuneTotal {
+	m := solvers
+	if r.UserRows() {
+		m *= r.Spec.Trials
+	}
+	t := TuneTotal{Searches: m, Delta: pv.Target.Delta}
+	sum := make([]float64, len(pv.RDP))
+	for i, v := range pv.RDP {
+		sum[i] = float64(m) * v
+	}
+	t.Eps, t.Order, _ = accountant.EpsFromRDP(pv.Orders, sum, pv.Target.Delta)
+	if ts.References {
+		t.PrescribedRho = float64(m) * pv.Target.Rho
+		what := "the draw"
+		if r.UserRows() {
+			what = "your rows"
+		}
+		t.NotPrivate = []string{fmt.Sprintf("the references read %s too: each prescribed run spends ρ = %s, and the oracle-tuned reference chooses by the excess risk of every grid point's full-budget run — not private (an unattainable reference)",
+			what, theory.Sig6.Format(pv.Target.Rho))}
+	}
+	return t
+}

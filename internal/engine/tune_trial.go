@@ -1,0 +1,333 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/solvers"
+	privest "dpso/solvers/estimate"
+	"dpso/theory"
+)
+
+// tuner is one Tune call's shared state.
+type tuner struct {
+	r     spec.Resolved
+	ts    TuneSpec
+	in    *scenarios.Instance
+	pv    TunePrivacy
+	ds    []solvers.Descriptor
+	n, nv int
+	set   *Settings
+	start time.Time
+	done  atomic.Int64
+	total int
+}
+
+// tuneJob is one (solver, trial): the search, then the oracle's grid.
+type tuneJob struct{ si, trial int }
+
+// trialOut is what one job found.
+type trialOut struct {
+	tuned   TunedTrial
+	refused string
+	// oracle is every grid point's excess risk (and held-out loss) at the
+	// full budget on all rows (nil without references).
+	oracle, oracleHold []float64
+}
+
+// run runs every job on an errgroup of the run's workers and assembles
+// the solvers' results, in solver and trial order (the same bits for any
+// number of workers).
+func (t *tuner) run(ctx context.Context, rep *TuneReport) error {
+	trials := t.r.Spec.Trials
+	outs := make([][]trialOut, len(t.ds))
+	var jobs []tuneJob
+	for si := range t.ds {
+		outs[si] = make([]trialOut, trials)
+		for tr := range trials {
+			jobs = append(jobs, tuneJob{si, tr})
+		}
+	}
+	t.total = len(jobs)
+	workers := t.r.Spec.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for _, j := range jobs {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() (err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					err = fmt.Errorf("internal error in %s's search, trial %d: %v (this is a bug; please report it with the command line)", t.ds[j.si].Name(), j.trial, p)
+				}
+			}()
+			o, err := t.job(gctx, j)
+			if err != nil {
+				return err
+			}
+			outs[j.si][j.trial] = o
+			return nil
+		})
+	}
+	err := g.Wait()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return err
+	}
+	for si, d := range t.ds {
+		ts := TuneSolver{Solver: d.Name()}
+		for _, o := range outs[si] {
+			if o.refused != "" {
+				ts.Refused = o.refused
+			}
+		}
+		if ts.Refused == "" {
+			ts.Tuned, ts.Oracle = t.assemble(outs[si])
+		} else {
+			nan := Estimate{Mean: math.NaN(), SE: math.NaN()}
+			ts.Tuned = Tuned{Excess: nan, Holdout: nan}
+		}
+		rep.Solvers = append(rep.Solvers, ts)
+	}
+	return nil
+}
+
+// assemble sums one solver's trials in order.
+func (t *tuner) assemble(outs []trialOut) (Tuned, *OracleTuned) {
+	var tu Tuned
+	xs := make([]float64, len(outs))
+	hs := make([]float64, len(outs))
+	for i, o := range outs {
+		tu.Trials = append(tu.Trials, o.tuned)
+		xs[i], hs[i] = o.tuned.Excess, o.tuned.Holdout
+	}
+	tu.Excess = estimate(xs)
+	tu.Holdout = Estimate{Mean: math.NaN(), SE: math.NaN()}
+	if t.in.HoldoutRows() > 0 {
+		tu.Holdout = estimate(hs)
+	}
+	if !t.ts.References || len(outs) == 0 || outs[0].oracle == nil {
+		return tu, nil
+	}
+	points := len(outs[0].oracle)
+	or := &OracleTuned{Best: -1, Points: make([]Estimate, points), Holdout: Estimate{Mean: math.NaN(), SE: math.NaN()}}
+	for p := range points {
+		ys := make([]float64, 0, len(outs))
+		for _, o := range outs {
+			if p < len(o.oracle) {
+				ys = append(ys, o.oracle[p])
+			}
+		}
+		or.Points[p] = estimate(ys)
+		if len(ys) == len(outs) && (or.Best < 0 || or.Points[p].Mean < or.Points[or.Best].Mean) {
+			or.Best = p
+		}
+	}
+	if or.Best >= 0 {
+		or.Candidate = outs[0].tuned.Grid[or.Best]
+		or.Excess = or.Points[or.Best]
+		if t.in.HoldoutRows() > 0 {
+			ys := make([]float64, len(outs))
+			for i, o := range outs {
+				ys[i] = o.oracleHold[or.Best]
+			}
+			or.Holdout = estimate(ys)
+		}
+	}
+	return tu, or
+}
+
+// candidateSeed is the seed of candidate j's noise stream in a seeded
+// search, SHA-256 of (seed, trial, solver, j): every candidate's noise is
+// independent of the others' (the theorem's runs are independent) and of
+// the prescribed run's.
+func candidateSeed(seed uint64, trial int, solver string, j int) uint64 {
+	h := sha256.New()
+	var b [24]byte
+	binary.LittleEndian.PutUint64(b[:8], seed)
+	binary.LittleEndian.PutUint64(b[8:16], uint64(trial))
+	binary.LittleEndian.PutUint64(b[16:], uint64(j))
+	h.Write([]byte("dpso/tune/candidate\x00"))
+	h.Write(b[:])
+	h.Write([]byte(solver))
+	return binary.LittleEndian.Uint64(h.Sum(nil))
+}
+
+// job runs solver si's private search on trial's draw, then (with
+// references) the oracle's grid.
+func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
+	d := t.ds[j.si]
+	name := d.Name()
+	r := t.r
+	data := t.in.Dataset(r.Rand, r.Spec.Seed, j.trial)
+	nt := t.n - t.nv
+	train := prefix(data, nt)
+	valid, err := suffixRows(ctx, data, nt)
+	if err != nil {
+		return trialOut{}, err
+	}
+	rng := solvers.NewRand(r.Rand, r.Spec.Seed, j.trial, "tune/"+name)
+	ref := t.in
+	var est *privest.Estimates
+	if r.PrivateConstants() {
+		e, err := t.in.EstimatePrivately(ctx, train, t.in.PrivateNeeds(r.Problem.Needs.R2k), t.pv.ConstantsRho, rng)
+		if err != nil {
+			return trialOut{}, err
+		}
+		est, ref = &e, t.in.WithEstimates(e)
+	}
+	if name == (solvers.SGD{}).Name() {
+		return trialOut{refused: "the non-private baseline (no clipping, no noise): a private search has nothing to tune in it"}, nil
+	}
+	cfg := r.Config(j.trial, nil)
+	cfg.Context = ctx // dp-sgd's calibration answers a cancellation
+	cfg.Eps = math.Sqrt(2 * t.pv.CandidateRho)
+	grid, dropped, err := gridFor(t.ts.Grid, ref, d, nt, cfg)
+	if err != nil {
+		var se *spec.SpecError
+		var re *solvers.RefusedError
+		if errors.As(err, &re) {
+			return trialOut{refused: re.Reason}, nil
+		}
+		if len(t.ds) > 1 && !errors.As(err, &se) {
+			return trialOut{refused: err.Error()}, nil
+		}
+		return trialOut{}, err
+	}
+	out := trialOut{tuned: TunedTrial{Trial: j.trial, Chosen: -1, Grid: grid, Dropped: dropped, Constants: est}}
+	tt := &out.tuned
+
+	// The score clip: the private ScoreQuantile-quantile of the loss at
+	// w₀ over the validation rows.
+	w0 := make([]float64, t.in.Dim())
+	scales := make([]float64, valid.Len())
+	for i := range scales {
+		scales[i] = t.in.Loss(w0, valid.Row(i))
+	}
+	if tt.ScoreClip, err = privest.Quantile(scales, t.ts.ScoreQuantile, privest.DefaultGrid, t.pv.ScoreRho, rng); err != nil {
+		return trialOut{}, err
+	}
+	tt.K = t.ts.Repetitions.Sample(rng)
+	multipliers := map[int]float64{} // dp-sgd's z per grid point
+	losses := make([]float64, valid.Len())
+	var best []float64
+	progress := t.set.progress()
+	for c := range tt.K {
+		if err := ctx.Err(); err != nil {
+			return trialOut{}, err
+		}
+		idx := rng.IntN(len(grid))
+		ccfg := cfg
+		var z float64
+		if d.Accounted {
+			var ok bool
+			if z, ok = multipliers[idx]; !ok {
+				if z, err = t.multiplier(ref, d, nt, grid[idx], ccfg); err != nil {
+					return trialOut{}, err
+				}
+				multipliers[idx] = z
+			}
+		}
+		solver := grid[idx].apply(&ccfg, d, z)
+		if r.Rand == solvers.Seeded {
+			ccfg.Seed = candidateSeed(r.Spec.Seed, j.trial, name, c)
+		}
+		res, err := solver.Run(ctx, ref, train, ccfg)
+		if err != nil {
+			if ctx.Err() != nil {
+				return trialOut{}, ctx.Err()
+			}
+			return trialOut{}, fmt.Errorf("%s, trial %d, candidate %d (%s): %w", name, j.trial, c, grid[idx].Text(theory.Sig4.Format), err)
+		}
+		if !within(res.Spent, res.Budget) || (!d.Accounted && !(res.Budget.Rho <= t.pv.CandidateRho*(1+1e-9))) {
+			return trialOut{}, fmt.Errorf("%s, trial %d: a candidate spent %+v of its budget %+v, above ρ_Q = %g", name, j.trial, res.Spent, res.Budget, t.pv.CandidateRho)
+		}
+		for i := range losses {
+			losses[i] = t.in.Loss(res.W, valid.Row(i))
+		}
+		score, sigma, err := privest.ClippedMean(losses, tt.ScoreClip, t.pv.CandidateRho, rng)
+		if err != nil {
+			return trialOut{}, err
+		}
+		tt.ScoreSigma = sigma
+		tt.Tried = append(tt.Tried, idx)
+		tt.Scores = append(tt.Scores, score)
+		if tt.Chosen < 0 || score < tt.Scores[tt.Chosen] {
+			tt.Chosen, best = len(tt.Tried)-1, res.W
+			tt.Candidate, tt.Params = grid[idx], res.Params
+		}
+		if progress != nil {
+			progress.Put(Progress{Solver: name, Trial: j.trial, Iter: c + 1, Iters: tt.K, Phase: 1, Total: t.total, Elapsed: time.Since(t.start)})
+		}
+		t.set.wait(ctx)
+	}
+	if best == nil {
+		best = w0 // K = 0: nothing released; the trial counts the start point
+	}
+	tt.W = best
+	tt.Excess, tt.ExcessSE = t.in.Excess(best)
+	tt.Holdout, _ = t.in.HoldoutLoss(best)
+
+	if t.ts.References {
+		// The oracle: every grid point at the full budget on all rows, the
+		// run's own noise stream (common to the points).
+		out.oracle = make([]float64, len(grid))
+		out.oracleHold = make([]float64, len(grid))
+		full := r.Config(j.trial, nil)
+		full.Context = ctx
+		for p, cd := range grid {
+			if err := ctx.Err(); err != nil {
+				return trialOut{}, err
+			}
+			ocfg := full
+			res, err := cd.apply(&ocfg, d, 0).Run(ctx, ref, data, ocfg)
+			if err != nil {
+				if ctx.Err() != nil {
+					return trialOut{}, ctx.Err()
+				}
+				out.oracle[p], out.oracleHold[p] = math.NaN(), math.NaN()
+				continue
+			}
+			out.oracle[p], _ = t.in.Excess(res.W)
+			out.oracleHold[p], _ = t.in.HoldoutLoss(res.W)
+			if progress != nil {
+				progress.Put(Progress{Solver: name, Trial: j.trial, Iter: p + 1, Iters: len(grid), Phase: 2, Total: t.total, Elapsed: time.Since(t.start)})
+			}
+			t.set.wait(ctx)
+		}
+	}
+	nd := int(t.done.Add(1))
+	if progress != nil {
+		progress.Put(Progress{Solver: name, Trial: j.trial, Done: true, TrialsDone: nd, Total: t.total, Elapsed: time.Since(t.start)})
+	}
+	return out, nil
+}
+
+// multiplier is the noise multiplier of an accounted (dp-sgd) candidate:
+// the smallest z whose Rényi curve stays under ρ_Q·λ on the search's
+// orders (dpsgdMultiplier), at the T and batch the candidate runs.
+func (t *tuner) multiplier(ref *scenarios.Instance, d solvers.Descriptor, n int, cd Candidate, cfg solvers.Config) (float64, error) {
+	par, err := cd.apply(&cfg, d, 1).Prescribe(ref, n, cfg) // T and the batch do not depend on z
+	if err != nil {
+		return math.NaN(), err
+	}
+	q := math.Min(1, float64(par.Batch)/float64(n))
+	return dpsgdMultiplier(q, par.Iters, t.pv.CandidateRho, t.pv.Orders)
+}

@@ -1,0 +1,597 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"dpso/internal/engine"
+	"dpso/internal/spec"
+)
+
+// TuneMethod says how a search is accounted, with its citations.
+const TuneMethod = "random search with K random candidates, the best released (Papernot & Steinke, \"Hyperparameter Tuning with Renyi Differential Privacy\", ICLR 2022: Theorem 2 for K truncated negative binomial, Theorem 6 for K Poisson), each candidate ρ_Q-zCDP (training and private scoring on disjoint rows), composed in Rényi DP with the score clip's quantile (and the private constants' estimate), converted to (ε', δ) by Canonne, Kamath & Steinke 2020, Proposition 12"
+
+// OracleNote says what the oracle-tuned reference is.
+const OracleNote = "NOT private and not attainable: every grid point run at the full budget on all rows, the one with the smallest mean excess risk over the trials chosen by that excess risk (which no private procedure can read) — a reference for what the grid could give"
+
+// TuneJSON is the document of `dpso tune --json`: the search, its
+// accounting (anyone can recompute the total from candidates.rho, the
+// law of K and the orders), and each solver's prescribed, tuned and
+// oracle-tuned runs.
+type TuneJSON struct {
+	Command  string   `json:"command"`
+	Scenario *string  `json:"scenario"`
+	Data     string   `json:"data,omitempty"`
+	Loss     string   `json:"loss,omitempty"`
+	Class    string   `json:"class"`
+	N        int      `json:"n"`
+	NTrain   int      `json:"n_train"`
+	NValid   int      `json:"n_validation"`
+	D        int      `json:"d"`
+	K        *float64 `json:"k"`
+	Eps      *float64 `json:"eps"`
+	Trials   int      `json:"trials"`
+	Seed     *uint64  `json:"seed"`
+	Rand     string   `json:"rand"`
+	// Search is the declared search: the grid's axes (given values, or
+	// the default's rule), K's law, the validation share and the score
+	// clip's quantile.
+	Search  TuneSearchJSON   `json:"search"`
+	Privacy TunePrivacyJSON  `json:"privacy"`
+	Solvers []TuneSolverJSON `json:"solvers"`
+	// Prescribed are the solvers' prescribed runs (dpso run's document,
+	// in solvers' order; absent without the references).
+	Prescribed []RunJSON `json:"prescribed,omitempty"`
+	// W0Excess is F(w₀) − F*, the excess risk of doing nothing.
+	W0Excess *W0JSON  `json:"w0_excess"`
+	Notes    []string `json:"notes"`
+}
+
+// TuneSearchJSON is a search's declaration.
+type TuneSearchJSON struct {
+	Grid          TuneGridJSON    `json:"grid"`
+	Candidates    RepetitionsJSON `json:"candidates"`
+	Validation    float64         `json:"validation"`
+	ScoreQuantile float64         `json:"score_quantile"`
+}
+
+// TuneGridJSON is a search's grid, axis by axis.
+type TuneGridJSON struct {
+	Clip   GridAxisJSON `json:"clip"`
+	Step   GridAxisJSON `json:"step"`
+	Iters  GridAxisJSON `json:"iters"`
+	Epochs GridAxisJSON `json:"epochs"`
+	Batch  GridAxisJSON `json:"batch"`
+}
+
+// GridAxisJSON is one axis: the values given, or the default's rule
+// (each trial's values are in solvers[].tuned.trials[].grid).
+type GridAxisJSON struct {
+	Values  []float64 `json:"values,omitempty"`
+	Default string    `json:"default,omitempty"`
+}
+
+// RepetitionsJSON is K's law.
+type RepetitionsJSON struct {
+	Distribution string   `json:"distribution"`
+	Shape        *float64 `json:"shape"`
+	Mean         float64  `json:"mean"`
+	Gamma        *float64 `json:"gamma"`
+}
+
+// TunePrivacyJSON is a search's accounting.
+type TunePrivacyJSON struct {
+	Adjacency string `json:"adjacency"`
+	Method    string `json:"method"`
+	// Target is the budget the search (tuning included) meets: ρ = ε²/2
+	// and the exact ε' of that zCDP at δ.
+	Target TargetJSON `json:"target"`
+	// Candidate is each candidate's ρ_Q and the exact ε' of one run at ρ_Q.
+	Candidate RhoEpsJSON `json:"candidate"`
+	// ScoreClipRho and ConstantsRho are the search's other releases
+	// (validation rows; training rows): the curve adds the larger times λ.
+	ScoreClipRho *float64 `json:"score_clip_rho"`
+	ConstantsRho *float64 `json:"constants_rho"`
+	// RDP is the search's curve; Eps its ε' at Delta (Order attains it),
+	// OverheadEps = Eps − Candidate.EpsExact, the tuning's own line.
+	RDP         RDPJSON       `json:"rdp"`
+	Eps         *float64      `json:"eps"`
+	Delta       *float64      `json:"delta"`
+	Order       *float64      `json:"order"`
+	OverheadEps *float64      `json:"overhead_eps"`
+	Total       TuneTotalJSON `json:"total"`
+}
+
+// RhoEpsJSON is a zCDP ρ with its exact ε' at the search's δ.
+type RhoEpsJSON struct {
+	Rho      *float64 `json:"rho"`
+	EpsExact *float64 `json:"eps_exact"`
+}
+
+// RDPJSON is a Rényi DP curve.
+type RDPJSON struct {
+	Orders []float64  `json:"orders"`
+	Values []*float64 `json:"values"`
+}
+
+// TuneTotalJSON is the call's composition.
+type TuneTotalJSON struct {
+	Searches      int      `json:"searches"`
+	Scope         string   `json:"scope"`
+	Eps           *float64 `json:"eps"`
+	Delta         *float64 `json:"delta"`
+	PrescribedRho *float64 `json:"prescribed_rho"`
+	Private       bool     `json:"private"`
+	NotPrivate    []string `json:"not_private,omitempty"`
+}
+
+// TuneSolverJSON is one solver's tuned and oracle-tuned runs (its
+// prescribed run is TuneJSON.Prescribed's, at the same position).
+type TuneSolverJSON struct {
+	Solver      string           `json:"solver"`
+	Refused     string           `json:"refused,omitempty"`
+	Tuned       *TunedJSON       `json:"tuned"`
+	OracleTuned *OracleTunedJSON `json:"oracle_tuned"`
+}
+
+// TunedJSON is the private search's result.
+type TunedJSON struct {
+	Private    bool             `json:"private"`
+	NotPrivate []string         `json:"not_private,omitempty"`
+	ExcessRisk *ExcessJSON      `json:"excess_risk"`
+	Holdout    *EstimateJSON    `json:"holdout,omitempty"`
+	Trials     []TunedTrialJSON `json:"trials"`
+}
+
+// EstimateJSON is a mean ± standard error.
+type EstimateJSON struct {
+	Mean   *float64 `json:"mean"`
+	Stderr *float64 `json:"stderr"`
+}
+
+// CandidateJSON is a grid point (null axes are the prescription's).
+type CandidateJSON struct {
+	Clip   *float64 `json:"clip"`
+	Step   *float64 `json:"step"`
+	Iters  *int     `json:"iters"`
+	Epochs *float64 `json:"epochs"`
+	Batch  *int     `json:"batch"`
+}
+
+// TunedTrialJSON is one trial's search: what it released (the chosen
+// candidate, its parameters and score; the score clip c_s and the private
+// constants, whose releases the accounting composes; the grid, their
+// post-processing) and, apart, its diagnostics.
+type TunedTrialJSON struct {
+	Trial      int                 `json:"trial"`
+	Candidate  *CandidateJSON      `json:"candidate"`
+	Params     ParamsJSON          `json:"params"`
+	Score      *float64            `json:"score"`
+	ScoreClip  *float64            `json:"score_clip"`
+	ScoreSigma *float64            `json:"score_sigma"`
+	ExcessRisk *float64            `json:"excess_risk"`
+	Holdout    *float64            `json:"holdout,omitempty"`
+	Constants  *ConstantsTrialJSON `json:"constants,omitempty"`
+	Grid       []CandidateJSON     `json:"grid"`
+	Dropped    int                 `json:"dropped"`
+	// Diagnostics are K, every candidate drawn and its score: the search
+	// releases the best candidate only, and its guarantee covers nothing
+	// more, so these are not private.
+	Diagnostics SearchDiagnosticsJSON `json:"diagnostics"`
+}
+
+// SearchDiagnosticsJSON is what a search computed but does not release.
+type SearchDiagnosticsJSON struct {
+	Private bool       `json:"private"`
+	Note    string     `json:"note"`
+	K       int        `json:"k"`
+	Tried   []int      `json:"tried"`
+	Scores  []*float64 `json:"scores"`
+	Chosen  *int       `json:"chosen"`
+}
+
+// DiagnosticsNote says why a search's diagnostics are not private.
+const DiagnosticsNote = "not released by the search, whose guarantee covers the chosen candidate only (Papernot & Steinke: the best of K runs): K and every candidate's score together are K compositions — shown for study, not private"
+
+// OracleTunedJSON is the non-private reference.
+type OracleTunedJSON struct {
+	Private    bool           `json:"private"`
+	Note       string         `json:"note"`
+	Best       int            `json:"best"`
+	Candidate  CandidateJSON  `json:"candidate"`
+	ExcessRisk EstimateJSON   `json:"excess_risk"`
+	Holdout    *EstimateJSON  `json:"holdout,omitempty"`
+	Points     []EstimateJSON `json:"points"`
+}
+
+func candidateJSON(c engine.Candidate) CandidateJSON {
+	j := CandidateJSON{Clip: JSONNum(c.Clip), Step: JSONNum(c.Step)}
+	if c.Iters > 0 {
+		v := c.Iters
+		j.Iters = &v
+	}
+	if c.Epochs > 0 {
+		j.Epochs = JSONNum(c.Epochs)
+	}
+	if c.Batch > 0 {
+		v := c.Batch
+		j.Batch = &v
+	}
+	return j
+}
+
+func estJSON(e engine.Estimate) EstimateJSON {
+	return EstimateJSON{Mean: JSONNum(e.Mean), Stderr: JSONNum(e.SE)}
+}
+
+// gridRules are the default axes' rules (engine.TuneGrid's).
+var gridRules = map[string]string{
+	"clip":   "r̃₂·2^j, j = −6, …, −1 (r̃₂ as the search reads it)",
+	"step":   "acsa: 2β·{½, 1, 2}; clipped-sgd: (1/β)·{¼, ½, 1}; dp-sgd: (1/β)·{1/64, 1/16, ¼, 1}; others: the prescribed step ·{¼, 1, 4}",
+	"iters":  "the prescribed T ·{½, 1, 2, 4} (acsa: ·{1, 2, 4, 8}), within [1, n − 1]",
+	"epochs": "{1, 2, 5} (dp-sgd)",
+	"batch":  "the prescribed batch (dp-sgd)",
+}
+
+func axis(name string, given []float64) GridAxisJSON {
+	if len(given) > 0 {
+		return GridAxisJSON{Values: given}
+	}
+	return GridAxisJSON{Default: gridRules[name]}
+}
+
+func ints(xs []int) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// lawName names K's law.
+func lawName(shape float64) string {
+	switch {
+	case math.IsInf(shape, 1):
+		return "poisson"
+	case shape == 0:
+		return "logarithmic"
+	case shape == 1:
+		return "geometric"
+	}
+	return "truncated-negative-binomial"
+}
+
+// Tune is the document of `dpso tune --json`.
+func Tune(r *engine.TuneReport) TuneJSON {
+	s := r.Spec
+	g := r.Tune.Grid
+	j := TuneJSON{Command: "tune", Class: string(s.Class), N: r.N, NTrain: r.NTrain, NValid: r.NValid, D: s.D,
+		K: JSONNum(s.K), Eps: JSONNum(s.Eps), Trials: s.Trials, Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand,
+		W0Excess: w0JSON(r.W0, r.Risk.Method, r.UserRows), Notes: nonNil(r.Notes)}
+	if s.Data != "" {
+		j.Data, j.Loss = s.Data, s.Loss
+	} else {
+		name := s.Scenario
+		j.Scenario = &name
+	}
+	reps := r.Tune.Repetitions
+	j.Search = TuneSearchJSON{
+		Grid: TuneGridJSON{Clip: axis("clip", g.Clip), Step: axis("step", g.Step), Iters: axis("iters", ints(g.Iters)),
+			Epochs: axis("epochs", g.Epochs), Batch: axis("batch", ints(g.Batch))},
+		Candidates: RepetitionsJSON{Distribution: lawName(reps.Shape), Shape: JSONNum(reps.Shape), Mean: reps.Mean, Gamma: JSONNum(r.Privacy.Gamma)},
+		Validation: r.Tune.Validation, ScoreQuantile: r.Tune.ScoreQuantile,
+	}
+	pv := r.Privacy
+	vals := make([]*float64, len(pv.RDP))
+	for i, v := range pv.RDP {
+		vals[i] = JSONNum(v)
+	}
+	j.Privacy = TunePrivacyJSON{Adjacency: "replace-one", Method: TuneMethod,
+		Target:       TargetJSON{Rho: JSONNum(pv.Target.Rho), Delta: JSONNum(pv.Target.Delta), EpsExact: JSONNum(pv.Target.EpsDelta)},
+		Candidate:    RhoEpsJSON{Rho: JSONNum(pv.CandidateRho), EpsExact: JSONNum(pv.CandidateEps)},
+		ScoreClipRho: JSONNum(pv.ScoreRho), ConstantsRho: JSONNum(pv.ConstantsRho),
+		RDP: RDPJSON{Orders: pv.Orders, Values: vals},
+		Eps: JSONNum(pv.Eps), Delta: JSONNum(pv.Target.Delta), Order: JSONNum(pv.Order), OverheadEps: JSONNum(pv.Overhead),
+		Total: TuneTotalJSON{Searches: r.Total.Searches, Scope: tuneScope(r), Eps: JSONNum(r.Total.Eps), Delta: JSONNum(r.Total.Delta),
+			PrescribedRho: JSONNum(r.Total.PrescribedRho), Private: len(r.Total.NotPrivate) == 0, NotPrivate: r.Total.NotPrivate}}
+	if pv.ConstantsRho == 0 {
+		j.Privacy.ConstantsRho = nil
+	}
+	for _, ts := range r.Solvers {
+		sj := TuneSolverJSON{Solver: ts.Solver, Refused: ts.Refused}
+		if ts.Prescribed != nil {
+			rj := Run(ts.Prescribed, Options{ConvDelta: pv.Target.Delta})
+			rj.Privacy.Total = nil
+			j.Prescribed = append(j.Prescribed, rj)
+		}
+		if ts.Refused == "" {
+			sj.Tuned = tunedJSON(r, ts.Tuned)
+			if o := ts.Oracle; o != nil && o.Best >= 0 {
+				oj := &OracleTunedJSON{Private: false, Note: OracleNote, Best: o.Best, Candidate: candidateJSON(o.Candidate), ExcessRisk: estJSON(o.Excess)}
+				if !math.IsNaN(o.Holdout.Mean) {
+					h := estJSON(o.Holdout)
+					oj.Holdout = &h
+				}
+				for _, p := range o.Points {
+					oj.Points = append(oj.Points, estJSON(p))
+				}
+				sj.OracleTuned = oj
+			}
+		}
+		j.Solvers = append(j.Solvers, sj)
+	}
+	return j
+}
+
+func tuneScope(r *engine.TuneReport) string {
+	if r.UserRows {
+		return fmt.Sprintf("the user's rows: %d searches (solvers × trials) read them; their RDP curves add", r.Total.Searches)
+	}
+	return fmt.Sprintf("per trial (each draws fresh data from the scenario's public distribution): %d searches (one per solver) read each draw; their RDP curves add", r.Total.Searches)
+}
+
+func tunedJSON(r *engine.TuneReport, t engine.Tuned) *TunedJSON {
+	j := &TunedJSON{Private: len(r.NotPrivate) == 0, NotPrivate: r.NotPrivate, ExcessRisk: &ExcessJSON{Mean: JSONNum(t.Excess.Mean), Stderr: JSONNum(t.Excess.SE),
+		Kind: r.Risk.Kind, Method: r.Risk.Method, Private: !r.UserRows}}
+	if r.UserRows {
+		j.ExcessRisk.Note = DiagnosticNote
+	}
+	if !math.IsNaN(t.Holdout.Mean) {
+		h := estJSON(t.Holdout)
+		j.Holdout = &h
+	}
+	for _, tr := range t.Trials {
+		tj := TunedTrialJSON{Trial: tr.Trial, Params: paramsOf(tr.Params),
+			ScoreClip: JSONNum(tr.ScoreClip), ScoreSigma: JSONNum(tr.ScoreSigma), ExcessRisk: JSONNum(tr.Excess), Dropped: tr.Dropped,
+			Diagnostics: SearchDiagnosticsJSON{Note: DiagnosticsNote, K: tr.K, Tried: nonNilInts(tr.Tried), Scores: []*float64{}}}
+		for _, s := range tr.Scores {
+			tj.Diagnostics.Scores = append(tj.Diagnostics.Scores, JSONNum(s))
+		}
+		if tr.Chosen >= 0 {
+			c := tr.Chosen
+			tj.Diagnostics.Chosen = &c
+			tj.Score = JSONNum(tr.Scores[c])
+			cj := candidateJSON(tr.Candidate)
+			tj.Candidate = &cj
+		}
+		if !math.IsNaN(tr.Holdout) {
+			tj.Holdout = JSONNum(tr.Holdout)
+		}
+		if tr.Constants != nil {
+			cj := estimatesJSON(tr.Trial, tr.Constants)
+			tj.Constants = &cj
+		}
+		for _, c := range tr.Grid {
+			tj.Grid = append(tj.Grid, candidateJSON(c))
+		}
+		j.Trials = append(j.Trials, tj)
+	}
+	return j
+}
+
+func nonNilInts(xs []int) []int {
+	if xs == nil {
+		return []int{}
+	}
+	return xs
+}
+
+// WriteTuneTable writes the table of `dpso tune`.
+func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
+	s := r.Spec
+	pv := r.Privacy
+	name := s.Scenario
+	if s.Data != "" {
+		name = s.Data + " (user data, " + s.Loss + " loss)"
+	}
+	reps := r.Tune.Repetitions
+	law := fmt.Sprintf("%s (η = %s), mean %s", lawName(reps.Shape), n6(reps.Shape), n6(reps.Mean))
+	if !math.IsNaN(pv.Gamma) {
+		law += fmt.Sprintf(", γ = %s", n6(pv.Gamma))
+	}
+	if reps.Poisson() {
+		law = fmt.Sprintf("Poisson, mean %s (K = 0 releases nothing: that trial counts w₀)", n6(reps.Mean))
+	}
+	var axes []string
+	g := r.Tune.Grid
+	for _, a := range []struct {
+		name  string
+		given []float64
+	}{{"clip", g.Clip}, {"step", g.Step}, {"iters", ints(g.Iters)}, {"epochs", g.Epochs}, {"batch", ints(g.Batch)}} {
+		if len(a.given) > 0 {
+			parts := make([]string, len(a.given))
+			for i, x := range a.given {
+				parts[i] = n6(x)
+			}
+			axes = append(axes, a.name+" {"+strings.Join(parts, ", ")+"}")
+		}
+	}
+	gridText := "default axes (see --help)"
+	if len(axes) > 0 {
+		gridText = strings.Join(axes, "; ") + "; other axes default"
+	}
+	rows := [][2]string{
+		{"scenario", name},
+		{"class", string(s.Class) + " (" + s.Class.Title() + ")"},
+		{"n, d", fmt.Sprintf("%d (a search trains on %d, scores on %d), %d", r.N, r.NTrain, r.NValid, s.D)},
+		{"k, ε", fmt.Sprintf("k = %s, zCDP ε = %s: the total budget of each search, tuning included", n6(s.K), n6(s.Eps))},
+		{"trials", fmt.Sprintf("%d (%s)", s.Trials, RandText(s.Rand, s.Seed))},
+		{"search", fmt.Sprintf("random search: K candidates, K ~ %s, each a grid point drawn uniformly (%s); the best private score released: the mean validation loss clipped at c_s (the private %s-quantile of the loss at w₀) plus Gaussian noise",
+			law, gridText, n6(r.Tune.ScoreQuantile))},
+		{"candidate", fmt.Sprintf("ρ_Q = %s zCDP each (one run alone: ε' = %s at δ = %s, exact)", n6(pv.CandidateRho), n6(pv.CandidateEps), n6(pv.Target.Delta))},
+		{"tuning", fmt.Sprintf("+ ε' = %s: choosing among K random candidates (Papernot & Steinke 2022, Thm %s) and the score clip (ρ_s = %s)%s",
+			n6(pv.Overhead), thmOf(reps.Poisson()), n6(pv.ScoreRho), constantsPart(pv.ConstantsRho))},
+		{"privacy", fmt.Sprintf("ε' = %s at δ = %s for the whole search (Rényi DP, order %s), at most %s, the exact ε' of ρ = ε²/2 = %s: the budget given, tuning included",
+			n6(pv.Eps), n6(pv.Target.Delta), n6(pv.Order), n6(pv.Target.EpsDelta), n6(pv.Target.Rho))},
+		{"total", totalTuneText(r)},
+	}
+	rows = append(rows, notPrivateRows(r.NotPrivate)...)
+	rows = append(rows, [2]string{"start point", w0Row(r.W0, r.Risk.Method, r.UserRows)[1]})
+	if err := writeRows(w, rows); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SOLVER\tRUN\tEXCESS RISK\tPARAMETERS\tPRIVACY")
+	for _, ts := range r.Solvers {
+		if ts.Refused != "" {
+			fmt.Fprintf(tw, "%s\trefused\t—\t%s\t—\n", ts.Solver, ts.Refused)
+			continue
+		}
+		if p := ts.Prescribed; p != nil {
+			if p.Refused != "" {
+				fmt.Fprintf(tw, "%s\tprescribed\t—\trefused: %s\t—\n", ts.Solver, p.Refused)
+			} else {
+				priv := fmt.Sprintf("ρ = %s (ε' = %s)", n6(p.Privacy.Rho), n6(p.Privacy.EpsDelta))
+				if p.Privacy.Model == spec.Accountant {
+					e, _ := EpsDelta(p)
+					priv = fmt.Sprintf("ε' = %s by its accountant (target %s)", n6(e), n6(p.Privacy.EpsDelta))
+				}
+				fmt.Fprintf(tw, "%s\tprescribed\t%s\t%s\t%s\n", ts.Solver, estText(p.Excess), paramsShort(p.Params.Iters, p.Params.Clip, p.Params.Step), priv)
+			}
+		}
+		t := ts.Tuned
+		chosen := "—"
+		if len(t.Trials) > 0 && t.Trials[0].Chosen >= 0 {
+			tr := t.Trials[0]
+			chosen = tr.Candidate.Text(n6) + " (trial 0's)"
+		}
+		fmt.Fprintf(tw, "%s\ttuned\t%s\t%s\tε' = %s, tuning included\n", ts.Solver, estText(t.Excess), chosen, n6(pv.Eps))
+		if o := ts.Oracle; o != nil && o.Best >= 0 {
+			fmt.Fprintf(tw, "%s\toracle-tuned\t%s\t%s\tNOT private: unattainable reference\n", ts.Solver, estText(o.Excess), o.Candidate.Text(n6))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if r.UserRows {
+		fmt.Fprintln(w, "excess risks on your rows: "+DiagnosticNote)
+	}
+	for _, ts := range r.Solvers {
+		if !math.IsNaN(ts.Tuned.Holdout.Mean) {
+			fmt.Fprintf(w, "held-out loss (%s, tuned): %s — %s\n", ts.Solver, estText(ts.Tuned.Holdout), HoldoutNote)
+		}
+	}
+	notes := append([]string{
+		"tuned: each trial's released candidate (its parameters: trial 0's); the excess risk is its mean ± s.e. over trials; the search releases that candidate only — K and the other candidates' scores (--json: diagnostics) are " + "not private",
+		"oracle-tuned: " + OracleNote,
+	}, r.Notes...)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Notes:")
+	for _, n := range notes {
+		fmt.Fprintln(w, "  - "+n)
+	}
+	return nil
+}
+
+func thmOf(poisson bool) string {
+	if poisson {
+		return "6"
+	}
+	return "2"
+}
+
+func constantsPart(rho0 float64) string {
+	if rho0 == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and the private constants (ρ₀ = %s, training rows; the curve adds max(ρ_s, ρ₀)·λ)", n6(rho0))
+}
+
+func totalTuneText(r *engine.TuneReport) string {
+	t := r.Total
+	txt := ""
+	if r.UserRows {
+		txt = fmt.Sprintf("your rows are the private data: %d search(es) (solvers × trials) read them: ε' = %s at δ = %s in all (their Rényi curves add)", t.Searches, n6(t.Eps), n6(t.Delta))
+	} else {
+		txt = fmt.Sprintf("per trial (fresh data from the scenario's public distribution): %d search(es) read each draw: ε' = %s at δ = %s (their Rényi curves add)", t.Searches, n6(t.Eps), n6(t.Delta))
+	}
+	for _, w := range t.NotPrivate {
+		txt += "; " + w
+	}
+	return txt
+}
+
+func estText(e engine.Estimate) string {
+	if math.IsNaN(e.SE) {
+		return n6(e.Mean)
+	}
+	return n6(e.Mean) + " ± " + n6(e.SE)
+}
+
+func paramsShort(T int, C, step float64) string {
+	return fmt.Sprintf("C = %s, step = %s, T = %d", n6(C), n6(step), T)
+}
+
+// TuneSweepJSON is the document of `dpso tune --vary n --json`.
+type TuneSweepJSON struct {
+	Command string        `json:"command"`
+	Vary    string        `json:"vary"`
+	Points  []TuneJSON    `json:"points"`
+	Total   TuneTotalJSON `json:"total"`
+}
+
+// TuneSweep is the document of `dpso tune --vary n --json`.
+func TuneSweep(r *engine.TuneSweepReport) TuneSweepJSON {
+	j := TuneSweepJSON{Command: "tune", Vary: "n"}
+	for _, p := range r.Points {
+		j.Points = append(j.Points, Tune(p))
+	}
+	t := r.Total
+	scope := "per trial, per point: each point and trial draws fresh data from the scenario's public distribution"
+	if len(r.Points) > 0 && r.Points[0].UserRows {
+		scope = fmt.Sprintf("the user's rows: %d searches over all points read them; their Rényi curves add", t.Searches)
+	}
+	j.Total = TuneTotalJSON{Searches: t.Searches, Scope: scope, Eps: JSONNum(t.Eps), Delta: JSONNum(t.Delta),
+		PrescribedRho: JSONNum(t.PrescribedRho), Private: len(t.NotPrivate) == 0, NotPrivate: t.NotPrivate}
+	return j
+}
+
+// WriteTuneSweepTable writes the table of `dpso tune --vary n`: per n and
+// solver, the prescribed, tuned and oracle-tuned excess risks.
+func WriteTuneSweepTable(w io.Writer, r *engine.TuneSweepReport) error {
+	if len(r.Points) == 0 {
+		return nil
+	}
+	p0 := r.Points[0]
+	s := p0.Spec
+	name := s.Scenario
+	if s.Data != "" {
+		name = s.Data
+	}
+	fmt.Fprintf(w, "%s, class %s, d = %d, k = %s, zCDP ε = %s (each search's total, tuning included: ε' = %s at δ = %s), %d trials (%s)\n\n",
+		name, s.Class, s.D, n6(s.K), n6(s.Eps), n6(p0.Privacy.Eps), n6(p0.Privacy.Target.Delta), s.Trials, RandText(s.Rand, s.Seed))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "N\tSOLVER\tPRESCRIBED\tTUNED (PRIVATE)\tORACLE-TUNED (NOT PRIVATE)\tTUNED/PRESCRIBED\tSTART POINT")
+	for i, p := range r.Points {
+		for _, ts := range p.Solvers {
+			pre, orc, ratio := "—", "—", "—"
+			if ts.Prescribed != nil && ts.Prescribed.Refused == "" {
+				pre = estText(ts.Prescribed.Excess)
+				ratio = n4(ts.Tuned.Excess.Mean / ts.Prescribed.Excess.Mean)
+			}
+			if ts.Oracle != nil && ts.Oracle.Best >= 0 {
+				orc = estText(ts.Oracle.Excess)
+			}
+			tuned := estText(ts.Tuned.Excess)
+			if ts.Refused != "" {
+				tuned = "refused: " + ts.Refused
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Ns[i], ts.Solver, pre, tuned, orc, ratio, n6(p.W0.Mean))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Notes:")
+	fmt.Fprintln(w, "  - each cell is the mean ± s.e. over trials of the excess risk F(w) − F*; tuned: the private search's released candidate; TUNED/PRESCRIBED < 1: tuning pays")
+	fmt.Fprintln(w, "  - oracle-tuned: "+OracleNote)
+	if p0.UserRows {
+		fmt.Fprintf(w, "  - your rows are the private data: %d searches over all points read them: ε' = %s at δ = %s in all\n", r.Total.Searches, n6(r.Total.Eps), n6(r.Total.Delta))
+	}
+	return nil
+}
