@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -27,18 +28,20 @@ var progressTicker = func() (<-chan time.Time, func()) {
 	return t.C, t.Stop
 }
 
-// progress is the engine.Settings of a command labelled label: on a
-// terminal its progress goes to showProgress's line on stderr, elsewhere
+// progress is the engine.Settings of a command labelled label, and ctx
+// for it: on a terminal its progress — the noise calibrations of its
+// prescriptions under the returned context (engine.ObserveCalibration),
+// then its trials — goes to showProgress's line on stderr, elsewhere
 // nowhere; terminal or not, a call whose planned work would take hours
 // says so before it starts (warnLongWork). stop ends the line (a no-op
 // off a terminal).
-func (e *env) progress(label string) (set *engine.Settings, stop func()) {
+func (e *env) progress(ctx context.Context, label string) (_ context.Context, set *engine.Settings, stop func()) {
 	set = &engine.Settings{Plan: e.planWarning(label, workHint(label))}
 	if !e.stderrIsTerminal() {
-		return set, func() {}
+		return ctx, set, func() {}
 	}
 	set.Progress = engine.NewMailbox[engine.Progress](256)
-	return set, showProgress(e.stderr, label, set.Progress)
+	return engine.ObserveCalibration(ctx, set.Progress), set, showProgress(e.stderr, label, set.Progress)
 }
 
 // workHint is what shortens the work of the command labelled label.
@@ -52,7 +55,7 @@ func workHint(label string) string {
 // showProgress draws one self-overwriting line on w (a terminal) with the
 // run's progress — percentage done, estimated time left, the latest
 // checkpoint — from progressDelay after the start; the returned function
-// stops it and erases the line.
+// stops it and erases the line (once: calling it again does nothing).
 func showProgress(w io.Writer, label string, mb *engine.Mailbox[engine.Progress]) func() {
 	return showProgressOf(w, label, "trials", mb)
 }
@@ -84,17 +87,17 @@ func showProgressOf(w io.Writer, label, unit string, mb *engine.Mailbox[engine.P
 			for _, v := range vals {
 				st.add(v)
 			}
-			if !st.have || time.Since(start) < progressDelay {
+			if !st.have && st.cal == nil || time.Since(start) < progressDelay {
 				continue
 			}
 			fmt.Fprint(w, "\r\x1b[K"+st.line(label, time.Since(start), width))
 			drawn = true
 		}
 	}()
-	return func() {
+	return sync.OnceFunc(func() {
 		close(done)
 		wg.Wait()
-	}
+	})
 }
 
 // termWidth is the width of the terminal w writes to, 0 when unknown.
@@ -127,6 +130,9 @@ type progressState struct {
 	inflight map[progressKey]float64
 	ended    map[progressKey]bool // runs whose Done report arrived
 	unit     string               // what Total counts: "trials" (the default), "runs"
+	// cal is the latest noise calibration report, shown until the first
+	// trial reports (see calibrationLine).
+	cal *engine.Calibration
 }
 
 func newProgressState() *progressState {
@@ -134,6 +140,10 @@ func newProgressState() *progressState {
 }
 
 func (s *progressState) add(p engine.Progress) {
+	if p.Calibration != nil {
+		s.cal = p.Calibration
+		return
+	}
 	k := progressKey{p.Point, p.Trial, p.Solver}
 	if p.Pulse {
 		// From inside an iteration: the work done moves, the latest
@@ -214,6 +224,9 @@ func fmtSeconds(x float64) string {
 // parts that do not fit are left out, the least useful first, so the
 // line never wraps and no word is cut.
 func (s *progressState) line(label string, elapsed time.Duration, width int) string {
+	if !s.have && s.cal != nil {
+		return calibrationLine(label, *s.cal, elapsed, width)
+	}
 	p := s.last
 	head := label + ":"
 	if f := s.fraction(); !math.IsNaN(f) {
@@ -262,6 +275,27 @@ func (s *progressState) line(label string, elapsed time.Duration, width int) str
 		}
 	}
 	return fitWidth(strings.Join(out, " · "), width)
+}
+
+// calibrationLine is the progress line of a noise calibration before the
+// trials start: the accountant's evaluations so far and the bracket they
+// put the noise multiplier in.
+func calibrationLine(label string, c engine.Calibration, elapsed time.Duration, width int) string {
+	num := theory.Sig6.Format
+	var where string
+	switch {
+	case c.Lo > 0 && c.Lo < c.Hi && !math.IsInf(c.Hi, 1):
+		where = "σ in (" + num(c.Lo) + ", " + num(c.Hi) + "]"
+	case c.Lo > 0 && math.IsInf(c.Hi, 1):
+		where = "σ above " + num(c.Lo)
+	case c.Lo == 0 && !math.IsInf(c.Hi, 1):
+		where = "σ at most " + num(c.Hi)
+	default:
+		where = "trying σ = " + num(c.Sigma)
+	}
+	line := fmt.Sprintf("%s: calibrating the noise multiplier · %d evaluations of the %s accountant · %s · %s elapsed · (Ctrl-C cancels)",
+		label, c.Evals, strings.ToUpper(c.Accountant), where, fmtSeconds(elapsed.Seconds()))
+	return fitWidth(line, width)
 }
 
 // fitWidth cuts s to fewer than width runes (no limit when width ≤ 0), at

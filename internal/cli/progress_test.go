@@ -243,3 +243,32 @@ func TestFitWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressLineWhileCalibrating: before any trial reports, the line
+// shows the noise calibration — its evaluations and the bracket of σ —
+// and the first trial's report replaces it.
+func TestProgressLineWhileCalibrating(t *testing.T) {
+	st := newProgressState()
+	for _, c := range []struct {
+		cal  engine.Calibration
+		want string
+	}{
+		{engine.Calibration{Accountant: "rdp", Evals: 3, Sigma: 2, Lo: 1, Hi: 2},
+			"dpso run: calibrating the noise multiplier · 3 evaluations of the RDP accountant · σ in (1, 2] · 2.0 s elapsed · (Ctrl-C cancels)"},
+		{engine.Calibration{Accountant: "pld", Evals: 4, Sigma: 0.5, Hi: 0.5},
+			"dpso run: calibrating the noise multiplier · 4 evaluations of the PLD accountant · σ at most 0.5 · 2.0 s elapsed · (Ctrl-C cancels)"},
+		{engine.Calibration{Accountant: "pld", Evals: 5, Sigma: 0.45, Lo: 0.45, Hi: math.Inf(1)},
+			"dpso run: calibrating the noise multiplier · 5 evaluations of the PLD accountant · σ above 0.45 · 2.0 s elapsed · (Ctrl-C cancels)"},
+		{engine.Calibration{Accountant: "pld", Evals: 6, Sigma: 0.4511, Lo: 0.4512, Hi: 0.4511},
+			"dpso run: calibrating the noise multiplier · 6 evaluations of the PLD accountant · trying σ = 0.4511 · 2.0 s elapsed · (Ctrl-C cancels)"},
+	} {
+		st.add(engine.Progress{Calibration: &c.cal})
+		if got := st.line("dpso run", 2*time.Second, 0); got != c.want {
+			t.Errorf("line\n got %q\nwant %q", got, c.want)
+		}
+	}
+	st.add(engine.Progress{Solver: "dp-sgd", Iters: 10, Total: 1})
+	if got := st.line("dpso run", 2*time.Second, 0); strings.Contains(got, "calibrating") {
+		t.Errorf("after the first trial's report: %q", got)
+	}
+}

@@ -115,7 +115,9 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	if o.dryRun {
-		p, err := engine.Prescribe(ctx, r)
+		pctx, _, stopProgress := e.progress(ctx, "dpso run --dry-run")
+		p, err := engine.Prescribe(pctx, r)
+		stopProgress()
 		if ctx.Err() != nil {
 			return errInterrupted(ctx, "dpso run --dry-run")
 		}
@@ -134,8 +136,8 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 	if err := checkPlot(o.plotPath, o.force); err != nil {
 		return err
 	}
-	set, stopProgress := e.progress("dpso run")
-	rep, err := engine.Run(ctx, r, set)
+	pctx, set, stopProgress := e.progress(ctx, "dpso run")
+	rep, err := engine.Run(pctx, r, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso run")
@@ -172,8 +174,8 @@ func (o *runOpts) compare(e *env, r spec.Resolved, conv float64) error {
 	if err := checkPlot(o.plotPath, o.force); err != nil {
 		return err
 	}
-	set, stopProgress := e.progress("dpso run --solvers")
-	cmp, err := engine.Compare(ctx, r, o.solverList, set)
+	pctx, set, stopProgress := e.progress(ctx, "dpso run --solvers")
+	cmp, err := engine.Compare(pctx, r, o.solverList, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso run --solvers")

@@ -329,6 +329,9 @@ type Progress struct {
 	// expected count), 0 when unknown: GradEvals/Planned is the share of
 	// the run done.
 	Planned int64
+	// Calibration, when not nil, marks a report from a noise calibration
+	// before the trials (ObserveCalibration): only it and Elapsed are set.
+	Calibration *Calibration
 	// TrialsDone counts finished (trial, solver) runs of the whole call,
 	// of Total.
 	TrialsDone, Total int
