@@ -191,10 +191,13 @@ func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start
 		}
 	}
 	var done atomic.Int64
-	// The cores the trials leave over go inside them: a trial with
-	// solvers.Config.Workers = k spreads its large oracle calls over k
-	// goroutines (the result is the same bits for any k).
-	inner := max(1, workers/max(1, min(workers, len(jobs))))
+	// As many trials at once as the workers, and as the memory their own
+	// data take allows (parallelTrials); the cores the trials leave over
+	// go inside them: a trial with solvers.Config.Workers = k spreads its
+	// large oracle calls over k goroutines (the result is the same bits
+	// for any k).
+	parallel := parallelTrials(jobs, workers)
+	inner := max(1, workers/max(1, min(parallel, len(jobs))))
 	if set != nil && set.Plan != nil {
 		pl := Plan{Jobs: len(jobs), Workers: workers}
 		for _, j := range jobs {
@@ -204,7 +207,7 @@ func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start
 	}
 	p := &pool{set: set, start: start, total: total, done: &done, inner: inner}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
+	g.SetLimit(parallel)
 	for _, j := range jobs {
 		if gctx.Err() != nil {
 			break
@@ -244,10 +247,11 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		return err
 	}
 	data := u.in.Dataset(u.run.Rand, u.run.Spec.Seed, trial)
-	ref, err := p.reference(ctx, u, data)
+	ref, m, release, err := p.reference(ctx, u, data)
 	if err != nil {
 		return err
 	}
+	defer release()
 	prob, est, err := u.trialProblem(ctx, data, trial)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -281,7 +285,11 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if progress != nil {
 			cfg.Pulse = p.pulses(progress, u, si, trial)
 		}
-		res, err := d.Solver.Run(ctx, prob, data, cfg)
+		sdata := data
+		if m != nil && d.Materializes(u.run.Schedule) {
+			sdata = m // the draw the reference materialized, read in place
+		}
+		res, err := d.Solver.Run(ctx, prob, sdata, cfg)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -300,7 +308,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 			// off: the clipping bias's share of the error.
 			cfg := u.config(si, trial, nil)
 			cfg.NoNoise = true
-			bo, err := d.Solver.Run(ctx, prob, data, cfg)
+			bo, err := d.Solver.Run(ctx, prob, sdata, cfg)
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()

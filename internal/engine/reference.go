@@ -102,28 +102,41 @@ type trialRef struct {
 // is not computed: the excess risk there is measured on the rows against
 // their own minimizer, so ŵ's is 0 by definition. A draw too large to
 // hold in memory gives a note instead; only ctx's error is returned.
-func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (trialRef, error) {
+//
+// The draw it materialized is m, for the solvers of u that make many
+// passes (u.materializes): they read it in place instead of
+// materializing the same draw again (the same bits: materialize is
+// deterministic), so a trial holds one copy at most. release gives it
+// back (m is nil, and release a no-op, when no solver needs it).
+func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (ref trialRef, m *solvers.Matrix, release func(), err error) {
 	nan := math.NaN()
+	none := func() {}
 	if u.run.UserRows() {
-		return trialRef{nan, nan, "on user data the excess risk is measured on the rows against their own minimizer F̂*, which the empirical risk minimizer attains: its excess is 0 by definition, so no reference is computed"}, nil
+		return trialRef{nan, nan, "on user data the excess risk is measured on the rows against their own minimizer F̂*, which the empirical risk minimizer attains: its excess is 0 by definition, so no reference is computed"}, nil, none, nil
 	}
-	m, release, err := solvers.LoadDataset(ctx, data, p.inner)
+	m, release, err = solvers.LoadDataset(ctx, data, p.inner)
 	if err != nil {
 		if ctx.Err() != nil {
-			return trialRef{}, ctx.Err()
+			return trialRef{}, nil, none, ctx.Err()
 		}
-		return trialRef{nan, nan, "the non-private reference was not computed: " + err.Error()}, nil
+		return trialRef{nan, nan, "the non-private reference was not computed: " + err.Error()}, nil, none, nil
 	}
-	defer release()
 	w, width, err := u.in.MinimizeEmpirical(ctx, m)
-	if err != nil {
-		if ctx.Err() != nil {
-			return trialRef{}, ctx.Err()
-		}
-		return trialRef{nan, nan, "the non-private reference was not computed: " + err.Error()}, nil
+	if ctx.Err() != nil {
+		release()
+		return trialRef{}, nil, none, ctx.Err()
 	}
-	ex, _ := u.in.Excess(w)
-	return trialRef{excess: ex, width: width}, nil
+	if err != nil {
+		ref = trialRef{nan, nan, "the non-private reference was not computed: " + err.Error()}
+	} else {
+		ex, _ := u.in.Excess(w)
+		ref = trialRef{excess: ex, width: width}
+	}
+	if !u.materializes() {
+		release()
+		return ref, nil, none, nil
+	}
+	return ref, m, release, nil
 }
 
 // referenceOf is the reference's mean ± s.e. over trials, its largest
