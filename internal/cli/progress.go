@@ -239,8 +239,11 @@ func (s *progressState) line(label string, elapsed time.Duration, width int) str
 	if p.Iters > 0 {
 		where += fmt.Sprintf(" iter %d/%d", p.Iter, p.Iters)
 	}
+	evals, excess := theory.Sig4.Format(float64(p.GradEvals))+" grad evals", "excess risk "+theory.Sig4.Format(p.Excess)
 	if p.Solver == "" {
-		where = "" // a count of runs (an audit): no solver's iteration to show
+		// A count of runs (an audit): no solver's iteration, evaluations
+		// or excess risk to show.
+		where, evals, excess = "", "", ""
 	}
 	parts := []struct {
 		text string
@@ -249,8 +252,8 @@ func (s *progressState) line(label string, elapsed time.Duration, width int) str
 		{head, 0},
 		{fmt.Sprintf("%d/%d %s done", s.done, p.Total, s.unit), 1},
 		{where, 4},
-		{theory.Sig4.Format(float64(p.GradEvals)) + " grad evals", 5},
-		{"excess risk " + theory.Sig4.Format(p.Excess), 3},
+		{evals, 5},
+		{excess, 3},
 		{fmtSeconds(elapsed.Seconds()) + " elapsed", 2},
 		{"(Ctrl-C cancels)", 6},
 	}

@@ -272,3 +272,18 @@ func TestProgressLineWhileCalibrating(t *testing.T) {
 		t.Errorf("after the first trial's report: %q", got)
 	}
 }
+
+// TestProgressLineOfACount: a job that counts its runs (an audit) shows
+// the runs done and the time, and no solver, gradient evaluations or
+// excess risk, which it does not have: 30 of 6000 runs after 2 s is 0.5%,
+// 398 s left at that pace.
+func TestProgressLineOfACount(t *testing.T) {
+	st := newProgressState()
+	st.unit = "runs"
+	st.add(engine.Progress{TrialsDone: 30, Total: 6000})
+	got := st.line("dpso audit", 2*time.Second, 0)
+	want := "dpso audit: 0.5% · ETA 6 min 38 s · 30/6000 runs done · 2.0 s elapsed · (Ctrl-C cancels)"
+	if got != want {
+		t.Errorf("line\n got %q\nwant %q", got, want)
+	}
+}
