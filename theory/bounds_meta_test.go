@@ -204,7 +204,7 @@ func TestDominantIsLargestTerm(t *testing.T) {
 func TestBoundJSONShape(t *testing.T) {
 	b := mustEval(t, SmoothSCSGD, P1.params())
 	js, m, keys := jsonKeys(t, b)
-	if want := []string{"conditions", "dominant", "formula", "id", "kind", "meaning", "rate_n", "source", "terms", "value"}; !slices.Equal(keys, want) {
+	if want := []string{"conditions", "dominant", "formula", "id", "kind", "meaning", "rate_n", "source", "source_pdf", "terms", "value"}; !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}
 	if m["meaning"] != RateMeaning {

@@ -369,7 +369,7 @@ func TestCertificateJSON(t *testing.T) {
 	ob := OracleBound{B: 0.5, Sigma2: 0.035, Source: "test"}
 	c := mc(ACSAGeneric(ACSAInput{T: 10, Eta: 5, Beta: 1, D: 2, Oracle: ob}))
 	js, _, keys := jsonKeys(t, c)
-	if want := []string{"conditions", "formula", "id", "quantity", "source", "terms", "value"}; !slices.Equal(keys, want) {
+	if want := []string{"conditions", "formula", "id", "quantity", "source", "source_pdf", "terms", "value"}; !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}
 	var back Certificate

@@ -19,7 +19,7 @@ import (
 // sweep, the moment profile and back (esc twice: the sweep, then the
 // chart), the chart shows the comparison, and
 // e exports it — not "nothing to export yet". On the sweep screen e
-// exports the sweep; the moment profile has nothing to export and says so.
+// exports the sweep, on the moment profile the profile.
 func TestExportExportsWhatIsShown(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 5}, &example1, 132, 42)
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
@@ -45,8 +45,8 @@ func TestExportExportsWhatIsShown(t *testing.T) {
 		}
 	}
 	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
-	keyUntil(t, m, "e", func() bool { return m.status.text != "" })
-	if !strings.Contains(m.status.text, "nothing to export on this screen") {
+	exportAndWait(t, m)
+	if !strings.Contains(m.status.text, "-moments.{png,svg,json} in ") {
 		t.Errorf("e on the moment profile: %q", m.status.text)
 	}
 }

@@ -2,12 +2,16 @@ package tui
 
 import (
 	"context"
+	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"dpso/internal/engine"
+	"dpso/internal/plot"
+	"dpso/internal/plot/plotcheck"
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -47,7 +51,9 @@ func TestExportIsTheCLIDocument(t *testing.T) {
 
 // TestExportDocuments: a comparison exports report.Comparison's document
 // of the comparison on the chart, a sweep report.Sweep's (what `dpso sweep
-// --json` prints) of the sweep on its screen.
+// --json` prints) of the sweep on its screen, the moment profile
+// report.Moments' (what `dpso moments --json` prints) of the form's
+// problem; each with its figure as a 16:9 PNG of 1920×1080.
 func TestExportDocuments(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
@@ -56,13 +62,35 @@ func TestExportDocuments(t *testing.T) {
 	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
 	sw := m.run().sw
 	exportAndWait(t, m)
+	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
+	exportAndWait(t, m)
+	res, err := example1.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := scenarios.Build(context.Background(), res.Problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mom, err := report.NewMoments(context.Background(), res.Spec, in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		base string
 		doc  any
 	}{
 		{"compare", report.Comparison(cmp, report.Options{})},
 		{"sweep", report.Sweep(sw)},
+		{"moments", mom.JSON()},
 	} {
+		png, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+c.base+".png"))
+		if len(png) != 1 {
+			t.Fatalf("%s: exported PNGs %v", c.base, png)
+		}
+		if w, h := pngSize(t, png[0]); w != plot.DefaultWidth || h != plot.DefaultHeight {
+			t.Errorf("%s: the exported figure is %d×%d, want %d×%d", c.base, w, h, plot.DefaultWidth, plot.DefaultHeight)
+		}
 		want, err := report.MarshalJSON(c.doc)
 		if err != nil {
 			t.Fatal(err)
@@ -71,6 +99,21 @@ func TestExportDocuments(t *testing.T) {
 			t.Errorf("%s export:\n got %s\nwant %s", c.base, got, want)
 		}
 	}
+}
+
+// pngSize is the size of the PNG at path.
+func pngSize(t *testing.T, path string) (w, h int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Width, cfg.Height
 }
 
 // exportedJSON is the one exported JSON file of base (run-acsa, compare,
@@ -86,4 +129,59 @@ func exportedJSON(t *testing.T, m *Model, base string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestExportFiguresAreSlides: every figure e writes — a run's, a
+// comparison's, a sweep's over n, the clipping trade-off's and the moment
+// profile's, on the real engine — is 16:9 at 1920×1080 (the PNG's bounds,
+// the SVG's size and viewBox) and, read from the PNG alone (plotcheck),
+// its data fill at least half its height: the figures --plot writes,
+// through the same plot functions.
+func TestExportFiguresAreSlides(t *testing.T) {
+	s := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, D: 3, N: 2000, Trials: 2, Seed: 5}
+	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
+	m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
+	done := func(family screenKind) func() bool {
+		return func() bool { return settled(m) && m.run().family == family && m.run().phase == phaseDone }
+	}
+	for _, c := range []struct {
+		key, base string
+		ready     func() bool
+	}{
+		{"r", "run-acsa", func() bool { return settled(m) && m.run().phase == phaseDone && !m.run().compare }},
+		{"c", "compare", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().compare }},
+		{"s", "sweep", done(sweepNKind)},
+		{"x", "clip", done(clipKind)},
+		{"m", "moments", func() bool {
+			v, ok := m.screens[m.screenIndex(momentsKind)].screen.(*momentsScreen)
+			return m.shownKind() == momentsKind && ok && len(v.profile) > 0 && v.presc.p != nil
+		}},
+	} {
+		t.Run(c.base, func(t *testing.T) {
+			keyUntil(t, m, c.key, c.ready)
+			if r := m.run(); r != nil && r.err != nil {
+				t.Fatalf("%s: %v", c.key, r.err)
+			}
+			exportAndWait(t, m)
+			if !strings.HasPrefix(m.status.text, "exported") {
+				t.Fatalf("export: %q", m.status.text)
+			}
+			for _, ext := range []string{".png", ".svg"} {
+				files, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+c.base+ext))
+				if len(files) != 1 {
+					t.Fatalf("exported %s files %v", ext, files)
+				}
+				f, err := plotcheck.Read(files[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Width != plot.DefaultWidth || f.Height != plot.DefaultHeight || !f.Is16x9() {
+					t.Errorf("%s: %d×%d, viewBox %v: want 16:9 at %d×%d", ext, f.Width, f.Height, f.ViewBox, plot.DefaultWidth, plot.DefaultHeight)
+				}
+				if ext == ".png" && f.DataFill() < 0.5 {
+					t.Errorf("the data fill rows %d…%d, %.3f of the height (want ≥ 0.5); axes %v", f.DataTop, f.DataBottom, f.DataFill(), f.Axes)
+				}
+			}
+		})
+	}
 }

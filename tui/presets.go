@@ -157,7 +157,7 @@ var Presets = []Preset{
 		action:  "sweep of n (s)",
 		next:    "the n sweep runs on loading; then v sweeps ε",
 		caption: "On the lower bound's instance the excess risk falls like 1/n (slope −1.00), the lower bound's rate; doing nothing falls as fast here, and the private run ends 13–16% above it at every n: no private method can do much better.",
-		text: "The distribution behind the strongly convex lower bound (eq:harddist): x = 0 with probability 1 − p and a large point otherwise, p = min(1, √d/(n√ρ)). " +
+		text: "The distribution behind the strongly convex lower bound (" + theory.Cite("eq:harddist") + "): x = 0 with probability 1 − p and a large point otherwise, p = min(1, √d/(n√ρ)). " +
 			"Loading sweeps n from 625 to 10⁴ (5 points, 8 trials each): noisy clipped SGD's excess risk falls with slope −1.00 (95% interval −1.02 … −0.98), the lower bound's rate (its slope over the grid: −1.01); the upper bound's slope is −0.95 (its log factor). " +
 			"Bounds carry constants set to 1, so a run may sit below the lower bound's value: the rate is the claim. " +
 			"The slope table's verdict flags every point: the certificate and the upper rate are at or above w₀ here, so the upper bound promises nothing at these n — the slope is this instance's. Doing nothing is near-optimal here too: the domain shrinks with n, so the start line w₀ also falls like 1/n, and the private run ends 13–16% above it at every n (1.30·10⁻⁴ against 1.12·10⁻⁴ at n = 10⁴) — no private algorithm can beat it by more than a constant factor on this instance, which is what the lower bound says.",

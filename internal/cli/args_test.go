@@ -340,7 +340,7 @@ func FuzzRunFlags(f *testing.F) {
 func TestFuzzSeedsCoverEveryFlag(t *testing.T) {
 	cmd, _ := newRunCommand(&env{})
 	skip := map[string]bool{"data": true, "loss": true, "estimate-constants": true, "emit-w": true, "dry-run": true,
-		"json": true, "csv": true, "plot": true, "force": true, "solvers": true} // --solvers is a comparison, not a Spec field (TestRunSolvers*)
+		"json": true, "csv": true, "plot": true, "plot-size": true, "plot-hide": true, "force": true, "solvers": true} // --solvers is a comparison, not a Spec field (TestRunSolvers*); --plot-size and --plot-hide shape the figure only
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if !skip[f.Name] && flagPool[f.Name] == nil {
 			t.Errorf("--%s has no values in flagPool", f.Name)

@@ -76,7 +76,7 @@ func TestBoundsJSONShapeAndValues(t *testing.T) {
 	if len(raw) != 1 || raw["bounds"] == nil {
 		t.Fatalf("top level %v", raw)
 	}
-	wantKeys := []string{"conditions", "dominant", "formula", "id", "kind", "meaning", "rate_n", "source", "terms", "value"}
+	wantKeys := []string{"conditions", "dominant", "formula", "id", "kind", "meaning", "rate_n", "source", "source_pdf", "terms", "value"}
 	for _, b := range raw["bounds"] {
 		var keys []string
 		for k := range b {

@@ -221,6 +221,19 @@ func TestNonPrivateReference(t *testing.T) {
 	}
 }
 
+// TestNonPrivateReferenceSparesStreamedRuns: a one-pass run streams its
+// draw in O(d) memory, so the reference, which minimizes over the whole
+// draw, is not computed when the draw would pass 64 MiB (n = 10⁶ samples of
+// d + 1 = 11 floats: 83.92 MiB): the JSON says why, and no value stands in
+// for it.
+func TestNonPrivateReferenceSparesStreamedRuns(t *testing.T) {
+	doc := runDoc(t, "run", "--scenario", "linreg-t", "--class", "smooth-sc", "--n", "1000000", "--d", "10", "--iters", "2", "--trials", "1", "--json")
+	r := obj(doc, "nonprivate_reference")
+	if r["value"] != nil || !strings.Contains(r["note"].(string), "not computed") || !strings.Contains(r["note"].(string), "83.92 MiB") {
+		t.Errorf("reference %v: want no value and a note that the 83.92 MiB draw is streamed", r)
+	}
+}
+
 // TestUserDataGeometry: when the rows' empirical minimizer lies outside W
 // the run says so with the two risks and how to choose --diam (the table's
 // geometry row, the JSON's geometry block, labelled non-private), and that

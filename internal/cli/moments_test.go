@@ -46,7 +46,7 @@ func TestMomentsJSONShape(t *testing.T) {
 		t.Fatalf("status %d: %s", code, errs)
 	}
 	golden(t, "moments.shape.json", jsonShape(t, out))
-	if got, want := topKeys(t, out), []string{"citation", "scenario", "lf", "moments", "noncentral", "coordinatewise", "grad_sup", "checks", "empirical"}; !slices.Equal(got, want) {
+	if got, want := topKeys(t, out), []string{"citation", "scenario", "lf", "moments", "noncentral", "coordinatewise", "grad_sup", "checks", "empirical", "contradictions"}; !slices.Equal(got, want) {
 		t.Errorf("keys %v, want %v", got, want)
 	}
 }
@@ -163,7 +163,7 @@ func TestMomentsAssumptions(t *testing.T) {
 		}
 	}
 	_, out, _ := dpsoCLI("moments", "--scenario", "linreg-t")
-	for _, want := range []string{"r_k = sup_w (E‖∇f(w, x)‖^k)^{1/k} ≤ r̃_k", "2    12.9035  0", "✓  r_2 ≤ r̃_2 (12.9035 ≤ 29.6484)  ", "[lem: comparing assumptions]", "L = sup_w ‖∇F(w)‖ = 2.25 (exact"} {
+	for _, want := range []string{"r_k = sup_w (E‖∇f(w, x)‖^k)^{1/k} ≤ r̃_k", "2    12.9035  0", "✓  r_2 ≤ r̃_2 (12.9035 ≤ 29.6484)  ", "[" + theory.Cite("lem: comparing assumptions") + "]", "L = sup_w ‖∇F(w)‖ = 2.25 (exact"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("moments table lacks %q:\n%s", want, out)
 		}

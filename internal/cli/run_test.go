@@ -573,7 +573,7 @@ func TestRunAssumption(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	for _, want := range []string{"moments      ass:boundednoncentral: r_2 = 12.9035 (sup_w", "lower-convex-nc", "in place of r̃_2 = 29.6484)"} {
+	for _, want := range []string{theory.Cite("moments      ass:boundednoncentral: r_2 = 12.9035 (sup_w"), "lower-convex-nc", "in place of r̃_2 = 29.6484)"} {
 		if !strings.Contains(human, want) {
 			t.Errorf("noncentral run lacks %q:\n%s", want, human)
 		}
@@ -604,8 +604,8 @@ func TestRunAssumption(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--scenario", "hinge-t", "--assumption", "noncentral"}, "[thm: localization convex]"},
-		{[]string{"--scenario", "absreg-t", "--class", "nonsmooth-sc", "--assumption", "coordinatewise"}, "[thm: localization strongly convex; lem: comparing assumptions]"},
+		{[]string{"--scenario", "hinge-t", "--assumption", "noncentral"}, theory.Cite("[thm: localization convex]")},
+		{[]string{"--scenario", "absreg-t", "--class", "nonsmooth-sc", "--assumption", "coordinatewise"}, theory.Cite("[thm: localization strongly convex; lem: comparing assumptions]")},
 		{[]string{"--scenario", "linreg-t", "--assumption", "central"}, "unknown assumption"},
 		{[]string{"--scenario", "linreg-t", "--assumption", "noncentral", "--rk", "3"}, "--rk overrides"},
 	} {

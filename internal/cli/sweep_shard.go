@@ -145,6 +145,7 @@ type mergeOpts struct {
 	asJSON, asCSV bool
 	plotPath      string
 	force         bool
+	shape         plotShape
 	data          string
 }
 
@@ -180,6 +181,7 @@ must be the same (its SHA-256 is in the fingerprint).`,
 	fs.BoolVar(&o.asCSV, "csv", false, "print the sweep's CSV (as dpso sweep --csv)")
 	fs.StringVar(&o.plotPath, "plot", "", "write the sweep's log-log figure to this .png or .svg file (as dpso sweep --plot)")
 	fs.BoolVar(&o.force, "force", false, "let --plot replace an existing file (atomically; never through a symbolic link)")
+	addPlotShape(fs, &o.shape, true, true)
 	fs.StringVar(&o.data, "data", "", "the user data file, where it is not at the path the shards read it from")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return o.run(e, cmd, args) }
 	return cmd
@@ -217,6 +219,9 @@ func (o *mergeOpts) run(e *env, cmd *cobra.Command, names []string) error {
 		if _, err := plot.FormatOf(o.plotPath); err != nil {
 			return usageErrorf("--plot: %v", err)
 		}
+	}
+	if err := o.shape.check(cmd.Flags(), o.plotPath); err != nil {
+		return err
 	}
 	s := def.Spec.Clone()
 	if def.DataSHA256 != "" {
@@ -264,7 +269,7 @@ func (o *mergeOpts) run(e *env, cmd *cobra.Command, names []string) error {
 	if err != nil {
 		return userError(err, map[string]string{"sweep": "vary"})
 	}
-	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
+	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force, &o.shape)
 }
 
 // buildID names this dpso binary for a shard's fingerprint: the version

@@ -420,8 +420,12 @@ type Prescription struct {
 	Theory  scenarios.TheoryInputs
 	Bounds  []theory.Bound
 	Profile []scenarios.MomentEntry
-	Risk    scenarios.RiskInfo
-	Notes   []string
+	// Contradictions are the given constants (--lf, --rk, …) that the
+	// scenario's own constants contradict (the explorer's moment profile
+	// flags them).
+	Contradictions []scenarios.Contradiction
+	Risk           scenarios.RiskInfo
+	Notes          []string
 	// Refused is the solver's sentence when it would decline the run.
 	Refused string
 	// UserRows, NotPrivate: as Report's.
@@ -471,7 +475,7 @@ func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
 		return nil, err
 	}
 	p := &Prescription{Spec: rs, Solver: r.Solver.Name(), Oracle: r.Solver.OracleName(r.Oracle), Privacy: r.Privacy,
-		Theory: theoryOf(r, in), Profile: prof, Risk: in.RiskInfo(), Notes: append(slices.Clone(r.DefaultNotes), in.Notes()...),
+		Theory: theoryOf(r, in), Profile: prof, Contradictions: in.Contradictions(), Risk: in.RiskInfo(), Notes: append(slices.Clone(r.DefaultNotes), in.Notes()...),
 		UserRows: r.UserRows(), NotPrivate: r.NotPrivate(), Total: plannedTotal(r)}
 	p.Bounds, p.Notes = boundsWithNote(p.Theory, p.Notes)
 	if err := spec.CheckSamplingRate(r.Spec, in.Def().N); err != nil {

@@ -88,6 +88,12 @@ func runNotes(r *Report) []string {
 	return out
 }
 
+// referenceMaxBytes is the largest streamed draw (n·d float64s) the
+// non-private reference materializes: 64 MiB, so that the reference costs
+// a small run a few passes over its draw and never turns a streamed
+// one-pass run (O(d) memory) into one that holds its data.
+const referenceMaxBytes = 64 << 20
+
 // trialRef is the non-private reference of one trial's draw.
 type trialRef struct {
 	excess, width float64
@@ -100,8 +106,10 @@ type trialRef struct {
 // reads the draw only, so it depends neither on ε nor on any solver, and
 // it is not private (it is a reference, not a release). On user data it
 // is not computed: the excess risk there is measured on the rows against
-// their own minimizer, so ŵ's is 0 by definition. A draw too large to
-// hold in memory gives a note instead; only ctx's error is returned.
+// their own minimizer, so ŵ's is 0 by definition. A streamed draw larger
+// than referenceMaxBytes gives a note instead (materializing it would
+// cost the run its O(d) memory and several times its time); only ctx's
+// error is returned.
 //
 // The draw it materialized is m, for the solvers of u that make many
 // passes (u.materializes): they read it in place instead of
@@ -113,6 +121,12 @@ func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (re
 	none := func() {}
 	if u.run.UserRows() {
 		return trialRef{nan, nan, "on user data the excess risk is measured on the rows against their own minimizer F̂*, which the empirical risk minimizer attains: its excess is 0 by definition, so no reference is computed"}, nil, none, nil
+	}
+	if _, stored := data.(*solvers.Matrix); !stored {
+		if size := float64(data.Len()) * float64(data.SampleDim()) * 8; size > referenceMaxBytes {
+			return trialRef{nan, nan, fmt.Sprintf("the non-private reference was not computed: it minimizes over the whole draw, which the run streams; holding it would take %s MiB (the reference is computed for draws up to %s MiB)",
+				theory.Sig4.Format(size/(1<<20)), theory.Sig4.Format(referenceMaxBytes/(1<<20)))}, nil, none, nil
+		}
 	}
 	m, release, err = solvers.LoadDataset(ctx, data, p.inner)
 	if err != nil {

@@ -16,14 +16,15 @@ func (u *unit) materializes() bool {
 // trialBytes is the memory one trial of u holds of its own while it
 // runs: on user data the draw's random subset of the rows
 // (scenarios.Instance.TrialMemory), and the draw materialized where
-// anything materializes it — the non-private reference on a scenario, a
-// solver that makes many passes — once (they share it; see
-// pool.reference), unless it passes solvers.MaxMaterializeBytes, which is
-// never materialized (the reference is then not computed and a solver
+// anything materializes it — a solver that makes many passes, the
+// non-private reference on a scenario's draw up to referenceMaxBytes —
+// once (they share it; see pool.reference), unless it passes
+// solvers.MaxMaterializeBytes, which is never materialized (a solver
 // that would need it refuses).
 func (u *unit) trialBytes() int64 {
 	perm, matrix := u.in.TrialMemory(u.spec.N)
-	if matrix > solvers.MaxMaterializeBytes || !(u.materializes() || !u.run.UserRows()) {
+	reference := !u.run.UserRows() && matrix <= referenceMaxBytes
+	if matrix > solvers.MaxMaterializeBytes || !(u.materializes() || reference) {
 		matrix = 0
 	}
 	return perm + matrix
