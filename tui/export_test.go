@@ -74,13 +74,17 @@ func TestExportDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mom, err := report.NewMoments(context.Background(), res.Spec, in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		base string
 		doc  any
 	}{
 		{"compare", report.Comparison(cmp, report.Options{})},
 		{"sweep", report.Sweep(sw)},
-		{"moments", report.NewMoments(res.Spec, in).JSON()},
+		{"moments", mom.JSON()},
 	} {
 		png, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+c.base+".png"))
 		if len(png) != 1 {

@@ -523,7 +523,15 @@ func (r *run) apply(msg progressMsg) {
 	main := r.names[0]
 	adaptive := r.adaptive()
 	for _, p := range msg.batch {
-		r.evals[[3]int{slices.Index(r.names, p.Solver), p.Trial, p.Point}] = p.GradEvals
+		key := [3]int{slices.Index(r.names, p.Solver), p.Trial, p.Point}
+		if p.Pulse {
+			// From inside an iteration: the evaluations move (the status
+			// bar's rate); the traces, the clip trail and the latest
+			// iterate's panels wait for a checkpoint.
+			r.evals[key] = max(r.evals[key], p.GradEvals)
+			continue
+		}
+		r.evals[key] = p.GradEvals
 		if adaptive {
 			r.recordClip(p)
 		}

@@ -249,3 +249,19 @@ func paperName(c theory.Class) string {
 	d, _ := solvers.PaperSolver(c)
 	return d.Name()
 }
+
+// TestMomentsInterrupted: moments cancelled (its context cancelled the
+// moment the command first consults it) ends with status 130, one line on
+// stderr and no table.
+func TestMomentsInterrupted(t *testing.T) {
+	saved := interruptContext
+	defer func() { interruptContext = saved }()
+	interruptContext = func() (context.Context, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		return &onFirstUse{Context: ctx, use: cancel}, cancel
+	}
+	code, out, errs := dpsoCLI("moments", "--scenario", "contaminated", "--d", "5")
+	if code != 130 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "interrupted") {
+		t.Errorf("status %d, stdout %q, stderr %q: want 130, nothing, one line", code, out, errs)
+	}
+}

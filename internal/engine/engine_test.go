@@ -487,3 +487,27 @@ func TestSweepFixed(t *testing.T) {
 		t.Errorf("no points: %q, want nil", f)
 	}
 }
+
+// TestPlanIsThePrescribedWork: Settings.Plan is called once, before the
+// first trial, with the work of the model (d + 1)·(n + GradEvals) per
+// trial — test-gd reads its n = 1000 samples once at d = 2: 3·(1000 +
+// 1000) = 6,000 floats per trial, three trials — the figure Prescribe
+// gives for the same call.
+func TestPlanIsThePrescribedWork(t *testing.T) {
+	s := spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: 1000, Trials: 3, Workers: 2, Solver: "test-gd"}
+	p, err := Prescribe(context.Background(), resolve(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plans []Plan
+	if _, err := Run(context.Background(), resolve(t, s), &Settings{Plan: func(pl Plan) { plans = append(plans, pl) }}); err != nil {
+		t.Fatal(err)
+	}
+	want := Plan{Jobs: 3, Workers: 2, Work: 3 * 3 * (1000 + float64(p.Params.GradEvals))}
+	if p.Params.GradEvals != 1000 || p.Plan != want {
+		t.Errorf("prescription's plan %+v (%d evaluations), want %+v", p.Plan, p.Params.GradEvals, want)
+	}
+	if len(plans) != 1 || plans[0] != want {
+		t.Errorf("Settings.Plan called with %+v, want once with %+v", plans, want)
+	}
+}

@@ -452,7 +452,11 @@ func CalibrateContext(ctx context.Context, k Kind, adj Adjacency, q float64, ste
 				// overshooting; if it decided the answer, the answer is
 				// not the smallest σ and Calibrate says so below.
 				gridMiss = math.Max(gridMiss, s)
+				observeStep(ctx, k, s, false)
 				return false, nil
+			}
+			if err == nil {
+				observeStep(ctx, k, s, e <= epsPrime)
 			}
 			return e <= epsPrime, err
 		}
