@@ -19,27 +19,29 @@ import (
 // engine spec; the reports and figures the engine; the explorer everything
 // but the command, its styles nothing and its chart only the styles.
 var importRules = map[string][]string{
-	"dpso/theory":             {},
-	"dpso/solvers":            {"dpso/solvers/...", "dpso/theory"},
-	"dpso/solvers/accountant": {},
-	"dpso/scenarios/dist":     {},
-	"dpso/scenarios":          {"dpso/solvers/...", "dpso/theory/...", "dpso/scenarios/dist"},
-	"dpso/internal/spec":      {"dpso/scenarios", "dpso/scenarios/dist", "dpso/solvers/...", "dpso/theory/..."},
-	"dpso/internal/engine":    {"dpso/scenarios", "dpso/scenarios/dist", "dpso/internal/spec", "dpso/solvers/...", "dpso/theory/..."},
-	"dpso/internal/report":    {"dpso/scenarios", "dpso/scenarios/dist", "dpso/internal/spec", "dpso/internal/engine", "dpso/internal/audit", "dpso/solvers/...", "dpso/theory/..."},
-	"dpso/internal/plot":      {"dpso/scenarios", "dpso/internal/spec", "dpso/internal/engine", "dpso/internal/outfile", "dpso/solvers", "dpso/theory/..."},
-	"dpso/internal/outfile":   {"dpso/theory"},
-	"dpso/internal/audit":     {"dpso/scenarios", "dpso/internal/spec", "dpso/solvers/...", "dpso/theory/..."},
-	"dpso/internal/shard":     {"dpso/internal/spec", "dpso/internal/engine", "dpso/solvers/...", "dpso/theory/..."},
-	"dpso/internal/serve":     {"dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui"},
-	"dpso/internal/state":     {"dpso/internal/spec", "dpso/scenarios", "dpso/theory/..."},
-	"dpso/internal/cli":       {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui/..."},
-	"dpso/scripts":            {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
-	"dpso/tui":                {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
-	"dpso/tui/style":          {},
-	"dpso/tui/chart":          {"dpso/tui/style"},
-	"dpso/tui/input":          {},
-	"dpso":                    {"dpso/internal/cli"},
+	"dpso/theory":                  {},
+	"dpso/solvers":                 {"dpso/solvers/...", "dpso/theory"},
+	"dpso/solvers/accountant":      {},
+	"dpso/scenarios/dist":          {},
+	"dpso/scenarios":               {"dpso/solvers/...", "dpso/theory/...", "dpso/scenarios/dist"},
+	"dpso/internal/spec":           {"dpso/scenarios", "dpso/scenarios/dist", "dpso/solvers/...", "dpso/theory/..."},
+	"dpso/internal/engine":         {"dpso/scenarios", "dpso/scenarios/dist", "dpso/internal/spec", "dpso/solvers/...", "dpso/theory/..."},
+	"dpso/internal/report":         {"dpso/scenarios", "dpso/scenarios/dist", "dpso/internal/spec", "dpso/internal/engine", "dpso/internal/audit", "dpso/solvers/...", "dpso/theory/..."},
+	"dpso/internal/plot":           {"dpso/scenarios", "dpso/internal/spec", "dpso/internal/engine", "dpso/internal/outfile", "dpso/solvers", "dpso/theory/..."},
+	"dpso/internal/plot/plotcheck": {"dpso/internal/plot"},
+	"dpso/internal/outfile":        {"dpso/theory"},
+	"dpso/internal/audit":          {"dpso/scenarios", "dpso/internal/spec", "dpso/solvers/...", "dpso/theory/..."},
+	"dpso/internal/shard":          {"dpso/internal/spec", "dpso/internal/engine", "dpso/solvers/...", "dpso/theory/..."},
+	"dpso/internal/serve":          {"dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui"},
+	"dpso/internal/state":          {"dpso/internal/spec", "dpso/scenarios", "dpso/theory/..."},
+	"dpso/internal/testutil":       {},
+	"dpso/internal/cli":            {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui/..."},
+	"dpso/scripts":                 {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
+	"dpso/tui":                     {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
+	"dpso/tui/style":               {},
+	"dpso/tui/chart":               {"dpso/tui/style"},
+	"dpso/tui/input":               {},
+	"dpso":                         {"dpso/internal/cli"},
 }
 
 // allows reports whether the rule entry a ("x" exactly, or "x/..." for x
@@ -65,7 +67,8 @@ func rule(pkg string) (string, []string, bool) {
 
 // TestImportRules checks every package's (non-test) imports of dpso
 // against importRules: an allowed package or any of its sub-packages, or
-// a sub-package of the package's own rule. The test files may import more
+// a sub-package of the package's own rule; none imports the test helpers
+// of internal/testutil. The test files may import more
 // (an external test package of a leaf, say).
 func TestImportRules(t *testing.T) {
 	eachPackage(t, 0, func(path string, p *build.Package) error {
@@ -80,6 +83,10 @@ func TestImportRules(t *testing.T) {
 		}
 		for _, imp := range p.Imports {
 			if imp != "dpso" && !strings.HasPrefix(imp, "dpso/") {
+				continue
+			}
+			if allows("dpso/internal/testutil/...", imp) {
+				t.Errorf("%s imports %s: test helpers are for tests only", pkg, imp)
 				continue
 			}
 			// A package's own sub-packages (solvers/oracle from solvers'

@@ -118,14 +118,14 @@ func BenchmarkMonteCarloMoment(b *testing.B) {
 
 // ---- one-pass solvers against the same-stream bare loop ----
 
-// onePassSpec is the command line at dimension d and n samples:
+// onePassSpec is the benchmarked command line at dimension d and n samples:
 // linreg-t with ν = 5, T = 100 (dpso run --scenario linreg-t --class C
 // --n N --d D --tail 5 --iters 100 --trials 1).
 func onePassSpec(class theory.Class, d, n int) ProblemDef {
 	return ProblemDef{Scenario: LinRegT, Class: class, D: d, N: n, Tail: 5}
 }
 
-// bigRun builds the linreg-t instance at d and returns it with a
+// bigRun builds onePassSpec's linreg-t instance at d and returns it with a
 // streamed dataset of n samples (the Spec's own n stays within the
 // materialization cap the CLI applies today; a one-pass run streams any n).
 func bigRun(b *testing.B, d, n int) (*Instance, solvers.Samples) {
@@ -246,7 +246,7 @@ func BenchmarkOnePassOverhead(b *testing.B) {
 }
 
 // BenchmarkOneRunScaling is one trial of clipped-sgd on linreg-t, n = 10⁷,
-// d = 50, T = 100 (the command at n = 10⁷), streamed, with its
+// d = 50, T = 100 (onePassSpec's command at n = 10⁷), streamed, with its
 // oracle calls spread over 1, 2, 4, 8, 16 workers (up to GOMAXPROCS, and
 // GOMAXPROCS itself): the speed-up of one run with the cores. The output
 // is the same bits for every worker count (TestWorkersSameBits,

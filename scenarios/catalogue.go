@@ -255,7 +255,7 @@ var catalogue = []scenarioDef{
 	{
 		info: Info{
 			Name:        MeanHard,
-			Description: "the strongly convex lower-bound instance (Theorem \"strongly convex lower bound\", eq:harddist): ½μ‖w − x‖², x = 0 w.p. 1 − p, p^{−1/k}ν otherwise (scaled), p = min(1, √d/(n√ρ))",
+			Description: "the strongly convex lower-bound instance (Theorem [thm: strongly convex lower bound], eq. [eq:harddist]): ½μ‖w − x‖², x = 0 w.p. 1 − p, p^{−1/k}ν otherwise (scaled), p = min(1, √d/(n√ρ))",
 			Loss:        "(μ/2)‖w − x‖²",
 			Classes:     []theory.Class{theory.SmoothSC, theory.NonsmoothSC},
 			Params: []Param{
@@ -270,7 +270,7 @@ var catalogue = []scenarioDef{
 	{
 		info: Info{
 			Name:        AffineHard,
-			Description: "the convex lower-bound instance (Theorem \"convex lower bound\"): linear loss −⟨w, x⟩, x = 0 w.p. 1 − p, p^{−1/k}ν otherwise, scaled by r̃/√d, p = min(1, √d/(n√ρ))",
+			Description: "the convex lower-bound instance (Theorem [thm: convex lower bound]): linear loss −⟨w, x⟩, x = 0 w.p. 1 − p, p^{−1/k}ν otherwise, scaled by r̃/√d, p = min(1, √d/(n√ρ))",
 			Loss:        "−⟨w, x⟩",
 			Classes:     []theory.Class{theory.NonsmoothConvex, theory.SmoothConvex},
 			Params: []Param{

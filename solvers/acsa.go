@@ -40,7 +40,7 @@ func (ACSA) Name() string { return "acsa" }
 
 // Describe implements Solver.
 func (ACSA) Describe() string {
-	return "noisy clipped accelerated SGD (AC-SA), smooth convex: Alg. \"ACSA\", Thm \"convex ACSA one pass\""
+	return "noisy clipped accelerated SGD (AC-SA), smooth convex: Algorithm [alg: ACSA], Theorem [thm: convex ACSA one pass]"
 }
 
 type acsaPlan struct {

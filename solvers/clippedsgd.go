@@ -41,7 +41,7 @@ func (ClippedSGD) Name() string { return "clipped-sgd" }
 
 // Describe implements Solver.
 func (ClippedSGD) Describe() string {
-	return "noisy clipped SGD with Stich's steps and weights, smooth strongly convex: Alg. \"vanilla SGD\", Thm \"strongly convex smooth upper bound\""
+	return "noisy clipped SGD with Stich's steps and weights, smooth strongly convex: Algorithm [alg: vanilla SGD], Theorem [thm: strongly convex smooth upper bound]"
 }
 
 type sgdPlan struct {

@@ -63,7 +63,7 @@ func (Localized) Name() string { return "localized" }
 
 // Describe implements Solver.
 func (Localized) Describe() string {
-	return "localized noisy clipped subgradient method, non-smooth convex: Alg. \"localization\" with Alg. \"clipped GD\", Thm \"localization convex\""
+	return "localized noisy clipped subgradient method, non-smooth convex: Algorithm [alg: localization] with Algorithm [alg: clipped GD], Theorem [thm: localization convex]"
 }
 
 // locPhase is one phase of Algorithm "localization".
@@ -508,7 +508,7 @@ func (LocalizedSC) Name() string { return "localized-sc" }
 
 // Describe implements Solver.
 func (LocalizedSC) Describe() string {
-	return "strongly convex reduction over the localized method, non-smooth strongly convex: Sec. \"localization strongly\", Thm \"localization strongly convex\""
+	return "strongly convex reduction over the localized method, non-smooth strongly convex: Section [sec: localization strongly], Theorem [thm: localization strongly convex]"
 }
 
 func (s LocalizedSC) plan(p Problem, n int, cfg Config) (locPlan, Params, error) {

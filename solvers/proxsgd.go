@@ -37,7 +37,7 @@ func (ProxSGD) Name() string { return "prox-sgd" }
 
 // Describe implements Solver.
 func (ProxSGD) Describe() string {
-	return "noisy clipped proximal SGD, proximal-PL (non-convex): Alg. \"zCSDP SGD\", Thm \"PL upper bound\""
+	return "noisy clipped proximal SGD, proximal-PL (non-convex): Algorithm [alg: zCSDP SGD], Theorem [thm: PL upper bound]"
 }
 
 type proxPlan struct {

@@ -111,6 +111,7 @@ type boundJSON struct {
 	ID         string      `json:"id"`
 	Kind       Kind        `json:"kind"`
 	Source     string      `json:"source"`
+	SourcePDF  string      `json:"source_pdf"`
 	Formula    string      `json:"formula"`
 	Value      *float64    `json:"value"`
 	Terms      []termJSON  `json:"terms"`
@@ -125,12 +126,14 @@ type boundJSON struct {
 // that, see Certificate).
 const RateMeaning = "rate, constants = 1: compare slopes, not levels"
 
-// MarshalJSON writes the issue's shape: {"id", "kind", "source", "formula",
+// MarshalJSON writes {"id", "kind", "source", "source_pdf", "formula",
 // "value", "terms": [{"name", "value"}], "dominant", "conditions": [{"text",
-// "holds"}], "rate_n", "meaning"} ("meaning" is RateMeaning), with null for an infinite value (and for a rate
-// that does not exist).
+// "holds"}], "rate_n", "meaning"} ("source" cites the paper by its LaTeX
+// labels, "source_pdf" as its PDF numbers them: Cite; "meaning" is
+// RateMeaning), with null for an infinite value (and for a rate that does
+// not exist).
 func (b Bound) MarshalJSON() ([]byte, error) {
-	return marshalUnescaped(boundJSON{ID: b.ID, Kind: b.Kind, Source: b.Source, Formula: b.Formula,
+	return marshalUnescaped(boundJSON{ID: b.ID, Kind: b.Kind, Source: b.Source, SourcePDF: Cite(b.Source), Formula: b.Formula,
 		Value: finite(b.Value), Dominant: b.Dominant, RateN: finite(b.RateN), Meaning: RateMeaning,
 		Terms: termsJSON(b.Terms), Conditions: conditionsJSON(b.Conditions)})
 }

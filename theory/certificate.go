@@ -64,6 +64,7 @@ func (c Certificate) Failed() []string {
 type certJSON struct {
 	ID         string      `json:"id"`
 	Source     string      `json:"source"`
+	SourcePDF  string      `json:"source_pdf"`
 	Formula    string      `json:"formula"`
 	Quantity   string      `json:"quantity"`
 	Value      *float64    `json:"value"`
@@ -71,12 +72,13 @@ type certJSON struct {
 	Conditions []Condition `json:"conditions"`
 }
 
-// MarshalJSON writes {"id", "source", "formula", "quantity", "value",
+// MarshalJSON writes {"id", "source", "source_pdf" (Cite of "source"),
+// "formula", "quantity", "value",
 // "terms": [{"name", "value"}], "conditions": [{"text", "holds"}]}, with
 // null for a value that is not a finite number (a failed condition, or a
 // vacuous +Inf: "conditions" tells which).
 func (c Certificate) MarshalJSON() ([]byte, error) {
-	return marshalUnescaped(certJSON{ID: c.ID, Source: c.Source, Formula: c.Formula, Quantity: c.Quantity,
+	return marshalUnescaped(certJSON{ID: c.ID, Source: c.Source, SourcePDF: Cite(c.Source), Formula: c.Formula, Quantity: c.Quantity,
 		Value: finite(c.Value), Terms: termsJSON(c.Terms), Conditions: conditionsJSON(c.Conditions)})
 }
 

@@ -60,7 +60,7 @@ func TestAssumptionField(t *testing.T) {
 	}
 	// The wide layout has room for the assumption's label.
 	m = newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	if row := formRow(m, fAssumption); !strings.Contains(row, "tilde r̃_k (ass:tilde)") {
+	if row := formRow(m, fAssumption); !strings.Contains(row, "tilde r̃_k (Assumption 1)") {
 		t.Errorf("132×42: the assumption row %q lacks its remark", row)
 	}
 }

@@ -15,19 +15,26 @@ import (
 )
 
 // exportJob is what e writes: the result on the screen shown, as PNG and
-// SVG figures (internal/plot, the CLI's --plot code) and as JSON, exactly
-// the document the CLI's --json prints for it (package internal/report).
+// SVG figures (internal/plot, the CLI's --plot code: 16:9, 1920×1080) and
+// as JSON, exactly the document the CLI's --json prints for it (package
+// internal/report).
 type exportJob struct {
-	base string // the file names' last part: run-acsa, compare, sweep, audit
-	data any    // the JSON document: report.Run, report.Comparison, report.Sweep's or report.Audit's
+	base string // the file names' last part: run-acsa, compare, sweep, audit, moments
+	data any    // the JSON document: report.Run, report.Comparison, report.Sweep's, report.Audit's or report.Moments'
 	// draw writes a figure (PNG or SVG); nil: the JSON alone (an audit,
 	// which the CLI does not plot either).
-	draw func(w io.Writer, f plot.Format) error
+	draw drawFunc
+	// load, when set, computes data and draw off the UI loop when the
+	// export runs (the moment profile's document takes a second).
+	load func() (data any, draw drawFunc, err error)
 }
+
+// drawFunc writes a figure in a format.
+type drawFunc func(w io.Writer, f plot.Format) error
 
 // exts are the files x writes.
 func (x *exportJob) exts() []string {
-	if x.draw == nil {
+	if x.draw == nil && x.load == nil {
 		return []string{".json"}
 	}
 	return []string{".png", ".svg", ".json"}
@@ -53,6 +60,13 @@ func runExport(x *exportJob, dir string, now time.Time) tea.Cmd {
 				msg = exportedMsg{err: fmt.Errorf("internal error: %v", p)}
 			}
 		}()
+		if x.load != nil {
+			data, draw, err := x.load()
+			if err != nil {
+				return exportedMsg{err: err}
+			}
+			x = &exportJob{base: x.base, data: data, draw: draw}
+		}
 		js, err := report.MarshalJSON(x.data)
 		if err != nil {
 			return exportedMsg{err: err}

@@ -2,12 +2,18 @@ package tui
 
 import (
 	"context"
+	"image/png"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"dpso/internal/audit"
 	"dpso/internal/engine"
+	"dpso/internal/plot"
+	"dpso/internal/plot/plotcheck"
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -47,7 +53,9 @@ func TestExportIsTheCLIDocument(t *testing.T) {
 
 // TestExportDocuments: a comparison exports report.Comparison's document
 // of the comparison on the chart, a sweep report.Sweep's (what `dpso sweep
-// --json` prints) of the sweep on its screen.
+// --json` prints) of the sweep on its screen, the moment profile
+// report.Moments' (what `dpso moments --json` prints) of the form's
+// problem; each with its figure as a 16:9 PNG of 1920×1080.
 func TestExportDocuments(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
@@ -56,13 +64,35 @@ func TestExportDocuments(t *testing.T) {
 	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
 	sw := m.run().sw
 	exportAndWait(t, m)
+	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
+	exportAndWait(t, m)
+	res, err := example1.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := scenarios.Build(context.Background(), res.Problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mom, err := report.NewMoments(context.Background(), res.Spec, in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		base string
 		doc  any
 	}{
 		{"compare", report.Comparison(cmp, report.Options{})},
 		{"sweep", report.Sweep(sw)},
+		{"moments", mom.JSON()},
 	} {
+		png, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+c.base+".png"))
+		if len(png) != 1 {
+			t.Fatalf("%s: exported PNGs %v", c.base, png)
+		}
+		if w, h := pngSize(t, png[0]); w != plot.DefaultWidth || h != plot.DefaultHeight {
+			t.Errorf("%s: the exported figure is %d×%d, want %d×%d", c.base, w, h, plot.DefaultWidth, plot.DefaultHeight)
+		}
 		want, err := report.MarshalJSON(c.doc)
 		if err != nil {
 			t.Fatal(err)
@@ -71,6 +101,21 @@ func TestExportDocuments(t *testing.T) {
 			t.Errorf("%s export:\n got %s\nwant %s", c.base, got, want)
 		}
 	}
+}
+
+// pngSize is the size of the PNG at path.
+func pngSize(t *testing.T, path string) (w, h int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Width, cfg.Height
 }
 
 // exportedJSON is the one exported JSON file of base (run-acsa, compare,
@@ -86,4 +131,141 @@ func exportedJSON(t *testing.T, m *Model, base string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestExportFiguresAreSlides: every figure e writes — a run's, a
+// comparison's, a sweep's over n, the clipping trade-off's and the moment
+// profile's, on the real engine — is 16:9 at 1920×1080 (the PNG's bounds,
+// the SVG's size and viewBox) and, read from the PNG alone (plotcheck),
+// its data fill at least half its height: the figures --plot writes,
+// through the same plot functions.
+func TestExportFiguresAreSlides(t *testing.T) {
+	s := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, D: 3, N: 2000, Trials: 2, Seed: 5}
+	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
+	m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
+	done := func(family screenKind) func() bool {
+		return func() bool { return settled(m) && m.run().family == family && m.run().phase == phaseDone }
+	}
+	for _, c := range []struct {
+		key, base string
+		ready     func() bool
+	}{
+		{"r", "run-acsa", func() bool { return settled(m) && m.run().phase == phaseDone && !m.run().compare }},
+		{"c", "compare", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().compare }},
+		{"s", "sweep", done(sweepNKind)},
+		{"x", "clip", done(clipKind)},
+		{"m", "moments", func() bool {
+			v, ok := m.screens[m.screenIndex(momentsKind)].screen.(*momentsScreen)
+			return m.shownKind() == momentsKind && ok && len(v.profile) > 0 && v.presc.p != nil
+		}},
+	} {
+		t.Run(c.base, func(t *testing.T) {
+			keyUntil(t, m, c.key, c.ready)
+			if r := m.run(); r != nil && r.err != nil {
+				t.Fatalf("%s: %v", c.key, r.err)
+			}
+			exportAndWait(t, m)
+			if !strings.HasPrefix(m.status.text, "exported") {
+				t.Fatalf("export: %q", m.status.text)
+			}
+			for _, ext := range []string{".png", ".svg"} {
+				files, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+c.base+ext))
+				if len(files) != 1 {
+					t.Fatalf("exported %s files %v", ext, files)
+				}
+				f, err := plotcheck.Read(files[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Width != plot.DefaultWidth || f.Height != plot.DefaultHeight || !f.Is16x9() {
+					t.Errorf("%s: %d×%d, viewBox %v: want 16:9 at %d×%d", ext, f.Width, f.Height, f.ViewBox, plot.DefaultWidth, plot.DefaultHeight)
+				}
+				if ext == ".png" && f.DataFill() < 0.5 {
+					t.Errorf("the data fill rows %d…%d, %.3f of the height (want ≥ 0.5); axes %v", f.DataTop, f.DataBottom, f.DataFill(), f.Axes)
+				}
+			}
+		})
+	}
+}
+
+// TestExportExportsWhatIsShown (issue 14, bug 2): after a comparison, a
+// sweep, the moment profile and back (esc twice: the sweep, then the
+// chart), the chart shows the comparison, and
+// e exports it — not "nothing to export yet". On the sweep screen e
+// exports the sweep, on the moment profile the profile.
+func TestExportExportsWhatIsShown(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 5}, &example1, 132, 42)
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
+	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
+	keyUntil(t, m, "m", func() bool { return true })
+	keyUntil(t, m, "esc", func() bool { return m.shownKind() == sweepNKind })
+	keyUntil(t, m, "esc", func() bool { return m.shownKind() == chartKind })
+	if v := stripANSI(m.chartScreen().View()); !strings.Contains(v, "comparison #1") {
+		t.Fatalf("the chart does not show the comparison:\n%s", v)
+	}
+	exportAndWait(t, m)
+	if !strings.HasPrefix(m.status.text, "exported ") || !strings.Contains(m.status.text, "-compare.{png,svg,json} in ") {
+		t.Errorf("e on the chart after a comparison and a sweep: %q", m.status.text)
+	}
+	keyUntil(t, m, "s", func() bool { return m.shownKind() == sweepNKind })
+	exportAndWait(t, m)
+	if !strings.Contains(m.status.text, "-sweep.{png,svg,json} in ") {
+		t.Errorf("e on the sweep screen: %q", m.status.text)
+	}
+	for _, base := range []string{"compare", "sweep"} {
+		if got, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+base+".json")); len(got) != 1 {
+			t.Errorf("%s exports: %v", base, got)
+		}
+	}
+	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
+	exportAndWait(t, m)
+	if !strings.Contains(m.status.text, "-moments.{png,svg,json} in ") {
+		t.Errorf("e on the moment profile: %q", m.status.text)
+	}
+}
+
+// TestAuditExport: e on the
+// audit screen writes the audit as the JSON document `dpso audit --json`
+// prints for the same configuration (report.Audit of audit.Oracle, seeded:
+// the same numbers when run again), and only that (the CLI draws no
+// figure); a second export takes the next free name, never the first's.
+func TestAuditExport(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
+	keyUntil(t, m, "u", func() bool { return m.active == m.screenIndex(auditKind) })
+	keyUntil(t, m, "e", func() bool { return m.status.text != "" })
+	if r := m.run(); r != nil && r.phase == phaseDone {
+		t.Fatal("the audit finished before e was pressed")
+	}
+	pump(t, m, nil, func() bool { return auditSettled(m) && m.run().phase == phaseDone })
+	exportAndWait(t, m)
+	exportAndWait(t, m)
+	cfg := m.run().auditCfg
+	cfg.Trials = fakeAuditTrials
+	res, err := audit.Oracle(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := report.MarshalJSON(report.Audit(res))
+	if err != nil {
+		t.Fatal(err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-audit-clip-gaussian*"))
+	if len(matches) != 2 || !strings.HasSuffix(matches[1], "-audit-clip-gaussian.json") || !strings.HasSuffix(matches[0], "-audit-clip-gaussian-2.json") {
+		t.Fatalf("exported %v, want one JSON file per export, the second under the next free name", matches)
+	}
+	for _, p := range matches {
+		got, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s is not the `dpso audit --json` document:\n got %s\nwant %s", p, got, want)
+		}
+	}
+	if !strings.Contains(m.status.text, "exported dpso-") || !strings.Contains(m.status.text, "-audit-clip-gaussian-2.json in ") {
+		t.Errorf("status after the second export: %q", m.status.text)
+	}
+	if math.IsNaN(res.MuHat) {
+		t.Error("the audit has no μ̂ (the comparison above would be vacuous)")
+	}
 }

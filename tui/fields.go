@@ -61,7 +61,7 @@ var fields = [numFields]fieldDef{
 	fSolver:     {"solver", "solver", "The paper's algorithm for the class, or a baseline: nonprivate-schedule (the same schedule without privacy), lipschitz-dpsgd (noise calibrated to L_f), klz-gd (prior state of the art), dp-sgd (DP-SGD as practitioners run it, accountant-calibrated).", false},
 	fOracle:     {"oracle", "oracle", "How a private mean of per-sample gradients is formed: clip + Gaussian noise (MeanOracle1), coordinate-wise median of means (MeanOracle2), or shuffle-model protocols.", false},
 	fAdaptive:   {"adapt. C", "adaptive-clip", "dp-sgd's adaptive clipping (Andrew et al. 2021): after each step C ← C·exp(−η_C(b̃ − γ)) moves C toward the median gradient norm, its noisy count inside the accounted budget. The clipping panel draws C over the steps.", false},
-	fAssumption: {"assume", "assumption", "Which moment constants the prescription reads: r̃_k (sup inside E, ass:tilde), r_k ≤ r̃_k (sup outside, ass:boundednoncentral) or γ_k (per coordinate, ass:coordinatewise, via lem: comparing assumptions) — where the class's precise theorem allows it.", false},
+	fAssumption: {"assume", "assumption", theory.Cite("Which moment constants the prescription reads: r̃_k (sup inside E, ass:tilde), r_k ≤ r̃_k (sup outside, ass:boundednoncentral) or γ_k (per coordinate, ass:coordinatewise, via lem: comparing assumptions) — where the class's precise theorem allows it."), false},
 	fSeed:       {"seed", "seed", "Same seed, same result, bit for bit: change it to see another draw of the data and of the noise.", true},
 	fTrials:     {"trials", "trials", "Independent repetitions: the curve is their mean, and more trials shrink its standard error.", true},
 }
@@ -402,15 +402,15 @@ func (f *form) valueNote(id fieldID) string {
 	return ""
 }
 
-// assumptionNote is the moment constant an assumption bounds and its
-// label, e.g. "r_k (ass:boundednoncentral)"; the form drops the label
-// where the line has no room for it.
+// assumptionNote is the moment constant an assumption bounds and the
+// assumption as the paper's PDF numbers it, e.g. "r_k (Assumption 2)";
+// the form drops the number where the line has no room for it.
 func assumptionNote(a theory.Assumption) string {
 	sym := a.Symbol()
 	if a == theory.Coordinatewise {
 		sym = "γ_k" // its bound's constant, γ_k^(1/k): the short name
 	}
-	return sym + " (" + a.Label() + ")"
+	return sym + " (" + theory.Cite(a.Label()) + ")"
 }
 
 // why is the focused field's one-line reason, with the tail parameter's

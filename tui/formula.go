@@ -245,7 +245,11 @@ func (p *formulaPanel) sections(pr *engine.Prescription) (string, string, []sect
 	var secs []section
 	valStyle := func(color int, v float64) string { return st.FG(color, st.Emph.Render(fmtNum(v))) }
 	if upper != nil {
+		// The theorem as the paper's PDF numbers it ("Theorem 9").
 		title = "Theorem [" + upper.Label + "]"
+		if ref, ok := theory.Paper(upper.Label); ok {
+			title = ref.String()
+		}
 		head := st.FG(st.Upper, "upper rate ") + valStyle(st.Upper, upper.Value) + st.Muted.Render(" (constants = 1)") + "  " + st.Emph.Render(upper.Title)
 		secs = append(secs, section{0, []string{style.FitWords(head, w), style.Fit(st.Muted.Render("  "+upper.Formula), w)}})
 		var terms []string
@@ -279,7 +283,7 @@ func (p *formulaPanel) sections(pr *engine.Prescription) (string, string, []sect
 		ls := []string{style.FitWords(l, w)}
 		for _, c := range lower.Conditions {
 			if !c.Holds {
-				ls = append(ls, style.WrapLines(st.Muted, "  "+report.FailedCondition(c), w)...)
+				ls = append(ls, style.WrapLines(st.Muted, "  "+theory.Cite(report.FailedCondition(c)), w)...)
 			}
 		}
 		secs = append(secs, section{1, ls})
@@ -329,7 +333,7 @@ func (p *formulaPanel) noteLines(pr *engine.Prescription) []string {
 	}
 	out := []string{style.FitWords(st.Emph.Render(head), p.w)}
 	for _, n := range notes {
-		out = append(out, style.WrapLines(st.Muted, "· "+n, p.w)...)
+		out = append(out, style.WrapLines(st.Muted, "· "+theory.Cite(n), p.w)...)
 	}
 	return out
 }
@@ -400,7 +404,7 @@ func (p *formulaPanel) solverLines(pr *engine.Prescription) []string {
 func condMarks(st *style.Styles, cs []theory.Condition) string {
 	var parts []string
 	for _, c := range cs {
-		t := c.Text
+		t := theory.Cite(c.Text)
 		if i := strings.Index(t, " ("); i > 0 {
 			t = t[:i]
 		}
@@ -417,9 +421,9 @@ func condLines(st *style.Styles, cs []theory.Condition, w int) []string {
 	var out []string
 	for _, c := range cs {
 		if c.Holds {
-			out = append(out, style.Fit(st.Good.Render("  ✓ ")+st.Muted.Render(c.Text), w)) // a formula: cut where it must
+			out = append(out, style.Fit(st.Good.Render("  ✓ ")+st.Muted.Render(theory.Cite(c.Text)), w)) // a formula: cut where it must
 		} else {
-			out = append(out, style.WrapLines(st.Muted, "  "+report.FailedCondition(c), w)...)
+			out = append(out, style.WrapLines(st.Muted, "  "+theory.Cite(report.FailedCondition(c)), w)...)
 		}
 	}
 	return out
@@ -433,12 +437,12 @@ func refLines(st *style.Styles, pr *engine.Prescription, w int) []string {
 	switch c := pr.Certified; {
 	case c.Cert == nil:
 		if c.Why != "" {
-			out = append(out, style.WrapLines(st.Muted, "certificate: none — "+c.Why, w)...)
+			out = append(out, style.WrapLines(st.Muted, "certificate: none — "+theory.Cite(c.Why), w)...)
 		}
 	case !c.Cert.Holds():
-		out = append(out, style.WrapLines(st.Muted, "certificate "+c.Cert.ID+": no value, its condition fails: "+strings.Join(c.Cert.Failed(), "; "), w)...)
+		out = append(out, style.WrapLines(st.Muted, "certificate "+certName(c.Cert)+": no value, its condition fails: "+theory.Cite(strings.Join(c.Cert.Failed(), "; ")), w)...)
 	default:
-		l := st.FG(st.Cert, "certified ") + st.FG(st.Cert, st.Emph.Render("≤ "+fmtNum(c.Value()))) + "  " + c.Cert.ID + " at these parameters"
+		l := st.FG(st.Cert, "certified ") + st.FG(st.Cert, st.Emph.Render("≤ "+fmtNum(c.Value()))) + "  " + certName(c.Cert) + " at these parameters"
 		if c.Vacuous(pr.W0.Mean) {
 			l += st.Warn.Render("  vacuous at this n: above w₀")
 		}
@@ -449,6 +453,16 @@ func refLines(st *style.Styles, pr *engine.Prescription, w int) []string {
 		l += " (the start is optimal: curves can only rise)"
 	}
 	return append(out, style.FitWords(l, w))
+}
+
+// certName is the result a certificate applies, as the paper's PDF
+// numbers it ("Proposition 30"; its id, acsa-generic-sum, is in the JSON),
+// or its id where its source cites none.
+func certName(c *theory.Certificate) string {
+	if ref := theory.CiteFirst(c.Source); ref != "" {
+		return ref
+	}
+	return c.ID
 }
 
 // trialCount is "1 trial" or "n trials".

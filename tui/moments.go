@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"io"
 	"math"
 	"strings"
 
@@ -8,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"dpso/internal/plot"
+	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/tui/style"
@@ -34,9 +38,11 @@ type momentsScreen struct {
 	formula *formulaPanel
 	presc   prescriptionMsg
 	profile []scenarios.MomentEntry
-	k       float64
-	name    string
-	w, h    int
+	// contra are the given constants the scenario contradicts.
+	contra []scenarios.Contradiction
+	k      float64
+	name   string
+	w, h   int
 }
 
 // newMomentsScreen returns the moments screen; formula is its panel.
@@ -59,16 +65,18 @@ func (v *momentsScreen) Reproduce(user spec.Spec, res spec.Resolved, shown *run)
 func (v *momentsScreen) SetSize(w, h int) { v.w, v.h = w, h }
 
 // ShortHelp is the keys that act on this screen.
-func (v *momentsScreen) ShortHelp() []key.Binding { return []key.Binding{momentsKey, v.keys.Back} }
+func (v *momentsScreen) ShortHelp() []key.Binding {
+	return []key.Binding{momentsKey, v.keys.Export, v.keys.Back}
+}
 
 // Update takes the prescription (its profile) and the form's k.
 func (v *momentsScreen) Update(msg tea.Msg) (component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case prescriptionMsg:
 		v.presc = msg
-		v.profile, v.k, v.name = nil, msg.spec.Spec.K, msg.spec.Spec.Scenario
+		v.profile, v.contra, v.k, v.name = nil, nil, msg.spec.Spec.K, msg.spec.Spec.Scenario
 		if msg.p != nil {
-			v.profile = msg.p.Profile
+			v.profile, v.contra = msg.p.Profile, msg.p.Contradictions
 		}
 	case specMsg:
 		v.k, v.name = msg.spec.Spec.K, msg.spec.Spec.Scenario
@@ -120,6 +128,9 @@ func (v *momentsScreen) View() string {
 			kl = "∞ (L_f)"
 		}
 		val := fmtNum(e.R)
+		if math.IsInf(e.K, 1) && v.contradicted("lf") {
+			val += " ⚠"
+		}
 		var b string
 		switch {
 		case math.IsInf(e.R, 1):
@@ -147,6 +158,9 @@ func (v *momentsScreen) View() string {
 		}
 		lines = append(lines, row)
 	}
+	for _, c := range v.contra {
+		lines = append(lines, style.WrapLines(st.Warn, "⚠ "+c.Text+".", w)...)
+	}
 	lines = append(lines, "")
 	lines = append(lines, style.Wrap("r̃_k < ∞ for the orders the data's tails allow; ∞ means the moment does not exist. The paper's rates use r̃_k (and r̃_2k for non-smooth losses) instead of L_f = r̃_∞: that gap is what clipping buys.", w)...)
 	return style.Block(strings.Join(lines, "\n"), w, h)
@@ -161,4 +175,48 @@ func shortMethod(e scenarios.MomentEntry) string {
 		m += " ± " + fmtNum(e.SE)
 	}
 	return m
+}
+
+// contradicted reports whether the given constant of field (a flag:
+// "lf") contradicts the scenario.
+func (v *momentsScreen) contradicted(field string) bool {
+	for _, c := range v.contra {
+		if c.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// Export is the moment profile of the form's problem: its figure (r̃_k and
+// r_k against k, what `dpso moments --plot` draws) and as JSON the
+// document `dpso moments --json` prints for it (report.Moments), computed
+// when the export runs.
+func (v *momentsScreen) Export() (*exportJob, string) {
+	switch {
+	case v.presc.err != "":
+		return nil, "nothing to export: " + v.presc.err
+	case v.presc.p == nil || len(v.profile) == 0:
+		return nil, "nothing to export yet: the moment profile is being computed"
+	}
+	res := v.presc.spec
+	return &exportJob{base: "moments", load: func() (any, drawFunc, error) {
+		m, err := momentsReport(res)
+		if err != nil {
+			return nil, nil, err
+		}
+		prof := plot.MomentProfile{Spec: m.Spec, D: m.D, Finite: m.Finite, Lf: m.Lf, Noncentral: m.Noncentral, Contradictions: m.Contradictions}
+		return m.JSON(), func(w io.Writer, f plot.Format) error { return plot.WriteMoments(w, f, prof) }, nil
+	}}, ""
+}
+
+// momentsReport is the moment profile of res's problem, as `dpso moments`
+// computes it.
+func momentsReport(res spec.Resolved) (report.Moments, error) {
+	ctx := context.Background()
+	in, err := scenarios.Build(ctx, res.Problem)
+	if err != nil {
+		return report.Moments{}, err
+	}
+	return report.NewMoments(ctx, res.Spec, in)
 }

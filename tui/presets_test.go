@@ -406,3 +406,19 @@ func TestPresetClipping(t *testing.T) {
 		t.Errorf("the prescribed run's certificate is not the vacuous 271 the text quotes: %+v", c)
 	}
 }
+
+// TestFirstPresetIsNotExample1: Example 1 starts at its
+// optimum (w₀ = w* = 0), so its curves can only rise; the explorer opens
+// on another preset and keeps Example 1 one key away in the list.
+func TestFirstPresetIsNotExample1(t *testing.T) {
+	if strings.HasPrefix(Presets[0].Title, "Example 1") {
+		t.Error("the explorer opens on Example 1")
+	}
+	found := false
+	for _, p := range Presets[:3] {
+		found = found || strings.HasPrefix(p.Title, "Example 1")
+	}
+	if !found {
+		t.Error("Example 1 is not among the first three presets")
+	}
+}

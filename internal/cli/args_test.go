@@ -276,7 +276,7 @@ func FuzzRunFlags(f *testing.F) {
 	f.Add("plot", "x.gif", "scenario", "mean-hard")
 	f.Add("tail", "0", "scenario", "contaminated")
 	f.Add("bogus", "1", "k", "2")
-	// Issue 10's hostile values: escape sequences, long values, values
+	// Hostile values: escape sequences, long values, values
 	// at float64's edges, empty strings.
 	osc := "\x1b]0;pwned\x07"
 	for _, c := range [][4]string{
@@ -340,7 +340,7 @@ func FuzzRunFlags(f *testing.F) {
 func TestFuzzSeedsCoverEveryFlag(t *testing.T) {
 	cmd, _ := newRunCommand(&env{})
 	skip := map[string]bool{"data": true, "loss": true, "estimate-constants": true, "emit-w": true, "dry-run": true,
-		"json": true, "csv": true, "plot": true, "force": true, "solvers": true} // --solvers is a comparison, not a Spec field (TestRunSolvers*)
+		"json": true, "csv": true, "plot": true, "plot-size": true, "plot-hide": true, "force": true, "solvers": true} // --solvers is a comparison, not a Spec field (TestRunSolvers*); --plot-size and --plot-hide shape the figure only
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if !skip[f.Name] && flagPool[f.Name] == nil {
 			t.Errorf("--%s has no values in flagPool", f.Name)

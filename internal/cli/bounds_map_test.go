@@ -64,7 +64,7 @@ func TestBoundsMapShape(t *testing.T) {
 		"r̃₂ = r̃_k = r̃_2k = √d at each cell",
 		"█ smooth-convex-acsa is the smaller upper bound  ░ prior work's is",
 		"best upper / lower-convex:  ' ' < 2  ░ < 10",
-		"rem: affine optimal: ' ' optimal  suboptimal by ░ < 1.5",
+		theory.Cite("rem: affine optimal: ' ' optimal  suboptimal by ░ < 1.5"),
 		"n = 100 … 10⁸ (log scale)",
 		"min{(n/d)^(1/16), (εn/d^(3/2))^(1/18)}",
 	} {

@@ -65,7 +65,7 @@ func (e *env) execute(args []string) (code int) {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(e.stderr, "dpso: "+sanitize(oneLine(err.Error()), 0))
+	fmt.Fprintln(e.stderr, "dpso: "+sanitize(oneLine(theory.Cite(err.Error())), 0))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -130,6 +130,7 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 		root.AddCommand(c)
 	}
 	strictCobraCommands(root)
+	citeHelp(root)
 	return root
 }
 

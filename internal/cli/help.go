@@ -177,10 +177,11 @@ func groupedFlagUsages(fs *pflag.FlagSet) string {
 	// between them keeps a long command's help on one screen.
 	var b strings.Builder
 	for _, h := range order {
-		if h == "" {
-			h = "Flags"
+		name := h
+		if name == "" {
+			name = "Flags" // the flags of no group
 		}
-		b.WriteString(h + ":\n")
+		b.WriteString(name + ":\n")
 		for _, l := range byGroup[h] {
 			b.WriteString(l)
 		}
@@ -228,17 +229,25 @@ func entryStarts(line, start string) bool {
 }
 
 // collapsedLine is one line for the flags annotated with key: their names
-// and type, and what they are.
+// and type (when they share one), and what they are.
 func collapsedLine(flags []*pflag.Flag, key string) string {
 	var names []string
 	typ := ""
 	for _, f := range flags {
 		if c := f.Annotations[collapseAnnotation]; len(c) > 0 && c[0] == key {
 			names = append(names, "--"+f.Name)
-			typ = f.Value.Type()
+			switch {
+			case len(names) == 1:
+				typ = f.Value.Type()
+			case typ != f.Value.Type():
+				typ = ""
+			}
 		}
 	}
-	return "      " + strings.Join(names, ", ") + " " + typ + "   " + key + "\n"
+	if typ != "" {
+		typ = " " + typ
+	}
+	return "      " + strings.Join(names, ", ") + typ + "   " + key + "\n"
 }
 
 // jsonDoc is one JSON document a command prints: when (a flag that

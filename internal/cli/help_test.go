@@ -9,6 +9,7 @@ import (
 	"dpso/internal/spec"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // jsonOutputs are, for each command with JSON documents (jsonDocs), calls
@@ -62,6 +63,7 @@ var jsonOutputs = map[string][][]string{
 		{"moments", "--scenario", "example1"},
 		{"moments", "--data", "examples/linreg-t-d3.csv", "--diam", "0.2", "--k", "3"},
 		{"moments", "--scenario", "affine-hard", "--class", "nonsmooth-convex", "--n", "256"},
+		{"moments", "--scenario", "linreg-t", "--tail", "10", "--lf", "1e6"},
 	},
 	"dpso audit": {
 		{"audit", "--trials", "1000"},
@@ -218,6 +220,46 @@ func TestHelpGroupsFlags(t *testing.T) {
 	if !strings.Contains(out, "      --"+strings.Join(params, ", --")+" float   "+scenarioParamsLine) {
 		t.Errorf("the scenario parameters %v are not on one line:\n%s", params, out)
 	}
+}
+
+// TestHelpListsEveryFlag: every command's --help lists each of its
+// visible flags exactly once — a flag of no group under "Flags", a
+// collapsed one on its shared line — so that no flag goes missing from
+// the help when others are grouped.
+func TestHelpListsEveryFlag(t *testing.T) {
+	VisitCommands(ReferenceTree(false), func(c *cobra.Command) {
+		if !c.Runnable() {
+			return
+		}
+		var b strings.Builder
+		c.SetOut(&b)
+		if err := usage(c); err != nil {
+			t.Fatal(err)
+		}
+		listed := map[string]int{}
+		for _, l := range strings.Split(b.String(), "\n") {
+			if !strings.HasPrefix(l, "      --") && !strings.HasPrefix(l, "  -") {
+				continue
+			}
+			l = strings.TrimSpace(l)
+			if len(l) > 4 && l[0] == '-' && l[1] != '-' && l[2] == ',' { // "-h, --help"
+				l = strings.TrimSpace(l[3:])
+			}
+			names, _, _ := strings.Cut(l, "   ")
+			for _, f := range strings.Split(names, ", ") {
+				name, _, _ := strings.Cut(strings.TrimPrefix(f, "--"), " ")
+				listed[name]++
+			}
+		}
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if f.Hidden {
+				return
+			}
+			if listed[f.Name] != 1 {
+				t.Errorf("%s --help lists --%s %d times, want once:\n%s", c.CommandPath(), f.Name, listed[f.Name], b.String())
+			}
+		})
+	})
 }
 
 // TestHelpShowsJSONFields: every command that prints JSON lists, in its

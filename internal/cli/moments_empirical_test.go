@@ -114,7 +114,7 @@ func TestMomentsEmpirical(t *testing.T) {
 					row = line
 				}
 			}
-			for _, w := range []string{" " + theory.Sig6.Format(2*k) + " ", " " + theory.FormatCount(wantM) + " ", " " + theory.FormatCount(l) + " ", " " + cell + " ", e.Method} {
+			for _, w := range []string{" " + theory.Sig6.Format(2*k) + " ", " " + theory.FormatCount(wantM) + " ", " " + theory.FormatCount(l) + " ", " " + cell + " ", theory.Cite(e.Method)} {
 				if !strings.Contains(row, w) {
 					t.Errorf("table row %q lacks %q:\n%s", row, w, table)
 				}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"io"
 	"strings"
 
 	"dpso/internal/engine"
@@ -20,6 +19,7 @@ type runOpts struct {
 	asJSON, asCSV, emitW, dryRun bool
 	plotPath                     string
 	force                        bool
+	shape                        plotShape
 	// solverList is --solvers: a comparison on the same draws.
 	solverList []string
 	rename     map[string]string
@@ -50,9 +50,10 @@ CSV file (--data) and reports its excess risk F(w) − F* ± s.e., parameters, p
 	fs.BoolVar(&o.asCSV, "csv", false, "print the trials' traces as CSV: trial,grad_evals,excess_risk")
 	fs.StringVar(&o.plotPath, "plot", "", "write a figure of the traces and bounds to this new .png or .svg file (an existing file is refused unless --force)")
 	fs.BoolVar(&o.force, "force", false, "let --plot replace an existing file (atomically; never through a symbolic link)")
+	addPlotShape(fs, &o.shape, true, true)
 	fs.StringSliceVar(&o.solverList, "solvers", nil, "compare these solvers (comma-separated) on the same draws: one table, one JSON document, one figure (instead of --solver)")
 	setFlagGroup(fs, headingSolver, "solvers")
-	setFlagGroup(fs, headingOutput, "emit-w", "dry-run", "json", "csv", "plot", "force")
+	setFlagGroup(fs, headingOutput, "emit-w", "dry-run", "json", "csv", "plot", "force", "plot-size", "plot-hide")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e, cmd) }
 	return cmd, o
 }
@@ -101,6 +102,9 @@ func (o *runOpts) validated(cmd *cobra.Command) (spec.Resolved, float64, error) 
 			return spec.Resolved{}, 0, usageErrorf("--plot: %v", err)
 		}
 	}
+	if err := o.shape.check(o.sf.fs, o.plotPath); err != nil {
+		return spec.Resolved{}, 0, err
+	}
 	return resolveFlags(o.sf, o.rename, o.solverList)
 }
 
@@ -115,7 +119,9 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	if o.dryRun {
-		p, err := engine.Prescribe(ctx, r)
+		pctx, _, stopProgress := e.progress(ctx, "dpso run --dry-run")
+		p, err := engine.Prescribe(pctx, r)
+		stopProgress()
 		if ctx.Err() != nil {
 			return errInterrupted(ctx, "dpso run --dry-run")
 		}
@@ -125,6 +131,7 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 		if p.Refused != "" {
 			return userError(&solvers.RefusedError{Solver: p.Solver, Reason: p.Refused}, nil)
 		}
+		e.warnLongWork("dpso run --dry-run", p.Plan, true, workHint("dpso run"))
 		if o.asJSON {
 			return report.WriteJSON(e.stdout, report.Prescription(p, report.Options{ConvDelta: conv, Citation: e.citation(r.Spec, true)}))
 		}
@@ -133,8 +140,8 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 	if err := checkPlot(o.plotPath, o.force); err != nil {
 		return err
 	}
-	set, stopProgress := e.progress("dpso run")
-	rep, err := engine.Run(ctx, r, set)
+	pctx, set, stopProgress := e.progress(ctx, "dpso run")
+	rep, err := engine.Run(pctx, r, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso run")
@@ -156,7 +163,7 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 		return err
 	}
 	if o.plotPath != "" {
-		return savePlot(ctx, "dpso run", o.plotPath, o.force, func(w io.Writer, f plot.Format) error { return plot.WriteRun(w, f, rep) })
+		return savePlot(ctx, "dpso run", o.plotPath, o.force, o.shape.figure(func(opt plot.Options) (*plot.Figure, error) { return plot.Run(rep, opt) }))
 	}
 	return nil
 }
@@ -171,8 +178,8 @@ func (o *runOpts) compare(e *env, r spec.Resolved, conv float64) error {
 	if err := checkPlot(o.plotPath, o.force); err != nil {
 		return err
 	}
-	set, stopProgress := e.progress("dpso run --solvers")
-	cmp, err := engine.Compare(ctx, r, o.solverList, set)
+	pctx, set, stopProgress := e.progress(ctx, "dpso run --solvers")
+	cmp, err := engine.Compare(pctx, r, o.solverList, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso run --solvers")
@@ -196,7 +203,7 @@ func (o *runOpts) compare(e *env, r spec.Resolved, conv float64) error {
 		return err
 	}
 	if o.plotPath != "" {
-		return savePlot(ctx, "dpso run --solvers", o.plotPath, o.force, func(w io.Writer, f plot.Format) error { return plot.WriteComparison(w, f, cmp) })
+		return savePlot(ctx, "dpso run --solvers", o.plotPath, o.force, o.shape.figure(func(opt plot.Options) (*plot.Figure, error) { return plot.Comparison(cmp, opt) }))
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +29,7 @@ type sweepOpts struct {
 	asJSON, asCSV bool
 	plotPath      string
 	force         bool
+	shape         plotShape
 	// shard and out: run shard I/N and write its results (see
 	// sweep_shard.go).
 	shard, out string
@@ -122,10 +122,11 @@ sweep merge --help). --out without --shard saves the whole sweep's results.`,
 	fs.BoolVar(&o.asCSV, "csv", false, "print long-format CSV rows (header above): the swept values, solver, the statistics, the fixed parameters, the bounds, the citation")
 	fs.StringVar(&o.plotPath, "plot", "", "write the log-log figure to this new .png or .svg file (an existing file is refused unless --force)")
 	fs.BoolVar(&o.force, "force", false, "let --out or --plot replace an existing file (atomically; never through a symbolic link)")
+	addPlotShape(fs, &o.shape, true, false)
 	addShardFlags(fs, o)
-	setFlagGroup(fs, "Sweep", "vary", "from", "to", "points")
+	setFlagGroup(fs, "Sweep", "vary", "from", "to", "points", "from2", "to2", "points2")
 	setFlagGroup(fs, headingSolver, "solvers")
-	setFlagGroup(fs, headingOutput, "json", "csv", "plot", "force", "shard", "out")
+	setFlagGroup(fs, headingOutput, "json", "csv", "plot", "force", "plot-size", "plot-hide", "shard", "out")
 	merge := newSweepMergeCmd(e)
 	registerCompletions(merge, e.completing())
 	cmd.AddCommand(merge)
@@ -157,6 +158,9 @@ func (o *sweepOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.SweepSp
 		if _, err := plot.FormatOf(o.plotPath); err != nil {
 			return spec.Resolved{}, sw, rename, usageErrorf("--plot: %v", err)
 		}
+	}
+	if err := o.shape.check(cmd.Flags(), o.plotPath); err != nil {
+		return spec.Resolved{}, sw, rename, err
 	}
 	fs := cmd.Flags()
 	// A bad --vary is named before the --from and --to it would need: the
@@ -221,8 +225,8 @@ func (o *sweepOpts) run(e *env, cmd *cobra.Command) error {
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	set, stopProgress := e.progress("dpso sweep")
-	rep, err := engine.Sweep(ctx, r, sw, set)
+	pctx, set, stopProgress := e.progress(ctx, "dpso sweep")
+	rep, err := engine.Sweep(pctx, r, sw, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso sweep")
@@ -230,12 +234,12 @@ func (o *sweepOpts) run(e *env, cmd *cobra.Command) error {
 	if err != nil {
 		return userError(err, rename)
 	}
-	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
+	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force, &o.shape)
 }
 
 // writeSweep prints a sweep's report — the table, --json or --csv — and
 // draws --plot: what dpso sweep and dpso sweep merge print alike.
-func writeSweep(ctx context.Context, e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool) error {
+func writeSweep(ctx context.Context, e *env, rep *engine.SweepReport, asJSON, asCSV bool, plotPath string, force bool, shape *plotShape) error {
 	var s spec.Spec
 	if len(rep.Points) > 0 && len(rep.Points[0].Reports) > 0 {
 		s = rep.Points[0].Reports[0].Spec
@@ -258,7 +262,7 @@ func writeSweep(ctx context.Context, e *env, rep *engine.SweepReport, asJSON, as
 		return err
 	}
 	if plotPath != "" {
-		return savePlot(ctx, "dpso sweep", plotPath, force, func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) })
+		return savePlot(ctx, "dpso sweep", plotPath, force, shape.figure(func(opt plot.Options) (*plot.Figure, error) { return plot.Sweep(rep, opt) }))
 	}
 	return nil
 }
@@ -300,8 +304,8 @@ func (o *sweepOpts) runGrid(e *env, cmd *cobra.Command) error {
 	sw2 := engine.SweepSpec{Param: p2, From: o.from2, To: o.to2, Points: o.points2, Solvers: o.solverList}
 	ctx, stop := interruptContext()
 	defer stop()
-	set, stopProgress := e.progress("dpso sweep")
-	g, err := engine.SweepGrid(ctx, r, engine.GridSpec{Outer: sw1, Inner: sw2}, set)
+	pctx, set, stopProgress := e.progress(ctx, "dpso sweep")
+	g, err := engine.SweepGrid(pctx, r, engine.GridSpec{Outer: sw1, Inner: sw2}, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso sweep")

@@ -99,7 +99,9 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	p, err := engine.PrepareSweep(ctx, r, sw)
+	pctx, set, stopProgress := e.progress(ctx, "dpso sweep --shard "+idx.String())
+	defer stopProgress()
+	p, err := engine.PrepareSweep(pctx, r, sw)
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso sweep")
 	}
@@ -109,8 +111,7 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	if _, err := shard.Plan(p, idx.N); err != nil {
 		return usageErrorf("--shard: %v", err)
 	}
-	set, stopProgress := e.progress("dpso sweep --shard " + idx.String())
-	f, err := shard.Run(ctx, p, def, idx, set)
+	f, err := shard.Run(pctx, p, def, idx, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso sweep")
@@ -144,6 +145,7 @@ type mergeOpts struct {
 	asJSON, asCSV bool
 	plotPath      string
 	force         bool
+	shape         plotShape
 	data          string
 }
 
@@ -179,6 +181,7 @@ must be the same (its SHA-256 is in the fingerprint).`,
 	fs.BoolVar(&o.asCSV, "csv", false, "print the sweep's CSV (as dpso sweep --csv)")
 	fs.StringVar(&o.plotPath, "plot", "", "write the sweep's log-log figure to this .png or .svg file (as dpso sweep --plot)")
 	fs.BoolVar(&o.force, "force", false, "let --plot replace an existing file (atomically; never through a symbolic link)")
+	addPlotShape(fs, &o.shape, true, true)
 	fs.StringVar(&o.data, "data", "", "the user data file, where it is not at the path the shards read it from")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return o.run(e, cmd, args) }
 	return cmd
@@ -216,6 +219,9 @@ func (o *mergeOpts) run(e *env, cmd *cobra.Command, names []string) error {
 		if _, err := plot.FormatOf(o.plotPath); err != nil {
 			return usageErrorf("--plot: %v", err)
 		}
+	}
+	if err := o.shape.check(cmd.Flags(), o.plotPath); err != nil {
+		return err
 	}
 	s := def.Spec.Clone()
 	if def.DataSHA256 != "" {
@@ -263,7 +269,7 @@ func (o *mergeOpts) run(e *env, cmd *cobra.Command, names []string) error {
 	if err != nil {
 		return userError(err, map[string]string{"sweep": "vary"})
 	}
-	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force)
+	return writeSweep(ctx, e, rep, o.asJSON, o.asCSV, o.plotPath, o.force, &o.shape)
 }
 
 // buildID names this dpso binary for a shard's fingerprint: the version

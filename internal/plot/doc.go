@@ -1,32 +1,40 @@
 // Package plot draws dpso's result figures with gonum/plot, for the CLI's
 // --plot flag and the explorer's export key: a run's excess risk against
-// gradient evaluations + 1 (so that the start, at 0, shows) with the
-// reference lines ([Run], [Comparison]), and a sweep's mean excess risk
-// against the swept parameter with the reference curves and the fitted
-// log-log slopes, or for a clip or k sweep the trade-off: bias-only
-// curves, clipped fractions, the prescribed and the best point ([Sweep]).
+// per-sample gradient evaluations with the levels that are claims at its
+// parameters ([Run], [Comparison]); a sweep's mean excess risk against the
+// swept parameter with the theory's rates as slope guides, or for a clip
+// or k sweep the trade-off: bias-only curves, clipped fractions, the
+// prescribed and the best point ([Sweep]); and a scenario's moment
+// profile r̃_k against k ([Moments]).
 //
-// Every figure shows the four kinds of number apart: measured means (each
-// solver in its own colour, dash pattern and marker, with markers at every
-// checkpoint of a short trace), the certificate at the run's own
-// parameters (the solver's colour darkened), the theorems' rates with
-// constants set to 1 ("rate ·" in the legend), and the start line
-// F(w₀) − F* (black dots: doing nothing). No two series share a colour or
-// a dash pattern; legends use human names ([SolverLabel], [BoundLabel]);
-// nothing is written over the data. A figure's [Series] are its model,
-// which the tests check in place of the image.
+// Figures are made for slides: 16:9 at 1920×1080 pixels by default
+// ([Options]: any size, the same proportions; an SVG opens at the PNG's
+// size), the title across the top, the axes on the left and the legend
+// with its notes in a column on the right (its font shrinks to fit, never
+// over the data). Both axes are logarithmic; their labels are real values
+// at decades, 1-2-5 steps or every multiple, in one form per axis (plain,
+// or m·10^e with the exponent raised), never 0.
 //
-// Both axes of every figure are logarithmic, so only positive values can be
-// drawn: an excess risk ≤ 0 (possible within F*'s certified accuracy or an
-// evaluation sample's error) and an infinite bound (a moment that does not
-// exist) are left out, and the legend says how many and which. A bound more
-// than 10⁴ times beyond the excess risks drawn (Lipschitz DP-SGD's bound
-// with L_f = 2·10²⁰ next to a curve at 10⁻²) would flatten the curve into
-// one pixel row; it is not drawn, and the legend gives its value. Nothing
-// is clamped or invented.
+// The y range is the measured data's (the means with their error bars,
+// the bias-only curves, the moments), so that the data fill the height.
+// The references — the start line F(w₀) − F* (doing nothing) and each
+// certificate (the paper's explicit constants at the run's own
+// parameters), lines or curves — are drawn where they are when they widen
+// that range by little; otherwise each is an arrow at the edge it lies
+// beyond, labelled with its value. Nothing is clamped or moved.
 //
-// The legend is drawn below the axes, never over the data. Figures are
-// written as PNG or SVG ([Format], chosen by file extension in [FormatOf]);
-// [Figure] is open for callers that want to restyle a figure before
-// writing it.
+// A line drawn at a height is a claim about that height: a run's figure
+// draws levels only for what is measured or proved at its parameters. The
+// theory's bounds, whose hidden constants are set to 1, are rates: a
+// sweep draws each as a slope guide, the bound's values over the grid
+// scaled to pass through the first solver's points, with the theory's
+// slope beside the fitted one in the legend ([Options.Hide] leaves out the
+// guides, the certificates or the single trials' traces).
+//
+// Every series has a colour and a dash pattern of its own and a human name
+// in the legend ([SolverLabel], [BoundLabel]); the results the legends cite
+// are numbered as in the paper's PDF (theory.Cite). A figure's [Series]
+// are its model, and [Figure.Layout] where its parts landed, which the
+// tests check beside the image. Figures are written as PNG or SVG
+// ([Format], chosen by file extension in [FormatOf]).
 package plot

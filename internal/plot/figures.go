@@ -15,28 +15,26 @@ import (
 )
 
 // Run is the figure of one run: the excess risk F(w) − F* (log scale)
-// against the number of per-sample gradient evaluations + 1 (log scale;
-// the +1 puts the start w₀, at 0 evaluations, at 1), the mean over trials
-// bold with markers (every checkpoint of a short trace, so that a
-// two-point trace shows), each trial's trace faint, and the reference
-// lines: F(w₀) − F* (black dots: doing nothing), the certificate at the
-// run's parameters (the solver's colour darkened: the curve must stay
-// under it) and the class's theory bounds (rates, constants set to 1:
-// compare slopes, not levels). Every series has a colour and a dash
-// pattern of its own and a human name in the legend, which is drawn below
-// the axes; nothing is written over the data.
-func Run(r *engine.Report) (*Figure, error) {
+// against the number of per-sample gradient evaluations (log scale), the
+// mean over trials bold with markers, each trial's trace faint, and the
+// levels that are claims at these parameters: F(w₀) − F* (black dots:
+// doing nothing; every curve starts there, at 0 evaluations, which a log
+// axis cannot show) and the certificate at the run's parameters (the
+// solver's colour darkened: the curve must stay under it). The theory's
+// rates, whose constants are set to 1, are not levels and are not drawn
+// (a sweep draws them as slope guides). The legend and the notes are in a
+// column on the right; nothing is written over the data.
+func Run(r *engine.Report, o Options) (*Figure, error) {
 	if r == nil {
 		return nil, fmt.Errorf("no report to draw")
 	}
-	return Comparison(&engine.Comparison{Reports: []*engine.Report{r}})
+	return Comparison(&engine.Comparison{Reports: []*engine.Report{r}}, o)
 }
 
 // Comparison is [Run]'s figure for several solvers run on the same draws:
 // each solver's traces in its own colour, dash pattern and marker on the
-// same axes, each solver's certificate, and the bounds and the start line
-// (which do not depend on the solver) once.
-func Comparison(c *engine.Comparison) (*Figure, error) {
+// same axes, each solver's certificate, and the start line once.
+func Comparison(c *engine.Comparison, o Options) (*Figure, error) {
 	if c == nil || len(c.Reports) == 0 {
 		return nil, fmt.Errorf("no report to draw")
 	}
@@ -53,9 +51,10 @@ func Comparison(c *engine.Comparison) (*Figure, error) {
 	}
 	ptitle, notes := privacyLabels(c.Reports)
 	f := newFigure(ptitle+runTitle(ref, c.Reports),
-		"per-sample gradient evaluations + 1 (count, log scale; the start, at 0 evaluations, is at 1)",
-		yLabel(c.Reports, "excess risk F(w) − F* (loss units, log scale)"))
+		"per-sample gradient evaluations (every curve starts at w₀, at 0 evaluations)",
+		yLabel(c.Reports, "excess risk F(w) − F*"), o)
 	dropped, drawn, trials := 0, 0, 0
+	tlo, thi := math.Inf(1), math.Inf(-1) // the single trials' range
 	for si, r := range c.Reports {
 		if r == nil {
 			continue
@@ -65,107 +64,112 @@ func Comparison(c *engine.Comparison) (*Figure, error) {
 			continue
 		}
 		col := solverColor(si)
+		xys, d := tracePoints(r.Trace)
+		dropped += d
+		if len(xys) == 0 {
+			notes = append(notes, SolverLabel(r.Solver)+": no checkpoint after the start can be drawn on log axes")
+			continue
+		}
+		se := ""
+		if !math.IsNaN(r.Excess.SE) {
+			se = " ± " + seText(r.Excess.SE)
+		}
+		name := fmt.Sprintf("%s: %s%s", SolverLabel(r.Solver), num(r.Excess.Mean), se)
+		if len(xys) <= 3 {
+			name += " (" + plural(len(xys), "checkpoint") + " after the start)"
+		}
+		if err := f.addSeries(name, RoleSolver, r.Solver, xys, col, nil, vg.Points(2.2), si); err != nil {
+			return nil, err
+		}
+		drawn += len(xys)
+		if f.opts.Hide&HideTrials != 0 || len(r.Trials) < 2 {
+			continue
+		}
 		for _, t := range r.Trials {
-			xys, d := tracePoints(t.Trace)
-			dropped += d
-			if len(xys) < 2 {
+			txys, _ := tracePoints(t.Trace)
+			if len(txys) < 2 {
 				continue
 			}
-			l, err := plotter.NewLine(xys)
+			l, err := plotter.NewLine(txys)
 			if err != nil {
 				return nil, err
 			}
 			l.LineStyle = draw.LineStyle{Color: faded(col), Width: vg.Points(0.8)}
 			f.Plot.Add(l)
-			for _, p := range xys {
-				f.see(p.Y)
-				f.seeX(p.X)
+			for _, p := range txys {
+				tlo, thi = math.Min(tlo, p.Y), math.Max(thi, p.Y)
 			}
 			trials++
 		}
-		xys, d := tracePoints(r.Trace)
-		dropped += d
-		if len(xys) == 0 {
-			notes = append(notes, SolverLabel(r.Solver)+": no checkpoint can be drawn on log axes")
-			continue
-		}
-		se := ""
-		if !math.IsNaN(r.Excess.SE) {
-			se = " ± " + num(r.Excess.SE)
-		}
-		name := fmt.Sprintf("%s: measured, mean of %s = %s%s", SolverLabel(r.Solver), plural(r.Excess.N, "trial"), num(r.Excess.Mean), se)
-		if len(xys) <= 3 {
-			name += fmt.Sprintf(" (%d checkpoints)", len(xys))
-		}
-		if err := f.addSeries(name, RoleSolver, r.Solver, xys, col, nil, vg.Points(2), si); err != nil {
-			return nil, err
-		}
-		drawn += len(xys)
-	}
-	if trials > 0 {
-		notes = append(notes, "faint lines: each trial's trace, in its solver's colour")
 	}
 	x0, x1 := f.xlo, f.xhi
 	if drawn == 0 {
 		// No trace point: span the lines over the planned work.
-		x0, x1 = 1, math.Max(2, float64(ref.Params.GradEvals)+1)
+		x0, x1 = 1, math.Max(2, float64(ref.Params.GradEvals))
 	}
 	if x0 == x1 {
 		x0, x1 = x0/2, x1*2
 	}
-	nl := 0
-	ok, err := f.addStartLine(ref.W0, x0, x1)
-	if err != nil {
-		return nil, err
+	if first != nil {
+		m := "measured: the mean over " + plural(first.Excess.N, "trial") + ", its final value ± one standard error"
+		if trials > 0 {
+			m += "; faint: each trial"
+		}
+		f.legendNote(m)
 	}
-	if ok {
-		nl++
-	}
+	f.addStartLine(ref.W0, x0, x1)
+	none := map[string][]string{} // why → the solvers without a certificate
+	var whys []string
 	for si, r := range c.Reports {
 		if r == nil || r.Refused != "" {
 			continue
 		}
-		ok, err := f.addCertLine(r, si, x0, x1)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			nl++
+		if why := f.addCertLine(r, si, x0, x1); why != "" {
+			if none[why] == nil {
+				whys = append(whys, why)
+			}
+			none[why] = append(none[why], r.Solver)
 		}
 	}
-	nb, err := f.addBoundLines(ref.Bounds, x0, x1)
-	if err != nil {
-		return nil, err
+	for _, why := range whys {
+		f.legendNote("no certificate for " + strings.Join(none[why], ", ") + ": " + why)
 	}
-	if drawn == 0 && nb+nl == 0 {
+	if drawn == 0 && len(f.refs) == 0 {
 		return nil, errNothing
-	}
-	if len(ref.Bounds) > 0 {
-		notes = append(notes, rateNote)
 	}
 	for _, r := range c.Reports {
 		if r != nil && r.BudgetCapped {
-			notes = append(notes, r.Solver+" is budget-capped: the work budget cut its prescribed schedule; the rates assume the full schedule (its certificate is at the steps run)")
+			notes = append(notes, r.Solver+" is budget-capped: the work budget cut its prescribed schedule (its certificate is at the steps run)")
 		}
 	}
-	f.placeLineLabels()
 	if dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%s ≤ 0 not shown (log axes)", plural(dropped, "checkpoint value")))
 	}
 	for _, n := range notes {
 		f.legendNote(n)
 	}
-	f.fixRange()
+	if err := f.finish(); err != nil {
+		return nil, err
+	}
+	if tlo < f.yr[0] || thi > f.yr[1] {
+		f.legendNote("some single trials leave the axes, whose range is the means'")
+	}
+	f.placeLineLabels()
+	f.setRanges()
 	return f, nil
 }
 
-// tracePoints keeps the checkpoints that can be drawn on log axes, at
-// x = gradient evaluations + 1, and counts the others.
+// tracePoints keeps the checkpoints after the start (x = gradient
+// evaluations > 0) whose excess risk a log axis can show, and counts the
+// others after the start.
 func tracePoints(tr []engine.TracePoint) (plotter.XYs, int) {
 	xys := make(plotter.XYs, 0, len(tr))
 	dropped := 0
 	for _, p := range tr {
-		x := float64(p.GradEvals) + 1
+		if p.GradEvals <= 0 {
+			continue
+		}
+		x := float64(p.GradEvals)
 		if drawable(x) && drawable(p.Excess) {
 			xys = append(xys, plotter.XY{X: x, Y: p.Excess})
 		} else {
@@ -175,64 +179,68 @@ func tracePoints(tr []engine.TracePoint) (plotter.XYs, int) {
 	return xys, dropped
 }
 
-// rateNote is what a "rate ·" entry is.
-const rateNote = "Each \"rate ·\" line is a theorem's bound with every constant set to 1 (" + theory.RateMeaning + "); it is not a certificate."
-
 // startText names the start line.
-const startText = "w₀ (start): F(w₀) − F* = %s, the excess risk of doing nothing (a curve above it did worse)"
+const startText = "w₀ (start): F(w₀) − F* = %s, doing nothing"
 
-// addStartLine draws F(w₀) − F* as a black dotted line over [x0, x1]; a
-// value that a log axis cannot show is explained in the legend instead.
-func (f *Figure) addStartLine(w0 engine.Estimate, x0, x1 float64) (bool, error) {
+// addStartLine queues F(w₀) − F* as a black dotted line over [x0, x1]; a
+// value that a log axis cannot show is explained in the notes instead.
+func (f *Figure) addStartLine(w0 engine.Estimate, x0, x1 float64) {
 	v := w0.Mean
 	switch {
 	case math.IsNaN(v):
-		return false, nil
+		return
 	case v <= 0:
 		f.legendNote(fmt.Sprintf("w₀ (start): F(w₀) − F* = %s: the start is already optimal (w₀ = w*), so every curve can only rise; not drawn (log axis)", num(v)))
-		return false, nil
-	case !f.window(v):
-		f.legendNote(fmt.Sprintf(startText+" (off the chart, more than %s× beyond the curves)", num(v), offChartText))
-		return false, nil
+		return
 	}
 	name := fmt.Sprintf(startText, num(v))
-	f.lineLabel("w₀ "+num(v), x1, v, startColor)
 	if w0.SE > 0 {
-		name += fmt.Sprintf(" (± %s, evaluation sample)", num(w0.SE))
+		name += fmt.Sprintf(" (± %s, evaluation sample)", seText(w0.SE))
 	}
-	return true, f.addSeries(name, RoleStart, "", plotter.XYs{{X: x0, Y: v}, {X: x1, Y: v}}, startColor, startDashes, vg.Points(1.6), -1)
+	f.addRef(reference{name: name, label: "w₀ " + num(v), role: RoleStart, col: startColor, dashes: startDashes, width: vg.Points(1.8),
+		pts: plotter.XYs{{X: x0, Y: v}, {X: x1, Y: v}}})
 }
 
-// addCertLine draws solver si's certificate as a horizontal line in its
-// colour darkened, or says in the legend why it is not drawn.
-func (f *Figure) addCertLine(r *engine.Report, si int, x0, x1 float64) (bool, error) {
+// addCertLine queues solver si's certificate as a horizontal line in its
+// colour darkened, or says in the notes why it is not drawn; it returns
+// why the solver has none ("" when it has one), for the caller to say once
+// for all the solvers it applies to.
+func (f *Figure) addCertLine(r *engine.Report, si int, x0, x1 float64) (none string) {
 	c := r.Certified
-	who := SolverLabel(r.Solver)
 	if c.Cert == nil {
-		if c.Why != "" {
-			f.legendNote(who + ": no certificate (" + short(c.Why) + ")")
-		}
-		return false, nil
+		// "klz-gd is not one of …" → "not one of …"
+		return strings.TrimPrefix(short(c.Why), r.Solver+" is ")
+	}
+	if f.opts.Hide&HideCertificates != 0 {
+		return ""
 	}
 	v := c.Cert.Value
+	src := certSource(c.Cert)
+	switch {
+	case !c.Cert.Holds():
+		f.legendNote(fmt.Sprintf("%s: certificate (%s) not in force: %s fails", r.Solver, src, condHead(c.Cert.Failed()[0])))
+		return ""
+	case !drawable(v):
+		f.legendNote(fmt.Sprintf("%s: certificate (%s) = %s, vacuous", r.Solver, src, num(v)))
+		return ""
+	}
 	vac := ""
 	if c.Vacuous(r.W0.Mean) {
 		vac = "; vacuous: above w₀"
 	}
-	switch {
-	case !c.Cert.Holds():
-		f.legendNote(fmt.Sprintf("%s: certificate %s not in force (%s fails)", who, c.Cert.ID, condHead(c.Cert.Failed()[0])))
-		return false, nil
-	case !drawable(v):
-		f.legendNote(fmt.Sprintf("%s: certificate %s = %s (vacuous)", who, c.Cert.ID, num(v)))
-		return false, nil
-	case !f.window(v):
-		f.legendNote(fmt.Sprintf("%s: certified ≤ %s at these parameters (%s%s), off the chart: more than %s× above the curves", r.Solver, num(v), c.Cert.ID, vac, offChartText))
-		return false, nil
+	f.addRef(reference{name: fmt.Sprintf("%s certified ≤ %s (%s at these parameters%s)", r.Solver, num(v), src, vac),
+		label: r.Solver + " certified ≤ " + num(v), role: RoleCertificate, solver: r.Solver,
+		col: shade(solverColor(si), -0.45), width: vg.Points(1.5), pts: plotter.XYs{{X: x0, Y: v}, {X: x1, Y: v}}})
+	return ""
+}
+
+// certSource names a certificate's result as the paper numbers it
+// ("Proposition 17"), or its id where its source cites none.
+func certSource(c *theory.Certificate) string {
+	if s := theory.CiteFirst(c.Source); s != "" {
+		return s
 	}
-	name := fmt.Sprintf("%s: certified ≤ %s at these parameters (%s, the paper's explicit constants%s)", r.Solver, num(v), c.Cert.ID, vac)
-	f.lineLabel(r.Solver+" certified ≤ "+num(v), x1, v, shade(solverColor(si), -0.45))
-	return true, f.addSeries(name, RoleCertificate, r.Solver, plotter.XYs{{X: x0, Y: v}, {X: x1, Y: v}}, shade(solverColor(si), -0.45), nil, vg.Points(1.4), -1)
+	return c.ID
 }
 
 // condHead is a condition's text without its numbers.
@@ -243,69 +251,12 @@ func condHead(t string) string {
 	return t
 }
 
-// addBoundLines draws each finite bound as a horizontal line over
-// [x0, x1] and lists the others in the legend; it returns how many it
-// drew.
-func (f *Figure) addBoundLines(bounds []theory.Bound, x0, x1 float64) (int, error) {
-	perKind := map[theory.Kind]int{}
-	drawn := 0
-	for _, b := range bounds {
-		i := perKind[b.Kind]
-		perKind[b.Kind]++
-		label := BoundLabel(b.Kind, b.Title)
-		if label == "" || b.Title == "" {
-			label = string(b.Kind) + " bound " + b.ID
-		}
-		switch {
-		case !drawable(b.Value):
-			f.legendNote(fmt.Sprintf("rate · %s = %s: not drawn (%s)", label, num(b.Value), whyNot(b.Value)))
-			continue
-		case !f.window(b.Value):
-			f.legendNote(fmt.Sprintf("rate · %s = %s (%s): off the chart, more than %s× beyond the curves", label, num(b.Value), condText(b), offChartText))
-			continue
-		}
-		name := fmt.Sprintf("rate · %s = %s (%s)", label, num(b.Value), condText(b))
-		f.lineLabel("rate · "+shortBound(b)+" "+num(b.Value), x1, b.Value, kindColor(b.Kind, i))
-		if err := f.addSeries(name, RoleRate, "", plotter.XYs{{X: x0, Y: b.Value}, {X: x1, Y: b.Value}}, kindColor(b.Kind, i), nil, vg.Points(1.4), -1); err != nil {
-			return drawn, err
-		}
-		drawn++
-	}
-	return drawn, nil
-}
-
-// shortBound is a bound's name on its line: its kind, or for prior work
-// the title's head ("Kamath–Liu–Zhang").
-func shortBound(b theory.Bound) string {
-	switch b.Kind {
-	case theory.Upper:
-		return "upper bound"
-	case theory.Lower:
-		return "lower bound"
-	}
-	t := b.Title
-	if i := strings.IndexAny(t, "(:,"); i > 0 {
-		t = strings.TrimSpace(t[:i])
-	}
-	if t == "" {
-		return "prior bound"
-	}
-	return "prior: " + t
-}
-
-func whyNot(v float64) string {
-	if math.IsInf(v, 1) {
-		return "a moment it needs does not exist"
-	}
-	return "not positive, the axis is logarithmic"
-}
-
 // runTitle names the problem and the parameters.
 func runTitle(r *engine.Report, all []*engine.Report) string {
 	s := r.Spec
 	name := s.Scenario
 	if s.Data != "" {
-		name = theory.Name(s.Data) + " (" + s.Loss + " loss)"
+		name = userText(theory.Name(s.Data)) + " (" + s.Loss + " loss)"
 	}
 	var solvers []string
 	for _, x := range all {
@@ -323,76 +274,46 @@ func runTitle(r *engine.Report, all []*engine.Report) string {
 		name, s.Class, strings.Join(solvers, ", "), r.Theory.N, r.Theory.D, num(s.K), budget, plural(s.Trials, "trial"), s.SeedText())
 }
 
-// short keeps the first sentence of a long reason.
+// short is a reason as a note gives it: without a leading field name
+// ("solver: …"), its first clause (up to "; "), at most 200 characters.
 func short(s string) string {
-	if i := strings.Index(s, "; "); i > 0 {
-		return s[:i]
+	if head, rest, ok := strings.Cut(s, ": "); ok && !strings.ContainsAny(head, " ,(") {
+		s = rest
 	}
-	if i := strings.Index(s, ": "); i > 0 && len(s) > 90 {
-		return s[:i]
+	if i := strings.Index(s, "; "); i > 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:199]) + "…"
 	}
 	return s
 }
 
-// WriteRun draws r's figure ([Run]) to w in format.
+// WriteRun draws r's figure ([Run]) at the default size to w in format.
 func WriteRun(w io.Writer, format Format, r *engine.Report) error {
-	f, err := Run(r)
+	f, err := Run(r, Options{})
 	if err != nil {
 		return err
 	}
 	return f.Write(w, format)
 }
 
-// SaveRun draws r's figure ([Run]) to path, PNG or SVG by its extension.
-func SaveRun(path string, r *engine.Report) error {
-	if _, err := FormatOf(path); err != nil {
-		return err
-	}
-	f, err := Run(r)
-	if err != nil {
-		return err
-	}
-	return f.Save(path)
-}
-
-// WriteComparison draws c's figure ([Comparison]) to w in format.
+// WriteComparison draws c's figure ([Comparison]) at the default size to
+// w in format.
 func WriteComparison(w io.Writer, format Format, c *engine.Comparison) error {
-	f, err := Comparison(c)
+	f, err := Comparison(c, Options{})
 	if err != nil {
 		return err
 	}
 	return f.Write(w, format)
 }
 
-// SaveComparison draws c's figure ([Comparison]) to path.
-func SaveComparison(path string, c *engine.Comparison) error {
-	if _, err := FormatOf(path); err != nil {
-		return err
-	}
-	f, err := Comparison(c)
-	if err != nil {
-		return err
-	}
-	return f.Save(path)
-}
-
-// WriteSweep draws s's figure ([Sweep]) to w in format.
+// WriteSweep draws s's figure ([Sweep]) at the default size to w in
+// format.
 func WriteSweep(w io.Writer, format Format, s *engine.SweepReport) error {
-	f, err := Sweep(s)
+	f, err := Sweep(s, Options{})
 	if err != nil {
 		return err
 	}
 	return f.Write(w, format)
-}
-
-// SaveSweep draws s's figure ([Sweep]) to path.
-func SaveSweep(path string, s *engine.SweepReport) error {
-	if _, err := FormatOf(path); err != nil {
-		return err
-	}
-	f, err := Sweep(s)
-	if err != nil {
-		return err
-	}
-	return f.Save(path)
 }

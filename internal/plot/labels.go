@@ -32,6 +32,15 @@ type pointLabels struct {
 	texts  []string
 	style  draw.TextStyle
 	colors []color.Color // each label's colour (nil: the style's)
+	// edges marks the labels of arrows: +1 at the top edge, −1 at the
+	// bottom (nil or 0: a point's or a line's label). An arrow's label
+	// goes only beside its arrow, along the edge, or one row further in;
+	// where none of those places is free it is not drawn (the legend
+	// says what the arrow is), never away from the edge, where it would
+	// read as a level. The other labels keep arrowClear from the arrows.
+	edges []int
+	// arrows are the arrows' boxes as last drawn.
+	arrows []vg.Rectangle
 }
 
 // lineLabel asks for a label at the right end (x, y) of a horizontal
@@ -40,20 +49,39 @@ type pointLabels struct {
 // that two lines at nearly the same value get labels on either side of
 // them, not one over the other.
 func (f *Figure) lineLabel(text string, x, y float64, col color.Color) {
+	f.edgeLabel(text, x, y, col, 0)
+}
+
+// edgeLabel is lineLabel for an arrow at the top (edge +1) or bottom
+// (−1) edge of the axes (0: a line's label).
+func (f *Figure) edgeLabel(text string, x, y float64, col color.Color, edge int) {
 	f.lineAt = append(f.lineAt, plotter.XY{X: x, Y: y})
 	f.lineTexts = append(f.lineTexts, text)
 	f.lineColors = append(f.lineColors, col)
+	f.lineEdges = append(f.lineEdges, edge)
 }
 
 // placeLineLabels adds the labels lineLabel asked for (once every line is
-// in the figure).
+// in the figure): the arrows' first, which have only the places beside
+// their arrows, then the lines', which find room elsewhere along their
+// lines rather than take an arrow's place (where they would read as its
+// label).
 func (f *Figure) placeLineLabels() {
 	if len(f.lineAt) == 0 {
 		return
 	}
-	sty := draw.TextStyle{Font: f.Legend.TextStyle.Font, Handler: f.Legend.TextStyle.Handler}
-	sty.Font.Size = vg.Points(8)
-	f.Plot.Add(&pointLabels{f: f, at: f.lineAt, texts: f.lineTexts, style: sty, colors: f.lineColors})
+	l := &pointLabels{f: f, style: textStyle(10)}
+	for _, arrows := range []bool{true, false} {
+		for i, e := range f.lineEdges {
+			if (e != 0) == arrows {
+				l.at = append(l.at, f.lineAt[i])
+				l.texts = append(l.texts, f.lineTexts[i])
+				l.colors = append(l.colors, f.lineColors[i])
+				l.edges = append(l.edges, e)
+			}
+		}
+	}
+	f.Plot.Add(l)
 }
 
 // labelPad is the clearance kept around a label's box.
@@ -69,18 +97,27 @@ func (l *pointLabels) Plot(c draw.Canvas, plt *gplot.Plot) {
 	pt := func(p plotter.XY) vg.Point { return vg.Point{X: trX(p.X), Y: trY(p.Y)} }
 	var segs [][2]vg.Point
 	var marks []vg.Rectangle
+	l.arrows = nil
 	for _, s := range l.f.series {
 		for i, p := range s.Points {
 			q := pt(p)
 			if i > 0 {
 				segs = append(segs, [2]vg.Point{pt(s.Points[i-1]), q})
 			}
-			if s.Glyph != "" || len(s.Points) == 1 {
+			switch {
+			case s.Arrow:
+				// The arrow's triangle hangs inside the axes from its edge.
+				r := vg.Rectangle{Min: vg.Point{X: q.X - arrowHalf, Y: min(q.Y, c.Max.Y-arrowDepth)}, Max: vg.Point{X: q.X + arrowHalf, Y: max(q.Y, c.Min.Y+arrowDepth)}}
+				marks = append(marks, r)
+				l.arrows = append(l.arrows, r)
+			case s.Glyph != "" || len(s.Points) == 1:
 				marks = append(marks, vg.Rectangle{Min: vg.Point{X: q.X - markerHalf, Y: q.Y - markerHalf}, Max: vg.Point{X: q.X + markerHalf, Y: q.Y + markerHalf}})
 			}
 		}
 	}
-	l.f.labelSegs, l.f.labelMarks, l.f.labels = segs, marks, nil
+	// Every set of labels keeps clear of the labels placed before it
+	// (Write empties the list first).
+	l.f.labelSegs, l.f.labelMarks = segs, marks
 	sty := l.style
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
 	for i, t := range l.texts {
@@ -92,19 +129,48 @@ func (l *pointLabels) Plot(c draw.Canvas, plt *gplot.Plot) {
 		rect := sty.Rectangle(t) // relative to the anchor
 		w, h := rect.Max.X-rect.Min.X, rect.Max.Y-rect.Min.Y
 		lb := LabelBox{Text: t}
-	place:
-		for _, d := range []vg.Length{vg.Points(4), vg.Points(9), vg.Points(16), vg.Points(26), vg.Points(40)} {
-			for _, m := range []vg.Point{{X: p.X + d, Y: p.Y + d}, {X: p.X + d, Y: p.Y - d - h}, {X: p.X - d - w, Y: p.Y + d}, {X: p.X - d - w, Y: p.Y - d - h}} {
-				box := vg.Rectangle{Min: m, Max: vg.Point{X: m.X + w, Y: m.Y + h}}
-				if l.free(c, box) {
-					lb.Box, lb.Drawn = box, true
-					c.FillText(sty, vg.Point{X: m.X - rect.Min.X, Y: m.Y - rect.Min.Y}, t)
-					break place
-				}
+		edge := 0
+		if i < len(l.edges) {
+			edge = l.edges[i]
+		}
+		for _, m := range labelPlaces(p, w, h, edge) {
+			box := vg.Rectangle{Min: m, Max: vg.Point{X: m.X + w, Y: m.Y + h}}
+			if l.free(c, box) && (edge != 0 || l.clearOfArrows(box)) {
+				lb.Box, lb.Drawn = box, true
+				c.FillText(sty, vg.Point{X: m.X - rect.Min.X, Y: m.Y - rect.Min.Y}, t)
+				break
 			}
 		}
 		l.f.labels = append(l.f.labels, lb)
 	}
+}
+
+// labelPlaces are the lower-left corners a w×h label of the point p may
+// take, in order of preference. A point's or a line's label (edge 0):
+// diagonally away from it, then level with it, further and further out.
+// An arrow's (edge +1 at the top, −1 at the bottom): level with its
+// triangle, which hangs arrowDepth into the axes from the edge, to its
+// left or right, then one row further in; nothing further away.
+func labelPlaces(p vg.Point, w, h vg.Length, edge int) []vg.Point {
+	var out []vg.Point
+	if edge != 0 {
+		rows := []vg.Length{p.Y - h - 2, p.Y - 2*h - 5} // below the top edge
+		if edge < 0 {
+			rows = []vg.Length{p.Y + 2, p.Y + h + 5} // above the bottom edge
+		}
+		half := arrowHalf + labelPad
+		for _, y := range rows {
+			for _, d := range []vg.Length{vg.Points(2), vg.Points(6), vg.Points(12)} {
+				out = append(out, vg.Point{X: p.X - half - d - w, Y: y}, vg.Point{X: p.X + half + d, Y: y})
+			}
+		}
+		return out
+	}
+	for _, d := range []vg.Length{vg.Points(4), vg.Points(9), vg.Points(16), vg.Points(26), vg.Points(40)} {
+		out = append(out, vg.Point{X: p.X + d, Y: p.Y + d}, vg.Point{X: p.X + d, Y: p.Y - d - h}, vg.Point{X: p.X - d - w, Y: p.Y + d}, vg.Point{X: p.X - d - w, Y: p.Y - d - h},
+			vg.Point{X: p.X - d - w - 6, Y: p.Y - h - 2}, vg.Point{X: p.X + d + 6, Y: p.Y - h - 2}, vg.Point{X: p.X - d - w - 6, Y: p.Y + 2}, vg.Point{X: p.X + d + 6, Y: p.Y + 2})
+	}
+	return out
 }
 
 // free reports whether box (with its clearance) lies inside the axes and
@@ -126,6 +192,20 @@ func (l *pointLabels) free(c draw.Canvas, box vg.Rectangle) bool {
 	}
 	for _, s := range l.f.labelSegs {
 		if segmentHitsRect(s[0], s[1], in) {
+			return false
+		}
+	}
+	return true
+}
+
+// arrowClear is how far a line's or a point's label keeps from an arrow,
+// beside which it would read as the arrow's label.
+var arrowClear = vg.Points(24)
+
+// clearOfArrows reports whether box keeps arrowClear from every arrow.
+func (l *pointLabels) clearOfArrows(box vg.Rectangle) bool {
+	for _, a := range l.arrows {
+		if rectsOverlap(box, grow(a, arrowClear)) {
 			return false
 		}
 	}

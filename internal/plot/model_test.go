@@ -25,9 +25,10 @@ func sameColor(a, b color.Color) bool {
 	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
 }
 
-// checkModel checks issue 14's bug #1 on a figure's model: every series
-// has at least one mark inside the axes, no two series share a colour or
-// a dash pattern, and no legend name is a bare internal id.
+// checkModel checks a figure's model: every series has at least one mark
+// inside the axes (an arrow's is at its edge), no two series share a
+// colour or (lines, not arrows) a dash pattern, and no legend name is a
+// bare internal id.
 func checkModel(t *testing.T, f *Figure, ids []string) {
 	t.Helper()
 	ss := f.Series()
@@ -47,7 +48,7 @@ func checkModel(t *testing.T, f *Figure, ids []string) {
 			if sameColor(a.Color, b.Color) {
 				t.Errorf("series %q and %q share a colour", a.Name, b.Name)
 			}
-			if slices.Equal(a.Dashes, b.Dashes) {
+			if !a.Arrow && !b.Arrow && slices.Equal(a.Dashes, b.Dashes) {
 				t.Errorf("series %q and %q share a dash pattern %v", a.Name, b.Name, a.Dashes)
 			}
 		}
@@ -67,7 +68,7 @@ func TestComparisonFigureModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Comparison(c)
+	f, err := Comparison(c, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +96,11 @@ func TestComparisonFigureModel(t *testing.T) {
 			t.Errorf("%s: no measured series", r.Solver)
 			continue
 		}
-		// The start point (0 evaluations, drawn at 1) is included, and
-		// the series is named by its human name.
-		if got.Points[0].X != 1 {
-			t.Errorf("%s: first point at x = %g, want 1 (the start at 0 evaluations + 1)", r.Solver, got.Points[0].X)
+		// The start (0 evaluations, which a log axis cannot show) is the
+		// w₀ line: the series begins at the first checkpoint after it,
+		// and is named by its human name.
+		if got.Points[0].X != float64(r.Trace[1].GradEvals) {
+			t.Errorf("%s: first point at x = %g, want the first checkpoint after the start, %d", r.Solver, got.Points[0].X, r.Trace[1].GradEvals)
 		}
 		if !strings.HasPrefix(got.Name, SolverLabel(r.Solver)) || SolverLabel(r.Solver) == r.Solver {
 			t.Errorf("%s: legend name %q", r.Solver, got.Name)
@@ -106,8 +108,8 @@ func TestComparisonFigureModel(t *testing.T) {
 		if got.Glyph == "" {
 			t.Errorf("%s: no markers", r.Solver)
 		}
-		if r.Solver == "lipschitz-dpsgd" && len(got.Points) != 2 {
-			t.Errorf("lipschitz-dpsgd: %d points, want its two checkpoints", len(got.Points))
+		if r.Solver == "lipschitz-dpsgd" && len(got.Points) != 1 {
+			t.Errorf("lipschitz-dpsgd: %d points, want its one checkpoint after the start", len(got.Points))
 		}
 	}
 	if roles[RoleStart] != 1 {
@@ -118,6 +120,9 @@ func TestComparisonFigureModel(t *testing.T) {
 	}
 	if roles[RoleCertificate] == 0 {
 		t.Error("no certificate line")
+	}
+	if roles[RoleRate] != 0 {
+		t.Error("a run's figure draws a rate (constants set to 1) as a level")
 	}
 }
 
@@ -132,7 +137,7 @@ func TestClipSweepFigureModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Sweep(rep)
+	f, err := Sweep(rep, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,14 @@
 package plot
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -14,8 +16,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	_ "gonum.org/v1/plot/vg/vgimg" // png
-	_ "gonum.org/v1/plot/vg/vgsvg" // svg
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 
 	"dpso/internal/outfile"
 	"dpso/theory"
@@ -30,12 +32,6 @@ const (
 	SVG Format = "svg"
 )
 
-// Size of a figure's axes area; the legend adds its own height below.
-const (
-	Width  = 9 * vg.Inch
-	Height = 5.5 * vg.Inch
-)
-
 // FormatOf returns the format named by path's extension (.png or .svg, in
 // any case), or an error that names the allowed extensions.
 func FormatOf(path string) (Format, error) {
@@ -48,37 +44,82 @@ func FormatOf(path string) (Format, error) {
 	return "", fmt.Errorf("%s: the file name must end in .png or .svg (the figure's format)", theory.Quote(path))
 }
 
-// Figure is a plot with its legend, which is drawn below the axes.
+// Figure is a plot with its title, legend and notes, laid out on a canvas
+// of Options' size: the title across the top, the axes on the left, the
+// legend and the notes in a column on the right.
 type Figure struct {
-	Plot   *gplot.Plot
-	Legend gplot.Legend
-	// ylo, yhi span the values drawn (for the y axis's range), xlo, xhi
-	// the positions.
+	Plot  *gplot.Plot
+	title string
+	opts  Options
+	// ylo, yhi span the measured values (the y axis's range), xlo, xhi
+	// the positions of everything drawn.
 	ylo, yhi, xlo, xhi float64
 	series             []Series
+	refs               []reference
+	legend             []legendItem
+	notes              []string
 	dashes             int // dash patterns handed out
 	// The point labels as last drawn, and the lines and markers they
 	// were kept clear of (see pointLabels, Labels).
 	labels     []LabelBox
 	labelSegs  [][2]vg.Point
 	labelMarks []vg.Rectangle
-	// The labels of the horizontal reference lines, placed when drawn
-	// (lineLabel).
+	// The labels of the horizontal reference lines and of the arrows,
+	// placed when drawn (lineLabel).
 	lineAt     plotter.XYs
 	lineTexts  []string
 	lineColors []color.Color
+	lineEdges  []int // 0: a line's label; +1 (−1): an arrow's at the top (bottom) edge
+	// arrowRoom is how much of the x range, as a fraction from its
+	// right end, the arrows at the top ([0]) and bottom ([1]) edges and
+	// their labels take so far (addArrow).
+	arrowRoom [2]float64
+	// arrowsAbove: arrows will stand at the top edge that are not
+	// references (the moment profile's r̃_k = ∞): finish leaves them a band.
+	arrowsAbove bool
+	layout      Layout
+	rec         *recorder
+	// yr and xr are the axes' ranges as finish fixed them.
+	yr, xr [2]float64
 }
 
-// offChart is how far (a factor) a bound may lie from the excess risks
-// drawn and still be drawn: a bound 10⁴ times above the curve (Lipschitz
-// DP-SGD's with L_f = 2·10²⁰) would squash the curve into one pixel row,
-// so it is listed in the legend with its value instead.
-const offChart = 1e4
+// legendItem is one legend entry: a text beside the series' thumbnails.
+type legendItem struct {
+	text   string
+	thumbs []gplot.Thumbnailer
+}
 
-// offChartText is offChart as the legends write it ("10000").
-var offChartText = strconv.Itoa(int(offChart))
+// The canvas: a logical width of canvasWidth points whatever the size in
+// pixels (the dots per inch follow the size), so that fonts, lines and
+// markers keep their proportions at every size.
+const canvasWidth = 960
 
-// see extends the y range to include y.
+// The fonts' sizes, in points of the logical canvas.
+const (
+	titleSize  = 14
+	axisSize   = 13
+	legendSize = 11
+	notesDelta = 1.5 // notes are this much smaller than the legend
+	minLegend  = 7
+)
+
+func newFigure(title, xlabel, ylabel string, o Options) *Figure {
+	p := gplot.New()
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.X.Scale, p.Y.Scale = gplot.LogScale{}, gplot.LogScale{}
+	for _, a := range []*gplot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = vg.Points(axisSize)
+		a.Label.TextStyle.Handler = figureText
+		a.Tick.Label.Font.Size = vg.Points(axisSize)
+		a.Tick.Label.Handler = figureText
+	}
+	p.Add(plotter.NewGrid())
+	return &Figure{Plot: p, title: title, opts: o.withDefaults(),
+		ylo: math.Inf(1), yhi: math.Inf(-1), xlo: math.Inf(1), xhi: math.Inf(-1)}
+}
+
+// see extends the measured values' range to include y.
 func (f *Figure) see(y float64) {
 	f.ylo, f.yhi = math.Min(f.ylo, y), math.Max(f.yhi, y)
 }
@@ -88,141 +129,25 @@ func (f *Figure) seeX(x float64) {
 	f.xlo, f.xhi = math.Min(f.xlo, x), math.Max(f.xhi, x)
 }
 
-// window reports whether y is within offChart of the data drawn so far
-// (always, before any data).
-func (f *Figure) window(y float64) bool {
-	if f.ylo > f.yhi {
-		return true
-	}
-	return y >= f.ylo/offChart && y <= f.yhi*offChart
+// legendAdd adds a legend entry (wrapped to the legend's width when
+// drawn).
+func (f *Figure) legendAdd(text string, thumbs ...gplot.Thumbnailer) {
+	f.legend = append(f.legend, legendItem{text: text, thumbs: thumbs})
 }
 
-// fixRange sets the y axis to the values drawn (lines beyond it are
-// clipped at the axes).
-func (f *Figure) fixRange() {
-	if f.ylo > f.yhi {
-		return
-	}
-	lo, hi := f.ylo, f.yhi
-	if lo == hi {
-		lo, hi = lo/2, hi*2
-	}
-	// A margin of 5% of the log range on each side.
-	m := math.Pow(hi/lo, 0.05)
-	f.Plot.Y.Min, f.Plot.Y.Max = lo/m, hi*m
-	if f.xlo <= f.xhi {
-		lo, hi := f.xlo, f.xhi
-		if lo == hi {
-			lo, hi = lo/2, hi*2
-		}
-		m := math.Pow(hi/lo, 0.02)
-		f.Plot.X.Min, f.Plot.X.Max = lo/m, hi*m
-	}
+// legendNote adds a note under the legend (smaller, without a
+// thumbnail).
+func (f *Figure) legendNote(text string) { f.notes = append(f.notes, text) }
+
+// geometry is the canvas's logical size and its dots per inch, for a
+// size in pixels: w·72/dpi × h·72/dpi points at dpi, which is w pixels
+// wide (vgimg rounds the dots to the nearest pixel).
+func geometry(w, h int) (vw, vh vg.Length, dpi int) {
+	dpi = max(1, int(math.Round(float64(w)*72/canvasWidth)))
+	return vg.Length(float64(w) * 72 / float64(dpi)), vg.Length(float64(h) * 72 / float64(dpi)), dpi
 }
 
-// logTicks are gonum's log ticks restricted to the axis range (gonum's
-// own include the enclosing decades, whose labels pad the axes), with
-// the 2…9 multiples labelled when the range holds fewer than two decades.
-type logTicks struct{}
-
-func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
-	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
-		return nil
-	}
-	in := func(v float64) bool { return v >= lo*(1-1e-9) && v <= hi*(1+1e-9) }
-	var ticks []gplot.Tick
-	labelled := 0
-	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
-		for i := 1; i < 10; i++ {
-			// i·10^e, correctly rounded (0.003, not 0.0030000000000000001).
-			v := float64(i) * math.Pow(10, e)
-			if e < 0 {
-				v = float64(i) / math.Pow(10, -e)
-			}
-			if !in(v) {
-				continue
-			}
-			t := gplot.Tick{Value: v}
-			if i == 1 {
-				t.Label = tickLabel(v)
-				labelled++
-			}
-			ticks = append(ticks, t)
-		}
-	}
-	if labelled < 2 {
-		for i := range ticks {
-			ticks[i].Label = tickLabel(ticks[i].Value)
-		}
-		if len(ticks) < 2 {
-			ticks = []gplot.Tick{{Value: lo, Label: tickLabel(lo)}, {Value: hi, Label: tickLabel(hi)}}
-		}
-		return ticks
-	}
-	// The labels cover the data: where the axis goes on more than a factor
-	// 2 past the outermost labelled decade (traces down to 0.035 under a
-	// lowest label of 0.1), the outermost tick is labelled too — at most
-	// half (or twice) its labelled neighbour, so the labels never crowd.
-	first, last := -1, -1
-	for i, t := range ticks {
-		if t.Label != "" {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	if ticks[first].Value > 2*lo && first > 0 && ticks[0].Value*2 <= ticks[first].Value {
-		ticks[0].Label = tickLabel(ticks[0].Value)
-	}
-	if n := len(ticks) - 1; ticks[last].Value < hi/2 && last < n && ticks[n].Value >= 2*ticks[last].Value {
-		ticks[n].Label = tickLabel(ticks[n].Value)
-	}
-	return ticks
-}
-
-// tickLabel writes 2000 and 0.003 plainly, and a value outside
-// [10⁻³, 10⁵) as m·e with a proper minus sign ("1e6", "2e−5"), so that an
-// axis never mixes "100000" with "1e+06". (The figures' font has the
-// superscript digits but not the superscript minus, so 10⁻⁵ would be drawn
-// as 10⁵: e-notation it is.)
-func tickLabel(v float64) string {
-	if v >= 1e-3 && v < 1e5 {
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	}
-	e := int(math.Floor(math.Log10(v) + 1e-9))
-	m := v / math.Pow(10, float64(e))
-	// m to 6 significant digits, trailing zeros dropped (2.9, not
-	// 2.9000000000000004).
-	ms := strconv.FormatFloat(m, 'g', 6, 64)
-	return ms + "e" + strings.Replace(strconv.Itoa(e), "-", "−", 1)
-}
-
-func newFigure(title, xlabel, ylabel string) *Figure {
-	p := gplot.New()
-	p.Title.Text = title
-	p.X.Label.Text = xlabel
-	p.Y.Label.Text = ylabel
-	p.X.Scale, p.Y.Scale = gplot.LogScale{}, gplot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
-	p.Add(plotter.NewGrid())
-	leg := gplot.NewLegend()
-	leg.Top, leg.Left = true, true
-	leg.TextStyle.Font.Size = vg.Points(10)
-	return &Figure{Plot: p, Legend: leg, ylo: math.Inf(1), yhi: math.Inf(-1), xlo: math.Inf(1), xhi: math.Inf(-1)}
-}
-
-// legendHeight is the height the legend takes, with a margin.
-func (f *Figure) legendHeight() vg.Length {
-	r := f.Legend.Rectangle(draw.Canvas{})
-	if h := r.Max.Y - r.Min.Y; h > 0 {
-		return h + vg.Points(12)
-	}
-	return 0
-}
-
-// Write renders the figure to w: the axes of Width × Height and the legend
-// below them.
+// Write renders the figure to w in format, at the size of its Options.
 func (f *Figure) Write(w io.Writer, format Format) (err error) {
 	if format != PNG && format != SVG {
 		return fmt.Errorf("unsupported figure format %s (want png or svg)", theory.Quote(string(format)))
@@ -234,52 +159,121 @@ func (f *Figure) Write(w io.Writer, format Format) (err error) {
 			err = fmt.Errorf("drawing the figure failed: %v", r)
 		}
 	}()
-	lh := f.legendHeight()
-	c, err := draw.NewFormattedCanvas(Width, Height+lh, string(format))
-	if err != nil {
+	o := f.opts.withDefaults()
+	vw, vh, dpi := geometry(o.Width, o.Height)
+	if format == PNG {
+		c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(vw, vh), vgimg.UseDPI(dpi))}
+		f.draw(draw.New(c), dpi)
+		_, err = c.WriteTo(w)
 		return err
 	}
-	dc := draw.New(c)
+	c := vgsvg.New(vw, vh)
+	f.draw(draw.New(c), dpi)
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return err
+	}
+	_, err = w.Write(svgPixelSize(b.Bytes(), o.Width, o.Height))
+	return err
+}
+
+// svgSize is the size attributes vgsvg writes (in points).
+var svgSize = regexp.MustCompile(`<svg width="[0-9.e+]+pt" height="[0-9.e+]+pt"`)
+
+// svgPixelSize gives the SVG's root the figure's size in pixels (the
+// viewBox keeps the logical canvas), so that it opens at the PNG's size.
+func svgPixelSize(b []byte, w, h int) []byte {
+	loc := svgSize.FindIndex(b)
+	if loc == nil {
+		return b
+	}
+	repl := fmt.Sprintf(`<svg width="%d" height="%d"`, w, h)
+	return append(append(append([]byte{}, b[:loc[0]]...), repl...), b[loc[1]:]...)
+}
+
+// draw lays the figure out on dc: the title, the legend column on the
+// right, the axes with their labels on the left; it records where each
+// part landed (Layout).
+func (f *Figure) draw(dc draw.Canvas, dpi int) {
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
-	pc := draw.Crop(dc, 0, 0, lh, 0)
-	// The axis labels are drawn here rather than by gonum/plot, which
-	// reserves room for a centred label at the arithmetic mean of the
-	// axis range: near the top (or right) end of a log axis, which
-	// leaves a wide blank band beside the data.
+	pad := vg.Points(12)
+	full := dc.Rectangle
+	lay := Layout{Width: f.opts.Width, Height: f.opts.Height, dpi: dpi, h: full.Max.Y}
+	// The title, centred, wrapped to the width.
+	tsty := textStyle(titleSize)
+	tsty.XAlign, tsty.YAlign = draw.XCenter, draw.YTop
+	top := full.Max.Y - pad
+	for _, line := range strings.Split(f.title, "\n") {
+		for _, l := range wrapWidth(line, tsty, full.Max.X-full.Min.X-2*pad) {
+			dc.FillText(tsty, vg.Point{X: full.Min.X + (full.Max.X-full.Min.X)/2, Y: top}, l)
+			top -= tsty.Height(l) * 1.15
+		}
+	}
+	lay.Title = lay.px(vg.Rectangle{Min: vg.Point{X: full.Min.X + pad, Y: top}, Max: vg.Point{X: full.Max.X - pad, Y: full.Max.Y - pad}})
+	top -= vg.Points(6)
+	// The legend column: 30% of the width.
+	lw := (full.Max.X - full.Min.X) * 0.3
+	legBox := vg.Rectangle{Min: vg.Point{X: full.Max.X - pad - lw, Y: full.Min.Y + pad}, Max: vg.Point{X: full.Max.X - pad, Y: top}}
+	used := f.drawLegend(dc, legBox)
+	lay.Legend = lay.px(used)
+	// The axes, with the axis labels drawn here rather than by
+	// gonum/plot, which centres a label on the arithmetic mean of a log
+	// axis's range.
+	axBox := vg.Rectangle{Min: vg.Point{X: full.Min.X + pad, Y: full.Min.Y + pad}, Max: vg.Point{X: legBox.Min.X - pad, Y: top}}
 	xl, yl := f.Plot.X.Label.Text, f.Plot.Y.Label.Text
 	f.Plot.X.Label.Text, f.Plot.Y.Label.Text = "", ""
 	defer func() { f.Plot.X.Label.Text, f.Plot.Y.Label.Text = xl, yl }()
-	var left, bottom vg.Length
 	ysty, xsty := f.Plot.Y.Label.TextStyle, f.Plot.X.Label.TextStyle
+	// A label longer than its side is set smaller until it fits.
+	for ysty.Font.Size > vg.Points(8) && ysty.Width(yl) > axBox.Max.Y-axBox.Min.Y {
+		ysty.Font.Size -= vg.Points(0.5)
+	}
+	for xsty.Font.Size > vg.Points(8) && xsty.Width(xl) > axBox.Max.X-axBox.Min.X {
+		xsty.Font.Size -= vg.Points(0.5)
+	}
+	var left, bottom vg.Length
 	if yl != "" {
-		left = ysty.Height(yl) + f.Plot.Y.Label.Padding
+		left = ysty.Height(yl) + vg.Points(4)
 	}
 	if xl != "" {
-		bottom = xsty.Height(xl) + f.Plot.X.Label.Padding
+		bottom = xsty.Height(xl) + vg.Points(4)
 	}
-	f.Plot.Draw(draw.Crop(pc, left, 0, bottom, 0))
+	plotBox := draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{Min: vg.Point{X: axBox.Min.X + left, Y: axBox.Min.Y + bottom}, Max: axBox.Max}}
+	if f.rec == nil {
+		f.rec = &recorder{f: f}
+		f.Plot.Add(f.rec)
+	}
+	f.rec.lay = &lay
+	f.labels = nil
+	f.setRanges()
+	f.Plot.Draw(plotBox)
 	if yl != "" {
 		rot := ysty
-		rot.Rotation += math.Pi / 2
-		pc.FillText(rot, vg.Point{X: pc.Min.X + ysty.Height(yl) - ysty.FontExtents().Descent, Y: pc.Center().Y}, yl)
+		rot.Rotation = math.Pi / 2
+		rot.XAlign, rot.YAlign = draw.XCenter, draw.YTop
+		mid := (lay.axesV.Min.Y + lay.axesV.Max.Y) / 2
+		w := ysty.Width(yl)
+		mid = max(axBox.Min.Y+w/2, min(axBox.Max.Y-w/2, mid))
+		dc.FillText(rot, vg.Point{X: axBox.Min.X, Y: mid}, yl)
+		lay.YLabel = lay.px(vg.Rectangle{Min: vg.Point{X: axBox.Min.X, Y: mid - w/2}, Max: vg.Point{X: axBox.Min.X + ysty.Height(yl), Y: mid + w/2}})
 	}
 	if xl != "" {
-		pc.FillText(xsty, vg.Point{X: pc.Center().X + left/2, Y: pc.Min.Y + xsty.FontExtents().Descent}, xl)
+		xs := xsty
+		xs.XAlign, xs.YAlign = draw.XCenter, draw.YBottom
+		w := xsty.Width(xl)
+		mid := (lay.axesV.Min.X + lay.axesV.Max.X) / 2
+		mid = max(axBox.Min.X+w/2, min(axBox.Max.X-w/2, mid))
+		dc.FillText(xs, vg.Point{X: mid, Y: axBox.Min.Y}, xl)
+		lay.XLabel = lay.px(vg.Rectangle{Min: vg.Point{X: mid - w/2, Y: axBox.Min.Y}, Max: vg.Point{X: mid + w/2, Y: axBox.Min.Y + xsty.Height(xl)}})
 	}
-	if lh > 0 {
-		legc := draw.Crop(dc, vg.Points(10), 0, 0, -Height)
-		f.Legend.Draw(legc)
-	}
-	_, err = c.WriteTo(w)
-	return err
+	f.layout = lay
 }
 
 // Save writes the figure to a new file path in the format of its
 // extension, through outfile.Write: an existing file (or a link) at path is
 // refused and left untouched, and on failure no partial file is left
-// behind. The CLI's --plot --force replaces a file with outfile.Replace
-// and WriteRun (or WriteSweep) instead.
+// behind. The CLI's --plot --force replaces a file with outfile.Replace.
 func (f *Figure) Save(path string) error {
 	format, err := FormatOf(path)
 	if err != nil {
@@ -288,18 +282,21 @@ func (f *Figure) Save(path string) error {
 	return outfile.Write(path, outfile.Create, func(w io.Writer) error { return f.Write(w, format) })
 }
 
-// The figures' number formats (theory's one formatter): values with 4
-// significant digits and short exponents (the axes' form, see tickLabel:
-// 2.541e−5, never 2.541e-05), slopes with 3 decimals and a proper minus
-// sign.
+// The figures' number formats (theory's one formatter, in the Pretty form
+// the tables use: 2.541·10⁻⁵, whose exponent mathText raises): values with
+// 4 significant digits, standard errors with 2, slopes with 3 decimals and
+// a proper minus sign.
 var (
-	valueFormat = theory.NumberFormat{Digits: 4, Minus: "−", ShortExp: true, PosInf: "∞", NegInf: "−∞", NaN: "—"}
+	valueFormat = theory.Sig4
+	errFormat   = theory.NumberFormat{Digits: 2, Pretty: true, PosInf: "∞", NegInf: "−∞", NaN: "—"}
 	slopeFormat = theory.NumberFormat{Digits: 3, Fixed: true, Minus: "−", PosInf: "+Inf", NegInf: "−Inf", NaN: "—"}
 )
 
-// num prints a value with 4 significant digits, ∞ for +Inf, and the
-// exponent's minus as the axes write it.
-func num(x float64) string { return strings.Replace(valueFormat.Format(x), "e-", "e−", 1) }
+// num prints a value with 4 significant digits, ∞ for +Inf.
+func num(x float64) string { return valueFormat.Format(x) }
+
+// seText prints a standard error with 2 significant digits.
+func seText(x float64) string { return errFormat.Format(x) }
 
 // slopeText prints a slope with 3 decimals and a proper minus sign.
 func slopeText(x float64) string { return slopeFormat.Format(x) }
@@ -310,58 +307,10 @@ func drawable(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
 // errNothing is returned when no value of a figure can be drawn.
 var errNothing = errors.New("nothing to draw: no positive finite excess risk or bound value (both axes are logarithmic)")
 
-// legendNote adds a text-only legend entry (wrapped, see legendAdd).
-func (f *Figure) legendNote(text string) { f.legendAdd(text) }
-
-// legendWidth is the most characters of a legend line: the figure is 9
-// inches wide and the legend's font 10 points.
-const legendWidth = 118
-
-// legendAdd adds a legend entry, wrapping a long text at spaces: the
-// first line beside the thumbnails, the rest as indented text-only lines
-// under it (gonum's legend gives every entry one line's height).
-func (f *Figure) legendAdd(text string, thumbs ...gplot.Thumbnailer) {
-	lines := wrapText(text, legendWidth)
-	f.Legend.Add(lines[0], thumbs...)
-	for _, l := range lines[1:] {
-		f.Legend.Add("    " + l)
-	}
-}
-
-// wrapText splits s at spaces into lines of at most width runes (a word
-// longer than width stays whole).
-func wrapText(s string, width int) []string {
-	var lines []string
-	var cur []rune
-	for _, w := range strings.Fields(s) {
-		rw := []rune(w)
-		if len(cur) > 0 && len(cur)+1+len(rw) > width {
-			lines = append(lines, string(cur))
-			cur = nil
-		}
-		if len(cur) > 0 {
-			cur = append(cur, ' ')
-		}
-		cur = append(cur, rw...)
-	}
-	if len(cur) > 0 || len(lines) == 0 {
-		lines = append(lines, string(cur))
-	}
-	return lines
-}
-
-// condText is "conditions hold" or "conditions fail".
-func condText(b theory.Bound) string {
-	if b.ConditionsHold() {
-		return "conditions hold"
-	}
-	return "conditions fail"
-}
-
 // plural is "1 trial", "3 trials".
 func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return strconv.Itoa(n) + " " + what + "s"
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"image"
 	"image/png"
 	"io"
 	"math"
@@ -12,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
@@ -38,12 +41,11 @@ func TestFormatOf(t *testing.T) {
 	}
 }
 
-// TestNum: the legend's values are written as the axes' ticks are (short
-// exponents, a proper minus), never Go's 2.541e-05.
+// TestNum: the figures write numbers as the tables do (theory's Pretty
+// form, 4 significant digits), never Go's 2.541e-05.
 func TestNum(t *testing.T) {
 	for x, want := range map[float64]string{
-		2.541e-05: "2.541e−5", 1.9932e6: "1.993e6", -0.5: "−0.5", 0.02902: "0.02902",
-		12345: "1.234e4", -3e-7: "−3e−7", math.Inf(1): "∞",
+		2.541e-05: "2.541·10⁻⁵", 1.9932e6: "1.993·10⁶", -0.5: "−0.5", 0.02902: "0.02902", math.Inf(1): "∞",
 	} {
 		if got := num(x); got != want {
 			t.Errorf("num(%g) = %q, want %q", x, got, want)
@@ -51,58 +53,17 @@ func TestNum(t *testing.T) {
 	}
 }
 
-func TestLogTicks(t *testing.T) {
-	cases := []struct {
-		lo, hi float64
-		labels []string
-	}{
-		// Only ticks inside the range; the decades labelled.
-		// and, where the axis goes on past a factor 2 beyond the outer
-		// labelled decades, its outermost ticks (the data are covered).
-		{0.0015, 0.3, []string{"0.002", "0.01", "0.1", "0.3"}},
-		{1.5e-6, 0.03, []string{"2e−6", "1e−5", "1e−4", "0.001", "0.01", "0.03"}},
-		// The reported axis: traces down to 0.035 under a lowest label 0.1.
-		{0.03, 3, []string{"0.03", "0.1", "1", "3"}},
-		{0.06, 1.9, []string{"0.1", "1"}},
-		{50, 2e6, []string{"100", "1000", "10000", "1e5", "1e6"}},
-		{2.1e-6, 2.9e-6, []string{"2.1e−6", "2.9e−6"}},
-		// Less than two decades: every multiple labelled.
-		{1400, 10000, []string{"2000", "3000", "4000", "5000", "6000", "7000", "8000", "9000", "10000"}},
-		// Inside one multiple's gap: the ends.
-		{2.1, 2.9, []string{"2.1", "2.9"}},
-	}
-	for _, c := range cases {
-		var labels []string
-		for _, tk := range (logTicks{}).Ticks(c.lo, c.hi) {
-			if tk.Value < c.lo*(1-1e-9) || tk.Value > c.hi*(1+1e-9) {
-				t.Errorf("[%g, %g]: tick %g outside the range", c.lo, c.hi, tk.Value)
-			}
-			if tk.Label != "" {
-				labels = append(labels, tk.Label)
-			}
-		}
-		if strings.Join(labels, " ") != strings.Join(c.labels, " ") {
-			t.Errorf("[%g, %g]: labels %v, want %v", c.lo, c.hi, labels, c.labels)
-		}
-	}
-	if ts := (logTicks{}).Ticks(0, 1); ts != nil {
-		t.Errorf("ticks on a range with 0: %v", ts)
-	}
-}
-
-// checkPNG decodes b as a PNG of the figure's size (at vgimg's 96 dpi).
-func checkPNG(t *testing.T, b []byte) {
+// checkPNG decodes b as a PNG of the default size, 1920×1080.
+func checkPNG(t *testing.T, b []byte) image.Image {
 	t.Helper()
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("PNG does not decode: %v", err)
 	}
-	if w := img.Bounds().Dx(); w != int(math.Round(Width.Points()*96/72)) {
-		t.Errorf("PNG width %d px, want %g in at 96 dpi", w, Width.Points()/72)
+	if w, h := img.Bounds().Dx(), img.Bounds().Dy(); w != DefaultWidth || h != DefaultHeight {
+		t.Errorf("PNG of %d×%d px, want %d×%d", w, h, DefaultWidth, DefaultHeight)
 	}
-	if h := img.Bounds().Dy(); float64(h) < Height.Points()*96/72 {
-		t.Errorf("PNG height %d px is less than the axes' %g in", h, Height.Points()/72)
-	}
+	return img
 }
 
 // svgText checks that b is well-formed XML with an <svg> root and returns
@@ -127,13 +88,15 @@ func svgText(t *testing.T, b []byte) string {
 			}
 		case xml.CharData:
 			text.Write(tk)
-			text.WriteByte('\n')
+			text.WriteByte(' ')
 		}
 	}
 	if root != "svg" {
 		t.Fatalf("SVG root element %q", root)
 	}
-	return text.String()
+	// One space between words: a legend entry wrapped over lines reads
+	// as one text.
+	return strings.Join(strings.Fields(text.String()), " ")
 }
 
 func runReport(t *testing.T) *engine.Report {
@@ -160,17 +123,18 @@ func TestRunFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := svgText(t, sb.Bytes())
-	// The axes' labels with units, the title's parameters, the legend's
-	// entries (the mean and every bound of the class by id).
-	want := []string{"per-sample gradient evaluations + 1", "excess risk F(w) − F* (loss units, log scale)",
-		"linreg-t · smooth-convex · acsa", "n = 3000, d = 3", "noisy clipped AC-SA (acsa, the paper's): measured, mean of 3 trials",
-		"faint lines: each trial's trace", "w₀ (start): F(w₀) − F* = ", "rate, constants = 1: compare slopes"}
-	for _, b := range r.Bounds {
-		want = append(want, "rate · "+BoundLabel(b.Kind, b.Title))
-	}
-	for _, w := range want {
+	// The axes' labels, the title's parameters, the legend's entries and
+	// notes; no rate (constants set to 1) is drawn as a level.
+	for _, w := range []string{"per-sample gradient evaluations", "excess risk F(w) − F*",
+		"linreg-t · smooth-convex · acsa", "n = 3000, d = 3", "noisy clipped AC-SA (acsa, the paper's): ",
+		"measured: the mean over 3 trials", "faint: each trial", "w₀ (start): F(w₀) − F* = "} {
 		if !strings.Contains(text, w) {
-			t.Errorf("SVG lacks %q", w)
+			t.Errorf("SVG lacks %q:\n%s", w, text)
+		}
+	}
+	for _, b := range r.Bounds {
+		if strings.Contains(text, BoundLabel(b.Kind, b.Title)) {
+			t.Errorf("the run's figure draws the rate %s (constants set to 1) as a level", b.ID)
 		}
 	}
 	// Same report, same bytes.
@@ -191,40 +155,38 @@ func TestSweepFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	for _, name := range []string{"s.png", "s.svg"} {
-		path := filepath.Join(dir, name)
-		if err := SaveSweep(path, rep); err != nil {
-			t.Fatal(err)
+	f, err := Sweep(rep, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.svg")
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := svgText(t, b)
+	for _, sl := range rep.Slopes {
+		w := SolverLabel(sl.Solver) + ": measured mean, slope " + slopeText(sl.Slope)
+		if !strings.Contains(text, w) {
+			t.Errorf("SVG lacks the slope entry %q", w)
 		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+	}
+	for _, bs := range rep.Bounds {
+		w := "slope guide · " + BoundLabel(bs.Kind, bs.Title) + ": slope " + slopeText(bs.Slope)
+		if !strings.Contains(text, w) {
+			t.Errorf("SVG lacks the slope guide %q:\n%s", w, text)
 		}
-		if strings.HasSuffix(name, ".png") {
-			checkPNG(t, b)
-			continue
-		}
-		text := svgText(t, b)
-		for _, sl := range rep.Slopes {
-			w := SolverLabel(sl.Solver) + ": measured mean, slope " + slopeText(sl.Slope)
-			if !strings.Contains(text, w) {
-				t.Errorf("SVG lacks the slope entry %q", w)
-			}
-		}
-		for _, bs := range rep.Bounds {
-			if !strings.Contains(text, BoundLabel(bs.Kind, bs.Title)) {
-				t.Errorf("SVG lacks bound %s", bs.ID)
-			}
-		}
-		if !strings.Contains(text, "n (samples, log scale)") {
-			t.Error("SVG lacks the x axis label")
-		}
+	}
+	if !strings.Contains(text, "n (samples)") {
+		t.Error("SVG lacks the x axis label")
 	}
 }
 
 // synthetic is a report whose values exercise the log axes' limits.
-func synthetic(excess []float64, bounds ...theory.Bound) *engine.Report {
+func synthetic(excess []float64) *engine.Report {
 	tr := make([]engine.TracePoint, len(excess))
 	for i, e := range excess {
 		tr[i] = engine.TracePoint{GradEvals: int64(100 * i), Excess: e}
@@ -232,74 +194,156 @@ func synthetic(excess []float64, bounds ...theory.Bound) *engine.Report {
 	return &engine.Report{
 		Spec:   spec.Spec{Scenario: "linreg-t", Class: theory.SmoothConvex, N: 100, D: 2, K: 2, Eps: 1, Trials: 1},
 		Solver: "acsa", Excess: engine.Estimate{Mean: excess[len(excess)-1], SE: math.NaN(), N: 1},
-		Trials: []engine.TrialResult{{Trace: tr}}, Trace: tr, Bounds: bounds,
+		Trials: []engine.TrialResult{{Trace: tr}}, Trace: tr, W0: engine.Estimate{Mean: math.NaN()},
 		Risk: scenarios.RiskInfo{Kind: scenarios.Population},
 	}
 }
 
+// certified gives r a certificate of value v (its conditions hold).
+func certified(r *engine.Report, v float64) *engine.Report {
+	r.Certified = engine.Certified{Cert: &theory.Certificate{ID: "acsa-generic-sum", Value: v,
+		Source: "Lowy & Razaviyayn, Proposition [prop: ACSA generic]"}}
+	return r
+}
+
 func TestRunFigureLeavesOutWhatALogAxisCannotShow(t *testing.T) {
-	bounds := []theory.Bound{
-		{ID: "finite", Kind: theory.Upper, Value: 0.5},
-		{ID: "infinite", Kind: theory.Lower, Value: math.Inf(1)},
-		{ID: "huge", Kind: theory.Prior, Value: 4e18},
-	}
-	// Checkpoints at 0, 100, 200, 300 evaluations (drawn at +1, so the
-	// start shows); excess 1, −0.1, 0.01, 0: the negative and the zero
-	// value are left out, in the trial and in the mean: 4 in all.
-	r := synthetic([]float64{1, -0.1, 0.01, 0}, bounds...)
+	// Checkpoints at 0 (the start: w₀'s line), 100, 200, 300, 400
+	// evaluations; excess 1, −0.1, 0.01, 0, 0.005: the negative and the
+	// zero value are left out.
+	r := synthetic([]float64{1, -0.1, 0.01, 0, 0.005})
+	r.W0 = engine.Estimate{Mean: 1, SE: math.NaN()}
 	var b bytes.Buffer
 	if err := WriteRun(&b, SVG, r); err != nil {
 		t.Fatal(err)
 	}
 	text := svgText(t, b.Bytes())
-	for _, w := range []string{
-		"4 checkpoint values ≤ 0 not shown (log axes)",
-		"rate · upper bound finite = 0.5",
-		"rate · lower bound infinite = ∞: not drawn (a moment it needs does not exist)",
-		"rate · prior bound huge = 4e18 (conditions hold): off the chart, more than 10000× beyond the curves",
-	} {
-		if !strings.Contains(text, w) {
-			t.Errorf("SVG lacks %q:\n%s", w, text)
+	if !strings.Contains(text, "2 checkpoint values ≤ 0 not shown (log axes)") {
+		t.Errorf("SVG lacks the count of values left out:\n%s", text)
+	}
+}
+
+// TestOffRangeReferencesAreArrows: the y range is the measured data's; a
+// certificate a thousand times above them is not a line that squashes
+// the curve into a band but an arrow at the top edge, labelled with its
+// value beside it along the edge; the start line just above the data
+// widens the range and is drawn.
+func TestOffRangeReferencesAreArrows(t *testing.T) {
+	r := certified(synthetic([]float64{0.2, 0.1, 0.05, 0.02, 0.01}), 30)
+	r.W0 = engine.Estimate{Mean: 0.2, SE: math.NaN()}
+	f, err := Run(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cert, start *Series
+	for _, s := range f.Series() {
+		switch s.Role {
+		case RoleCertificate:
+			cert = &s
+		case RoleStart:
+			start = &s
 		}
 	}
-	// Nothing is written over the data: no label on a line.
-	if strings.Contains(text, "\nfinite\n") {
-		t.Errorf("a label is drawn on a line:\n%s", text)
+	if cert == nil || !cert.Arrow || cert.Points[0].Y != f.Plot.Y.Max || !strings.Contains(cert.Name, "above the axes") {
+		t.Errorf("the certificate 30 over data at 0.01…0.2 is not an arrow at the top edge: %+v (y max %g)", cert, f.Plot.Y.Max)
+	}
+	if start == nil || start.Arrow || f.Visible(*start) != 2 {
+		t.Errorf("the start line at 0.2 is not drawn in range: %+v", start)
+	}
+	if f.Plot.Y.Max > 0.4 || f.Plot.Y.Min < 0.007 {
+		t.Errorf("y range %g…%g is not set by the data (0.01…0.1) and w₀ (0.2)", f.Plot.Y.Min, f.Plot.Y.Max)
+	}
+	if err := f.Write(io.Discard, PNG); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	top := f.layout.axesV.Max.Y
+	for _, l := range f.labels {
+		if l.Text == "acsa certified ≤ 30" && l.Drawn {
+			found = true
+			// Beside its arrow along the top edge, or one row below: not
+			// down among the data, where it would read as a level.
+			if h := l.Box.Max.Y - l.Box.Min.Y; l.Box.Max.Y < top-h-8 {
+				t.Errorf("the arrow's label %+v stands %g points below the top edge %g", l.Box, top-l.Box.Max.Y, top)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the arrow's label is not drawn: %+v", f.labels)
+	}
+}
+
+// TestLineLabelsKeepClearOfArrows: beside the explorer's first
+// comparison — the paper's solver certified just under w₀ near the top,
+// Lipschitz DP-SGD's certificate far above the axes — the arrow's label
+// stands beside its arrow, and the lines' labels (w₀, the certificate)
+// keep arrowClear from every arrow, where they would read as its label.
+func TestLineLabelsKeepClearOfArrows(t *testing.T) {
+	a := certified(synthetic([]float64{0.14, 0.08, 0.01, 1e-3, 1e-4}), 0.129)
+	l := certified(synthetic([]float64{0.14, 0.0786}), 8.89)
+	l.Solver = "lipschitz-dpsgd"
+	a.W0 = engine.Estimate{Mean: 0.139, SE: math.NaN()}
+	f, err := Comparison(&engine.Comparison{Reports: []*engine.Report{a, l}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Write(io.Discard, PNG); err != nil {
+		t.Fatal(err)
+	}
+	var arrows []vg.Rectangle
+	for _, s := range f.Series() {
+		if s.Arrow {
+			x, y := f.layout.axesV.Min.X+(f.layout.axesV.Max.X-f.layout.axesV.Min.X)*vg.Length(math.Log(s.Points[0].X/f.Plot.X.Min)/math.Log(f.Plot.X.Max/f.Plot.X.Min)), f.layout.axesV.Max.Y
+			arrows = append(arrows, vg.Rectangle{Min: vg.Point{X: x - arrowHalf, Y: y - arrowDepth}, Max: vg.Point{X: x + arrowHalf, Y: y}})
+		}
+	}
+	if len(arrows) != 1 {
+		t.Fatalf("%d arrows, want lipschitz-dpsgd's certificate's alone", len(arrows))
+	}
+	drawn := map[string]bool{}
+	for _, lb := range f.labels {
+		drawn[lb.Text] = lb.Drawn
+		if !lb.Drawn || strings.HasPrefix(lb.Text, "lipschitz-dpsgd") {
+			continue
+		}
+		if rectsOverlap(lb.Box, grow(arrows[0], arrowClear-1)) {
+			t.Errorf("the label %q %+v stands beside the arrow %+v", lb.Text, lb.Box, arrows[0])
+		}
+	}
+	if !drawn["lipschitz-dpsgd certified ≤ 8.89"] {
+		t.Errorf("the arrow's label is not drawn: %v", drawn)
 	}
 }
 
 func TestNothingToDraw(t *testing.T) {
-	r := synthetic([]float64{-1, 0}, theory.Bound{ID: "inf", Kind: theory.Upper, Value: math.Inf(1)})
-	if _, err := Run(r); !errors.Is(err, errNothing) {
+	r := synthetic([]float64{-1, 0})
+	if _, err := Run(r, Options{}); !errors.Is(err, errNothing) {
 		t.Errorf("Run of nothing drawable: %v, want errNothing", err)
 	}
-	if _, err := Run(nil); err == nil {
+	if _, err := Run(nil, Options{}); err == nil {
 		t.Error("Run(nil) gave no error")
 	}
-	if _, err := Sweep(&engine.SweepReport{}); err == nil {
+	if _, err := Sweep(&engine.SweepReport{}, Options{}); err == nil {
 		t.Error("Sweep of no points gave no error")
 	}
-	// Only bounds: they are drawn over the planned work.
-	r = synthetic([]float64{-1, 0}, theory.Bound{ID: "b", Kind: theory.Upper, Value: 2})
-	if _, err := Run(r); err != nil {
-		t.Errorf("bounds only: %v", err)
+	// Only a certificate: it is drawn over the planned work.
+	r = certified(synthetic([]float64{-1, 0}), 2)
+	if _, err := Run(r, Options{}); err != nil {
+		t.Errorf("a certificate only: %v", err)
 	}
 }
 
 func TestSaveLeavesNoPartialFile(t *testing.T) {
 	dir := t.TempDir()
+	f, err := Run(runReport(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	bad := filepath.Join(dir, "fig.pdf")
-	if err := SaveRun(bad, runReport(t)); err == nil {
-		t.Error("SaveRun to .pdf succeeded")
+	if err := f.Save(bad); err == nil {
+		t.Error("Save to .pdf succeeded")
 	}
-	nothing := filepath.Join(dir, "nothing.png")
-	if err := SaveRun(nothing, synthetic([]float64{-1, 0})); err == nil {
-		t.Error("SaveRun of nothing succeeded")
-	}
-	for _, p := range []string{bad, nothing} {
-		if _, err := os.Stat(p); !os.IsNotExist(err) {
-			t.Errorf("%s left behind (%v)", p, err)
-		}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Errorf("%s left behind (%v)", bad, err)
 	}
 	if err := (&Figure{Plot: nil}).Write(io.Discard, "jpg"); err == nil {
 		t.Error("Write in jpg succeeded")
@@ -308,43 +352,37 @@ func TestSaveLeavesNoPartialFile(t *testing.T) {
 
 // TestLineLabelsReadable: the horizontal reference lines carry their
 // name and value at their right end, placed so that two lines at nearly
-// the same value (the lower bound 1.846 and Kamath–Liu–Zhang's 1.875, a
-// pixel apart) get labels that neither overlap nor sit on a line; the
-// legend says what a rate is in a sentence.
+// the same value (two certificates, a pixel apart) get labels that
+// neither overlap nor sit on a line.
 func TestLineLabelsReadable(t *testing.T) {
-	r := synthetic([]float64{1, 0.5, 0.2, 0.1},
-		theory.Bound{ID: "up", Kind: theory.Upper, Title: "noisy clipped AC-SA (smooth convex)", Value: 2.926},
-		theory.Bound{ID: "low", Kind: theory.Lower, Title: "lower bound (convex)", Value: 1.846},
-		theory.Bound{ID: "klz", Kind: theory.Prior, Title: "Kamath–Liu–Zhang (convex)", Value: 1.875})
-	r.W0 = engine.Estimate{Mean: 0.1875, SE: math.NaN()}
-	f, err := Run(r)
+	a := certified(synthetic([]float64{1, 0.5, 0.2, 0.1}), 0.3)
+	b := certified(synthetic([]float64{1, 0.6, 0.25, 0.12}), 0.301)
+	b.Solver = "clipped-sgd"
+	a.W0 = engine.Estimate{Mean: 1, SE: math.NaN()}
+	f, err := Comparison(&engine.Comparison{Reports: []*engine.Report{a, b}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := f.Write(&b, SVG); err != nil {
+	if err := f.Write(io.Discard, SVG); err != nil {
 		t.Fatal(err)
 	}
-	if text := svgText(t, b.Bytes()); !strings.Contains(text, "Each \"rate ·\" line is a theorem's bound with every constant set to 1") {
-		t.Errorf("the legend does not say what a rate is in a sentence:\n%s", text)
-	}
 	labels, segs, _ := f.Labels()
-	want := map[string]bool{"w₀ 0.1875": false, "rate · upper bound 2.926": false, "rate · lower bound 1.846": false, "rate · prior: Kamath–Liu–Zhang 1.875": false}
-	for i, a := range labels {
-		if _, ok := want[a.Text]; ok {
-			want[a.Text] = a.Drawn
+	want := map[string]bool{"w₀ 1": false, "acsa certified ≤ 0.3": false, "clipped-sgd certified ≤ 0.301": false}
+	for i, l := range labels {
+		if _, ok := want[l.Text]; ok {
+			want[l.Text] = l.Drawn
 		}
-		if !a.Drawn {
+		if !l.Drawn {
 			continue
 		}
 		for _, c := range labels[i+1:] {
-			if c.Drawn && rectsOverlap(a.Box, c.Box) {
-				t.Errorf("labels %q and %q overlap", a.Text, c.Text)
+			if c.Drawn && rectsOverlap(l.Box, c.Box) {
+				t.Errorf("labels %q and %q overlap", l.Text, c.Text)
 			}
 		}
 		for _, s := range segs {
-			if crosses(s[0], s[1], a.Box) {
-				t.Errorf("label %q is crossed by a line", a.Text)
+			if crosses(s[0], s[1], l.Box) {
+				t.Errorf("label %q is crossed by a line", l.Text)
 			}
 		}
 	}

@@ -26,12 +26,18 @@ const (
 	// RoleCertificate is the paper's explicit-constant bound at the run's
 	// own parameters.
 	RoleCertificate Role = "certificate"
-	// RoleRate is a theorem's bound with constants set to 1.
+	// RoleRate is a theorem's bound with constants set to 1: a rate, drawn
+	// as a slope guide through the measured points (sweeps).
 	RoleRate Role = "rate"
 	// RoleStart is F(w₀) − F*, the excess risk of doing nothing.
 	RoleStart Role = "start"
 	// RoleMarker is a vertical marker (the prescribed and the best C).
 	RoleMarker Role = "marker"
+	// RoleMoment is a moment of the gradients' law (the moment profile):
+	// exact or a Monte Carlo mean with its standard error.
+	RoleMoment Role = "moment"
+	// RoleLevel is a constant's level (L_f on the moment profile).
+	RoleLevel Role = "level"
 )
 
 // Series is one series of a figure as drawn: its legend name, role,
@@ -45,8 +51,12 @@ type Series struct {
 	Solver string
 	Color  color.Color
 	Dashes []vg.Length
-	// Glyph names the marker shape ("" when the series has no markers).
-	Glyph  string
+	// Glyph names the marker shape ("" when the series has no markers;
+	// "arrow" for an arrow at the edge).
+	Glyph string
+	// Arrow: a reference beyond the axes' range, drawn as an arrow at the
+	// edge it lies beyond (its one point is there).
+	Arrow  bool
 	Points plotter.XYs
 }
 
@@ -124,6 +134,13 @@ func (f *Figure) nextDashes() []vg.Length {
 	return d
 }
 
+// MeasuredColors are the colours a figure draws measured series in — the
+// solvers' palette, whose first two are also the moment profile's r̃_k
+// and r_k — and nothing else inside its axes but the clipped fractions
+// written beside a clip sweep's points: a reader of the image alone
+// (plotcheck) finds the measured data by them.
+func MeasuredColors() []color.Color { return slices.Clone(solverColors) }
+
 // solverColor is the i-th solver's colour.
 func solverColor(i int) color.Color { return solverColors[i%len(solverColors)] }
 
@@ -173,7 +190,7 @@ func markerIndices(m int) []int {
 // addSeries draws xys as a line in colour col with the figure's next dash
 // pattern (or dashes, when given), markers of glyph gi (−1: none) at
 // markerIndices, registers it in the model and in the legend under name,
-// and extends the y range over it.
+// and, for a measured series, extends the y range over it.
 func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XYs, col color.Color, dashes []vg.Length, width vg.Length, gi int) error {
 	if dashes == nil && role != RoleStart {
 		dashes = f.nextDashes()
@@ -216,7 +233,9 @@ func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XY
 		s.Glyph = "circle"
 	}
 	for _, p := range xys {
-		f.see(p.Y)
+		if role == RoleSolver || role == RoleBiasOnly || role == RoleMoment {
+			f.see(p.Y) // the measured values set the y range (finish)
+		}
 		f.seeX(p.X)
 	}
 	f.series = append(f.series, s)

@@ -8,7 +8,6 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
@@ -27,13 +26,15 @@ type errPoints struct {
 // point (black dots: doing nothing); each solver's certificate at every
 // point's own parameters (its colour darkened), so that an n sweep shows
 // from which n on the theorem promises something; and, for n, ε and d,
-// each theory bound's value as a curve (rates, constants set to 1) with
-// the fitted slopes in the legend. A clip or k sweep (the clipping
-// trade-off) draws each solver's bias-only curve (noise off; its colour
-// lightened), writes the clipped fraction beside the first solver's
-// points, marks the prescribed C and the empirical best point with
-// vertical lines, and fits no slope.
-func Sweep(s *engine.SweepReport) (*Figure, error) {
+// each theory bound's shape as a slope guide: the bound's values over the
+// grid (a rate, constants set to 1) scaled to pass through the first
+// solver's points, so that only its slope is compared, with the theory's
+// slope beside the fitted one in the legend. A clip or k sweep (the
+// clipping trade-off) draws each solver's bias-only curve (noise off; its
+// colour lightened), writes the clipped fraction beside the first
+// solver's points, marks the prescribed C and the empirical best point
+// with vertical lines, and fits no slope.
+func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 	if s == nil || len(s.Points) == 0 {
 		return nil, fmt.Errorf("no sweep to draw")
 	}
@@ -45,23 +46,27 @@ func Sweep(s *engine.SweepReport) (*Figure, error) {
 	}
 	name := s0.Scenario
 	if s0.Data != "" {
-		name = theory.Name(s0.Data)
+		name = userText(theory.Name(s0.Data))
 	}
 	param := s.Sweep.Param
 	trade := param == spec.SweepClip || param == spec.SweepK
 	xl := map[string]string{
-		"n":    "n (samples, log scale)",
-		"eps":  "zCDP ε (ρ = ε²/2, log scale)",
-		"d":    "d (dimension, log scale)",
-		"clip": "clip threshold C (log scale)",
-		"k":    "moment order k (log scale)",
+		"n":    "n (samples)",
+		"eps":  "zCDP ε (ρ = ε²/2)",
+		"d":    "d (dimension)",
+		"clip": "clip threshold C",
+		"k":    "moment order k",
 	}[param]
 	if xl == "" {
-		xl = param + " (log scale)"
+		xl = param
 	}
 	ptitle, notes := privacyLabels(sweepReports(s))
-	f := newFigure(ptitle+fmt.Sprintf("%s · %s · sweep of %s\n%s", name, s0.Class, param, strings.Join(append(s.Fixed(num), fmt.Sprintf("%s per point, %s", plural(s0.Trials, "trial"), s0.SeedText())), ", ")),
-		xl, yLabel(sweepReports(s), "mean excess risk F(w) − F* (loss units, log scale)"))
+	sym := map[string]string{"eps": "ε", "clip": "C"}[param]
+	if sym == "" {
+		sym = param
+	}
+	f := newFigure(ptitle+fmt.Sprintf("%s · %s · sweep of %s\n%s", name, s0.Class, sym, strings.Join(append(s.Fixed(num), fmt.Sprintf("%s per point, %s", plural(s0.Trials, "trial"), s0.SeedText())), ", ")),
+		xl, yLabel(sweepReports(s), "mean excess risk F(w) − F*"), o)
 	drawn, dropped, noBars := 0, 0, 0
 	for si, solver := range s.Solvers {
 		var xys plotter.XYs
@@ -98,7 +103,7 @@ func Sweep(s *engine.SweepReport) (*Figure, error) {
 		if !trade {
 			label = solverSlopeText(solver, s.Slopes)
 		}
-		if err := f.addSeries(label, RoleSolver, solver, xys, col, nil, vg.Points(2), si); err != nil {
+		if err := f.addSeries(label, RoleSolver, solver, xys, col, nil, vg.Points(2.2), si); err != nil {
 			return nil, err
 		}
 		if len(bars.XYs) > 0 {
@@ -107,6 +112,7 @@ func Sweep(s *engine.SweepReport) (*Figure, error) {
 				return nil, err
 			}
 			eb.LineStyle.Color = col
+			eb.LineStyle.Width = vg.Points(1.2)
 			f.Plot.Add(eb)
 		}
 		drawn += len(xys)
@@ -115,33 +121,28 @@ func Sweep(s *engine.SweepReport) (*Figure, error) {
 				return nil, err
 			}
 			if si == 0 {
-				if err := f.addClippedLabels(s, si); err != nil {
-					return nil, err
-				}
+				f.addClippedLabels(s, si)
 			}
 		}
 	}
-	nl, err := f.addStartCurve(s)
-	if err != nil {
+	f.addStartCurve(s)
+	if o.Hide&HideCertificates == 0 {
+		for si, solver := range s.Solvers {
+			f.addCertCurve(s, si, solver)
+		}
+	}
+	if drawn == 0 && len(f.refs) == 0 {
+		return nil, errNothing
+	}
+	if err := f.finish(); err != nil {
 		return nil, err
 	}
-	for si, solver := range s.Solvers {
-		ok, err := f.addCertCurve(s, si, solver)
-		if err != nil {
+	guides := 0
+	if !trade && o.Hide&HideBounds == 0 && drawn > 0 {
+		var err error
+		if guides, err = f.addSlopeGuides(s); err != nil {
 			return nil, err
 		}
-		if ok {
-			nl++
-		}
-	}
-	nb := 0
-	if param != spec.SweepClip {
-		if nb, err = f.addBoundCurves(s); err != nil {
-			return nil, err
-		}
-	}
-	if drawn == 0 && nb+nl == 0 {
-		return nil, errNothing
 	}
 	if dropped > 0 {
 		notes = append(notes, plural(dropped, "point")+" without a positive finite mean excess risk not shown (log axes)")
@@ -149,11 +150,11 @@ func Sweep(s *engine.SweepReport) (*Figure, error) {
 	if noBars > 0 {
 		notes = append(notes, fmt.Sprintf("%s reaching ≤ 0 not drawn (log axes)", plural(noBars, "error bar")))
 	}
-	if nb > 0 {
-		f.legendNote(rateNote)
+	if guides > 0 {
+		f.legendNote(guideNote)
 	}
 	if trade {
-		f.legendNote(fmt.Sprintf("the percentages beside %s's points (where there is room): the fraction of per-sample gradients clipped", s.Solvers[0]))
+		f.legendNote(fmt.Sprintf("the percentages beside %s's points: the fraction of per-sample gradients clipped", s.Solvers[0]))
 		f.legendNote("error bars: ±1 standard error over trials; no slope is fitted: a trade-off is not a power law")
 	} else {
 		f.legendNote("error bars: ±1 standard error over trials; slopes: OLS of ln(mean) on ln(x) with 95% t-interval")
@@ -161,14 +162,18 @@ func Sweep(s *engine.SweepReport) (*Figure, error) {
 	for _, n := range notes {
 		f.legendNote(n)
 	}
-	f.fixRange()
 	if trade {
 		if err := f.addTradeOffMarkers(s); err != nil {
 			return nil, err
 		}
 	}
+	f.placeLineLabels()
+	f.setRanges()
 	return f, nil
 }
+
+// guideNote says what a slope guide is.
+const guideNote = "Slope guides (thin): a theorem's bound with every constant set to 1 is a rate, not a level: each is drawn through the first solver's points, so only its slope is a claim (" + theory.RateMeaning + ")"
 
 // addBiasOnly draws solver si's bias-only curve (clip and k sweeps).
 func (f *Figure) addBiasOnly(s *engine.SweepReport, si int, solver string) error {
@@ -188,7 +193,7 @@ func (f *Figure) addBiasOnly(s *engine.SweepReport, si int, solver string) error
 
 // addClippedLabels writes the clipped fraction beside each of solver si's
 // points.
-func (f *Figure) addClippedLabels(s *engine.SweepReport, si int) error {
+func (f *Figure) addClippedLabels(s *engine.SweepReport, si int) {
 	var xys plotter.XYs
 	var labels []string
 	for _, p := range s.Points {
@@ -200,19 +205,13 @@ func (f *Figure) addClippedLabels(s *engine.SweepReport, si int) error {
 		labels = append(labels, percentText(r.Clipped))
 	}
 	if len(xys) == 0 {
-		return nil
+		return
 	}
-	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-	if err != nil {
-		return err
-	}
-	sty := lab.TextStyle[0] // gonum's default label font, at 8 pt
+	sty := textStyle(9)
 	sty.Color = solverColor(si)
-	sty.Font.Size = vg.Points(8)
 	// Placed when drawn, clear of every line and of each other
-	// (pointLabels): an offset fixed in advance overprinted the w₀ line.
+	// (pointLabels).
 	f.Plot.Add(&pointLabels{f: f, at: xys, texts: labels, style: sty})
-	return nil
 }
 
 // percentText writes a fraction as a percentage, 3 significant digits.
@@ -223,8 +222,8 @@ func percentText(x float64) string {
 	return theory.NumberFormat{Digits: 2}.Format(100*x) + "%"
 }
 
-// addStartCurve draws F(w₀) − F* over the grid.
-func (f *Figure) addStartCurve(s *engine.SweepReport) (int, error) {
+// addStartCurve queues F(w₀) − F* over the grid.
+func (f *Figure) addStartCurve(s *engine.SweepReport) {
 	var xys plotter.XYs
 	zero := false
 	for _, p := range s.Points {
@@ -235,7 +234,7 @@ func (f *Figure) addStartCurve(s *engine.SweepReport) (int, error) {
 		switch {
 		case v <= 0:
 			zero = true
-		case drawable(v) && drawable(p.Value) && f.window(v):
+		case drawable(v) && drawable(p.Value):
 			xys = append(xys, plotter.XY{X: p.Value, Y: v})
 		}
 	}
@@ -243,80 +242,74 @@ func (f *Figure) addStartCurve(s *engine.SweepReport) (int, error) {
 		f.legendNote("w₀ (start): F(w₀) − F* = 0 at some points (w₀ = w*): not drawn there (log axis)")
 	}
 	if len(xys) == 0 {
-		return 0, nil
+		return
 	}
-	name := "w₀ (start): F(w₀) − F*, the excess risk of doing nothing (a curve above it did worse)"
+	name := "w₀ (start): F(w₀) − F*, doing nothing (a curve above it did worse)"
+	label := ""
 	if len(xys) == 1 || xys[0].Y == xys[len(xys)-1].Y {
 		name = fmt.Sprintf(startText, num(xys[0].Y))
+		label = "w₀ " + num(xys[0].Y)
 	}
-	return 1, f.addSeries(name, RoleStart, "", xys, startColor, startDashes, vg.Points(1.6), -1)
+	f.addRef(reference{name: name, label: label, role: RoleStart, col: startColor, dashes: startDashes, width: vg.Points(1.8), pts: xys})
 }
 
-// addCertCurve draws solver si's certificate over the grid.
-func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) (bool, error) {
+// addCertCurve queues solver si's certificate over the grid.
+func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) {
 	var xys plotter.XYs
-	id := ""
-	off, missing := 0, 0
+	var cert *theory.Certificate
+	missing := 0
 	for _, p := range s.Points {
 		r := p.Reports[si]
 		v := r.Certified.Value()
-		if r.Certified.Cert != nil {
-			id = r.Certified.Cert.ID
+		if r.Certified.Cert != nil && cert == nil {
+			cert = r.Certified.Cert
 		}
-		switch {
-		case r.Refused != "" || !drawable(v) || !drawable(p.Value):
+		if r.Refused != "" || !drawable(v) || !drawable(p.Value) {
 			missing++
-		case !f.window(v):
-			off++
-		default:
-			xys = append(xys, plotter.XY{X: p.Value, Y: v})
+			continue
 		}
+		xys = append(xys, plotter.XY{X: p.Value, Y: v})
 	}
-	if id == "" {
-		return false, nil
+	if cert == nil {
+		return
 	}
+	src := certSource(cert)
 	if len(xys) == 0 {
-		f.legendNote(fmt.Sprintf("%s: certificate %s not drawn (missing, failing a condition or more than %s× above the curves at every point)", solver, id, offChartText))
-		return false, nil
+		f.legendNote(fmt.Sprintf("%s: certificate (%s) not drawn: missing, vacuous or failing a condition at every point", solver, src))
+		return
 	}
-	name := fmt.Sprintf("%s: certified at each point's parameters (%s, the paper's explicit constants; vacuous where above w₀)", solver, id)
-	if off > 0 {
-		name += fmt.Sprintf("; %s more than %s× above the curves not drawn", plural(off, "point"), offChartText)
-	}
+	name := fmt.Sprintf("%s certified at each point's parameters (%s; vacuous where above w₀)", solver, src)
 	if missing > 0 {
 		name += "; " + plural(missing, "point") + " without one"
 	}
-	return true, f.addSeries(name, RoleCertificate, solver, xys, shade(solverColor(si), -0.45), nil, vg.Points(1.4), -1)
+	// The label (beside its arrow when the curve is off the axes) gives
+	// the certificates' range over the grid: each is an upper bound at
+	// its own point.
+	lo, hi := span(xys)
+	label := solver + " certified ≤ " + num(lo)
+	if hi > lo {
+		label += " to " + num(hi)
+	}
+	f.addRef(reference{name: name, label: label, role: RoleCertificate, solver: solver,
+		col: shade(solverColor(si), -0.45), width: vg.Points(1.5), pts: xys})
 }
 
 // addTradeOffMarkers draws vertical lines at the prescribed C (clip
 // sweeps) and at the first solver's empirical best point, over the fixed
 // y range.
 func (f *Figure) addTradeOffMarkers(s *engine.SweepReport) error {
-	y0, y1 := f.Plot.Y.Min, f.Plot.Y.Max
-	vline := func(x float64, name string, col color.Color, dashes []vg.Length) error {
-		if !drawable(x) {
-			return nil
-		}
-		s := Series{Name: name, Role: RoleMarker, Color: col, Dashes: dashes, Points: plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}}}
-		l, err := plotter.NewLine(s.Points)
-		if err != nil {
-			return err
-		}
-		l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.2), Dashes: dashes}
-		f.Plot.Add(l)
-		f.series = append(f.series, s)
-		f.legendAdd(name, l)
-		return nil
-	}
 	if s.Sweep.Param == spec.SweepClip && drawable(s.PrescribedClip) {
-		if err := vline(s.PrescribedClip, fmt.Sprintf("prescribed C = %s (the theorem's choice)", num(s.PrescribedClip)), markerColor, f.nextDashes()); err != nil {
+		if err := f.vline(s.PrescribedClip, fmt.Sprintf("prescribed C = %s (the theorem's choice)", num(s.PrescribedClip)), markerColor, f.nextDashes()); err != nil {
 			return err
 		}
 	}
 	if len(s.Best) > 0 && drawable(s.Best[0].Value) {
 		b := s.Best[0]
-		return vline(b.Value, fmt.Sprintf("empirical best %s for %s: %s = %s (mean %s)", s.Sweep.Param, b.Solver, s.Sweep.Param, num(b.Value), num(b.Excess.Mean)), bestColor, f.nextDashes())
+		sym := s.Sweep.Param
+		if sym == spec.SweepClip {
+			sym = "C"
+		}
+		return f.vline(b.Value, fmt.Sprintf("empirical best %s for %s: %s = %s (mean %s)", sym, b.Solver, sym, num(b.Value), num(b.Excess.Mean)), bestColor, f.nextDashes())
 	}
 	return nil
 }
@@ -337,10 +330,28 @@ func solverSlopeText(solver string, slopes []engine.Slope) string {
 	return SolverLabel(solver) + ": measured mean"
 }
 
-// addBoundCurves draws each bound's values over the grid: the slope over
-// the grid in the legend for n, ε and d sweeps, with the local rate's
-// caveat where it applies (engine.BoundSlope.RateNote).
-func (f *Figure) addBoundCurves(s *engine.SweepReport) (int, error) {
+// addSlopeGuides draws each bound's shape over the grid through the
+// first solver's points: the bound's values times the constant c that
+// puts their log mean on the measured means' (c = exp(mean(ln m − ln b))
+// over the points where both exist; the OLS line of the measured points
+// passes through the same centre). Its legend gives the bound's slope over
+// the grid beside the solver's fitted one, with the local rate's caveat
+// where it applies (engine.BoundSlope.RateNote). It returns how many it
+// drew.
+func (f *Figure) addSlopeGuides(s *engine.SweepReport) (int, error) {
+	solver := s.Solvers[0]
+	measured := map[float64]float64{}
+	for _, p := range s.Points {
+		if len(p.Reports) > 0 && p.Reports[0] != nil && p.Reports[0].Refused == "" && drawable(p.Reports[0].Excess.Mean) {
+			measured[p.Value] = p.Reports[0].Excess.Mean
+		}
+	}
+	fitted := ""
+	for _, sl := range s.Slopes {
+		if sl.Solver == solver && !math.IsNaN(sl.Slope) {
+			fitted = ", " + solver + " fitted " + slopeText(sl.Slope)
+		}
+	}
 	perKind := map[theory.Kind]int{}
 	drawn := 0
 	for _, bs := range s.Bounds {
@@ -350,42 +361,32 @@ func (f *Figure) addBoundCurves(s *engine.SweepReport) (int, error) {
 		if bs.Title == "" {
 			label = string(bs.Kind) + " bound " + bs.ID
 		}
-		slope := ""
-		if !math.IsNaN(bs.Slope) {
-			slope = ", slope " + slopeText(bs.Slope) + " over the grid"
-		}
 		var xys plotter.XYs
-		missing, off := 0, 0
+		sum, n := 0.0, 0
 		for _, p := range s.Points {
 			v, ok := boundAt(p, bs.ID)
-			switch {
-			case !ok || !drawable(v) || !drawable(p.Value):
-				missing++
-			case !f.window(v):
-				off++
-			default:
-				xys = append(xys, plotter.XY{X: p.Value, Y: v})
+			if !ok || !drawable(v) || !drawable(p.Value) {
+				continue
+			}
+			xys = append(xys, plotter.XY{X: p.Value, Y: v})
+			if m, ok := measured[p.Value]; ok {
+				sum += math.Log(m) - math.Log(v)
+				n++
 			}
 		}
-		if len(xys) == 0 {
-			why := "infinite or missing at every point"
-			if off > 0 {
-				why = fmt.Sprintf("infinite, missing or more than %s× beyond the curves at every point", offChartText)
-			}
-			f.legendNote(fmt.Sprintf("rate · %s: not drawn (%s)%s", label, why, slope))
+		if len(xys) < 2 || n == 0 {
+			f.legendNote(fmt.Sprintf("slope guide · %s: not drawn (infinite or missing at the measured points)", label))
 			continue
 		}
-		txt := fmt.Sprintf("rate · %s%s", label, slope)
+		c := math.Exp(sum / float64(n))
+		for j := range xys {
+			xys[j].Y *= c
+		}
+		txt := fmt.Sprintf("slope guide · %s: slope %s (rate, constants = 1)%s", label, slopeText(bs.Slope), fitted)
 		if bs.RateNote != "" {
 			txt += "; " + bs.RateNote
 		}
-		if missing > 0 {
-			txt += "; " + plural(missing, "point") + " infinite or missing"
-		}
-		if off > 0 {
-			txt += fmt.Sprintf("; %s more than %s× beyond the curves, not drawn", plural(off, "point"), offChartText)
-		}
-		if err := f.addSeries(txt, RoleRate, "", xys, kindColor(bs.Kind, i), nil, vg.Points(1.4), -1); err != nil {
+		if err := f.addSeries(txt, RoleRate, "", xys, kindColor(bs.Kind, i), nil, vg.Points(1.2), -1); err != nil {
 			return drawn, err
 		}
 		drawn++

@@ -184,7 +184,10 @@ func pm(x, se float64) string {
 // WriteAuditTable writes the table of `dpso audit` (an oracle or a whole
 // run): what was audited, the claim, the sample, the estimates and bounds
 // (each saying what it is), the verdict and the notes.
-func WriteAuditTable(w io.Writer, r *audit.Result) error {
+func WriteAuditTable(w io.Writer, r *audit.Result) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	pct := fmt.Sprintf("%g%%", 100*(1-audit.Alpha))
 	what := fmt.Sprintf("%s mean oracle, black-box on worst-case neighbouring batches (d = %d, s = %d", r.Oracle, r.D, r.S)
 	if r.Groups > 0 {
@@ -265,7 +268,10 @@ func verdictText(violation bool, k oracle.Kind, muLower, epsLower, eps float64) 
 }
 
 // WriteOneRunTable writes the table of `dpso audit --one-run`.
-func WriteOneRunTable(w io.Writer, r *audit.OneRunResult) error {
+func WriteOneRunTable(w io.Writer, r *audit.OneRunResult) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	pct := fmt.Sprintf("%g%%", 100*(1-audit.Alpha))
 	runs := "one run; " + r.Rand.String()
 	if r.Rand.String() == "seeded" {

@@ -22,7 +22,10 @@ type BoundsJSON struct {
 // failed condition explains itself on its own line under its bound: the
 // theorem does not cover these parameters, and the value shown is only
 // the formula's.
-func WriteBoundsTable(w io.Writer, bounds []theory.Bound) error {
+func WriteBoundsTable(w io.Writer, bounds []theory.Bound) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "BOUND\tKIND\tVALUE (RATE)\tRATE N\tCONDITIONS\tDOMINANT TERM")
 	var failed []string
@@ -40,7 +43,7 @@ func WriteBoundsTable(w io.Writer, bounds []theory.Bound) error {
 	for _, f := range failed {
 		fmt.Fprintln(w, f)
 	}
-	_, err := fmt.Fprintln(w, "Values are rates, constants = 1 and logs as stated (natural log): compare slopes, not levels; they are not certificates.")
+	_, err = fmt.Fprintln(w, "Values are rates, constants = 1 and logs as stated (natural log): compare slopes, not levels; they are not certificates.")
 	return err
 }
 

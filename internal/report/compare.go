@@ -99,7 +99,10 @@ func Comparison(c *engine.Comparison, opt Options) ComparisonJSON {
 // from the first solver, its parameters and privacy, or its refusal), the
 // class's bounds, and the notes — those of every solver once, a solver's
 // own prefixed with its name.
-func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) error {
+func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	if len(c.Reports) == 0 {
 		_, err := fmt.Fprintln(w, "No solver to compare.")
 		return err

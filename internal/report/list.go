@@ -164,7 +164,10 @@ func List() ListJSON {
 }
 
 // WriteList writes the text of `dpso list`.
-func WriteList(w io.Writer, l ListJSON) error {
+func WriteList(w io.Writer, l ListJSON) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	fmt.Fprintln(w, "SCENARIOS (dpso run --scenario NAME; parameters are flags of the same name)")
 	for _, s := range l.Scenarios {
 		fmt.Fprintf(w, "\n%s — %s\n", s.Name, s.Description)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -33,6 +34,9 @@ type Moments struct {
 	// class) of Lemma "lem: empirical moments" at the resolved k and n, for
 	// the classes whose localized theorem reads it; nil for the others.
 	Empirical *Empirical
+	// Contradictions are the given constants (--lf, --rk, …) that the
+	// scenario's own constants contradict.
+	Contradictions []scenarios.Contradiction
 	// D is the instance's d (user data: its feature columns);
 	// Estimated and Geometry are, on user data, the constants computed
 	// from the rows and where their minimizer lies (non-private).
@@ -50,10 +54,26 @@ type Empirical struct {
 	Entry scenarios.EmpiricalEntry
 }
 
-// NewMoments is the moment profile of a built problem.
-func NewMoments(s spec.Spec, in *scenarios.Instance) Moments {
+// NewMoments is the moment profile of a built problem, computed under ctx
+// (its sup moments take seconds at d = 10⁴): on cancellation it returns
+// ctx's error within one Monte Carlo chunk.
+func NewMoments(ctx context.Context, s spec.Spec, in *scenarios.Instance) (Moments, error) {
 	m := Moments{Spec: s, Lf: in.Moment(math.Inf(1)), D: in.Dim(), Estimated: in.Estimated(), Geometry: in.Geometry()}
-	for _, e := range in.Profile() {
+	prof, err := in.ProfileContext(ctx)
+	if err != nil {
+		return Moments{}, err
+	}
+	m.CheckOrders = scenarios.CheckOrders(s.K)
+	// Every order the rows below read: the profile's, the checks' and the
+	// empirical moment's 2k.
+	ks := append([]float64{2 * s.K}, m.CheckOrders...)
+	for _, e := range prof {
+		ks = append(ks, e.K)
+	}
+	if err := in.SupMomentsContext(ctx, ks); err != nil {
+		return Moments{}, err
+	}
+	for _, e := range prof {
 		if !math.IsInf(e.K, 1) {
 			m.Finite = append(m.Finite, e)
 			m.Noncentral = append(m.Noncentral, in.Noncentral(e.K))
@@ -63,12 +83,12 @@ func NewMoments(s spec.Spec, in *scenarios.Instance) Moments {
 	m.Noncentral = append(m.Noncentral, in.Noncentral(math.Inf(1)))
 	m.Coordinate = append(m.Coordinate, in.Coordinate(math.Inf(1)))
 	m.L, m.LExact, m.LMethod = in.GradSup()
-	m.CheckOrders = scenarios.CheckOrders(s.K)
 	m.Checks = in.AssumptionChecks(m.CheckOrders)
 	if e, sym, ok := in.ClassEmpirical(s.Class, s.K, s.N); ok {
 		m.Empirical = &Empirical{Sym: sym, N: s.N, Entry: e}
 	}
-	return m
+	m.Contradictions = in.Contradictions()
+	return m, nil
 }
 
 // MomentsJSON is the document of `dpso moments --json`.
@@ -97,6 +117,20 @@ type MomentsJSON struct {
 	// class's localized theorem reads; null for the classes whose theorems
 	// read none.
 	Empirical *EmpiricalJSON `json:"empirical"`
+	// Contradictions are the given constants the scenario contradicts:
+	// the flag, the constant, the given value and the scenario's own
+	// (null: ∞), in a sentence.
+	Contradictions []ContradictionJSON `json:"contradictions"`
+}
+
+// ContradictionJSON is a given constant that the scenario contradicts
+// (scenarios.Contradiction).
+type ContradictionJSON struct {
+	Field    string   `json:"field"`
+	Symbol   string   `json:"symbol"`
+	Given    float64  `json:"given"`
+	Scenario *float64 `json:"scenario"`
+	Text     string   `json:"text"`
 }
 
 // EmpiricalJSON is R̃_{2k,n} (symbol "R̃_{2k,n}") or R̃_{2k,⌊n/4⌋}
@@ -146,13 +180,16 @@ type GradSupJSON struct {
 	Method string   `json:"method"`
 }
 
-// CheckJSON is one inequality Lhs ≤ Rhs and its verdict.
+// CheckJSON is one inequality Lhs ≤ Rhs and its verdict; Label is the
+// paper's \label of what asserts it, LabelPDF the same as the PDF numbers
+// it ("Lemma 21").
 type CheckJSON struct {
-	Text    string   `json:"text"`
-	Label   string   `json:"label"`
-	Lhs     *float64 `json:"lhs"`
-	Rhs     *float64 `json:"rhs"`
-	Verdict string   `json:"verdict"`
+	Text     string   `json:"text"`
+	Label    string   `json:"label"`
+	LabelPDF string   `json:"label_pdf"`
+	Lhs      *float64 `json:"lhs"`
+	Rhs      *float64 `json:"rhs"`
+	Verdict  string   `json:"verdict"`
 }
 
 func supJSON(e scenarios.SupEntry) SupJSON {
@@ -181,7 +218,11 @@ func (m Moments) JSON() MomentsJSON {
 		j.Coordinate = append(j.Coordinate, supJSON(m.Coordinate[i]))
 	}
 	for _, c := range m.Checks {
-		j.Checks = append(j.Checks, CheckJSON{Text: c.Text, Label: c.Label, Lhs: JSONNum(c.Lhs), Rhs: JSONNum(c.Rhs), Verdict: c.Verdict})
+		j.Checks = append(j.Checks, CheckJSON{Text: c.Text, Label: c.Label, LabelPDF: theory.Cite(c.Label), Lhs: JSONNum(c.Lhs), Rhs: JSONNum(c.Rhs), Verdict: c.Verdict})
+	}
+	j.Contradictions = []ContradictionJSON{}
+	for _, c := range m.Contradictions {
+		j.Contradictions = append(j.Contradictions, ContradictionJSON{Field: c.Field, Symbol: c.Symbol, Given: c.Given, Scenario: JSONNum(c.Own), Text: c.Text})
 	}
 	if em := m.Empirical; em != nil {
 		e := em.Entry
@@ -195,11 +236,14 @@ func (m Moments) JSON() MomentsJSON {
 }
 
 // WriteTable writes the table of `dpso moments`.
-func (m Moments) WriteTable(w io.Writer) error {
+func (m Moments) WriteTable(w io.Writer) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	s := m.Spec
 	name := s.Scenario
 	if s.Data != "" {
-		name = s.Data + " (user data, " + s.Loss + " loss)"
+		name = theory.Name(s.Data) + " (user data, " + s.Loss + " loss)"
 	}
 	if s.Data != "" {
 		fmt.Fprintf(w, "NOT PRIVATE: every number below is computed on your rows (the empirical distribution's constants): a non-private diagnostic.\n")
@@ -228,6 +272,9 @@ func (m Moments) WriteTable(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(w, "∞: the moment does not exist. A standard error of 0 means exact.")
+	for _, c := range m.Contradictions {
+		fmt.Fprintln(w, "⚠ "+c.Text+".")
+	}
 	if len(m.Noncentral) == 0 {
 		return nil
 	}
@@ -282,7 +329,7 @@ func (m Moments) WriteTable(w io.Writer) error {
 				omitted++ // ∞ ≤ ∞: moments that do not exist
 				continue
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t[%s]\n", c.Verdict, c.Text, c.Label)
+			fmt.Fprintf(tw, "  %s\t%s\t[%s]\n", c.Verdict, c.Text, theory.Cite(c.Label))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -34,7 +34,10 @@ func Privacy(pr theory.Privacy) PrivacyJSON {
 }
 
 // WritePrivacyTable writes the table of `dpso privacy --eps E`.
-func WritePrivacyTable(w io.Writer, pr theory.Privacy) error {
+func WritePrivacyTable(w io.Writer, pr theory.Privacy) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	return writeRows(w, [][2]string{
 		{"zCDP ε", n6(pr.Eps)},
 		{"ρ = ε²/2", n6(pr.Rho)},

@@ -63,7 +63,10 @@ func RateMap(m theory.RateMap, fixed string) RateMapJSON {
 // under a sentence saying what it shades: which upper bound is smaller,
 // how far the best one is above the lower bound, and (smooth-convex) the
 // regimes of Remark "rem: affine optimal".
-func WriteRateMap(w io.Writer, m theory.RateMap, layers []theory.MapLayer, fixed string) error {
+func WriteRateMap(w io.Writer, m theory.RateMap, layers []theory.MapLayer, fixed string) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	fmt.Fprintf(w, "Rate map of class %s over %s × %s (log grids, %d × %d): %s.\n",
 		m.Spec.Class, m.Spec.X, m.Spec.Y, len(m.Xs), len(m.Ys), fixed)
 	priors := theory.ForClass(m.Spec.Class)[2:]

@@ -103,10 +103,12 @@ type TermJSON struct {
 // CertificateJSON is a run's certificate (theory.Certificate at its
 // parameters): value null when a condition fails (the failed one says
 // holds: false) or when the bound is infinite; Vacuous when it is not
-// below F(w₀) − F*; Notes qualify it.
+// below F(w₀) − F*; Notes qualify it. Source cites the paper by its LaTeX
+// labels, SourcePDF the same as the PDF numbers them ("Proposition 30").
 type CertificateJSON struct {
 	ID         string             `json:"id"`
 	Source     string             `json:"source"`
+	SourcePDF  string             `json:"source_pdf"`
 	Formula    string             `json:"formula"`
 	Quantity   string             `json:"quantity"`
 	Value      *float64           `json:"value"`
@@ -149,7 +151,7 @@ func certJSON(c engine.Certified, w0 float64) *CertificateJSON {
 		return nil
 	}
 	x := c.Cert
-	j := &CertificateJSON{ID: x.ID, Source: x.Source, Formula: x.Formula, Quantity: x.Quantity, Value: JSONNum(x.Value),
+	j := &CertificateJSON{ID: x.ID, Source: x.Source, SourcePDF: theory.Cite(x.Source), Formula: x.Formula, Quantity: x.Quantity, Value: JSONNum(x.Value),
 		Terms: make([]TermJSON, len(x.Terms)), Conditions: x.Conditions, Meaning: CertMeaning,
 		Vacuous: c.Vacuous(w0), Notes: nonNil(c.Notes)}
 	for i, t := range x.Terms {

@@ -451,17 +451,19 @@ func momentsUsedText(t scenarios.TheoryInputs) string {
 // values it uses in place of r̃_k and r̃₂ (absent for ass:tilde, the
 // default, whose r̃_k the bounds show).
 type MomentsUsedJSON struct {
-	Assumption string   `json:"assumption"`
-	Label      string   `json:"label"`
-	Rk         *float64 `json:"rk"`
-	R2         *float64 `json:"r2"`
+	Assumption string `json:"assumption"`
+	Label      string `json:"label"`
+	// LabelPDF is Label as the paper's PDF numbers it ("Assumption 2").
+	LabelPDF string   `json:"label_pdf"`
+	Rk       *float64 `json:"rk"`
+	R2       *float64 `json:"r2"`
 }
 
 func momentsUsed(t scenarios.TheoryInputs) *MomentsUsedJSON {
 	if t.Assumption == "" || t.Assumption == theory.Tilde {
 		return nil
 	}
-	return &MomentsUsedJSON{Assumption: string(t.Assumption), Label: t.Assumption.Label(), Rk: JSONNum(t.UsedRk), R2: JSONNum(t.UsedR2)}
+	return &MomentsUsedJSON{Assumption: string(t.Assumption), Label: t.Assumption.Label(), LabelPDF: theory.Cite(t.Assumption.Label()), Rk: JSONNum(t.UsedRk), R2: JSONNum(t.UsedR2)}
 }
 
 func writeRows(w io.Writer, rows [][2]string) error {
@@ -493,7 +495,10 @@ func writeTail(w io.Writer, bounds []theory.Bound, notes []string) error {
 }
 
 // WriteRunTable writes the table of `dpso run`.
-func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
+func WriteRunTable(w io.Writer, r *engine.Report, opt Options) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	conv := opt.convDelta()
 	s := r.Spec
 	rows := problemRows(s, r.Theory, r.Solver, r.Describe, r.Oracle)
@@ -542,7 +547,10 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) error {
 }
 
 // WritePrescriptionTable writes the table of `dpso run --dry-run`.
-func WritePrescriptionTable(w io.Writer, p *engine.Prescription, opt Options) error {
+func WritePrescriptionTable(w io.Writer, p *engine.Prescription, opt Options) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	conv := opt.convDelta()
 	s := p.Spec
 	desc := ""

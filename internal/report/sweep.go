@@ -309,7 +309,10 @@ func sweepBoundAt(p engine.SweepPoint, id string) (float64, bool) {
 }
 
 // WriteSweepTable writes the table of `dpso sweep`.
-func WriteSweepTable(w io.Writer, rep *engine.SweepReport) error {
+func WriteSweepTable(w io.Writer, rep *engine.SweepReport) (err error) {
+	cw := citing(w)
+	defer func() { err = cw.close(err) }()
+	w = cw
 	s := sweepBase(rep)
 	param := rep.Sweep.Param
 	trade := param == spec.SweepClip || param == spec.SweepK

@@ -169,6 +169,9 @@ func (c *calibration) epsAt(h float64) func(s float64) (float64, error) {
 		}
 		if c.k == RDP {
 			e, _, err := RDPEpsilon(c.mech(s), c.delta, nil)
+			if err == nil {
+				observeStep(c.ctx, c.k, s, e <= c.target)
+			}
 			return e, err
 		}
 		// PLDEpsilon's computation (the mechanism and δ are valid and not
@@ -176,6 +179,7 @@ func (c *calibration) epsAt(h float64) func(s float64) (float64, error) {
 		ps, used, err := composedPLDWith(c.mech(s), PLDOptions{Discretization: h}.withDefaults(), &c.scratch)
 		if errors.Is(err, ErrGridTooLarge) {
 			c.gridMiss = math.Max(c.gridMiss, s)
+			observeStep(c.ctx, c.k, s, false)
 			return math.Inf(1), nil
 		}
 		if err != nil {
@@ -185,6 +189,7 @@ func (c *calibration) epsAt(h float64) func(s float64) (float64, error) {
 		for _, p := range ps {
 			e = math.Max(e, p.epsForDelta(c.delta))
 		}
+		observeStep(c.ctx, c.k, s, e <= c.target)
 		if h == 0 && e <= c.target && (c.kept == nil || s < c.kept.s) {
 			k := &keptPLD{s: s, used: used}
 			for _, p := range ps {

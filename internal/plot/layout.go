@@ -1,0 +1,294 @@
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"dpso/theory"
+)
+
+// The default size of a figure, in pixels: 16:9, a slide's full width.
+const (
+	DefaultWidth  = 1920
+	DefaultHeight = 1080
+)
+
+// The sizes a figure may have: each side within [MinSide, MaxSide] pixels,
+// at most MaxPixels in all (an RGBA image of 4 bytes a pixel).
+const (
+	MinSide   = 320
+	MaxSide   = 7680
+	MaxPixels = 7680 * 4320
+)
+
+// Hide is a set of the parts of a figure to leave out.
+type Hide uint8
+
+// The parts a figure can leave out.
+const (
+	// HideBounds leaves out the theory's slope guides (sweeps).
+	HideBounds Hide = 1 << iota
+	// HideCertificates leaves out the certificates' lines and curves.
+	HideCertificates
+	// HideTrials leaves out the single trials' faint traces (runs).
+	HideTrials
+)
+
+// hideNames are the names ParseHide reads, in order.
+var hideNames = []struct {
+	name string
+	h    Hide
+}{{"bounds", HideBounds}, {"certificates", HideCertificates}, {"trials", HideTrials}}
+
+// HideNames lists the names ParseHide reads ("bounds", "certificates",
+// "trials").
+func HideNames() []string {
+	out := make([]string, len(hideNames))
+	for i, h := range hideNames {
+		out[i] = h.name
+	}
+	return out
+}
+
+// ParseHide reads a comma-separated list of parts to leave out ("" is
+// none), refusing a name it does not know with the allowed ones.
+func ParseHide(s string) (Hide, error) {
+	var h Hide
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(strings.ToLower(part))
+		if part == "" {
+			continue
+		}
+		found := false
+		for _, n := range hideNames {
+			if n.name == part {
+				h |= n.h
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("%s is not a part of a figure (want a comma-separated list of %s)", theory.Quote(part), strings.Join(HideNames(), ", "))
+		}
+	}
+	return h, nil
+}
+
+// Options shape a figure: its size in pixels (the PNG's, and the SVG's
+// nominal size) and the parts it leaves out. The zero value is the
+// default: 1920×1080 with every part.
+type Options struct {
+	Width, Height int
+	Hide          Hide
+}
+
+// withDefaults fills a zero size with the default.
+func (o Options) withDefaults() Options {
+	if o.Width <= 0 || o.Height <= 0 {
+		o.Width, o.Height = DefaultWidth, DefaultHeight
+	}
+	return o
+}
+
+// ParseSize reads a size "WxH" in pixels (e.g. 1920x1080; × also
+// accepted), each side within [MinSide, MaxSide] and at most MaxPixels in
+// all.
+func ParseSize(s string) (w, h int, err error) {
+	t := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "×", "x")
+	ws, hs, ok := strings.Cut(t, "x")
+	if ok {
+		w, err = strconv.Atoi(strings.TrimSpace(ws))
+		if err == nil {
+			h, err = strconv.Atoi(strings.TrimSpace(hs))
+		}
+	}
+	if !ok || err != nil {
+		return 0, 0, fmt.Errorf("%s is not a size: want WIDTHxHEIGHT in pixels, e.g. %dx%d", theory.Quote(s), DefaultWidth, DefaultHeight)
+	}
+	if w < MinSide || h < MinSide || w > MaxSide || h > MaxSide {
+		return 0, 0, fmt.Errorf("%dx%d: each side must be %d to %d pixels", w, h, MinSide, MaxSide)
+	}
+	if w*h > MaxPixels {
+		return 0, 0, fmt.Errorf("%dx%d: at most %s pixels in all (e.g. %dx%d)", w, h, theory.FormatCount(MaxPixels), MaxSide, MaxPixels/MaxSide)
+	}
+	return w, h, nil
+}
+
+// PixelRect is a rectangle in pixels from the image's top-left corner.
+type PixelRect struct{ X0, Y0, X1, Y1 float64 }
+
+// Layout is where a figure's parts landed when it was last written, in
+// pixels of its image (the SVG's nominal size).
+type Layout struct {
+	Width, Height int
+	// Axes is the data area; Data the extent of the measured points
+	// (their centres) in it; YLabel, XLabel, Title and Legend the texts'
+	// boxes.
+	Axes, Data                    PixelRect
+	YLabel, XLabel, Title, Legend PixelRect
+	dpi                           int
+	h                             vg.Length // the canvas's height
+	axesV                         vg.Rectangle
+}
+
+// px converts a rectangle of the canvas to pixels.
+func (l Layout) px(r vg.Rectangle) PixelRect {
+	s := float64(l.dpi) / 72
+	return PixelRect{X0: r.Min.X.Points() * s, X1: r.Max.X.Points() * s,
+		Y0: (l.h - r.Max.Y).Points() * s, Y1: (l.h - r.Min.Y).Points() * s}
+}
+
+// DataFill is the fraction of the image's height that the measured data
+// span (0 before the figure is written).
+func (l Layout) DataFill() float64 {
+	if l.Height == 0 {
+		return 0
+	}
+	return (l.Data.Y1 - l.Data.Y0) / float64(l.Height)
+}
+
+// Layout is where the figure's parts landed when it was last written.
+func (f *Figure) Layout() Layout { return f.layout }
+
+// recorder is a plotter that draws nothing: it records the data area and
+// where the measured points landed in it.
+type recorder struct {
+	f   *Figure
+	lay *Layout
+}
+
+// Plot records the layout (gonum/plot's Plotter).
+func (r *recorder) Plot(c draw.Canvas, plt *gplot.Plot) {
+	if r.lay == nil {
+		return
+	}
+	trX, trY := plt.Transforms(&c)
+	r.lay.axesV = c.Rectangle
+	r.lay.Axes = r.lay.px(c.Rectangle)
+	lo, hi := vg.Length(math.Inf(1)), vg.Length(math.Inf(-1))
+	var xlo, xhi vg.Length
+	for _, s := range r.f.series {
+		if s.Role != RoleSolver && s.Role != RoleBiasOnly && s.Role != RoleMoment || s.Arrow {
+			continue
+		}
+		for _, p := range s.Points {
+			y, x := trY(p.Y), trX(p.X)
+			if lo > hi {
+				xlo, xhi = x, x
+			}
+			lo, hi = min(lo, y), max(hi, y)
+			xlo, xhi = min(xlo, x), max(xhi, x)
+		}
+	}
+	if lo <= hi {
+		r.lay.Data = r.lay.px(vg.Rectangle{Min: vg.Point{X: xlo, Y: lo}, Max: vg.Point{X: xhi, Y: hi}})
+	}
+}
+
+// textStyle is the figures' text at size points.
+func textStyle(size float64) text.Style {
+	return text.Style{Color: color.Black, Font: font.From(gplot.DefaultFont, vg.Points(size)), Handler: figureText}
+}
+
+// wrapWidth splits s at spaces into lines no wider than width in sty (a
+// word wider than width stays whole).
+func wrapWidth(s string, sty text.Style, width vg.Length) []string {
+	var lines []string
+	cur := ""
+	for _, w := range strings.Fields(s) {
+		next := w
+		if cur != "" {
+			next = cur + " " + w
+		}
+		if cur != "" && sty.Width(next) > width {
+			lines = append(lines, cur)
+			cur = w
+			continue
+		}
+		cur = next
+	}
+	if cur != "" || len(lines) == 0 {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// The legend's thumbnail and its gap to the text.
+var (
+	thumbWidth = vg.Points(30)
+	thumbGap   = vg.Points(6)
+)
+
+// legendLines are the legend's entries and the notes wrapped at size
+// (the notes notesDelta smaller), with the height they take.
+func (f *Figure) legendLines(size float64, width vg.Length) (items, notes [][]string, height vg.Length) {
+	sty, nsty := textStyle(size), textStyle(size-notesDelta)
+	for _, it := range f.legend {
+		ls := wrapWidth(it.text, sty, width-thumbWidth-thumbGap)
+		items = append(items, ls)
+		height += vg.Points(size*1.2)*vg.Length(len(ls)) + vg.Points(size*0.4)
+	}
+	if len(f.notes) > 0 {
+		height += vg.Points(size * 0.6)
+	}
+	for _, n := range f.notes {
+		ls := wrapWidth(n, nsty, width)
+		notes = append(notes, ls)
+		height += vg.Points((size-notesDelta)*1.2)*vg.Length(len(ls)) + vg.Points(size*0.3)
+	}
+	return items, notes, height
+}
+
+// drawLegend draws the legend and the notes in box, at the largest font
+// size (legendSize down to minLegend) at which they fit; notes that do
+// not fit even then are counted in a last line. It returns the box used.
+func (f *Figure) drawLegend(dc draw.Canvas, box vg.Rectangle) vg.Rectangle {
+	width := box.Max.X - box.Min.X
+	size := float64(legendSize)
+	items, notes, height := f.legendLines(size, width)
+	for height > box.Max.Y-box.Min.Y && size > minLegend {
+		size -= 0.5
+		items, notes, height = f.legendLines(size, width)
+	}
+	sty, nsty := textStyle(size), textStyle(size-notesDelta)
+	sty.YAlign, nsty.YAlign = draw.YTop, draw.YTop
+	lh, nlh := vg.Points(size*1.2), vg.Points((size-notesDelta)*1.2)
+	y := box.Max.Y
+	for i, ls := range items {
+		for _, th := range f.legend[i].thumbs {
+			tc := draw.Crop(dc, 0, 0, 0, 0)
+			tc.Rectangle = vg.Rectangle{Min: vg.Point{X: box.Min.X, Y: y - lh}, Max: vg.Point{X: box.Min.X + thumbWidth, Y: y}}
+			th.Thumbnail(&tc)
+		}
+		for _, l := range ls {
+			dc.FillText(sty, vg.Point{X: box.Min.X + thumbWidth + thumbGap, Y: y}, l)
+			y -= lh
+		}
+		y -= vg.Points(size * 0.4)
+	}
+	if len(notes) > 0 {
+		y -= vg.Points(size * 0.6)
+	}
+	for i, ls := range notes {
+		need := nlh * vg.Length(len(ls))
+		if y-need < box.Min.Y && i < len(notes) {
+			dc.FillText(nsty, vg.Point{X: box.Min.X, Y: y}, fmt.Sprintf("… %s more: see the report (--json)", plural(len(notes)-i, "note")))
+			y -= nlh
+			break
+		}
+		for _, l := range ls {
+			dc.FillText(nsty, vg.Point{X: box.Min.X, Y: y}, l)
+			y -= nlh
+		}
+		y -= vg.Points(size * 0.3)
+	}
+	return vg.Rectangle{Min: vg.Point{X: box.Min.X, Y: max(y, box.Min.Y)}, Max: box.Max}
+}

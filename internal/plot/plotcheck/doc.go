@@ -1,0 +1,8 @@
+// Package plotcheck reads a figure file that package plot wrote — a PNG
+// or an SVG — and reports what the file alone shows: its size, and for a
+// PNG the axes (found from the axis lines) and the rows its measured data
+// span (the pixels of plot.MeasuredColors inside the axes). Tests of the
+// commands and of the explorer check with it that every figure they write
+// is 16:9 and that its data fill at least half its height, on the written
+// image rather than on the figure's model.
+package plotcheck
