@@ -1,6 +1,7 @@
 package accountant
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -135,6 +136,9 @@ func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, 
 	if L > maxFFTLen {
 		return nil, fmt.Errorf("%w: the composed privacy loss distribution needs %d grid points (more than %d); use a coarser discretisation", ErrGridTooLarge, L, maxFFTLen)
 	}
+	if err := s.err(); err != nil {
+		return nil, err
+	}
 	w := s.fft(L)
 	seq, c := w.seq, w.c
 	copy(seq, p.probs)
@@ -142,6 +146,9 @@ func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, 
 	w.f.Coefficients(c, seq)
 	for k, v := range c {
 		c[k] = cpow(v, T)
+	}
+	if err := s.err(); err != nil {
+		return nil, err
 	}
 	w.f.Sequence(seq, c)
 	out := s.output(slot, outLen)
@@ -178,6 +185,18 @@ type pldScratch struct {
 	ffts      [2]*fftWork // the two most recently used lengths, the latest first
 	ds, probs []float64
 	outs      [2][]float64 // the composed masses, one per adjacency direction
+	// ctx, when set, cancels a computation between its stages and every
+	// few thousand grid points (a computation on a large grid takes
+	// seconds where the machine is loaded).
+	ctx context.Context
+}
+
+// err is the context's error (nil without one).
+func (s *pldScratch) err() error {
+	if s == nil || s.ctx == nil {
+		return nil
+	}
+	return s.ctx.Err()
 }
 
 func (s *pldScratch) fft(L int) *fftWork {
