@@ -113,7 +113,7 @@ func (p *pmf) epsForDeltaLog(delta float64) float64 {
 // selfCompose returns the distribution of the sum of T independent copies
 // (the privacy loss of T-fold composition), by FFT with the tails truncated
 // as dp_accounting's DensePLDPmf.self_compose with tail_mass_truncation τ:
-// Chernoff bounds at 40 orders give an index window outside which the
+// Chernoff bounds (chernoffWindow) give an index window outside which the
 // composed mass is at most τ/2 on each side; the FFT of a length L ≥ the
 // window (L = 2^a 3^b 5^c) computes the window's masses plus the
 // wrapped-around (non-negative) mass from outside it, and τ is added to the
