@@ -10,6 +10,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/solvers"
+	"dpso/tui"
 )
 
 func mustResolve(t *testing.T, s spec.Spec) spec.Resolved {
@@ -107,5 +108,17 @@ func TestPoolSharesItsSlots(t *testing.T) {
 	<-errs
 	if !p.sem.TryAcquire(2) {
 		t.Fatal("the slots were not given back")
+	}
+}
+
+// TestDefaultCapsOpenEveryPreset: a student who connects with plain ssh
+// (the first preset) or names any preset gets it, not a refusal.
+func TestDefaultCapsOpenEveryPreset(t *testing.T) {
+	for i, p := range tui.Presets {
+		t.Run(p.Title, func(t *testing.T) {
+			if _, err := DefaultCaps.Limit(p.Spec); err != nil {
+				t.Errorf("preset %d is above the default caps: %v", i+1, err)
+			}
+		})
 	}
 }
