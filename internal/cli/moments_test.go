@@ -10,6 +10,7 @@ import (
 
 	"dpso/internal/report"
 	"dpso/internal/spec"
+	"dpso/internal/testutil/golden"
 	"dpso/scenarios"
 	"dpso/solvers"
 	"dpso/solvers/oracle"
@@ -45,7 +46,7 @@ func TestMomentsJSONShape(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "moments.shape.json", jsonShape(t, out))
+	golden.Equal(t, "moments.shape.json", jsonShape(t, out))
 	if got, want := topKeys(t, out), []string{"citation", "scenario", "lf", "moments", "noncentral", "coordinatewise", "grad_sup", "checks", "empirical", "contradictions"}; !slices.Equal(got, want) {
 		t.Errorf("keys %v, want %v", got, want)
 	}
@@ -186,7 +187,7 @@ func TestListJSON(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "list.shape.json", jsonShape(t, out))
+	golden.Equal(t, "list.shape.json", jsonShape(t, out))
 	var l report.ListJSON
 	if err := json.Unmarshal([]byte(out), &l); err != nil {
 		t.Fatal(err)

@@ -98,9 +98,11 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("80 columns: %q", narrow)
 	}
 	for x, want := range map[float64]string{0.84: "0.8 s", 12.4: "12 s", 185: "3 min 05 s"} {
-		if got := fmtSeconds(x); got != want {
-			t.Errorf("fmtSeconds(%g) = %q, want %q", x, got, want)
-		}
+		t.Run(fmt.Sprintf("%g s", x), func(t *testing.T) {
+			if got := fmtSeconds(x); got != want {
+				t.Errorf("fmtSeconds(%g) = %q, want %q", x, got, want)
+			}
+		})
 	}
 	if !math.IsNaN(eta(0.0005, time.Second)) || math.Abs(eta(0.005, time.Second)-199) > 1e-9 {
 		t.Error("want an ETA from 0.1% done on, elapsed·(1 − f)/f")
@@ -238,9 +240,11 @@ func TestFitWidth(t *testing.T) {
 		{"excess risk 0.0123 · 1.5 s", 16, "excess risk…"}, // at a space: no word cut
 
 	} {
-		if got := fitWidth(c.s, c.width); got != c.want || (c.width > 0 && utf8.RuneCountInString(got) >= max(c.width, 2)) {
-			t.Errorf("fitWidth(%q, %d) = %q, want %q", c.s, c.width, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%q width %d", c.s, c.width), func(t *testing.T) {
+			if got := fitWidth(c.s, c.width); got != c.want || (c.width > 0 && utf8.RuneCountInString(got) >= max(c.width, 2)) {
+				t.Errorf("fitWidth(%q, %d) = %q, want %q", c.s, c.width, got, c.want)
+			}
+		})
 	}
 }
 

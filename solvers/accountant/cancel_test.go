@@ -3,6 +3,7 @@ package accountant
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -13,35 +14,31 @@ func TestCalibrateCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, k := range []Kind{RDP, PLD} {
-		if _, err := CalibrateContext(ctx, k, ReplaceOne, 0.000256, 19531, 4.37718, 1e-5); !errors.Is(err, context.Canceled) {
-			t.Errorf("%v: err = %v, want context.Canceled", k, err)
-		}
+		t.Run(fmt.Sprint(k), func(t *testing.T) {
+			if _, err := CalibrateContext(ctx, k, ReplaceOne, 0.000256, 19531, 4.37718, 1e-5); !errors.Is(err, context.Canceled) {
+				t.Errorf("%v: err = %v, want context.Canceled", k, err)
+			}
+		})
 	}
 }
 
 // TestCalibrateUnreachableFailsFast: a target no σ ≤ MaxSigma meets is
 // refused with ErrNoSigma after one evaluation at MaxSigma, not after the
-// doubling search up to it (PLD: 36 s). The evaluations are counted
-// through the context's Err, which every evaluation reads once.
+// doubling search up to it (PLD: 36 s). The evaluations are counted by the
+// calibration's observer.
 func TestCalibrateUnreachableFailsFast(t *testing.T) {
 	for _, k := range []Kind{RDP, PLD} {
-		ctx := &countingCtx{Context: context.Background()}
-		_, err := CalibrateContext(ctx, k, ReplaceOne, 0.5, 100000, 1e-6, 1e-5)
-		var ce *CalibrationError
-		if !errors.Is(err, ErrNoSigma) || !errors.As(err, &ce) || ce.Steps != 100000 {
-			t.Errorf("%v: err = %v, want ErrNoSigma in a CalibrationError", k, err)
-		}
-		// PLD asks RDP first (its fail-fast); each asks σ = MaxSigma once.
-		if want := map[Kind]int{RDP: 1, PLD: 2}[k]; ctx.n > want+2 {
-			t.Errorf("%v: %d evaluations, want about %d", k, ctx.n, want)
-		}
+		t.Run(fmt.Sprint(k), func(t *testing.T) {
+			var steps []CalibrationStep
+			ctx := WithCalibrationObserver(context.Background(), func(s CalibrationStep) { steps = append(steps, s) })
+			_, err := CalibrateContext(ctx, k, ReplaceOne, 0.5, 100000, 1e-6, 1e-5)
+			var ce *CalibrationError
+			if !errors.Is(err, ErrNoSigma) || !errors.As(err, &ce) || ce.Steps != 100000 {
+				t.Errorf("%v: err = %v, want ErrNoSigma in a CalibrationError", k, err)
+			}
+			if len(steps) != 1 || steps[0].Sigma != MaxSigma || steps[0].Meets {
+				t.Errorf("%v: evaluations %+v, want one, at σ = MaxSigma, missing the target", k, steps)
+			}
+		})
 	}
 }
-
-// countingCtx counts the calls of Err.
-type countingCtx struct {
-	context.Context
-	n int
-}
-
-func (c *countingCtx) Err() error { c.n++; return nil }
