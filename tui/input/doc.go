@@ -6,13 +6,14 @@
 // Two rules, each keeping what a terminal legitimately sends:
 //
 //   - A control sequence (CSI, ESC [ or 0x9B; DCS, ESC P or 0x90) keeps at
-//     most [MaxParams] parameters: the parameter bytes after the last one
-//     kept are dropped and its final byte is passed on. The ansi decoder
-//     collects parameters into a fixed array of 32 and indexes past it on a
-//     33rd (charmbracelet/x/ansi v0.11.9, parser_decode.go: "index out of
-//     range [32] with length 32", in the input goroutine, where no recover
-//     reaches); no key, mouse report or terminal reply has more than a
-//     handful.
+//     most [MaxParams] parameters (a DCS [MaxDCSParams]): the parameter
+//     bytes after the last one kept are dropped and its final byte is
+//     passed on. The ansi decoder collects parameters into a fixed array of
+//     32 and indexes past it on a 33rd (charmbracelet/x/ansi v0.11.9,
+//     parser_decode.go: "index out of range [32] with length 32", in the
+//     input goroutine, where no recover reaches); ultraviolet's DCS parser
+//     stops at 16 and hands the rest of the sequence on as typed keys. No
+//     key, mouse report or terminal reply has more than a handful.
 //   - A bracketed paste (ESC [ 200 ~ … ESC [ 201 ~) that has not ended
 //     within [PasteTimeout] of its last byte, or that passes [MaxPaste]
 //     bytes, is ended by the guard (it inserts ESC [ 201 ~ and drops the

@@ -7,9 +7,13 @@ import (
 )
 
 const (
-	// MaxParams is the most parameters a control sequence keeps: the
+	// MaxParams is the most parameters a CSI sequence keeps: the
 	// decoder's array holds 32 (parser.MaxParamsSize).
 	MaxParams = 32
+	// MaxDCSParams is the most parameters a DCS sequence keeps: the
+	// decoder reads 16 (ultraviolet's parseDcs) and would deliver the
+	// rest of a longer one as typed keys.
+	MaxDCSParams = 16
 	// MaxPaste is the most bytes a bracketed paste passes on; the rest of
 	// it, up to the terminal's end marker, is dropped.
 	MaxPaste = 1 << 20
@@ -205,7 +209,7 @@ func (f *Filter) step(dst []byte, c byte) ([]byte, bool) {
 			case c >= 0x30 && c <= 0x3f:
 				if c == ';' || c == ':' {
 					f.seps++
-					if f.seps >= MaxParams {
+					if f.seps >= f.maxParams() {
 						f.long = true
 					}
 				}
@@ -235,6 +239,14 @@ func (f *Filter) step(dst []byte, c byte) ([]byte, bool) {
 			continue
 		}
 	}
+}
+
+// maxParams is the most parameters the sequence under way keeps.
+func (f *Filter) maxParams() int {
+	if f.csi {
+		return MaxParams
+	}
+	return MaxDCSParams
 }
 
 // begin starts a CSI (csi) or DCS sequence's parameters.

@@ -40,7 +40,9 @@ func TestFilterKeepsParams(t *testing.T) {
 		{"1000 parameters cut to 32", csiParams(1000), csiParams(32)},
 		{"colon separators count", "\x1b[" + strings.Repeat("1:", 40) + "1m", "\x1b[" + strings.Repeat("1:", 31) + "1m"},
 		{"8-bit CSI", "\x9b" + strings.Repeat("1;", 40) + "1m", "\x9b" + strings.Repeat("1;", 31) + "1m"},
-		{"DCS", "\x1bP" + strings.Repeat("1;", 40) + "1q", "\x1bP" + strings.Repeat("1;", 31) + "1q"},
+		{"DCS cut to 16", "\x1bP" + strings.Repeat("1;", 40) + "1q", "\x1bP" + strings.Repeat("1;", 15) + "1q"},
+		{"DCS of 16 kept", "\x1bP" + strings.Repeat("1;", 15) + "1q", "\x1bP" + strings.Repeat("1;", 15) + "1q"},
+		{"8-bit DCS", "\x90" + strings.Repeat("1;", 40) + "1q", "\x90" + strings.Repeat("1;", 15) + "1q"},
 		{"text after a cut sequence", csiParams(40) + "xy", csiParams(32) + "xy"},
 		{"two sequences", csiParams(40) + csiParams(40), csiParams(32) + csiParams(32)},
 	} {
@@ -157,6 +159,36 @@ func TestDecoderSurvives(t *testing.T) {
 			events := decode(t, []byte(in+"q"), func() time.Time { return t0 })
 			if len(events) == 0 {
 				t.Fatal("no events")
+			}
+		})
+	}
+}
+
+// TestLongSequencesTypeNoKeys: a long control sequence reaches the
+// explorer as one event, or none, never as keys: the parameters the
+// decoder could not hold would otherwise arrive as typed digits and
+// semicolons (a DCS past 16 parameters did: "0", ";", … "q" went into
+// the form's fields and the next q was typed, not obeyed). The q after
+// each is the only key.
+func TestLongSequencesTypeNoKeys(t *testing.T) {
+	for _, in := range []string{
+		csiParams(33),
+		csiParams(1000),
+		"\x1b[<" + strings.Repeat(";", 40) + "M",
+		"\x9b" + strings.Repeat("9:", 64) + "~",
+		"\x1bP" + strings.Repeat("0;", 17) + "q\x1b\\",
+		"\x1bP" + strings.Repeat("0;", 100) + "q\x1b\\",
+		"\x90" + strings.Repeat("0;", 100) + "q\x9c",
+	} {
+		t.Run(strings.NewReplacer("\x1b", "ESC", "\x90", "DCS", "\x9b", "CSI").Replace(in[:min(len(in), 24)]), func(t *testing.T) {
+			var keys []string
+			for _, e := range decode(t, []byte(in+"q"), func() time.Time { return t0 }) {
+				if k, ok := e.(uv.KeyPressEvent); ok {
+					keys = append(keys, k.String())
+				}
+			}
+			if len(keys) != 1 || keys[0] != "q" {
+				t.Errorf("keys %q, want the q alone", keys)
 			}
 		})
 	}
