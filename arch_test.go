@@ -34,6 +34,7 @@ var importRules = map[string][]string{
 	"dpso/internal/shard":          {"dpso/internal/spec", "dpso/internal/engine", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/internal/serve":          {"dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui"},
 	"dpso/internal/state":          {"dpso/internal/spec", "dpso/scenarios", "dpso/theory/..."},
+	"dpso/internal/testutil":       {},
 	"dpso/internal/cli":            {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui/..."},
 	"dpso/scripts":                 {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/tui":                     {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
@@ -66,7 +67,8 @@ func rule(pkg string) (string, []string, bool) {
 
 // TestImportRules checks every package's (non-test) imports of dpso
 // against importRules: an allowed package or any of its sub-packages, or
-// a sub-package of the package's own rule. The test files may import more
+// a sub-package of the package's own rule; none imports the test helpers
+// of internal/testutil. The test files may import more
 // (an external test package of a leaf, say).
 func TestImportRules(t *testing.T) {
 	eachPackage(t, 0, func(path string, p *build.Package) error {
@@ -81,6 +83,10 @@ func TestImportRules(t *testing.T) {
 		}
 		for _, imp := range p.Imports {
 			if imp != "dpso" && !strings.HasPrefix(imp, "dpso/") {
+				continue
+			}
+			if allows("dpso/internal/testutil/...", imp) {
+				t.Errorf("%s imports %s: test helpers are for tests only", pkg, imp)
 				continue
 			}
 			// A package's own sub-packages (solvers/oracle from solvers'

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"context"
 	"math"
 	"slices"
 
@@ -10,12 +11,20 @@ import (
 // Noncentral is r_k = sup_{w∈W} (E‖∇f(w, x)‖^k)^{1/k} of Assumption
 // "ass:boundednoncentral" (k = +Inf: sup_w ess sup ‖∇f(w, x)‖): the
 // scenario's own constant (the overrides of r̃_k do not change it); NaN,
-// "not computed", for user data.
+// "not computed", for user data. A value not yet computed may take
+// seconds at large d (see SupMomentsContext).
 func (in *Instance) Noncentral(k float64) SupEntry {
+	e, _ := in.NoncentralContext(context.Background(), k)
+	return e
+}
+
+// NoncentralContext is Noncentral computed under ctx: on cancellation it
+// returns ctx's error.
+func (in *Instance) NoncentralContext(ctx context.Context, k float64) (SupEntry, error) {
 	if in.m.sup == nil {
-		return notForData(k)
+		return notForData(k), nil
 	}
-	return in.m.sup.r.entry(k)
+	return in.m.sup.r.entry(ctx, k)
 }
 
 // Coordinate is γ_k^{1/k} with γ_k = sup_{w∈W} max_j E|∂_j f(w, x) −
@@ -23,10 +32,35 @@ func (in *Instance) Noncentral(k float64) SupEntry {
 // second clause, L ≤ √d·γ_k^{1/k}, is checked by AssumptionChecks);
 // NaN, "not computed", for user data.
 func (in *Instance) Coordinate(k float64) SupEntry {
+	e, _ := in.CoordinateContext(context.Background(), k)
+	return e
+}
+
+// CoordinateContext is Coordinate computed under ctx: on cancellation it
+// returns ctx's error.
+func (in *Instance) CoordinateContext(ctx context.Context, k float64) (SupEntry, error) {
 	if in.m.sup == nil {
-		return notForData(k)
+		return notForData(k), nil
 	}
-	return in.m.sup.g.entry(k)
+	return in.m.sup.g.entry(ctx, k)
+}
+
+// SupMomentsContext computes r_k and γ_k^{1/k} at the orders ks under ctx
+// (each a certified search over an arc of W of up to supMaxEvals Monte
+// Carlo moments, seconds in all at d = 10⁴), so that Noncentral,
+// Coordinate, AssumptionChecks and EmpiricalMoment at those orders then
+// read computed values at once; on cancellation it returns ctx's error
+// within one Monte Carlo chunk, and nothing cut short is kept.
+func (in *Instance) SupMomentsContext(ctx context.Context, ks []float64) error {
+	for _, k := range ks {
+		if _, err := in.NoncentralContext(ctx, k); err != nil {
+			return err
+		}
+		if _, err := in.CoordinateContext(ctx, k); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
 }
 
 func notForData(k float64) SupEntry {

@@ -193,6 +193,9 @@ func parseTable(ctx context.Context, path string, cr *ctxReader, size int64) (*T
 		if int64(t.Rows+1)*int64(t.Cols) > MaxFloats {
 			return nil, &DataError{Path: path, Line: lineNo, Msg: fmt.Sprintf("the data exceed %s numbers (1.6 GB)", theory.FormatCount(int64(MaxFloats)))}
 		}
+		if err := sz.checkUpFront(path, t, len(line)); err != nil {
+			return nil, err
+		}
 		sz.reserve(t, len(line))
 		for i, cell := range cells {
 			v, err := parseCell(cell)
@@ -314,12 +317,39 @@ func parseCell(cell []byte) (float64, error) {
 // would not fit, room for the rows the rest of the input holds at the
 // data rows' bytes per row so far, plus 10% (and at least a quarter more
 // than it holds, so that a low estimate costs few copies; at most
-// MaxFloats numbers). With the size unknown append grows the storage as
-// usual.
+// MaxFloats numbers; before checkUpFront has projected the file, at most
+// its first csvEstimateBytes of rows). With the size unknown append grows
+// the storage as usual.
 type sizer struct {
 	size     int64 // the input's size in bytes (≤ 0: unknown)
 	consumed int64 // bytes of the lines read so far
 	data     int64 // bytes of the data rows among them
+	checked  bool  // checkUpFront has projected the file's numbers
+}
+
+// csvEstimateBytes is how much of a file's data rows checkUpFront reads
+// before it projects the file's size in numbers.
+const csvEstimateBytes = 4 << 20
+
+// checkUpFront refuses, once csvEstimateBytes of data rows are read, a
+// file whose rows at their length so far would hold more than 1.25 times
+// MaxFloats numbers (the margin covers rows that get shorter further on;
+// a file between is refused at the row that passes the cap, its storage
+// never sized past it): it is refused in a few milliseconds instead of
+// after reading 1.6 GB of numbers. n is the length of the row about to
+// be added.
+func (s *sizer) checkUpFront(path string, t *Table, n int) error {
+	if s.checked || s.size <= 0 || s.data+int64(n)+1 < csvEstimateBytes {
+		return nil
+	}
+	s.checked = true
+	perRow := float64(s.data+int64(n)+1) / float64(t.Rows+1)
+	rows := float64(t.Rows+1) + float64(max(s.size-s.consumed, 0))/perRow
+	if nums := rows * float64(t.Cols); nums > 1.25*MaxFloats {
+		return &DataError{Path: path, Msg: fmt.Sprintf("its %s bytes, at the %s bytes a row of its first %s rows, hold about %s numbers (%s a row), more than the %s (1.6 GB) a file may hold; give a sample of its rows",
+			theory.Sig4.Format(float64(s.size)), theory.Sig4.Format(perRow), theory.Sig4.Format(float64(t.Rows+1)), theory.Sig4.Format(nums), theory.FormatCount(t.Cols), theory.FormatCount(int64(MaxFloats)))}
+	}
+	return nil
 }
 
 // reserve makes room in t for the data row of n bytes about to be added,
@@ -331,6 +361,11 @@ func (s *sizer) reserve(t *Table, n int) {
 	}
 	perRow := float64(s.data) / float64(t.Rows+1)
 	more := int(float64(max(s.size-s.consumed, 0))/perRow*1.1) + 64
+	if !s.checked {
+		// Until checkUpFront has projected the file, room for its first
+		// csvEstimateBytes of rows only (all of a smaller file).
+		more = min(more, int(csvEstimateBytes/perRow*1.1)+64)
+	}
 	rows := min(max(t.Rows+1+more, t.Rows+t.Rows/4), MaxFloats/t.Cols)
 	t.Data = slices.Grow(t.Data, rows*t.Cols-len(t.Data))
 	t.Lines = slices.Grow(t.Lines, rows-len(t.Lines))

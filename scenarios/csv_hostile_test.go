@@ -95,3 +95,42 @@ func TestCSVChangedWhileRead(t *testing.T) {
 		})
 	}
 }
+
+// TestCSVTooLargeRefusedUpFront: a file whose first 4 MiB of rows
+// ("1,2", 4 bytes a row) project past 1.25 times MaxFloats numbers from
+// its size is refused once they are read, with the projection, before
+// its storage is sized; one that projects to 1.2 times the cap is not
+// refused up front (it fails later, here on the sparse file's NUL bytes).
+// The files are sparse: their size past the rows takes no disk.
+func TestCSVTooLargeRefusedUpFront(t *testing.T) {
+	rows := strings.Repeat("1,2\n", (4<<20)/4+1024)
+	for _, c := range []struct {
+		name    string
+		size    int64
+		upFront bool
+	}{
+		{"projects to 5 times the cap", 5 * 4 * MaxFloats / 2, true},
+		{"projects to 1.2 times the cap", 12 * 4 * MaxFloats / 2 / 10, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "big.csv")
+			if err := os.WriteFile(path, []byte(rows), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(path, c.size); err != nil {
+				t.Skip("no sparse file here:", err)
+			}
+			_, err := LoadCSV(context.Background(), path)
+			var de *DataError
+			if !errors.As(err, &de) {
+				t.Fatalf("LoadCSV: %v, want a DataError", err)
+			}
+			if got := strings.Contains(de.Msg, "give a sample of its rows"); got != c.upFront {
+				t.Errorf("refused up front: %v, want %v (%v)", got, c.upFront, err)
+			}
+			if c.upFront && (de.Line != 0 || !strings.Contains(de.Msg, "about 10⁹ numbers")) {
+				t.Errorf("message %q: want the projection, 10⁹ numbers (2·10⁹ bytes of 4-byte rows of 2), and no line", de.Msg)
+			}
+		})
+	}
+}

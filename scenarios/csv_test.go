@@ -3,6 +3,7 @@ package scenarios
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -16,7 +17,7 @@ import (
 
 // TestParseCSVDelimitersAndBOM: tab-, semicolon-, comma- and
 // space-separated files all read as the same table, with the delimiter
-// detected and said, and a UTF-8 byte-order mark removed (issue 10 item 8).
+// detected and said, and a UTF-8 byte-order mark removed.
 func TestParseCSVDelimitersAndBOM(t *testing.T) {
 	want := []float64{1, 2.5, -3, 4, 5, 6}
 	cases := []struct{ name, in, delim string }{
@@ -29,17 +30,19 @@ func TestParseCSVDelimitersAndBOM(t *testing.T) {
 		{"quoted header with the delimiter", "\"x1, first\",x2,y\n1,2.5,-3\n4,5,6\n", "comma"},
 	}
 	for _, c := range cases {
-		tb, err := ParseCSV(context.Background(), "f.csv", strings.NewReader(c.in))
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		if !slices.Equal(tb.Data, want) || tb.Cols != 3 || tb.Delimiter != c.delim {
-			t.Errorf("%s: data %v cols %d delimiter %q, want %v 3 %q", c.name, tb.Data, tb.Cols, tb.Delimiter, want, c.delim)
-		}
-		if bom := strings.HasPrefix(c.in, "\xef\xbb\xbf"); tb.BOM != bom || strings.Contains(strings.Join(tb.Notes(), " "), "byte-order mark") != bom {
-			t.Errorf("%s: BOM %v, notes %v", c.name, tb.BOM, tb.Notes())
-		}
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := ParseCSV(context.Background(), "f.csv", strings.NewReader(c.in))
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+				return
+			}
+			if !slices.Equal(tb.Data, want) || tb.Cols != 3 || tb.Delimiter != c.delim {
+				t.Errorf("%s: data %v cols %d delimiter %q, want %v 3 %q", c.name, tb.Data, tb.Cols, tb.Delimiter, want, c.delim)
+			}
+			if bom := strings.HasPrefix(c.in, "\xef\xbb\xbf"); tb.BOM != bom || strings.Contains(strings.Join(tb.Notes(), " "), "byte-order mark") != bom {
+				t.Errorf("%s: BOM %v, notes %v", c.name, tb.BOM, tb.Notes())
+			}
+		})
 	}
 	if _, err := ParseCSV(context.Background(), "f.csv", strings.NewReader("\xff\xfex\x00,\x00y\x00")); err == nil || !strings.Contains(err.Error(), "UTF-16") {
 		t.Errorf("UTF-16 file: %v", err)
@@ -199,7 +202,7 @@ func TestParseCSVCancellationByBytes(t *testing.T) {
 
 // TestLoadCSVRefusesSpecialFiles: a FIFO, a character device and a folder
 // are refused without reading (a FIFO would block, /dev/zero never ends),
-// by CheckDataFile up front and by LoadCSV itself (issue 10 item 6).
+// by CheckDataFile up front and by LoadCSV itself.
 func TestLoadCSVRefusesSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe.csv")
@@ -211,47 +214,51 @@ func TestLoadCSVRefusesSpecialFiles(t *testing.T) {
 		paths["/dev/zero"] = "character device"
 	}
 	for p, kind := range paths {
-		if err := CheckDataFile(p); err == nil || !strings.Contains(err.Error(), kind) {
-			t.Errorf("CheckDataFile(%s) = %v, want a refusal naming a %s", p, err, kind)
-		}
-		_, err := LoadCSV(context.Background(), p)
-		var de *DataError
-		if !errors.As(err, &de) || !strings.Contains(de.Msg, kind) {
-			t.Errorf("LoadCSV(%s) = %v, want a *DataError naming a %s", p, err, kind)
-		}
+		t.Run(kind, func(t *testing.T) {
+			if err := CheckDataFile(p); err == nil || !strings.Contains(err.Error(), kind) {
+				t.Errorf("CheckDataFile(%s) = %v, want a refusal naming a %s", p, err, kind)
+			}
+			_, err := LoadCSV(context.Background(), p)
+			var de *DataError
+			if !errors.As(err, &de) || !strings.Contains(de.Msg, kind) {
+				t.Errorf("LoadCSV(%s) = %v, want a *DataError naming a %s", p, err, kind)
+			}
+		})
 	}
 }
 
 // TestHugeCellIsRefusedAtItsRow: a cell that makes the loss non-finite on
 // W is refused naming its line and column, not deep inside the F*
-// minimization (issue 10 item 8).
+// minimization.
 func TestHugeCellIsRefusedAtItsRow(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "big.csv")
 	os.WriteFile(p, []byte("a,b,y\n1,2,3\n0.5,1e308,1\n2,1,0\n"), 0o644)
 	for _, loss := range []Loss{Squared, Absolute} {
-		def := ProblemDef{Data: p, Loss: loss, Rk: 1, Beta: 1, Class: "smooth-convex"}
-		if loss == Absolute {
-			def.Class = "nonsmooth-convex"
-			def.R2k = 2
-		}
-		if err := def.ResolveSource(); err != nil {
-			t.Fatal(err)
-		}
-		if err := def.Resolve(nil); err != nil {
-			t.Fatal(err)
-		}
-		_, err := Build(context.Background(), def)
-		var de *DataError
-		if !errors.As(err, &de) || de.Line != 3 || de.Col != 2 || !strings.Contains(de.Msg, "float64's range") {
-			t.Errorf("%s: err = %v, want a *DataError at line 3, column 2", loss, err)
-		}
+		t.Run(fmt.Sprint(loss), func(t *testing.T) {
+			def := ProblemDef{Data: p, Loss: loss, Rk: 1, Beta: 1, Class: "smooth-convex"}
+			if loss == Absolute {
+				def.Class = "nonsmooth-convex"
+				def.R2k = 2
+			}
+			if err := def.ResolveSource(); err != nil {
+				t.Fatal(err)
+			}
+			if err := def.Resolve(nil); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Build(context.Background(), def)
+			var de *DataError
+			if !errors.As(err, &de) || de.Line != 3 || de.Col != 2 || !strings.Contains(de.Msg, "float64's range") {
+				t.Errorf("%s: err = %v, want a *DataError at line 3, column 2", loss, err)
+			}
+		})
 	}
 }
 
 // TestMeanHardDomainIsADiameter: mean-hard's domain comes from its proof,
 // D = r̃p^{1−1/k}/μ; parameters that make it leave (0, MaxDiam] are
-// refused on curvature (issue 10 item 8: --r 1e6 --curvature 1e-300 gave
-// an excess risk of NaN), and the D the rule computes is the instance's.
+// refused on curvature (--r 1e6 --curvature 1e-300 would give an excess
+// risk of NaN), and the D the rule computes is the instance's.
 func TestMeanHardDomainIsADiameter(t *testing.T) {
 	def := ProblemDef{Scenario: MeanHard, Eps: 1, Class: "smooth-sc", Params: map[string]float64{"r": 1e6, "curvature": 1e-300}}
 	def.ResolveSource()

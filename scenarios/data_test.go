@@ -3,6 +3,7 @@ package scenarios
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -47,31 +48,33 @@ func TestParseCSV(t *testing.T) {
 		{name: "empty cell", in: "1,2\n3,\n", line: 2, col: 2, msg: `"" is not a number`},
 	}
 	for _, c := range cases {
-		tb, err := ParseCSV(context.Background(), "f.csv", strings.NewReader(c.in))
-		if c.msg == "" {
-			if err != nil {
-				t.Errorf("%s: %v", c.name, err)
-				continue
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := ParseCSV(context.Background(), "f.csv", strings.NewReader(c.in))
+			if c.msg == "" {
+				if err != nil {
+					t.Errorf("%s: %v", c.name, err)
+					return
+				}
+				if tb.Rows != c.rows || tb.Cols != c.cols || (tb.Header != nil) != c.header || len(tb.Data) != c.rows*c.cols {
+					t.Errorf("%s: rows %d cols %d header %v, want %d %d %v", c.name, tb.Rows, tb.Cols, tb.Header, c.rows, c.cols, c.header)
+				}
+				return
 			}
-			if tb.Rows != c.rows || tb.Cols != c.cols || (tb.Header != nil) != c.header || len(tb.Data) != c.rows*c.cols {
-				t.Errorf("%s: rows %d cols %d header %v, want %d %d %v", c.name, tb.Rows, tb.Cols, tb.Header, c.rows, c.cols, c.header)
+			var de *DataError
+			if !errors.As(err, &de) {
+				t.Errorf("%s: error %v, want a *DataError", c.name, err)
+				return
 			}
-			continue
-		}
-		var de *DataError
-		if !errors.As(err, &de) {
-			t.Errorf("%s: error %v, want a *DataError", c.name, err)
-			continue
-		}
-		if de.Line != c.line || (c.col != 0 && de.Col != c.col) || !strings.Contains(de.Error(), c.msg) {
-			t.Errorf("%s: got %q (line %d, col %d), want line %d col %d containing %q", c.name, de.Error(), de.Line, de.Col, c.line, c.col, c.msg)
-		}
-		if !strings.Contains(de.Error(), "f.csv") {
-			t.Errorf("%s: %q does not name the file", c.name, de.Error())
-		}
-		if !isUserErr(err) {
-			t.Errorf("%s: not a user error", c.name)
-		}
+			if de.Line != c.line || (c.col != 0 && de.Col != c.col) || !strings.Contains(de.Error(), c.msg) {
+				t.Errorf("%s: got %q (line %d, col %d), want line %d col %d containing %q", c.name, de.Error(), de.Line, de.Col, c.line, c.col, c.msg)
+			}
+			if !strings.Contains(de.Error(), "f.csv") {
+				t.Errorf("%s: %q does not name the file", c.name, de.Error())
+			}
+			if !isUserErr(err) {
+				t.Errorf("%s: not a user error", c.name)
+			}
+		})
 	}
 	tb, _ := ParseCSV(context.Background(), "f.csv", strings.NewReader("x1,x2,y\n1,2,3\n\n4,5,6\n"))
 	if want := []float64{1, 2, 3, 4, 5, 6}; !slices.Equal(tb.Data, want) || !slices.Equal(tb.Lines, []int32{2, 4}) {
@@ -109,11 +112,13 @@ func TestUserData(t *testing.T) {
 		{ProblemDef{Data: path, Rk: 3, Beta: 1, Tail: 3}, "tail"},
 		{ProblemDef{Data: path, Rk: 3, Beta: 1, Lambda1: f64(0.1)}, "lambda1"},
 	} {
-		_, err := resolve(c.spec)
-		var se *FieldError
-		if !errors.As(err, &se) || se.Field != c.field {
-			t.Errorf("%+v: error %v, want field %s", c.spec, err, c.field)
-		}
+		t.Run(fmt.Sprintf("%s: %s", caseName(c.spec), c.field), func(t *testing.T) {
+			_, err := resolve(c.spec)
+			var se *FieldError
+			if !errors.As(err, &se) || se.Field != c.field {
+				t.Errorf("%+v: error %v, want field %s", c.spec, err, c.field)
+			}
+		})
 	}
 	if _, err := Build(ctx, resolved(t, ProblemDef{Data: missing, Rk: 1, Beta: 1})); !isUserErr(err) || !strings.Contains(err.Error(), "nope.csv") {
 		t.Errorf("missing file: %v", err)

@@ -105,25 +105,27 @@ func TestEmpiricalSupFirstPrinciples(t *testing.T) {
 		{"hinge", objective{kind: kindHinge, d: 2}},
 		{"absolute", objective{kind: kindAbsolute, d: 2}},
 	} {
-		var atZero float64
-		for _, x := range xs {
-			atZero += math.Pow(c.o.supGrad(x, R), k) / float64(len(xs))
-		}
-		got, _ := batchSup(c.o, xs, R, k)
-		if math.Abs(got-atZero) > 1e-12*atZero {
-			t.Errorf("%s, λ₂ = 0: grid sup %v, mean ‖a‖^k %v: the sup is not the mean of the per-sample sups at w = 0", c.name, got, atZero)
-		}
-		// With an ℓ2 term: strictly inside (mean at w = 0, mean of sups).
-		o := c.o
-		o.l2 = 0.5
-		var hi float64
-		for _, x := range xs {
-			hi += math.Pow(o.supGrad(x, R), k) / float64(len(xs))
-		}
-		got, _ = batchSup(o, xs, R, k)
-		if !(got > atZero && got < hi*(1-1e-3)) {
-			t.Errorf("%s, λ₂ = 0.5: grid sup %v not strictly inside (%v, %v)", c.name, got, atZero, hi)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			var atZero float64
+			for _, x := range xs {
+				atZero += math.Pow(c.o.supGrad(x, R), k) / float64(len(xs))
+			}
+			got, _ := batchSup(c.o, xs, R, k)
+			if math.Abs(got-atZero) > 1e-12*atZero {
+				t.Errorf("%s, λ₂ = 0: grid sup %v, mean ‖a‖^k %v: the sup is not the mean of the per-sample sups at w = 0", c.name, got, atZero)
+			}
+			// With an ℓ2 term: strictly inside (mean at w = 0, mean of sups).
+			o := c.o
+			o.l2 = 0.5
+			var hi float64
+			for _, x := range xs {
+				hi += math.Pow(o.supGrad(x, R), k) / float64(len(xs))
+			}
+			got, _ = batchSup(o, xs, R, k)
+			if !(got > atZero && got < hi*(1-1e-3)) {
+				t.Errorf("%s, λ₂ = 0.5: grid sup %v not strictly inside (%v, %v)", c.name, got, atZero, hi)
+			}
+		})
 	}
 	// mean-hard's law: x ∈ {0, c·ν}, one direction.
 	mu, nu := 2.0, []float64{1 / math.Sqrt2, -1 / math.Sqrt2}
@@ -160,27 +162,29 @@ func TestEmpiricalMomentScenarios(t *testing.T) {
 		{ProblemDef{Scenario: AffineHard, Class: theory.NonsmoothConvex, N: 512}, true},
 	}
 	for _, c := range cases {
-		in := build(t, c.def)
-		k2 := 2 * in.Def().K
-		r2k := in.moment(k2)
-		for _, n := range []int{2, 3, 1000, 1024, 2047} {
-			e := in.EmpiricalMoment(k2, n)
-			l := int(math.Floor(math.Log2(float64(n))))
-			want := r2k * math.Sqrt(1-math.Exp2(-float64(l)))
-			name := c.def.Scenario + "/" + string(c.def.Class)
-			if e.L != l || math.Abs(e.V-want) > 1e-12*want {
-				t.Errorf("%s n = %d: V = %v, l = %d; want r̃_2k·√(1 − 2^−l) = %v, l = %d", name, n, e.V, e.L, want, l)
+		t.Run(caseName(c.def), func(t *testing.T) {
+			in := build(t, c.def)
+			k2 := 2 * in.Def().K
+			r2k := in.moment(k2)
+			for _, n := range []int{2, 3, 1000, 1024, 2047} {
+				e := in.EmpiricalMoment(k2, n)
+				l := int(math.Floor(math.Log2(float64(n))))
+				want := r2k * math.Sqrt(1-math.Exp2(-float64(l)))
+				name := c.def.Scenario + "/" + string(c.def.Class)
+				if e.L != l || math.Abs(e.V-want) > 1e-12*want {
+					t.Errorf("%s n = %d: V = %v, l = %d; want r̃_2k·√(1 − 2^−l) = %v, l = %d", name, n, e.V, e.L, want, l)
+				}
+				if e.Exact != c.exact {
+					t.Errorf("%s n = %d: exact = %v, want %v (%s)", name, n, e.Exact, c.exact, e.Method)
+				}
+				if !(e.V <= r2k) || !(e.Lo <= e.V) || (c.exact && e.Lo != e.V) {
+					t.Errorf("%s n = %d: want Lo ≤ V ≤ r̃_2k (Lo = V when exact), got %v, %v, %v", name, n, e.Lo, e.V, r2k)
+				}
+				if !c.exact && n >= 4 && !(e.Lo < e.V) { // n < 4: the one phase has n_1 = 1, R̃ = r̃_2k/√2 exactly
+					t.Errorf("%s n = %d: bracket [%v, %v] has no lower end below its upper one", name, n, e.Lo, e.V)
+				}
 			}
-			if e.Exact != c.exact {
-				t.Errorf("%s n = %d: exact = %v, want %v (%s)", name, n, e.Exact, c.exact, e.Method)
-			}
-			if !(e.V <= r2k) || !(e.Lo <= e.V) || (c.exact && e.Lo != e.V) {
-				t.Errorf("%s n = %d: want Lo ≤ V ≤ r̃_2k (Lo = V when exact), got %v, %v, %v", name, n, e.Lo, e.V, r2k)
-			}
-			if !c.exact && n >= 4 && !(e.Lo < e.V) { // n < 4: the one phase has n_1 = 1, R̃ = r̃_2k/√2 exactly
-				t.Errorf("%s n = %d: bracket [%v, %v] has no lower end below its upper one", name, n, e.Lo, e.V)
-			}
-		}
+		})
 	}
 	// Not computed: a smooth loss, n < 2.
 	in := build(t, ProblemDef{Scenario: LinRegT})
@@ -204,24 +208,26 @@ func TestBoundsOfEmpirical(t *testing.T) {
 		{ProblemDef{Scenario: HingeT, Class: theory.NonsmoothConvex}, theory.NonsmoothConvexLocalized, theory.NonsmoothConvexLocalizedEmp},
 		{ProblemDef{Scenario: AbsRegT, Class: theory.NonsmoothSC}, theory.NonsmoothSCLocalized, theory.NonsmoothSCLocalizedEmp},
 	} {
-		in := build(t, c.def)
-		tin := in.WithEmpirical(in.Theory())
-		bs, err := BoundsOf(tin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		i := indexOf(bs, c.base)
-		if i < 0 || i+1 >= len(bs) || bs[i+1].ID != c.id {
-			t.Fatalf("%s: bounds %v: want %s right after %s", c.def.Scenario, ids(bs), c.id, c.base)
-		}
-		if !(bs[i+1].Value <= bs[i].Value) || !strings.Contains(bs[i+1].Source, "R̃_{2k,n") {
-			t.Errorf("%s: -emp bound %v (source %q) not ≤ %v or not saying its R̃", c.def.Scenario, bs[i+1].Value, bs[i+1].Source, bs[i].Value)
-		}
-		tin.Shuffle, tin.Delta = true, 1e-6
-		bs, _ = BoundsOf(tin)
-		if indexOf(bs, c.id) >= 0 {
-			t.Errorf("%s shuffle: %v lists %s", c.def.Scenario, ids(bs), c.id)
-		}
+		t.Run(caseName(c.def), func(t *testing.T) {
+			in := build(t, c.def)
+			tin := in.WithEmpirical(in.Theory())
+			bs, err := BoundsOf(tin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := indexOf(bs, c.base)
+			if i < 0 || i+1 >= len(bs) || bs[i+1].ID != c.id {
+				t.Fatalf("%s: bounds %v: want %s right after %s", c.def.Scenario, ids(bs), c.id, c.base)
+			}
+			if !(bs[i+1].Value <= bs[i].Value) || !strings.Contains(bs[i+1].Source, "R̃_{2k,n") {
+				t.Errorf("%s: -emp bound %v (source %q) not ≤ %v or not saying its R̃", c.def.Scenario, bs[i+1].Value, bs[i+1].Source, bs[i].Value)
+			}
+			tin.Shuffle, tin.Delta = true, 1e-6
+			bs, _ = BoundsOf(tin)
+			if indexOf(bs, c.id) >= 0 {
+				t.Errorf("%s shuffle: %v lists %s", c.def.Scenario, ids(bs), c.id)
+			}
+		})
 	}
 	in := build(t, ProblemDef{Scenario: LinRegT})
 	if tin := in.WithEmpirical(in.Theory()); tin.R2kEmp != 0 || tin.R2kEmp4 != 0 || tin.EmpWhat != "" {

@@ -92,32 +92,34 @@ func TestGaussSupMatchesMonteCarlo(t *testing.T) {
 		d               int
 		r, omega, sigma float64
 	}{{1, 1, 0.5, 1}, {2, 1, 2, 0.3}, {5, 1, 0.5, 1}, {12, 0.2, 5, 0.1}} {
-		r := dist.New(solvers.StreamKey(solvers.Seeded, 1, 0, fmt.Sprintf("gauss-sup/%d", c.d)))
-		z := make([]float64, c.d)
-		h := make([]float64, n)
-		for i := range h {
-			r.Normals(z)
-			var n2 float64
-			for _, v := range z {
-				n2 += v * v
+		t.Run(fmt.Sprintf("d=%d r=%g omega=%g sigma=%g", c.d, c.r, c.omega, c.sigma), func(t *testing.T) {
+			r := dist.New(solvers.StreamKey(solvers.Seeded, 1, 0, fmt.Sprintf("gauss-sup/%d", c.d)))
+			z := make([]float64, c.d)
+			h := make([]float64, n)
+			for i := range h {
+				r.Normals(z)
+				var n2 float64
+				for _, v := range z {
+					n2 += v * v
+				}
+				nz := math.Sqrt(n2)
+				h[i] = nz * (c.r*nz + math.Abs(c.omega*z[0]+c.sigma*r.NormFloat64()))
 			}
-			nz := math.Sqrt(n2)
-			h[i] = nz * (c.r*nz + math.Abs(c.omega*z[0]+c.sigma*r.NormFloat64()))
-		}
-		g := newGaussSup(c.d, c.r, c.omega, c.sigma)
-		for _, k := range []float64{2, 2.5, 4} {
-			var s1, s2 float64
-			for _, v := range h {
-				p := math.Pow(v, k)
-				s1 += p
-				s2 += p * p
+			g := newGaussSup(c.d, c.r, c.omega, c.sigma)
+			for _, k := range []float64{2, 2.5, 4} {
+				var s1, s2 float64
+				for _, v := range h {
+					p := math.Pow(v, k)
+					s1 += p
+					s2 += p * p
+				}
+				mean := s1 / n
+				se := math.Sqrt((s2/n - mean*mean) / n)
+				got := math.Exp(g.logMoment(k))
+				if math.Abs(got-mean) > 5*se {
+					t.Errorf("d = %d, (R, ω, σ) = (%g, %g, %g), k = %g: quadrature %g, Monte Carlo %g ± %g", c.d, c.r, c.omega, c.sigma, k, got, mean, se)
+				}
 			}
-			mean := s1 / n
-			se := math.Sqrt((s2/n - mean*mean) / n)
-			got := math.Exp(g.logMoment(k))
-			if math.Abs(got-mean) > 5*se {
-				t.Errorf("d = %d, (R, ω, σ) = (%g, %g, %g), k = %g: quadrature %g, Monte Carlo %g ± %g", c.d, c.r, c.omega, c.sigma, k, got, mean, se)
-			}
-		}
+		})
 	}
 }

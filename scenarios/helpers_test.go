@@ -3,6 +3,11 @@ package scenarios
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -48,4 +53,33 @@ func isUserErr(err error) bool {
 	var fe *FieldError
 	var de *DataError
 	return errors.As(err, &fe) || errors.As(err, &de)
+}
+
+// caseName names a test case by the problem it builds: the scenario (or
+// the data file), then the class and every field set, in the order the
+// CLI's flags list them (linreg-t smooth-sc d=3 tail=30).
+func caseName(p ProblemDef) string {
+	parts := []string{p.Scenario}
+	if p.Data != "" {
+		parts = []string{filepath.Base(p.Data)}
+	}
+	if p.Class != "" {
+		parts = append(parts, string(p.Class))
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"n", float64(p.N)}, {"d", float64(p.D)}, {"diam", p.Diam}, {"tail", p.Tail}, {"k", p.K}, {"eps", p.Eps}, {"rk", p.Rk}, {"beta", p.Beta}} {
+		if f.v != 0 {
+			parts = append(parts, fmt.Sprintf("%s=%g", f.name, f.v))
+		}
+	}
+	if p.Lambda2 != nil {
+		parts = append(parts, fmt.Sprintf("l2=%g", *p.Lambda2))
+	}
+	keys := slices.Sorted(maps.Keys(p.Params))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%g", k, p.Params[k]))
+	}
+	return strings.Join(parts, " ")
 }

@@ -233,6 +233,19 @@ func (in *Instance) Def() ProblemDef { return in.def.Clone() }
 // SampleDim is the length of one sample x.
 func (in *Instance) SampleDim() int { return in.m.sdim }
 
+// TrialMemory is what one trial's draw of n samples (Dataset) holds
+// besides the instance: perm, the bytes of its random subset of the user
+// rows (an int32 per training row; 0 for a scenario, whose draws are
+// streams), and matrix, the bytes of the draw materialized as a
+// solvers.Matrix (n·SampleDim float64s), which a solver that makes many
+// passes, or a reference that minimizes over the draw, holds.
+func (in *Instance) TrialMemory(n int) (perm, matrix int64) {
+	if in.m.data != nil {
+		perm = 4 * int64(in.m.data.Len())
+	}
+	return perm, 8 * int64(n) * int64(in.m.sdim)
+}
+
 // Diam is the diameter D of W (for mean-hard, the one its proof sets).
 func (in *Instance) Diam() float64 { return 2 * in.m.radius }
 

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -61,37 +62,39 @@ func TestGradMatchesFiniteDifferences(t *testing.T) {
 	r := testRand(1)
 	const h = 1e-6
 	for _, c := range testObjectives {
-		d := c.obj.d
-		g := make([]float64, d)
-		checked := 0
-		for range 200 {
-			w := randInBall(r, d, 2)
-			x := c.x(r, d)
-			c.obj.grad(g, w, x)
-			ok := true
-			for j := range d {
-				wp := append([]float64(nil), w...)
-				wm := append([]float64(nil), w...)
-				wp[j] += h
-				wm[j] -= h
-				fp, fm, f0 := c.obj.value(wp, x), c.obj.value(wm, x), c.obj.value(w, x)
-				// Skip points near a kink: one-sided slopes disagree.
-				if math.Abs((fp-f0)-(f0-fm)) > 1e-6*math.Max(1, math.Abs(f0)) {
-					ok = false
-					break
+		t.Run(c.name, func(t *testing.T) {
+			d := c.obj.d
+			g := make([]float64, d)
+			checked := 0
+			for range 200 {
+				w := randInBall(r, d, 2)
+				x := c.x(r, d)
+				c.obj.grad(g, w, x)
+				ok := true
+				for j := range d {
+					wp := append([]float64(nil), w...)
+					wm := append([]float64(nil), w...)
+					wp[j] += h
+					wm[j] -= h
+					fp, fm, f0 := c.obj.value(wp, x), c.obj.value(wm, x), c.obj.value(w, x)
+					// Skip points near a kink: one-sided slopes disagree.
+					if math.Abs((fp-f0)-(f0-fm)) > 1e-6*math.Max(1, math.Abs(f0)) {
+						ok = false
+						break
+					}
+					fd := (fp - fm) / (2 * h)
+					if math.Abs(fd-g[j]) > 1e-6*math.Max(1, math.Abs(g[j])) {
+						t.Fatalf("%s: ∂f/∂w_%d = %g, finite difference %g (w=%v x=%v)", c.name, j, g[j], fd, w, x)
+					}
 				}
-				fd := (fp - fm) / (2 * h)
-				if math.Abs(fd-g[j]) > 1e-6*math.Max(1, math.Abs(g[j])) {
-					t.Fatalf("%s: ∂f/∂w_%d = %g, finite difference %g (w=%v x=%v)", c.name, j, g[j], fd, w, x)
+				if ok {
+					checked++
 				}
 			}
-			if ok {
-				checked++
+			if checked < 100 {
+				t.Errorf("%s: only %d of 200 points were away from kinks", c.name, checked)
 			}
-		}
-		if checked < 100 {
-			t.Errorf("%s: only %d of 200 points were away from kinks", c.name, checked)
-		}
+		})
 	}
 }
 
@@ -101,47 +104,49 @@ func TestSupGradIsTheSupremum(t *testing.T) {
 	r := testRand(2)
 	const R = 1.7
 	for _, c := range testObjectives {
-		d := c.obj.d
-		g := make([]float64, d)
-		for range 100 {
-			x := c.x(r, d)
-			sup := c.obj.supGrad(x, R)
-			for range 50 {
-				w := randInBall(r, d, R)
-				c.obj.grad(g, w, x)
-				if n := math.Sqrt(sqnorm(g)); n > sup*(1+1e-12) {
-					t.Fatalf("%s: ‖∇f(w, x)‖ = %g exceeds supGrad %g", c.name, n, sup)
+		t.Run(c.name, func(t *testing.T) {
+			d := c.obj.d
+			g := make([]float64, d)
+			for range 100 {
+				x := c.x(r, d)
+				sup := c.obj.supGrad(x, R)
+				for range 50 {
+					w := randInBall(r, d, R)
+					c.obj.grad(g, w, x)
+					if n := math.Sqrt(sqnorm(g)); n > sup*(1+1e-12) {
+						t.Fatalf("%s: ‖∇f(w, x)‖ = %g exceeds supGrad %g", c.name, n, sup)
+					}
 				}
-			}
-			// Attained at a boundary point along ±a (or ±x).
-			var dir []float64
-			switch c.obj.kind {
-			case kindMeanQuad, kindLinear:
-				dir = append([]float64(nil), x...)
-			default:
-				dir = append([]float64(nil), x[:d]...)
-			}
-			nd := math.Sqrt(sqnorm(dir))
-			best := 0.0
-			for _, sgn := range []float64{1, -1} {
-				w := make([]float64, d)
-				for j := range w {
-					w[j] = sgn * R * dir[j] / nd
+				// Attained at a boundary point along ±a (or ±x).
+				var dir []float64
+				switch c.obj.kind {
+				case kindMeanQuad, kindLinear:
+					dir = append([]float64(nil), x...)
+				default:
+					dir = append([]float64(nil), x[:d]...)
 				}
-				c.obj.grad(g, w, x)
-				best = math.Max(best, math.Sqrt(sqnorm(g)))
-			}
-			if c.obj.kind == kindLogistic {
-				// The supremum σ(R‖a‖)‖a‖ + λ₂R is attained at w = −yR a/‖a‖.
-				if math.Abs(best-sup) > 1e-12*sup {
+				nd := math.Sqrt(sqnorm(dir))
+				best := 0.0
+				for _, sgn := range []float64{1, -1} {
+					w := make([]float64, d)
+					for j := range w {
+						w[j] = sgn * R * dir[j] / nd
+					}
+					c.obj.grad(g, w, x)
+					best = math.Max(best, math.Sqrt(sqnorm(g)))
+				}
+				if c.obj.kind == kindLogistic {
+					// The supremum σ(R‖a‖)‖a‖ + λ₂R is attained at w = −yR a/‖a‖.
+					if math.Abs(best-sup) > 1e-12*sup {
+						t.Fatalf("%s: boundary max %g, supGrad %g", c.name, best, sup)
+					}
+					continue
+				}
+				if math.Abs(best-sup) > 1e-12*sup && c.obj.kind != kindLinear {
 					t.Fatalf("%s: boundary max %g, supGrad %g", c.name, best, sup)
 				}
-				continue
 			}
-			if math.Abs(best-sup) > 1e-12*sup && c.obj.kind != kindLinear {
-				t.Fatalf("%s: boundary max %g, supGrad %g", c.name, best, sup)
-			}
-		}
+		})
 	}
 }
 
@@ -150,55 +155,61 @@ func TestSupGradIsTheSupremum(t *testing.T) {
 func TestSmoothedBounds(t *testing.T) {
 	r := testRand(3)
 	for _, c := range testObjectives {
-		d := c.obj.d
-		g := make([]float64, d)
-		for _, tau := range []float64{1, 1e-2, 1e-5} {
-			for range 200 {
-				w := randInBall(r, d, 2)
-				x := c.x(r, d)
-				clear(g)
-				v := c.obj.value(w, x)
-				vt := c.obj.smoothed(w, x, tau, 1, g)
-				if vt < v-1e-12*math.Max(1, math.Abs(v)) || vt > v+c.obj.smoothGap()*tau+1e-12*math.Max(1, math.Abs(v)) {
-					t.Fatalf("%s τ=%g: f = %g, f_τ = %g, want within [f, f + %gτ]", c.name, tau, v, vt, c.obj.smoothGap())
-				}
-				// Directional derivative along a random direction.
-				u := randVec(r, d, 1)
-				const h = 1e-7
-				wp := append([]float64(nil), w...)
-				wm := append([]float64(nil), w...)
-				for j := range u {
-					wp[j] += h * u[j]
-					wm[j] -= h * u[j]
-				}
-				gg := make([]float64, d)
-				fd := (c.obj.smoothed(wp, x, tau, 1, gg) - c.obj.smoothed(wm, x, tau, 1, gg)) / (2 * h)
-				if want := dot(g, u); math.Abs(fd-want) > 1e-4*math.Max(1, math.Abs(want))/math.Min(1, tau) {
-					t.Fatalf("%s τ=%g: directional derivative %g, smoothed gradient gives %g", c.name, tau, fd, want)
+		t.Run(c.name, func(t *testing.T) {
+			d := c.obj.d
+			g := make([]float64, d)
+			for _, tau := range []float64{1, 1e-2, 1e-5} {
+				for range 200 {
+					w := randInBall(r, d, 2)
+					x := c.x(r, d)
+					clear(g)
+					v := c.obj.value(w, x)
+					vt := c.obj.smoothed(w, x, tau, 1, g)
+					if vt < v-1e-12*math.Max(1, math.Abs(v)) || vt > v+c.obj.smoothGap()*tau+1e-12*math.Max(1, math.Abs(v)) {
+						t.Fatalf("%s τ=%g: f = %g, f_τ = %g, want within [f, f + %gτ]", c.name, tau, v, vt, c.obj.smoothGap())
+					}
+					// Directional derivative along a random direction.
+					u := randVec(r, d, 1)
+					const h = 1e-7
+					wp := append([]float64(nil), w...)
+					wm := append([]float64(nil), w...)
+					for j := range u {
+						wp[j] += h * u[j]
+						wm[j] -= h * u[j]
+					}
+					gg := make([]float64, d)
+					fd := (c.obj.smoothed(wp, x, tau, 1, gg) - c.obj.smoothed(wm, x, tau, 1, gg)) / (2 * h)
+					if want := dot(g, u); math.Abs(fd-want) > 1e-4*math.Max(1, math.Abs(want))/math.Min(1, tau) {
+						t.Fatalf("%s τ=%g: directional derivative %g, smoothed gradient gives %g", c.name, tau, fd, want)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
 func TestGradDoesNotAllocate(t *testing.T) {
 	r := testRand(4)
 	for _, c := range testObjectives {
-		d := c.obj.d
-		g := make([]float64, d)
-		w := randInBall(r, d, 1)
-		x := c.x(r, d)
-		if a := testing.AllocsPerRun(100, func() { c.obj.grad(g, w, x) }); a != 0 {
-			t.Errorf("%s: grad allocates %g times", c.name, a)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			d := c.obj.d
+			g := make([]float64, d)
+			w := randInBall(r, d, 1)
+			x := c.x(r, d)
+			if a := testing.AllocsPerRun(100, func() { c.obj.grad(g, w, x) }); a != 0 {
+				t.Errorf("%s: grad allocates %g times", c.name, a)
+			}
+		})
 	}
 }
 
 func TestParseLoss(t *testing.T) {
 	for _, l := range Losses {
-		if got, err := ParseLoss(string(l)); err != nil || got != l {
-			t.Errorf("ParseLoss(%q) = %q, %v", l, got, err)
-		}
+		t.Run(fmt.Sprint(l), func(t *testing.T) {
+			if got, err := ParseLoss(string(l)); err != nil || got != l {
+				t.Errorf("ParseLoss(%q) = %q, %v", l, got, err)
+			}
+		})
 	}
 	if _, err := ParseLoss("huber"); err == nil {
 		t.Error("ParseLoss(huber) should fail")
@@ -209,9 +220,11 @@ func TestParseLoss(t *testing.T) {
 // sides of 0, at 0, and where the exponential underflows.
 func TestSoftplusSigmoidSameBits(t *testing.T) {
 	for _, x := range []float64{0, 1e-300, -1e-300, 0.5, -0.5, 3, -3, 36.7, -36.7, 700, -700, 745.1, -745.1, 745.9, -745.9, 746, -746, 800, -800, math.Inf(1), math.Inf(-1)} {
-		sp, sg := softplusSigmoid(x)
-		if sp != softplus(x) || sg != sigmoid(x) {
-			t.Errorf("x = %g: (%v, %v), want (%v, %v)", x, sp, sg, softplus(x), sigmoid(x))
-		}
+		t.Run(fmt.Sprintf("x=%g", x), func(t *testing.T) {
+			sp, sg := softplusSigmoid(x)
+			if sp != softplus(x) || sg != sigmoid(x) {
+				t.Errorf("x = %g: (%v, %v), want (%v, %v)", x, sp, sg, softplus(x), sigmoid(x))
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"sync"
 	"testing"
@@ -36,18 +37,20 @@ func TestLBFGSBelowRounding(t *testing.T) {
 		return v
 	}
 	for _, gtol := range []float64{1e-6, 1e-9} {
-		x, err := lbfgs(context.Background(), f, 0, make([]float64, d), gtol, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var gn float64
-		for j := range x {
-			e := h[j] * (x[j] - c[j])
-			gn += e * e
-		}
-		if gn = math.Sqrt(gn); gn > gtol {
-			t.Errorf("gtol %g: ‖∇f‖ = %g at the returned point", gtol, gn)
-		}
+		t.Run(fmt.Sprintf("gtol=%g", gtol), func(t *testing.T) {
+			x, err := lbfgs(context.Background(), f, 0, make([]float64, d), gtol, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gn float64
+			for j := range x {
+				e := h[j] * (x[j] - c[j])
+				gn += e * e
+			}
+			if gn = math.Sqrt(gn); gn > gtol {
+				t.Errorf("gtol %g: ‖∇f‖ = %g at the returned point", gtol, gn)
+			}
+		})
 	}
 	// A budget of 5 evaluations is honoured (the point returned is the
 	// last accepted one, here still far from c).

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -27,9 +28,11 @@ func TestExample1Claims(t *testing.T) {
 	c := in.Constants()
 	claims := []struct{ k, bound float64 }{{2, 5}, {4, 8}, {8, 14}}
 	for _, cl := range claims {
-		if r := c.R(cl.k); !(r <= cl.bound) {
-			t.Errorf("r̃_%g = %g, the paper claims ≤ %g", cl.k, r, cl.bound)
-		}
+		t.Run(fmt.Sprintf("k=%g", cl.k), func(t *testing.T) {
+			if r := c.R(cl.k); !(r <= cl.bound) {
+				t.Errorf("r̃_%g = %g, the paper claims ≤ %g", cl.k, r, cl.bound)
+			}
+		})
 	}
 	if !(c.Lf >= 1e20) || math.IsInf(c.Lf, 1) {
 		t.Errorf("L_f = %g, want finite ≥ 10²⁰", c.Lf)
@@ -39,19 +42,23 @@ func TestExample1Claims(t *testing.T) {
 	}
 	hand := map[float64]float64{2: math.Sqrt(4 + 8/math.Pi), 4: math.Pow(204+512/math.Pi, 0.25)}
 	for k, want := range hand {
-		if got := c.R(k); math.Abs(got-want) > 1e-13*want {
-			t.Errorf("r̃_%g = %.17g, hand value %.17g", k, got, want)
-		}
+		t.Run(fmt.Sprintf("k=%g", k), func(t *testing.T) {
+			if got := c.R(k); math.Abs(got-want) > 1e-13*want {
+				t.Errorf("r̃_%g = %.17g, hand value %.17g", k, got, want)
+			}
+		})
 	}
 	for _, k := range []int{2, 3, 4, 6, 8, 12, 16} {
-		var s float64
-		for j := 0; j <= k; j++ {
-			s += binom(k, j) * dist.NormalAbsMoment(float64(k+j)) * dist.NormalAbsMoment(float64(k-j))
-		}
-		want := math.Pow(s, 1/float64(k))
-		if got := c.R(float64(k)); math.Abs(got-want) > 1e-12*want {
-			t.Errorf("r̃_%d = %.17g, binomial expansion %.17g", k, got, want)
-		}
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			var s float64
+			for j := 0; j <= k; j++ {
+				s += binom(k, j) * dist.NormalAbsMoment(float64(k+j)) * dist.NormalAbsMoment(float64(k-j))
+			}
+			want := math.Pow(s, 1/float64(k))
+			if got := c.R(float64(k)); math.Abs(got-want) > 1e-12*want {
+				t.Errorf("r̃_%d = %.17g, binomial expansion %.17g", k, got, want)
+			}
+		})
 	}
 	if c.Beta != 1 || c.Mu != 1 || c.D != 2 {
 		t.Errorf("β, μ, D = %g, %g, %g; want 1, 1, 2 (unit ball, unit variance)", c.Beta, c.Mu, c.D)
@@ -106,23 +113,25 @@ func TestProfilesMatchTheDataStream(t *testing.T) {
 		{ProblemDef{Scenario: AffineHard, D: 4, N: 100, Eps: 0.5, K: 3}, 2},
 	}
 	for _, c := range cases {
-		in := build(t, c.spec)
-		g := supGradSample(in, n)
-		var s1, s2 float64
-		for _, v := range g {
-			p := math.Pow(v, c.k)
-			s1 += p
-			s2 += p * p
-		}
-		mean := s1 / n
-		seStream := math.Sqrt((s2/n - mean*mean) / n)
-		e := in.Moment(c.k)
-		declared := math.Pow(e.R, c.k)
-		seProf := c.k * math.Pow(e.R, c.k-1) * e.SE
-		tol := 5 * math.Hypot(seStream, seProf)
-		if math.Abs(mean-declared) > tol || math.IsNaN(declared) {
-			t.Errorf("%s: E G^%g: stream %g ± %g, declared %g (%s; ± %g)", c.spec.Scenario, c.k, mean, seStream, declared, e.Method, seProf)
-		}
+		t.Run(caseName(c.spec), func(t *testing.T) {
+			in := build(t, c.spec)
+			g := supGradSample(in, n)
+			var s1, s2 float64
+			for _, v := range g {
+				p := math.Pow(v, c.k)
+				s1 += p
+				s2 += p * p
+			}
+			mean := s1 / n
+			seStream := math.Sqrt((s2/n - mean*mean) / n)
+			e := in.Moment(c.k)
+			declared := math.Pow(e.R, c.k)
+			seProf := c.k * math.Pow(e.R, c.k-1) * e.SE
+			tol := 5 * math.Hypot(seStream, seProf)
+			if math.Abs(mean-declared) > tol || math.IsNaN(declared) {
+				t.Errorf("%s: E G^%g: stream %g ± %g, declared %g (%s; ± %g)", c.spec.Scenario, c.k, mean, seStream, declared, e.Method, seProf)
+			}
+		})
 	}
 }
 
@@ -141,19 +150,21 @@ func TestMomentsInfinitePastTheTailIndex(t *testing.T) {
 		{ProblemDef{Scenario: AbsRegT, D: 3, Tail: 7}, 7},
 	}
 	for _, c := range cases {
-		in := build(t, c.spec)
-		below := in.Moment(c.kmax * 0.99)
-		at := in.Moment(c.kmax)
-		above := in.Moment(c.kmax + 1)
-		if math.IsInf(below.R, 0) || math.IsNaN(below.R) || !(below.R > 0) {
-			t.Errorf("%s tail %g: r̃_%g = %g, want finite", c.spec.Scenario, c.spec.Tail, c.kmax*0.99, below.R)
-		}
-		if !math.IsInf(at.R, 1) || !math.IsInf(above.R, 1) {
-			t.Errorf("%s tail %g: r̃_%g = %g, r̃_%g = %g, want +∞", c.spec.Scenario, c.spec.Tail, c.kmax, at.R, c.kmax+1, above.R)
-		}
-		if lf := in.Constants().Lf; !math.IsInf(lf, 1) {
-			t.Errorf("%s: L_f = %g, want +∞ (unbounded features)", c.spec.Scenario, lf)
-		}
+		t.Run(caseName(c.spec), func(t *testing.T) {
+			in := build(t, c.spec)
+			below := in.Moment(c.kmax * 0.99)
+			at := in.Moment(c.kmax)
+			above := in.Moment(c.kmax + 1)
+			if math.IsInf(below.R, 0) || math.IsNaN(below.R) || !(below.R > 0) {
+				t.Errorf("%s tail %g: r̃_%g = %g, want finite", c.spec.Scenario, c.spec.Tail, c.kmax*0.99, below.R)
+			}
+			if !math.IsInf(at.R, 1) || !math.IsInf(above.R, 1) {
+				t.Errorf("%s tail %g: r̃_%g = %g, r̃_%g = %g, want +∞", c.spec.Scenario, c.spec.Tail, c.kmax, at.R, c.kmax+1, above.R)
+			}
+			if lf := in.Constants().Lf; !math.IsInf(lf, 1) {
+				t.Errorf("%s: L_f = %g, want +∞ (unbounded features)", c.spec.Scenario, lf)
+			}
+		})
 	}
 	// The Monte Carlo standard error is infinite when E G^{2k} = ∞ (MC-only
 	// profiles), finite below.
@@ -202,76 +213,78 @@ func TestHardInstances(t *testing.T) {
 		{40, 10000, 1, math.Inf(1), 1, 1, 2},
 	}
 	for _, c := range cases {
-		p := hardP(c.d, c.n, c.eps)
-		pk := powInvK(p, c.k)
-		mh := build(t, ProblemDef{Scenario: MeanHard, D: c.d, N: c.n, Eps: c.eps, K: c.k, Params: map[string]float64{"r": c.r, "curvature": c.mu}})
-		// Atom and mean.
-		sc := c.r / (2 * c.mu * math.Sqrt(float64(c.d)))
-		atomNorm := sc * pk * math.Sqrt(float64(c.d))
-		// The proof's statement: E‖2μx‖^k = p(2μ·atomNorm)^k = r̃^k.
-		if !math.IsInf(c.k, 1) {
-			if got := p * math.Pow(2*c.mu*atomNorm, c.k); math.Abs(got-math.Pow(c.r, c.k)) > 1e-12*math.Pow(c.r, c.k) {
-				t.Errorf("mean-hard %+v: E‖2μx‖^k = %g, proof states r̃^k = %g", c, got, math.Pow(c.r, c.k))
+		t.Run(fmt.Sprintf("d=%d n=%d eps=%g k=%g", c.d, c.n, c.eps, c.k), func(t *testing.T) {
+			p := hardP(c.d, c.n, c.eps)
+			pk := powInvK(p, c.k)
+			mh := build(t, ProblemDef{Scenario: MeanHard, D: c.d, N: c.n, Eps: c.eps, K: c.k, Params: map[string]float64{"r": c.r, "curvature": c.mu}})
+			// Atom and mean.
+			sc := c.r / (2 * c.mu * math.Sqrt(float64(c.d)))
+			atomNorm := sc * pk * math.Sqrt(float64(c.d))
+			// The proof's statement: E‖2μx‖^k = p(2μ·atomNorm)^k = r̃^k.
+			if !math.IsInf(c.k, 1) {
+				if got := p * math.Pow(2*c.mu*atomNorm, c.k); math.Abs(got-math.Pow(c.r, c.k)) > 1e-12*math.Pow(c.r, c.k) {
+					t.Errorf("mean-hard %+v: E‖2μx‖^k = %g, proof states r̃^k = %g", c, got, math.Pow(c.r, c.k))
+				}
 			}
-		}
-		// On dpso's domain the proof's moment claim r̃_k ≤ r̃ holds.
-		rk := mh.Constants().R(c.k)
-		if math.IsInf(c.k, 1) {
-			rk = mh.Constants().Lf
-		}
-		if !(rk <= c.r*(1+1e-12)) {
-			t.Errorf("mean-hard %+v: r̃_k = %g exceeds the proof's r̃ = %g", c, rk, c.r)
-		}
-		// The exact profile: (1−p)(μR)^j + p(μR + μ·atomNorm)^j with R = p·atomNorm.
-		R := p * atomNorm
-		if got := mh.Diam(); math.Abs(got-2*R) > 1e-14*R {
-			t.Errorf("mean-hard %+v: D = %g, want 2‖E x‖ = %g", c, got, 2*R)
-		}
-		for _, j := range []float64{2, 3, 8} {
-			want := math.Pow((1-p)*math.Pow(c.mu*R, j)+p*math.Pow(c.mu*(R+atomNorm), j), 1/j)
-			if got := mh.Constants().R(j); math.Abs(got-want) > 1e-12*want {
-				t.Errorf("mean-hard %+v: r̃_%g = %g, want %g", c, j, got, want)
+			// On dpso's domain the proof's moment claim r̃_k ≤ r̃ holds.
+			rk := mh.Constants().R(c.k)
+			if math.IsInf(c.k, 1) {
+				rk = mh.Constants().Lf
 			}
-		}
-		if got, want := mh.Constants().Lf, c.mu*(R+atomNorm); math.Abs(got-want) > 1e-12*want {
-			t.Errorf("mean-hard %+v: L_f = %g, want %g", c, got, want)
-		}
-		cs := mh.Constants()
-		if cs.Beta != c.mu || cs.Mu != c.mu {
-			t.Errorf("mean-hard: β, μ = %g, %g, want %g", cs.Beta, cs.Mu, c.mu)
-		}
-		// E x ∈ W and F(w) − F* = (μ/2)‖w − E x‖².
-		ri := mh.RiskInfo()
-		if got := math.Sqrt(sqnorm(ri.WStar)); math.Abs(got-R) > 1e-12*R {
-			t.Errorf("mean-hard: ‖w*‖ = %g, want ‖E x‖ = %g", got, R)
-		}
-		w := make([]float64, c.d)
-		if ex, _ := mh.Excess(w); math.Abs(ex-c.mu/2*R*R) > 1e-12*c.mu*R*R {
-			t.Errorf("mean-hard: excess at 0 = %g, want μ‖E x‖²/2 = %g", ex, c.mu/2*R*R)
-		}
+			if !(rk <= c.r*(1+1e-12)) {
+				t.Errorf("mean-hard %+v: r̃_k = %g exceeds the proof's r̃ = %g", c, rk, c.r)
+			}
+			// The exact profile: (1−p)(μR)^j + p(μR + μ·atomNorm)^j with R = p·atomNorm.
+			R := p * atomNorm
+			if got := mh.Diam(); math.Abs(got-2*R) > 1e-14*R {
+				t.Errorf("mean-hard %+v: D = %g, want 2‖E x‖ = %g", c, got, 2*R)
+			}
+			for _, j := range []float64{2, 3, 8} {
+				want := math.Pow((1-p)*math.Pow(c.mu*R, j)+p*math.Pow(c.mu*(R+atomNorm), j), 1/j)
+				if got := mh.Constants().R(j); math.Abs(got-want) > 1e-12*want {
+					t.Errorf("mean-hard %+v: r̃_%g = %g, want %g", c, j, got, want)
+				}
+			}
+			if got, want := mh.Constants().Lf, c.mu*(R+atomNorm); math.Abs(got-want) > 1e-12*want {
+				t.Errorf("mean-hard %+v: L_f = %g, want %g", c, got, want)
+			}
+			cs := mh.Constants()
+			if cs.Beta != c.mu || cs.Mu != c.mu {
+				t.Errorf("mean-hard: β, μ = %g, %g, want %g", cs.Beta, cs.Mu, c.mu)
+			}
+			// E x ∈ W and F(w) − F* = (μ/2)‖w − E x‖².
+			ri := mh.RiskInfo()
+			if got := math.Sqrt(sqnorm(ri.WStar)); math.Abs(got-R) > 1e-12*R {
+				t.Errorf("mean-hard: ‖w*‖ = %g, want ‖E x‖ = %g", got, R)
+			}
+			w := make([]float64, c.d)
+			if ex, _ := mh.Excess(w); math.Abs(ex-c.mu/2*R*R) > 1e-12*c.mu*R*R {
+				t.Errorf("mean-hard: excess at 0 = %g, want μ‖E x‖²/2 = %g", ex, c.mu/2*R*R)
+			}
 
-		ah := build(t, ProblemDef{Scenario: AffineHard, D: c.d, N: c.n, Eps: c.eps, K: c.k, Diam: c.diamAff, Params: map[string]float64{"r": c.r}})
-		ac := ah.Constants()
-		if !math.IsInf(c.k, 1) {
-			if got := ac.R(c.k); math.Abs(got-c.r) > 1e-12*c.r {
-				t.Errorf("affine-hard %+v: r̃_k = %g, the proof states r̃ = %g", c, got, c.r)
+			ah := build(t, ProblemDef{Scenario: AffineHard, D: c.d, N: c.n, Eps: c.eps, K: c.k, Diam: c.diamAff, Params: map[string]float64{"r": c.r}})
+			ac := ah.Constants()
+			if !math.IsInf(c.k, 1) {
+				if got := ac.R(c.k); math.Abs(got-c.r) > 1e-12*c.r {
+					t.Errorf("affine-hard %+v: r̃_k = %g, the proof states r̃ = %g", c, got, c.r)
+				}
 			}
-		}
-		for _, j := range []float64{2, 2.5, 6} {
-			want := c.r * math.Pow(p, 1/j) * pk
-			if got := ac.R(j); math.Abs(got-want) > 1e-12*want {
-				t.Errorf("affine-hard %+v: r̃_%g = %g, want r̃p^{1/j−1/k} = %g", c, j, got, want)
+			for _, j := range []float64{2, 2.5, 6} {
+				want := c.r * math.Pow(p, 1/j) * pk
+				if got := ac.R(j); math.Abs(got-want) > 1e-12*want {
+					t.Errorf("affine-hard %+v: r̃_%g = %g, want r̃p^{1/j−1/k} = %g", c, j, got, want)
+				}
 			}
-		}
-		if got, want := ac.Lf, c.r*pk; math.Abs(got-want) > 1e-12*want {
-			t.Errorf("affine-hard %+v: L_f = %g, want r̃p^{−1/k} = %g", c, got, want)
-		}
-		if got, want := ah.RiskInfo().FStar, -c.diamAff/2*c.r*p*pk; math.Abs(got-want) > 1e-12*math.Abs(want) {
-			t.Errorf("affine-hard %+v: F* = %g, want −(D/2)r̃p^{1−1/k} = %g", c, got, want)
-		}
-		if ac.Beta != 0 {
-			t.Errorf("affine-hard: β = %g, want 0 (linear)", ac.Beta)
-		}
+			if got, want := ac.Lf, c.r*pk; math.Abs(got-want) > 1e-12*want {
+				t.Errorf("affine-hard %+v: L_f = %g, want r̃p^{−1/k} = %g", c, got, want)
+			}
+			if got, want := ah.RiskInfo().FStar, -c.diamAff/2*c.r*p*pk; math.Abs(got-want) > 1e-12*math.Abs(want) {
+				t.Errorf("affine-hard %+v: F* = %g, want −(D/2)r̃p^{1−1/k} = %g", c, got, want)
+			}
+			if ac.Beta != 0 {
+				t.Errorf("affine-hard: β = %g, want 0 (linear)", ac.Beta)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -33,35 +34,37 @@ func TestClosedFormRiskMatchesMonteCarlo(t *testing.T) {
 		{Scenario: AffineHard, D: 4, N: 50, Eps: 0.5},
 	}
 	for _, s := range specs {
-		in := build(t, s)
-		if in.RiskInfo().Method != "closed form" {
-			t.Fatalf("%s: risk method %q, want closed form", s.Scenario, in.RiskInfo().Method)
-		}
-		d := in.Dim()
-		r := testRand(7)
-		points := [][]float64{make([]float64, d), in.RiskInfo().WStar, randInBall(r, d, in.m.radius)}
-		ns := in.def
-		ns.N = n
-		tmp := *in
-		tmp.def = ns
-		data := solvers.Materialize(tmp.Dataset(solvers.Seeded, 0, 3))
-		for _, w := range points {
-			var s1, s2 float64
-			for i := range n {
-				v := in.m.obj.value(w, data.Row(i))
-				s1 += v
-				s2 += v * v
+		t.Run(caseName(s), func(t *testing.T) {
+			in := build(t, s)
+			if in.RiskInfo().Method != "closed form" {
+				t.Fatalf("%s: risk method %q, want closed form", s.Scenario, in.RiskInfo().Method)
 			}
-			mean := s1/n + in.m.reg.Value(w)
-			se := math.Sqrt((s2/n - (s1/n)*(s1/n)) / n)
-			if got := in.Risk(w); math.Abs(got-mean) > 5*se+1e-12 {
-				t.Errorf("%s: F(%v) = %g, Monte Carlo %g ± %g", s.Scenario, w, got, mean, se)
+			d := in.Dim()
+			r := testRand(7)
+			points := [][]float64{make([]float64, d), in.RiskInfo().WStar, randInBall(r, d, in.m.radius)}
+			ns := in.def
+			ns.N = n
+			tmp := *in
+			tmp.def = ns
+			data := solvers.Materialize(tmp.Dataset(solvers.Seeded, 0, 3))
+			for _, w := range points {
+				var s1, s2 float64
+				for i := range n {
+					v := in.m.obj.value(w, data.Row(i))
+					s1 += v
+					s2 += v * v
+				}
+				mean := s1/n + in.m.reg.Value(w)
+				se := math.Sqrt((s2/n - (s1/n)*(s1/n)) / n)
+				if got := in.Risk(w); math.Abs(got-mean) > 5*se+1e-12 {
+					t.Errorf("%s: F(%v) = %g, Monte Carlo %g ± %g", s.Scenario, w, got, mean, se)
+				}
 			}
-		}
-		// Excess risk is 0 at the minimizer and positive elsewhere.
-		if ex, _ := in.Excess(in.RiskInfo().WStar); ex != 0 {
-			t.Errorf("%s: excess at w* = %g, want 0", s.Scenario, ex)
-		}
+			// Excess risk is 0 at the minimizer and positive elsewhere.
+			if ex, _ := in.Excess(in.RiskInfo().WStar); ex != 0 {
+				t.Errorf("%s: excess at w* = %g, want 0", s.Scenario, ex)
+			}
+		})
 	}
 }
 
@@ -196,25 +199,27 @@ func TestSampleRiskAgainstKnownOptima(t *testing.T) {
 			}
 		}
 	}
-	for _, R := range []float64{5, 0.4} { // interior, then active constraint
-		sr, err := newSampleRisk(ctx, objective{kind: kindSquared, d: d}, solvers.Regularizer{}, data, R, Empirical, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := trustRegion(t, H, b, R)
-		for j := range want {
-			if math.Abs(sr.wopt[j]-want[j]) > 1e-7 {
-				t.Errorf("squared R=%g: w* = %v, exact %v", R, sr.wopt, want)
-				break
+	for _, R := range []float64{5, 0.4} {
+		t.Run(fmt.Sprintf("R=%g", R), func(t *testing.T) { // interior, then active constraint
+			sr, err := newSampleRisk(ctx, objective{kind: kindSquared, d: d}, solvers.Regularizer{}, data, R, Empirical, "test")
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		fw := sr.value(want)
-		if sr.fopt-fw > sr.width+1e-12 || fw-sr.fopt > 1e-12 {
-			t.Errorf("squared R=%g: F̂* = %g ± %g, exact %g", R, sr.fopt, sr.width, fw)
-		}
-		if sr.width > 1e-8 {
-			t.Errorf("squared R=%g: certified width %g, want ≤ 1e-8", R, sr.width)
-		}
+			want := trustRegion(t, H, b, R)
+			for j := range want {
+				if math.Abs(sr.wopt[j]-want[j]) > 1e-7 {
+					t.Errorf("squared R=%g: w* = %v, exact %v", R, sr.wopt, want)
+					break
+				}
+			}
+			fw := sr.value(want)
+			if sr.fopt-fw > sr.width+1e-12 || fw-sr.fopt > 1e-12 {
+				t.Errorf("squared R=%g: F̂* = %g ± %g, exact %g", R, sr.fopt, sr.width, fw)
+			}
+			if sr.width > 1e-8 {
+				t.Errorf("squared R=%g: certified width %g, want ≤ 1e-8", R, sr.width)
+			}
+		})
 	}
 
 	// Separable hinge data: y = sign(⟨w0, a⟩) with margin |⟨w0, a⟩| ≥ 1
@@ -300,33 +305,37 @@ func TestEvalSampleRisk(t *testing.T) {
 		{Scenario: LogRegT, D: 2},
 		{Scenario: HingeT, D: 2, Class: theory.NonsmoothSC},
 	} {
-		in := build(t, s)
-		ri := in.RiskInfo()
-		if ri.EvalSize != EvalSize || ri.Kind != Population {
-			t.Errorf("%s: eval size %d kind %s", s.Scenario, ri.EvalSize, ri.Kind)
-		}
-		if ri.FStarErr > 1e-4 {
-			t.Errorf("%s: F* certified to ±%g, want ≤ 1e-4", s.Scenario, ri.FStarErr)
-		}
-		if ex, _ := in.Excess(ri.WStar); math.Abs(ex) > 1e-12 {
-			t.Errorf("%s: excess at w* = %g", s.Scenario, ex)
-		}
-		r := testRand(9)
-		for range 50 {
-			w := randInBall(r, in.Dim(), in.m.radius)
-			ex, se := in.Excess(w)
-			if ex < -ri.FStarErr || !(se > 0) {
-				t.Errorf("%s: excess %g ± %g at %v", s.Scenario, ex, se, w)
+		t.Run(caseName(s), func(t *testing.T) {
+			in := build(t, s)
+			ri := in.RiskInfo()
+			if ri.EvalSize != EvalSize || ri.Kind != Population {
+				t.Errorf("%s: eval size %d kind %s", s.Scenario, ri.EvalSize, ri.Kind)
 			}
-		}
+			if ri.FStarErr > 1e-4 {
+				t.Errorf("%s: F* certified to ±%g, want ≤ 1e-4", s.Scenario, ri.FStarErr)
+			}
+			if ex, _ := in.Excess(ri.WStar); math.Abs(ex) > 1e-12 {
+				t.Errorf("%s: excess at w* = %g", s.Scenario, ex)
+			}
+			r := testRand(9)
+			for range 50 {
+				w := randInBall(r, in.Dim(), in.m.radius)
+				ex, se := in.Excess(w)
+				if ex < -ri.FStarErr || !(se > 0) {
+					t.Errorf("%s: excess %g ± %g at %v", s.Scenario, ex, se, w)
+				}
+			}
+		})
 	}
 }
 
 func TestEvalSizeFor(t *testing.T) {
 	for _, c := range []struct{ sdim, want int }{{2, 40000}, {100, 40000}, {101, 39603}, {201, 19900}, {1001, 5000}, {10001, 5000}} {
-		if got := EvalSizeFor(c.sdim); got != c.want {
-			t.Errorf("EvalSizeFor(%d) = %d, want %d", c.sdim, got, c.want)
-		}
+		t.Run(fmt.Sprintf("sdim=%d", c.sdim), func(t *testing.T) {
+			if got := EvalSizeFor(c.sdim); got != c.want {
+				t.Errorf("EvalSizeFor(%d) = %d, want %d", c.sdim, got, c.want)
+			}
+		})
 	}
 }
 

@@ -27,8 +27,8 @@ func supNaN(method string) supVal {
 
 // sampleOrNaN returns the column sample, or reports the failure as the
 // value's method (a cancelled or failed draw is not cached).
-func sampleOrNaN(key string, ncol int, draw func(r *dist.Rand, row []float64)) (*colSample, *supVal) {
-	s, err := newColSample(context.Background(), key, ncol, draw)
+func sampleOrNaN(ctx context.Context, key string, ncol int, draw func(r *dist.Rand, row []float64)) (*colSample, *supVal) {
+	s, err := newColSample(ctx, key, ncol, draw)
 	if err != nil {
 		v := supNaN("Monte Carlo failed: " + err.Error())
 		return nil, &v
@@ -58,8 +58,8 @@ func rootVal(k, c float64, best mom, hiLog float64, method string) supVal {
 }
 
 // normals3 is a sample of three independent N(0, 1) columns.
-func normals3() (*colSample, *supVal) {
-	return sampleOrNaN("normals3", 3, func(r *dist.Rand, row []float64) {
+func normals3(ctx context.Context) (*colSample, *supVal) {
+	return sampleOrNaN(ctx, "normals3", 3, func(r *dist.Rand, row []float64) {
 		row[0], row[1], row[2] = r.NormFloat64(), r.NormFloat64(), r.NormFloat64()
 	})
 }
@@ -87,7 +87,7 @@ func example1Sup(s, R, T float64) *supProfile {
 	sp := &supProfile{l: s * s * R, lExact: true, lMethod: "F'(w) = s²w"}
 	th0 := math.Atan(R)
 	sp.r = &supSide{inf: T * (R*T + T), kmax: math.Inf(1), infMethod: "L_f (worst case, on the truncated support)",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			f := func(t float64) float64 {
 				return math.Pow(math.Abs(math.Cos(t)), k) * math.Pow(math.Abs(R*math.Cos(t)-math.Sin(t)), k)
 			}
@@ -98,17 +98,17 @@ func example1Sup(s, R, T float64) *supProfile {
 			return supVal{v: v, lo: v, method: "exact: at w = ±R (convex and even in w), polar coordinates, 3×128-node Gauss–Legendre"}
 		}}
 	sp.g = &supSide{inf: (R+1)*T*T - R*s*s, kmax: math.Inf(1), infMethod: "essential sup on the truncated support, at w = R",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			if k == 2 {
 				v := s * s * math.Sqrt(2*R*R+1)
 				return supVal{v: v, lo: v, method: "exact (k = 2): s²√(2R² + 1) at w = ±R"}
 			}
-			smp, bad := normals3()
+			smp, bad := normals3(ctx)
 			if bad != nil {
 				return *bad
 			}
 			z1, z2 := smp.cols[0], smp.cols[1]
-			m := smp.moment(k, func(i int) float64 { return math.Abs(R*(z1[i]*z1[i]-1) - z1[i]*z2[i]) })
+			m := smp.moment(ctx, k, func(i int) float64 { return math.Abs(R*(z1[i]*z1[i]-1) - z1[i]*z2[i]) })
 			r, se := m.root(k, 1)
 			r, se = r*s*s, se*s*s
 			return supVal{v: r, se: se, lo: r, method: mcMethod(" at w = ±R (convex and even in w)")}
@@ -200,20 +200,20 @@ func linRegSup(in linRegSupIn) *supProfile {
 		}
 		return exactMom(c4 * (q + in.sigma*in.sigma*trS2))
 	}
-	rSample := func() (*colSample, *supVal) { return linRegRSample(in.d, in.pareto, bl) }
+	rSample := func(ctx context.Context) (*colSample, *supVal) { return linRegRSample(ctx, in.d, in.pareto, bl) }
 	point := "at w = −R·w*/‖w*‖ (the farthest point of W from w*: Φ is convex and rotation-invariant about w*)"
 	if two {
 		point = "maximised over w_b = −t_b·w*_b/‖w*_b‖, t₁² + t₂² = R² (certified by convexity to 0.01%)"
 	}
 	sp.r = &supSide{inf: math.Inf(1), kmax: in.tail / 2, infMethod: "unbounded features",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			mk := in.mix(k)
 			if k == 2 {
 				best, hi, _ := arcSupOrPoint(two, in.R, rExact)
 				v := rootVal(2, 1, best, hi, "exact (k = 2, closed form) "+point)
 				return v
 			}
-			smp, bad := rSample()
+			smp, bad := rSample(ctx)
 			if bad != nil {
 				return *bad
 			}
@@ -223,7 +223,7 @@ func linRegSup(in linRegSupIn) *supProfile {
 				if two {
 					x2 = b + bl[1].omega
 				}
-				return smp.moment(k, func(i int) float64 { return N[i] * math.Abs(x1*A1[i]+x2*A2[i]+in.sigma*Z[i]) })
+				return smp.moment(ctx, k, func(i int) float64 { return N[i] * math.Abs(x1*A1[i]+x2*A2[i]+in.sigma*Z[i]) })
 			}
 			best, hi, _ := arcSupOrPoint(two, in.R, m)
 			return rootVal(k, mk, best, hi, "exact tail factor × "+mcMethod(" of the Gaussian part, ")+point)
@@ -241,7 +241,7 @@ func linRegSup(in linRegSupIn) *supProfile {
 		rbar := in.R + math.Sqrt(in.omegaSq)
 		lg := func(x float64) float64 { v, _ := math.Lgamma(x); return v }
 		sp.g = &supSide{inf: math.Inf(1), kmax: in.tail / 2, infMethod: "unbounded features",
-			eval: func(k float64) supVal {
+			eval: func(ctx context.Context, k float64) supVal {
 				lc := k*math.Ln2 + lg(k+0.5) - 0.5*math.Log(math.Pi)
 				if in.pareto {
 					lc = lg(k+0.5) + lg(D/2) - 0.5*math.Log(math.Pi) - lg(D/2+k)
@@ -260,10 +260,10 @@ func linRegSup(in linRegSupIn) *supProfile {
 	omega := math.Sqrt(in.omegaSq)
 	rest := func(wj float64) float64 { return math.Sqrt(math.Max(0, in.omegaSq-wj*wj)) }
 	gKey := fmt.Sprintf("linreg-g/%s/d=%d/tail=%g", family, in.d, in.tail)
-	gSample := func() (*colSample, *supVal) {
+	gSample := func(ctx context.Context) (*colSample, *supVal) {
 		chiT := dist.NewGamma(in.tail / 2)
 		chiRest := dist.NewGamma(float64(in.d-2) / 2)
-		return sampleOrNaN(gKey, 4, func(r *dist.Rand, row []float64) {
+		return sampleOrNaN(ctx, gKey, 4, func(r *dist.Rand, row []float64) {
 			zj, y, zeta := r.NormFloat64(), 0.0, r.NormFloat64()
 			if in.d > 1 {
 				y = r.NormFloat64()
@@ -291,11 +291,11 @@ func linRegSup(in linRegSupIn) *supProfile {
 	}
 	_ = omega
 	sp.g = &supSide{inf: math.Inf(1), kmax: in.tail / 2, infMethod: "unbounded features",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			var smp *colSample
 			if k != 2 {
 				var bad *supVal
-				if smp, bad = gSample(); bad != nil {
+				if smp, bad = gSample(ctx); bad != nil {
 					return *bad
 				}
 			}
@@ -312,7 +312,7 @@ func linRegSup(in linRegSupIn) *supProfile {
 					M2, Zj, Y, Ze := smp.cols[0], smp.cols[1], smp.cols[2], smp.cols[3]
 					m = func(a, b float64) mom {
 						u, rho := a-wj, b+om
-						return smp.moment(k, func(i int) float64 {
+						return smp.moment(ctx, k, func(i int) float64 {
 							return math.Abs(M2[i]*Zj[i]*(u*Zj[i]-rho*Y[i]-in.sigma*Ze[i]) - in.ct*u)
 						})
 					}
@@ -431,7 +431,7 @@ func contaminatedSup(d int, R, eta, M, sigma, wn, h float64) *supProfile {
 	df := float64(d)
 	M2 := M * M
 	sp.r = &supSide{inf: math.Inf(1), kmax: math.Inf(1), infMethod: "unbounded (Gaussian) features",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			// Work with r_k/M² to keep M^{2k} finite.
 			out := sphereMoment(d, R, k)
 			where := "at w = −R·w*/‖w*‖ (both parts are largest there)"
@@ -439,13 +439,13 @@ func contaminatedSup(d int, R, eta, M, sigma, wn, h float64) *supProfile {
 				v := math.Sqrt((1-eta)*((df+2)*sq(R+wn)+df*sigma*sigma) + eta*M2*M2*(R*R/df+1))
 				return supVal{v: v, lo: v, method: "exact (k = 2, closed form) " + where}
 			}
-			smp, bad := linRegRSample(d, false, []block{{size: d, scale: 1}})
+			smp, bad := linRegRSample(ctx, d, false, []block{{size: d, scale: 1}})
 			if bad != nil {
 				return *bad
 			}
 			N, A, Z := smp.cols[0], smp.cols[1], smp.cols[3]
 			x := R + wn
-			clean := smp.moment(k, func(i int) float64 { return N[i] * math.Abs(x*A[i]+sigma*Z[i]) })
+			clean := smp.moment(ctx, k, func(i int) float64 { return N[i] * math.Abs(x*A[i]+sigma*Z[i]) })
 			m := mixMom((1-eta)*math.Exp(-2*k*math.Log(M)), clean, eta, exactMom(out))
 			r, se := m.root(k, 1)
 			return supVal{v: r * M2, se: se * M2, lo: r * M2, method: "Monte Carlo (" + fmt.Sprint(MCDraws) + " draws) of the clean part, quadrature of the outliers', " + where}
@@ -458,7 +458,7 @@ func contaminatedSup(d int, R, eta, M, sigma, wn, h float64) *supProfile {
 		where = "at w = ±R"
 	}
 	sp.g = &supSide{inf: math.Inf(1), kmax: math.Inf(1), infMethod: "unbounded (Gaussian) features",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			if k == 2 {
 				m := func(a, b float64) mom {
 					u, rho, x := a-wj, b+om, a-cj
@@ -469,12 +469,12 @@ func contaminatedSup(d int, R, eta, M, sigma, wn, h float64) *supProfile {
 				best, hi := halfCircleSup(d, R, m)
 				return rootVal(2, 1, best, hi, "exact (k = 2, closed form) "+where)
 			}
-			cs, bad := normals3()
+			cs, bad := normals3(ctx)
 			if bad != nil {
 				return *bad
 			}
 			chi := dist.NewGamma(float64(d-2) / 2)
-			os, bad := sampleOrNaN(fmt.Sprintf("sphere2/d=%d", d), 3, func(r *dist.Rand, row []float64) {
+			os, bad := sampleOrNaN(ctx, fmt.Sprintf("sphere2/d=%d", d), 3, func(r *dist.Rand, row []float64) {
 				g1, g2 := r.NormFloat64(), 0.0
 				if d > 1 {
 					g2 = r.NormFloat64()
@@ -497,8 +497,8 @@ func contaminatedSup(d int, R, eta, M, sigma, wn, h float64) *supProfile {
 			V1, V2, S := os.cols[0], os.cols[1], os.cols[2]
 			m := func(a, b float64) mom {
 				u, rho, x := a-wj, b+om, a-cj
-				clean := cs.moment(k, func(i int) float64 { return math.Abs(Zj[i]*(u*Zj[i]-rho*Y[i]-sigma*Ze[i]) - h*x) })
-				outl := os.moment(k, func(i int) float64 { return math.Abs(M2*V1[i]*(a*V1[i]-b*V2[i]-S[i]) - h*x) })
+				clean := cs.moment(ctx, k, func(i int) float64 { return math.Abs(Zj[i]*(u*Zj[i]-rho*Y[i]-sigma*Ze[i]) - h*x) })
+				outl := os.moment(ctx, k, func(i int) float64 { return math.Abs(M2*V1[i]*(a*V1[i]-b*V2[i]-S[i]) - h*x) })
 				return mixMom(1-eta, clean, eta, outl)
 			}
 			best, hi := halfCircleSup(d, R, m)
@@ -512,7 +512,7 @@ func contaminatedSup(d int, R, eta, M, sigma, wn, h float64) *supProfile {
 // along w*_b; 0 for a missing second block) and ζ. Its law depends on d,
 // the family and the blocks only (contaminated's clean part is the
 // one-block t case).
-func linRegRSample(d int, pareto bool, bl []block) (*colSample, *supVal) {
+func linRegRSample(ctx context.Context, d int, pareto bool, bl []block) (*colSample, *supVal) {
 	family := "t"
 	if pareto {
 		family = "pareto"
@@ -521,7 +521,7 @@ func linRegRSample(d int, pareto bool, bl []block) (*colSample, *supVal) {
 	for i, b := range bl {
 		chis[i] = dist.NewGamma(float64(b.size-1) / 2)
 	}
-	return sampleOrNaN(fmt.Sprintf("linreg-r/%s/d=%d/blocks=%s", family, d, blockKey(bl)), 4, func(r *dist.Rand, row []float64) {
+	return sampleOrNaN(ctx, fmt.Sprintf("linreg-r/%s/d=%d/blocks=%s", family, d, blockKey(bl)), 4, func(r *dist.Rand, row []float64) {
 		var n2, raw float64
 		row[1], row[2] = 0, 0
 		for i, b := range bl {
@@ -558,7 +558,7 @@ func linRegRSample(d int, pareto bool, bl []block) (*colSample, *supVal) {
 func glmSup(d int, nu, R, l2, wn float64, obj lossKind, rt *profile) *supProfile {
 	sp := &supProfile{l: math.NaN(), lMethod: "not computed (∇F has no closed form)"}
 	sp.r = &supSide{inf: math.Inf(1), kmax: nu, infMethod: "unbounded features",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			rtk, rse := rt.at(k)
 			if l2 == 0 && (obj == kindHinge || obj == kindAbsolute) {
 				why := "= r̃_k: w = 0 attains sup_w ‖∇f(w, x)‖ = ‖a‖ for every x"
@@ -572,7 +572,7 @@ func glmSup(d int, nu, R, l2, wn float64, obj lossKind, rt *profile) *supProfile
 				return supVal{v: rtk, se: rse, lo: lo, method: "bracket: ≥ (E‖a‖^k)^{1/k} at w = 0 (exact), ≤ r̃_k (‖∇f(·, x)‖ is not convex in w: no certified sup)"}
 			}
 			chiNu, chiD := dist.NewGamma(nu/2), dist.NewGamma(float64(d-1)/2)
-			smp, bad := sampleOrNaN(fmt.Sprintf("logreg-r/d=%d/nu=%g/w=%g", d, nu, wn), 4, func(r *dist.Rand, row []float64) {
+			smp, bad := sampleOrNaN(ctx, fmt.Sprintf("logreg-r/d=%d/nu=%g/w=%g", d, nu, wn), 4, func(r *dist.Rand, row []float64) {
 				m := math.Sqrt(nu / (2 * chiNu.Draw(r)))
 				z1 := r.NormFloat64()
 				n2 := z1 * z1
@@ -589,7 +589,7 @@ func glmSup(d int, nu, R, l2, wn float64, obj lossKind, rt *profile) *supProfile
 				return *bad
 			}
 			Mc, Z1, N2, Yc := smp.cols[0], smp.cols[1], smp.cols[2], smp.cols[3]
-			m := smp.moment(k, func(i int) float64 {
+			m := smp.moment(ctx, k, func(i int) float64 {
 				s := -R * Mc[i] * Z1[i] // ⟨w, a⟩ at w = −R·ŵ*
 				c := sigmoid(-Yc[i] * s)
 				return math.Sqrt(math.Max(0, c*c*Mc[i]*Mc[i]*N2[i]-2*l2*c*Yc[i]*s+l2*l2*R*R))
@@ -598,7 +598,7 @@ func glmSup(d int, nu, R, l2, wn float64, obj lossKind, rt *profile) *supProfile
 			return supVal{v: rtk, se: rse, lo: lo, method: "bracket: ≥ " + mcMethod(" at w = −R·w*/‖w*‖") + ", ≤ r̃_k (‖∇f(·, x)‖ is not convex in w: no certified sup)"}
 		}}
 	sp.g = &supSide{inf: math.Inf(1), kmax: nu, infMethod: "unbounded features",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			v := 2 * (math.Pow(dist.StudentTAbsMoment(nu, k), 1/k) + l2*R)
 			return supVal{v: v, lo: math.NaN(), method: "upper bound 2((E|a_j|^k)^{1/k} + λ₂R) (Minkowski; exact Student-t moment), not the sup"}
 		}}
@@ -630,12 +630,12 @@ func centralTwoPoint(p, k float64) float64 {
 func meanHardSup(mu, R, atomJ, p float64, rt *profile) *supProfile {
 	sp := &supProfile{l: 2 * mu * R, lExact: true, lMethod: "μ(R + ‖E x‖) = 2μR"}
 	sp.r = &supSide{inf: rt.lf, kmax: math.Inf(1), infMethod: "= L_f",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			v, _ := rt.at(k)
 			return supVal{v: v, lo: v, method: "exact, = r̃_k: w = −R·E x/‖E x‖ attains sup_w ‖∇f(w, x)‖ at both atoms"}
 		}}
 	sp.g = &supSide{inf: mu * atomJ * centralTwoPoint(p, math.Inf(1)), kmax: math.Inf(1), infMethod: "exact (two-point law)",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			v := mu * atomJ * centralTwoPoint(p, k)
 			return supVal{v: v, lo: v, method: "exact (two-point law; independent of w)"}
 		}}
@@ -647,12 +647,12 @@ func meanHardSup(mu, R, atomJ, p float64, rt *profile) *supProfile {
 func affineHardSup(atomJ, p, meanNorm float64, rt *profile) *supProfile {
 	sp := &supProfile{l: meanNorm, lExact: true, lMethod: "‖E x‖"}
 	sp.r = &supSide{inf: rt.lf, kmax: math.Inf(1), infMethod: "= L_f",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			v, _ := rt.at(k)
 			return supVal{v: v, lo: v, method: "exact, = r̃_k: ∇f = −x does not depend on w"}
 		}}
 	sp.g = &supSide{inf: atomJ * centralTwoPoint(p, math.Inf(1)), kmax: math.Inf(1), infMethod: "exact (two-point law)",
-		eval: func(k float64) supVal {
+		eval: func(ctx context.Context, k float64) supVal {
 			v := atomJ * centralTwoPoint(p, k)
 			return supVal{v: v, lo: v, method: "exact (two-point law; independent of w)"}
 		}}

@@ -60,32 +60,43 @@ type supVal struct {
 }
 
 // supSide is r_k or γ_k^{1/k} for all k: eval at finite k < kmax, inf at
-// k = ∞, +Inf for kmax ≤ k < ∞. Values are cached per k.
+// k = ∞, +Inf for kmax ≤ k < ∞. Values are cached per k. eval passes ctx
+// to its samples and moments (a sup over an arc is up to supMaxEvals
+// Monte Carlo moments); a value computed while ctx was cancelled is
+// discarded, never cached.
 type supSide struct {
 	inf, kmax float64
 	infMethod string
-	eval      func(k float64) supVal
+	eval      func(ctx context.Context, k float64) supVal
 
 	mu    sync.Mutex
 	cache map[float64]supVal
 }
 
-func (s *supSide) entry(k float64) SupEntry {
+// entry is the value at k, computed under ctx: on cancellation it returns
+// ctx's error (and caches nothing).
+func (s *supSide) entry(ctx context.Context, k float64) (SupEntry, error) {
 	switch {
 	case s == nil || s.eval == nil:
-		return SupEntry{K: k, V: math.NaN(), SE: math.NaN(), Lo: math.NaN(), Method: "not computed"}
+		return SupEntry{K: k, V: math.NaN(), SE: math.NaN(), Lo: math.NaN(), Method: "not computed"}, nil
 	case math.IsNaN(k) || k <= 0:
-		return SupEntry{K: k, V: math.NaN(), SE: math.NaN(), Lo: math.NaN(), Method: "invalid order"}
+		return SupEntry{K: k, V: math.NaN(), SE: math.NaN(), Lo: math.NaN(), Method: "invalid order"}, nil
 	case math.IsInf(k, 1):
-		return SupEntry{K: k, V: s.inf, Lo: s.inf, Method: s.infMethod}
+		return SupEntry{K: k, V: s.inf, Lo: s.inf, Method: s.infMethod}, nil
 	case k >= s.kmax:
-		return SupEntry{K: k, V: math.Inf(1), Lo: math.Inf(1), Method: fmt.Sprintf("does not exist (k ≥ %s)", theory.FormatNumber(s.kmax))}
+		return SupEntry{K: k, V: math.Inf(1), Lo: math.Inf(1), Method: fmt.Sprintf("does not exist (k ≥ %s)", theory.FormatNumber(s.kmax))}, nil
 	}
 	s.mu.Lock()
 	v, ok := s.cache[k]
 	s.mu.Unlock()
 	if !ok {
-		v = s.eval(k)
+		if err := ctx.Err(); err != nil {
+			return SupEntry{}, err
+		}
+		v = s.eval(ctx, k)
+		if err := ctx.Err(); err != nil {
+			return SupEntry{}, err // v may rest on a cut sample or moment
+		}
 		s.mu.Lock()
 		if s.cache == nil {
 			s.cache = map[float64]supVal{}
@@ -95,7 +106,7 @@ func (s *supSide) entry(k float64) SupEntry {
 		}
 		s.mu.Unlock()
 	}
-	return SupEntry{K: k, V: v.v, SE: v.se, Lo: v.lo, Method: v.method}
+	return SupEntry{K: k, V: v.v, SE: v.se, Lo: v.lo, Method: v.method}, nil
 }
 
 // supProfile is what a scenario knows of its sup-outside moments.
@@ -186,11 +197,12 @@ func newColSample(ctx context.Context, key string, ncol int, draw func(r *dist.R
 // their maximum m_c and sums (v/m_c)^k and (v/m_c)^{2k}, in its own slots;
 // the chunks run on every core and are combined in chunk order (in
 // logarithms), so the result is the same bits for any number of cores and
-// nothing overflows.
-func (s *colSample) moment(k float64, val func(i int) float64) mom {
+// nothing overflows. It checks ctx before each chunk; cancelled, it
+// returns a NaN moment (which supSide.entry discards).
+func (s *colSample) moment(ctx context.Context, k float64, val func(i int) float64) mom {
 	nc := (s.n + MCChunk - 1) / MCChunk
 	slots := make([]float64, 3*nc)
-	_ = solvers.ParallelSum(context.Background(), cores(), s.n, MCChunk, slots, func(lo, hi int, a []float64) error {
+	if err := solvers.ParallelSum(ctx, cores(), s.n, MCChunk, slots, func(lo, hi int, a []float64) error {
 		bp := scratchPool.Get().(*[]float64)
 		buf := (*bp)[:hi-lo]
 		var mx float64
@@ -209,7 +221,9 @@ func (s *colSample) moment(k float64, val func(i int) float64) mom {
 		c := 3 * (lo / MCChunk)
 		a[c], a[c+1], a[c+2] = mx, s1, s2
 		return nil
-	})
+	}); err != nil {
+		return mom{log: math.NaN(), rel: math.NaN()}
+	}
 	var mx float64
 	for c := 0; c < nc; c++ {
 		mx = math.Max(mx, slots[3*c])

@@ -30,17 +30,19 @@ func TestArcMaxCertifies(t *testing.T) {
 		{"constant", func(a, b float64) float64 { return 1 }, 0, math.Pi, 1},
 	}
 	for _, tc := range tests {
-		const tol = 1e-6
-		r := arcMax(tc.f, 1, tc.a0, tc.a1, tol, 10000)
-		if !(r.lo <= tc.want+1e-12 && tc.want <= r.hi+1e-12) {
-			t.Errorf("%s: [%.12g, %.12g] does not contain the maximum %.12g", tc.name, r.lo, r.hi, tc.want)
-		}
-		if r.hi-r.lo > tol+1e-12 {
-			t.Errorf("%s: gap %g > tol %g after %d evaluations", tc.name, r.hi-r.lo, tol, r.evals)
-		}
-		if got := tc.f(r.at[0], r.at[1]); got != r.lo || math.Abs(math.Hypot(r.at[0], r.at[1])-1) > 1e-12 {
-			t.Errorf("%s: the reported point %v is not on the arc with value lo", tc.name, r.at)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			const tol = 1e-6
+			r := arcMax(tc.f, 1, tc.a0, tc.a1, tol, 10000)
+			if !(r.lo <= tc.want+1e-12 && tc.want <= r.hi+1e-12) {
+				t.Errorf("%s: [%.12g, %.12g] does not contain the maximum %.12g", tc.name, r.lo, r.hi, tc.want)
+			}
+			if r.hi-r.lo > tol+1e-12 {
+				t.Errorf("%s: gap %g > tol %g after %d evaluations", tc.name, r.hi-r.lo, tol, r.evals)
+			}
+			if got := tc.f(r.at[0], r.at[1]); got != r.lo || math.Abs(math.Hypot(r.at[0], r.at[1])-1) > 1e-12 {
+				t.Errorf("%s: the reported point %v is not on the arc with value lo", tc.name, r.at)
+			}
+		})
 	}
 }
 
@@ -74,9 +76,11 @@ func TestSupClosedForms(t *testing.T) {
 		{"contaminated r_2", ct.Noncentral(2), math.Sqrt(0.99*(12*2.25+2.5) + 1e6*1.1)},
 	}
 	for _, tc := range tests {
-		if math.Abs(tc.got.V-tc.want) > 1e-9*tc.want || tc.got.SE != 0 {
-			t.Errorf("%s = %.12g ± %g, hand value %.12g", tc.name, tc.got.V, tc.got.SE, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if math.Abs(tc.got.V-tc.want) > 1e-9*tc.want || tc.got.SE != 0 {
+				t.Errorf("%s = %.12g ± %g, hand value %.12g", tc.name, tc.got.V, tc.got.SE, tc.want)
+			}
+		})
 	}
 	// Example 1's r_4 by the binomial expansion at w = 1:
 	// E x₁⁴(x₁ − x₂)⁴ = Σ_j C(4, j)(−1)^j E x₁^{8−j} E x₂^j = 105 + 6·15·3 + 3·3·... (odd terms vanish).
@@ -106,19 +110,23 @@ func TestSupMonteCarloMatchesExact(t *testing.T) {
 		{Scenario: Example1},
 	}
 	for _, p := range cases {
-		in := build(t, p)
-		for _, side := range []struct {
-			name     string
-			mc, want SupEntry
-		}{{"r", in.Noncentral(k), in.Noncentral(2)}, {"γ", in.Coordinate(k), in.Coordinate(2)}} {
-			if math.IsNaN(side.want.V) {
-				continue // γ for κ_Σ ≠ 1
+		t.Run(caseName(p), func(t *testing.T) {
+			in := build(t, p)
+			for _, side := range []struct {
+				name     string
+				mc, want SupEntry
+			}{{"r", in.Noncentral(k), in.Noncentral(2)}, {"γ", in.Coordinate(k), in.Coordinate(2)}} {
+				t.Run(side.name, func(t *testing.T) {
+					if math.IsNaN(side.want.V) {
+						return // γ for κ_Σ ≠ 1
+					}
+					tol := 4*side.mc.SE + 2e-4*side.want.V
+					if math.Abs(side.mc.V-side.want.V) > tol || !(side.mc.SE > 0 || math.Abs(side.mc.V-side.want.V) <= 1e-8*side.want.V) {
+						t.Errorf("%s %v: %s Monte Carlo %.6g ± %.2g, exact %.6g", p.Scenario, p.Params, side.name, side.mc.V, side.mc.SE, side.want.V)
+					}
+				})
 			}
-			tol := 4*side.mc.SE + 2e-4*side.want.V
-			if math.Abs(side.mc.V-side.want.V) > tol || !(side.mc.SE > 0 || math.Abs(side.mc.V-side.want.V) <= 1e-8*side.want.V) {
-				t.Errorf("%s %v: %s Monte Carlo %.6g ± %.2g, exact %.6g", p.Scenario, p.Params, side.name, side.mc.V, side.mc.SE, side.want.V)
-			}
-		}
+		})
 	}
 }
 
@@ -194,74 +202,76 @@ func TestSupAgainstBruteForce(t *testing.T) {
 		{ProblemDef{Scenario: HingeT, D: 3, Tail: 30, Class: "nonsmooth-sc"}, 2, false, false},
 	}
 	for _, tc := range cases {
-		in := build(t, tc.p)
-		xs := rows(in, 20000, 77)
-		R := in.Diam() / 2
-		d := in.Dim()
-		rng := dist.New([32]byte{byte(d), 9})
-		var ws [][]float64
-		for range 48 {
-			w := make([]float64, d)
-			dist.UnitSphere(rng, w)
-			for j := range w {
-				w[j] *= R
-			}
-			ws = append(ws, w)
-		}
-		// The plane of e_0 and −w*_{−0} (and of w*), where the reductions
-		// put the sups.
-		ws0 := wstarOf(in)
-		for i := range 24 {
-			a := math.Pi * float64(i) / 23
-			w := make([]float64, d)
-			w[0] = R * math.Cos(a)
-			var rest float64
-			for j := 1; j < d; j++ {
-				rest += ws0[j] * ws0[j]
-			}
-			for j := 1; j < d; j++ {
-				if rest > 0 {
-					w[j] = -R * math.Sin(a) * ws0[j] / math.Sqrt(rest)
-				} else if j == 1 {
-					w[j] = -R * math.Sin(a)
+		t.Run(caseName(tc.p), func(t *testing.T) {
+			in := build(t, tc.p)
+			xs := rows(in, 20000, 77)
+			R := in.Diam() / 2
+			d := in.Dim()
+			rng := dist.New([32]byte{byte(d), 9})
+			var ws [][]float64
+			for range 48 {
+				w := make([]float64, d)
+				dist.UnitSphere(rng, w)
+				for j := range w {
+					w[j] *= R
 				}
+				ws = append(ws, w)
 			}
-			ws = append(ws, w)
-		}
-		sides := []struct {
-			name  string
-			e     SupEntry
-			coord int
-		}{{"r", in.Noncentral(tc.k), -1}}
-		if tc.g {
-			sides = append(sides, struct {
+			// The plane of e_0 and −w*_{−0} (and of w*), where the reductions
+			// put the sups.
+			ws0 := wstarOf(in)
+			for i := range 24 {
+				a := math.Pi * float64(i) / 23
+				w := make([]float64, d)
+				w[0] = R * math.Cos(a)
+				var rest float64
+				for j := 1; j < d; j++ {
+					rest += ws0[j] * ws0[j]
+				}
+				for j := 1; j < d; j++ {
+					if rest > 0 {
+						w[j] = -R * math.Sin(a) * ws0[j] / math.Sqrt(rest)
+					} else if j == 1 {
+						w[j] = -R * math.Sin(a)
+					}
+				}
+				ws = append(ws, w)
+			}
+			sides := []struct {
 				name  string
 				e     SupEntry
 				coord int
-			}{"γ", in.Coordinate(tc.k), 0})
-		}
-		for _, s := range sides {
-			best, bestSE := 0.0, 0.0
-			for _, w := range ws {
-				m, se := momentAt(in, xs, w, tc.k, s.coord)
-				if m > best {
-					best, bestSE = m, se
+			}{{"r", in.Noncentral(tc.k), -1}}
+			if tc.g {
+				sides = append(sides, struct {
+					name  string
+					e     SupEntry
+					coord int
+				}{"γ", in.Coordinate(tc.k), 0})
+			}
+			for _, s := range sides {
+				best, bestSE := 0.0, 0.0
+				for _, w := range ws {
+					m, se := momentAt(in, xs, w, tc.k, s.coord)
+					if m > best {
+						best, bestSE = m, se
+					}
+				}
+				// On the k-th power: V^k ± k V^{k−1} se.
+				vk := math.Pow(s.e.V, tc.k)
+				sek := tc.k * math.Pow(s.e.V, tc.k-1) * s.e.SE
+				if best > vk+4*(bestSE+sek) {
+					t.Errorf("%s %v: %s_%g: a point of W has E = %.5g ± %.2g above the computed sup^k %.5g ± %.2g", tc.p.Scenario, tc.p.Params, s.name, tc.k, best, bestSE, vk, sek)
+				}
+				lo := s.e.Lo
+				if tc.near {
+					lo = s.e.V
+				}
+				if lok := math.Pow(lo, tc.k); best < lok*0.98-4*(bestSE+sek) {
+					t.Errorf("%s %v: %s_%g: the best point of W has E = %.5g ± %.2g, far below the computed %.5g ± %.2g", tc.p.Scenario, tc.p.Params, s.name, tc.k, best, bestSE, lok, sek)
 				}
 			}
-			// On the k-th power: V^k ± k V^{k−1} se.
-			vk := math.Pow(s.e.V, tc.k)
-			sek := tc.k * math.Pow(s.e.V, tc.k-1) * s.e.SE
-			if best > vk+4*(bestSE+sek) {
-				t.Errorf("%s %v: %s_%g: a point of W has E = %.5g ± %.2g above the computed sup^k %.5g ± %.2g", tc.p.Scenario, tc.p.Params, s.name, tc.k, best, bestSE, vk, sek)
-			}
-			lo := s.e.Lo
-			if tc.near {
-				lo = s.e.V
-			}
-			if lok := math.Pow(lo, tc.k); best < lok*0.98-4*(bestSE+sek) {
-				t.Errorf("%s %v: %s_%g: the best point of W has E = %.5g ± %.2g, far below the computed %.5g ± %.2g", tc.p.Scenario, tc.p.Params, s.name, tc.k, best, bestSE, lok, sek)
-			}
-		}
+		})
 	}
 }
 
@@ -314,29 +324,31 @@ func TestAssumptionChecksHold(t *testing.T) {
 	)
 	ks := []float64{2, 2.5, 3, 4, 8}
 	for _, p := range cases {
-		in := build(t, p)
-		checks := in.AssumptionChecks(ks)
-		if len(checks) == 0 {
-			t.Errorf("%s: no inequality checked", p.Scenario)
-		}
-		clause := map[float64]bool{}
-		for _, c := range checks {
-			if c.Label == "ass:coordinatewise" {
-				clause[c.Lhs] = clause[c.Lhs] || c.Failed()
+		t.Run(caseName(p), func(t *testing.T) {
+			in := build(t, p)
+			checks := in.AssumptionChecks(ks)
+			if len(checks) == 0 {
+				t.Errorf("%s: no inequality checked", p.Scenario)
 			}
-		}
-		exact := p.Scenario == MeanHard || p.Scenario == AffineHard
-		for _, c := range checks {
-			if c.Label == "ass:coordinatewise" {
-				continue // the assumption's clause, reported, not implied
+			clause := map[float64]bool{}
+			for _, c := range checks {
+				if c.Label == "ass:coordinatewise" {
+					clause[c.Lhs] = clause[c.Lhs] || c.Failed()
+				}
 			}
-			if c.Label == "lem: comparing assumptions" && len(clause) > 0 && clause[in.m.sup.l] {
-				continue
+			exact := p.Scenario == MeanHard || p.Scenario == AffineHard
+			for _, c := range checks {
+				if c.Label == "ass:coordinatewise" {
+					continue // the assumption's clause, reported, not implied
+				}
+				if c.Label == "lem: comparing assumptions" && len(clause) > 0 && clause[in.m.sup.l] {
+					continue
+				}
+				if c.Failed() || (exact && !c.Holds) {
+					t.Errorf("%s %+v: %s [%s] %s", p.Scenario, p.Params, c.Text, c.Label, c.Verdict)
+				}
 			}
-			if c.Failed() || (exact && !c.Holds) {
-				t.Errorf("%s %+v: %s [%s] %s", p.Scenario, p.Params, c.Text, c.Label, c.Verdict)
-			}
-		}
+		})
 	}
 }
 

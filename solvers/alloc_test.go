@@ -48,9 +48,16 @@ func TestAllocationsDoNotGrowWithN(t *testing.T) {
 		{"clipped-sgd", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
 		{"prox-sgd", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
 		{"nonprivate-schedule", Config{Eps: 1, K: 2}, 10000, 100000, 8192},
+		// Pulses every 64 samples (pulseWork lowered below): ~1500 of them
+		// at n = 10⁵ cost no allocation.
+		{"acsa", Config{Eps: 1, K: 2, Iters: 3, Pulse: func(int64) {}}, 10000, 100000, 8192},
 	}
 	for _, c := range cases {
 		t.Run(c.solver, func(t *testing.T) {
+			if c.cfg.Pulse != nil {
+				defer func(w int64) { pulseWork = w }(pulseWork)
+				pulseWork = 64 * int64(p.d)
+			}
 			s, _ := Lookup(c.solver)
 			measure := func(n int) uint64 {
 				d1 := p.samples(n, 1, 0)

@@ -2,6 +2,7 @@ package solvers
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -36,9 +37,11 @@ func TestAssumptionConstants(t *testing.T) {
 		a    Assumption
 		want float64
 	}{{"", 10}, {AssumeTilde, 10}, {AssumeNoncentral, 3}, {AssumeCoordinatewise, coord}} {
-		if got := clip(tc.a); math.Abs(got-tc.want*scale) > 1e-12*got {
-			t.Errorf("%q: C = %g, want %g·%g", tc.a, got, tc.want, scale)
-		}
+		t.Run(fmt.Sprintf("%q", tc.a), func(t *testing.T) {
+			if got := clip(tc.a); math.Abs(got-tc.want*scale) > 1e-12*got {
+				t.Errorf("%q: C = %g, want %g·%g", tc.a, got, tc.want, scale)
+			}
+		})
 	}
 	// L unknown: the assumption's own L ≤ √d·γ_k^{1/k}, 2^{3/2}·√d·γ₂^{1/2}.
 	if got := rkFromCoord(2, d, 0.5, math.NaN()); math.Abs(got-math.Pow(2, 1.5)*2*0.5) > 1e-15 {
@@ -56,21 +59,25 @@ func TestAssumptionConstants(t *testing.T) {
 		{c, "central", "assumption"},
 	}
 	for _, r := range refusals {
-		cfg := Config{Eps: 1, K: 2, Assumption: r.a}
-		_, err := ACSA{}.Prescribe(&constProblem{d: d, c: r.c}, n, cfg)
-		var ce *ConfigError
-		if !errors.As(err, &ce) || ce.Field != r.field {
-			t.Errorf("%q: %v, want a ConfigError on %s", r.a, err, r.field)
-		}
+		t.Run(fmt.Sprintf("%q on %s", r.a, r.field), func(t *testing.T) {
+			cfg := Config{Eps: 1, K: 2, Assumption: r.a}
+			_, err := ACSA{}.Prescribe(&constProblem{d: d, c: r.c}, n, cfg)
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Field != r.field {
+				t.Errorf("%q: %v, want a ConfigError on %s", r.a, err, r.field)
+			}
+		})
 	}
 	for _, s := range []Solver{Localized{}, LocalizedSC{}} {
-		cc := c
-		cc.Mu = 1
-		_, err := s.Prescribe(&constProblem{d: d, c: cc}, 1024, Config{Eps: 1, K: 2, Assumption: AssumeNoncentral})
-		var ce *ConfigError
-		if !errors.As(err, &ce) || ce.Field != "assumption" {
-			t.Errorf("%s under noncentral: %v", s.Name(), err)
-		}
+		t.Run(s.Name(), func(t *testing.T) {
+			cc := c
+			cc.Mu = 1
+			_, err := s.Prescribe(&constProblem{d: d, c: cc}, 1024, Config{Eps: 1, K: 2, Assumption: AssumeNoncentral})
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Field != "assumption" {
+				t.Errorf("%s under noncentral: %v", s.Name(), err)
+			}
+		})
 	}
 }
 

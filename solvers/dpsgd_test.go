@@ -3,6 +3,7 @@ package solvers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -213,29 +214,31 @@ func TestAdaptiveClippingTracksTheMedian(t *testing.T) {
 		m.Data[i] = r.NormFloat64()
 	}
 	for _, eps := range []float64{math.Inf(1), 1} {
-		var cs []float64
-		cfg := Config{Eps: eps, K: 2, Clip: 10, Seed: 2, Checkpoints: 100000, Step: 1e-6,
-			Observe: func(c Checkpoint) {
-				if c.Batch.Size > 0 {
-					cs = append(cs, c.Batch.Threshold)
-				}
-			}}
-		if _, err := (DPSGD{Adaptive: true, Epochs: 5}).Run(context.Background(), gradIsData{3}, m, cfg); err != nil {
-			t.Fatal(err)
-		}
-		if len(cs) < 300 || cs[0] != 10 {
-			t.Fatalf("ε = %g: %d checkpoints, first C %v", eps, len(cs), cs[:1])
-		}
-		tail := cs[len(cs)*3/4:]
-		var s float64
-		for _, c := range tail {
-			s += c
-		}
-		got := s / float64(len(tail))
-		t.Logf("ε = %g: C settles at %.4f", eps, got)
-		if math.Abs(got/1.5382-1) > 0.05 {
-			t.Errorf("ε = %g: C settles at %.4f, want the median norm 1.5382 ± 5%%", eps, got)
-		}
+		t.Run(fmt.Sprintf("eps=%g", eps), func(t *testing.T) {
+			var cs []float64
+			cfg := Config{Eps: eps, K: 2, Clip: 10, Seed: 2, Checkpoints: 100000, Step: 1e-6,
+				Observe: func(c Checkpoint) {
+					if c.Batch.Size > 0 {
+						cs = append(cs, c.Batch.Threshold)
+					}
+				}}
+			if _, err := (DPSGD{Adaptive: true, Epochs: 5}).Run(context.Background(), gradIsData{3}, m, cfg); err != nil {
+				t.Fatal(err)
+			}
+			if len(cs) < 300 || cs[0] != 10 {
+				t.Fatalf("ε = %g: %d checkpoints, first C %v", eps, len(cs), cs[:1])
+			}
+			tail := cs[len(cs)*3/4:]
+			var s float64
+			for _, c := range tail {
+				s += c
+			}
+			got := s / float64(len(tail))
+			t.Logf("ε = %g: C settles at %.4f", eps, got)
+			if math.Abs(got/1.5382-1) > 0.05 {
+				t.Errorf("ε = %g: C settles at %.4f, want the median norm 1.5382 ± 5%%", eps, got)
+			}
+		})
 	}
 }
 
@@ -253,11 +256,13 @@ func TestDPSGDConfigErrors(t *testing.T) {
 		{DPSGD{Adaptive: true, CountNoise: 0.01}, Config{Eps: 1, K: 2}, "clip-count-noise"},
 		{DPSGD{}, Config{Eps: 1, K: 2, Delta: 1}, "delta"},
 	} {
-		_, err := c.s.Prescribe(tpLinReg, 5000, c.cfg)
-		var ce *ConfigError
-		if !errors.As(err, &ce) || ce.Field != c.field {
-			t.Errorf("%+v %+v: error %v, want a ConfigError on %q", c.s, c.cfg, err, c.field)
-		}
+		t.Run(c.field, func(t *testing.T) {
+			_, err := c.s.Prescribe(tpLinReg, 5000, c.cfg)
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Field != c.field {
+				t.Errorf("%+v %+v: error %v, want a ConfigError on %q", c.s, c.cfg, err, c.field)
+			}
+		})
 	}
 	pr, err := DPSGD{}.Prescribe(tpLinReg, 5000, Config{Eps: math.Inf(1), K: 2})
 	if err != nil || !math.IsInf(pr.Clip, 1) || pr.Sigma != 0 {
@@ -310,16 +315,18 @@ func TestDPSGDCountsItsClipping(t *testing.T) {
 		clip    float64
 		allClip bool
 	}{{0, false}, {1e-9, true}} {
-		cfg := Config{Eps: 1, K: 2, Seed: 3, Clip: c.clip}
-		res, err := DPSGD{}.Run(context.Background(), tpLinReg, tpLinReg.samples(5000, 3, 0), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Fed != res.GradEvals || res.Fed == 0 || res.Clipped > res.Fed {
-			t.Errorf("C = %g: fed %d, clipped %d, gradient evaluations %d", c.clip, res.Fed, res.Clipped, res.GradEvals)
-		}
-		if c.allClip && res.Clipped != res.Fed {
-			t.Errorf("C = %g: %d of %d clipped, want all", c.clip, res.Clipped, res.Fed)
-		}
+		t.Run(fmt.Sprintf("clip=%g", c.clip), func(t *testing.T) {
+			cfg := Config{Eps: 1, K: 2, Seed: 3, Clip: c.clip}
+			res, err := DPSGD{}.Run(context.Background(), tpLinReg, tpLinReg.samples(5000, 3, 0), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Fed != res.GradEvals || res.Fed == 0 || res.Clipped > res.Fed {
+				t.Errorf("C = %g: fed %d, clipped %d, gradient evaluations %d", c.clip, res.Fed, res.Clipped, res.GradEvals)
+			}
+			if c.allClip && res.Clipped != res.Fed {
+				t.Errorf("C = %g: %d of %d clipped, want all", c.clip, res.Clipped, res.Fed)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package solvers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -64,27 +65,29 @@ func TestBaselinesBeatTheStart(t *testing.T) {
 	p := linRegT10()
 	const S = 4
 	for _, name := range []string{"dp-sgd", "acsa", "klz-gd"} {
-		s, _ := Lookup(name)
-		var sum, sq float64
-		for tr := range S {
-			data := Materialize(p.samples(100000, 5, tr))
-			res, err := s.Run(context.Background(), p, data, Config{Eps: 1, K: 2, Seed: 5, Trial: tr})
-			if err != nil {
-				t.Fatal(err)
+		t.Run(name, func(t *testing.T) {
+			s, _ := Lookup(name)
+			var sum, sq float64
+			for tr := range S {
+				data := Materialize(p.samples(100000, 5, tr))
+				res, err := s.Run(context.Background(), p, data, Config{Eps: 1, K: 2, Seed: 5, Trial: tr})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if name == "dp-sgd" && !(res.Spent.Eps <= 4.3772 && res.Spent.Delta == 1e-5) {
+					t.Errorf("dp-sgd spent %+v; want ε' ≤ 4.3772 at δ = 1e-5", res.Spent)
+				}
+				e := p.excess(res.W)
+				sum += e
+				sq += e * e
 			}
-			if name == "dp-sgd" && !(res.Spent.Eps <= 4.3772 && res.Spent.Delta == 1e-5) {
-				t.Errorf("dp-sgd spent %+v; want ε' ≤ 4.3772 at δ = 1e-5", res.Spent)
+			mean := sum / S
+			se := math.Sqrt(math.Max(0, sq/S-mean*mean) / (S - 1))
+			t.Logf("%s at n = 10⁵: excess %.4f ± %.4f (start: 0.1875)", name, mean, se)
+			if mean+3*se >= 0.1875 {
+				t.Errorf("%s: excess %.4f ± %.4f does not beat the start's 0.1875", name, mean, se)
 			}
-			e := p.excess(res.W)
-			sum += e
-			sq += e * e
-		}
-		mean := sum / S
-		se := math.Sqrt(math.Max(0, sq/S-mean*mean) / (S - 1))
-		t.Logf("%s at n = 10⁵: excess %.4f ± %.4f (start: 0.1875)", name, mean, se)
-		if mean+3*se >= 0.1875 {
-			t.Errorf("%s: excess %.4f ± %.4f does not beat the start's 0.1875", name, mean, se)
-		}
+		})
 	}
 }
 
@@ -105,11 +108,13 @@ func TestKLZOverrides(t *testing.T) {
 		clip  float64
 		field string
 	}{{KLZGD{Groups: -1}, 0, "klz-groups"}, {KLZGD{Tau: -1}, 0, "klz-tau"}, {KLZGD{Tau: 2}, 5, "klz-tau"}} {
-		_, err := c.o.Prescribe(p, 10000, Config{Eps: 1, K: 2, Clip: c.clip})
-		var ce *ConfigError
-		if !errors.As(err, &ce) || ce.Field != c.field {
-			t.Errorf("%+v: %v, want a ConfigError on %s", c.o, err, c.field)
-		}
+		t.Run(fmt.Sprintf("%s: %+v clip=%g", c.field, c.o, c.clip), func(t *testing.T) {
+			_, err := c.o.Prescribe(p, 10000, Config{Eps: 1, K: 2, Clip: c.clip})
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Field != c.field {
+				t.Errorf("%+v: %v, want a ConfigError on %s", c.o, err, c.field)
+			}
+		})
 	}
 	// Without a declared coordinate moment the prescription says it uses
 	// the loose bound 2r̃_k.
@@ -134,12 +139,14 @@ func TestKLZNeedsASmoothLoss(t *testing.T) {
 		field  string
 		want   string
 	}{{false, "solver", "smooth-convex, smooth-sc and ppl"}, {true, "beta", "give a finite β > 0"}} {
-		p := &constProblem{d: 3, c: Constants{D: 2, Lf: math.Inf(1), Affine: c.affine, Moment: moment}}
-		for _, eps := range []float64{1, math.Inf(1)} {
-			_, err := KLZGD{}.Prescribe(p, 1000, Config{Eps: eps, K: 2})
-			if ce, ok := configErr(err); !ok || ce.Field != c.field || !strings.Contains(ce.Msg, c.want) {
-				t.Errorf("affine %v, ε = %g: %v, want a ConfigError on %s saying %q", c.affine, eps, err, c.field, c.want)
+		t.Run(fmt.Sprintf("affine=%v", c.affine), func(t *testing.T) {
+			p := &constProblem{d: 3, c: Constants{D: 2, Lf: math.Inf(1), Affine: c.affine, Moment: moment}}
+			for _, eps := range []float64{1, math.Inf(1)} {
+				_, err := KLZGD{}.Prescribe(p, 1000, Config{Eps: eps, K: 2})
+				if ce, ok := configErr(err); !ok || ce.Field != c.field || !strings.Contains(ce.Msg, c.want) {
+					t.Errorf("affine %v, ε = %g: %v, want a ConfigError on %s saying %q", c.affine, eps, err, c.field, c.want)
+				}
 			}
-		}
+		})
 	}
 }

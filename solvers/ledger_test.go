@@ -137,13 +137,17 @@ func TestLedgerCatchesOverlap(t *testing.T) {
 func TestMultiPassRefusesShuffle(t *testing.T) {
 	mp := &meanProblem{d: 2, radius: 1, center: []float64{0.1, 0.2}, scale: 1, nu: 7}
 	for _, s := range []Solver{Localized{}, LocalizedSC{}, KLZGD{}} {
-		for _, o := range []string{"shuffle-clip", "shuffle-coordinate"} {
-			_, err := s.Prescribe(mp, 1000, Config{Eps: 1, K: 2, Oracle: o, Delta: 1e-6})
-			ce, ok := configErr(err)
-			if !ok || ce.Field != "oracle" || !strings.Contains(ce.Msg, "composing (ε, δ)") {
-				t.Errorf("%s with %s: err = %v, want a ConfigError on oracle about composing (ε, δ)", s.Name(), o, err)
+		t.Run(s.Name(), func(t *testing.T) {
+			for _, o := range []string{"shuffle-clip", "shuffle-coordinate"} {
+				t.Run(o, func(t *testing.T) {
+					_, err := s.Prescribe(mp, 1000, Config{Eps: 1, K: 2, Oracle: o, Delta: 1e-6})
+					ce, ok := configErr(err)
+					if !ok || ce.Field != "oracle" || !strings.Contains(ce.Msg, "composing (ε, δ)") {
+						t.Errorf("%s with %s: err = %v, want a ConfigError on oracle about composing (ε, δ)", s.Name(), o, err)
+					}
+				})
 			}
-		}
+		})
 	}
 	_, err := KLZGD{}.Prescribe(mp, 1000, Config{Eps: 1, K: 2, Oracle: "clip-gaussian"})
 	if ce, ok := configErr(err); !ok || ce.Field != "oracle" {
@@ -183,23 +187,25 @@ func TestNonFiniteGradients(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"acsa", "clipped-sgd", "prox-sgd", "nonprivate-schedule", "klz-gd"} {
-		s, _ := Lookup(name)
-		res, err := s.Run(context.Background(), p, mp.samples(n, 2, 0), Config{Eps: 1, K: 2, WorkBudget: 100000})
-		if err != nil {
-			t.Fatal(name, err)
-		}
-		for _, v := range res.W {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				t.Fatalf("%s: non-finite result %v", name, res.W)
+		t.Run(name, func(t *testing.T) {
+			s, _ := Lookup(name)
+			res, err := s.Run(context.Background(), p, mp.samples(n, 2, 0), Config{Eps: 1, K: 2, WorkBudget: 100000})
+			if err != nil {
+				t.Fatal(name, err)
 			}
-		}
-		mult := int64(1)
-		if name == "klz-gd" {
-			mult = int64(res.Params.Iters) // T passes over all n
-		}
-		if res.NonFinite != int64(want)*mult {
-			t.Errorf("%s: NonFinite = %d, want %d", name, res.NonFinite, int64(want)*mult)
-		}
+			for _, v := range res.W {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("%s: non-finite result %v", name, res.W)
+				}
+			}
+			mult := int64(1)
+			if name == "klz-gd" {
+				mult = int64(res.Params.Iters) // T passes over all n
+			}
+			if res.NonFinite != int64(want)*mult {
+				t.Errorf("%s: NonFinite = %d, want %d", name, res.NonFinite, int64(want)*mult)
+			}
+		})
 	}
 	if want < 100 {
 		t.Fatalf("only %d non-finite samples; the test needs more", want)
@@ -210,9 +216,11 @@ func TestShortData(t *testing.T) {
 	mp := &meanProblem{d: 2, radius: 1, center: []float64{0.1, 0.2}, scale: 1, nu: 7}
 	short := &shortSamples{mp.samples(1000, 1, 0)}
 	for _, s := range []Solver{ACSA{}, Localized{}} {
-		if _, err := s.Run(context.Background(), mp, short, Config{Eps: 1, K: 2, WorkBudget: 10000}); !errors.Is(err, errShortData) {
-			t.Errorf("%s: err = %v, want errShortData", s.Name(), err)
-		}
+		t.Run(s.Name(), func(t *testing.T) {
+			if _, err := s.Run(context.Background(), mp, short, Config{Eps: 1, K: 2, WorkBudget: 10000}); !errors.Is(err, errShortData) {
+				t.Errorf("%s: err = %v, want errShortData", s.Name(), err)
+			}
+		})
 	}
 }
 

@@ -7,13 +7,16 @@ import (
 )
 
 // MaterializeBudget is the most memory, in bytes, that the materialized
-// datasets of the multi-pass solvers (klz-gd, localized, localized-sc, dp-sgd) may
-// take at once in this process: a run's trials (on up to --workers
-// goroutines, up to 4096) each copy their n × SampleDim dataset, up to
-// MaxMaterializeBytes each, and beyond this budget a trial waits until
-// another has finished with its copy. Results do not depend on it
-// (each trial's result lands at its own index), only the wall time does.
-const MaterializeBudget = 2 * MaxMaterializeBytes
+// datasets of the multi-pass solvers (klz-gd, localized, localized-sc,
+// dp-sgd) and of the engine's non-private reference may take at once in
+// this process: one dataset at the largest size materialized
+// (MaxMaterializeBytes), whatever the number of workers. The engine runs
+// fewer trials at once where their copies would pass it (each with more
+// cores inside), and beyond it a copy made elsewhere (another call of
+// the same process) waits until one is given back. Results do not depend
+// on it (each trial's result lands at its own index), only the wall time
+// does.
+const MaterializeBudget = MaxMaterializeBytes
 
 // datasets is the process-wide budget of materialized datasets.
 var datasets = newMemBudget(MaterializeBudget)

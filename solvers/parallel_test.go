@@ -210,33 +210,35 @@ func TestLinearLossMatchesGrad(t *testing.T) {
 // as an error.
 func TestRunPieces(t *testing.T) {
 	for _, w := range []int{1, 2, 7} {
-		var order []int
-		var inFlight, maxInFlight atomic.Int32
-		err := runPieces(w, 100, func(i, slot int) error {
-			if slot >= 2*max(w, 1) {
-				return fmt.Errorf("slot %d out of range", slot)
+		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
+			var order []int
+			var inFlight, maxInFlight atomic.Int32
+			err := runPieces(w, 100, func(i, slot int) error {
+				if slot >= 2*max(w, 1) {
+					return fmt.Errorf("slot %d out of range", slot)
+				}
+				n := inFlight.Add(1)
+				for {
+					m := maxInFlight.Load()
+					if n <= m || maxInFlight.CompareAndSwap(m, n) {
+						break
+					}
+				}
+				inFlight.Add(-1)
+				return nil
+			}, func(i, _ int) { order = append(order, i) })
+			if err != nil {
+				t.Fatal(err)
 			}
-			n := inFlight.Add(1)
-			for {
-				m := maxInFlight.Load()
-				if n <= m || maxInFlight.CompareAndSwap(m, n) {
-					break
+			for i, v := range order {
+				if v != i {
+					t.Fatalf("workers %d: merge order %v", w, order)
 				}
 			}
-			inFlight.Add(-1)
-			return nil
-		}, func(i, _ int) { order = append(order, i) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range order {
-			if v != i {
-				t.Fatalf("workers %d: merge order %v", w, order)
+			if len(order) != 100 || int(maxInFlight.Load()) > max(w, 1) {
+				t.Errorf("workers %d: %d merges, %d pieces at once", w, len(order), maxInFlight.Load())
 			}
-		}
-		if len(order) != 100 || int(maxInFlight.Load()) > max(w, 1) {
-			t.Errorf("workers %d: %d merges, %d pieces at once", w, len(order), maxInFlight.Load())
-		}
+		})
 	}
 	boom := errors.New("boom")
 	merged := 0
@@ -282,17 +284,19 @@ func TestParallelSumSameBits(t *testing.T) {
 		want[1] += float64(min(n, lo+chunk) - lo)
 	}
 	for _, w := range []int{1, 2, 7} {
-		out := make([]float64, 2)
-		err := ParallelSum(context.Background(), w, n, chunk, out, func(lo, hi int, acc []float64) error {
-			for i := lo; i < hi; i++ {
-				acc[0] += term(i)
+		t.Run(fmt.Sprintf("workers=%d", w), func(t *testing.T) {
+			out := make([]float64, 2)
+			err := ParallelSum(context.Background(), w, n, chunk, out, func(lo, hi int, acc []float64) error {
+				for i := lo; i < hi; i++ {
+					acc[0] += term(i)
+				}
+				acc[1] += float64(hi - lo)
+				return nil
+			})
+			if err != nil || !sameBits(out, want) {
+				t.Errorf("workers %d: %v (err %v), want %v", w, out, err, want)
 			}
-			acc[1] += float64(hi - lo)
-			return nil
 		})
-		if err != nil || !sameBits(out, want) {
-			t.Errorf("workers %d: %v (err %v), want %v", w, out, err, want)
-		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

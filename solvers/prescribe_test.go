@@ -2,6 +2,7 @@ package solvers
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -276,41 +277,47 @@ func TestLocalizationWork(t *testing.T) {
 	}
 	p := declared(1, 1, 10) // r̃_2, r̃_3, r̃_4, r̃_6 and L_f = r̃_∞ declared
 	for _, name := range []string{"localized", "localized-sc"} {
-		s, _ := Lookup(name)
-		for _, n := range []int{64, 1000, 1024, 5000} {
-			for _, k := range []float64{2, 3, math.Inf(1)} {
-				w, ok := s.(WorkBounded).ScheduleWork(n, k)
-				if !ok {
-					t.Fatalf("%s n=%d k=%g: not ok", name, n, k)
-				}
-				for _, eps := range []float64{math.Inf(1), 1} {
-					pr, err := s.Prescribe(p, n, Config{Eps: eps, K: k, WorkBudget: 1 << 50})
-					if err != nil {
-						t.Fatal(err)
+		t.Run(name, func(t *testing.T) {
+			s, _ := Lookup(name)
+			for _, n := range []int{64, 1000, 1024, 5000} {
+				for _, k := range []float64{2, 3, math.Inf(1)} {
+					w, ok := s.(WorkBounded).ScheduleWork(n, k)
+					if !ok {
+						t.Fatalf("%s n=%d k=%g: not ok", name, n, k)
 					}
-					if g := float64(pr.GradEvals); (math.IsInf(eps, 1) && w != g) || w < g {
-						t.Errorf("%s n=%d k=%g ε=%g: ScheduleWork = %g, Prescribe plans %g", name, n, k, eps, w, g)
+					for _, eps := range []float64{math.Inf(1), 1} {
+						pr, err := s.Prescribe(p, n, Config{Eps: eps, K: k, WorkBudget: 1 << 50})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if g := float64(pr.GradEvals); (math.IsInf(eps, 1) && w != g) || w < g {
+							t.Errorf("%s n=%d k=%g ε=%g: ScheduleWork = %g, Prescribe plans %g", name, n, k, eps, w, g)
+						}
 					}
 				}
 			}
-		}
+		})
 	}
 	for _, c := range []struct {
 		solver string
 		n      int
 	}{{"localized", 1}, {"localized-sc", 15}} {
-		s, _ := Lookup(c.solver)
-		if _, ok := s.(WorkBounded).ScheduleWork(c.n, 2); ok {
-			t.Errorf("%s's ScheduleWork(%d) ok, want not", c.solver, c.n)
-		}
+		t.Run(c.solver, func(t *testing.T) {
+			s, _ := Lookup(c.solver)
+			if _, ok := s.(WorkBounded).ScheduleWork(c.n, 2); ok {
+				t.Errorf("%s's ScheduleWork(%d) ok, want not", c.solver, c.n)
+			}
+		})
 	}
 	// The one-pass solvers' work is linear in n: none bounds it.
 	for _, name := range []string{"acsa", "nonprivate-schedule", "klz-gd", "dp-sgd"} {
-		if s, _ := Lookup(name); s != nil {
-			if _, ok := s.(WorkBounded); ok {
-				t.Errorf("%s is WorkBounded", name)
+		t.Run(name, func(t *testing.T) {
+			if s, _ := Lookup(name); s != nil {
+				if _, ok := s.(WorkBounded); ok {
+					t.Errorf("%s is WorkBounded", name)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -333,8 +340,10 @@ func TestLocItersProof(t *testing.T) {
 		{5, math.Inf(1), 77, 77},
 		{5, math.NaN(), 77, 77},
 	} {
-		if got := locItersProof(c.a, c.b, c.cap); got != c.want {
-			t.Errorf("locItersProof(%g, %g, %d) = %d, want %d", c.a, c.b, c.cap, got, c.want)
-		}
+		t.Run(fmt.Sprintf("a=%g b=%g cap=%d", c.a, c.b, c.cap), func(t *testing.T) {
+			if got := locItersProof(c.a, c.b, c.cap); got != c.want {
+				t.Errorf("locItersProof(%g, %g, %d) = %d, want %d", c.a, c.b, c.cap, got, c.want)
+			}
+		})
 	}
 }

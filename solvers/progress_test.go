@@ -3,6 +3,7 @@ package solvers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -268,9 +269,11 @@ func TestCheckInterval(t *testing.T) {
 		d    int
 		want int64
 	}{{1, 256}, {4, 256}, {64, 256}, {100, 164}, {16384, 1}, {100000, 1}} {
-		if got := checkInterval(c.d); got != c.want {
-			t.Errorf("checkInterval(%d) = %d, want %d", c.d, got, c.want)
-		}
+		t.Run(fmt.Sprintf("d=%d", c.d), func(t *testing.T) {
+			if got := checkInterval(c.d); got != c.want {
+				t.Errorf("checkInterval(%d) = %d, want %d", c.d, got, c.want)
+			}
+		})
 	}
 }
 
@@ -280,27 +283,29 @@ func TestCheckInterval(t *testing.T) {
 // one-pass and multi-pass.
 func TestCheckpointQuantiles(t *testing.T) {
 	for _, name := range []string{"acsa", "localized"} {
-		s, _ := Lookup(name)
-		n := 20000
-		if name == "localized" {
-			n = 256
-		}
-		var cps []Checkpoint
-		cfg := Config{Eps: 1, K: 2, Checkpoints: 16, WorkBudget: 20000, Observe: func(c Checkpoint) { cps = append(cps, c) }}
-		if _, err := s.Run(context.Background(), tpMean, tpMean.samples(n, 1, 0), cfg); err != nil {
-			t.Fatal(err)
-		}
-		if len(cps) < 4 {
-			t.Fatalf("%s: %d checkpoints", name, len(cps))
-		}
-		for i, c := range cps[1:] {
-			for _, q := range c.Batch.Quantiles {
-				if math.IsNaN(q) || !(q > 0) {
-					t.Errorf("%s: checkpoint %d (done %v) has quantiles %v", name, i+1, c.Done, c.Batch.Quantiles)
-					break
+		t.Run(name, func(t *testing.T) {
+			s, _ := Lookup(name)
+			n := 20000
+			if name == "localized" {
+				n = 256
+			}
+			var cps []Checkpoint
+			cfg := Config{Eps: 1, K: 2, Checkpoints: 16, WorkBudget: 20000, Observe: func(c Checkpoint) { cps = append(cps, c) }}
+			if _, err := s.Run(context.Background(), tpMean, tpMean.samples(n, 1, 0), cfg); err != nil {
+				t.Fatal(err)
+			}
+			if len(cps) < 4 {
+				t.Fatalf("%s: %d checkpoints", name, len(cps))
+			}
+			for i, c := range cps[1:] {
+				for _, q := range c.Batch.Quantiles {
+					if math.IsNaN(q) || !(q > 0) {
+						t.Errorf("%s: checkpoint %d (done %v) has quantiles %v", name, i+1, c.Done, c.Batch.Quantiles)
+						break
+					}
 				}
 			}
-		}
+		})
 	}
 }
 

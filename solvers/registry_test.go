@@ -228,10 +228,12 @@ func TestRegistryComplete(t *testing.T) {
 		{func(d *Descriptor) { d.Settings = Settings{Names: []string{"batch"}} }, "match its value"},
 		{func(d *Descriptor) { d.DefaultOracle = "" }, "oracle"},
 	} {
-		d := full
-		c.unset(&d)
-		if err := d.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Check of a descriptor without its %s: %v", c.want, err)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			d := full
+			c.unset(&d)
+			if err := d.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Check of a descriptor without its %s: %v", c.want, err)
+			}
+		})
 	}
 }

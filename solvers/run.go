@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
@@ -98,6 +99,12 @@ type runner struct {
 	iters int
 	phase int
 
+	// inCall counts the samples of the oracle call in progress that its
+	// goroutines have reported (slot.unpulsed), for Config.Pulse;
+	// nextPulse is the gradient evaluation count of tick's next pulse.
+	inCall    atomic.Int64
+	nextPulse int64
+
 	// fixedBudget, when set, is the run's budget instead of the per-call
 	// one of cfg (dp-sgd's target (ε', δ)).
 	fixedBudget *ledger.Cost
@@ -117,6 +124,9 @@ type slot struct {
 	score []float64   // a block's scores ⟨w, a_i⟩
 	sq    []float64   // a block's ‖a_i‖²
 	slope []float64   // a block's slopes ℓ'
+	// unpulsed counts the samples this slot fed in the current call that
+	// it has not yet added to runner.inCall.
+	unpulsed int64
 }
 
 // source is how the runner reads its dataset: rows of a Matrix in place,
@@ -284,9 +294,17 @@ func (r *runner) finish(lo, hi int) error {
 func (r *runner) tick() error {
 	r.gradEvals++
 	if r.gradEvals%r.every == 0 {
+		r.tickPulse()
 		return r.ctx.Err()
 	}
 	return nil
+}
+
+// ticks counts a block of n gradient evaluations made outside call (at
+// most checkInterval(sd) of them) and checks the context.
+func (r *runner) ticks(n int) error {
+	r.gradEvals += int64(n)
+	return r.ctx.Err()
 }
 
 // streamCall reads the next s samples of the run's stream (indices
@@ -330,6 +348,7 @@ func (r *runner) call(lo, hi int, w []float64, c float64, cost ledger.Cost) erro
 	if err := r.begin(hi-lo, c, cost); err != nil {
 		return err
 	}
+	r.startPulses()
 	k := r.pieces(lo, hi)
 	if k > 1 && r.split != nil {
 		if err := r.splitCall(lo, hi, k, w); err != nil {
@@ -458,6 +477,9 @@ func (r *runner) feed(s *slot, dst oracle.Part, a, b int, w []float64) error {
 			}
 		}
 		i += nb
+		if r.cfg.Pulse != nil {
+			r.pulse(s, nb)
+		}
 	}
 	return nil
 }

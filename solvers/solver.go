@@ -79,7 +79,24 @@ type Config struct {
 	// consumer that may be slow should hand the checkpoint on without
 	// blocking (the engine's Mailbox does).
 	Observe func(Checkpoint)
+	// Pulse, if not nil, is called from inside the run's long oracle
+	// calls and passes over the data with the per-sample gradient
+	// evaluations done so far, those of the call in progress included:
+	// about once per PulseWork floats of data read (a call of
+	// 10⁸ samples of d = 10⁴ is one iteration between two checkpoints;
+	// its pulses are what shows it moving). It may be called from any of
+	// the run's goroutines, concurrently: it must be safe for that,
+	// return quickly and never block. It sees no iterate and changes
+	// nothing of the run.
+	Pulse func(gradEvals int64)
 }
+
+// PulseWork is the data, in floats read, between two pulses of one
+// goroutine of a run (Config.Pulse): 2²² floats take a few milliseconds
+// to read and process, so a progress line fed by pulses moves many
+// times a second, and a pulse (an atomic add and a call) costs nothing
+// next to the work between two.
+const PulseWork = 1 << 22
 
 // Budget is the per-sample privacy budget a run must not exceed:
 // ρ = ε²/2 (theory.Rho, dpso's one ε → ρ conversion) for Gaussian

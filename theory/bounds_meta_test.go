@@ -3,6 +3,7 @@ package theory
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -46,25 +47,27 @@ func TestConditions(t *testing.T) {
 		{PriorLipschitzConvex, func(q *pt) {}, "L_f < ∞", true},
 	}
 	for _, c := range checks {
-		q := P1
-		c.mod(&q)
-		b := mustEval(t, c.id, q.params())
-		found := false
-		for _, cd := range b.Conditions {
-			if strings.Contains(cd.Text, c.contains) {
-				found = true
-				if cd.Holds != c.holds {
-					t.Errorf("%s %q: holds = %v, want %v", c.id, cd.Text, cd.Holds, c.holds)
+		t.Run(fmt.Sprintf("%s: %s holds=%v", c.id, c.contains, c.holds), func(t *testing.T) {
+			q := P1
+			c.mod(&q)
+			b := mustEval(t, c.id, q.params())
+			found := false
+			for _, cd := range b.Conditions {
+				if strings.Contains(cd.Text, c.contains) {
+					found = true
+					if cd.Holds != c.holds {
+						t.Errorf("%s %q: holds = %v, want %v", c.id, cd.Text, cd.Holds, c.holds)
+					}
 				}
 			}
-		}
-		if !found {
-			t.Errorf("%s: no condition containing %q in %+v", c.id, c.contains, b.Conditions)
-		}
-		// The value is computed by the formula whether or not conditions hold.
-		if want := direct(c.id, q); relErr(b.Value, want) > 1e-12 {
-			t.Errorf("%s: value %g, formula %g", c.id, b.Value, want)
-		}
+			if !found {
+				t.Errorf("%s: no condition containing %q in %+v", c.id, c.contains, b.Conditions)
+			}
+			// The value is computed by the formula whether or not conditions hold.
+			if want := direct(c.id, q); relErr(b.Value, want) > 1e-12 {
+				t.Errorf("%s: value %g, formula %g", c.id, b.Value, want)
+			}
+		})
 	}
 }
 
@@ -120,17 +123,19 @@ func TestMissingAndInvalidInputs(t *testing.T) {
 		{func(p *Params) { p.Lf = -2 }, "lf", "lf (L_f) = −2 is not in (0, ∞]"},
 	}
 	for _, c := range invalid {
-		p := P1.params()
-		c.mod(&p)
-		var pe *ParamError
-		err := p.Validate()
-		if !errors.As(err, &pe) || pe.Field != c.field || err.Error() != c.msg {
-			t.Errorf("Validate: %v, want %q", err, c.msg)
-		}
-		_, err = All(p)
-		if !errors.As(err, &pe) || pe.Field != c.field {
-			t.Errorf("All: %v, want a ParamError on %s", err, c.field)
-		}
+		t.Run(c.msg, func(t *testing.T) {
+			p := P1.params()
+			c.mod(&p)
+			var pe *ParamError
+			err := p.Validate()
+			if !errors.As(err, &pe) || pe.Field != c.field || err.Error() != c.msg {
+				t.Errorf("Validate: %v, want %q", err, c.msg)
+			}
+			_, err = All(p)
+			if !errors.As(err, &pe) || pe.Field != c.field {
+				t.Errorf("All: %v, want a ParamError on %s", err, c.field)
+			}
+		})
 	}
 	if _, err := Evaluate("no-such-bound", P1.params()); err == nil || !strings.Contains(err.Error(), "unknown bound id") {
 		t.Errorf("unknown id: %v", err)
@@ -149,25 +154,27 @@ func TestForClassAndMetadata(t *testing.T) {
 		PPL:             {"ppl-prox-sgd", "lower-sc", "prior-lipschitz-sc"},
 	}
 	for _, c := range Classes {
-		if got := ForClass(c); !slices.Equal(got, want[c]) {
-			t.Errorf("ForClass(%s) = %v, want %v", c, got, want[c])
-		}
-		for i, id := range ForClass(c) {
-			b := mustEval(t, id, P1.params())
-			if !slices.Contains(b.Classes, c) {
-				t.Errorf("%s.Classes = %v lacks %s", id, b.Classes, c)
+		t.Run(string(c), func(t *testing.T) {
+			if got := ForClass(c); !slices.Equal(got, want[c]) {
+				t.Errorf("ForClass(%s) = %v, want %v", c, got, want[c])
 			}
-			wantKind := Prior
-			switch {
-			case i == 0:
-				wantKind = Upper
-			case i == 1:
-				wantKind = Lower
+			for i, id := range ForClass(c) {
+				b := mustEval(t, id, P1.params())
+				if !slices.Contains(b.Classes, c) {
+					t.Errorf("%s.Classes = %v lacks %s", id, b.Classes, c)
+				}
+				wantKind := Prior
+				switch {
+				case i == 0:
+					wantKind = Upper
+				case i == 1:
+					wantKind = Lower
+				}
+				if b.Kind != wantKind {
+					t.Errorf("%s kind %s, want %s", id, b.Kind, wantKind)
+				}
 			}
-			if b.Kind != wantKind {
-				t.Errorf("%s kind %s, want %s", id, b.Kind, wantKind)
-			}
-		}
+		})
 	}
 	ids := IDs()
 	if len(ids) != 28 {

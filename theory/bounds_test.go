@@ -2,6 +2,7 @@ package theory
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -41,7 +42,7 @@ func mustEval(t *testing.T, id string, p Params) Bound {
 
 // The three reference points. Values at P1 are computed by hand below; the
 // values at P2 and P3 come from an independent Python transcription of the
-// issue's formulas (float64, math.pow), not from this package; those of the
+// bounds' formulas (float64, math.pow), not from this package; those of the
 // variant bounds (all three points) from a transcription of the paper's
 // statements in 50-digit mpmath, likewise independent of this package.
 var (
@@ -191,19 +192,21 @@ func TestEvaluateReferenceValues(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for _, c := range cases {
-		b := mustEval(t, c.id, c.at.params())
-		// Different but equivalent float64 expressions: a few ulps apart.
-		if e := relErr(b.Value, c.want); e > 1e-13 {
-			t.Errorf("%s at %+v = %.17g, want %.17g (rel err %.2g)", c.id, c.at, b.Value, c.want, e)
-		}
-		sum := 0.0
-		for _, tm := range b.Terms {
-			sum += tm.Value
-		}
-		if sum != b.Value {
-			t.Errorf("%s: terms sum to %g, value %g", c.id, sum, b.Value)
-		}
 		seen[c.id]++
+		t.Run(fmt.Sprintf("%s at n=%g", c.id, c.at.n), func(t *testing.T) {
+			b := mustEval(t, c.id, c.at.params())
+			// Different but equivalent float64 expressions: a few ulps apart.
+			if e := relErr(b.Value, c.want); e > 1e-13 {
+				t.Errorf("%s at %+v = %.17g, want %.17g (rel err %.2g)", c.id, c.at, b.Value, c.want, e)
+			}
+			sum := 0.0
+			for _, tm := range b.Terms {
+				sum += tm.Value
+			}
+			if sum != b.Value {
+				t.Errorf("%s: terms sum to %g, value %g", c.id, sum, b.Value)
+			}
+		})
 	}
 	for _, id := range IDs() {
 		if seen[id] < 3 {
@@ -212,7 +215,7 @@ func TestEvaluateReferenceValues(t *testing.T) {
 	}
 }
 
-// direct evaluates each issue formula literally (math.Pow on the formula as
+// direct evaluates each formula literally (math.Pow on the formula as
 // written), independently of the term machinery, for finite k.
 func direct(id string, q pt) float64 {
 	n, d, eps, k := q.n, q.d, q.eps, q.k

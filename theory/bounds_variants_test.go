@@ -3,6 +3,7 @@ package theory
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -78,21 +79,23 @@ func TestVariantConditionEdges(t *testing.T) {
 		{SmoothConvexACSAShuffleCoord, func(q *pt) { q.beta, q.n, q.gk = 1e4, 100, 0.01 }, "T = 146;", false},
 	}
 	for _, c := range cases {
-		q := P1
-		c.mod(&q)
-		b := mustEval(t, c.id, q.params())
-		h, ok := condHolds(b, c.contains)
-		if !ok {
-			t.Errorf("%s: no condition containing %q in %+v", c.id, c.contains, b.Conditions)
-			continue
-		}
-		if h != c.holds {
-			t.Errorf("%s %q: holds = %v, want %v (%+v)", c.id, c.contains, h, c.holds, b.Conditions)
-		}
-		// The value is the formula's whether or not conditions hold.
-		if want := direct(c.id, q); relErr(b.Value, want) > 1e-12 {
-			t.Errorf("%s: value %g, formula %g", c.id, b.Value, want)
-		}
+		t.Run(fmt.Sprintf("%s: %s holds=%v", c.id, c.contains, c.holds), func(t *testing.T) {
+			q := P1
+			c.mod(&q)
+			b := mustEval(t, c.id, q.params())
+			h, ok := condHolds(b, c.contains)
+			if !ok {
+				t.Errorf("%s: no condition containing %q in %+v", c.id, c.contains, b.Conditions)
+				return
+			}
+			if h != c.holds {
+				t.Errorf("%s %q: holds = %v, want %v (%+v)", c.id, c.contains, h, c.holds, b.Conditions)
+			}
+			// The value is the formula's whether or not conditions hold.
+			if want := direct(c.id, q); relErr(b.Value, want) > 1e-12 {
+				t.Errorf("%s: value %g, formula %g", c.id, b.Value, want)
+			}
+		})
 	}
 	// Without r̃_2k the empirical-moment condition is not stated.
 	q := P1.params()
@@ -123,13 +126,15 @@ func TestAffineOptimalBeta(t *testing.T) {
 	// smoothness term is at most the privacy term plus the statistical one
 	// times a constant (here checked: ratio to the optimal value ≤ 3).
 	for _, q := range []pt{P1, P2, P3} {
-		p := q.params()
-		bs, _ := AffineOptimalBeta(p)
-		p.Beta = bs
-		r := mustEval(t, SmoothConvexACSA, p).Value / mustEval(t, SmoothConvexACSAOptimal, p).Value
-		if r > 3 || r < 1 {
-			t.Errorf("%+v: acsa/optimal at β* = %g", q, r)
-		}
+		t.Run(fmt.Sprintf("n=%g", q.n), func(t *testing.T) {
+			p := q.params()
+			bs, _ := AffineOptimalBeta(p)
+			p.Beta = bs
+			r := mustEval(t, SmoothConvexACSA, p).Value / mustEval(t, SmoothConvexACSAOptimal, p).Value
+			if r > 3 || r < 1 {
+				t.Errorf("%+v: acsa/optimal at β* = %g", q, r)
+			}
+		})
 	}
 	if _, err := AffineOptimalBeta(NewParams()); err == nil {
 		t.Error("nothing given: no error")
@@ -142,18 +147,22 @@ func TestShuffleEps(t *testing.T) {
 		t.Errorf("ShuffleEps = %.17g", got)
 	}
 	for _, c := range [][3]float64{{0, 1, 0.1}, {1, 0.5, 0.1}, {1, 1, 0.5}, {1, 1, 0}, {math.NaN(), 1, 0.1}} {
-		if !math.IsNaN(ShuffleEps(c[0], c[1], c[2])) {
-			t.Errorf("ShuffleEps%v not NaN", c)
-		}
+		t.Run(fmt.Sprintf("ShuffleEps%v", c), func(t *testing.T) {
+			if !math.IsNaN(ShuffleEps(c[0], c[1], c[2])) {
+				t.Errorf("ShuffleEps%v not NaN", c)
+			}
+		})
 	}
 	// The shuffle bound is its zCDP bound at ε̃.
 	p := P2.params()
 	for _, pair := range [][2]string{{SmoothConvexACSAShuffle, SmoothConvexACSA}, {SmoothSCSGDShuffle, SmoothSCSGD}, {PPLProxSGDShuffle, PPLProxSGD}} {
-		q := p
-		q.Eps = ShuffleEps(p.Eps, p.Dim, p.Delta)
-		if a, b := mustEval(t, pair[0], p).Value, mustEval(t, pair[1], q).Value; a != b {
-			t.Errorf("%s = %g, %s at ε̃ = %g", pair[0], a, pair[1], b)
-		}
+		t.Run(pair[0], func(t *testing.T) {
+			q := p
+			q.Eps = ShuffleEps(p.Eps, p.Dim, p.Delta)
+			if a, b := mustEval(t, pair[0], p).Value, mustEval(t, pair[1], q).Value; a != b {
+				t.Errorf("%s = %g, %s at ε̃ = %g", pair[0], a, pair[1], b)
+			}
+		})
 	}
 }
 
@@ -186,17 +195,21 @@ func TestVariantsAndAssumptions(t *testing.T) {
 		{"no-such-id", Tilde, false, "", false},
 	}
 	for _, c := range cases {
-		got, ok := Variant(c.id, c.a, c.shuffle)
-		if got != c.want || ok != c.ok {
-			t.Errorf("Variant(%s, %s, %v) = %q, %v; want %q, %v", c.id, c.a, c.shuffle, got, ok, c.want, c.ok)
-		}
+		t.Run(fmt.Sprintf("%s %s shuffle=%v", c.id, c.a, c.shuffle), func(t *testing.T) {
+			got, ok := Variant(c.id, c.a, c.shuffle)
+			if got != c.want || ok != c.ok {
+				t.Errorf("Variant(%s, %s, %v) = %q, %v; want %q, %v", c.id, c.a, c.shuffle, got, ok, c.want, c.ok)
+			}
+		})
 	}
 	for id, a := range map[string]Assumption{SmoothConvexACSA: Tilde, LowerConvexNC: Noncentral, AsymptoticSC: Noncentral,
 		AsymptoticSCCoord: Coordinatewise, LowerSCCoord: Coordinatewise, SmoothSCSGDShuffle: Tilde, "x": "",
 		SmoothSCSGDShuffleCoord: Coordinatewise} {
-		if got := AssumptionOf(id); got != a {
-			t.Errorf("AssumptionOf(%s) = %q, want %q", id, got, a)
-		}
+		t.Run(id, func(t *testing.T) {
+			if got := AssumptionOf(id); got != a {
+				t.Errorf("AssumptionOf(%s) = %q, want %q", id, got, a)
+			}
+		})
 	}
 	for _, a := range Assumptions {
 		if b, err := ParseAssumption(string(a)); err != nil || b != a || a.Label() == "" || a.Symbol() == "" {
@@ -240,13 +253,15 @@ func TestPrescriptionAllows(t *testing.T) {
 		{SmoothSC, "bogus", false, ""},
 	}
 	for _, c := range cases {
-		al := PrescriptionAllows(c.c, c.a)
-		if al.Allowed != c.ok || !strings.Contains(al.Label, c.label) || al.Reason == "" {
-			t.Errorf("PrescriptionAllows(%s, %s) = %+v", c.c, c.a, al)
-		}
-		if al.Allowed == (al.Substitute == "") {
-			t.Errorf("%s/%s: substitute %q with allowed %v", c.c, c.a, al.Substitute, al.Allowed)
-		}
+		t.Run(fmt.Sprintf("%s %s", c.c, c.a), func(t *testing.T) {
+			al := PrescriptionAllows(c.c, c.a)
+			if al.Allowed != c.ok || !strings.Contains(al.Label, c.label) || al.Reason == "" {
+				t.Errorf("PrescriptionAllows(%s, %s) = %+v", c.c, c.a, al)
+			}
+			if al.Allowed == (al.Substitute == "") {
+				t.Errorf("%s/%s: substitute %q with allowed %v", c.c, c.a, al.Substitute, al.Allowed)
+			}
+		})
 	}
 }
 
@@ -265,9 +280,11 @@ func TestRkFromCoordinatewise(t *testing.T) {
 	}
 	// Never above the lemma's 4√d·γ_k^(1/k) when L ≤ √dγ (the assumption).
 	for _, k := range []float64{2, 3, 7, 50, math.Inf(1)} {
-		if got := RkFromCoordinatewise(k, 9, 2, math.NaN()); got > 4*3*2 {
-			t.Errorf("k=%g: %g > 4√dγ", k, got)
-		}
+		t.Run(fmt.Sprintf("k=%g", k), func(t *testing.T) {
+			if got := RkFromCoordinatewise(k, 9, 2, math.NaN()); got > 4*3*2 {
+				t.Errorf("k=%g: %g > 4√dγ", k, got)
+			}
+		})
 	}
 	// k = ∞: 2·max(L, √dγ); large k is continuous towards it.
 	if got := RkFromCoordinatewise(math.Inf(1), 9, 2, 5); got != 12 {
@@ -277,9 +294,11 @@ func TestRkFromCoordinatewise(t *testing.T) {
 		t.Errorf("k=1e9: %g", got)
 	}
 	for _, c := range [][4]float64{{1, 1, 1, 1}, {2, 0, 1, 1}, {2, 1, -1, 1}, {2, 1, 1, -1}} {
-		if !math.IsNaN(RkFromCoordinatewise(c[0], c[1], c[2], c[3])) {
-			t.Errorf("%v: not NaN", c)
-		}
+		t.Run(fmt.Sprintf("RkFromCoordinatewise%v", c), func(t *testing.T) {
+			if !math.IsNaN(RkFromCoordinatewise(c[0], c[1], c[2], c[3])) {
+				t.Errorf("%v: not NaN", c)
+			}
+		})
 	}
 }
 
@@ -343,27 +362,29 @@ func TestShuffleCoordMoments(t *testing.T) {
 	// bounds need γ_k and γ₂ themselves (r̃_k does not stand in for them)
 	// and δ.
 	for _, id := range []string{SmoothConvexACSAShuffleCoord, SmoothSCSGDShuffleCoord, PPLProxSGDShuffleCoord} {
-		q := P2
-		q.gk = math.Inf(1)
-		b := mustEval(t, id, q.params())
-		if h, ok := condHolds(b, "γ_k < ∞"); !ok || h || !math.IsInf(b.Value, 1) {
-			t.Errorf("%s at γ_k = ∞: value %g, condition γ_k < ∞ holds %v (present %v)", id, b.Value, h, ok)
-		}
-		p := P2.params()
-		p.Gk, p.G2 = math.NaN(), math.NaN()
-		_, err := Evaluate(id, p)
-		var me *MissingError
-		if !errors.As(err, &me) || !slices.Equal(me.Missing, []string{"g2", "gk"}) {
-			t.Errorf("%s without γ: %v, want a MissingError naming g2, gk", id, err)
-		}
-		if n := Needs(id); !slices.Contains(n, "delta") || slices.Contains(n, "rk") || slices.Contains(n, "r2") {
-			t.Errorf("%s needs %v", id, n)
-		}
-		b = mustEval(t, id, P2.params())
-		if b.Label != "prop: sdp bias var" || !strings.Contains(b.Source, "rem: sdp has same bias var") || !strings.Contains(b.Source, "Õ(·)") ||
-			!strings.Contains(b.Formula, "√d·γ_k^(1/k)") || strings.Contains(b.Formula, "r̃_k") || !strings.Contains(b.Dominant, "γ") {
-			t.Errorf("%s: label %q, source %q, formula %q, dominant %q", id, b.Label, b.Source, b.Formula, b.Dominant)
-		}
+		t.Run(id, func(t *testing.T) {
+			q := P2
+			q.gk = math.Inf(1)
+			b := mustEval(t, id, q.params())
+			if h, ok := condHolds(b, "γ_k < ∞"); !ok || h || !math.IsInf(b.Value, 1) {
+				t.Errorf("%s at γ_k = ∞: value %g, condition γ_k < ∞ holds %v (present %v)", id, b.Value, h, ok)
+			}
+			p := P2.params()
+			p.Gk, p.G2 = math.NaN(), math.NaN()
+			_, err := Evaluate(id, p)
+			var me *MissingError
+			if !errors.As(err, &me) || !slices.Equal(me.Missing, []string{"g2", "gk"}) {
+				t.Errorf("%s without γ: %v, want a MissingError naming g2, gk", id, err)
+			}
+			if n := Needs(id); !slices.Contains(n, "delta") || slices.Contains(n, "rk") || slices.Contains(n, "r2") {
+				t.Errorf("%s needs %v", id, n)
+			}
+			b = mustEval(t, id, P2.params())
+			if b.Label != "prop: sdp bias var" || !strings.Contains(b.Source, "rem: sdp has same bias var") || !strings.Contains(b.Source, "Õ(·)") ||
+				!strings.Contains(b.Formula, "√d·γ_k^(1/k)") || strings.Contains(b.Formula, "r̃_k") || !strings.Contains(b.Dominant, "γ") {
+				t.Errorf("%s: label %q, source %q, formula %q, dominant %q", id, b.Label, b.Source, b.Formula, b.Dominant)
+			}
+		})
 	}
 }
 
@@ -434,32 +455,34 @@ func TestVariantConditionsSaySubstitution(t *testing.T) {
 		{PPLProxSGDShuffleCoord, PPLProxSGD, P1, nil, []string{"r̃_k", "r̃₂"}},
 	}
 	for _, c := range cases {
-		p := c.at.params()
-		v, b := mustEval(t, c.id, p), mustEval(t, c.base, p)
-		if len(v.Conditions) < len(b.Conditions) {
-			t.Fatalf("%s: %d conditions, base %s has %d", c.id, len(v.Conditions), c.base, len(b.Conditions))
-		}
-		inherited := v.Conditions[len(v.Conditions)-len(b.Conditions):]
-		var all []string
-		for i, cd := range inherited {
-			all = append(all, cd.Text)
-			if bareEps(strings.ReplaceAll(cd.Text, "ε̃ = ε/ln(d/δ)", "")) { // the definition names ε
-
-				t.Errorf("%s: inherited condition names ε, checked at ε̃: %q", c.id, cd.Text)
+		t.Run(fmt.Sprintf("%s at n=%g", c.id, c.at.n), func(t *testing.T) {
+			p := c.at.params()
+			v, b := mustEval(t, c.id, p), mustEval(t, c.base, p)
+			if len(v.Conditions) < len(b.Conditions) {
+				t.Fatalf("%s: %d conditions, base %s has %d", c.id, len(v.Conditions), c.base, len(b.Conditions))
 			}
-			for _, s := range c.gone {
-				if strings.Contains(cd.Text, s) {
-					t.Errorf("%s: inherited condition names %s, checked at its substitute: %q", c.id, s, cd.Text)
+			inherited := v.Conditions[len(v.Conditions)-len(b.Conditions):]
+			var all []string
+			for i, cd := range inherited {
+				all = append(all, cd.Text)
+				if bareEps(strings.ReplaceAll(cd.Text, "ε̃ = ε/ln(d/δ)", "")) { // the definition names ε
+
+					t.Errorf("%s: inherited condition names ε, checked at ε̃: %q", c.id, cd.Text)
+				}
+				for _, s := range c.gone {
+					if strings.Contains(cd.Text, s) {
+						t.Errorf("%s: inherited condition names %s, checked at its substitute: %q", c.id, s, cd.Text)
+					}
+				}
+				if len(c.substituted) == 0 && cd.Text != b.Conditions[i].Text {
+					t.Errorf("%s: %q, base's %q (no substituted input in it)", c.id, cd.Text, b.Conditions[i].Text)
 				}
 			}
-			if len(c.substituted) == 0 && cd.Text != b.Conditions[i].Text {
-				t.Errorf("%s: %q, base's %q (no substituted input in it)", c.id, cd.Text, b.Conditions[i].Text)
+			for _, s := range c.substituted {
+				if !strings.Contains(strings.Join(all, "\n"), s) {
+					t.Errorf("%s at %+v: no inherited condition contains %q: %q", c.id, c.at, s, all)
+				}
 			}
-		}
-		for _, s := range c.substituted {
-			if !strings.Contains(strings.Join(all, "\n"), s) {
-				t.Errorf("%s at %+v: no inherited condition contains %q: %q", c.id, c.at, s, all)
-			}
-		}
+		})
 	}
 }

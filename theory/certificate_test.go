@@ -3,6 +3,7 @@ package theory
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -72,18 +73,22 @@ func TestMeanOracle1Bound(t *testing.T) {
 	for _, c := range []struct{ k, r, C, want float64 }{
 		{2, 3, inf, 0}, {inf, 3, 3, 0}, {inf, 3, 2, inf}, {3, inf, 5, inf}, {inf, inf, inf, 0},
 	} {
-		if got := ClipBias(c.k, c.r, c.C); got != c.want {
-			t.Errorf("ClipBias(%g, %g, %g) = %g, want %g", c.k, c.r, c.C, got, c.want)
-		}
+		t.Run(fmt.Sprintf("ClipBias(%g,%g,%g)", c.k, c.r, c.C), func(t *testing.T) {
+			if got := ClipBias(c.k, c.r, c.C); got != c.want {
+				t.Errorf("ClipBias(%g, %g, %g) = %g, want %g", c.k, c.r, c.C, got, c.want)
+			}
+		})
 	}
 	// Continuity at k → ∞ with r < C: (r/C)^k → 0.
 	if b := ClipBias(1e3, 1, 1.1); b > 1e-40 {
 		t.Errorf("ClipBias(1e3, 1, 1.1) = %g", b)
 	}
 	for _, c := range [][3]float64{{1.5, 1, 1}, {2, -1, 1}, {2, 1, 0}} {
-		if !math.IsNaN(ClipBias(c[0], c[1], c[2])) {
-			t.Errorf("ClipBias%v not NaN", c)
-		}
+		t.Run(fmt.Sprintf("ClipBias%v", c), func(t *testing.T) {
+			if !math.IsNaN(ClipBias(c[0], c[1], c[2])) {
+				t.Errorf("ClipBias%v not NaN", c)
+			}
+		})
 	}
 	if s := MeanOracle1Sigma(3, 100, 0.5); relErr(s, 0.12) > 1e-15 {
 		t.Errorf("σ = %g, want 2·3/(100·0.5) = 0.12", s)
@@ -132,24 +137,26 @@ func TestMeanOracle2Bound(t *testing.T) {
 		{func(x *MeanOracle2Input) { x.Groups, x.Batch = 100, 99 }, "m ≤ s", false},
 	}
 	for _, e := range edges {
-		x := MeanOracle2Input{K: 3, Dim: 4, Batch: 1000, Groups: 100, Tau: 10, G: 1, L: 1}
-		e.mod(&x)
-		_, cs, err := MeanOracle2Bound(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		found := false
-		for _, c := range cs {
-			if strings.Contains(c.Text, e.sub) {
-				found = true
-				if c.Holds != e.holds {
-					t.Errorf("%q: holds %v, want %v", c.Text, c.Holds, e.holds)
+		t.Run(fmt.Sprintf("%s holds=%v", e.sub, e.holds), func(t *testing.T) {
+			x := MeanOracle2Input{K: 3, Dim: 4, Batch: 1000, Groups: 100, Tau: 10, G: 1, L: 1}
+			e.mod(&x)
+			_, cs, err := MeanOracle2Bound(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, c := range cs {
+				if strings.Contains(c.Text, e.sub) {
+					found = true
+					if c.Holds != e.holds {
+						t.Errorf("%q: holds %v, want %v", c.Text, c.Holds, e.holds)
+					}
 				}
 			}
-		}
-		if !found {
-			t.Errorf("no condition %q", e.sub)
-		}
+			if !found {
+				t.Errorf("no condition %q", e.sub)
+			}
+		})
 	}
 	// k = ∞: the clipping tail vanishes when 2γ < τ.
 	x := in
@@ -208,9 +215,11 @@ func TestACSAGeneric(t *testing.T) {
 	// Domain errors.
 	var ce *CertError
 	for _, bad := range []ACSAInput{{T: 0, Eta: 1, D: 1}, {T: 1, Eta: 0, D: 1}, {T: 1, Eta: 1, D: 0}, {T: 1, Eta: 1, D: 1, Beta: -1}} {
-		if _, err := ACSAGeneric(bad); !errors.As(err, &ce) {
-			t.Errorf("%+v: %v", bad, err)
-		}
+		t.Run(fmt.Sprintf("%+v", bad), func(t *testing.T) {
+			if _, err := ACSAGeneric(bad); !errors.As(err, &ce) {
+				t.Errorf("%+v: %v", bad, err)
+			}
+		})
 	}
 }
 
@@ -396,12 +405,13 @@ func TestCertificateJSON(t *testing.T) {
 	}
 }
 
-func TestACSAGenericAtIssue11Example(t *testing.T) {
+// TestACSAGenericAtLinRegTPrescription: Prop. "ACSA generic" at
+// linreg-t's prescribed parameters, n = 10⁴ (k = 2, ε = 1, d = 10, D = 2),
+// is 16.8, 16.787 by hand.
+func TestACSAGenericAtLinRegTPrescription(t *testing.T) {
 	mc := certOK(t)
-	// Issue 11 quotes Prop. "ACSA generic" at linreg-t's prescribed
-	// parameters, n = 10⁴ (k = 2, ε = 1, d = 10, D = 2) as 16.8. The inputs,
-	// from `dpso run --scenario linreg-t --class smooth-convex --json` and
-	// `dpso moments --scenario linreg-t` on this branch: T = 3, s = 3333,
+	// The inputs, from `dpso run --scenario linreg-t --class smooth-convex
+	// --json` and `dpso moments --scenario linreg-t`: T = 3, s = 3333,
 	// C = 1266.6460933812814, σ = 0.7600636623950083, η = 6.6349903726319885,
 	// r̃₂ = 29.6439 (k = 2, so r_k = r₂). By hand: B = 878.76/1266.65 = 0.69377,
 	// Σ² = 10·0.57770 + 878.76/3333 = 6.0406; 4·6.635·4/12 + 4·6.5219·5/19.905
@@ -413,6 +423,6 @@ func TestACSAGenericAtIssue11Example(t *testing.T) {
 	}
 	c := mc(ACSAGeneric(ACSAInput{T: 3, Eta: 6.6349903726319885, Beta: 1, D: 2, Oracle: ob}))
 	if math.Abs(c.Value-16.8) > 0.05 || math.Abs(c.Value-16.787) > 0.001 {
-		t.Errorf("certificate %g, issue 11 says 16.8, by hand 16.787", c.Value)
+		t.Errorf("certificate %g, want 16.8 (16.787 by hand)", c.Value)
 	}
 }

@@ -1,6 +1,7 @@
 package theory
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -95,21 +96,23 @@ func TestSCSGDGapGrowsLikeKappaPower(t *testing.T) {
 	// slope between κ₁ and κ₂ is h up to ≤ S/P_l / ln(κ₂/κ₁); the tolerance
 	// is computed from the bound's own terms.
 	for _, k := range []float64{2, 3, 8, math.Inf(1)} {
-		p := NewParams()
-		p.N, p.Dim, p.Eps, p.K, p.R2, p.Rk, p.Mu = 1e6, 1e6, 0.1, k, 1, 1, 1
-		var logs [2]float64
-		kappas := [2]float64{1e2, 1e4}
-		var tol float64
-		for i, kap := range kappas {
-			p.Beta = kap
-			logs[i] = math.Log(mustRatio(t, SmoothSCSGD, LowerSC, p))
-			lb := mustEval(t, LowerSC, p)
-			tol = math.Max(tol, 2*lb.Terms[0].Value/lb.Terms[1].Value/math.Log(kappas[1]/kappas[0]))
-		}
-		slope := (logs[1] - logs[0]) / math.Log(kappas[1]/kappas[0])
-		if h := 1 - 1/k; math.Abs(slope-h) > tol || tol > 0.01 {
-			t.Errorf("k=%g: slope %g, want %g ± %g", k, slope, h, tol)
-		}
+		t.Run(fmt.Sprintf("k=%g", k), func(t *testing.T) {
+			p := NewParams()
+			p.N, p.Dim, p.Eps, p.K, p.R2, p.Rk, p.Mu = 1e6, 1e6, 0.1, k, 1, 1, 1
+			var logs [2]float64
+			kappas := [2]float64{1e2, 1e4}
+			var tol float64
+			for i, kap := range kappas {
+				p.Beta = kap
+				logs[i] = math.Log(mustRatio(t, SmoothSCSGD, LowerSC, p))
+				lb := mustEval(t, LowerSC, p)
+				tol = math.Max(tol, 2*lb.Terms[0].Value/lb.Terms[1].Value/math.Log(kappas[1]/kappas[0]))
+			}
+			slope := (logs[1] - logs[0]) / math.Log(kappas[1]/kappas[0])
+			if h := 1 - 1/k; math.Abs(slope-h) > tol || tol > 0.01 {
+				t.Errorf("k=%g: slope %g, want %g ± %g", k, slope, h, tol)
+			}
+		})
 	}
 }
 
@@ -162,10 +165,12 @@ func TestACSAGapAndOptimality(t *testing.T) {
 	// Growth outside the regime: d = 1, ε = 1 gives f = n^(1/18) (the min of
 	// n^(1/16) and n^(1/18)), and A = P = 1/√n, so ratio = (2 + f)/(1 + 2^(1/4)).
 	for _, n := range []float64{1e6, 1e18, 1e36} {
-		r := mustRatio(t, SmoothConvexACSA, LowerConvex, Figure1Params(n, 1, 1))
-		if want := (2 + math.Pow(n, 1.0/18)) / (1 + c); relErr(r, want) > 1e-12 {
-			t.Errorf("n=%g: ratio %.15g, want (2 + n^(1/18))/(1 + 2^(1/4)) = %.15g", n, r, want)
-		}
+		t.Run(fmt.Sprintf("n=%g", n), func(t *testing.T) {
+			r := mustRatio(t, SmoothConvexACSA, LowerConvex, Figure1Params(n, 1, 1))
+			if want := (2 + math.Pow(n, 1.0/18)) / (1 + c); relErr(r, want) > 1e-12 {
+				t.Errorf("n=%g: ratio %.15g, want (2 + n^(1/18))/(1 + 2^(1/4)) = %.15g", n, r, want)
+			}
+		})
 	}
 }
 
@@ -203,11 +208,13 @@ func TestACSAVersusKLZ21(t *testing.T) {
 	// gives ≈ 10^(1/3) > 1.
 	n := 1e40
 	for _, c := range []float64{10, 0.1} {
-		d := c * math.Pow(n, 1.0/6)
-		r := mustRatio(t, SmoothConvexACSA, PriorKLZ21Convex, Figure1Params(n, d, 1))
-		if ACSABeatsKLZ21Paper(n, d) != (r < 1) {
-			t.Errorf("d = %g·n^(1/6): paper rule %v, ratio %g", c, ACSABeatsKLZ21Paper(n, d), r)
-		}
+		t.Run(fmt.Sprintf("d=%g·n^(1/6)", c), func(t *testing.T) {
+			d := c * math.Pow(n, 1.0/6)
+			r := mustRatio(t, SmoothConvexACSA, PriorKLZ21Convex, Figure1Params(n, d, 1))
+			if ACSABeatsKLZ21Paper(n, d) != (r < 1) {
+				t.Errorf("d = %g·n^(1/6): paper rule %v, ratio %g", c, ACSABeatsKLZ21Paper(n, d), r)
+			}
+		})
 	}
 	if _, err := ACSAKLZ21CrossoverDim(0.5, 1); err == nil {
 		t.Error("n = 0.5 accepted")

@@ -1,6 +1,7 @@
 package theory
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -30,19 +31,23 @@ func TestDeltaGaussianPublishedValues(t *testing.T) {
 		{"dp_accounting", 1, 2, 0.020923636, 9},
 	}
 	for _, c := range cases {
-		got := DeltaGaussian(c.mu, c.epsPrime)
-		if math.Abs(got-c.want) > halfUnit(c.decimalsGiven) {
-			t.Errorf("%s: δ(μ=%g, ε'=%g) = %.17g, want %v", c.source, c.mu, c.epsPrime, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%s mu=%g eps'=%g", c.source, c.mu, c.epsPrime), func(t *testing.T) {
+			got := DeltaGaussian(c.mu, c.epsPrime)
+			if math.Abs(got-c.want) > halfUnit(c.decimalsGiven) {
+				t.Errorf("%s: δ(μ=%g, ε'=%g) = %.17g, want %v", c.source, c.mu, c.epsPrime, got, c.want)
+			}
+		})
 	}
 }
 
 func TestEpsExactPublishedValues(t *testing.T) {
 	// μ-GDP at δ = 1e−5 (Dong, Roth & Su's conversion, as in dp_accounting's tests).
 	for _, c := range []struct{ mu, want float64 }{{0.5, 1.99309}, {1, 4.37718}, {2, 9.99726}} {
-		if got := EpsExact(c.mu, 1e-5); math.Abs(got-c.want) > halfUnit(5) {
-			t.Errorf("EpsExact(%g, 1e-5) = %.10g, want %v", c.mu, got, c.want)
-		}
+		t.Run(fmt.Sprintf("mu=%g", c.mu), func(t *testing.T) {
+			if got := EpsExact(c.mu, 1e-5); math.Abs(got-c.want) > halfUnit(5) {
+				t.Errorf("EpsExact(%g, 1e-5) = %.10g, want %v", c.mu, got, c.want)
+			}
+		})
 	}
 	// OpenDP: ρ = 1/32, δ = 1e−3 by Canonne–Kamath–Steinke gives
 	// 0.6880024554878086. The same minimization in 50-digit decimal
@@ -154,41 +159,49 @@ func TestDeltaGaussianTails(t *testing.T) {
 	// e^{ε'} finite, δ not much smaller than Φ(a)), the tail forms agree
 	// with it: μ = 4, ε' = 15 gives a = −1.75, b = −5.75.
 	for _, c := range []struct{ mu, eps float64 }{{4, 15}, {3, 14}, {6, 30}} {
-		naive := distuv.UnitNormal.CDF(-c.eps/c.mu+c.mu/2) - math.Exp(c.eps)*distuv.UnitNormal.CDF(-c.eps/c.mu-c.mu/2)
-		if got := DeltaGaussian(c.mu, c.eps); relErr(got, naive) > 1e-12 {
-			t.Errorf("μ=%g ε'=%g: δ = %.15g, naive %.15g", c.mu, c.eps, got, naive)
-		}
+		t.Run(fmt.Sprintf("mu=%g eps'=%g", c.mu, c.eps), func(t *testing.T) {
+			naive := distuv.UnitNormal.CDF(-c.eps/c.mu+c.mu/2) - math.Exp(c.eps)*distuv.UnitNormal.CDF(-c.eps/c.mu-c.mu/2)
+			if got := DeltaGaussian(c.mu, c.eps); relErr(got, naive) > 1e-12 {
+				t.Errorf("μ=%g ε'=%g: δ = %.15g, naive %.15g", c.mu, c.eps, got, naive)
+			}
+		})
 	}
 	// Strictly decreasing in ε' across the switches between forms.
 	for _, mu := range []float64{0.5, 3, 12} {
-		prev := 2.0
-		for eps := -5.0; eps < mu*mu/2+40*mu; eps += mu / 37 {
-			d := DeltaGaussian(mu, eps)
-			if d < 1e-300 { // below: subnormals, no relative precision left
-				break
+		t.Run(fmt.Sprintf("mu=%g", mu), func(t *testing.T) {
+			prev := 2.0
+			for eps := -5.0; eps < mu*mu/2+40*mu; eps += mu / 37 {
+				d := DeltaGaussian(mu, eps)
+				if d < 1e-300 { // below: subnormals, no relative precision left
+					break
+				}
+				if !(d < prev) {
+					t.Errorf("μ=%g: δ(%g) = %g not below δ at the previous ε' (%g)", mu, eps, d, prev)
+				}
+				prev = d
 			}
-			if !(d < prev) {
-				t.Errorf("μ=%g: δ(%g) = %g not below δ at the previous ε' (%g)", mu, eps, d, prev)
-			}
-			prev = d
-		}
+		})
 	}
 	// The continued fraction agrees with Φ/φ where both are representable.
 	for _, x := range []float64{-20, -25, -30, -37} {
-		cf := mills(x - 1e-12) // just past the switch at −20
-		ratio := distuv.UnitNormal.CDF(x) / normPDF(x)
-		if relErr(cf, ratio) > 1e-12 {
-			t.Errorf("M(%g): continued fraction %.16g, Φ/φ %.16g", x, cf, ratio)
-		}
+		t.Run(fmt.Sprintf("x=%g", x), func(t *testing.T) {
+			cf := mills(x - 1e-12) // just past the switch at −20
+			ratio := distuv.UnitNormal.CDF(x) / normPDF(x)
+			if relErr(cf, ratio) > 1e-12 {
+				t.Errorf("M(%g): continued fraction %.16g, Φ/φ %.16g", x, cf, ratio)
+			}
+		})
 	}
 }
 
 func TestPrivacyEdgeCasesAndClosedForms(t *testing.T) {
 	// δ(0) = 2Φ(μ/2) − 1 = erf(μ/(2√2)).
 	for _, mu := range []float64{0.01, 1, 4} {
-		if got, want := DeltaGaussian(mu, 0), math.Erf(mu/(2*math.Sqrt2)); relErr(got, want) > 1e-14 {
-			t.Errorf("δ(μ=%g, 0) = %.17g, want %.17g", mu, got, want)
-		}
+		t.Run(fmt.Sprintf("mu=%g", mu), func(t *testing.T) {
+			if got, want := DeltaGaussian(mu, 0), math.Erf(mu/(2*math.Sqrt2)); relErr(got, want) > 1e-14 {
+				t.Errorf("δ(μ=%g, 0) = %.17g, want %.17g", mu, got, want)
+			}
+		})
 	}
 	if Rho(2) != 2 || GDPMu(0.7) != 0.7 {
 		t.Error("ρ = ε²/2 or μ = ε wrong")
@@ -236,9 +249,11 @@ func TestConvert(t *testing.T) {
 		eps, delta float64
 		field      string
 	}{{0, 0.1, "eps"}, {math.NaN(), 0.1, "eps"}, {math.Inf(1), 0.1, "eps"}, {1, 0, "delta"}, {1, 1, "delta"}} {
-		if _, err := Convert(c.eps, c.delta); err == nil || !strings.HasPrefix(err.Error(), c.field) {
-			t.Errorf("Convert(%g, %g): %v, want an error on %s", c.eps, c.delta, err, c.field)
-		}
+		t.Run(fmt.Sprintf("eps=%g delta=%g", c.eps, c.delta), func(t *testing.T) {
+			if _, err := Convert(c.eps, c.delta); err == nil || !strings.HasPrefix(err.Error(), c.field) {
+				t.Errorf("Convert(%g, %g): %v, want an error on %s", c.eps, c.delta, err, c.field)
+			}
+		})
 	}
 }
 
@@ -257,14 +272,16 @@ func BenchmarkEvaluate(b *testing.B) {
 
 // TestEpsCKSLargeRho: at a huge ρ the minimizer α = 1 + t has t below
 // float64's resolution at 1; EpsCKS then solves for t itself and stays
-// finite, between the exact ε' and Bun–Steinke's (issue 10 item 8:
-// `privacy --eps 1e100` printed NaN), and continuous where it switches.
+// finite, between the exact ε' and Bun–Steinke's (so `privacy --eps
+// 1e100` prints a number, not NaN), and continuous where it switches.
 func TestEpsCKSLargeRho(t *testing.T) {
 	for _, c := range []struct{ rho, delta float64 }{{5e199, 1e-300}, {5e19, 1e-5}, {1e12, 1e-10}, {3e9, 1e-6}} {
-		cks, ex, bs := EpsCKS(c.rho, c.delta), EpsExact(math.Sqrt(2*c.rho), c.delta), EpsBunSteinke(c.rho, c.delta)
-		if math.IsNaN(cks) || math.IsInf(cks, 0) || cks < ex*(1-1e-12) || cks > bs*(1+1e-12) {
-			t.Errorf("EpsCKS(%g, %g) = %g, want finite within [exact %g, Bun–Steinke %g]", c.rho, c.delta, cks, ex, bs)
-		}
+		t.Run(fmt.Sprintf("rho=%g delta=%g", c.rho, c.delta), func(t *testing.T) {
+			cks, ex, bs := EpsCKS(c.rho, c.delta), EpsExact(math.Sqrt(2*c.rho), c.delta), EpsBunSteinke(c.rho, c.delta)
+			if math.IsNaN(cks) || math.IsInf(cks, 0) || cks < ex*(1-1e-12) || cks > bs*(1+1e-12) {
+				t.Errorf("EpsCKS(%g, %g) = %g, want finite within [exact %g, Bun–Steinke %g]", c.rho, c.delta, cks, ex, bs)
+			}
+		})
 	}
 	// Across the switch (√(L/ρ) = 1e-4) the value is continuous: ε' is
 	// ~ρ, and one ulp of ρ either side moves it by ~1e-16 relative.

@@ -1,13 +1,14 @@
 package theory
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
-// TestQuote: every echoed value is quoted, escaped and cut (issue 10 item
-// 9): no byte below 0x20 or DEL, no ESC, no bidi control reaches the
+// TestQuote: every echoed value is quoted, escaped and cut: no byte
+// below 0x20 or DEL, no ESC, no bidi control reaches the
 // output, and a long value becomes MaxEcho characters and its length.
 func TestQuote(t *testing.T) {
 	long := strings.Repeat("a", 10_000)
@@ -25,18 +26,20 @@ func TestQuote(t *testing.T) {
 		{strings.Repeat("\x1b", 100), `"` + strings.Repeat(`\x1b`, MaxEcho) + `…" (100 bytes)`},
 	}
 	for _, c := range cases {
-		got := Quote(c.in)
-		if got != c.want {
-			t.Errorf("Quote(%.20q…) = %s, want %s", c.in, got, c.want)
-		}
-		for _, r := range got {
-			if r < 0x20 || r == 0x7f || r == 0x202e {
-				t.Errorf("Quote(%.20q…) lets %U through", c.in, r)
+		t.Run(fmt.Sprintf("%.20q", c.in), func(t *testing.T) {
+			got := Quote(c.in)
+			if got != c.want {
+				t.Errorf("Quote(%.20q…) = %s, want %s", c.in, got, c.want)
 			}
-		}
-		if !utf8.ValidString(got) {
-			t.Errorf("Quote(%.20q…) is not valid UTF-8", c.in)
-		}
+			for _, r := range got {
+				if r < 0x20 || r == 0x7f || r == 0x202e {
+					t.Errorf("Quote(%.20q…) lets %U through", c.in, r)
+				}
+			}
+			if !utf8.ValidString(got) {
+				t.Errorf("Quote(%.20q…) is not valid UTF-8", c.in)
+			}
+		})
 	}
 }
 
@@ -55,8 +58,10 @@ func TestName(t *testing.T) {
 		{"line\nbreak", `"line\nbreak"`},
 		{"", `""`},
 	} {
-		if got := Name(c.in); got != c.want {
-			t.Errorf("Name(%q) = %s, want %s", c.in, got, c.want)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			if got := Name(c.in); got != c.want {
+				t.Errorf("Name(%q) = %s, want %s", c.in, got, c.want)
+			}
+		})
 	}
 }

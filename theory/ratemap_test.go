@@ -1,6 +1,7 @@
 package theory
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -96,9 +97,11 @@ func TestRateMapRegimeIsTheRemarks(t *testing.T) {
 		t.Errorf("footer:\n%s", out)
 	}
 	for _, l := range []MapLayer{LayerBest, LayerGap} {
-		if s := m.Render(l); !strings.Contains(s, "smooth-convex-acsa") && !strings.Contains(s, "lower-convex") {
-			t.Errorf("%s legend:\n%s", l, s)
-		}
+		t.Run(string(l), func(t *testing.T) {
+			if s := m.Render(l); !strings.Contains(s, "smooth-convex-acsa") && !strings.Contains(s, "lower-convex") {
+				t.Errorf("%s legend:\n%s", l, s)
+			}
+		})
 	}
 }
 
@@ -126,9 +129,11 @@ func TestRateMapRunes(t *testing.T) {
 		{MapCell{ACSAGap: math.NaN()}, LayerRegime, '·'},
 	}
 	for _, c := range cases {
-		if got := c.c.Rune(c.l); got != c.want {
-			t.Errorf("%+v in %s: %q, want %q", c.c, c.l, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%v in %s", c.c, c.l), func(t *testing.T) {
+			if got := c.c.Rune(c.l); got != c.want {
+				t.Errorf("%+v in %s: %q, want %q", c.c, c.l, got, c.want)
+			}
+		})
 	}
 }
 
@@ -157,9 +162,11 @@ func TestRateMapOtherAxesAndClasses(t *testing.T) {
 		t.Errorf("ParseMapAxes: %s %s %v", x, y, err)
 	}
 	for _, s := range []string{"n", "n,n", "n,mu", "n,eps,d", ""} {
-		if _, _, err := ParseMapAxes(s); err == nil {
-			t.Errorf("ParseMapAxes(%q) accepted", s)
-		}
+		t.Run(fmt.Sprintf("%q", s), func(t *testing.T) {
+			if _, _, err := ParseMapAxes(s); err == nil {
+				t.Errorf("ParseMapAxes(%q) accepted", s)
+			}
+		})
 	}
 	bad := []MapSpec{
 		{Class: "bogus", Base: base, X: AxisN, Y: AxisEps, XMin: 10, XMax: 100, NX: 2, YMin: 1, YMax: 2, NY: 2},

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestClipScreen (issue 11, the clipping view): x shows the clipping
+// TestClipScreen: x shows the clipping
 // trade-off and runs the clipping sweep of the form's Spec; the chart
 // draws the measured curve, the noise-off curve and the start line, its
 // title names the prescribed and the best C, the table marks them and
@@ -82,21 +82,5 @@ func TestClipPresetRunsTheClippingSweep(t *testing.T) {
 	keyUntil(t, m, "enter", func() bool { return clipSettled(m) })
 	if m.screens[m.active].screen != m.clipScreen() || m.preset != Presets[i].Title {
 		t.Errorf("active screen %d, preset %q", m.active, m.preset)
-	}
-}
-
-// TestFirstPresetIsNotExample1 (issue 11 item 5): Example 1 starts at its
-// optimum (w₀ = w* = 0), so its curves can only rise; the explorer opens
-// on another preset and keeps Example 1 one key away in the list.
-func TestFirstPresetIsNotExample1(t *testing.T) {
-	if strings.HasPrefix(Presets[0].Title, "Example 1") {
-		t.Error("the explorer opens on Example 1")
-	}
-	found := false
-	for _, p := range Presets[:3] {
-		found = found || strings.HasPrefix(p.Title, "Example 1")
-	}
-	if !found {
-		t.Error("Example 1 is not among the first three presets")
 	}
 }

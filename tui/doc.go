@@ -73,7 +73,7 @@
 // the audit's tests) that knows what r runs on it (Job, a jobMaker) and
 // the command that reproduces what it shows (Reproduce, the status bar's
 // reproduce line). Each screen has a kind (screenKind: chart, sweep,
-// clip, moments, audit, sweep-eps, sweep-d, sweep-k) and an entry in the registry,
+// clip, moments, audit, sweep-eps, sweep-d, sweep-k, tune) and an entry in the registry,
 // screenRegistry in screens.go (the contract, screen and screenDef, is in
 // component.go): its kind, the kind of the runs it draws (the moment
 // profile draws the chart's), its key and its own keys (listed by the
@@ -84,7 +84,14 @@
 // rate (n, ε, d; k, a trade-off with no power law to fit, marks its axis
 // tradeOff) are one screen type over a sweepAxis (the grid, the words,
 // the command); every sweep screen shares its run, activation and export
-// (sweepBase) and its panel's frame (sweepPanel). esc returns to the
+// (sweepBase) and its panel's frame (sweepPanel). The tuning screen
+// (tune.go, g) runs what `dpso tune` runs for the form (engine.Tune: the
+// prescribed run, a private search whose whole cost is inside ε, and the
+// non-private oracle-tuned reference) and draws the three as bars on one
+// log axis beside w₀, with what each is; its panel lists the search's
+// candidates and scores as the non-private diagnostics they are. A job
+// that only its screen draws (job.leaveCancels: the search) is cancelled
+// when the screen is left. esc returns to the
 // screen shown before (Model.back, a path: going to a screen on it cuts
 // it back); loading a preset forgets the runs of the configuration before.
 //
@@ -106,7 +113,7 @@
 // The run lifecycle (runs.go) is apart from the root and draws nothing:
 // it starts a job — engine.Compare on the form's spec.Resolved (one
 // solver, or the paper's solver and every baseline of the solvers'
-// registry on the same draws), engine.Sweep or an oracle audit — in a
+// registry on the same draws), engine.Sweep, engine.Tune or an oracle audit — in a
 // command; progress goes to an engine.Mailbox (engine.Settings.Progress)
 // that never blocks the solvers, and a command that waits on Ready, Takes
 // and returns one message tagged with the run id re-arms itself until the
@@ -121,7 +128,7 @@
 // new Spec off the UI loop, tagged with an id so that stale answers are
 // dropped, and cached (an LRU) by the Spec fields that define it. The
 // root calls both and forwards the message they return. Every call into
-// the engine (Prescribe, Compare, Sweep), every audit (audit.Oracle) and
+// the engine (Prescribe, Compare, Sweep, Tune), every audit (audit.Oracle) and
 // every spec.Spec.Resolve is in runner.go; the audit screen's
 // configuration (auditConfig: the form's oracle at its ε, the form's seed
 // — what `dpso audit` prints for the same flags) is in audit.go. An audit

@@ -24,7 +24,7 @@ func startOn(t *testing.T, s spec.Spec) *Model {
 	return m
 }
 
-// TestExploreOpensOnTheSpec (issue 14 item 12's done-when): the explorer
+// TestExploreOpensOnTheSpec: the explorer
 // opened on `--scenario linreg-t --n 20000` runs that scenario at that n
 // on r, and its reproduce line is the same command.
 func TestExploreOpensOnTheSpec(t *testing.T) {
@@ -42,7 +42,7 @@ func TestExploreOpensOnTheSpec(t *testing.T) {
 	}
 }
 
-// TestExploreRefusalIsNotDone (issue 14 item 12's done-when): opened on
+// TestExploreRefusalIsNotDone: opened on
 // linreg-t with --solver lipschitz-dpsgd, r ends refused (L_f = ∞) and
 // the screen says so, never "✓ done".
 func TestExploreRefusalIsNotDone(t *testing.T) {
@@ -56,7 +56,7 @@ func TestExploreRefusalIsNotDone(t *testing.T) {
 	}
 }
 
-// TestPresetKeys (issue 14 item 12): in the presets list a digit loads
+// TestPresetKeys: in the presets list a digit loads
 // the preset of that number; / filters the list by title — what is typed,
 // q included, is the filter's —, enter loads the match, esc clears the
 // filter and a second esc closes the list.
@@ -117,13 +117,15 @@ func TestPresetIndex(t *testing.T) {
 		{"nothing like it", 0, "no preset's title contains"},
 		{"lipschitz", 0, "is in the titles of 2 presets (1 Moment clipping beats Lipschitz DP-SGD"},
 	} {
-		got, err := PresetIndex(c.name)
-		switch {
-		case c.err == "" && (err != nil || got != c.want):
-			t.Errorf("PresetIndex(%q) = %d, %v; want %d", c.name, got, err, c.want)
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "1 "+Presets[0].Title) && !strings.Contains(c.err, "titles of")):
-			t.Errorf("PresetIndex(%q): %v; want an error with %q and the list", c.name, err, c.err)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got, err := PresetIndex(c.name)
+			switch {
+			case c.err == "" && (err != nil || got != c.want):
+				t.Errorf("PresetIndex(%q) = %d, %v; want %d", c.name, got, err, c.want)
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "1 "+Presets[0].Title) && !strings.Contains(c.err, "titles of")):
+				t.Errorf("PresetIndex(%q): %v; want an error with %q and the list", c.name, err, c.err)
+			}
+		})
 	}
 }
 
@@ -158,5 +160,28 @@ func TestNewIsTheEmbeddingEntry(t *testing.T) {
 	case <-fr.ctxs[0].Done():
 	case <-time.After(10 * time.Second): // a guard against a hang, not a timing
 		t.Fatal("the run goes on after New's context was cancelled")
+	}
+}
+
+// TestExplorePresetRunsAsTheListDoes: Options.PresetRun (dpso explore
+// --preset N) loads the preset and starts its action, as choosing it in
+// the list does; with flags over it (Options.Start) the caption stays
+// and names what they changed.
+func TestExplorePresetRunsAsTheListDoes(t *testing.T) {
+	hard, _ := PresetIndex("hard instance")
+	opts := testOpts(t, &fakeRunner{points: 3}, 100*time.Millisecond)
+	opts.Preset, opts.PresetRun = hard, true
+	m := newTestModelOpts(t, opts, nil, 132, 42)
+	pump(t, m, nil, func() bool { return sweepSettled(m) })
+	if m.shownKind() != sweepNKind || m.run() == nil || m.run().family != sweepNKind {
+		t.Errorf("--preset %d: screen %s, run %v", hard+1, m.shownKind(), m.run())
+	}
+	start := Presets[hard].Spec
+	start.Trials = 2
+	opts.Start = &start
+	m = newTestModelOpts(t, opts, nil, 132, 42)
+	pump(t, m, nil, func() bool { return sweepSettled(m) })
+	if v := screenText(m); !strings.Contains(v, "preset 8 · trials changed") || m.run() == nil {
+		t.Errorf("--preset with --trials:\n%s", v)
 	}
 }

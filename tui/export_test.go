@@ -3,12 +3,14 @@ package tui
 import (
 	"context"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"dpso/internal/audit"
 	"dpso/internal/engine"
 	"dpso/internal/plot"
 	"dpso/internal/plot/plotcheck"
@@ -72,13 +74,17 @@ func TestExportDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mom, err := report.NewMoments(context.Background(), res.Spec, in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		base string
 		doc  any
 	}{
 		{"compare", report.Comparison(cmp, report.Options{})},
 		{"sweep", report.Sweep(sw)},
-		{"moments", report.NewMoments(res.Spec, in).JSON()},
+		{"moments", mom.JSON()},
 	} {
 		png, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+c.base+".png"))
 		if len(png) != 1 {
@@ -187,5 +193,87 @@ func TestExportFiguresAreSlides(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExportExportsWhatIsShown (issue 14, bug 2): after a comparison, a
+// sweep, the moment profile and back (esc twice: the sweep, then the
+// chart), the chart shows the comparison, and
+// e exports it — not "nothing to export yet". On the sweep screen e
+// exports the sweep, on the moment profile the profile.
+func TestExportExportsWhatIsShown(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 5}, &example1, 132, 42)
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
+	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
+	keyUntil(t, m, "m", func() bool { return true })
+	keyUntil(t, m, "esc", func() bool { return m.shownKind() == sweepNKind })
+	keyUntil(t, m, "esc", func() bool { return m.shownKind() == chartKind })
+	if v := stripANSI(m.chartScreen().View()); !strings.Contains(v, "comparison #1") {
+		t.Fatalf("the chart does not show the comparison:\n%s", v)
+	}
+	exportAndWait(t, m)
+	if !strings.HasPrefix(m.status.text, "exported ") || !strings.Contains(m.status.text, "-compare.{png,svg,json} in ") {
+		t.Errorf("e on the chart after a comparison and a sweep: %q", m.status.text)
+	}
+	keyUntil(t, m, "s", func() bool { return m.shownKind() == sweepNKind })
+	exportAndWait(t, m)
+	if !strings.Contains(m.status.text, "-sweep.{png,svg,json} in ") {
+		t.Errorf("e on the sweep screen: %q", m.status.text)
+	}
+	for _, base := range []string{"compare", "sweep"} {
+		if got, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+base+".json")); len(got) != 1 {
+			t.Errorf("%s exports: %v", base, got)
+		}
+	}
+	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
+	exportAndWait(t, m)
+	if !strings.Contains(m.status.text, "-moments.{png,svg,json} in ") {
+		t.Errorf("e on the moment profile: %q", m.status.text)
+	}
+}
+
+// TestAuditExport: e on the
+// audit screen writes the audit as the JSON document `dpso audit --json`
+// prints for the same configuration (report.Audit of audit.Oracle, seeded:
+// the same numbers when run again), and only that (the CLI draws no
+// figure); a second export takes the next free name, never the first's.
+func TestAuditExport(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
+	keyUntil(t, m, "u", func() bool { return m.active == m.screenIndex(auditKind) })
+	keyUntil(t, m, "e", func() bool { return m.status.text != "" })
+	if r := m.run(); r != nil && r.phase == phaseDone {
+		t.Fatal("the audit finished before e was pressed")
+	}
+	pump(t, m, nil, func() bool { return auditSettled(m) && m.run().phase == phaseDone })
+	exportAndWait(t, m)
+	exportAndWait(t, m)
+	cfg := m.run().auditCfg
+	cfg.Trials = fakeAuditTrials
+	res, err := audit.Oracle(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := report.MarshalJSON(report.Audit(res))
+	if err != nil {
+		t.Fatal(err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-audit-clip-gaussian*"))
+	if len(matches) != 2 || !strings.HasSuffix(matches[1], "-audit-clip-gaussian.json") || !strings.HasSuffix(matches[0], "-audit-clip-gaussian-2.json") {
+		t.Fatalf("exported %v, want one JSON file per export, the second under the next free name", matches)
+	}
+	for _, p := range matches {
+		got, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s is not the `dpso audit --json` document:\n got %s\nwant %s", p, got, want)
+		}
+	}
+	if !strings.Contains(m.status.text, "exported dpso-") || !strings.Contains(m.status.text, "-audit-clip-gaussian-2.json in ") {
+		t.Errorf("status after the second export: %q", m.status.text)
+	}
+	if math.IsNaN(res.MuHat) {
+		t.Error("the audit has no μ̂ (the comparison above would be vacuous)")
 	}
 }

@@ -40,6 +40,7 @@ type fakeRunner struct {
 	ctxs     []context.Context // every run's context, in order
 	compares int
 	sweeps   int
+	tunes    int
 	audits   []audit.Config // every audit asked for, in order
 }
 
@@ -64,6 +65,23 @@ func (f *fakeRunner) Audit(ctx context.Context, cfg audit.Config) (*audit.Result
 	}
 	cfg.Trials = fakeAuditTrials
 	return audit.Oracle(ctx, cfg)
+}
+
+// Tune runs the real search (the tests tune small Specs); with hold set
+// it first waits for hold (or ctx's cancellation).
+func (f *fakeRunner) Tune(ctx context.Context, r spec.Resolved, ts engine.TuneSpec, set *engine.Settings) (*engine.TuneReport, error) {
+	f.record(ctx)
+	f.mu.Lock()
+	f.tunes++
+	f.mu.Unlock()
+	if f.hold != nil {
+		select {
+		case <-f.hold:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return engine.Tune(ctx, r, ts, set)
 }
 
 const fakeRefusal = "noise calibrated to L_f = ∞ would be infinite (fake)"

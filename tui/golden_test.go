@@ -2,44 +2,27 @@ package tui
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	goldenfile "dpso/internal/testutil/golden"
 	"dpso/scenarios"
 	"dpso/solvers/oracle"
 )
 
-// golden compares got (ANSI stripped, trailing spaces trimmed) with
-// testdata/name.golden; DPSO_UPDATE_GOLDEN=1 rewrites the file.
+// golden compares got, ANSI stripped and trailing spaces trimmed, with
+// testdata/name.golden (go test -update or DPSO_UPDATE_GOLDEN=1 rewrites
+// it).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	lines := strings.Split(stripANSI(got), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
-	got = strings.Join(lines, "\n") + "\n"
-	path := filepath.Join("testdata", name+".golden")
-	if os.Getenv("DPSO_UPDATE_GOLDEN") == "1" {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with DPSO_UPDATE_GOLDEN=1 to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from %s (DPSO_UPDATE_GOLDEN=1 rewrites it):\n--- got\n%s--- want\n%s", name, path, got, want)
-	}
+	goldenfile.Equal(t, name, strings.Join(lines, "\n")+"\n")
 }
 
 // goldenModelOpts is the explorer on example1 after a finished comparison

@@ -395,16 +395,21 @@ func (m *Model) goBack() tea.Cmd {
 	return m.show(i)
 }
 
-// show makes screen i the right-hand column's.
+// show makes screen i the right-hand column's. A run that only the
+// screen left draws (job.leaveCancels: a search) is cancelled.
 func (m *Model) show(i int) tea.Cmd {
 	if i == m.active {
 		return nil
+	}
+	var cmds []tea.Cmd
+	if r := m.runs.Current(); r != nil && r.active() && r.leaveCancels && r.family == m.family() {
+		cmds = append(cmds, m.broadcast(m.runs.Cancel()))
 	}
 	m.active = i
 	e := m.screens[i]
 	m.side.SetFirst(e.screen.Panel())
 	m.layout()
-	cmds := []tea.Cmd{m.broadcast(m.screenMsg())}
+	cmds = append(cmds, m.broadcast(m.screenMsg()))
 	if a, ok := e.screen.(activator); ok {
 		cmds = append(cmds, a.Activate())
 	}

@@ -28,15 +28,17 @@ func TestKeyStrings(t *testing.T) {
 		{"tab", "tab"}, {"shift+tab", "shift+tab"}, {"left", "left"}, {"right", "right"},
 		{"enter", "enter"}, {"esc", "esc"}, {"space", "space"}, {"ctrl+c", "ctrl+c"}, {"r", "r"}, {"?", "?"},
 	} {
-		if got := press(c.in).String(); got != c.want {
-			t.Errorf("key(%q).String() = %q", c.in, got)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			if got := press(c.in).String(); got != c.want {
+				t.Errorf("key(%q).String() = %q", c.in, got)
+			}
+		})
 	}
 }
 
 var example1 = spec.Spec{Scenario: scenarios.Example1, Class: theory.SmoothConvex, N: 10000, Trials: 3}
 
-// TestFormSteps: tab moves the focus; ← → step k, ε and n on the issue's
+// TestFormSteps: tab moves the focus; ← → step k, ε and n on their
 // grids; an invalid value is refused with the Spec's own message on the
 // field and the Spec is left unchanged.
 func TestFormSteps(t *testing.T) {
@@ -343,17 +345,19 @@ func TestCompareShowsRefusal(t *testing.T) {
 // run first.
 func TestQuit(t *testing.T) {
 	for _, k := range []string{"q", "ctrl+c"} {
-		fr := &fakeRunner{points: 4, hold: make(chan struct{})}
-		m := newTestModel(t, fr, &example1, 132, 42)
-		_, cmd := m.Update(press("r"))
-		_, q := m.Update(press(k))
-		if _, ok := q().(tea.QuitMsg); !ok {
-			t.Errorf("%s does not quit", k)
-		}
-		pump(t, m, cmd, func() bool {
-			fr.mu.Lock()
-			defer fr.mu.Unlock()
-			return len(fr.ctxs) == 1 && fr.ctxs[0].Err() == context.Canceled
+		t.Run(k, func(t *testing.T) {
+			fr := &fakeRunner{points: 4, hold: make(chan struct{})}
+			m := newTestModel(t, fr, &example1, 132, 42)
+			_, cmd := m.Update(press("r"))
+			_, q := m.Update(press(k))
+			if _, ok := q().(tea.QuitMsg); !ok {
+				t.Errorf("%s does not quit", k)
+			}
+			pump(t, m, cmd, func() bool {
+				fr.mu.Lock()
+				defer fr.mu.Unlock()
+				return len(fr.ctxs) == 1 && fr.ctxs[0].Err() == context.Canceled
+			})
 		})
 	}
 }
@@ -535,7 +539,7 @@ func TestPresets(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(Presets) < 7 {
-		t.Fatalf("%d presets, want the issue's 7", len(Presets))
+		t.Fatalf("%d presets, want at least 7", len(Presets))
 	}
 	m, err := New(context.Background(), Options{Runner: &fakeRunner{points: 3}})
 	if err != nil {
@@ -612,7 +616,7 @@ func TestReproduceLine(t *testing.T) {
 	}
 	m.Update(press("s"))
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().compare && m.run().phase == phaseDone })
-	// A comparison is one command, dpso run --solvers (issue 14 item 14).
+	// A comparison is one command, dpso run --solvers.
 	if got := m.status.reproduce(); got != "dpso run --scenario mean-hard --trials 8 --solvers clipped-sgd,nonprivate-schedule,lipschitz-dpsgd,klz-gd,dp-sgd" {
 		t.Errorf("comparison line %q", got)
 	}

@@ -213,9 +213,10 @@ func (v *momentsScreen) Export() (*exportJob, string) {
 // momentsReport is the moment profile of res's problem, as `dpso moments`
 // computes it.
 func momentsReport(res spec.Resolved) (report.Moments, error) {
-	in, err := scenarios.Build(context.Background(), res.Problem)
+	ctx := context.Background()
+	in, err := scenarios.Build(ctx, res.Problem)
 	if err != nil {
 		return report.Moments{}, err
 	}
-	return report.NewMoments(res.Spec, in), nil
+	return report.NewMoments(ctx, res.Spec, in)
 }

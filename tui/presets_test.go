@@ -195,7 +195,7 @@ func TestPresetFlagshipMultiPass(t *testing.T) {
 	klz, dk := reportOf(t, c, "klz-gd")
 	dps, dd := reportOf(t, c, "dp-sgd")
 	t.Logf("klz-gd %g ± %g (T %d), diff %g ± %g; dp-sgd %g ± %g, diff %g ± %g", klz.Excess.Mean, klz.Excess.SE, klz.Params.Iters, dk.Mean, dk.SE, dps.Excess.Mean, dps.Excess.SE, dd.Mean, dd.SE)
-	if !near(klz.Excess.Mean, 1.9e-5) || klz.Params.Iters != 10 || !near(dps.Excess.Mean, 4.5e-5) {
+	if !near(klz.Excess.Mean, 1.9e-5) || klz.Params.Iters != 10 || !near(dps.Excess.Mean, 3.8e-5) {
 		t.Error("the multi-pass numbers quoted in the first preset changed")
 	}
 	// klz-gd clearly below AC-SA; dp-sgd below on average, not clearly
@@ -404,5 +404,21 @@ func TestPresetClipping(t *testing.T) {
 	}
 	if c := top.Certified; c.Cert == nil || !c.Vacuous(w0) || !near(c.Cert.Value, 271) {
 		t.Errorf("the prescribed run's certificate is not the vacuous 271 the text quotes: %+v", c)
+	}
+}
+
+// TestFirstPresetIsNotExample1: Example 1 starts at its
+// optimum (w₀ = w* = 0), so its curves can only rise; the explorer opens
+// on another preset and keeps Example 1 one key away in the list.
+func TestFirstPresetIsNotExample1(t *testing.T) {
+	if strings.HasPrefix(Presets[0].Title, "Example 1") {
+		t.Error("the explorer opens on Example 1")
+	}
+	found := false
+	for _, p := range Presets[:3] {
+		found = found || strings.HasPrefix(p.Title, "Example 1")
+	}
+	if !found {
+		t.Error("Example 1 is not among the first three presets")
 	}
 }

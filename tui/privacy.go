@@ -191,6 +191,14 @@ func (p *privacyPanel) lines() []string {
 		}
 		facts = append(facts, style.WrapLines(fs, f, w)...)
 	}
+	// A search is accounted as a whole (its lines before the other
+	// conversions), not by a ledger's sum.
+	var searchLines []string
+	r := p.runs.shown()
+	search := r != nil && r.call == callTune && !math.IsInf(eps, 1) && !p.shuffle()
+	if search {
+		searchLines = p.tuneLines(r, w)
+	}
 	switch {
 	case math.IsInf(eps, 1):
 		lines = append(lines, style.WrapLines(st.Warn, "ε = ∞: no privacy — no noise, and no clipping unless C is set.", w)...)
@@ -213,7 +221,7 @@ func (p *privacyPanel) lines() []string {
 			lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP: ε' = %s exact", fmtNum(delta), st.Emph.Render(fmtNum(cv.EpsExact))), w)...)
 			other = append(other, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("%s Bun–Steinke · %s Canonne–Kamath–Steinke", fmtNum(cv.EpsBunSteinke), fmtNum(cv.EpsCKS)), w)...)
 		}
-		lines = append(append(append(lines, facts...), p.totalLines(w)...), other...)
+		lines = append(append(append(append(lines, facts...), p.totalLines(w)...), searchLines...), other...)
 	}
 	if items := p.compared(); len(items) > 0 {
 		// The common budget's lines give way to each solver's statement
@@ -228,6 +236,9 @@ func (p *privacyPanel) lines() []string {
 		lines = append(lines, p.totalLines(w)...)
 		lines = append(lines, facts...)
 		lines = append(lines, p.wrapIndented(st.Muted, "  ", "ledger checks passed: spent ≤ budget", w)...)
+		return lines
+	}
+	if search {
 		return lines
 	}
 	// The ledger.
@@ -329,6 +340,8 @@ func (p *privacyPanel) total() (engine.PrivacyTotal, bool) {
 		return r.cmp.Reports[0].Total, true
 	case r.sw != nil:
 		return r.sw.Total, true
+	case r.tune != nil:
+		return tunePrivacyTotal(r.tune), true
 	}
 	return engine.PrivacyTotal{}, false
 }

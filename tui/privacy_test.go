@@ -8,10 +8,11 @@ import (
 	"dpso/internal/spec"
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
+	"dpso/theory"
 )
 
 // TestPrivacyPanelOnUserRows: on the user's rows the privacy panel says
-// what the CLI says (issue 10 items 1, 2): NOT PRIVATE with the reason when
+// what the CLI says: NOT PRIVATE with the reason when
 // the noise is seeded, and, after a run, the total of every release that
 // read the rows (3 trials at ρ = 0.5 spend ρ = 1.5), not only the ledger's
 // per-release ρ = 0.5 of 0.5. A scenario's panel says neither.
@@ -112,5 +113,95 @@ func TestClipTabHeadFits(t *testing.T) {
 	v := stripANSI(cp.View())
 	if !strings.Contains(v, "C = 3392 · 0.0% clipped") || !strings.Contains(v, "batch of 40k · acsa · trial 7") {
 		t.Errorf("clipping tab:\n%s", v)
+	}
+}
+
+// TestComparisonPrivacy: a finished comparison shows each
+// solver's (ε', δ) beside its result — the legend's tags on a wide chart,
+// the privacy tab's list on a small terminal —, the zCDP solvers' the exact
+// ε' of ρ = ε²/2 (4.3772 at ε = 1, δ = 10⁻⁵: theory's
+// TestExactConversion), dp-sgd's its accountant's, named,
+// the non-private nonprivate-schedule's ∞.
+func TestComparisonPrivacy(t *testing.T) {
+	exact := fmtNum(theory.EpsExact(1, 1e-5)) // μ = ε = 1 GDP
+	if exact != fmtNum(4.3772) {
+		t.Fatalf("exact ε' at ρ = 0.5, δ = 10⁻⁵: %s", exact)
+	}
+	m := goldenModel(t, 132, 42)
+	legend := stripANSI(m.chartScreen().View())
+	for _, want := range []string{
+		"acsa " + fmtNum(fakeMean(0, 3, 6)) + " ε' " + exact,
+		"nonprivate-schedule " + fmtNum(fakeMean(1, 3, 6)) + " not private",
+		"klz-gd " + fmtNum(fakeMean(3, 3, 6)) + " ε' " + exact,
+		"dp-sgd " + fmtNum(fakeMean(4, 3, 6)) + " ε' " + fmtNum(0.9999*4.3772) + " pld",
+		"(ε', δ = 10⁻⁵)-DP, pld = dp-sgd's accountant",
+	} {
+		if !strings.Contains(legend, want) {
+			t.Errorf("the comparison's legend lacks %q:\n%s", want, legend)
+		}
+	}
+	// A single run is not tagged: the privacy panel states its budget.
+	s := example1
+	single := newTestModel(t, &fakeRunner{points: 6}, &s, 132, 42)
+	keyUntil(t, single, "r", func() bool { return settled(single) && single.run().phase == phaseDone })
+	if v := stripANSI(single.chartScreen().View()); strings.Contains(v, "ε' ") {
+		t.Errorf("a single run's legend carries privacy tags:\n%s", v)
+	}
+
+	small := goldenModel(t, 80, 24)
+	if v := stripANSI(small.chartScreen().View()); strings.Contains(v, "ε' ") {
+		t.Errorf("the 80×24 chart carries the tags (they cost its plot rows):\n%s", v)
+	}
+	keyUntil(t, small, "t", func() bool { return true })
+	v := screenText(small)
+	// Solvers at the same ε' are named together; the rest is a pgdn away.
+	for _, want := range []string{"(ε', δ=10⁻⁵)-DP of each solver", "acsa, klz-gd " + exact, "nonprivate-schedule ∞", "lipschitz-dpsgd refused", "more lines: j, pgdn"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the 80×24 privacy tab lacks %q:\n%s", want, v)
+		}
+	}
+	small.Update(press("pgdown"))
+	if v := screenText(small); !strings.Contains(v, "dp-sgd "+exact+" (pld accountant)") {
+		t.Errorf("the 80×24 privacy tab, scrolled, lacks dp-sgd:\n%s", v)
+	}
+}
+
+// TestPrivacyTabNothingCut: at 80×24 the privacy tab's lines wrap and
+// scroll (pgdn) like the rest of the panel: after a single run and after
+// a comparison, no line is cut with "…", and the ledger's line is read
+// whole ("ledger checks passed: spent ≤ budget", not "spent ≤…").
+func TestPrivacyTabNothingCut(t *testing.T) {
+	first := linregT
+	single := newTestModel(t, &fakeRunner{points: 6}, &first, 80, 24)
+	keyUntil(t, single, "r", func() bool { return settled(single) && single.run().phase == phaseDone })
+	for _, tc := range []struct {
+		name string
+		m    *Model
+		want string
+	}{
+		{"single run", single, "ledger check passed: spent ≤ budget, acsa trial 0"},
+		{"comparison", goldenModel(t, 80, 24), "ledger checks passed: spent ≤ budget"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := tc.m
+			keyUntil(t, m, "t", func() bool { return true })
+			var seen []string
+			for range 20 {
+				v := stripANSI(m.side.View())
+				for _, l := range strings.Split(v, "\n")[1:] {
+					if strings.Contains(l, "…") {
+						t.Errorf("%s: the privacy tab cuts a line: %q\n%s", tc.name, l, v)
+					}
+					seen = append(seen, l)
+				}
+				if !strings.Contains(v, "more line") {
+					break
+				}
+				m.Update(press("pgdown"))
+			}
+			if all := strings.Join(strings.Fields(strings.Join(seen, " ")), " "); !strings.Contains(all, tc.want) {
+				t.Errorf("%s: the privacy tab never shows %q:\n%s", tc.name, tc.want, strings.Join(seen, "\n"))
+			}
+		})
 	}
 }

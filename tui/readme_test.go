@@ -18,10 +18,12 @@ func TestREADMETour(t *testing.T) {
 	}
 	readme := string(b)
 	for i, p := range Presets {
-		row := fmt.Sprintf("| %d | %s | %s | ", i+1, p.Title, p.action)
-		if !strings.Contains(readme, row) {
-			t.Errorf("the README's tour lacks preset %d's row %q", i+1, row)
-		}
+		t.Run(p.Title, func(t *testing.T) {
+			row := fmt.Sprintf("| %d | %s | %s | ", i+1, p.Title, p.action)
+			if !strings.Contains(readme, row) {
+				t.Errorf("the README's tour lacks preset %d's row %q", i+1, row)
+			}
+		})
 	}
 	if strings.Contains(readme, fmt.Sprintf("\n| %d | ", len(Presets)+1)) {
 		t.Errorf("the README's tour has more rows than the %d presets", len(Presets))

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -11,18 +12,20 @@ import (
 // hidden run is started and cancelled in between.
 func TestPresetRunNumbersConsecutive(t *testing.T) {
 	for _, seq := range [][2]string{{"2", "3"}, {"3", "2"}, {"1", "2"}, {"2", "4"}} {
-		opts := testOpts(t, &fakeRunner{points: 3}, 10*time.Millisecond)
-		opts.Manual = false
-		m := newTestModelOpts(t, opts, nil, 80, 24)
-		for i, k := range seq {
-			keyUntil(t, m, "p", func() bool { return m.overlay != nil })
-			keyUntil(t, m, k, func() bool { return settled(m) && m.run().id == i+1 })
-			// Let every message already under way arrive (the spec, the
-			// prescription, a live timer if one was set).
-			pump(t, m, nil, func() bool { return prescReady(m) && m.specRev == m.form.rev })
-		}
-		if id := m.runs.lastID; id != 2 {
-			t.Errorf("presets %v: %d runs started, want 2", seq, id)
-		}
+		t.Run(fmt.Sprintf("preset %s then %s", seq[0], seq[1]), func(t *testing.T) {
+			opts := testOpts(t, &fakeRunner{points: 3}, 10*time.Millisecond)
+			opts.Manual = false
+			m := newTestModelOpts(t, opts, nil, 80, 24)
+			for i, k := range seq {
+				keyUntil(t, m, "p", func() bool { return m.overlay != nil })
+				keyUntil(t, m, k, func() bool { return settled(m) && m.run().id == i+1 })
+				// Let every message already under way arrive (the spec, the
+				// prescription, a live timer if one was set).
+				pump(t, m, nil, func() bool { return prescReady(m) && m.specRev == m.form.rev })
+			}
+			if id := m.runs.lastID; id != 2 {
+				t.Errorf("presets %v: %d runs started, want 2", seq, id)
+			}
+		})
 	}
 }

@@ -9,13 +9,13 @@ import (
 )
 
 // This file is the explorer's one adapter to the scenarios engine: every
-// call of engine.Prescribe, Compare, Sweep, audit.Oracle and
+// call of engine.Prescribe, Compare, Sweep, Tune, audit.Oracle and
 // spec.Spec.Resolve made by the explorer is here, so that a change of the engine's API changes this
 // file only (the tests' fake runner implements Runner).
 
 // Runner is the engine the explorer drives. The program uses Engine
 // (package internal/engine); tests inject a deterministic fake. Every
-// method must honour ctx's cancellation, and Compare and Sweep must honour
+// method must honour ctx's cancellation, and Compare, Sweep and Tune must honour
 // the settings' Gate and Put their progress into its Mailbox without ever
 // blocking on it.
 type Runner interface {
@@ -27,12 +27,15 @@ type Runner interface {
 	Compare(ctx context.Context, r spec.Resolved, names []string, set *engine.Settings) (*engine.Comparison, error)
 	// Sweep runs r over the sweep's log grid.
 	Sweep(ctx context.Context, r spec.Resolved, sw engine.SweepSpec, set *engine.Settings) (*engine.SweepReport, error)
+	// Tune runs the private search ts for r (engine.Tune): the tuned run
+	// beside the prescribed and the oracle-tuned ones.
+	Tune(ctx context.Context, r spec.Resolved, ts engine.TuneSpec, set *engine.Settings) (*engine.TuneReport, error)
 	// Audit audits a mean oracle black-box (package internal/audit).
 	Audit(ctx context.Context, cfg audit.Config) (*audit.Result, error)
 }
 
-// Engine is the Runner of the program: engine.Prescribe, Compare and
-// Sweep, and audit.Oracle.
+// Engine is the Runner of the program: engine.Prescribe, Compare, Sweep
+// and Tune, and audit.Oracle.
 type Engine struct{}
 
 // Prescribe calls engine.Prescribe.
@@ -48,6 +51,11 @@ func (Engine) Compare(ctx context.Context, r spec.Resolved, names []string, set 
 // Sweep calls engine.Sweep.
 func (Engine) Sweep(ctx context.Context, r spec.Resolved, sw engine.SweepSpec, set *engine.Settings) (*engine.SweepReport, error) {
 	return engine.Sweep(ctx, r, sw, set)
+}
+
+// Tune calls engine.Tune.
+func (Engine) Tune(ctx context.Context, r spec.Resolved, ts engine.TuneSpec, set *engine.Settings) (*engine.TuneReport, error) {
+	return engine.Tune(ctx, r, ts, set)
 }
 
 // Audit calls audit.Oracle.

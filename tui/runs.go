@@ -29,6 +29,9 @@ const (
 	callSweep
 	// callAudit: audit.Oracle, an oracle audit (no progress, no pause).
 	callAudit
+	// callTune: engine.Tune, a private search beside the prescribed and
+	// the oracle-tuned runs.
+	callTune
 )
 
 // job is what a run computes: one engine call on the form's Spec, built by
@@ -57,6 +60,11 @@ type job struct {
 	// is the negative control.
 	auditCfg audit.Config
 	control  bool
+	// tune is the search (callTune).
+	tune engine.TuneSpec
+	// leaveCancels: leaving the screen that draws the run cancels it (a
+	// search shows nothing until it ends, and nothing else draws it).
+	leaveCancels bool
 }
 
 // jobMaker builds a job on a resolved Spec, or says why there is none.
@@ -149,6 +157,7 @@ type run struct {
 	cmp     *engine.Comparison
 	sw      *engine.SweepReport
 	audit   *audit.Result
+	tune    *engine.TuneReport
 	err     error
 	refusal string // phaseRefused: "solver refuses: reason"
 }
@@ -223,6 +232,7 @@ type resultMsg struct {
 	cmp   *engine.Comparison
 	sweep *engine.SweepReport
 	audit *audit.Result
+	tune  *engine.TuneReport
 	err   error
 }
 
@@ -323,6 +333,9 @@ func (rs *lifecycle) Start(mk jobMaker, res spec.Resolved, live bool) (tea.Msg, 
 		case callAudit:
 			a, err := runner.Audit(ctx, j.auditCfg)
 			return resultMsg{id: id, audit: a, err: err}
+		case callTune:
+			t, err := runner.Tune(ctx, res, j.tune, set)
+			return resultMsg{id: id, tune: t, err: err}
 		}
 		c, err := runner.Compare(ctx, res, j.names, set)
 		return resultMsg{id: id, cmp: c, err: err}
@@ -445,10 +458,18 @@ func (rs *lifecycle) finish(r *run, msg resultMsg) {
 		r.err = msg.err
 		return
 	}
-	r.cmp, r.sw, r.audit = msg.cmp, msg.sweep, msg.audit
+	r.cmp, r.sw, r.audit, r.tune = msg.cmp, msg.sweep, msg.audit, msg.tune
 	r.phase = phaseDone
 	switch {
 	case r.audit != nil:
+	case r.tune != nil:
+		// A solver that cannot be tuned (the non-private baseline, a
+		// grid it refuses everywhere) computed nothing.
+		for _, ts := range r.tune.Solvers {
+			if ts.Refused != "" {
+				r.phase, r.refusal = phaseRefused, ts.Solver+" refuses: "+ts.Refused
+			}
+		}
 	case r.cmp != nil:
 		r.total = 0
 		refused := 0
@@ -502,7 +523,15 @@ func (r *run) apply(msg progressMsg) {
 	main := r.names[0]
 	adaptive := r.adaptive()
 	for _, p := range msg.batch {
-		r.evals[[3]int{slices.Index(r.names, p.Solver), p.Trial, p.Point}] = p.GradEvals
+		key := [3]int{slices.Index(r.names, p.Solver), p.Trial, p.Point}
+		if p.Pulse {
+			// From inside an iteration: the evaluations move (the status
+			// bar's rate); the traces, the clip trail and the latest
+			// iterate's panels wait for a checkpoint.
+			r.evals[key] = max(r.evals[key], p.GradEvals)
+			continue
+		}
+		r.evals[key] = p.GradEvals
 		if adaptive {
 			r.recordClip(p)
 		}
@@ -515,7 +544,7 @@ func (r *run) apply(msg progressMsg) {
 				r.finals[[3]int{slices.Index(r.names, p.Solver), p.Trial, p.Point}] = p.Excess
 			}
 		}
-		if !r.sweeps() {
+		if r.call == callCompare {
 			bySolver := r.traces[p.Solver]
 			if bySolver == nil {
 				bySolver = map[int]map[int64]float64{}

@@ -14,4 +14,5 @@ var screenRegistry = screenDefs{
 	sweepEpsScreenDef,
 	sweepDScreenDef,
 	sweepKScreenDef,
+	tuneScreenDef,
 }

@@ -45,9 +45,11 @@ func TestScreenRegistry(t *testing.T) {
 		}
 	}
 	for _, d := range screenRegistry {
-		if !kinds[d.family()] {
-			t.Errorf("screen %s draws the runs of %q, not a screen of the registry", d.kind, d.family())
-		}
+		t.Run(string(d.kind), func(t *testing.T) {
+			if !kinds[d.family()] {
+				t.Errorf("screen %s draws the runs of %q, not a screen of the registry", d.kind, d.family())
+			}
+		})
 	}
 
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
@@ -68,5 +70,28 @@ func TestScreenRegistry(t *testing.T) {
 			}
 			keyUntil(t, m, d.key.Keys()[0], func() bool { return m.active == 0 })
 		})
+	}
+}
+
+// TestEscReturnsToTheScreenBefore: esc goes back the way the user came
+// (a screen's key pressed on it, too); loading a preset forgets the runs
+// of the configuration before, so that after preset 8's sweep, m then esc
+// is the sweep again and the chart draws no run of another configuration.
+func TestEscReturnsToTheScreenBefore(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+	hard, _ := PresetIndex("hard instance")
+	pump(t, m, m.loadPreset(hard, true), func() bool { return sweepSettled(m) })
+	if cs := m.chartScreen(); cs.run != nil {
+		t.Errorf("after loading preset 8 the chart still holds run #%d of %s", cs.run.id, cs.run.spec.Spec.Scenario)
+	}
+	for _, step := range []struct {
+		key  string
+		want screenKind
+	}{{"m", momentsKind}, {"esc", sweepNKind}, {"x", clipKind}, {"v", sweepEpsKind}, {"esc", clipKind}, {"x", sweepNKind}, {"esc", chartKind}, {"esc", chartKind}} {
+		keyUntil(t, m, step.key, func() bool { return true })
+		if got := m.shownKind(); got != step.want {
+			t.Fatalf("after %s: screen %s, want %s", step.key, got, step.want)
+		}
 	}
 }

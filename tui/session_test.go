@@ -163,9 +163,11 @@ func TestNoExportSaysWhy(t *testing.T) {
 // a state string can name (its kind is the name), so that y works on it.
 func TestEveryScreenHasAStateName(t *testing.T) {
 	for _, d := range screenRegistry {
-		if !slices.Contains(state.Screens, state.Screen(d.kind)) {
-			t.Errorf("the screen %q is not among the state strings' screens %v", d.kind, state.Screens)
-		}
+		t.Run(string(d.kind), func(t *testing.T) {
+			if !slices.Contains(state.Screens, state.Screen(d.kind)) {
+				t.Errorf("the screen %q is not among the state strings' screens %v", d.kind, state.Screens)
+			}
+		})
 	}
 	if len(screenRegistry) != len(state.Screens) {
 		t.Errorf("%d screens, %d state string screens", len(screenRegistry), len(state.Screens))

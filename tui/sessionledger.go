@@ -34,6 +34,8 @@ func (l *sessionLedger) add(r *run) {
 		t = r.cmp.Reports[0].Total
 	case r.sw != nil:
 		t = r.sw.Total
+	case r.tune != nil:
+		t = tunePrivacyTotal(r.tune)
 	default:
 		return
 	}

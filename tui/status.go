@@ -123,7 +123,7 @@ func (b *statusBar) stateLine() string {
 			parts = append(parts, fmt.Sprintf("iter %d/%d", r.iter[0], r.iter[1]))
 		}
 		parts = append(parts, fmtDur(el))
-		if ev := r.totalEvals(); ev > 0 && el > 0 {
+		if ev := r.totalEvals(); ev > 0 && el > 0 && r.call != callTune { // a search reports candidates, not evaluations
 			parts = append(parts, fmtInt(int64(float64(ev)/el.Seconds()))+" evals/s")
 		}
 		if r.dropped > 0 {

@@ -40,34 +40,36 @@ func TestUserDataNamed(t *testing.T) {
 	sp := userDataSpec(t)
 	const name = "rows.csv (user data, n = 200, d = 2)"
 	for _, size := range [][2]int{{132, 42}, {80, 24}} {
-		m := newTestModel(t, &fakeRunner{points: 4}, &sp, size[0], size[1])
-		f := m.form
-		for id, want := range map[fieldID]string{fScenario: "rows.csv", fN: "200", fD: "2"} {
-			if got := f.valueLabel(id); got != want {
-				t.Errorf("%v: form's %s shows %q, want %q", size, fields[id].label, got, want)
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := newTestModel(t, &fakeRunner{points: 4}, &sp, size[0], size[1])
+			f := m.form
+			for id, want := range map[fieldID]string{fScenario: "rows.csv", fN: "200", fD: "2"} {
+				if got := f.valueLabel(id); got != want {
+					t.Errorf("%v: form's %s shows %q, want %q", size, fields[id].label, got, want)
+				}
 			}
-		}
-		if got := f.valueNote(fSeed); got != "unused: secure noise" {
-			t.Errorf("%v: the seed's note %q", size, got)
-		}
-		v := screenText(m)
-		lines := strings.Split(v, "\n")
-		if !strings.Contains(lines[0], name) {
-			t.Errorf("%v: header %q does not name %q", size, lines[0], name)
-		}
-		if st := statusLine(m); !strings.Contains(st, name) || !strings.Contains(st, "secure noise") {
-			t.Errorf("%v: ready status %q", size, st)
-		}
-		if title, _ := m.chartScreen().chart.Title(); !strings.HasPrefix(title, "Excess risk on rows.csv") && size[0] == 132 {
-			t.Errorf("%v: chart title %q", size, title)
-		}
-		m.privacy.SetSize(46, 20)
-		pv := stripANSI(strings.Join(strings.Fields(m.privacy.View()), " "))
-		for _, want := range []string{"crypto/rand (secure, not reproducible)", "their budgets add", "non-private diagnostics"} {
-			if !strings.Contains(pv, want) {
-				t.Errorf("%v: the privacy panel lacks %q:\n%s", size, want, m.privacy.View())
+			if got := f.valueNote(fSeed); got != "unused: secure noise" {
+				t.Errorf("%v: the seed's note %q", size, got)
 			}
-		}
+			v := screenText(m)
+			lines := strings.Split(v, "\n")
+			if !strings.Contains(lines[0], name) {
+				t.Errorf("%v: header %q does not name %q", size, lines[0], name)
+			}
+			if st := statusLine(m); !strings.Contains(st, name) || !strings.Contains(st, "secure noise") {
+				t.Errorf("%v: ready status %q", size, st)
+			}
+			if title, _ := m.chartScreen().chart.Title(); !strings.HasPrefix(title, "Excess risk on rows.csv") && size[0] == 132 {
+				t.Errorf("%v: chart title %q", size, title)
+			}
+			m.privacy.SetSize(46, 20)
+			pv := stripANSI(strings.Join(strings.Fields(m.privacy.View()), " "))
+			for _, want := range []string{"crypto/rand (secure, not reproducible)", "their budgets add", "non-private diagnostics"} {
+				if !strings.Contains(pv, want) {
+					t.Errorf("%v: the privacy panel lacks %q:\n%s", size, want, m.privacy.View())
+				}
+			}
+		})
 	}
 	// At 132×42 the panel has the room for them in the layout.
 	m := newTestModel(t, &fakeRunner{points: 4}, &sp, 132, 42)

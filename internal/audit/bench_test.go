@@ -2,6 +2,8 @@ package audit
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"testing"
 
 	"dpso/solvers"
@@ -26,14 +28,16 @@ func TestDrawAllocates(t *testing.T) {
 		r := solvers.NewRand(solvers.Seeded, 1, 0, "test")
 		ts := []float64{-1, 0, 1}
 		h := Histogram{Lo: -5, Hi: 5, Bins: histBins}
-		a := chunkAcc{below: make([]int64, len(ts)+1), hist: make([]int64, histBins+2)}
+		var m moments
+		cnt := newCounts(len(ts))
 		side := 0
 		allocs := testing.AllocsPerRun(200, func() {
 			x, err := dr.draw(context.Background(), side, 0, r)
 			if err != nil {
 				t.Fatal(err)
 			}
-			a.add(x, ts, &h)
+			m.add(x)
+			cnt.add(x, ts, &h)
 			side = 1 - side
 		})
 		if allocs != 0 {
@@ -49,6 +53,26 @@ func BenchmarkOracleAuditDefault(b *testing.B) {
 	for b.Loop() {
 		if _, err := Oracle(context.Background(), Config{Eps: 1}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOracleAuditWorkers is `dpso audit` at its defaults with its
+// progress counted (as the command counts it) on 1, 2, 4, … workers up to
+// GOMAXPROCS: the scaling over cores (run it with -cpu to set
+// GOMAXPROCS).
+func BenchmarkOracleAuditWorkers(b *testing.B) {
+	for w := 1; ; w *= 2 {
+		w = min(w, runtime.GOMAXPROCS(0))
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Oracle(context.Background(), Config{Eps: 1, Workers: w, Progress: &Progress{}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		if w == runtime.GOMAXPROCS(0) {
+			return
 		}
 	}
 }

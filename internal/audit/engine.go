@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"dpso/solvers"
+	"dpso/theory"
 )
 
 // drawer produces projected outputs of the audited mechanism. Each worker
@@ -36,11 +36,34 @@ type plan struct {
 	seed          uint64
 	newDrawer     func() (drawer, error)
 	progress      *Progress // nil: not counted
+	// tick is how many runs a worker finishes between its reports to
+	// progress (0: 1); each chunk's end reports too. Chosen so that a
+	// tick's runs take well under a second.
+	tick int
 }
 
 // Progress counts an audit's finished runs (pilot and main, both
 // inputs) while it runs; its methods are safe for concurrent use.
-type Progress struct{ done, total atomic.Int64 }
+type Progress struct {
+	_           linePad // done shares its cache line with no other object
+	done, total atomic.Int64
+	_           linePad
+}
+
+// cacheLine is the size of a cache line (64 bytes on amd64 and arm64) and
+// linePad a padding of that size: memory that one goroutine writes at
+// every run shares no cache line with memory that another goroutine
+// reads or writes, so that no run waits for a line to move between cores.
+const cacheLine = 64
+
+type linePad [cacheLine]byte
+
+// isolated returns a zeroed slice of n values that shares no cache line
+// with any other object (a cache line of padding on each side).
+func isolated[T int64 | float64](n int) []T {
+	const k = cacheLine / 8
+	return make([]T, n+2*k)[k : k+n : k+n]
+}
 
 // Runs returns the runs finished so far and the audit's total (0 before
 // the audit has started its runs).
@@ -53,13 +76,6 @@ func (p *Progress) Runs() (done, total int) {
 func (p *Progress) start(pilot, trials int) {
 	if p != nil {
 		p.total.Store(int64(2 * (pilot + trials)))
-	}
-}
-
-// ran counts one finished run.
-func (p *plan) ran() {
-	if p.progress != nil {
-		p.progress.done.Add(1)
 	}
 }
 
@@ -87,34 +103,24 @@ type sample struct {
 	sign       float64 // +1 or −1: the outputs were multiplied by it
 }
 
-// chunkAcc accumulates one chunk of one side of the main sample.
-type chunkAcc struct {
+// moments are the count, mean and sum of squared deviations of one chunk
+// of one side of the main sample (Welford 1962), merged over chunks in
+// their fixed order: floating-point sums depend on their order.
+type moments struct {
 	n        int64
-	mean, m2 float64 // Welford
-	below    []int64 // below[i] = #{outputs with exactly i thresholds < output}
-	hist     []int64 // bins, then under, over
+	mean, m2 float64
 }
 
-// add is Welford's update (Welford 1962).
-func (a *chunkAcc) add(x float64, ts []float64, h *Histogram) {
+// add is Welford's update.
+func (a *moments) add(x float64) {
 	a.n++
 	d := x - a.mean
 	a.mean += d / float64(a.n)
 	a.m2 += d * (x - a.mean)
-	a.below[sort.SearchFloat64s(ts, x)]++ // thresholds < x (those equal to x are not exceeded)
-	switch {
-	case x < h.Lo:
-		a.hist[h.Bins]++
-	case x >= h.Hi:
-		a.hist[h.Bins+1]++
-	default:
-		b := int((x - h.Lo) / (h.Hi - h.Lo) * float64(h.Bins))
-		a.hist[min(b, h.Bins-1)]++
-	}
 }
 
 // merge adds b into a (Chan, Golub & LeVeque's parallel update).
-func (a *chunkAcc) merge(b *chunkAcc) {
+func (a *moments) merge(b moments) {
 	if b.n == 0 {
 		return
 	}
@@ -123,11 +129,42 @@ func (a *chunkAcc) merge(b *chunkAcc) {
 	a.mean += d * float64(b.n) / float64(n)
 	a.m2 += b.m2 + d*d*float64(a.n)*float64(b.n)/float64(n)
 	a.n = n
-	for i := range a.below {
-		a.below[i] += b.below[i]
+}
+
+// counts are the integer tallies of one side of the main sample: exact
+// in any order, so each worker keeps its own (no memory shared between
+// workers while they run) and they are summed at the end.
+type counts struct {
+	below []int64 // below[i] = #{outputs with exactly i thresholds < output}
+	hist  []int64 // bins, then under, over
+}
+
+func newCounts(k int) counts {
+	all := isolated[int64](k + 1 + histBins + 2)
+	return counts{below: all[: k+1 : k+1], hist: all[k+1:]}
+}
+
+// add counts x.
+func (c *counts) add(x float64, ts []float64, h *Histogram) {
+	c.below[sort.SearchFloat64s(ts, x)]++ // thresholds < x (those equal to x are not exceeded)
+	switch {
+	case x < h.Lo:
+		c.hist[h.Bins]++
+	case x >= h.Hi:
+		c.hist[h.Bins+1]++
+	default:
+		b := int((x - h.Lo) / (h.Hi - h.Lo) * float64(h.Bins))
+		c.hist[min(b, h.Bins-1)]++
 	}
-	for i := range a.hist {
-		a.hist[i] += b.hist[i]
+}
+
+// merge adds b into c.
+func (c *counts) merge(b counts) {
+	for i := range c.below {
+		c.below[i] += b.below[i]
+	}
+	for i := range c.hist {
+		c.hist[i] += b.hist[i]
 	}
 }
 
@@ -164,10 +201,45 @@ func (p *plan) stream(j job) *rand.Rand {
 // that key their own streams by it): 4·i + 2·phase + side.
 func runIndex(j job, i int) int { return 4*i + 2*j.phase + j.side }
 
-// forEach runs do(j, drawer) for every job on the plan's workers, each
-// worker owning one drawer; it stops at the first error or when ctx is
-// cancelled.
-func (p *plan) forEach(ctx context.Context, js []job, do func(j job, d drawer) error) error {
+// worker is one goroutine's state, written by no other goroutine while
+// the workers run, and padded (as its counts are) so that no other
+// object shares its cache lines. A run writes nothing that another core
+// reads or writes: a shared word written every run (one progress counter,
+// the tallies of chunks next to each other in memory) would move its
+// cache line between cores at every run, one core at a time.
+type worker struct {
+	_ linePad
+	d drawer
+	// counts[side] are the main sample's tallies of this worker's chunks
+	// (nil until its first main chunk).
+	counts [2]counts
+	// unreported are its finished runs not yet added to the plan's
+	// Progress (added every plan.tick runs and at the end of each chunk).
+	unreported int
+	_          linePad
+}
+
+// ran counts one finished run, and reports the worker's runs to the
+// plan's Progress every p.tick of them.
+func (p *plan) ran(w *worker) {
+	w.unreported++
+	if w.unreported >= p.tick {
+		p.report(w)
+	}
+}
+
+// report adds w's unreported runs to the plan's Progress.
+func (p *plan) report(w *worker) {
+	if p.progress != nil && w.unreported > 0 {
+		p.progress.done.Add(int64(w.unreported))
+	}
+	w.unreported = 0
+}
+
+// forEach runs do(j, w) for every job on the plan's workers, each worker
+// goroutine owning one drawer and its worker state, and returns the
+// workers' states; it stops at the first error or when ctx is cancelled.
+func (p *plan) forEach(ctx context.Context, js []job, do func(j job, w *worker) error) ([]*worker, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var next atomic.Int64
@@ -177,23 +249,28 @@ func (p *plan) forEach(ctx context.Context, js []job, do func(j job, d drawer) e
 	fail := func(err error) {
 		once.Do(func() { firstErr = err; cancel() })
 	}
-	for range p.workers {
+	ws := make([]*worker, p.workers)
+	for i := range ws {
 		wg.Go(func() {
 			d, err := p.newDrawer()
 			if err != nil {
 				fail(err)
 				return
 			}
+			w := &worker{d: d} // allocated by its own goroutine
+			ws[i] = w
 			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(js) {
+				k := int(next.Add(1)) - 1
+				if k >= len(js) {
 					return
 				}
 				if err := ctx.Err(); err != nil {
 					fail(err)
 					return
 				}
-				if err := do(js[i], d); err != nil {
+				err := do(js[k], w)
+				p.report(w)
+				if err != nil {
 					fail(err)
 					return
 				}
@@ -202,32 +279,38 @@ func (p *plan) forEach(ctx context.Context, js []job, do func(j job, d drawer) e
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return firstErr
+		return nil, firstErr
 	}
-	return ctx.Err()
+	return ws, ctx.Err()
 }
 
 // collect runs the pilot, chooses the thresholds and the histogram's range
 // on it, then runs the main sample and accumulates it chunk by chunk; the
-// chunks are merged in their fixed order, so the result is the same bit
-// for bit for any number of workers.
+// chunks' moments are merged in their fixed order and the integer counts
+// summed, so the result is the same bit for bit for any number of
+// workers.
 func (p *plan) collect(ctx context.Context) (*sample, error) {
 	if p.workers <= 0 {
 		p.workers = runtime.GOMAXPROCS(0)
 	}
+	p.tick = max(p.tick, 1)
 	if p.progress != nil {
 		p.progress.total.Store(int64(2 * (p.pilot + p.trials))) // as start said
 	}
-	// Pilot: keep every output.
-	pilot := [2][]float64{make([]float64, p.pilot), make([]float64, p.pilot)}
-	err := p.forEach(ctx, jobs(0, p.pilot, p.chunk), func(j job, d drawer) error {
+	// Pilot: keep every output, D0's then D1's in one slice.
+	pooled := make([]float64, 2*p.pilot)
+	pilot := [2][]float64{pooled[:p.pilot], pooled[p.pilot:]}
+	_, err := p.forEach(ctx, jobs(0, p.pilot, p.chunk), func(j job, w *worker) error {
 		r := p.stream(j)
 		for i := j.lo; i < j.hi; i++ {
-			x, err := d.draw(ctx, j.side, runIndex(j, i), r)
+			x, err := w.d.draw(ctx, j.side, runIndex(j, i), r)
 			if err != nil {
 				return err
 			}
-			p.ran()
+			p.ran(w)
+			if err := finite(x); err != nil {
+				return err
+			}
 			pilot[j.side][i] = x
 		}
 		return nil
@@ -241,51 +324,57 @@ func (p *plan) collect(ctx context.Context) (*sample, error) {
 	smp := &sample{workers: p.workers, sign: 1}
 	if stat.Mean(pilot[1], nil) < stat.Mean(pilot[0], nil) {
 		smp.sign = -1
-		for s := range pilot {
-			for i := range pilot[s] {
-				pilot[s][i] = -pilot[s][i]
-			}
+		for i := range pooled {
+			pooled[i] = -pooled[i]
 		}
 	}
-	pooled := append(append([]float64(nil), pilot[0]...), pilot[1]...)
-	slices.Sort(pooled)
-	smp.thresholds = chooseThresholds(pooled)
-	smp.hist = histRange(pooled)
+	if smp.thresholds, smp.hist, err = pilotQuantiles(ctx, pooled); err != nil {
+		return nil, err
+	}
 	k := len(smp.thresholds)
 
 	mainJobs := jobs(1, p.trials, p.chunk)
-	accs := make([]chunkAcc, len(mainJobs))
-	for i := range accs {
-		accs[i] = chunkAcc{below: make([]int64, k+1), hist: make([]int64, histBins+2)}
-	}
-	err = p.forEach(ctx, mainJobs, func(j job, d drawer) error {
+	moms := make([]moments, len(mainJobs))
+	ws, err := p.forEach(ctx, mainJobs, func(j job, w *worker) error {
 		r := p.stream(j)
-		a := &accs[indexOf(mainJobs, j)]
+		c := &w.counts[j.side]
+		if c.below == nil {
+			*c = newCounts(k)
+		}
+		var m moments
 		for i := j.lo; i < j.hi; i++ {
-			x, err := d.draw(ctx, j.side, runIndex(j, i), r)
+			x, err := w.d.draw(ctx, j.side, runIndex(j, i), r)
 			if err != nil {
 				return err
 			}
-			p.ran()
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("audit: the mechanism returned a non-finite output %g (this is a bug)", x)
+			p.ran(w)
+			if err := finite(x); err != nil {
+				return err
 			}
-			a.add(smp.sign*x, smp.thresholds, &smp.hist)
+			x *= smp.sign
+			m.add(x)
+			c.add(x, smp.thresholds, &smp.hist)
 		}
+		moms[indexOf(mainJobs, j)] = m
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	var tot [2]chunkAcc
-	for s := range 2 {
-		tot[s] = chunkAcc{below: make([]int64, k+1), hist: make([]int64, histBins+2)}
-	}
+	var mom [2]moments
+	tot := [2]counts{newCounts(k), newCounts(k)}
 	for i, j := range mainJobs {
-		tot[j.side].merge(&accs[i])
+		mom[j.side].merge(moms[i])
+	}
+	for _, w := range ws {
+		for s := range 2 {
+			if w != nil && w.counts[s].below != nil {
+				tot[s].merge(w.counts[s])
+			}
+		}
 	}
 	for s := range 2 {
-		smp.n[s], smp.mean[s], smp.m2[s] = tot[s].n, tot[s].mean, tot[s].m2
+		smp.n[s], smp.mean[s], smp.m2[s] = mom[s].n, mom[s].mean, mom[s].m2
 		// exceed[k] = #{x > t_k} = Σ_{i > k} below[i].
 		ex := make([]int64, k)
 		var run int64
@@ -305,35 +394,17 @@ func (p *plan) collect(ctx context.Context) (*sample, error) {
 	return smp, nil
 }
 
+// finite refuses a non-finite output of the mechanism.
+func finite(x float64) error {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Errorf("audit: the mechanism returned a non-finite output %s (this is a bug)", theory.FormatNumber(x))
+	}
+	return nil
+}
+
 // indexOf finds j's position in js (jobs are generated in a fixed order:
 // side-major, then chunk), in O(1).
 func indexOf(js []job, j job) int {
 	perSide := len(js) / 2
 	return j.side*perSide + j.chunk
-}
-
-// chooseThresholds returns the distinct pooled-pilot quantiles at
-// thresholdLevels with at least minTail pilot outputs beyond them.
-func chooseThresholds(sorted []float64) []float64 {
-	n := float64(len(sorted))
-	var ts []float64
-	for _, l := range thresholdLevels {
-		if math.Min(l, 1-l)*n < minTail {
-			continue
-		}
-		ts = append(ts, stat.Quantile(l, stat.Empirical, sorted, nil))
-	}
-	return slices.Compact(ts) // sorted already: levels increase
-}
-
-// histRange spans the pooled pilot's 0.1% to 99.9% quantiles, widened by
-// a tenth on each side.
-func histRange(sorted []float64) Histogram {
-	lo := stat.Quantile(0.001, stat.Empirical, sorted, nil)
-	hi := stat.Quantile(0.999, stat.Empirical, sorted, nil)
-	w := hi - lo
-	if !(w > 0) {
-		w = math.Max(math.Abs(lo), 1)
-	}
-	return Histogram{Lo: lo - w/10, Hi: hi + w/10, Bins: histBins}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -105,31 +106,67 @@ func TestSyntheticLaplace(t *testing.T) {
 }
 
 // TestWorkersDeterminism: a seeded audit is the same bit for bit for any
-// number of workers (fixed chunks, each with its own stream, merged in
-// order), for a Gaussian and a shuffle oracle (whose local randomizers
-// draw from the chunk's stream too).
+// number of workers (fixed chunks, each with its own stream, whose moments
+// are merged in order and whose counts are summed), for a Gaussian, a
+// coordinate-wise and a shuffle oracle (whose local randomizers draw from
+// the chunk's stream too) and for a whole-run audit.
 func TestWorkersDeterminism(t *testing.T) {
-	for _, cfg := range []Config{
-		{Oracle: "clip-gaussian", Eps: 1, D: 2, Trials: 9000, Seed: 3},
-		{Oracle: "shuffle-clip", Eps: 1, Trials: 5000, Seed: 3},
+	for _, tc := range []struct {
+		name  string
+		audit func(workers int) (*Result, error)
+	}{
+		{"clip-gaussian", func(w int) (*Result, error) {
+			return Oracle(context.Background(), Config{Oracle: "clip-gaussian", Eps: 1, D: 2, Trials: 9000, Seed: 3, Workers: w})
+		}},
+		{"coordinate", func(w int) (*Result, error) {
+			return Oracle(context.Background(), Config{Oracle: "coordinate", Eps: 1, D: 3, Trials: 5000, Seed: 3, Workers: w})
+		}},
+		{"shuffle-clip", func(w int) (*Result, error) {
+			return Oracle(context.Background(), Config{Oracle: "shuffle-clip", Eps: 1, Trials: 5000, Seed: 3, Workers: w})
+		}},
+		{"whole run acsa", func(w int) (*Result, error) {
+			return Run(context.Background(), RunConfig{Solver: "acsa", Eps: 1, N: 50, Trials: 1000, Seed: 3, Workers: w})
+		}},
 	} {
-		var first *Result
-		for _, w := range []int{1, 2, 5} {
-			cfg.Workers = w
-			r, err := Oracle(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(tc.name, func(t *testing.T) {
+			var first *Result
+			for _, w := range []int{1, 2, 5} {
+				r, err := tc.audit(w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.Workers = 0
+				if first == nil {
+					first = r
+					continue
+				}
+				// %#v prints every field, NaN included (which DeepEqual
+				// would call unequal to itself), and floats to the last bit.
+				if fmt.Sprintf("%#v", *first) != fmt.Sprintf("%#v", *r) {
+					t.Errorf("%d workers: μ̂ = %.17g, 1 worker: %.17g; results differ", w, r.MuHat, first.MuHat)
+				}
 			}
-			r.Workers = 0
-			if first == nil {
-				first = r
-				continue
-			}
-			// %#v prints every field, NaN included (which DeepEqual
-			// would call unequal to itself), and floats to the last bit.
-			if fmt.Sprintf("%#v", *first) != fmt.Sprintf("%#v", *r) {
-				t.Errorf("%s: %d workers: μ̂ = %.17g, 1 worker: %.17g; results differ", cfg.Oracle, w, r.MuHat, first.MuHat)
-			}
-		}
+		})
+	}
+}
+
+// nanDrawer is a broken mechanism: its output at run `at` of the pilot's
+// D1 is NaN.
+type nanDrawer struct{ at int }
+
+func (d nanDrawer) draw(_ context.Context, side int, run int, r *rand.Rand) (float64, error) {
+	if side == 1 && run == runIndex(job{side: 1}, d.at) {
+		return math.NaN(), nil
+	}
+	return r.NormFloat64(), nil
+}
+
+// TestNonFiniteOutputRefused: a NaN output is refused as a bug, in the
+// pilot (whose quantiles it would corrupt) as in the main sample.
+func TestNonFiniteOutputRefused(t *testing.T) {
+	p := plan{trials: 1000, pilot: 2000, chunk: 100, workers: 2, mode: solvers.Seeded,
+		newDrawer: func() (drawer, error) { return nanDrawer{at: 1234}, nil }}
+	if _, err := p.collect(context.Background()); err == nil || !strings.Contains(err.Error(), "non-finite") {
+		t.Errorf("err = %v, want the non-finite output refused", err)
 	}
 }

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -28,23 +29,25 @@ func TestOneRunPValue(t *testing.T) {
 		{50, 10, 3, 2, 1e-2},
 		{20, 6, 6, 0, 0},
 	} {
-		q := 1 / (1 + math.Exp(-tc.eps))
-		var beta float64
-		for j := tc.v; j <= tc.r; j++ {
-			beta += binomPMF(tc.r, j, q)
-		}
-		var alpha float64
-		for i := 1; i <= tc.v; i++ {
-			var s float64
-			for j := tc.v - i; j < tc.v; j++ {
-				s += binomPMF(tc.r, j, q)
+		t.Run(fmt.Sprintf("m=%d r=%d v=%d eps=%g delta=%g", tc.m, tc.r, tc.v, tc.eps, tc.delta), func(t *testing.T) {
+			q := 1 / (1 + math.Exp(-tc.eps))
+			var beta float64
+			for j := tc.v; j <= tc.r; j++ {
+				beta += binomPMF(tc.r, j, q)
 			}
-			alpha = math.Max(alpha, s/float64(i))
-		}
-		want := math.Min(1, beta+2*float64(tc.m)*tc.delta*alpha)
-		if got := oneRunPValue(tc.m, tc.r, tc.v, tc.eps, tc.delta); math.Abs(got-want) > 1e-12 {
-			t.Errorf("%+v: p = %.15g, want %.15g", tc, got, want)
-		}
+			var alpha float64
+			for i := 1; i <= tc.v; i++ {
+				var s float64
+				for j := tc.v - i; j < tc.v; j++ {
+					s += binomPMF(tc.r, j, q)
+				}
+				alpha = math.Max(alpha, s/float64(i))
+			}
+			want := math.Min(1, beta+2*float64(tc.m)*tc.delta*alpha)
+			if got := oneRunPValue(tc.m, tc.r, tc.v, tc.eps, tc.delta); math.Abs(got-want) > 1e-12 {
+				t.Errorf("%+v: p = %.15g, want %.15g", tc, got, want)
+			}
+		})
 	}
 	if got, want := oneRunPValue(10, 8, 8, 1, 0), math.Pow(1/(1+math.Exp(-1)), 8); math.Abs(got-want) > 1e-14 {
 		t.Errorf("all 8 right at ε = 1, δ = 0: p = %g, want q⁸ = %g", got, want)
@@ -55,10 +58,12 @@ func TestOneRunPValue(t *testing.T) {
 // larger one is not (the bisection's tolerance is 1e−9).
 func TestOneRunEps(t *testing.T) {
 	for _, tc := range []struct{ m, r, v int }{{1000, 100, 92}, {1000, 1000, 698}, {10000, 3333, 3330}} {
-		e := oneRunEps(tc.m, tc.r, tc.v, 1e-6, 0.01)
-		if !(e > 0) || oneRunPValue(tc.m, tc.r, tc.v, e, 1e-6) > 0.01 || oneRunPValue(tc.m, tc.r, tc.v, e+1e-8, 1e-6) <= 0.01 {
-			t.Errorf("%+v: ε = %g is not the boundary", tc, e)
-		}
+		t.Run(fmt.Sprintf("m=%d r=%d v=%d", tc.m, tc.r, tc.v), func(t *testing.T) {
+			e := oneRunEps(tc.m, tc.r, tc.v, 1e-6, 0.01)
+			if !(e > 0) || oneRunPValue(tc.m, tc.r, tc.v, e, 1e-6) > 0.01 || oneRunPValue(tc.m, tc.r, tc.v, e+1e-8, 1e-6) <= 0.01 {
+				t.Errorf("%+v: ε = %g is not the boundary", tc, e)
+			}
+		})
 	}
 	if e := oneRunEps(1000, 100, 50, 1e-6, 0.01); e != 0 {
 		t.Errorf("a coin-flip accuracy refutes ε = %g", e)
@@ -84,16 +89,18 @@ func TestOneRun(t *testing.T) {
 		{"shuffle-clip", 4, 1, false},
 		{"clip-gaussian", 1, 10, true},
 	} {
-		r, err := OneRun(OneRunConfig{Oracle: tc.oracle, Eps: tc.eps, NegativeControl: tc.f, Seed: 31})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Violation != tc.viol {
-			t.Errorf("%s ε=%g F=%g: violation %v (EpsLower %.4g, claim %.4g)", tc.oracle, tc.eps, tc.f, r.Violation, r.EpsLower, r.EpsClaim)
-		}
-		if r.Kind == oracle.ZCDP && r.MuLower > tc.eps*tc.f {
-			t.Errorf("%s ε=%g F=%g: MuLower %.4g above the true μ", tc.oracle, tc.eps, tc.f, r.MuLower)
-		}
+		t.Run(fmt.Sprintf("%s eps=%g f=%g", tc.oracle, tc.eps, tc.f), func(t *testing.T) {
+			r, err := OneRun(OneRunConfig{Oracle: tc.oracle, Eps: tc.eps, NegativeControl: tc.f, Seed: 31})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Violation != tc.viol {
+				t.Errorf("%s ε=%g F=%g: violation %v (EpsLower %.4g, claim %.4g)", tc.oracle, tc.eps, tc.f, r.Violation, r.EpsLower, r.EpsClaim)
+			}
+			if r.Kind == oracle.ZCDP && r.MuLower > tc.eps*tc.f {
+				t.Errorf("%s ε=%g F=%g: MuLower %.4g above the true μ", tc.oracle, tc.eps, tc.f, r.MuLower)
+			}
+		})
 	}
 	if _, err := OneRun(OneRunConfig{Oracle: "coordinate", Eps: 1}); err == nil {
 		t.Error("coordinate: no error")

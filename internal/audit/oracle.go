@@ -209,11 +209,12 @@ type Neighbours struct {
 // Rows with the same values are one slice, shared by D0 and D1 (the
 // oracles only read their rows): the batches take O(d) memory for the
 // clip oracles and at most five distinct rows of d for the coordinate
-// ones, whatever s.
+// ones, whatever s. Every worker reads them at every run, so each row
+// and the direction share no cache line with another object (isolated).
 func NewNeighbours(name string, d, s, groups int) (Neighbours, error) {
-	nb := Neighbours{Clip: 1, Direction: make([]float64, d)}
+	nb := Neighbours{Clip: 1, Direction: isolated[float64](d)}
 	constant := func(v float64) []float64 {
-		z := make([]float64, d)
+		z := isolated[float64](d)
 		for j := range z {
 			z[j] = v
 		}
@@ -226,7 +227,7 @@ func NewNeighbours(name string, d, s, groups int) (Neighbours, error) {
 	}
 	switch name {
 	case "clip-gaussian", "shuffle-clip":
-		nb.D0[0], nb.D1[0] = make([]float64, d), make([]float64, d)
+		nb.D0[0], nb.D1[0] = isolated[float64](d), isolated[float64](d)
 		nb.D0[0][0], nb.D1[0][0] = -1, 1
 		nb.Direction[0] = 1
 		return nb, nil
@@ -291,7 +292,7 @@ func newOracleDrawer(name string, groups int, nb *Neighbours, d, s int, cost led
 	if ds, ok := o.(oracle.DetailSetter); ok {
 		ds.SetDetail(false)
 	}
-	return &oracleDrawer{o: o, nb: nb, d: d, s: s, cost: cost, out: make([]float64, d)}, nil
+	return &oracleDrawer{o: o, nb: nb, d: d, s: s, cost: cost, out: isolated[float64](d)}, nil
 }
 
 // setGroups sets m on the coordinate-wise oracles.
@@ -431,6 +432,9 @@ func Oracle(ctx context.Context, cfg Config) (*Result, error) {
 	p := plan{
 		trials: c.Trials, pilot: max(2000, c.Trials/10), chunk: chunkRuns,
 		workers: c.Workers, mode: c.Rand, seed: c.Seed, progress: c.Progress,
+		// A run adds s rows of d coordinates: report every 2¹⁸ of them
+		// (well under a millisecond), at most every 256 runs.
+		tick: int(max(1, min(256, (1<<18)/(int64(c.S)*int64(c.D))))),
 		newDrawer: func() (drawer, error) {
 			return newOracleDrawer(c.Oracle, c.Groups, &nb, c.D, c.S, cost)
 		},

@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -67,30 +68,32 @@ func TestNeighboursWorstCase(t *testing.T) {
 		{"shuffle-coordinate", 1, 12, 4, 0.5},
 	}
 	for _, tc := range tests {
-		nb, err := NewNeighbours(tc.name, tc.d, tc.s, tc.m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range nb.D0 {
-			same := true
-			for j := range nb.D0[i] {
-				same = same && nb.D0[i][j] == nb.D1[i][j]
+		t.Run(fmt.Sprintf("%s d=%d s=%d m=%d", tc.name, tc.d, tc.s, tc.m), func(t *testing.T) {
+			nb, err := NewNeighbours(tc.name, tc.d, tc.s, tc.m)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if same == (i == nb.Canary) {
-				t.Errorf("%s d=%d s=%d m=%d: row %d same = %v, canary row %d", tc.name, tc.d, tc.s, tc.m, i, same, nb.Canary)
+			for i := range nb.D0 {
+				same := true
+				for j := range nb.D0[i] {
+					same = same && nb.D0[i][j] == nb.D1[i][j]
+				}
+				if same == (i == nb.Canary) {
+					t.Errorf("%s d=%d s=%d m=%d: row %d same = %v, canary row %d", tc.name, tc.d, tc.s, tc.m, i, same, nb.Canary)
+				}
 			}
-		}
-		pre0, sens := noiseless(t, tc.name, tc.m, nb.D0, nb.Clip)
-		pre1, _ := noiseless(t, tc.name, tc.m, nb.D1, nb.Clip)
-		want := tc.wantRatio * sens
-		var off float64
-		for j := range pre0 {
-			diff := pre1[j] - pre0[j]
-			off = math.Max(off, math.Abs(diff-want*nb.Direction[j]))
-		}
-		if off > 1e-12*want {
-			t.Errorf("%s d=%d s=%d m=%d: output moved by %v − %v, want %g·%v (sensitivity %g)", tc.name, tc.d, tc.s, tc.m, pre1, pre0, want, nb.Direction, sens)
-		}
+			pre0, sens := noiseless(t, tc.name, tc.m, nb.D0, nb.Clip)
+			pre1, _ := noiseless(t, tc.name, tc.m, nb.D1, nb.Clip)
+			want := tc.wantRatio * sens
+			var off float64
+			for j := range pre0 {
+				diff := pre1[j] - pre0[j]
+				off = math.Max(off, math.Abs(diff-want*nb.Direction[j]))
+			}
+			if off > 1e-12*want {
+				t.Errorf("%s d=%d s=%d m=%d: output moved by %v − %v, want %g·%v (sensitivity %g)", tc.name, tc.d, tc.s, tc.m, pre1, pre0, want, nb.Direction, sens)
+			}
+		})
 	}
 }
 
@@ -103,36 +106,38 @@ func TestNeighboursWorstCase(t *testing.T) {
 func TestCoordinateSensitivityProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, tc := range []struct{ d, s, m int }{{1, 8, 4}, {2, 12, 6}, {1, 9, 3}, {3, 20, 5}, {1, 6, 2}} {
-		q := tc.s / tc.m
-		limit := 2.0 / float64(q)
-		if tc.m%2 == 0 {
-			limit /= 2
-		}
-		var worst float64
-		for range 2000 {
-			rows := make([][]float64, tc.s)
-			for i := range rows {
-				rows[i] = make([]float64, tc.d)
-				for j := range rows[i] {
-					rows[i][j] = 0.3 * (2*r.Float64() - 1) // crowded near the middle
-					if r.IntN(4) == 0 {
-						rows[i][j] = 1.5 * (2*r.Float64() - 1)
+		t.Run(fmt.Sprintf("d=%d s=%d m=%d", tc.d, tc.s, tc.m), func(t *testing.T) {
+			q := tc.s / tc.m
+			limit := 2.0 / float64(q)
+			if tc.m%2 == 0 {
+				limit /= 2
+			}
+			var worst float64
+			for range 2000 {
+				rows := make([][]float64, tc.s)
+				for i := range rows {
+					rows[i] = make([]float64, tc.d)
+					for j := range rows[i] {
+						rows[i][j] = 0.3 * (2*r.Float64() - 1) // crowded near the middle
+						if r.IntN(4) == 0 {
+							rows[i][j] = 1.5 * (2*r.Float64() - 1)
+						}
 					}
 				}
+				pre0, _ := noiseless(t, "coordinate", tc.m, rows, 1)
+				i := r.IntN(tc.s)
+				for j := range rows[i] {
+					rows[i][j] = 1.5 * (2*r.Float64() - 1)
+				}
+				pre1, _ := noiseless(t, "coordinate", tc.m, rows, 1)
+				for j := range pre0 {
+					worst = math.Max(worst, math.Abs(pre1[j]-pre0[j]))
+				}
 			}
-			pre0, _ := noiseless(t, "coordinate", tc.m, rows, 1)
-			i := r.IntN(tc.s)
-			for j := range rows[i] {
-				rows[i][j] = 1.5 * (2*r.Float64() - 1)
+			if worst > limit*(1+1e-12) {
+				t.Errorf("d=%d s=%d m=%d: a coordinate moved by %.6g > %.6g", tc.d, tc.s, tc.m, worst, limit)
 			}
-			pre1, _ := noiseless(t, "coordinate", tc.m, rows, 1)
-			for j := range pre0 {
-				worst = math.Max(worst, math.Abs(pre1[j]-pre0[j]))
-			}
-		}
-		if worst > limit*(1+1e-12) {
-			t.Errorf("d=%d s=%d m=%d: a coordinate moved by %.6g > %.6g", tc.d, tc.s, tc.m, worst, limit)
-		}
+		})
 	}
 }
 
@@ -153,26 +158,28 @@ func TestCoordinateSensitivityProperty(t *testing.T) {
 // μ = ε GDP at its worst-case neighbours: μ̂ within 4 s.e. of ε (MuSE, as
 // in TestOracleAuditCalibrated), no violation, and no wasted noise
 // (NoiseWaste = ε/μ̂ within 8 s.e. of 1, the delta-method error of the
-// ratio at μ̂ ≈ 1). Before the calibration was exact, this audit measured
-// μ̂ = 0.499 ± 0.003 at d = 1: twice the noise needed.
+// ratio at μ̂ ≈ 1); calibrated to the odd median's sensitivity instead,
+// it would measure μ̂ = 0.499 ± 0.003 at d = 1: twice the noise needed.
 func TestOracleAuditEvenGroups(t *testing.T) {
 	for _, d := range []int{1, 4} {
-		r, err := Oracle(context.Background(), Config{Oracle: "coordinate", Eps: 1, D: d, Trials: 20000, Seed: 9})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Groups%2 != 0 {
-			t.Fatalf("d = %d: m = %d is odd; the test needs the even default", d, r.Groups)
-		}
-		if r.Violation || math.Abs(r.MuHat-1) > 4*r.MuSE {
-			t.Errorf("d = %d, m = %d: μ̂ = %.4g ± %.2g (want ε = 1), violation %v", d, r.Groups, r.MuHat, r.MuSE, r.Violation)
-		}
-		if math.Abs(r.NoiseWaste-1) > 8*r.MuSE {
-			t.Errorf("d = %d: NoiseWaste = %.4g, want ≈ 1", d, r.NoiseWaste)
-		}
-		if math.Abs(r.Shift-r.Sensitivity) > 1e-12*r.Sensitivity {
-			t.Errorf("d = %d: shift %g, sensitivity %g: the even median's worst case is its calibration", d, r.Shift, r.Sensitivity)
-		}
+		t.Run(fmt.Sprintf("d=%d", d), func(t *testing.T) {
+			r, err := Oracle(context.Background(), Config{Oracle: "coordinate", Eps: 1, D: d, Trials: 20000, Seed: 9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Groups%2 != 0 {
+				t.Fatalf("d = %d: m = %d is odd; the test needs the even default", d, r.Groups)
+			}
+			if r.Violation || math.Abs(r.MuHat-1) > 4*r.MuSE {
+				t.Errorf("d = %d, m = %d: μ̂ = %.4g ± %.2g (want ε = 1), violation %v", d, r.Groups, r.MuHat, r.MuSE, r.Violation)
+			}
+			if math.Abs(r.NoiseWaste-1) > 8*r.MuSE {
+				t.Errorf("d = %d: NoiseWaste = %.4g, want ≈ 1", d, r.NoiseWaste)
+			}
+			if math.Abs(r.Shift-r.Sensitivity) > 1e-12*r.Sensitivity {
+				t.Errorf("d = %d: shift %g, sensitivity %g: the even median's worst case is its calibration", d, r.Shift, r.Sensitivity)
+			}
+		})
 	}
 }
 
@@ -196,18 +203,22 @@ func TestOracleAuditShuffle(t *testing.T) {
 		{"shuffle-coordinate", 3, 1e-4, 2, 5, 5, 10000},
 	}
 	for _, tc := range tests {
-		for _, f := range []float64{1, 1.5} {
-			r, err := Oracle(context.Background(), Config{Oracle: tc.name, Eps: tc.eps, Delta: tc.delta, D: tc.d, S: tc.s, Groups: tc.groups, Trials: tc.trials, NegativeControl: f, Seed: 13})
-			if err != nil {
-				t.Fatal(err)
+		t.Run(fmt.Sprintf("%s eps=%g d=%d", tc.name, tc.eps, tc.d), func(t *testing.T) {
+			for _, f := range []float64{1, 1.5} {
+				t.Run(fmt.Sprintf("f=%g", f), func(t *testing.T) {
+					r, err := Oracle(context.Background(), Config{Oracle: tc.name, Eps: tc.eps, Delta: tc.delta, D: tc.d, S: tc.s, Groups: tc.groups, Trials: tc.trials, NegativeControl: f, Seed: 13})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if r.Violation || r.EpsLower > tc.eps {
+						t.Errorf("%s ε=%g δ=%g d=%d F=%g: EpsLower = %.4g > ε", tc.name, tc.eps, tc.delta, tc.d, f, r.EpsLower)
+					}
+					if r.Kind != oracle.Shuffle || math.IsNaN(r.EpsGauss) || !(r.MuClaim > 0) {
+						t.Errorf("%s: kind %v, EpsGauss %g, MuClaim %g", tc.name, r.Kind, r.EpsGauss, r.MuClaim)
+					}
+				})
 			}
-			if r.Violation || r.EpsLower > tc.eps {
-				t.Errorf("%s ε=%g δ=%g d=%d F=%g: EpsLower = %.4g > ε", tc.name, tc.eps, tc.delta, tc.d, f, r.EpsLower)
-			}
-			if r.Kind != oracle.Shuffle || math.IsNaN(r.EpsGauss) || !(r.MuClaim > 0) {
-				t.Errorf("%s: kind %v, EpsGauss %g, MuClaim %g", tc.name, r.Kind, r.EpsGauss, r.MuClaim)
-			}
-		}
+		})
 	}
 }
 
@@ -237,11 +248,13 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Eps: 1, Workers: -1}, "workers"},
 	}
 	for _, tc := range tests {
-		_, err := Oracle(context.Background(), tc.cfg)
-		var se *scenarios.FieldError
-		if !errors.As(err, &se) || se.Field != tc.field {
-			t.Errorf("%+v: error %v, want a SpecError on %q", tc.cfg, err, tc.field)
-		}
+		t.Run(tc.field, func(t *testing.T) {
+			_, err := Oracle(context.Background(), tc.cfg)
+			var se *scenarios.FieldError
+			if !errors.As(err, &se) || se.Field != tc.field {
+				t.Errorf("%+v: error %v, want a SpecError on %q", tc.cfg, err, tc.field)
+			}
+		})
 	}
 }
 

@@ -286,6 +286,8 @@ func Run(ctx context.Context, rc RunConfig) (*Result, error) {
 	pl := plan{
 		trials: c.Trials, pilot: max(1000, c.Trials/10), chunk: chunkSolverRuns,
 		workers: c.Workers, mode: c.Rand, seed: c.Seed, progress: c.Progress,
+		// A run reads at least n rows of d: report every 2¹² of them.
+		tick: int(max(1, min(chunkSolverRuns, (1<<12)/(int64(c.N)*int64(c.D))))),
 		newDrawer: func() (drawer, error) {
 			return &solverDrawer{s: s, p: cp, data: data, cfg: cfg}, nil
 		},

@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -30,16 +31,18 @@ func TestRunAudit(t *testing.T) {
 		{"localized", 32, 1000},
 	}
 	for _, tc := range tests {
-		r, err := Run(context.Background(), RunConfig{Solver: tc.solver, Eps: 1, N: tc.n, Trials: tc.trials, Seed: 21})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Violation || r.MuLower > 1 {
-			t.Errorf("%s: MuLower = %.4g > ε = 1: a false violation", tc.solver, r.MuLower)
-		}
-		if r.MuHat > 1+4*r.MuSE {
-			t.Errorf("%s: μ̂ = %.4g ± %.2g above ε = 1", tc.solver, r.MuHat, r.MuSE)
-		}
+		t.Run(tc.solver, func(t *testing.T) {
+			r, err := Run(context.Background(), RunConfig{Solver: tc.solver, Eps: 1, N: tc.n, Trials: tc.trials, Seed: 21})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Violation || r.MuLower > 1 {
+				t.Errorf("%s: MuLower = %.4g > ε = 1: a false violation", tc.solver, r.MuLower)
+			}
+			if r.MuHat > 1+4*r.MuSE {
+				t.Errorf("%s: μ̂ = %.4g ± %.2g above ε = 1", tc.solver, r.MuHat, r.MuSE)
+			}
+		})
 	}
 }
 
@@ -52,18 +55,22 @@ func TestRunAudit(t *testing.T) {
 // the gap 0.5.
 func TestRunAuditOneCall(t *testing.T) {
 	for _, solver := range []string{"acsa", "prox-sgd"} {
-		for _, f := range []float64{1, 1.5} {
-			r, err := Run(context.Background(), RunConfig{Solver: solver, Eps: 1, Iters: 1, Trials: 3000, NegativeControl: f, Seed: 22})
-			if err != nil {
-				t.Fatal(err)
+		t.Run(solver, func(t *testing.T) {
+			for _, f := range []float64{1, 1.5} {
+				t.Run(fmt.Sprintf("f=%g", f), func(t *testing.T) {
+					r, err := Run(context.Background(), RunConfig{Solver: solver, Eps: 1, Iters: 1, Trials: 3000, NegativeControl: f, Seed: 22})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if math.Abs(r.MuHat-f) > 4*r.MuSE {
+						t.Errorf("%s F=%g: μ̂ = %.4g ± %.2g, want %g", solver, f, r.MuHat, r.MuSE, f)
+					}
+					if r.Violation != (f > 1) {
+						t.Errorf("%s F=%g: violation %v (MuLower %.4g)", solver, f, r.Violation, r.MuLower)
+					}
+				})
 			}
-			if math.Abs(r.MuHat-f) > 4*r.MuSE {
-				t.Errorf("%s F=%g: μ̂ = %.4g ± %.2g, want %g", solver, f, r.MuHat, r.MuSE, f)
-			}
-			if r.Violation != (f > 1) {
-				t.Errorf("%s F=%g: violation %v (MuLower %.4g)", solver, f, r.Violation, r.MuLower)
-			}
-		}
+		})
 	}
 }
 
@@ -101,11 +108,13 @@ func TestRunConfigErrors(t *testing.T) {
 		{RunConfig{Eps: 1, Problem: zeroProblem{d: 2}, Data: &solvers.Matrix{Data: make([]float64, 20), Dim: 2}, D: 3}, "d"},
 	}
 	for _, tc := range tests {
-		_, err := Run(context.Background(), tc.cfg)
-		var se *scenarios.FieldError
-		if !errors.As(err, &se) || se.Field != tc.field {
-			t.Errorf("%+v: error %v, want a SpecError on %q", tc.cfg, err, tc.field)
-		}
+		t.Run(tc.field, func(t *testing.T) {
+			_, err := Run(context.Background(), tc.cfg)
+			var se *scenarios.FieldError
+			if !errors.As(err, &se) || se.Field != tc.field {
+				t.Errorf("%+v: error %v, want a SpecError on %q", tc.cfg, err, tc.field)
+			}
+		})
 	}
 	_, err := Run(context.Background(), RunConfig{Solver: "localized", Oracle: "shuffle-clip", Eps: 1, N: 64})
 	if !spec.IsUserError(err) {
@@ -129,13 +138,15 @@ func TestRunAuditScenario(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []float64{1, 1.5} {
-		r, err := Run(context.Background(), RunConfig{Solver: "acsa", Eps: 1, Problem: in, Data: in.Dataset(solvers.Seeded, 0, 0), Iters: 1, Trials: 3000, NegativeControl: f, Seed: 24})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if math.Abs(r.MuHat-f) > 4*r.MuSE || r.Violation != (f > 1) {
-			t.Errorf("F=%g: μ̂ = %.4g ± %.2g, violation %v (MuLower %.4g)", f, r.MuHat, r.MuSE, r.Violation, r.MuLower)
-		}
+		t.Run(fmt.Sprintf("f=%g", f), func(t *testing.T) {
+			r, err := Run(context.Background(), RunConfig{Solver: "acsa", Eps: 1, Problem: in, Data: in.Dataset(solvers.Seeded, 0, 0), Iters: 1, Trials: 3000, NegativeControl: f, Seed: 24})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(r.MuHat-f) > 4*r.MuSE || r.Violation != (f > 1) {
+				t.Errorf("F=%g: μ̂ = %.4g ± %.2g, violation %v (MuLower %.4g)", f, r.MuHat, r.MuSE, r.Violation, r.MuLower)
+			}
+		})
 	}
 	// The prescribed run (T > 1) keeps its claim.
 	r, err := Run(context.Background(), RunConfig{Solver: "acsa", Eps: 1, Problem: in, Data: in.Dataset(solvers.Seeded, 0, 0), Trials: 2000, Seed: 25})

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -38,23 +39,25 @@ func TestClopperPearsonClosedForm(t *testing.T) {
 func TestClopperPearsonCoverage(t *testing.T) {
 	const n, beta = 60, 0.05
 	for _, p := range []float64{0.003, 0.05, 0.2, 0.5, 0.77, 0.99} {
-		b := distuv.Binomial{N: n, P: p}
-		var missUp, missLo float64
-		for k := int64(0); k <= n; k++ {
-			pk := b.Prob(float64(k))
-			if p > cpUpper(k, n, beta) {
-				missUp += pk
+		t.Run(fmt.Sprintf("p=%g", p), func(t *testing.T) {
+			b := distuv.Binomial{N: n, P: p}
+			var missUp, missLo float64
+			for k := int64(0); k <= n; k++ {
+				pk := b.Prob(float64(k))
+				if p > cpUpper(k, n, beta) {
+					missUp += pk
+				}
+				if p < cpLower(k, n, beta) {
+					missLo += pk
+				}
 			}
-			if p < cpLower(k, n, beta) {
-				missLo += pk
+			if missUp > beta || missLo > beta {
+				t.Errorf("p = %g: P(p > p_u) = %.4g, P(p < p_l) = %.4g, want both ≤ %g", p, missUp, missLo, beta)
 			}
-		}
-		if missUp > beta || missLo > beta {
-			t.Errorf("p = %g: P(p > p_u) = %.4g, P(p < p_l) = %.4g, want both ≤ %g", p, missUp, missLo, beta)
-		}
-		if p >= 0.05 && p <= 0.77 && (missUp < beta/10 || missLo < beta/10) {
-			t.Errorf("p = %g: non-coverage %.4g, %.4g is far below β = %g", p, missUp, missLo, beta)
-		}
+			if p >= 0.05 && p <= 0.77 && (missUp < beta/10 || missLo < beta/10) {
+				t.Errorf("p = %g: non-coverage %.4g, %.4g is far below β = %g", p, missUp, missLo, beta)
+			}
+		})
 	}
 }
 
@@ -96,9 +99,11 @@ func TestEpsOfRates(t *testing.T) {
 		{0.3, 0.3, 0.5, 0},              // 1 − δ − FNR = 0.2 < FPR: ln < 0, clamped
 	}
 	for _, tc := range tests {
-		if got := EpsOfRates(tc.fpr, tc.fnr, tc.delta); math.Abs(got-tc.want) > 1e-12 && got != tc.want {
-			t.Errorf("EpsOfRates(%g, %g, %g) = %.12g, want %.12g", tc.fpr, tc.fnr, tc.delta, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("fpr=%g fnr=%g delta=%g", tc.fpr, tc.fnr, tc.delta), func(t *testing.T) {
+			if got := EpsOfRates(tc.fpr, tc.fnr, tc.delta); math.Abs(got-tc.want) > 1e-12 && got != tc.want {
+				t.Errorf("EpsOfRates(%g, %g, %g) = %.12g, want %.12g", tc.fpr, tc.fnr, tc.delta, got, tc.want)
+			}
+		})
 	}
 	// Laplace(0, b) against Laplace(Δ, b) with b = Δ/ε is ε-DP, and any
 	// threshold t ≥ Δ gives FPR = ½e^{−t/b}, 1 − FNR = ½e^{−(t−Δ)/b}:
@@ -106,11 +111,13 @@ func TestEpsOfRates(t *testing.T) {
 	const delta, eps = 1.0, 0.7
 	b := delta / eps
 	for _, tt := range []float64{1, 2.5, 6} {
-		fpr := 0.5 * math.Exp(-tt/b)
-		fnr := 1 - 0.5*math.Exp(-(tt-delta)/b)
-		if got := EpsOfRates(fpr, fnr, 0); math.Abs(got-eps) > 1e-9 {
-			t.Errorf("Laplace, t = %g: EpsOfRates = %.12g, want ε = %g", tt, got, eps)
-		}
+		t.Run(fmt.Sprintf("t=%g", tt), func(t *testing.T) {
+			fpr := 0.5 * math.Exp(-tt/b)
+			fnr := 1 - 0.5*math.Exp(-(tt-delta)/b)
+			if got := EpsOfRates(fpr, fnr, 0); math.Abs(got-eps) > 1e-9 {
+				t.Errorf("Laplace, t = %g: EpsOfRates = %.12g, want ε = %g", tt, got, eps)
+			}
+		})
 	}
 }
 

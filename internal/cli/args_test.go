@@ -276,7 +276,7 @@ func FuzzRunFlags(f *testing.F) {
 	f.Add("plot", "x.gif", "scenario", "mean-hard")
 	f.Add("tail", "0", "scenario", "contaminated")
 	f.Add("bogus", "1", "k", "2")
-	// Issue 10's hostile values: escape sequences, long values, values
+	// Hostile values: escape sequences, long values, values
 	// at float64's edges, empty strings.
 	osc := "\x1b]0;pwned\x07"
 	for _, c := range [][4]string{

@@ -10,7 +10,7 @@ import (
 	"dpso/internal/audit"
 )
 
-// auditKeys are issue 13's headline keys of `dpso audit --json`, in order.
+// auditKeys are the headline keys of `dpso audit --json`, in order.
 var auditKeys = []string{"oracle", "eps", "delta", "trials", "mu_hat", "mu_lower", "mu_upper", "eps_lower", "violation"}
 
 // auditJSON runs dpso audit … --json and returns its status, its document
@@ -51,7 +51,7 @@ func num(t *testing.T, doc map[string]any, key string) float64 {
 	return x
 }
 
-// TestAuditCLIExitAndJSON: the issue's JSON keys come first and in order,
+// TestAuditCLIExitAndJSON: the headline JSON keys come first and in order,
 // null exactly where a value does not apply, and the exit status is 0
 // without a violation and 1 with one (the negative control), with one line
 // on stderr saying so.
@@ -85,42 +85,44 @@ func TestAuditCLIExitAndJSON(t *testing.T) {
 			[]string{"mu_hat", "mu_upper"}, []string{"delta", "mu_lower", "eps_lower"}, math.NaN(), false},
 	}
 	for _, tc := range tests {
-		code, keys, doc, errs := auditJSON(t, tc.args...)
-		if code != tc.code {
-			t.Errorf("%s: status %d, want %d (stderr %q)", tc.name, code, tc.code, errs)
-		}
-		if len(keys) < len(auditKeys) || !slices.Equal(keys[:len(auditKeys)], auditKeys) {
-			t.Errorf("%s: keys %v, want %v first", tc.name, keys, auditKeys)
-		}
-		for _, k := range tc.nulls {
-			if doc[k] != nil {
-				t.Errorf("%s: %s = %v, want null", tc.name, k, doc[k])
+		t.Run(tc.name, func(t *testing.T) {
+			code, keys, doc, errs := auditJSON(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("%s: status %d, want %d (stderr %q)", tc.name, code, tc.code, errs)
 			}
-		}
-		for _, k := range tc.numbers {
-			num(t, doc, k)
-		}
-		if v, _ := doc["violation"].(bool); v != (tc.code == 1) {
-			t.Errorf("%s: violation %v with status %d", tc.name, doc["violation"], code)
-		}
-		if tc.code == 1 && (strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "VIOLATION")) {
-			t.Errorf("%s: stderr %q, want one line saying VIOLATION", tc.name, errs)
-		}
-		if tc.code == 0 && errs != "" {
-			t.Errorf("%s: stderr %q, want nothing", tc.name, errs)
-		}
-		if !math.IsNaN(tc.muHat) {
-			mu, se := num(t, doc, "mu_hat"), num(t, doc, "mu_se")
-			if math.Abs(mu-tc.muHat) > 4*se {
-				t.Errorf("%s: μ̂ = %.4g ± %.2g, want %g within 4 s.e.", tc.name, mu, se, tc.muHat)
+			if len(keys) < len(auditKeys) || !slices.Equal(keys[:len(auditKeys)], auditKeys) {
+				t.Errorf("%s: keys %v, want %v first", tc.name, keys, auditKeys)
 			}
-			if lo, hi := num(t, doc, "mu_lower"), num(t, doc, "mu_upper"); !(lo <= mu && mu <= hi) {
-				t.Errorf("%s: μ̂ = %.4g outside [%.4g, %.4g]", tc.name, mu, lo, hi)
+			for _, k := range tc.nulls {
+				if doc[k] != nil {
+					t.Errorf("%s: %s = %v, want null", tc.name, k, doc[k])
+				}
 			}
-		}
-		if tc.negative && num(t, doc, "mu_lower") <= num(t, doc, "eps") {
-			t.Errorf("%s: the negative control was not caught: mu_lower %v", tc.name, doc["mu_lower"])
-		}
+			for _, k := range tc.numbers {
+				num(t, doc, k)
+			}
+			if v, _ := doc["violation"].(bool); v != (tc.code == 1) {
+				t.Errorf("%s: violation %v with status %d", tc.name, doc["violation"], code)
+			}
+			if tc.code == 1 && (strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "VIOLATION")) {
+				t.Errorf("%s: stderr %q, want one line saying VIOLATION", tc.name, errs)
+			}
+			if tc.code == 0 && errs != "" {
+				t.Errorf("%s: stderr %q, want nothing", tc.name, errs)
+			}
+			if !math.IsNaN(tc.muHat) {
+				mu, se := num(t, doc, "mu_hat"), num(t, doc, "mu_se")
+				if math.Abs(mu-tc.muHat) > 4*se {
+					t.Errorf("%s: μ̂ = %.4g ± %.2g, want %g within 4 s.e.", tc.name, mu, se, tc.muHat)
+				}
+				if lo, hi := num(t, doc, "mu_lower"), num(t, doc, "mu_upper"); !(lo <= mu && mu <= hi) {
+					t.Errorf("%s: μ̂ = %.4g outside [%.4g, %.4g]", tc.name, mu, lo, hi)
+				}
+			}
+			if tc.negative && num(t, doc, "mu_lower") <= num(t, doc, "eps") {
+				t.Errorf("%s: the negative control was not caught: mu_lower %v", tc.name, doc["mu_lower"])
+			}
+		})
 	}
 }
 
@@ -132,14 +134,16 @@ func TestAuditCLIExitAndJSON(t *testing.T) {
 func TestAuditCLINegativeControlScenario(t *testing.T) {
 	base := []string{"--solver", "acsa", "--scenario", "linreg-t", "--n", "500", "--d", "3", "--iters", "1", "--trials", "3000", "--seed", "24"}
 	for _, f := range []string{"1", "1.5"} {
-		code, _, doc, errs := auditJSON(t, append(slices.Clone(base), "--negative-control", f)...)
-		want := 0
-		if f != "1" {
-			want = 1
-		}
-		if code != want || doc["audit"] != "run" || doc["solver"] != "acsa" || num(t, doc, "d") != 3 {
-			t.Errorf("F = %s: status %d (want %d), audit %v, solver %v, d %v; stderr %q", f, code, want, doc["audit"], doc["solver"], doc["d"], errs)
-		}
+		t.Run("negative control "+f, func(t *testing.T) {
+			code, _, doc, errs := auditJSON(t, append(slices.Clone(base), "--negative-control", f)...)
+			want := 0
+			if f != "1" {
+				want = 1
+			}
+			if code != want || doc["audit"] != "run" || doc["solver"] != "acsa" || num(t, doc, "d") != 3 {
+				t.Errorf("F = %s: status %d (want %d), audit %v, solver %v, d %v; stderr %q", f, code, want, doc["audit"], doc["solver"], doc["d"], errs)
+			}
+		})
 	}
 }
 

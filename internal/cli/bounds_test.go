@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"dpso/internal/testutil/golden"
 	"dpso/theory"
 )
 
@@ -19,24 +18,6 @@ func execTheoryCLI(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := Main(args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
-}
-
-// golden compares got with testdata/name; DPSO_UPDATE_GOLDEN=1 rewrites it.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if os.Getenv("DPSO_UPDATE_GOLDEN") == "1" {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with DPSO_UPDATE_GOLDEN=1 to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
 }
 
 var smoothConvexArgs = []string{"bounds", "--class", "smooth-convex", "--n", "10000", "--d", "100", "--eps", "1",
@@ -53,12 +34,14 @@ func TestBoundsGoldenJSON(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		args []string
-	}{{"bounds_smooth_convex.golden.json", smoothConvexArgs}, {"bounds_all_kinf.golden.json", allKInfArgs}} {
-		code, out, errs := execTheoryCLI(c.args...)
-		if code != 0 || errs != "" {
-			t.Fatalf("%v: status %d, stderr %q", c.args, code, errs)
-		}
-		golden(t, c.name, out)
+	}{{"bounds_smooth_convex.json", smoothConvexArgs}, {"bounds_all_kinf.json", allKInfArgs}} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := execTheoryCLI(c.args...)
+			if code != 0 || errs != "" {
+				t.Fatalf("%v: status %d, stderr %q", c.args, code, errs)
+			}
+			golden.Equal(t, c.name, out)
+		})
 	}
 }
 
@@ -224,21 +207,23 @@ func TestBoundsInvalidInput(t *testing.T) {
 		{[]string{"bounds", "--n", "10", "--class", "ppl"}, []string{"no bound of --class ppl", "--d, --eps"}},
 	}
 	for _, c := range cases {
-		code, out, errs := execTheoryCLI(c.args...)
-		if code != 2 {
-			t.Errorf("%v: status %d, want 2 (stderr %q)", c.args, code, errs)
-		}
-		if out != "" {
-			t.Errorf("%v: stdout %q, want none", c.args, out)
-		}
-		if strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
-			t.Errorf("%v: stderr %q is not one line", c.args, errs)
-		}
-		for _, w := range c.want {
-			if !strings.Contains(errs, w) {
-				t.Errorf("%v: stderr %q lacks %q", c.args, errs, w)
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, out, errs := execTheoryCLI(c.args...)
+			if code != 2 {
+				t.Errorf("%v: status %d, want 2 (stderr %q)", c.args, code, errs)
 			}
-		}
+			if out != "" {
+				t.Errorf("%v: stdout %q, want none", c.args, out)
+			}
+			if strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
+				t.Errorf("%v: stderr %q is not one line", c.args, errs)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("%v: stderr %q lacks %q", c.args, errs, w)
+				}
+			}
+		})
 	}
 }
 

@@ -87,27 +87,29 @@ func TestEveryOutputIsCitable(t *testing.T) {
 		{"sweep", "--vary", "eps", "--from", "0.5", "--to", "2", "--points", "2", "--trials", "2", "--csv"},
 		{"run", "--data", rows, "--rk", "3", "--beta", "2", "--csv"},
 	} {
-		code, out, errs := dpsoCLI(args...)
-		if code != 0 {
-			t.Fatalf("%q: %d %s", args, code, errs)
-		}
-		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-		if err != nil || len(recs) < 2 {
-			t.Fatalf("%q: %v (%d records)", args, err, len(recs))
-		}
-		head := recs[0]
-		i := slices.Index(head, "dpso_version")
-		if i < 0 || !slices.Equal(head[i:], []string{"dpso_version", "command", "rand", "seed", "data_sha256"}) {
-			t.Fatalf("%q: header %v lacks the citation's columns", args, head)
-		}
-		for _, r := range recs[1:] {
-			if r[i+1] != "dpso "+strings.Join(args, " ") {
-				t.Fatalf("%q: row %v: command %q", args, r, r[i+1])
+		t.Run(caseName(args), func(t *testing.T) {
+			code, out, errs := dpsoCLI(args...)
+			if code != 0 {
+				t.Fatalf("%q: %d %s", args, code, errs)
 			}
-			if slices.Contains(args, "--data") && (r[i+4] != fileSHA(t, rows) || r[i+3] != "" || r[i+2] != "secure") {
-				t.Fatalf("%q: row %v: want secure, no seed, the file's hash", args, r)
+			recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+			if err != nil || len(recs) < 2 {
+				t.Fatalf("%q: %v (%d records)", args, err, len(recs))
 			}
-		}
+			head := recs[0]
+			i := slices.Index(head, "dpso_version")
+			if i < 0 || !slices.Equal(head[i:], []string{"dpso_version", "command", "rand", "seed", "data_sha256"}) {
+				t.Fatalf("%q: header %v lacks the citation's columns", args, head)
+			}
+			for _, r := range recs[1:] {
+				if r[i+1] != "dpso "+strings.Join(args, " ") {
+					t.Fatalf("%q: row %v: command %q", args, r, r[i+1])
+				}
+				if slices.Contains(args, "--data") && (r[i+4] != fileSHA(t, rows) || r[i+3] != "" || r[i+2] != "secure") {
+					t.Fatalf("%q: row %v: want secure, no seed, the file's hash", args, r)
+				}
+			}
+		})
 	}
 }
 
@@ -193,9 +195,11 @@ func TestTwoParameterSweep(t *testing.T) {
 		{"sweep", "--vary", "eps,n", "--from", "0.5", "--to", "2"},
 		{"sweep", "--vary", "eps", "--from", "0.5", "--to", "2", "--from2", "3"},
 	} {
-		if code, _, errs := dpsoCLI(bad...); code != 2 || !strings.Contains(errs, "--") {
-			t.Errorf("%q: status %d, %s; want a usage error naming a flag", bad, code, errs)
-		}
+		t.Run(caseName(bad), func(t *testing.T) {
+			if code, _, errs := dpsoCLI(bad...); code != 2 || !strings.Contains(errs, "--") {
+				t.Errorf("%q: status %d, %s; want a usage error naming a flag", bad, code, errs)
+			}
+		})
 	}
 }
 
@@ -263,9 +267,11 @@ func TestUserDataGeometry(t *testing.T) {
 		t.Fatalf("estimated constants %v", est)
 	}
 	for _, k := range []string{"r2", "r2k", "lf", "beta", "mu", "beta_f"} {
-		if v, ok := obj(est, "values")[k].(float64); !ok || !(v > 0) {
-			t.Errorf("estimated %s = %v", k, obj(est, "values")[k])
-		}
+		t.Run(k, func(t *testing.T) {
+			if v, ok := obj(est, "values")[k].(float64); !ok || !(v > 0) {
+				t.Errorf("estimated %s = %v", k, obj(est, "values")[k])
+			}
+		})
 	}
 	code, table, errs := dpsoCLI("run", "--data", p, "--estimate-constants")
 	if code != 0 || !strings.Contains(table, "geometry ") || !strings.Contains(table, "estimated ") || !strings.Contains(table, "NOT PRIVATE") {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"dpso/internal/report"
+	"dpso/internal/testutil/golden"
 )
 
 // compareArgs is a small comparison on linreg-t with a refusal in it
@@ -18,7 +19,7 @@ import (
 var compareArgs = []string{"run", "--scenario", "linreg-t", "--d", "3", "--n", "3000", "--trials", "3", "--seed", "7",
 	"--solvers", "acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd"}
 
-// TestRunSolversIsOneComparison (issue 14 item 14): `dpso run --solvers`
+// TestRunSolversIsOneComparison: `dpso run --solvers`
 // runs the solvers on the same draws and prints one JSON document: each
 // solver's run document is the one `dpso run --solver X --json` prints
 // (common random numbers: the same data and noise streams, so the same
@@ -30,7 +31,7 @@ func TestRunSolversIsOneComparison(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "run-solvers.shape.json", jsonShape(t, out))
+	golden.Equal(t, "run-solvers.shape.json", jsonShape(t, out))
 	var doc report.ComparisonJSON
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
@@ -48,26 +49,28 @@ func TestRunSolversIsOneComparison(t *testing.T) {
 		t.Errorf("lipschitz-dpsgd: %+v", doc.Runs[2])
 	}
 	for i, name := range []string{"acsa", "nonprivate-schedule", "klz-gd"} {
-		idx := []int{0, 1, 3}[i]
-		args := append(append([]string{}, compareArgs[:len(compareArgs)-2]...), "--solver", name, "--json")
-		_, out, errs := dpsoCLI(args...)
-		// A single run states its own total; the comparison states the
-		// total of all its solvers once, at its top (issue 10).
-		var one report.RunJSON
-		json.Unmarshal([]byte(out), &one)
-		if one.Privacy.Total == nil {
-			t.Errorf("dpso run --solver %s --json has no privacy.total", name)
-		}
-		one.Privacy.Total = nil
-		one.Citation = nil // the comparison cites once, at its top
-		single, _ := report.MarshalJSON(one)
-		got, err := report.MarshalJSON(doc.Runs[idx])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != string(single) {
-			t.Errorf("%s in the comparison differs from dpso run --solver %s --json (%s):\n got %s\nwant %s", name, name, errs, got, single)
-		}
+		t.Run(name, func(t *testing.T) {
+			idx := []int{0, 1, 3}[i]
+			args := append(append([]string{}, compareArgs[:len(compareArgs)-2]...), "--solver", name, "--json")
+			_, out, errs := dpsoCLI(args...)
+			// A single run states its own total; the comparison states the
+			// total of all its solvers once, at its top.
+			var one report.RunJSON
+			json.Unmarshal([]byte(out), &one)
+			if one.Privacy.Total == nil {
+				t.Errorf("dpso run --solver %s --json has no privacy.total", name)
+			}
+			one.Privacy.Total = nil
+			one.Citation = nil // the comparison cites once, at its top
+			single, _ := report.MarshalJSON(one)
+			got, err := report.MarshalJSON(doc.Runs[idx])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(single) {
+				t.Errorf("%s in the comparison differs from dpso run --solver %s --json (%s):\n got %s\nwant %s", name, name, errs, got, single)
+			}
+		})
 	}
 	for _, i := range []int{1, 3} {
 		var xs []float64

@@ -9,7 +9,7 @@ import (
 	"dpso/internal/report"
 )
 
-// TestListShowsTheDefaultsARunUses (issue 14 item 7): for every scenario
+// TestListShowsTheDefaultsARunUses: for every scenario
 // and class, the n and k that `dpso list --json` gives are those that
 // `dpso run --dry-run --json` with only --scenario and --class resolves
 // to; on main, list said n = 10000 for hinge-t while a run used 1024.
@@ -86,10 +86,12 @@ func TestDefaultsInTextAndHelp(t *testing.T) {
 		{[]string{"--scenario", "hinge-t", "--class", "nonsmooth-sc"}, "n = 2048 (the default for class nonsmooth-sc"},
 		{[]string{"--scenario", "hinge-t", "--tail", "6"}, "k = 2, not hinge-t's usual 4: the moments localized needs at k = 4 do not exist at ν = 6"},
 	} {
-		_, out, errs := dpsoCLI(append([]string{"run", "--dry-run"}, c.args...)...)
-		if !strings.Contains(out, c.note) {
-			t.Errorf("run %s: notes lack %q\n%s%s", strings.Join(c.args, " "), c.note, out, errs)
-		}
+		t.Run(caseName(c.args), func(t *testing.T) {
+			_, out, errs := dpsoCLI(append([]string{"run", "--dry-run"}, c.args...)...)
+			if !strings.Contains(out, c.note) {
+				t.Errorf("run %s: notes lack %q\n%s%s", strings.Join(c.args, " "), c.note, out, errs)
+			}
+		})
 	}
 	// An explicit n is the user's: no note about it.
 	_, out, _ := dpsoCLI("run", "--dry-run", "--scenario", "hinge-t", "--n", "2000")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"dpso/internal/spec"
+	"dpso/internal/testutil/golden"
 	"dpso/scenarios"
 )
 
@@ -61,7 +62,7 @@ func exampleCSV(t *testing.T) (string, *scenarios.Instance) {
 func TestExampleData(t *testing.T) {
 	atRepoRoot(t)
 	want, in := exampleCSV(t)
-	if os.Getenv("DPSO_UPDATE_GOLDEN") == "1" {
+	if golden.Update() {
 		if err := os.WriteFile(exampleData, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -88,13 +89,15 @@ func TestExampleData(t *testing.T) {
 	}
 	c := in.Constants()
 	for flag, truth := range map[string]float64{"--rk": c.R(2), "--beta": c.Beta} {
-		m := regexp.MustCompile(regexp.QuoteMeta(flag) + ` ([0-9.]+)`).FindStringSubmatch(cmd)
-		if m == nil {
-			t.Errorf("the docs' example %q lacks %s", cmd, flag)
-			continue
-		}
-		if v, _ := strconv.ParseFloat(m[1], 64); v < truth {
-			t.Errorf("the docs' %s %s is below the distribution's %g: not a valid bound", flag, m[1], truth)
-		}
+		t.Run(flag, func(t *testing.T) {
+			m := regexp.MustCompile(regexp.QuoteMeta(flag) + ` ([0-9.]+)`).FindStringSubmatch(cmd)
+			if m == nil {
+				t.Errorf("the docs' example %q lacks %s", cmd, flag)
+				return
+			}
+			if v, _ := strconv.ParseFloat(m[1], 64); v < truth {
+				t.Errorf("the docs' %s %s is below the distribution's %g: not a valid bound", flag, m[1], truth)
+			}
+		})
 	}
 }

@@ -27,7 +27,7 @@ func exploreCapture(args ...string) (int, *tui.Options, string) {
 	return code, got, errb.String()
 }
 
-// TestExploreRoundTrip (issue 14 item 12): a Spec's reproduce arguments
+// TestExploreRoundTrip: a Spec's reproduce arguments
 // (spec.Spec.Args, what the explorer's reproduce line shows after
 // "dpso run") given to `dpso explore` open the explorer on a Spec with the
 // same Resolved — the other direction of the round trip the run command's
@@ -50,20 +50,22 @@ func TestExploreRoundTrip(t *testing.T) {
 		specs = append(specs, p.Spec)
 	}
 	for _, s := range specs {
-		want, err := s.Resolve()
-		if err != nil {
-			t.Fatalf("%+v: %v", s, err)
-		}
-		args := append([]string{"explore"}, s.Args()...)
-		code, opts, errs := exploreCapture(args...)
-		if code != 0 || opts == nil || opts.Start == nil {
-			t.Errorf("%s: status %d, options %+v: %s", strings.Join(args, " "), code, opts, errs)
-			continue
-		}
-		got, err := opts.Start.Resolve()
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: opened on %+v (%v), want the Resolved of %+v", strings.Join(args, " "), got.Spec, err, want.Spec)
-		}
+		t.Run(caseName(s.Args()), func(t *testing.T) {
+			want, err := s.Resolve()
+			if err != nil {
+				t.Fatalf("%+v: %v", s, err)
+			}
+			args := append([]string{"explore"}, s.Args()...)
+			code, opts, errs := exploreCapture(args...)
+			if code != 0 || opts == nil || opts.Start == nil {
+				t.Errorf("%s: status %d, options %+v: %s", strings.Join(args, " "), code, opts, errs)
+				return
+			}
+			got, err := opts.Start.Resolve()
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: opened on %+v (%v), want the Resolved of %+v", strings.Join(args, " "), got.Spec, err, want.Spec)
+			}
+		})
 	}
 }
 
@@ -108,10 +110,12 @@ func TestExploreFlags(t *testing.T) {
 		{[]string{"explore", "--data", filepath.Join(dir, "missing.csv")}, "--data:"},
 		{[]string{"explore", "--rand", "secure", "--seed", "5"}, "--seed: secure randomness reads no seed"},
 	} {
-		code, o, errs := exploreCapture(c.args...)
-		if code != 2 || o != nil || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
-			t.Errorf("%s: status %d, opened %v, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, o != nil, errs, c.want)
-		}
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, o, errs := exploreCapture(c.args...)
+			if code != 2 || o != nil || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("%s: status %d, opened %v, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, o != nil, errs, c.want)
+			}
+		})
 	}
 	// Without a terminal: the headless commands are named, exit 2.
 	code, _, errs = dpsoCLI("explore", "--scenario", "linreg-t")

@@ -93,8 +93,10 @@ func TestSessionArgsAreExploreFlags(t *testing.T) {
 		})
 	}
 	for _, args := range [][]string{{"--out", "."}, {"--data", "examples/x.csv"}} {
-		if _, err := sessionArgs(args); err == nil || !strings.Contains(err.Error(), "no file of the server") {
-			t.Errorf("%v: %v, want a refusal", args, err)
-		}
+		t.Run(caseName(args), func(t *testing.T) {
+			if _, err := sessionArgs(args); err == nil || !strings.Contains(err.Error(), "no file of the server") {
+				t.Errorf("%v: %v, want a refusal", args, err)
+			}
+		})
 	}
 }

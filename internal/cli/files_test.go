@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestPlotFileSafety is issue 10 item 5 through the CLI: --plot never
+// TestPlotFileSafety: through the CLI, --plot never
 // overwrites an existing file unless --force (exit status 2, the file
 // untouched), never writes through a symbolic link (dangling or not, with
 // or without --force), and --force replaces a regular file.
@@ -43,15 +43,19 @@ func TestPlotFileSafety(t *testing.T) {
 		{"sweep, existing file", []string{"sweep", "--scenario", "linreg-t", "--d", "2", "--trials", "2", "--vary", "n", "--from", "200", "--to", "400", "--points", "2", "--plot", existing}, "already exists"},
 	}
 	for _, c := range refused {
-		code, out, errs := dpsoCLI(c.args...)
-		if code != 2 || !strings.Contains(errs, "--plot") || !strings.Contains(errs, c.want) || out != "" {
-			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2 and %q before any output", c.name, code, out, errs, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := dpsoCLI(c.args...)
+			if code != 2 || !strings.Contains(errs, "--plot") || !strings.Contains(errs, c.want) || out != "" {
+				t.Errorf("%s: status %d, stdout %q, stderr %q; want 2 and %q before any output", c.name, code, out, errs, c.want)
+			}
+		})
 	}
 	for p, want := range map[string]string{existing: "my figure", victim: "precious"} {
-		if b, _ := os.ReadFile(p); string(b) != want {
-			t.Errorf("%s changed to %q", p, b)
-		}
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			if b, _ := os.ReadFile(p); string(b) != want {
+				t.Errorf("%s changed to %q", p, b)
+			}
+		})
 	}
 	if _, err := os.Lstat(planted); !os.IsNotExist(err) {
 		t.Error("the dangling link's target was created")

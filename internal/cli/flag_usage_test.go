@@ -18,15 +18,17 @@ func TestFlagUsageIsOneEntry(t *testing.T) {
 		t.Fatalf("only %d commands", len(cmds))
 	}
 	for _, c := range cmds {
-		c.Flags().VisitAll(func(f *pflag.Flag) {
-			if strings.Contains(f.Usage, "\n\n") {
-				t.Errorf("dpso %s --%s: usage has a blank line: %q", c.Name(), f.Name, f.Usage)
-			}
-			for _, line := range strings.Split(f.Usage, "\n") {
-				if len(line) > 40 && strings.Contains(c.Long, line) {
-					t.Errorf("dpso %s --%s: usage repeats the command's help: %q", c.Name(), f.Name, line)
+		t.Run(c.Name(), func(t *testing.T) {
+			c.Flags().VisitAll(func(f *pflag.Flag) {
+				if strings.Contains(f.Usage, "\n\n") {
+					t.Errorf("dpso %s --%s: usage has a blank line: %q", c.Name(), f.Name, f.Usage)
 				}
-			}
+				for _, line := range strings.Split(f.Usage, "\n") {
+					if len(line) > 40 && strings.Contains(c.Long, line) {
+						t.Errorf("dpso %s --%s: usage repeats the command's help: %q", c.Name(), f.Name, line)
+					}
+				}
+			})
 		})
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // developerFormatting are the marks of a number or list written by fmt's
-// %v or %g rather than by theory.NumberFormat (issue 14 item 8):
+// %v or %g rather than by theory.NumberFormat:
 // exponents in Go's notation (3.893e+05, 1e-05), Go slices ([55166 38896 …],
 // [lf]), a float printed with all its 17 digits (p = 0.01788854381999832),
 // and Go's names for the non-finite values.
@@ -54,14 +54,16 @@ func TestNoDeveloperFormatting(t *testing.T) {
 		{"run", "--scenario", "example1", "--rk", "1e300", "--dry-run"},
 		{"run", "--scenario", "mean-hard", "--r", "1e6", "--curvature", "1e-300", "--dry-run"},
 	} {
-		_, out, errs := dpsoCLI(args...)
-		text := out + errs
-		for _, re := range developerFormatting {
-			if m := re.FindString(text); m != "" {
-				i := strings.Index(text, m)
-				lo, hi := max(0, i-60), min(len(text), i+len(m)+20)
-				t.Errorf("dpso %s: %q in …%s…", strings.Join(args, " "), m, text[lo:hi])
+		t.Run(caseName(args), func(t *testing.T) {
+			_, out, errs := dpsoCLI(args...)
+			text := out + errs
+			for _, re := range developerFormatting {
+				if m := re.FindString(text); m != "" {
+					i := strings.Index(text, m)
+					lo, hi := max(0, i-60), min(len(text), i+len(m)+20)
+					t.Errorf("dpso %s: %q in …%s…", strings.Join(args, " "), m, text[lo:hi])
+				}
 			}
-		}
+		})
 	}
 }

@@ -41,7 +41,7 @@ func checkMessage(t *testing.T, args []string, errs string) {
 	}
 }
 
-// TestEchoedInputIsQuotedAndCut is issue 10 item 9: values echoed by any
+// TestEchoedInputIsQuotedAndCut: values echoed by any
 // error path — our flags, pflag's unknown-flag and missing-value errors,
 // cobra's stray arguments, a CSV cell, a file name — come quoted, escaped
 // and cut.
@@ -63,7 +63,7 @@ func TestEchoedInputIsQuotedAndCut(t *testing.T) {
 	longLine := filepath.Join(dir, "longline.csv")
 	os.WriteFile(longLine, []byte("a,y\n"+strings.Repeat("1,", 600_000)+"1\n"), 0o644)
 	cases := []hostile{
-		// Values (issue 10 item 8): no NaN, no wrapped integer, no
+		// Values: no NaN, no wrapped integer, no
 		// silent default for an empty value.
 		{[]string{"privacy", "--eps", "1", "--delta", "1e-320"}, 2, []string{"--delta:", "[10⁻³⁰⁰, 1)"}},
 		{[]string{"privacy", "--eps", "1e-200"}, 2, []string{"--eps:", "[10⁻¹⁰⁰, 10¹⁰⁰]"}},
@@ -83,9 +83,9 @@ func TestEchoedInputIsQuotedAndCut(t *testing.T) {
 		{[]string{"run", "--plot", ""}, 2, []string{"--plot:", "empty file name"}},
 		{[]string{"sweep", "--plot", "", "--vary", "n", "--from", "100", "--to", "1000"}, 2, []string{"--plot:", "empty file name"}},
 		{[]string{"run", "--data", ""}, 2, []string{"--data:", "empty value"}},
-		// Memory bounded by the flags (issue 10 item 7).
+		// Memory bounded by the flags.
 		{[]string{"run", "--scenario", "linreg-t", "--d", "100", "--n", "200000", "--trials", "10000", "--iters", "10000", "--checkpoints", "10000", "--json"}, 2, []string{"--trials:", "1 GiB", "at most 3341 trials"}},
-		// Input files (issue 10 items 6 and 8).
+		// Input files.
 		{[]string{"run", "--data", fifo, "--rk", "1", "--beta", "1"}, 2, []string{"--data:", "named pipe"}},
 		{[]string{"run", "--data", "/dev/zero", "--rk", "1", "--beta", "1"}, 2, []string{"--data:", "character device"}},
 		{[]string{"run", "--data", huge, "--rk", "1", "--beta", "1"}, 2, []string{"--data:", "line 3, column 1", "float64's range"}},
@@ -109,15 +109,17 @@ func TestEchoedInputIsQuotedAndCut(t *testing.T) {
 		{[]string{"run", "--data", escCell, "--rk", "1", "--beta", "1"}, 2, []string{"--data:", "line 2, column 2", `\x1b`}},
 	}
 	for _, c := range cases {
-		code, out, errs := dpsoCLI(c.args...)
-		if code != c.code || out != "" {
-			t.Errorf("%.80q: status %d, stdout %.100q; want %d and nothing", c.args, code, out, c.code)
-		}
-		checkMessage(t, c.args, errs)
-		for _, w := range c.want {
-			if !strings.Contains(errs, w) {
-				t.Errorf("%.80q: message %.300q lacks %q", c.args, errs, w)
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, out, errs := dpsoCLI(c.args...)
+			if code != c.code || out != "" {
+				t.Errorf("%.80q: status %d, stdout %.100q; want %d and nothing", c.args, code, out, c.code)
 			}
-		}
+			checkMessage(t, c.args, errs)
+			for _, w := range c.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("%.80q: message %.300q lacks %q", c.args, errs, w)
+				}
+			}
+		})
 	}
 }

@@ -38,7 +38,7 @@ func TestRunInvalidInput(t *testing.T) {
 		{r("--data", good, "--rk", "1", "--beta", "1", "--solver", "dp-sgd", "--sampling-rate", "0.1", "--dry-run"), []string{"--sampling-rate:", "at n = 3"}},
 		{r("--data", good, "--rk", "1", "--beta", "1", "--solvers", "acsa,dp-sgd", "--sampling-rate", "0.1", "--trials", "1"), []string{"--sampling-rate:", "below one sample"}},
 		{[]string{"sweep", "--scenario", "linreg-t", "--solver", "dp-sgd", "--sampling-rate", "1e-3", "--vary", "n", "--from", "100", "--to", "1000", "--points", "2"}, []string{"sampling-rate:", "at n = 100"}},
-		// The issue's list: k < 2 or not a number.
+		// k < 2 or not a number.
 		{r("--k", "1.5"), []string{"--k:", "[2, ∞]"}},
 		{r("--k", "abc"), []string{"--k:", "not a number", "[2, ∞]"}},
 		{r("--k", "nan"), []string{"--k:", "[2, ∞]"}},
@@ -47,7 +47,7 @@ func TestRunInvalidInput(t *testing.T) {
 		{r("--eps", "-1"), []string{"--eps:", "[10⁻¹⁰⁰, ∞]"}},
 		{r("--eps", "NaN"), []string{"--eps:", "[10⁻¹⁰⁰, ∞]"}},
 		// ε whose ρ = ε²/2 underflows, or overflows into "no privacy"
-		// (issue 10 item 4): refused on --eps, never blamed on the oracle.
+		// is refused on --eps, never blamed on the oracle.
 		{r("--eps", "1e-308"), []string{"--eps:", "[10⁻¹⁰⁰, ∞]"}},
 		{r("--eps", "1e-200", "--dry-run"), []string{"--eps:", "[10⁻¹⁰⁰, ∞]"}},
 		{r("--eps", "1e200"), []string{"--eps:", "too large", "inf for no privacy"}},
@@ -135,16 +135,18 @@ func TestRunInvalidInput(t *testing.T) {
 func checkInvalid(t *testing.T, cases []invalidRun) {
 	t.Helper()
 	for _, c := range cases {
-		code, out, errs := dpsoCLI(c.args...)
-		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
-			t.Errorf("%v: status %d, stdout %q, stderr %q: want 2, nothing, one line", c.args, code, out, errs)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(errs, w) {
-				t.Errorf("%v: stderr %q lacks %q", c.args, errs, w)
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, out, errs := dpsoCLI(c.args...)
+			if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, "\n") {
+				t.Errorf("%v: status %d, stdout %q, stderr %q: want 2, nothing, one line", c.args, code, out, errs)
+				return
 			}
-		}
+			for _, w := range c.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("%v: stderr %q lacks %q", c.args, errs, w)
+				}
+			}
+		})
 	}
 }
 
@@ -213,8 +215,10 @@ func TestHelpAndCompletionRefuseUnknown(t *testing.T) {
 		{[]string{"completion", "zsh", "extra"}, []string{"takes no arguments"}},
 	})
 	for _, ok := range [][]string{{"help"}, {"help", "run"}, {"help", "sweep", "merge"}, {"completion"}, {"completion", "bash"}, {"completion", "fish"}} {
-		if code, out, errs := dpsoCLI(ok...); code != 0 || out == "" || errs != "" {
-			t.Errorf("%v: status %d, %d bytes out, stderr %q: want 0 and output", ok, code, len(out), errs)
-		}
+		t.Run(caseName(ok), func(t *testing.T) {
+			if code, out, errs := dpsoCLI(ok...); code != 0 || out == "" || errs != "" {
+				t.Errorf("%v: status %d, %d bytes out, stderr %q: want 0 and output", ok, code, len(out), errs)
+			}
+		})
 	}
 }

@@ -141,17 +141,12 @@ func (o *momentsOpts) run(e *env) error {
 	if err != nil {
 		return userError(err, nil)
 	}
-	// The sup moments are Monte Carlo integrals evaluated on demand,
-	// without a context (at --d 10⁴ they take minutes): they run aside,
-	// and Ctrl-C ends the command at once (the process exits; the
-	// computation, abandoned, goes with it).
-	res := make(chan report.Moments, 1)
-	go func() { res <- report.NewMoments(r.Spec, in) }()
-	var m report.Moments
-	select {
-	case m = <-res:
-	case <-ctx.Done():
+	m, err := report.NewMoments(ctx, r.Spec, in)
+	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso moments")
+	}
+	if err != nil {
+		return userError(err, nil)
 	}
 	if o.asJSON {
 		err = report.WriteCitedJSON(e.stdout, m.JSON(), e.citation(r.Spec, false))

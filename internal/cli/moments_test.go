@@ -10,6 +10,7 @@ import (
 
 	"dpso/internal/report"
 	"dpso/internal/spec"
+	"dpso/internal/testutil/golden"
 	"dpso/scenarios"
 	"dpso/solvers"
 	"dpso/solvers/oracle"
@@ -45,7 +46,7 @@ func TestMomentsJSONShape(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "moments.shape.json", jsonShape(t, out))
+	golden.Equal(t, "moments.shape.json", jsonShape(t, out))
 	if got, want := topKeys(t, out), []string{"citation", "scenario", "lf", "moments", "noncentral", "coordinatewise", "grad_sup", "checks", "empirical", "contradictions"}; !slices.Equal(got, want) {
 		t.Errorf("keys %v, want %v", got, want)
 	}
@@ -186,7 +187,7 @@ func TestListJSON(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "list.shape.json", jsonShape(t, out))
+	golden.Equal(t, "list.shape.json", jsonShape(t, out))
 	var l report.ListJSON
 	if err := json.Unmarshal([]byte(out), &l); err != nil {
 		t.Fatal(err)
@@ -247,4 +248,20 @@ func TestListHuman(t *testing.T) {
 func paperName(c theory.Class) string {
 	d, _ := solvers.PaperSolver(c)
 	return d.Name()
+}
+
+// TestMomentsInterrupted: moments cancelled (its context cancelled the
+// moment the command first consults it) ends with status 130, one line on
+// stderr and no table.
+func TestMomentsInterrupted(t *testing.T) {
+	saved := interruptContext
+	defer func() { interruptContext = saved }()
+	interruptContext = func() (context.Context, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		return &onFirstUse{Context: ctx, use: cancel}, cancel
+	}
+	code, out, errs := dpsoCLI("moments", "--scenario", "contaminated", "--d", "5")
+	if code != 130 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "interrupted") {
+		t.Errorf("status %d, stdout %q, stderr %q: want 130, nothing, one line", code, out, errs)
+	}
 }

@@ -41,12 +41,14 @@ func TestRangeMessagesWriteCounts(t *testing.T) {
 		{[]string{"sweep", "--vary", "eps", "--from", "0.5", "--to", "1", "--points", "100000"}, "--points: points = 10⁵ is outside [2, 50]"},
 		{[]string{"bounds", "--n", "100000000000000000"}, "--n: n = 10¹⁷ is outside [1, "},
 	} {
-		code, _, errs := dpsoCLI(c.args...)
-		if code != 2 || !strings.Contains(errs, c.want) {
-			t.Errorf("%s: status %d, stderr %q; want status 2 and %q", strings.Join(c.args, " "), code, errs, c.want)
-		}
-		if m := longDigits.FindString(quoted.ReplaceAllString(errs, `""`)); m != "" {
-			t.Errorf("%s: %q writes %s in full: %s", strings.Join(c.args, " "), errs, m, errs)
-		}
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, _, errs := dpsoCLI(c.args...)
+			if code != 2 || !strings.Contains(errs, c.want) {
+				t.Errorf("%s: status %d, stderr %q; want status 2 and %q", strings.Join(c.args, " "), code, errs, c.want)
+			}
+			if m := longDigits.FindString(quoted.ReplaceAllString(errs, `""`)); m != "" {
+				t.Errorf("%s: %q writes %s in full: %s", strings.Join(c.args, " "), errs, m, errs)
+			}
+		})
 	}
 }

@@ -8,12 +8,12 @@ import (
 	"dpso/tui"
 )
 
-// TestPresetsUnderCertificate is issue 11's done-when on the explorer's
-// presets: the paper's algorithm at each preset's own Spec has a
-// certificate in force (a finite value, every condition holding) and its
-// measured mean lies under it (minus 3 standard errors: a one-sided test
-// at about 0.1% per preset, the error from the trials' spread). It logs,
-// for the report, the certificate, the mean and F(w₀) − F*.
+// TestPresetsUnderCertificate: on the explorer's presets the paper's
+// algorithm at each preset's own Spec has a certificate in force (a
+// finite value, every condition holding) and its measured mean lies under
+// it (minus 3 standard errors: a one-sided test at about 0.1% per preset,
+// the error from the trials' spread). It logs, for the report, the
+// certificate, the mean and F(w₀) − F*.
 func TestPresetsUnderCertificate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every preset at its own size")

@@ -49,7 +49,7 @@ func obj(j map[string]any, keys ...string) map[string]any {
 	return j
 }
 
-// TestUserDataPrivacyContract is issue 10 items 1–3 as a user sees them in
+// TestUserDataPrivacyContract: the privacy contract as a user sees it in
 // the JSON: on user data the trials compose and the total says so (3
 // trials at ρ = ε²/2 = 0.5 spend ρ = 1.5); --split-budget makes --eps the
 // total (each trial ρ = 0.5/3); the default is one trial and secure
@@ -142,7 +142,7 @@ func nearly(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
 // TestUserDataCSVSaysWhatItCannotCarry: a CSV has no room for the privacy
 // labels, so `run --data … --rand seeded --csv` says them on stderr, one
 // sentence each: NOT PRIVATE and why, and that the excess risks are a
-// non-private diagnostic (issue 10 items 2, 3).
+// non-private diagnostic.
 func TestUserDataCSVSaysWhatItCannotCarry(t *testing.T) {
 	code, out, errs := dpsoCLI("run", "--data", rowsCSV(t), "--rk", "2", "--beta", "1", "--rand", "seeded", "--csv")
 	if code != 0 || !strings.HasPrefix(out, "trial,grad_evals,excess_risk,dpso_version,command,rand,seed,data_sha256\n") {
@@ -170,18 +170,20 @@ func TestUserDataOneTrialHeaders(t *testing.T) {
 		{[]string{"sweep", "--data", data, "--rk", "2", "--beta", "1", "--vary", "eps", "--from", "0.5", "--to", "2", "--points", "2"}, "; 1 trial per point, secure randomness, keyed from crypto/rand: not reproducible."},
 		{[]string{"run", "--data", data, "--rk", "2", "--beta", "1", "--solvers", "acsa,nonprivate-schedule"}, "mean ± s.e. over 1 trial ("},
 	} {
-		code, out, errs := dpsoCLI(c.args...)
-		if code != 0 || !strings.Contains(out, c.want) || strings.Contains(out, "1 trials") {
-			t.Errorf("%s: status %d (%s), want %q and no \"1 trials\" in:\n%s", c.args[0], code, errs, c.want, out)
-		}
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, out, errs := dpsoCLI(c.args...)
+			if code != 0 || !strings.Contains(out, c.want) || strings.Contains(out, "1 trials") {
+				t.Errorf("%s: status %d (%s), want %q and no \"1 trials\" in:\n%s", c.args[0], code, errs, c.want, out)
+			}
+		})
 	}
 }
 
 // TestNoPrivacyStatementsAreTrue: with ε = ∞ (or the baseline nonprivate-schedule among
 // the releases) no output promises a guarantee: the total says there is
 // none, and no line says one "holds" or speaks of a "private mechanism"
-// that does not exist (issue 10; the "total" line said "the guarantee
-// holds per trial" at ε = ∞).
+// that does not exist (at ε = ∞ no "total" line says "the guarantee
+// holds per trial").
 func TestNoPrivacyStatementsAreTrue(t *testing.T) {
 	data := rowsCSV(t)
 	sc := []string{"--scenario", "linreg-t", "--d", "2", "--n", "500", "--trials", "2"}
@@ -199,18 +201,20 @@ func TestNoPrivacyStatementsAreTrue(t *testing.T) {
 		{"user rows JSON", []string{"run", "--data", data, "--rk", "2", "--beta", "1", "--eps", "inf", "--trials", "2", "--json"}},
 	}
 	for _, c := range cases {
-		code, out, errs := dpsoCLI(c.args...)
-		if code != 0 {
-			t.Errorf("%s: status %d: %s", c.name, code, errs)
-			continue
-		}
-		if !strings.Contains(out, "no privacy guarantee") {
-			t.Errorf("%s: the output does not say there is no privacy guarantee:\n%s", c.name, out)
-		}
-		for _, bad := range []string{"guarantee holds", "private mechanism", "spent in all not private"} {
-			if strings.Contains(out, bad) {
-				t.Errorf("%s: the output says %q although nothing is private:\n%s", c.name, bad, out)
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := dpsoCLI(c.args...)
+			if code != 0 {
+				t.Errorf("%s: status %d: %s", c.name, code, errs)
+				return
 			}
-		}
+			if !strings.Contains(out, "no privacy guarantee") {
+				t.Errorf("%s: the output does not say there is no privacy guarantee:\n%s", c.name, out)
+			}
+			for _, bad := range []string{"guarantee holds", "private mechanism", "spent in all not private"} {
+				if strings.Contains(out, bad) {
+					t.Errorf("%s: the output says %q although nothing is private:\n%s", c.name, bad, out)
+				}
+			}
+		})
 	}
 }

@@ -9,8 +9,7 @@ import (
 // the PLD accountant's grid cannot hold is refused on --accountant pld (the
 // choice that cannot answer: a small σ or a large T can be the cause),
 // with the way out (the RDP accountant), in one line with status 2.
-// `--noise-multiplier 1e-9` crashed with "internal error: makeslice: len out
-// of range" (the grid's size overflowed int).
+// At `--noise-multiplier 1e-9` the grid's size would overflow int.
 func TestPrivacyAccountantTooSmallSigma(t *testing.T) {
 	code, out, errs := execTheoryCLI("privacy", "--accountant", "pld", "--noise-multiplier", "1e-9",
 		"--sampling-rate", "0.5", "--steps", "100", "--delta", "1e-5")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -27,22 +28,34 @@ var progressTicker = func() (<-chan time.Time, func()) {
 	return t.C, t.Stop
 }
 
-// progress is the engine.Settings of a command labelled label: on a
-// terminal its progress goes to showProgress's line on stderr, elsewhere
-// nowhere. stop ends the line (a no-op off a terminal).
-func (e *env) progress(label string) (set *engine.Settings, stop func()) {
-	set = &engine.Settings{}
+// progress is the engine.Settings of a command labelled label, and ctx
+// for it: on a terminal its progress — the noise calibrations of its
+// prescriptions under the returned context (engine.ObserveCalibration),
+// then its trials — goes to showProgress's line on stderr, elsewhere
+// nowhere; terminal or not, a call whose planned work would take hours
+// says so before it starts (warnLongWork). stop ends the line (a no-op
+// off a terminal).
+func (e *env) progress(ctx context.Context, label string) (_ context.Context, set *engine.Settings, stop func()) {
+	set = &engine.Settings{Plan: e.planWarning(label, workHint(label))}
 	if !e.stderrIsTerminal() {
-		return set, func() {}
+		return ctx, set, func() {}
 	}
 	set.Progress = engine.NewMailbox[engine.Progress](256)
-	return set, showProgress(e.stderr, label, set.Progress)
+	return engine.ObserveCalibration(ctx, set.Progress), set, showProgress(e.stderr, label, set.Progress)
+}
+
+// workHint is what shortens the work of the command labelled label.
+func workHint(label string) string {
+	if strings.HasPrefix(label, "dpso sweep") {
+		return "fewer --points or --trials, or a smaller --n or --d, shorten it"
+	}
+	return "a smaller --n or --d, or fewer --trials, shortens it"
 }
 
 // showProgress draws one self-overwriting line on w (a terminal) with the
 // run's progress — percentage done, estimated time left, the latest
 // checkpoint — from progressDelay after the start; the returned function
-// stops it and erases the line.
+// stops it and erases the line (once: calling it again does nothing).
 func showProgress(w io.Writer, label string, mb *engine.Mailbox[engine.Progress]) func() {
 	return showProgressOf(w, label, "trials", mb)
 }
@@ -74,17 +87,17 @@ func showProgressOf(w io.Writer, label, unit string, mb *engine.Mailbox[engine.P
 			for _, v := range vals {
 				st.add(v)
 			}
-			if !st.have || time.Since(start) < progressDelay {
+			if !st.have && st.cal == nil || time.Since(start) < progressDelay {
 				continue
 			}
 			fmt.Fprint(w, "\r\x1b[K"+st.line(label, time.Since(start), width))
 			drawn = true
 		}
 	}()
-	return func() {
+	return sync.OnceFunc(func() {
 		close(done)
 		wg.Wait()
-	}
+	})
 }
 
 // termWidth is the width of the terminal w writes to, 0 when unknown.
@@ -115,20 +128,47 @@ type progressState struct {
 	have     bool
 	done     int
 	inflight map[progressKey]float64
-	unit     string // what Total counts: "trials" (the default), "runs"
+	ended    map[progressKey]bool // runs whose Done report arrived
+	unit     string               // what Total counts: "trials" (the default), "runs"
+	// cal is the latest noise calibration report, shown until the first
+	// trial reports (see calibrationLine).
+	cal *engine.Calibration
 }
 
 func newProgressState() *progressState {
-	return &progressState{inflight: map[progressKey]float64{}, unit: "trials"}
+	return &progressState{inflight: map[progressKey]float64{}, ended: map[progressKey]bool{}, unit: "trials"}
 }
 
 func (s *progressState) add(p engine.Progress) {
+	if p.Calibration != nil {
+		s.cal = p.Calibration
+		return
+	}
+	k := progressKey{p.Point, p.Trial, p.Solver}
+	if p.Pulse {
+		// From inside an iteration: the work done moves, the latest
+		// checkpoint's iterate and excess risk stand.
+		if p.Planned > 0 && !s.ended[k] {
+			s.inflight[k] = max(s.inflight[k], min(1, float64(p.GradEvals)/float64(p.Planned)))
+		}
+		if !s.have {
+			s.last, s.have = p, true
+		} else if (progressKey{s.last.Point, s.last.Trial, s.last.Solver}) == k {
+			s.last.GradEvals = max(s.last.GradEvals, p.GradEvals)
+		}
+		s.last.Total, s.last.Elapsed = p.Total, p.Elapsed
+		return
+	}
 	s.last, s.have = p, true
 	s.done = max(s.done, p.TrialsDone)
-	k := progressKey{p.Point, p.Trial, p.Solver}
 	switch {
 	case p.Done:
 		delete(s.inflight, k)
+		s.ended[k] = true
+	case p.Planned > 0:
+		// The share of the planned gradient evaluations: the work, which
+		// pulses measure between checkpoints too.
+		s.inflight[k] = max(s.inflight[k], min(1, float64(p.GradEvals)/float64(p.Planned)))
 	case p.Iters > 0:
 		s.inflight[k] = min(1, float64(p.Iter)/float64(p.Iters))
 	}
@@ -148,12 +188,22 @@ func (s *progressState) fraction() float64 {
 }
 
 // eta is the time left at the rate so far, elapsed·(1 − f)/f; NaN until
-// 1% is done.
+// 0.1% is done (pulses move f smoothly inside a long iteration, so a
+// run of hours has its estimate within seconds).
 func eta(f float64, elapsed time.Duration) float64 {
-	if !(f >= 0.01) {
+	if !(f >= 0.001) {
 		return math.NaN()
 	}
 	return elapsed.Seconds() * (1 - f) / f
+}
+
+// percent writes a share done, floored (forgiving rounding): "56%", and
+// below 10% with a decimal, "0.4%", so that a run of hours is seen to move.
+func percent(f float64) string {
+	if f < 0.1 {
+		return fmt.Sprintf("%.1f%%", math.Floor(1000*f+1e-9)/10)
+	}
+	return fmt.Sprintf("%d%%", int(100*f+1e-9))
 }
 
 // fmtSeconds writes a duration as "0.8 s", "12 s", "3 min 05 s".
@@ -174,20 +224,26 @@ func fmtSeconds(x float64) string {
 // parts that do not fit are left out, the least useful first, so the
 // line never wraps and no word is cut.
 func (s *progressState) line(label string, elapsed time.Duration, width int) string {
+	if !s.have && s.cal != nil {
+		return calibrationLine(label, *s.cal, elapsed, width)
+	}
 	p := s.last
 	head := label + ":"
 	if f := s.fraction(); !math.IsNaN(f) {
-		head += fmt.Sprintf(" %d%%", int(100*f+1e-9)) // floor, forgiving rounding
+		head += " " + percent(f)
 		if t := eta(f, elapsed); !math.IsNaN(t) {
-			head += " · ETA " + fmtSeconds(t)
+			head += " · ETA " + fmtHours(t)
 		}
 	}
 	where := fmt.Sprintf("%s trial %d", p.Solver, p.Trial)
 	if p.Iters > 0 {
 		where += fmt.Sprintf(" iter %d/%d", p.Iter, p.Iters)
 	}
+	evals, excess := theory.Sig4.Format(float64(p.GradEvals))+" grad evals", "excess risk "+theory.Sig4.Format(p.Excess)
 	if p.Solver == "" {
-		where = "" // a count of runs (an audit): no solver's iteration to show
+		// A count of runs (an audit): no solver's iteration, evaluations
+		// or excess risk to show.
+		where, evals, excess = "", "", ""
 	}
 	parts := []struct {
 		text string
@@ -196,8 +252,8 @@ func (s *progressState) line(label string, elapsed time.Duration, width int) str
 		{head, 0},
 		{fmt.Sprintf("%d/%d %s done", s.done, p.Total, s.unit), 1},
 		{where, 4},
-		{theory.Sig4.Format(float64(p.GradEvals)) + " grad evals", 5},
-		{"excess risk " + theory.Sig4.Format(p.Excess), 3},
+		{evals, 5},
+		{excess, 3},
 		{fmtSeconds(elapsed.Seconds()) + " elapsed", 2},
 		{"(Ctrl-C cancels)", 6},
 	}
@@ -222,6 +278,27 @@ func (s *progressState) line(label string, elapsed time.Duration, width int) str
 		}
 	}
 	return fitWidth(strings.Join(out, " · "), width)
+}
+
+// calibrationLine is the progress line of a noise calibration before the
+// trials start: the accountant's evaluations so far and the bracket they
+// put the noise multiplier in.
+func calibrationLine(label string, c engine.Calibration, elapsed time.Duration, width int) string {
+	num := theory.Sig6.Format
+	var where string
+	switch {
+	case c.Lo > 0 && c.Lo < c.Hi && !math.IsInf(c.Hi, 1):
+		where = "σ in (" + num(c.Lo) + ", " + num(c.Hi) + "]"
+	case c.Lo > 0 && math.IsInf(c.Hi, 1):
+		where = "σ above " + num(c.Lo)
+	case c.Lo == 0 && !math.IsInf(c.Hi, 1):
+		where = "σ at most " + num(c.Hi)
+	default:
+		where = "trying σ = " + num(c.Sigma)
+	}
+	line := fmt.Sprintf("%s: calibrating the noise multiplier · %d evaluations of the %s accountant · %s · %s elapsed · (Ctrl-C cancels)",
+		label, c.Evals, strings.ToUpper(c.Accountant), where, fmtSeconds(elapsed.Seconds()))
+	return fitWidth(line, width)
 }
 
 // fitWidth cuts s to fewer than width runes (no limit when width ≤ 0), at

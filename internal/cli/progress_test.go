@@ -98,12 +98,14 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("80 columns: %q", narrow)
 	}
 	for x, want := range map[float64]string{0.84: "0.8 s", 12.4: "12 s", 185: "3 min 05 s"} {
-		if got := fmtSeconds(x); got != want {
-			t.Errorf("fmtSeconds(%g) = %q, want %q", x, got, want)
-		}
+		t.Run(fmt.Sprintf("%g s", x), func(t *testing.T) {
+			if got := fmtSeconds(x); got != want {
+				t.Errorf("fmtSeconds(%g) = %q, want %q", x, got, want)
+			}
+		})
 	}
-	if !math.IsNaN(eta(0.005, time.Second)) {
-		t.Error("an ETA before 1% is done")
+	if !math.IsNaN(eta(0.0005, time.Second)) || math.Abs(eta(0.005, time.Second)-199) > 1e-9 {
+		t.Error("want an ETA from 0.1% done on, elapsed·(1 − f)/f")
 	}
 	savedDelay, savedTicker := progressDelay, progressTicker
 	defer func() { progressDelay, progressTicker = savedDelay, savedTicker }()
@@ -127,6 +129,40 @@ func TestProgressLine(t *testing.T) {
 	// Piped (not a terminal): nothing on stderr, as every other test checks.
 	if (&env{stderr: &buf}).stderrIsTerminal() {
 		t.Error("a buffer is a terminal")
+	}
+}
+
+// TestProgressLineInsideOneIteration: a run of one iteration over 10⁸
+// samples (T = 1) reports its first checkpoint, then pulses from inside
+// the oracle call: the line's share is the gradient evaluations over the
+// planned ones (4·10⁶ of 10⁸ on each of two trials of five: 1.6%, with
+// a decimal below 10%) with an ETA, while the iteration, the excess risk
+// and the trials done stay those of the checkpoints; a pulse that arrives
+// after its run's Done report changes nothing.
+func TestProgressLineInsideOneIteration(t *testing.T) {
+	st := newProgressState()
+	const planned = 100_000_000
+	for tr := range 2 {
+		st.add(engine.Progress{Solver: "acsa", Trial: tr, Iter: 0, Iters: 1, Planned: planned, Excess: 0.1875, Total: 5})
+	}
+	if f := st.fraction(); f != 0 {
+		t.Fatalf("fraction %g at the first checkpoints, want 0", f)
+	}
+	for tr := range 2 {
+		st.add(engine.Progress{Solver: "acsa", Trial: tr, GradEvals: 4_000_000, Planned: planned, Pulse: true, Total: 5})
+	}
+	if f := st.fraction(); math.Abs(f-0.016) > 1e-12 {
+		t.Errorf("fraction %g after the pulses, want 2·0.04/5 = 0.016", f)
+	}
+	got := st.line("dpso run", 80*time.Second, 0)
+	want := "dpso run: 1.6% · ETA 1.4 h · 0/5 trials done · acsa trial 1 iter 0/1 · 4·10⁶ grad evals · excess risk 0.1875 · 1 min 20 s elapsed · (Ctrl-C cancels)"
+	if got != want {
+		t.Errorf("progress line\n got %q\nwant %q", got, want)
+	}
+	st.add(engine.Progress{Solver: "acsa", Trial: 0, Iter: 1, Iters: 1, GradEvals: planned, Planned: planned, Done: true, Total: 5, TrialsDone: 1})
+	st.add(engine.Progress{Solver: "acsa", Trial: 0, GradEvals: planned - 1, Planned: planned, Pulse: true, Total: 5})
+	if f := st.fraction(); math.Abs(f-(1+0.04)/5) > 1e-12 {
+		t.Errorf("fraction %g after trial 0 ended and a late pulse, want 1.04/5", f)
 	}
 }
 
@@ -204,8 +240,54 @@ func TestFitWidth(t *testing.T) {
 		{"excess risk 0.0123 · 1.5 s", 16, "excess risk…"}, // at a space: no word cut
 
 	} {
-		if got := fitWidth(c.s, c.width); got != c.want || (c.width > 0 && utf8.RuneCountInString(got) >= max(c.width, 2)) {
-			t.Errorf("fitWidth(%q, %d) = %q, want %q", c.s, c.width, got, c.want)
+		t.Run(fmt.Sprintf("%q width %d", c.s, c.width), func(t *testing.T) {
+			if got := fitWidth(c.s, c.width); got != c.want || (c.width > 0 && utf8.RuneCountInString(got) >= max(c.width, 2)) {
+				t.Errorf("fitWidth(%q, %d) = %q, want %q", c.s, c.width, got, c.want)
+			}
+		})
+	}
+}
+
+// TestProgressLineWhileCalibrating: before any trial reports, the line
+// shows the noise calibration — its evaluations and the bracket of σ —
+// and the first trial's report replaces it.
+func TestProgressLineWhileCalibrating(t *testing.T) {
+	st := newProgressState()
+	for _, c := range []struct {
+		cal  engine.Calibration
+		want string
+	}{
+		{engine.Calibration{Accountant: "rdp", Evals: 3, Sigma: 2, Lo: 1, Hi: 2},
+			"dpso run: calibrating the noise multiplier · 3 evaluations of the RDP accountant · σ in (1, 2] · 2.0 s elapsed · (Ctrl-C cancels)"},
+		{engine.Calibration{Accountant: "pld", Evals: 4, Sigma: 0.5, Hi: 0.5},
+			"dpso run: calibrating the noise multiplier · 4 evaluations of the PLD accountant · σ at most 0.5 · 2.0 s elapsed · (Ctrl-C cancels)"},
+		{engine.Calibration{Accountant: "pld", Evals: 5, Sigma: 0.45, Lo: 0.45, Hi: math.Inf(1)},
+			"dpso run: calibrating the noise multiplier · 5 evaluations of the PLD accountant · σ above 0.45 · 2.0 s elapsed · (Ctrl-C cancels)"},
+		{engine.Calibration{Accountant: "pld", Evals: 6, Sigma: 0.4511, Lo: 0.4512, Hi: 0.4511},
+			"dpso run: calibrating the noise multiplier · 6 evaluations of the PLD accountant · trying σ = 0.4511 · 2.0 s elapsed · (Ctrl-C cancels)"},
+	} {
+		st.add(engine.Progress{Calibration: &c.cal})
+		if got := st.line("dpso run", 2*time.Second, 0); got != c.want {
+			t.Errorf("line\n got %q\nwant %q", got, c.want)
 		}
+	}
+	st.add(engine.Progress{Solver: "dp-sgd", Iters: 10, Total: 1})
+	if got := st.line("dpso run", 2*time.Second, 0); strings.Contains(got, "calibrating") {
+		t.Errorf("after the first trial's report: %q", got)
+	}
+}
+
+// TestProgressLineOfACount: a job that counts its runs (an audit) shows
+// the runs done and the time, and no solver, gradient evaluations or
+// excess risk, which it does not have: 30 of 6000 runs after 2 s is 0.5%,
+// 398 s left at that pace.
+func TestProgressLineOfACount(t *testing.T) {
+	st := newProgressState()
+	st.unit = "runs"
+	st.add(engine.Progress{TrialsDone: 30, Total: 6000})
+	got := st.line("dpso audit", 2*time.Second, 0)
+	want := "dpso audit: 0.5% · ETA 6 min 38 s · 30/6000 runs done · 2.0 s elapsed · (Ctrl-C cancels)"
+	if got != want {
+		t.Errorf("line\n got %q\nwant %q", got, want)
 	}
 }

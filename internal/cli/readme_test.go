@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"dpso/internal/testutil/golden"
 )
 
 // readmeMark precedes every block of the README and of docs/ that shows a
@@ -118,7 +120,7 @@ func TestREADMEOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	update := os.Getenv("DPSO_UPDATE_GOLDEN") == "1"
+	update := golden.Update()
 	total := 0
 	for _, name := range markdownFiles(t) {
 		page, err := filepath.Abs(name)

@@ -119,7 +119,9 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 	ctx, stop := interruptContext()
 	defer stop()
 	if o.dryRun {
-		p, err := engine.Prescribe(ctx, r)
+		pctx, _, stopProgress := e.progress(ctx, "dpso run --dry-run")
+		p, err := engine.Prescribe(pctx, r)
+		stopProgress()
 		if ctx.Err() != nil {
 			return errInterrupted(ctx, "dpso run --dry-run")
 		}
@@ -129,6 +131,7 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 		if p.Refused != "" {
 			return userError(&solvers.RefusedError{Solver: p.Solver, Reason: p.Refused}, nil)
 		}
+		e.warnLongWork("dpso run --dry-run", p.Plan, true, workHint("dpso run"))
 		if o.asJSON {
 			return report.WriteJSON(e.stdout, report.Prescription(p, report.Options{ConvDelta: conv, Citation: e.citation(r.Spec, true)}))
 		}
@@ -137,8 +140,8 @@ func (o *runOpts) run(e *env, cmd *cobra.Command) error {
 	if err := checkPlot(o.plotPath, o.force); err != nil {
 		return err
 	}
-	set, stopProgress := e.progress("dpso run")
-	rep, err := engine.Run(ctx, r, set)
+	pctx, set, stopProgress := e.progress(ctx, "dpso run")
+	rep, err := engine.Run(pctx, r, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso run")
@@ -175,8 +178,8 @@ func (o *runOpts) compare(e *env, r spec.Resolved, conv float64) error {
 	if err := checkPlot(o.plotPath, o.force); err != nil {
 		return err
 	}
-	set, stopProgress := e.progress("dpso run --solvers")
-	cmp, err := engine.Compare(ctx, r, o.solverList, set)
+	pctx, set, stopProgress := e.progress(ctx, "dpso run --solvers")
+	cmp, err := engine.Compare(pctx, r, o.solverList, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso run --solvers")

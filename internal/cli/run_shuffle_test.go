@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -76,53 +77,55 @@ func TestRunShuffleCoordinateBounds(t *testing.T) {
 		{"smooth-convex", "shuffle-clip", theory.SmoothConvexACSAShuffle},
 		{"smooth-sc", "shuffle-clip", theory.SmoothSCSGDShuffle},
 	} {
-		args := []string{"run", "--scenario", "linreg-t", "--class", c.class, "--oracle", c.oracle, "--dry-run", "--json"}
-		code, out, errs := dpsoCLI(args...)
-		if code != 0 {
-			t.Fatalf("%v: status %d: %s", args, code, errs)
-		}
-		var j struct {
-			Bounds []struct {
-				ID     string
-				Source string
-				Value  *float64
+		t.Run(fmt.Sprintf("%s %s", c.class, c.oracle), func(t *testing.T) {
+			args := []string{"run", "--scenario", "linreg-t", "--class", c.class, "--oracle", c.oracle, "--dry-run", "--json"}
+			code, out, errs := dpsoCLI(args...)
+			if code != 0 {
+				t.Fatalf("%v: status %d: %s", args, code, errs)
 			}
-		}
-		if err := json.Unmarshal([]byte(out), &j); err != nil {
-			t.Fatal(err)
-		}
-		if len(j.Bounds) != 1 || j.Bounds[0].ID != c.want {
-			t.Errorf("%s %s: bounds %+v, want only %s", c.class, c.oracle, j.Bounds, c.want)
-			continue
-		}
-		label := "lem: pvec"
-		if c.oracle == "shuffle-coordinate" {
-			label = "prop: sdp bias var"
-		}
-		if !strings.Contains(j.Bounds[0].Source, label) {
-			t.Errorf("%s: source %q lacks %q", c.want, j.Bounds[0].Source, label)
-		}
-		if c.oracle != "shuffle-coordinate" {
-			continue
-		}
-		// The value is theory's at the scenario's coordinate-wise moments.
-		r := resolved(t, spec.Spec{Scenario: "linreg-t", Class: theory.Class(c.class)})
-		in, err := scenarios.Build(context.Background(), r.Problem)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ti := in.WithCoordOracle(in.TheoryUnder(theory.Tilde, spec.DefaultDelta))
-		p := ti.Params()
-		if !(p.Gk > 0) || p.Gk == p.Rk {
-			t.Fatalf("γ_k^(1/k) = %g (r̃_k = %g): not the scenario's coordinate-wise moment", p.Gk, p.Rk)
-		}
-		b, err := theory.Evaluate(c.want, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if j.Bounds[0].Value == nil || math.Abs(*j.Bounds[0].Value-b.Value) > 1e-12*b.Value {
-			t.Errorf("%s: value %v, theory at γ_k^(1/k) = %g: %g", c.want, j.Bounds[0].Value, p.Gk, b.Value)
-		}
+			var j struct {
+				Bounds []struct {
+					ID     string
+					Source string
+					Value  *float64
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &j); err != nil {
+				t.Fatal(err)
+			}
+			if len(j.Bounds) != 1 || j.Bounds[0].ID != c.want {
+				t.Errorf("%s %s: bounds %+v, want only %s", c.class, c.oracle, j.Bounds, c.want)
+				return
+			}
+			label := "lem: pvec"
+			if c.oracle == "shuffle-coordinate" {
+				label = "prop: sdp bias var"
+			}
+			if !strings.Contains(j.Bounds[0].Source, label) {
+				t.Errorf("%s: source %q lacks %q", c.want, j.Bounds[0].Source, label)
+			}
+			if c.oracle != "shuffle-coordinate" {
+				return
+			}
+			// The value is theory's at the scenario's coordinate-wise moments.
+			r := resolved(t, spec.Spec{Scenario: "linreg-t", Class: theory.Class(c.class)})
+			in, err := scenarios.Build(context.Background(), r.Problem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ti := in.WithCoordOracle(in.TheoryUnder(theory.Tilde, spec.DefaultDelta))
+			p := ti.Params()
+			if !(p.Gk > 0) || p.Gk == p.Rk {
+				t.Fatalf("γ_k^(1/k) = %g (r̃_k = %g): not the scenario's coordinate-wise moment", p.Gk, p.Rk)
+			}
+			b, err := theory.Evaluate(c.want, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j.Bounds[0].Value == nil || math.Abs(*j.Bounds[0].Value-b.Value) > 1e-12*b.Value {
+				t.Errorf("%s: value %v, theory at γ_k^(1/k) = %g: %g", c.want, j.Bounds[0].Value, p.Gk, b.Value)
+			}
+		})
 	}
 	code, human, errs := dpsoCLI("run", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--trials", "1",
 		"--rand", "seeded", "--oracle", "shuffle-coordinate", "--dry-run")

@@ -21,6 +21,7 @@ import (
 	"dpso/internal/engine"
 	"dpso/internal/report"
 	"dpso/internal/spec"
+	"dpso/internal/testutil/golden"
 	"dpso/scenarios"
 	"dpso/solvers/oracle"
 	"dpso/theory"
@@ -46,8 +47,8 @@ func TestRunJSONShapeAndValues(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
-	golden(t, "run.shape.json", jsonShape(t, out))
-	// The issue's keys, in its order.
+	golden.Equal(t, "run.shape.json", jsonShape(t, out))
+	// The document's keys, in order.
 	want := []string{"citation", "scenario", "class", "solver", "oracle", "n", "d", "k", "eps", "seed", "rand", "private", "params", "privacy", "excess_risk", "trials",
 		"w0_excess", "nonprivate_reference", "clipped", "certificate", "bounds", "notes"}
 	if got := topKeys(t, out); !slices.Equal(got, want) {
@@ -358,7 +359,7 @@ func TestRunUserData(t *testing.T) {
 			t.Errorf("%s on user data: %v, want \"private\": false and the reason", k, j[k])
 		}
 	}
-	// With T, C and the step given, no constant is needed (the issue).
+	// With T, C and the step given, no constant is needed.
 	if code, _, errs := dpsoCLI("run", "--data", good, "--iters", "2", "--clip", "1", "--step", "0.1", "--trials", "2"); code != 0 {
 		t.Errorf("overridden run on data: status %d, %s", code, errs)
 	}
@@ -439,7 +440,7 @@ func TestRunReferenceStatesDefaults(t *testing.T) {
 	}
 }
 
-// `dpso run --solver dp-sgd --eps 1 --json` (the issue's "done when"):
+// `dpso run --solver dp-sgd --eps 1 --json`:
 // the privacy block names the accountant and gives the accounted (ε', δ),
 // at most 4.3772 at δ = 1e-5, the exact ε' of ρ = ½ (dp_accounting's
 // Gaussian value 4.37718), with the PLD's proved lower bound below it.
@@ -609,16 +610,18 @@ func TestRunAssumption(t *testing.T) {
 		{[]string{"--scenario", "linreg-t", "--assumption", "central"}, "unknown assumption"},
 		{[]string{"--scenario", "linreg-t", "--assumption", "noncentral", "--rk", "3"}, "--rk overrides"},
 	} {
-		code, _, errs := dpsoCLI(append([]string{"run", "--dry-run"}, tc.args...)...)
-		if code != 2 || !strings.HasPrefix(errs, "dpso: --assumption: ") || !strings.Contains(errs, tc.want) {
-			t.Errorf("%v: status %d, %q (want --assumption and %q)", tc.args, code, errs, tc.want)
-		}
+		t.Run(caseName(tc.args), func(t *testing.T) {
+			code, _, errs := dpsoCLI(append([]string{"run", "--dry-run"}, tc.args...)...)
+			if code != 2 || !strings.HasPrefix(errs, "dpso: --assumption: ") || !strings.Contains(errs, tc.want) {
+				t.Errorf("%v: status %d, %q (want --assumption and %q)", tc.args, code, errs, tc.want)
+			}
+		})
 	}
 }
 
 // TestRunBudgetCapped: a localized run whose schedule the work budget cuts
 // is labelled budget-capped, not prescribed, and says that the theorem
-// assumes the full schedule (issue 11 item 4).
+// assumes the full schedule.
 func TestRunBudgetCapped(t *testing.T) {
 	args := []string{"run", "--scenario", "affine-hard", "--n", "10000", "--dry-run"}
 	code, out, errs := dpsoCLI(args...)

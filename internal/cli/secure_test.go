@@ -91,10 +91,12 @@ func TestSecureRandomnessRefusesASeed(t *testing.T) {
 		{"sweep", "--rand", "secure", "--seed", "5", "--vary", "eps", "--from", "0.5", "--to", "1"},
 		{"audit", "--rand", "secure", "--seed", "5"},
 	} {
-		code, out, errs := dpsoCLI(args...)
-		if code != 2 || out != "" || !strings.HasPrefix(errs, "dpso: --seed:") || !strings.Contains(errs, "--rand seeded") {
-			t.Errorf("%v: status %d, stdout %q, stderr %q: want 2 and one line on --seed", args, code, out, errs)
-		}
+		t.Run(caseName(args), func(t *testing.T) {
+			code, out, errs := dpsoCLI(args...)
+			if code != 2 || out != "" || !strings.HasPrefix(errs, "dpso: --seed:") || !strings.Contains(errs, "--rand seeded") {
+				t.Errorf("%v: status %d, stdout %q, stderr %q: want 2 and one line on --seed", args, code, out, errs)
+			}
+		})
 	}
 	// Seeded on the same rows is allowed (and says it is not private).
 	if code, _, errs := dpsoCLI("run", "--data", data, "--rk", "3", "--beta", "1", "--seed", "5", "--rand", "seeded"); code != 0 {

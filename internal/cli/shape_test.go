@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -154,4 +155,18 @@ func topKeys(t *testing.T, doc string) []string {
 		}
 	}
 	return keys
+}
+
+// caseName names a test case by its command line, an absolute path (a
+// test's temporary file) by its base name, so that the name is the same
+// on every run.
+func caseName(args []string) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		if filepath.IsAbs(a) {
+			a = filepath.Base(a)
+		}
+		parts[i] = a
+	}
+	return strings.Join(parts, " ")
 }

@@ -28,7 +28,7 @@ func shardRun(t *testing.T, dir string, n int, args ...string) []string {
 	return names
 }
 
-// TestSweepShardedMergesToTheSameBytes (issue 16 item 4, its Done-when): a
+// TestSweepShardedMergesToTheSameBytes: a
 // sweep cut into 3 shards, run separately (each with its own --workers)
 // and merged, prints byte for byte what the unsharded sweep prints: the
 // JSON, the CSV, the table and the SVG figure; the order of the files
@@ -40,20 +40,22 @@ func TestSweepShardedMergesToTheSameBytes(t *testing.T) {
 		name  string
 		extra []string
 	}{{"JSON", []string{"--json"}}, {"CSV", []string{"--csv"}}, {"table", nil}} {
-		code, want, errs := dpsoCLI(append(slices.Clone(sweepArgs), c.extra...)...)
-		if code != 0 {
-			t.Fatalf("%s: sweep: status %d: %s", c.name, code, errs)
-		}
-		files := slices.Clone(parts)
-		slices.Reverse(files)
-		code, got, errs := dpsoCLI(append(append([]string{"sweep", "merge"}, files...), c.extra...)...)
-		if code != 0 || errs != "" {
-			t.Fatalf("%s: merge: status %d: %s", c.name, code, errs)
-		}
-		// The same bytes but for the citation's command line (merge's).
-		if uncited(got) != uncited(want) {
-			t.Errorf("%s: the merged output differs from the unsharded sweep's:\n--- merged\n%s\n--- sweep\n%s", c.name, got, want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			code, want, errs := dpsoCLI(append(slices.Clone(sweepArgs), c.extra...)...)
+			if code != 0 {
+				t.Fatalf("%s: sweep: status %d: %s", c.name, code, errs)
+			}
+			files := slices.Clone(parts)
+			slices.Reverse(files)
+			code, got, errs := dpsoCLI(append(append([]string{"sweep", "merge"}, files...), c.extra...)...)
+			if code != 0 || errs != "" {
+				t.Fatalf("%s: merge: status %d: %s", c.name, code, errs)
+			}
+			// The same bytes but for the citation's command line (merge's).
+			if uncited(got) != uncited(want) {
+				t.Errorf("%s: the merged output differs from the unsharded sweep's:\n--- merged\n%s\n--- sweep\n%s", c.name, got, want)
+			}
+		})
 	}
 	whole, merged := filepath.Join(dir, "whole.svg"), filepath.Join(dir, "merged.svg")
 	if code, _, errs := dpsoCLI(append(slices.Clone(sweepArgs), "--plot", whole)...); code != 0 {
@@ -156,21 +158,23 @@ func TestSweepShardRefusals(t *testing.T) {
 		{append(slices.Clone(sweepArgs), "--force"), []string{"--force:", "--out"}},
 		{merge(parts...), nil},
 	} {
-		code, _, errs := dpsoCLI(c.args...)
-		if c.want == nil {
-			if code != 0 {
-				t.Errorf("%v: status %d: %s", c.args, code, errs)
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, _, errs := dpsoCLI(c.args...)
+			if c.want == nil {
+				if code != 0 {
+					t.Errorf("%v: status %d: %s", c.args, code, errs)
+				}
+				return
 			}
-			continue
-		}
-		if code != 2 {
-			t.Errorf("%v: status %d, want 2 (%s)", c.args, code, errs)
-		}
-		for _, w := range c.want {
-			if !strings.Contains(errs, w) {
-				t.Errorf("%v: %q lacks %q", c.args, errs, w)
+			if code != 2 {
+				t.Errorf("%v: status %d, want 2 (%s)", c.args, code, errs)
 			}
-		}
+			for _, w := range c.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("%v: %q lacks %q", c.args, errs, w)
+				}
+			}
+		})
 	}
 	// --force replaces the file, atomically.
 	code, _, errs := dpsoCLI(append(slices.Clone(sweepArgs), "--shard", "1/3", "--out", parts[0], "--force")...)

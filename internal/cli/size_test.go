@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestStreamedRunsHaveNoMaterializationCap (issue 16 item 3): the cap
+// TestStreamedRunsHaveNoMaterializationCap: the cap
 // n·(d+1) ≤ 2·10⁸ binds only a run that materializes its dataset. A
 // one-pass solver on a synthetic scenario resolves at n = 10⁷, d = 50
 // (5.1·10⁸ floats, which it never holds); a multi-pass solver, or a
@@ -17,23 +17,25 @@ import (
 func TestStreamedRunsHaveNoMaterializationCap(t *testing.T) {
 	size := []string{"--n", "10000000", "--d", "50"}
 	for _, solver := range []string{"clipped-sgd", "nonprivate-schedule", "lipschitz-dpsgd"} {
-		args := append([]string{"run", "--scenario", "linreg-t", "--class", "smooth-sc", "--solver", solver, "--dry-run", "--json"}, size...)
-		code, out, errs := dpsoCLI(args...)
-		if solver == "lipschitz-dpsgd" {
-			// It refuses for another reason (L_f = ∞), never for the size.
-			if code == 0 || strings.Contains(errs, "n·(d+1)") || !strings.Contains(errs+out, "L_f") {
-				t.Errorf("%s: status %d, %s%s", solver, code, out, errs)
+		t.Run(solver, func(t *testing.T) {
+			args := append([]string{"run", "--scenario", "linreg-t", "--class", "smooth-sc", "--solver", solver, "--dry-run", "--json"}, size...)
+			code, out, errs := dpsoCLI(args...)
+			if solver == "lipschitz-dpsgd" {
+				// It refuses for another reason (L_f = ∞), never for the size.
+				if code == 0 || strings.Contains(errs, "n·(d+1)") || !strings.Contains(errs+out, "L_f") {
+					t.Errorf("%s: status %d, %s%s", solver, code, out, errs)
+				}
+				return
 			}
-			continue
-		}
-		if code != 0 {
-			t.Errorf("%s streams at n = 10⁷, d = 50: status %d: %s", solver, code, errs)
-			continue
-		}
-		var j struct{ N, D int }
-		if err := json.Unmarshal([]byte(out), &j); err != nil || j.N != 10_000_000 || j.D != 50 {
-			t.Errorf("%s: n, d = %d, %d (%v)", solver, j.N, j.D, err)
-		}
+			if code != 0 {
+				t.Errorf("%s streams at n = 10⁷, d = 50: status %d: %s", solver, code, errs)
+				return
+			}
+			var j struct{ N, D int }
+			if err := json.Unmarshal([]byte(out), &j); err != nil || j.N != 10_000_000 || j.D != 50 {
+				t.Errorf("%s: n, d = %d, %d (%v)", solver, j.N, j.D, err)
+			}
+		})
 	}
 	for _, c := range []struct {
 		args []string
@@ -48,16 +50,18 @@ func TestStreamedRunsHaveNoMaterializationCap(t *testing.T) {
 		{[]string{"--scenario", "hinge-t", "--solver", "nonprivate-schedule"},
 			[]string{"--n:", "nonprivate-schedule runs localized's schedule, which makes several passes", "n ≤ 3.921568·10⁶"}},
 	} {
-		args := append(append([]string{"run", "--dry-run"}, c.args...), size...)
-		code, _, errs := dpsoCLI(args...)
-		if code != 2 {
-			t.Errorf("%v: status %d, want 2 (%s)", c.args, code, errs)
-		}
-		for _, w := range c.want {
-			if !strings.Contains(errs, w) {
-				t.Errorf("%v: %q lacks %q", c.args, errs, w)
+		t.Run(caseName(c.args), func(t *testing.T) {
+			args := append(append([]string{"run", "--dry-run"}, c.args...), size...)
+			code, _, errs := dpsoCLI(args...)
+			if code != 2 {
+				t.Errorf("%v: status %d, want 2 (%s)", c.args, code, errs)
 			}
-		}
+			for _, w := range c.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("%v: %q lacks %q", c.args, errs, w)
+				}
+			}
+		})
 	}
 }
 

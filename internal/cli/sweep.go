@@ -128,7 +128,7 @@ sweep merge --help). --out without --shard saves the whole sweep's results.`,
 	setFlagGroup(fs, headingSolver, "solvers")
 	setFlagGroup(fs, headingOutput, "json", "csv", "plot", "force", "plot-size", "plot-hide", "shard", "out")
 	merge := newSweepMergeCmd(e)
-	registerCompletions(merge)
+	registerCompletions(merge, e.completing())
 	cmd.AddCommand(merge)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e, cmd) }
 	return cmd, o
@@ -225,8 +225,8 @@ func (o *sweepOpts) run(e *env, cmd *cobra.Command) error {
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	set, stopProgress := e.progress("dpso sweep")
-	rep, err := engine.Sweep(ctx, r, sw, set)
+	pctx, set, stopProgress := e.progress(ctx, "dpso sweep")
+	rep, err := engine.Sweep(pctx, r, sw, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso sweep")
@@ -304,8 +304,8 @@ func (o *sweepOpts) runGrid(e *env, cmd *cobra.Command) error {
 	sw2 := engine.SweepSpec{Param: p2, From: o.from2, To: o.to2, Points: o.points2, Solvers: o.solverList}
 	ctx, stop := interruptContext()
 	defer stop()
-	set, stopProgress := e.progress("dpso sweep")
-	g, err := engine.SweepGrid(ctx, r, engine.GridSpec{Outer: sw1, Inner: sw2}, set)
+	pctx, set, stopProgress := e.progress(ctx, "dpso sweep")
+	g, err := engine.SweepGrid(pctx, r, engine.GridSpec{Outer: sw1, Inner: sw2}, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso sweep")

@@ -99,7 +99,9 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	p, err := engine.PrepareSweep(ctx, r, sw)
+	pctx, set, stopProgress := e.progress(ctx, "dpso sweep --shard "+idx.String())
+	defer stopProgress()
+	p, err := engine.PrepareSweep(pctx, r, sw)
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso sweep")
 	}
@@ -109,8 +111,7 @@ func (o *sweepOpts) runShard(e *env, r spec.Resolved, sw engine.SweepSpec, renam
 	if _, err := shard.Plan(p, idx.N); err != nil {
 		return usageErrorf("--shard: %v", err)
 	}
-	set, stopProgress := e.progress("dpso sweep --shard " + idx.String())
-	f, err := shard.Run(ctx, p, def, idx, set)
+	f, err := shard.Run(pctx, p, def, idx, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso sweep")

@@ -14,6 +14,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/internal/testutil/golden"
 	"dpso/theory"
 )
 
@@ -39,7 +40,7 @@ func TestSweepJSONShapeAndValues(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "sweep.shape.json", jsonShape(t, out))
+	golden.Equal(t, "sweep.shape.json", jsonShape(t, out))
 	var j struct {
 		Sweep    string
 		From, To float64
@@ -159,19 +160,21 @@ func TestSweepCSVAndTable(t *testing.T) {
 func TestSweepPlot(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"s.png", "s.svg"} {
-		path := filepath.Join(dir, name)
-		if code, _, errs := dpsoCLI(append(slices.Clone(sweepArgs), "--plot", path)...); code != 0 {
-			t.Fatalf("status %d: %s", code, errs)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasSuffix(name, ".svg") {
-			checkSVG(t, b)
-		} else if _, err := png.Decode(strings.NewReader(string(b))); err != nil {
-			t.Errorf("PNG: %v", err)
-		}
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name)
+			if code, _, errs := dpsoCLI(append(slices.Clone(sweepArgs), "--plot", path)...); code != 0 {
+				t.Fatalf("status %d: %s", code, errs)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasSuffix(name, ".svg") {
+				checkSVG(t, b)
+			} else if _, err := png.Decode(strings.NewReader(string(b))); err != nil {
+				t.Errorf("PNG: %v", err)
+			}
+		})
 	}
 }
 

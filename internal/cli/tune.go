@@ -253,9 +253,9 @@ func (o *tuneOpts) run(e *env, cmd *cobra.Command) error {
 	}
 	ctx, stop := interruptContext()
 	defer stop()
-	set, stopProgress := e.progress("dpso tune")
+	pctx, set, stopProgress := e.progress(ctx, "dpso tune")
 	if o.vary == "n" {
-		sw, err := engine.TuneOverN(ctx, r, ts, o.from, o.to, o.points, set)
+		sw, err := engine.TuneOverN(pctx, r, ts, o.from, o.to, o.points, set)
 		stopProgress()
 		if ctx.Err() != nil {
 			return errInterrupted(ctx, "dpso tune")
@@ -268,7 +268,7 @@ func (o *tuneOpts) run(e *env, cmd *cobra.Command) error {
 		}
 		return report.WriteTuneSweepTable(e.stdout, sw)
 	}
-	rep, err := engine.Tune(ctx, r, ts, set)
+	rep, err := engine.Tune(pctx, r, ts, set)
 	stopProgress()
 	if ctx.Err() != nil {
 		return errInterrupted(ctx, "dpso tune")

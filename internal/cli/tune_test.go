@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpso/internal/testutil/golden"
 	"dpso/theory"
 )
 
@@ -20,7 +21,7 @@ func TestTuneJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errs)
 	}
-	golden(t, "tune.shape.json", jsonShape(t, out))
+	golden.Equal(t, "tune.shape.json", jsonShape(t, out))
 	var j struct {
 		Search struct {
 			Candidates struct {
@@ -95,10 +96,12 @@ func TestTuneRefusals(t *testing.T) {
 		{[]string{"--validation", "0.7"}, "--validation"},
 		{[]string{"--eps", "inf"}, "--eps"},
 	} {
-		code, _, errs := dpsoCLI(append(append([]string{}, tuneArgs...), c.args...)...)
-		if code != 2 || !strings.Contains(errs, c.flag) {
-			t.Errorf("%v: status %d, %q; want 2 naming %s", c.args, code, errs, c.flag)
-		}
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, _, errs := dpsoCLI(append(append([]string{}, tuneArgs...), c.args...)...)
+			if code != 2 || !strings.Contains(errs, c.flag) {
+				t.Errorf("%v: status %d, %q; want 2 naming %s", c.args, code, errs, c.flag)
+			}
+		})
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestVersionString (issue 14 item 15): what the build recorded, and
+// TestVersionString: what the build recorded, and
 // "(devel)" / "unknown" where it recorded nothing.
 func TestVersionString(t *testing.T) {
 	for _, c := range []struct {
@@ -23,9 +23,11 @@ func TestVersionString(t *testing.T) {
 		{&debug.BuildInfo{Main: debug.Module{}, Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "false"}}}, true,
 			"(devel) · commit abc"},
 	} {
-		if got := versionString(c.bi, c.ok); got != c.want {
-			t.Errorf("versionString = %q, want %q", got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if got := versionString(c.bi, c.ok); got != c.want {
+				t.Errorf("versionString = %q, want %q", got, c.want)
+			}
+		})
 	}
 	code, out, _ := dpsoCLI("--version")
 	bi, ok := debug.ReadBuildInfo()
@@ -38,10 +40,12 @@ func TestVersionString(t *testing.T) {
 // flags' values offered to them.
 func TestCompletion(t *testing.T) {
 	for shell, mark := range map[string]string{"bash": "# bash completion", "zsh": "#compdef dpso", "fish": "complete -c dpso", "powershell": "Register-ArgumentCompleter"} {
-		code, out, errs := dpsoCLI("completion", shell)
-		if code != 0 || !strings.Contains(out, mark) {
-			t.Errorf("completion %s: %d, %q…, %s", shell, code, out[:min(len(out), 60)], errs)
-		}
+		t.Run(shell, func(t *testing.T) {
+			code, out, errs := dpsoCLI("completion", shell)
+			if code != 0 || !strings.Contains(out, mark) {
+				t.Errorf("completion %s: %d, %q…, %s", shell, code, out[:min(len(out), 60)], errs)
+			}
+		})
 	}
 	for _, c := range []struct {
 		args []string
@@ -53,11 +57,13 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "explore", "--preset", ""}, []string{"1\tMoment clipping beats Lipschitz DP-SGD"}},
 		{[]string{"__complete", ""}, []string{"explore\t", "completion\t"}},
 	} {
-		code, out, _ := dpsoCLI(c.args...)
-		for _, w := range c.want {
-			if code != 0 || !strings.Contains(out, w) {
-				t.Errorf("%s: %d, lacks %q:\n%s", strings.Join(c.args, " "), code, w, out)
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, out, _ := dpsoCLI(c.args...)
+			for _, w := range c.want {
+				if code != 0 || !strings.Contains(out, w) {
+					t.Errorf("%s: %d, lacks %q:\n%s", strings.Join(c.args, " "), code, w, out)
+				}
 			}
-		}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -47,21 +48,23 @@ var certCases = []spec.Spec{
 // small one; TestCertificateInputs checks the inputs exactly.
 func TestMeasuredUnderCertificate(t *testing.T) {
 	for _, s := range certCases {
-		s.Trials = 4
-		r := resolve(t, s)
-		rep, err := Run(context.Background(), r, nil)
-		if err != nil {
-			t.Fatalf("%s %s: %v", s.Scenario, s.Class, err)
-		}
-		name := s.Scenario + " " + string(s.Class) + " " + rep.Solver
-		c := rep.Certified
-		if c.Cert == nil || !c.Cert.Holds() || !(c.Value() > 0) || math.IsInf(c.Value(), 1) {
-			t.Errorf("%s: no finite certificate in force: %+v", name, c)
-			continue
-		}
-		if m, se := rep.Excess.Mean, rep.Excess.SE; m-3*se > c.Value() {
-			t.Errorf("%s: measured %g ± %g exceeds the certificate %s = %g", name, m, se, c.Cert.ID, c.Value())
-		}
+		t.Run(caseName(s), func(t *testing.T) {
+			s.Trials = 4
+			r := resolve(t, s)
+			rep, err := Run(context.Background(), r, nil)
+			if err != nil {
+				t.Fatalf("%s %s: %v", s.Scenario, s.Class, err)
+			}
+			name := s.Scenario + " " + string(s.Class) + " " + rep.Solver
+			c := rep.Certified
+			if c.Cert == nil || !c.Cert.Holds() || !(c.Value() > 0) || math.IsInf(c.Value(), 1) {
+				t.Errorf("%s: no finite certificate in force: %+v", name, c)
+				return
+			}
+			if m, se := rep.Excess.Mean, rep.Excess.SE; m-3*se > c.Value() {
+				t.Errorf("%s: measured %g ± %g exceeds the certificate %s = %g", name, m, se, c.Cert.ID, c.Value())
+			}
+		})
 	}
 }
 
@@ -74,40 +77,42 @@ func TestCertificateInputs(t *testing.T) {
 		{Scenario: "linreg-t", Class: theory.SmoothConvex, D: 3, N: 3000},
 		{Scenario: "linreg-t", Class: theory.SmoothConvex, D: 3, N: 3000, Iters: 7, Clip: 5, Step: 50},
 	} {
-		r := resolve(t, s)
-		p, err := Prescribe(context.Background(), r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := build(t, s)
-		th := in.Theory()
-		par := p.Params
-		if s.Iters > 0 && (par.Iters != 7 || par.Clip != 5 || par.Step != 50) {
-			t.Fatalf("overrides not in force: %+v", par)
-		}
-		// B = r̃_2²/((2−1)C) at k = 2; σ = 2C/(sε); Σ² = dσ² + r̃_2²/s.
-		B := th.R2 * th.R2 / par.Clip
-		sigma := 2 * par.Clip / (float64(par.Batch) * th.Eps)
-		if math.Abs(par.Sigma-sigma) > 1e-12*sigma {
-			t.Errorf("σ = %g, want 2C/(sε) = %g", par.Sigma, sigma)
-		}
-		S2 := float64(th.D)*sigma*sigma + th.R2*th.R2/float64(par.Batch)
-		T, eta, D := float64(par.Iters), par.Step, th.Diam
-		var sum float64
-		for i := 1; i <= par.Iters; i++ {
-			x := float64(i)
-			sum += x * x * (x + 1) / (eta*(x+1) - th.Beta*x)
-		}
-		want := []float64{2 * eta * D * D / (T * (T + 1)), 2 * (S2 + B*B) / (T * (T + 1)) * sum, B * D}
-		c := p.Certified.Cert
-		if c == nil || c.ID != theory.CertACSASum || len(c.Terms) != 3 {
-			t.Fatalf("certificate %+v", p.Certified)
-		}
-		for i, w := range want {
-			if got := c.Terms[i].Value; math.Abs(got-w) > 1e-9*w {
-				t.Errorf("%+v: term %q = %g, want %g", s, c.Terms[i].Name, got, w)
+		t.Run(caseName(s), func(t *testing.T) {
+			r := resolve(t, s)
+			p, err := Prescribe(context.Background(), r)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			in := build(t, s)
+			th := in.Theory()
+			par := p.Params
+			if s.Iters > 0 && (par.Iters != 7 || par.Clip != 5 || par.Step != 50) {
+				t.Fatalf("overrides not in force: %+v", par)
+			}
+			// B = r̃_2²/((2−1)C) at k = 2; σ = 2C/(sε); Σ² = dσ² + r̃_2²/s.
+			B := th.R2 * th.R2 / par.Clip
+			sigma := 2 * par.Clip / (float64(par.Batch) * th.Eps)
+			if math.Abs(par.Sigma-sigma) > 1e-12*sigma {
+				t.Errorf("σ = %g, want 2C/(sε) = %g", par.Sigma, sigma)
+			}
+			S2 := float64(th.D)*sigma*sigma + th.R2*th.R2/float64(par.Batch)
+			T, eta, D := float64(par.Iters), par.Step, th.Diam
+			var sum float64
+			for i := 1; i <= par.Iters; i++ {
+				x := float64(i)
+				sum += x * x * (x + 1) / (eta*(x+1) - th.Beta*x)
+			}
+			want := []float64{2 * eta * D * D / (T * (T + 1)), 2 * (S2 + B*B) / (T * (T + 1)) * sum, B * D}
+			c := p.Certified.Cert
+			if c == nil || c.ID != theory.CertACSASum || len(c.Terms) != 3 {
+				t.Fatalf("certificate %+v", p.Certified)
+			}
+			for i, w := range want {
+				if got := c.Terms[i].Value; math.Abs(got-w) > 1e-9*w {
+					t.Errorf("%+v: term %q = %g, want %g", s, c.Terms[i].Name, got, w)
+				}
+			}
+		})
 	}
 }
 
@@ -125,18 +130,20 @@ func TestCertificateConditionsFail(t *testing.T) {
 		// clipped-sgd with a base step above 1/β (g = 1/step < β).
 		{spec.Spec{Scenario: "linreg-t", Class: theory.SmoothSC, D: 3, N: 3000, Step: 1}, "g ≥ β"},
 	} {
-		p, err := Prescribe(context.Background(), resolve(t, c.s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cert := p.Certified.Cert
-		if cert == nil || cert.Holds() || !math.IsNaN(cert.Value) || !strings.Contains(strings.Join(cert.Failed(), ";"), c.cond) {
-			t.Errorf("%+v: certificate %+v, want condition %q failing and no value", c.s, p.Certified, c.cond)
-			continue
-		}
-		if !strings.Contains(strings.Join(p.RefNotes, "\n"), "not in force") {
-			t.Errorf("%+v: notes %q do not say the certificate is not in force", c.s, p.Notes)
-		}
+		t.Run(fmt.Sprintf("%s: %s", caseName(c.s), c.cond), func(t *testing.T) {
+			p, err := Prescribe(context.Background(), resolve(t, c.s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cert := p.Certified.Cert
+			if cert == nil || cert.Holds() || !math.IsNaN(cert.Value) || !strings.Contains(strings.Join(cert.Failed(), ";"), c.cond) {
+				t.Errorf("%+v: certificate %+v, want condition %q failing and no value", c.s, p.Certified, c.cond)
+				return
+			}
+			if !strings.Contains(strings.Join(p.RefNotes, "\n"), "not in force") {
+				t.Errorf("%+v: notes %q do not say the certificate is not in force", c.s, p.Notes)
+			}
+		})
 	}
 	// klz-gd has no certificate, and says why.
 	p, err := Prescribe(context.Background(), resolve(t, spec.Spec{Scenario: "linreg-t", Class: theory.SmoothConvex, D: 3, N: 3000, Solver: "klz-gd"}))
@@ -172,42 +179,44 @@ func TestClipBiasUnderB(t *testing.T) {
 	g := make([]float64, d)
 	w := make([]float64, d)
 	for _, C := range []float64{0.3, 1, 3} {
-		sum := make([]float64, d)
-		rd := data.Open()
-		N := data.Len()
-		for range N {
-			if !rd.Next(x) {
-				t.Fatal("short dataset")
+		t.Run(fmt.Sprintf("C=%g", C), func(t *testing.T) {
+			sum := make([]float64, d)
+			rd := data.Open()
+			N := data.Len()
+			for range N {
+				if !rd.Next(x) {
+					t.Fatal("short dataset")
+				}
+				in.Grad(g, w, x)
+				var nn float64
+				for _, v := range g {
+					nn += v * v
+				}
+				f := 1.0
+				if nn = math.Sqrt(nn); nn > C {
+					f = C / nn
+				}
+				for j := range sum {
+					sum[j] += f * g[j]
+				}
 			}
-			in.Grad(g, w, x)
-			var nn float64
-			for _, v := range g {
-				nn += v * v
-			}
-			f := 1.0
-			if nn = math.Sqrt(nn); nn > C {
-				f = C / nn
-			}
+			var bias2 float64
 			for j := range sum {
-				sum[j] += f * g[j]
+				e := sum[j]/float64(N) - grad0[j]
+				bias2 += e * e
 			}
-		}
-		var bias2 float64
-		for j := range sum {
-			e := sum[j]/float64(N) - grad0[j]
-			bias2 += e * e
-		}
-		bias := math.Sqrt(bias2)
-		B := theory.ClipBias(2, th.R2, C)
-		mc := 3 * math.Sqrt(float64(d)) * C / math.Sqrt(float64(N))
-		if bias-mc > B {
-			t.Errorf("C = %g: measured bias %g (± %g) exceeds B = r̃_2²/C = %g", C, bias, mc, B)
-		}
-		t.Logf("C = %g: bias %.4g, B %.4g (ratio %.2f)", C, bias, B, bias/B)
+			bias := math.Sqrt(bias2)
+			B := theory.ClipBias(2, th.R2, C)
+			mc := 3 * math.Sqrt(float64(d)) * C / math.Sqrt(float64(N))
+			if bias-mc > B {
+				t.Errorf("C = %g: measured bias %g (± %g) exceeds B = r̃_2²/C = %g", C, bias, mc, B)
+			}
+			t.Logf("C = %g: bias %.4g, B %.4g (ratio %.2f)", C, bias, B, bias/B)
+		})
 	}
 }
 
-// TestClipSweepUShape is issue 11's done-when for the clipping trade-off:
+// TestClipSweepUShape: the clipping trade-off of
 // `dpso sweep --vary clip --scenario linreg-t --class smooth-sc` (its
 // default grid, 10⁻⁴ to 1 times the prescribed C, at n = 10⁴) shows the
 // U-shape with an interior minimum, the clipped fraction falling from most
@@ -284,10 +293,10 @@ func TestClipSweepUShape(t *testing.T) {
 	}
 }
 
-// TestSweepWithholdsContradictingRates is issue 14's bug #9: on
-// affine-hard the localized upper bound's fitted slope over n = 500…8000
-// was −0.223 beside "theory's local rate −0.468 … −0.477", because the
-// instance's law changes with n (p = min(1, √d/(n√ρ)) moves r̃_2k): the
+// TestSweepWithholdsContradictingRates: on affine-hard the instance's law
+// changes with n (p = min(1, √d/(n√ρ)) moves r̃_2k), so the localized
+// upper bound's slope over n = 500…8000 is not its rate at fixed
+// constants (a fitted −0.223 against −0.468 … −0.477): the
 // local rate (at fixed constants) is withheld with the reason, while the
 // lower bound, whose inputs do not change, keeps its rate (−0.5, its
 // slope). The bounds are those of each point's prescription (no solver is
@@ -353,24 +362,26 @@ func TestKSweep(t *testing.T) {
 // CertScheduleLipschitz), or none — on a one-pass and a phased schedule.
 func TestCertAlgorithmFollowsDescriptors(t *testing.T) {
 	for _, d := range solvers.Descriptors() {
-		for _, sch := range []string{"acsa", "localized"} {
-			alg, cert, order := certAlgorithm(d.Name(), sch, 2)
-			p, _ := solvers.DescriptorOf(sch)
-			ok := true
-			switch d.Certificate {
-			case solvers.CertNone:
-				ok = alg == ""
-			case solvers.CertSchedule:
-				ok = alg == sch && cert == p.Certificate && order == 2
-			case solvers.CertScheduleLipschitz:
-				ok = alg == sch && cert == p.Certificate && math.IsInf(order, 1)
-			default:
-				ok = alg == d.Name() && cert == d.Certificate && order == 2
+		t.Run(d.Name(), func(t *testing.T) {
+			for _, sch := range []string{"acsa", "localized"} {
+				alg, cert, order := certAlgorithm(d.Name(), sch, 2)
+				p, _ := solvers.DescriptorOf(sch)
+				ok := true
+				switch d.Certificate {
+				case solvers.CertNone:
+					ok = alg == ""
+				case solvers.CertSchedule:
+					ok = alg == sch && cert == p.Certificate && order == 2
+				case solvers.CertScheduleLipschitz:
+					ok = alg == sch && cert == p.Certificate && math.IsInf(order, 1)
+				default:
+					ok = alg == d.Name() && cert == d.Certificate && order == 2
+				}
+				if !ok {
+					t.Errorf("%s (certificate %d) on %s's schedule: certAlgorithm = %q, %d, %g", d.Name(), d.Certificate, sch, alg, cert, order)
+				}
 			}
-			if !ok {
-				t.Errorf("%s (certificate %d) on %s's schedule: certAlgorithm = %q, %d, %g", d.Name(), d.Certificate, sch, alg, cert, order)
-			}
-		}
+		})
 	}
 	if alg, _, _ := certAlgorithm("sgd", "", 2); alg != "" {
 		t.Errorf("sgd without a schedule is certified as %q", alg)

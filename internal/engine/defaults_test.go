@@ -38,30 +38,32 @@ func TestLocalizedVisiblyWorks(t *testing.T) {
 		{Scenario: scenarios.HingeT, Class: theory.NonsmoothSC},
 		{Scenario: scenarios.AbsRegT, Class: theory.NonsmoothSC},
 	} {
-		s.Trials = 8
-		rs := resolve(t, s)
-		r, err := Run(context.Background(), rs, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in, err := scenarios.Build(context.Background(), rs.Problem)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ex0, _ := in.Excess(make([]float64, in.Dim()))
-		m, se := r.Excess.Mean, r.Excess.SE
-		t.Logf("%s %s n=%d k=%g: ex₀ %.4g, %s %.4g ± %.2g", r.Spec.Scenario, r.Class, r.Spec.N, r.Spec.K, ex0, r.Solver, m, se)
-		for _, tr := range r.Trials {
-			if tr.BudgetBound {
-				t.Errorf("%s %s: the work budget cut the default run's schedule", r.Spec.Scenario, r.Class)
-				break
+		t.Run(caseName(s), func(t *testing.T) {
+			s.Trials = 8
+			rs := resolve(t, s)
+			r, err := Run(context.Background(), rs, nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if r.Params.GradEvals > solvers.DefaultWorkBudget {
-			t.Errorf("%s %s: %d planned evaluations exceed the default budget", r.Spec.Scenario, r.Class, r.Params.GradEvals)
-		}
-		if !(ex0-m > 5*se) || !(m < 0.6*ex0) || math.IsNaN(se) {
-			t.Errorf("%s %s: excess %.4g ± %.2g from %.4g at w = 0; want a decrease > 5 se and below 0.6·ex₀", r.Spec.Scenario, r.Class, m, se, ex0)
-		}
+			in, err := scenarios.Build(context.Background(), rs.Problem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex0, _ := in.Excess(make([]float64, in.Dim()))
+			m, se := r.Excess.Mean, r.Excess.SE
+			t.Logf("%s %s n=%d k=%g: ex₀ %.4g, %s %.4g ± %.2g", r.Spec.Scenario, r.Class, r.Spec.N, r.Spec.K, ex0, r.Solver, m, se)
+			for _, tr := range r.Trials {
+				if tr.BudgetBound {
+					t.Errorf("%s %s: the work budget cut the default run's schedule", r.Spec.Scenario, r.Class)
+					break
+				}
+			}
+			if r.Params.GradEvals > solvers.DefaultWorkBudget {
+				t.Errorf("%s %s: %d planned evaluations exceed the default budget", r.Spec.Scenario, r.Class, r.Params.GradEvals)
+			}
+			if !(ex0-m > 5*se) || !(m < 0.6*ex0) || math.IsNaN(se) {
+				t.Errorf("%s %s: excess %.4g ± %.2g from %.4g at w = 0; want a decrease > 5 se and below 0.6·ex₀", r.Spec.Scenario, r.Class, m, se, ex0)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"time"
 
@@ -28,6 +29,25 @@ type Settings struct {
 	// at its next checkpoint until the gate opens or the context is
 	// cancelled (see Gate).
 	Gate *Gate
+	// Plan, if not nil, is called once, before the first trial starts,
+	// with the call's planned work (an up-front estimate of how long it
+	// takes is the caller's: see Plan).
+	Plan func(Plan)
+}
+
+// Plan is a call's planned work, known from the prescriptions before any
+// trial runs: Work is the sum over its (trial, point) jobs of the floats
+// they draw and process, (d + 1)·(n + Σ over the solvers that run of
+// their planned gradient evaluations, solvers.Params.GradEvals, twice in
+// a clip or k sweep) — the model PreparedSweep.Cost balances shards
+// with — and Workers the goroutines the jobs share (Spec.Workers, or
+// GOMAXPROCS). A caller turns it into a duration with a pace it
+// measured (seconds per float); the model leaves out what does not grow
+// with n·d (the problem's build, F*, the checkpoints' evaluations).
+type Plan struct {
+	Jobs    int
+	Workers int
+	Work    float64
 }
 
 func (s *Settings) progress() *Mailbox[Progress] {
@@ -298,6 +318,20 @@ type Progress struct {
 	Batch            oracle.BatchStats
 	NonFinite        int64
 	Done             bool // the trial's last checkpoint
+	// Pulse marks a report from inside an oracle call or a pass over the
+	// data (solvers.Config.Pulse, at most every PulseEvery per run): only
+	// GradEvals, Planned, Total and Elapsed are new; the iterate's fields
+	// (Iter, Excess, Spent, Batch, …) are zero — those of the latest
+	// checkpoint stand.
+	Pulse bool
+	// Planned is the (solver, trial) run's planned gradient evaluations
+	// (solvers.Params.GradEvals of its prescription; dp-sgd's is the
+	// expected count), 0 when unknown: GradEvals/Planned is the share of
+	// the run done.
+	Planned int64
+	// Calibration, when not nil, marks a report from a noise calibration
+	// before the trials (ObserveCalibration): only it and Elapsed are set.
+	Calibration *Calibration
 	// TrialsDone counts finished (trial, solver) runs of the whole call,
 	// of Total.
 	TrialsDone, Total int
@@ -406,6 +440,9 @@ type Prescription struct {
 	Certified Certified
 	// RefNotes are the certificate's sentences (see Report.RefNotes).
 	RefNotes []string
+	// Plan is the run's planned work (its trials of the prescribed
+	// solver; see Plan), for an up-front estimate of its duration.
+	Plan Plan
 	// Geometry and Estimated: as Report's.
 	Geometry  *scenarios.Geometry
 	Estimated []scenarios.EstimatedConstant
@@ -463,6 +500,14 @@ func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
 	}
 	p.Params = par
 	p.Notes = append(p.Notes, par.Notes...)
+	if p.Refused == "" {
+		workers := r.Spec.Workers
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
+		perTrial := float64(in.Dim()+1) * (float64(rs.N) + float64(max(par.GradEvals, 1)))
+		p.Plan = Plan{Jobs: r.Spec.Trials, Workers: workers, Work: float64(r.Spec.Trials) * perTrial}
+	}
 	p.W0 = startExcess(in)
 	p.Geometry, p.Estimated = in.Geometry(), in.Estimated()
 	if p.Refused == "" {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -30,59 +31,63 @@ func TestRunDeterministicAcrossWorkers(t *testing.T) {
 		{Scenario: scenarios.LinRegT, D: 3, Tail: 8, N: 2000, Trials: 7, Seed: 11},
 		{Scenario: scenarios.HingeT, D: 2, N: 1000, Trials: 5, Seed: 3, Class: theory.NonsmoothSC},
 	} {
-		var reports []*Report
-		for _, w := range []int{1, 4} {
-			s := spec
-			s.Solver, s.Workers = "test-gd", w
-			r, err := Run(ctx, resolve(t, s), nil)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(caseName(spec), func(t *testing.T) {
+			var reports []*Report
+			for _, w := range []int{1, 4} {
+				s := spec
+				s.Solver, s.Workers = "test-gd", w
+				r, err := Run(ctx, resolve(t, s), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stripTimes(r)
+				r.Spec.Workers = 0
+				reports = append(reports, r)
 			}
-			stripTimes(r)
-			r.Spec.Workers = 0
-			reports = append(reports, r)
-		}
-		if !sameJSON(t, reports[0], reports[1]) {
-			t.Errorf("%s: 1 and 4 workers differ:\n%+v\n%+v", spec.Scenario, reports[0].Trials[0], reports[1].Trials[0])
-		}
-		// Distinct trials are distinct draws.
-		tr := reports[0].Trials
-		if tr[0].Excess == tr[1].Excess {
-			t.Errorf("%s: trials 0 and 1 have the same excess risk %g", spec.Scenario, tr[0].Excess)
-		}
-		// The summary is the mean ± s.e. of the trials.
-		xs := make([]float64, len(tr))
-		for i, x := range tr {
-			xs[i] = x.Excess
-		}
-		if e := estimate(xs); e != reports[0].Excess {
-			t.Errorf("%s: Excess %+v, recomputed %+v", spec.Scenario, reports[0].Excess, e)
-		}
+			if !sameJSON(t, reports[0], reports[1]) {
+				t.Errorf("%s: 1 and 4 workers differ:\n%+v\n%+v", spec.Scenario, reports[0].Trials[0], reports[1].Trials[0])
+			}
+			// Distinct trials are distinct draws.
+			tr := reports[0].Trials
+			if tr[0].Excess == tr[1].Excess {
+				t.Errorf("%s: trials 0 and 1 have the same excess risk %g", spec.Scenario, tr[0].Excess)
+			}
+			// The summary is the mean ± s.e. of the trials.
+			xs := make([]float64, len(tr))
+			for i, x := range tr {
+				xs[i] = x.Excess
+			}
+			if e := estimate(xs); e != reports[0].Excess {
+				t.Errorf("%s: Excess %+v, recomputed %+v", spec.Scenario, reports[0].Excess, e)
+			}
+		})
 	}
 }
 
 func TestCompareCommonRandomNumbers(t *testing.T) {
 	ctx := context.Background()
 	for _, mode := range []string{"seeded", "secure"} {
-		c, err := Compare(ctx, resolve(t, spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: 500, Trials: 4, Rand: mode, Workers: 3}), []string{"test-probe-a", "test-probe-b"}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, b := c.Reports[0].Trials, c.Reports[1].Trials
-		for i := range a {
-			if !slices.Equal(a[i].Notes, b[i].Notes) {
-				t.Errorf("%s trial %d: solvers saw different data: %v vs %v", mode, i, a[i].Notes, b[i].Notes)
+		t.Run(mode, func(t *testing.T) {
+			c, err := Compare(ctx, resolve(t, spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: 500, Trials: 4, Rand: mode, Workers: 3}), []string{"test-probe-a", "test-probe-b"}, nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if i > 0 && slices.Equal(a[i].Notes, a[0].Notes) {
-				t.Errorf("%s: trials %d and 0 saw the same data", mode, i)
+			a, b := c.Reports[0].Trials, c.Reports[1].Trials
+			for i := range a {
+				if !slices.Equal(a[i].Notes, b[i].Notes) {
+					t.Errorf("%s trial %d: solvers saw different data: %v vs %v", mode, i, a[i].Notes, b[i].Notes)
+				}
+				if i > 0 && slices.Equal(a[i].Notes, a[0].Notes) {
+					t.Errorf("%s: trials %d and 0 saw the same data", mode, i)
+				}
+				if a[i].Notes[0][:4] != "500:" {
+					t.Errorf("%s: probe read %s samples, want 500", mode, a[i].Notes[0])
+				}
 			}
-			if a[i].Notes[0][:4] != "500:" {
-				t.Errorf("%s: probe read %s samples, want 500", mode, a[i].Notes[0])
+			if d := c.Diff[1]; d.Mean != 0 || d.SE != 0 {
+				t.Errorf("%s: paired difference of identical solvers %+v, want 0 ± 0", mode, d)
 			}
-		}
-		if d := c.Diff[1]; d.Mean != 0 || d.SE != 0 {
-			t.Errorf("%s: paired difference of identical solvers %+v, want 0 ± 0", mode, d)
-		}
+		})
 	}
 	// Seeded runs see the same data again; secure runs do not.
 	run := func(mode string) string {
@@ -362,11 +367,13 @@ func TestSweep(t *testing.T) {
 		{spec.Spec{Scenario: scenarios.Example1, Solver: "test-gd"}, SweepSpec{Param: "d", From: 1, To: 4}, "sweep"},
 		{base, SweepSpec{Param: "n", From: 400, To: 1e9}, "to"},
 	} {
-		_, err := Sweep(ctx, resolve(t, c.spec), c.sw, nil)
-		var se *spec.SpecError
-		if !errors.As(err, &se) || se.Field != c.field {
-			t.Errorf("%+v: %v, want field %s", c.sw, err, c.field)
-		}
+		t.Run(fmt.Sprintf("%s %g..%g: %s", c.sw.Param, c.sw.From, c.sw.To, c.field), func(t *testing.T) {
+			_, err := Sweep(ctx, resolve(t, c.spec), c.sw, nil)
+			var se *spec.SpecError
+			if !errors.As(err, &se) || se.Field != c.field {
+				t.Errorf("%+v: %v, want field %s", c.sw, err, c.field)
+			}
+		})
 	}
 }
 
@@ -416,31 +423,35 @@ func TestOverrides(t *testing.T) {
 
 func TestDatasets(t *testing.T) {
 	for _, name := range scenarios.ScenarioNames() {
-		for _, mode := range []string{"seeded", "secure"} {
-			s := spec.Spec{Scenario: name, N: 50, Rand: mode, D: 2}
-			if name == scenarios.Example1 {
-				s.D = 0
+		t.Run(name, func(t *testing.T) {
+			for _, mode := range []string{"seeded", "secure"} {
+				t.Run(mode, func(t *testing.T) {
+					s := spec.Spec{Scenario: name, N: 50, Rand: mode, D: 2}
+					if name == scenarios.Example1 {
+						s.D = 0
+					}
+					r := resolve(t, s)
+					in := build(t, s)
+					ds := in.Dataset(r.Rand, r.Spec.Seed, 2)
+					a := solvers.Materialize(ds)
+					b := solvers.Materialize(ds)
+					if a.Len() != 50 || !slices.Equal(a.Data, b.Data) {
+						t.Errorf("%s %s: two Opens of one dataset differ (or length %d)", name, mode, a.Len())
+					}
+					for _, v := range a.Data {
+						if math.IsNaN(v) || math.IsInf(v, 0) {
+							t.Errorf("%s: non-finite sample value %g", name, v)
+							break
+						}
+					}
+					rd := ds.Open()
+					x := make([]float64, in.SampleDim())
+					if allocs := testing.AllocsPerRun(40, func() { rd.Next(x) }); allocs != 0 {
+						t.Errorf("%s: Next allocates %g times", name, allocs)
+					}
+				})
 			}
-			r := resolve(t, s)
-			in := build(t, s)
-			ds := in.Dataset(r.Rand, r.Spec.Seed, 2)
-			a := solvers.Materialize(ds)
-			b := solvers.Materialize(ds)
-			if a.Len() != 50 || !slices.Equal(a.Data, b.Data) {
-				t.Errorf("%s %s: two Opens of one dataset differ (or length %d)", name, mode, a.Len())
-			}
-			for _, v := range a.Data {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					t.Errorf("%s: non-finite sample value %g", name, v)
-					break
-				}
-			}
-			rd := ds.Open()
-			x := make([]float64, in.SampleDim())
-			if allocs := testing.AllocsPerRun(40, func() { rd.Next(x) }); allocs != 0 {
-				t.Errorf("%s: Next allocates %g times", name, allocs)
-			}
-		}
+		})
 	}
 }
 
@@ -462,15 +473,41 @@ func TestSweepFixed(t *testing.T) {
 		{"eps", true, "", "n = 100, d = 3, k = 2, (ε, δ)-shuffle with δ = 1e-06"},
 		{"k", false, theory.Noncentral, "n = 100, d = 3, zCDP ε = 1, prescribed with " + theory.Noncentral.Symbol() + " (" + theory.Noncentral.Label() + ")"},
 	} {
-		rep := &SweepReport{Sweep: SweepSpec{Param: c.param}, Points: []SweepPoint{{Reports: []*Report{{
-			Spec:   spec.Spec{K: 2, Eps: 1, Delta: 1e-6},
-			Theory: scenarios.TheoryInputs{N: 100, D: 3, Shuffle: c.shuffle, Assumption: c.assume},
-		}}}}}
-		if got := strings.Join(rep.Fixed(num), ", "); got != c.want {
-			t.Errorf("%s sweep, shuffle %v: fixed %q, want %q", c.param, c.shuffle, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%s shuffle=%v %s", c.param, c.shuffle, c.assume), func(t *testing.T) {
+			rep := &SweepReport{Sweep: SweepSpec{Param: c.param}, Points: []SweepPoint{{Reports: []*Report{{
+				Spec:   spec.Spec{K: 2, Eps: 1, Delta: 1e-6},
+				Theory: scenarios.TheoryInputs{N: 100, D: 3, Shuffle: c.shuffle, Assumption: c.assume},
+			}}}}}
+			if got := strings.Join(rep.Fixed(num), ", "); got != c.want {
+				t.Errorf("%s sweep, shuffle %v: fixed %q, want %q", c.param, c.shuffle, got, c.want)
+			}
+		})
 	}
 	if f := (&SweepReport{}).Fixed(num); f != nil {
 		t.Errorf("no points: %q, want nil", f)
+	}
+}
+
+// TestPlanIsThePrescribedWork: Settings.Plan is called once, before the
+// first trial, with the work of the model (d + 1)·(n + GradEvals) per
+// trial — test-gd reads its n = 1000 samples once at d = 2: 3·(1000 +
+// 1000) = 6,000 floats per trial, three trials — the figure Prescribe
+// gives for the same call.
+func TestPlanIsThePrescribedWork(t *testing.T) {
+	s := spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: 1000, Trials: 3, Workers: 2, Solver: "test-gd"}
+	p, err := Prescribe(context.Background(), resolve(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plans []Plan
+	if _, err := Run(context.Background(), resolve(t, s), &Settings{Plan: func(pl Plan) { plans = append(plans, pl) }}); err != nil {
+		t.Fatal(err)
+	}
+	want := Plan{Jobs: 3, Workers: 2, Work: 3 * 3 * (1000 + float64(p.Params.GradEvals))}
+	if p.Params.GradEvals != 1000 || p.Plan != want {
+		t.Errorf("prescription's plan %+v (%d evaluations), want %+v", p.Plan, p.Params.GradEvals, want)
+	}
+	if len(plans) != 1 || plans[0] != want {
+		t.Errorf("Settings.Plan called with %+v, want once with %+v", plans, want)
 	}
 }

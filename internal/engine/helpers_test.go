@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"dpso/internal/spec"
@@ -111,4 +112,13 @@ func valueOf(v reflect.Value) any {
 		return v.Complex()
 	}
 	return v.Kind()
+}
+
+// caseName names a test case by its Spec: the arguments that reproduce
+// it (Args).
+func caseName(s spec.Spec) string {
+	if a := s.Args(); len(a) > 0 {
+		return strings.Join(a, " ")
+	}
+	return "defaults"
 }

@@ -67,28 +67,30 @@ func TestRealSolversDeterministicAcrossWorkers(t *testing.T) {
 		{Scenario: scenarios.AbsRegT, D: 3, N: 1000, Trials: 4, Class: theory.NonsmoothSC, WorkBudget: 100000},
 		{Scenario: scenarios.LinRegT, D: 20, N: 100000, Trials: 1, Class: theory.SmoothConvex, Iters: 4, WorkBudget: 300000},
 	} {
-		names := []string{paper(s.Class), "nonprivate-schedule"}
-		if s.Trials == 1 {
-			names = append(names, "klz-gd")
-		}
-		var got []*Comparison
-		for _, w := range []int{1, 2, 7} {
-			s.Workers = w
-			c, err := Compare(context.Background(), resolve(t, s), names, nil)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(caseName(s), func(t *testing.T) {
+			names := []string{paper(s.Class), "nonprivate-schedule"}
+			if s.Trials == 1 {
+				names = append(names, "klz-gd")
 			}
-			for _, r := range c.Reports {
-				stripTimes(r)
-				r.Spec.Workers = 0
+			var got []*Comparison
+			for _, w := range []int{1, 2, 7} {
+				s.Workers = w
+				c, err := Compare(context.Background(), resolve(t, s), names, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range c.Reports {
+					stripTimes(r)
+					r.Spec.Workers = 0
+				}
+				got = append(got, c)
 			}
-			got = append(got, c)
-		}
-		for i, w := range []int{2, 7} {
-			if !sameJSON(t, got[0], got[i+1]) {
-				t.Errorf("%s, %d trials: 1 and %d workers differ", s.Scenario, s.Trials, w)
+			for i, w := range []int{2, 7} {
+				if !sameJSON(t, got[0], got[i+1]) {
+					t.Errorf("%s, %d trials: 1 and %d workers differ", s.Scenario, s.Trials, w)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -133,28 +135,30 @@ func TestTheoryMapping(t *testing.T) {
 	}
 	same := func(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
 	for _, c := range cases {
-		in := build(t, c.spec)
-		p := in.Theory().Params()
-		if !same(p.Beta, c.beta) || !same(p.Mu, c.mu) || !same(p.Eps, c.eps) || !same(p.KappaF, c.kappa) {
-			t.Errorf("%s: β %g μ %g ε %g κ_f %g; want %g %g %g %g", c.spec.Scenario, p.Beta, p.Mu, p.Eps, p.KappaF, c.beta, c.mu, c.eps, c.kappa)
-		}
-		if err := p.Validate(); err != nil {
-			t.Errorf("%s: %v", c.spec.Scenario, err)
-		}
-		th := in.Theory()
-		if p.N != float64(th.N) || p.Dim != float64(th.D) || p.K != th.K || p.Diam != in.Diam() || p.Rk != th.Rk || p.R2 != th.R2 || p.R2k != th.R2k || p.Lf != th.Lf {
-			t.Errorf("%s: params %+v vs inputs %+v", c.spec.Scenario, p, th)
-		}
-		bs, err := in.Bounds()
-		if err != nil {
-			t.Fatalf("%s: %v", c.spec.Scenario, err)
-		}
-		for _, b := range bs {
-			want, err := theory.Evaluate(b.ID, p)
-			if err != nil || !sameJSON(t, b, want) {
-				t.Errorf("%s: bound %s differs from theory.Evaluate (%v)", c.spec.Scenario, b.ID, err)
+		t.Run(caseName(c.spec), func(t *testing.T) {
+			in := build(t, c.spec)
+			p := in.Theory().Params()
+			if !same(p.Beta, c.beta) || !same(p.Mu, c.mu) || !same(p.Eps, c.eps) || !same(p.KappaF, c.kappa) {
+				t.Errorf("%s: β %g μ %g ε %g κ_f %g; want %g %g %g %g", c.spec.Scenario, p.Beta, p.Mu, p.Eps, p.KappaF, c.beta, c.mu, c.eps, c.kappa)
 			}
-		}
+			if err := p.Validate(); err != nil {
+				t.Errorf("%s: %v", c.spec.Scenario, err)
+			}
+			th := in.Theory()
+			if p.N != float64(th.N) || p.Dim != float64(th.D) || p.K != th.K || p.Diam != in.Diam() || p.Rk != th.Rk || p.R2 != th.R2 || p.R2k != th.R2k || p.Lf != th.Lf {
+				t.Errorf("%s: params %+v vs inputs %+v", c.spec.Scenario, p, th)
+			}
+			bs, err := in.Bounds()
+			if err != nil {
+				t.Fatalf("%s: %v", c.spec.Scenario, err)
+			}
+			for _, b := range bs {
+				want, err := theory.Evaluate(b.ID, p)
+				if err != nil || !sameJSON(t, b, want) {
+					t.Errorf("%s: bound %s differs from theory.Evaluate (%v)", c.spec.Scenario, b.ID, err)
+				}
+			}
+		})
 	}
 	// The class's paper upper bound is among the bounds when its inputs
 	// are declared.

@@ -5,6 +5,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/solvers"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -37,12 +38,14 @@ func TestMailbox(t *testing.T) {
 	default:
 	}
 	for _, c := range []int{0, -5, 1} {
-		latest := NewMailbox[string](c)
-		latest.Put("a")
-		latest.Put("b")
-		if v, d := latest.Take(); !slices.Equal(v, []string{"b"}) || d != 1 {
-			t.Errorf("capacity %d (latest value): %v, %d; want [b], 1", c, v, d)
-		}
+		t.Run(fmt.Sprintf("capacity=%d", c), func(t *testing.T) {
+			latest := NewMailbox[string](c)
+			latest.Put("a")
+			latest.Put("b")
+			if v, d := latest.Take(); !slices.Equal(v, []string{"b"}) || d != 1 {
+				t.Errorf("capacity %d (latest value): %v, %d; want [b], 1", c, v, d)
+			}
+		})
 	}
 }
 
@@ -79,53 +82,55 @@ func TestMailboxConcurrent(t *testing.T) {
 	const producers, per = 4, 20000
 	type msg struct{ p, i int }
 	for _, capacity := range []int{1, 8, producers * per} {
-		m := NewMailbox[msg](capacity)
-		var wg sync.WaitGroup
-		for p := range producers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range per {
-					m.Put(msg{p, i})
-				}
-			}()
-		}
-		stop := make(chan struct{})
-		go func() { wg.Wait(); close(stop) }()
-		last := [producers]int{-1, -1, -1, -1}
-		received, dropped := 0, 0
-		var final msg
-		consume := func() {
-			v, d := m.Take()
-			dropped += d
-			for _, x := range v {
-				if x.i <= last[x.p] {
-					t.Fatalf("capacity %d: producer %d's value %d after %d", capacity, x.p, x.i, last[x.p])
-				}
-				last[x.p] = x.i
-				received++
-				final = x
+		t.Run(fmt.Sprintf("capacity=%d", capacity), func(t *testing.T) {
+			m := NewMailbox[msg](capacity)
+			var wg sync.WaitGroup
+			for p := range producers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := range per {
+						m.Put(msg{p, i})
+					}
+				}()
 			}
-		}
-	loop:
-		for {
-			select {
-			case <-m.Ready():
-				consume()
-			case <-stop:
-				break loop
+			stop := make(chan struct{})
+			go func() { wg.Wait(); close(stop) }()
+			last := [producers]int{-1, -1, -1, -1}
+			received, dropped := 0, 0
+			var final msg
+			consume := func() {
+				v, d := m.Take()
+				dropped += d
+				for _, x := range v {
+					if x.i <= last[x.p] {
+						t.Fatalf("capacity %d: producer %d's value %d after %d", capacity, x.p, x.i, last[x.p])
+					}
+					last[x.p] = x.i
+					received++
+					final = x
+				}
 			}
-		}
-		consume() // what was Put after the last Ready
-		if received+dropped != producers*per {
-			t.Errorf("capacity %d: received %d + dropped %d ≠ sent %d", capacity, received, dropped, producers*per)
-		}
-		if capacity == producers*per && dropped != 0 {
-			t.Errorf("capacity %d ≥ everything sent: dropped %d", capacity, dropped)
-		}
-		if final.i != per-1 {
-			t.Errorf("capacity %d: last value received %+v, want some producer's last (%d)", capacity, final, per-1)
-		}
+		loop:
+			for {
+				select {
+				case <-m.Ready():
+					consume()
+				case <-stop:
+					break loop
+				}
+			}
+			consume() // what was Put after the last Ready
+			if received+dropped != producers*per {
+				t.Errorf("capacity %d: received %d + dropped %d ≠ sent %d", capacity, received, dropped, producers*per)
+			}
+			if capacity == producers*per && dropped != 0 {
+				t.Errorf("capacity %d ≥ everything sent: dropped %d", capacity, dropped)
+			}
+			if final.i != per-1 {
+				t.Errorf("capacity %d: last value received %+v, want some producer's last (%d)", capacity, final, per-1)
+			}
+		})
 	}
 }
 

@@ -191,13 +191,23 @@ func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start
 		}
 	}
 	var done atomic.Int64
-	// The cores the trials leave over go inside them: a trial with
-	// solvers.Config.Workers = k spreads its large oracle calls over k
-	// goroutines (the result is the same bits for any k).
-	inner := max(1, workers/max(1, min(workers, len(jobs))))
+	// As many trials at once as the workers, and as the memory their own
+	// data take allows (parallelTrials); the cores the trials leave over
+	// go inside them: a trial with solvers.Config.Workers = k spreads its
+	// large oracle calls over k goroutines (the result is the same bits
+	// for any k).
+	parallel := parallelTrials(jobs, workers)
+	inner := max(1, workers/max(1, min(parallel, len(jobs))))
+	if set != nil && set.Plan != nil {
+		pl := Plan{Jobs: len(jobs), Workers: workers}
+		for _, j := range jobs {
+			pl.Work += j.u.cost()
+		}
+		set.Plan(pl)
+	}
 	p := &pool{set: set, start: start, total: total, done: &done, inner: inner}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
+	g.SetLimit(parallel)
 	for _, j := range jobs {
 		if gctx.Err() != nil {
 			break
@@ -237,10 +247,11 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		return err
 	}
 	data := u.in.Dataset(u.run.Rand, u.run.Spec.Seed, trial)
-	ref, err := p.reference(ctx, u, data)
+	ref, m, release, err := p.reference(ctx, u, data)
 	if err != nil {
 		return err
 	}
+	defer release()
 	prob, est, err := u.trialProblem(ctx, data, trial)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -265,13 +276,20 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 			if progress != nil {
 				progress.Put(Progress{Solver: name, Trial: trial, Point: u.point, Iter: cp.Iter, Iters: cp.Iters, Phase: cp.Phase,
 					GradEvals: cp.GradEvals, Excess: ex, ExcessSE: se, Spent: cp.Spent, Batch: cp.Batch, NonFinite: cp.NonFinite,
-					Total: p.total, Elapsed: time.Since(p.start)})
+					Planned: u.params[si].GradEvals, Total: p.total, Elapsed: time.Since(p.start)})
 			}
 			p.set.wait(ctx) // a paused run blocks here (see Gate)
 		}
 		cfg := u.config(si, trial, observe)
 		cfg.Workers = p.inner
-		res, err := d.Solver.Run(ctx, prob, data, cfg)
+		if progress != nil {
+			cfg.Pulse = p.pulses(progress, u, si, trial)
+		}
+		sdata := data
+		if m != nil && d.Materializes(u.run.Schedule) {
+			sdata = m // the draw the reference materialized, read in place
+		}
+		res, err := d.Solver.Run(ctx, prob, sdata, cfg)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -290,7 +308,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 			// off: the clipping bias's share of the error.
 			cfg := u.config(si, trial, nil)
 			cfg.NoNoise = true
-			bo, err := d.Solver.Run(ctx, prob, data, cfg)
+			bo, err := d.Solver.Run(ctx, prob, sdata, cfg)
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -321,10 +339,32 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if progress != nil {
 			progress.Put(Progress{Solver: name, Trial: trial, Point: u.point, Iter: res.Params.Iters, Iters: res.Params.Iters,
 				GradEvals: res.GradEvals, Excess: ex, ExcessSE: se, Spent: res.Spent, NonFinite: res.NonFinite, Done: true,
-				TrialsDone: nd, Total: p.total, Elapsed: time.Since(p.start)})
+				Planned: u.params[si].GradEvals, TrialsDone: nd, Total: p.total, Elapsed: time.Since(p.start)})
 		}
 	}
 	return nil
+}
+
+// PulseEvery is the least time between two pulses (Progress.Pulse) of one
+// (solver, trial) run that reach the mailbox.
+const PulseEvery = 100 * time.Millisecond
+
+// pulses is the solvers.Config.Pulse of solver si's run on trial: it puts
+// a Pulse Progress in the mailbox, at most one per PulseEvery (a pulse
+// that comes sooner is dropped; the solver's goroutines may pulse
+// concurrently, and one of them wins).
+func (p *pool) pulses(mb *Mailbox[Progress], u *unit, si, trial int) func(int64) {
+	var last atomic.Int64 // time.Since(p.start) of the latest pulse put, ns
+	name, planned := u.solvers[si].Name(), u.params[si].GradEvals
+	return func(evals int64) {
+		now := time.Since(p.start)
+		prev := last.Load()
+		if now-time.Duration(prev) < PulseEvery || !last.CompareAndSwap(prev, int64(now)) {
+			return
+		}
+		mb.Put(Progress{Solver: name, Trial: trial, Point: u.point, GradEvals: evals, Planned: planned, Pulse: true,
+			Total: p.total, Elapsed: now})
+	}
 }
 
 func sqnorm(w []float64) float64 {

@@ -33,7 +33,7 @@ func userCSV(t *testing.T) string {
 // shares (ε²/(2T) added T times), exact up to rounding.
 func nearly(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
 
-// TestCompositionOverReleases is issue 10 item 1 in the engine: on user
+// TestCompositionOverReleases: on user
 // rows the total is the sum of every release's ledger (trials × solvers
 // × sweep points; ρ = ε²/2 each, zCDP composition adds them); with
 // --split-budget each release gets ρ/m and the total is the ρ given; on a
@@ -137,8 +137,8 @@ func TestSweepComposes(t *testing.T) {
 // TestSweepCancelledWhileAssembling: a sweep cancelled after its last
 // trial, while it assembles the points' reports (Monte Carlo moment
 // profiles, milliseconds each), returns the context's error rather than
-// finishing the assembly (issue 10 item 6: Ctrl-C ends any phase within
-// 50 ms; this one took 100–500 ms). The cancellation is an event: the
+// finishing the assembly (Ctrl-C ends any phase within 50 ms, and the
+// assembly takes 100–500 ms). The cancellation is an event: the
 // hook runs when the trials are done.
 func TestSweepCancelledWhileAssembling(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())

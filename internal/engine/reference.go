@@ -110,34 +110,47 @@ type trialRef struct {
 // than referenceMaxBytes gives a note instead (materializing it would
 // cost the run its O(d) memory and several times its time); only ctx's
 // error is returned.
-func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (trialRef, error) {
+//
+// The draw it materialized is m, for the solvers of u that make many
+// passes (u.materializes): they read it in place instead of
+// materializing the same draw again (the same bits: materialize is
+// deterministic), so a trial holds one copy at most. release gives it
+// back (m is nil, and release a no-op, when no solver needs it).
+func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (ref trialRef, m *solvers.Matrix, release func(), err error) {
 	nan := math.NaN()
+	none := func() {}
 	if u.run.UserRows() {
-		return trialRef{nan, nan, "on user data the excess risk is measured on the rows against their own minimizer F̂*, which the empirical risk minimizer attains: its excess is 0 by definition, so no reference is computed"}, nil
+		return trialRef{nan, nan, "on user data the excess risk is measured on the rows against their own minimizer F̂*, which the empirical risk minimizer attains: its excess is 0 by definition, so no reference is computed"}, nil, none, nil
 	}
 	if _, stored := data.(*solvers.Matrix); !stored {
 		if size := float64(data.Len()) * float64(data.SampleDim()) * 8; size > referenceMaxBytes {
 			return trialRef{nan, nan, fmt.Sprintf("the non-private reference was not computed: it minimizes over the whole draw, which the run streams; holding it would take %s MiB (the reference is computed for draws up to %s MiB)",
-				theory.Sig4.Format(size/(1<<20)), theory.Sig4.Format(referenceMaxBytes/(1<<20)))}, nil
+				theory.Sig4.Format(size/(1<<20)), theory.Sig4.Format(referenceMaxBytes/(1<<20)))}, nil, none, nil
 		}
 	}
-	m, release, err := solvers.LoadDataset(ctx, data, p.inner)
+	m, release, err = solvers.LoadDataset(ctx, data, p.inner)
 	if err != nil {
 		if ctx.Err() != nil {
-			return trialRef{}, ctx.Err()
+			return trialRef{}, nil, none, ctx.Err()
 		}
-		return trialRef{nan, nan, "the non-private reference was not computed: " + err.Error()}, nil
+		return trialRef{nan, nan, "the non-private reference was not computed: " + err.Error()}, nil, none, nil
 	}
-	defer release()
 	w, width, err := u.in.MinimizeEmpirical(ctx, m)
-	if err != nil {
-		if ctx.Err() != nil {
-			return trialRef{}, ctx.Err()
-		}
-		return trialRef{nan, nan, "the non-private reference was not computed: " + err.Error()}, nil
+	if ctx.Err() != nil {
+		release()
+		return trialRef{}, nil, none, ctx.Err()
 	}
-	ex, _ := u.in.Excess(w)
-	return trialRef{excess: ex, width: width}, nil
+	if err != nil {
+		ref = trialRef{nan, nan, "the non-private reference was not computed: " + err.Error()}
+	} else {
+		ex, _ := u.in.Excess(w)
+		ref = trialRef{excess: ex, width: width}
+	}
+	if !u.materializes() {
+		release()
+		return ref, nil, none, nil
+	}
+	return ref, m, release, nil
 }
 
 // referenceOf is the reference's mean ± s.e. over trials, its largest

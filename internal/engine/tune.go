@@ -298,6 +298,15 @@ func resolveTune(r spec.Resolved, ts TuneSpec) (TuneSpec, []solvers.Descriptor, 
 	return ts, ds, nil
 }
 
+// CheckTune reports why ts cannot run on r (a *spec.SpecError naming the
+// field: ε = ∞, a shuffle oracle, a fixed C, step or T, --split-budget,
+// an unknown solver or a grid axis no solver reads), or nil: what Tune
+// refuses before it reads any data.
+func CheckTune(r spec.Resolved, ts TuneSpec) error {
+	_, _, err := resolveTune(r, ts)
+	return err
+}
+
 // Tune runs the private search ts for every solver of the call on r's
 // trials, on the same draws, and — with ts.References — the prescribed run
 // (Compare) and the oracle-tuned reference beside it. r's budget is each

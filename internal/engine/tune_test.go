@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -268,21 +269,23 @@ func TestDPSGDMultiplier(t *testing.T) {
 		steps int
 		rho   float64
 	}{{0.0256, 196, 0.11}, {0.1, 50, 0.5}, {1, 5, 0.05}} {
-		z, err := dpsgdMultiplier(c.q, c.steps, c.rho, orders)
-		if err != nil {
-			t.Fatal(err)
-		}
-		under := func(z float64) bool {
-			for i, v := range dpsgdRDP(c.q, z, c.steps, orders) {
-				if v > c.rho*orders[i] {
-					return false
-				}
+		t.Run(fmt.Sprintf("q=%g steps=%d rho=%g", c.q, c.steps, c.rho), func(t *testing.T) {
+			z, err := dpsgdMultiplier(c.q, c.steps, c.rho, orders)
+			if err != nil {
+				t.Fatal(err)
 			}
-			return true
-		}
-		if !under(z) || under(z*(1-1e-5)) {
-			t.Errorf("q = %g, T = %d, ρ = %g: z = %g is not the smallest multiplier under ρλ", c.q, c.steps, c.rho, z)
-		}
+			under := func(z float64) bool {
+				for i, v := range dpsgdRDP(c.q, z, c.steps, orders) {
+					if v > c.rho*orders[i] {
+						return false
+					}
+				}
+				return true
+			}
+			if !under(z) || under(z*(1-1e-5)) {
+				t.Errorf("q = %g, T = %d, ρ = %g: z = %g is not the smallest multiplier under ρλ", c.q, c.steps, c.rho, z)
+			}
+		})
 	}
 	// Full batches (q = 1) under replace-one: one row replaced moves the
 	// clipped sum by up to 2C, so each Gaussian step of noise z·C is

@@ -78,18 +78,22 @@ func (p *PreparedSweep) Cost(u SweepUnit) float64 {
 	if u.Point < 0 || u.Point >= len(p.units) {
 		return 0
 	}
-	un := p.units[u.Point]
+	return p.units[u.Point].cost()
+}
+
+// cost is the work of one trial of u (see PreparedSweep.Cost and Plan).
+func (u *unit) cost() float64 {
 	reps := 1.0
-	if un.biasOnly {
+	if u.biasOnly {
 		reps = 2
 	}
-	work := float64(un.spec.N)
-	for si := range un.solvers {
-		if un.refused[si] == "" {
-			work += reps * float64(max(un.params[si].GradEvals, 1))
+	work := float64(u.spec.N)
+	for si := range u.solvers {
+		if u.refused[si] == "" {
+			work += reps * float64(max(u.params[si].GradEvals, 1))
 		}
 	}
-	return float64(un.in.Dim()+1) * work
+	return float64(u.in.Dim()+1) * work
 }
 
 // check refuses a unit outside the sweep.

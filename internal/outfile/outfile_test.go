@@ -156,37 +156,39 @@ func TestReplaceExistingFile(t *testing.T) {
 // content and no partial or temporary file is left.
 func TestFailedWriteKeepsTheOldFile(t *testing.T) {
 	for _, mode := range []Mode{Create, Replace} {
-		dir := t.TempDir()
-		p := filepath.Join(dir, "out.png")
-		if mode == Replace {
-			os.WriteFile(p, []byte("old"), 0o644)
-		}
-		before := snapshot(t, dir)
-		errDisk := errors.New("no space left on device")
-		err := Write(p, mode, func(w io.Writer) error {
-			io.WriteString(w, "partial")
-			return errDisk
-		})
-		if !errors.Is(err, errDisk) {
-			t.Errorf("mode %d: err = %v, want the writer's", mode, err)
-		}
-		if after := snapshot(t, dir); !maps(before, after) {
-			t.Errorf("mode %d: folder changed after a failed write: before %v, after %v", mode, before, after)
-		}
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("mode %d: the panic did not propagate", mode)
-				}
-			}()
-			Write(p, mode, func(w io.Writer) error {
+		t.Run(map[Mode]string{Create: "create", Replace: "replace"}[mode], func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "out.png")
+			if mode == Replace {
+				os.WriteFile(p, []byte("old"), 0o644)
+			}
+			before := snapshot(t, dir)
+			errDisk := errors.New("no space left on device")
+			err := Write(p, mode, func(w io.Writer) error {
 				io.WriteString(w, "partial")
-				panic("boom")
+				return errDisk
 			})
-		}()
-		if after := snapshot(t, dir); !maps(before, after) {
-			t.Errorf("mode %d: folder changed after a panicking write: before %v, after %v", mode, before, after)
-		}
+			if !errors.Is(err, errDisk) {
+				t.Errorf("mode %d: err = %v, want the writer's", mode, err)
+			}
+			if after := snapshot(t, dir); !maps(before, after) {
+				t.Errorf("mode %d: folder changed after a failed write: before %v, after %v", mode, before, after)
+			}
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("mode %d: the panic did not propagate", mode)
+					}
+				}()
+				Write(p, mode, func(w io.Writer) error {
+					io.WriteString(w, "partial")
+					panic("boom")
+				})
+			}()
+			if after := snapshot(t, dir); !maps(before, after) {
+				t.Errorf("mode %d: folder changed after a panicking write: before %v, after %v", mode, before, after)
+			}
+		})
 	}
 }
 
@@ -194,34 +196,36 @@ func TestFailedWriteKeepsTheOldFile(t *testing.T) {
 // while the content is being written is not overwritten in mode Create.
 func TestTargetAppearsDuringWrite(t *testing.T) {
 	for _, plant := range []string{"file", "link"} {
-		dir := t.TempDir()
-		p := filepath.Join(dir, "out.json")
-		victim := filepath.Join(dir, "victim")
-		os.WriteFile(victim, []byte("mine"), 0o644)
-		err := Write(p, Create, func(w io.Writer) error {
+		t.Run(plant, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "out.json")
+			victim := filepath.Join(dir, "victim")
+			os.WriteFile(victim, []byte("mine"), 0o644)
+			err := Write(p, Create, func(w io.Writer) error {
+				if plant == "file" {
+					os.WriteFile(p, []byte("theirs"), 0o644)
+				} else {
+					os.Symlink(victim, p)
+				}
+				_, err := io.WriteString(w, "new")
+				return err
+			})
+			var te *TargetError
+			if !errors.As(err, &te) {
+				t.Fatalf("%s: err = %v, want a *TargetError", plant, err)
+			}
+			if got := read(t, victim); got != "mine" {
+				t.Errorf("%s: the link's target was changed to %q", plant, got)
+			}
 			if plant == "file" {
-				os.WriteFile(p, []byte("theirs"), 0o644)
-			} else {
-				os.Symlink(victim, p)
+				if got := read(t, p); got != "theirs" {
+					t.Errorf("the file that appeared was overwritten: %q", got)
+				}
 			}
-			_, err := io.WriteString(w, "new")
-			return err
+			if n := len(files(t, dir)); n != 2 {
+				t.Errorf("%s: folder holds %v, want the victim and the planted name only", plant, files(t, dir))
+			}
 		})
-		var te *TargetError
-		if !errors.As(err, &te) {
-			t.Fatalf("%s: err = %v, want a *TargetError", plant, err)
-		}
-		if got := read(t, victim); got != "mine" {
-			t.Errorf("%s: the link's target was changed to %q", plant, got)
-		}
-		if plant == "file" {
-			if got := read(t, p); got != "theirs" {
-				t.Errorf("the file that appeared was overwritten: %q", got)
-			}
-		}
-		if n := len(files(t, dir)); n != 2 {
-			t.Errorf("%s: folder holds %v, want the victim and the planted name only", plant, files(t, dir))
-		}
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 )
 
 // TestAuditDocumentNulls: the audit document writes null exactly where a
-// value does not apply or does not exist (NaN, ±Inf), keeps issue 13's
-// headline keys first, and names a whole run's solver.
+// value does not apply or does not exist (NaN, ±Inf), keeps the headline
+// keys first, and names a whole run's solver.
 func TestAuditDocumentNulls(t *testing.T) {
 	r := &audit.Result{Oracle: "clip-gaussian", Kind: oracle.ZCDP, Eps: 1, Delta: math.NaN(), Trials: 10,
 		MuHat: math.Inf(1), MuSE: math.NaN(), MuLower: 0.9, MuUpper: math.NaN(), EpsLower: math.NaN(), NegativeControl: 1,

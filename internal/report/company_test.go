@@ -17,8 +17,8 @@ import (
 // what the sweep of that solver alone gives, byte for byte (its CSV rows and
 // its JSON rows), in company of other solvers, for every sweep kind. In a
 // clip sweep each solver holds its own step (and T) at its own prescribed
-// C, as alone: acsa at C = 14.1 used to give 0.0503 alone and 0.219 beside
-// dp-sgd, whose company made every step follow C.
+// C, as alone (were the steps to follow C, acsa at C = 14.1 would give
+// 0.0503 alone and 0.219 beside dp-sgd).
 func TestSweepRowIsWhatItsSolverAloneGives(t *testing.T) {
 	base := spec.Spec{Scenario: "linreg-t", Class: "smooth-convex", N: 2000, D: 3, Trials: 2, Seed: 11}
 	company := []string{"acsa", "klz-gd", "dp-sgd"}
@@ -50,13 +50,15 @@ func TestSweepRowIsWhatItsSolverAloneGives(t *testing.T) {
 			}
 			together := sweep(company[0], company)
 			for _, name := range company {
-				alone := sweep(name, []string{name})
-				if a, b := csvRowsOf(t, alone, name), csvRowsOf(t, together, name); !slices.Equal(a, b) {
-					t.Errorf("%s's CSV rows alone and in company differ:\n alone    %q\n together %q", name, a, b)
-				}
-				if a, b := jsonRowsOf(t, alone, name), jsonRowsOf(t, together, name); !slices.Equal(a, b) {
-					t.Errorf("%s's JSON rows alone and in company differ:\n alone    %s\n together %s", name, a, b)
-				}
+				t.Run(name, func(t *testing.T) {
+					alone := sweep(name, []string{name})
+					if a, b := csvRowsOf(t, alone, name), csvRowsOf(t, together, name); !slices.Equal(a, b) {
+						t.Errorf("%s's CSV rows alone and in company differ:\n alone    %q\n together %q", name, a, b)
+					}
+					if a, b := jsonRowsOf(t, alone, name), jsonRowsOf(t, together, name); !slices.Equal(a, b) {
+						t.Errorf("%s's JSON rows alone and in company differ:\n alone    %s\n together %s", name, a, b)
+					}
+				})
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -21,17 +22,21 @@ func TestFieldsOfJSON(t *testing.T) {
 		{0, "a, b{c, d}, e[{f, g}], h, i"},
 		{1, "a, b{…}, e[{…}], h, i"},
 	} {
-		if got := FormatFields(fs, c.depth); got != c.want {
-			t.Errorf("depth %d: %q, want %q", c.depth, got, c.want)
-		}
+		t.Run(fmt.Sprintf("depth=%d", c.depth), func(t *testing.T) {
+			if got := FormatFields(fs, c.depth); got != c.want {
+				t.Errorf("depth %d: %q, want %q", c.depth, got, c.want)
+			}
+		})
 	}
 	if got := strings.Join(FieldPaths(fs), " "); got != "a b b.c b.d[] e[] e[].f e[].g h[] i" {
 		t.Errorf("paths %q", got)
 	}
 	for _, bad := range []string{`[1]`, `{"a": 1} {}`, `{"a": }`} {
-		if _, err := FieldsOfJSON([]byte(bad)); err == nil {
-			t.Errorf("%s is accepted", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := FieldsOfJSON([]byte(bad)); err == nil {
+				t.Errorf("%s is accepted", bad)
+			}
+		})
 	}
 }
 

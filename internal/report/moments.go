@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -53,10 +54,26 @@ type Empirical struct {
 	Entry scenarios.EmpiricalEntry
 }
 
-// NewMoments is the moment profile of a built problem.
-func NewMoments(s spec.Spec, in *scenarios.Instance) Moments {
+// NewMoments is the moment profile of a built problem, computed under ctx
+// (its sup moments take seconds at d = 10⁴): on cancellation it returns
+// ctx's error within one Monte Carlo chunk.
+func NewMoments(ctx context.Context, s spec.Spec, in *scenarios.Instance) (Moments, error) {
 	m := Moments{Spec: s, Lf: in.Moment(math.Inf(1)), D: in.Dim(), Estimated: in.Estimated(), Geometry: in.Geometry()}
-	for _, e := range in.Profile() {
+	prof, err := in.ProfileContext(ctx)
+	if err != nil {
+		return Moments{}, err
+	}
+	m.CheckOrders = scenarios.CheckOrders(s.K)
+	// Every order the rows below read: the profile's, the checks' and the
+	// empirical moment's 2k.
+	ks := append([]float64{2 * s.K}, m.CheckOrders...)
+	for _, e := range prof {
+		ks = append(ks, e.K)
+	}
+	if err := in.SupMomentsContext(ctx, ks); err != nil {
+		return Moments{}, err
+	}
+	for _, e := range prof {
 		if !math.IsInf(e.K, 1) {
 			m.Finite = append(m.Finite, e)
 			m.Noncentral = append(m.Noncentral, in.Noncentral(e.K))
@@ -66,13 +83,12 @@ func NewMoments(s spec.Spec, in *scenarios.Instance) Moments {
 	m.Noncentral = append(m.Noncentral, in.Noncentral(math.Inf(1)))
 	m.Coordinate = append(m.Coordinate, in.Coordinate(math.Inf(1)))
 	m.L, m.LExact, m.LMethod = in.GradSup()
-	m.CheckOrders = scenarios.CheckOrders(s.K)
 	m.Checks = in.AssumptionChecks(m.CheckOrders)
 	if e, sym, ok := in.ClassEmpirical(s.Class, s.K, s.N); ok {
 		m.Empirical = &Empirical{Sym: sym, N: s.N, Entry: e}
 	}
 	m.Contradictions = in.Contradictions()
-	return m
+	return m, nil
 }
 
 // MomentsJSON is the document of `dpso moments --json`.

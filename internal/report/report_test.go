@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -62,31 +63,35 @@ func TestRunDocumentNulls(t *testing.T) {
 }
 
 // TestWriteRunJSONStreamsTheSameBytes: the streamed document of --emit-w
-// is byte for byte WriteJSON's of Run(r) (issue 10 item 7: the trials are
-// written one by one so that --trials × --d cannot exhaust memory).
+// is byte for byte WriteJSON's of Run(r) (the trials are written one by
+// one, so that --trials × --d cannot exhaust memory).
 func TestWriteRunJSONStreamsTheSameBytes(t *testing.T) {
 	for _, trials := range []int{1, 3} {
-		rs, err := spec.Spec{Scenario: "linreg-t", D: 4, N: 400, Trials: trials}.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := engine.Run(context.Background(), rs, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, emit := range []bool{false, true} {
-			opt := Options{EmitW: emit}
-			var want, got bytes.Buffer
-			if err := WriteJSON(&want, Run(r, opt)); err != nil {
+		t.Run(fmt.Sprintf("trials=%d", trials), func(t *testing.T) {
+			rs, err := spec.Spec{Scenario: "linreg-t", D: 4, N: 400, Trials: trials}.Resolve()
+			if err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteRunJSON(&got, r, opt); err != nil {
+			r, err := engine.Run(context.Background(), rs, nil)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if got.String() != want.String() {
-				t.Errorf("%d trials, emit %v: streamed document differs:\n--- got\n%s\n--- want\n%s", trials, emit, got.String(), want.String())
+			for _, emit := range []bool{false, true} {
+				t.Run(fmt.Sprintf("emit-w=%v", emit), func(t *testing.T) {
+					opt := Options{EmitW: emit}
+					var want, got bytes.Buffer
+					if err := WriteJSON(&want, Run(r, opt)); err != nil {
+						t.Fatal(err)
+					}
+					if err := WriteRunJSON(&got, r, opt); err != nil {
+						t.Fatal(err)
+					}
+					if got.String() != want.String() {
+						t.Errorf("%d trials, emit %v: streamed document differs:\n--- got\n%s\n--- want\n%s", trials, emit, got.String(), want.String())
+					}
+				})
 			}
-		}
+		})
 	}
 }
 

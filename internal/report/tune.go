@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -475,10 +476,11 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
 			fmt.Fprintf(w, "held-out loss (%s, tuned): %s — %s\n", ts.Solver, estText(ts.Tuned.Holdout), HoldoutNote)
 		}
 	}
-	notes := append([]string{
-		"tuned: each trial's released candidate (its parameters: trial 0's); the excess risk is its mean ± s.e. over trials; the search releases that candidate only — K and the other candidates' scores (--json: diagnostics) are " + "not private",
-		"oracle-tuned: " + OracleNote,
-	}, r.Notes...)
+	notes := []string{"tuned: each trial's released candidate (its parameters: trial 0's); the excess risk is its mean ± s.e. over trials; the search releases that candidate only — K and the other candidates' scores (--json: diagnostics) are " + "not private"}
+	if slices.ContainsFunc(r.Solvers, func(ts engine.TuneSolver) bool { return ts.Oracle != nil }) {
+		notes = append(notes, "oracle-tuned: "+OracleNote)
+	}
+	notes = append(notes, r.Notes...)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Notes:")
 	for _, n := range notes {

@@ -66,6 +66,10 @@ func (b *blockRunner) Sweep(ctx context.Context, r spec.Resolved, _ engine.Sweep
 	return nil, b.wait(ctx, r)
 }
 
+func (b *blockRunner) Tune(ctx context.Context, r spec.Resolved, _ engine.TuneSpec, _ *engine.Settings) (*engine.TuneReport, error) {
+	return nil, b.wait(ctx, r)
+}
+
 func (b *blockRunner) Audit(ctx context.Context, _ audit.Config) (*audit.Result, error) {
 	return nil, b.wait(ctx, spec.Resolved{})
 }

@@ -167,6 +167,20 @@ func (p *Pool) Sweep(ctx context.Context, r spec.Resolved, sw engine.SweepSpec, 
 	return p.inner.Sweep(ctx, r, sw, set)
 }
 
+// Tune runs inner's Tune with the pool's workers and slots.
+func (p *Pool) Tune(ctx context.Context, r spec.Resolved, ts engine.TuneSpec, set *engine.Settings) (*engine.TuneReport, error) {
+	if err := p.caps.Check(r); err != nil {
+		return nil, refused(err)
+	}
+	w, release, err := p.acquire(ctx, r.Spec.Workers)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	r.Spec.Workers = w
+	return p.inner.Tune(ctx, r, ts, set)
+}
+
 // Audit runs inner's Audit with the pool's workers and slots.
 func (p *Pool) Audit(ctx context.Context, cfg audit.Config) (*audit.Result, error) {
 	w, release, err := p.acquire(ctx, cfg.Workers)

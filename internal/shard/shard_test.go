@@ -2,6 +2,7 @@ package shard
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -146,13 +147,15 @@ func TestExactCodecRefuses(t *testing.T) {
 		{`"Excess":0.5`, `"Excess":1e999`},
 		{`"Excess":0.5`, `"Excess":0.50`}, // not the form written
 	} {
-		in := strings.Replace(string(good), c.old, c.new, 1)
-		if in == string(good) {
-			t.Fatalf("%q is not in %s", c.old, good)
-		}
-		if _, err := unmarshalResults([]byte(in)); err == nil {
-			t.Errorf("%s is read", in)
-		}
+		t.Run(fmt.Sprintf("%q→%q", c.old, c.new), func(t *testing.T) {
+			in := strings.Replace(string(good), c.old, c.new, 1)
+			if in == string(good) {
+				t.Fatalf("%q is not in %s", c.old, good)
+			}
+			if _, err := unmarshalResults([]byte(in)); err == nil {
+				t.Errorf("%s is read", in)
+			}
+		})
 	}
 }
 
@@ -208,10 +211,12 @@ func TestParseIndex(t *testing.T) {
 		ok   bool
 	}{{"1/3", Index{1, 3}, true}, {" 3/3 ", Index{3, 3}, true}, {"1/1", Index{1, 1}, true},
 		{"0/3", Index{}, false}, {"4/3", Index{}, false}, {"3", Index{}, false}, {"a/3", Index{}, false}, {"1/0", Index{}, false}, {"-1/3", Index{}, false}} {
-		got, err := ParseIndex(c.in)
-		if (err == nil) != c.ok || got != c.want {
-			t.Errorf("ParseIndex(%q) = %v, %v", c.in, got, err)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			got, err := ParseIndex(c.in)
+			if (err == nil) != c.ok || got != c.want {
+				t.Errorf("ParseIndex(%q) = %v, %v", c.in, got, err)
+			}
+		})
 	}
 }
 
@@ -336,12 +341,14 @@ func TestCheckRefuses(t *testing.T) {
 		{[]*File{mk(def, 1, 3, "a"), mk(def, 3, 3, "c")}, []string{"shard 2/3 is missing"}},
 		{nil, []string{"no shard files"}},
 	} {
-		err := Check(c.files)
-		for _, w := range c.want {
-			if err == nil || !strings.Contains(err.Error(), w) {
-				t.Errorf("Check: %v; want it to say %q", err, w)
+		t.Run(c.want[0], func(t *testing.T) {
+			err := Check(c.files)
+			for _, w := range c.want {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Errorf("Check: %v; want it to say %q", err, w)
+				}
 			}
-		}
+		})
 	}
 	if err := Check([]*File{mk(def, 2, 2, "a"), mk(def, 1, 2, "b")}); err != nil {
 		t.Errorf("two shards of one sweep, out of order: %v", err)

@@ -9,7 +9,7 @@ import (
 	"dpso/theory"
 )
 
-// TestMomentAdviceCanBeFollowed (issue 14 item 6): when a moment the run
+// TestMomentAdviceCanBeFollowed: when a moment the run
 // needs does not exist at the scenario's tail, the error names the field
 // that has to change and says what can be done — the k that work, or the
 // tail value above which the moment exists at the run's k (its threshold

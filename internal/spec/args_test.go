@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"math"
 	"os/exec"
 	"reflect"
@@ -29,14 +30,16 @@ func TestShellQuote(t *testing.T) {
 		{"bad\xff", `$'bad\xff'`},
 		{"two\nlines", `$'two\x0alines'`},
 	} {
-		if got := ShellQuote(c.in); got != c.want {
-			t.Errorf("ShellQuote(%q) = %q, want %q", c.in, got, c.want)
-		}
-		for _, r := range ShellQuote(c.in) {
-			if r < 0x20 || r == 0x7f || r == 0x202e {
-				t.Errorf("ShellQuote(%q) lets %U through", c.in, r)
+		t.Run(c.in, func(t *testing.T) {
+			if got := ShellQuote(c.in); got != c.want {
+				t.Errorf("ShellQuote(%q) = %q, want %q", c.in, got, c.want)
 			}
-		}
+			for _, r := range ShellQuote(c.in) {
+				if r < 0x20 || r == 0x7f || r == 0x202e {
+					t.Errorf("ShellQuote(%q) lets %U through", c.in, r)
+				}
+			}
+		})
 	}
 }
 
@@ -48,10 +51,12 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 		t.Skip("no bash")
 	}
 	for _, in := range []string{"plain.csv", "my data.csv", "it's.csv", "t\x1b]0;PWNED\ax.csv", "a\u202eb\\'c", "bad\xff\x01", "two\nlines $HOME `x`"} {
-		out, err := exec.Command(bash, "-c", "printf %s "+ShellQuote(in)).Output()
-		if err != nil || string(out) != in {
-			t.Errorf("bash read %s back as %q (%v), want %q", ShellQuote(in), out, err, in)
-		}
+		t.Run(in, func(t *testing.T) {
+			out, err := exec.Command(bash, "-c", "printf %s "+ShellQuote(in)).Output()
+			if err != nil || string(out) != in {
+				t.Errorf("bash read %s back as %q (%v), want %q", ShellQuote(in), out, err, in)
+			}
+		})
 	}
 }
 
@@ -89,9 +94,11 @@ func TestArgsMinimal(t *testing.T) {
 		{Spec{Scenario: "nope", K: 2, Trials: 5}, "--scenario nope --k 2 --trials 5"},
 	}
 	for _, c := range cases {
-		if got := strings.Join(c.spec.Args(), " "); got != c.want {
-			t.Errorf("%+v:\n got  %s\n want %s", c.spec, got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if got := strings.Join(c.spec.Args(), " "); got != c.want {
+				t.Errorf("%+v:\n got  %s\n want %s", c.spec, got, c.want)
+			}
+		})
 	}
 }
 
@@ -113,18 +120,20 @@ func TestArgsKeepsTheResolvedSpec(t *testing.T) {
 		}
 	}
 	for _, s := range specs {
-		want, err := s.Resolve()
-		if err != nil {
-			t.Fatalf("%+v: %v", s, err)
-		}
-		m := s.minimal()
-		got, err := m.Resolve()
-		if err != nil || !reflect.DeepEqual(got.RunSpec(), want.RunSpec()) {
-			t.Errorf("%+v: minimal %+v resolves to %+v (%v), want %+v", s, m, got, err, want)
-		}
-		if a, b := s.Args(), want.Spec.Args(); !slices.Equal(a, b) {
-			t.Errorf("%s: Args %v, of the resolved Spec %v", s.Scenario, a, b)
-		}
+		t.Run(caseName(s), func(t *testing.T) {
+			want, err := s.Resolve()
+			if err != nil {
+				t.Fatalf("%+v: %v", s, err)
+			}
+			m := s.minimal()
+			got, err := m.Resolve()
+			if err != nil || !reflect.DeepEqual(got.RunSpec(), want.RunSpec()) {
+				t.Errorf("%+v: minimal %+v resolves to %+v (%v), want %+v", s, m, got, err, want)
+			}
+			if a, b := s.Args(), want.Spec.Args(); !slices.Equal(a, b) {
+				t.Errorf("%s: Args %v, of the resolved Spec %v", s.Scenario, a, b)
+			}
+		})
 	}
 }
 
@@ -139,8 +148,8 @@ func TestCommand(t *testing.T) {
 	}
 }
 
-// TestDataWithAllOverridesNeedsNoConstant: the issue's rule that with
-// iters, clip and step all given no moment constant is needed.
+// TestDataWithAllOverridesNeedsNoConstant: with iters, clip and step all
+// given, no moment constant is needed.
 func TestDataWithAllOverridesNeedsNoConstant(t *testing.T) {
 	path := writeCSV(t, "x1,x2,y\n1,2,3\n0.5,1,2\n2,1,0\n1,1,1\n")
 	for _, c := range []struct {
@@ -152,14 +161,16 @@ func TestDataWithAllOverridesNeedsNoConstant(t *testing.T) {
 		{Spec{Data: path, Clip: 1, Step: 0.1}, "rk"},
 		{Spec{Data: path, Iters: 2, Step: 0.1, Rk: 3}, "beta"},
 	} {
-		err := c.spec.Validate()
-		se, _ := err.(*SpecError)
-		switch {
-		case c.field == "" && err != nil:
-			t.Errorf("%+v: %v, want valid", c.spec, err)
-		case c.field != "" && (se == nil || se.Field != c.field):
-			t.Errorf("%+v: %v, want a SpecError on %s", c.spec, err, c.field)
-		}
+		t.Run(fmt.Sprintf("%s: %q", caseName(c.spec), c.field), func(t *testing.T) {
+			err := c.spec.Validate()
+			se, _ := err.(*SpecError)
+			switch {
+			case c.field == "" && err != nil:
+				t.Errorf("%+v: %v, want valid", c.spec, err)
+			case c.field != "" && (se == nil || se.Field != c.field):
+				t.Errorf("%+v: %v, want a SpecError on %s", c.spec, err, c.field)
+			}
+		})
 	}
 }
 
@@ -176,9 +187,11 @@ func TestArgsSecureHasNoSeed(t *testing.T) {
 		{Spec{Scenario: scenarios.LinRegT, Seed: 9}, true},
 		{Spec{Data: "x.csv", Rk: 3, Beta: 1, Rand: "seeded", Seed: 9}, true},
 	} {
-		cmd := c.s.Command()
-		if got := strings.Contains(cmd, "--seed"); got != c.seed {
-			t.Errorf("%+v: Command() = %s, --seed present %v, want %v", c.s, cmd, got, c.seed)
-		}
+		t.Run(caseName(c.s), func(t *testing.T) {
+			cmd := c.s.Command()
+			if got := strings.Contains(cmd, "--seed"); got != c.seed {
+				t.Errorf("%+v: Command() = %s, --seed present %v, want %v", c.s, cmd, got, c.seed)
+			}
+		})
 	}
 }

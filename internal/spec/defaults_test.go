@@ -44,16 +44,18 @@ func TestNonsmoothDefaults(t *testing.T) {
 		// refused by the solver (r̃_8 = ∞).
 		{Spec{Scenario: scenarios.HingeT, Solver: "nonprivate-schedule", Tail: 7}, 512, 2},
 	} {
-		rr, err := c.spec.Resolve()
-		if err != nil {
-			t.Fatalf("%+v: %v", c.spec, err)
-		}
-		r := rr.Spec
-		if r.N != c.n || r.K != c.k {
-			t.Errorf("%s %s (tail %g, budget %d): n = %d, k = %g; want %d, %g", r.Scenario, r.Class, r.Tail, r.WorkBudget, r.N, r.K, c.n, c.k)
-		}
-		if again, err := r.Resolve(); err != nil || again.Spec.N != r.N || again.Spec.K != r.K {
-			t.Errorf("%s: resolving twice changes n, k: %d, %g (%v)", r.Scenario, again.Spec.N, again.Spec.K, err)
-		}
+		t.Run(caseName(c.spec), func(t *testing.T) {
+			rr, err := c.spec.Resolve()
+			if err != nil {
+				t.Fatalf("%+v: %v", c.spec, err)
+			}
+			r := rr.Spec
+			if r.N != c.n || r.K != c.k {
+				t.Errorf("%s %s (tail %g, budget %d): n = %d, k = %g; want %d, %g", r.Scenario, r.Class, r.Tail, r.WorkBudget, r.N, r.K, c.n, c.k)
+			}
+			if again, err := r.Resolve(); err != nil || again.Spec.N != r.N || again.Spec.K != r.K {
+				t.Errorf("%s: resolving twice changes n, k: %d, %g (%v)", r.Scenario, again.Spec.N, again.Spec.K, err)
+			}
+		})
 	}
 }

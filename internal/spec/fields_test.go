@@ -146,8 +146,10 @@ func TestFlagNames(t *testing.T) {
 		}
 	}
 	for field, flag := range map[string]string{"D": "diam", "problem": "solver", "schedule": "solver", "noise": "noise"} {
-		if got := FlagName(field); got != flag {
-			t.Errorf("FlagName(%q) = %q, want %q", field, got, flag)
-		}
+		t.Run(field, func(t *testing.T) {
+			if got := FlagName(field); got != flag {
+				t.Errorf("FlagName(%q) = %q, want %q", field, got, flag)
+			}
+		})
 	}
 }

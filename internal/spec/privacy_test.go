@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -24,13 +25,15 @@ func TestShare(t *testing.T) {
 		{sh, 4, 0.25, 0, 2.5e-7},
 	}
 	for _, c := range cases {
-		got, ok := c.p.Share(c.m)
-		if !ok || math.Abs(got.Eps-c.eps) > 1e-15*c.eps || math.Abs(got.Rho-c.rho) > 1e-15*math.Max(c.rho, 1) || math.Abs(got.Delta-c.delta) > 1e-21 {
-			t.Errorf("%+v.Share(%d) = %+v, %v; want ε %g, ρ %g, δ %g", c.p, c.m, got, ok, c.eps, c.rho, c.delta)
-		}
-		if got.Model == ZCDP && math.Abs(float64(c.m)*got.Rho-c.p.Rho) > 1e-15*c.p.Rho {
-			t.Errorf("m·ρ_share = %g, want ρ = %g", float64(c.m)*got.Rho, c.p.Rho)
-		}
+		t.Run(fmt.Sprintf("%v m=%d", c.p.Model, c.m), func(t *testing.T) {
+			got, ok := c.p.Share(c.m)
+			if !ok || math.Abs(got.Eps-c.eps) > 1e-15*c.eps || math.Abs(got.Rho-c.rho) > 1e-15*math.Max(c.rho, 1) || math.Abs(got.Delta-c.delta) > 1e-21 {
+				t.Errorf("%+v.Share(%d) = %+v, %v; want ε %g, ρ %g, δ %g", c.p, c.m, got, ok, c.eps, c.rho, c.delta)
+			}
+			if got.Model == ZCDP && math.Abs(float64(c.m)*got.Rho-c.p.Rho) > 1e-15*c.p.Rho {
+				t.Errorf("m·ρ_share = %g, want ρ = %g", float64(c.m)*got.Rho, c.p.Rho)
+			}
+		})
 	}
 	if _, ok := (Privacy{Model: PrivacyModel(99), Eps: 1}).Share(2); ok {
 		t.Error("a model without a share rule was shared")

@@ -3,6 +3,7 @@ package spec
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -103,18 +104,20 @@ func TestSpecValidateEveryField(t *testing.T) {
 		{"checkpoints negative", Spec{Checkpoints: -1}, "checkpoints", "[0, 10000]"},
 	}
 	for _, c := range cases {
-		err := c.spec.Validate()
-		var se *SpecError
-		if !errors.As(err, &se) {
-			t.Errorf("%s: error %v, want a *SpecError on %s", c.name, err, c.field)
-			continue
-		}
-		if se.Field != c.field || !strings.Contains(se.Msg, c.msg) {
-			t.Errorf("%s: got %q, want field %q with %q", c.name, se.Error(), c.field, c.msg)
-		}
-		if !IsUserError(err) {
-			t.Errorf("%s: IsUserError = false", c.name)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			err := c.spec.Validate()
+			var se *SpecError
+			if !errors.As(err, &se) {
+				t.Errorf("%s: error %v, want a *SpecError on %s", c.name, err, c.field)
+				return
+			}
+			if se.Field != c.field || !strings.Contains(se.Msg, c.msg) {
+				t.Errorf("%s: got %q, want field %q with %q", c.name, se.Error(), c.field, c.msg)
+			}
+			if !IsUserError(err) {
+				t.Errorf("%s: IsUserError = false", c.name)
+			}
+		})
 	}
 }
 
@@ -166,14 +169,16 @@ func TestSpecDefaults(t *testing.T) {
 		{Spec{Scenario: scenarios.LassoT}, f64(0.05), f64(0)},
 		{Spec{Scenario: scenarios.LinRegT}, nil, nil},
 	} {
-		rr, err := c.s.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := rr.Spec
-		if !reflect.DeepEqual(r.Lambda1, c.l1) || !reflect.DeepEqual(r.Lambda2, c.l2) {
-			t.Errorf("%s %s: λ₁ %v λ₂ %v", c.s.Scenario, r.Class, r.Lambda1, r.Lambda2)
-		}
+		t.Run(caseName(c.s), func(t *testing.T) {
+			rr, err := c.s.Resolve()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rr.Spec
+			if !reflect.DeepEqual(r.Lambda1, c.l1) || !reflect.DeepEqual(r.Lambda2, c.l2) {
+				t.Errorf("%s %s: λ₁ %v λ₂ %v", c.s.Scenario, r.Class, r.Lambda1, r.Lambda2)
+			}
+		})
 	}
 	// Resolve is idempotent and does not modify its receiver.
 	for _, name := range scenarios.ScenarioNames() {
@@ -219,11 +224,13 @@ func TestSpecJSONRoundTrip(t *testing.T) {
 		{`{"eps":"lots"}`, "eps"},
 		{`{"params":{"noise":"inf"}}`, "noise"},
 	} {
-		err := json.Unmarshal([]byte(c.in), &back)
-		var se *SpecError
-		if !errors.As(err, &se) || se.Field != c.field {
-			t.Errorf("%s: error %v, want field %s", c.in, err, c.field)
-		}
+		t.Run(c.field, func(t *testing.T) {
+			err := json.Unmarshal([]byte(c.in), &back)
+			var se *SpecError
+			if !errors.As(err, &se) || se.Field != c.field {
+				t.Errorf("%s: error %v, want field %s", c.in, err, c.field)
+			}
+		})
 	}
 }
 
@@ -287,18 +294,32 @@ func writeCSV(t *testing.T, content string) string {
 	return p
 }
 
+// caseName names a test case by its Spec: the arguments that reproduce
+// it (Args), a data file by its base name.
+func caseName(s Spec) string {
+	if s.Data != "" {
+		s.Data = filepath.Base(s.Data)
+	}
+	if a := s.Args(); len(a) > 0 {
+		return strings.Join(a, " ")
+	}
+	return "defaults"
+}
+
 // TestOneRho: the budget a run resolves to (Privacy.Cost) and the budget
 // its solvers charge against (the Config it hands them, Config.Budget) are
 // the same ρ = ε²/2 (theory.Rho): the ε reaches the solvers unchanged.
 func TestOneRho(t *testing.T) {
 	for _, eps := range []float64{1e-3, 0.5, 1, 3, math.Inf(1)} {
-		r, err := Spec{Scenario: scenarios.LinRegT, Eps: eps}.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := r.Config(0, nil).Budget(oracle.ZCDP); got != r.Privacy.Cost() || got.Rho != theory.Rho(eps) {
-			t.Errorf("ε = %g: solvers' budget %+v, resolved %+v", eps, got, r.Privacy.Cost())
-		}
+		t.Run(fmt.Sprintf("eps=%g", eps), func(t *testing.T) {
+			r, err := Spec{Scenario: scenarios.LinRegT, Eps: eps}.Resolve()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.Config(0, nil).Budget(oracle.ZCDP); got != r.Privacy.Cost() || got.Rho != theory.Rho(eps) {
+				t.Errorf("ε = %g: solvers' budget %+v, resolved %+v", eps, got, r.Privacy.Cost())
+			}
+		})
 	}
 }
 
@@ -352,7 +373,7 @@ func TestAccountedPrivacy(t *testing.T) {
 	}
 }
 
-// TestSizeCapBindsMaterializedRunsOnly (issue 16 item 3): n·(d+1) ≤ 2·10⁸
+// TestSizeCapBindsMaterializedRunsOnly: n·(d+1) ≤ 2·10⁸
 // binds where the dataset is held in memory. At n = 5·10⁷, d = 10
 // (5.5·10⁸ floats) the one-pass solvers and the baselines on a one-pass
 // schedule resolve; klz-gd, the localized methods and a baseline on their
@@ -372,23 +393,25 @@ func TestSizeCapBindsMaterializedRunsOnly(t *testing.T) {
 		{Spec{Scenario: scenarios.HingeT, Class: theory.NonsmoothSC}, true},
 		{Spec{Scenario: scenarios.HingeT, Solver: "nonprivate-schedule"}, true},
 	} {
-		s := c.s
-		s.N, s.D = 50_000_000, 10
-		r, err := s.Resolve()
-		if c.materializes {
-			var se *SpecError
-			if !errors.As(err, &se) || se.Field != "n" || !strings.Contains(se.Msg, "n ≤ 1.8181818·10⁷") {
-				t.Errorf("%+v: %v; want a refusal on n with the limit", c.s, err)
+		t.Run(caseName(c.s), func(t *testing.T) {
+			s := c.s
+			s.N, s.D = 50_000_000, 10
+			r, err := s.Resolve()
+			if c.materializes {
+				var se *SpecError
+				if !errors.As(err, &se) || se.Field != "n" || !strings.Contains(se.Msg, "n ≤ 1.8181818·10⁷") {
+					t.Errorf("%+v: %v; want a refusal on n with the limit", c.s, err)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%+v streams: %v", c.s, err)
-			continue
-		}
-		if r.Materializes(r.Solver) {
-			t.Errorf("%+v: Materializes = true", c.s)
-		}
+			if err != nil {
+				t.Errorf("%+v streams: %v", c.s, err)
+				return
+			}
+			if r.Materializes(r.Solver) {
+				t.Errorf("%+v: Materializes = true", c.s)
+			}
+		})
 	}
 	user := Resolved{Problem: scenarios.ProblemDef{Data: "x.csv"}}
 	for _, d := range solvers.Descriptors() {
@@ -422,14 +445,16 @@ func TestCheckSolverFields(t *testing.T) {
 		{Spec{Solver: "dp-sgd", Adjacency: AddRemove}, []string{"acsa", "dp-sgd"}, "adjacency"},
 		{Spec{Solver: "acsa", Adjacency: AddRemove}, nil, "adjacency"},
 	} {
-		err := c.s.CheckSolverFields(c.names)
-		var se *SpecError
-		switch {
-		case c.field == "" && err != nil:
-			t.Errorf("%+v with %v: %v, want accepted", c.s, c.names, err)
-		case c.field != "" && (!errors.As(err, &se) || se.Field != c.field):
-			t.Errorf("%+v with %v: %v, want a SpecError on %s", c.s, c.names, err, c.field)
-		}
+		t.Run(fmt.Sprintf("%s %v", caseName(c.s), c.names), func(t *testing.T) {
+			err := c.s.CheckSolverFields(c.names)
+			var se *SpecError
+			switch {
+			case c.field == "" && err != nil:
+				t.Errorf("%+v with %v: %v, want accepted", c.s, c.names, err)
+			case c.field != "" && (!errors.As(err, &se) || se.Field != c.field):
+				t.Errorf("%+v with %v: %v, want a SpecError on %s", c.s, c.names, err, c.field)
+			}
+		})
 	}
 }
 

@@ -32,10 +32,11 @@ const (
 	SweepEps Screen = "sweep-eps" // the sweep of the privacy budget ε
 	SweepD   Screen = "sweep-d"   // the sweep of the dimension d
 	SweepK   Screen = "sweep-k"   // the sweep of the moment order k
+	Tune     Screen = "tune"      // prescribed, tuned (private) and oracle-tuned side by side
 )
 
 // Screens are every Screen, in the explorer's order.
-var Screens = []Screen{Chart, Sweep, Clip, Moments, Audit, SweepEps, SweepD, SweepK}
+var Screens = []Screen{Chart, Sweep, Clip, Moments, Audit, SweepEps, SweepD, SweepK, Tune}
 
 // State is what a state string holds: the form's Spec, as the user set it
 // (defaults left unset), and the screen shown.

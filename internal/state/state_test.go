@@ -52,6 +52,7 @@ func TestRoundTripKeepsEveryFieldAndScreen(t *testing.T) {
 		{"preset-like", State{Spec: spec.Spec{Scenario: "linreg-t", Class: "smooth-convex", Tail: 10, K: 2, Lf: 1e6, N: 200000, Trials: 8}, Screen: Chart}},
 		{"infinite k and eps", State{Spec: spec.Spec{Scenario: "affine-hard", K: math.Inf(1), Eps: math.Inf(1)}, Screen: Moments}},
 		{"a path with spaces and &=", State{Spec: spec.Spec{Data: "my data/a&b=c ü.csv"}, Screen: Audit}},
+		{"the tuning screen on private constants", State{Spec: spec.Spec{Scenario: "linreg-t", Class: "smooth-sc", N: 10000, Constants: "private:0.2"}, Screen: Tune}},
 	}
 	for _, sc := range Screens {
 		cases = append(cases, struct {

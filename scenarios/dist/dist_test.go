@@ -2,6 +2,7 @@ package dist
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -48,22 +49,24 @@ func ksCrit(n int) float64 { return math.Sqrt(math.Log(2/1e-4)/2) / math.Sqrt(fl
 func TestGammaMatchesGonum(t *testing.T) {
 	const n = 100000
 	for _, a := range []float64{0.2, 0.5, 1, 2.5, 10, 80} {
-		r := newRand(uint64(a * 1000))
-		s := make([]float64, n)
-		var sum float64
-		for i := range s {
-			s[i] = Gamma(r, a)
-			sum += s[i]
-		}
-		// Mean a, variance a: the sample mean is within 5 s.e. = 5√(a/N).
-		mean := sum / n
-		if se := math.Sqrt(a / n); math.Abs(mean-a) > 5*se {
-			t.Errorf("Gamma(%g): sample mean %g, want %g ± %g", a, mean, a, 5*se)
-		}
-		g := distuv.Gamma{Alpha: a, Beta: 1}
-		if d := ksStat(s, g.CDF); d > ksCrit(n) {
-			t.Errorf("Gamma(%g): KS distance %g to gonum's CDF exceeds %g", a, d, ksCrit(n))
-		}
+		t.Run(fmt.Sprintf("a=%g", a), func(t *testing.T) {
+			r := newRand(uint64(a * 1000))
+			s := make([]float64, n)
+			var sum float64
+			for i := range s {
+				s[i] = Gamma(r, a)
+				sum += s[i]
+			}
+			// Mean a, variance a: the sample mean is within 5 s.e. = 5√(a/N).
+			mean := sum / n
+			if se := math.Sqrt(a / n); math.Abs(mean-a) > 5*se {
+				t.Errorf("Gamma(%g): sample mean %g, want %g ± %g", a, mean, a, 5*se)
+			}
+			g := distuv.Gamma{Alpha: a, Beta: 1}
+			if d := ksStat(s, g.CDF); d > ksCrit(n) {
+				t.Errorf("Gamma(%g): KS distance %g to gonum's CDF exceeds %g", a, d, ksCrit(n))
+			}
+		})
 	}
 	if !math.IsNaN(Gamma(newRand(1), 0)) || !math.IsNaN(Gamma(newRand(1), -1)) || !math.IsNaN(Gamma(newRand(1), math.NaN())) {
 		t.Error("Gamma of a non-positive shape should be NaN")
@@ -89,14 +92,16 @@ func TestSamplersMatchGonumCDFs(t *testing.T) {
 		}},
 	}
 	for i, c := range cases {
-		r := newRand(uint64(100 + i))
-		s := make([]float64, n)
-		for j := range s {
-			s[j] = c.draw(r)
-		}
-		if d := ksStat(s, c.cdf); d > ksCrit(n) {
-			t.Errorf("%s: KS distance %g exceeds %g", c.name, d, ksCrit(n))
-		}
+		t.Run(c.name, func(t *testing.T) {
+			r := newRand(uint64(100 + i))
+			s := make([]float64, n)
+			for j := range s {
+				s[j] = c.draw(r)
+			}
+			if d := ksStat(s, c.cdf); d > ksCrit(n) {
+				t.Errorf("%s: KS distance %g exceeds %g", c.name, d, ksCrit(n))
+			}
+		})
 	}
 	// The sign of SymPareto is fair: the count of negatives is Binomial(N, ½),
 	// within 5 s.d. = 5·√N/2 of N/2.
@@ -115,42 +120,52 @@ func TestSamplersMatchGonumCDFs(t *testing.T) {
 func TestMomentsAgainstGonum(t *testing.T) {
 	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
 	for _, nu := range []float64{2.5, 3, 7.5, 30} {
-		if got, want := StudentTAbsMoment(nu, 2), (distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}).Variance(); !close(got, want) {
-			t.Errorf("E T² (ν=%g) = %g, gonum variance %g", nu, got, want)
-		}
-		// E (χ²_ν)^{-1} = 1/(ν−2).
-		if got, want := InvChiSquareMoment(nu, 1), 1/(nu-2); !close(got, want) {
-			t.Errorf("E 1/χ²_%g = %g, want %g", nu, got, want)
-		}
+		t.Run(fmt.Sprintf("nu=%g", nu), func(t *testing.T) {
+			if got, want := StudentTAbsMoment(nu, 2), (distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}).Variance(); !close(got, want) {
+				t.Errorf("E T² (ν=%g) = %g, gonum variance %g", nu, got, want)
+			}
+			// E (χ²_ν)^{-1} = 1/(ν−2).
+			if got, want := InvChiSquareMoment(nu, 1), 1/(nu-2); !close(got, want) {
+				t.Errorf("E 1/χ²_%g = %g, want %g", nu, got, want)
+			}
+		})
 	}
 	for _, c := range []struct{ alpha, xm float64 }{{2.5, 1}, {4, 3}, {10, 0.5}} {
-		p := distuv.Pareto{Xm: c.xm, Alpha: c.alpha}
-		if got, want := ParetoMoment(c.alpha, c.xm, 1), p.Mean(); !close(got, want) {
-			t.Errorf("Pareto(%g,%g) mean %g, gonum %g", c.alpha, c.xm, got, want)
-		}
-		m1, m2 := ParetoMoment(c.alpha, c.xm, 1), ParetoMoment(c.alpha, c.xm, 2)
-		if got, want := m2-m1*m1, p.Variance(); !close(got, want) {
-			t.Errorf("Pareto(%g,%g) variance %g, gonum %g", c.alpha, c.xm, got, want)
-		}
+		t.Run(fmt.Sprintf("alpha=%g xm=%g", c.alpha, c.xm), func(t *testing.T) {
+			p := distuv.Pareto{Xm: c.xm, Alpha: c.alpha}
+			if got, want := ParetoMoment(c.alpha, c.xm, 1), p.Mean(); !close(got, want) {
+				t.Errorf("Pareto(%g,%g) mean %g, gonum %g", c.alpha, c.xm, got, want)
+			}
+			m1, m2 := ParetoMoment(c.alpha, c.xm, 1), ParetoMoment(c.alpha, c.xm, 2)
+			if got, want := m2-m1*m1, p.Variance(); !close(got, want) {
+				t.Errorf("Pareto(%g,%g) variance %g, gonum %g", c.alpha, c.xm, got, want)
+			}
+		})
 	}
 	for _, k := range []float64{1, 2, 5, 40} {
-		if got, want := ChiMoment(k, 1), (distuv.Chi{K: k}).Mean(); !close(got, want) {
-			t.Errorf("E χ_%g = %g, gonum %g", k, got, want)
-		}
-		if got := ChiMoment(k, 2); !close(got, k) {
-			t.Errorf("E χ²_%g = %g, want %g", k, got, k)
-		}
+		t.Run(fmt.Sprintf("k=%g", k), func(t *testing.T) {
+			if got, want := ChiMoment(k, 1), (distuv.Chi{K: k}).Mean(); !close(got, want) {
+				t.Errorf("E χ_%g = %g, gonum %g", k, got, want)
+			}
+			if got := ChiMoment(k, 2); !close(got, k) {
+				t.Errorf("E χ²_%g = %g, want %g", k, got, k)
+			}
+		})
 	}
 	for _, c := range []struct{ p, want float64 }{{0, 1}, {1, math.Sqrt(2 / math.Pi)}, {2, 1}, {3, 2 * math.Sqrt(2/math.Pi)}, {4, 3}, {8, 105}} {
-		if got := NormalAbsMoment(c.p); !close(got, c.want) {
-			t.Errorf("E|Z|^%g = %g, want %g", c.p, got, c.want)
-		}
+		t.Run(fmt.Sprintf("p=%g", c.p), func(t *testing.T) {
+			if got := NormalAbsMoment(c.p); !close(got, c.want) {
+				t.Errorf("E|Z|^%g = %g, want %g", c.p, got, c.want)
+			}
+		})
 	}
 	// Multivariate t in d = 1 is the univariate t.
 	for _, p := range []float64{0.5, 1, 2.7} {
-		if got, want := MVTNormMoment(6, 1, p), StudentTAbsMoment(6, p); !close(got, want) {
-			t.Errorf("MVT d=1 p=%g: %g, want %g", p, got, want)
-		}
+		t.Run(fmt.Sprintf("p=%g", p), func(t *testing.T) {
+			if got, want := MVTNormMoment(6, 1, p), StudentTAbsMoment(6, p); !close(got, want) {
+				t.Errorf("MVT d=1 p=%g: %g, want %g", p, got, want)
+			}
+		})
 	}
 	// E‖a‖² = d·ν/(ν−2).
 	if got, want := MVTNormMoment(5, 7, 2), 7*5.0/3; !close(got, want) {
@@ -176,9 +191,11 @@ func TestMomentsInfinitePastTailIndex(t *testing.T) {
 		{"normal p=-1", NormalAbsMoment(-1), true},
 	}
 	for _, c := range cases {
-		if math.IsInf(c.got, 1) != c.inf || math.IsNaN(c.got) {
-			t.Errorf("%s = %g, want infinite: %v", c.name, c.got, c.inf)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if math.IsInf(c.got, 1) != c.inf || math.IsNaN(c.got) {
+				t.Errorf("%s = %g, want infinite: %v", c.name, c.got, c.inf)
+			}
+		})
 	}
 	for _, v := range []float64{StudentTAbsMoment(-1, 1), ParetoMoment(2, 0, 1), MVTNormMoment(3, 0, 1), ChiMoment(0, 1)} {
 		if !math.IsNaN(v) {
@@ -215,20 +232,22 @@ func TestAnalyticMomentsMatchMonteCarlo(t *testing.T) {
 	}
 	buf := make([]float64, 64)
 	for i, c := range cases {
-		r := newRand(uint64(1000 + i))
-		var sum float64
-		for range n {
-			sum += math.Pow(c.draw(r, buf), c.p)
-		}
-		mc := sum / n
-		want := c.moment(c.p)
-		se := math.Sqrt((c.moment(2*c.p) - want*want) / n)
-		if math.IsInf(se, 0) || math.IsNaN(se) {
-			t.Fatalf("%s: test case has infinite variance", c.name)
-		}
-		if math.Abs(mc-want) > 5*se {
-			t.Errorf("%s: Monte Carlo %g, analytic %g (5 s.e. = %g)", c.name, mc, want, 5*se)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			r := newRand(uint64(1000 + i))
+			var sum float64
+			for range n {
+				sum += math.Pow(c.draw(r, buf), c.p)
+			}
+			mc := sum / n
+			want := c.moment(c.p)
+			se := math.Sqrt((c.moment(2*c.p) - want*want) / n)
+			if math.IsInf(se, 0) || math.IsNaN(se) {
+				t.Fatalf("%s: test case has infinite variance", c.name)
+			}
+			if math.Abs(mc-want) > 5*se {
+				t.Errorf("%s: Monte Carlo %g, analytic %g (5 s.e. = %g)", c.name, mc, want, 5*se)
+			}
+		})
 	}
 }
 

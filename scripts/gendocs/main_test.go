@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"dpso/internal/testutil/golden"
 )
 
 // TestReferenceInSync: docs/cli and docs/man are what gendocs writes from
@@ -17,7 +19,7 @@ import (
 // them.
 func TestReferenceInSync(t *testing.T) {
 	docs := filepath.Join("..", "..", "docs")
-	if os.Getenv("DPSO_UPDATE_GOLDEN") == "1" {
+	if golden.Update() {
 		if err := write(docs); err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package accountant
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -13,9 +14,11 @@ func TestCalibrateCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, k := range []Kind{RDP, PLD} {
-		if _, err := CalibrateContext(ctx, k, ReplaceOne, 0.000256, 19531, 4.37718, 1e-5); !errors.Is(err, context.Canceled) {
-			t.Errorf("%v: err = %v, want context.Canceled", k, err)
-		}
+		t.Run(fmt.Sprint(k), func(t *testing.T) {
+			if _, err := CalibrateContext(ctx, k, ReplaceOne, 0.000256, 19531, 4.37718, 1e-5); !errors.Is(err, context.Canceled) {
+				t.Errorf("%v: err = %v, want context.Canceled", k, err)
+			}
+		})
 	}
 }
 
@@ -25,16 +28,18 @@ func TestCalibrateCancelled(t *testing.T) {
 // through the context's Err, which every evaluation reads once.
 func TestCalibrateUnreachableFailsFast(t *testing.T) {
 	for _, k := range []Kind{RDP, PLD} {
-		ctx := &countingCtx{Context: context.Background()}
-		_, err := CalibrateContext(ctx, k, ReplaceOne, 0.5, 100000, 1e-6, 1e-5)
-		var ce *CalibrationError
-		if !errors.Is(err, ErrNoSigma) || !errors.As(err, &ce) || ce.Steps != 100000 {
-			t.Errorf("%v: err = %v, want ErrNoSigma in a CalibrationError", k, err)
-		}
-		// PLD asks RDP first (its fail-fast); each asks σ = MaxSigma once.
-		if want := map[Kind]int{RDP: 1, PLD: 2}[k]; ctx.n > want+2 {
-			t.Errorf("%v: %d evaluations, want about %d", k, ctx.n, want)
-		}
+		t.Run(fmt.Sprint(k), func(t *testing.T) {
+			ctx := &countingCtx{Context: context.Background()}
+			_, err := CalibrateContext(ctx, k, ReplaceOne, 0.5, 100000, 1e-6, 1e-5)
+			var ce *CalibrationError
+			if !errors.Is(err, ErrNoSigma) || !errors.As(err, &ce) || ce.Steps != 100000 {
+				t.Errorf("%v: err = %v, want ErrNoSigma in a CalibrationError", k, err)
+			}
+			// PLD asks RDP first (its fail-fast); each asks σ = MaxSigma once.
+			if want := map[Kind]int{RDP: 1, PLD: 2}[k]; ctx.n > want+2 {
+				t.Errorf("%v: %d evaluations, want about %d", k, ctx.n, want)
+			}
+		})
 	}
 }
 

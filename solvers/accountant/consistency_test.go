@@ -1,6 +1,7 @@
 package accountant_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -47,18 +48,20 @@ func fullBatchIsGaussian(t *testing.T, adj accountant.Adjacency) {
 		// σ = 0.002: ε' ≈ 1.3·10⁵, where e^ε overflows (δ(ε) was 0 there)
 		// and h = 0.1.
 		{0.04, 1, 1e-5}, {0.002, 1, 1e-5}} {
-		// σ scaled with Δ: the same μ, the same regimes, in both relations.
-		sigma := c.sigma * sensitivity(adj)
-		exact := theory.EpsExact(math.Sqrt(float64(c.steps))/c.sigma, c.delta)
-		m := accountant.Mechanism{Sigma: sigma, Q: 1, Steps: c.steps, Adjacency: adj}
-		lo, hi, err := accountant.PLDBounds(m, c.delta, accountant.PLDOptions{})
-		if err != nil || exact < lo-1e-12 || exact > hi+1e-12 {
-			t.Errorf("%+v δ = %g: PLD [%.10g, %.10g] (%v) must contain the exact %.10g", m, c.delta, lo, hi, err, exact)
-		}
-		r, _, err := accountant.RDPEpsilon(m, c.delta, nil)
-		if err != nil || r < exact {
-			t.Errorf("%+v δ = %g: RDP %.10g (%v) below the exact %.10g", m, c.delta, r, err, exact)
-		}
+		t.Run(fmt.Sprintf("sigma=%g steps=%d", c.sigma, c.steps), func(t *testing.T) {
+			// σ scaled with Δ: the same μ, the same regimes, in both relations.
+			sigma := c.sigma * sensitivity(adj)
+			exact := theory.EpsExact(math.Sqrt(float64(c.steps))/c.sigma, c.delta)
+			m := accountant.Mechanism{Sigma: sigma, Q: 1, Steps: c.steps, Adjacency: adj}
+			lo, hi, err := accountant.PLDBounds(m, c.delta, accountant.PLDOptions{})
+			if err != nil || exact < lo-1e-12 || exact > hi+1e-12 {
+				t.Errorf("%+v δ = %g: PLD [%.10g, %.10g] (%v) must contain the exact %.10g", m, c.delta, lo, hi, err, exact)
+			}
+			r, _, err := accountant.RDPEpsilon(m, c.delta, nil)
+			if err != nil || r < exact {
+				t.Errorf("%+v δ = %g: RDP %.10g (%v) below the exact %.10g", m, c.delta, r, err, exact)
+			}
+		})
 	}
 }
 
@@ -100,43 +103,45 @@ func TestMonotone(t *testing.T) {
 
 func monotone(t *testing.T, base accountant.Mechanism) {
 	for _, k := range []accountant.Kind{accountant.RDP, accountant.PLD} {
-		eps := func(m accountant.Mechanism) float64 {
-			e, err := accountant.Epsilon(k, m, 1e-5)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(fmt.Sprint(k), func(t *testing.T) {
+			eps := func(m accountant.Mechanism) float64 {
+				e, err := accountant.Epsilon(k, m, 1e-5)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return e
 			}
-			return e
-		}
-		prev := math.Inf(1)
-		for s := 0.8; s < 3; s *= 1.2 {
-			m := base
-			m.Sigma = s
-			e := eps(m)
-			if !(e < prev) {
-				t.Errorf("%v: ε'(σ = %.3g) = %.6g not below ε' at the smaller σ, %.6g", k, s, e, prev)
+			prev := math.Inf(1)
+			for s := 0.8; s < 3; s *= 1.2 {
+				m := base
+				m.Sigma = s
+				e := eps(m)
+				if !(e < prev) {
+					t.Errorf("%v: ε'(σ = %.3g) = %.6g not below ε' at the smaller σ, %.6g", k, s, e, prev)
+				}
+				prev = e
 			}
-			prev = e
-		}
-		prev = 0
-		for q := 0.005; q < 0.2; q *= 1.5 {
-			m := base
-			m.Q = q
-			e := eps(m)
-			if !(e > prev) {
-				t.Errorf("%v: ε'(q = %.3g) = %.6g not above ε' at the smaller q, %.6g", k, q, e, prev)
+			prev = 0
+			for q := 0.005; q < 0.2; q *= 1.5 {
+				m := base
+				m.Q = q
+				e := eps(m)
+				if !(e > prev) {
+					t.Errorf("%v: ε'(q = %.3g) = %.6g not above ε' at the smaller q, %.6g", k, q, e, prev)
+				}
+				prev = e
 			}
-			prev = e
-		}
-		prev = 0
-		for T := 10; T < 3000; T = T * 3 / 2 {
-			m := base
-			m.Steps = T
-			e := eps(m)
-			if !(e > prev) {
-				t.Errorf("%v: ε'(T = %d) = %.6g not above ε' at the smaller T, %.6g", k, T, e, prev)
+			prev = 0
+			for T := 10; T < 3000; T = T * 3 / 2 {
+				m := base
+				m.Steps = T
+				e := eps(m)
+				if !(e > prev) {
+					t.Errorf("%v: ε'(T = %d) = %.6g not above ε' at the smaller T, %.6g", k, T, e, prev)
+				}
+				prev = e
 			}
-			prev = e
-		}
+		})
 	}
 }
 
@@ -150,29 +155,31 @@ func TestCalibrateNeverOvershoots(t *testing.T) {
 		n[accountant.PLD] = 1
 	}
 	for _, k := range []accountant.Kind{accountant.RDP, accountant.PLD} {
-		for i := range 2 * n[k] {
-			adj := adjacencies[i%2]
-			q := math.Exp(math.Log(1e-3) + r.Float64()*math.Log(200))
-			T := int(math.Exp(math.Log(5) + r.Float64()*math.Log(600)))
-			target := 0.5 + 9.5*r.Float64()
-			delta := math.Pow(10, -4-3*r.Float64())
-			s, err := accountant.Calibrate(k, adj, q, T, target, delta)
-			if err != nil {
-				t.Fatalf("%v %v q=%g T=%d ε'=%g δ=%g: %v", k, adj, q, T, target, delta, err)
-			}
-			at := func(s float64) float64 {
-				e, err := accountant.Epsilon(k, accountant.Mechanism{Sigma: s, Q: q, Steps: T, Adjacency: adj}, delta)
+		t.Run(fmt.Sprint(k), func(t *testing.T) {
+			for i := range 2 * n[k] {
+				adj := adjacencies[i%2]
+				q := math.Exp(math.Log(1e-3) + r.Float64()*math.Log(200))
+				T := int(math.Exp(math.Log(5) + r.Float64()*math.Log(600)))
+				target := 0.5 + 9.5*r.Float64()
+				delta := math.Pow(10, -4-3*r.Float64())
+				s, err := accountant.Calibrate(k, adj, q, T, target, delta)
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("%v %v q=%g T=%d ε'=%g δ=%g: %v", k, adj, q, T, target, delta, err)
 				}
-				return e
+				at := func(s float64) float64 {
+					e, err := accountant.Epsilon(k, accountant.Mechanism{Sigma: s, Q: q, Steps: T, Adjacency: adj}, delta)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return e
+				}
+				if e := at(s); e > target {
+					t.Errorf("%v %v q=%.4g T=%d δ=%.3g: σ = %.6g gives ε' = %.8g above the target %.8g", k, adj, q, T, delta, s, e, target)
+				}
+				if e := at(s * (1 - 1e-3)); e <= target {
+					t.Errorf("%v %v q=%.4g T=%d δ=%.3g: σ(1 − 1e-3) = %.6g still meets the target %.8g (ε' = %.8g): not the smallest", k, adj, q, T, delta, s*(1-1e-3), target, e)
+				}
 			}
-			if e := at(s); e > target {
-				t.Errorf("%v %v q=%.4g T=%d δ=%.3g: σ = %.6g gives ε' = %.8g above the target %.8g", k, adj, q, T, delta, s, e, target)
-			}
-			if e := at(s * (1 - 1e-3)); e <= target {
-				t.Errorf("%v %v q=%.4g T=%d δ=%.3g: σ(1 − 1e-3) = %.6g still meets the target %.8g (ε' = %.8g): not the smallest", k, adj, q, T, delta, s*(1-1e-3), target, e)
-			}
-		}
+		})
 	}
 }

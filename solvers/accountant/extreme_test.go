@@ -2,6 +2,7 @@ package accountant
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"gonum.org/v1/gonum/dsp/fourier"
@@ -10,26 +11,28 @@ import (
 // TestFastLenFactorsFit: every FFT length the accountant asks for is
 // 5-smooth, at least the length needed, and has at most maxFFTFactors
 // FFTPACK factors — gonum's FFTPACK panics ("index out of range [15]")
-// on more. 3¹⁴ = 4782969 was such a length (dpso privacy --accountant pld
-// --target-eps 1e9 reached it during calibration and crashed).
+// on more. 3¹⁴ = 4782969 is such a length (dpso privacy --accountant pld
+// --target-eps 1e9 reaches it during calibration).
 func TestFastLenFactorsFit(t *testing.T) {
 	for _, m := range []int{1, 2, 7, 1000, 4782969, 4782968, 4782970, 14348907, 1 << 20, 1<<26 - 1, 1 << 26} {
-		L := fastLen(m)
-		if L < m {
-			t.Errorf("fastLen(%d) = %d < m", m, L)
-		}
-		r, f := L, 0
-		for _, p := range []int{4, 2, 3, 5} {
-			for r%p == 0 {
-				r /= p
-				f++
+		t.Run(fmt.Sprintf("m=%d", m), func(t *testing.T) {
+			L := fastLen(m)
+			if L < m {
+				t.Errorf("fastLen(%d) = %d < m", m, L)
 			}
-		}
-		if r != 1 || f > maxFFTFactors {
-			t.Errorf("fastLen(%d) = %d: rest %d, %d factors (at most %d)", m, L, r, f, maxFFTFactors)
-		}
+			r, f := L, 0
+			for _, p := range []int{4, 2, 3, 5} {
+				for r%p == 0 {
+					r /= p
+					f++
+				}
+			}
+			if r != 1 || f > maxFFTFactors {
+				t.Errorf("fastLen(%d) = %d: rest %d, %d factors (at most %d)", m, L, r, f, maxFFTFactors)
+			}
+		})
 	}
-	// The length that crashed, constructed for real.
+	// The FFT of the length 3¹⁴ asks for, constructed for real.
 	L := fastLen(4782969)
 	if L == 4782969 {
 		t.Fatalf("fastLen(3¹⁴) = 3¹⁴, which FFTPACK cannot factor")
@@ -39,11 +42,11 @@ func TestFastLenFactorsFit(t *testing.T) {
 
 // TestPLDExtremeMechanisms: a mechanism whose privacy loss spans more grid
 // points than int can count (σ = 10⁻⁹, q = 1/2: dpso privacy --accountant
-// pld --noise-multiplier 1e-9 crashed on it) is refused with
+// pld --noise-multiplier 1e-9) is refused with
 // ErrGridTooLarge, not a panic (a mechanism past the default grid's cap
 // is computed on a wider grid: TestFullBatchIsGaussian's σ = 0.002); and a
 // calibration whose answer the grid cannot resolve (target ε' = 10⁹ for
-// one Gaussian step, which crashed in gonum's FFT before) is refused with
+// one Gaussian step, past what gonum's FFT can factor) is refused with
 // ErrGridTooLarge instead of returning a σ that is not the smallest.
 func TestPLDExtremeMechanisms(t *testing.T) {
 	_, err := PLDEpsilon(Mechanism{Sigma: 1e-9, Q: 0.5, Steps: 100}, 1e-5, PLDOptions{})

@@ -1,7 +1,9 @@
 package accountant
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -21,10 +23,12 @@ func TestReplaceOneStepDeltaGolden(t *testing.T) {
 		{2.0, 0.1, 0.1, 0.0085320897202729778},
 		{0.5, 0.3, 1.5, 0.094796652489754133},
 	} {
-		got := newSGLoss(c.sigma, c.q, replace).delta(c.eps)
-		if e := relErr(got, c.want); e > 1e-9 {
-			t.Errorf("σ = %g, q = %g: δ(%g) = %.17g, want %.17g (relative error %.2g)", c.sigma, c.q, c.eps, got, c.want, e)
-		}
+		t.Run(fmt.Sprintf("sigma=%g q=%g eps=%g", c.sigma, c.q, c.eps), func(t *testing.T) {
+			got := newSGLoss(c.sigma, c.q, replace).delta(c.eps)
+			if e := relErr(got, c.want); e > 1e-9 {
+				t.Errorf("σ = %g, q = %g: δ(%g) = %.17g, want %.17g (relative error %.2g)", c.sigma, c.q, c.eps, got, c.want, e)
+			}
+		})
 	}
 }
 
@@ -33,24 +37,26 @@ func TestReplaceOneLossInverse(t *testing.T) {
 	// −ℓ(x): x ↦ −x swaps P and Q), and q = 1 is the Gaussian mechanism at
 	// sensitivity 2, ℓ(x) = −2x/σ².
 	for _, c := range []struct{ sigma, q float64 }{{0.77608, 0.0256}, {4, 0.01}, {0.03, 0.5}, {1.5, 1}} {
-		g := newSGLoss(c.sigma, c.q, replace)
-		for _, x := range []float64{-7, -1, -0.3, 0, 0.2, 1, 6, -0.6 / c.sigma, 0.55 / c.sigma} {
-			x *= c.sigma
-			l := g.loss(x)
-			if d := math.Abs(g.loss(-x) + l); d > 1e-12*math.Max(1, math.Abs(l)) {
-				t.Errorf("σ = %g, q = %g: ℓ(%g) + ℓ(%g) = %g, want 0", c.sigma, c.q, x, -x, d)
-			}
-			// Where ℓ is flat to rounding (|x| ≪ ½ at a small σ) the
-			// inverse is ill-conditioned; it is checked where ℓ moves.
-			if back := g.inverse(l); math.Abs(l) > 1e-6 && math.Abs(back-x) > 1e-9*math.Max(1, math.Abs(x)) {
-				t.Errorf("σ = %g, q = %g: inverse(ℓ(%g) = %g) = %g", c.sigma, c.q, x, l, back)
-			}
-			if c.q == 1 {
-				if want := -2 * x / (c.sigma * c.sigma); math.Abs(l-want) > 1e-12*math.Max(1, math.Abs(want)) {
-					t.Errorf("q = 1, σ = %g: ℓ(%g) = %g, want −2x/σ² = %g", c.sigma, x, l, want)
+		t.Run(fmt.Sprintf("sigma=%g q=%g", c.sigma, c.q), func(t *testing.T) {
+			g := newSGLoss(c.sigma, c.q, replace)
+			for _, x := range []float64{-7, -1, -0.3, 0, 0.2, 1, 6, -0.6 / c.sigma, 0.55 / c.sigma} {
+				x *= c.sigma
+				l := g.loss(x)
+				if d := math.Abs(g.loss(-x) + l); d > 1e-12*math.Max(1, math.Abs(l)) {
+					t.Errorf("σ = %g, q = %g: ℓ(%g) + ℓ(%g) = %g, want 0", c.sigma, c.q, x, -x, d)
+				}
+				// Where ℓ is flat to rounding (|x| ≪ ½ at a small σ) the
+				// inverse is ill-conditioned; it is checked where ℓ moves.
+				if back := g.inverse(l); math.Abs(l) > 1e-6 && math.Abs(back-x) > 1e-9*math.Max(1, math.Abs(x)) {
+					t.Errorf("σ = %g, q = %g: inverse(ℓ(%g) = %g) = %g", c.sigma, c.q, x, l, back)
+				}
+				if c.q == 1 {
+					if want := -2 * x / (c.sigma * c.sigma); math.Abs(l-want) > 1e-12*math.Max(1, math.Abs(want)) {
+						t.Errorf("q = 1, σ = %g: ℓ(%g) = %g, want −2x/σ² = %g", c.sigma, x, l, want)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -69,11 +75,13 @@ func TestReplaceOneRDPGolden(t *testing.T) {
 		{4.0, 0.01, 20, 0.00025005086177974419},
 		{1.0, 0.2, 5.25, 0.94954209206261562},
 	} {
-		got := StepRDPReplace(c.q, c.sigma, c.alpha)
-		slack := 4e-12/(c.alpha-1) + 1e-13*c.want
-		if got < c.want-1e-13*c.want || got > c.want+slack {
-			t.Errorf("σ = %g, q = %g, α = %g: RDP %.17g, want %.17g (+ at most %.2g)", c.sigma, c.q, c.alpha, got, c.want, slack)
-		}
+		t.Run(fmt.Sprintf("sigma=%g q=%g alpha=%g", c.sigma, c.q, c.alpha), func(t *testing.T) {
+			got := StepRDPReplace(c.q, c.sigma, c.alpha)
+			slack := 4e-12/(c.alpha-1) + 1e-13*c.want
+			if got < c.want-1e-13*c.want || got > c.want+slack {
+				t.Errorf("σ = %g, q = %g, α = %g: RDP %.17g, want %.17g (+ at most %.2g)", c.sigma, c.q, c.alpha, got, c.want, slack)
+			}
+		})
 	}
 }
 
@@ -115,20 +123,22 @@ func TestReplaceOnePLDGolden(t *testing.T) {
 	// pessimistic ε' is an upper bound on the exact one, so it is ≥ lo; its
 	// own lower bound is ≤ hi; and it is tight (within the bracket).
 	// σ = 0.77608 is the noise multiplier that add/remove accounting
-	// calibrates to 4.37718 (the 4.3766 add/remove): under
+	// calibrates to 4.37718: under
 	// replace-one it gives 5.41; σ = 0.8602554 is what Calibrate gives
 	// under replace-one, whose ε' must meet 4.37718.
 	for _, c := range []struct{ sigma, lo, hi float64 }{
 		{0.77608, 5.407906808406615, 5.412806803262722},
 		{0.8602553796463461, 4.3739888030773955, 4.378888799018501},
 	} {
-		lower, upper, err := PLDBounds(Mechanism{Sigma: c.sigma, Q: 0.0256, Steps: 196}, 1e-5, PLDOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if upper < c.lo || upper > c.hi || lower > c.hi {
-			t.Errorf("σ = %g: PLD [%.6f, %.6f], independent bracket [%.6f, %.6f]", c.sigma, lower, upper, c.lo, c.hi)
-		}
+		t.Run(fmt.Sprintf("sigma=%g", c.sigma), func(t *testing.T) {
+			lower, upper, err := PLDBounds(Mechanism{Sigma: c.sigma, Q: 0.0256, Steps: 196}, 1e-5, PLDOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if upper < c.lo || upper > c.hi || lower > c.hi {
+				t.Errorf("σ = %g: PLD [%.6f, %.6f], independent bracket [%.6f, %.6f]", c.sigma, lower, upper, c.lo, c.hi)
+			}
+		})
 	}
 	const target = 4.3771780956812245 // theory.EpsExact(1, 1e-5)
 	z, err := Calibrate(PLD, ReplaceOne, 0.0256, 196, target, 1e-5)
@@ -138,5 +148,32 @@ func TestReplaceOnePLDGolden(t *testing.T) {
 	e, err := PLDEpsilon(Mechanism{Sigma: z, Q: 0.0256, Steps: 196}, 1e-5, PLDOptions{})
 	if err != nil || e > target || math.Abs(z/0.8602553796463461-1) > 2*CalibrateTol {
 		t.Errorf("replace-one calibration: σ = %.8g (want 0.86026 within %g), ε' = %.6f (want ≤ %.6f), %v", z, 2*CalibrateTol, e, target, err)
+	}
+}
+
+func TestReplaceEpsilonSkipsOnlyLosingOrders(t *testing.T) {
+	// RDPEpsilon under replace-one computes only the orders that can attain
+	// the minimum (replaceEpsilon); its ε' and order must be, bit for bit,
+	// those of the conversion over every order (EpsFromRDP of ComposedRDP),
+	// over random mechanisms (fixed seed) and the default and a sparse
+	// order grid.
+	r := rand.New(rand.NewPCG(7, 26))
+	sparse := []float64{1.5, 2, 4, 8, 16, 32, 64, 256}
+	for i := range 24 {
+		q := math.Exp(math.Log(1e-4) + r.Float64()*math.Log(5000))
+		sigma := 0.3 + 4*r.Float64()
+		T := int(math.Exp(r.Float64() * math.Log(50000)))
+		delta := math.Pow(10, -3-6*r.Float64())
+		orders := DefaultOrders()
+		if i%3 == 2 {
+			orders = sparse
+		}
+		m := Mechanism{Sigma: sigma, Q: q, Steps: T, Adjacency: ReplaceOne}
+		got, gotOrder, err := RDPEpsilon(m, delta, orders)
+		want, wantOrder, werr := EpsFromRDP(orders, ComposedRDP(ReplaceOne, q, sigma, T, orders), delta)
+		if err != nil || werr != nil || got != want || gotOrder != wantOrder {
+			t.Errorf("q = %.4g, σ = %.4g, T = %d, δ = %.3g: ε' = %.17g at α = %g (%v), every order gives %.17g at α = %g (%v)",
+				q, sigma, T, delta, got, gotOrder, err, want, wantOrder, werr)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package accountant
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -40,14 +41,16 @@ func TestTNBMeanMatchesDefinition(t *testing.T) {
 	}
 	t.Run("sum of the mass function", func(t *testing.T) {
 		for _, r := range []Repetitions{{0, 10}, {0.5, 4}, {1, 10}, {2, 10}, {5, 3}} {
-			var s, m float64
-			for k, p := range r.Probs(5000) {
-				s += p
-				m += float64(k) * p
-			}
-			if math.Abs(s-1) > 1e-9 || math.Abs(m-r.Mean) > 1e-7*r.Mean {
-				t.Errorf("%+v: Σ P[K = k] = %.12g (want 1), Σ k P[K = k] = %.12g (want %g)", r, s, m, r.Mean)
-			}
+			t.Run(fmt.Sprintf("%+v", r), func(t *testing.T) {
+				var s, m float64
+				for k, p := range r.Probs(5000) {
+					s += p
+					m += float64(k) * p
+				}
+				if math.Abs(s-1) > 1e-9 || math.Abs(m-r.Mean) > 1e-7*r.Mean {
+					t.Errorf("%+v: Σ P[K = k] = %.12g (want 1), Σ k P[K = k] = %.12g (want %g)", r, s, m, r.Mean)
+				}
+			})
 		}
 	})
 }
@@ -73,13 +76,15 @@ func TestRepeatAndSelectPureDP(t *testing.T) {
 	for _, c := range []struct{ eps, mean, shape float64 }{
 		{1, 1000, 0}, {1, 1000, 1}, {1, 1000, 0.5}, {1, 100, 2}, {1, 1000, 5}, {0.3, 10, 1},
 	} {
-		out, err := RepeatAndSelectRDP([]float64{1e10}, []float64{c.eps}, Repetitions{Shape: c.shape, Mean: c.mean})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := (2 + c.shape) * c.eps; math.Abs(out[0]-want) > 1e-7 {
-			t.Errorf("η = %g, mean %g, ε = %g: %.10g, want (2 + η)ε = %.10g", c.shape, c.mean, c.eps, out[0], want)
-		}
+		t.Run(fmt.Sprintf("eps=%g mean=%g shape=%g", c.eps, c.mean, c.shape), func(t *testing.T) {
+			out, err := RepeatAndSelectRDP([]float64{1e10}, []float64{c.eps}, Repetitions{Shape: c.shape, Mean: c.mean})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := (2 + c.shape) * c.eps; math.Abs(out[0]-want) > 1e-7 {
+				t.Errorf("η = %g, mean %g, ε = %g: %.10g, want (2 + η)ε = %.10g", c.shape, c.mean, c.eps, out[0], want)
+			}
+		})
 	}
 }
 
@@ -98,32 +103,34 @@ func TestRepeatAndSelectGaussian(t *testing.T) {
 		{0.01, 0.01, 1}, {1, 0.1, 1}, {10, 0.99, 1},
 		{0.01, 0.01, 5}, {1, 0.1, 5}, {10, 0.99, 5},
 	} {
-		mean := TNBMean(c.gamma, c.shape)
-		rho := math.Min(c.rho, -math.Log(c.gamma))
-		lamHat := math.Sqrt(-math.Log(c.gamma) / rho)
-		lamStar := 1 + math.Sqrt(math.Log(mean)/rho)
-		orders := []float64{1, 1.1, 2, lamHat, lamStar, 3, 5, 10, 100, 1000, 10000}
-		rdp := make([]float64, len(orders))
-		for i, a := range orders {
-			rdp[i] = rho * a
-		}
-		out, err := RepeatAndSelectRDP(orders, rdp, Repetitions{Shape: c.shape, Mean: mean})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, a := range orders {
-			if a <= 1 {
-				continue
+		t.Run(fmt.Sprintf("rho=%g gamma=%g shape=%g", c.rho, c.gamma, c.shape), func(t *testing.T) {
+			mean := TNBMean(c.gamma, c.shape)
+			rho := math.Min(c.rho, -math.Log(c.gamma))
+			lamHat := math.Sqrt(-math.Log(c.gamma) / rho)
+			lamStar := 1 + math.Sqrt(math.Log(mean)/rho)
+			orders := []float64{1, 1.1, 2, lamHat, lamStar, 3, 5, 10, 100, 1000, 10000}
+			rdp := make([]float64, len(orders))
+			for i, a := range orders {
+				rdp[i] = rho * a
 			}
-			tail := 2*(1+c.shape)*math.Sqrt(-rho*math.Log(c.gamma)) - c.shape*rho
-			want := rho*(a-1) + math.Log(mean)/(a-1) + tail
-			if a <= lamStar {
-				want = 2*math.Sqrt(rho*math.Log(mean)) + tail
+			out, err := RepeatAndSelectRDP(orders, rdp, Repetitions{Shape: c.shape, Mean: mean})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if math.Abs(out[i]-want) > 1e-6*math.Max(1, want) {
-				t.Errorf("ρ = %g, γ = %g, η = %g, order %g: %.10g, want %.10g", rho, c.gamma, c.shape, a, out[i], want)
+			for i, a := range orders {
+				if a <= 1 {
+					continue
+				}
+				tail := 2*(1+c.shape)*math.Sqrt(-rho*math.Log(c.gamma)) - c.shape*rho
+				want := rho*(a-1) + math.Log(mean)/(a-1) + tail
+				if a <= lamStar {
+					want = 2*math.Sqrt(rho*math.Log(mean)) + tail
+				}
+				if math.Abs(out[i]-want) > 1e-6*math.Max(1, want) {
+					t.Errorf("ρ = %g, γ = %g, η = %g, order %g: %.10g, want %.10g", rho, c.gamma, c.shape, a, out[i], want)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -140,25 +147,27 @@ func laplaceRDP(eps, a float64) float64 {
 // a higher order gives less.
 func TestRepeatAndSelectPoissonPure(t *testing.T) {
 	for _, c := range []struct{ eps, mean float64 }{{1, 1}, {0.1, 2}, {10, 10}, {0.001, 100}, {2, 1000}, {1, 1e10}} {
-		alpha := 1 + 1/math.Expm1(c.eps)
-		orders := []float64{alpha, 1e10, 1e100}
-		rdp := make([]float64, len(orders))
-		for i, a := range orders {
-			rdp[i] = laplaceRDP(c.eps, a)
-		}
-		out, err := RepeatAndSelectRDP(orders, rdp, Repetitions{Shape: math.Inf(1), Mean: c.mean})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := laplaceRDP(c.eps, alpha) + math.Log(c.mean)*math.Expm1(c.eps)
-		// dp_accounting lowers the truncated negative binomial's values by
-		// monotonicity in the order but not Poisson's; this code lowers
-		// both (valid for any RDP curve), so where an order above α gives
-		// less (ε = 10: ln(10)(e¹⁰ − 1) ≈ 5·10⁴ at α, about 2ε at 10¹⁰) the
-		// value is that order's.
-		if out[0] > want*(1+1e-3) || (out[0] < out[1] && relErr(out[0], want) > 1e-3) {
-			t.Errorf("ε = %g, mean %g: %.10g, want %.10g (or less, from a higher order: %.10g)", c.eps, c.mean, out[0], want, out[1])
-		}
+		t.Run(fmt.Sprintf("eps=%g mean=%g", c.eps, c.mean), func(t *testing.T) {
+			alpha := 1 + 1/math.Expm1(c.eps)
+			orders := []float64{alpha, 1e10, 1e100}
+			rdp := make([]float64, len(orders))
+			for i, a := range orders {
+				rdp[i] = laplaceRDP(c.eps, a)
+			}
+			out, err := RepeatAndSelectRDP(orders, rdp, Repetitions{Shape: math.Inf(1), Mean: c.mean})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := laplaceRDP(c.eps, alpha) + math.Log(c.mean)*math.Expm1(c.eps)
+			// dp_accounting lowers the truncated negative binomial's values by
+			// monotonicity in the order but not Poisson's; this code lowers
+			// both (valid for any RDP curve), so where an order above α gives
+			// less (ε = 10: ln(10)(e¹⁰ − 1) ≈ 5·10⁴ at α, about 2ε at 10¹⁰) the
+			// value is that order's.
+			if out[0] > want*(1+1e-3) || (out[0] < out[1] && relErr(out[0], want) > 1e-3) {
+				t.Errorf("ε = %g, mean %g: %.10g, want %.10g (or less, from a higher order: %.10g)", c.eps, c.mean, out[0], want, out[1])
+			}
+		})
 	}
 }
 
@@ -168,19 +177,21 @@ func TestRepeatAndSelectPoissonPure(t *testing.T) {
 func TestRepeatAndSelectMeanOne(t *testing.T) {
 	orders := []float64{1, 1 + 1e-6, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 20, 24, 28, 32, 48, 64, 128, 256, 512, 1024}
 	for _, c := range []struct{ shape, sigma float64 }{{0, 1}, {0.5, 10}, {1, 0.1}, {2, 1}} {
-		rdp := make([]float64, len(orders))
-		for i, a := range orders {
-			rdp[i] = a / (2 * c.sigma * c.sigma)
-		}
-		out, err := RepeatAndSelectRDP(orders, rdp, Repetitions{Shape: c.shape, Mean: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, a := range orders {
-			if a > 1 && math.Abs(out[i]-rdp[i]) > 1e-7*math.Max(1, rdp[i]) {
-				t.Errorf("η = %g, σ = %g, order %g: %.10g, want the base's %.10g", c.shape, c.sigma, a, out[i], rdp[i])
+		t.Run(fmt.Sprintf("shape=%g sigma=%g", c.shape, c.sigma), func(t *testing.T) {
+			rdp := make([]float64, len(orders))
+			for i, a := range orders {
+				rdp[i] = a / (2 * c.sigma * c.sigma)
 			}
-		}
+			out, err := RepeatAndSelectRDP(orders, rdp, Repetitions{Shape: c.shape, Mean: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, a := range orders {
+				if a > 1 && math.Abs(out[i]-rdp[i]) > 1e-7*math.Max(1, rdp[i]) {
+					t.Errorf("η = %g, σ = %g, order %g: %.10g, want the base's %.10g", c.shape, c.sigma, a, out[i], rdp[i])
+				}
+			}
+		})
 	}
 }
 
@@ -246,35 +257,39 @@ func lawName(r Repetitions) string {
 // a fixed seed.
 func TestRepetitionsSample(t *testing.T) {
 	for _, r := range []Repetitions{{0, 10}, {1, 10}, {2, 5}, {math.Inf(1), 10}} {
-		rng := rand.New(rand.NewPCG(1, 2))
-		const N = 20000
-		var s float64
-		for range N {
-			k := r.Sample(rng)
-			if k < 0 || (!r.Poisson() && k < 1) {
-				t.Fatalf("%+v: drew K = %d", r, k)
+		t.Run(fmt.Sprintf("%+v", r), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			const N = 20000
+			var s float64
+			for range N {
+				k := r.Sample(rng)
+				if k < 0 || (!r.Poisson() && k < 1) {
+					t.Fatalf("%+v: drew K = %d", r, k)
+				}
+				s += float64(k)
 			}
-			s += float64(k)
-		}
-		var m2 float64
-		for k, p := range r.Probs(5000) {
-			m2 += float64(k) * float64(k) * p
-		}
-		sd := math.Sqrt(m2 - r.Mean*r.Mean)
-		if got := s / N; math.Abs(got-r.Mean) > 4*sd/math.Sqrt(N) {
-			t.Errorf("%+v: sample mean %.4g, want %g ± %.3g", r, got, r.Mean, 4*sd/math.Sqrt(N))
-		}
+			var m2 float64
+			for k, p := range r.Probs(5000) {
+				m2 += float64(k) * float64(k) * p
+			}
+			sd := math.Sqrt(m2 - r.Mean*r.Mean)
+			if got := s / N; math.Abs(got-r.Mean) > 4*sd/math.Sqrt(N) {
+				t.Errorf("%+v: sample mean %.4g, want %g ± %.3g", r, got, r.Mean, 4*sd/math.Sqrt(N))
+			}
+		})
 	}
 }
 
 // TestRepetitionsCheck refuses laws outside the theorems.
 func TestRepetitionsCheck(t *testing.T) {
 	for _, r := range []Repetitions{{-1, 10}, {math.NaN(), 10}, {1, 0.5}, {1, math.Inf(1)}, {math.Inf(1), 0}} {
-		if r.Check() == nil {
-			t.Errorf("%+v accepted", r)
-		}
-		if _, err := RepeatAndSelectRDP([]float64{2}, []float64{1}, r); err == nil {
-			t.Errorf("RepeatAndSelectRDP accepted %+v", r)
-		}
+		t.Run(fmt.Sprintf("%+v", r), func(t *testing.T) {
+			if r.Check() == nil {
+				t.Errorf("%+v accepted", r)
+			}
+			if _, err := RepeatAndSelectRDP([]float64{2}, []float64{1}, r); err == nil {
+				t.Errorf("RepeatAndSelectRDP accepted %+v", r)
+			}
+		})
 	}
 }

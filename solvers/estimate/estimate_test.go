@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -106,21 +107,23 @@ func TestSecondMomentSensitivity(t *testing.T) {
 	const n, d, clip = 5, 3, 4.0
 	base := [][]float64{{1, 0, 0}, {0, 1, 1}, {3, 0, 0}, {0.1, 0.2, 0.3}, {1, 1, 1}}
 	for _, repl := range [][]float64{{-10, 0, 0}, {0, 0, 100}, {2, -2, 0}, {math.NaN(), 0, 0}} {
-		nb := append([][]float64(nil), base...)
-		nb[2] = repl
-		// ρ so large that the noise is far below the tolerance.
-		a, _, _ := SecondMoment(func(i int) []float64 { return base[i] }, n, d, clip, 1e30, rand.New(rand.NewPCG(1, 1)))
-		b, _, _ := SecondMoment(func(i int) []float64 { return nb[i] }, n, d, clip, 1e30, rand.New(rand.NewPCG(1, 1)))
-		var ss float64
-		for i := range d {
-			for j := i; j < d; j++ {
-				x := a.At(i, j) - b.At(i, j)
-				ss += x * x
+		t.Run(fmt.Sprint(repl), func(t *testing.T) {
+			nb := append([][]float64(nil), base...)
+			nb[2] = repl
+			// ρ so large that the noise is far below the tolerance.
+			a, _, _ := SecondMoment(func(i int) []float64 { return base[i] }, n, d, clip, 1e30, rand.New(rand.NewPCG(1, 1)))
+			b, _, _ := SecondMoment(func(i int) []float64 { return nb[i] }, n, d, clip, 1e30, rand.New(rand.NewPCG(1, 1)))
+			var ss float64
+			for i := range d {
+				for j := i; j < d; j++ {
+					x := a.At(i, j) - b.At(i, j)
+					ss += x * x
+				}
 			}
-		}
-		if l2 := math.Sqrt(ss); l2 > math.Sqrt2*clip/n*(1+1e-9) {
-			t.Errorf("replacing with %v moves the upper triangle by %g > √2·clip/n = %g", repl, l2, math.Sqrt2*clip/n)
-		}
+			if l2 := math.Sqrt(ss); l2 > math.Sqrt2*clip/n*(1+1e-9) {
+				t.Errorf("replacing with %v moves the upper triangle by %g > √2·clip/n = %g", repl, l2, math.Sqrt2*clip/n)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -132,27 +133,29 @@ func TestCheckFullBatchShares(t *testing.T) {
 	// Full-batch noisy GD: T passes over [0, n), each ρ/T; the float sum
 	// of T shares may exceed ρ by rounding, which Check must absorb.
 	for _, T := range []int{3, 7, 1000, 12345} {
-		budget := Cost{Rho: 0.5}
-		share := Cost{Rho: budget.Rho / float64(T)}
-		l := New(50)
-		for range T {
+		t.Run(fmt.Sprintf("T=%d", T), func(t *testing.T) {
+			budget := Cost{Rho: 0.5}
+			share := Cost{Rho: budget.Rho / float64(T)}
+			l := New(50)
+			for range T {
+				if err := l.Charge(0, 50, share); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if l.Ranges() != 1 {
+				t.Errorf("T = %d: Ranges = %d, want 1", T, l.Ranges())
+			}
+			if err := l.Check(budget); err != nil {
+				t.Errorf("T = %d: %v", T, err)
+			}
+			// One more share is a real overspend.
 			if err := l.Charge(0, 50, share); err != nil {
 				t.Fatal(err)
 			}
-		}
-		if l.Ranges() != 1 {
-			t.Errorf("T = %d: Ranges = %d, want 1", T, l.Ranges())
-		}
-		if err := l.Check(budget); err != nil {
-			t.Errorf("T = %d: %v", T, err)
-		}
-		// One more share is a real overspend.
-		if err := l.Charge(0, 50, share); err != nil {
-			t.Fatal(err)
-		}
-		if err := l.Check(budget); err == nil {
-			t.Errorf("T = %d: T+1 shares passed Check", T)
-		}
+			if err := l.Check(budget); err == nil {
+				t.Errorf("T = %d: T+1 shares passed Check", T)
+			}
+		})
 	}
 }
 
@@ -173,13 +176,15 @@ func TestChargeRejects(t *testing.T) {
 		{0, 5, Cost{Rho: math.Inf(-1)}},
 	}
 	for _, tc := range tests {
-		l := New(10)
-		if err := l.Charge(tc.lo, tc.hi, tc.c); err == nil {
-			t.Errorf("Charge(%d, %d, %+v) accepted", tc.lo, tc.hi, tc.c)
-		}
-		if l.Calls() != 0 || l.Ranges() != 0 || !l.Spent().IsZero() {
-			t.Errorf("Charge(%d, %d, %+v) recorded something", tc.lo, tc.hi, tc.c)
-		}
+		t.Run(fmt.Sprintf("[%d,%d) %+v", tc.lo, tc.hi, tc.c), func(t *testing.T) {
+			l := New(10)
+			if err := l.Charge(tc.lo, tc.hi, tc.c); err == nil {
+				t.Errorf("Charge(%d, %d, %+v) accepted", tc.lo, tc.hi, tc.c)
+			}
+			if l.Calls() != 0 || l.Ranges() != 0 || !l.Spent().IsZero() {
+				t.Errorf("Charge(%d, %d, %+v) recorded something", tc.lo, tc.hi, tc.c)
+			}
+		})
 	}
 }
 
@@ -244,26 +249,28 @@ func TestMillionOneSampleCharges(t *testing.T) {
 	const n = 1_000_000
 	c := Cost{Rho: 0.5}
 	for _, repeats := range []int{1, 2} {
-		l := New(n)
-		for i := range n {
-			for range repeats {
-				if err := l.Charge(i, i+1, c); err != nil {
-					t.Fatal(err)
+		t.Run(fmt.Sprintf("repeats=%d", repeats), func(t *testing.T) {
+			l := New(n)
+			for i := range n {
+				for range repeats {
+					if err := l.Charge(i, i+1, c); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if i%100_000 == 0 && l.Spent().Rho != float64(repeats)*c.Rho {
+					t.Fatalf("repeats %d, i = %d: Spent = %+v", repeats, i, l.Spent())
 				}
 			}
-			if i%100_000 == 0 && l.Spent().Rho != float64(repeats)*c.Rho {
-				t.Fatalf("repeats %d, i = %d: Spent = %+v", repeats, i, l.Spent())
+			if l.Ranges() > 2 {
+				t.Errorf("repeats %d: %d stored ranges after %d one-sample charges, want ≤ 2", repeats, l.Ranges(), n)
 			}
-		}
-		if l.Ranges() > 2 {
-			t.Errorf("repeats %d: %d stored ranges after %d one-sample charges, want ≤ 2", repeats, l.Ranges(), n)
-		}
-		if got, want := l.Spent().Rho, float64(repeats)*c.Rho; got != want {
-			t.Errorf("repeats %d: Spent ρ = %g, want %g", repeats, got, want)
-		}
-		if l.Calls() != repeats*n {
-			t.Errorf("Calls = %d, want %d", l.Calls(), repeats*n)
-		}
+			if got, want := l.Spent().Rho, float64(repeats)*c.Rho; got != want {
+				t.Errorf("repeats %d: Spent ρ = %g, want %g", repeats, got, want)
+			}
+			if l.Calls() != repeats*n {
+				t.Errorf("Calls = %d, want %d", l.Calls(), repeats*n)
+			}
+		})
 	}
 }
 

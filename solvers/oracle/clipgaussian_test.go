@@ -175,34 +175,36 @@ func TestClipGaussianStudentT(t *testing.T) {
 	d := len(nu)
 	r2 := 6.25 + 3*float64(d) // ‖ν‖² + d·Var(t₃)
 	for i, c := range []float64{1, 4, 20} {
-		r := newRand(uint64(200 + i))
-		o := newOracle(t, "clip-gaussian", 1)
-		outs := make([][]float64, N)
-		for n := range N {
-			batch := studentBatch(r, s, nu, 3)
-			outs[n], _ = run(t, o, batch, c, ledger.Cost{Rho: rho}, r)
-		}
-		mean := make([]float64, d)
-		for _, out := range outs {
-			for j := range out {
-				mean[j] += out[j] / N
+		t.Run(fmt.Sprintf("C=%g", c), func(t *testing.T) {
+			r := newRand(uint64(200 + i))
+			o := newOracle(t, "clip-gaussian", 1)
+			outs := make([][]float64, N)
+			for n := range N {
+				batch := studentBatch(r, s, nu, 3)
+				outs[n], _ = run(t, o, batch, c, ledger.Cost{Rho: rho}, r)
 			}
-		}
-		sq := make([]float64, N)
-		for n, out := range outs {
-			sq[n] = diffNorm(out, mean) * diffNorm(out, mean)
-		}
-		v, varSq, _ := meanVar(sq)
-		v *= float64(N) / (N - 1) // the mean was estimated
-		seV := math.Sqrt(varSq / N)
-		sigma := 2 * c / (s * math.Sqrt(2*rho))
-		biasBound := r2 / c
-		if got := diffNorm(mean, nu); got > biasBound+4.5*math.Sqrt(v/N) {
-			t.Errorf("C = %g: ‖mean − ν‖ = %.4g > r²/C = %.4g + 4.5 s.e.", c, got, biasBound)
-		}
-		if lim := float64(d)*sigma*sigma + r2/s; v > lim+4.5*seV {
-			t.Errorf("C = %g: variance %.4g > dσ² + r²/s = %.4g", c, v, lim)
-		}
+			mean := make([]float64, d)
+			for _, out := range outs {
+				for j := range out {
+					mean[j] += out[j] / N
+				}
+			}
+			sq := make([]float64, N)
+			for n, out := range outs {
+				sq[n] = diffNorm(out, mean) * diffNorm(out, mean)
+			}
+			v, varSq, _ := meanVar(sq)
+			v *= float64(N) / (N - 1) // the mean was estimated
+			seV := math.Sqrt(varSq / N)
+			sigma := 2 * c / (s * math.Sqrt(2*rho))
+			biasBound := r2 / c
+			if got := diffNorm(mean, nu); got > biasBound+4.5*math.Sqrt(v/N) {
+				t.Errorf("C = %g: ‖mean − ν‖ = %.4g > r²/C = %.4g + 4.5 s.e.", c, got, biasBound)
+			}
+			if lim := float64(d)*sigma*sigma + r2/s; v > lim+4.5*seV {
+				t.Errorf("C = %g: variance %.4g > dσ² + r²/s = %.4g", c, v, lim)
+			}
+		})
 	}
 }
 
@@ -227,48 +229,50 @@ func TestSensitivity(t *testing.T) {
 	adversaries := [][]float64{fill(1e300), fill(-1e300), fill(nan), fill(inf), fill(-inf), alt, fill(0), {nan, 1, 1, 1, 1}, {1e6, 0, 0, 0, -1e6}}
 	base := studentBatch(newRand(5), s, []float64{3, -3, 0, 1, 0}, 2.5)
 	for _, name := range allNames {
-		for _, m := range []int{0, 1, 7} {
-			mk := func() Oracle {
-				o := newOracle(t, name, 1)
-				switch c := o.(type) {
-				case *Coordinate:
-					c.M = m
-				case *ShuffleCoordinate:
-					c.M = m
+		t.Run(name, func(t *testing.T) {
+			for _, m := range []int{0, 1, 7} {
+				mk := func() Oracle {
+					o := newOracle(t, name, 1)
+					switch c := o.(type) {
+					case *Coordinate:
+						c.M = m
+					case *ShuffleCoordinate:
+						c.M = m
+					}
+					return o
 				}
-				return o
-			}
-			o := mk()
-			if _, ok := o.(interface{ Groups() int }); !ok && m != 0 {
-				continue
-			}
-			thr := o.Threshold(C, d)
-			ref, call := run(t, o, base, thr, noPrivacy(o), newRand(1))
-			want := 2 * C / s
-			if g, ok := o.(interface{ Groups() int }); ok {
-				q := s / g.Groups()
-				want = 2 * thr * math.Sqrt(d) / float64(q)
-				if _, gauss := o.(*Coordinate); gauss && g.Groups()%2 == 0 {
-					// An even median moves by half a group's change
-					// (Coordinate's doc); the shuffle oracle's noise is
-					// per group, before the median, so its Δ is the odd one.
-					want /= 2
+				o := mk()
+				if _, ok := o.(interface{ Groups() int }); !ok && m != 0 {
+					continue
 				}
-			}
-			if math.Abs(call.Sensitivity-want) > 1e-12*want {
-				t.Errorf("%s (M=%d): Sensitivity = %g, want %g", name, m, call.Sensitivity, want)
-			}
-			for _, k := range []int{0, 17, s - 1} {
-				for _, adv := range adversaries {
-					nb := append([][]float64(nil), base...)
-					nb[k] = adv
-					got, _ := run(t, mk(), nb, thr, noPrivacy(o), newRand(1))
-					if dn := diffNorm(got, ref); !(dn <= call.Sensitivity*(1+1e-12)) {
-						t.Errorf("%s (M=%d): replacing vector %d by %v moves the estimate by %g > %g", name, m, k, adv, dn, call.Sensitivity)
+				thr := o.Threshold(C, d)
+				ref, call := run(t, o, base, thr, noPrivacy(o), newRand(1))
+				want := 2 * C / s
+				if g, ok := o.(interface{ Groups() int }); ok {
+					q := s / g.Groups()
+					want = 2 * thr * math.Sqrt(d) / float64(q)
+					if _, gauss := o.(*Coordinate); gauss && g.Groups()%2 == 0 {
+						// An even median moves by half a group's change
+						// (Coordinate's doc); the shuffle oracle's noise is
+						// per group, before the median, so its Δ is the odd one.
+						want /= 2
+					}
+				}
+				if math.Abs(call.Sensitivity-want) > 1e-12*want {
+					t.Errorf("%s (M=%d): Sensitivity = %g, want %g", name, m, call.Sensitivity, want)
+				}
+				for _, k := range []int{0, 17, s - 1} {
+					for _, adv := range adversaries {
+						nb := append([][]float64(nil), base...)
+						nb[k] = adv
+						got, _ := run(t, mk(), nb, thr, noPrivacy(o), newRand(1))
+						if dn := diffNorm(got, ref); !(dn <= call.Sensitivity*(1+1e-12)) {
+							t.Errorf("%s (M=%d): replacing vector %d by %v moves the estimate by %g > %g", name, m, k, adv, dn, call.Sensitivity)
+						}
 					}
 				}
 			}
-		}
+		})
 	}
 
 	// Tight neighbours.
@@ -316,28 +320,30 @@ func TestSensitivity(t *testing.T) {
 			pair{name, 3, 10, groupVal(false), groupVal(true), 2 * tau * math.Sqrt(d) / 3})
 	}
 	for _, tc := range tight {
-		mk := func() Oracle {
-			o := newOracle(t, tc.name, 1)
-			switch c := o.(type) {
-			case *Coordinate:
-				c.M = tc.m
-			case *ShuffleCoordinate:
-				c.M = tc.m
+		t.Run(fmt.Sprintf("%s m=%d s=%d", tc.name, tc.m, tc.s), func(t *testing.T) {
+			mk := func() Oracle {
+				o := newOracle(t, tc.name, 1)
+				switch c := o.(type) {
+				case *Coordinate:
+					c.M = tc.m
+				case *ShuffleCoordinate:
+					c.M = tc.m
+				}
+				return o
 			}
-			return o
-		}
-		ba, bb := make([][]float64, tc.s), make([][]float64, tc.s)
-		for i := range ba {
-			ba[i], bb[i] = tc.a(i), tc.b(i)
-		}
-		o := mk()
-		thr := o.Threshold(C, d)
-		ga, call := run(t, o, ba, thr, noPrivacy(o), newRand(1))
-		gb, _ := run(t, mk(), bb, thr, noPrivacy(o), newRand(1))
-		dn := diffNorm(ga, gb)
-		if math.Abs(dn-tc.reach) > 1e-12*tc.reach || math.Abs(call.Sensitivity-tc.reach) > 1e-12*tc.reach {
-			t.Errorf("%s (M=%d): tight neighbours move the estimate by %g, sensitivity %g, want both %g", tc.name, tc.m, dn, call.Sensitivity, tc.reach)
-		}
+			ba, bb := make([][]float64, tc.s), make([][]float64, tc.s)
+			for i := range ba {
+				ba[i], bb[i] = tc.a(i), tc.b(i)
+			}
+			o := mk()
+			thr := o.Threshold(C, d)
+			ga, call := run(t, o, ba, thr, noPrivacy(o), newRand(1))
+			gb, _ := run(t, mk(), bb, thr, noPrivacy(o), newRand(1))
+			dn := diffNorm(ga, gb)
+			if math.Abs(dn-tc.reach) > 1e-12*tc.reach || math.Abs(call.Sensitivity-tc.reach) > 1e-12*tc.reach {
+				t.Errorf("%s (M=%d): tight neighbours move the estimate by %g, sensitivity %g, want both %g", tc.name, tc.m, dn, call.Sensitivity, tc.reach)
+			}
+		})
 	}
 }
 
@@ -376,33 +382,35 @@ func TestGaussianNoiseSigma(t *testing.T) {
 		name string
 		rho  float64
 	}{{"clip-gaussian", 0.5}, {"clip-gaussian", 0.02}, {"coordinate", 0.5}, {"coordinate", 3}} {
-		o := newOracle(t, tc.name, 1)
-		thr := o.Threshold(1.5, d)
-		pre, _ := run(t, o, batch, thr, noPrivacy(o), newRand(1))
-		r := newRand(77 + uint64(i))
-		var sum float64
-		var sigma float64
-		for range N {
-			out, call := run(t, o, batch, thr, ledger.Cost{Rho: tc.rho}, r)
-			sigma = call.Sigma
-			for j := range out {
-				e := (out[j] - pre[j]) / sigma
-				sum += e * e
+		t.Run(tc.name, func(t *testing.T) {
+			o := newOracle(t, tc.name, 1)
+			thr := o.Threshold(1.5, d)
+			pre, _ := run(t, o, batch, thr, noPrivacy(o), newRand(1))
+			r := newRand(77 + uint64(i))
+			var sum float64
+			var sigma float64
+			for range N {
+				out, call := run(t, o, batch, thr, ledger.Cost{Rho: tc.rho}, r)
+				sigma = call.Sigma
+				for j := range out {
+					e := (out[j] - pre[j]) / sigma
+					sum += e * e
+				}
 			}
-		}
-		want := 2 * 1.5 / s / math.Sqrt(2*tc.rho)
-		if c, ok := o.(*Coordinate); ok {
-			want = 2 * thr * math.Sqrt(d) / float64(s/c.Groups()) / math.Sqrt(2*tc.rho)
-			if c.Groups()%2 == 0 {
-				want /= 2 // Δ = τ√d/q for even m
+			want := 2 * 1.5 / s / math.Sqrt(2*tc.rho)
+			if c, ok := o.(*Coordinate); ok {
+				want = 2 * thr * math.Sqrt(d) / float64(s/c.Groups()) / math.Sqrt(2*tc.rho)
+				if c.Groups()%2 == 0 {
+					want /= 2 // Δ = τ√d/q for even m
+				}
 			}
-		}
-		if math.Abs(sigma-want) > 1e-12*want {
-			t.Errorf("%s ρ=%g: Sigma = %g, want %g", tc.name, tc.rho, sigma, want)
-		}
-		lo, hi := chiSquareBand(N * d)
-		if sum < lo || sum > hi {
-			t.Errorf("%s ρ=%g: Σ(noise/σ)² = %.1f outside the χ²_%d band [%.1f, %.1f]", tc.name, tc.rho, sum, N*d, lo, hi)
-		}
+			if math.Abs(sigma-want) > 1e-12*want {
+				t.Errorf("%s ρ=%g: Sigma = %g, want %g", tc.name, tc.rho, sigma, want)
+			}
+			lo, hi := chiSquareBand(N * d)
+			if sum < lo || sum > hi {
+				t.Errorf("%s ρ=%g: Σ(noise/σ)² = %.1f outside the χ²_%d band [%.1f, %.1f]", tc.name, tc.rho, sum, N*d, lo, hi)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -16,9 +17,11 @@ func TestDefaultGroups(t *testing.T) {
 		{100, 1, 1},
 	}
 	for _, tc := range tests {
-		if got := DefaultGroups(tc.d, tc.s); got != tc.want {
-			t.Errorf("DefaultGroups(%d, %d) = %d, want %d", tc.d, tc.s, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("d=%d s=%d", tc.d, tc.s), func(t *testing.T) {
+			if got := DefaultGroups(tc.d, tc.s); got != tc.want {
+				t.Errorf("DefaultGroups(%d, %d) = %d, want %d", tc.d, tc.s, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -57,10 +60,12 @@ func TestMedian(t *testing.T) {
 		{[]float64{-math.MaxFloat64, math.MaxFloat64}, 0},
 	}
 	for _, tc := range tests {
-		x := append([]float64(nil), tc.x...)
-		if got := median(x); got != tc.want {
-			t.Errorf("median(%v) = %g, want %g", tc.x, got, tc.want)
-		}
+		t.Run(fmt.Sprint(tc.x), func(t *testing.T) {
+			x := append([]float64(nil), tc.x...)
+			if got := median(x); got != tc.want {
+				t.Errorf("median(%v) = %g, want %g", tc.x, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -91,35 +96,39 @@ func TestCoordinateHandMade(t *testing.T) {
 		{1, []float64{(0.5 - 1 + 0.2 + 0.1 + 1) / 6, (1 + 0 - 0.4 + 0 + 1) / 6}, 6},
 	}
 	for _, tc := range tests {
-		for _, name := range []string{"coordinate", "shuffle-coordinate"} {
-			o := newOracle(t, name, 1)
-			switch c := o.(type) {
-			case *Coordinate:
-				c.M = tc.m
-			case *ShuffleCoordinate:
-				c.M = tc.m
+		t.Run(fmt.Sprintf("m=%d", tc.m), func(t *testing.T) {
+			for _, name := range []string{"coordinate", "shuffle-coordinate"} {
+				t.Run(name, func(t *testing.T) {
+					o := newOracle(t, name, 1)
+					switch c := o.(type) {
+					case *Coordinate:
+						c.M = tc.m
+					case *ShuffleCoordinate:
+						c.M = tc.m
+					}
+					got, call := run(t, o, batch, 1, noPrivacy(o), newRand(1))
+					for j := range got {
+						if math.Abs(got[j]-tc.want[j]) > 1e-15 {
+							t.Errorf("%s M=%d: %v, want %v", name, tc.m, got, tc.want)
+							break
+						}
+					}
+					// Δ = 2τ√d/q, halved for the Gaussian oracle at even m (its
+					// median moves by half a group's change); the shuffle oracle's
+					// noise is per group, so its Δ stays 2τ√d/q.
+					want := 2 * math.Sqrt2 / float64(tc.q)
+					if name == "coordinate" && tc.m%2 == 0 {
+						want /= 2
+					}
+					if math.Abs(call.Sensitivity-want) > 1e-15 {
+						t.Errorf("%s M=%d: Sensitivity = %g, want %g", name, tc.m, call.Sensitivity, want)
+					}
+					if call.Stats.Clipped != 2 || call.Stats.NonFinite != 1 || call.Stats.Size != 6 {
+						t.Errorf("%s M=%d: stats %+v", name, tc.m, call.Stats)
+					}
+				})
 			}
-			got, call := run(t, o, batch, 1, noPrivacy(o), newRand(1))
-			for j := range got {
-				if math.Abs(got[j]-tc.want[j]) > 1e-15 {
-					t.Errorf("%s M=%d: %v, want %v", name, tc.m, got, tc.want)
-					break
-				}
-			}
-			// Δ = 2τ√d/q, halved for the Gaussian oracle at even m (its
-			// median moves by half a group's change); the shuffle oracle's
-			// noise is per group, so its Δ stays 2τ√d/q.
-			want := 2 * math.Sqrt2 / float64(tc.q)
-			if name == "coordinate" && tc.m%2 == 0 {
-				want /= 2
-			}
-			if math.Abs(call.Sensitivity-want) > 1e-15 {
-				t.Errorf("%s M=%d: Sensitivity = %g, want %g", name, tc.m, call.Sensitivity, want)
-			}
-			if call.Stats.Clipped != 2 || call.Stats.NonFinite != 1 || call.Stats.Size != 6 {
-				t.Errorf("%s M=%d: stats %+v", name, tc.m, call.Stats)
-			}
-		}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -37,31 +38,33 @@ func TestRegistry(t *testing.T) {
 	}
 	kinds := map[string]Kind{"clip-gaussian": ZCDP, "coordinate": ZCDP, "shuffle-clip": Shuffle, "shuffle-coordinate": Shuffle}
 	for _, name := range allNames {
-		o, err := New(name)
-		if err != nil {
-			t.Fatalf("New(%q): %v", name, err)
-		}
-		if o.Name() != name {
-			t.Errorf("New(%q).Name() = %q", name, o.Name())
-		}
-		if o.Kind() != kinds[name] {
-			t.Errorf("%s: Kind = %v, want %v", name, o.Kind(), kinds[name])
-		}
-		// KindOf answers without constructing an oracle, and agrees.
-		if k, ok := KindOf(name); !ok || k != o.Kind() {
-			t.Errorf("KindOf(%q) = %v, %v; the oracle says %v", name, k, ok, o.Kind())
-		}
-		if desc := Describe(name); desc == "" || strings.Contains(desc, "\n") {
-			t.Errorf("Describe(%q) = %q, want one non-empty line", name, desc)
-		}
-		o2, _ := New(name)
-		if o == o2 {
-			t.Errorf("New(%q) returned the same oracle twice", name)
-		}
-		_, isLR := o.(LocalRandomizer)
-		if isLR != (kinds[name] == Shuffle) {
-			t.Errorf("%s: LocalRandomizer = %v", name, isLR)
-		}
+		t.Run(name, func(t *testing.T) {
+			o, err := New(name)
+			if err != nil {
+				t.Fatalf("New(%q): %v", name, err)
+			}
+			if o.Name() != name {
+				t.Errorf("New(%q).Name() = %q", name, o.Name())
+			}
+			if o.Kind() != kinds[name] {
+				t.Errorf("%s: Kind = %v, want %v", name, o.Kind(), kinds[name])
+			}
+			// KindOf answers without constructing an oracle, and agrees.
+			if k, ok := KindOf(name); !ok || k != o.Kind() {
+				t.Errorf("KindOf(%q) = %v, %v; the oracle says %v", name, k, ok, o.Kind())
+			}
+			if desc := Describe(name); desc == "" || strings.Contains(desc, "\n") {
+				t.Errorf("Describe(%q) = %q, want one non-empty line", name, desc)
+			}
+			o2, _ := New(name)
+			if o == o2 {
+				t.Errorf("New(%q) returned the same oracle twice", name)
+			}
+			_, isLR := o.(LocalRandomizer)
+			if isLR != (kinds[name] == Shuffle) {
+				t.Errorf("%s: LocalRandomizer = %v", name, isLR)
+			}
+		})
 	}
 	if _, err := New("gaussian"); err == nil || !strings.Contains(err.Error(), "clip-gaussian") {
 		t.Errorf("New of an unknown name: err = %v, want one listing the names", err)
@@ -89,10 +92,12 @@ func TestThreshold(t *testing.T) {
 		{"coordinate", math.Inf(1), 4, math.Inf(1)},
 	}
 	for _, tc := range tests {
-		o, _ := New(tc.name)
-		if got := o.Threshold(tc.c, tc.d); math.Abs(got-tc.want) > 1e-15*tc.want && got != tc.want {
-			t.Errorf("%s.Threshold(%g, %d) = %g, want %g", tc.name, tc.c, tc.d, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("%s c=%g d=%d", tc.name, tc.c, tc.d), func(t *testing.T) {
+			o, _ := New(tc.name)
+			if got := o.Threshold(tc.c, tc.d); math.Abs(got-tc.want) > 1e-15*tc.want && got != tc.want {
+				t.Errorf("%s.Threshold(%g, %d) = %g, want %g", tc.name, tc.c, tc.d, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -126,21 +131,25 @@ func TestBeginRejects(t *testing.T) {
 		{3, 10, inf, ledger.Cost{Eps: 1, Delta: 1e-6}, "+Inf"},
 	}
 	for _, name := range allNames {
-		o := newOracle(t, name, 1)
-		cases := zcdp
-		if o.Kind() == Shuffle {
-			cases = shuffle
-		}
-		for _, tc := range cases {
-			err := o.Begin(tc.d, tc.s, tc.c, tc.b)
-			if err == nil {
-				t.Errorf("%s.Begin(%d, %d, %g, %+v) accepted", name, tc.d, tc.s, tc.c, tc.b)
-				continue
+		t.Run(name, func(t *testing.T) {
+			o := newOracle(t, name, 1)
+			cases := zcdp
+			if o.Kind() == Shuffle {
+				cases = shuffle
 			}
-			if !strings.HasPrefix(err.Error(), name+":") || !strings.Contains(err.Error(), tc.mention) {
-				t.Errorf("%s.Begin(%d, %d, %g, %+v): error %q should start with the oracle's name and mention %q", name, tc.d, tc.s, tc.c, tc.b, err, tc.mention)
+			for _, tc := range cases {
+				t.Run(tc.mention, func(t *testing.T) {
+					err := o.Begin(tc.d, tc.s, tc.c, tc.b)
+					if err == nil {
+						t.Errorf("%s.Begin(%d, %d, %g, %+v) accepted", name, tc.d, tc.s, tc.c, tc.b)
+						return
+					}
+					if !strings.HasPrefix(err.Error(), name+":") || !strings.Contains(err.Error(), tc.mention) {
+						t.Errorf("%s.Begin(%d, %d, %g, %+v): error %q should start with the oracle's name and mention %q", name, tc.d, tc.s, tc.c, tc.b, err, tc.mention)
+					}
+				})
 			}
-		}
+		})
 	}
 	// Lemma "lem: pvec" and "lem:P1D" hold for ε ≤ 15.
 	o := newOracle(t, "shuffle-clip", 1)
@@ -152,64 +161,70 @@ func TestBeginRejects(t *testing.T) {
 	}
 	// Groups.
 	for _, c := range []Oracle{&Coordinate{M: -1}, &ShuffleCoordinate{M: -2}} {
-		SetRand(c, newRand(1))
-		if err := c.Begin(3, 10, 1, privateBudget(c)); err == nil || !strings.Contains(err.Error(), "groups m") {
-			t.Errorf("%s with M < 0: err = %v", c.Name(), err)
-		}
+		t.Run(fmt.Sprintf("%T", c), func(t *testing.T) {
+			SetRand(c, newRand(1))
+			if err := c.Begin(3, 10, 1, privateBudget(c)); err == nil || !strings.Contains(err.Error(), "groups m") {
+				t.Errorf("%s with M < 0: err = %v", c.Name(), err)
+			}
+		})
 	}
 }
 
 func TestShuffleNeedsRand(t *testing.T) {
 	for _, name := range []string{"shuffle-clip", "shuffle-coordinate"} {
-		o, _ := New(name)
-		err := o.Begin(3, 10, 1, ledger.Cost{Eps: 1, Delta: 1e-6})
-		if err == nil || !strings.Contains(err.Error(), "SetRand") {
-			t.Errorf("%s without SetRand: err = %v", name, err)
-		}
-		// Without privacy there is no local randomness to draw.
-		if err := o.Begin(3, 10, 1, ledger.Cost{Eps: math.Inf(1)}); err != nil {
-			t.Errorf("%s at ε = +Inf without SetRand: %v", name, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			o, _ := New(name)
+			err := o.Begin(3, 10, 1, ledger.Cost{Eps: 1, Delta: 1e-6})
+			if err == nil || !strings.Contains(err.Error(), "SetRand") {
+				t.Errorf("%s without SetRand: err = %v", name, err)
+			}
+			// Without privacy there is no local randomness to draw.
+			if err := o.Begin(3, 10, 1, ledger.Cost{Eps: math.Inf(1)}); err != nil {
+				t.Errorf("%s at ε = +Inf without SetRand: %v", name, err)
+			}
+		})
 	}
 }
 
 func TestMisusePanics(t *testing.T) {
 	for _, name := range allNames {
-		o := newOracle(t, name, 1)
-		b := privateBudget(o)
-		mustPanic := func(what string, f func()) {
-			t.Helper()
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: %s did not panic", name, what)
-				}
-			}()
-			f()
-		}
-		out := make([]float64, 3)
-		_ = o.Begin(3, 2, 1, b)
-		mustPanic("Add of a short vector", func() { o.Add([]float64{1, 2}) })
-		_ = o.Begin(3, 2, 1, b)
-		mustPanic("Add of a long vector", func() { o.Add([]float64{1, 2, 3, 4}) })
-		_ = o.Begin(3, 2, 1, b)
-		o.Add([]float64{1, 2, 3})
-		mustPanic("Finish after 1 of 2 Adds", func() { o.Finish(out, newRand(2)) })
-		_ = o.Begin(3, 2, 1, b)
-		o.Add([]float64{1, 2, 3})
-		o.Add([]float64{1, 2, 3})
-		mustPanic("a third Add", func() { o.Add([]float64{1, 2, 3}) })
-		o2 := newOracle(t, name, 1)
-		mustPanic("Add before Begin", func() { o2.Add([]float64{1, 2, 3}) })
-		mustPanic("Finish before Begin", func() { o2.Finish(out, newRand(2)) })
-		_ = o.Begin(3, 1, 1, b)
-		o.Add([]float64{1, 2, 3})
-		o.Finish(out, newRand(2))
-		mustPanic("Add after Finish", func() { o.Add([]float64{1, 2, 3}) })
-		mustPanic("Finish twice", func() { o.Finish(out, newRand(2)) })
-		if err := o.Begin(3, 1, -1, b); err == nil {
-			t.Fatal("Begin with C = -1 accepted")
-		}
-		mustPanic("Add after a failed Begin", func() { o.Add([]float64{1, 2, 3}) })
+		t.Run(name, func(t *testing.T) {
+			o := newOracle(t, name, 1)
+			b := privateBudget(o)
+			mustPanic := func(what string, f func()) {
+				t.Helper()
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: %s did not panic", name, what)
+					}
+				}()
+				f()
+			}
+			out := make([]float64, 3)
+			_ = o.Begin(3, 2, 1, b)
+			mustPanic("Add of a short vector", func() { o.Add([]float64{1, 2}) })
+			_ = o.Begin(3, 2, 1, b)
+			mustPanic("Add of a long vector", func() { o.Add([]float64{1, 2, 3, 4}) })
+			_ = o.Begin(3, 2, 1, b)
+			o.Add([]float64{1, 2, 3})
+			mustPanic("Finish after 1 of 2 Adds", func() { o.Finish(out, newRand(2)) })
+			_ = o.Begin(3, 2, 1, b)
+			o.Add([]float64{1, 2, 3})
+			o.Add([]float64{1, 2, 3})
+			mustPanic("a third Add", func() { o.Add([]float64{1, 2, 3}) })
+			o2 := newOracle(t, name, 1)
+			mustPanic("Add before Begin", func() { o2.Add([]float64{1, 2, 3}) })
+			mustPanic("Finish before Begin", func() { o2.Finish(out, newRand(2)) })
+			_ = o.Begin(3, 1, 1, b)
+			o.Add([]float64{1, 2, 3})
+			o.Finish(out, newRand(2))
+			mustPanic("Add after Finish", func() { o.Add([]float64{1, 2, 3}) })
+			mustPanic("Finish twice", func() { o.Finish(out, newRand(2)) })
+			if err := o.Begin(3, 1, -1, b); err == nil {
+				t.Fatal("Begin with C = -1 accepted")
+			}
+			mustPanic("Add after a failed Begin", func() { o.Add([]float64{1, 2, 3}) })
+		})
 	}
 }
 
@@ -226,47 +241,49 @@ func TestNonFiniteZeroed(t *testing.T) {
 		{1, 2, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {3, 0, -1}, {0, 0, 0},
 	}
 	for _, name := range allNames {
-		for _, m := range []int{0, 1, 4} {
-			o := newOracle(t, name, 1)
-			switch c := o.(type) {
-			case *Coordinate:
-				c.M = m
-			case *ShuffleCoordinate:
-				c.M = m
-			default:
-				if m != 0 {
-					continue
+		t.Run(name, func(t *testing.T) {
+			for _, m := range []int{0, 1, 4} {
+				o := newOracle(t, name, 1)
+				switch c := o.(type) {
+				case *Coordinate:
+					c.M = m
+				case *ShuffleCoordinate:
+					c.M = m
+				default:
+					if m != 0 {
+						continue
+					}
+				}
+				const c = 10 // no clipping on the clean vectors
+				got, call := run(t, o, batch, o.Threshold(c, 3), noPrivacy(o), newRand(2))
+				o2 := newOracle(t, name, 1)
+				switch c := o2.(type) {
+				case *Coordinate:
+					c.M = m
+				case *ShuffleCoordinate:
+					c.M = m
+				}
+				want, _ := run(t, o2, clean, o2.Threshold(c, 3), noPrivacy(o2), newRand(2))
+				for j := range got {
+					if got[j] != want[j] || math.IsNaN(got[j]) {
+						t.Errorf("%s (M = %d): estimate %v, want %v (non-finite vectors as zeros)", name, m, got, want)
+						break
+					}
+				}
+				if call.Stats.NonFinite != 4 || call.Stats.Size != 6 {
+					t.Errorf("%s: NonFinite = %d, Size = %d, want 4 and 6", name, call.Stats.NonFinite, call.Stats.Size)
 				}
 			}
-			const c = 10 // no clipping on the clean vectors
-			got, call := run(t, o, batch, o.Threshold(c, 3), noPrivacy(o), newRand(2))
-			o2 := newOracle(t, name, 1)
-			switch c := o2.(type) {
-			case *Coordinate:
-				c.M = m
-			case *ShuffleCoordinate:
-				c.M = m
-			}
-			want, _ := run(t, o2, clean, o2.Threshold(c, 3), noPrivacy(o2), newRand(2))
-			for j := range got {
-				if got[j] != want[j] || math.IsNaN(got[j]) {
-					t.Errorf("%s (M = %d): estimate %v, want %v (non-finite vectors as zeros)", name, m, got, want)
+			// The private path must stay finite too.
+			o := newOracle(t, name, 3)
+			got, _ := run(t, o, batch, o.Threshold(1, 3), privateBudget(o), newRand(4))
+			for _, v := range got {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("%s: private estimate %v is not finite", name, got)
 					break
 				}
 			}
-			if call.Stats.NonFinite != 4 || call.Stats.Size != 6 {
-				t.Errorf("%s: NonFinite = %d, Size = %d, want 4 and 6", name, call.Stats.NonFinite, call.Stats.Size)
-			}
-		}
-		// The private path must stay finite too.
-		o := newOracle(t, name, 3)
-		got, _ := run(t, o, batch, o.Threshold(1, 3), privateBudget(o), newRand(4))
-		for _, v := range got {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				t.Errorf("%s: private estimate %v is not finite", name, got)
-				break
-			}
-		}
+		})
 	}
 	// The clip-and-average oracles: the zeroed vectors count in s.
 	o := newOracle(t, "clip-gaussian", 1)
@@ -286,15 +303,17 @@ func TestOverflowingNormClipped(t *testing.T) {
 	big := math.MaxFloat64 / 2
 	batch := [][]float64{{big, big, 0}, {big, -big, 0}}
 	for _, name := range []string{"clip-gaussian", "shuffle-clip"} {
-		o := newOracle(t, name, 1)
-		got, call := run(t, o, batch, 2, noPrivacy(o), newRand(2))
-		// Π_2 of (a, ±a, 0) is (√2, ±√2, 0); their mean is (√2, 0, 0).
-		if math.Abs(got[0]-math.Sqrt2) > 1e-15 || math.Abs(got[1]) > 1e-15 || got[2] != 0 {
-			t.Errorf("%s: %v, want (√2, 0, 0)", name, got)
-		}
-		if call.Stats.NonFinite != 0 || call.Stats.Clipped != 2 || call.Stats.Over != 2 {
-			t.Errorf("%s: stats %+v", name, call.Stats)
-		}
+		t.Run(name, func(t *testing.T) {
+			o := newOracle(t, name, 1)
+			got, call := run(t, o, batch, 2, noPrivacy(o), newRand(2))
+			// Π_2 of (a, ±a, 0) is (√2, ±√2, 0); their mean is (√2, 0, 0).
+			if math.Abs(got[0]-math.Sqrt2) > 1e-15 || math.Abs(got[1]) > 1e-15 || got[2] != 0 {
+				t.Errorf("%s: %v, want (√2, 0, 0)", name, got)
+			}
+			if call.Stats.NonFinite != 0 || call.Stats.Clipped != 2 || call.Stats.Over != 2 {
+				t.Errorf("%s: stats %+v", name, call.Stats)
+			}
+		})
 	}
 }
 
@@ -375,17 +394,19 @@ func TestBatchStatsStride(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	batch := studentBatch(newRand(7), 300, []float64{1, -2, 0.5, 0, 3}, 3)
 	for _, name := range allNames {
-		outs := make([][]float64, 3)
-		for k, seed := range []uint64{11, 11, 12} {
-			o := newOracle(t, name, seed)
-			outs[k], _ = run(t, o, batch, o.Threshold(2, 5), privateBudget(o), newRand(seed+100))
-		}
-		if !slices.Equal(outs[0], outs[1]) {
-			t.Errorf("%s: same seed, different outputs %v and %v", name, outs[0], outs[1])
-		}
-		if slices.Equal(outs[0], outs[2]) {
-			t.Errorf("%s: different seeds, same output", name)
-		}
+		t.Run(name, func(t *testing.T) {
+			outs := make([][]float64, 3)
+			for k, seed := range []uint64{11, 11, 12} {
+				o := newOracle(t, name, seed)
+				outs[k], _ = run(t, o, batch, o.Threshold(2, 5), privateBudget(o), newRand(seed+100))
+			}
+			if !slices.Equal(outs[0], outs[1]) {
+				t.Errorf("%s: same seed, different outputs %v and %v", name, outs[0], outs[1])
+			}
+			if slices.Equal(outs[0], outs[2]) {
+				t.Errorf("%s: different seeds, same output", name)
+			}
+		})
 	}
 }
 
@@ -395,22 +416,24 @@ func TestZeroAllocs(t *testing.T) {
 	batch := studentBatch(newRand(3), 200, make([]float64, 20), 3)
 	out := make([]float64, 20)
 	for _, name := range allNames {
-		o := newOracle(t, name, 1)
-		r := newRand(2)
-		b := privateBudget(o)
-		c := o.Threshold(1, 20)
-		call := func() {
-			if err := o.Begin(20, len(batch), c, b); err != nil {
-				t.Fatal(err)
+		t.Run(name, func(t *testing.T) {
+			o := newOracle(t, name, 1)
+			r := newRand(2)
+			b := privateBudget(o)
+			c := o.Threshold(1, 20)
+			call := func() {
+				if err := o.Begin(20, len(batch), c, b); err != nil {
+					t.Fatal(err)
+				}
+				for _, z := range batch {
+					o.Add(z)
+				}
+				o.Finish(out, r)
 			}
-			for _, z := range batch {
-				o.Add(z)
+			call()
+			if n := testing.AllocsPerRun(20, call); n != 0 {
+				t.Errorf("%s: %g allocations per call, want 0", name, n)
 			}
-			o.Finish(out, r)
-		}
-		call()
-		if n := testing.AllocsPerRun(20, call); n != 0 {
-			t.Errorf("%s: %g allocations per call, want 0", name, n)
-		}
+		})
 	}
 }

@@ -100,38 +100,42 @@ func TestAddScaledMatchesAdd(t *testing.T) {
 	const c = 5.0
 	o := newOracle(t, "clip-gaussian", 1).(*ClipGaussian)
 	for i, tc := range cases {
-		z := make([]float64, len(tc.a))
-		for j, v := range tc.a {
-			z[j] = tc.k * v
-		}
-		call := func(feed func()) ([]float64, BatchStats) {
-			if err := o.Begin(3, 1, c, ledger.Cost{Rho: math.Inf(1)}); err != nil {
-				t.Fatal(err)
+		t.Run(fmt.Sprintf("k=%g a=%v", tc.k, tc.a), func(t *testing.T) {
+			z := make([]float64, len(tc.a))
+			for j, v := range tc.a {
+				z[j] = tc.k * v
 			}
-			feed()
-			out := make([]float64, 3)
-			return out, o.Finish(out, newRand(1)).Stats
-		}
-		want, wst := call(func() { o.Add(z) })
-		sq := []float64{floats.Dot(tc.a, tc.a)}
-		got, st := call(func() { o.AddScaled([]float64{tc.k}, sq, tc.a, 3) })
-		p := o.NewPart()
-		gotP, stP := call(func() { o.StartPart(p, 0, 1); p.(ScaledAdder).AddScaled([]float64{tc.k}, sq, tc.a, 3); o.MergePart(p) })
-		for _, g := range []struct {
-			name string
-			out  []float64
-			st   BatchStats
-		}{{"oracle", got, st}, {"part", gotP, stP}} {
-			if g.st.Clipped != wst.Clipped || g.st.NonFinite != wst.NonFinite || g.st.Hist != wst.Hist || g.st.Under != wst.Under || g.st.Over != wst.Over {
-				t.Errorf("case %d %s: stats %+v, Add gave %+v", i, g.name, g.st, wst)
-			}
-			for j := range want {
-				if math.Abs(g.out[j]-want[j]) > 1e-14*math.Abs(want[j]) || math.IsNaN(g.out[j]) {
-					t.Errorf("case %d %s: %v, Add gave %v", i, g.name, g.out, want)
-					break
+			call := func(feed func()) ([]float64, BatchStats) {
+				if err := o.Begin(3, 1, c, ledger.Cost{Rho: math.Inf(1)}); err != nil {
+					t.Fatal(err)
 				}
+				feed()
+				out := make([]float64, 3)
+				return out, o.Finish(out, newRand(1)).Stats
 			}
-		}
+			want, wst := call(func() { o.Add(z) })
+			sq := []float64{floats.Dot(tc.a, tc.a)}
+			got, st := call(func() { o.AddScaled([]float64{tc.k}, sq, tc.a, 3) })
+			p := o.NewPart()
+			gotP, stP := call(func() { o.StartPart(p, 0, 1); p.(ScaledAdder).AddScaled([]float64{tc.k}, sq, tc.a, 3); o.MergePart(p) })
+			for _, g := range []struct {
+				name string
+				out  []float64
+				st   BatchStats
+			}{{"oracle", got, st}, {"part", gotP, stP}} {
+				t.Run(g.name, func(t *testing.T) {
+					if g.st.Clipped != wst.Clipped || g.st.NonFinite != wst.NonFinite || g.st.Hist != wst.Hist || g.st.Under != wst.Under || g.st.Over != wst.Over {
+						t.Errorf("case %d %s: stats %+v, Add gave %+v", i, g.name, g.st, wst)
+					}
+					for j := range want {
+						if math.Abs(g.out[j]-want[j]) > 1e-14*math.Abs(want[j]) || math.IsNaN(g.out[j]) {
+							t.Errorf("case %d %s: %v, Add gave %v", i, g.name, g.out, want)
+							break
+						}
+					}
+				})
+			}
+		})
 	}
 }
 
@@ -169,27 +173,29 @@ func TestHistBinMatchesLog10(t *testing.T) {
 func TestSetDetail(t *testing.T) {
 	batch := studentBatch(newRand(4), 500, []float64{1, 2, 3}, 3)
 	for _, name := range allNames {
-		o := newOracle(t, name, 1)
-		qs := o.(DetailSetter)
-		_, on := run(t, o, batch, o.Threshold(4, 3), noPrivacy(o), newRand(1))
-		qs.SetDetail(false)
-		_, off := run(t, o, batch, o.Threshold(4, 3), noPrivacy(o), newRand(1))
-		for _, q := range off.Stats.Quantiles {
-			if !math.IsNaN(q) {
-				t.Errorf("%s: quantiles off gave %v", name, off.Stats.Quantiles)
-				break
+		t.Run(name, func(t *testing.T) {
+			o := newOracle(t, name, 1)
+			qs := o.(DetailSetter)
+			_, on := run(t, o, batch, o.Threshold(4, 3), noPrivacy(o), newRand(1))
+			qs.SetDetail(false)
+			_, off := run(t, o, batch, o.Threshold(4, 3), noPrivacy(o), newRand(1))
+			for _, q := range off.Stats.Quantiles {
+				if !math.IsNaN(q) {
+					t.Errorf("%s: quantiles off gave %v", name, off.Stats.Quantiles)
+					break
+				}
 			}
-		}
-		if off.Stats.Hist != ([HistBins]int{}) || off.Stats.Under != 0 || off.Stats.Over != 0 {
-			t.Errorf("%s: detail off kept a histogram: %+v", name, off.Stats)
-		}
-		off.Stats.Quantiles, off.Stats.Hist, off.Stats.Under, off.Stats.Over = on.Stats.Quantiles, on.Stats.Hist, on.Stats.Under, on.Stats.Over
-		if off.Stats != on.Stats {
-			t.Errorf("%s: the other statistics changed: %+v vs %+v", name, off.Stats, on.Stats)
-		}
-		qs.SetDetail(true)
-		if _, again := run(t, o, batch, o.Threshold(4, 3), noPrivacy(o), newRand(1)); again.Stats != on.Stats {
-			t.Errorf("%s: quantiles back on: %+v, want %+v", name, again.Stats, on.Stats)
-		}
+			if off.Stats.Hist != ([HistBins]int{}) || off.Stats.Under != 0 || off.Stats.Over != 0 {
+				t.Errorf("%s: detail off kept a histogram: %+v", name, off.Stats)
+			}
+			off.Stats.Quantiles, off.Stats.Hist, off.Stats.Under, off.Stats.Over = on.Stats.Quantiles, on.Stats.Hist, on.Stats.Under, on.Stats.Over
+			if off.Stats != on.Stats {
+				t.Errorf("%s: the other statistics changed: %+v vs %+v", name, off.Stats, on.Stats)
+			}
+			qs.SetDetail(true)
+			if _, again := run(t, o, batch, o.Threshold(4, 3), noPrivacy(o), newRand(1)); again.Stats != on.Stats {
+				t.Errorf("%s: quantiles back on: %+v, want %+v", name, again.Stats, on.Stats)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -25,19 +26,21 @@ func TestP1DDesign(t *testing.T) {
 		{1, 1, 0.25, 2, 1498, 0.49973227970943984},
 	}
 	for _, tc := range tests {
-		q, err := newP1D(tc.n, 1, tc.eps, tc.delta, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if q.g != tc.g || q.b != tc.b || math.Abs(q.p-tc.p) > 1e-15 {
-			t.Errorf("newP1D(%d, ε=%g, δ=%g): g, b, p = %g, %g, %.17g, want %g, %g, %.17g", tc.n, tc.eps, tc.delta, q.g, q.b, q.p, tc.g, tc.b, tc.p)
-		}
-		// b is the smallest integer above B = 180g² ln(2/δ)/(ε²n) and
-		// p = 90g² ln(2/δ)/(bε²n) < 1/2.
-		big := 180 * q.g * q.g * math.Log(2/tc.delta) / (tc.eps * tc.eps * float64(tc.n))
-		if !(q.b > big && q.b-1 <= big && q.p < 0.5) {
-			t.Errorf("b = %g, B = %g, p = %g", q.b, big, q.p)
-		}
+		t.Run(fmt.Sprintf("n=%d eps=%g delta=%g", tc.n, tc.eps, tc.delta), func(t *testing.T) {
+			q, err := newP1D(tc.n, 1, tc.eps, tc.delta, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.g != tc.g || q.b != tc.b || math.Abs(q.p-tc.p) > 1e-15 {
+				t.Errorf("newP1D(%d, ε=%g, δ=%g): g, b, p = %g, %g, %.17g, want %g, %g, %.17g", tc.n, tc.eps, tc.delta, q.g, q.b, q.p, tc.g, tc.b, tc.p)
+			}
+			// b is the smallest integer above B = 180g² ln(2/δ)/(ε²n) and
+			// p = 90g² ln(2/δ)/(bε²n) < 1/2.
+			big := 180 * q.g * q.g * math.Log(2/tc.delta) / (tc.eps * tc.eps * float64(tc.n))
+			if !(q.b > big && q.b-1 <= big && q.p < 0.5) {
+				t.Errorf("b = %g, B = %g, p = %g", q.b, big, q.p)
+			}
+		})
 	}
 	if _, err := newP1D(1000, 1, 1e-6, 1e-9, 2); err == nil || !strings.Contains(err.Error(), "noise bits") {
 		t.Errorf("a design beyond 2^44 noise bits: err = %v", err)
@@ -105,27 +108,29 @@ func TestP1DExact(t *testing.T) {
 		{"lemma design", lemma},
 	}
 	for i, tc := range designs {
-		r := newRand(uint64(40 + i))
-		x := make([]float64, N)
-		for k := range x {
-			var sum float64
-			for _, wi := range w {
-				sum += tc.q.round(wi, r)
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRand(uint64(40 + i))
+			x := make([]float64, N)
+			for k := range x {
+				var sum float64
+				for _, wi := range w {
+					sum += tc.q.round(wi, r)
+				}
+				x[k] = tc.q.analyze(sum, r)
 			}
-			x[k] = tc.q.analyze(sum, r)
-		}
-		var sumW float64
-		for _, wi := range w {
-			sumW += wi
-		}
-		mean, variance, k4 := p1dMoments(&tc.q, w)
-		if math.Abs(mean-sumW) > 1e-12*sumW {
-			t.Fatalf("exact mean %g ≠ Σw = %g", mean, sumW)
-		}
-		checkMoments(t, tc.name, x, mean, variance, k4)
-		if bound := tc.q.noiseVar() + tc.q.roundVarMax(); variance > bound*(1+1e-12) {
-			t.Errorf("%s: variance %g above noiseVar + roundVarMax = %g", tc.name, variance, bound)
-		}
+			var sumW float64
+			for _, wi := range w {
+				sumW += wi
+			}
+			mean, variance, k4 := p1dMoments(&tc.q, w)
+			if math.Abs(mean-sumW) > 1e-12*sumW {
+				t.Fatalf("exact mean %g ≠ Σw = %g", mean, sumW)
+			}
+			checkMoments(t, tc.name, x, mean, variance, k4)
+			if bound := tc.q.noiseVar() + tc.q.roundVarMax(); variance > bound*(1+1e-12) {
+				t.Errorf("%s: variance %g above noiseVar + roundVarMax = %g", tc.name, variance, bound)
+			}
+		})
 	}
 }
 
@@ -139,16 +144,18 @@ func TestBinomialChunks(t *testing.T) {
 		{1e6, 0.5},
 		{30, 0.2},
 	} {
-		r := newRand(55)
-		x := make([]float64, N)
-		for k := range x {
-			x[k] = binomial(tc.n, tc.p, r)
-			if x[k] != math.Floor(x[k]) || x[k] < 0 || x[k] > tc.n {
-				t.Fatalf("Binomial(%g, %g) drew %g", tc.n, tc.p, x[k])
+		t.Run(fmt.Sprintf("n=%g p=%g", tc.n, tc.p), func(t *testing.T) {
+			r := newRand(55)
+			x := make([]float64, N)
+			for k := range x {
+				x[k] = binomial(tc.n, tc.p, r)
+				if x[k] != math.Floor(x[k]) || x[k] < 0 || x[k] > tc.n {
+					t.Fatalf("Binomial(%g, %g) drew %g", tc.n, tc.p, x[k])
+				}
 			}
-		}
-		pq := tc.p * (1 - tc.p)
-		checkMoments(t, "binomial", x, tc.n*tc.p, tc.n*pq, tc.n*pq*(1-6*pq))
+			pq := tc.p * (1 - tc.p)
+			checkMoments(t, "binomial", x, tc.n*tc.p, tc.n*pq, tc.n*pq*(1-6*pq))
+		})
 	}
 }
 
@@ -163,18 +170,20 @@ func TestPvecEps1(t *testing.T) {
 	}{
 		{1, 1e-5, 100, 32}, {0.1, 1e-6, 10, 2}, {15, 0.4, 1, 2}, {5, 1e-8, 10000, 100},
 	} {
-		x := pvecEps1(tc.eps, tc.delta, tc.d, tc.g)
-		k := 1 + 2*math.Sqrt(float64(tc.d))/tc.g
-		f := func(x float64) float64 {
-			return math.Exp(x*(1+2/tc.g))*(x*k)*(x*k) + x*k*math.Sqrt(2*math.Log(2/tc.delta))
-		}
-		if f(x) > tc.eps || f(x*(1+1e-9)) <= tc.eps {
-			t.Errorf("ε_1(%+v) = %g: f = %g, f(x(1+1e−9)) = %g, ε = %g", tc, x, f(x), f(x*(1+1e-9)), tc.eps)
-		}
-		first := tc.eps / (k * math.Sqrt(2*math.Log(2/tc.delta)))
-		if tc.eps <= 1 && (x > first || x < 0.8*first) {
-			t.Errorf("ε_1(%+v) = %g, first-order value %g", tc, x, first)
-		}
+		t.Run(fmt.Sprintf("eps=%g delta=%g d=%d", tc.eps, tc.delta, tc.d), func(t *testing.T) {
+			x := pvecEps1(tc.eps, tc.delta, tc.d, tc.g)
+			k := 1 + 2*math.Sqrt(float64(tc.d))/tc.g
+			f := func(x float64) float64 {
+				return math.Exp(x*(1+2/tc.g))*(x*k)*(x*k) + x*k*math.Sqrt(2*math.Log(2/tc.delta))
+			}
+			if f(x) > tc.eps || f(x*(1+1e-9)) <= tc.eps {
+				t.Errorf("ε_1(%+v) = %g: f = %g, f(x(1+1e−9)) = %g, ε = %g", tc, x, f(x), f(x*(1+1e-9)), tc.eps)
+			}
+			first := tc.eps / (k * math.Sqrt(2*math.Log(2/tc.delta)))
+			if tc.eps <= 1 && (x > first || x < 0.8*first) {
+				t.Errorf("ε_1(%+v) = %g, first-order value %g", tc, x, first)
+			}
+		})
 	}
 }
 
@@ -269,22 +278,24 @@ func TestShuffleClipExact(t *testing.T) {
 func TestShuffleClipOrder(t *testing.T) {
 	const s, C = 1000, 1.0
 	for _, eps := range []float64{0.1, 0.5, 2} {
-		lo, hi := math.Inf(1), 0.0
-		for _, d := range []int{1, 10, 100, 1000, 10000} {
-			o := &ShuffleClip{}
-			o.SetRand(newRand(1))
-			b := ledger.Cost{Eps: eps, Delta: 1e-6}
-			if err := o.Begin(d, s, C, b); err != nil {
-				t.Fatal(err)
+		t.Run(fmt.Sprintf("eps=%g", eps), func(t *testing.T) {
+			lo, hi := math.Inf(1), 0.0
+			for _, d := range []int{1, 10, 100, 1000, 10000} {
+				o := &ShuffleClip{}
+				o.SetRand(newRand(1))
+				b := ledger.Cost{Eps: eps, Delta: 1e-6}
+				if err := o.Begin(d, s, C, b); err != nil {
+					t.Fatal(err)
+				}
+				sig := o.Sigma()
+				c := s * s * sig * sig * eps * eps / (C * C * math.Pow(math.Log(2*float64(d)/b.Delta), 2))
+				lo, hi = math.Min(lo, c), math.Max(hi, c)
 			}
-			sig := o.Sigma()
-			c := s * s * sig * sig * eps * eps / (C * C * math.Pow(math.Log(2*float64(d)/b.Delta), 2))
-			lo, hi = math.Min(lo, c), math.Max(hi, c)
-		}
-		t.Logf("ε = %g: variance constant in [%.0f, %.0f] for d = 1..10⁴", eps, lo, hi)
-		if hi > 2000 || hi/lo > 3 {
-			t.Errorf("ε = %g: variance constant ranges over [%.0f, %.0f], want ≤ 2000 and a spread ≤ 3", eps, lo, hi)
-		}
+			t.Logf("ε = %g: variance constant in [%.0f, %.0f] for d = 1..10⁴", eps, lo, hi)
+			if hi > 2000 || hi/lo > 3 {
+				t.Errorf("ε = %g: variance constant ranges over [%.0f, %.0f], want ≤ 2000 and a spread ≤ 3", eps, lo, hi)
+			}
+		})
 	}
 }
 

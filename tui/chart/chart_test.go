@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"strconv"
 
 	"charm.land/lipgloss/v2"
@@ -207,30 +208,32 @@ func TestLogTicks(t *testing.T) {
 func TestYAxisReadsValues(t *testing.T) {
 	st := style.New(true, true)
 	for _, h := range []int{12, 20, 31} {
-		c := New(&st, testNum)
-		c.SetSize(80, h)
-		c.SetData([]Series{{Label: "run", Kind: Run, Points: []Point{{1, 0.5}, {10, 1.6e-6}, {100, 0.00238}}}}, 1, 100, "")
-		var labels []string
-		rows := 0
-		for _, l := range plotLines(style.StripANSI(c.View())) {
-			rows++
-			if lab := strings.TrimSpace(l[:strings.IndexAny(l, "┤┼")]); lab != "" {
-				labels = append(labels, lab)
+		t.Run(fmt.Sprintf("height=%d", h), func(t *testing.T) {
+			c := New(&st, testNum)
+			c.SetSize(80, h)
+			c.SetData([]Series{{Label: "run", Kind: Run, Points: []Point{{1, 0.5}, {10, 1.6e-6}, {100, 0.00238}}}}, 1, 100, "")
+			var labels []string
+			rows := 0
+			for _, l := range plotLines(style.StripANSI(c.View())) {
+				rows++
+				if lab := strings.TrimSpace(l[:strings.IndexAny(l, "┤┼")]); lab != "" {
+					labels = append(labels, lab)
+				}
 			}
-		}
-		if len(labels) < 2 || len(labels) > 6 || len(labels) > (rows+1)/2 {
-			t.Errorf("height %d: %d labels on %d rows: %q", h, len(labels), rows, labels)
-		}
-		for _, lab := range labels {
-			v, err := strconv.ParseFloat(lab, 64)
-			if err != nil || !(v > 0) {
-				t.Errorf("height %d: label %q is not a positive value", h, lab)
-				continue
+			if len(labels) < 2 || len(labels) > 6 || len(labels) > (rows+1)/2 {
+				t.Errorf("height %d: %d labels on %d rows: %q", h, len(labels), rows, labels)
 			}
-			if m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9)); math.Abs(m-1) > 1e-9 && math.Abs(m-2) > 1e-9 && math.Abs(m-5) > 1e-9 {
-				t.Errorf("height %d: label %q is not 1, 2 or 5 times a power of ten", h, lab)
+			for _, lab := range labels {
+				v, err := strconv.ParseFloat(lab, 64)
+				if err != nil || !(v > 0) {
+					t.Errorf("height %d: label %q is not a positive value", h, lab)
+					continue
+				}
+				if m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9)); math.Abs(m-1) > 1e-9 && math.Abs(m-2) > 1e-9 && math.Abs(m-5) > 1e-9 {
+					t.Errorf("height %d: label %q is not 1, 2 or 5 times a power of ten", h, lab)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -390,10 +393,12 @@ func TestSparkline(t *testing.T) {
 		{"constant", []float64{3, 3}, 3, 3, 2, 2, []string{"  ", "██"}},
 		{"not finite", []float64{math.NaN()}, 0, 1, 1, 1, []string{"▄"}},
 	} {
-		got := Sparkline(c.ys, c.lo, c.hi, c.w, c.h)
-		if strings.Join(got, "|") != strings.Join(c.want, "|") {
-			t.Errorf("%s: %q, want %q", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got := Sparkline(c.ys, c.lo, c.hi, c.w, c.h)
+			if strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("%s: %q, want %q", c.name, got, c.want)
+			}
+		})
 	}
 	if Sparkline(nil, 0, 1, 3, 1) != nil || Sparkline([]float64{1}, 0, 1, 0, 1) != nil {
 		t.Error("an empty sparkline is not nil")

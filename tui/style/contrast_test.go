@@ -45,9 +45,11 @@ func TestContrastFormula(t *testing.T) {
 		{"itself", white, white, 1},
 		{"#767676 on white", color.RGBA{0x76, 0x76, 0x76, 255}, white, 4.54},
 	} {
-		if got := contrast(c.a, c.b); math.Abs(got-c.want) > 0.01 {
-			t.Errorf("%s: %.3f, want %.2f", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := contrast(c.a, c.b); math.Abs(got-c.want) > 0.01 {
+				t.Errorf("%s: %.3f, want %.2f", c.name, got, c.want)
+			}
+		})
 	}
 }
 
@@ -85,17 +87,21 @@ func TestContrast(t *testing.T) {
 				"StateRun": s.StateRun, "StatePause": s.StatePause, "StateDone": s.StateDone, "StateFail": s.StateFail, "StateIdle": s.StateIdle,
 			}
 			for name, st := range texts {
-				if got := contrast(st.GetForeground(), bg); got < tc.text {
-					t.Errorf("%s: %.2f:1 on its background, want ≥ %g:1", name, got, tc.text)
-				}
+				t.Run(name, func(t *testing.T) {
+					if got := contrast(st.GetForeground(), bg); got < tc.text {
+						t.Errorf("%s: %.2f:1 on its background, want ≥ %g:1", name, got, tc.text)
+					}
+				})
 			}
 			if got := contrast(s.Rule.GetForeground(), bg); got < 3 {
 				t.Errorf("Rule: %.2f:1, want ≥ 3:1", got)
 			}
 			for name, st := range map[string]lipgloss.Style{"FocusValue": s.FocusValue, "Selected": s.Selected} {
-				if got := contrast(st.GetForeground(), st.GetBackground()); got < 4.5 {
-					t.Errorf("%s: %.2f:1 against its background, want ≥ 4.5:1", name, got)
-				}
+				t.Run(name, func(t *testing.T) {
+					if got := contrast(st.GetForeground(), st.GetBackground()); got < 4.5 {
+						t.Errorf("%s: %.2f:1 against its background, want ≥ 4.5:1", name, got)
+					}
+				})
 			}
 		})
 	}
@@ -104,9 +110,11 @@ func TestContrast(t *testing.T) {
 // TestParseTheme: the themes' names read back, and nothing else.
 func TestParseTheme(t *testing.T) {
 	for _, th := range Themes {
-		if got, ok := ParseTheme(th.String()); !ok || got != th {
-			t.Errorf("ParseTheme(%q) = %v, %v", th.String(), got, ok)
-		}
+		t.Run(th.String(), func(t *testing.T) {
+			if got, ok := ParseTheme(th.String()); !ok || got != th {
+				t.Errorf("ParseTheme(%q) = %v, %v", th.String(), got, ok)
+			}
+		})
 	}
 	if _, ok := ParseTheme("solarized"); ok {
 		t.Error("an unknown theme parses")

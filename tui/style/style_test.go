@@ -1,6 +1,7 @@
 package style
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -26,9 +27,11 @@ func TestTextBlocks(t *testing.T) {
 		{"Rule fills its width", Rule(st, "Title", "right", 40, false), 40},
 		{"Rule with a title longer than the width", Rule(st, strings.Repeat("t", 50), "r", 20, true), 20},
 	} {
-		if w := lipgloss.Width(c.got); w != c.want {
-			t.Errorf("%s: %q is %d cells, want %d", c.name, StripANSI(c.got), w, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if w := lipgloss.Width(c.got); w != c.want {
+				t.Errorf("%s: %q is %d cells, want %d", c.name, StripANSI(c.got), w, c.want)
+			}
+		})
 	}
 	if got := StripANSI(Fit("abcdef", 4)); got != "abc…" {
 		t.Errorf("Fit(abcdef, 4) = %q", got)
@@ -49,9 +52,11 @@ func TestTextBlocks(t *testing.T) {
 		{"abcdefghij", 4, []string{"abcd", "efgh", "ij"}},
 		{"a\nb c", 10, []string{"a", "b c"}},
 	} {
-		if got := Wrap(c.text, c.width); strings.Join(got, "|") != strings.Join(c.want, "|") {
-			t.Errorf("Wrap(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%q width %d", c.text, c.width), func(t *testing.T) {
+			if got := Wrap(c.text, c.width); strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("Wrap(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+			}
+		})
 	}
 	if Wrap("x", 0) != nil {
 		t.Error("Wrap to width 0")
@@ -86,7 +91,7 @@ func TestShorten(t *testing.T) {
 		width int
 		want  string
 	}{
-		// The status bar's case (issue 14): never "L_f is infinit…".
+		// The status bar's case: never "L_f is infinit…".
 		{"L_f is infinite here", 14, "L_f is…"},
 		{"L_f is infinite here", 16, "L_f is infinite…"},
 		{"L_f is infinite here", 20, "L_f is infinite here"},
@@ -94,13 +99,15 @@ func TestShorten(t *testing.T) {
 		{"supercalifragilistic", 8, "superca…"},
 		{"a b", 0, ""},
 	} {
-		got := Shorten(c.text, c.width)
-		if got != c.want {
-			t.Errorf("Shorten(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
-		}
-		if c.width > 0 && lipgloss.Width(got) > c.width {
-			t.Errorf("Shorten(%q, %d) = %q is %d cells", c.text, c.width, got, lipgloss.Width(got))
-		}
+		t.Run(fmt.Sprintf("%q width %d", c.text, c.width), func(t *testing.T) {
+			got := Shorten(c.text, c.width)
+			if got != c.want {
+				t.Errorf("Shorten(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+			}
+			if c.width > 0 && lipgloss.Width(got) > c.width {
+				t.Errorf("Shorten(%q, %d) = %q is %d cells", c.text, c.width, got, lipgloss.Width(got))
+			}
+		})
 	}
 }
 
@@ -123,13 +130,15 @@ func TestFitWords(t *testing.T) {
 		{"fits", 4, "fits"},
 		{"a b", 0, ""},
 	} {
-		got := FitWords(c.text, c.width)
-		if got != c.want {
-			t.Errorf("FitWords(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
-		}
-		if c.width > 0 && lipgloss.Width(got) > c.width {
-			t.Errorf("FitWords(%q, %d) = %q is %d cells", c.text, c.width, got, lipgloss.Width(got))
-		}
+		t.Run(fmt.Sprintf("%q width %d", c.text, c.width), func(t *testing.T) {
+			got := FitWords(c.text, c.width)
+			if got != c.want {
+				t.Errorf("FitWords(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+			}
+			if c.width > 0 && lipgloss.Width(got) > c.width {
+				t.Errorf("FitWords(%q, %d) = %q is %d cells", c.text, c.width, got, lipgloss.Width(got))
+			}
+		})
 	}
 	st := New(true, false)
 	styled := "C = 1 · " + st.Emph.Render("43.3%") + " clipped"

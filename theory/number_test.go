@@ -1,6 +1,7 @@
 package theory
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -71,9 +72,11 @@ func TestNumberFormats(t *testing.T) {
 		{"Minus", NumberFormat{Digits: 3, Fixed: true, Minus: "−"}, -0.4772, "−0.477"},
 		{"Minus", NumberFormat{Digits: 3, Fixed: true, Minus: "−"}, 0.5, "0.500"},
 	} {
-		if got := c.f.Format(c.x); got != c.want {
-			t.Errorf("%s.Format(%v) = %q, want %q", c.name, c.x, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.f.Format(c.x); got != c.want {
+				t.Errorf("%s.Format(%v) = %q, want %q", c.name, c.x, got, c.want)
+			}
+		})
 	}
 	if FormatNumber(2.5) != Exact.Format(2.5) || Superscript(-12) != "⁻¹²" {
 		t.Error("FormatNumber or Superscript disagree with their definitions")
@@ -86,33 +89,39 @@ func TestNumberFormats(t *testing.T) {
 // parse to their values; what is not a number stays refused.
 func TestParseNumberReadsWhatFormatWrites(t *testing.T) {
 	for _, x := range []float64{0, 1, -1, 0.1, 1e-3, 9.99e-4, 1e5, 123456.789, 2e20, -3.5e-12, 1.0 / 3, math.MaxFloat64, math.SmallestNonzeroFloat64, math.Inf(1), math.Inf(-1)} {
-		s := Exact.Format(x)
-		y, err := ParseNumber(s)
-		if err != nil || y != x {
-			t.Errorf("ParseNumber(Exact.Format(%v) = %q) = %v, %v", x, s, y, err)
-		}
+		t.Run(fmt.Sprintf("%g", x), func(t *testing.T) {
+			s := Exact.Format(x)
+			y, err := ParseNumber(s)
+			if err != nil || y != x {
+				t.Errorf("ParseNumber(Exact.Format(%v) = %q) = %v, %v", x, s, y, err)
+			}
+		})
 	}
 	for s, want := range map[string]float64{"2·10⁵": 2e5, "10⁻³": 1e-3, "−0.5": -0.5, "−10²": -100, "3.5·10⁻¹²": 3.5e-12, "1e6": 1e6} {
-		if y, err := ParseNumber(s); err != nil || y != want {
-			t.Errorf("ParseNumber(%q) = %v, %v; want %v", s, y, err, want)
-		}
+		t.Run(s, func(t *testing.T) {
+			if y, err := ParseNumber(s); err != nil || y != want {
+				t.Errorf("ParseNumber(%q) = %v, %v; want %v", s, y, err, want)
+			}
+		})
 	}
 	for _, s := range []string{"10", "·10⁵", "2·10", "2·10x", "NaN", ""} {
-		y, err := ParseNumber(s)
-		if s == "10" {
-			if err != nil || y != 10 {
-				t.Errorf("ParseNumber(10) = %v, %v", y, err)
+		t.Run(fmt.Sprintf("%q", s), func(t *testing.T) {
+			y, err := ParseNumber(s)
+			if s == "10" {
+				if err != nil || y != 10 {
+					t.Errorf("ParseNumber(10) = %v, %v", y, err)
+				}
+				return
 			}
-			continue
-		}
-		if err == nil {
-			t.Errorf("ParseNumber(%q) = %v, want an error", s, y)
-		}
+			if err == nil {
+				t.Errorf("ParseNumber(%q) = %v, want an error", s, y)
+			}
+		})
 	}
 }
 
 // TestList: short lists in full, long ones summarised with their length
-// (issue 14 item 8: a note printed T_i = [55166 38896 …]).
+// (a note's T_i = [55166 38896 …] is the list cut, not its whole).
 func TestList(t *testing.T) {
 	for _, c := range []struct {
 		xs   []float64
@@ -124,9 +133,11 @@ func TestList(t *testing.T) {
 		{[]float64{55166, 38896, 27513, 19455, 13757, 9728, 6879, 4864, 3440, 2432, 3}, 4, "55166, 38896, 27513, …, 3 (11 values)"},
 		{[]float64{1, 2, 3, 4}, 1, "1, 2, …, 4 (4 values)"},
 	} {
-		if got := Sig4.List(c.xs, c.max); got != c.want {
-			t.Errorf("List(%v, %d) = %q, want %q", c.xs, c.max, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%v max %d", c.xs, c.max), func(t *testing.T) {
+			if got := Sig4.List(c.xs, c.max); got != c.want {
+				t.Errorf("List(%v, %d) = %q, want %q", c.xs, c.max, got, c.want)
+			}
+		})
 	}
 }
 
@@ -143,17 +154,19 @@ func TestFormatCount(t *testing.T) {
 		{99999999, "9.9999999·10⁷"}, {100000000000, "10¹¹"}, {-100000000, "−10⁸"}, {-42, "−42"},
 		{1<<53 + 1, "9.007199254740993·10¹⁵"}, {math.MinInt64, "−9.223372036854775808·10¹⁸"},
 	} {
-		if got := FormatCount(c.n); got != c.want {
-			t.Errorf("FormatCount(%d) = %s, want %s", c.n, got, c.want)
-		}
-		if a := math.Abs(float64(c.n)); a < 1<<53 {
-			if e := Exact.Format(float64(c.n)); e != c.want {
-				t.Errorf("Exact.Format(%d) = %s, FormatCount %s", c.n, e, c.want)
+		t.Run(fmt.Sprint(c.n), func(t *testing.T) {
+			if got := FormatCount(c.n); got != c.want {
+				t.Errorf("FormatCount(%d) = %s, want %s", c.n, got, c.want)
 			}
-			if x, err := ParseNumber(c.want); err != nil || x != float64(c.n) {
-				t.Errorf("ParseNumber(%s) = %v, %v; want %d", c.want, x, err, c.n)
+			if a := math.Abs(float64(c.n)); a < 1<<53 {
+				if e := Exact.Format(float64(c.n)); e != c.want {
+					t.Errorf("Exact.Format(%d) = %s, FormatCount %s", c.n, e, c.want)
+				}
+				if x, err := ParseNumber(c.want); err != nil || x != float64(c.n) {
+					t.Errorf("ParseNumber(%s) = %v, %v; want %d", c.want, x, err, c.n)
+				}
 			}
-		}
+		})
 	}
 	if got := FormatCount(uint64(math.MaxUint64)); got != "1.8446744073709551615·10¹⁹" {
 		t.Errorf("FormatCount(2⁶⁴ − 1) = %s", got)

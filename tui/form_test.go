@@ -1,10 +1,10 @@
 package tui
 
 import (
+	"dpso/solvers"
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -25,7 +25,7 @@ func typeKeys(t *testing.T, m *Model, text string, then ...string) {
 	pump(t, m, tea.Batch(cmds...), func() bool { return m.specRev == m.form.rev && prescReady(m) })
 }
 
-// TestTypedValues (issue 14, wish 11): on a numeric field, digits type a
+// TestTypedValues: on a numeric field, digits type a
 // value in place; enter sets it, with the flag's parsing (300000, 3e5, and
 // the explorer's own 3·10⁵) and the Spec's resolution; esc cancels; ← →
 // still step the grid.
@@ -105,79 +105,61 @@ func TestTypedValues(t *testing.T) {
 	}
 }
 
-// liveModel is the explorer in live mode whose clock advances by step at
-// every reading (so a run's measured time is a multiple of step).
-func liveModel(t *testing.T, fr *fakeRunner, step time.Duration) *Model {
-	opts := testOpts(t, fr, step)
-	opts.Manual = false
-	return newTestModelOpts(t, opts, &example1, 132, 42)
-}
-
-// TestLiveMode (issue 14, wish 13): after a run that took under a second,
-// a change re-runs it by itself once the changes stop (debounced: two
-// quick changes, one run); a comparison is re-run as a comparison.
-func TestLiveMode(t *testing.T) {
-	fr := &fakeRunner{points: 3}
-	m := liveModel(t, fr, time.Millisecond)
-	if !strings.Contains(screenText(m), "live on (a)") {
-		t.Errorf("the status bar does not show live mode:\n%s", screenText(m))
+// TestAdaptiveClipField: the form shows dp-sgd's
+// adaptive clipping only while the solver is dp-sgd; turning it on sets
+// the Spec's field through the spec's field table (the reproduce line
+// carries --adaptive-clip, as the flag writes it), and leaving dp-sgd
+// turns it off.
+func TestAdaptiveClipField(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
+	if strings.Contains(screenText(m), fields[fAdaptive].label) {
+		t.Fatal("the adaptive clipping field is shown with acsa")
 	}
-	// Before any run, a change starts nothing.
-	m.form.SetFocus(fEps)
+	m.form.SetFocus(fAdaptive)
+	if m.form.Focus() == fAdaptive {
+		t.Fatal("a hidden field took the focus")
+	}
+	m.form.SetFocus(fSolver)
+	for i := 0; i < 10 && m.form.Resolved().Solver.Name() != dpsgd; i++ {
+		formKeys(t, m, "right")
+	}
+	if m.form.Resolved().Solver.Name() != dpsgd {
+		t.Fatal("the solver field never reached dp-sgd")
+	}
+	formKeys(t, m, "tab")
+	if m.form.Focus() != fOracle {
+		t.Fatalf("focus %d after the solver, want the oracle", m.form.Focus())
+	}
+	formKeys(t, m, "tab")
+	if m.form.Focus() != fAdaptive || !strings.Contains(screenText(m), "adapt. C") {
+		t.Fatalf("with dp-sgd the adaptive clipping field is not next:\n%s", screenText(m))
+	}
 	formKeys(t, m, "right")
-	if m.live.gen != 0 {
-		t.Error("a change before any run set the live timer")
+	if !m.form.Resolved().Spec.AdaptiveClip || !strings.Contains(screenText(m), "--adaptive-clip") {
+		t.Fatalf("adaptive clipping on: Spec %v, screen:\n%s", m.form.Resolved().Spec.AdaptiveClip, screenText(m))
 	}
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
-	if el := m.run().elapsed(m.now()); el >= defaultLiveMax {
-		t.Fatalf("the fake comparison took %v on the test clock", el)
-	}
-	// Two quick changes: one re-run, of the last Spec, after both timers.
-	_, c1 := m.Update(press("right"))
-	_, c2 := m.Update(press("right"))
-	// Every timer set (liveGen counts them; a change delivered after a
-	// newer one sets none) has fired, and the re-run finished.
-	pump(t, m, tea.Batch(c1, c2), func() bool {
-		return m.live.gen > 0 && m.live.ticks == m.live.gen && m.run().id == 2 && m.run().phase == phaseDone
-	})
-	r := m.run()
-	if !r.live || !r.compare || r.spec.Spec.Eps != m.form.Resolved().Spec.Eps || r.spec.Spec.Eps != 10 {
-		t.Errorf("live re-run: live %v, compare %v, ε %v (form's %v)", r.live, r.compare, r.spec.Spec.Eps, m.form.Resolved().Spec.Eps)
-	}
-	// The status bar says the run is a live re-run: run numbers count
-	// those too, so a jump from #1 to #3 at the next preset is explained.
-	if v := screenText(m); !strings.Contains(v, "run #2 (live re-run)") {
-		t.Errorf("the status bar does not name the live re-run:\n%s", v)
-	}
-	fr.mu.Lock()
-	if fr.compares != 2 {
-		t.Errorf("%d comparisons ran, want 2 (the first and one live re-run)", fr.compares)
-	}
-	fr.mu.Unlock()
-	// a turns live mode off: a change then waits for r.
-	keyUntil(t, m, "a", func() bool { return strings.Contains(screenText(m), "live off (a)") })
-	gen := m.live.gen
-	formKeys(t, m, "left")
-	if m.live.gen != gen {
-		t.Error("live mode off, but a change set the timer")
+	formKeys(t, m, "shift+tab", "shift+tab", "right") // the solver, one step on
+	if m.form.Resolved().Solver.Name() == dpsgd || m.form.Resolved().Spec.AdaptiveClip || strings.Contains(screenText(m), "--adaptive-clip") {
+		t.Errorf("leaving dp-sgd kept adaptive clipping (solver %s):\n%s", m.form.Resolved().Solver.Name(), screenText(m))
 	}
 }
 
-// TestLiveModeLeavesLongRunsManual: a run that took live mode's longest
-// run (Options.LiveMax, 2 s by default) or more is not re-run by a
-// change; the status bar says why, with both durations.
-func TestLiveModeLeavesLongRunsManual(t *testing.T) {
-	m := liveModel(t, &fakeRunner{points: 3}, 2*time.Second)
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-	if el := m.run().elapsed(m.now()); el < defaultLiveMax {
-		t.Fatalf("the run took %v on the test clock, want ≥ %v", el, defaultLiveMax)
-	}
-	m.form.SetFocus(fEps)
+// TestSolverStepSkipsOtherClasses: → on the solver goes past the paper's
+// solvers of the other classes (which the Spec refuses) to the next one
+// that applies, without a refusal, and says what it skipped; ε says it is
+// zCDP.
+func TestSolverStepSkipsOtherClasses(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
+	m.form.SetFocus(fSolver)
 	formKeys(t, m, "right")
-	if m.live.gen != 0 {
-		t.Error("a change after a long run set the live timer")
+	got := m.form.Resolved().Solver.Name()
+	if d, _ := solvers.DescriptorOf(got); !d.Baseline() {
+		t.Errorf("→ from acsa on smooth-convex reached %s", got)
 	}
-	if v := screenText(m); !strings.Contains(v, "live: manual (run 2.0 s ≥ 2.0 s)") || !strings.Contains(v, "parameters changed since: press r") {
-		t.Errorf("the screen after a change that live mode leaves to r:\n%s", v)
+	if _, msg := m.form.Refusal(); msg != "" {
+		t.Errorf("a refusal on the way: %s", msg)
+	}
+	if v := screenText(m); !strings.Contains(v, "skipped clipped-sgd") || !strings.Contains(v, "ε          1 zCDP, ρ = 0.5") {
+		t.Errorf("the form does not say what it skipped, or ε's privacy model:\n%s", v)
 	}
 }

@@ -28,42 +28,44 @@ func TestPrescriptionsMatchTheory(t *testing.T) {
 		{ProblemDef{Scenario: Example1}, solvers.ACSA{}},
 	}
 	for _, r := range runs {
-		in := build(t, r.p)
-		tin := in.Theory()
-		n, d, k := tin.N, float64(tin.D), tin.K
-		for _, a := range theory.Assumptions {
-			for _, oracleName := range []string{"clip-gaussian", "shuffle-clip"} {
-				cfg := solvers.Config{Eps: 1, K: k, Oracle: oracleName, Assumption: solvers.Assumption(a)}
-				eps := 1.0
-				dl := 0.0
-				if oracleName == "shuffle-clip" {
-					cfg.Delta, dl = delta, delta
-					eps = theory.ShuffleEps(1, d, delta)
-				}
-				pr, err := r.solver.Prescribe(in, n, cfg)
-				if err != nil {
-					t.Fatalf("%s %s %s: %v", r.p.Scenario, a, oracleName, err)
-				}
-				u := in.TheoryUnder(a, dl)
-				rk := u.UsedRk
-				var T int
-				var C float64
-				switch r.solver.(type) {
-				case solvers.ACSA:
-					T, _ = theory.ACSAIters(n, d, eps, k, tin.Diam, tin.Beta, rk)
-					C = theory.ACSAClip(n, d, eps, k, rk, T)
-				case solvers.ClippedSGD:
-					T, _ = theory.SCSGDIters(n, d, eps, k, tin.Diam, tin.Beta, tin.Mu, rk)
-					C = theory.SCSGDClip(n, d, eps, k, rk, T)
-				case solvers.ProxSGD:
-					T = pr.Iters // a fixed point the solver finds; C follows from it
-					C = theory.PPLClip(n, d, eps, k, rk, T)
-				}
-				if pr.Iters != T || math.Abs(pr.Clip-C) > 1e-12*C {
-					t.Errorf("%s %s %s %s: T, C = %d, %.15g; theory %d, %.15g", r.p.Scenario, r.solver.Name(), a, oracleName, pr.Iters, pr.Clip, T, C)
+		t.Run(caseName(r.p), func(t *testing.T) {
+			in := build(t, r.p)
+			tin := in.Theory()
+			n, d, k := tin.N, float64(tin.D), tin.K
+			for _, a := range theory.Assumptions {
+				for _, oracleName := range []string{"clip-gaussian", "shuffle-clip"} {
+					cfg := solvers.Config{Eps: 1, K: k, Oracle: oracleName, Assumption: solvers.Assumption(a)}
+					eps := 1.0
+					dl := 0.0
+					if oracleName == "shuffle-clip" {
+						cfg.Delta, dl = delta, delta
+						eps = theory.ShuffleEps(1, d, delta)
+					}
+					pr, err := r.solver.Prescribe(in, n, cfg)
+					if err != nil {
+						t.Fatalf("%s %s %s: %v", r.p.Scenario, a, oracleName, err)
+					}
+					u := in.TheoryUnder(a, dl)
+					rk := u.UsedRk
+					var T int
+					var C float64
+					switch r.solver.(type) {
+					case solvers.ACSA:
+						T, _ = theory.ACSAIters(n, d, eps, k, tin.Diam, tin.Beta, rk)
+						C = theory.ACSAClip(n, d, eps, k, rk, T)
+					case solvers.ClippedSGD:
+						T, _ = theory.SCSGDIters(n, d, eps, k, tin.Diam, tin.Beta, tin.Mu, rk)
+						C = theory.SCSGDClip(n, d, eps, k, rk, T)
+					case solvers.ProxSGD:
+						T = pr.Iters // a fixed point the solver finds; C follows from it
+						C = theory.PPLClip(n, d, eps, k, rk, T)
+					}
+					if pr.Iters != T || math.Abs(pr.Clip-C) > 1e-12*C {
+						t.Errorf("%s %s %s %s: T, C = %d, %.15g; theory %d, %.15g", r.p.Scenario, r.solver.Name(), a, oracleName, pr.Iters, pr.Clip, T, C)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -101,7 +103,7 @@ func TestACSAAffineTakesT1(t *testing.T) {
 	}
 }
 
-// TestNoncentralPrescriptionOnLinRegT is issue 15's measurement: on
+// TestNoncentralPrescriptionOnLinRegT: on
 // linreg-t (defaults: d = 10, ν = 6, n = 10⁴, k = 2, ε = 1) acsa prescribed
 // with r_k = sup_w (E‖∇f‖^k)^{1/k} (Assumption "ass:boundednoncentral",
 // whose precise theorem grants it) clips at a smaller C and adds less

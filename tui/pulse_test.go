@@ -1,0 +1,29 @@
+package tui
+
+import (
+	"testing"
+
+	"dpso/internal/engine"
+)
+
+// A pulse (engine.Progress.Pulse, from inside an oracle call) moves the
+// run's gradient evaluations, which the status bar's rate reads, and
+// nothing the iterate owns: no trace point, no latest progress, no
+// histogram; a late pulse never moves the evaluations back.
+func TestPulsesMoveOnlyTheEvaluations(t *testing.T) {
+	r := &run{job: job{names: []string{"acsa"}}, traces: map[string]map[int]map[int64]float64{}, evals: map[[3]int]int64{}}
+	r.apply(progressMsg{batch: []engine.Progress{
+		{Solver: "acsa", Trial: 0, Iters: 1, Excess: 0.5, Total: 1},
+		{Solver: "acsa", Trial: 0, GradEvals: 4_000_000, Planned: 100_000_000, Pulse: true, Total: 1},
+		{Solver: "acsa", Trial: 0, GradEvals: 3_000_000, Planned: 100_000_000, Pulse: true, Total: 1},
+	}})
+	if got := r.totalEvals(); got != 4_000_000 {
+		t.Errorf("evaluations %d after the pulses, want 4·10⁶", got)
+	}
+	if tr := r.traces["acsa"][0]; len(tr) != 1 || tr[0] != 0.5 {
+		t.Errorf("trace %v, want the checkpoint's point only", tr)
+	}
+	if r.latest.Pulse || r.latest.Excess != 0.5 || r.iter != [2]int{0, 1} {
+		t.Errorf("latest progress %+v, iteration %v: want the checkpoint's", r.latest, r.iter)
+	}
+}

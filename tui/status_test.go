@@ -1,0 +1,143 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/lipgloss/v2"
+)
+
+// statusLine is the status bar's first line as shown.
+func statusLine(m *Model) string {
+	return strings.Split(screenText(m), "\n")[m.height-3]
+}
+
+// TestStatusDescribesTheShownRun: after a run, a comparison and a sweep,
+// going back to the chart (s again) shows the comparison, and the status
+// bar, the help's outcome and the privacy panel describe it — not the
+// sweep, the last job started; on the sweep screen they describe the
+// sweep, on the clipping screen the clipping sweep, on the moment profile
+// (whose r runs on the chart) the chart's run.
+func TestStatusDescribesTheShownRun(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 5}, &example1, 132, 42)
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().compare && m.run().phase == phaseDone })
+	cmpID := m.run().id
+	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
+	if got := statusLine(m); !strings.HasPrefix(got, "✓ done sweep") {
+		t.Errorf("on the sweep screen after its sweep: %q", got)
+	}
+	for _, step := range []struct {
+		key, want string
+		id        int
+	}{
+		{"s", "✓ done comparison", cmpID}, // back to the chart
+		{"m", "✓ done comparison", cmpID}, // the moment profile: r runs on the chart
+		{"esc", "✓ done comparison", cmpID},
+		{"s", "✓ done sweep", cmpID + 1},
+	} {
+		keyUntil(t, m, step.key, func() bool { return true })
+		got := statusLine(m)
+		if !strings.HasPrefix(got, step.want) || !strings.Contains(got, "run #"+itoa(step.id)) {
+			t.Errorf("after %s (screen %d): status %q, want %q of run #%d", step.key, m.active, got, step.want, step.id)
+		}
+		if r := m.privacy.runs.shown(); r == nil || r.id != step.id {
+			t.Errorf("after %s: the privacy panel does not describe run #%d", step.key, step.id)
+		}
+	}
+	// The help repeats the outcome of the run on screen: on the chart the
+	// comparison's (solvers above w₀), not the sweep's (none).
+	keyUntil(t, m, "s", func() bool { return m.active == 0 })
+	msgs := m.help.messages()
+	if len(msgs) == 0 || !strings.HasPrefix(msgs[0].text, "run #"+itoa(cmpID)+": ") {
+		t.Errorf("the help's outcome on the chart: %+v", msgs)
+	}
+	// A clipping sweep, then the chart: the chart's comparison again.
+	keyUntil(t, m, "x", func() bool { return clipSettled(m) })
+	if got := statusLine(m); !strings.HasPrefix(got, "✓ done clipping sweep") {
+		t.Errorf("on the clipping screen: %q", got)
+	}
+	keyUntil(t, m, "x", func() bool { return m.active == 0 })
+	if got := statusLine(m); !strings.HasPrefix(got, "✓ done comparison") {
+		t.Errorf("back on the chart after the clipping sweep: %q", got)
+	}
+}
+
+// TestStatusCutsAtWords: at 80×24 a refusal
+// longer than the status bar's room is cut after a whole word with "…",
+// the state stays whole, and the help (?) shows the sentence in full; the
+// form's remark after a value ("baseline") is not cut either.
+func TestStatusCutsAtWords(t *testing.T) {
+	s := example1
+	s.Solver = "lipschitz-dpsgd"
+	m := newTestModel(t, &fakeRunner{points: 3}, &s, 80, 24)
+	m.form.SetFocus(fSolver)
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseRefused })
+	full := m.run().refusal
+	line := strings.Split(screenText(m), "\n")[m.height-3]
+	if lipgloss.Width(line) > 80 || !strings.HasPrefix(line, "✗ refused lipschitz-dpsgd") {
+		t.Fatalf("state line %q", line)
+	}
+	// The state names the solver: the message is the reason alone.
+	reason := strings.TrimPrefix(full, "lipschitz-dpsgd refuses: ")
+	i := strings.Index(line, reason[:5])
+	j := strings.Index(line, "… (? full)")
+	if i < 0 || j < i {
+		t.Fatalf("the status bar's refusal is not shortened with a hint: %q", line)
+	}
+	shown := line[i:j]
+	if !strings.HasPrefix(reason, shown) || (len(shown) < len(reason) && reason[len(shown)] != ' ') {
+		t.Errorf("the refusal is cut inside a word: shown %q of %q", shown, reason)
+	}
+	// The form's remark after a value goes whole or not at all.
+	row := ""
+	for _, l := range strings.Split(screenText(m), "\n") {
+		if strings.Contains(l, "‹ lipschitz-dpsgd ›") {
+			row = string([]rune(l)[:m.form.w])
+		}
+	}
+	if row == "" || strings.Contains(row, "…") {
+		t.Errorf("the solver's row %q: its remark is cut mid-word, or the row is missing", row)
+	}
+	keyUntil(t, m, "?", func() bool { return m.overlay == m.help })
+	if v := strings.Join(strings.Fields(screenText(m)), " "); !strings.Contains(v, strings.Join(strings.Fields(full), " ")) {
+		t.Errorf("the help does not give the refusal in full (%q):\n%s", full, screenText(m))
+	}
+}
+
+// TestAboveStartShortForm: at 80 columns, after a comparison that took
+// over a second (live mode's "live: manual (run > 1 s)" takes the room),
+// the outcome that solvers ended above the start line keeps its point in
+// a short form — the names with "above w₀", or how many solvers — never
+// a name cut before it says what it did ("lipschitz-dpsgd… (? full)").
+func TestAboveStartShortForm(t *testing.T) {
+	first := linregT
+	for _, tc := range []struct {
+		points, above int
+	}{{8, 1}, {6, 2}} {
+		t.Run(fmt.Sprintf("points=%d", tc.points), func(t *testing.T) {
+			opts := testOpts(t, &fakeRunner{points: tc.points}, 2*time.Second) // every run takes over 1 s
+			opts.Manual = false
+			m := newTestModelOpts(t, opts, &first, 80, 24)
+			keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().compare })
+			names, _, _ := strings.Cut(outcomeOf(m.run()).text, " above w₀")
+			who := strings.Split(names, ", ")
+			if len(who) != tc.above {
+				t.Fatalf("points %d: %v above w₀, want %d solvers", tc.points, who, tc.above)
+			}
+			line := statusLine(m)
+			if !strings.Contains(line, "live: manual (run 2.0 s ≥ 2.0 s)") {
+				t.Fatalf("the status bar lacks the manual live label: %q", line)
+			}
+			_, rest, _ := strings.Cut(line, "run #1")
+			if !strings.Contains(rest, " above w₀") || strings.Contains(strings.ReplaceAll(rest, " (? full)", ""), "…") {
+				t.Errorf("%d above w₀: status %q, want a short form with \"above w₀\" and nothing cut", tc.above, line)
+			}
+			if tc.above == 1 && !strings.Contains(rest, who[0]+" above w₀") && !strings.Contains(rest, "1 solver above w₀") {
+				t.Errorf("status %q, want %q or 1 solver above w₀", line, who[0]+" above w₀")
+			}
+		})
+	}
+}
