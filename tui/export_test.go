@@ -133,33 +133,41 @@ func exportedJSON(t *testing.T, m *Model, base string) string {
 	return string(b)
 }
 
-// TestExportFiguresAreSlides: every figure e writes — a run's, a
-// comparison's, a sweep's over n, the clipping trade-off's and the moment
-// profile's, on the real engine — is 16:9 at 1920×1080 (the PNG's bounds,
-// the SVG's size and viewBox) and, read from the PNG alone (plotcheck),
-// its data fill at least half its height: the figures --plot writes,
-// through the same plot functions.
+// TestExportFiguresAreSlides: every figure e writes — a run's (on the
+// real engine), a comparison's, a sweep's over n, the clipping
+// trade-off's (on the fake runner, whose numbers are any numbers) and the
+// moment profile's (Example 1's, in closed form) — is 16:9 at 1920×1080 (the PNG's bounds, the SVG's
+// size and viewBox) and, read from the PNG alone (plotcheck), its data
+// fill at least half its height: the figures --plot writes, through the
+// same plot functions.
 func TestExportFiguresAreSlides(t *testing.T) {
 	s := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, D: 3, N: 2000, Trials: 2, Seed: 5}
 	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
-	m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
-	done := func(family screenKind) func() bool {
-		return func() bool { return settled(m) && m.run().family == family && m.run().phase == phaseDone }
+	real := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
+	fake := newTestModel(t, &fakeRunner{points: 4}, &s, 132, 42)
+	ex1 := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42) // a closed-form moment profile
+	done := func(m *Model, family screenKind, compare bool) func() bool {
+		return func() bool {
+			r := m.run()
+			return settled(m) && r.family == family && r.phase == phaseDone && r.compare == compare
+		}
 	}
 	for _, c := range []struct {
+		m         *Model
 		key, base string
 		ready     func() bool
 	}{
-		{"r", "run-acsa", func() bool { return settled(m) && m.run().phase == phaseDone && !m.run().compare }},
-		{"c", "compare", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().compare }},
-		{"s", "sweep", done(sweepNKind)},
-		{"x", "clip", done(clipKind)},
-		{"m", "moments", func() bool {
-			v, ok := m.screens[m.screenIndex(momentsKind)].screen.(*momentsScreen)
-			return m.shownKind() == momentsKind && ok && len(v.profile) > 0 && v.presc.p != nil
+		{real, "r", "run-acsa", done(real, chartKind, false)},
+		{fake, "c", "compare", done(fake, chartKind, true)},
+		{fake, "s", "sweep", done(fake, sweepNKind, false)},
+		{fake, "x", "clip", done(fake, clipKind, false)},
+		{ex1, "m", "moments", func() bool {
+			v, ok := ex1.screens[ex1.screenIndex(momentsKind)].screen.(*momentsScreen)
+			return ex1.shownKind() == momentsKind && ok && len(v.profile) > 0 && v.presc.p != nil
 		}},
 	} {
 		t.Run(c.base, func(t *testing.T) {
+			m := c.m
 			keyUntil(t, m, c.key, c.ready)
 			if r := m.run(); r != nil && r.err != nil {
 				t.Fatalf("%s: %v", c.key, r.err)

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"dpso/internal/plot"
 )
 
 // pngSize decodes the PNG at path and returns its size.
@@ -27,10 +25,10 @@ func pngSize(t *testing.T, path string) (w, h int) {
 	return cfg.Width, cfg.Height
 }
 
-// TestPlotSizeAndHide: --plot writes a 16:9 figure of 1920×1080 by
-// default, --plot-size another size, for run, sweep and moments alike;
-// --plot-hide leaves parts out; both are refused without --plot, and a
-// bad value names the flag.
+// TestPlotSizeAndHide: --plot-size sets the figure's size (and
+// --plot-hide is accepted beside it), for run and moments alike (the
+// default size and the figures' shape: TestPlotFiguresAreSlides); both
+// are refused without --plot, and a bad value names the flag.
 func TestPlotSizeAndHide(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -38,11 +36,9 @@ func TestPlotSizeAndHide(t *testing.T) {
 		args []string
 		w, h int
 	}{
-		{"run.png", slices.Clone(runArgs), plot.DefaultWidth, plot.DefaultHeight},
 		{"run-small.png", append(slices.Clone(runArgs), "--plot-size", "1280x720", "--plot-hide", "certificates,trials"), 1280, 720},
-		{"sweep.png", append(slices.Clone(sweepArgs), "--plot-hide", "bounds"), plot.DefaultWidth, plot.DefaultHeight},
-		{"moments.png", []string{"moments", "--scenario", "linreg-t", "--tail", "10", "--lf", "1e6"}, plot.DefaultWidth, plot.DefaultHeight},
 		{"moments-4k.png", []string{"moments", "--scenario", "example1", "--plot-size", "3840x2160"}, 3840, 2160},
+		{"moments-4x3.png", []string{"moments", "--scenario", "example1", "--plot-size", "1600x1200"}, 1600, 1200},
 	} {
 		path := filepath.Join(dir, c.name)
 		if code, _, errs := dpsoCLI(append(c.args, "--plot", path)...); code != 0 {
@@ -73,14 +69,14 @@ func TestPlotSizeAndHide(t *testing.T) {
 // for ∞); a given constant the scenario allows (a larger r̃_2) and no given
 // constant are not.
 func TestMomentsFlagsContradictedConstant(t *testing.T) {
-	base := []string{"moments", "--scenario", "linreg-t", "--tail", "10"}
+	base := []string{"moments", "--scenario", "linreg-t", "--tail", "10", "--d", "3"}
 	for _, c := range []struct {
 		args  []string
 		field string
 	}{
 		{[]string{"--lf", "1e6"}, "lf"},
 		{[]string{"--k", "2", "--rk", "1"}, "rk"},
-		{[]string{"--k", "2", "--rk", "25"}, ""},
+		{[]string{"--k", "2", "--rk", "14"}, ""},
 		{nil, ""},
 	} {
 		code, out, errs := dpsoCLI(append(slices.Clone(base), c.args...)...)
