@@ -462,6 +462,8 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 	ns := &oracle.NoisySum{Multiplier: zSum, Divisor: pl.B}
 	w := make([]float64, d)
 	idx := make([]int, 0, 2*int(pl.B)+16)
+	rows := newGathered(r.block, m.Dim)
+	factored := r.lin != nil && r.lin.L2() == 0
 	C := pl.clip
 	if err := r.start(w); err != nil {
 		r.abort(w, &res)
@@ -469,14 +471,24 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 	}
 	for t := 0; t < pl.T; t++ {
 		idx = poissonBatch(idx, n, pl.q, sampler)
+		// The batch's norm distribution is kept only for a step whose
+		// statistics a checkpoint shows (r.step's schedule).
+		ns.SetDetail(cfg.Observe != nil && (t+1 >= pl.T || r.prog.peek(int64(float64(t+1)*r.perIter))))
 		if err := ns.Begin(d, len(idx), C); err != nil {
 			r.abort(w, &res)
 			return res, &ConfigError{"clip", err.Error()}
 		}
-		for _, i := range idx {
-			p.Grad(r.g, w, m.Row(i))
-			ns.Add(r.g)
-			if err := r.tick(); err != nil {
+		for lo := 0; lo < len(idx); lo += r.block {
+			xs := rows.gather(m, idx[lo:min(lo+r.block, len(idx))])
+			if factored {
+				rows.feedLinear(r.lin, ns, w[:d], xs, m.Dim)
+			} else {
+				for j := 0; j < len(xs); j += m.Dim {
+					p.Grad(r.g, w, xs[j:j+m.Dim:j+m.Dim])
+					ns.Add(r.g)
+				}
+			}
+			if err := r.ticks(len(xs) / m.Dim); err != nil {
 				r.abort(w, &res)
 				return res, err
 			}
@@ -506,10 +518,46 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 	return res, err
 }
 
+// gathered is a block of a batch's rows copied out of the dataset, one
+// after the other: the rows of a Poisson batch lie anywhere in memory, and
+// copying a block of them first lets their loads overlap (the copies are
+// independent of each other) before the row kernels read them in order.
+type gathered struct {
+	buf, score, sq, slope []float64
+}
+
+func newGathered(block, sd int) *gathered {
+	return &gathered{buf: make([]float64, block*sd), score: make([]float64, block), sq: make([]float64, block), slope: make([]float64, block)}
+}
+
+// gather copies the rows idx of m into the block and returns them.
+func (g *gathered) gather(m *Matrix, idx []int) []float64 {
+	sd := m.Dim
+	xs := g.buf[:len(idx)*sd]
+	for j, i := range idx {
+		copy(xs[j*sd:(j+1)*sd], m.Data[i*sd:(i+1)*sd])
+	}
+	return xs
+}
+
+// feedLinear feeds the gradients of a LinearLoss without an in-loss ℓ2
+// term at w for the block's rows xs to ns in factored form, as the
+// one-pass solvers do (runner.feedLinear): the scores ⟨w, a_i⟩ and ‖a_i‖²
+// in one pass, the slopes, then the clipped slope·a_i accumulated.
+func (g *gathered) feedLinear(lin LinearLoss, ns *oracle.NoisySum, w, xs []float64, sd int) {
+	nb := len(xs) / sd
+	score, sq, slope := g.score[:nb], g.sq[:nb], g.slope[:nb]
+	vec.DotSqRows(score, sq, w, xs, sd)
+	lin.Slopes(slope, score, xs, sd)
+	ns.AddScaled(slope, sq, xs, sd)
+}
+
 // poissonBatch fills idx with a Poisson sample of {0, …, n−1} (each index
 // independently with probability q), in increasing order, by geometric
-// skips: the gap to the next included index is 1 + ⌊ln U/ln(1 − q)⌋, U
-// uniform on (0, 1]. O(qn) draws; allocation-free once idx has grown.
+// skips: the gap to the next included index is 1 + ⌊E/λ⌋ with E ~ Exp(1)
+// (rand.ExpFloat64, a ziggurat: no logarithm on its fast path) and
+// λ = −ln(1 − q), so that P(gap > k) = P(E ≥ kλ) = (1 − q)^k. O(qn)
+// draws; allocation-free once idx has grown.
 func poissonBatch(idx []int, n int, q float64, r *rand.Rand) []int {
 	idx = idx[:0]
 	if q >= 1 {
@@ -521,10 +569,10 @@ func poissonBatch(idx []int, n int, q float64, r *rand.Rand) []int {
 	if q <= 0 {
 		return idx
 	}
-	lq := math.Log1p(-q)
+	lambda := -math.Log1p(-q)
 	i := -1
 	for {
-		skip := math.Floor(math.Log(1-r.Float64()) / lq)
+		skip := math.Floor(r.ExpFloat64() / lambda)
 		if skip >= float64(n) {
 			return idx
 		}

@@ -300,6 +300,13 @@ func (r *runner) tick() error {
 	return nil
 }
 
+// ticks counts a block of n gradient evaluations made outside call (at
+// most checkInterval(sd) of them) and checks the context.
+func (r *runner) ticks(n int) error {
+	r.gradEvals += int64(n)
+	return r.ctx.Err()
+}
+
 // streamCall reads the next s samples of the run's stream (indices
 // [lo, lo+s); calls read consecutive batches), feeds their gradients at w
 // to the oracle with clip parameter c (already mapped by threshold) and

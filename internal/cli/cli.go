@@ -77,6 +77,12 @@ func (e *env) execute(args []string) (code int) {
 	return 1
 }
 
+// completing reports whether the command line is a shell's completion
+// request (cobra's hidden __complete commands).
+func (e *env) completing() bool {
+	return len(e.args) > 0 && (e.args[0] == cobra.ShellCompRequestCmd || e.args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
 func (e *env) rootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "dpso",
@@ -120,7 +126,7 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 		if c.Args == nil {
 			c.Args = noArgs
 		}
-		registerCompletions(c)
+		registerCompletions(c, e.completing())
 		root.AddCommand(c)
 	}
 	strictCobraCommands(root)

@@ -128,7 +128,7 @@ sweep merge --help). --out without --shard saves the whole sweep's results.`,
 	setFlagGroup(fs, headingSolver, "solvers")
 	setFlagGroup(fs, headingOutput, "json", "csv", "plot", "force", "plot-size", "plot-hide", "shard", "out")
 	merge := newSweepMergeCmd(e)
-	registerCompletions(merge)
+	registerCompletions(merge, e.completing())
 	cmd.AddCommand(merge)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e, cmd) }
 	return cmd, o

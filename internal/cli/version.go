@@ -69,8 +69,13 @@ func versionString(bi *debug.BuildInfo, ok bool) string {
 
 // registerCompletions gives the shells' completion (dpso completion
 // bash|zsh|fish|powershell) the values of the flags that take a name, and
-// file or folder completion for the flags that take a path.
-func registerCompletions(cmd *cobra.Command) {
+// file or folder completion for the flags that take a path. The values
+// are registered only when the command line is a completion request
+// (cobra's __complete, which the shells' scripts run): cobra keeps every
+// flag given a completion function in a package-level map for the life of
+// the process, so a process that runs Main many times (the tests) would
+// keep every command tree it ever built.
+func registerCompletions(cmd *cobra.Command, completing bool) {
 	classes := make([]string, len(theory.Classes))
 	for i, c := range theory.Classes {
 		classes[i] = string(c)
@@ -96,7 +101,7 @@ func registerCompletions(cmd *cobra.Command) {
 		"canary":   {"first", "last"},
 	}
 	for name, vs := range values {
-		if cmd.Flags().Lookup(name) == nil {
+		if !completing || cmd.Flags().Lookup(name) == nil {
 			continue
 		}
 		cmd.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

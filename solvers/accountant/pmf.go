@@ -40,7 +40,51 @@ func (p *pmf) deltaForEps(eps float64) float64 {
 // L = Σ e^{−ℓ}p_ℓ is kept as its logarithm: past ℓ ≈ 745 (ε' in the
 // hundreds of thousands, at a tiny σ) e^{−ℓ} underflows to 0, which made
 // L = 0 and the answer the first loss with U ≥ δ, above the exact ε'.
+//
+// The scan keeps L relative to the current loss, B = e^{ℓ_i}·L = Σ_{j>i}
+// p_j e^{−(j−i)h}, updated as B ← e^{−h}(B + p_{i+1}), so that a step costs
+// a multiplication and an addition instead of a logarithm and an
+// exponential; B ≤ 1, and where it falls below 10⁻²⁵⁰ (masses near
+// float64's underflow) the scan is redone in logarithms (epsForDeltaLog).
 func (p *pmf) epsForDelta(delta float64) float64 {
+	if p.inf > delta {
+		return math.Inf(1)
+	}
+	n := len(p.probs)
+	eh := math.Exp(-p.h)
+	up, B := p.inf, 0.0
+	pos := false // a positive mass above the current loss
+	for i := n - 1; i >= 0; i-- {
+		if i < n-1 {
+			B = eh * (B + p.probs[i+1])
+		}
+		if pos && B < 1e-250 {
+			return p.epsForDeltaLog(delta)
+		}
+		l := float64(p.lower+i) * p.h
+		if up > delta && pos && up-delta >= B {
+			return math.Max(0, l+math.Log((up-delta)/B))
+		}
+		pr := p.probs[i]
+		up += pr
+		pos = pos || pr > 0
+		if up >= delta && !pos {
+			return math.Max(0, l)
+		}
+	}
+	if up <= delta || !pos {
+		return 0
+	}
+	// Every loss above ε': L = (B + p_0)·e^{−ℓ_0}.
+	lnLo := math.Log(B+p.probs[0]) - float64(p.lower)*p.h
+	if math.Log(up-delta) <= lnLo {
+		return 0
+	}
+	return math.Max(0, math.Log(up-delta)-lnLo)
+}
+
+// epsForDeltaLog is epsForDelta's scan with L kept as its logarithm.
+func (p *pmf) epsForDeltaLog(delta float64) float64 {
 	if p.inf > delta {
 		return math.Inf(1)
 	}
@@ -75,39 +119,113 @@ func (p *pmf) epsForDelta(delta float64) float64 {
 // mass at +∞. Every δ(ε') of the result is an upper bound on the exact
 // composition's (moving mass to +∞ only raises δ, the wrapped mass only
 // adds), and exceeds it by at most 2τ.
-func (p *pmf) selfCompose(T int, tau float64) (*pmf, error) {
+func (p *pmf) selfCompose(T int, tau float64) (*pmf, error) { return p.selfComposeIn(T, tau, nil, 0) }
+
+// selfComposeIn is selfCompose with its FFT from s and its result in s's
+// output buffer number slot (s nil: its own).
+func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, error) {
 	if T < 1 {
 		return nil, fmt.Errorf("accountant: composition count %d < 1", T)
 	}
 	if T == 1 {
 		return p, nil
 	}
-	n := len(p.probs)
-	lo, hi := chernoffWindow(p.probs, T, tau)
+	lo, hi, L := composeWindow(p.probs, T, tau)
 	outLen := hi - lo + 1
-	L := fastLen(max(outLen, n))
 	if L > maxFFTLen {
 		return nil, fmt.Errorf("%w: the composed privacy loss distribution needs %d grid points (more than %d); use a coarser discretisation", ErrGridTooLarge, L, maxFFTLen)
 	}
-	seq := make([]float64, L)
+	w := s.fft(L)
+	seq, c := w.seq, w.c
 	copy(seq, p.probs)
-	f := fourier.NewFFT(L)
-	c := f.Coefficients(nil, seq)
+	clear(seq[len(p.probs):])
+	w.f.Coefficients(c, seq)
 	for k, v := range c {
 		c[k] = cpow(v, T)
 	}
-	f.Sequence(seq, c)
-	out := make([]float64, outLen)
+	w.f.Sequence(seq, c)
+	out := s.output(slot, outLen)
 	inv := 1 / float64(L)
-	for k := range out {
-		v := seq[(lo+k)%L] * inv
-		if v > 0 { // FFT rounding leaves ±1e−17·max; a negative mass is 0
-			out[k] = v
-		}
+	// out[k] = seq[(lo + k) mod L]: the window from lo to the end of seq,
+	// then from its start.
+	head := min(outLen, L-lo%L)
+	for k, v := range seq[lo%L : lo%L+head] {
+		out[k] = math.Max(0, v*inv) // FFT rounding leaves ±1e−17·max; a negative mass is 0
+	}
+	for k, v := range seq[:outLen-head] {
+		out[head+k] = math.Max(0, v*inv)
 	}
 	// Mass at +∞ after T compositions: 1 − (1 − inf)^T.
 	inf := -math.Expm1(float64(T)*math.Log1p(-p.inf)) + tau
 	return &pmf{h: p.h, lower: p.lower*T + lo, probs: out, inf: math.Min(1, inf)}, nil
+}
+
+// fftWork is an FFT of one length with its buffers: the sequence and its
+// coefficients.
+type fftWork struct {
+	f   *fourier.FFT
+	seq []float64
+	c   []complex128
+}
+
+// pldScratch is the working memory of a sequence of PLD computations (one
+// calibration's, tens of them): the FFTs by length (setting one up
+// computes its twiddle factors, and its buffers are megabytes) and the
+// buffers of one step's discretisation, reused from one computation to the
+// next; what a computation returns is never in it. Not safe for
+// concurrent use; a nil *pldScratch allocates afresh.
+type pldScratch struct {
+	ffts      [2]*fftWork // the two most recently used lengths, the latest first
+	ds, probs []float64
+	outs      [2][]float64 // the composed masses, one per adjacency direction
+}
+
+func (s *pldScratch) fft(L int) *fftWork {
+	if s == nil {
+		return newFFTWork(L)
+	}
+	for i, w := range s.ffts {
+		if w != nil && len(w.seq) == L {
+			s.ffts[0], s.ffts[i] = w, s.ffts[0]
+			return w
+		}
+	}
+	w := newFFTWork(L)
+	s.ffts[1], s.ffts[0] = s.ffts[0], w
+	return w
+}
+
+func newFFTWork(L int) *fftWork {
+	return &fftWork{f: fourier.NewFFT(L), seq: make([]float64, L), c: make([]complex128, L/2+1)}
+}
+
+// output returns output buffer number slot, of length n.
+func (s *pldScratch) output(slot, n int) []float64 {
+	if s == nil {
+		return make([]float64, n)
+	}
+	if cap(s.outs[slot]) < n {
+		s.outs[slot] = make([]float64, n)
+	}
+	return s.outs[slot][:n]
+}
+
+// buffers returns the discretisation's two buffers of length n.
+func (s *pldScratch) buffers(n int) (ds, probs []float64) {
+	if s == nil {
+		return make([]float64, n), make([]float64, n)
+	}
+	if cap(s.ds) < n {
+		s.ds, s.probs = make([]float64, n), make([]float64, n)
+	}
+	return s.ds[:n], s.probs[:n]
+}
+
+// composeWindow is selfCompose's window of indices [lo, hi] and its FFT
+// length L.
+func composeWindow(probs []float64, T int, tau float64) (lo, hi, L int) {
+	lo, hi = chernoffWindow(probs, T, tau)
+	return lo, hi, fastLen(max(hi-lo+1, len(probs)))
 }
 
 // ErrGridTooLarge is the error of a PLD computation whose grid would exceed
@@ -123,45 +241,97 @@ const maxFFTLen = MaxGridPoints
 // privacy loss and the length of the composition's FFT.
 const MaxGridPoints = 1 << 22
 
-// chernoffWindow is dp_accounting's compute_self_convolve_bounds: index
-// bounds [lo, hi] of the T-fold self-convolution of probs (indices 0..T(n−1))
-// outside which the mass is at most τ/2 on each side, by the Chernoff bound
-// P(S ≥ a) ≤ e^{−λa} M(λ)^T at λ = ±1/n, …, ±20/n (M the moment generating
-// function of the index).
+// chernoffWindow is the index window [lo, hi] of the T-fold
+// self-convolution of probs (indices 0..T(n−1)) outside which the mass is
+// at most τ/2 on each side, by the Chernoff bound P(S ≥ a) ≤ e^{−λa}M(λ)^T
+// for λ > 0 (and P(S ≤ a) ≤ e^{−λa}M(λ)^T for λ < 0), M the moment
+// generating function of one index: a ≥ (T ln M(λ) + ln(2/τ))/λ, the least
+// over 32 values of λ on each side, |λ|·(n − 1) = 2^{−2}, 2^{−1.5}, …,
+// 2^{13.5}. dp_accounting's compute_self_convolve_bounds takes the same
+// bound at λ = ±1/n, …, ±20/n only, which on dp-sgd's grids (where the
+// privacy loss's moment generating function is best bounded at |λ| of a
+// few per unit of loss, hundreds of times 1/n) leaves a window two to three
+// times wider than the bound allows, and the FFT that long. Any λ gives a
+// valid window; a narrower one drops less rounding noise into the result
+// and moves no mass the bound does not allow.
 func chernoffWindow(probs []float64, T int, tau float64) (lo, hi int) {
 	n := len(probs)
 	hi = (n - 1) * T
-	if tau <= 0 {
+	if tau <= 0 || n < 2 {
 		return 0, hi
 	}
 	lt := math.Log(2 / tau)
-	for k := -20; k <= 20; k++ {
-		if k == 0 {
-			continue
-		}
-		lam := float64(k) / float64(n)
-		// ln M(λ) = ln Σ p_i e^{iλ}; e^{iλ} stays within [e^{−20}, e^{20}].
-		r, w := math.Exp(lam), 1.0
-		var s float64
-		for _, pr := range probs {
-			s += pr * w
-			w *= r
-		}
-		lm := math.Log(s)
-		b := (float64(T)*lm + lt) / lam
-		if math.IsNaN(b) || math.IsInf(b, 0) {
-			continue
-		}
-		if k > 0 {
-			hi = min(hi, int(math.Ceil(b)))
-		} else {
-			lo = max(lo, int(math.Floor(b)))
+	top := float64(n - 1)
+	for side := range 2 {
+		for j0 := 0; j0 < chernoffOrders; j0 += 4 {
+			var mu [4]float64 // |λ|
+			for j := range mu {
+				mu[j] = math.Exp2(float64(j0+j-4)/2) / top
+			}
+			// ln M(λ) with the exponents shifted to be ≤ 0: for λ > 0,
+			// λ(n − 1) + ln Σ p_i e^{−λ(n−1−i)} (summed from the top
+			// index down); for λ < 0, ln Σ p_i e^{−|λ|i}.
+			lm := sumExpDecay(probs, side == 0, mu)
+			for j, m := range mu {
+				var b float64
+				if side == 0 {
+					b = (float64(T)*(m*top+lm[j]) + lt) / m
+				} else {
+					b = -(float64(T)*lm[j] + lt) / m
+				}
+				if math.IsNaN(b) || math.IsInf(b, 0) {
+					continue
+				}
+				if side == 0 {
+					hi = min(hi, int(math.Ceil(b)))
+				} else {
+					lo = max(lo, int(math.Floor(b)))
+				}
+			}
 		}
 	}
 	if lo > hi {
 		lo = hi
 	}
 	return lo, hi
+}
+
+// chernoffOrders is the number of λ chernoffWindow tries on each side (a
+// multiple of 4).
+const chernoffOrders = 32
+
+// sumExpDecay returns ln Σ_k p_k e^{−μ_j k} for four μ_j at once (four
+// independent chains in one pass), k counting from the last index down
+// when fromTop, else from the first up.
+func sumExpDecay(probs []float64, fromTop bool, mu [4]float64) (out [4]float64) {
+	r0, r1, r2, r3 := math.Exp(-mu[0]), math.Exp(-mu[1]), math.Exp(-mu[2]), math.Exp(-mu[3])
+	w0, w1, w2, w3 := 1.0, 1.0, 1.0, 1.0
+	var s0, s1, s2, s3 float64
+	if fromTop {
+		for i := len(probs) - 1; i >= 0; i-- {
+			pr := probs[i]
+			s0 += pr * w0
+			s1 += pr * w1
+			s2 += pr * w2
+			s3 += pr * w3
+			w0 *= r0
+			w1 *= r1
+			w2 *= r2
+			w3 *= r3
+		}
+	} else {
+		for _, pr := range probs {
+			s0 += pr * w0
+			s1 += pr * w1
+			s2 += pr * w2
+			s3 += pr * w3
+			w0 *= r0
+			w1 *= r1
+			w2 *= r2
+			w3 *= r3
+		}
+	}
+	return [4]float64{math.Log(s0), math.Log(s1), math.Log(s2), math.Log(s3)}
 }
 
 // fastLen is the smallest 2^a 3^b 5^c ≥ m (FFTPACK's fast lengths) that

@@ -260,25 +260,67 @@ func EpsFromRDP(orders, rdp []float64, delta float64) (eps, order float64, err e
 	}
 	eps, order = math.Inf(1), math.NaN()
 	for i, a := range orders {
-		r := rdp[i]
-		var e float64
-		switch {
-		case math.IsNaN(r) || !(a >= 1):
-			continue
-		case r < 0:
-			e = 0
-		case delta*delta+math.Expm1(-r) > 0:
-			e = 0
-		case a > 1.01:
-			e = r + math.Log1p(-1/a) - math.Log(delta*a)/(a-1)
-		default:
-			e = math.Inf(1)
-		}
-		if e < eps {
+		if e, ok := epsAtOrder(a, rdp[i], delta); ok && e < eps {
 			eps, order = e, a
 		}
 	}
 	return math.Max(0, eps), order, nil
+}
+
+// epsAtOrder is EpsFromRDP's ε'(α) at one order (ok = false: the order is
+// skipped).
+func epsAtOrder(a, r, delta float64) (e float64, ok bool) {
+	switch {
+	case math.IsNaN(r) || !(a >= 1):
+		return 0, false
+	case r < 0:
+		return 0, true
+	case delta*delta+math.Expm1(-r) > 0:
+		return 0, true
+	case a > 1.01:
+		return r + math.Log1p(-1/a) - math.Log(delta*a)/(a-1), true
+	}
+	return math.Inf(1), true
+}
+
+// replaceEpsilon is EpsFromRDP(orders, ComposedRDP(ReplaceOne, q, σ, T,
+// orders), δ) for q ∈ (0, 1), σ ∈ (0, ∞) and increasing orders, the same
+// ε' and order, without computing the orders that cannot attain the
+// minimum. The Rényi divergence is non-decreasing in its order (van Erven
+// & Harremoës 2014, Theorem 3), so a lower bound lb on the exact one-step
+// divergence at an order already computed ([logAReplace]'s) bounds it at
+// every larger order, and ε'(α) ≥ T·lb + ln(1 − 1/α) − (ln δ + ln α)/(α − 1)
+// there (the conversion grows with the RDP; its KL branch, ε' = 0, needs an
+// RDP below −ln(1 − δ²), which T·lb excludes). An order whose bound
+// exceeds the least ε' so far by more than the rounding of the computed
+// values is skipped: its computed ε', an upper bound on its exact one,
+// cannot be the least. The quadrature of the large orders (tens of
+// thousands of points each, where ε' is astronomically large) is what this
+// saves.
+func replaceEpsilon(q, sigma float64, steps int, orders []float64, delta float64) (eps, order float64) {
+	T := float64(steps)
+	eps, order = math.Inf(1), math.NaN()
+	lb := math.Inf(-1)
+	kl := -math.Log1p(-delta * delta)
+	for _, a := range orders {
+		if a > 1.01 && T*lb > 2*kl {
+			if bound := T*lb + math.Log1p(-1/a) - math.Log(delta*a)/(a-1); bound > eps+1e-9*(1+math.Abs(eps)) {
+				continue
+			}
+		}
+		var r float64
+		if a > 1 && !math.IsInf(a, 1) {
+			up, lo := logAReplace(q, sigma, a)
+			r = T * (up / (a - 1))
+			lb = math.Max(lb, lo/(a-1))
+		} else {
+			r = T * StepRDPReplace(q, sigma, a)
+		}
+		if e, ok := epsAtOrder(a, r, delta); ok && e < eps {
+			eps, order = e, a
+		}
+	}
+	return math.Max(0, eps), order
 }
 
 // DeltaFromRDP is the smallest δ for which RDP guarantees (orders, rdp) give

@@ -58,8 +58,18 @@ const replaceTol = 1e-12
 // floating-point rounding of the terms (relative 10⁻¹⁵ each) is not
 // covered. LogAReplace returns NaN unless q ∈ (0, 1), σ > 0 and α > 1.
 func LogAReplace(q, sigma, alpha float64) float64 {
+	up, _ := logAReplace(q, sigma, alpha)
+	return up
+}
+
+// logAReplace is LogAReplace and a lower bound on the exact ln A_α: the
+// grid's points are some of the trapezoid rule's infinite lattice, every
+// one positive, so ∫ f ≥ h Σ_{grid} f − (the trapezoid error bound); with
+// 10⁻⁹ taken off ln A_α for the rounding of the sum of at most
+// [replaceMaxPoints] terms. −Inf where the grid was not computed.
+func logAReplace(q, sigma, alpha float64) (up, lower float64) {
 	if !(q > 0 && q < 1) || !(sigma > 0) || !(alpha > 1) || math.IsInf(alpha, 1) || math.IsInf(sigma, 1) {
-		return math.NaN()
+		return math.NaN(), math.NaN()
 	}
 	s2 := sigma * sigma
 	lnq, ln1q := math.Log(q), math.Log1p(-q)
@@ -84,7 +94,7 @@ func LogAReplace(q, sigma, alpha float64) float64 {
 	R = math.Max(R, 0)
 	n := math.Ceil((R - L) / h)
 	if !(n <= replaceMaxPoints) {
-		return closed
+		return closed, math.Inf(-1)
 	}
 	// ln f at x.
 	lnPhi0 := -math.Log(sigma) - lnSqrt2Pi
@@ -107,8 +117,8 @@ func LogAReplace(q, sigma, alpha float64) float64 {
 	lnTailL := logAdd(lnK1+logNormCDF(L/sigma), lnK2+logNormCDF((L+alpha)/sigma))
 	lnTailR := logAdd(lnK1+logNormCDF(-R/sigma), lnK2+logNormCDF(-(R+alpha)/sigma))
 	lnErr := math.Ln2 + lnM - logSub(2*math.Pi*a/h, 0)
-	up := logAdd(logAdd(lnSum, lnTailL), logAdd(lnTailR, lnErr))
-	return math.Min(up, closed)
+	up = logAdd(logAdd(lnSum, lnTailL), logAdd(lnTailR, lnErr))
+	return math.Min(up, closed), logSub(lnSum, lnErr) - 1e-9
 }
 
 // StepRDPReplace is the Rényi DP ε_α of one step of the Poisson-subsampled

@@ -3,6 +3,7 @@ package accountant
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -147,5 +148,32 @@ func TestReplaceOnePLDGolden(t *testing.T) {
 	e, err := PLDEpsilon(Mechanism{Sigma: z, Q: 0.0256, Steps: 196}, 1e-5, PLDOptions{})
 	if err != nil || e > target || math.Abs(z/0.8602553796463461-1) > 2*CalibrateTol {
 		t.Errorf("replace-one calibration: σ = %.8g (want 0.86026 within %g), ε' = %.6f (want ≤ %.6f), %v", z, 2*CalibrateTol, e, target, err)
+	}
+}
+
+func TestReplaceEpsilonSkipsOnlyLosingOrders(t *testing.T) {
+	// RDPEpsilon under replace-one computes only the orders that can attain
+	// the minimum (replaceEpsilon); its ε' and order must be, bit for bit,
+	// those of the conversion over every order (EpsFromRDP of ComposedRDP),
+	// over random mechanisms (fixed seed) and the default and a sparse
+	// order grid.
+	r := rand.New(rand.NewPCG(7, 26))
+	sparse := []float64{1.5, 2, 4, 8, 16, 32, 64, 256}
+	for i := range 24 {
+		q := math.Exp(math.Log(1e-4) + r.Float64()*math.Log(5000))
+		sigma := 0.3 + 4*r.Float64()
+		T := int(math.Exp(r.Float64() * math.Log(50000)))
+		delta := math.Pow(10, -3-6*r.Float64())
+		orders := DefaultOrders()
+		if i%3 == 2 {
+			orders = sparse
+		}
+		m := Mechanism{Sigma: sigma, Q: q, Steps: T, Adjacency: ReplaceOne}
+		got, gotOrder, err := RDPEpsilon(m, delta, orders)
+		want, wantOrder, werr := EpsFromRDP(orders, ComposedRDP(ReplaceOne, q, sigma, T, orders), delta)
+		if err != nil || werr != nil || got != want || gotOrder != wantOrder {
+			t.Errorf("q = %.4g, σ = %.4g, T = %d, δ = %.3g: ε' = %.17g at α = %g (%v), every order gives %.17g at α = %g (%v)",
+				q, sigma, T, delta, got, gotOrder, err, want, wantOrder, werr)
+		}
 	}
 }

@@ -40,12 +40,12 @@ const (
 type sgLoss struct {
 	sigma, q float64
 	adj      adjacency
-	// lnq, ln1q are ln q and ln(1 − q) (−Inf when q = 1).
-	lnq, ln1q float64
+	// lnq, ln1q, ln2q are ln q, ln(1 − q) (−Inf when q = 1) and ln 2q.
+	lnq, ln1q, ln2q float64
 }
 
 func newSGLoss(sigma, q float64, adj adjacency) sgLoss {
-	return sgLoss{sigma: sigma, q: q, adj: adj, lnq: math.Log(q), ln1q: math.Log1p(-q)}
+	return sgLoss{sigma: sigma, q: q, adj: adj, lnq: math.Log(q), ln1q: math.Log1p(-q), ln2q: math.Log(2 * q)}
 }
 
 // loss is ℓ(x). Remove: ln(1 − q + q e^{L(x)}) with L(x) = (−½ − x)/σ², the
@@ -111,7 +111,7 @@ func (g sgLoss) inverseReplace(eps float64) float64 {
 		return -g.inverseReplace(-eps)
 	}
 	s2 := g.sigma * g.sigma
-	lnB := math.Log(2*g.q) + 0.5*(eps-1/s2)
+	lnB := g.ln2q + 0.5*(eps-1/s2)
 	lnA := math.Inf(-1) // q = 1 or ε = 0: A = 0
 	if g.q < 1 && eps > 0 {
 		lnA = g.ln1q + eps + math.Log(-math.Expm1(-eps))
@@ -163,8 +163,78 @@ func (g sgLoss) delta(eps float64) float64 {
 		}
 	}
 	x := g.inverse(eps)
+	if d, ok := g.deltaLinear(eps, x); ok {
+		return d
+	}
 	d := g.upperCDF(x) - math.Exp(eps+g.lowerLogCDF(x))
 	return math.Min(1, math.Max(0, d))
+}
+
+// deltaLinear is delta's F_upper(x) − e^ε F_lower(x) with F_lower in
+// linear scale, sharing Φ(x/σ) between the two CDFs, where that is
+// accurate: e^ε finite (ε < 700) and every Φ argument above −30, so that
+// no CDF is near float64's underflow (Φ(−30) ≈ 5·10⁻¹⁹⁸). There each
+// factor carries a rounding or two (math.Erfc is accurate to a few ulps
+// relative in both tails), where exp(ε + ln F_lower) carries the rounding
+// of the sum's logarithms times |ε + ln F_lower|; ok = false elsewhere (the
+// logarithmic form then). Two or three erfc and one exp per grid point
+// instead of about a dozen transcendental functions.
+func (g sgLoss) deltaLinear(eps, x float64) (d float64, ok bool) {
+	if !(eps < 700) || math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0, false
+	}
+	s := g.sigma
+	u := x / s
+	if g.adj != add && (x+1)/s < -30 || g.adj != remove && (x-1)/s < -30 || u < -30 {
+		return 0, false
+	}
+	p0 := normCDF(u)
+	var up, lo float64
+	if g.adj == add {
+		up = p0
+	} else if g.q == 1 {
+		up = normCDF((x + 1) / s)
+	} else {
+		up = (1-g.q)*p0 + g.q*normCDF((x+1)/s)
+	}
+	switch {
+	case g.adj == remove:
+		lo = p0
+	case g.q == 1:
+		lo = normCDF((x - 1) / s)
+	default:
+		lo = (1-g.q)*p0 + g.q*normCDF((x-1)/s)
+	}
+	return math.Min(1, math.Max(0, up-math.Exp(eps)*lo)), true
+}
+
+// deltas sets ds[i] = δ((iLo + i)·h), the exact hockey-stick divergence
+// at the grid's points. For the replace pair, which is symmetric (x ↦ −x
+// swaps its two distributions), the divergence at a negative ε comes from
+// the one at −ε: for any pair H_{e^{−ε}}(Q‖P) = 1 − e^{−ε} + e^{−ε}H_{e^ε}(P‖Q)
+// (integrate (γq − p)₊ = γq − p + (p − γq)₊), so for a symmetric one
+// δ(−ε) = −expm1(−ε) + e^{−ε}δ(ε), which halves the evaluations of δ on a
+// grid centred near 0. (Both forms carry an absolute rounding of about
+// 10⁻¹⁶ on a δ(−ε) ≥ 1 − e^{−ε}.)
+func (g sgLoss) deltas(ds []float64, iLo int, h float64) {
+	if g.adj != replace || iLo >= 0 {
+		for i := range ds {
+			ds[i] = g.delta(float64(iLo+i) * h)
+		}
+		return
+	}
+	iHi := iLo + len(ds) - 1
+	for j := max(0, iLo); j <= iHi; j++ {
+		ds[j-iLo] = g.delta(float64(j) * h)
+	}
+	for j := iLo; j < 0; j++ {
+		if -j > iHi {
+			ds[j-iLo] = g.delta(float64(j) * h)
+			continue
+		}
+		eps := float64(-j) * h
+		ds[j-iLo] = math.Min(1, -math.Expm1(-eps)+math.Exp(-eps)*ds[-j-iLo])
+	}
 }
 
 // truncation is dp_accounting's privacy_loss_tail: the x range outside which
@@ -210,6 +280,12 @@ const maxGrid = MaxGridPoints
 // except when X falls outside the truncated range, an event of μ_upper-mass
 // at most e^{logMass}. [PLDBounds] turns this coupling into a lower bound.
 func (g sgLoss) connectDots(h, logMass float64) (*pmf, error) {
+	return g.connectDotsIn(h, logMass, nil)
+}
+
+// connectDotsIn is connectDots in the buffers of s (nil: its own); the
+// returned distribution's masses are then s's, until its next use.
+func (g sgLoss) connectDotsIn(h, logMass float64, s *pldScratch) (*pmf, error) {
 	lx, ux := g.truncation(logMass)
 	// The grid's ends in float64 first: at a tiny σ the loss range divided
 	// by h leaves int's range (σ = 10⁻⁹, q = 1/2: ~10²² points), where a
@@ -220,10 +296,10 @@ func (g sgLoss) connectDots(h, logMass float64) (*pmf, error) {
 	}
 	iLo, iHi := int(fLo), int(fHi)
 	n := iHi - iLo + 1
-	ds := make([]float64, n)
-	for i := range ds {
-		ds[i] = g.delta(float64(iLo+i) * h)
-		if i > 0 && ds[i] > ds[i-1] {
+	ds, probs := s.buffers(n)
+	g.deltas(ds, iLo, h)
+	for i := 1; i < n; i++ {
+		if ds[i] > ds[i-1] {
 			ds[i] = ds[i-1]
 		}
 	}
@@ -232,7 +308,6 @@ func (g sgLoss) connectDots(h, logMass float64) (*pmf, error) {
 	}
 	em1 := math.Expm1(h)
 	eh := math.Exp(h)
-	probs := make([]float64, n)
 	probs[0] = 1 - ds[0] + (ds[1]-ds[0])/em1
 	for i := 1; i < n-1; i++ {
 		probs[i] = ((ds[i+1] - ds[i]) - eh*(ds[i]-ds[i-1])) / em1

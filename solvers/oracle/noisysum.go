@@ -43,8 +43,12 @@ type NoisySum struct {
 	c         float64
 	sum       []float64
 	unclipped int
+	rows      scaledRows // AddScaled's scratch
 	stats     statsRecorder
 }
+
+// SetDetail implements [DetailSetter].
+func (o *NoisySum) SetDetail(on bool) { o.stats.noDetail = !on }
 
 // Begin starts a call on s vectors of dimension d (s may be 0: a Poisson
 // batch can be empty) with clip threshold c (+Inf: no clipping, allowed only
@@ -85,6 +89,21 @@ func (o *NoisySum) Add(z []float64) {
 	for j, v := range z {
 		sum[j] += scale * v
 	}
+}
+
+// AddScaled implements [ScaledAdder]: the vectors z_i = k[i]·a_i of a
+// block in factored form, each clipped and added as Add does (up to
+// rounding: ‖z_i‖ is |k[i]|·√sq[i] and the sum gains (scale·k[i])·a_i).
+func (o *NoisySum) AddScaled(k, sq, xs []float64, stride int) {
+	o.stats.block("noisy-sum", o.d, stride, len(k), len(xs))
+	o.rows.clipScaledRows(o.sum, k, sq, xs, stride, o.d, o.c, 1)
+	norms := o.rows.norms[:len(k)]
+	for _, norm := range norms {
+		if norm <= o.c {
+			o.unclipped++
+		}
+	}
+	o.stats.recordRows(norms, o.rows.clipped[:len(k)])
 }
 
 // Unclipped is the number of finite vectors of the current call whose norm

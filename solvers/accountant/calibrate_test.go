@@ -1,0 +1,187 @@
+package accountant
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// The calibration's probes answer the bisections' questions from a few
+// evaluations; the answer must be, bit for bit, the one the bisections give
+// when every point they visit is evaluated (plain), over random questions
+// (fixed seed) under both adjacencies: RDP at many, PLD at a few small T
+// (a plain PLD calibration evaluates each grid ~15 times).
+func TestCalibrationAnswersAsThePlainBisection(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 4))
+	run := func(k Kind, adj Adjacency, q float64, T int, target, delta float64, plain bool) (*calibration, float64, error) {
+		c := &calibration{ctx: context.Background(), k: k, adj: adj, q: q, steps: T, target: target, delta: delta, plain: plain}
+		s, err := c.solve()
+		return c, s, err
+	}
+	n := map[Kind]int{RDP: 4, PLD: 1}
+	for _, k := range []Kind{RDP, PLD} {
+		for i := range 2 * n[k] {
+			adj := []Adjacency{ReplaceOne, AddRemove}[i%2]
+			q := math.Exp(math.Log(1e-3) + r.Float64()*math.Log(200))
+			T := int(math.Exp(math.Log(5) + r.Float64()*math.Log(600)))
+			if k == PLD {
+				T = 10 + r.IntN(30)
+			}
+			target := 0.5 + 7*r.Float64()
+			delta := math.Pow(10, -4-3*r.Float64())
+			c, got, err := run(k, adj, q, T, target, delta, false)
+			_, want, werr := run(k, adj, q, T, target, delta, true)
+			if got != want || (err == nil) != (werr == nil) {
+				t.Errorf("%v %v q = %.4g, T = %d, ε' = %.4g, δ = %.3g: σ = %.17g (%v), the plain bisection's %.17g (%v)", k, adj, q, T, target, delta, got, err, want, werr)
+			}
+			if k == PLD && len(c.fine.pts) > 6 {
+				t.Errorf("%v %v q = %.4g, T = %d: %d evaluations on the default grid, want at most 6", k, adj, q, T, len(c.fine.pts))
+			}
+		}
+	}
+}
+
+// At dp-sgd's defaults (n = 10⁵: q = 256/10⁵, T = 1954; ε = 1, so
+// ε' = 4.37718 at δ = 10⁻⁵) the PLD calibration evaluates the default grid
+// at the bracket's two ends only (and once at σ = MaxSigma), and keeps the
+// answer's composed distribution for the run's accounting: PLDBounds then
+// reads it, and it is the one a fresh composition gives.
+func TestCalibrationAtTheDefaultsEvaluatesTwice(t *testing.T) {
+	const q, T, target, delta = 256.0 / 100000, 1954, 4.3771780956812245, 1e-5
+	c := &calibration{ctx: context.Background(), k: PLD, adj: ReplaceOne, q: q, steps: T, target: target, delta: delta}
+	s, err := c.solve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(c.fine.pts); got > 3 {
+		t.Errorf("%d evaluations of the default grid, want 3 (σ = MaxSigma and the bracket's ends)", got)
+	}
+	if c.kept == nil || c.kept.s != s {
+		t.Fatalf("the answer's composed distribution was not kept (σ = %g)", s)
+	}
+	fresh, _, err := composedPLDWith(c.mech(s), PLDOptions{}.withDefaults(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range fresh {
+		k := c.kept.ps[i]
+		if k.lower != p.lower || k.inf != p.inf || len(k.probs) != len(p.probs) {
+			t.Fatalf("kept distribution differs from a fresh composition: lower %d/%d, inf %g/%g, %d/%d masses", k.lower, p.lower, k.inf, p.inf, len(k.probs), len(p.probs))
+		}
+		for j := range p.probs {
+			if k.probs[j] != p.probs[j] {
+				t.Fatalf("kept mass %d = %g, fresh %g", j, k.probs[j], p.probs[j])
+			}
+		}
+	}
+}
+
+// epsForDelta's running-ratio scan is the logarithmic scan's ε' up to
+// rounding (10⁻⁹ relative): on composed distributions (dp-sgd's at a small
+// T, both adjacencies, and q = 1 at σ = 0.3, losses up to ~50), and on
+// hand-made ones whose top masses are near float64's underflow (10⁻³⁰⁰,
+// where the scan falls back to logarithms) or at losses past 745 (e^{−ℓ}
+// underflows).
+func TestEpsForDeltaMatchesTheLogScan(t *testing.T) {
+	var ps []*pmf
+	for _, m := range []Mechanism{
+		{Sigma: 0.9, Q: 0.0256, Steps: 50},
+		{Sigma: 2, Q: 0.1, Steps: 50, Adjacency: AddRemove},
+		{Sigma: 0.3, Q: 1, Steps: 1},
+	} {
+		c, _, err := composedPLD(m, PLDOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, c...)
+	}
+	ps = append(ps,
+		&pmf{h: 0.01, lower: -3, probs: []float64{0.4, 0.3, 0.2, 0.1 - 2e-300, 1e-300, 1e-300}},
+		&pmf{h: 1, lower: 700, probs: []float64{0.5, 0.3, 0.1, 0.05, 0.05}, inf: 1e-12},
+	)
+	for _, p := range ps {
+		for _, d := range []float64{1e-3, 1e-5, 1e-9, 1e-12, 1e-301} {
+			a, b := p.epsForDeltaLog(d), p.epsForDelta(d)
+			if !(math.Abs(a-b) <= 1e-9*math.Abs(a)) && a != b {
+				t.Errorf("pmf at %d·%g (%d masses) δ = %g: ε' %.17g, the logarithmic scan's %.17g", p.lower, p.h, len(p.probs), d, b, a)
+			}
+		}
+	}
+}
+
+// pldComputable says, without composing, what composedPLD's success says:
+// mechanisms from easy to past every grid's cap.
+func TestPLDComputableAgreesWithComposition(t *testing.T) {
+	for _, m := range []Mechanism{
+		{Sigma: 2, Q: 0.1, Steps: 50, Adjacency: AddRemove},
+		{Sigma: 0.9, Q: 0.0256, Steps: 196},
+		{Sigma: 0.002, Q: 1, Steps: 1}, // every grid past the one-step cap
+		{Sigma: 1e-9, Q: 0.5, Steps: 10},
+	} {
+		_, _, err := composedPLD(m, PLDOptions{})
+		if got, want := pldComputable(m, PLDOptions{}), err == nil; got != want {
+			t.Errorf("%+v: pldComputable %v, composition %v (%v)", m, got, want, err)
+		}
+	}
+}
+
+// The Chernoff window is valid: on a one-step distribution small enough
+// to convolve exactly (direct convolution, T = 6), the mass outside
+// [lo, hi] is at most τ/2 on each side, for τ from 10⁻³ to 10⁻¹²; and it
+// is no wider than the window of λ = ±1/n, …, ±20/n alone
+// (dp_accounting's).
+func TestChernoffWindowHoldsItsMass(t *testing.T) {
+	p, err := newSGLoss(0.8, 0.2, replace).connectDots(0.05, -50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const T = 6
+	conv := []float64{1}
+	for range T {
+		next := make([]float64, len(conv)+len(p.probs)-1)
+		for i, a := range conv {
+			for j, b := range p.probs {
+				next[i+j] += a * b
+			}
+		}
+		conv = next
+	}
+	n := len(p.probs)
+	for _, tau := range []float64{1e-3, 1e-6, 1e-9, 1e-12} {
+		lo, hi := chernoffWindow(p.probs, T, tau)
+		var below, above float64
+		for i, v := range conv {
+			if i < lo {
+				below += v
+			}
+			if i > hi {
+				above += v
+			}
+		}
+		if below > tau/2 || above > tau/2 {
+			t.Errorf("τ = %g: window [%d, %d] leaves %g below and %g above, want ≤ %g", tau, lo, hi, below, above, tau/2)
+		}
+		// dp_accounting's window: λ = k/n, k = ±1..±20.
+		dlo, dhi := 0, (n-1)*T
+		for k := -20; k <= 20; k++ {
+			if k == 0 {
+				continue
+			}
+			lam := float64(k) / float64(n)
+			var s float64
+			for i, pr := range p.probs {
+				s += pr * math.Exp(lam*float64(i))
+			}
+			b := (float64(T)*math.Log(s) + math.Log(2/tau)) / lam
+			if k > 0 {
+				dhi = min(dhi, int(math.Ceil(b)))
+			} else {
+				dlo = max(dlo, int(math.Floor(b)))
+			}
+		}
+		if lo < dlo || hi > dhi {
+			t.Errorf("τ = %g: window [%d, %d] wider than dp_accounting's [%d, %d]", tau, lo, hi, dlo, dhi)
+		}
+	}
+}
