@@ -109,7 +109,7 @@ func (p *pmf) epsForDeltaLog(delta float64) float64 {
 	return math.Max(0, math.Log(up-delta)-logLo)
 }
 
-// selfCompose returns the distribution of the sum of T independent copies
+// selfComposeIn returns the distribution of the sum of T independent copies
 // (the privacy loss of T-fold composition), by FFT with the tails truncated
 // as dp_accounting's DensePLDPmf.self_compose with tail_mass_truncation τ:
 // Chernoff bounds at 40 orders give an index window outside which the
@@ -119,10 +119,8 @@ func (p *pmf) epsForDeltaLog(delta float64) float64 {
 // mass at +∞. Every δ(ε') of the result is an upper bound on the exact
 // composition's (moving mass to +∞ only raises δ, the wrapped mass only
 // adds), and exceeds it by at most 2τ.
-func (p *pmf) selfCompose(T int, tau float64) (*pmf, error) { return p.selfComposeIn(T, tau, nil, 0) }
-
-// selfComposeIn is selfCompose with its FFT from s and its result in s's
-// output buffer number slot (s nil: its own).
+// The FFT comes from s and the result lies in s's output buffer number
+// slot (s nil: buffers of its own).
 func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, error) {
 	if T < 1 {
 		return nil, fmt.Errorf("accountant: composition count %d < 1", T)
@@ -221,7 +219,7 @@ func (s *pldScratch) buffers(n int) (ds, probs []float64) {
 	return s.ds[:n], s.probs[:n]
 }
 
-// composeWindow is selfCompose's window of indices [lo, hi] and its FFT
+// composeWindow is selfComposeIn's window of indices [lo, hi] and its FFT
 // length L.
 func composeWindow(probs []float64, T int, tau float64) (lo, hi, L int) {
 	lo, hi = chernoffWindow(probs, T, tau)
