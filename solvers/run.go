@@ -301,9 +301,11 @@ func (r *runner) tick() error {
 }
 
 // ticks counts a block of n gradient evaluations made outside call (at
-// most checkInterval(sd) of them) and checks the context.
+// most checkInterval(sd) of them), pulses as tick does and checks the
+// context.
 func (r *runner) ticks(n int) error {
 	r.gradEvals += int64(n)
+	r.tickPulse()
 	return r.ctx.Err()
 }
 

@@ -49,7 +49,8 @@ func Calibrate(k Kind, adj Adjacency, q float64, steps int, epsPrime, delta floa
 var ErrNoSigma = errors.New("no noise multiplier up to 10⁶ meets the target")
 
 // CalibrateContext is Calibrate, cancelled by ctx: it returns ctx's error
-// at its next evaluation of the accountant once ctx is done. It fails
+// once ctx is done, within one evaluation of the RDP accountant or one
+// stage of a PLD one (4096 grid points, one FFT). It fails
 // fast, with [ErrNoSigma], when the target is missed at σ = [MaxSigma]
 // (the bisection would otherwise double σ up to it first).
 //
@@ -101,6 +102,7 @@ func calibrate(ctx context.Context, k Kind, adj Adjacency, q float64, steps int,
 		return v.(calResult), nil
 	}
 	c := &calibration{ctx: ctx, k: k, adj: adj, q: q, steps: steps, target: epsPrime, delta: delta}
+	c.scratch.ctx = ctx
 	sigma, err := c.solve()
 	if ctx.Err() != nil {
 		return calResult{sigma: math.NaN()}, ctx.Err()

@@ -1,6 +1,7 @@
 package accountant
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -112,7 +113,7 @@ func (p *pmf) epsForDeltaLog(delta float64) float64 {
 // selfComposeIn returns the distribution of the sum of T independent copies
 // (the privacy loss of T-fold composition), by FFT with the tails truncated
 // as dp_accounting's DensePLDPmf.self_compose with tail_mass_truncation τ:
-// Chernoff bounds at 40 orders give an index window outside which the
+// Chernoff bounds (chernoffWindow) give an index window outside which the
 // composed mass is at most τ/2 on each side; the FFT of a length L ≥ the
 // window (L = 2^a 3^b 5^c) computes the window's masses plus the
 // wrapped-around (non-negative) mass from outside it, and τ is added to the
@@ -133,6 +134,9 @@ func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, 
 	if L > maxFFTLen {
 		return nil, fmt.Errorf("%w: the composed privacy loss distribution needs %d grid points (more than %d); use a coarser discretisation", ErrGridTooLarge, L, maxFFTLen)
 	}
+	if err := s.err(); err != nil {
+		return nil, err
+	}
 	w := s.fft(L)
 	seq, c := w.seq, w.c
 	copy(seq, p.probs)
@@ -140,6 +144,9 @@ func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, 
 	w.f.Coefficients(c, seq)
 	for k, v := range c {
 		c[k] = cpow(v, T)
+	}
+	if err := s.err(); err != nil {
+		return nil, err
 	}
 	w.f.Sequence(seq, c)
 	out := s.output(slot, outLen)
@@ -176,6 +183,18 @@ type pldScratch struct {
 	ffts      [2]*fftWork // the two most recently used lengths, the latest first
 	ds, probs []float64
 	outs      [2][]float64 // the composed masses, one per adjacency direction
+	// ctx, when set, cancels a computation between its stages and every
+	// few thousand grid points (a computation on a large grid takes
+	// seconds where the machine is loaded).
+	ctx context.Context
+}
+
+// err is the context's error (nil without one).
+func (s *pldScratch) err() error {
+	if s == nil || s.ctx == nil {
+		return nil
+	}
+	return s.ctx.Err()
 }
 
 func (s *pldScratch) fft(L int) *fftWork {

@@ -216,15 +216,26 @@ func (g sgLoss) deltaLinear(eps, x float64) (d float64, ok bool) {
 // δ(−ε) = −expm1(−ε) + e^{−ε}δ(ε), which halves the evaluations of δ on a
 // grid centred near 0. (Both forms carry an absolute rounding of about
 // 10⁻¹⁶ on a δ(−ε) ≥ 1 − e^{−ε}.)
-func (g sgLoss) deltas(ds []float64, iLo int, h float64) {
+// It returns s's context's error, checked every 4096 points.
+func (g sgLoss) deltas(ds []float64, iLo int, h float64, s *pldScratch) error {
 	if g.adj != replace || iLo >= 0 {
 		for i := range ds {
+			if i%4096 == 0 {
+				if err := s.err(); err != nil {
+					return err
+				}
+			}
 			ds[i] = g.delta(float64(iLo+i) * h)
 		}
-		return
+		return nil
 	}
 	iHi := iLo + len(ds) - 1
 	for j := max(0, iLo); j <= iHi; j++ {
+		if j%4096 == 0 {
+			if err := s.err(); err != nil {
+				return err
+			}
+		}
 		ds[j-iLo] = g.delta(float64(j) * h)
 	}
 	for j := iLo; j < 0; j++ {
@@ -235,6 +246,7 @@ func (g sgLoss) deltas(ds []float64, iLo int, h float64) {
 		eps := float64(-j) * h
 		ds[j-iLo] = math.Min(1, -math.Expm1(-eps)+math.Exp(-eps)*ds[-j-iLo])
 	}
+	return nil
 }
 
 // truncation is dp_accounting's privacy_loss_tail: the x range outside which
@@ -297,7 +309,9 @@ func (g sgLoss) connectDotsIn(h, logMass float64, s *pldScratch) (*pmf, error) {
 	iLo, iHi := int(fLo), int(fHi)
 	n := iHi - iLo + 1
 	ds, probs := s.buffers(n)
-	g.deltas(ds, iLo, h)
+	if err := g.deltas(ds, iLo, h, s); err != nil {
+		return nil, err
+	}
 	for i := 1; i < n; i++ {
 		if ds[i] > ds[i-1] {
 			ds[i] = ds[i-1]
