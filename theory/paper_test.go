@@ -68,9 +68,11 @@ func TestPaperNumbersConsistent(t *testing.T) {
 	}
 	// The three assumptions are the paper's Assumptions 1–3 in order.
 	for label, want := range map[string]string{"ass:tilde": "Assumption 1", "ass:boundednoncentral": "Assumption 2", "ass:coordinatewise": "Assumption 3"} {
-		if r, ok := Paper(label); !ok || r.String() != want {
-			t.Errorf("Paper(%q) = %v, %v; want %s", label, r, ok, want)
-		}
+		t.Run(label, func(t *testing.T) {
+			if r, ok := Paper(label); !ok || r.String() != want {
+				t.Errorf("Paper(%q) = %v, %v; want %s", label, r, ok, want)
+			}
+		})
 	}
 }
 
@@ -94,9 +96,11 @@ func TestCite(t *testing.T) {
 		"xass:tilde and ass:tildes":                     "xass:tilde and ass:tildes",
 		"[lem:4.1":                                      "[Lemma " + paperNumbers["lem:4.1"].Number,
 	} {
-		if got := Cite(in); got != want {
-			t.Errorf("Cite(%q) = %q, want %q", in, got, want)
-		}
+		t.Run(in, func(t *testing.T) {
+			if got := Cite(in); got != want {
+				t.Errorf("Cite(%q) = %q, want %q", in, got, want)
+			}
+		})
 	}
 	if got := CiteFirst("Lowy & Razaviyayn, Proposition [prop: ACSA generic] (first claim), with B from Lemma [lem: bias and variance of bd14]"); got != "Proposition "+paperNumbers["prop: ACSA generic"].Number {
 		t.Errorf("CiteFirst = %q", got)

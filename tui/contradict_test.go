@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -19,15 +20,17 @@ func TestMomentsFlagsContradictedConstant(t *testing.T) {
 		lf   float64
 		flag bool
 	}{{1e6, true}, {0, false}} {
-		s := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, Lf: c.lf, D: 3, N: 2000, Trials: 2}
-		m := newTestModel(t, &fakeRunner{points: 3}, &s, 132, 42)
-		keyUntil(t, m, "m", func() bool {
-			return m.shownKind() == momentsKind && strings.Contains(screenText(m), "(L_f)")
+		t.Run(fmt.Sprintf("lf=%g", c.lf), func(t *testing.T) {
+			s := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, Lf: c.lf, D: 3, N: 2000, Trials: 2}
+			m := newTestModel(t, &fakeRunner{points: 3}, &s, 132, 42)
+			keyUntil(t, m, "m", func() bool {
+				return m.shownKind() == momentsKind && strings.Contains(screenText(m), "(L_f)")
+			})
+			v := screenText(m)
+			has := strings.Contains(v, "the given L_f = 10⁶ is below the scenario's own L_f = ∞") && strings.Contains(v, "10⁶ ⚠")
+			if has != c.flag {
+				t.Errorf("--lf %g: the moment profile flags a contradiction: %v, want %v:\n%s", c.lf, has, c.flag, v)
+			}
 		})
-		v := screenText(m)
-		has := strings.Contains(v, "the given L_f = 10⁶ is below the scenario's own L_f = ∞") && strings.Contains(v, "10⁶ ⚠")
-		if has != c.flag {
-			t.Errorf("--lf %g: the moment profile flags a contradiction: %v, want %v:\n%s", c.lf, has, c.flag, v)
-		}
 	}
 }

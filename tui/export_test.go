@@ -86,20 +86,22 @@ func TestExportDocuments(t *testing.T) {
 		{"sweep", report.Sweep(sw)},
 		{"moments", mom.JSON()},
 	} {
-		png, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+c.base+".png"))
-		if len(png) != 1 {
-			t.Fatalf("%s: exported PNGs %v", c.base, png)
-		}
-		if w, h := pngSize(t, png[0]); w != plot.DefaultWidth || h != plot.DefaultHeight {
-			t.Errorf("%s: the exported figure is %d×%d, want %d×%d", c.base, w, h, plot.DefaultWidth, plot.DefaultHeight)
-		}
-		want, err := report.MarshalJSON(c.doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := exportedJSON(t, m, c.base); got != string(want) {
-			t.Errorf("%s export:\n got %s\nwant %s", c.base, got, want)
-		}
+		t.Run(c.base, func(t *testing.T) {
+			png, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+c.base+".png"))
+			if len(png) != 1 {
+				t.Fatalf("%s: exported PNGs %v", c.base, png)
+			}
+			if w, h := pngSize(t, png[0]); w != plot.DefaultWidth || h != plot.DefaultHeight {
+				t.Errorf("%s: the exported figure is %d×%d, want %d×%d", c.base, w, h, plot.DefaultWidth, plot.DefaultHeight)
+			}
+			want, err := report.MarshalJSON(c.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := exportedJSON(t, m, c.base); got != string(want) {
+				t.Errorf("%s export:\n got %s\nwant %s", c.base, got, want)
+			}
+		})
 	}
 }
 
@@ -196,7 +198,7 @@ func TestExportFiguresAreSlides(t *testing.T) {
 	}
 }
 
-// TestExportExportsWhatIsShown (issue 14, bug 2): after a comparison, a
+// TestExportExportsWhatIsShown: after a comparison, a
 // sweep, the moment profile and back (esc twice: the sweep, then the
 // chart), the chart shows the comparison, and
 // e exports it — not "nothing to export yet". On the sweep screen e

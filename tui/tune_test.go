@@ -17,7 +17,7 @@ import (
 	"dpso/tui/style"
 )
 
-// tuneSpec is the configuration of issue's done-when line, `dpso tune
+// tuneSpec is the configuration of `dpso tune
 // --scenario linreg-t --class smooth-sc --n 10000 --eps 1`: its search
 // takes about a second on the real engine.
 var tuneSpec = spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, N: 10000, Eps: 1}

@@ -71,27 +71,29 @@ func TestPlotHideLeavesPartsOut(t *testing.T) {
 		{"run", "certificates", "certified", slices.Clone(runArgs)},
 		{"sweep", "bounds", "slope guide", slices.Clone(sweepArgs)},
 	} {
-		for _, hide := range []bool{false, true} {
-			args := slices.Clone(c.args)
-			path := filepath.Join(dir, c.name+".svg")
-			if hide {
-				args = append(args, "--plot-hide", c.hide)
-				path = filepath.Join(dir, c.name+"-hidden.svg")
+		t.Run(c.name, func(t *testing.T) {
+			for _, hide := range []bool{false, true} {
+				args := slices.Clone(c.args)
+				path := filepath.Join(dir, c.name+".svg")
+				if hide {
+					args = append(args, "--plot-hide", c.hide)
+					path = filepath.Join(dir, c.name+"-hidden.svg")
+				}
+				if code, _, errs := dpsoCLI(append(args, "--plot", path)...); code != 0 {
+					t.Fatalf("%s: status %d: %s", c.name, code, errs)
+				}
+				b, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := strings.Contains(string(b), c.word); got == hide {
+					t.Errorf("%s --plot-hide %s=%v: %q in the figure: %v", c.name, c.hide, hide, c.word, got)
+				}
+				if !strings.Contains(string(b), "noisy clipped") {
+					t.Errorf("%s: the measured series' legend is missing", c.name)
+				}
 			}
-			if code, _, errs := dpsoCLI(append(args, "--plot", path)...); code != 0 {
-				t.Fatalf("%s: status %d: %s", c.name, code, errs)
-			}
-			b, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := strings.Contains(string(b), c.word); got == hide {
-				t.Errorf("%s --plot-hide %s=%v: %q in the figure: %v", c.name, c.hide, hide, c.word, got)
-			}
-			if !strings.Contains(string(b), "noisy clipped") {
-				t.Errorf("%s: the measured series' legend is missing", c.name)
-			}
-		}
+		})
 	}
 }
 

@@ -40,13 +40,15 @@ func TestPlotSizeAndHide(t *testing.T) {
 		{"moments-4k.png", []string{"moments", "--scenario", "example1", "--plot-size", "3840x2160"}, 3840, 2160},
 		{"moments-4x3.png", []string{"moments", "--scenario", "example1", "--plot-size", "1600x1200"}, 1600, 1200},
 	} {
-		path := filepath.Join(dir, c.name)
-		if code, _, errs := dpsoCLI(append(c.args, "--plot", path)...); code != 0 {
-			t.Fatalf("%s: status %d: %s", c.name, code, errs)
-		}
-		if w, h := pngSize(t, path); w != c.w || h != c.h {
-			t.Errorf("%s: %d×%d, want %d×%d", c.name, w, h, c.w, c.h)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, c.name)
+			if code, _, errs := dpsoCLI(append(c.args, "--plot", path)...); code != 0 {
+				t.Fatalf("%s: status %d: %s", c.name, code, errs)
+			}
+			if w, h := pngSize(t, path); w != c.w || h != c.h {
+				t.Errorf("%s: %d×%d, want %d×%d", c.name, w, h, c.w, c.h)
+			}
+		})
 	}
 	checkInvalid(t, []invalidRun{
 		{append(slices.Clone(runArgs), "--plot-size", "1280x720"), []string{"--plot-size:", "give --plot FILE"}},
@@ -79,39 +81,41 @@ func TestMomentsFlagsContradictedConstant(t *testing.T) {
 		{[]string{"--k", "2", "--rk", "14"}, ""},
 		{nil, ""},
 	} {
-		code, out, errs := dpsoCLI(append(slices.Clone(base), c.args...)...)
-		if code != 0 {
-			t.Fatalf("%v: status %d: %s", c.args, code, errs)
-		}
-		flagged := strings.Contains(out, "⚠ the given ") && strings.Contains(out, "the bound it declares is false for these data")
-		if flagged != (c.field != "") {
-			t.Errorf("%v: the table flags a contradiction: %v:\n%s", c.args, flagged, out)
-		}
-		if c.field == "lf" && !strings.Contains(out, "⚠ the given L_f = 10⁶ is below the scenario's own L_f = ∞ (r̃_k = ∞ already for k ≥ 5") {
-			t.Errorf("--lf 1e6: the table does not say the scenario's L_f is ∞:\n%s", out)
-		}
-		code, out, errs = dpsoCLI(append(append(slices.Clone(base), c.args...), "--json")...)
-		if code != 0 {
-			t.Fatalf("%v --json: status %d: %s", c.args, code, errs)
-		}
-		var j struct {
-			Contradictions []struct {
-				Field    string   `json:"field"`
-				Given    float64  `json:"given"`
-				Scenario *float64 `json:"scenario"`
-				Text     string   `json:"text"`
-			} `json:"contradictions"`
-		}
-		if err := json.Unmarshal([]byte(out), &j); err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case c.field == "" && len(j.Contradictions) != 0:
-			t.Errorf("%v: JSON contradictions %+v, want none", c.args, j.Contradictions)
-		case c.field != "" && (len(j.Contradictions) != 1 || j.Contradictions[0].Field != c.field):
-			t.Errorf("%v: JSON contradictions %+v, want one of %s", c.args, j.Contradictions, c.field)
-		case c.field == "lf" && (j.Contradictions[0].Given != 1e6 || j.Contradictions[0].Scenario != nil):
-			t.Errorf("--lf: JSON %+v, want given 10⁶ and the scenario's null (∞)", j.Contradictions[0])
-		}
+		t.Run(caseName(c.args), func(t *testing.T) {
+			code, out, errs := dpsoCLI(append(slices.Clone(base), c.args...)...)
+			if code != 0 {
+				t.Fatalf("%v: status %d: %s", c.args, code, errs)
+			}
+			flagged := strings.Contains(out, "⚠ the given ") && strings.Contains(out, "the bound it declares is false for these data")
+			if flagged != (c.field != "") {
+				t.Errorf("%v: the table flags a contradiction: %v:\n%s", c.args, flagged, out)
+			}
+			if c.field == "lf" && !strings.Contains(out, "⚠ the given L_f = 10⁶ is below the scenario's own L_f = ∞ (r̃_k = ∞ already for k ≥ 5") {
+				t.Errorf("--lf 1e6: the table does not say the scenario's L_f is ∞:\n%s", out)
+			}
+			code, out, errs = dpsoCLI(append(append(slices.Clone(base), c.args...), "--json")...)
+			if code != 0 {
+				t.Fatalf("%v --json: status %d: %s", c.args, code, errs)
+			}
+			var j struct {
+				Contradictions []struct {
+					Field    string   `json:"field"`
+					Given    float64  `json:"given"`
+					Scenario *float64 `json:"scenario"`
+					Text     string   `json:"text"`
+				} `json:"contradictions"`
+			}
+			if err := json.Unmarshal([]byte(out), &j); err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case c.field == "" && len(j.Contradictions) != 0:
+				t.Errorf("%v: JSON contradictions %+v, want none", c.args, j.Contradictions)
+			case c.field != "" && (len(j.Contradictions) != 1 || j.Contradictions[0].Field != c.field):
+				t.Errorf("%v: JSON contradictions %+v, want one of %s", c.args, j.Contradictions, c.field)
+			case c.field == "lf" && (j.Contradictions[0].Given != 1e6 || j.Contradictions[0].Scenario != nil):
+				t.Errorf("--lf: JSON %+v, want given 10⁶ and the scenario's null (∞)", j.Contradictions[0])
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"dpso/internal/spec"
@@ -30,18 +31,20 @@ func TestParallelTrialsBoundedByMemory(t *testing.T) {
 		{"klz-gd", 60_000_000, 1, 1},
 		{"acsa", 60_000_000, 4, 4},
 	} {
-		s := spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: c.n, Solver: c.solver, Trials: 8}
-		if c.solver == "klz-gd" {
-			s.Class = "smooth-sc" // klz-gd's class
-		}
-		r := resolve(t, s)
-		u, err := newUnit(context.Background(), r, []string{c.solver}, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := parallelTrials(allJobs([]*unit{u}), c.workers); got != c.want {
-			t.Errorf("%s at n = %d, %d workers: %d trials at once (%d bytes each), want %d", c.solver, c.n, c.workers, got, u.trialBytes(), c.want)
-		}
+		t.Run(fmt.Sprintf("%s n=%d workers=%d", c.solver, c.n, c.workers), func(t *testing.T) {
+			s := spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: c.n, Solver: c.solver, Trials: 8}
+			if c.solver == "klz-gd" {
+				s.Class = "smooth-sc" // klz-gd's class
+			}
+			r := resolve(t, s)
+			u, err := newUnit(context.Background(), r, []string{c.solver}, 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := parallelTrials(allJobs([]*unit{u}), c.workers); got != c.want {
+				t.Errorf("%s at n = %d, %d workers: %d trials at once (%d bytes each), want %d", c.solver, c.n, c.workers, got, u.trialBytes(), c.want)
+			}
+		})
 	}
 }
 

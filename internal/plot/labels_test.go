@@ -2,6 +2,7 @@ package plot
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -60,47 +61,49 @@ func TestClipLabelsClear(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, format := range []Format{PNG, SVG} {
-		if err := f.Write(io.Discard, format); err != nil {
-			t.Fatal(err)
-		}
-		labels, segs, marks := f.Labels()
-		clip := 0
-		for _, l := range labels {
-			if strings.HasSuffix(l.Text, "%") {
-				clip++
+		t.Run(string(format), func(t *testing.T) {
+			if err := f.Write(io.Discard, format); err != nil {
+				t.Fatal(err)
 			}
-		}
-		if clip != len(rep.Points) {
-			t.Fatalf("%s: %d clipped fractions for %d points", format, clip, len(rep.Points))
-		}
-		roles := map[Role]bool{}
-		for _, s := range f.Series() {
-			roles[s.Role] = true
-		}
-		if !roles[RoleStart] || !roles[RoleMarker] || len(segs) == 0 {
-			t.Fatalf("%s: the figure lacks the lines the labels must clear (roles %v, %d segments)", format, roles, len(segs))
-		}
-		for i, a := range labels {
-			if !a.Drawn {
-				t.Errorf("%s: label %q found no free place", format, a.Text)
-				continue
-			}
-			for _, b := range labels[i+1:] {
-				if b.Drawn && rectsOverlap(a.Box, b.Box) {
-					t.Errorf("%s: labels %q %v and %q %v overlap", format, a.Text, a.Box, b.Text, b.Box)
+			labels, segs, marks := f.Labels()
+			clip := 0
+			for _, l := range labels {
+				if strings.HasSuffix(l.Text, "%") {
+					clip++
 				}
 			}
-			for _, s := range segs {
-				if crosses(s[0], s[1], a.Box) {
-					t.Errorf("%s: label %q %v is crossed by a line %v–%v", format, a.Text, a.Box, s[0], s[1])
+			if clip != len(rep.Points) {
+				t.Fatalf("%s: %d clipped fractions for %d points", format, clip, len(rep.Points))
+			}
+			roles := map[Role]bool{}
+			for _, s := range f.Series() {
+				roles[s.Role] = true
+			}
+			if !roles[RoleStart] || !roles[RoleMarker] || len(segs) == 0 {
+				t.Fatalf("%s: the figure lacks the lines the labels must clear (roles %v, %d segments)", format, roles, len(segs))
+			}
+			for i, a := range labels {
+				if !a.Drawn {
+					t.Errorf("%s: label %q found no free place", format, a.Text)
+					continue
+				}
+				for _, b := range labels[i+1:] {
+					if b.Drawn && rectsOverlap(a.Box, b.Box) {
+						t.Errorf("%s: labels %q %v and %q %v overlap", format, a.Text, a.Box, b.Text, b.Box)
+					}
+				}
+				for _, s := range segs {
+					if crosses(s[0], s[1], a.Box) {
+						t.Errorf("%s: label %q %v is crossed by a line %v–%v", format, a.Text, a.Box, s[0], s[1])
+					}
+				}
+				for _, m := range marks {
+					if rectsOverlap(a.Box, m) {
+						t.Errorf("%s: label %q %v covers a point marker %v", format, a.Text, a.Box, m)
+					}
 				}
 			}
-			for _, m := range marks {
-				if rectsOverlap(a.Box, m) {
-					t.Errorf("%s: label %q %v covers a point marker %v", format, a.Text, a.Box, m)
-				}
-			}
-		}
+		})
 	}
 }
 
@@ -120,8 +123,10 @@ func TestSegmentHitsRect(t *testing.T) {
 		{vg.Point{X: 0, Y: 0}, vg.Point{X: 30, Y: 30}, true},
 		{vg.Point{X: 0, Y: 12}, vg.Point{X: 9, Y: 12}, false},
 	} {
-		if got := segmentHitsRect(c.a, c.b, r); got != c.want || crosses(c.a, c.b, r) != c.want {
-			t.Errorf("segment %v–%v and %v: %v (sampled %v), want %v", c.a, c.b, r, got, crosses(c.a, c.b, r), c.want)
-		}
+		t.Run(fmt.Sprintf("%v %v", c.a, c.b), func(t *testing.T) {
+			if got := segmentHitsRect(c.a, c.b, r); got != c.want || crosses(c.a, c.b, r) != c.want {
+				t.Errorf("segment %v–%v and %v: %v (sampled %v), want %v", c.a, c.b, r, got, crosses(c.a, c.b, r), c.want)
+			}
+		})
 	}
 }

@@ -55,7 +55,7 @@ func checkModel(t *testing.T, f *Figure, ids []string) {
 	}
 }
 
-// The flagship preset of issue 14's bug #1 at a test's size: linreg-t with
+// The flagship preset at a test's size: linreg-t with
 // a declared L_f, so that lipschitz-dpsgd runs, as one full-batch step (a
 // two-point trace), beside acsa, sgd and klz-gd.
 func TestComparisonFigureModel(t *testing.T) {
@@ -147,9 +147,11 @@ func TestClipSweepFigureModel(t *testing.T) {
 		roles[s.Role]++
 	}
 	for _, r := range []Role{RoleSolver, RoleBiasOnly, RoleStart, RoleMarker} {
-		if roles[r] == 0 {
-			t.Errorf("no %s series", r)
-		}
+		t.Run(string(r), func(t *testing.T) {
+			if roles[r] == 0 {
+				t.Errorf("no %s series", r)
+			}
+		})
 	}
 	if roles[RoleRate] != 0 {
 		t.Error("a clip sweep draws the rates, which an overridden C does not move")

@@ -31,13 +31,15 @@ func TestFormatOf(t *testing.T) {
 		{"a.png", PNG, true}, {"dir/b.PNG", PNG, true}, {"c.svg", SVG, true}, {"d.Svg", SVG, true},
 		{"e.pdf", "", false}, {"f", "", false}, {"png", "", false}, {"g.png.txt", "", false},
 	} {
-		got, err := FormatOf(c.path)
-		if got != c.want || (err == nil) != c.ok {
-			t.Errorf("FormatOf(%q) = %q, %v", c.path, got, err)
-		}
-		if err != nil && !strings.Contains(err.Error(), ".png or .svg") {
-			t.Errorf("FormatOf(%q): message %q does not name the allowed extensions", c.path, err)
-		}
+		t.Run(c.path, func(t *testing.T) {
+			got, err := FormatOf(c.path)
+			if got != c.want || (err == nil) != c.ok {
+				t.Errorf("FormatOf(%q) = %q, %v", c.path, got, err)
+			}
+			if err != nil && !strings.Contains(err.Error(), ".png or .svg") {
+				t.Errorf("FormatOf(%q): message %q does not name the allowed extensions", c.path, err)
+			}
+		})
 	}
 }
 

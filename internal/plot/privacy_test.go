@@ -14,7 +14,7 @@ import (
 
 // TestFiguresSayWhatIsNotPrivate: a figure of a run on user data labels
 // its curves a non-private diagnostic, and one of a run with seeded noise
-// on user data says NOT PRIVATE in its title (issue 10 items 2 and 3); a
+// on user data says NOT PRIVATE in its title; a
 // scenario's figure says neither.
 func TestFiguresSayWhatIsNotPrivate(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "rows.csv")

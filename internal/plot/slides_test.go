@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"image"
 	"image/color"
 	"io"
@@ -123,9 +124,11 @@ func TestSlideFigures(t *testing.T) {
 			}
 			t.Logf("%d×%d; data fill %.3f of the height by the data→canvas map, %.3f by the pixels", lay.Width, lay.Height, lay.DataFill(), fill)
 			for part, r := range map[string]PixelRect{"title": lay.Title, "y label": lay.YLabel, "x label": lay.XLabel, "legend": lay.Legend, "axes": lay.Axes} {
-				if r.X0 < 0 || r.Y0 < 0 || r.X1 > float64(lay.Width) || r.Y1 > float64(lay.Height) || r.X1 <= r.X0 || r.Y1 <= r.Y0 {
-					t.Errorf("the %s %+v is not inside the %d×%d image", part, r, lay.Width, lay.Height)
-				}
+				t.Run(part, func(t *testing.T) {
+					if r.X0 < 0 || r.Y0 < 0 || r.X1 > float64(lay.Width) || r.Y1 > float64(lay.Height) || r.X1 <= r.X0 || r.Y1 <= r.Y0 {
+						t.Errorf("the %s %+v is not inside the %d×%d image", part, r, lay.Width, lay.Height)
+					}
+				})
 			}
 			if err := f.Write(&sb, SVG); err != nil {
 				t.Fatal(err)
@@ -212,21 +215,23 @@ func TestPlotSize(t *testing.T) {
 	r := certified(synthetic([]float64{1, 0.5, 0.2, 0.1, 0.05}), 0.8)
 	r.W0 = engine.Estimate{Mean: 1}
 	for _, sz := range [][2]int{{1280, 720}, {3840, 2160}, {1000, 1000}} {
-		f, err := Run(r, Options{Width: sz[0], Height: sz[1]})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := f.Write(&b, PNG); err != nil {
-			t.Fatal(err)
-		}
-		cfg, _, err := image.DecodeConfig(&b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if cfg.Width != sz[0] || cfg.Height != sz[1] {
-			t.Errorf("asked %d×%d, got %d×%d", sz[0], sz[1], cfg.Width, cfg.Height)
-		}
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			f, err := Run(r, Options{Width: sz[0], Height: sz[1]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := f.Write(&b, PNG); err != nil {
+				t.Fatal(err)
+			}
+			cfg, _, err := image.DecodeConfig(&b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Width != sz[0] || cfg.Height != sz[1] {
+				t.Errorf("asked %d×%d, got %d×%d", sz[0], sz[1], cfg.Width, cfg.Height)
+			}
+		})
 	}
 }
 
@@ -240,19 +245,23 @@ func TestParseSize(t *testing.T) {
 		{"1920", 0, 0, false}, {"x1080", 0, 0, false}, {"100x100", 0, 0, false}, {"8000x4000", 0, 0, false},
 		{"7680x7680", 0, 0, false}, {"1920x1080.5", 0, 0, false}, {"-1920x1080", 0, 0, false},
 	} {
-		w, h, err := ParseSize(c.in)
-		if (err == nil) != c.ok || w != c.w || h != c.h {
-			t.Errorf("ParseSize(%q) = %d, %d, %v", c.in, w, h, err)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			w, h, err := ParseSize(c.in)
+			if (err == nil) != c.ok || w != c.w || h != c.h {
+				t.Errorf("ParseSize(%q) = %d, %d, %v", c.in, w, h, err)
+			}
+		})
 	}
 }
 
 func TestParseHide(t *testing.T) {
 	for in, want := range map[string]Hide{"": 0, "bounds": HideBounds, "certificates,trials": HideCertificates | HideTrials,
 		" Bounds , certificates ": HideBounds | HideCertificates} {
-		if got, err := ParseHide(in); err != nil || got != want {
-			t.Errorf("ParseHide(%q) = %v, %v; want %v", in, got, err, want)
-		}
+		t.Run(fmt.Sprintf("%q", in), func(t *testing.T) {
+			if got, err := ParseHide(in); err != nil || got != want {
+				t.Errorf("ParseHide(%q) = %v, %v; want %v", in, got, err, want)
+			}
+		})
 	}
 	if _, err := ParseHide("bounds,legend"); err == nil || !strings.Contains(err.Error(), "bounds, certificates, trials") {
 		t.Errorf("ParseHide of an unknown part: %v", err)
@@ -288,20 +297,22 @@ func TestHide(t *testing.T) {
 		hide Hide
 		gone Role
 	}{{HideBounds, RoleRate}, {HideCertificates, RoleCertificate}} {
-		f, err := Sweep(sw, Options{Hide: c.hide})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := count(f)
-		for role, n := range full {
-			want := n
-			if role == c.gone {
-				want = 0
+		t.Run(string(c.gone), func(t *testing.T) {
+			f, err := Sweep(sw, Options{Hide: c.hide})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if got[role] != want {
-				t.Errorf("hide %v: %d %s series, want %d", c.hide, got[role], role, want)
+			got := count(f)
+			for role, n := range full {
+				want := n
+				if role == c.gone {
+					want = 0
+				}
+				if got[role] != want {
+					t.Errorf("hide %v: %d %s series, want %d", c.hide, got[role], role, want)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -384,27 +395,29 @@ func TestAxisTicks(t *testing.T) {
 		{0.101, 0.118, "0.105 0.11 0.115"},
 		{625, 10000, "1000 2000 5000 10000"},
 	} {
-		got := TickLabels(c.lo, c.hi)
-		if strings.Join(got, " ") != c.want {
-			t.Errorf("[%g, %g]: labels %q, want %q", c.lo, c.hi, strings.Join(got, " "), c.want)
-		}
-		ts, sci := axisTicks(c.lo, c.hi)
-		n := 0
-		for _, tk := range ts {
-			if tk.Value < c.lo*(1-1e-9) || tk.Value > c.hi*(1+1e-9) || tk.Value <= 0 {
-				t.Errorf("[%g, %g]: tick %g outside the range", c.lo, c.hi, tk.Value)
+		t.Run(fmt.Sprintf("%g..%g", c.lo, c.hi), func(t *testing.T) {
+			got := TickLabels(c.lo, c.hi)
+			if strings.Join(got, " ") != c.want {
+				t.Errorf("[%g, %g]: labels %q, want %q", c.lo, c.hi, strings.Join(got, " "), c.want)
 			}
-			if tk.Label == "" {
-				continue
+			ts, sci := axisTicks(c.lo, c.hi)
+			n := 0
+			for _, tk := range ts {
+				if tk.Value < c.lo*(1-1e-9) || tk.Value > c.hi*(1+1e-9) || tk.Value <= 0 {
+					t.Errorf("[%g, %g]: tick %g outside the range", c.lo, c.hi, tk.Value)
+				}
+				if tk.Label == "" {
+					continue
+				}
+				n++
+				if strings.Contains(tk.Label, "^") != sci {
+					t.Errorf("[%g, %g]: label %q not in the axis's one form (scientific %v)", c.lo, c.hi, tk.Label, sci)
+				}
 			}
-			n++
-			if strings.Contains(tk.Label, "^") != sci {
-				t.Errorf("[%g, %g]: label %q not in the axis's one form (scientific %v)", c.lo, c.hi, tk.Label, sci)
+			if n > maxLabels || n < 2 {
+				t.Errorf("[%g, %g]: %d labels", c.lo, c.hi, n)
 			}
-		}
-		if n > maxLabels || n < 2 {
-			t.Errorf("[%g, %g]: %d labels", c.lo, c.hi, n)
-		}
+		})
 	}
 	if ts, _ := axisTicks(0, 1); ts != nil {
 		t.Errorf("ticks on a range with 0: %v", ts)
@@ -423,16 +436,18 @@ func TestFigureText(t *testing.T) {
 		"⚠ L_f":             {{text: "(!) L_f"}},
 		userText("a^b.csv"): {{text: "aˆb.csv"}},
 	} {
-		got := segments(sanitize(in))
-		if len(got) != len(want) {
-			t.Errorf("%q: segments %+v, want %+v", in, got, want)
-			continue
-		}
-		for i := range got {
-			if got[i] != want[i] {
+		t.Run(in, func(t *testing.T) {
+			got := segments(sanitize(in))
+			if len(got) != len(want) {
 				t.Errorf("%q: segments %+v, want %+v", in, got, want)
-				break
+				return
 			}
-		}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Errorf("%q: segments %+v, want %+v", in, got, want)
+					break
+				}
+			}
+		})
 	}
 }

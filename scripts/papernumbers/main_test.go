@@ -98,9 +98,11 @@ func TestParseRefuses(t *testing.T) {
 		"shared":   `\newtheorem{lemma}[nothing]{Lemma}`,
 		"stray":    `\end{theorem}`,
 	} {
-		if _, err := Parse(src); err == nil {
-			t.Errorf("%s: no error", name)
-		}
+		t.Run(name, func(t *testing.T) {
+			if _, err := Parse(src); err == nil {
+				t.Errorf("%s: no error", name)
+			}
+		})
 	}
 }
 

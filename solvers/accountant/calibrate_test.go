@@ -2,6 +2,7 @@ package accountant
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -119,10 +120,12 @@ func TestPLDComputableAgreesWithComposition(t *testing.T) {
 		{Sigma: 0.002, Q: 1, Steps: 1}, // every grid past the one-step cap
 		{Sigma: 1e-9, Q: 0.5, Steps: 10},
 	} {
-		_, _, err := composedPLD(m, PLDOptions{})
-		if got, want := pldComputable(m, PLDOptions{}), err == nil; got != want {
-			t.Errorf("%+v: pldComputable %v, composition %v (%v)", m, got, want, err)
-		}
+		t.Run(fmt.Sprintf("sigma=%g q=%g steps=%d", m.Sigma, m.Q, m.Steps), func(t *testing.T) {
+			_, _, err := composedPLD(m, PLDOptions{})
+			if got, want := pldComputable(m, PLDOptions{}), err == nil; got != want {
+				t.Errorf("%+v: pldComputable %v, composition %v (%v)", m, got, want, err)
+			}
+		})
 	}
 }
 
@@ -149,39 +152,41 @@ func TestChernoffWindowHoldsItsMass(t *testing.T) {
 	}
 	n := len(p.probs)
 	for _, tau := range []float64{1e-3, 1e-6, 1e-9, 1e-12} {
-		lo, hi := chernoffWindow(p.probs, T, tau)
-		var below, above float64
-		for i, v := range conv {
-			if i < lo {
-				below += v
+		t.Run(fmt.Sprintf("tau=%g", tau), func(t *testing.T) {
+			lo, hi := chernoffWindow(p.probs, T, tau)
+			var below, above float64
+			for i, v := range conv {
+				if i < lo {
+					below += v
+				}
+				if i > hi {
+					above += v
+				}
 			}
-			if i > hi {
-				above += v
+			if below > tau/2 || above > tau/2 {
+				t.Errorf("τ = %g: window [%d, %d] leaves %g below and %g above, want ≤ %g", tau, lo, hi, below, above, tau/2)
 			}
-		}
-		if below > tau/2 || above > tau/2 {
-			t.Errorf("τ = %g: window [%d, %d] leaves %g below and %g above, want ≤ %g", tau, lo, hi, below, above, tau/2)
-		}
-		// dp_accounting's window: λ = k/n, k = ±1..±20.
-		dlo, dhi := 0, (n-1)*T
-		for k := -20; k <= 20; k++ {
-			if k == 0 {
-				continue
+			// dp_accounting's window: λ = k/n, k = ±1..±20.
+			dlo, dhi := 0, (n-1)*T
+			for k := -20; k <= 20; k++ {
+				if k == 0 {
+					continue
+				}
+				lam := float64(k) / float64(n)
+				var s float64
+				for i, pr := range p.probs {
+					s += pr * math.Exp(lam*float64(i))
+				}
+				b := (float64(T)*math.Log(s) + math.Log(2/tau)) / lam
+				if k > 0 {
+					dhi = min(dhi, int(math.Ceil(b)))
+				} else {
+					dlo = max(dlo, int(math.Floor(b)))
+				}
 			}
-			lam := float64(k) / float64(n)
-			var s float64
-			for i, pr := range p.probs {
-				s += pr * math.Exp(lam*float64(i))
+			if lo < dlo || hi > dhi {
+				t.Errorf("τ = %g: window [%d, %d] wider than dp_accounting's [%d, %d]", tau, lo, hi, dlo, dhi)
 			}
-			b := (float64(T)*math.Log(s) + math.Log(2/tau)) / lam
-			if k > 0 {
-				dhi = min(dhi, int(math.Ceil(b)))
-			} else {
-				dlo = max(dlo, int(math.Floor(b)))
-			}
-		}
-		if lo < dlo || hi > dhi {
-			t.Errorf("τ = %g: window [%d, %d] wider than dp_accounting's [%d, %d]", tau, lo, hi, dlo, dhi)
-		}
+		})
 	}
 }

@@ -139,7 +139,8 @@ func decode(t testing.TB, data []byte, now func() time.Time) []uv.Event {
 }
 
 // hostileInputs are the seeds of FuzzInput and the cases of
-// TestDecoderSurvives: what crashed or deafened the explorer.
+// TestDecoderSurvives: inputs that would crash or deafen an unguarded
+// explorer.
 var hostileInputs = []string{
 	csiParams(33),
 	csiParams(34) + "q",

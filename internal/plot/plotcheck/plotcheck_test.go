@@ -2,6 +2,7 @@ package plotcheck
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -135,9 +136,11 @@ func TestNot16x9(t *testing.T) {
 		{Width: 1920, Height: 1080, ViewBox: [4]float64{0, 0, 960, 720}},
 		{Width: 1921, Height: 1080},
 	} {
-		if f.Is16x9() {
-			t.Errorf("%+v reads as 16:9", f)
-		}
+		t.Run(fmt.Sprintf("%dx%d viewBox %v", f.Width, f.Height, f.ViewBox), func(t *testing.T) {
+			if f.Is16x9() {
+				t.Errorf("%+v reads as 16:9", f)
+			}
+		})
 	}
 	if !(Facts{Width: 1280, Height: 720, ViewBox: [4]float64{0, 0, 960, 540}}).Is16x9() {
 		t.Error("1280×720 with a 960×540 viewBox does not read as 16:9")
