@@ -146,10 +146,11 @@ func Figure1() SummaryTable {
 }
 
 // Markdown renders the table as a GitHub-flavoured Markdown table, with
-// the caption above and the notes and provenance below.
+// the caption above (its labels of the paper as the PDF numbers them,
+// Cite) and the notes and provenance below.
 func (t SummaryTable) Markdown() string {
 	var b strings.Builder
-	b.WriteString(t.Caption + "\n\n")
+	b.WriteString(Cite(t.Caption) + "\n\n")
 	b.WriteString("| " + strings.Join(t.Columns[:], " | ") + " |\n")
 	b.WriteString("|---|---|---|---|\n")
 	esc := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

@@ -81,6 +81,11 @@ func TestFigure1Content(t *testing.T) {
 			t.Errorf("Markdown lacks %q", s)
 		}
 	}
+	// The caption cites the non-smooth theorems as the PDF numbers them
+	// (paperNumbers, from the paper's own LaTeX), not by their labels.
+	if !strings.Contains(md, "See Theorem 12 and Theorem 18 for non-smooth upper bounds.") || strings.Contains(md, "[thm:") {
+		t.Errorf("Markdown's caption does not cite the PDF's theorem numbers:\n%s", strings.SplitN(md, "\n", 2)[0])
+	}
 	// A fresh value each call: editing one does not change the next.
 	fig.Rows[0].Title = "changed"
 	if Figure1().Rows[0].Title == "changed" {
