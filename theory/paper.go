@@ -76,6 +76,9 @@ var citePattern = func() *regexp.Regexp {
 // replaced too (the table's name is the PDF's). A match inside a longer
 // word is left alone.
 func Cite(text string) string {
+	if !mayCite(text) {
+		return text
+	}
 	ms := citePattern.FindAllStringSubmatchIndex(text, -1)
 	if ms == nil {
 		return text
@@ -114,11 +117,60 @@ func Cite(text string) string {
 	return b.String()
 }
 
+// labelsByPrefix are the paper's labels by their first three bytes;
+// shortLabels those shorter.
+var labelsByPrefix, shortLabels = func() (map[string][]string, []string) {
+	m := make(map[string][]string)
+	var short []string
+	for l := range paperNumbers {
+		if len(l) < 3 {
+			short = append(short, l)
+			continue
+		}
+		m[l[:3]] = append(m[l[:3]], l)
+	}
+	return m, short
+}()
+
+// labelFirstByte marks the bytes a label starts with.
+var labelFirstByte = func() (b [256]bool) {
+	for l := range paperNumbers {
+		b[l[0]] = true
+	}
+	return b
+}()
+
+// mayCite reports whether text contains a label of the paper, without
+// which citePattern cannot match: a scan of its bytes, where the pattern
+// (an alternation of every label) costs a regular-expression search that
+// made building the command tree's help take a tenth of a second.
+func mayCite(text string) bool {
+	for _, l := range shortLabels {
+		if strings.Contains(text, l) {
+			return true
+		}
+	}
+	for i := 0; i+3 <= len(text); i++ {
+		if !labelFirstByte[text[i]] {
+			continue
+		}
+		for _, l := range labelsByPrefix[text[i:i+3]] {
+			if strings.HasPrefix(text[i:], l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 // CiteFirst is the first label of the paper cited in text, as the PDF
 // prints it ("Proposition 30"), or "" when text cites none.
 func CiteFirst(text string) string {
+	if !mayCite(text) {
+		return ""
+	}
 	for _, m := range citePattern.FindAllStringSubmatchIndex(text, -1) {
 		if ref, ok := paperNumbers[text[m[6]:m[7]]]; ok {
 			return ref.String()

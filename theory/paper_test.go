@@ -110,6 +110,25 @@ func TestCite(t *testing.T) {
 	}
 }
 
+// TestMayCiteFindsEveryLabel: Cite's scan for a label, which spares the
+// regular expression a text without one, finds every label of the paper
+// wherever it sits in a text (start, middle, end, after a bracket) and
+// agrees with the pattern itself on texts with and without labels.
+func TestMayCiteFindsEveryLabel(t *testing.T) {
+	for _, l := range PaperLabels() {
+		for _, text := range []string{l, "see " + l, "Theorem [" + l + "] holds", "(" + l + ")"} {
+			if !mayCite(text) {
+				t.Errorf("mayCite(%q) = false", text)
+			}
+		}
+	}
+	for _, text := range []string{"", "no label here: thm: none", "eq", "Kamath, Liu & Zhang 2022, Theorem 5.4", "the step size η (--step)"} {
+		if mayCite(text) != citePattern.MatchString(text) {
+			t.Errorf("mayCite(%q) = %v, the pattern says %v", text, mayCite(text), citePattern.MatchString(text))
+		}
+	}
+}
+
 // labelHead is how each of the paper's labels begins in its source: a
 // word and a colon (thm:, lem:, app:, ass:, …).
 var labelHead = regexp.MustCompile(`\b(thm|lem|lemma|prop|cor|rem|def|ass|app|sec|subsec|subsub|alg|eq|example):`)
