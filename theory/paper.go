@@ -1,7 +1,6 @@
 package theory
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -53,21 +52,117 @@ func PaperLabels() []string {
 var citeWords = []string{"Theorems", "Theorem", "Lemmas", "Lemma", "Propositions", "Proposition", "Assumptions", "Assumption",
 	"Corollary", "Definition", "Remark", "Example", "Appendix", "Section", "Algorithm", "Eq.", "eq.", "equation"}
 
-// citePattern matches a label, bare or in brackets, with the word before
-// it; the labels longest first, so that "eq:cheb" is not read as "eq:c".
-var citePattern = func() *regexp.Regexp {
+// labelsByLength are the paper's labels, longest first (equal lengths in
+// sorted order), so that "eq:cheb" is not read as "eq:c".
+var labelsByLength = func() []string {
 	labels := PaperLabels()
 	sort.SliceStable(labels, func(i, j int) bool { return len(labels[i]) > len(labels[j]) })
-	q := make([]string, len(labels))
-	for i, l := range labels {
-		q[i] = regexp.QuoteMeta(l)
-	}
-	w := make([]string, len(citeWords))
-	for i, c := range citeWords {
-		w[i] = regexp.QuoteMeta(c)
-	}
-	return regexp.MustCompile(`(?:(` + strings.Join(w, "|") + `)\s+)?(\[)?(` + strings.Join(q, "|") + `)(\])?`)
+	return labels
 }()
+
+// citeMatches are the matches in text, leftmost first and not
+// overlapping, of the pattern
+//
+//	(?:(WORD)\s+)?(\[)?(LABEL)(\])?
+//
+// WORD one of citeWords and LABEL one of labelsByLength, each alternation
+// in its order (the first that matches wins): a label, bare or in
+// brackets, with the word before it. Each match is given as
+// regexp.FindAllStringSubmatchIndex gives it (start, end, then each
+// group's start and end, −1 for a group that did not take part), without
+// a regular expression, whose automaton for an alternation of every label
+// costs milliseconds to build and a scan of every text a command's help
+// holds. TestCiteMatchesThePattern holds it to the regular expression.
+func citeMatches(text string) [][]int {
+	var out [][]int
+	for i := 0; i < len(text); {
+		if m := citeMatchAt(text, i); m != nil {
+			out = append(out, m)
+			i = m[1]
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+// citeMatchAt is the match of citeMatches' pattern that starts at i, or
+// nil.
+func citeMatchAt(text string, i int) []int {
+	if citeWordFirstByte[text[i]] {
+		for _, w := range citeWords {
+			if !strings.HasPrefix(text[i:], w) {
+				continue
+			}
+			k := i + len(w)
+			for k < len(text) && isPerlSpace(text[k]) {
+				k++
+			}
+			if k == i+len(w) {
+				continue
+			}
+			if m := citeLabelAt(text, k); m != nil {
+				m[0], m[2], m[3] = i, i, i+len(w)
+				return m
+			}
+		}
+	}
+	return citeLabelAt(text, i)
+}
+
+// citeLabelAt is the match of (\[)?(LABEL)(\])? at k, with no word.
+func citeLabelAt(text string, k int) []int {
+	m := []int{k, 0, -1, -1, -1, -1, -1, -1, -1, -1}
+	if k < len(text) && text[k] == '[' {
+		if l := labelAt(text, k+1); l > 0 {
+			m[4], m[5] = k, k+1
+			k++
+		}
+	}
+	l := labelAt(text, k)
+	if l == 0 {
+		return nil
+	}
+	m[6], m[7] = k, k+l
+	m[1] = k + l
+	if m[1] < len(text) && text[m[1]] == ']' {
+		m[8], m[9] = m[1], m[1]+1
+		m[1]++
+	}
+	return m
+}
+
+// labelAt is the length of the longest label of the paper that text has
+// at k (0: none).
+func labelAt(text string, k int) int {
+	best := 0
+	for _, l := range shortLabels {
+		if len(l) > best && strings.HasPrefix(text[k:], l) {
+			best = len(l)
+		}
+	}
+	if k+3 <= len(text) && labelFirstByte[text[k]] {
+		for _, l := range labelsByPrefix[text[k:k+3]] {
+			if len(l) > best && strings.HasPrefix(text[k:], l) {
+				best = len(l)
+			}
+		}
+	}
+	return best
+}
+
+// citeWordFirstByte marks the bytes a word of citeWords starts with.
+var citeWordFirstByte = func() (b [256]bool) {
+	for _, w := range citeWords {
+		b[w[0]] = true
+	}
+	return b
+}()
+
+// isPerlSpace is the regular expressions' \s: [\t\n\f\r ].
+func isPerlSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
 
 // Cite rewrites every label of the paper in text as the PDF prints it:
 // "Theorem [thm: convex ACSA one pass]" and "thm: convex ACSA one pass"
@@ -79,7 +174,7 @@ func Cite(text string) string {
 	if !mayCite(text) {
 		return text
 	}
-	ms := citePattern.FindAllStringSubmatchIndex(text, -1)
+	ms := citeMatches(text)
 	if ms == nil {
 		return text
 	}
@@ -141,9 +236,8 @@ var labelFirstByte = func() (b [256]bool) {
 }()
 
 // mayCite reports whether text contains a label of the paper, without
-// which citePattern cannot match: a scan of its bytes, where the pattern
-// (an alternation of every label) costs a regular-expression search that
-// made building the command tree's help take a tenth of a second.
+// which citeMatches finds none: a scan of its bytes, which spares most
+// texts (a command's help, a flag's usage) the match at every byte.
 func mayCite(text string) bool {
 	for _, l := range shortLabels {
 		if strings.Contains(text, l) {
@@ -171,7 +265,7 @@ func CiteFirst(text string) string {
 	if !mayCite(text) {
 		return ""
 	}
-	for _, m := range citePattern.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range citeMatches(text) {
 		if ref, ok := paperNumbers[text[m[6]:m[7]]]; ok {
 			return ref.String()
 		}
