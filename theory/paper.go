@@ -52,116 +52,146 @@ func PaperLabels() []string {
 var citeWords = []string{"Theorems", "Theorem", "Lemmas", "Lemma", "Propositions", "Proposition", "Assumptions", "Assumption",
 	"Corollary", "Definition", "Remark", "Example", "Appendix", "Section", "Algorithm", "Eq.", "eq.", "equation"}
 
-// labelsByLength are the paper's labels, longest first (equal lengths in
-// sorted order), so that "eq:cheb" is not read as "eq:c".
-var labelsByLength = func() []string {
+// citeLabels are the paper's labels by their first two bytes, each list
+// longest first, so that "eq:cheb" is not read as "eq:c" (every label
+// is ASCII and at least two bytes long: TestCiteLabelsIndexable).
+var citeLabels = func() map[[2]byte][]string {
 	labels := PaperLabels()
 	sort.SliceStable(labels, func(i, j int) bool { return len(labels[i]) > len(labels[j]) })
-	return labels
-}()
-
-// citeMatches are the matches in text, leftmost first and not
-// overlapping, of the pattern
-//
-//	(?:(WORD)\s+)?(\[)?(LABEL)(\])?
-//
-// WORD one of citeWords and LABEL one of labelsByLength, each alternation
-// in its order (the first that matches wins): a label, bare or in
-// brackets, with the word before it. Each match is given as
-// regexp.FindAllStringSubmatchIndex gives it (start, end, then each
-// group's start and end, −1 for a group that did not take part), without
-// a regular expression, whose automaton for an alternation of every label
-// costs milliseconds to build and a scan of every text a command's help
-// holds. TestCiteMatchesThePattern holds it to the regular expression.
-func citeMatches(text string) [][]int {
-	var out [][]int
-	for i := 0; i < len(text); {
-		if m := citeMatchAt(text, i); m != nil {
-			out = append(out, m)
-			i = m[1]
-			continue
-		}
-		i++
-	}
-	return out
-}
-
-// citeMatchAt is the match of citeMatches' pattern that starts at i, or
-// nil.
-func citeMatchAt(text string, i int) []int {
-	if citeWordFirstByte[text[i]] {
-		for _, w := range citeWords {
-			if !strings.HasPrefix(text[i:], w) {
-				continue
-			}
-			k := i + len(w)
-			for k < len(text) && isPerlSpace(text[k]) {
-				k++
-			}
-			if k == i+len(w) {
-				continue
-			}
-			if m := citeLabelAt(text, k); m != nil {
-				m[0], m[2], m[3] = i, i, i+len(w)
-				return m
-			}
-		}
-	}
-	return citeLabelAt(text, i)
-}
-
-// citeLabelAt is the match of (\[)?(LABEL)(\])? at k, with no word.
-func citeLabelAt(text string, k int) []int {
-	m := []int{k, 0, -1, -1, -1, -1, -1, -1, -1, -1}
-	if k < len(text) && text[k] == '[' {
-		if l := labelAt(text, k+1); l > 0 {
-			m[4], m[5] = k, k+1
-			k++
-		}
-	}
-	l := labelAt(text, k)
-	if l == 0 {
-		return nil
-	}
-	m[6], m[7] = k, k+l
-	m[1] = k + l
-	if m[1] < len(text) && text[m[1]] == ']' {
-		m[8], m[9] = m[1], m[1]+1
-		m[1]++
+	m := make(map[[2]byte][]string)
+	for _, l := range labels {
+		k := [2]byte{l[0], l[1]}
+		m[k] = append(m[k], l)
 	}
 	return m
-}
-
-// labelAt is the length of the longest label of the paper that text has
-// at k (0: none).
-func labelAt(text string, k int) int {
-	best := 0
-	for _, l := range shortLabels {
-		if len(l) > best && strings.HasPrefix(text[k:], l) {
-			best = len(l)
-		}
-	}
-	if k+3 <= len(text) && labelFirstByte[text[k]] {
-		for _, l := range labelsByPrefix[text[k:k+3]] {
-			if len(l) > best && strings.HasPrefix(text[k:], l) {
-				best = len(l)
-			}
-		}
-	}
-	return best
-}
-
-// citeWordFirstByte marks the bytes a word of citeWords starts with.
-var citeWordFirstByte = func() (b [256]bool) {
-	for _, w := range citeWords {
-		b[w[0]] = true
-	}
-	return b
 }()
 
-// isPerlSpace is the regular expressions' \s: [\t\n\f\r ].
-func isPerlSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+// citeWordsByHead are citeWords by their first two bytes, in
+// citeWords' order.
+var citeWordsByHead = func() map[[2]byte][]string {
+	m := make(map[[2]byte][]string)
+	for _, w := range citeWords {
+		k := [2]byte{w[0], w[1]}
+		m[k] = append(m[k], w)
+	}
+	return m
+}()
+
+// citeHeads marks the two bytes a match can begin with: a cite word's
+// or a label's first two, or "[" and a label's first.
+var citeHeads = func() *[1 << 16]bool {
+	var h [1 << 16]bool
+	head := func(a, b byte) { h[int(a)<<8|int(b)] = true }
+	for _, w := range citeWords {
+		head(w[0], w[1])
+	}
+	for _, l := range PaperLabels() {
+		head(l[0], l[1])
+		head('[', l[0])
+	}
+	return &h
+}()
+
+// labelAt is the end of the longest label of the paper that text[i:]
+// starts with, or −1.
+func labelAt(text string, i int) int {
+	if i+1 >= len(text) {
+		return -1
+	}
+	for _, l := range citeLabels[[2]byte{text[i], text[i+1]}] {
+		if strings.HasPrefix(text[i:], l) {
+			return i + len(l)
+		}
+	}
+	return -1
+}
+
+// isSpace is RE2's \s: [\t\n\f\r ].
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// citeMatchAt matches, at text[p:], an optional cite word and white space,
+// an optional "[", a label and an optional "]" — the first that matches
+// in that order of preference, as the regular expression
+// (?:(word)\s+)?(\[)?(label)(\])? would (leftmost-first, the words in
+// citeWords' order, the labels longest first). m is as
+// regexp.FindStringSubmatchIndex gives it: the match, the word, "[", the
+// label, "]", −1 for what is absent.
+func citeMatchAt(text string, p int) (m [10]int, ok bool) {
+	m = [10]int{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	if p+1 >= len(text) {
+		return m, false
+	}
+	found := false
+	for _, w := range citeWordsByHead[[2]byte{text[p], text[p+1]}] {
+		if !strings.HasPrefix(text[p:], w) {
+			continue
+		}
+		q := p + len(w)
+		for q < len(text) && isSpace(text[q]) {
+			q++
+		}
+		if q == p+len(w) {
+			continue
+		}
+		if open, ls, le := bracketLabel(text, q); le >= 0 {
+			m[2], m[3], m[4], m[5], m[6], m[7] = p, p+len(w), open, open+1, ls, le
+			found = true
+			break
+		}
+	}
+	if !found {
+		open, ls, le := bracketLabel(text, p)
+		if le < 0 {
+			return m, false
+		}
+		m[4], m[5], m[6], m[7] = open, open+1, ls, le
+	}
+	if m[4] < 0 {
+		m[5] = -1
+	}
+	end := m[7]
+	if end < len(text) && text[end] == ']' {
+		m[8], m[9] = end, end+1
+		end++
+	}
+	m[0], m[1] = p, end
+	return m, true
+}
+
+// bracketLabel matches "[label" (open is the bracket's index) or else
+// "label" (open is −1) at text[q:]: the label's start and end, or end −1.
+func bracketLabel(text string, q int) (open, start, end int) {
+	if q < len(text) && text[q] == '[' {
+		if e := labelAt(text, q+1); e >= 0 {
+			return q, q + 1, e
+		}
+	}
+	if e := labelAt(text, q); e >= 0 {
+		return -1, q, e
+	}
+	return -1, -1, -1
+}
+
+// citeMatches are the successive non-overlapping matches of citeMatchAt,
+// leftmost first, as regexp's FindAllStringSubmatchIndex finds them.
+// Every word, label and bracket is ASCII and every match is at least two
+// bytes long, so a match starts only at an ASCII byte with a head of
+// citeHeads after it, never inside a multi-byte rune.
+func citeMatches(text string) [][10]int {
+	var out [][10]int
+	for p := 0; p+1 < len(text); {
+		if text[p] >= utf8.RuneSelf || !citeHeads[int(text[p])<<8|int(text[p+1])] {
+			p++
+			continue
+		}
+		if m, ok := citeMatchAt(text, p); ok {
+			out = append(out, m)
+			p = m[1]
+			continue
+		}
+		p++
+	}
+	return out
 }
 
 // Cite rewrites every label of the paper in text as the PDF prints it:
@@ -171,9 +201,6 @@ func isPerlSpace(c byte) bool {
 // replaced too (the table's name is the PDF's). A match inside a longer
 // word is left alone.
 func Cite(text string) string {
-	if !mayCite(text) {
-		return text
-	}
 	ms := citeMatches(text)
 	if ms == nil {
 		return text
@@ -212,59 +239,11 @@ func Cite(text string) string {
 	return b.String()
 }
 
-// labelsByPrefix are the paper's labels by their first three bytes;
-// shortLabels those shorter.
-var labelsByPrefix, shortLabels = func() (map[string][]string, []string) {
-	m := make(map[string][]string)
-	var short []string
-	for l := range paperNumbers {
-		if len(l) < 3 {
-			short = append(short, l)
-			continue
-		}
-		m[l[:3]] = append(m[l[:3]], l)
-	}
-	return m, short
-}()
-
-// labelFirstByte marks the bytes a label starts with.
-var labelFirstByte = func() (b [256]bool) {
-	for l := range paperNumbers {
-		b[l[0]] = true
-	}
-	return b
-}()
-
-// mayCite reports whether text contains a label of the paper, without
-// which citeMatches finds none: a scan of its bytes, which spares most
-// texts (a command's help, a flag's usage) the match at every byte.
-func mayCite(text string) bool {
-	for _, l := range shortLabels {
-		if strings.Contains(text, l) {
-			return true
-		}
-	}
-	for i := 0; i+3 <= len(text); i++ {
-		if !labelFirstByte[text[i]] {
-			continue
-		}
-		for _, l := range labelsByPrefix[text[i:i+3]] {
-			if strings.HasPrefix(text[i:], l) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
 // CiteFirst is the first label of the paper cited in text, as the PDF
 // prints it ("Proposition 30"), or "" when text cites none.
 func CiteFirst(text string) string {
-	if !mayCite(text) {
-		return ""
-	}
 	for _, m := range citeMatches(text) {
 		if ref, ok := paperNumbers[text[m[6]:m[7]]]; ok {
 			return ref.String()
