@@ -160,11 +160,19 @@ func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, 
 	// out[k] = seq[(lo + k) mod L]: the window from lo to the end of seq,
 	// then from its start.
 	head := min(outLen, L-lo%L)
+	// FFT rounding leaves ±1e−17·max; a negative mass is 0 (a comparison,
+	// not math.Max, which is a call a point on amd64).
 	for k, v := range seq[lo%L : lo%L+head] {
-		out[k] = math.Max(0, v*inv) // FFT rounding leaves ±1e−17·max; a negative mass is 0
+		if v *= inv; v < 0 {
+			v = 0
+		}
+		out[k] = v
 	}
 	for k, v := range seq[:outLen-head] {
-		out[head+k] = math.Max(0, v*inv)
+		if v *= inv; v < 0 {
+			v = 0
+		}
+		out[head+k] = v
 	}
 	// Mass at +∞ after T compositions: 1 − (1 − inf)^T.
 	inf := -math.Expm1(float64(T)*math.Log1p(-p.inf)) + tau
