@@ -12,11 +12,14 @@ import (
 // evaluations; the answer must be, bit for bit, the one the bisections give
 // when every point they visit is evaluated (plain), over random questions
 // (fixed seed) under both adjacencies: RDP at many, PLD at a few small T
-// (a plain PLD calibration evaluates each grid ~15 times).
+// (a plain PLD calibration evaluates each grid ~15 times). PLD's fast path
+// is forced to miss (its point 1% below the prediction), so that the
+// default grid's bisection runs after it, that point in its model.
 func TestCalibrationAnswersAsThePlainBisection(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 4))
 	run := func(k Kind, adj Adjacency, q float64, T int, target, delta float64, plain bool) (*calibration, float64, error) {
-		c := &calibration{ctx: context.Background(), k: k, adj: adj, q: q, steps: T, target: target, delta: delta, plain: plain}
+		c := newCalibration(context.Background(), k, adj, q, T, target, delta)
+		c.plain, c.margin = plain, -0.01
 		s, err := c.solve()
 		return c, s, err
 	}
@@ -36,27 +39,78 @@ func TestCalibrationAnswersAsThePlainBisection(t *testing.T) {
 			if got != want || (err == nil) != (werr == nil) {
 				t.Errorf("%v %v q = %.4g, T = %d, ε' = %.4g, δ = %.3g: σ = %.17g (%v), the plain bisection's %.17g (%v)", k, adj, q, T, target, delta, got, err, want, werr)
 			}
-			if k == PLD && len(c.fine.pts) > 6 {
-				t.Errorf("%v %v q = %.4g, T = %d: %d evaluations on the default grid, want at most 6", k, adj, q, T, len(c.fine.pts))
+			if k == PLD && (len(c.fine.pts) < 2 || c.fine.pts[1].ok) {
+				t.Errorf("%v %v q = %.4g, T = %d: the fast path did not miss (%d evaluations)", k, adj, q, T, len(c.fine.pts))
 			}
+			if k == PLD && len(c.fine.pts) > 7 {
+				t.Errorf("%v %v q = %.4g, T = %d: %d evaluations on the default grid, want at most 7", k, adj, q, T, len(c.fine.pts))
+			}
+		}
+	}
+}
+
+// PLD's fast path: over settings from dp-sgd's range (T small enough for
+// the plain bisection, which evaluates the default grid ~15 times, to be
+// the reference), the answer meets the target on the default grid (a
+// fresh PLDEpsilon, not the calibration's own evaluation), lies between
+// the plain bisection's answer σ* over 1 + CalibrateTol (the smallest σ
+// that meets, to the bisection's width) and σ*·(1 + PredictMargin), and
+// costs one evaluation of the default grid besides the one at MaxSigma.
+func TestCalibrationFastPathIsNearThePlainBisection(t *testing.T) {
+	for _, c := range []struct {
+		q             float64
+		T             int
+		target, delta float64
+	}{
+		{0.064, 16, 0.5, 1e-5},
+		{0.0256, 40, 4.3771780956812245, 1e-5},
+		{0.256, 20, 10, 1e-5},
+		{0.1, 50, 2, 1e-6},
+		{1, 5, 3, 1e-5},
+		{0.01, 300, 0.3, 1e-9},
+	} {
+		for _, adj := range []Adjacency{ReplaceOne, AddRemove} {
+			t.Run(fmt.Sprintf("%v/q=%g/T=%d/eps=%g/delta=%g", adj, c.q, c.T, c.target, c.delta), func(t *testing.T) {
+				fast := newCalibration(context.Background(), PLD, adj, c.q, c.T, c.target, c.delta)
+				got, err := fast.solve()
+				if err != nil {
+					t.Fatal(err)
+				}
+				plain := newCalibration(context.Background(), PLD, adj, c.q, c.T, c.target, c.delta)
+				plain.plain = true
+				want, err := plain.solve()
+				if err != nil {
+					t.Fatal(err)
+				}
+				e, err := PLDEpsilon(Mechanism{Sigma: got, Q: c.q, Steps: c.T, Adjacency: adj}, c.delta, PLDOptions{})
+				if err != nil || e > c.target {
+					t.Errorf("σ = %.9g: ε' = %.9g (%v), over the target %.9g", got, e, err, c.target)
+				}
+				if !(got >= want/(1+CalibrateTol) && got <= want*(1+PredictMargin)) {
+					t.Errorf("σ = %.9g, the plain bisection's %.9g: ratio − 1 = %.3g, want within [−%g, %g]", got, want, got/want-1, CalibrateTol, PredictMargin)
+				}
+				if n := len(fast.fine.pts); n != 2 {
+					t.Errorf("%d evaluations of the default grid, want 2 (σ = MaxSigma and the fast path's)", n)
+				}
+			})
 		}
 	}
 }
 
 // At dp-sgd's defaults (n = 10⁵: q = 256/10⁵, T = 1954; ε = 1, so
 // ε' = 4.37718 at δ = 10⁻⁵) the PLD calibration evaluates the default grid
-// at the bracket's two ends only (and once at σ = MaxSigma), and keeps the
-// answer's composed distribution for the run's accounting: PLDBounds then
-// reads it, and it is the one a fresh composition gives.
-func TestCalibrationAtTheDefaultsEvaluatesTwice(t *testing.T) {
+// once (and once at σ = MaxSigma), and keeps the answer's composed
+// distribution for the run's accounting: PLDBounds then reads it, and it
+// is the one a fresh composition gives.
+func TestCalibrationAtTheDefaultsEvaluatesOnce(t *testing.T) {
 	const q, T, target, delta = 256.0 / 100000, 1954, 4.3771780956812245, 1e-5
-	c := &calibration{ctx: context.Background(), k: PLD, adj: ReplaceOne, q: q, steps: T, target: target, delta: delta}
+	c := newCalibration(context.Background(), PLD, ReplaceOne, q, T, target, delta)
 	s, err := c.solve()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := len(c.fine.pts); got > 3 {
-		t.Errorf("%d evaluations of the default grid, want 3 (σ = MaxSigma and the bracket's ends)", got)
+	if got := len(c.fine.pts); got != 2 {
+		t.Errorf("%d evaluations of the default grid, want 2 (σ = MaxSigma and the fast path's)", got)
 	}
 	if c.kept == nil || c.kept.s != s {
 		t.Fatalf("the answer's composed distribution was not kept (σ = %g)", s)

@@ -51,7 +51,8 @@
 // a target (ε', δ) of the whole search.
 //
 // [Calibrate] inverts either accountant: the smallest noise multiplier whose
-// accounted ε' meets a target, never one that misses it.
+// accounted ε' meets a target (PLD: to within about [PredictMargin]), never
+// one that misses it.
 //
 // The package imports nothing of dpso's: the target it calibrates to (the
 // exact ε' of a zCDP budget, the full-batch Gaussian curve) is theory's

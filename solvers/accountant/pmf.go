@@ -244,6 +244,20 @@ func (s *pldScratch) output(slot, n int) []float64 {
 	return s.outs[slot][:n]
 }
 
+// take returns probs for the caller to keep: one of s's output buffers
+// is handed over (s allocates another at its next use), any other slice
+// is copied (a fresh composition's 3.5 MB at dp-sgd's defaults is then
+// neither copied nor faulted in twice).
+func (s *pldScratch) take(probs []float64) []float64 {
+	for i, o := range s.outs {
+		if len(probs) > 0 && cap(o) > 0 && &o[:1][0] == &probs[0] {
+			s.outs[i] = nil
+			return probs
+		}
+	}
+	return slices.Clone(probs)
+}
+
 // buffers returns the discretisation's two buffers of length n.
 func (s *pldScratch) buffers(n int) (ds, probs []float64) {
 	if s == nil {
