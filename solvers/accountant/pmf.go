@@ -144,7 +144,9 @@ func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, 
 		return nil, err
 	}
 	w := s.fft(L)
-	seq, c := w.seq, w.c
+	// The sequence, its inverse transform and the result share one buffer
+	// (the FFT copies its input before transforming it).
+	seq, c := s.output(slot, L), w.c
 	copy(seq, p.probs)
 	clear(seq[len(p.probs):])
 	w.f.Coefficients(c, seq)
@@ -155,36 +157,32 @@ func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, 
 		return nil, err
 	}
 	w.f.Sequence(seq, c)
-	out := s.output(slot, outLen)
+	// out[k] = seq[(lo + k) mod L]: rotated left by lo mod L in place
+	// (three reversals), then cut to the window.
+	if r := lo % L; r > 0 {
+		slices.Reverse(seq[:r])
+		slices.Reverse(seq[r:])
+		slices.Reverse(seq)
+	}
+	out := seq[:outLen]
 	inv := 1 / float64(L)
-	// out[k] = seq[(lo + k) mod L]: the window from lo to the end of seq,
-	// then from its start.
-	head := min(outLen, L-lo%L)
 	// FFT rounding leaves ±1e−17·max; a negative mass is 0 (a comparison,
 	// not math.Max, which is a call a point on amd64).
-	for k, v := range seq[lo%L : lo%L+head] {
+	for k, v := range out {
 		if v *= inv; v < 0 {
 			v = 0
 		}
 		out[k] = v
-	}
-	for k, v := range seq[:outLen-head] {
-		if v *= inv; v < 0 {
-			v = 0
-		}
-		out[head+k] = v
 	}
 	// Mass at +∞ after T compositions: 1 − (1 − inf)^T.
 	inf := -math.Expm1(float64(T)*math.Log1p(-p.inf)) + tau
 	return &pmf{h: p.h, lower: p.lower*T + lo, probs: out, inf: math.Min(1, inf)}, nil
 }
 
-// fftWork is an FFT of one length with its buffers: the sequence and its
-// coefficients.
+// fftWork is an FFT of one length with its buffer of coefficients.
 type fftWork struct {
-	f   *fourier.FFT
-	seq []float64
-	c   []complex128
+	f *fourier.FFT
+	c []complex128
 }
 
 // pldScratch is the working memory of a sequence of PLD computations (one
@@ -219,7 +217,7 @@ func (s *pldScratch) fft(L int) *fftWork {
 		return newFFTWork(L)
 	}
 	for i, w := range s.ffts {
-		if w != nil && len(w.seq) == L {
+		if w != nil && w.f.Len() == L {
 			s.ffts[0], s.ffts[i] = w, s.ffts[0]
 			return w
 		}
@@ -230,7 +228,7 @@ func (s *pldScratch) fft(L int) *fftWork {
 }
 
 func newFFTWork(L int) *fftWork {
-	return &fftWork{f: fourier.NewFFT(L), seq: make([]float64, L), c: make([]complex128, L/2+1)}
+	return &fftWork{f: fourier.NewFFT(L), c: make([]complex128, L/2+1)}
 }
 
 // output returns output buffer number slot, of length n.
