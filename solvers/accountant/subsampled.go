@@ -295,7 +295,7 @@ func (g sgLoss) connectDots(h, logMass float64) (*pmf, error) {
 	return g.connectDotsIn(h, logMass, nil)
 }
 
-// connectDotsIn is connectDots in the buffers of s (nil: its own); the
+// connectDotsIn is connectDots in the buffer of s (nil: its own); the
 // returned distribution's masses are then s's, until its next use.
 func (g sgLoss) connectDotsIn(h, logMass float64, s *pldScratch) (*pmf, error) {
 	lx, ux := g.truncation(logMass)
@@ -308,7 +308,7 @@ func (g sgLoss) connectDotsIn(h, logMass float64, s *pldScratch) (*pmf, error) {
 	}
 	iLo, iHi := int(fLo), int(fHi)
 	n := iHi - iLo + 1
-	ds, probs := s.buffers(n)
+	ds := s.buffer(n)
 	if err := g.deltas(ds, iLo, h, s); err != nil {
 		return nil, err
 	}
@@ -320,17 +320,23 @@ func (g sgLoss) connectDotsIn(h, logMass float64, s *pldScratch) (*pmf, error) {
 	if n == 1 {
 		return &pmf{h: h, lower: iLo, probs: []float64{1 - ds[0]}, inf: ds[0]}, nil
 	}
+	// The masses overwrite the divergences in place: mass i reads δ at
+	// i − 1 (kept in prev), i and i + 1.
 	em1 := math.Expm1(h)
 	eh := math.Exp(h)
+	probs, inf := ds, ds[n-1]
+	prev := ds[0]
 	probs[0] = 1 - ds[0] + (ds[1]-ds[0])/em1
 	for i := 1; i < n-1; i++ {
-		probs[i] = ((ds[i+1] - ds[i]) - eh*(ds[i]-ds[i-1])) / em1
+		cur := ds[i]
+		probs[i] = ((ds[i+1] - cur) - eh*(cur-prev)) / em1
+		prev = cur
 	}
-	probs[n-1] = (ds[n-1] - ds[n-2]) / math.Expm1(-h)
+	probs[n-1] = (inf - prev) / math.Expm1(-h)
 	for i, v := range probs {
 		if !(v > 0) {
 			probs[i] = 0
 		}
 	}
-	return &pmf{h: h, lower: iLo, probs: probs, inf: ds[n-1]}, nil
+	return &pmf{h: h, lower: iLo, probs: probs, inf: inf}, nil
 }
