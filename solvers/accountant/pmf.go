@@ -188,13 +188,13 @@ type fftWork struct {
 // pldScratch is the working memory of a sequence of PLD computations (one
 // calibration's, tens of them): the FFTs by length (setting one up
 // computes its twiddle factors, and its buffers are megabytes) and the
-// buffers of one step's discretisation, reused from one computation to the
+// buffer of one step's discretisation, reused from one computation to the
 // next; what a computation returns is never in it. Not safe for
 // concurrent use; a nil *pldScratch allocates afresh.
 type pldScratch struct {
-	ffts      [2]*fftWork // the two most recently used lengths, the latest first
-	ds, probs []float64
-	outs      [2][]float64 // the composed masses, one per adjacency direction
+	ffts [2]*fftWork // the two most recently used lengths, the latest first
+	ds   []float64
+	outs [2][]float64 // the composed masses, one per adjacency direction
 	// chernoff is each direction's latest Chernoff window's best λ
 	// (chernoffWindowHint's hint).
 	chernoff [2][2]int
@@ -256,15 +256,15 @@ func (s *pldScratch) take(probs []float64) []float64 {
 	return slices.Clone(probs)
 }
 
-// buffers returns the discretisation's two buffers of length n.
-func (s *pldScratch) buffers(n int) (ds, probs []float64) {
+// buffer returns the discretisation's buffer, of length n.
+func (s *pldScratch) buffer(n int) []float64 {
 	if s == nil {
-		return make([]float64, n), make([]float64, n)
+		return make([]float64, n)
 	}
 	if cap(s.ds) < n {
-		s.ds, s.probs = make([]float64, n), make([]float64, n)
+		s.ds = make([]float64, n)
 	}
-	return s.ds[:n], s.probs[:n]
+	return s.ds[:n]
 }
 
 // composeWindow is selfComposeIn's window of indices [lo, hi] and its FFT
