@@ -188,3 +188,14 @@ func TestPRVValuesGolden(t *testing.T) {
 		})
 	}
 }
+
+// clamp01 is math.Min(1, math.Max(0, d)) bit for bit, signed zeros, NaN
+// and infinities included.
+func TestClamp01IsMinMax(t *testing.T) {
+	for _, d := range []float64{math.NaN(), math.Inf(-1), -1, -1e-300, math.Copysign(0, -1), 0, 1e-300, 0.5, 1, math.Nextafter(1, 2), 7, math.Inf(1)} {
+		got, want := clamp01(d), math.Min(1, math.Max(0, d))
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("clamp01(%g) = %g (bits %x), math.Min(1, math.Max(0, ·)) %g (bits %x)", d, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	}
+}

@@ -167,7 +167,7 @@ func (g sgLoss) delta(eps float64) float64 {
 		return d
 	}
 	d := g.upperCDF(x) - math.Exp(eps+g.lowerLogCDF(x))
-	return math.Min(1, math.Max(0, d))
+	return clamp01(d)
 }
 
 // deltaLinear is delta's F_upper(x) − e^ε F_lower(x) with F_lower in
@@ -205,7 +205,19 @@ func (g sgLoss) deltaLinear(eps, x float64) (d float64, ok bool) {
 	default:
 		lo = (1-g.q)*p0 + g.q*normCDF((x-1)/s)
 	}
-	return math.Min(1, math.Max(0, up-math.Exp(eps)*lo)), true
+	return clamp01(up - math.Exp(eps)*lo), true
+}
+
+// clamp01 is math.Min(1, math.Max(0, d)) (−0 to +0, NaN kept) by
+// comparisons: math.Min and math.Max are calls on amd64, two a grid point.
+func clamp01(d float64) float64 {
+	if d <= 0 {
+		return 0
+	}
+	if d > 1 {
+		return 1
+	}
+	return d
 }
 
 // deltas sets ds[i] = δ((iLo + i)·h), the exact hockey-stick divergence
@@ -244,7 +256,11 @@ func (g sgLoss) deltas(ds []float64, iLo int, h float64, s *pldScratch) error {
 			continue
 		}
 		eps := float64(-j) * h
-		ds[j-iLo] = math.Min(1, -math.Expm1(-eps)+math.Exp(-eps)*ds[-j-iLo])
+		if d := -math.Expm1(-eps) + math.Exp(-eps)*ds[-j-iLo]; d > 1 {
+			ds[j-iLo] = 1
+		} else {
+			ds[j-iLo] = d // math.Min(1, d), NaN included, without its call
+		}
 	}
 	return nil
 }
