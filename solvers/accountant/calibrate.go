@@ -15,15 +15,18 @@ import (
 const CalibrateTol = 1e-4
 
 // PredictMargin is how far above its prediction of where the default PLD
-// grid meets the target [Calibrate] evaluates that grid first (relative).
-// The prediction (see [calibration.fineGuess]) falls within 3·10⁻⁴ below
-// and 10⁻⁴ above the default grid's bisection answer over dp-sgd's range
-// of settings (q from 6.4·10⁻⁵ to 1, T from 4 to 19 532, ε' from 0.3 to
-// 10, δ from 10⁻⁹ to 10⁻⁵, both adjacencies; TestPredictedSigmaIsNearThe
-// Bisection's), and 2–5·10⁻³ below it at a small ε' and a large T
-// (ε' = 0.5, T ≥ 7813), where that evaluation misses and the bisection
-// runs: 10⁻³ is three times the usual error below, and raises σ by about
-// 0.1% over the bisection's answer where it is taken.
+// grid meets the target [Calibrate] evaluates that grid (relative). Over
+// 98 settings of dp-sgd's range (q from 6.4·10⁻⁵ to 1, T from 4 to
+// 19 532, ε' from 0.3 to 10, δ from 10⁻⁹ to 10⁻⁵, both adjacencies) the
+// prediction from two coarse evaluations fell within 4.3·10⁻⁴ below and
+// 1.1·10⁻⁵ above the default grid's bisection answer where it was taken
+// (73 settings; the others are refused by its convergence check, mostly
+// at ε' = 0.5), and the prediction from the coarse bisection's answer
+// within 3·10⁻⁴ below and 10⁻⁴ above it, except at ε' = 0.5 and T ≥ 7813
+// (2–5·10⁻³ below, where that evaluation misses and the bisection runs):
+// 10⁻³ is over twice the largest error below, and raises σ by about 0.1%
+// over the bisection's answer where a prediction is taken
+// (TestCalibrationFastPathIsNearThePlainBisection).
 const PredictMargin = 1e-3
 
 // MaxSigma is the largest noise multiplier [Calibrate] tries.
@@ -44,13 +47,16 @@ const mediumH = 5e-4
 // evaluated by that accountant on its default grid and meets the target:
 // the result never overshoots the target. For RDP it is the bisection on
 // ln σ, which keeps the invariant ε'(σ_hi) ≤ target and returns σ_hi. For
-// PLD the bisection runs on a grid ten times coarser (h = 10⁻³, ten times
-// faster), giving σ₀; where the default grid (h = 10⁻⁴) meets the target
-// at σ₁ = min(σ₀, (1 + PredictMargin)·σ̂), σ̂ its prediction from the coarse
-// grid and a grid of h = 5·10⁻⁴ (see [CalibrateContext]), σ₁ is the answer
-// (one evaluation of the default grid; about 0.1% above the bisection's
-// answer, and never above the coarse grid's σ₀); where it misses, the
-// bisection continues on the default grid, from σ₀, to its own answer.
+// PLD, the default grid (h = 10⁻⁴) is first evaluated at σ₁ =
+// (1 + PredictMargin)·σ̂, σ̂ its prediction from two evaluations of a grid
+// ten times coarser (h = 10⁻³, ten times faster) and one of h = 5·10⁻⁴
+// (see [calibration.fastPath]), never above a σ that met the target on the
+// coarse grid: where it meets the target, σ₁ is the answer (one
+// evaluation of the default grid; about 0.1% above the bisection's
+// answer). Else the bisection runs on the coarse grid, giving σ₀, the
+// same prediction from σ₀ is tried (never above σ₀), and where that
+// misses too, the bisection continues on the default grid, from σ₀, to
+// its own answer.
 // Where a grid passes the cap, [composedPLD] widens it, so both stages may
 // end on a coarser grid than these (still pessimistic).
 // PLD refuses, with [ErrGridTooLarge], a target whose RDP-calibrated σ
@@ -90,9 +96,10 @@ var ErrNoSigma = errors.New("no noise multiplier up to 10⁶ meets the target")
 // one that was evaluated and met the target. A probe that needs more than
 // [maxGuessEvals] evaluations stops guessing. The same extrapolation is
 // PLD's fast path: the default grid is evaluated first at the guess raised
-// by [PredictMargin] (at most the coarse answer), which, where it meets the
-// target, is the answer without a bisection on that grid; where it misses,
-// the default grid's bisection runs, that point one of its model's.
+// by [PredictMargin] (never above a σ that met the target on the coarse
+// grid), which, where it meets the target, is the answer without a
+// bisection on that grid; where it misses, the default grid's bisection
+// runs, that point one of its model's ([calibration.fastPath]).
 func CalibrateContext(ctx context.Context, k Kind, adj Adjacency, q float64, steps int, epsPrime, delta float64) (float64, error) {
 	if !(epsPrime > 0) || math.IsInf(epsPrime, 1) {
 		return math.NaN(), fmt.Errorf("target ε' = %g; want a finite ε' > 0", epsPrime)
@@ -289,6 +296,12 @@ func (c *calibration) solve() (float64, error) {
 	} else if c.ctx.Err() != nil {
 		return 0, c.ctx.Err()
 	}
+	fine.priorSlope = coarse.slope
+	if !c.plain {
+		if s, ok, err := c.fastPath(coarse, fine); err != nil || ok {
+			return s, err
+		}
+	}
 	s0, err := replay(func() (float64, error) { return bisectSigma(coarse.meets, 1, 2, CalibrateTol) }, coarse)
 	if err != nil {
 		return 0, err
@@ -298,20 +311,65 @@ func (c *calibration) solve() (float64, error) {
 		guess = c.fineGuess(coarse, s0)
 	}
 	fine.hint = func() float64 { return guess }
-	fine.priorSlope = coarse.slope
-	// The fast path: one evaluation of the default grid, a margin above the
-	// prediction (never above s0). Where it misses, it is a point of the
-	// bisection's model (and a lower end of its bracket).
+	// The fast path's second chance, from the coarse answer s0: a margin
+	// above the prediction there, never above s0. Where it misses, it is
+	// a point of the bisection's model.
 	if s1 := math.Min(s0, guess*(1+c.margin)); s1 > 0 {
-		if ok, err := fine.exact(s1, true); err != nil || ok {
-			return s1, err
+		ok, known := fine.implied(s1)
+		if !known {
+			if ok, err = fine.exact(s1, true); err != nil {
+				return 0, err
+			}
+		}
+		if ok {
+			return s1, nil
 		}
 	}
 	return replay(func() (float64, error) { return refineSigma(s0, fine.meets) }, fine)
 }
 
+// fastPath is PLD's answer from one evaluation of the default grid, where
+// it meets the target (ok): two evaluations of the coarse grid, at the
+// coarse model's threshold (from RDP's answer, see solve) and at its
+// secant's, give the default grid's predicted σ̂ ([calibration.fineGuess]
+// at the second); the default grid is evaluated at (1 + margin)·σ̂, but
+// never above a σ that met the target on the coarse grid (the coarser
+// grid is the more pessimistic). Where it misses, that point stays in the
+// default grid's model, the coarse points in the coarse grid's, and the
+// bisections run.
+func (c *calibration) fastPath(coarse, fine *probe) (s float64, ok bool, err error) {
+	var at, e float64
+	for range 2 {
+		th := coarse.threshold()
+		if !(th > 0) || th > MaxSigma {
+			return 0, false, nil
+		}
+		if e, err = coarse.exactValue(th); err != nil {
+			return 0, false, err
+		}
+		at = th
+	}
+	// The extrapolation is taken only from a coarse ε' within 1% of the
+	// target (the secant has converged): it then moves σ by about 0.3%
+	// at most along the coarse grid's slope.
+	if !(math.Abs(math.Log(e/c.target)) <= 0.01) {
+		return 0, false, nil
+	}
+	s = c.fineGuess(coarse, at) * (1 + c.margin)
+	for _, q := range coarse.pts {
+		if q.ok && q.s < s {
+			s = q.s
+		}
+	}
+	if !(s > 0) || s > MaxSigma || c.ctx.Err() != nil {
+		return 0, false, c.ctx.Err()
+	}
+	ok, err = fine.exact(s, true)
+	return s, ok, err
+}
+
 // fineGuess is the guess of where the default grid meets the target,
-// from the coarse answer s0: ε' at s0 on the coarse grid and on the grid
+// from a σ s0 near the coarse grid's: ε' at s0 on the coarse grid and on the grid
 // mediumH, extrapolated to the default grid as ε'(h) ≈ ε'₀ + c·h² (the
 // connect-the-dots error is second order in h), then moved along the
 // coarse grid's slope in ln σ. NaN when it cannot be had.

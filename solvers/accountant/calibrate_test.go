@@ -14,7 +14,8 @@ import (
 // (fixed seed) under both adjacencies: RDP at many, PLD at a few small T
 // (a plain PLD calibration evaluates each grid ~15 times). PLD's fast path
 // is forced to miss (its point 1% below the prediction), so that the
-// default grid's bisection runs after it, that point in its model.
+// default grid's bisection runs after it (and after the second chance,
+// which misses too), those points in its model.
 func TestCalibrationAnswersAsThePlainBisection(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 4))
 	run := func(k Kind, adj Adjacency, q float64, T int, target, delta float64, plain bool) (*calibration, float64, error) {
@@ -42,8 +43,8 @@ func TestCalibrationAnswersAsThePlainBisection(t *testing.T) {
 			if k == PLD && (len(c.fine.pts) < 2 || c.fine.pts[1].ok) {
 				t.Errorf("%v %v q = %.4g, T = %d: the fast path did not miss (%d evaluations)", k, adj, q, T, len(c.fine.pts))
 			}
-			if k == PLD && len(c.fine.pts) > 7 {
-				t.Errorf("%v %v q = %.4g, T = %d: %d evaluations on the default grid, want at most 7", k, adj, q, T, len(c.fine.pts))
+			if k == PLD && len(c.fine.pts) > 8 {
+				t.Errorf("%v %v q = %.4g, T = %d: %d evaluations on the default grid, want at most 8", k, adj, q, T, len(c.fine.pts))
 			}
 		}
 	}
@@ -54,8 +55,10 @@ func TestCalibrationAnswersAsThePlainBisection(t *testing.T) {
 // the reference), the answer meets the target on the default grid (a
 // fresh PLDEpsilon, not the calibration's own evaluation), lies between
 // the plain bisection's answer σ* over 1 + CalibrateTol (the smallest σ
-// that meets, to the bisection's width) and σ*·(1 + PredictMargin), and
-// costs one evaluation of the default grid besides the one at MaxSigma.
+// that meets, to the bisection's width) and σ*·(1 + PredictMargin) times
+// 1 + CalibrateTol (the prediction's own error, at most 1.1·10⁻⁵ above σ*
+// over the 98 settings PredictMargin cites), and costs one evaluation of
+// the default grid besides the one at MaxSigma.
 func TestCalibrationFastPathIsNearThePlainBisection(t *testing.T) {
 	for _, c := range []struct {
 		q             float64
@@ -86,8 +89,8 @@ func TestCalibrationFastPathIsNearThePlainBisection(t *testing.T) {
 				if err != nil || e > c.target {
 					t.Errorf("σ = %.9g: ε' = %.9g (%v), over the target %.9g", got, e, err, c.target)
 				}
-				if !(got >= want/(1+CalibrateTol) && got <= want*(1+PredictMargin)) {
-					t.Errorf("σ = %.9g, the plain bisection's %.9g: ratio − 1 = %.3g, want within [−%g, %g]", got, want, got/want-1, CalibrateTol, PredictMargin)
+				if hi := want * (1 + PredictMargin) * (1 + CalibrateTol); !(got >= want/(1+CalibrateTol) && got <= hi) {
+					t.Errorf("σ = %.9g, the plain bisection's %.9g: ratio − 1 = %.3g, want within [%.3g, %.3g]", got, want, got/want-1, 1/(1+CalibrateTol)-1, hi/want-1)
 				}
 				if n := len(fast.fine.pts); n != 2 {
 					t.Errorf("%d evaluations of the default grid, want 2 (σ = MaxSigma and the fast path's)", n)
