@@ -55,7 +55,8 @@ var citeWords = []string{"Theorems", "Theorem", "Lemmas", "Lemma", "Propositions
 
 // citePattern matches a label, bare or in brackets, with the word before
 // it; the labels longest first, so that "eq:cheb" is not read as "eq:c".
-var citePattern = func() *regexp.Regexp {
+// citeAt is the same pattern anchored at the text's start (citeMatches).
+var citePattern, citeAt = func() (*regexp.Regexp, *regexp.Regexp) {
 	labels := PaperLabels()
 	sort.SliceStable(labels, func(i, j int) bool { return len(labels[i]) > len(labels[j]) })
 	q := make([]string, len(labels))
@@ -66,7 +67,8 @@ var citePattern = func() *regexp.Regexp {
 	for i, c := range citeWords {
 		w[i] = regexp.QuoteMeta(c)
 	}
-	return regexp.MustCompile(`(?:(` + strings.Join(w, "|") + `)\s+)?(\[)?(` + strings.Join(q, "|") + `)(\])?`)
+	re := `(?:(` + strings.Join(w, "|") + `)\s+)?(\[)?(` + strings.Join(q, "|") + `)(\])?`
+	return regexp.MustCompile(re), regexp.MustCompile(`^(?:` + re + `)`)
 }()
 
 // Cite rewrites every label of the paper in text as the PDF prints it:
@@ -76,7 +78,7 @@ var citePattern = func() *regexp.Regexp {
 // replaced too (the table's name is the PDF's). A match inside a longer
 // word is left alone.
 func Cite(text string) string {
-	ms := citePattern.FindAllStringSubmatchIndex(text, -1)
+	ms := citeMatches(text)
 	if ms == nil {
 		return text
 	}
@@ -119,7 +121,7 @@ func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) 
 // CiteFirst is the first label of the paper cited in text, as the PDF
 // prints it ("Proposition 30"), or "" when text cites none.
 func CiteFirst(text string) string {
-	for _, m := range citePattern.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range citeMatches(text) {
 		if ref, ok := paperNumbers[text[m[6]:m[7]]]; ok {
 			return ref.String()
 		}
