@@ -1,7 +1,6 @@
 package theory
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -53,23 +52,147 @@ func PaperLabels() []string {
 var citeWords = []string{"Theorems", "Theorem", "Lemmas", "Lemma", "Propositions", "Proposition", "Assumptions", "Assumption",
 	"Corollary", "Definition", "Remark", "Example", "Appendix", "Section", "Algorithm", "Eq.", "eq.", "equation"}
 
-// citePattern matches a label, bare or in brackets, with the word before
-// it; the labels longest first, so that "eq:cheb" is not read as "eq:c".
-// citeAt is the same pattern anchored at the text's start (citeMatches).
-var citePattern, citeAt = func() (*regexp.Regexp, *regexp.Regexp) {
+// citeLabels are the paper's labels by their first two bytes, each list
+// longest first, so that "eq:cheb" is not read as "eq:c" (every label
+// is ASCII and at least two bytes long: TestCiteLabelsIndexable).
+var citeLabels = func() map[[2]byte][]string {
 	labels := PaperLabels()
 	sort.SliceStable(labels, func(i, j int) bool { return len(labels[i]) > len(labels[j]) })
-	q := make([]string, len(labels))
-	for i, l := range labels {
-		q[i] = regexp.QuoteMeta(l)
+	m := make(map[[2]byte][]string)
+	for _, l := range labels {
+		k := [2]byte{l[0], l[1]}
+		m[k] = append(m[k], l)
 	}
-	w := make([]string, len(citeWords))
-	for i, c := range citeWords {
-		w[i] = regexp.QuoteMeta(c)
-	}
-	re := `(?:(` + strings.Join(w, "|") + `)\s+)?(\[)?(` + strings.Join(q, "|") + `)(\])?`
-	return regexp.MustCompile(re), regexp.MustCompile(`^(?:` + re + `)`)
+	return m
 }()
+
+// citeWordsByHead are citeWords by their first two bytes, in
+// citeWords' order.
+var citeWordsByHead = func() map[[2]byte][]string {
+	m := make(map[[2]byte][]string)
+	for _, w := range citeWords {
+		k := [2]byte{w[0], w[1]}
+		m[k] = append(m[k], w)
+	}
+	return m
+}()
+
+// citeHeads marks the two bytes a match can begin with: a cite word's
+// or a label's first two, or "[" and a label's first.
+var citeHeads = func() *[1 << 16]bool {
+	var h [1 << 16]bool
+	head := func(a, b byte) { h[int(a)<<8|int(b)] = true }
+	for _, w := range citeWords {
+		head(w[0], w[1])
+	}
+	for _, l := range PaperLabels() {
+		head(l[0], l[1])
+		head('[', l[0])
+	}
+	return &h
+}()
+
+// labelAt is the end of the longest label of the paper that text[i:]
+// starts with, or −1.
+func labelAt(text string, i int) int {
+	if i+1 >= len(text) {
+		return -1
+	}
+	for _, l := range citeLabels[[2]byte{text[i], text[i+1]}] {
+		if strings.HasPrefix(text[i:], l) {
+			return i + len(l)
+		}
+	}
+	return -1
+}
+
+// isSpace is RE2's \s: [\t\n\f\r ].
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// citeMatchAt matches, at text[p:], an optional cite word and white space,
+// an optional "[", a label and an optional "]" — the first that matches
+// in that order of preference, as the regular expression
+// (?:(word)\s+)?(\[)?(label)(\])? would (leftmost-first, the words in
+// citeWords' order, the labels longest first). m is as
+// regexp.FindStringSubmatchIndex gives it: the match, the word, "[", the
+// label, "]", −1 for what is absent.
+func citeMatchAt(text string, p int) (m [10]int, ok bool) {
+	m = [10]int{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	if p+1 >= len(text) {
+		return m, false
+	}
+	found := false
+	for _, w := range citeWordsByHead[[2]byte{text[p], text[p+1]}] {
+		if !strings.HasPrefix(text[p:], w) {
+			continue
+		}
+		q := p + len(w)
+		for q < len(text) && isSpace(text[q]) {
+			q++
+		}
+		if q == p+len(w) {
+			continue
+		}
+		if open, ls, le := bracketLabel(text, q); le >= 0 {
+			m[2], m[3], m[4], m[5], m[6], m[7] = p, p+len(w), open, open+1, ls, le
+			found = true
+			break
+		}
+	}
+	if !found {
+		open, ls, le := bracketLabel(text, p)
+		if le < 0 {
+			return m, false
+		}
+		m[4], m[5], m[6], m[7] = open, open+1, ls, le
+	}
+	if m[4] < 0 {
+		m[5] = -1
+	}
+	end := m[7]
+	if end < len(text) && text[end] == ']' {
+		m[8], m[9] = end, end+1
+		end++
+	}
+	m[0], m[1] = p, end
+	return m, true
+}
+
+// bracketLabel matches "[label" (open is the bracket's index) or else
+// "label" (open is −1) at text[q:]: the label's start and end, or end −1.
+func bracketLabel(text string, q int) (open, start, end int) {
+	if q < len(text) && text[q] == '[' {
+		if e := labelAt(text, q+1); e >= 0 {
+			return q, q + 1, e
+		}
+	}
+	if e := labelAt(text, q); e >= 0 {
+		return -1, q, e
+	}
+	return -1, -1, -1
+}
+
+// citeMatches are the successive non-overlapping matches of citeMatchAt,
+// leftmost first, as regexp's FindAllStringSubmatchIndex finds them.
+// Every word, label and bracket is ASCII and every match is at least two
+// bytes long, so a match starts only at an ASCII byte with a head of
+// citeHeads after it, never inside a multi-byte rune.
+func citeMatches(text string) [][10]int {
+	var out [][10]int
+	for p := 0; p+1 < len(text); {
+		if text[p] >= utf8.RuneSelf || !citeHeads[int(text[p])<<8|int(text[p+1])] {
+			p++
+			continue
+		}
+		if m, ok := citeMatchAt(text, p); ok {
+			out = append(out, m)
+			p = m[1]
+			continue
+		}
+		p++
+	}
+	return out
+}
 
 // Cite rewrites every label of the paper in text as the PDF prints it:
 // "Theorem [thm: convex ACSA one pass]" and "thm: convex ACSA one pass"
