@@ -178,7 +178,14 @@ func (c *calibration) epsAt(h float64) func(s float64) (float64, error) {
 		}
 		// PLDEpsilon's computation (the mechanism and δ are valid and not
 		// trivial: q > 0, 0 < σ ≤ MaxSigma), in the calibration's memory.
-		ps, used, err := composedPLDWith(c.mech(s), PLDOptions{Discretization: h}.withDefaults(), &c.scratch)
+		// Under add/remove, a direction whose ε' already misses the target
+		// decides the answer (ε' is the maximum over the two): the other
+		// is not composed (remove comes first, the larger ε' at dp-sgd's
+		// settings, and the shorter FFT). Its ε' is then a lower bound on
+		// the maximum, still above the target, which is all the probe's
+		// model asks of a point that misses.
+		ps, used, err := composedPLDWith(c.mech(s), PLDOptions{Discretization: h}.withDefaults(), &c.scratch,
+			func(p *pmf) bool { return p.epsForDelta(c.delta) > c.target })
 		if errors.Is(err, ErrGridTooLarge) {
 			c.gridMiss = math.Max(c.gridMiss, s)
 			observeStep(c.ctx, c.k, s, false)

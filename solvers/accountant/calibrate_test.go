@@ -61,7 +61,7 @@ func TestCalibrationAtTheDefaultsEvaluatesTwice(t *testing.T) {
 	if c.kept == nil || c.kept.s != s {
 		t.Fatalf("the answer's composed distribution was not kept (σ = %g)", s)
 	}
-	fresh, _, err := composedPLDWith(c.mech(s), PLDOptions{}.withDefaults(), nil)
+	fresh, _, err := composedPLDWith(c.mech(s), PLDOptions{}.withDefaults(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,5 +188,68 @@ func TestChernoffWindowHoldsItsMass(t *testing.T) {
 				t.Errorf("τ = %g: window [%d, %d] wider than dp_accounting's [%d, %d]", tau, lo, hi, dlo, dhi)
 			}
 		})
+	}
+}
+
+// chernoffWindowAll is chernoffWindow's bound at every one of its λ (the
+// search's reference).
+func chernoffWindowAll(probs []float64, T int, tau float64) (lo, hi int) {
+	n := len(probs)
+	hi = (n - 1) * T
+	lt, top := math.Log(2/tau), float64(n-1)
+	for j := range chernoffOrders {
+		m := math.Exp2(float64(j-4)/2) / top
+		var up, down float64
+		for i, pr := range probs {
+			up += pr * math.Exp(-m*(top-float64(i)))
+			down += pr * math.Exp(-m*float64(i))
+		}
+		if b := (float64(T)*(m*top+math.Log(up)) + lt) / m; !math.IsNaN(b) && !math.IsInf(b, 0) {
+			hi = min(hi, int(math.Ceil(b)))
+		}
+		if b := -(float64(T)*math.Log(down) + lt) / m; !math.IsNaN(b) && !math.IsInf(b, 0) {
+			lo = max(lo, int(math.Floor(b)))
+		}
+	}
+	return min(lo, hi), hi
+}
+
+// The search over λ finds the window of the least bound over all of
+// chernoffWindow's λ (the bound is quasiconvex in λ), with or without a
+// hint, a good one (the previous σ's) or a bad one (either end of the
+// grid), on one-step distributions from dp-sgd's defaults (q = 0.00256,
+// T = 1954, both adjacencies, the coarse grid) to a large q and a small T.
+// The reference evaluates every λ with its own sums (math.Exp a term),
+// whose rounding differs from the search's, so the ends may differ by one
+// index where a bound lands within rounding of an integer.
+func TestChernoffSearchFindsTheLeast(t *testing.T) {
+	for _, c := range []struct {
+		sigma, q float64
+		T        int
+		adj      adjacency
+		h        float64
+	}{
+		{0.56, 0.00256, 1954, replace, 1e-3},
+		{0.55, 0.00256, 1954, remove, 1e-3},
+		{0.55, 0.00256, 1954, add, 1e-3},
+		{0.8, 0.2, 6, replace, 0.05},
+		{2, 0.5, 100, remove, 1e-3},
+		{1, 0.01, 10000, add, 1e-2},
+	} {
+		p, err := newSGLoss(c.sigma, c.q, c.adj).connectDots(c.h, -50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantLo, wantHi := chernoffWindowAll(p.probs, c.T, 1e-15)
+		var good [2]int
+		chernoffWindowHint(p.probs, c.T, 1e-15, &good)
+		for name, hint := range map[string]*[2]int{"none": nil, "previous": &good, "low end": {1, 1}, "high end": {32, 32}} {
+			t.Run(fmt.Sprintf("%+v/hint=%s", c, name), func(t *testing.T) {
+				lo, hi := chernoffWindowHint(p.probs, c.T, 1e-15, hint)
+				if lo < wantLo-1 || lo > wantLo+1 || hi < wantHi-1 || hi > wantHi+1 {
+					t.Errorf("window [%d, %d], every λ gives [%d, %d]", lo, hi, wantLo, wantHi)
+				}
+			})
+		}
 	}
 }

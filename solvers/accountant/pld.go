@@ -75,15 +75,17 @@ func composedPLD(m Mechanism, o PLDOptions) ([]*pmf, PLDOptions, error) {
 	if ps, used, ok := cachedComposed(m, o); ok {
 		return ps, used, nil
 	}
-	return composedPLDWith(m, o, nil)
+	return composedPLDWith(m, o, nil, nil)
 }
 
 // composedPLDWith is composedPLD on checked options, in the working memory
 // s (nil: its own; else the distributions returned are s's, until its next
-// use).
-func composedPLDWith(m Mechanism, o PLDOptions, s *pldScratch) ([]*pmf, PLDOptions, error) {
+// use). Where stop (nil: none) reports true of a direction's distribution,
+// the directions after it are not composed: the result holds the
+// directions up to that one.
+func composedPLDWith(m Mechanism, o PLDOptions, s *pldScratch, stop func(*pmf) bool) ([]*pmf, PLDOptions, error) {
 	for {
-		out, err := composedPLDAt(m, o, s)
+		out, err := composedPLDAt(m, o, s, stop)
 		if !errors.Is(err, ErrGridTooLarge) || o.Discretization*10 > maxDiscretization {
 			return out, o, err
 		}
@@ -177,7 +179,7 @@ func pldComputable(m Mechanism, o PLDOptions) bool {
 	return false
 }
 
-func composedPLDAt(m Mechanism, o PLDOptions, s *pldScratch) ([]*pmf, error) {
+func composedPLDAt(m Mechanism, o PLDOptions, s *pldScratch, stop func(*pmf) bool) ([]*pmf, error) {
 	out := make([]*pmf, 0, 2)
 	for i, a := range pldAdjacencies(m) {
 		p, err := newSGLoss(m.Sigma, m.Q, a).connectDotsIn(o.Discretization, o.LogMassTruncation, s)
@@ -191,6 +193,9 @@ func composedPLDAt(m Mechanism, o PLDOptions, s *pldScratch) ([]*pmf, error) {
 			p.probs = slices.Clone(p.probs) // not the next direction's buffer
 		}
 		out = append(out, p)
+		if stop != nil && stop(p) {
+			break
+		}
 	}
 	return out, nil
 }

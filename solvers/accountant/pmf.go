@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/dsp/fourier"
 )
@@ -129,7 +130,12 @@ func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, 
 	if T == 1 {
 		return p, nil
 	}
-	lo, hi, L := composeWindow(p.probs, T, tau)
+	var hint *[2]int
+	if s != nil {
+		hint = &s.chernoff[slot]
+	}
+	lo, hi := chernoffWindowHint(p.probs, T, tau, hint)
+	L := fastLen(max(hi-lo+1, len(p.probs)))
 	outLen := hi - lo + 1
 	if L > maxFFTLen {
 		return nil, fmt.Errorf("%w: the composed privacy loss distribution needs %d grid points (more than %d); use a coarser discretisation", ErrGridTooLarge, L, maxFFTLen)
@@ -154,11 +160,19 @@ func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, 
 	// out[k] = seq[(lo + k) mod L]: the window from lo to the end of seq,
 	// then from its start.
 	head := min(outLen, L-lo%L)
+	// FFT rounding leaves ±1e−17·max; a negative mass is 0 (a comparison,
+	// not math.Max, which is a call a point on amd64).
 	for k, v := range seq[lo%L : lo%L+head] {
-		out[k] = math.Max(0, v*inv) // FFT rounding leaves ±1e−17·max; a negative mass is 0
+		if v *= inv; v < 0 {
+			v = 0
+		}
+		out[k] = v
 	}
 	for k, v := range seq[:outLen-head] {
-		out[head+k] = math.Max(0, v*inv)
+		if v *= inv; v < 0 {
+			v = 0
+		}
+		out[head+k] = v
 	}
 	// Mass at +∞ after T compositions: 1 − (1 − inf)^T.
 	inf := -math.Expm1(float64(T)*math.Log1p(-p.inf)) + tau
@@ -183,6 +197,9 @@ type pldScratch struct {
 	ffts      [2]*fftWork // the two most recently used lengths, the latest first
 	ds, probs []float64
 	outs      [2][]float64 // the composed masses, one per adjacency direction
+	// chernoff is each direction's latest Chernoff window's best λ
+	// (chernoffWindowHint's hint).
+	chernoff [2][2]int
 	// ctx, when set, cancels a computation between its stages and every
 	// few thousand grid points (a computation on a large grid takes
 	// seconds where the machine is loaded).
@@ -271,7 +288,23 @@ const MaxGridPoints = 1 << 22
 // times wider than the bound allows, and the FFT that long. Any λ gives a
 // valid window; a narrower one drops less rounding noise into the result
 // and moves no mass the bound does not allow.
+//
+// The bound b(λ) = f(λ)/λ, f(λ) = T ln M(λ) + ln(2/τ), is quasiconvex in
+// λ > 0 (f is convex, so {λ : f(λ) ≤ cλ} is an interval for every c), and
+// likewise on the other side: its values at the 32 points fall and then
+// rise, and a local minimum among them is the least. So not every λ is
+// evaluated (each costs a pass over probs): the search starts at the
+// hint's index (the previous window's best λ, which moves little from one
+// σ to the next of a calibration, and not with the grid width, |λ|(n − 1)
+// being λ per unit of loss times the loss's range), else at every eighth
+// point, and evaluates neighbours four at a time until the best point
+// evaluated has both neighbours evaluated and no better. hint (nil: none)
+// is updated to the best indices (each plus one; 0: none).
 func chernoffWindow(probs []float64, T int, tau float64) (lo, hi int) {
+	return chernoffWindowHint(probs, T, tau, nil)
+}
+
+func chernoffWindowHint(probs []float64, T int, tau float64, hint *[2]int) (lo, hi int) {
 	n := len(probs)
 	hi = (n - 1) * T
 	if tau <= 0 || n < 2 {
@@ -280,30 +313,78 @@ func chernoffWindow(probs []float64, T int, tau float64) (lo, hi int) {
 	lt := math.Log(2 / tau)
 	top := float64(n - 1)
 	for side := range 2 {
-		for j0 := 0; j0 < chernoffOrders; j0 += 4 {
-			var mu [4]float64 // |λ|
-			for j := range mu {
-				mu[j] = math.Exp2(float64(j0+j-4)/2) / top
-			}
-			// ln M(λ) with the exponents shifted to be ≤ 0: for λ > 0,
-			// λ(n − 1) + ln Σ p_i e^{−λ(n−1−i)} (summed from the top
-			// index down); for λ < 0, ln Σ p_i e^{−|λ|i}.
-			lm := sumExpDecay(probs, side == 0, mu)
-			for j, m := range mu {
-				var b float64
-				if side == 0 {
-					b = (float64(T)*(m*top+lm[j]) + lt) / m
-				} else {
-					b = -(float64(T)*lm[j] + lt) / m
-				}
-				if math.IsNaN(b) || math.IsInf(b, 0) {
+		// b[j] is the bound at index j (NaN: not evaluated; +Inf: no
+		// bound), as an upper end on side 0 and as minus a lower end on
+		// side 1, so that the least is the best on both.
+		var b [chernoffOrders]float64
+		for j := range b {
+			b[j] = math.NaN()
+		}
+		eval := func(js []int) {
+			var mu [4]float64
+			var at [4]int
+			k := 0
+			for _, j := range js {
+				if j < 0 || j >= chernoffOrders || !math.IsNaN(b[j]) || slices.Contains(at[:k], j) {
 					continue
 				}
+				at[k], mu[k] = j, math.Exp2(float64(j-4)/2)/top
+				k++
+			}
+			if k == 0 {
+				return
+			}
+			for i := k; i < 4; i++ {
+				mu[i] = mu[0] // a lane to spare
+			}
+			lm := sumExpDecay(probs, side == 0, mu)
+			for i, j := range at[:k] {
+				m := mu[i]
+				var v float64
 				if side == 0 {
-					hi = min(hi, int(math.Ceil(b)))
+					v = (float64(T)*(m*top+lm[i]) + lt) / m
 				} else {
-					lo = max(lo, int(math.Floor(b)))
+					v = (float64(T)*lm[i] + lt) / m
 				}
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					v = math.Inf(1)
+				}
+				b[j] = v
+			}
+		}
+		if hint != nil && hint[side] > 0 {
+			j := hint[side] - 1
+			eval([]int{j - 1, j, j + 1, j + 2})
+		} else {
+			eval([]int{3, 11, 19, 27})
+		}
+		best := -1
+		for {
+			best = -1
+			for j, v := range b {
+				if !math.IsNaN(v) && (best < 0 || v < b[best]) {
+					best = j
+				}
+			}
+			var next []int
+			for _, j := range []int{best - 1, best + 1, best - 2, best + 2} {
+				if j >= 0 && j < chernoffOrders && math.IsNaN(b[j]) {
+					next = append(next, j)
+				}
+			}
+			if len(next) == 0 || (len(next) <= 2 && !slices.Contains(next, best-1) && !slices.Contains(next, best+1)) {
+				break // both neighbours evaluated (or off the grid), none better
+			}
+			eval(next)
+		}
+		if hint != nil {
+			hint[side] = best + 1
+		}
+		if v := b[best]; !math.IsInf(v, 1) {
+			if side == 0 {
+				hi = min(hi, int(math.Ceil(v)))
+			} else {
+				lo = max(lo, int(math.Floor(-v)))
 			}
 		}
 	}
@@ -313,8 +394,7 @@ func chernoffWindow(probs []float64, T int, tau float64) (lo, hi int) {
 	return lo, hi
 }
 
-// chernoffOrders is the number of λ chernoffWindow tries on each side (a
-// multiple of 4).
+// chernoffOrders is the number of λ chernoffWindow tries on each side.
 const chernoffOrders = 32
 
 // sumExpDecay returns ln Σ_k p_k e^{−μ_j k} for four μ_j at once (four
