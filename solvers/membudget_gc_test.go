@@ -6,24 +6,24 @@ import (
 	"testing"
 )
 
-// TestBudgetCollectsReleasedCopies: an acquire after a release runs a
-// collection first (the released dataset is garbage until then, and a
+// TestBudgetCollectsReleasedCopies: an acquire after the release of
+// collectMin bytes runs a collection first (the released dataset is garbage until then, and a
 // new copy would add to it: 4 trials of a 1.6 GB dataset on 4 workers
 // peaked at 6.3 GB under the 4 GiB budget, 3.2 GB with it).
 func TestBudgetCollectsReleasedCopies(t *testing.T) {
-	b := newMemBudget(100)
+	b := newMemBudget(2 * collectMin)
 	gcs := func() uint32 {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		return ms.NumGC
 	}
 	ctx := context.Background()
-	if err := b.acquire(ctx, 60); err != nil {
+	if err := b.acquire(ctx, collectMin); err != nil {
 		t.Fatal(err)
 	}
-	b.release(60)
+	b.release(collectMin)
 	before := gcs()
-	if err := b.acquire(ctx, 60); err != nil {
+	if err := b.acquire(ctx, collectMin); err != nil {
 		t.Fatal(err)
 	}
 	if gcs() == before {

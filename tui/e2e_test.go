@@ -58,7 +58,7 @@ func (s *termScreen) look(t *testing.T, want ...string) {
 			}
 		}
 		return true
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}, teatest.WithDuration(hangGuard(t)), teatest.WithCheckInterval(20*time.Millisecond))
 }
 
 // TestE2ERunAndQuit: the first screen shows the parameters and the upper

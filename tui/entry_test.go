@@ -32,7 +32,7 @@ func TestExploreOpensOnTheSpec(t *testing.T) {
 	if v := screenText(m); !strings.Contains(v, "reproduce: dpso run --scenario linreg-t --n 20000") {
 		t.Errorf("reproduce line:\n%s", v)
 	}
-	pumpFor(t, m, m.handleKey(press("r")), func() bool { return settled(m) }, time.Minute)
+	pump(t, m, m.handleKey(press("r")), func() bool { return settled(m) })
 	r := m.run()
 	if r.phase != phaseDone || r.spec.Spec.Scenario != scenarios.LinRegT || r.spec.Spec.N != 20000 || r.names[0] != "acsa" {
 		t.Errorf("r ran %s n = %d %v, phase %d", r.spec.Spec.Scenario, r.spec.Spec.N, r.names, r.phase)
@@ -47,7 +47,7 @@ func TestExploreOpensOnTheSpec(t *testing.T) {
 // the screen says so, never "✓ done".
 func TestExploreRefusalIsNotDone(t *testing.T) {
 	m := startOn(t, spec.Spec{Scenario: scenarios.LinRegT, Solver: "lipschitz-dpsgd"})
-	pumpFor(t, m, m.handleKey(press("r")), func() bool { return settled(m) }, time.Minute)
+	pump(t, m, m.handleKey(press("r")), func() bool { return settled(m) })
 	if r := m.run(); r.phase != phaseRefused || !strings.HasPrefix(r.refusal, "lipschitz-dpsgd refuses: the worst-case Lipschitz parameter L_f is infinite") {
 		t.Errorf("phase %d, refusal %q", r.phase, r.refusal)
 	}

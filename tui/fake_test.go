@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -302,25 +303,21 @@ func (f *fakeRunner) Sweep(ctx context.Context, r spec.Resolved, sw engine.Sweep
 
 // pump runs cmd the way Bubble Tea does — in goroutines, batches
 // expanded — and feeds every resulting message to m.Update on the test's
-// goroutine, launching the commands Update returns, until cond holds (or
-// fails the test after 10 s).
+// goroutine, launching the commands Update returns, until cond holds. It
+// waits for events, however long they take: it fails the test when no
+// command is in flight and no message is queued while cond does not hold
+// (nothing can make it hold), and otherwise only shortly before the test
+// binary's own deadline (hangGuard), to show the screen of a test that
+// would hang.
 func pump(t testing.TB, m *Model, cmd tea.Cmd, cond func() bool) {
-	t.Helper()
-	pumpFor(t, m, cmd, cond, 10*time.Second)
-}
-
-// pumpFor is pump with another guard against a hang than 10 s (for the
-// real engine's prescriptions, slow under the race detector). The guard
-// only ends a test that would hang; no assertion reads the time.
-func pumpFor(t testing.TB, m *Model, cmd tea.Cmd, cond func() bool, guard time.Duration) {
 	t.Helper()
 	// One message queue per model, as in a program: commands launched by
 	// an earlier pump still deliver to it.
 	pumpMu.Lock()
-	msgs, ok := pumpQueues[m]
+	q, ok := pumpQueues[m]
 	if !ok {
-		msgs = make(chan tea.Msg, 4096)
-		pumpQueues[m] = msgs
+		q = &pumpQueue{msgs: make(chan tea.Msg, 4096)}
+		pumpQueues[m] = q
 	}
 	pumpMu.Unlock()
 	var launch func(tea.Cmd)
@@ -328,35 +325,63 @@ func pumpFor(t testing.TB, m *Model, cmd tea.Cmd, cond func() bool, guard time.D
 		if c == nil {
 			return
 		}
+		q.inFlight.Add(1)
 		go func() {
 			msg := c()
 			if b, ok := msg.(tea.BatchMsg); ok {
 				for _, c := range b {
 					launch(c)
 				}
-				return
+				msg = nil
 			}
-			if msg != nil {
-				msgs <- msg
-			}
+			// Every command ends with an item on the queue (nil for no
+			// message), after which it is no longer in flight.
+			q.msgs <- msg
+			q.inFlight.Add(-1)
 		}()
 	}
 	launch(cmd)
+	guard := hangGuard(t)
 	deadline := time.After(guard)
 	for !cond() {
+		if q.inFlight.Load() == 0 && len(q.msgs) == 0 {
+			t.Fatalf("condition not met, and no command is left in flight; screen:\n%s", stripANSI(m.render()))
+		}
 		select {
-		case msg := <-msgs:
-			_, c := m.Update(msg)
-			launch(c)
+		case msg := <-q.msgs:
+			if msg != nil {
+				_, c := m.Update(msg)
+				launch(c)
+			}
 		case <-deadline:
-			t.Fatalf("condition not met within %v; screen:\n%s", guard, stripANSI(m.render()))
+			t.Fatalf("condition not met within %v (a guard against a hang, before the test binary's deadline); screen:\n%s", guard, stripANSI(m.render()))
 		}
 	}
 }
 
+// hangGuard is how long a test may wait for an event before it is taken
+// for hung: until 30 s before the test binary's deadline (go test
+// -timeout), or 10 minutes without one. It ends a test that would hang
+// with its own message; no assertion reads the time.
+func hangGuard(t testing.TB) time.Duration {
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if at, ok := d.Deadline(); ok {
+			return max(time.Until(at)-30*time.Second, time.Second)
+		}
+	}
+	return 10 * time.Minute
+}
+
+// pumpQueue is a model's message queue and the number of its commands in
+// flight.
+type pumpQueue struct {
+	msgs     chan tea.Msg
+	inFlight atomic.Int64
+}
+
 var (
 	pumpMu     sync.Mutex
-	pumpQueues = map[*Model]chan tea.Msg{}
+	pumpQueues = map[*Model]*pumpQueue{}
 )
 
 // press is a key press as Bubble Tea v2 delivers it.

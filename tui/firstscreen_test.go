@@ -7,7 +7,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -26,9 +25,9 @@ func TestFirstScreenMakesThePaperPoint(t *testing.T) {
 	m.Update(tea80x24)
 	// The guards end a hang only (3 CPU-seconds of runs, on a loaded
 	// machine); no assertion reads the time.
-	pumpFor(t, m, m.initCmd, func() bool { return prescReady(m) }, 5*time.Minute)
+	pump(t, m, m.initCmd, func() bool { return prescReady(m) })
 	_, cmd := m.Update(press("r"))
-	pumpFor(t, m, cmd, func() bool { return settled(m) && m.run().phase == phaseDone }, 10*time.Minute)
+	pump(t, m, cmd, func() bool { return settled(m) && m.run().phase == phaseDone })
 	r := m.run()
 	if m.active != 0 || len(r.names) != 2 || r.names[0] != "acsa" || r.names[1] != "lipschitz-dpsgd" {
 		t.Fatalf("r ran %v on screen %d", r.names, m.active)

@@ -204,7 +204,7 @@ func TestScenarioChangeResets(t *testing.T) {
 	}
 	// The prescription follows (off the UI loop; the real engine's Monte
 	// Carlo constants, slow under the race detector).
-	pumpFor(t, m, nil, func() bool { return prescReady(m) }, 2*time.Minute)
+	pump(t, m, nil, func() bool { return prescReady(m) })
 	if got := m.chartScreen().presc.p.Bounds[0].ID; got != theory.NonsmoothConvexLocalized {
 		t.Errorf("upper bound after the change: %s", got)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
 	"dpso/tui/input"
@@ -74,7 +75,12 @@ func runProgram(ctx context.Context, m *Model) error {
 	if err != nil {
 		return err
 	}
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(input.NewGuard(in, nil)), tea.WithoutSignalHandler())
+	// The program's output is standard output in this process's
+	// environment, whose colour profile lipgloss detected at start
+	// (lipgloss.Writer): given to the program, it is not detected again
+	// (inside tmux each detection runs `tmux info`, about 30 ms).
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(input.NewGuard(in, nil)), tea.WithoutSignalHandler(),
+		tea.WithColorProfile(lipgloss.Writer.Profile))
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, closingSignals...)
