@@ -136,32 +136,35 @@ func TestMomentsAssumptions(t *testing.T) {
 		Checks []struct{ Text, Label, Verdict string }
 	}
 	for _, name := range scenarios.ScenarioNames() {
-		_, out, errs := dpsoCLI("moments", "--scenario", name, "--json")
-		if err := json.Unmarshal([]byte(out), &m); err != nil {
-			t.Fatalf("%s: %v %s", name, err, errs)
-		}
-		if len(m.Noncentral) != len(scenarios.MomentGrid) || len(m.Coordinatewise) != len(m.Noncentral) || m.Noncentral[len(m.Noncentral)-1].K != nil {
-			t.Errorf("%s: %d r_k, %d γ_k (want the grid, ∞ last as k = null)", name, len(m.Noncentral), len(m.Coordinatewise))
-		}
-		if m.Noncentral[0].Value == nil || m.Coordinatewise[0].Value == nil || m.Noncentral[0].Method == "" {
-			t.Errorf("%s: r_2 or γ_2 missing: %+v", name, m.Noncentral[0])
-		}
-		if len(m.Checks) < 9 {
-			t.Errorf("%s: %d inequalities checked", name, len(m.Checks))
-		}
-		for _, c := range m.Checks {
-			if c.Verdict == scenarios.Fails && c.Label != "ass:coordinatewise" {
-				t.Errorf("%s: %s [%s] fails", name, c.Text, c.Label)
+		t.Run(name, func(t *testing.T) {
+			m := m // a fresh document per scenario
+			_, out, errs := dpsoCLI("moments", "--scenario", name, "--json")
+			if err := json.Unmarshal([]byte(out), &m); err != nil {
+				t.Fatalf("%s: %v %s", name, err, errs)
 			}
-		}
-		if name == scenarios.LinRegT {
-			if r2 := m.Noncentral[0]; math.Abs(*r2.Value-math.Sqrt(166.5)) > 1e-9 || *r2.Stderr != 0 || *r2.Lower != *r2.Value {
-				t.Errorf("linreg-t r_2 = %v ± %v (lower %v), want √166.5 exactly", *r2.Value, *r2.Stderr, *r2.Lower)
+			if len(m.Noncentral) != len(scenarios.MomentGrid) || len(m.Coordinatewise) != len(m.Noncentral) || m.Noncentral[len(m.Noncentral)-1].K != nil {
+				t.Errorf("%s: %d r_k, %d γ_k (want the grid, ∞ last as k = null)", name, len(m.Noncentral), len(m.Coordinatewise))
 			}
-			if !m.GradSup.Exact || *m.GradSup.Value != 2.25 {
-				t.Errorf("linreg-t L = %v (exact %v), want 1.5·1.5", *m.GradSup.Value, m.GradSup.Exact)
+			if m.Noncentral[0].Value == nil || m.Coordinatewise[0].Value == nil || m.Noncentral[0].Method == "" {
+				t.Errorf("%s: r_2 or γ_2 missing: %+v", name, m.Noncentral[0])
 			}
-		}
+			if len(m.Checks) < 9 {
+				t.Errorf("%s: %d inequalities checked", name, len(m.Checks))
+			}
+			for _, c := range m.Checks {
+				if c.Verdict == scenarios.Fails && c.Label != "ass:coordinatewise" {
+					t.Errorf("%s: %s [%s] fails", name, c.Text, c.Label)
+				}
+			}
+			if name == scenarios.LinRegT {
+				if r2 := m.Noncentral[0]; math.Abs(*r2.Value-math.Sqrt(166.5)) > 1e-9 || *r2.Stderr != 0 || *r2.Lower != *r2.Value {
+					t.Errorf("linreg-t r_2 = %v ± %v (lower %v), want √166.5 exactly", *r2.Value, *r2.Stderr, *r2.Lower)
+				}
+				if !m.GradSup.Exact || *m.GradSup.Value != 2.25 {
+					t.Errorf("linreg-t L = %v (exact %v), want 1.5·1.5", *m.GradSup.Value, m.GradSup.Exact)
+				}
+			}
+		})
 	}
 	_, out, _ := dpsoCLI("moments", "--scenario", "linreg-t")
 	for _, want := range []string{"r_k = sup_w (E‖∇f(w, x)‖^k)^{1/k} ≤ r̃_k", "2    12.9035  0", "✓  r_2 ≤ r̃_2 (12.9035 ≤ 29.6484)  ", "[" + theory.Cite("lem: comparing assumptions") + "]", "L = sup_w ‖∇F(w)‖ = 2.25 (exact"} {
