@@ -28,11 +28,16 @@ func citeRegexp() *regexp.Regexp {
 }
 
 // TestCiteLabelsIndexable: the scanner indexes labels by their first two
-// bytes and starts matches only at ASCII bytes.
+// bytes and the two after them, and starts matches only at ASCII bytes.
 func TestCiteLabelsIndexable(t *testing.T) {
+	for _, l := range PaperLabels() {
+		if len(l) < 4 {
+			t.Errorf("label %q is shorter than four bytes", l)
+		}
+	}
 	for _, l := range append(PaperLabels(), citeWords...) {
-		if len(l) < 2 {
-			t.Errorf("%q is shorter than two bytes", l)
+		if len(l) < 3 {
+			t.Errorf("%q is shorter than three bytes", l)
 		}
 		for i := 0; i < len(l); i++ {
 			if l[i] >= 0x80 {

@@ -77,19 +77,30 @@ var citeWordsByHead = func() map[[2]byte][]string {
 	return m
 }()
 
-// citeHeads marks the two bytes a match can begin with: a cite word's
-// or a label's first two, or "[" and a label's first.
-var citeHeads = func() *[1 << 16]bool {
-	var h [1 << 16]bool
-	head := func(a, b byte) { h[int(a)<<8|int(b)] = true }
+// citeHeads marks the two bytes a match can begin with, citeTails the
+// two after them: a cite word's (its third byte and a white space when
+// it has three), a label's, or "[" and a label's. Every label has at
+// least four bytes (TestCiteLabelsIndexable), so every match does.
+var citeHeads, citeTails = func() (*[1 << 16]bool, *[1 << 16]bool) {
+	var h, t [1 << 16]bool
+	mark := func(tab *[1 << 16]bool, a, b byte) { tab[int(a)<<8|int(b)] = true }
 	for _, w := range citeWords {
-		head(w[0], w[1])
+		mark(&h, w[0], w[1])
+		if len(w) >= 4 {
+			mark(&t, w[2], w[3])
+			continue
+		}
+		for _, sp := range []byte(" \t\n\f\r") {
+			mark(&t, w[2], sp)
+		}
 	}
 	for _, l := range PaperLabels() {
-		head(l[0], l[1])
-		head('[', l[0])
+		mark(&h, l[0], l[1])
+		mark(&t, l[2], l[3])
+		mark(&h, '[', l[0])
+		mark(&t, l[1], l[2])
 	}
-	return &h
+	return &h, &t
 }()
 
 // labelAt is the end of the longest label of the paper that text[i:]
@@ -174,13 +185,14 @@ func bracketLabel(text string, q int) (open, start, end int) {
 
 // citeMatches are the successive non-overlapping matches of citeMatchAt,
 // leftmost first, as regexp's FindAllStringSubmatchIndex finds them.
-// Every word, label and bracket is ASCII and every match is at least two
+// Every word, label and bracket is ASCII and every match is at least four
 // bytes long, so a match starts only at an ASCII byte with a head of
-// citeHeads after it, never inside a multi-byte rune.
+// citeHeads and a tail of citeTails after it, never inside a multi-byte
+// rune.
 func citeMatches(text string) [][10]int {
 	var out [][10]int
-	for p := 0; p+1 < len(text); {
-		if text[p] >= utf8.RuneSelf || !citeHeads[int(text[p])<<8|int(text[p+1])] {
+	for p := 0; p+3 < len(text); {
+		if text[p] >= utf8.RuneSelf || !citeHeads[int(text[p])<<8|int(text[p+1])] || !citeTails[int(text[p+2])<<8|int(text[p+3])] {
 			p++
 			continue
 		}
