@@ -28,12 +28,16 @@ func newPrivacyCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "privacy",
 		Short: "Convert the zCDP ε to ρ, Gaussian DP and (ε', δ)-DP, find the ε for a target (ε', δ), or account DP-SGD",
-		Long: `privacy converts dpso's privacy parameter, the zCDP ε (every algorithm is
-ρ-zCDP with ρ = ε²/2), into Gaussian DP (μ = ε: the algorithms are compositions
-of Gaussian mechanisms) and into (ε', δ)-DP three ways: Bun–Steinke
+		Long: `privacy converts dpso's privacy parameter, the zCDP ε (the paper's solvers
+with a Gaussian oracle, every oracle but the shuffle ones, are ρ-zCDP with
+ρ = ε²/2), into Gaussian DP (μ = ε: those runs are compositions of Gaussian
+mechanisms) and into (ε', δ)-DP three ways: Bun–Steinke
 ε' = ρ + 2√(ρ ln(1/δ)); Canonne–Kamath–Steinke 2020 (valid for any ρ-zCDP
 mechanism); and exactly, from the privacy curve of a μ-GDP mechanism,
-δ(ε') = Φ(−ε'/μ + μ/2) − e^{ε'}·Φ(−ε'/μ − μ/2), solved for ε'.
+δ(ε') = Φ(−ε'/μ + μ/2) − e^{ε'}·Φ(−ε'/μ − μ/2), solved for ε'. The shuffle
+oracles (shuffle-clip, shuffle-coordinate) are (ε, δ)-shuffle DP instead, as
+their runs say: none of these conversions applies to them. dp-sgd is
+calibrated to the exact (ε', δ) of ρ = ε²/2 and accounted as below.
 
 With --target-eps instead of --eps it answers the inverse question: which zCDP ε
 gives (ε', δ)-DP, exactly and by Bun–Steinke.
