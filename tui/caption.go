@@ -10,7 +10,8 @@ import (
 )
 
 // setPreset records preset i (−1: none) as the loaded one: its title, and
-// its Spec resolved, from which the caption names what the user changes.
+// its Spec resolved (under the session's limit), from which the caption
+// names what the user changes.
 func (m *Model) setPreset(i int) {
 	rows := m.captionRows(m.height)
 	m.presetAt, m.preset, m.presetSpec = i, "", spec.Spec{}
@@ -21,7 +22,15 @@ func (m *Model) setPreset(i int) {
 		return
 	}
 	m.preset = Presets[i].Title
-	if rs, err := resolve(Presets[i].Spec); err == nil {
+	// The preset as this session runs it: what a server forces on every
+	// Spec (Options.Limit: secure randomness) is not the user's change.
+	s := Presets[i].Spec
+	if m.limit != nil {
+		if ls, err := m.limit(s); err == nil {
+			s = ls
+		}
+	}
+	if rs, err := resolve(s); err == nil {
 		m.presetSpec = rs.Spec
 	}
 }

@@ -3,6 +3,9 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"dpso/internal/spec"
+	"dpso/solvers"
 )
 
 // TestPresetCaptionSurvivesAChange: a loaded preset's caption (its next
@@ -30,5 +33,26 @@ func TestPresetCaptionSurvivesAChange(t *testing.T) {
 	pump(t, m, m.loadPreset(0, false), func() bool { return prescReady(m) })
 	if v := screenText(m); strings.Contains(v, "preset 4") || !strings.Contains(v, "preset 1: Moment clipping") {
 		t.Errorf("another preset does not replace the caption:\n%s", v)
+	}
+}
+
+// TestPresetUnderASessionLimitIsUnchanged: where the session forces a
+// setting on every Spec (dpso serve's secure randomness), a preset loads
+// as itself — the header names no change — until the user makes one.
+func TestPresetUnderASessionLimitIsUnchanged(t *testing.T) {
+	secure := func(s spec.Spec) (spec.Spec, error) {
+		s.Rand = solvers.Secure.String()
+		return s, nil
+	}
+	m := newTestModelOpts(t, Options{Runner: &fakeRunner{points: 3}, Limit: secure, Manual: true}, nil, 132, 42)
+	if got := m.form.Resolved().Spec.Rand; got != solvers.Secure.String() {
+		t.Fatalf("the form's randomness is %q, want the limit's secure", got)
+	}
+	if l := m.presetLabel(); l != "preset 1" {
+		t.Errorf("preset 1 under the session's limit is labelled %q, want %q", l, "preset 1")
+	}
+	formKeys(t, m, "left")
+	if l := m.presetLabel(); !strings.Contains(l, "n changed") {
+		t.Errorf("after ← on n (n = %d) the label is %q, want the change named", m.form.Resolved().Spec.N, l)
 	}
 }
