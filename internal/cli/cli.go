@@ -196,7 +196,7 @@ func usageErrorf(format string, a ...any) error {
 // unknown flag, a missing value, bad syntax) are rebuilt from their parts,
 // so that what the user typed is echoed only through theory.Quote (escaped
 // and cut: an unknown flag's ESC/OSC sequence never reaches the terminal).
-func flagError(_ *cobra.Command, err error) error {
+func flagError(cmd *cobra.Command, err error) error {
 	var ive *pflag.InvalidValueError
 	var ne *pflag.NotExistError
 	var vr *pflag.ValueRequiredError
@@ -221,7 +221,11 @@ func flagError(_ *cobra.Command, err error) error {
 		if sh := ne.GetSpecifiedShortnames(); sh != "" {
 			return usageErrorf("unknown shorthand flag %s in %s (see --help for the flags)", theory.Quote(ne.GetSpecifiedName()[:1]), theory.Quote("-"+sh))
 		}
-		return usageErrorf("unknown flag %s (see --help for the flags)", theory.Quote("--"+ne.GetSpecifiedName()))
+		name := ne.GetSpecifiedName()
+		if others := commandsWithFlag(cmd, name); len(others) > 0 {
+			return usageErrorf("unknown flag %s for dpso %s (see dpso %s --help for its flags); %s is a flag of dpso %s", theory.Quote("--"+name), cmd.Name(), cmd.Name(), "--"+name, strings.Join(others, ", "))
+		}
+		return usageErrorf("unknown flag %s (see --help for the flags)", theory.Quote("--"+name))
 	case errors.As(err, &vr):
 		if f := vr.GetFlag(); f != nil {
 			return usageErrorf("--%s: needs a value (--%s VALUE)", f.Name, f.Name)
@@ -231,6 +235,25 @@ func flagError(_ *cobra.Command, err error) error {
 		return usageErrorf("bad flag syntax %s (write --name value or --name=value)", theory.Quote(se.GetSpecifiedFlag()))
 	}
 	return &usageError{msg: sanitize(err.Error(), maxForeign)}
+}
+
+// commandsWithFlag are the names of the other visible subcommands of
+// cmd's root that take a flag called name ("dpso bounds --scenario" is
+// refused, and run, sweep, … take it).
+func commandsWithFlag(cmd *cobra.Command, name string) []string {
+	if cmd == nil || !cmd.HasParent() {
+		return nil
+	}
+	var out []string
+	for _, c := range cmd.Root().Commands() {
+		if c == cmd || c.Hidden || !c.IsAvailableCommand() {
+			continue
+		}
+		if c.Flags().Lookup(name) != nil {
+			out = append(out, c.Name())
+		}
+	}
+	return out
 }
 
 // maxForeign cuts a message of another package (pflag, cobra), which may

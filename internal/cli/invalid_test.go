@@ -114,7 +114,9 @@ func TestRunInvalidInput(t *testing.T) {
 		{r("--plot", filepath.Join(dir, "fig.pdf")), []string{"--plot:", ".png or .svg"}},
 		{r("--plot", filepath.Join(dir, "no", "such", "dir", "fig.png")), []string{"--plot:", "cannot write"}},
 		{r("extra"), []string{"takes no arguments"}},
-		{r("--bogus"), []string{`unknown flag "--bogus"`}},
+		{r("--bogus"), []string{`unknown flag "--bogus" (see --help for the flags)`}},
+		// A flag of other commands names them.
+		{[]string{"bounds", "--scenario", "linreg-t"}, []string{`unknown flag "--scenario" for dpso bounds`, "--scenario is a flag of dpso audit, explore, moments, run, sweep, tune"}},
 		// A setting of dp-sgd or klz-gd for a run without that solver is
 		// refused, naming the flag, not ignored; in a comparison that
 		// includes the solver it applies to it (TestSolverSettingsInAComparison).
