@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -56,7 +55,7 @@ type clipScreen struct {
 func newClipScreen(c common) *clipScreen {
 	s := &clipScreen{sweepBase: newSweepBase(c, clipKind, clipJob, "clipping sweep", "clip",
 		chart.Axes{YLabel: "excess risk (log)", XLabel: "clip threshold C (log)", LogX: true, Labels: tickLabels}),
-		table: &clipTable{sweepPanel{common: c}}}
+		table: &clipTable{newSweepPanel(c)}}
 	s.chart.SetScatter(true)
 	s.rebuild()
 	return s
@@ -153,7 +152,7 @@ func (s *clipScreen) rebuild() {
 		right += " · parameters changed: press r"
 	}
 	s.chart.SetTitle(title, right)
-	s.chart.SetNote("right end = the prescribed C (◀ in the table); ★ the best; bars ± s.e.")
+	s.chart.SetNote("right end = the prescribed C (◀ in the table; ★ there: the best); bars ± s.e.")
 	s.chart.SetData(series, x0, x1, "no finite positive value to draw")
 }
 
@@ -162,8 +161,12 @@ func (s *clipScreen) rebuild() {
 // alone, the prescribed C marked ◀ and the empirical best ★.
 type clipTable struct{ sweepPanel }
 
-// Update does nothing: the clipping screen sets the table.
-func (p *clipTable) Update(tea.Msg) (component, tea.Cmd) { return p, nil }
+// Update scrolls the table on the scroll keys; the clipping screen sets
+// what it shows.
+func (p *clipTable) Update(msg tea.Msg) (component, tea.Cmd) {
+	p.scroll(msg)
+	return p, nil
+}
 
 // View renders the table.
 func (p *clipTable) View() string {
@@ -199,5 +202,5 @@ func (p *clipTable) View() string {
 	}
 	lines = append(lines, style.WrapLines(st.Muted, "clip: gradients clipped. ◀ prescribed (the theorem's C) · ★ lowest mean. Noise off: the same T, C, steps and draws without noise — the clipping bias's share. "+
 		"The step and T are held at the prescription's.", w)...)
-	return style.Block(strings.Join(lines, "\n"), w, p.h)
+	return p.frame(lines)
 }

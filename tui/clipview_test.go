@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestClipScreen: x shows the clipping
@@ -82,5 +84,34 @@ func TestClipPresetRunsTheClippingSweep(t *testing.T) {
 	keyUntil(t, m, "enter", func() bool { return clipSettled(m) })
 	if m.screens[m.active].screen != m.clipScreen() || m.preset != Presets[i].Title {
 		t.Errorf("active screen %d, preset %q", m.active, m.preset)
+	}
+}
+
+// TestClipTableScrolls: at 80×24 the clipping table does not fit its
+// panel; it says how many lines are below, and pgdn and j bring them
+// (the rest of the rows and the legend's end) into view, and pgup back.
+func TestClipTableScrolls(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 80, 24)
+	keyUntil(t, m, "x", func() bool { return clipSettled(m) })
+	tv := stripANSI(m.clipScreen().table.View())
+	if !strings.Contains(tv, "more lines: j, pgdn") {
+		t.Fatalf("the table at 80×24 does not say it scrolls:\n%s", tv)
+	}
+	if strings.Contains(tv, "prescription's.") {
+		t.Fatalf("the table's legend fits at 80×24 (the test needs a table that does not):\n%s", tv)
+	}
+	for range 10 {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	}
+	tv = stripANSI(m.clipScreen().table.View())
+	if !strings.Contains(tv, "prescription's.") || strings.Contains(tv, "more lines") {
+		t.Errorf("pgdn does not bring the end of the table into view:\n%s", tv)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	if tv := stripANSI(m.clipScreen().table.View()); !strings.Contains(tv, "C       clip") {
+		t.Errorf("pgup does not return to the table's head:\n%s", tv)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/engine"
@@ -130,12 +131,46 @@ type sweepPanel struct {
 	rep   *engine.SweepReport
 	state string
 	w, h  int
+	vp    viewport.Model // the lines under the title, when they do not fit
 }
+
+// newSweepPanel returns an empty panel.
+func newSweepPanel(c common) sweepPanel { return sweepPanel{common: c, vp: viewport.New()} }
 
 func (p *sweepPanel) set(rep *engine.SweepReport, state string) { p.rep, p.state = rep, state }
 
 // SetSize sets the panel size.
-func (p *sweepPanel) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *sweepPanel) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.vp.SetWidth(w)
+}
+
+// ShortHelp is the panel's scroll keys.
+func (p *sweepPanel) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.PageUp, p.keys.PageDown}
+}
+
+// scroll scrolls the panel's lines on the scroll keys (pgup, pgdn, k, j,
+// the mouse wheel).
+func (p *sweepPanel) scroll(msg tea.Msg) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		scrollPage(&p.vp, p.keys, k)
+	}
+}
+
+// frame renders lines, the title's rule first, as the panel: whole where
+// they fit, else the title, the rest in the viewport and a line that says
+// how to scroll it.
+func (p *sweepPanel) frame(lines []string) string {
+	if len(lines) <= p.h || p.h < 3 {
+		p.vp.SetYOffset(0)
+		return style.Block(strings.Join(lines, "\n"), p.w, p.h)
+	}
+	p.vp.SetHeight(p.h - 2)
+	p.vp.SetContentLines(lines[1:])
+	out := []string{lines[0], p.vp.View(), scrollHint(p.st, p.vp, p.keys, p.w)}
+	return style.Block(strings.Join(out, "\n"), p.w, p.h)
+}
 
 // waiting renders the panel without a report: its title, what the sweep
 // will do (intro) and the sweep's state line.

@@ -93,7 +93,7 @@ type rateSweepScreen struct {
 func newRateSweepScreen(c common, axis *sweepAxis) *rateSweepScreen {
 	s := &rateSweepScreen{sweepBase: newSweepBase(c, axis.kind, axis.job, axis.what, axis.base,
 		chart.Axes{YLabel: "excess risk (log)", XLabel: axis.symbol + " (log)", LogX: true, Labels: tickLabels}),
-		axis: axis, table: &slopesPanel{sweepPanel: sweepPanel{common: c}, axis: axis}}
+		axis: axis, table: &slopesPanel{sweepPanel: newSweepPanel(c), axis: axis}}
 	s.chart.SetScatter(true)
 	s.rebuild()
 	return s
@@ -278,8 +278,12 @@ func (p *slopesPanel) title() string {
 	return "Slopes: d log(excess risk) / d log " + p.axis.symbol
 }
 
-// Update does nothing: the sweep screen sets the table.
-func (p *slopesPanel) Update(tea.Msg) (component, tea.Cmd) { return p, nil }
+// Update scrolls the table on the scroll keys; the sweep screen sets
+// what it shows.
+func (p *slopesPanel) Update(msg tea.Msg) (component, tea.Cmd) {
+	p.scroll(msg)
+	return p, nil
+}
 
 // View renders the table.
 func (p *slopesPanel) View() string {
@@ -288,14 +292,13 @@ func (p *slopesPanel) View() string {
 		return p.waiting(p.title(), p.axis.intro)
 	}
 	// Notes are wrapped in full when the panel has the rows for every
-	// one of them, else cut to a line each (first pass: wrapped).
-	for _, wrap := range []bool{true, false} {
-		lines := p.slopeLines(w, wrap)
-		if !wrap || len(lines) <= p.h {
-			return style.Block(strings.Join(lines, "\n"), w, p.h)
-		}
+	// one of them, else cut to a line each; what still does not fit
+	// scrolls.
+	lines := p.slopeLines(w, true)
+	if len(lines) > p.h {
+		lines = p.slopeLines(w, false)
 	}
-	return ""
+	return p.frame(lines)
 }
 
 // slopeLines is the slope table, its notes wrapped (wrap) or cut to one
