@@ -56,3 +56,20 @@ func TestPresetUnderASessionLimitIsUnchanged(t *testing.T) {
 		t.Errorf("after ← on n (n = %d) the label is %q, want the change named", m.form.Resolved().Spec.N, l)
 	}
 }
+
+// TestNStepsFromTheFirstPreset: → and ← on n step from the first preset's
+// n = 2·10⁶ along the grid, both ways.
+func TestNStepsFromTheFirstPreset(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, nil, 132, 42)
+	if n := m.form.Resolved().Spec.N; n != 2_000_000 {
+		t.Fatalf("the first preset's n = %d, want 2·10⁶", n)
+	}
+	formKeys(t, m, "right")
+	if n := m.form.Resolved().Spec.N; n != 5_000_000 {
+		t.Errorf("→ on n from 2·10⁶ gives %d, want 5·10⁶", n)
+	}
+	formKeys(t, m, "left", "left")
+	if n := m.form.Resolved().Spec.N; n != 1_000_000 {
+		t.Errorf("← twice from 5·10⁶ gives %d, want 10⁶", n)
+	}
+}

@@ -66,11 +66,12 @@ var fields = [numFields]fieldDef{
 	fTrials:     {"trials", "trials", "Independent repetitions: the curve is their mean, and more trials shrink its standard error.", true},
 }
 
-// The discrete grids of the issue.
+// The form's discrete grids, which → and ← step along (n reaches past the
+// first preset's 2·10⁶; larger values are typed).
 var (
 	kGrid   = []float64{2, 2.5, 3, 4, 6, 8, 16, math.Inf(1)}
 	epsGrid = []float64{0.1, 0.2, 0.5, 1, 2, 5, 10, math.Inf(1)}
-	nGrid   = []float64{1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6}
+	nGrid   = []float64{1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7}
 	dGrid   = []float64{1, 2, 3, 5, 10, 20, 40, 50, 100, 200, 500, 1000, 2000, 5000, 10000}
 )
 
