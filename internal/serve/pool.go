@@ -107,8 +107,9 @@ func NewPool(inner tui.Runner, cpus, workers int, caps Caps) *Pool {
 	return &Pool{inner: inner, sem: semaphore.NewWeighted(int64(cpus)), cpus: int64(cpus), workers: workers, caps: caps}
 }
 
-// acquire waits for r's workers' slots (ctx cancels the wait) and returns
-// r with its workers set and the release.
+// acquire waits for the slots of a call asking for workers (0 or more than
+// the pool gives a call: the pool's number; ctx cancels the wait) and
+// returns the workers granted and the release.
 func (p *Pool) acquire(ctx context.Context, workers int) (int, func(), error) {
 	if workers <= 0 || workers > p.workers {
 		workers = p.workers
@@ -117,6 +118,20 @@ func (p *Pool) acquire(ctx context.Context, workers int) (int, func(), error) {
 		return 0, nil, err
 	}
 	return workers, func() { p.sem.Release(int64(workers)) }, nil
+}
+
+// admit refuses r above the caps, else waits for its workers' slots and
+// returns r with its workers set and the release.
+func (p *Pool) admit(ctx context.Context, r spec.Resolved) (spec.Resolved, func(), error) {
+	if err := p.caps.Check(r); err != nil {
+		return r, nil, refused(err)
+	}
+	w, release, err := p.acquire(ctx, r.Spec.Workers)
+	if err != nil {
+		return r, nil, err
+	}
+	r.Spec.Workers = w
+	return r, release, nil
 }
 
 // refused is a cap's refusal as the explorer shows a run's.
@@ -138,15 +153,11 @@ func (p *Pool) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescrip
 
 // Compare runs inner's Compare with the pool's workers and slots.
 func (p *Pool) Compare(ctx context.Context, r spec.Resolved, names []string, set *engine.Settings) (*engine.Comparison, error) {
-	if err := p.caps.Check(r); err != nil {
-		return nil, refused(err)
-	}
-	w, release, err := p.acquire(ctx, r.Spec.Workers)
+	r, release, err := p.admit(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	r.Spec.Workers = w
 	return p.inner.Compare(ctx, r, names, set)
 }
 
@@ -154,31 +165,26 @@ func (p *Pool) Compare(ctx context.Context, r spec.Resolved, names []string, set
 // largest n held to the cap too.
 func (p *Pool) Sweep(ctx context.Context, r spec.Resolved, sw engine.SweepSpec, set *engine.Settings) (*engine.SweepReport, error) {
 	if err := p.caps.Check(r); err != nil {
-		return nil, refused(err)
+		return nil, refused(err) // the Spec's own cap first, as a run's
 	}
 	if sw.Param == spec.SweepN && p.caps.N > 0 && sw.To > float64(p.caps.N) {
 		return nil, refused(capError("n", "n", int64(p.caps.N), int64(sw.To)))
 	}
-	w, release, err := p.acquire(ctx, r.Spec.Workers)
+	r, release, err := p.admit(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	r.Spec.Workers = w
 	return p.inner.Sweep(ctx, r, sw, set)
 }
 
 // Tune runs inner's Tune with the pool's workers and slots.
 func (p *Pool) Tune(ctx context.Context, r spec.Resolved, ts engine.TuneSpec, set *engine.Settings) (*engine.TuneReport, error) {
-	if err := p.caps.Check(r); err != nil {
-		return nil, refused(err)
-	}
-	w, release, err := p.acquire(ctx, r.Spec.Workers)
+	r, release, err := p.admit(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	r.Spec.Workers = w
 	return p.inner.Tune(ctx, r, ts, set)
 }
 
