@@ -124,7 +124,7 @@ func (q probePoint) usable() bool {
 // there is not; the hint before any point; NaN without either.
 func (p *probe) threshold() float64 {
 	lt := math.Log(p.target)
-	var a, b, n1, n2 *probePoint // a: largest σ missing, b: smallest meeting; n1, n2 nearest in ln ε'
+	var a, b *probePoint // a: largest σ missing, b: smallest meeting
 	for i := range p.pts {
 		q := &p.pts[i]
 		if !q.usable() {
@@ -136,27 +136,15 @@ func (p *probe) threshold() float64 {
 		if !q.ok && (a == nil || q.s > a.s) {
 			a = q
 		}
-		d := math.Abs(math.Log(q.eps) - lt)
-		switch {
-		case n1 == nil || d < math.Abs(math.Log(n1.eps)-lt):
-			n1, n2 = q, n1
-		case n2 == nil || d < math.Abs(math.Log(n2.eps)-lt):
-			n2 = q
-		}
 	}
+	n1, _ := p.nearest()
 	if n1 == nil {
 		if p.hint != nil {
 			return p.hint()
 		}
 		return math.NaN()
 	}
-	slope := p.prior()
-	if n2 != nil && n2.s != n1.s {
-		if s := (math.Log(n1.eps) - math.Log(n2.eps)) / (math.Log(n1.s) - math.Log(n2.s)); s < 0 {
-			slope = s
-		}
-	}
-	th := n1.s * math.Exp((lt-math.Log(n1.eps))/slope)
+	th := n1.s * math.Exp((lt-math.Log(n1.eps))/p.slope())
 	switch {
 	case a != nil && b != nil && a.s < b.s:
 		if !(th > a.s && th <= b.s) {
@@ -171,11 +159,10 @@ func (p *probe) threshold() float64 {
 	return th
 }
 
-// slope is the model's d ln ε'/d ln σ: through the two evaluated points
-// nearest the target in ln ε', or the prior.
-func (p *probe) slope() float64 {
+// nearest are the two usable evaluated points nearest the target in
+// ln ε', the nearest first (nil where there are fewer).
+func (p *probe) nearest() (n1, n2 *probePoint) {
 	lt := math.Log(p.target)
-	var n1, n2 *probePoint
 	for i := range p.pts {
 		q := &p.pts[i]
 		if !q.usable() {
@@ -189,6 +176,13 @@ func (p *probe) slope() float64 {
 			n2 = q
 		}
 	}
+	return n1, n2
+}
+
+// slope is the model's d ln ε'/d ln σ: through the two evaluated points
+// nearest the target in ln ε', or the prior.
+func (p *probe) slope() float64 {
+	n1, n2 := p.nearest()
 	if n1 != nil && n2 != nil && n1.s != n2.s {
 		if s := (math.Log(n1.eps) - math.Log(n2.eps)) / (math.Log(n1.s) - math.Log(n2.s)); s < 0 {
 			return s
