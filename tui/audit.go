@@ -560,11 +560,7 @@ func (p *auditPanel) content() {
 		}
 		lines = append(lines, style.Wrap(para, w)...)
 	}
-	p.vp.SetHeight(max(p.h-1, 1))
-	if len(lines) > p.h-1 {
-		p.vp.SetHeight(max(p.h-2, 1))
-	}
-	p.vp.SetContentLines(lines)
+	fillScrolled(&p.vp, lines, p.h)
 }
 
 // View renders the panel (cached until what it shows changes).
@@ -572,14 +568,7 @@ func (p *auditPanel) View() string { return p.cache.view(p.render) }
 
 func (p *auditPanel) render() string {
 	p.content()
-	out := []string{style.Rule(*p.st, "Audit: the tests and what they prove", "", p.w, false)}
-	if p.h > 1 {
-		out = append(out, p.vp.View())
-	}
-	if total, shown := p.vp.TotalLineCount(), p.vp.Height(); total > shown && p.h > 2 {
-		out = append(out, scrollHint(p.st, p.vp, p.keys, p.w))
-	}
-	return style.Block(strings.Join(out, "\n"), p.w, p.h)
+	return scrolledPanel(p.st, p.keys, p.vp, style.Rule(*p.st, "Audit: the tests and what they prove", "", p.w, false), p.w, p.h)
 }
 
 // auditCommand is the `dpso audit` command line of an oracle audit c (the

@@ -118,12 +118,7 @@ func (p *formulaPanel) content() (title, right string) {
 	default:
 		title, right, secs = p.sections(p.presc.p)
 	}
-	lines := orderSections(secs, p.h-1)
-	p.vp.SetHeight(max(p.h-1, 1))
-	if len(lines) > p.h-1 {
-		p.vp.SetHeight(max(p.h-2, 1)) // the last line says how to scroll
-	}
-	p.vp.SetContentLines(lines)
+	fillScrolled(&p.vp, orderSections(secs, p.h-1), p.h)
 	return title, right
 }
 
@@ -132,14 +127,32 @@ func (p *formulaPanel) View() string { return p.cache.view(p.render) }
 
 func (p *formulaPanel) render() string {
 	title, right := p.content()
-	out := []string{style.Rule(*p.st, title, right, p.w, false)}
-	if p.h > 1 {
-		out = append(out, p.vp.View())
+	return scrolledPanel(p.st, p.keys, p.vp, style.Rule(*p.st, title, right, p.w, false), p.w, p.h)
+}
+
+// fillScrolled puts lines, a panel's body under its title, in vp for a
+// panel h rows high: the rows under the title, less the last when they
+// do not fit (it then says how to scroll).
+func fillScrolled(vp *viewport.Model, lines []string, h int) {
+	vp.SetHeight(max(h-1, 1))
+	if len(lines) > h-1 {
+		vp.SetHeight(max(h-2, 1))
 	}
-	if total, shown := p.vp.TotalLineCount(), p.vp.Height(); total > shown && p.h > 2 {
-		out = append(out, scrollHint(p.st, p.vp, p.keys, p.w))
+	vp.SetContentLines(lines)
+}
+
+// scrolledPanel renders a panel w×h: head (its title's rule), vp's lines
+// under it, and the line that says how to scroll them when they do not
+// fit.
+func scrolledPanel(st *style.Styles, keys *keyMap, vp viewport.Model, head string, w, h int) string {
+	out := []string{head}
+	if h > 1 {
+		out = append(out, vp.View())
 	}
-	return style.Block(strings.Join(out, "\n"), p.w, p.h)
+	if vp.TotalLineCount() > vp.Height() && h > 2 {
+		out = append(out, scrollHint(st, vp, keys, w))
+	}
+	return style.Block(strings.Join(out, "\n"), w, h)
 }
 
 // scrollPage scrolls vp up or down on the scroll keys of keys, a page

@@ -166,10 +166,8 @@ func (p *sweepPanel) frame(lines []string) string {
 		p.vp.SetYOffset(0)
 		return style.Block(strings.Join(lines, "\n"), p.w, p.h)
 	}
-	p.vp.SetHeight(p.h - 2)
-	p.vp.SetContentLines(lines[1:])
-	out := []string{lines[0], p.vp.View(), scrollHint(p.st, p.vp, p.keys, p.w)}
-	return style.Block(strings.Join(out, "\n"), p.w, p.h)
+	fillScrolled(&p.vp, lines[1:], p.h)
+	return scrolledPanel(p.st, p.keys, p.vp, lines[0], p.w, p.h)
 }
 
 // waiting renders the panel without a report: its title, what the sweep

@@ -66,24 +66,13 @@ func (p *tunePanel) View() string { return p.cache.view(p.render) }
 
 func (p *tunePanel) render() string {
 	p.content()
-	out := []string{style.Rule(*p.st, "The search: candidates and scores", "", p.w, false)}
-	if p.h > 1 {
-		out = append(out, p.vp.View())
-	}
-	if total, shown := p.vp.TotalLineCount(), p.vp.Height(); total > shown && p.h > 2 {
-		out = append(out, scrollHint(p.st, p.vp, p.keys, p.w))
-	}
-	return style.Block(strings.Join(out, "\n"), p.w, p.h)
+	return scrolledPanel(p.st, p.keys, p.vp, style.Rule(*p.st, "The search: candidates and scores", "", p.w, false), p.w, p.h)
 }
 
 // content fills the viewport.
 func (p *tunePanel) content() {
 	lines := p.lines()
-	p.vp.SetHeight(max(p.h-1, 1))
-	if len(lines) > p.h-1 {
-		p.vp.SetHeight(max(p.h-2, 1))
-	}
-	p.vp.SetContentLines(lines)
+	fillScrolled(&p.vp, lines, p.h)
 }
 
 // lines are the panel's lines under its title.
