@@ -18,7 +18,7 @@ import (
 // --vary clip`; e exports the sweep's document; esc returns to the chart.
 func TestClipScreen(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
-	keyUntil(t, m, "x", func() bool { return clipSettled(m) })
+	keyUntil(t, m, "x", func() bool { return doneOf(m, clipKind) })
 	cs := m.clipScreen()
 	if m.screens[m.active].screen != cs {
 		t.Fatal("x does not show the clipping screen")
@@ -81,7 +81,7 @@ func TestClipPresetRunsTheClippingSweep(t *testing.T) {
 	for range i - m.presets.cursor {
 		m.Update(press("down"))
 	}
-	keyUntil(t, m, "enter", func() bool { return clipSettled(m) })
+	keyUntil(t, m, "enter", func() bool { return doneOf(m, clipKind) })
 	if m.screens[m.active].screen != m.clipScreen() || m.preset != Presets[i].Title {
 		t.Errorf("active screen %d, preset %q", m.active, m.preset)
 	}
@@ -92,7 +92,7 @@ func TestClipPresetRunsTheClippingSweep(t *testing.T) {
 // (the rest of the rows and the legend's end) into view, and pgup back.
 func TestClipTableScrolls(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 80, 24)
-	keyUntil(t, m, "x", func() bool { return clipSettled(m) })
+	keyUntil(t, m, "x", func() bool { return doneOf(m, clipKind) })
 	tv := stripANSI(m.clipScreen().table.View())
 	if !strings.Contains(tv, "more lines: j, pgdn") {
 		t.Fatalf("the table at 80×24 does not say it scrolls:\n%s", tv)

@@ -172,7 +172,7 @@ func TestExplorePresetRunsAsTheListDoes(t *testing.T) {
 	opts := testOpts(t, &fakeRunner{points: 3}, 100*time.Millisecond)
 	opts.Preset, opts.PresetRun = hard, true
 	m := newTestModelOpts(t, opts, nil, 132, 42)
-	pump(t, m, nil, func() bool { return sweepSettled(m) })
+	pump(t, m, nil, func() bool { return doneOf(m, sweepNKind) })
 	if m.shownKind() != sweepNKind || m.run() == nil || m.run().family != sweepNKind {
 		t.Errorf("--preset %d: screen %s, run %v", hard+1, m.shownKind(), m.run())
 	}
@@ -180,7 +180,7 @@ func TestExplorePresetRunsAsTheListDoes(t *testing.T) {
 	start.Trials = 2
 	opts.Start = &start
 	m = newTestModelOpts(t, opts, nil, 132, 42)
-	pump(t, m, nil, func() bool { return sweepSettled(m) })
+	pump(t, m, nil, func() bool { return doneOf(m, sweepNKind) })
 	if v := screenText(m); !strings.Contains(v, "preset 8 · trials changed") || m.run() == nil {
 		t.Errorf("--preset with --trials:\n%s", v)
 	}

@@ -61,7 +61,7 @@ func TestExportDocuments(t *testing.T) {
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
 	cmp := m.run().cmp
 	exportAndWait(t, m)
-	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
+	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
 	sw := m.run().sw
 	exportAndWait(t, m)
 	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
@@ -206,7 +206,7 @@ func TestExportFiguresAreSlides(t *testing.T) {
 func TestExportExportsWhatIsShown(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 5}, &example1, 132, 42)
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
-	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
+	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
 	keyUntil(t, m, "m", func() bool { return true })
 	keyUntil(t, m, "esc", func() bool { return m.shownKind() == sweepNKind })
 	keyUntil(t, m, "esc", func() bool { return m.shownKind() == chartKind })

@@ -493,10 +493,10 @@ func (m *Model) clipScreen() *clipScreen {
 // shownKind is the kind of the screen shown.
 func (m *Model) shownKind() screenKind { return m.screens[m.active].def.kind }
 
-// clipSettled reports whether the current run is a clipping sweep that
+// doneOf reports whether the current run is one of screen kind k's that
 // settled, done.
-func clipSettled(m *Model) bool {
-	return settled(m) && m.run().family == clipKind && m.run().phase == phaseDone
+func doneOf(m *Model, k screenKind) bool {
+	return settled(m) && m.run().family == k && m.run().phase == phaseDone
 }
 
 // prescReady reports whether the components have the prescription of the
@@ -512,12 +512,6 @@ func prescReady(m *Model) bool {
 func settled(m *Model) bool {
 	r := m.run()
 	return r != nil && !r.active() && r.drained
-}
-
-// sweepSettled reports whether the current run is a sweep that settled,
-// done.
-func sweepSettled(m *Model) bool {
-	return settled(m) && m.run().family == sweepNKind && m.run().phase == phaseDone
 }
 
 // run is the explorer's current run (nil: none).

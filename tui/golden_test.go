@@ -78,9 +78,9 @@ func TestGoldenScreens(t *testing.T) {
 		}
 		keyUntil(t, m, "m", func() bool { return true })
 		golden(t, "screen-moments-"+size, m.render())
-		keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
+		keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
 		golden(t, "screen-sweep-"+size, m.render())
-		keyUntil(t, m, "x", func() bool { return clipSettled(m) })
+		keyUntil(t, m, "x", func() bool { return doneOf(m, clipKind) })
 		golden(t, "screen-clip-"+size, m.render())
 		keyUntil(t, m, "?", func() bool { return true })
 		golden(t, "screen-help-"+size, m.render())
@@ -169,7 +169,7 @@ func TestGoldenComponents(t *testing.T) {
 	golden(t, "moments-heavy-90x16", mv.View())
 
 	m2 := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
-	keyUntil(t, m2, "s", func() bool { return sweepSettled(m2) })
+	keyUntil(t, m2, "s", func() bool { return doneOf(m2, sweepNKind) })
 	sw := m2.sweepScreen()
 	sw.SetSize(90, 20)
 	golden(t, "sweep-90x20", sw.View())

@@ -380,7 +380,7 @@ func TestScreensAndOverlays(t *testing.T) {
 	if m.active != 0 {
 		t.Error("esc did not return to the chart")
 	}
-	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
+	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
 	if v := screenText(m); m.shownKind() != sweepNKind || !strings.Contains(v, "acsa measured −0.50") || !strings.Contains(v, "Sweep: excess risk vs n") {
 		t.Errorf("sweep screen:\n%s", v)
 	}
@@ -610,7 +610,7 @@ func TestReproduceLine(t *testing.T) {
 	if got, want := m.status.reproduce(), sp.Command(); got != want || want != "dpso run --scenario mean-hard --trials 8" {
 		t.Errorf("run line %q, want %q", got, want)
 	}
-	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
+	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
 	if got := m.status.reproduce(); got != "dpso sweep --scenario mean-hard --trials 8 --vary n --from 625 --to 10000 --points 5" {
 		t.Errorf("sweep line %q", got)
 	}

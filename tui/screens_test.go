@@ -81,7 +81,7 @@ func TestEscReturnsToTheScreenBefore(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
 	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
 	hard, _ := PresetIndex("hard instance")
-	pump(t, m, m.loadPreset(hard, true), func() bool { return sweepSettled(m) })
+	pump(t, m, m.loadPreset(hard, true), func() bool { return doneOf(m, sweepNKind) })
 	if cs := m.chartScreen(); cs.run != nil {
 		t.Errorf("after loading preset 8 the chart still holds run #%d of %s", cs.run.id, cs.run.spec.Spec.Scenario)
 	}

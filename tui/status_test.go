@@ -25,7 +25,7 @@ func TestStatusDescribesTheShownRun(t *testing.T) {
 	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().compare && m.run().phase == phaseDone })
 	cmpID := m.run().id
-	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
+	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
 	if got := statusLine(m); !strings.HasPrefix(got, "✓ done sweep") {
 		t.Errorf("on the sweep screen after its sweep: %q", got)
 	}
@@ -55,7 +55,7 @@ func TestStatusDescribesTheShownRun(t *testing.T) {
 		t.Errorf("the help's outcome on the chart: %+v", msgs)
 	}
 	// A clipping sweep, then the chart: the chart's comparison again.
-	keyUntil(t, m, "x", func() bool { return clipSettled(m) })
+	keyUntil(t, m, "x", func() bool { return doneOf(m, clipKind) })
 	if got := statusLine(m); !strings.HasPrefix(got, "✓ done clipping sweep") {
 		t.Errorf("on the clipping screen: %q", got)
 	}

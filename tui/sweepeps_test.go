@@ -19,12 +19,6 @@ import (
 // engine: heavy-tailed linear regression, n = 2·10⁴, 3 trials.
 var epsSweepSpec = spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, N: 20000, Trials: 3}
 
-// epsSettled reports whether the current run is an ε sweep that settled,
-// done.
-func epsSettled(m *Model) bool {
-	return settled(m) && m.run().family == sweepEpsKind && m.run().phase == phaseDone
-}
-
 // TestSweepEpsIsTheCLISweep: v shows the sweep over ε and runs, on the
 // real engine, 5 points from ε/10 to 10ε; its reproduce line is the dpso
 // sweep --vary eps command of that grid, and e exports exactly the
@@ -35,8 +29,8 @@ func TestSweepEpsIsTheCLISweep(t *testing.T) {
 	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
 	s := epsSweepSpec
 	m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
-	keyUntil(t, m, "v", func() bool { return epsSettled(m) || settled(m) })
-	if m.shownKind() != sweepEpsKind || !epsSettled(m) {
+	keyUntil(t, m, "v", func() bool { return doneOf(m, sweepEpsKind) || settled(m) })
+	if m.shownKind() != sweepEpsKind || !doneOf(m, sweepEpsKind) {
 		t.Fatalf("v: screen %s, run %+v", m.shownKind(), m.run())
 	}
 	const line = "dpso sweep --scenario linreg-t --n 20000 --trials 3 --vary eps --from 0.1 --to 10 --points 5"
@@ -144,7 +138,7 @@ func TestGoldenSweepEps(t *testing.T) {
 		s := epsSweepSpec
 		s.Workers = 1
 		m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, sz[0], sz[1])
-		keyUntil(t, m, "v", func() bool { return epsSettled(m) })
+		keyUntil(t, m, "v", func() bool { return doneOf(m, sweepEpsKind) })
 		golden(t, "screen-sweep-eps-"+itoa(sz[0])+"x"+itoa(sz[1]), m.render())
 	}
 }

@@ -19,7 +19,7 @@ import (
 // the measured one and says where the theory is not in force.
 func TestSweepDrawsSlopeGuides(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	keyUntil(t, m, "s", func() bool { return sweepSettled(m) })
+	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
 	rep := m.sweepScreen().report()
 	measured := means(rep, 0)
 	kinds := map[chart.Kind]bool{}

@@ -22,12 +22,6 @@ import (
 // takes about a second on the real engine.
 var tuneSpec = spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, N: 10000, Eps: 1}
 
-// tuneSettled reports whether the current run is a search that settled,
-// done.
-func tuneSettled(m *Model) bool {
-	return settled(m) && m.run().family == tuneKind && m.run().phase == phaseDone
-}
-
 // TestTuneIsTheCLITune: g shows the tuning screen and runs, on the real
 // engine, the search `dpso tune` runs for the form; its reproduce line is
 // that command, and e exports exactly the document its --json prints —
@@ -40,8 +34,8 @@ func TestTuneIsTheCLITune(t *testing.T) {
 	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
 	s := tuneSpec
 	m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
-	keyUntil(t, m, "g", func() bool { return tuneSettled(m) || settled(m) })
-	if m.shownKind() != tuneKind || !tuneSettled(m) {
+	keyUntil(t, m, "g", func() bool { return doneOf(m, tuneKind) || settled(m) })
+	if m.shownKind() != tuneKind || !doneOf(m, tuneKind) {
 		t.Fatalf("g: screen %s, run %+v", m.shownKind(), m.run())
 	}
 	const line = "dpso tune --scenario linreg-t --class smooth-sc" // n = 10⁴ and ε = 1 are the defaults
@@ -209,7 +203,7 @@ func TestGoldenTune(t *testing.T) {
 		s := tuneSpec
 		s.Workers = 1
 		m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, sz[0], sz[1])
-		keyUntil(t, m, "g", func() bool { return tuneSettled(m) })
+		keyUntil(t, m, "g", func() bool { return doneOf(m, tuneKind) })
 		golden(t, "screen-tune-"+itoa(sz[0])+"x"+itoa(sz[1]), m.render())
 		if sz[0] == 80 {
 			// The compact layout's second side tab: the search's privacy.
