@@ -232,13 +232,7 @@ func TestSensitivity(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			for _, m := range []int{0, 1, 7} {
 				mk := func() Oracle {
-					o := newOracle(t, name, 1)
-					switch c := o.(type) {
-					case *Coordinate:
-						c.M = m
-					case *ShuffleCoordinate:
-						c.M = m
-					}
+					o, _ := newOracleGroups(t, name, 1, m)
 					return o
 				}
 				o := mk()

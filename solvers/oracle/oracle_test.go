@@ -24,6 +24,23 @@ func newOracle(t testing.TB, name string, seed uint64) Oracle {
 	return o
 }
 
+// newOracleGroups is newOracle with the coordinate-wise oracles' group
+// count M set to m (0: their default); grouped reports whether the oracle
+// has one.
+func newOracleGroups(t testing.TB, name string, seed uint64, m int) (o Oracle, grouped bool) {
+	t.Helper()
+	o = newOracle(t, name, seed)
+	switch c := o.(type) {
+	case *Coordinate:
+		c.M = m
+	case *ShuffleCoordinate:
+		c.M = m
+	default:
+		return o, false
+	}
+	return o, true
+}
+
 // privateBudget is a typical private per-call budget for each kind.
 func privateBudget(o Oracle) ledger.Cost {
 	if o.Kind() == Shuffle {
@@ -243,26 +260,13 @@ func TestNonFiniteZeroed(t *testing.T) {
 	for _, name := range allNames {
 		t.Run(name, func(t *testing.T) {
 			for _, m := range []int{0, 1, 4} {
-				o := newOracle(t, name, 1)
-				switch c := o.(type) {
-				case *Coordinate:
-					c.M = m
-				case *ShuffleCoordinate:
-					c.M = m
-				default:
-					if m != 0 {
-						continue
-					}
+				o, grouped := newOracleGroups(t, name, 1, m)
+				if !grouped && m != 0 {
+					continue
 				}
 				const c = 10 // no clipping on the clean vectors
 				got, call := run(t, o, batch, o.Threshold(c, 3), noPrivacy(o), newRand(2))
-				o2 := newOracle(t, name, 1)
-				switch c := o2.(type) {
-				case *Coordinate:
-					c.M = m
-				case *ShuffleCoordinate:
-					c.M = m
-				}
+				o2, _ := newOracleGroups(t, name, 1, m)
 				want, _ := run(t, o2, clean, o2.Threshold(c, 3), noPrivacy(o2), newRand(2))
 				for j := range got {
 					if got[j] != want[j] || math.IsNaN(got[j]) {
