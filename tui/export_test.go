@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -91,7 +90,11 @@ func TestExportDocuments(t *testing.T) {
 			if len(png) != 1 {
 				t.Fatalf("%s: exported PNGs %v", c.base, png)
 			}
-			if w, h := pngSize(t, png[0]); w != plot.DefaultWidth || h != plot.DefaultHeight {
+			w, h, err := plotcheck.PNGSize(png[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w != plot.DefaultWidth || h != plot.DefaultHeight {
 				t.Errorf("%s: the exported figure is %d×%d, want %d×%d", c.base, w, h, plot.DefaultWidth, plot.DefaultHeight)
 			}
 			want, err := report.MarshalJSON(c.doc)
@@ -103,21 +106,6 @@ func TestExportDocuments(t *testing.T) {
 			}
 		})
 	}
-}
-
-// pngSize is the size of the PNG at path.
-func pngSize(t *testing.T, path string) (w, h int) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	cfg, err := png.DecodeConfig(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg.Width, cfg.Height
 }
 
 // exportedJSON is the one exported JSON file of base (run-acsa, compare,

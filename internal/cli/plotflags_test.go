@@ -2,28 +2,14 @@ package cli
 
 import (
 	"encoding/json"
-	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-// pngSize decodes the PNG at path and returns its size.
-func pngSize(t *testing.T, path string) (w, h int) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	cfg, err := png.DecodeConfig(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return cfg.Width, cfg.Height
-}
+	"dpso/internal/plot/plotcheck"
+)
 
 // TestPlotSizeAndHide: --plot-size sets the figure's size (and
 // --plot-hide is accepted beside it), for run and moments alike (the
@@ -45,7 +31,11 @@ func TestPlotSizeAndHide(t *testing.T) {
 			if code, _, errs := dpsoCLI(append(c.args, "--plot", path)...); code != 0 {
 				t.Fatalf("%s: status %d: %s", c.name, code, errs)
 			}
-			if w, h := pngSize(t, path); w != c.w || h != c.h {
+			w, h, err := plotcheck.PNGSize(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w != c.w || h != c.h {
 				t.Errorf("%s: %d×%d, want %d×%d", c.name, w, h, c.w, c.h)
 			}
 		})

@@ -75,6 +75,21 @@ func Read(path string) (Facts, error) {
 	return Facts{}, fmt.Errorf("%s: not a .png or .svg file", path)
 }
 
+// PNGSize is the size in pixels of the PNG at path, read from its header
+// alone.
+func PNGSize(path string) (w, h int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg.Width, cfg.Height, nil
+}
+
 // The axis lines: grey pixels (channels no more than greyTol apart) no
 // brighter than lineMax — an axis's thin black line, anti-aliased, is
 // grey, lighter the smaller the image — in one run at least minAxis of

@@ -1,8 +1,11 @@
 package plotcheck
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -150,5 +153,29 @@ func TestNot16x9(t *testing.T) {
 	}
 	if _, err := Read(filepath.Join(t.TempDir(), "x.pdf")); !os.IsNotExist(err) && err == nil {
 		t.Error("a missing .pdf reads")
+	}
+}
+
+// TestPNGSize reads a PNG's size from its header, and refuses a file that
+// is not a PNG.
+func TestPNGSize(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.png")
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 7, 3))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if w, h, err := PNGSize(path); err != nil || w != 7 || h != 3 {
+		t.Errorf("PNGSize = %d×%d, %v; want 7×3", w, h, err)
+	}
+	other := filepath.Join(dir, "x.svg")
+	if err := os.WriteFile(other, []byte("<svg/>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := PNGSize(other); err == nil {
+		t.Error("PNGSize of an SVG: no error")
 	}
 }
