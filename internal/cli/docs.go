@@ -20,6 +20,7 @@ import (
 func ReferenceTree(man bool) *cobra.Command {
 	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, isTTY: func() bool { return false }}
 	root := e.rootCmd()
+	citeHelp(root)
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	VisitCommands(root, func(c *cobra.Command) {
