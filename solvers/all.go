@@ -65,6 +65,19 @@ func Descriptors() []Descriptor {
 	return slices.Clone(registry)
 }
 
+// SettingOwner is the name of the first registered solver (in display
+// order) whose settings include the setting name, "" when none has it.
+func SettingOwner(name string) string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	for _, d := range registry {
+		if d.Settings.Has(name) {
+			return d.Name()
+		}
+	}
+	return ""
+}
+
 // Names lists the registered solvers in display order.
 func Names() []string {
 	ds := Descriptors()

@@ -53,10 +53,5 @@ func (r Resolved) Configured(d solvers.Descriptor) solvers.Descriptor {
 // groups and τ), "" when every solver reads it: see
 // Spec.CheckSolverFields.
 func (f Field) Solver() string {
-	for _, d := range solvers.Descriptors() {
-		if d.Settings.Has(f.Name) {
-			return d.Name()
-		}
-	}
-	return ""
+	return solvers.SettingOwner(f.Name)
 }
