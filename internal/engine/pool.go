@@ -286,8 +286,8 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 			cfg.Pulse = p.pulses(progress, u, si, trial)
 		}
 		sdata := data
-		if m != nil && d.Materializes(u.run.Schedule) {
-			sdata = m // the draw the reference materialized, read in place
+		if m != nil {
+			sdata = m // the draw the reference materialized, read in place (see pool.reference)
 		}
 		res, err := d.Solver.Run(ctx, prob, sdata, cfg)
 		if err != nil {
