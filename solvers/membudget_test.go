@@ -66,3 +66,34 @@ func TestReserveDataset(t *testing.T) {
 	}
 	rel()
 }
+
+// TestMemBudgetCollects: an acquire collects first once collectMin bytes
+// were released, or once its own size was, for a dataset of collectFloor
+// or more (its copy then reuses the released one's pages); a smaller
+// dataset leaves the released bytes to the collector's pacing.
+func TestMemBudgetCollects(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		freed, n  int64
+		want      bool
+		freedThen int64
+	}{
+		{"nothing released", 0, collectFloor, false, 0},
+		{"a large dataset after its size released", collectFloor, collectFloor, true, 0},
+		{"a large dataset after less than its size", 3 * collectFloor / 4, collectFloor, false, 3 * collectFloor / 4},
+		{"a small dataset after its size released", 1 << 10, 1 << 10, false, 1 << 10},
+		{"a small dataset just below the floor", collectFloor - 8, collectFloor - 8, false, collectFloor - 8},
+		{"any dataset after collectMin released", collectMin, 8, true, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newMemBudget(1 << 40)
+			b.freed = c.freed
+			if got := b.collects(c.n); got != c.want {
+				t.Errorf("collects(%d) after %d released = %v, want %v", c.n, c.freed, got, c.want)
+			}
+			if b.freed != c.freedThen {
+				t.Errorf("released bytes counted afterwards %d, want %d", b.freed, c.freedThen)
+			}
+		})
+	}
+}
