@@ -227,4 +227,21 @@ func TestSoftplusSigmoidSameBits(t *testing.T) {
 			}
 		})
 	}
+	// Around the shortcut from 37 on, every 2⁻¹² from 30 to 50, and
+	// 10⁵ points spread over [−800, 800].
+	t.Run("sweep", func(t *testing.T) {
+		r := rand.New(rand.NewPCG(1, 2))
+		xs := make([]float64, 0, 200000)
+		for x := 30.0; x <= 50; x += 1.0 / 4096 {
+			xs = append(xs, x, -x)
+		}
+		for range 100000 {
+			xs = append(xs, 1600*r.Float64()-800)
+		}
+		for _, x := range xs {
+			if sp, sg := softplusSigmoid(x); sp != softplus(x) || sg != sigmoid(x) {
+				t.Fatalf("x = %v: (%v, %v), want (%v, %v)", x, sp, sg, softplus(x), sigmoid(x))
+			}
+		}
+	})
 }
