@@ -103,16 +103,23 @@ func softplus(t float64) float64 {
 }
 
 // softplusSigmoid returns softplus(t) and sigmoid(t) from one exponential,
-// e^{−|t|}, with the same bits as the two functions. Where the bits do
-// not depend on it, the exponential is not computed: beyond |t| = 746 it
-// is 0 in float64 (e^{−745.2} is the least subnormal), and from t = 37 on
+// e^{−|t|}, with the same bits as the two functions, and without the
+// operations whose result the bits already decide. From t = 37 on,
 // e = e^{−t} < 2^{−53}, so 1 + e rounds to 1 and t + log1p(e) to t (half
-// an ulp of t ≥ 32 is 2^{−48}): softplus(t) = t and sigmoid(t) = 1
-// exactly. At the F* solve's small smoothing levels most samples are
-// there.
+// an ulp of t ≥ 32 is 2^{−48}): softplus(t) = t and sigmoid(t) = 1. Up to
+// t = −38, e = e^{t} < 2^{−54}, which math.Log1p returns as it is, and
+// 1 + e rounds to 1: both are e. Beyond |t| = 746 the exponential is 0
+// in float64 (e^{−745.2} is the least subnormal). At the F* solve's small
+// smoothing levels most samples are in these ranges.
 func softplusSigmoid(t float64) (sp, sg float64) {
-	if t >= 37 {
+	switch {
+	case t >= 37:
 		return t, 1
+	case t <= -746:
+		return 0, 0
+	case t <= -38:
+		e := math.Exp(t)
+		return e, e
 	}
 	e := 0.0
 	if a := math.Abs(t); a < 746 {

@@ -227,8 +227,8 @@ func TestSoftplusSigmoidSameBits(t *testing.T) {
 			}
 		})
 	}
-	// Around the shortcut from 37 on, every 2⁻¹² from 30 to 50, and
-	// 10⁵ points spread over [−800, 800].
+	// Around the shortcuts from ±37 on, every 2⁻¹² from 30 to 50 and from
+	// −50 to −30, and 10⁵ points spread over [−800, 800].
 	t.Run("sweep", func(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, 2))
 		xs := make([]float64, 0, 200000)
