@@ -360,3 +360,35 @@ func BenchmarkParseCSV(b *testing.B) {
 		}
 	}
 }
+
+// TestGrowKeepsTheElements: grow gives at least the capacity asked for,
+// the same elements and length, and the slice itself when it has room.
+func TestGrowKeepsTheElements(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		s      []float64
+		capAsk int
+	}{
+		{"empty", nil, 10},
+		{"with room", make([]float64, 3, 8), 5},
+		{"full", []float64{1, 2, 3}, 1000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for i := range c.s {
+				c.s[i] = float64(i + 1)
+			}
+			g := grow(c.s, c.capAsk)
+			if cap(g) < c.capAsk || len(g) != len(c.s) {
+				t.Fatalf("len %d cap %d, want len %d cap ≥ %d", len(g), cap(g), len(c.s), c.capAsk)
+			}
+			for i := range g {
+				if g[i] != float64(i+1) {
+					t.Fatalf("element %d = %v, want %v", i, g[i], float64(i+1))
+				}
+			}
+			if roomy := c.capAsk <= cap(c.s); roomy && len(g) > 0 && &g[0] != &c.s[0] {
+				t.Error("grew a slice that had room")
+			}
+		})
+	}
+}
