@@ -309,9 +309,13 @@ func (s *streamSamples) Open() solvers.SampleReader {
 // to workers goroutines (each at its own rows: the same matrix for any
 // number of workers).
 func (s *streamSamples) materialize(ctx context.Context, workers int) (*solvers.Matrix, error) {
-	m := &solvers.Matrix{Data: make([]float64, s.n*s.sdim), Dim: s.sdim}
+	buf, err := solvers.MakeFloats(ctx, s.n*s.sdim)
+	if err != nil {
+		return nil, err
+	}
+	m := &solvers.Matrix{Data: buf, Dim: s.sdim}
 	sd := s.sdim
-	err := solvers.ParallelSum(ctx, workers, s.n, s.ChunkLen(), nil, func(lo, hi int, _ []float64) error {
+	err = solvers.ParallelSum(ctx, workers, s.n, s.ChunkLen(), nil, func(lo, hi int, _ []float64) error {
 		rd := &chunkReader{s: s}
 		rd.Seek(lo / s.ChunkLen())
 		if rd.Read(m.Data[lo*sd:hi*sd]) != hi-lo {

@@ -160,3 +160,31 @@ func reserveDataset(ctx context.Context, data Samples) (func(), error) {
 	var once sync.Once
 	return func() { once.Do(func() { datasets.release(n) }) }, nil
 }
+
+// backgroundAllocFloats is the length from which MakeFloats allocates on a
+// goroutine of its own (64 MiB).
+const backgroundAllocFloats = 8 << 20
+
+// MakeFloats is make([]float64, n), or ctx's error once ctx is done. A
+// slice of backgroundAllocFloats or more is made on a goroutine of its
+// own while the caller waits for it or for ctx: the runtime clears a large
+// allocation whose address range was used before in one call that
+// nothing interrupts, and where a page fault costs tens of microseconds
+// (this project's virtual machine) a 400 MB matrix took a second, which
+// Ctrl-C waited for. A slice made after ctx was done is garbage.
+func MakeFloats(ctx context.Context, n int) ([]float64, error) {
+	if n < backgroundAllocFloats {
+		return make([]float64, n), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	made := make(chan []float64, 1)
+	go func() { made <- make([]float64, n) }()
+	select {
+	case s := <-made:
+		return s, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}

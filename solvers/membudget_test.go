@@ -3,6 +3,7 @@ package solvers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -96,4 +97,30 @@ func TestMemBudgetCollects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMakeFloats: a zeroed slice of the length asked, below and at the
+// length made on a goroutine of its own; at that length a done context's
+// error instead, with nothing made.
+func TestMakeFloats(t *testing.T) {
+	for _, n := range []int{0, 10, backgroundAllocFloats} {
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+			s, err := MakeFloats(context.Background(), n)
+			if err != nil || len(s) != n {
+				t.Fatalf("len %d, err %v; want len %d", len(s), err, n)
+			}
+			for i := 0; i < n; i += 4096 {
+				if s[i] != 0 {
+					t.Fatalf("s[%d] = %v, want 0", i, s[i])
+				}
+			}
+		})
+	}
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if s, err := MakeFloats(ctx, backgroundAllocFloats); !errors.Is(err, context.Canceled) || s != nil {
+			t.Errorf("len %d, err %v; want nil and context.Canceled", len(s), err)
+		}
+	})
 }
