@@ -374,9 +374,9 @@ func (s *sizer) reserve(t *Table, n int) {
 // slices.Grow, which clears the new capacity in one call that the
 // scheduler cannot preempt: for a table of 160 MB that is a second or
 // more of page faults on a virtual machine, during which a collection
-// that starts waits, spinning, to stop this goroutine (a 10⁶ × 20 file
-// took 7 s of CPU for 4 s of wall time). A new slice's memory, fresh
-// from the system, needs no clearing, and any other is cleared in
+// that starts waits, spinning, to stop this goroutine (a 10⁶ × 20 file:
+// 6.9 s of CPU with slices.Grow, 2.9 s with grow). A new slice's memory,
+// fresh from the system, needs no clearing, and any other is cleared in
 // preemptible chunks.
 func grow[E any](s []E, c int) []E {
 	if c <= cap(s) {

@@ -170,8 +170,9 @@ const backgroundAllocFloats = 8 << 20
 // own while the caller waits for it or for ctx: the runtime clears a large
 // allocation whose address range was used before in one call that
 // nothing interrupts, and where a page fault costs tens of microseconds
-// (this project's virtual machine) a 400 MB matrix took a second, which
-// Ctrl-C waited for. A slice made after ctx was done is garbage.
+// (this project's virtual machine) clearing a 400 MB matrix takes about
+// a second, which Ctrl-C would otherwise wait for. A slice made after ctx
+// was done is garbage.
 func MakeFloats(ctx context.Context, n int) ([]float64, error) {
 	if n < backgroundAllocFloats {
 		return make([]float64, n), nil
