@@ -29,40 +29,31 @@ func TestHelpCitesThePDF(t *testing.T) {
 	if len(labelled) == 0 {
 		t.Fatal("no command's help cites the paper: nothing to test")
 	}
+	// Every way of showing a labelled command's help, and the shell's
+	// completions of every command's flags (their usages) and of the
+	// commands themselves (their Short texts).
+	var invocations [][]string
 	for _, c := range labelled {
 		path := strings.Fields(c.CommandPath())[1:]
-		for _, args := range [][]string{
+		invocations = append(invocations,
 			append(append([]string{}, path...), "--help"),
 			append(append([]string{}, path...), "-h"),
-			append([]string{"help"}, path...),
-		} {
-			t.Run(strings.Join(args, " "), func(t *testing.T) {
-				code, out, errb := execTheoryCLI(args...)
-				if code != 0 {
-					t.Fatalf("exit %d: %s", code, errb)
-				}
-				if cited := theory.Cite(out); cited != out {
-					t.Errorf("the help shows a label of the paper's source:\n%s", firstDiff(out, cited))
-				}
-			})
-		}
+			append([]string{"help"}, path...))
 	}
-	// The completions of every command's flags (their usages) and of the
-	// commands themselves (their Short texts).
-	completions := [][]string{{cobra.ShellCompRequestCmd, ""}}
+	invocations = append(invocations, []string{cobra.ShellCompRequestCmd, ""})
 	VisitCommands(raw, func(c *cobra.Command) {
 		if c.Runnable() && c.HasAvailableFlags() {
-			completions = append(completions, append(append([]string{cobra.ShellCompRequestCmd}, strings.Fields(c.CommandPath())[1:]...), "--"))
+			invocations = append(invocations, append(append([]string{cobra.ShellCompRequestCmd}, strings.Fields(c.CommandPath())[1:]...), "--"))
 		}
 	})
-	for _, args := range completions {
+	for _, args := range invocations {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			code, out, errb := execTheoryCLI(args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errb)
 			}
 			if cited := theory.Cite(out); cited != out {
-				t.Errorf("the completions show a label of the paper's source:\n%s", firstDiff(out, cited))
+				t.Errorf("dpso %s shows a label of the paper's source:\n%s", strings.Join(args, " "), firstDiff(out, cited))
 			}
 		})
 	}
