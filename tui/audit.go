@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/guptarohit/asciigraph"
 
@@ -95,7 +94,7 @@ type auditScreen struct {
 
 // newAuditScreen returns an empty audit screen.
 func newAuditScreen(c common) *auditScreen {
-	return &auditScreen{common: c, panel: &auditPanel{common: c, vp: viewport.New()}}
+	return &auditScreen{common: c, panel: &auditPanel{common: c, scrollBody: newScrollBody()}}
 }
 
 // Panel is the thresholds and the explanation.
@@ -486,10 +485,8 @@ func interp(xs, ys []float64, x float64) float64 {
 // audit proves (audit.Explanation); it scrolls (pgup/pgdn).
 type auditPanel struct {
 	common
-	run   *run
-	vp    viewport.Model
-	w, h  int
-	cache viewCache
+	scrollBody
+	run *run
 }
 
 func (p *auditPanel) set(r *run) {
@@ -500,26 +497,12 @@ func (p *auditPanel) set(r *run) {
 	p.cache.invalidate()
 }
 
-// SetSize sets the panel size.
-func (p *auditPanel) SetSize(w, h int) {
-	p.w, p.h = w, h
-	p.vp.SetWidth(w)
-	p.cache.invalidate()
-}
-
 // ShortHelp is the panel's scroll keys.
 func (p *auditPanel) ShortHelp() []key.Binding { return []key.Binding{p.keys.PageUp, p.keys.PageDown} }
 
 // Update scrolls.
 func (p *auditPanel) Update(msg tea.Msg) (component, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		p.content()
-		scrollPage(&p.vp, p.keys, msg)
-		p.cache.invalidate()
-	case tea.BackgroundColorMsg:
-		p.cache.invalidate()
-	}
+	p.scroll(p.keys, msg, p.content)
 	return p, nil
 }
 

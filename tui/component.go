@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/spec"
@@ -258,4 +259,36 @@ func (c *viewCache) view(render func() string) string {
 		c.s, c.ok = render(), true
 	}
 	return c.s
+}
+
+// scrollBody is a side panel's scrolling body: the viewport of its lines
+// under its title (fillScrolled, scrolledPanel), its size, and its
+// rendered block, cached until what it shows changes. A panel embeds it
+// and supplies the lines.
+type scrollBody struct {
+	vp    viewport.Model
+	w, h  int
+	cache viewCache
+}
+
+func newScrollBody() scrollBody { return scrollBody{vp: viewport.New()} }
+
+// SetSize sets the panel size.
+func (b *scrollBody) SetSize(w, h int) {
+	b.w, b.h = w, h
+	b.vp.SetWidth(w)
+	b.cache.invalidate()
+}
+
+// scroll scrolls the body on the panel's page keys, from its lines as fill
+// puts them in the viewport, and repaints it on a new background colour.
+func (b *scrollBody) scroll(keys *keyMap, msg tea.Msg, fill func()) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		fill()
+		scrollPage(&b.vp, keys, msg)
+		b.cache.invalidate()
+	case tea.BackgroundColorMsg:
+		b.cache.invalidate()
+	}
 }

@@ -33,21 +33,12 @@ type formulaPanel struct {
 	params *solvers.Params // the parameters a finished run used
 	notes  []string        // the finished run's notes
 	runID  int             // whose notes (0: no finished run's, the prescription's)
-	vp     viewport.Model
-	w, h   int
-	cache  viewCache
+	scrollBody
 }
 
 // newFormulaPanel returns the panel, computing.
 func newFormulaPanel(c common) *formulaPanel {
-	return &formulaPanel{common: c, presc: prescriptionMsg{pending: true}, vp: viewport.New()}
-}
-
-// SetSize sets the panel size.
-func (p *formulaPanel) SetSize(w, h int) {
-	p.cache.invalidate()
-	p.w, p.h = w, h
-	p.vp.SetWidth(w)
+	return &formulaPanel{common: c, presc: prescriptionMsg{pending: true}, scrollBody: newScrollBody()}
 }
 
 // ShortHelp is the panel's scroll keys.

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -80,7 +79,7 @@ type tuneScreen struct {
 }
 
 func newTuneScreen(c common) *tuneScreen {
-	return &tuneScreen{common: c, panel: &tunePanel{common: c, vp: viewport.New()}}
+	return &tuneScreen{common: c, panel: &tunePanel{common: c, scrollBody: newScrollBody()}}
 }
 
 // Panel is the search's candidates.

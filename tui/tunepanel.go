@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -24,10 +23,8 @@ import (
 // accounted; it scrolls (pgup/pgdn).
 type tunePanel struct {
 	common
-	rep   *engine.TuneReport
-	vp    viewport.Model
-	w, h  int
-	cache viewCache
+	scrollBody
+	rep *engine.TuneReport
 }
 
 func (p *tunePanel) set(rep *engine.TuneReport) {
@@ -38,26 +35,12 @@ func (p *tunePanel) set(rep *engine.TuneReport) {
 	p.cache.invalidate()
 }
 
-// SetSize sets the panel size.
-func (p *tunePanel) SetSize(w, h int) {
-	p.w, p.h = w, h
-	p.vp.SetWidth(w)
-	p.cache.invalidate()
-}
-
 // ShortHelp is the panel's scroll keys.
 func (p *tunePanel) ShortHelp() []key.Binding { return []key.Binding{p.keys.PageUp, p.keys.PageDown} }
 
 // Update scrolls.
 func (p *tunePanel) Update(msg tea.Msg) (component, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		p.content()
-		scrollPage(&p.vp, p.keys, msg)
-		p.cache.invalidate()
-	case tea.BackgroundColorMsg:
-		p.cache.invalidate()
-	}
+	p.scroll(p.keys, msg, p.content)
 	return p, nil
 }
 
