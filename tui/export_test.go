@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"dpso/internal/audit"
 	"dpso/internal/engine"
@@ -25,8 +24,7 @@ import (
 // the CLI to it byte for byte) — not a dump of the engine's structs.
 func TestExportIsTheCLIDocument(t *testing.T) {
 	s := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, D: 3, N: 2000, Trials: 2, Seed: 5}
-	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
-	m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
+	m := newEngineModel(t, &s, 132, 42)
 	keyUntil(t, m, "r", func() bool { return settled(m) })
 	if m.run().phase != phaseDone {
 		t.Fatalf("run: phase %d, %v", m.run().phase, m.run().err)
@@ -132,8 +130,7 @@ func exportedJSON(t *testing.T, m *Model, base string) string {
 // same plot functions.
 func TestExportFiguresAreSlides(t *testing.T) {
 	s := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, D: 3, N: 2000, Trials: 2, Seed: 5}
-	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
-	real := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
+	real := newEngineModel(t, &s, 132, 42)
 	fake := newTestModel(t, &fakeRunner{points: 4}, &s, 132, 42)
 	ex1 := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42) // a closed-form moment profile
 	done := func(m *Model, family screenKind, compare bool) func() bool {

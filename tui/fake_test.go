@@ -453,6 +453,15 @@ func newTestModel(t testing.TB, fr *fakeRunner, s *spec.Spec, w, h int) *Model {
 	return newTestModelOpts(t, testOpts(t, fr, 100*time.Millisecond), s, w, h)
 }
 
+// newEngineModel is newTestModel on the real engine, in manual mode, with
+// a clock that steps 100 ms a reading from 2024-01-02 03:04:05 UTC and
+// exports to a temporary directory.
+func newEngineModel(t testing.TB, s *spec.Spec, w, h int) *Model {
+	t.Helper()
+	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
+	return newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, s, w, h)
+}
+
 func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *Model {
 	t.Helper()
 	m, err := New(context.Background(), opts)

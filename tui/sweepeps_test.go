@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"dpso/internal/engine"
 	"dpso/internal/report"
@@ -26,9 +25,8 @@ var epsSweepSpec = spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothCo
 // by resolving the line's Spec (the form's with ε left to --vary, as the
 // CLI refuses both) and calling engine.Sweep with the line's grid.
 func TestSweepEpsIsTheCLISweep(t *testing.T) {
-	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
 	s := epsSweepSpec
-	m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
+	m := newEngineModel(t, &s, 132, 42)
 	keyUntil(t, m, "v", func() bool { return doneOf(m, sweepEpsKind) || settled(m) })
 	if m.shownKind() != sweepEpsKind || !doneOf(m, sweepEpsKind) {
 		t.Fatalf("v: screen %s, run %+v", m.shownKind(), m.run())
@@ -134,10 +132,9 @@ func TestSweepEpsGrid(t *testing.T) {
 // every time).
 func TestGoldenSweepEps(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {132, 42}} {
-		clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
 		s := epsSweepSpec
 		s.Workers = 1
-		m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, sz[0], sz[1])
+		m := newEngineModel(t, &s, sz[0], sz[1])
 		keyUntil(t, m, "v", func() bool { return doneOf(m, sweepEpsKind) })
 		golden(t, "screen-sweep-eps-"+itoa(sz[0])+"x"+itoa(sz[1]), m.render())
 	}

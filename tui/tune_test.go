@@ -31,9 +31,8 @@ var tuneSpec = spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, N:
 // each is, the tuned run's total with the tuning overhead on its own
 // line, and the panel the candidates' scores as non-private diagnostics.
 func TestTuneIsTheCLITune(t *testing.T) {
-	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
 	s := tuneSpec
-	m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, 132, 42)
+	m := newEngineModel(t, &s, 132, 42)
 	keyUntil(t, m, "g", func() bool { return doneOf(m, tuneKind) || settled(m) })
 	if m.shownKind() != tuneKind || !doneOf(m, tuneKind) {
 		t.Fatalf("g: screen %s, run %+v", m.shownKind(), m.run())
@@ -199,10 +198,9 @@ func TestTuneRefusesWithoutABudget(t *testing.T) {
 // that the clipping panel's latest batch is the same trial's every time).
 func TestGoldenTune(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {132, 42}} {
-		clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
 		s := tuneSpec
 		s.Workers = 1
-		m := newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, &s, sz[0], sz[1])
+		m := newEngineModel(t, &s, sz[0], sz[1])
 		keyUntil(t, m, "g", func() bool { return doneOf(m, tuneKind) })
 		golden(t, "screen-tune-"+itoa(sz[0])+"x"+itoa(sz[1]), m.render())
 		if sz[0] == 80 {
