@@ -189,7 +189,8 @@
 // theorem, privacy and clipping panels are side tabs under the form (t).
 // The theorem, the privacy panel and the help scroll (bubbles viewport,
 // pgup/pgdn, j/k, the mouse wheel; a last line says how much is below) with their
-// most important lines first. A loaded preset's caption takes one line
+// most important lines first; so do the tuning and audit panels (the
+// side panels embed one scrollBody: viewport, size, cached block). A loaded preset's caption takes one line
 // under the header (two from 30 rows). The one-line help keeps, in order,
 // the keys that fit, then "? all keys" and "q quit". Below 80×24 a notice
 // replaces the layout.
