@@ -164,7 +164,7 @@ type clipTable struct{ sweepPanel }
 // Update scrolls the table on the scroll keys; the clipping screen sets
 // what it shows.
 func (p *clipTable) Update(msg tea.Msg) (component, tea.Cmd) {
-	p.scroll(msg)
+	p.scroll(p.keys, msg, nil) // the lines its last View framed
 	return p, nil
 }
 

@@ -280,12 +280,19 @@ func (b *scrollBody) SetSize(w, h int) {
 	b.cache.invalidate()
 }
 
-// scroll scrolls the body on the panel's page keys, from its lines as fill
-// puts them in the viewport, and repaints it on a new background colour.
+// scroll scrolls the body on the scroll keys (pgup, pgdn, k, j, the
+// mouse wheel), from its lines as fill (nil: the viewport's as they are)
+// puts them in the viewport, and repaints it on a new background colour;
+// any other key leaves it as it is.
 func (b *scrollBody) scroll(keys *keyMap, msg tea.Msg, fill func()) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		fill()
+		if !key.Matches(msg, keys.PageUp, keys.PageDown, keys.LineUp, keys.LineDown) {
+			return
+		}
+		if fill != nil {
+			fill()
+		}
 		scrollPage(&b.vp, keys, msg)
 		b.cache.invalidate()
 	case tea.BackgroundColorMsg:

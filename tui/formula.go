@@ -49,8 +49,9 @@ func (p *formulaPanel) ShortHelp() []key.Binding {
 // Update takes the prescription, the parameters of a finished run on the
 // same prescription, and the scroll keys.
 func (p *formulaPanel) Update(msg tea.Msg) (component, tea.Cmd) {
+	p.scroll(p.keys, msg, func() { p.content() })
 	switch msg.(type) {
-	case prescriptionMsg, runEvent, tea.KeyPressMsg, tea.BackgroundColorMsg:
+	case prescriptionMsg, runEvent:
 		p.cache.invalidate()
 	}
 	switch msg := msg.(type) {
@@ -75,11 +76,6 @@ func (p *formulaPanel) Update(msg tea.Msg) (component, tea.Cmd) {
 			p.notes, p.runID = report.Notes(r.cmp), r.id
 		case r.active():
 			p.params, p.notes, p.runID = nil, nil, 0
-		}
-	case tea.KeyPressMsg:
-		if key.Matches(msg, p.keys.PageUp, p.keys.PageDown, p.keys.LineUp, p.keys.LineDown) {
-			p.content()
-			scrollPage(&p.vp, p.keys, msg)
 		}
 	}
 	return p, nil

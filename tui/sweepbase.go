@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/engine"
@@ -128,34 +127,19 @@ func (s *sweepBase) Export() (*exportJob, string) {
 // is none, and the panel's size.
 type sweepPanel struct {
 	common
-	rep   *engine.SweepReport
-	state string
-	w, h  int
-	vp    viewport.Model // the lines under the title, when they do not fit
+	rep        *engine.SweepReport
+	state      string
+	scrollBody // its viewport holds the lines under the title when they do not fit
 }
 
 // newSweepPanel returns an empty panel.
-func newSweepPanel(c common) sweepPanel { return sweepPanel{common: c, vp: viewport.New()} }
+func newSweepPanel(c common) sweepPanel { return sweepPanel{common: c, scrollBody: newScrollBody()} }
 
 func (p *sweepPanel) set(rep *engine.SweepReport, state string) { p.rep, p.state = rep, state }
-
-// SetSize sets the panel size.
-func (p *sweepPanel) SetSize(w, h int) {
-	p.w, p.h = w, h
-	p.vp.SetWidth(w)
-}
 
 // ShortHelp is the panel's scroll keys.
 func (p *sweepPanel) ShortHelp() []key.Binding {
 	return []key.Binding{p.keys.PageUp, p.keys.PageDown}
-}
-
-// scroll scrolls the panel's lines on the scroll keys (pgup, pgdn, k, j,
-// the mouse wheel).
-func (p *sweepPanel) scroll(msg tea.Msg) {
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		scrollPage(&p.vp, p.keys, k)
-	}
 }
 
 // frame renders lines, the title's rule first, as the panel: whole where

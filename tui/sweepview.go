@@ -281,7 +281,7 @@ func (p *slopesPanel) title() string {
 // Update scrolls the table on the scroll keys; the sweep screen sets
 // what it shows.
 func (p *slopesPanel) Update(msg tea.Msg) (component, tea.Cmd) {
-	p.scroll(msg)
+	p.scroll(p.keys, msg, nil) // the lines its last View framed
 	return p, nil
 }
 
