@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"sync"
 )
 
@@ -28,6 +29,12 @@ const CalibrateTol = 1e-4
 // over the bisection's answer where a prediction is taken
 // (TestCalibrationFastPathIsNearThePlainBisection).
 const PredictMargin = 1e-3
+
+// PredictMarginWords is how an output says how far above the smallest
+// noise multiplier a PLD calibration may land: "about 0.1%".
+func PredictMarginWords() string {
+	return "about " + strconv.FormatFloat(100*PredictMargin, 'g', 2, 64) + "%"
+}
 
 // MaxSigma is the largest noise multiplier [Calibrate] tries.
 const MaxSigma = 1e6
@@ -186,9 +193,9 @@ type calibration struct {
 	// bisections visit (the bisections as written, without guesses).
 	fine, coarse *probe
 	plain        bool
-	// margin is the fast path's PredictMargin (NaN: no fast path; a
-	// negative one makes the prediction miss, to test the bisection after
-	// it).
+	// margin is the fast path's PredictMargin (a negative one makes the
+	// prediction miss, to test the bisection after it; plain turns the
+	// fast path off).
 	margin float64
 }
 

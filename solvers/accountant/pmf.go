@@ -370,7 +370,8 @@ func chernoffWindowHint(probs []float64, T int, tau float64, hint *[2]int) (lo, 
 		} else {
 			eval([]int{3, 11, 19, 27})
 		}
-		best := -1
+		unseen := func(j int) bool { return j >= 0 && j < chernoffOrders && math.IsNaN(b[j]) }
+		var best int
 		for {
 			best = -1
 			for j, v := range b {
@@ -378,16 +379,10 @@ func chernoffWindowHint(probs []float64, T int, tau float64, hint *[2]int) (lo, 
 					best = j
 				}
 			}
-			var next []int
-			for _, j := range []int{best - 1, best + 1, best - 2, best + 2} {
-				if j >= 0 && j < chernoffOrders && math.IsNaN(b[j]) {
-					next = append(next, j)
-				}
-			}
-			if len(next) == 0 || (len(next) <= 2 && !slices.Contains(next, best-1) && !slices.Contains(next, best+1)) {
+			if !unseen(best-1) && !unseen(best+1) {
 				break // both neighbours evaluated (or off the grid), none better
 			}
-			eval(next)
+			eval([]int{best - 1, best + 1, best - 2, best + 2})
 		}
 		if hint != nil {
 			hint[side] = best + 1
