@@ -297,7 +297,7 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 		if kind == accountant.PLD {
 			// The fast path's answer: verified on the default grid, a
 			// margin above its prediction (accountant.PredictMargin).
-			smallest = "within about 0.1% of the smallest"
+			smallest = "within " + accountant.PredictMarginWords() + " of the smallest"
 		}
 		notes = append(notes, fmt.Sprintf("noise multiplier z = %s: %s whose %s-accounted ε' for T = %d Poisson-subsampled Gaussian steps (q = %s) under %s adjacency is at most %s, the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s", num6(z), smallest, kind, pl.T, num4(pl.q), adj, num6(pl.target), num4(theory.Rho(eps)), exactNum(pl.delta)))
 		if o.Adaptive {

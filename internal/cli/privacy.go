@@ -51,7 +51,7 @@ and TF Privacy's published figures), composed by the RDP accountant
 distributions, pessimistic connect-the-dots discretisation composed by FFT; it
 also proves a lower bound, so the exact ε' lies in [eps_lower, eps]). With
 --target-eps in place of --noise-multiplier it gives the smallest noise
-multiplier whose accounted ε' meets the target (PLD: to within about 0.1%).`,
+multiplier whose accounted ε' meets the target (PLD: to within ` + accountant.PredictMarginWords() + `).`,
 		Example: `  dpso privacy --eps 1
   dpso privacy --eps 0.5 --delta 1e-6 --json
   dpso privacy --target-eps 1 --delta 1e-5

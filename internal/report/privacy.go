@@ -169,9 +169,9 @@ func (a Accounted) WriteTable(w io.Writer) error {
 	if !math.IsNaN(a.TargetEps) {
 		how := " (calibrated: the smallest that meets the target)"
 		if a.Accountant == accountant.PLD {
-			// accountant.PredictMargin: verified on the default grid, at
-			// most about 0.1% above the smallest.
-			how = " (calibrated: meets the target, within about 0.1% of the smallest that does)"
+			// Verified on the default grid, at most PredictMargin above
+			// the smallest (accountant.Calibrate).
+			how = " (calibrated: meets the target, within " + accountant.PredictMarginWords() + " of the smallest that does)"
 		}
 		rows = append(rows, [2]string{"target ε'", n6(a.TargetEps)},
 			[2]string{"noise multiplier σ", n6(a.NoiseMultiplier) + how})
