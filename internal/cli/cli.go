@@ -59,7 +59,7 @@ func (e *env) execute(args []string) (code int) {
 		}
 	}()
 	e.args = args
-	root := e.rootCmd()
+	root := e.rootFor(args)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -83,7 +83,47 @@ func (e *env) completing() bool {
 	return len(e.args) > 0 && (e.args[0] == cobra.ShellCompRequestCmd || e.args[0] == cobra.ShellCompNoDescRequestCmd)
 }
 
-func (e *env) rootCmd() *cobra.Command {
+// subcommand is one of dpso's commands: its name and its constructor.
+type subcommand struct {
+	name  string
+	build func(*env) *cobra.Command
+}
+
+// subcommands are dpso's commands in help order.
+func subcommands() []subcommand {
+	return []subcommand{
+		{"audit", newAuditCmd}, {"bounds", newBoundsCmd}, {"explore", newExploreCmd}, {"list", newListCmd}, {"moments", newMomentsCmd},
+		{"privacy", newPrivacyCmd}, {"run", newRunCmd}, {"serve", newServeCmd}, {"sweep", newSweepCmd}, {"tune", newTuneCmd},
+	}
+}
+
+// rootCmd is dpso's whole command tree.
+func (e *env) rootCmd() *cobra.Command { return e.tree(nil) }
+
+// rootFor is the command tree a command line needs. When its first
+// argument names one of dpso's commands, that is the root with this
+// command alone: cobra finds, parses, runs and helps it exactly as in the
+// whole tree, whose other commands' flags are most of the tree's cost
+// (the command's own run excepted, about a quarter of `dpso list`'s
+// instructions); an unknown flag's hint builds the whole tree to name the
+// commands that take it (commandsWithFlag). With no arguments (the
+// explorer) it is the root alone. Any other first argument (a flag, help,
+// completion, a mistyped name) gets the whole tree.
+func (e *env) rootFor(args []string) *cobra.Command {
+	if len(args) == 0 {
+		return e.tree(func(string) bool { return false })
+	}
+	for _, c := range subcommands() {
+		if c.name == args[0] {
+			return e.tree(func(name string) bool { return name == args[0] })
+		}
+	}
+	return e.rootCmd()
+}
+
+// tree is the root command with the subcommands that want accepts (nil:
+// all of them).
+func (e *env) tree(want func(name string) bool) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "dpso",
 		Short: "Differentially private stochastic optimization with heavy-tailed gradients",
@@ -132,9 +172,11 @@ Privacy is ρ-zCDP with ρ = ε²/2: every --eps is this zCDP ε.`,
 	root.Version = versionString(debug.ReadBuildInfo())
 	root.SetVersionTemplate("dpso {{.Version}}\n")
 	root.CompletionOptions.HiddenDefaultCmd = false
-	for _, c := range []*cobra.Command{ // in help order
-		newAuditCmd(e), newBoundsCmd(e), newExploreCmd(e), newListCmd(e), newMomentsCmd(e), newPrivacyCmd(e), newRunCmd(e), newServeCmd(e), newSweepCmd(e), newTuneCmd(e),
-	} {
+	for _, sub := range subcommands() {
+		if want != nil && !want(sub.name) {
+			continue
+		}
+		c := sub.build(e)
 		c.SetFlagErrorFunc(flagError)
 		if c.Args == nil {
 			c.Args = noArgs
@@ -260,8 +302,8 @@ func commandsWithFlag(cmd *cobra.Command, name string) []string {
 		return nil
 	}
 	var out []string
-	for _, c := range cmd.Root().Commands() {
-		if c == cmd || c.Hidden || !c.IsAvailableCommand() {
+	for _, c := range (&env{}).rootCmd().Commands() { // cmd's tree may hold cmd alone (rootFor)
+		if c.Name() == cmd.Name() || c.Hidden || !c.IsAvailableCommand() {
 			continue
 		}
 		if c.Flags().Lookup(name) != nil {
