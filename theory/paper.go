@@ -1,6 +1,7 @@
 package theory
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -54,14 +55,17 @@ var citeWords = []string{"Theorems", "Theorem", "Lemmas", "Lemma", "Propositions
 
 // citeLabels are the paper's labels by their first two bytes, each list
 // longest first, so that "eq:cheb" is not read as "eq:c" (every label
-// is ASCII and at least two bytes long: TestCiteLabelsIndexable).
+// is ASCII and at least two bytes long: TestCiteLabelsIndexable). Two
+// labels of one length cannot both start a text, so their order is
+// immaterial.
 var citeLabels = func() map[[2]byte][]string {
-	labels := PaperLabels()
-	sort.SliceStable(labels, func(i, j int) bool { return len(labels[i]) > len(labels[j]) })
 	m := make(map[[2]byte][]string)
-	for _, l := range labels {
+	for l := range paperNumbers {
 		k := [2]byte{l[0], l[1]}
 		m[k] = append(m[k], l)
+	}
+	for _, ls := range m {
+		slices.SortFunc(ls, func(a, b string) int { return len(b) - len(a) })
 	}
 	return m
 }()
@@ -77,31 +81,43 @@ var citeWordsByHead = func() map[[2]byte][]string {
 	return m
 }()
 
-// citeHeads marks the two bytes a match can begin with, citeTails the
+// pairSet is a set of byte pairs, one bit each.
+type pairSet [1 << 16 / 64]uint64
+
+func (s *pairSet) add(a, b byte) {
+	i := int(a)<<8 | int(b)
+	s[i>>6] |= 1 << (i & 63)
+}
+
+func (s *pairSet) has(a, b byte) bool {
+	i := int(a)<<8 | int(b)
+	return s[i>>6]&(1<<(i&63)) != 0
+}
+
+// citeHeads holds the two bytes a match can begin with, citeTails the
 // two after them: a cite word's (its third byte and a white space when
 // it has three), a label's, or "[" and a label's. Every label has at
 // least four bytes (TestCiteLabelsIndexable), so every match does.
-var citeHeads, citeTails = func() (*[1 << 16]bool, *[1 << 16]bool) {
-	var h, t [1 << 16]bool
-	mark := func(tab *[1 << 16]bool, a, b byte) { tab[int(a)<<8|int(b)] = true }
+var citeHeads, citeTails pairSet
+
+func init() {
 	for _, w := range citeWords {
-		mark(&h, w[0], w[1])
+		citeHeads.add(w[0], w[1])
 		if len(w) >= 4 {
-			mark(&t, w[2], w[3])
+			citeTails.add(w[2], w[3])
 			continue
 		}
 		for _, sp := range []byte(" \t\n\f\r") {
-			mark(&t, w[2], sp)
+			citeTails.add(w[2], sp)
 		}
 	}
-	for _, l := range PaperLabels() {
-		mark(&h, l[0], l[1])
-		mark(&t, l[2], l[3])
-		mark(&h, '[', l[0])
-		mark(&t, l[1], l[2])
+	for l := range paperNumbers {
+		citeHeads.add(l[0], l[1])
+		citeTails.add(l[2], l[3])
+		citeHeads.add('[', l[0])
+		citeTails.add(l[1], l[2])
 	}
-	return &h, &t
-}()
+}
 
 // labelAt is the end of the longest label of the paper that text[i:]
 // starts with, or −1.
@@ -192,7 +208,7 @@ func bracketLabel(text string, q int) (open, start, end int) {
 func citeMatches(text string) [][10]int {
 	var out [][10]int
 	for p := 0; p+3 < len(text); {
-		if text[p] >= utf8.RuneSelf || !citeHeads[int(text[p])<<8|int(text[p+1])] || !citeTails[int(text[p+2])<<8|int(text[p+3])] {
+		if text[p] >= utf8.RuneSelf || !citeHeads.has(text[p], text[p+1]) || !citeTails.has(text[p+2], text[p+3]) {
 			p++
 			continue
 		}
