@@ -3,6 +3,7 @@ package solvers
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -135,7 +136,7 @@ func loadDataset(ctx context.Context, solver string, data Samples, workers int) 
 		// collection the next acquire makes frees it (the caller's frame
 		// still holds m).
 		give := release
-		release = func() { m.Data = nil; give() }
+		release = func() { putSpare(m.Data); m.Data = nil; give() }
 	}
 	return m, release, nil
 }
@@ -159,6 +160,56 @@ func reserveDataset(ctx context.Context, data Samples) (func(), error) {
 	}
 	var once sync.Once
 	return func() { once.Do(func() { datasets.release(n) }) }, nil
+}
+
+// spareMax is how many released dataset copies spares keeps.
+const spareMax = 4
+
+// spares are released copies of datasets smaller than collectFloor, kept
+// for the next copy that fits (datasetFloats): a trial's copy then reuses
+// a previous trial's pages instead of faulting in fresh ones, which at
+// these sizes the collector does not free in time (collectFloor). They
+// hold at most spareMax·collectFloor bytes (16 MiB) beyond what
+// MaterializeBudget counts.
+var spares struct {
+	sync.Mutex
+	bufs [][]float64
+}
+
+// putSpare keeps b, the copy of a dataset its run has released, for the
+// next copy that fits, if it is smaller than collectFloor and spares has
+// room.
+func putSpare(b []float64) {
+	if cap(b) == 0 || int64(cap(b))*8 >= collectFloor {
+		return
+	}
+	spares.Lock()
+	defer spares.Unlock()
+	if len(spares.bufs) < spareMax {
+		spares.bufs = append(spares.bufs, b[:0])
+	}
+}
+
+// datasetFloats is n zeros for a dataset's copy: a spare of capacity n
+// or more, cleared, or else MakeFloats' new slice.
+func datasetFloats(ctx context.Context, n int) ([]float64, error) {
+	if int64(n)*8 < collectFloor {
+		spares.Lock()
+		var b []float64
+		for i, s := range spares.bufs {
+			if cap(s) >= n {
+				b = s[:n]
+				spares.bufs = slices.Delete(spares.bufs, i, i+1)
+				break
+			}
+		}
+		spares.Unlock()
+		if b != nil {
+			clear(b)
+			return b, nil
+		}
+	}
+	return MakeFloats(ctx, n)
 }
 
 // backgroundAllocFloats is the length from which MakeFloats allocates on a

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -121,6 +123,87 @@ func TestMakeFloats(t *testing.T) {
 		cancel()
 		if s, err := MakeFloats(ctx, backgroundAllocFloats); !errors.Is(err, context.Canceled) || s != nil {
 			t.Errorf("len %d, err %v; want nil and context.Canceled", len(s), err)
+		}
+	})
+}
+
+// TestDatasetSpares: a released copy of a dataset below collectFloor is
+// the next copy's memory (same backing array), which holds exactly what a
+// fresh copy holds — a larger copy over a spare's stale values included —,
+// and a copy from collectFloor on is never kept.
+func TestDatasetSpares(t *testing.T) {
+	spares.Lock()
+	spares.bufs = nil
+	spares.Unlock()
+	draw := func(r *rand.Rand, x []float64) {
+		for j := range x {
+			x[j] = r.NormFloat64()
+		}
+	}
+	sized := func(n, dim int, seed uint64) *Stream {
+		return &Stream{N: n, Dim: dim, Key: dataKey(seed, 0), Draw: draw}
+	}
+	fresh := func(s *Stream) []float64 {
+		out := make([]float64, s.N*s.Dim)
+		rd := s.Open()
+		for i := range s.N {
+			rd.Next(out[i*s.Dim : (i+1)*s.Dim])
+		}
+		return out
+	}
+	load := func(s Samples) (*Matrix, func()) {
+		t.Helper()
+		m, release, err := loadDataset(context.Background(), "test", s, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, release
+	}
+	t.Run("a released copy is the next one's memory", func(t *testing.T) {
+		a := sized(100, 5, 1)
+		m, release := load(a)
+		first := &m.Data[0]
+		release()
+		if m.Data != nil {
+			t.Fatal("a released copy is still reachable from its matrix")
+		}
+		b := sized(90, 5, 2) // smaller: the spare's tail holds a's values
+		m2, release2 := load(b)
+		defer release2()
+		if &m2.Data[0] != first {
+			t.Error("the second copy did not reuse the released one")
+		}
+		if !slices.Equal(m2.Data, fresh(b)) || len(m2.Data) != 90*5 || cap(m2.Data) < 100*5 {
+			t.Error("the reused copy differs from a fresh one")
+		}
+	})
+	t.Run("a copy from collectFloor on is not kept", func(t *testing.T) {
+		dim := 8
+		big := sized(collectFloor/8/dim, dim, 3)
+		m, release := load(big)
+		release()
+		spares.Lock()
+		defer spares.Unlock()
+		for _, s := range spares.bufs {
+			if int64(cap(s))*8 >= collectFloor {
+				t.Errorf("a spare of %d bytes is kept", cap(s)*8)
+			}
+		}
+		_ = m
+	})
+	t.Run("at most spareMax are kept", func(t *testing.T) {
+		var releases []func()
+		for i := range spareMax + 2 {
+			_, r := load(sized(10, 3, uint64(10+i)))
+			releases = append(releases, r)
+		}
+		for _, r := range releases {
+			r()
+		}
+		spares.Lock()
+		defer spares.Unlock()
+		if len(spares.bufs) != spareMax {
+			t.Errorf("%d spares kept, want %d", len(spares.bufs), spareMax)
 		}
 	})
 }

@@ -634,7 +634,7 @@ func materialize(ctx context.Context, solver string, data Samples, workers int) 
 		return nil, &ConfigError{"n", fmt.Sprintf("%s makes many passes and keeps the dataset in memory: n·d = %d·%d floats take %s GB, more than the %d GB allowed; use fewer samples or a one-pass solver (acsa, clipped-sgd, prox-sgd)",
 			solver, n, sd, num4(bytes/1e9), MaxMaterializeBytes>>30)}
 	}
-	buf, err := MakeFloats(ctx, n*sd)
+	buf, err := datasetFloats(ctx, n*sd)
 	if err != nil {
 		return nil, err
 	}

@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// BenchmarkCommandTree is the cost of building dpso's command tree, which
-// every command line pays before it runs (the help texts are cited only
-// when one is shown).
+// BenchmarkCommandTree is the cost of building dpso's whole command tree,
+// which help, completion and the reference pages build (a command line
+// that names a command builds the root and that command alone: rootFor;
+// the help texts are cited only when one is shown).
 func BenchmarkCommandTree(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
@@ -16,8 +17,8 @@ func BenchmarkCommandTree(b *testing.B) {
 	}
 }
 
-// BenchmarkMainList is `dpso list` in process: the command tree, the
-// catalogue and its output, without the process's own start (the loader,
+// BenchmarkMainList is `dpso list` in process: its command tree (the
+// root and list), the catalogue and its output, without the process's own start (the loader,
 // the runtime and the packages' initializers).
 func BenchmarkMainList(b *testing.B) {
 	b.ReportAllocs()
