@@ -103,8 +103,8 @@ func (e *env) rootCmd() *cobra.Command { return e.tree(nil) }
 // rootFor is the command tree a command line needs. When its first
 // argument names one of dpso's commands, that is the root with this
 // command alone: cobra finds, parses, runs and helps it exactly as in the
-// whole tree, whose other commands' flags are most of the tree's cost
-// (the command's own run excepted, about a quarter of `dpso list`'s
+// whole tree (TestRootForIsTheWholeTreeForItsCommand), without building
+// the other commands and their flags (a quarter of `dpso list`'s
 // instructions); an unknown flag's hint builds the whole tree to name the
 // commands that take it (commandsWithFlag). With no arguments (the
 // explorer) it is the root alone. Any other first argument (a flag, help,

@@ -18,8 +18,8 @@ func BenchmarkCommandTree(b *testing.B) {
 }
 
 // BenchmarkMainList is `dpso list` in process: its command tree (the
-// root and list), the catalogue and its output, without the process's own start (the loader,
-// the runtime and the packages' initializers).
+// root and list), the catalogue and its output, without the process's
+// own start (the loader, the runtime and the packages' initializers).
 func BenchmarkMainList(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
