@@ -168,8 +168,10 @@ func (p *clipTable) Update(msg tea.Msg) (component, tea.Cmd) {
 	return p, nil
 }
 
-// View renders the table.
-func (p *clipTable) View() string {
+// View renders the table (cached until what it shows changes).
+func (p *clipTable) View() string { return p.cache.view(p.render) }
+
+func (p *clipTable) render() string {
 	st := p.st
 	w := p.w
 	const title = "Clipping: bias against noise"

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +114,48 @@ func TestClipTableScrolls(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
 	if tv := stripANSI(m.clipScreen().table.View()); !strings.Contains(tv, "C       clip") {
 		t.Errorf("pgup does not return to the table's head:\n%s", tv)
+	}
+}
+
+// sweepTable is a sweep screen's table: its cached View and a fresh
+// render.
+type sweepTable interface {
+	View() string
+	render() string
+}
+
+// TestSweepTablesFollowTheirSweep: the sweep screens' tables are cached
+// between changes; rendered after every message of a sweep, as a program
+// renders, each ends showing its finished sweep (what it renders afresh),
+// and repaints on a new background colour.
+func TestSweepTablesFollowTheirSweep(t *testing.T) {
+	for _, c := range []struct {
+		key   string
+		kind  screenKind
+		table func(*Model) sweepTable
+	}{
+		{"s", sweepNKind, func(m *Model) sweepTable { return m.sweepScreen().table }},
+		{"x", clipKind, func(m *Model) sweepTable { return m.clipScreen().table }},
+	} {
+		t.Run(c.key, func(t *testing.T) {
+			m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
+			before := c.table(m).View()
+			keyUntil(t, m, c.key, func() bool {
+				c.table(m).View()
+				return doneOf(m, c.kind)
+			})
+			got := c.table(m).View()
+			if got == before || got != c.table(m).render() {
+				t.Fatalf("the table shows\n%s\nafter its sweep, which renders as\n%s", stripANSI(got), stripANSI(c.table(m).render()))
+			}
+			bg := color.Color(color.White)
+			if !m.dark {
+				bg = color.Black
+			}
+			m.Update(tea.BackgroundColorMsg{Color: bg})
+			if now := c.table(m).View(); now == got || now != c.table(m).render() {
+				t.Errorf("the table did not repaint on the other background (dark before: %v)", !m.dark)
+			}
+		})
 	}
 }

@@ -124,18 +124,24 @@ func (s *sweepBase) Export() (*exportJob, string) {
 
 // sweepPanel is what the sweep screens' panels share (slopesPanel,
 // clipTable): the report the screen sets, or its state line while there
-// is none, and the panel's size.
+// is none, and the scrolling body (its viewport holds the lines under
+// the title when they do not fit; its cache the rendered block).
 type sweepPanel struct {
 	common
-	rep        *engine.SweepReport
-	state      string
-	scrollBody // its viewport holds the lines under the title when they do not fit
+	rep   *engine.SweepReport
+	state string
+	scrollBody
 }
 
 // newSweepPanel returns an empty panel.
 func newSweepPanel(c common) sweepPanel { return sweepPanel{common: c, scrollBody: newScrollBody()} }
 
-func (p *sweepPanel) set(rep *engine.SweepReport, state string) { p.rep, p.state = rep, state }
+// set sets what the panel shows (the screen sets it on every change,
+// a new background colour included).
+func (p *sweepPanel) set(rep *engine.SweepReport, state string) {
+	p.rep, p.state = rep, state
+	p.cache.invalidate()
+}
 
 // ShortHelp is the panel's scroll keys.
 func (p *sweepPanel) ShortHelp() []key.Binding {

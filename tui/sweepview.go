@@ -285,8 +285,10 @@ func (p *slopesPanel) Update(msg tea.Msg) (component, tea.Cmd) {
 	return p, nil
 }
 
-// View renders the table.
-func (p *slopesPanel) View() string {
+// View renders the table (cached until what it shows changes).
+func (p *slopesPanel) View() string { return p.cache.view(p.render) }
+
+func (p *slopesPanel) render() string {
 	w := p.w
 	if p.rep == nil {
 		return p.waiting(p.title(), p.axis.intro)
