@@ -7,9 +7,10 @@ import (
 )
 
 // TestBudgetCollectsReleasedCopies: an acquire after the release of
-// collectMin bytes runs a collection first (the released dataset is garbage until then, and a
-// new copy would add to it: 4 trials of a 1.6 GB dataset on 4 workers
-// peaked at 6.3 GB under the 4 GiB budget, 3.2 GB with it).
+// collectMin bytes runs a collection first (the released dataset is
+// garbage until then, and a new copy would add to it: 4 trials of a
+// 1.6 GB dataset on 4 workers peaked at 6.3 GB under the 4 GiB budget,
+// 3.2 GB with it).
 func TestBudgetCollectsReleasedCopies(t *testing.T) {
 	b := newMemBudget(2 * collectMin)
 	gcs := func() uint32 {

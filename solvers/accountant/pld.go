@@ -164,7 +164,7 @@ func pldComputable(m Mechanism, o PLDOptions) bool {
 		for _, a := range pldAdjacencies(m) {
 			p, err := newSGLoss(m.Sigma, m.Q, a).connectDots(hs[i], o.LogMassTruncation)
 			if err == nil && m.Steps > 1 {
-				_, _, L := composeWindow(p.probs, m.Steps, o.TailMassTruncation)
+				_, _, L := composeWindow(p.probs, m.Steps, o.TailMassTruncation, nil)
 				fits = L <= maxFFTLen
 			}
 			if err != nil || !fits {

@@ -134,8 +134,7 @@ func (p *pmf) selfComposeIn(T int, tau float64, s *pldScratch, slot int) (*pmf, 
 	if s != nil {
 		hint = &s.chernoff[slot]
 	}
-	lo, hi := chernoffWindowHint(p.probs, T, tau, hint)
-	L := fastLen(max(hi-lo+1, len(p.probs)))
+	lo, hi, L := composeWindow(p.probs, T, tau, hint)
 	outLen := hi - lo + 1
 	if L > maxFFTLen {
 		return nil, fmt.Errorf("%w: the composed privacy loss distribution needs %d grid points (more than %d); use a coarser discretisation", ErrGridTooLarge, L, maxFFTLen)
@@ -268,9 +267,10 @@ func (s *pldScratch) buffer(n int) []float64 {
 }
 
 // composeWindow is selfComposeIn's window of indices [lo, hi] and its FFT
-// length L.
-func composeWindow(probs []float64, T int, tau float64) (lo, hi, L int) {
-	lo, hi = chernoffWindow(probs, T, tau)
+// length L, the window's search started from hint (nil: none; see
+// chernoffWindowHint).
+func composeWindow(probs []float64, T int, tau float64, hint *[2]int) (lo, hi, L int) {
+	lo, hi = chernoffWindowHint(probs, T, tau, hint)
 	return lo, hi, fastLen(max(hi-lo+1, len(probs)))
 }
 
