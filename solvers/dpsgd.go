@@ -42,7 +42,7 @@ const (
 // exact (ε', δ) of a ρ-zCDP composition of Gaussian mechanisms (the Gaussian
 // curve at μ = ε, [theory.EpsExact]; 4.3772 at ε = 1, δ = 10⁻⁵),
 // at δ = Config.Delta (0: 10⁻⁵), and z is the smallest noise multiplier (PLD:
-// to within about 0.1%, [accountant.PredictMargin]) whose
+// to within an estimated 0.1%, [accountant.PredictMargin]) whose
 // accounted ε' for T Poisson-subsampled Gaussian steps meets it
 // ([accountant.Calibrate]; accountant PLD, or RDP by option) under the
 // paper's replace-one adjacency (datasets at Hamming distance 1, the

@@ -31,9 +31,12 @@ const CalibrateTol = 1e-4
 const PredictMargin = 1e-3
 
 // PredictMarginWords is how an output says how far above the smallest
-// noise multiplier a PLD calibration may land: "about 0.1%".
+// noise multiplier a PLD calibration may land: "an estimated 0.1%". The
+// σ returned is certified to meet the target (evaluated on the default
+// grid); that it lies within PredictMargin of the smallest rests on the
+// prediction's measured error (above), not on a proof, hence "estimated".
 func PredictMarginWords() string {
-	return "about " + strconv.FormatFloat(100*PredictMargin, 'g', 2, 64) + "%"
+	return "an estimated " + strconv.FormatFloat(100*PredictMargin, 'g', 2, 64) + "%"
 }
 
 // MaxSigma is the largest noise multiplier [Calibrate] tries.
