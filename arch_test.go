@@ -17,7 +17,8 @@ import (
 // privacy conversions: one ρ = ε²/2, one Gaussian curve), the accountant
 // nothing; the problem library imports those two; spec the library; the
 // engine spec; the reports and figures the engine; the explorer everything
-// but the command, its styles nothing and its chart only the styles.
+// under internal/ (none of which imports it or app/), its styles nothing and
+// its chart only the styles; the front ends under app/ stand above it.
 var importRules = map[string][]string{
 	"dpso/theory":                  {},
 	"dpso/solvers":                 {"dpso/solvers/...", "dpso/theory"},
@@ -32,16 +33,16 @@ var importRules = map[string][]string{
 	"dpso/internal/outfile":        {"dpso/theory"},
 	"dpso/internal/audit":          {"dpso/scenarios", "dpso/internal/spec", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/internal/shard":          {"dpso/internal/spec", "dpso/internal/engine", "dpso/solvers/...", "dpso/theory/..."},
-	"dpso/internal/serve":          {"dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui"},
 	"dpso/internal/state":          {"dpso/internal/spec", "dpso/scenarios", "dpso/theory/..."},
 	"dpso/internal/testutil":       {},
-	"dpso/internal/cli":            {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui/..."},
-	"dpso/scripts":                 {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
+	"dpso/app/serve":               {"dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui"},
+	"dpso/app/cli":                 {"dpso/scenarios/...", "dpso/internal/...", "dpso/app/serve", "dpso/solvers/...", "dpso/theory/...", "dpso/tui/..."},
+	"dpso/scripts":                 {"dpso/scenarios/...", "dpso/internal/...", "dpso/app/cli", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/tui":                     {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/tui/style":               {},
 	"dpso/tui/chart":               {"dpso/tui/style"},
 	"dpso/tui/input":               {},
-	"dpso":                         {"dpso/internal/cli"},
+	"dpso":                         {"dpso/app/cli"},
 }
 
 // allows reports whether the rule entry a ("x" exactly, or "x/..." for x

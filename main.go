@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"dpso/internal/cli"
+	"dpso/app/cli"
 )
 
 func main() {

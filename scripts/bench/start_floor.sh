@@ -43,5 +43,5 @@ CGO_ENABLED=0 go build -o "$out/hello" "./$dir/hello"
 mapfile -t deps < <(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' . |
   grep -v '^dpso\(/\|$\)' | grep -v '/internal\(/\|$\)' | grep -v '^vendor/')
 build deps "${deps[@]}"
-build pkgs dpso/internal/cli
+build pkgs dpso/app/cli
 echo "built $out/hello, $out/deps and $out/pkgs"

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 
-	"dpso/internal/cli"
+	"dpso/app/cli"
 )
 
 // The folders of the generated reference, under the docs folder.

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"dpso/internal/serve"
+	"dpso/app/serve"
 	"dpso/theory"
 	"dpso/tui"
 )

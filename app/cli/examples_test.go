@@ -54,7 +54,7 @@ func exampleCSV(t *testing.T) (string, *scenarios.Instance) {
 }
 
 // TestExampleData: the shipped example file is exactly the draw its
-// note in docs/ describes (DPSO_UPDATE_GOLDEN=1 go test ./internal/cli -run
+// note in docs/ describes (DPSO_UPDATE_GOLDEN=1 go test ./app/cli -run
 // TestExampleData writes it), and the constants the docs' --data example declares
 // are valid for the distribution the rows come from: r̃_k at least the
 // scenario's r̃_2 and β at least its β (the prescription needs upper

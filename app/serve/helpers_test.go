@@ -79,7 +79,7 @@ func (b *blockRunner) Audit(ctx context.Context, _ audit.Config) (*audit.Result,
 var small = spec.Spec{Scenario: scenarios.LinRegT, N: 2000, Trials: 2}
 
 // testParse reads a session's arguments as the tests need them (the
-// CLI's own function, exploreArgs, is tested in internal/cli): none opens
+// CLI's own function, exploreArgs, is tested in app/cli): none opens
 // small; "--n N" sets n; anything else is refused with a one-line
 // message.
 func testParse(args []string) (tui.Options, error) {
