@@ -5,7 +5,7 @@
 // A solver consumes a [Problem] (the loss, the domain W = B(0, D/2) and the
 // declared constants of Assumption 1) and a [Samples] (one trial's dataset,
 // streamed for one-pass algorithms, materialized for multi-pass ones, whose
-// copies share the process-wide [MaterializeBudget]). It
+// copies share the process-wide [MaxMaterializedAtOnce]). It
 // estimates gradients through a private mean oracle from package
 // [dpso/solvers/oracle] and records every oracle call in a privacy ledger from
 // package [dpso/solvers/ledger]; a run ends by checking that the maximum

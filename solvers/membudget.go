@@ -7,17 +7,18 @@ import (
 	"sync"
 )
 
-// MaterializeBudget is the most memory, in bytes, that the materialized
-// datasets of the multi-pass solvers (klz-gd, localized, localized-sc,
-// dp-sgd) and of the engine's non-private reference may take at once in
-// this process: one dataset at the largest size materialized
-// (MaxMaterializeBytes), whatever the number of workers. The engine runs
-// fewer trials at once where their copies would pass it (each with more
-// cores inside), and beyond it a copy made elsewhere (another call of
-// the same process) waits until one is given back. Results do not depend
+// MaxMaterializedAtOnce is the most memory, in bytes, that all the
+// materialized datasets of the multi-pass solvers (klz-gd, localized,
+// localized-sc, dp-sgd) and of the engine's non-private reference may take
+// together at once in this process, whatever the number of workers. It is
+// set to room for one dataset at the largest size that one copy may have
+// (MaxMaterializeBytes), so that the largest run still fits alone. The
+// engine runs fewer trials at once where their copies would pass it (each
+// with more cores inside), and beyond it a copy made elsewhere (another
+// call of the same process) waits until one is given back. Results do not depend
 // on it (each trial's result lands at its own index), only the wall time
 // does.
-const MaterializeBudget = MaxMaterializeBytes
+const MaxMaterializedAtOnce = MaxMaterializeBytes
 
 // collectMin is the released bytes from which an acquire collects first:
 // at most this much of released datasets' memory is garbage not yet
@@ -33,7 +34,7 @@ const collectMin = 64 << 20
 const collectFloor = 4 << 20
 
 // datasets is the process-wide budget of materialized datasets.
-var datasets = newMemBudget(MaterializeBudget)
+var datasets = newMemBudget(MaxMaterializedAtOnce)
 
 // memBudget is a counting semaphore of bytes whose Acquire waits, with a
 // context, until enough are free.
@@ -111,14 +112,14 @@ func (b *memBudget) release(n int64) {
 
 // LoadDataset is loadDataset for a caller outside the solvers (the
 // engine's non-private reference, which minimizes the empirical risk of a
-// trial's draw): the same reservation under MaterializeBudget and the
+// trial's draw): the same reservation under MaxMaterializedAtOnce and the
 // same matrix; release gives the memory back.
 func LoadDataset(ctx context.Context, data Samples, workers int) (m *Matrix, release func(), err error) {
 	return loadDataset(ctx, "the non-private reference", data, workers)
 }
 
 // loadDataset is how a multi-pass solver takes its data: the memory is
-// reserved under MaterializeBudget (reserveDataset, at most that much in
+// reserved under MaxMaterializedAtOnce (reserveDataset, at most that much in
 // all trials' copies together), then the data are materialized on up to
 // workers goroutines (materialize: the same matrix for any number).
 // The caller calls release when its run ends.
@@ -144,7 +145,7 @@ func loadDataset(ctx context.Context, solver string, data Samples, workers int) 
 // reserveDataset reserves the memory that materializing data will take
 // (none for a dataset already in memory, a *Matrix, or for one larger
 // than MaxMaterializeBytes, which materialize refuses), waiting for it
-// under MaterializeBudget; the returned function gives it back. A
+// under MaxMaterializedAtOnce; the returned function gives it back. A
 // multi-pass solver calls it before materialize and the release when its
 // run ends.
 func reserveDataset(ctx context.Context, data Samples) (func(), error) {
@@ -170,7 +171,7 @@ const spareMax = 4
 // a previous trial's pages instead of faulting in fresh ones, which at
 // these sizes the collector does not free in time (collectFloor). They
 // hold at most spareMax·collectFloor bytes (16 MiB) beyond what
-// MaterializeBudget counts.
+// MaxMaterializedAtOnce counts.
 var spares struct {
 	sync.Mutex
 	bufs [][]float64

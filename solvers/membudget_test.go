@@ -12,7 +12,7 @@ import (
 // TestMemBudget: with room for two datasets a third waits until one is
 // released (an event: its acquire returns only after the release), and a
 // waiter whose context is cancelled returns its error and takes nothing
-// (so --workers × a materialized dataset stays within MaterializeBudget).
+// (so --workers × a materialized dataset stays within MaxMaterializedAtOnce).
 func TestMemBudget(t *testing.T) {
 	b := newMemBudget(200)
 	ctx := context.Background()

@@ -132,7 +132,7 @@ func TestDescriptorsDataAccess(t *testing.T) {
 					d.Name(), sch, atFirst, n, materialized, want)
 			}
 			// A copy of the data is held under the process's budget
-			// (MaterializeBudget), and given back when the run ends.
+			// (MaxMaterializedAtOnce), and given back when the run ends.
 			if sd := int64(p.samples(1, 1, 0).Dim); materialized && reserved != n*sd*8 {
 				t.Errorf("%s on schedule %q: %d bytes of the dataset budget reserved while it ran, want n·SampleDim·8 = %d", d.Name(), sch, reserved, n*sd*8)
 			}

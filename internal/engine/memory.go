@@ -13,7 +13,7 @@ import (
 // point per checkpoint), so --trials × --checkpoints × --d, × the solvers
 // and sweep points, is refused up front beyond it rather than exhausting
 // memory near the end of a long run. The datasets the multi-pass solvers
-// materialize have their own budget (solvers.MaterializeBudget).
+// materialize have their own budget (solvers.MaxMaterializedAtOnce).
 const MaxResultBytes = 1 << 30
 
 // resultBytes estimates what one (solver, trial) result keeps: w, the

@@ -39,14 +39,14 @@ type unit struct {
 	// holds are the overrides a clip sweep holds per solver (its step,
 	// and T, at the values it prescribes at its own prescribed C), nil
 	// elsewhere: each solver's as the sweep of that solver alone holds it.
-	holds   []Hold
+	holds   []heldSchedule
 	profile []scenarios.MomentEntry
 }
 
-// Hold is what a clip sweep holds fixed for one solver across its grid:
+// heldSchedule is what a clip sweep holds fixed for one solver across its grid:
 // the step and, for the one-pass solvers, T, at their values prescribed at
 // that solver's prescribed C (0: not held, the prescription at each C).
-type Hold struct {
+type heldSchedule struct {
 	Step  float64
 	Iters int
 }
@@ -84,7 +84,7 @@ func (u *unit) finish(ctx context.Context) error {
 	return nil
 }
 
-func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, holds []Hold) (*unit, error) {
+func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, holds []heldSchedule) (*unit, error) {
 	in, err := scenarios.Build(ctx, r.Problem)
 	if err != nil {
 		return nil, err

@@ -290,7 +290,7 @@ func prepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec, outer int)
 		sw.Solvers = names
 	}
 	prescribedClip := math.NaN()
-	var holds map[string]Hold
+	var holds map[string]heldSchedule
 	if sw.tradeOff() {
 		var err error
 		var held []string
@@ -337,9 +337,9 @@ func prepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec, outer int)
 			}
 			return nil, err
 		}
-		var hs []Hold
+		var hs []heldSchedule
 		if holds != nil {
-			hs = make([]Hold, len(names))
+			hs = make([]heldSchedule, len(names))
 			for si, name := range names {
 				hs[si] = holds[name]
 			}

@@ -22,7 +22,7 @@ import (
 // sweep of that solver alone holds, so that its rows are the same in any
 // company. The returned holds are by solver name; the notes say what was
 // held.
-func tradeOffBase(ctx context.Context, r spec.Resolved, sw *SweepSpec, names []string) (spec.Resolved, float64, []string, map[string]Hold, error) {
+func tradeOffBase(ctx context.Context, r spec.Resolved, sw *SweepSpec, names []string) (spec.Resolved, float64, []string, map[string]heldSchedule, error) {
 	num := theory.Sig4.Format
 	if sw.Param == spec.SweepClip && r.Spec.Clip > 0 {
 		return r, 0, nil, nil, sweepErr("clip", "a clip sweep sets C at every grid point; leave clip unset")
@@ -74,7 +74,7 @@ func tradeOffBase(ctx context.Context, r spec.Resolved, sw *SweepSpec, names []s
 // read C; their T_i do, by the proof's rule, and one override would
 // flatten them) or one that refuses (its rows say why). The notes say what
 // is held, solver by solver.
-func clipHolds(ctx context.Context, r spec.Resolved, names []string) (map[string]Hold, []string, error) {
+func clipHolds(ctx context.Context, r spec.Resolved, names []string) (map[string]heldSchedule, []string, error) {
 	rr, err := r.ForReleases(r.Releases(1, 1))
 	if err != nil {
 		return nil, nil, err
@@ -84,7 +84,7 @@ func clipHolds(ctx context.Context, r spec.Resolved, names []string) (map[string
 		return nil, nil, err
 	}
 	num := theory.Sig4.Format
-	holds := map[string]Hold{}
+	holds := map[string]heldSchedule{}
 	var notes []string
 	for _, name := range names {
 		d, ok := solvers.DescriptorOf(name)
@@ -105,7 +105,7 @@ func clipHolds(ctx context.Context, r spec.Resolved, names []string) (map[string
 			notes = append(notes, name+": the step η is the prescription's, which does not depend on C; each phase's T_i follows the proof's rule at each C")
 			continue
 		}
-		h := Hold{Step: par.Step}
+		h := heldSchedule{Step: par.Step}
 		what := fmt.Sprintf("the step (%s)", num(par.Step))
 		if r.Spec.Iters == 0 {
 			h.Iters = par.Iters

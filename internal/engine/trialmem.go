@@ -32,7 +32,7 @@ func (u *unit) trialBytes() int64 {
 
 // parallelTrials is how many of jobs run at once on workers goroutines:
 // workers, fewer where the trials' own data would pass
-// solvers.MaterializeBudget together (at least one), so that a call's
+// solvers.MaxMaterializedAtOnce together (at least one), so that a call's
 // memory does not grow with --workers past that budget — the cores
 // left over go inside the trials (runUnits), with the same results.
 func parallelTrials(jobs []job, workers int) int {
@@ -43,5 +43,5 @@ func parallelTrials(jobs []job, workers int) int {
 	if most == 0 {
 		return workers
 	}
-	return int(max(1, min(int64(workers), solvers.MaterializeBudget/most)))
+	return int(max(1, min(int64(workers), solvers.MaxMaterializedAtOnce/most)))
 }

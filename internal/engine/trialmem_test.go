@@ -12,7 +12,7 @@ import (
 
 // TestParallelTrialsBoundedByMemory: trials run as many at once as the
 // workers, fewer where their own data would pass
-// solvers.MaterializeBudget (2 GiB) together. linreg-t at d = 2 draws
+// solvers.MaxMaterializedAtOnce (2 GiB) together. linreg-t at d = 2 draws
 // samples of 3 floats: at n = 1000 a trial's copy is 24 kB, made for the
 // non-private reference and shared with klz-gd (4 workers, 4 at once); at
 // n = 6·10⁷ it is 1.44 GB, which klz-gd materializes: one at a time,
