@@ -103,7 +103,12 @@ multiplier whose accounted ε' meets the target (PLD: to within ` + accountant.P
 			if err != nil {
 				return usageErrorf("--adjacency: %s is not replace-one or add-remove", theory.Quote(adjName))
 			}
-			a, err := report.NewAccounted(k, accountant.Mechanism{Sigma: sigma, Q: q, Steps: steps, Adjacency: adj}, delta, target)
+			ctx, stop := interruptContext()
+			defer stop()
+			a, err := report.NewAccounted(ctx, k, accountant.Mechanism{Sigma: sigma, Q: q, Steps: steps, Adjacency: adj}, delta, target)
+			if ctx.Err() != nil {
+				return errInterrupted(ctx, "dpso privacy")
+			}
 			if errors.Is(err, accountant.ErrGridTooLarge) {
 				// The PLD grid's caps bound one computation's memory and
 				// time; at these parameters its privacy loss passes them.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -108,11 +109,15 @@ type Accounted struct {
 }
 
 // NewAccounted accounts m at δ with the accountant k (with target =
-// NaN), or, with a finite target, first calibrates m.Sigma to it.
-func NewAccounted(k accountant.Kind, m accountant.Mechanism, delta, target float64) (Accounted, error) {
+// NaN), or, with a finite target, first calibrates m.Sigma to it; ctx
+// cancels the calibration (accountant.CalibrateContext).
+func NewAccounted(ctx context.Context, k accountant.Kind, m accountant.Mechanism, delta, target float64) (Accounted, error) {
 	a := Accounted{Accountant: k, Adjacency: m.Adjacency, SamplingRate: m.Q, Steps: m.Steps, Delta: delta, TargetEps: target, EpsLower: math.NaN()}
 	if !math.IsNaN(target) {
-		z, err := accountant.Calibrate(k, m.Adjacency, m.Q, m.Steps, target, delta)
+		z, err := accountant.CalibrateContext(ctx, k, m.Adjacency, m.Q, m.Steps, target, delta)
+		if ctx.Err() != nil {
+			return a, ctx.Err()
+		}
 		var ce *accountant.CalibrationError
 		if errors.As(err, &ce) {
 			return a, fmt.Errorf("%v (q = %s, T = %s, (ε', δ) = (%s, %s), %v)", ce.Err, theory.Sig6.Format(ce.Q), theory.FormatCount(ce.Steps), theory.Sig6.Format(ce.Eps), theory.Sig6.Format(ce.Delta), ce.Adjacency)

@@ -20,9 +20,12 @@ func DefaultOrders() []float64 {
 	return append(o, 128, 256, 512, 1024)
 }
 
-// maxFracTerms caps the terms of the fractional-order series; beyond it the
-// proved tail bound is added instead (still an upper bound, a looser one).
-const maxFracTerms = 200_000
+// maxFracTerms caps the terms of the fractional-order series. Where the
+// series has not converged by then (q = ½ at a large σ, where its terms
+// decay like i^{−1−α} only), LogA returns the smaller of two proved upper
+// bounds: the partial sum plus its tail bound, and the log-convexity bound
+// between the neighbouring integer orders (see [LogA]).
+const maxFracTerms = 2_000
 
 // fracTailRel is the relative size of the omitted tail at which the
 // fractional series stops: the bound then adds at most this fraction of A_α
@@ -54,9 +57,13 @@ const fracTailRel = 1e-13
 // signed partial sum of t₀ᵢ + t₁ᵢ (as Opacus sums it; dp_accounting sums
 // the absolute values) and R_N a proved bound on the omitted absolute tail
 // (its proof is in logAFrac), once R_N is below 10⁻¹³ of S_N's positive
-// part or after 200 000 terms. A_α ≤ S_N + R_N holds in exact arithmetic;
+// part or after 2 000 terms. A_α ≤ S_N + R_N holds in exact arithmetic;
 // the floating-point rounding of the terms (relative error ~10⁻¹⁵ each)
-// is not covered by the bound.
+// is not covered by the bound. Where the series has not converged after
+// 2 000 terms, LogA returns the smaller of ln(S_N + R_N) and the
+// log-convexity bound ln A_α ≤ (b − α) ln A_a + (α − a) ln A_b at the
+// integer orders a = ⌊α⌋ < α < b = a + 1 (α ↦ ln E_{μ₀}[L^α], L the
+// likelihood ratio, is convex by Hölder's inequality; ln A₁ = 0).
 //
 // LogA returns NaN unless q ∈ (0, 1), σ > 0 and α > 1.
 func LogA(q, sigma, alpha float64) float64 {
@@ -66,7 +73,16 @@ func LogA(q, sigma, alpha float64) float64 {
 	if alpha == math.Trunc(alpha) && alpha < 1<<30 {
 		return logAInt(q, sigma, int(alpha))
 	}
-	return logAFrac(q, sigma, alpha, false)
+	la, converged := logAFrac(q, sigma, alpha, false)
+	if !converged && alpha < 1<<30 {
+		a := math.Floor(alpha)
+		var lower float64 // ln A₁ = 0
+		if a > 1 {
+			lower = logAInt(q, sigma, int(a))
+		}
+		la = math.Min(la, (a+1-alpha)*lower+(alpha-a)*logAInt(q, sigma, int(a)+1))
+	}
+	return la
 }
 
 // logAbsBinom is ln|C(α, i)| = ln|Γ(α+1)| − ln Γ(i+1) − ln|Γ(α−i+1)|.
@@ -89,30 +105,38 @@ func logAInt(q, sigma float64, alpha int) float64 {
 	return la
 }
 
-// logAFrac is the fractional-order series of LogA. With abs it sums the
-// terms' absolute values, as dp_accounting's _compute_log_a_frac does (its
-// tests' golden values are of that sum), still adding the tail bound R_N.
-func logAFrac(q, sigma, alpha float64, abs bool) float64 {
-	// The tail bound. Both series converge absolutely (Σ|C(α,i)| < ∞ for α > 0), so
-	// A_α ≤ S_N + R_N with S_N = Σ_{i<N} (t₀ᵢ + t₁ᵢ), the signed partial sum (the
-	// signs of C(α,i) alternate from i = ⌈α⌉ + 1 on; Opacus sums them signed,
-	// dp_accounting sums their absolute values, through gammaln's ln|Γ|, which
-	// is larger by 2Σ|negative terms|), and R_N a proved bound on the omitted
-	// absolute tail Σ_{i≥N} (|t₀ᵢ| + |t₁ᵢ|): for N > max(α, z₀, α − z₀), with
-	// K = σ e^{−z₀²/(2σ²)}/√(2π), b_N = |C(α,N)|,
+// logAFrac is the fractional-order series of LogA, ln(S_N + R_N), and
+// whether its bound fell below the tolerance before [maxFracTerms] terms.
+// With abs it sums the terms' absolute values, as dp_accounting's
+// _compute_log_a_frac does (its tests' golden values are of that sum),
+// still adding the tail bound R_N.
+func logAFrac(q, sigma, alpha float64, abs bool) (float64, bool) {
+	// The tail bound. Both series converge absolutely, so A_α ≤ S_N + R_N
+	// with S_N = Σ_{i<N} (t₀ᵢ + t₁ᵢ), the signed partial sum (the signs of
+	// C(α,i) alternate from i = ⌈α⌉ + 1 on; Opacus sums them signed,
+	// dp_accounting sums their absolute values, through gammaln's ln|Γ|,
+	// which is larger by 2Σ|negative terms|), and R_N a proved bound on the
+	// omitted absolute tail Σ_{i≥N} (|t₀ᵢ| + |t₁ᵢ|): for every N > α,
 	//
-	//	R_N = (1−q)^α b_N (1 + N/α) K (1/(N − z₀) + 1/(N − α + z₀)),
+	//	R_N = (1 + N/α)(|t₀_N| + |t₁_N|).
 	//
-	// from Φ(−u) ≤ φ(u)/u (which turns each term into (1−q)^α |C(α,i)| K/(i − z₀),
-	// resp. /(z₀ − j)) and |C(α,i)| ≤ b_N (N/i)^{1+α} for i ≥ N > α (Bernoulli's
-	// inequality), Σ_{i≥N} (N/i)^{1+α} ≤ 1 + N/α. When N ≤ z₀ the terms
-	// N ≤ i < M = ⌈2z₀ − N⌉ + 1 are bounded one by one with Φ ≤ 1, which gives
-	// (1−q)^α b_N e^{i(i−2z₀)/(2σ²)} ≤ (1−q)^α b_N e^{max over the ends/(2σ²)}.
-	// Once N > ⌈α⌉ + 1, N > z₀ and α − N < z₀, a tighter bound holds: both
-	// series are then alternating with decreasing magnitudes (|C(α,i)| and the
-	// Mills ratio R both decrease), so by Leibniz's rule the tail is at most
-	// max(0, t₀_N + t₁_N). The series stops when the bound in use is below
-	// 10⁻¹³ of S_N's positive part (or after 200 000 terms), and LogA returns
+	// Proof. The first series expands (1 − q + q·r)^α, r = μ₁/μ₀, on
+	// z < z₀ in powers of y = q·r/(1 − q) < 1, and t₀ᵢ = ∫_{z<z₀} μ₀
+	// (1−q)^α C(α,i) yⁱ; the second expands it on z > z₀ in powers of
+	// x = (1 − q)/(q·r) < 1, t₁ᵢ = ∫_{z>z₀} μ₀ (q·r)^α C(α,i) xⁱ. For
+	// i ≥ N > α, |C(α,i+1)|/|C(α,i)| = (i − α)/(i + 1) ≤ (i/(i + 1))^{1+α}
+	// (Bernoulli's inequality), so |C(α,i)| ≤ |C(α,N)|(N/i)^{1+α}; with
+	// yⁱ ≤ y^N and xⁱ ≤ x^N on the domains and Σ_{i≥N} (N/i)^{1+α} ≤
+	// 1 + N/α, the omitted part of each series is at most (1 + N/α) times
+	// its N-th term's absolute value. The bound holds wherever z₀ lies
+	// (z₀ < 0 at q > ½: the second series then converges geometrically, at
+	// the rate (1 − q)/q, while i grows past α; no condition on i − z₀).
+	// Once i > ⌈α⌉ + 1, i > z₀ and α − i < z₀, a tighter bound holds: both
+	// series are then alternating with decreasing magnitudes (|C(α,i)| and
+	// the Mills ratio R both decrease), so by Leibniz's rule the tail is at
+	// most max(0, t₀ᵢ + t₁ᵢ). The series stops when the bound in use is
+	// below 10⁻¹³ of S_N's positive part, or after maxFracTerms terms (the
+	// bound is then added as it is, still an upper bound), and LogA returns
 	// ln(S_N + bound).
 	//
 	// What is certified: A_α ≤ S_N + R_N holds in exact arithmetic; the
@@ -126,8 +150,8 @@ func logAFrac(q, sigma, alpha float64, abs bool) float64 {
 	z0 := sigma*sigma*(l1q-lq) + 0.5
 	// ln of the common factor (1−q)^α e^{−z₀²/(2σ²)}/√(2π) of the Mills forms.
 	lMills := alpha*l1q - z0*z0/s2 - lnSqrt2Pi
-	lK := math.Log(sigma) - z0*z0/s2 - lnSqrt2Pi // ln K
 	lBinomA, _ := math.Lgamma(alpha + 1)
+	stop := math.Log(fracTailRel)
 	pos, neg := math.Inf(-1), math.Inf(-1) // ln of the positive and negative parts
 	for i := 0; ; i++ {
 		fi := float64(i)
@@ -152,56 +176,27 @@ func logAFrac(q, sigma, alpha float64, abs bool) float64 {
 		// alternate, so (Leibniz) each remaining tail has the sign of its
 		// first term t and magnitude at most |t|: A_α ≤ S_i + max(0, t₀ᵢ + t₁ᵢ).
 		t := logAdd(s0, s1)
-		leibniz := !abs && fi > math.Ceil(alpha)+1 && fi > z0 && j < z0
-		if leibniz && (t < pos+math.Log(fracTailRel) || i >= maxFracTerms) {
-			if sign > 0 {
-				pos = logAdd(pos, t)
+		if !abs && fi > math.Ceil(alpha)+1 && fi > z0 && j < z0 {
+			if t < pos+stop || i >= maxFracTerms {
+				if sign > 0 {
+					pos = logAdd(pos, t)
+				}
+				return logSub(pos, neg), i < maxFracTerms
 			}
-			return logSub(pos, neg)
+		} else if fi > alpha {
+			// The absolute tail from i on: R_i = (1 + i/α)(|t₀ᵢ| + |t₁ᵢ|).
+			if lR := math.Log1p(fi/alpha) + t; lR < pos+stop || i >= maxFracTerms {
+				// S_i + R_i = pos − neg + R_i; neg < pos (the signed partial
+				// sums of a convergent alternating tail stay positive).
+				return logSub(logAdd(pos, lR), neg), i < maxFracTerms
+			}
 		}
 		if sign > 0 || abs {
 			pos = logAdd(pos, t)
 		} else {
 			neg = logAdd(neg, t)
 		}
-		N := i + 1
-		fN := float64(N)
-		if !(fN > alpha+1 && fN > alpha-z0+1) || leibniz {
-			continue
-		}
-		// Before the Leibniz regime (z₀ large, or the test-only absolute
-		// sum): the absolute tail bound R_N.
-		lR := fracTail(alpha, q, sigma, z0, N, lBinomA, l1q, lK)
-		if lR < pos+math.Log(fracTailRel) || N >= maxFracTerms {
-			// S_N + R_N = pos − neg + R_N; neg < pos (the signed partial
-			// sums of a convergent alternating tail stay positive).
-			return logSub(logAdd(pos, lR), neg)
-		}
 	}
-}
-
-// fracTail is ln R_N, the bound on Σ_{i≥N} (|t₀ᵢ| + |t₁ᵢ|) documented at
-// LogA, for N > α + 1 and N > α − z₀ + 1.
-func fracTail(alpha, q, sigma, z0 float64, N int, lBinomA, l1q, lK float64) float64 {
-	fN := float64(N)
-	lgN, _ := math.Lgamma(fN + 1)
-	lgR, _ := math.Lgamma(alpha - fN + 1)
-	lb := lBinomA - lgN - lgR                     // ln b_N
-	lSum := lb + math.Log1p(fN/alpha) + alpha*l1q // ln((1−q)^α b_N (1 + N/α))
-	s2 := 2 * sigma * sigma
-	// Second series (j = α − i < z₀ for every i ≥ N).
-	t1 := lSum + lK - math.Log(fN-alpha+z0)
-	var t0 float64
-	if fN > z0 {
-		t0 = lSum + lK - math.Log(fN-z0)
-	} else {
-		M := math.Ceil(2*z0-fN) + 1
-		e := math.Max(fN*(fN-2*z0), (M-1)*(M-1-2*z0)) / s2
-		mid := lb + alpha*l1q + math.Log(M-fN) + e
-		rest := lSum + lK - math.Log(M-z0)
-		t0 = logAdd(mid, rest)
-	}
-	return logAdd(t0, t1)
 }
 
 // StepRDP is the Rényi DP ε_α of one step of the Poisson-subsampled Gaussian

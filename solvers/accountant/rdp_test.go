@@ -42,7 +42,8 @@ func absRDP(q, sigma float64, steps int, orders []float64) []float64 {
 		case a == math.Trunc(a):
 			out[i] = float64(steps) * logAInt(q, sigma, int(a)) / (a - 1)
 		default:
-			out[i] = float64(steps) * logAFrac(q, sigma, a, true) / (a - 1)
+			la, _ := logAFrac(q, sigma, a, true)
+			out[i] = float64(steps) * la / (a - 1)
 		}
 	}
 	return out
