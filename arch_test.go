@@ -35,13 +35,14 @@ var importRules = map[string][]string{
 	"dpso/internal/shard":          {"dpso/internal/spec", "dpso/internal/engine", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/internal/state":          {"dpso/internal/spec", "dpso/scenarios", "dpso/theory/..."},
 	"dpso/internal/testutil":       {},
-	"dpso/app/serve":               {"dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui"},
+	"dpso/app/serve":               {"dpso/internal/...", "dpso/solvers/...", "dpso/theory/...", "dpso/tui", "dpso/tui/backend"},
 	"dpso/app/cli":                 {"dpso/scenarios/...", "dpso/internal/...", "dpso/app/serve", "dpso/solvers/...", "dpso/theory/...", "dpso/tui/..."},
 	"dpso/scripts":                 {"dpso/scenarios/...", "dpso/internal/...", "dpso/app/cli", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/tui":                     {"dpso/scenarios/...", "dpso/internal/...", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/tui/style":               {},
 	"dpso/tui/chart":               {"dpso/tui/style"},
 	"dpso/tui/input":               {},
+	"dpso/tui/backend":             {"dpso/internal/spec", "dpso/internal/engine", "dpso/internal/audit"},
 	"dpso":                         {"dpso/app/cli"},
 }
 

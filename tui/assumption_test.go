@@ -7,6 +7,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
+	"dpso/tui/backend"
 )
 
 // formRow is the form's row of field id on the screen ("" if not shown):
@@ -85,8 +86,8 @@ func TestAssumptionRefusedNonsmooth(t *testing.T) {
 	m.form.SetFocus(fAssumption)
 	formKeys(t, m, "right")
 	at, msg := m.form.Refusal()
-	if at != fAssumption || msg != specMessage(err) {
-		t.Errorf("refusal on field %d: %q; want on the assumption row: %q", at, msg, specMessage(err))
+	if at != fAssumption || msg != backend.SpecMessage(err) {
+		t.Errorf("refusal on field %d: %q; want on the assumption row: %q", at, msg, backend.SpecMessage(err))
 	}
 	if !strings.Contains(msg, "[thm: localization strongly convex]") {
 		t.Errorf("the refusal %q names no theorem", msg)

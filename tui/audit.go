@@ -15,6 +15,7 @@ import (
 	"dpso/solvers"
 	"dpso/solvers/oracle"
 	"dpso/theory"
+	"dpso/tui/backend"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )
@@ -66,7 +67,7 @@ func auditJob(control bool) jobMaker {
 		if control {
 			what = "audit (negative control)"
 		}
-		return job{call: callAudit, family: auditKind, what: what, names: []string{res.Solver.Name()}, auditCfg: auditConfig(res, control), control: control}, ""
+		return job{Call: backend.Call{Kind: backend.Audit, Spec: res, Names: []string{res.Solver.Name()}, AuditConfig: auditConfig(res, control)}, family: auditKind, what: what, control: control}, ""
 	}
 }
 
@@ -107,8 +108,8 @@ func (s *auditScreen) Job(res spec.Resolved) (job, string) { return auditJob(fal
 // of the negative control when the screen shows the control of that
 // oracle and ε (the same command with --negative-control).
 func (s *auditScreen) Reproduce(_ spec.Spec, res spec.Resolved, shown *run) string {
-	if shown != nil && shown.call == callAudit && shown.control && shown.auditCfg == auditConfig(res, true) {
-		return auditCommand(shown.auditCfg)
+	if shown != nil && shown.Kind == backend.Audit && shown.control && shown.AuditConfig == auditConfig(res, true) {
+		return auditCommand(shown.AuditConfig)
 	}
 	return auditCommand(auditConfig(res, false))
 }
@@ -132,14 +133,14 @@ func (s *auditScreen) Export() (*exportJob, string) {
 		return nil, "nothing to export yet: r audits the form's oracle"
 	case r.active():
 		return nil, "the audit is still going: export it when it is done"
-	case r.phase != phaseDone || r.audit == nil:
+	case r.phase != phaseDone || r.Audit == nil:
 		return nil, "nothing to export: the audit shown did not finish"
 	}
-	base := "audit-" + r.auditCfg.Oracle
+	base := "audit-" + r.AuditConfig.Oracle
 	if r.control {
 		base += "-control"
 	}
-	return &exportJob{base: base, data: report.Audit(r.audit)}, ""
+	return &exportJob{base: base, data: report.Audit(r.Audit)}, ""
 }
 
 // auditKey identifies what an audit of r audits (its audit.Config).
@@ -154,7 +155,7 @@ func (s *auditScreen) current() *run {
 }
 
 // fresh reports whether r is an audit of the form's current oracle and ε.
-func (s *auditScreen) fresh(r *run) bool { return r != nil && auditKey(r.spec) == auditKey(s.spec) }
+func (s *auditScreen) fresh(r *run) bool { return r != nil && auditKey(r.Spec) == auditKey(s.spec) }
 
 // Activate asks for an audit when there is none of the form's oracle and
 // ε and none running (and the form has a claim to audit: ε < ∞).
@@ -225,7 +226,7 @@ func (s *auditScreen) render() string {
 	}
 	lines := []string{style.Rule(*st, title, right, w, false)}
 	msg := s.state(r)
-	if msg != "" || r == nil || r.audit == nil {
+	if msg != "" || r == nil || r.Audit == nil {
 		if msg == "" {
 			msg = "r audits the oracle of the form at its ε"
 		}
@@ -235,7 +236,7 @@ func (s *auditScreen) render() string {
 		lines = append(lines, style.WrapLines(st.Muted, "The audit runs the oracle many times on two neighbouring batches (one row moved as far as the clipping allows), projects the outputs on the direction of the change, and bounds from the threshold tests' error rates, with 95% confidence, how well anyone can tell the batches apart: a lower bound on the privacy loss. n runs the negative control (the noise ÷ 1.5): the audit must then fail.", w)...)
 		return style.Block(strings.Join(lines, "\n"), w, h)
 	}
-	res := r.audit
+	res := r.Audit
 	text := s.summary(res, w)
 	plotH := h - len(lines) - len(text)
 	if plotH >= 6 {
@@ -263,15 +264,15 @@ func (s *auditScreen) state(r *run) string {
 	}
 	switch r.phase {
 	case phaseRunning, phasePaused:
-		randomness := fmt.Sprintf("seed %d", r.auditCfg.Seed)
-		if r.auditCfg.Rand == solvers.Secure {
+		randomness := fmt.Sprintf("seed %d", r.AuditConfig.Seed)
+		if r.AuditConfig.Rand == solvers.Secure {
 			randomness = "secure randomness"
 		}
-		return fmt.Sprintf("auditing %s at ε = %s: %s runs per input on each of two neighbouring batches (%s)…", r.auditCfg.Oracle, fmtNum(r.auditCfg.Eps), fmtInt(audit.DefaultTrials), randomness)
+		return fmt.Sprintf("auditing %s at ε = %s: %s runs per input on each of two neighbouring batches (%s)…", r.AuditConfig.Oracle, fmtNum(r.AuditConfig.Eps), fmtInt(audit.DefaultTrials), randomness)
 	case phaseCancelled:
 		return "the audit was cancelled: r audits again"
 	case phaseFailed, phaseRefused:
-		return "✗ the audit failed: " + specMessage(r.err)
+		return "✗ the audit failed: " + backend.SpecMessage(r.err)
 	}
 	return ""
 }
@@ -317,17 +318,17 @@ func (s *auditScreen) summary(res *audit.Result, w int) []string {
 	switch c := s.ctl; {
 	case short && s.showCtl:
 		out = append(out, style.WrapLines(st.Muted, "n: back to the audit", w)...)
-	case short && c != nil && c.phase == phaseDone && c.audit != nil && s.fresh(c) && c.audit.Violation:
+	case short && c != nil && c.phase == phaseDone && c.Audit != nil && s.fresh(c) && c.Audit.Violation:
 		out = append(out, style.WrapLines(st.Good, "negative control ÷ "+fmtNum(auditControl)+": caught (n)", w)...)
-	case short && c != nil && c.phase == phaseDone && c.audit != nil && s.fresh(c):
+	case short && c != nil && c.phase == phaseDone && c.Audit != nil && s.fresh(c):
 		out = append(out, style.WrapLines(st.Error, "negative control ÷ "+fmtNum(auditControl)+": NOT caught (n)", w)...)
 	case short && !(c != nil && c.active()):
 		out = append(out, style.WrapLines(st.Muted, "n: negative control (noise ÷ "+fmtNum(auditControl)+")", w)...)
 	case s.showCtl:
 		out = append(out, style.WrapLines(st.Muted, "n shows the audit itself again", w)...)
-	case c != nil && c.phase == phaseDone && c.audit != nil && s.fresh(c):
-		if c.audit.Violation {
-			out = append(out, style.WrapLines(st.Good, fmt.Sprintf("negative control (noise ÷ %s): caught, μ ≥ %s > %s — the audit can fail (n shows it)", fmtNum(auditControl), fmtNum(c.audit.MuLower), fmtNum(c.audit.Eps)), w)...)
+	case c != nil && c.phase == phaseDone && c.Audit != nil && s.fresh(c):
+		if c.Audit.Violation {
+			out = append(out, style.WrapLines(st.Good, fmt.Sprintf("negative control (noise ÷ %s): caught, μ ≥ %s > %s — the audit can fail (n shows it)", fmtNum(auditControl), fmtNum(c.Audit.MuLower), fmtNum(c.Audit.Eps)), w)...)
 		} else {
 			out = append(out, style.WrapLines(st.Error, fmt.Sprintf("negative control (noise ÷ %s): NOT caught — at these settings the audit lacks power (n shows it)", fmtNum(auditControl)), w)...)
 		}
@@ -511,8 +512,8 @@ func (p *auditPanel) content() {
 	st := p.st
 	w := p.w
 	var lines []string
-	if r := p.run; r != nil && r.audit != nil {
-		res := r.audit
+	if r := p.run; r != nil && r.Audit != nil {
+		res := r.Audit
 		lines = append(lines, style.FitWords(st.Emph.Render(fmt.Sprintf("%d threshold tests on %s runs per input (95%% bounds hold together):", len(res.Thresholds), fmtInt(int64(res.Trials)))), w))
 		head := style.Pad("  threshold", 14) + style.Pad("FPR", 10) + style.Pad("FNR", 10) + style.Pad("μ ≥", 10)
 		if res.Kind == oracle.Shuffle {

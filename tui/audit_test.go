@@ -11,6 +11,7 @@ import (
 
 	"dpso/internal/audit"
 	"dpso/solvers"
+	"dpso/tui/backend"
 )
 
 // auditSettled reports whether the current run is an audit that ended and
@@ -91,8 +92,8 @@ func TestAuditScreenMessages(t *testing.T) {
 		}
 		return r
 	}
-	plain := &run{id: 1, job: job{call: callAudit, family: auditKind, auditCfg: auditConfig(res, false)}, spec: res, phase: phaseDone, audit: result(1)}
-	ctl := &run{id: 2, job: job{call: callAudit, family: auditKind, auditCfg: auditConfig(res, true), control: true}, spec: res, phase: phaseDone, audit: result(auditControl)}
+	plain := &run{id: 1, job: job{Call: backend.Call{Kind: backend.Audit, AuditConfig: auditConfig(res, false), Spec: res}, family: auditKind}, phase: phaseDone, Result: backend.Result{Audit: result(1)}}
+	ctl := &run{id: 2, job: job{Call: backend.Call{Kind: backend.Audit, AuditConfig: auditConfig(res, true), Spec: res}, family: auditKind, control: true}, phase: phaseDone, Result: backend.Result{Audit: result(auditControl)}}
 	s.Update(runEvent{plain})
 	want("Activate with a fresh audit", s.Activate(), nil)
 	s.Update(runEvent{ctl})
@@ -116,7 +117,7 @@ func TestAuditScreenMessages(t *testing.T) {
 	// ε = ∞: nothing to audit.
 	inf := m.form.Spec()
 	inf.Eps = math.Inf(1)
-	ri, err := resolve(inf)
+	ri, err := backend.Resolve(inf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,8 +152,8 @@ func TestAuditRunLifecycle(t *testing.T) {
 		return r != nil && r.family == auditKind && r.active() && len(fr.audits) == 1
 	})
 	first := m.run()
-	if want := auditConfig(m.form.Resolved(), false); first.auditCfg != want || want.Oracle != "clip-gaussian" || want.Eps != 1 || want.Rand != solvers.Seeded {
-		t.Errorf("audit config %+v, want %+v", first.auditCfg, want)
+	if want := auditConfig(m.form.Resolved(), false); first.AuditConfig != want || want.Oracle != "clip-gaussian" || want.Eps != 1 || want.Rand != solvers.Seeded {
+		t.Errorf("audit config %+v, want %+v", first.AuditConfig, want)
 	}
 	if v := screenText(m); !strings.Contains(v, "auditing clip-gaussian at ε = 1") || !strings.Contains(v, "reproduce: dpso audit --oracle clip-gaussian --eps 1\n") {
 		t.Errorf("the screen while auditing:\n%s", v)
@@ -173,16 +174,16 @@ func TestAuditRunLifecycle(t *testing.T) {
 	close(fr.hold)
 	pump(t, m, nil, func() bool { return auditSettled(m) && m.run().phase == phaseDone })
 	ctl := m.run()
-	if ctl.audit == nil || !ctl.audit.Violation || ctl.audit.NegativeControl != auditControl {
-		t.Fatalf("the control's result: %+v", ctl.audit)
+	if ctl.Audit == nil || !ctl.Audit.Violation || ctl.Audit.NegativeControl != auditControl {
+		t.Fatalf("the control's result: %+v", ctl.Audit)
 	}
 	// The reproduce line is the control's command.
 	if got := m.status.reproduce(); got != "dpso audit --oracle clip-gaussian --eps 1 --negative-control 1.5" {
 		t.Errorf("the control's reproduce line: %q", got)
 	}
 	// A late result of the cancelled audit is dropped.
-	m.Update(resultMsg{id: first.id, audit: ctl.audit})
-	if first.phase != phaseCancelled || first.audit != nil || m.run() != ctl {
+	m.Update(resultMsg{id: first.id, Result: backend.Result{Audit: ctl.Audit}})
+	if first.phase != phaseCancelled || first.Audit != nil || m.run() != ctl {
 		t.Errorf("a stale result was applied: phase %d", first.phase)
 	}
 	fr.mu.Lock()
@@ -226,7 +227,7 @@ func TestAuditLiveMode(t *testing.T) {
 		r := m.run()
 		return r.family == auditKind && r.live && r.phase == phaseDone && r.drained
 	})
-	if got, want := m.run().auditCfg.Eps, m.form.Resolved().Spec.Eps; got != want || got == 1 {
+	if got, want := m.run().AuditConfig.Eps, m.form.Resolved().Spec.Eps; got != want || got == 1 {
 		t.Errorf("the live re-audit ran at ε = %v, the form's is %v", got, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dpso/internal/spec"
+	"dpso/tui/backend"
 	"dpso/tui/style"
 )
 
@@ -30,7 +31,7 @@ func (m *Model) setPreset(i int) {
 			s = ls
 		}
 	}
-	if rs, err := resolve(s); err == nil {
+	if rs, err := backend.Resolve(s); err == nil {
 		m.presetSpec = rs.Spec
 	}
 }
@@ -120,6 +121,6 @@ func versusJob(versus []string) jobMaker {
 				names = append(names, v)
 			}
 		}
-		return job{call: callCompare, family: chartKind, what: strings.Join(names, " vs "), names: names, compare: true}, ""
+		return job{Call: backend.Call{Kind: backend.Compare, Spec: res, Names: names}, family: chartKind, what: strings.Join(names, " vs "), compare: true}, ""
 	}
 }

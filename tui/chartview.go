@@ -19,6 +19,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/solvers"
 	"dpso/theory"
+	"dpso/tui/backend"
 	"dpso/tui/chart"
 )
 
@@ -51,12 +52,12 @@ type chartScreen struct {
 // singleJob is the run of the form's solver alone (r on the chart).
 func singleJob(res spec.Resolved) (job, string) {
 	name := res.Solver.Name()
-	return job{call: callCompare, family: chartKind, what: name, names: []string{name}}, ""
+	return job{Call: backend.Call{Kind: backend.Compare, Spec: res, Names: []string{name}}, family: chartKind, what: name}, ""
 }
 
 // compareJob is the comparison (c) of compareNames on the same draws.
 func compareJob(res spec.Resolved) (job, string) {
-	return job{call: callCompare, family: chartKind, what: "comparison", names: compareNames(res), compare: true}, ""
+	return job{Call: backend.Call{Kind: backend.Compare, Spec: res, Names: compareNames(res)}, family: chartKind, what: "comparison", compare: true}, ""
 }
 
 // compareNames is the paper's solver for the class, then every baseline
@@ -85,14 +86,14 @@ func (s *chartScreen) Reproduce(user spec.Spec, res spec.Resolved, shown *run) s
 // it, dpso run --solvers (the same draws, each solver's numbers those
 // --solver alone gives).
 func chartCommand(user spec.Spec, res spec.Resolved, shown *run) string {
-	if shown != nil && shown.compare && runKey(shown.spec) == runKey(res) {
+	if shown != nil && shown.compare && runKey(shown.Spec) == runKey(res) {
 		s := user.Clone()
 		s.Solver = ""
 		words := []string{"dpso", "run"}
 		for _, a := range s.Args() {
 			words = append(words, spec.ShellQuote(a))
 		}
-		return strings.Join(append(words, "--solvers", strings.Join(shown.names, ",")), " ")
+		return strings.Join(append(words, "--solvers", strings.Join(shown.Names, ",")), " ")
 	}
 	return user.Command()
 }
@@ -147,7 +148,7 @@ func (s *chartScreen) Update(msg tea.Msg) (component, tea.Cmd) {
 // matchPresc keeps the prescription of the run shown: the form's latest
 // when it is that run's Spec's.
 func (s *chartScreen) matchPresc() {
-	if r := s.run; r != nil && s.presc.p != nil && s.presc.key == prescKeyOf(r.spec) {
+	if r := s.run; r != nil && s.presc.p != nil && s.presc.key == prescKeyOf(r.Spec) {
 		s.runPresc = s.presc
 	}
 }
@@ -160,7 +161,7 @@ func (s *chartScreen) refPresc() prescriptionMsg {
 	if r == nil {
 		return s.presc
 	}
-	if s.runPresc.p != nil && s.runPresc.key == prescKeyOf(r.spec) {
+	if s.runPresc.p != nil && s.runPresc.key == prescKeyOf(r.Spec) {
 		return s.runPresc
 	}
 	return prescriptionMsg{pending: true}
@@ -178,10 +179,10 @@ func (s *chartScreen) Export() (*exportJob, string) {
 		return nil, "the run is still going: export it when it is done"
 	case r.phase == phaseRefused:
 		return nil, "nothing to export: " + r.refusal
-	case r.phase != phaseDone || r.cmp == nil:
+	case r.phase != phaseDone || r.Comparison == nil:
 		return nil, "nothing to export: the run on the chart did not finish"
 	}
-	cmp := r.cmp
+	cmp := r.Comparison
 	if len(cmp.Reports) == 1 {
 		rep := cmp.Reports[0]
 		return &exportJob{base: "run-" + rep.Solver, data: report.Run(rep, report.Options{}), draw: func(w io.Writer, f plot.Format) error { return plot.WriteRun(w, f, rep) }}, ""
@@ -229,9 +230,9 @@ func (s *chartScreen) rebuild() {
 		// and the certificate. The bounds are rates (constants set to 1):
 		// the theorem panel gives their values, the sweeps their slopes.
 		w0, cert := p.W0, p.Certified
-		if r != nil && r.cmp != nil && len(r.cmp.Reports) > 0 && r.cmp.Reports[0].Refused == "" {
+		if r != nil && r.Comparison != nil && len(r.Comparison.Reports) > 0 && r.Comparison.Reports[0].Refused == "" {
 			// The run's own: measured with it.
-			w0, cert = r.cmp.Reports[0].W0, r.cmp.Reports[0].Certified
+			w0, cert = r.Comparison.Reports[0].W0, r.Comparison.Reports[0].Certified
 		}
 		series = refSeries(s.common, w0, cert)
 		xmax = float64(p.Params.GradEvals)
@@ -262,10 +263,10 @@ func (s *chartScreen) rebuild() {
 		if privNote != "" {
 			note = privNote + "\n" + runNote
 		}
-		for i, name := range r.names {
+		for i, name := range r.Names {
 			ser := chart.Series{Label: name, Kind: chart.Run, Color: s.st.RunColor(i)}
-			if r.cmp != nil && i < len(r.cmp.Reports) {
-				rep := r.cmp.Reports[i]
+			if r.Comparison != nil && i < len(r.Comparison.Reports) {
+				rep := r.Comparison.Reports[i]
 				ser.Refused = rep.Refused
 				ser.Tag = tags[i]
 				for _, p := range rep.Trace {
@@ -288,11 +289,11 @@ func (s *chartScreen) rebuild() {
 		if r.active() && !hasPoints(series) {
 			// The first seconds of a large run: each trial draws its data
 			// before its first checkpoint.
-			note = "running: each trial draws its " + fmtN(r.spec.Spec.N) + " samples first; the curves appear at the solvers' checkpoints\n" + note
+			note = "running: each trial draws its " + fmtN(r.Spec.Spec.N) + " samples first; the curves appear at the solvers' checkpoints\n" + note
 		}
-		right = fmt.Sprintf("run #%d · %s", r.id, trialCount(r.spec.Spec.Trials))
+		right = fmt.Sprintf("run #%d · %s", r.id, trialCount(r.Spec.Spec.Trials))
 		if r.compare {
-			right = fmt.Sprintf("comparison #%d · %s, same draws", r.id, trialCount(r.spec.Spec.Trials))
+			right = fmt.Sprintf("comparison #%d · %s, same draws", r.id, trialCount(r.Spec.Spec.Trials))
 		}
 		switch r.phase {
 		case phaseRefused:
@@ -302,7 +303,7 @@ func (s *chartScreen) rebuild() {
 		case phaseFailed:
 			right += " · failed"
 		}
-		if runKey(r.spec) != runKey(s.spec) {
+		if runKey(r.Spec) != runKey(s.spec) {
 			right += " · parameters changed since: press r"
 		}
 	}
@@ -343,12 +344,12 @@ func (s *chartScreen) dataTitle(title, right string) string {
 // says at which δ (the tags give δ themselves where the solvers' differ).
 // A single run has none: the privacy panel states its budget.
 func privacyTags(r *run) (tags []string, note string) {
-	if !r.compare || r.cmp == nil {
-		return make([]string, len(r.names)), ""
+	if !r.compare || r.Comparison == nil {
+		return make([]string, len(r.Names)), ""
 	}
-	tags = make([]string, max(len(r.names), len(r.cmp.Reports)))
+	tags = make([]string, max(len(r.Names), len(r.Comparison.Reports)))
 	deltas := map[float64]bool{}
-	for _, rep := range r.cmp.Reports {
+	for _, rep := range r.Comparison.Reports {
 		if eps, delta := report.EpsDelta(rep); rep.Refused == "" && !math.IsInf(eps, 1) && !math.IsNaN(eps) {
 			deltas[delta] = true
 		}
@@ -357,7 +358,7 @@ func privacyTags(r *run) (tags []string, note string) {
 	for d := range deltas {
 		delta = d
 	}
-	for i, rep := range r.cmp.Reports {
+	for i, rep := range r.Comparison.Reports {
 		eps, d := report.EpsDelta(rep)
 		switch {
 		case rep.Refused != "" || math.IsNaN(eps):
@@ -383,7 +384,7 @@ func privacyTags(r *run) (tags []string, note string) {
 	default:
 		note = "(ε', δ): each solver's (ε', δ)-DP"
 	}
-	for _, rep := range r.cmp.Reports {
+	for _, rep := range r.Comparison.Reports {
 		if rep.Refused == "" && rep.Privacy.Model == spec.Accountant {
 			note += ", " + rep.Privacy.AccountantName + " = " + rep.Solver + "'s accountant"
 			break

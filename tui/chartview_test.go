@@ -73,7 +73,7 @@ func TestCompareAt80x24(t *testing.T) {
 func TestRunChartUsesItsRunsReferenceLines(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &linregT, 132, 42)
 	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-	w0 := m.run().cmp.Reports[0].W0.Mean
+	w0 := m.run().Comparison.Reports[0].W0.Mean
 	m.form.SetFocus(fTail)
 	formKeys(t, m, "right")
 	if nw := m.chartScreen().presc.p.W0.Mean; nw == w0 {

@@ -63,7 +63,7 @@ func (p *clipPanel) render() string {
 	lines := []string{style.Rule(*st, "Clipping", "", w, false)}
 	coord := coordOracle(p.presc.spec)
 	if have {
-		coord = coordOracle(r.spec)
+		coord = coordOracle(r.Spec)
 	}
 	sym := "C"
 	if coord {
@@ -198,14 +198,14 @@ func (p *clipPanel) trail(r *run, w, h int) []string {
 // startClip is dp-sgd's prescribed C₀ for run r: its report's, or the
 // prescription's of the same Spec.
 func (p *clipPanel) startClip(r *run) (float64, bool) {
-	if r.cmp != nil {
-		for _, rep := range r.cmp.Reports {
+	if r.Comparison != nil {
+		for _, rep := range r.Comparison.Reports {
 			if adapts(rep.Solver) && rep.Refused == "" {
 				return rep.Params.Clip, true
 			}
 		}
 	}
-	if pr := p.presc.p; pr != nil && adapts(pr.Solver) && p.presc.key == prescKeyOf(r.spec) && pr.Refused == "" {
+	if pr := p.presc.p; pr != nil && adapts(pr.Solver) && p.presc.key == prescKeyOf(r.Spec) && pr.Refused == "" {
 		return pr.Params.Clip, true
 	}
 	return 0, false
@@ -222,11 +222,11 @@ func (p *clipPanel) paperClip(r *run) (name string, c float64, ok bool) {
 		}
 		return solver
 	}
-	if pr := p.presc.paper; pr != nil && p.presc.key == prescKeyOf(r.spec) && pr.Refused == "" {
+	if pr := p.presc.paper; pr != nil && p.presc.key == prescKeyOf(r.Spec) && pr.Refused == "" {
 		return named(pr.Solver, pr.Params), pr.Params.Clip, true
 	}
-	if r.cmp != nil && len(r.cmp.Reports) > 0 {
-		if rep := r.cmp.Reports[0]; rep.Solver == r.spec.Schedule && rep.Refused == "" {
+	if r.Comparison != nil && len(r.Comparison.Reports) > 0 {
+		if rep := r.Comparison.Reports[0]; rep.Solver == r.Spec.Schedule && rep.Refused == "" {
 			return named(rep.Solver, rep.Params), rep.Params.Clip, true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
+	"dpso/tui/backend"
 )
 
 // dpsgd is the solver with adaptive clipping.
@@ -45,7 +46,7 @@ func TestAdaptiveClipTrail(t *testing.T) {
 				}
 			}
 			paper := example1
-			paperRes, err := resolve(paper)
+			paperRes, err := backend.Resolve(paper)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"dpso/internal/engine"
 	"dpso/internal/report"
 	"dpso/internal/spec"
+	"dpso/tui/backend"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )
@@ -30,8 +31,7 @@ var clipScreenDef = screenDef{
 // prescribed C, with the step (and T) held at the prescription's — what
 // `dpso sweep --vary clip` runs.
 func clipJob(res spec.Resolved) (job, string) {
-	return job{call: callSweep, family: clipKind, what: "clipping sweep", names: []string{res.Solver.Name()},
-		sweep: engine.SweepSpec{Param: spec.SweepClip}, over: "C"}, ""
+	return job{Call: backend.Call{Kind: backend.Sweep, Spec: res, Names: []string{res.Solver.Name()}, SweepSpec: engine.SweepSpec{Param: spec.SweepClip}}, family: clipKind, what: "clipping sweep", over: "C"}, ""
 }
 
 // clipScreen is the clipping trade-off, the paper's central idea made
@@ -89,13 +89,13 @@ func (s *clipScreen) state() string {
 		if r.total > 0 {
 			return fmt.Sprintf("sweeping C: %d of %d (point, trial) runs done, each twice (with and without noise)", r.trialsDone, r.total)
 		}
-		return fmt.Sprintf("sweeping C over %d points from 10⁻⁴ to 1 times the prescribed C (%s each)…", engine.DefaultClipPoints, trialCount(r.spec.Spec.Trials))
+		return fmt.Sprintf("sweeping C over %d points from 10⁻⁴ to 1 times the prescribed C (%s each)…", engine.DefaultClipPoints, trialCount(r.Spec.Spec.Trials))
 	case phaseRefused:
 		return "✗ refused: " + r.refusal
 	case phaseCancelled:
 		return "the clipping sweep was cancelled: r sweeps again"
 	case phaseFailed:
-		return "clipping sweep failed: " + specMessage(r.err)
+		return "clipping sweep failed: " + backend.SpecMessage(r.err)
 	}
 	return ""
 }
@@ -148,7 +148,7 @@ func (s *clipScreen) rebuild() {
 	if len(rep.Best) > 0 && !math.IsNaN(rep.Best[0].Value) {
 		right += " · best " + fmtNum(rep.Best[0].Value)
 	}
-	if runKey(s.run.spec) != runKey(s.spec) {
+	if runKey(s.run.Spec) != runKey(s.spec) {
 		right += " · parameters changed: press r"
 	}
 	s.chart.SetTitle(title, right)

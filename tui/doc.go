@@ -26,8 +26,8 @@
 // starts is cancelled when its context is. [Options] choose the first
 // [Presets] entry or a Spec to start on (Options.Start; [PresetIndex]
 // finds a preset by number or title), colours, live mode and the export
-// folder, and the [Runner] ([Engine] in the program; an embedding may
-// wrap it, tests inject a fake). An embedding (dpso serve) also sets the
+// folder, and the backend.Runner (backend.Local in the program; an
+// embedding may wrap it, tests inject a fake). An embedding (dpso serve) also sets the
 // screen to open (Options.Screen, a state string's), a Limit applied to
 // every Spec the form takes (secure noise, a session's caps: a refusal
 // names the field and the cap) and NoExport; it sends [OpenPreset] and
@@ -129,7 +129,7 @@
 // dropped, and cached (an LRU) by the Spec fields that define it. The
 // root calls both and forwards the message they return. Every call into
 // the engine (Prescribe, Compare, Sweep, Tune), every audit (audit.Oracle) and
-// every spec.Spec.Resolve is in runner.go; the audit screen's
+// every spec.Spec.Resolve is in package tui/backend; the audit screen's
 // configuration (auditConfig: the form's oracle at its ε, the form's seed
 // — what `dpso audit` prints for the same flags) is in audit.go. An audit
 // is a run like the others, its own family beside the chart's and the

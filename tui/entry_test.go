@@ -10,13 +10,14 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/scenarios"
+	"dpso/tui/backend"
 )
 
 // startOn is the explorer opened on s (Options.Start, what `dpso explore`
 // with run flags does) on the real engine, sized 132×42.
 func startOn(t *testing.T, s spec.Spec) *Model {
 	t.Helper()
-	opts := Options{Runner: Engine{}, Start: &s, ExportDir: t.TempDir(), Manual: true}
+	opts := Options{Runner: backend.Local{}, Start: &s, ExportDir: t.TempDir(), Manual: true}
 	m := newTestModelOpts(t, opts, nil, 132, 42)
 	if got := m.form.Spec(); got.Scenario != s.Scenario || got.N != s.N || got.Solver != s.Solver {
 		t.Fatalf("the form opened on %+v, want %+v", got, s)
@@ -34,8 +35,8 @@ func TestExploreOpensOnTheSpec(t *testing.T) {
 	}
 	pump(t, m, m.handleKey(press("r")), func() bool { return settled(m) })
 	r := m.run()
-	if r.phase != phaseDone || r.spec.Spec.Scenario != scenarios.LinRegT || r.spec.Spec.N != 20000 || r.names[0] != "acsa" {
-		t.Errorf("r ran %s n = %d %v, phase %d", r.spec.Spec.Scenario, r.spec.Spec.N, r.names, r.phase)
+	if r.phase != phaseDone || r.Spec.Spec.Scenario != scenarios.LinRegT || r.Spec.Spec.N != 20000 || r.Names[0] != "acsa" {
+		t.Errorf("r ran %s n = %d %v, phase %d", r.Spec.Spec.Scenario, r.Spec.Spec.N, r.Names, r.phase)
 	}
 	if v := screenText(m); !strings.Contains(v, "✓ done acsa") {
 		t.Errorf("screen after r:\n%s", v)

@@ -56,10 +56,10 @@ func TestExportIsTheCLIDocument(t *testing.T) {
 func TestExportDocuments(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
 	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
-	cmp := m.run().cmp
+	cmp := m.run().Comparison
 	exportAndWait(t, m)
 	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
-	sw := m.run().sw
+	sw := m.run().Sweep
 	exportAndWait(t, m)
 	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
 	exportAndWait(t, m)
@@ -234,7 +234,7 @@ func TestAuditExport(t *testing.T) {
 	pump(t, m, nil, func() bool { return auditSettled(m) && m.run().phase == phaseDone })
 	exportAndWait(t, m)
 	exportAndWait(t, m)
-	cfg := m.run().auditCfg
+	cfg := m.run().AuditConfig
 	cfg.Trials = fakeAuditTrials
 	res, err := audit.Oracle(context.Background(), cfg)
 	if err != nil {

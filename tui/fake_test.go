@@ -19,6 +19,7 @@ import (
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
 	"dpso/theory"
+	"dpso/tui/backend"
 	"dpso/tui/style"
 )
 
@@ -50,9 +51,9 @@ type fakeRunner struct {
 // default sample, fast enough for the race detector.
 const fakeAuditTrials = 20000
 
-// Audit runs the real oracle audit at fakeAuditTrials runs per input;
+// audit runs the real oracle audit at fakeAuditTrials runs per input;
 // with hold set it first waits for hold (or ctx's cancellation).
-func (f *fakeRunner) Audit(ctx context.Context, cfg audit.Config) (*audit.Result, error) {
+func (f *fakeRunner) audit(ctx context.Context, cfg audit.Config) (*audit.Result, error) {
 	f.record(ctx)
 	f.mu.Lock()
 	f.audits = append(f.audits, cfg)
@@ -68,9 +69,9 @@ func (f *fakeRunner) Audit(ctx context.Context, cfg audit.Config) (*audit.Result
 	return audit.Oracle(ctx, cfg)
 }
 
-// Tune runs the real search (the tests tune small Specs); with hold set
+// tune runs the real search (the tests tune small Specs); with hold set
 // it first waits for hold (or ctx's cancellation).
-func (f *fakeRunner) Tune(ctx context.Context, r spec.Resolved, ts engine.TuneSpec, set *engine.Settings) (*engine.TuneReport, error) {
+func (f *fakeRunner) tune(ctx context.Context, r spec.Resolved, ts engine.TuneSpec, set *engine.Settings) (*engine.TuneReport, error) {
 	f.record(ctx)
 	f.mu.Lock()
 	f.tunes++
@@ -114,11 +115,33 @@ func (f *fakeRunner) record(ctx context.Context) {
 	f.mu.Unlock()
 }
 
+// Run makes the fake's call of c's kind; a kind it does not fake is the
+// real engine's (backend.Local).
+func (f *fakeRunner) Run(ctx context.Context, c backend.Call, set *engine.Settings) (backend.Result, error) {
+	var (
+		res backend.Result
+		err error
+	)
+	switch c.Kind {
+	case backend.Compare:
+		res.Comparison, err = f.compare(ctx, c.Spec, c.Names, set)
+	case backend.Sweep:
+		res.Sweep, err = f.sweep(ctx, c.Spec, c.SweepSpec, set)
+	case backend.Tune:
+		res.Tune, err = f.tune(ctx, c.Spec, c.TuneSpec, set)
+	case backend.Audit:
+		res.Audit, err = f.audit(ctx, c.AuditConfig)
+	default:
+		return backend.Local{}.Run(ctx, c, set)
+	}
+	return res, err
+}
+
 func (f *fakeRunner) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
 	return engine.Prescribe(ctx, r)
 }
 
-func (f *fakeRunner) Compare(ctx context.Context, r spec.Resolved, names []string, set *engine.Settings) (*engine.Comparison, error) {
+func (f *fakeRunner) compare(ctx context.Context, r spec.Resolved, names []string, set *engine.Settings) (*engine.Comparison, error) {
 	f.record(ctx)
 	f.mu.Lock()
 	f.compares++
@@ -221,9 +244,9 @@ func (f *fakeRunner) Compare(ctx context.Context, r spec.Resolved, names []strin
 	return c, nil
 }
 
-// Sweep reports excess risk 2/√n for every solver at every grid point,
+// sweep reports excess risk 2/√n for every solver at every grid point,
 // with the real bounds there; lipschitz-dpsgd refuses at every point.
-func (f *fakeRunner) Sweep(ctx context.Context, r spec.Resolved, sw engine.SweepSpec, set *engine.Settings) (*engine.SweepReport, error) {
+func (f *fakeRunner) sweep(ctx context.Context, r spec.Resolved, sw engine.SweepSpec, set *engine.Settings) (*engine.SweepReport, error) {
 	f.record(ctx)
 	f.mu.Lock()
 	f.sweeps++
@@ -459,7 +482,7 @@ func newTestModel(t testing.TB, fr *fakeRunner, s *spec.Spec, w, h int) *Model {
 func newEngineModel(t testing.TB, s *spec.Spec, w, h int) *Model {
 	t.Helper()
 	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
-	return newTestModelOpts(t, Options{Runner: Engine{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, s, w, h)
+	return newTestModelOpts(t, Options{Runner: backend.Local{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, s, w, h)
 }
 
 func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *Model {

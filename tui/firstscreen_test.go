@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"dpso/theory"
+	"dpso/tui/backend"
 	"dpso/tui/chart"
 	"math"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // below w₀, nothing ends above w₀ (the status bar says none), the
 // legend has no constant-1 level, and the y axis reads values.
 func TestFirstScreenMakesThePaperPoint(t *testing.T) {
-	m, err := New(context.Background(), Options{Runner: Engine{}, Manual: true, ExportDir: t.TempDir()})
+	m, err := New(context.Background(), Options{Runner: backend.Local{}, Manual: true, ExportDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,10 +30,10 @@ func TestFirstScreenMakesThePaperPoint(t *testing.T) {
 	_, cmd := m.Update(press("r"))
 	pump(t, m, cmd, func() bool { return settled(m) && m.run().phase == phaseDone })
 	r := m.run()
-	if m.active != 0 || len(r.names) != 2 || r.names[0] != "acsa" || r.names[1] != "lipschitz-dpsgd" {
-		t.Fatalf("r ran %v on screen %d", r.names, m.active)
+	if m.active != 0 || len(r.Names) != 2 || r.Names[0] != "acsa" || r.Names[1] != "lipschitz-dpsgd" {
+		t.Fatalf("r ran %v on screen %d", r.Names, m.active)
 	}
-	acsa, lip := r.cmp.Reports[0], r.cmp.Reports[1]
+	acsa, lip := r.Comparison.Reports[0], r.Comparison.Reports[1]
 	w0 := acsa.W0.Mean
 	if !(acsa.Excess.Mean < lip.Excess.Mean && lip.Excess.Mean < w0) {
 		t.Errorf("acsa %g, lipschitz-dpsgd %g, w₀ %g: want acsa < lipschitz-dpsgd < w₀", acsa.Excess.Mean, lip.Excess.Mean, w0)

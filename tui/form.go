@@ -13,6 +13,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/scenarios"
+	"dpso/tui/backend"
 	"dpso/tui/style"
 )
 
@@ -84,7 +85,7 @@ func (f *form) SetSpec(s spec.Spec) (tea.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs, err := resolve(s)
+	rs, err := backend.Resolve(s)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +329,7 @@ func (f *form) Step(dir int) tea.Cmd {
 		c := f.user
 		opts[next].set(&c)
 		normalize(&c, id)
-		if _, err := resolve(c); err == nil {
+		if _, err := backend.Resolve(c); err == nil {
 			cmd := f.try(id, c, next, opts[next].label)
 			if len(skipped) > 0 {
 				names := skipped
@@ -358,11 +359,11 @@ func (f *form) try(id fieldID, c spec.Spec, idx int, value string) tea.Cmd {
 	c, err := f.limitSpec(c)
 	var rs spec.Resolved
 	if err == nil {
-		rs, err = resolve(c)
+		rs, err = backend.Resolve(c)
 	}
 	if err != nil {
 		f.cursor = idx
-		at, msg := id, specMessage(err)
+		at, msg := id, backend.SpecMessage(err)
 		if field := specField(err); field != "" && field != fields[id].flag {
 			// About another field: the ✗ goes there if the form shows it,
 			// and the message says which value was tried.
@@ -386,15 +387,6 @@ func (f *form) try(id fieldID, c spec.Spec, idx int, value string) tea.Cmd {
 func (f *form) refuse(at fieldID, msg string) tea.Cmd {
 	f.refusedField, f.refused = at, msg
 	return emit(statusMsg{text: "refused " + msg, err: true})
-}
-
-// specMessage is the text of a refusal: "field: message".
-func specMessage(err error) string {
-	var se *spec.SpecError
-	if errors.As(err, &se) {
-		return se.Field + ": " + se.Msg
-	}
-	return err.Error()
 }
 
 // specField is the flag a Spec error is about ("" if none): the error's

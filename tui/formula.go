@@ -15,6 +15,7 @@ import (
 	"dpso/internal/report"
 	"dpso/solvers"
 	"dpso/theory"
+	"dpso/tui/backend"
 	"dpso/tui/style"
 )
 
@@ -64,16 +65,16 @@ func (p *formulaPanel) Update(msg tea.Msg) (component, tea.Cmd) {
 	case runEvent:
 		r := msg.run
 		switch {
-		case r == nil || r.call != callCompare:
-		case r.phase == phaseDone && r.cmp != nil && len(r.cmp.Reports) > 0 && prescKeyOf(r.spec) == p.presc.key:
+		case r == nil || r.Kind != backend.Compare:
+		case r.phase == phaseDone && r.Comparison != nil && len(r.Comparison.Reports) > 0 && prescKeyOf(r.Spec) == p.presc.key:
 			// The parameters of the form's solver, the one the panel
 			// describes (in a comparison the paper's solver comes first).
-			for _, rep := range r.cmp.Reports {
-				if rep.Solver == r.spec.Solver.Name() && rep.Refused == "" {
+			for _, rep := range r.Comparison.Reports {
+				if rep.Solver == r.Spec.Solver.Name() && rep.Refused == "" {
 					p.params = &rep.Params
 				}
 			}
-			p.notes, p.runID = report.Notes(r.cmp), r.id
+			p.notes, p.runID = report.Notes(r.Comparison), r.id
 		case r.active():
 			p.params, p.notes, p.runID = nil, nil, 0
 		}

@@ -55,7 +55,7 @@ func TestRunNotesAndStartLine(t *testing.T) {
 	if line := strings.Split(screenText(m), "\n")[m.height-3]; strings.Contains(line, "worse than") || strings.Contains(line, "above w₀") || outcomeOf(m.run()).text != "" {
 		t.Errorf("a run under the start line is said to be worse than doing nothing: %q", line)
 	}
-	notes := report.Notes(m.run().cmp)
+	notes := report.Notes(m.run().Comparison)
 	if len(notes) == 0 {
 		t.Fatal("the run has no notes to show")
 	}

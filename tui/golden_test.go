@@ -11,6 +11,7 @@ import (
 	goldenfile "dpso/internal/testutil/golden"
 	"dpso/scenarios"
 	"dpso/solvers/oracle"
+	"dpso/tui/backend"
 )
 
 // golden compares got, ANSI stripped and trailing spaces trimmed, with
@@ -128,7 +129,7 @@ func TestGoldenComponents(t *testing.T) {
 	golden(t, "privacy-46x6", p.View())
 	noPrivacy := m.form.Spec()
 	noPrivacy.Eps = math.Inf(1)
-	inf, err := resolve(noPrivacy)
+	inf, err := backend.Resolve(noPrivacy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestGoldenComponents(t *testing.T) {
 	// dp-sgd, before a run: its accountant's (ε', δ) target.
 	dp := m.form.Spec()
 	dp.Solver = "dp-sgd"
-	acc, err := resolve(dp)
+	acc, err := backend.Resolve(dp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,8 +154,7 @@ func TestGoldenComponents(t *testing.T) {
 	for b, n := range map[int]int{12: 2, 14: 10, 16: 40, 17: 80, 18: 120, 19: 60, 20: 30, 22: 8, 24: 3} {
 		hist[b] = n
 	}
-	r := &run{job: job{names: []string{"localized"}}, haveHist: true, histWho: "localized · trial 0", histPh: 3,
-		hist: oracle.BatchStats{Size: 353, Threshold: 20, Clipped: 41, Hist: hist}}
+	r := &run{job: job{Call: backend.Call{Names: []string{"localized"}}}, haveHist: true, histWho: "localized · trial 0", histPh: 3, hist: oracle.BatchStats{Size: 353, Threshold: 20, Clipped: 41, Hist: hist}}
 	cp.Update(runEvent{r})
 	golden(t, "clip-46x10", cp.View())
 

@@ -44,8 +44,8 @@ func TestLiveMode(t *testing.T) {
 		return m.live.gen > 0 && m.live.ticks == m.live.gen && m.run().id == 2 && m.run().phase == phaseDone
 	})
 	r := m.run()
-	if !r.live || !r.compare || r.spec.Spec.Eps != m.form.Resolved().Spec.Eps || r.spec.Spec.Eps != 10 {
-		t.Errorf("live re-run: live %v, compare %v, ε %v (form's %v)", r.live, r.compare, r.spec.Spec.Eps, m.form.Resolved().Spec.Eps)
+	if !r.live || !r.compare || r.Spec.Spec.Eps != m.form.Resolved().Spec.Eps || r.Spec.Spec.Eps != 10 {
+		t.Errorf("live re-run: live %v, compare %v, ε %v (form's %v)", r.live, r.compare, r.Spec.Spec.Eps, m.form.Resolved().Spec.Eps)
 	}
 	// The status bar says the run is a live re-run: run numbers count
 	// those too, so a jump from #1 to #3 at the next preset is explained.

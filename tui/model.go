@@ -14,6 +14,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/internal/state"
+	"dpso/tui/backend"
 	"dpso/tui/style"
 )
 
@@ -22,7 +23,7 @@ type Options struct {
 	// Runner is the engine; nil means Engine (package internal/engine).
 	// An embedding may wrap Engine (to share one CPU budget between
 	// sessions, say); tests inject a fake.
-	Runner Runner
+	Runner backend.Runner
 	// Preset is the index in Presets of the preset opened first.
 	Preset int
 	// PresetRun loads Preset and starts its action at once, as choosing
@@ -144,7 +145,7 @@ type Model struct {
 // quits. It opens on the preset opts.Preset, or on opts.Start.
 func New(ctx context.Context, opts Options) (*Model, error) {
 	if opts.Runner == nil {
-		opts.Runner = Engine{}
+		opts.Runner = backend.Local{}
 	}
 	if opts.now == nil {
 		opts.now = time.Now
@@ -483,7 +484,7 @@ func (m *Model) loadPreset(i int, start bool) tea.Cmd {
 	p := Presets[i]
 	specCmd, err := m.form.SetSpec(p.Spec)
 	if err != nil {
-		return m.broadcast(statusMsg{text: "preset " + p.Title + ": " + specMessage(err), err: true})
+		return m.broadcast(statusMsg{text: "preset " + p.Title + ": " + backend.SpecMessage(err), err: true})
 	}
 	m.form.SetFocus(p.focus)
 	m.setPreset(i)

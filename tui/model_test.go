@@ -19,6 +19,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
+	"dpso/tui/backend"
 	"dpso/tui/chart"
 )
 
@@ -193,7 +194,7 @@ func TestScenarioChangeResets(t *testing.T) {
 	// The scenario's own defaults, and its first class with its paper
 	// solver (example1's n = 10⁴ does not stay: a non-smooth class has its
 	// own default n).
-	defR, err := resolve(spec.Spec{Scenario: scenarios.AbsRegT})
+	defR, err := backend.Resolve(spec.Spec{Scenario: scenarios.AbsRegT})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,8 +248,8 @@ func TestRunLifecycle(t *testing.T) {
 	}
 	close(fr.hold)
 	pump(t, m, cmd2, func() bool { return r2.phase == phaseDone && r2.drained })
-	if r2.cmp == nil || r2.trialsDone != 3 {
-		t.Errorf("finished run: cmp %v, trials done %d", r2.cmp != nil, r2.trialsDone)
+	if r2.Comparison == nil || r2.trialsDone != 3 {
+		t.Errorf("finished run: cmp %v, trials done %d", r2.Comparison != nil, r2.trialsDone)
 	}
 	if m.run() != r2 {
 		t.Error("the stale run's result replaced the current run")
@@ -324,7 +325,7 @@ func TestCompareShowsRefusal(t *testing.T) {
 	formKeys(t, m, "right") // a baseline selected: compare still leads with the paper's solver
 	_, cmd := m.Update(press("c"))
 	r := m.run()
-	if got := strings.Join(r.names, ","); got != "acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd,dp-sgd" {
+	if got := strings.Join(r.Names, ","); got != "acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd,dp-sgd" {
 		t.Errorf("compare runs %s", got)
 	}
 	pump(t, m, cmd, func() bool { return r.phase == phaseDone && r.drained })
@@ -574,7 +575,7 @@ func TestPrescriptionCache(t *testing.T) {
 }
 
 func example1Resolved(t *testing.T) spec.Resolved {
-	rs, err := resolve(example1)
+	rs, err := backend.Resolve(example1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/tui/backend"
 )
 
 // prescriptionMsg is the prescriber's outcome: the prescription (bounds,
@@ -48,7 +49,7 @@ type prescDoneMsg struct {
 // define them (an LRU). Like the run lifecycle it draws nothing: the root forwards the
 // prescriptionMsg it returns.
 type prescriber struct {
-	runner Runner
+	runner backend.Runner
 	// ctx is the explorer's: every computation's context derives from it.
 	ctx    context.Context
 	id     int
@@ -56,7 +57,7 @@ type prescriber struct {
 	cache  *prescCache
 }
 
-func newPrescriber(ctx context.Context, runner Runner) *prescriber {
+func newPrescriber(ctx context.Context, runner backend.Runner) *prescriber {
 	return &prescriber{ctx: ctx, runner: runner, cache: newPrescCache(64)}
 }
 
@@ -126,7 +127,7 @@ func paperSpec(rs spec.Resolved) (spec.Resolved, bool) {
 	}
 	s := rs.Spec.Clone()
 	s.Solver, s.AdaptiveClip = "", false
-	pr, err := resolve(s)
+	pr, err := backend.Resolve(s)
 	return pr, err == nil
 }
 
@@ -155,7 +156,7 @@ func (p *prescriber) Update(msg prescDoneMsg) tea.Msg {
 		if ctxErr(msg.err) {
 			return nil
 		}
-		return prescriptionMsg{spec: msg.spec, key: msg.key, err: specMessage(msg.err)}
+		return prescriptionMsg{spec: msg.spec, key: msg.key, err: backend.SpecMessage(msg.err)}
 	}
 	return prescriptionMsg{spec: msg.spec, key: msg.key, p: msg.p, paper: msg.paper}
 }

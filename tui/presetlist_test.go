@@ -34,7 +34,7 @@ func TestPresetBurst(t *testing.T) {
 				t.Errorf("%v: the overlay is still open after the burst", tc.keys)
 			}
 			r := m.run()
-			if r == nil || r.family != m.screens[m.active].def.family() || !r.active() || runKey(r.spec) != runKey(m.form.Resolved()) || m.preset != tc.title {
+			if r == nil || r.family != m.screens[m.active].def.family() || !r.active() || runKey(r.Spec) != runKey(m.form.Resolved()) || m.preset != tc.title {
 				t.Fatalf("%v: r did not start a run of the loaded preset %q (preset %q, run %+v)", tc.keys, tc.title, m.preset, r)
 			}
 			id := r.id

@@ -8,6 +8,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
+	"dpso/tui/backend"
 )
 
 // Preset is a Spec for teaching and demos, with what to look at: its
@@ -42,7 +43,7 @@ func (p Preset) starts() bool { return p.action != "" && !strings.HasPrefix(p.ac
 
 // summary is the preset's parameters in one line.
 func (p Preset) summary() string {
-	r, err := resolve(p.Spec)
+	r, err := backend.Resolve(p.Spec)
 	if err != nil {
 		return "invalid: " + err.Error()
 	}
@@ -181,7 +182,7 @@ var Presets = []Preset{
 // presetSpecsValid is used by tests: every preset resolves.
 func presetSpecsValid() error {
 	for _, p := range Presets {
-		if _, err := resolve(p.Spec); err != nil {
+		if _, err := backend.Resolve(p.Spec); err != nil {
 			return fmt.Errorf("preset %q: %w", p.Title, err)
 		}
 	}

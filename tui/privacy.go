@@ -16,6 +16,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/solvers/ledger"
 	"dpso/theory"
+	"dpso/tui/backend"
 	"dpso/tui/style"
 )
 
@@ -137,21 +138,21 @@ func (p *privacyPanel) spent() (spent, budget ledger.Cost, who, point string, fi
 	if r == nil {
 		return
 	}
-	if r.phase == phaseDone && r.cmp != nil && len(r.cmp.Reports) > 0 {
-		if main := r.cmp.Reports[0]; main.Refused == "" && len(main.Trials) > 0 {
+	if r.phase == phaseDone && r.Comparison != nil && len(r.Comparison.Reports) > 0 {
+		if main := r.Comparison.Reports[0]; main.Refused == "" && len(main.Trials) > 0 {
 			t0 := main.Trials[0]
 			return t0.Spent, t0.Budget, main.Solver + " trial 0", "", true, true
 		}
 	}
 	if r.haveLatest && (r.active() || r.phase == phaseDone) {
 		l := r.latest
-		of := r.spec.Privacy.Cost()
+		of := r.Spec.Privacy.Cost()
 		if r.budgets != nil {
 			// A sweep of the budget itself: the point's own.
 			if l.Point >= len(r.budgets) {
 				return
 			}
-			of, point = r.budgets[l.Point], r.over+" = "+fmtNum(r.sweep.Grid()[l.Point])
+			of, point = r.budgets[l.Point], r.over+" = "+fmtNum(r.SweepSpec.Grid()[l.Point])
 		}
 		return l.Spent, of, fmt.Sprintf("%s trial %d", l.Solver, l.Trial), point, false, true
 	}
@@ -195,7 +196,7 @@ func (p *privacyPanel) lines() []string {
 	// conversions), not by a ledger's sum.
 	var searchLines []string
 	r := p.runs.shown()
-	search := r != nil && r.call == callTune && !math.IsInf(eps, 1) && !p.shuffle()
+	search := r != nil && r.Kind == backend.Tune && !math.IsInf(eps, 1) && !p.shuffle()
 	if search {
 		searchLines = p.tuneLines(r, w)
 	}
@@ -322,7 +323,7 @@ func (p *privacyPanel) totalLines(w int) []string {
 		txt += " (--split-budget: 1/" + strconv.Itoa(t.Composition.Releases) + " each)"
 	}
 	out := style.WrapLines(p.st.Emph, txt, w)
-	if s := p.session.line(p.runs.shown().spec.Spec.Data); s != "" {
+	if s := p.session.line(p.runs.shown().Spec.Spec.Data); s != "" {
 		out = append(out, style.WrapLines(p.st.Emph, s, w)...)
 	}
 	return out
@@ -336,12 +337,12 @@ func (p *privacyPanel) total() (engine.PrivacyTotal, bool) {
 		return engine.PrivacyTotal{}, false
 	}
 	switch {
-	case r.cmp != nil && len(r.cmp.Reports) > 0:
-		return r.cmp.Reports[0].Total, true
-	case r.sw != nil:
-		return r.sw.Total, true
-	case r.tune != nil:
-		return tunePrivacyTotal(r.tune), true
+	case r.Comparison != nil && len(r.Comparison.Reports) > 0:
+		return r.Comparison.Reports[0].Total, true
+	case r.Sweep != nil:
+		return r.Sweep.Total, true
+	case r.Tune != nil:
+		return tunePrivacyTotal(r.Tune), true
 	}
 	return engine.PrivacyTotal{}, false
 }
@@ -370,7 +371,7 @@ type privItem struct {
 // form's Spec (nil: none, ε = ∞, or the form changed since).
 func (p *privacyPanel) compared() []privItem {
 	r := p.runs.shown()
-	if r == nil || !r.compare || r.phase != phaseDone || r.cmp == nil || !r.spec.Privacy.Private() || runKey(r.spec) != runKey(p.spec) {
+	if r == nil || !r.compare || r.phase != phaseDone || r.Comparison == nil || !r.Spec.Privacy.Private() || runKey(r.Spec) != runKey(p.spec) {
 		return nil
 	}
 	// Solvers with the same statement are named together ("acsa, klz-gd
@@ -379,7 +380,7 @@ func (p *privacyPanel) compared() []privItem {
 	var out []privItem
 	group := map[string]int{} // a statement → its item in out
 	var names [][]string
-	for _, rep := range r.cmp.Reports {
+	for _, rep := range r.Comparison.Reports {
 		eps, delta := report.EpsDelta(rep)
 		var t string
 		switch {

@@ -9,6 +9,7 @@ import (
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
 	"dpso/theory"
+	"dpso/tui/backend"
 )
 
 // TestPrivacyPanelOnUserRows: on the user's rows the privacy panel says
@@ -21,14 +22,14 @@ func TestPrivacyPanelOnUserRows(t *testing.T) {
 	compare := false
 	view := func(s spec.Spec, total engine.PrivacyTotal) string {
 		t.Helper()
-		r, err := resolve(s)
+		r, err := backend.Resolve(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := newPrivacyPanel(m.common)
 		p.SetSize(46, 14)
 		p.Update(specMsg{spec: r})
-		done := &run{job: job{call: callCompare, family: chartKind, compare: compare}, phase: phaseDone, spec: r, cmp: &engine.Comparison{Reports: []*engine.Report{{Solver: "acsa", Total: total}}}}
+		done := &run{job: job{Call: backend.Call{Kind: backend.Compare, Spec: r}, family: chartKind, compare: compare}, phase: phaseDone, Result: backend.Result{Comparison: &engine.Comparison{Reports: []*engine.Report{{Solver: "acsa", Total: total}}}}}
 		p.Update(runEvent{done})
 		return stripANSI(p.View())
 	}
@@ -107,8 +108,7 @@ func TestClipTabHeadFits(t *testing.T) {
 	cp.SetSize(34, 6)
 	var hist [oracle.HistBins]int
 	hist[10] = 40000
-	r := &run{job: job{names: []string{"acsa"}}, haveHist: true, histWho: "acsa · trial 7",
-		hist: oracle.BatchStats{Size: 40000, Threshold: 3392, Clipped: 0, Hist: hist}}
+	r := &run{job: job{Call: backend.Call{Names: []string{"acsa"}}}, haveHist: true, histWho: "acsa · trial 7", hist: oracle.BatchStats{Size: 40000, Threshold: 3392, Clipped: 0, Hist: hist}}
 	cp.Update(runEvent{r})
 	v := stripANSI(cp.View())
 	if !strings.Contains(v, "C = 3392 · 0.0% clipped") || !strings.Contains(v, "batch of 40k · acsa · trial 7") {

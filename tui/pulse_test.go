@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"dpso/internal/engine"
+	"dpso/tui/backend"
 )
 
 // A pulse (engine.Progress.Pulse, from inside an oracle call) moves the
@@ -11,7 +12,7 @@ import (
 // nothing the iterate owns: no trace point, no latest progress, no
 // histogram; a late pulse never moves the evaluations back.
 func TestPulsesMoveOnlyTheEvaluations(t *testing.T) {
-	r := &run{job: job{names: []string{"acsa"}}, traces: map[string]map[int]map[int64]float64{}, evals: map[[3]int]int64{}}
+	r := &run{job: job{Call: backend.Call{Names: []string{"acsa"}}}, traces: map[string]map[int]map[int64]float64{}, evals: map[[3]int]int64{}}
 	r.apply(progressMsg{batch: []engine.Progress{
 		{Solver: "acsa", Trial: 0, Iters: 1, Excess: 0.5, Total: 1},
 		{Solver: "acsa", Trial: 0, GradEvals: 4_000_000, Planned: 100_000_000, Pulse: true, Total: 1},

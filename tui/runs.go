@@ -10,58 +10,35 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/internal/audit"
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/solvers"
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
-)
-
-// call is the engine call a job makes.
-type call int
-
-const (
-	// callCompare: engine.Compare of one solver, or of the paper's solver
-	// and the baselines on the same draws.
-	callCompare call = iota
-	// callSweep: engine.Sweep over a log grid of one parameter.
-	callSweep
-	// callAudit: audit.Oracle, an oracle audit (no progress, no pause).
-	callAudit
-	// callTune: engine.Tune, a private search beside the prescribed and
-	// the oracle-tuned runs.
-	callTune
+	"dpso/tui/backend"
 )
 
 // job is what a run computes: one engine call on the form's Spec, built by
 // the screen that asks for it (a jobMaker) — what r runs on a screen, c's
 // comparison, the audit's negative control.
 type job struct {
-	call call
+	// Call is the engine call (its Spec is the form's, resolved).
+	backend.Call
 	// family is the kind of the screens that draw the run (lifecycle.Last's
 	// key): the screen that made the job, or the one it draws for.
 	family screenKind
 	// what names the run on the status bar ("comparison", "sweep", a
 	// solver).
 	what string
-	// names are the solvers, the paper's first (callCompare); compare:
-	// they are the comparison with the baselines.
-	names   []string
+	// compare: the Call's solvers are the comparison with the baselines.
 	compare bool
-	// sweep is the grid (callSweep); over names its parameter in a
-	// refusal ("n", "C", "ε"); budgets are the privacy budget at each
-	// grid point where it varies with the point (a sweep of ε; nil: the
-	// Spec's at every point).
-	sweep   engine.SweepSpec
+	// over names a sweep's parameter in a refusal ("n", "C", "ε");
+	// budgets are the privacy budget at each grid point where it varies
+	// with the point (a sweep of ε; nil: the Spec's at every point).
 	over    string
 	budgets []ledger.Cost
-	// auditCfg is the audit (callAudit, from auditConfig); control: it
-	// is the negative control.
-	auditCfg audit.Config
-	control  bool
-	// tune is the search (callTune).
-	tune engine.TuneSpec
+	// control: the audit is the negative control.
+	control bool
 	// leaveCancels: leaving the screen that draws the run cancels it (a
 	// search shows nothing until it ends, and nothing else draws it).
 	leaveCancels bool
@@ -72,7 +49,7 @@ type job struct {
 type jobMaker func(res spec.Resolved) (job, string)
 
 // sweeps reports whether the job runs engine.Sweep.
-func (j job) sweeps() bool { return j.call == callSweep }
+func (j job) sweeps() bool { return j.Kind == backend.Sweep }
 
 // runPhase is a run's state; a run ends done, refused (the solver
 // declined: its sentence is the outcome), failed or cancelled.
@@ -105,10 +82,11 @@ const minHistBatch = 32
 // loop); the components read it when a runEvent tells them it changed.
 type run struct {
 	job
+	// Result is the run's outcome, once done.
+	backend.Result
 	id    int
 	maker jobMaker // what made the job (live mode re-runs it)
-	spec  spec.Resolved
-	live  bool // started by live mode
+	live  bool     // started by live mode
 
 	cancel context.CancelFunc
 	gate   *engine.Gate
@@ -154,10 +132,6 @@ type run struct {
 	heldResult *resultMsg
 	drained    bool // the progress reader delivered its last message
 
-	cmp     *engine.Comparison
-	sw      *engine.SweepReport
-	audit   *audit.Result
-	tune    *engine.TuneReport
 	err     error
 	refusal string // phaseRefused: "solver refuses: reason"
 }
@@ -198,7 +172,7 @@ type clipPoint struct {
 // adaptive reports whether r runs dp-sgd with adaptive clipping, whose C
 // moves from step to step.
 func (r *run) adaptive() bool {
-	return r.spec.Spec.AdaptiveClip && slices.ContainsFunc(r.names, adapts) && r.call == callCompare
+	return r.Spec.Spec.AdaptiveClip && slices.ContainsFunc(r.Names, adapts) && r.Kind == backend.Compare
 }
 
 // recordClip adds p's threshold to the adaptive C trail (dp-sgd's trial 0;
@@ -228,12 +202,9 @@ type progressMsg struct {
 
 // resultMsg is a run's outcome.
 type resultMsg struct {
-	id    int
-	cmp   *engine.Comparison
-	sweep *engine.SweepReport
-	audit *audit.Result
-	tune  *engine.TuneReport
-	err   error
+	id int
+	backend.Result
+	err error
 }
 
 // tickMsg refreshes the elapsed time and rate of run id.
@@ -250,7 +221,7 @@ type runEvent struct{ run *run }
 // nothing: the root calls it and forwards the runEvent it returns to the
 // components.
 type lifecycle struct {
-	runner Runner
+	runner backend.Runner
 	now    func() time.Time
 	// ctx is the explorer's: every run's context derives from it.
 	ctx    context.Context
@@ -259,7 +230,7 @@ type lifecycle struct {
 	last   map[screenKind]*run // the latest run of each family (job.family)
 }
 
-func newLifecycle(ctx context.Context, runner Runner, now func() time.Time) *lifecycle {
+func newLifecycle(ctx context.Context, runner backend.Runner, now func() time.Time) *lifecycle {
 	return &lifecycle{ctx: ctx, runner: runner, now: now, last: map[screenKind]*run{}}
 }
 
@@ -309,11 +280,10 @@ func (rs *lifecycle) Start(mk jobMaker, res spec.Resolved, live bool) (tea.Msg, 
 	if why != "" {
 		return statusMsg{text: why, err: true}, nil
 	}
+	j.Spec = res
 	rs.cancelCurrent()
 	rs.lastID++
-	r := &run{job: j, id: rs.lastID, maker: mk, spec: res, live: live, gate: engine.NewGate(),
-		mb: engine.NewMailbox[engine.Progress](progressCapacity), done: make(chan struct{}),
-		start: rs.now(), traces: map[string]map[int]map[int64]float64{}, evals: map[[3]int]int64{}, finals: map[[3]int]float64{}}
+	r := &run{job: j, id: rs.lastID, maker: mk, live: live, gate: engine.NewGate(), mb: engine.NewMailbox[engine.Progress](progressCapacity), done: make(chan struct{}), start: rs.now(), traces: map[string]map[int]map[int64]float64{}, evals: map[[3]int]int64{}, finals: map[[3]int]float64{}}
 	rs.cur = r
 	rs.last[j.family] = r
 	ctx, cancel := context.WithCancel(rs.ctx)
@@ -326,19 +296,8 @@ func (rs *lifecycle) Start(mk jobMaker, res spec.Resolved, live bool) (tea.Msg, 
 				msg = resultMsg{id: id, err: fmt.Errorf("internal error: %v (this is a bug)", p)}
 			}
 		}()
-		switch j.call {
-		case callSweep:
-			rep, err := runner.Sweep(ctx, res, j.sweep, set)
-			return resultMsg{id: id, sweep: rep, err: err}
-		case callAudit:
-			a, err := runner.Audit(ctx, j.auditCfg)
-			return resultMsg{id: id, audit: a, err: err}
-		case callTune:
-			t, err := runner.Tune(ctx, res, j.tune, set)
-			return resultMsg{id: id, tune: t, err: err}
-		}
-		c, err := runner.Compare(ctx, res, j.names, set)
-		return resultMsg{id: id, cmp: c, err: err}
+		res, err := runner.Run(ctx, j.Call, set)
+		return resultMsg{id: id, Result: res, err: err}
 	}
 	return runEvent{r}, tea.Batch(work, waitProgress(r), tick(id))
 }
@@ -351,7 +310,7 @@ func (rs *lifecycle) TogglePause() (tea.Msg, tea.Cmd) {
 	if r == nil || !r.active() {
 		return statusMsg{text: "nothing is running (r runs)"}, nil
 	}
-	if r.call == callAudit {
+	if r.Kind == backend.Audit {
 		return statusMsg{text: "an audit cannot pause: it ends in seconds (r restarts it, another run cancels it)"}, nil
 	}
 	now := rs.now()
@@ -458,22 +417,22 @@ func (rs *lifecycle) finish(r *run, msg resultMsg) {
 		r.err = msg.err
 		return
 	}
-	r.cmp, r.sw, r.audit, r.tune = msg.cmp, msg.sweep, msg.audit, msg.tune
+	r.Result = msg.Result
 	r.phase = phaseDone
 	switch {
-	case r.audit != nil:
-	case r.tune != nil:
+	case r.Audit != nil:
+	case r.Tune != nil:
 		// A solver that cannot be tuned (the non-private baseline, a
 		// grid it refuses everywhere) computed nothing.
-		for _, ts := range r.tune.Solvers {
+		for _, ts := range r.Tune.Solvers {
 			if ts.Refused != "" {
 				r.phase, r.refusal = phaseRefused, ts.Solver+" refuses: "+ts.Refused
 			}
 		}
-	case r.cmp != nil:
+	case r.Comparison != nil:
 		r.total = 0
 		refused := 0
-		for _, rep := range r.cmp.Reports {
+		for _, rep := range r.Comparison.Reports {
 			r.total += len(rep.Trials)
 			if rep.Refused != "" {
 				refused++
@@ -481,11 +440,11 @@ func (rs *lifecycle) finish(r *run, msg resultMsg) {
 		}
 		// A single run that refused, or a comparison where every solver
 		// did, computed nothing.
-		if n := len(r.cmp.Reports); n > 0 && (refused == n || !r.compare && r.cmp.Reports[0].Refused != "") {
-			r.phase, r.refusal = phaseRefused, r.cmp.Reports[0].Solver+" refuses: "+r.cmp.Reports[0].Refused
+		if n := len(r.Comparison.Reports); n > 0 && (refused == n || !r.compare && r.Comparison.Reports[0].Refused != "") {
+			r.phase, r.refusal = phaseRefused, r.Comparison.Reports[0].Solver+" refuses: "+r.Comparison.Reports[0].Refused
 		}
-	case r.sw != nil:
-		if why := sweepRefusal(r.sw, r.over); why != "" {
+	case r.Sweep != nil:
+		if why := sweepRefusal(r.Sweep, r.over); why != "" {
 			r.phase, r.refusal = phaseRefused, why
 		}
 	default:
@@ -520,10 +479,10 @@ func sweepRefusal(sw *engine.SweepReport, over string) string {
 func (r *run) apply(msg progressMsg) {
 	r.drained = r.drained || msg.done
 	r.dropped += msg.dropped
-	main := r.names[0]
+	main := r.Names[0]
 	adaptive := r.adaptive()
 	for _, p := range msg.batch {
-		key := [3]int{slices.Index(r.names, p.Solver), p.Trial, p.Point}
+		key := [3]int{slices.Index(r.Names, p.Solver), p.Trial, p.Point}
 		if p.Pulse {
 			// From inside an iteration: the evaluations move (the status
 			// bar's rate); the traces, the clip trail and the latest
@@ -541,10 +500,10 @@ func (r *run) apply(msg progressMsg) {
 		if p.Done {
 			r.trialsDone = max(r.trialsDone, p.TrialsDone)
 			if r.sweeps() {
-				r.finals[[3]int{slices.Index(r.names, p.Solver), p.Trial, p.Point}] = p.Excess
+				r.finals[[3]int{slices.Index(r.Names, p.Solver), p.Trial, p.Point}] = p.Excess
 			}
 		}
-		if r.call == callCompare {
+		if r.Kind == backend.Compare {
 			bySolver := r.traces[p.Solver]
 			if bySolver == nil {
 				bySolver = map[int]map[int64]float64{}
@@ -609,11 +568,11 @@ func tick(id int) tea.Cmd {
 // grid point with a finished trial, the mean final excess risk over its
 // finished trials and how many there are (0: none yet).
 func (r *run) partialMeans(si int) (xs, means []float64, counts []int) {
-	grid := r.sweep.Grid()
+	grid := r.SweepSpec.Grid()
 	means, counts = make([]float64, len(grid)), make([]int, len(grid))
 	for i := range grid {
 		sum := 0.0
-		for trial := range r.spec.Spec.Trials { // in order: the same sum every time
+		for trial := range r.Spec.Spec.Trials { // in order: the same sum every time
 			if v, ok := r.finals[[3]int{si, trial, i}]; ok {
 				sum += v
 				counts[i]++

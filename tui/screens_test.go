@@ -83,7 +83,7 @@ func TestEscReturnsToTheScreenBefore(t *testing.T) {
 	hard, _ := PresetIndex("hard instance")
 	pump(t, m, m.loadPreset(hard, true), func() bool { return doneOf(m, sweepNKind) })
 	if cs := m.chartScreen(); cs.run != nil {
-		t.Errorf("after loading preset 8 the chart still holds run #%d of %s", cs.run.id, cs.run.spec.Spec.Scenario)
+		t.Errorf("after loading preset 8 the chart still holds run #%d of %s", cs.run.id, cs.run.Spec.Spec.Scenario)
 	}
 	for _, step := range []struct {
 		key  string

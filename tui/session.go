@@ -5,6 +5,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/internal/state"
+	"dpso/tui/backend"
 )
 
 // This file is what an embedding program (dpso serve: one explorer per
@@ -44,7 +45,7 @@ func LightFromColorFGBG(v string) bool { return lightFromColorFGBG(v) }
 func (m *Model) openState(st state.State) tea.Cmd {
 	specCmd, err := m.form.SetSpec(st.Spec)
 	if err != nil {
-		return m.broadcast(statusMsg{text: "state string: " + specMessage(err), err: true})
+		return m.broadcast(statusMsg{text: "state string: " + backend.SpecMessage(err), err: true})
 	}
 	m.form.SetFocus(fScenario)
 	m.preset = ""

@@ -30,12 +30,12 @@ func (l *sessionLedger) add(r *run) {
 	}
 	var t engine.PrivacyTotal
 	switch {
-	case r.cmp != nil && len(r.cmp.Reports) > 0:
-		t = r.cmp.Reports[0].Total
-	case r.sw != nil:
-		t = r.sw.Total
-	case r.tune != nil:
-		t = tunePrivacyTotal(r.tune)
+	case r.Comparison != nil && len(r.Comparison.Reports) > 0:
+		t = r.Comparison.Reports[0].Total
+	case r.Sweep != nil:
+		t = r.Sweep.Total
+	case r.Tune != nil:
+		t = tunePrivacyTotal(r.Tune)
 	default:
 		return
 	}
@@ -46,7 +46,7 @@ func (l *sessionLedger) add(r *run) {
 		l.counted, l.files = map[int]bool{}, map[string]*sessionTotal{}
 	}
 	l.counted[r.id] = true
-	key := r.spec.Spec.Data
+	key := r.Spec.Spec.Data
 	s := l.files[key]
 	if s == nil {
 		s = &sessionTotal{total: engine.PrivacyTotal{UserRows: true, ConvDelta: t.ConvDelta}}

@@ -7,6 +7,7 @@ import (
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/solvers/ledger"
+	"dpso/tui/backend"
 )
 
 // TestSessionLedgerComposesRuns: every finished call on the user's rows
@@ -16,9 +17,9 @@ import (
 func TestSessionLedgerComposesRuns(t *testing.T) {
 	onRows := func(id int, data string, releases int, rho float64) *run {
 		rs := spec.Resolved{Spec: spec.Spec{Data: data}}
-		return &run{id: id, phase: phaseDone, spec: rs, cmp: &engine.Comparison{Reports: []*engine.Report{{
+		return &run{job: job{Call: backend.Call{Spec: rs}}, id: id, phase: phaseDone, Result: backend.Result{Comparison: &engine.Comparison{Reports: []*engine.Report{{
 			Total: engine.PrivacyTotal{UserRows: true, Composition: spec.Composition{Releases: releases}, Spent: ledger.Cost{Rho: rho}},
-		}}}}
+		}}}}}
 	}
 	var l sessionLedger
 	a := onRows(1, "rows.csv", 1, 0.5)
@@ -29,7 +30,7 @@ func TestSessionLedgerComposesRuns(t *testing.T) {
 	}
 	l.add(onRows(2, "rows.csv", 3, 1.5))
 	l.add(onRows(3, "other.csv", 1, 0.5))
-	l.add(&run{id: 4, phase: phaseDone, cmp: &engine.Comparison{Reports: []*engine.Report{{Total: engine.PrivacyTotal{Spent: ledger.Cost{Rho: 9}}}}}})
+	l.add(&run{id: 4, phase: phaseDone, Result: backend.Result{Comparison: &engine.Comparison{Reports: []*engine.Report{{Total: engine.PrivacyTotal{Spent: ledger.Cost{Rho: 9}}}}}}})
 	got := l.line("rows.csv")
 	for _, want := range []string{"2 calls", "4 releases", "ρ = 2 zCDP"} {
 		if !strings.Contains(got, want) {

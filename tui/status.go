@@ -12,6 +12,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/tui/backend"
 	"dpso/tui/style"
 )
 
@@ -115,7 +116,7 @@ func (b *statusBar) stateLine() string {
 		if r.live {
 			id += " (live re-run)"
 		}
-		parts = append(parts, id, runOrSeed(r.spec))
+		parts = append(parts, id, runOrSeed(r.Spec))
 		if r.total > 0 {
 			parts = append(parts, fmt.Sprintf("%d/%s done", r.trialsDone, trialCount(r.total)))
 		}
@@ -123,7 +124,7 @@ func (b *statusBar) stateLine() string {
 			parts = append(parts, fmt.Sprintf("iter %d/%d", r.iter[0], r.iter[1]))
 		}
 		parts = append(parts, fmtDur(el))
-		if ev := r.totalEvals(); ev > 0 && el > 0 && r.call != callTune { // a search reports candidates, not evaluations
+		if ev := r.totalEvals(); ev > 0 && el > 0 && r.Kind != backend.Tune { // a search reports candidates, not evaluations
 			parts = append(parts, fmtInt(int64(float64(ev)/el.Seconds()))+" evals/s")
 		}
 		if r.dropped > 0 {
@@ -277,12 +278,12 @@ func outcomeOf(r *run) outcome {
 	case r.phase == phaseRefused:
 		return outcome{text: r.refusal}
 	case r.phase == phaseFailed:
-		return outcome{text: specMessage(r.err)}
-	case r.phase == phaseDone && r.cmp != nil:
-		if t, who, at := aboveStart(r.cmp); t != "" {
+		return outcome{text: backend.SpecMessage(r.err)}
+	case r.phase == phaseDone && r.Comparison != nil:
+		if t, who, at := aboveStart(r.Comparison); t != "" {
 			o := outcome{text: t, warn: true}
 			switch {
-			case len(r.cmp.Reports) == 1:
+			case len(r.Comparison.Reports) == 1:
 				// The state names the solver.
 				o.shorts = []string{"above w₀ at " + at, "above w₀"}
 			case len(who) == 1:

@@ -87,7 +87,7 @@ func (s *sweepBase) take(msg tea.Msg) bool { return s.shown.take(msg, s.kind) }
 // report is the finished sweep shown (nil: none).
 func (s *sweepBase) report() *engine.SweepReport {
 	if r := s.run; r != nil && r.phase == phaseDone {
-		return r.sw
+		return r.Sweep
 	}
 	return nil
 }
@@ -96,7 +96,7 @@ func (s *sweepBase) report() *engine.SweepReport {
 // none running, and the Spec has one (a sweep of ε needs a finite ε).
 func (s *sweepBase) Activate() tea.Cmd {
 	r := s.run
-	if r != nil && (r.active() || runKey(r.spec) == runKey(s.spec)) {
+	if r != nil && (r.active() || runKey(r.Spec) == runKey(s.spec)) {
 		return nil
 	}
 	if _, why := s.job(s.spec); why != "" {

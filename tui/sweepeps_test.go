@@ -57,7 +57,7 @@ func TestSweepEpsIsTheCLISweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	sw := engine.SweepSpec{Param: spec.SweepEps, From: 0.1, To: 10, Points: 5}
-	if got := m.run().sweep; !reflect.DeepEqual(got, sw) {
+	if got := m.run().SweepSpec; !reflect.DeepEqual(got, sw) {
 		t.Errorf("the explorer swept %+v, the line says %+v", got, sw)
 	}
 	rep, err := engine.Sweep(context.Background(), base, sw, nil)

@@ -8,6 +8,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/tui/backend"
 )
 
 // sweepKKind is the sweep over the moment order k (o): the excess risk at
@@ -45,7 +46,7 @@ var sweepKAxis = sweepAxis{
 			return engine.SweepSpec{}, "only k = 2 holds here (the moments of higher order do not exist for these data, or contradict a declared constant): there is no k to sweep"
 		}
 		if _, err := res.At(spec.SweepK, 2); err != nil {
-			return engine.SweepSpec{}, "k = 2 does not resolve here: " + specMessage(err)
+			return engine.SweepSpec{}, "k = 2 does not resolve here: " + backend.SpecMessage(err)
 		}
 		return engine.SweepSpec{Param: spec.SweepK, From: 2, To: top, Points: 5}, ""
 	},

@@ -12,6 +12,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/solvers/ledger"
 	"dpso/theory"
+	"dpso/tui/backend"
 	"dpso/tui/chart"
 	"dpso/tui/style"
 )
@@ -55,7 +56,7 @@ func (a *sweepAxis) job(res spec.Resolved) (job, string) {
 	if why != "" {
 		return job{}, why
 	}
-	j := job{call: callSweep, family: a.kind, what: a.what, names: []string{res.Solver.Name()}, sweep: sw, over: a.symbol}
+	j := job{Call: backend.Call{Kind: backend.Sweep, Spec: res, Names: []string{res.Solver.Name()}, SweepSpec: sw}, family: a.kind, what: a.what, over: a.symbol}
 	if a.budget {
 		j.budgets = pointBudgets(res, sw)
 	}
@@ -128,19 +129,19 @@ func (s *rateSweepScreen) state() string {
 	if r == nil {
 		return ""
 	}
-	span := fmt.Sprintf("%s … %s", a.tick(r.sweep.From), a.tick(r.sweep.To))
+	span := fmt.Sprintf("%s … %s", a.tick(r.SweepSpec.From), a.tick(r.SweepSpec.To))
 	switch r.phase {
 	case phaseRunning, phasePaused:
 		if r.total > 0 {
 			return fmt.Sprintf("sweeping %s over %s: %d of %d (point, trial) runs done", a.symbol, span, r.trialsDone, r.total)
 		}
-		return fmt.Sprintf("sweeping %s over %s (%d points, %s each)…", a.symbol, span, r.sweep.Points, trialCount(r.spec.Spec.Trials))
+		return fmt.Sprintf("sweeping %s over %s (%d points, %s each)…", a.symbol, span, r.SweepSpec.Points, trialCount(r.Spec.Spec.Trials))
 	case phaseRefused:
 		return "✗ refused: " + r.refusal
 	case phaseCancelled:
 		return "the " + a.what + " was cancelled: r sweeps again"
 	case phaseFailed:
-		return a.what + " failed: " + specMessage(r.err)
+		return a.what + " failed: " + backend.SpecMessage(r.err)
 	}
 	return ""
 }
@@ -233,7 +234,7 @@ func (s *rateSweepScreen) rebuild() {
 		series = append(series, tr)
 	}
 	right := fmt.Sprintf("%d points, %s … %s", len(rep.Points), a.tick(x0), a.tick(x1))
-	if runKey(s.run.spec) != runKey(s.spec) {
+	if runKey(s.run.Spec) != runKey(s.spec) {
 		right += " · parameters changed since: press r"
 	}
 	s.chart.SetTitle(title, right)
@@ -458,11 +459,11 @@ func (p *slopesPanel) tradeOffLines(w int) []string {
 // (run.partialMeans) over the sweep's grid ends; false when no trial has
 // finished (or no sweep is running).
 func partialSeries(c common, r *run) (chart.Series, float64, float64, bool) {
-	if r == nil || !r.active() || !r.sweeps() || len(r.finals) == 0 || len(r.names) == 0 {
+	if r == nil || !r.active() || !r.sweeps() || len(r.finals) == 0 || len(r.Names) == 0 {
 		return chart.Series{}, 0, 0, false
 	}
 	xs, means, counts := r.partialMeans(0)
-	ser := chart.Series{Label: r.names[0], Kind: chart.Run, Color: c.st.RunColor(0)}
+	ser := chart.Series{Label: r.Names[0], Kind: chart.Run, Color: c.st.RunColor(0)}
 	done := 0
 	for i, x := range xs {
 		if counts[i] > 0 {

@@ -30,13 +30,13 @@ func (p *previous) follow(r *run) {
 	if r == p.cur {
 		return
 	}
-	if old := p.cur; old != nil && old.phase == phaseDone && runKey(old.spec) != runKey(r.spec) {
+	if old := p.cur; old != nil && old.phase == phaseDone && runKey(old.Spec) != runKey(r.Spec) {
 		p.last = old
 	}
 	p.cur = r
 	p.label = ""
 	if p.last != nil {
-		p.label = changedFrom(p.last.spec.Spec, r.spec.Spec)
+		p.label = changedFrom(p.last.Spec.Spec, r.Spec.Spec)
 		if p.label == "" {
 			p.last = nil
 		}
@@ -47,11 +47,11 @@ func (p *previous) follow(r *run) {
 // faint trace (false: none, or a sweep of another parameter).
 func (p *previous) series(c common, param string) (chart.Series, bool) {
 	r := p.last
-	if r == nil || r.sw == nil || r.sw.Sweep.Param != param || len(r.sw.Solvers) == 0 {
+	if r == nil || r.Sweep == nil || r.Sweep.Sweep.Param != param || len(r.Sweep.Solvers) == 0 {
 		return chart.Series{}, false
 	}
 	ser := chart.Series{Label: "before (" + p.label + ")", Kind: chart.Trace, Color: c.st.Trace, Note: "(the previous sweep)"}
-	for _, pt := range r.sw.Points {
+	for _, pt := range r.Sweep.Points {
 		if rep := pt.Reports[0]; rep.Refused == "" {
 			ser.Points = append(ser.Points, chart.Point{X: pt.Value, Y: rep.Excess.Mean})
 		}
@@ -63,10 +63,10 @@ func (p *previous) series(c common, param string) (chart.Series, bool) {
 // trials), as a faint trace (false: none).
 func (p *previous) runSeries(c common) (chart.Series, bool) {
 	r := p.last
-	if r == nil || r.cmp == nil || len(r.cmp.Reports) == 0 || r.cmp.Reports[0].Refused != "" {
+	if r == nil || r.Comparison == nil || len(r.Comparison.Reports) == 0 || r.Comparison.Reports[0].Refused != "" {
 		return chart.Series{}, false
 	}
-	rep := r.cmp.Reports[0]
+	rep := r.Comparison.Reports[0]
 	ser := chart.Series{Label: rep.Solver + " before (" + p.label + ")", Kind: chart.Trace, Color: c.st.Trace}
 	for _, pt := range rep.Trace {
 		ser.Points = append(ser.Points, chart.Point{X: float64(pt.GradEvals), Y: pt.Excess})

@@ -13,6 +13,7 @@ import (
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/solvers/ledger"
+	"dpso/tui/backend"
 	"dpso/tui/style"
 )
 
@@ -42,14 +43,14 @@ func tuneSpecOf(res spec.Resolved) engine.TuneSpec {
 }
 
 // tuneJob is the search of the form's solver (tuneSpecOf), or why there is
-// none (engine.CheckTune: ε = ∞, a shuffle oracle, a fixed C, step or T,
-// --split-budget). Leaving the screen cancels it.
+// none (backend.Call.Check: ε = ∞, a shuffle oracle, a fixed C, step or
+// T, --split-budget). Leaving the screen cancels it.
 func tuneJob(res spec.Resolved) (job, string) {
-	ts := tuneSpecOf(res)
-	if err := engine.CheckTune(res, ts); err != nil {
-		return job{}, "no private search here: " + specMessage(err)
+	c := backend.Call{Kind: backend.Tune, Spec: res, Names: []string{res.Solver.Name()}, TuneSpec: tuneSpecOf(res)}
+	if err := c.Check(); err != nil {
+		return job{}, "no private search here: " + backend.SpecMessage(err)
 	}
-	return job{call: callTune, family: tuneKind, what: "tuning", names: []string{res.Solver.Name()}, tune: ts, leaveCancels: true}, ""
+	return job{Call: c, family: tuneKind, what: "tuning", leaveCancels: true}, ""
 }
 
 // tuneCommand is the `dpso tune` command of the form's Spec as set: it
@@ -104,13 +105,13 @@ func (s *tuneScreen) ShortHelp() []key.Binding {
 // report is the finished search shown (nil: none).
 func (s *tuneScreen) report() *engine.TuneReport {
 	if r := s.run; r != nil && r.phase == phaseDone {
-		return r.tune
+		return r.Tune
 	}
 	return nil
 }
 
 // fresh reports whether the shown search is of the form's Spec.
-func (s *tuneScreen) fresh() bool { return s.run != nil && runKey(s.run.spec) == runKey(s.spec) }
+func (s *tuneScreen) fresh() bool { return s.run != nil && runKey(s.run.Spec) == runKey(s.spec) }
 
 // Activate asks for a search when there is none of the form's Spec and
 // none running, and the form allows one; a search cancelled (by leaving
@@ -206,7 +207,7 @@ func (s *tuneScreen) state() string {
 	case phaseRefused:
 		return "✗ " + r.refusal
 	case phaseFailed:
-		return "✗ the search failed: " + specMessage(r.err)
+		return "✗ the search failed: " + backend.SpecMessage(r.err)
 	}
 	return ""
 }
@@ -214,7 +215,7 @@ func (s *tuneScreen) state() string {
 // tuneProgress says where a search is: each trial searches (K candidates),
 // then runs the oracle's grid; the prescribed runs come last.
 func tuneProgress(r *run) string {
-	t := r.spec.Spec.Trials
+	t := r.Spec.Spec.Trials
 	switch {
 	case !r.haveLatest:
 		return fmt.Sprintf("searching (%s, each K random candidates, then the oracle's grid; the prescribed run last)…", trialCount(t))
@@ -596,15 +597,15 @@ func tunePrivacyTotal(rep *engine.TuneReport) engine.PrivacyTotal {
 // tuning's share on its own line.
 func (p *privacyPanel) tuneLines(r *run, w int) []string {
 	st := p.st
-	if r.phase != phaseDone || r.tune == nil {
+	if r.phase != phaseDone || r.Tune == nil {
 		return p.wrapIndented(st.Muted, "", "search: each candidate's ρ_Q is calibrated so that the whole search, tuning included, meets the budget's ε' (stated when it ends)", w)
 	}
-	pv := r.tune.Privacy
+	pv := r.Tune.Privacy
 	frac := pv.Eps / pv.Target.EpsDelta
 	barW := max(min(w-30, 24), 6)
 	lines := []string{style.FitWords("search "+bar(st, frac, barW)+fmt.Sprintf(" ε' %s of %s", fmtNum(pv.Eps), fmtNum(pv.Target.EpsDelta)), w)}
 	lines = append(lines, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("= candidate %s + tuning %s", fmtNum(pv.CandidateEps), fmtNum(pv.Overhead)), w)...)
-	if r.tune.Tune.References {
+	if r.Tune.Tune.References {
 		lines = append(lines, p.wrapIndented(st.Warn, "  ", "references: prescribed ρ = "+fmtNum(pv.Target.Rho)+" on the same data; oracle-tuned NOT private", w)...)
 	}
 	return lines

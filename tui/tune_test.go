@@ -14,6 +14,7 @@ import (
 	"dpso/scenarios"
 	"dpso/solvers/ledger"
 	"dpso/theory"
+	"dpso/tui/backend"
 	"dpso/tui/style"
 )
 
@@ -219,11 +220,11 @@ func TestGoldenTune(t *testing.T) {
 func TestTuneOnUserRowsComposes(t *testing.T) {
 	s := spec.Spec{Data: "../examples/linreg-t-d3.csv", Constants: "private", Holdout: 0.2, Rand: "seeded", Trials: 2}
 	res := mustResolve(t, s)
-	job, why := tuneJob(res)
-	if why != "" || job.tune.References {
-		t.Fatalf("the search on user rows: %q, references %v", why, job.tune.References)
+	tj, why := tuneJob(res)
+	if why != "" || tj.TuneSpec.References {
+		t.Fatalf("the search on user rows: %q, references %v", why, tj.TuneSpec.References)
 	}
-	rep, err := engine.Tune(context.Background(), res, job.tune, nil)
+	rep, err := engine.Tune(context.Background(), res, tj.TuneSpec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,9 +251,10 @@ func TestTuneOnUserRowsComposes(t *testing.T) {
 
 	// The session: a run's ρ = ½ on the same file, then the search.
 	var l sessionLedger
-	l.add(&run{id: 1, phase: phaseDone, spec: res, cmp: &engine.Comparison{Reports: []*engine.Report{{Total: engine.PrivacyTotal{
-		UserRows: true, Composition: spec.Composition{Releases: 1}, Spent: ledger.Cost{Rho: 0.5}, ConvDelta: 1e-5}}}}})
-	l.add(&run{id: 2, phase: phaseDone, spec: res, job: job, tune: rep})
+	l.add(&run{job: job{Call: backend.Call{Spec: res}}, id: 1, phase: phaseDone, Result: backend.Result{Comparison: &engine.Comparison{Reports: []*engine.Report{{Total: engine.PrivacyTotal{
+		UserRows: true, Composition: spec.Composition{Releases: 1}, Spent: ledger.Cost{Rho: 0.5}, ConvDelta: 1e-5}}}}}})
+	tj.Spec = res
+	l.add(&run{id: 2, phase: phaseDone, job: tj, Result: backend.Result{Tune: rep}})
 	want := fmt.Sprintf("this session: 2 calls made 3 releases of your rows: ρ = 0.5 zCDP plus (ε, δ) = (%s, %s) in all", fmtNum(rep.Total.Eps), fmtNum(rep.Total.Delta))
 	if got := l.line(res.Spec.Data); !strings.HasPrefix(got, want) {
 		t.Errorf("session line %q, want it to start %q", got, want)

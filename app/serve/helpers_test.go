@@ -20,18 +20,18 @@ import (
 	"github.com/charmbracelet/x/vt"
 	gossh "golang.org/x/crypto/ssh"
 
-	"dpso/internal/audit"
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/tui"
+	"dpso/tui/backend"
 )
 
 // waitLimit bounds every wait for an event, so that a missing event
 // fails the test instead of hanging it; no assertion reads a clock.
 const waitLimit = 60 * time.Second
 
-// blockRunner is a tui.Runner whose prescriptions are the engine's (the
+// blockRunner is a backend.Runner whose prescriptions are the engine's (the
 // tests' Specs are small) and whose runs block until released or
 // cancelled, recording each call's Spec: tests act while a run is in
 // flight.
@@ -58,20 +58,12 @@ func (b *blockRunner) wait(ctx context.Context, r spec.Resolved) error {
 	}
 }
 
-func (b *blockRunner) Compare(ctx context.Context, r spec.Resolved, _ []string, _ *engine.Settings) (*engine.Comparison, error) {
-	return nil, b.wait(ctx, r)
-}
-
-func (b *blockRunner) Sweep(ctx context.Context, r spec.Resolved, _ engine.SweepSpec, _ *engine.Settings) (*engine.SweepReport, error) {
-	return nil, b.wait(ctx, r)
-}
-
-func (b *blockRunner) Tune(ctx context.Context, r spec.Resolved, _ engine.TuneSpec, _ *engine.Settings) (*engine.TuneReport, error) {
-	return nil, b.wait(ctx, r)
-}
-
-func (b *blockRunner) Audit(ctx context.Context, _ audit.Config) (*audit.Result, error) {
-	return nil, b.wait(ctx, spec.Resolved{})
+func (b *blockRunner) Run(ctx context.Context, c backend.Call, _ *engine.Settings) (backend.Result, error) {
+	r := c.Spec
+	if c.Kind == backend.Audit {
+		r = spec.Resolved{}
+	}
+	return backend.Result{}, b.wait(ctx, r)
 }
 
 // small is the Spec the test sessions open on: closed-form constants,

@@ -7,12 +7,11 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
-	"dpso/internal/audit"
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/solvers"
 	"dpso/theory"
-	"dpso/tui"
+	"dpso/tui/backend"
 )
 
 // Caps are the per-session caps on what a run may ask for; 0 leaves a
@@ -77,13 +76,13 @@ func (c Caps) Limit(s spec.Spec) (spec.Spec, error) {
 	return s, c.Check(r)
 }
 
-// Pool is the tui.Runner of every session: the engine's calls through one
+// Pool is the backend.Runner of every session: the engine's calls through one
 // weighted semaphore shared by the sessions (FIFO, so a waiting call is
 // served in its turn), each call holding one slot per worker it runs with
 // (the Spec's workers, at most Workers: results are the same bits for any
 // number), refused above the caps.
 type Pool struct {
-	inner   tui.Runner
+	inner   backend.Runner
 	sem     *semaphore.Weighted
 	cpus    int64
 	workers int
@@ -91,11 +90,11 @@ type Pool struct {
 }
 
 // NewPool returns a pool of cpus slots (0: GOMAXPROCS) over inner (nil:
-// tui.Engine), each call given at most workers workers (0: half the
+// backend.Local), each call given at most workers workers (0: half the
 // slots, at least 1).
-func NewPool(inner tui.Runner, cpus, workers int, caps Caps) *Pool {
+func NewPool(inner backend.Runner, cpus, workers int, caps Caps) *Pool {
 	if inner == nil {
-		inner = tui.Engine{}
+		inner = backend.Local{}
 	}
 	if cpus <= 0 {
 		cpus = runtime.GOMAXPROCS(0)
@@ -120,20 +119,6 @@ func (p *Pool) acquire(ctx context.Context, workers int) (int, func(), error) {
 	return workers, func() { p.sem.Release(int64(workers)) }, nil
 }
 
-// admit refuses r above the caps, else waits for its workers' slots and
-// returns r with its workers set and the release.
-func (p *Pool) admit(ctx context.Context, r spec.Resolved) (spec.Resolved, func(), error) {
-	if err := p.caps.Check(r); err != nil {
-		return r, nil, refused(err)
-	}
-	w, release, err := p.acquire(ctx, r.Spec.Workers)
-	if err != nil {
-		return r, nil, err
-	}
-	r.Spec.Workers = w
-	return r, release, nil
-}
-
 // refused is a cap's refusal as the explorer shows a run's.
 func refused(err error) error {
 	return &solvers.RefusedError{Solver: "this server", Reason: err.(*spec.SpecError).Msg}
@@ -151,50 +136,22 @@ func (p *Pool) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescrip
 	return p.inner.Prescribe(ctx, r)
 }
 
-// Compare runs inner's Compare with the pool's workers and slots.
-func (p *Pool) Compare(ctx context.Context, r spec.Resolved, names []string, set *engine.Settings) (*engine.Comparison, error) {
-	r, release, err := p.admit(ctx, r)
+// Run makes inner's call c with the pool's workers and slots, refused
+// above the caps (an audit's Spec is the session's, already under them;
+// a sweep's grid's largest n is held to the cap too).
+func (p *Pool) Run(ctx context.Context, c backend.Call, set *engine.Settings) (backend.Result, error) {
+	if c.Kind != backend.Audit {
+		if err := p.caps.Check(c.Spec); err != nil {
+			return backend.Result{}, refused(err) // the Spec's own cap first, as a run's
+		}
+	}
+	if sw := c.SweepSpec; c.Kind == backend.Sweep && sw.Param == spec.SweepN && p.caps.N > 0 && sw.To > float64(p.caps.N) {
+		return backend.Result{}, refused(capError("n", "n", int64(p.caps.N), int64(sw.To)))
+	}
+	w, release, err := p.acquire(ctx, c.Workers())
 	if err != nil {
-		return nil, err
+		return backend.Result{}, err
 	}
 	defer release()
-	return p.inner.Compare(ctx, r, names, set)
-}
-
-// Sweep runs inner's Sweep with the pool's workers and slots, its grid's
-// largest n held to the cap too.
-func (p *Pool) Sweep(ctx context.Context, r spec.Resolved, sw engine.SweepSpec, set *engine.Settings) (*engine.SweepReport, error) {
-	if err := p.caps.Check(r); err != nil {
-		return nil, refused(err) // the Spec's own cap first, as a run's
-	}
-	if sw.Param == spec.SweepN && p.caps.N > 0 && sw.To > float64(p.caps.N) {
-		return nil, refused(capError("n", "n", int64(p.caps.N), int64(sw.To)))
-	}
-	r, release, err := p.admit(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	return p.inner.Sweep(ctx, r, sw, set)
-}
-
-// Tune runs inner's Tune with the pool's workers and slots.
-func (p *Pool) Tune(ctx context.Context, r spec.Resolved, ts engine.TuneSpec, set *engine.Settings) (*engine.TuneReport, error) {
-	r, release, err := p.admit(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	return p.inner.Tune(ctx, r, ts, set)
-}
-
-// Audit runs inner's Audit with the pool's workers and slots.
-func (p *Pool) Audit(ctx context.Context, cfg audit.Config) (*audit.Result, error) {
-	w, release, err := p.acquire(ctx, cfg.Workers)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	cfg.Workers = w
-	return p.inner.Audit(ctx, cfg)
+	return p.inner.Run(ctx, c.WithWorkers(w), set)
 }

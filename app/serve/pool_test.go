@@ -11,6 +11,7 @@ import (
 	"dpso/scenarios"
 	"dpso/solvers"
 	"dpso/tui"
+	"dpso/tui/backend"
 )
 
 func mustResolve(t *testing.T, s spec.Spec) spec.Resolved {
@@ -67,14 +68,14 @@ func TestLimitSecureNoiseAndCaps(t *testing.T) {
 func TestPoolRefusesAboveTheCaps(t *testing.T) {
 	p := NewPool(newBlockRunner(), 2, 1, Caps{N: 5000})
 	ctx := context.Background()
-	_, err := p.Compare(ctx, mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, N: 6000}), nil, nil)
+	_, err := p.Run(ctx, backend.Call{Kind: backend.Compare, Spec: mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, N: 6000})}, nil)
 	var re *solvers.RefusedError
 	if !errors.As(err, &re) || !strings.Contains(re.Reason, "caps n at 5000") {
 		t.Fatalf("Compare above the cap: %v, want the server's refusal", err)
 	}
 	// A sweep of n whose grid goes past the cap (the explorer's grid for a
 	// small n runs to 16n).
-	_, err = p.Sweep(ctx, mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, N: 400}), engine.SweepSpec{Param: spec.SweepN, From: 400, To: 6400, Points: 5}, nil)
+	_, err = p.Run(ctx, backend.Call{Kind: backend.Sweep, Spec: mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, N: 400}), SweepSpec: engine.SweepSpec{Param: spec.SweepN, From: 400, To: 6400, Points: 5}}, nil)
 	if !errors.As(err, &re) || !strings.Contains(re.Reason, "6400 is above it") {
 		t.Fatalf("Sweep past the cap: %v, want the server's refusal", err)
 	}
@@ -88,7 +89,10 @@ func TestPoolSharesItsSlots(t *testing.T) {
 	p := NewPool(run, 2, 2, Caps{})
 	r := mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, N: 1000, Workers: 64})
 	errs := make(chan error, 2)
-	go func() { _, err := p.Compare(context.Background(), r, nil, nil); errs <- err }()
+	go func() {
+		_, err := p.Run(context.Background(), backend.Call{Kind: backend.Compare, Spec: r}, nil)
+		errs <- err
+	}()
 	first := <-run.started
 	if first.Spec.Workers != 2 {
 		t.Fatalf("the call ran with %d workers, want the session's 2", first.Spec.Workers)
@@ -96,10 +100,13 @@ func TestPoolSharesItsSlots(t *testing.T) {
 	if p.sem.TryAcquire(1) {
 		t.Fatal("a slot was free while a call held both")
 	}
-	go func() { _, err := p.Compare(context.Background(), r, nil, nil); errs <- err }()
+	go func() {
+		_, err := p.Run(context.Background(), backend.Call{Kind: backend.Compare, Spec: r}, nil)
+		errs <- err
+	}()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := p.Compare(ctx, r, nil, nil); !errors.Is(err, context.Canceled) {
+	if _, err := p.Run(ctx, backend.Call{Kind: backend.Compare, Spec: r}, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a call cancelled while waiting for slots: %v", err)
 	}
 	close(run.release) // the first ends; the second gets the slots

@@ -16,6 +16,7 @@ import (
 
 	"dpso/theory"
 	"dpso/tui"
+	"dpso/tui/backend"
 )
 
 // Config configures the server. Zero values take the defaults named.
@@ -47,8 +48,8 @@ type Config struct {
 	// Parse reads a session's arguments as dpso explore's flags; its
 	// error's message is the one line to show (the CLI's own).
 	Parse func(args []string) (tui.Options, error)
-	// Runner is the engine (default tui.Engine); tests inject a fake.
-	Runner tui.Runner
+	// Runner is the engine (default backend.Local); tests inject a fake.
+	Runner backend.Runner
 	// Log receives one line per session and per refused client (default
 	// io.Discard).
 	Log io.Writer

@@ -1,0 +1,140 @@
+package backend
+
+import (
+	"context"
+	"errors"
+
+	"dpso/internal/audit"
+	"dpso/internal/engine"
+	"dpso/internal/spec"
+)
+
+// Runner is the engine the explorer drives: every computation the explorer
+// asks of package internal/engine (and of internal/audit) goes through it.
+// The program uses Local; an embedding may wrap it (dpso serve's pool, which
+// shares the CPUs between sessions), tests inject a deterministic fake.
+// Both methods must honour ctx's cancellation; Run must honour the
+// settings' Gate and Put its progress into their Mailbox without ever
+// blocking on it.
+type Runner interface {
+	// Prescribe returns the parameters, bounds and moment profile of r
+	// without running.
+	Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error)
+	// Run makes the call c.
+	Run(ctx context.Context, c Call, set *engine.Settings) (Result, error)
+}
+
+// Kind is the engine call a Call makes.
+type Kind int
+
+const (
+	// Compare is engine.Compare of one solver, or of several on the same
+	// draws.
+	Compare Kind = iota
+	// Sweep is engine.Sweep over a log grid of one parameter.
+	Sweep
+	// Audit is audit.Oracle, an oracle audit (no progress, no pause).
+	Audit
+	// Tune is engine.Tune, a private search beside the prescribed and the
+	// oracle-tuned runs.
+	Tune
+)
+
+// Call is one call into the engine: its kind, the resolved Spec it runs on,
+// and what that kind reads besides. A new kind of call is a Kind, its
+// arguments and result here, and its case in Local.Run and Check.
+type Call struct {
+	Kind Kind
+	// Spec is the form's Spec, resolved (what the engine is given).
+	Spec spec.Resolved
+	// Names are the solvers, the paper's first: Compare runs them (the
+	// Spec's solver when empty); the other kinds' progress names them.
+	Names []string
+	// SweepSpec is the grid (Sweep).
+	SweepSpec engine.SweepSpec
+	// TuneSpec is the search (Tune).
+	TuneSpec engine.TuneSpec
+	// AuditConfig is the audit (Audit).
+	AuditConfig audit.Config
+}
+
+// Result is what a Call returns: the field of its kind.
+type Result struct {
+	Comparison *engine.Comparison  // Compare
+	Sweep      *engine.SweepReport // Sweep
+	Audit      *audit.Result       // Audit
+	Tune       *engine.TuneReport  // Tune
+}
+
+// Workers is the number of workers the call asks for (the Spec's; an
+// audit's own; 0: the engine's default).
+func (c Call) Workers() int {
+	if c.Kind == Audit {
+		return c.AuditConfig.Workers
+	}
+	return c.Spec.Spec.Workers
+}
+
+// WithWorkers is the call with its workers set to w (see Workers).
+func (c Call) WithWorkers(w int) Call {
+	if c.Kind == Audit {
+		c.AuditConfig.Workers = w
+	} else {
+		c.Spec.Spec.Workers = w
+	}
+	return c
+}
+
+// Check says why the call cannot be made (nil: it can), before it
+// starts: a search's own rules (engine.CheckTune: ε = ∞, a shuffle
+// oracle, a fixed C, step or T, --split-budget).
+func (c Call) Check() error {
+	if c.Kind == Tune {
+		return engine.CheckTune(c.Spec, c.TuneSpec)
+	}
+	return nil
+}
+
+// Local is the Runner of the program: the engine's calls in this process.
+type Local struct{}
+
+// Prescribe calls engine.Prescribe.
+func (Local) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
+	return engine.Prescribe(ctx, r)
+}
+
+// Run calls engine.Compare, Sweep or Tune, or audit.Oracle, by c's kind.
+func (Local) Run(ctx context.Context, c Call, set *engine.Settings) (Result, error) {
+	var (
+		res Result
+		err error
+	)
+	switch c.Kind {
+	case Compare:
+		res.Comparison, err = engine.Compare(ctx, c.Spec, c.Names, set)
+	case Sweep:
+		res.Sweep, err = engine.Sweep(ctx, c.Spec, c.SweepSpec, set)
+	case Audit:
+		res.Audit, err = audit.Oracle(ctx, c.AuditConfig)
+	case Tune:
+		res.Tune, err = engine.Tune(ctx, c.Spec, c.TuneSpec, set)
+	default:
+		err = errors.New("no engine call of this kind")
+	}
+	return res, err
+}
+
+// Resolve validates a Spec once and makes its defaults explicit
+// (spec.Spec.Resolve): the form's and the presets' one check, the same as
+// the CLI's flags; the spec.Resolved is what the engine is given.
+func Resolve(s spec.Spec) (spec.Resolved, error) { return s.Resolve() }
+
+// SpecMessage is the text of a refusal: "field: message" for a
+// *spec.SpecError, the error's text otherwise.
+func SpecMessage(err error) string {
+	var se *spec.SpecError
+	if errors.As(err, &se) {
+		return se.Field + ": " + se.Msg
+	}
+	return err.Error()
+}
