@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -45,13 +44,24 @@ secure randomness. The holder of --instructor-key sends a preset or a state
 string to every session with ssh -p 2222 HOST -- broadcast --preset 3; each
 student opens it with b (B dismisses it).
 
+--web ADDR serves the explorer to browsers (a page per tab, xterm.js over a
+WebSocket, everything embedded in dpso: nothing comes from elsewhere), alone,
+or beside SSH when --listen is given too; both share the sessions, the caps,
+the CPU slots and the broadcast. The page's address opens a screen as dpso
+explore's flags do: /?preset=3, /?state=S (y shows it), /?preset=4&screen=clip.
+Beyond loopback --web needs --tls-cert and --tls-key (HTTPS) or
+--insecure-http, and a class token: --token, or one generated and printed in
+the address to share.
+
 SIGINT or SIGTERM tells every session that the server is stopping, ends
 them and exits 0. A log line on stderr per session says who (key
 fingerprint, user, address), when and for how long; never what they did.`,
 		Example: `  dpso serve
   dpso serve --listen 0.0.0.0:2222 --authorized-keys class.pub --instructor-key me.pub
   ssh -p 2222 localhost -t -- --preset 3
-  ssh -p 2222 localhost -- broadcast --preset 1`,
+  ssh -p 2222 localhost -- broadcast --preset 1
+  dpso serve --web 127.0.0.1:8080
+  dpso serve --web 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem --token physics101`,
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&cfg.Listen, "listen", serve.DefaultListen, "address to listen on (HOST:PORT); beyond loopback it needs --authorized-keys or --open")
@@ -67,8 +77,15 @@ fingerprint, user, address), when and for how long; never what they did.`,
 	fs.IntVar(&caps.Trials, "max-trials", caps.Trials, "per-session cap on trials (0: none)")
 	fs.Int64Var(&caps.WorkBudget, "max-work-budget", caps.WorkBudget, "per-session cap on the work budget, gradient evaluations (0: none)")
 	fs.DurationVar(&cfg.Idle, "idle", serve.DefaultIdle, "end a session without a key for this long (e.g. 15m; 0 never)")
+	fs.StringVar(&cfg.Web, "web", "", "serve the explorer to browsers on this address (HOST:PORT), a page per tab; alone it serves browsers only (add --listen to serve SSH beside them)")
+	fs.StringVar(&cfg.Token, "token", "", "the class token a page's address must carry (?token=T: 8 to 64 letters, digits, - or _); beyond loopback one is generated when not given")
+	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "serve the browsers over HTTPS with this PEM certificate (with --tls-key)")
+	fs.StringVar(&cfg.TLSKey, "tls-key", "", "the PEM private key of --tls-cert")
+	fs.BoolVar(&cfg.InsecureHTTP, "insecure-http", false, "serve plain HTTP beyond loopback: the token and every key typed cross the network readable")
+	fs.IntVar(&cfg.WebLimits.PerAddress, "max-per-address", serve.DefaultWebLimits.PerAddress, "browser sessions at once from one address (0: no cap)")
+	setFlagGroup(fs, "Browsers (--web)", "web", "token", "tls-cert", "tls-key", "insecure-http", "max-per-address")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		for _, name := range []string{"max-sessions", "cpus", "session-workers", "max-n", "max-d", "max-trials", "max-work-budget"} {
+		for _, name := range []string{"max-sessions", "cpus", "session-workers", "max-n", "max-d", "max-trials", "max-work-budget", "max-per-address"} {
 			if f := fs.Lookup(name); f.Value.String()[0] == '-' {
 				return usageErrorf("--%s: %s is negative (want 0 or more)", name, theory.Quote(f.Value.String()))
 			}
@@ -81,6 +98,9 @@ fingerprint, user, address), when and for how long; never what they did.`,
 			return usageErrorf("--idle: %s is negative (want a duration such as 15m, or 0 for never)", theory.Quote(cfg.Idle.String()))
 		case cfg.Idle == 0:
 			cfg.Idle = -1 // never
+		}
+		if err := webFlags(fs, &cfg); err != nil {
+			return err
 		}
 		cfg.Caps = caps
 		cfg.Parse = sessionArgs
@@ -97,12 +117,39 @@ fingerprint, user, address), when and for how long; never what they did.`,
 	return cmd
 }
 
+// webFlags checks the flags of the two transports against each other:
+// --web without --listen serves browsers alone, so SSH's own flags need
+// --listen; the browsers' flags need --web.
+func webFlags(fs *pflag.FlagSet, cfg *serve.Config) error {
+	if cfg.Web == "" {
+		for _, name := range []string{"token", "tls-cert", "tls-key", "insecure-http", "max-per-address"} {
+			if fs.Changed(name) {
+				return usageErrorf("--%s: it sets the browsers' transport, which only --web ADDR serves", name)
+			}
+		}
+		return nil
+	}
+	if cfg.WebLimits.PerAddress == 0 {
+		cfg.WebLimits.PerAddress = -1 // no cap
+	}
+	if fs.Changed("listen") {
+		return nil
+	}
+	for _, name := range []string{"host-key", "authorized-keys", "open", "instructor-key"} {
+		if fs.Changed(name) {
+			return usageErrorf("--%s: --web alone serves browsers only, no SSH; give --listen too to serve SSH beside them", name)
+		}
+	}
+	cfg.NoSSH = true
+	return nil
+}
+
 // serve runs srv until a signal comes, then shuts it down, telling every
 // session which; nil once it has stopped.
 func (e *env) serve(sigs <-chan os.Signal, srv *serve.Server) error {
 	done := make(chan error, 1)
 	go func() {
-		done <- srv.ListenAndServe(func(a net.Addr) { io.WriteString(e.stderr, srv.Banner(a.String())) })
+		done <- srv.ListenAndServe(func(banner string) { io.WriteString(e.stderr, banner) })
 	}()
 	var sig os.Signal
 	select {

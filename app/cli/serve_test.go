@@ -29,6 +29,14 @@ func TestServeRefusesBeforeListening(t *testing.T) {
 		{"negative idle", []string{"--idle", "-1s"}, "--idle: \"-1s\" is negative"},
 		{"negative cap", []string{"--max-n", "-5"}, "--max-n: \"-5\" is negative"},
 		{"no sessions", []string{"--max-sessions", "0"}, "--max-sessions: 0 sessions would serve nobody"},
+		{"web beyond loopback without TLS", []string{"--web", "0.0.0.0:8080"}, "--web: \"0.0.0.0:8080\" reaches beyond this machine: give --tls-cert and --tls-key to serve HTTPS, or --insecure-http"},
+		{"web not host:port", []string{"--web", "8080"}, "--web: \"8080\" is not HOST:PORT"},
+		{"a short token", []string{"--web", "127.0.0.1:8080", "--token", "abc"}, "--token: \"abc\" is not 8 to 64 letters"},
+		{"a certificate without its key", []string{"--web", "127.0.0.1:8080", "--tls-cert", notKey}, "--tls-cert: give --tls-key too"},
+		{"a certificate that is not one", []string{"--web", "127.0.0.1:8080", "--tls-cert", notKey, "--tls-key", notKey}, "are not a PEM certificate and its key"},
+		{"a certificate that is a folder", []string{"--web", "127.0.0.1:8080", "--tls-cert", dir, "--tls-key", notKey}, "is not a regular file"},
+		{"a token without --web", []string{"--token", "class-token"}, "--token: it sets the browsers' transport, which only --web ADDR serves"},
+		{"SSH's flags without --listen", []string{"--web", "127.0.0.1:8080", "--authorized-keys", notKey}, "--authorized-keys: --web alone serves browsers only"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

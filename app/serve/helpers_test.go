@@ -72,10 +72,13 @@ var small = spec.Spec{Scenario: scenarios.LinRegT, N: 2000, Trials: 2}
 
 // testParse reads a session's arguments as the tests need them (the
 // CLI's own function, exploreArgs, is tested in app/cli): none opens
-// small; "--n N" sets n; anything else is refused with a one-line
+// small; "--n N" (or "--n=N") sets n; anything else is refused with a one-line
 // message.
 func testParse(args []string) (tui.Options, error) {
 	s := small
+	if len(args) == 1 && strings.HasPrefix(args[0], "--n=") { // a link's
+		args = []string{"--n", strings.TrimPrefix(args[0], "--n=")}
+	}
 	switch {
 	case len(args) == 0:
 	case len(args) == 2 && args[0] == "--n":
@@ -120,7 +123,7 @@ func startServer(t *testing.T, cfg Config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: s, addr: ln.Addr().String(), served: make(chan error, 1), log: lb}
+	ts := &testServer{Server: s, addr: ln.Addr().String(), served: make(chan error, 2), log: lb}
 	go func() { ts.served <- s.Serve(ln) }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)

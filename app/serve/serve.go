@@ -55,6 +55,23 @@ type Config struct {
 	Log io.Writer
 	// Now is the clock of the log lines (default time.Now).
 	Now func() time.Time
+
+	// Web is the browser transport's address (HTTP and WebSocket: web.go);
+	// "" serves no browser.
+	Web string
+	// NoSSH serves the browser transport alone: no SSH listener, no host
+	// key.
+	NoSSH bool
+	// Token is the class token a browser gives in its address (?token=);
+	// "" asks none on loopback, and beyond loopback New generates one.
+	Token string
+	// TLSCert and TLSKey serve the browser over HTTPS (PEM files).
+	TLSCert, TLSKey string
+	// InsecureHTTP serves plain HTTP on an address beyond loopback.
+	InsecureHTTP bool
+	// WebLimits are the browser transport's limits (zero fields: those of
+	// DefaultWebLimits).
+	WebLimits WebLimits
 }
 
 // Defaults of Config.
@@ -80,6 +97,8 @@ type Server struct {
 	active   int           // SSH sessions being handled (explorers, broadcasts, refusals)
 	drained  chan struct{} // closed once closing and no session is handled
 	logMu    sync.Mutex
+
+	web *webServer // nil: no browser transport
 }
 
 // New checks cfg and builds the server (the host key read or created).
@@ -103,13 +122,16 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Parse == nil {
 		return nil, errors.New("serve: Config.Parse is not set")
 	}
-	host, _, err := net.SplitHostPort(cfg.Listen)
-	if err != nil {
-		return nil, fmt.Errorf("--listen: %s is not HOST:PORT (%v)", theory.Quote(cfg.Listen), err)
+	if !cfg.NoSSH {
+		host, _, err := net.SplitHostPort(cfg.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("--listen: %s is not HOST:PORT (%v)", theory.Quote(cfg.Listen), err)
+		}
+		if !loopback(host) && cfg.AuthorizedKeys == "" && !cfg.Open {
+			return nil, fmt.Errorf("--listen: %s reaches beyond this machine, and anyone who reaches it would get a session: give --authorized-keys FILE (the class's public keys) or, to admit everyone, --open", theory.Quote(cfg.Listen))
+		}
 	}
-	if !loopback(host) && cfg.AuthorizedKeys == "" && !cfg.Open {
-		return nil, fmt.Errorf("--listen: %s reaches beyond this machine, and anyone who reaches it would get a session: give --authorized-keys FILE (the class's public keys) or, to admit everyone, --open", theory.Quote(cfg.Listen))
-	}
+	var err error
 	s := &Server{cfg: cfg, sessions: map[*session]struct{}{}, drained: make(chan struct{})}
 	if cfg.AuthorizedKeys != "" {
 		if s.authorized, err = readKeys("authorized-keys", cfg.AuthorizedKeys); err != nil {
@@ -120,6 +142,17 @@ func New(cfg Config) (*Server, error) {
 		if s.instructor, err = readKeys("instructor-key", cfg.InstructorKey); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.Web != "" {
+		if s.web, err = newWebServer(s, &s.cfg); err != nil {
+			return nil, err
+		}
+	} else if cfg.NoSSH {
+		return nil, errors.New("serve: Config.NoSSH without Config.Web serves nothing")
+	}
+	s.pool = NewPool(cfg.Runner, cfg.CPUs, cfg.SessionWorkers, cfg.Caps)
+	if cfg.NoSSH {
+		return s, nil
 	}
 	path, makeDir := cfg.HostKey, false
 	if path == "" {
@@ -133,7 +166,6 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.hostFP, s.keyCreated, s.cfg.HostKey = gossh.FingerprintSHA256(signer.PublicKey()), created, path
-	s.pool = NewPool(cfg.Runner, cfg.CPUs, cfg.SessionWorkers, cfg.Caps)
 	opts := []ssh.Option{
 		wish.WithAddress(cfg.Listen),
 		wish.WithVersion("dpso"),
@@ -170,31 +202,37 @@ func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
 	return false
 }
 
-// Banner is the server's start-up lines: where it listens, its host key,
-// who gets in and the caps.
-func (s *Server) Banner(addr string) string {
+// Banner is the server's start-up lines: where it listens (sshAddr and
+// webAddr, "" for a transport not served), its host key, who gets in and
+// the caps.
+func (s *Server) Banner(sshAddr, webAddr string) string {
 	var b strings.Builder
-	port := addr
-	if _, p, err := net.SplitHostPort(addr); err == nil {
-		port = p
-	}
-	fmt.Fprintf(&b, "dpso serve: listening on %s; students connect with: ssh -p %s HOST (add -t -- --preset 3 to open a preset)\n", addr, port)
-	verb := "kept in"
-	if s.keyCreated {
-		verb = "created in"
-	}
-	fmt.Fprintf(&b, "host key %s (%s %s)\n", s.hostFP, verb, theory.Quote(s.cfg.HostKey))
-	switch {
-	case s.authorized != nil:
-		fmt.Fprintf(&b, "admitting the %d keys of %s", len(s.authorized), theory.Quote(s.cfg.AuthorizedKeys))
-		if s.instructor != nil {
-			b.WriteString(" and the instructor's")
+	if sshAddr != "" {
+		port := sshAddr
+		if _, p, err := net.SplitHostPort(sshAddr); err == nil {
+			port = p
 		}
-		b.WriteString("\n")
-	case s.cfg.Open:
-		b.WriteString("--open: anyone who reaches this address gets a session\n")
-	default:
-		b.WriteString("admitting every client (loopback only: this machine's users)\n")
+		fmt.Fprintf(&b, "dpso serve: listening on %s; students connect with: ssh -p %s HOST (add -t -- --preset 3 to open a preset)\n", sshAddr, port)
+		verb := "kept in"
+		if s.keyCreated {
+			verb = "created in"
+		}
+		fmt.Fprintf(&b, "host key %s (%s %s)\n", s.hostFP, verb, theory.Quote(s.cfg.HostKey))
+		switch {
+		case s.authorized != nil:
+			fmt.Fprintf(&b, "admitting the %d keys of %s", len(s.authorized), theory.Quote(s.cfg.AuthorizedKeys))
+			if s.instructor != nil {
+				b.WriteString(" and the instructor's")
+			}
+			b.WriteString("\n")
+		case s.cfg.Open:
+			b.WriteString("--open: anyone who reaches this address gets a session\n")
+		default:
+			b.WriteString("admitting every client (loopback only: this machine's users)\n")
+		}
+	}
+	if webAddr != "" {
+		b.WriteString(s.web.banner(webAddr))
 	}
 	c := s.cfg.Caps
 	fmt.Fprintf(&b, "each session: n ≤ %s, d ≤ %s, trials ≤ %s, work budget ≤ %s; each run takes at most %s of the %s CPU slots all sessions share; %d sessions at most; a session idle for %s ends; noise from secure randomness\n",
@@ -216,25 +254,73 @@ func idleText(d time.Duration) string {
 	return d.String()
 }
 
-// ListenAndServe listens on Config.Listen and serves until Shutdown;
-// ready, if not nil, gets the address once listening. It returns nil
-// after Shutdown.
-func (s *Server) ListenAndServe(ready func(addr net.Addr)) error {
-	ln, err := net.Listen("tcp", s.cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("--listen: %v", err)
+// ListenAndServe listens on Config.Listen (SSH, unless Config.NoSSH) and
+// Config.Web (the browser transport, if set) and serves until Shutdown;
+// ready, if not nil, gets the banner (Banner) once both listen. It
+// returns nil after Shutdown.
+func (s *Server) ListenAndServe(ready func(banner string)) error {
+	var sshLn, webLn net.Listener
+	var sshAddr, webAddr string
+	var err error
+	if !s.cfg.NoSSH {
+		if sshLn, err = net.Listen("tcp", s.cfg.Listen); err != nil {
+			return fmt.Errorf("--listen: %v", err)
+		}
+		sshAddr = sshLn.Addr().String()
+	}
+	if s.web != nil {
+		if webLn, err = net.Listen("tcp", s.cfg.Web); err != nil {
+			if sshLn != nil {
+				sshLn.Close()
+			}
+			return fmt.Errorf("--web: %v", err)
+		}
+		webAddr = webLn.Addr().String()
 	}
 	if ready != nil {
-		ready(ln.Addr())
+		ready(s.Banner(sshAddr, webAddr))
 	}
-	return s.Serve(ln)
+	errs := make(chan error, 2)
+	n := 0
+	if sshLn != nil {
+		n++
+		go func() { errs <- s.Serve(sshLn) }()
+	}
+	if webLn != nil {
+		n++
+		go func() { errs <- s.ServeWeb(webLn) }()
+	}
+	var first error
+	for range n {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+			s.closeListeners() // the other transport stops too
+		}
+	}
+	return first
 }
 
-// Serve serves on ln until Shutdown (then it returns nil).
+// Serve serves SSH on ln until Shutdown (then it returns nil).
 func (s *Server) Serve(ln net.Listener) error {
 	err := s.srv.Serve(ln)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
+	}
+	return err
+}
+
+// closeListeners closes both transports' listeners and connections.
+func (s *Server) closeListeners() error {
+	var err error
+	if s.srv != nil {
+		if cerr := s.srv.Close(); cerr != nil && !errors.Is(cerr, net.ErrClosed) {
+			err = cerr
+		}
+	}
+	if s.web != nil {
+		if cerr := s.web.close(); cerr != nil && err == nil {
+			err = cerr
+		}
 	}
 	return err
 }
@@ -264,7 +350,7 @@ func (s *Server) Shutdown(ctx context.Context, why string) error {
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
-	if cerr := s.srv.Close(); err == nil && cerr != nil && !errors.Is(cerr, net.ErrClosed) {
+	if cerr := s.closeListeners(); err == nil {
 		err = cerr
 	}
 	return err

@@ -11,12 +11,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"charm.land/ssh"
-	bm "charm.land/wish/v2/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	gossh "golang.org/x/crypto/ssh"
 
 	"dpso/internal/spec"
-	"dpso/theory"
 	"dpso/tui"
 )
 
@@ -70,76 +67,65 @@ func (ss *session) send(msg tea.Msg) bool {
 // context, cancelled when the program returns).
 type endMsg struct{}
 
-// who names a session's client for the log: its key's fingerprint (or
-// "no key"), its user name (quoted: the client chose it) and address.
-func who(sess ssh.Session) string {
-	key := "no key"
-	if k := sess.PublicKey(); k != nil {
-		key = "key " + gossh.FingerprintSHA256(k)
-	}
-	return fmt.Sprintf("%s, user %s, from %s", key, theory.Quote(sess.User()), sess.RemoteAddr())
-}
-
 // handle serves one SSH session: the instructor's broadcast, or an
 // explorer on the session's arguments.
 func (s *Server) handle(sess ssh.Session) {
 	s.enter()
 	defer s.leaveHandler()
-	start := s.cfg.Now()
 	args := sess.Command()
 	if len(args) > 0 && args[0] == "broadcast" {
 		s.broadcastCmd(sess, args[1:])
 		return
 	}
-	code, how := s.explore(sess, args)
-	s.logf("session of %s, started %s, %s, ended: %s", who(sess), start.UTC().Format(time.RFC3339), s.cfg.Now().Sub(start).Round(time.Second), how)
-	sess.Exit(code)
+	sess.Exit(s.session(sshTerminal{sess: sess, link: s.link()}, args))
 }
 
-// say writes a line to the session's terminal (after the explorer ended
-// or before it started), ending it with \r\n as a terminal needs.
-func say(sess ssh.Session, line string) {
-	fmt.Fprint(sess.Stderr(), line+"\r\n")
+// session runs an explorer on t with args (dpso explore's flags), logs how
+// it ended, and returns the exit status. Both transports' sessions go
+// through it.
+func (s *Server) session(t terminal, args []string) int {
+	start := s.cfg.Now()
+	code, how := s.explore(t, args)
+	s.logf("session of %s, started %s, %s, ended: %s", t.Who(), start.UTC().Format(time.RFC3339), s.cfg.Now().Sub(start).Round(time.Second), how)
+	return code
 }
 
-// explore runs the explorer on the session's arguments and returns the
-// exit status and how it ended, for the log.
-func (s *Server) explore(sess ssh.Session, args []string) (int, string) {
+// explore runs the explorer on t with args and returns the exit status
+// and how it ended, for the log.
+func (s *Server) explore(t terminal, args []string) (int, string) {
 	opts, err := s.cfg.Parse(args)
 	if err != nil {
-		say(sess, err.Error())
+		t.Say(err.Error())
 		return 2, "bad arguments (status 2)"
 	}
 	limit := s.cfg.Caps.Limit
 	if opts.Start != nil {
 		st, err := limit(*opts.Start)
 		if err != nil {
-			say(sess, "dpso: "+flagMessage(err))
+			t.Say("dpso: " + flagMessage(err))
 			return 2, "arguments above the caps (status 2)"
 		}
 		opts.Start = &st
 	} else if _, err := limit(tui.Presets[opts.Preset].Spec); err != nil {
-		say(sess, "dpso: --preset: "+flagMessage(err))
+		t.Say("dpso: --preset: " + flagMessage(err))
 		return 2, "a preset above the caps (status 2)"
 	}
-	_, winCh, ok := sess.Pty()
-	if !ok {
-		say(sess, "dpso: the explorer needs an interactive terminal: connect with ssh -t (arguments after --)")
+	if !t.Interactive() {
+		t.Say("dpso: the explorer needs an interactive terminal: connect with ssh -t (arguments after --)")
 		return 2, "no terminal (status 2)"
 	}
 	ss, why := s.admit()
 	if ss == nil {
-		say(sess, why)
+		t.Say(why)
 		return 1, "refused: " + why
 	}
 	defer s.leave(ss)
 
-	env := sess.Environ()
 	opts.Runner = s.pool
 	opts.Limit = limit
-	opts.NoExport = "e exports nothing in an SSH session (the files would land on the server); y gives the state string to open this screen in dpso explore on your own machine, and e there exports it"
+	opts.NoExport = "e exports nothing in " + t.Where() + " (the files would land on the server); y gives the state string to open this screen in dpso explore on your own machine, and e there exports it"
 	opts.ExportDir = ""
-	for _, kv := range env {
+	for _, kv := range t.Environ() {
 		switch {
 		case strings.HasPrefix(kv, "NO_COLOR="):
 			opts.Plain = true
@@ -149,11 +135,11 @@ func (s *Server) explore(sess ssh.Session, args []string) (int, string) {
 	}
 	// The explorer's runs and prescriptions end with ctx: when the
 	// program returns, whatever ended it.
-	ctx, cancel := context.WithCancel(sess.Context())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	m, err := tui.New(ctx, opts)
 	if err != nil {
-		say(sess, "dpso: "+err.Error())
+		t.Say("dpso: " + err.Error())
 		return 1, "failed to start"
 	}
 	sm := &sessionModel{inner: m, plain: opts.Plain}
@@ -161,12 +147,12 @@ func (s *Server) explore(sess ssh.Session, args []string) (int, string) {
 		ss.end(endIdle, fmt.Sprintf("dpso serve: no key for %s, so this session ended; connect again to go on (y shows a state string that reopens a screen)", s.cfg.Idle))
 	})
 	defer idle.stop()
-	popts := append(bm.MakeOptions(sess),
+	popts := append(t.ProgramOptions(),
 		tea.WithContext(ctx),
 		tea.WithoutSignalHandler(),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			switch msg.(type) {
-			case tea.SuspendMsg: // no job control over SSH
+			case tea.SuspendMsg: // no job control over a remote terminal
 				return tea.ResumeMsg{}
 			case tea.KeyPressMsg, tea.PasteMsg, tea.MouseClickMsg:
 				idle.reset()
@@ -179,19 +165,10 @@ func (s *Server) explore(sess ssh.Session, args []string) (int, string) {
 	ended := ss.ended
 	ss.mu.Unlock()
 	if ended { // the server began stopping meanwhile
-		say(sess, ss.why)
+		t.Say(ss.why)
 		return 0, "server shutdown"
 	}
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case w := <-winCh:
-				prog.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
-			}
-		}
-	}()
+	go t.Watch(ctx, func(w, h int) { prog.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	_, runErr := prog.Run()
 	cancel()
 	ss.mu.Lock()
@@ -199,7 +176,7 @@ func (s *Server) explore(sess ssh.Session, args []string) (int, string) {
 	reason, why := ss.reason, ss.why
 	ss.mu.Unlock()
 	if why != "" {
-		say(sess, why)
+		t.Say(why)
 	}
 	switch {
 	case reason == endIdle:
