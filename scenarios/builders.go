@@ -44,6 +44,12 @@ type model struct {
 	// relative to W (nil for a scenario).
 	geometry *Geometry
 	notes    []string
+	// symAt is a point at which the law of ∇f(w, x) is symmetric about 0
+	// (the true parameter of a regression with symmetric noise), nil when
+	// none is known; twoPoint is the law of x of the hard instances (nil
+	// otherwise). ClipBias reads both.
+	symAt    []float64
+	twoPoint *twoPointLaw
 }
 
 // hardP is the lower-bound proofs' p = min(1, √d/(n√ρ)) with ρ = ε²/2.
@@ -121,6 +127,8 @@ func buildExample1(_ context.Context, s *ProblemDef) (*model, error) {
 		x[1] = dist.TruncNormal(r, sd, example1Truncation)
 	}
 	m.risk = newQuadRisk([]float64{sd * sd}, []float64{0}, sd*sd/2, 0, 0, R)
+	// ∇f(0, x) = −x⁽¹⁾x⁽²⁾ with x⁽²⁾ symmetric and independent of x⁽¹⁾.
+	m.symAt = []float64{0}
 	m.prof = &profile{
 		lf:     example1Truncation * (R*example1Truncation + example1Truncation),
 		kmax:   math.Inf(1),
@@ -233,6 +241,8 @@ func buildLinReg(ctx context.Context, s *ProblemDef) (*model, error) {
 		beta: ct, mu: ct / cond, betaF: math.Inf(1), // ‖a‖² is unbounded
 	}
 	m.risk = newQuadRisk(h, wstar, noiseVar/2, reg.L1, reg.L2, R)
+	// ∇f⁰(w*, x) = −ξa, and (a, ξ) ↦ (a, −ξ) preserves the law (ζ ↦ −ζ).
+	m.symAt = wstar
 
 	xm := math.Sqrt(float64(d + 1))
 	if pareto {

@@ -128,17 +128,29 @@ var evalCache = lazyCache[*sampleRisk]{max: 16}
 // "eval"), generated chunk by chunk on every core, and minimizes F̂ over W
 // on it.
 func evalRisk(ctx context.Context, s *ProblemDef, m *model) (*sampleRisk, error) {
-	key := fmt.Sprintf("eval/%s/d=%d/R=%g/tail=%g/params=%v/obj=%+v/reg=%+v", s.Scenario, s.D, m.radius, s.Tail, sortedParams(s.Params), m.obj, m.reg)
-	return evalCache.get(ctx, key, func(ctx context.Context) (*sampleRisk, error) {
-		size := EvalSizeFor(m.sdim)
-		src := &streamSamples{n: size, sdim: m.sdim, key: solvers.StreamKey(solvers.Seeded, 0, 0, "eval"), draw: m.draw}
-		data, err := src.materialize(ctx, cores())
+	return evalCache.get(ctx, "eval/"+distKey(s, m), func(ctx context.Context) (*sampleRisk, error) {
+		data, err := evalSample(ctx, m)
 		if err != nil {
 			return nil, err
 		}
 		return newSampleRisk(ctx, m.obj, m.reg, data, m.radius, Population,
-			fmt.Sprintf("evaluation sample of %d draws (F* by L-BFGS over W, certified by its Frank–Wolfe gap)", size))
+			fmt.Sprintf("evaluation sample of %d draws (F* by L-BFGS over W, certified by its Frank–Wolfe gap)", data.Len()))
 	})
+}
+
+// distKey names a scenario's distribution and loss: every parameter of
+// both (the key of the caches of what is computed from its evaluation
+// sample).
+func distKey(s *ProblemDef, m *model) string {
+	return fmt.Sprintf("%s/d=%d/R=%g/tail=%g/params=%v/obj=%+v/reg=%+v", s.Scenario, s.D, m.radius, s.Tail, sortedParams(s.Params), m.obj, m.reg)
+}
+
+// evalSample draws the fixed evaluation sample of EvalSizeFor(sdim) draws
+// of the stream keyed StreamKey(Seeded, 0, 0, "eval"), chunk by chunk on
+// every core.
+func evalSample(ctx context.Context, m *model) (*solvers.Matrix, error) {
+	src := &streamSamples{n: EvalSizeFor(m.sdim), sdim: m.sdim, key: solvers.StreamKey(solvers.Seeded, 0, 0, "eval"), draw: m.draw}
+	return src.materialize(ctx, cores())
 }
 
 func sortedParams(p map[string]float64) string {
@@ -193,6 +205,8 @@ func buildAbsReg(ctx context.Context, s *ProblemDef) (*model, error) {
 	}
 	em := math.Sqrt(nu) * dist.InvChiSquareMoment(nu, 0.5)
 	m.risk = newAbsRisk(math.Sqrt(2/math.Pi)*em, sigma, l2, R, wstar)
+	// ∂f(w*, x) ∋ −sign(ξ)a, and (a, ξ) ↦ (a, −ξ) preserves the law.
+	m.symAt = wstar
 	if err := normProfile(ctx, m, d, nu, R, l2, false); err != nil {
 		return nil, err
 	}

@@ -69,6 +69,7 @@ func buildMeanHard(_ context.Context, s *ProblemDef) (*model, error) {
 		}
 	}
 	m.risk = newQuadRisk(h, mean, mu/2*(ex2-sqnorm(mean)), 0, 0, R)
+	m.twoPoint = &twoPointLaw{p: p, atom: atom}
 	a, b := mu*R, mu*atomNorm
 	m.prof = &profile{lf: a + b, kmax: math.Inf(1), method: "exact (two-point law)",
 		eval: func(j float64) (float64, float64) {
@@ -118,6 +119,7 @@ func buildAffineHard(_ context.Context, s *ProblemDef) (*model, error) {
 		}
 	}
 	m.risk = &linRisk{m: mean, radius: R}
+	m.twoPoint = &twoPointLaw{p: p, atom: atom}
 	m.prof = &profile{lf: r * pk, kmax: math.Inf(1), method: "exact (two-point law)",
 		eval: func(j float64) (float64, float64) {
 			if math.IsInf(k, 1) {

@@ -367,30 +367,47 @@ func newSampleRisk(ctx context.Context, obj objective, reg solvers.Regularizer, 
 // and returns the point w reached and a proved lower bound on min F̂,
 // F̂_τ(w) − g − cτ.
 func minimizeSample(ctx context.Context, obj objective, reg solvers.Regularizer, data *solvers.Matrix, radius float64) ([]float64, float64, error) {
-	n := data.Len()
 	d := obj.d
 	if obj.kind == kindMeanQuad || obj.kind == kindLinear {
 		d = data.Dim
 	}
+	rows := obj.rowsSmoothed() && data.Dim > d
+	sum := func(w []float64, lo, hi int, tau, inv float64, acc []float64) {
+		if rows {
+			obj.smoothedRows(w, data.Data[lo*data.Dim:hi*data.Dim], data.Dim, tau, inv, acc[:d], &acc[d])
+			return
+		}
+		for i := lo; i < hi; i++ {
+			acc[d] += obj.smoothed(w, data.Row(i), tau, inv, acc[:d])
+		}
+	}
+	return minimizeRows(ctx, d, data, reg, radius, obj.nonsmooth(), obj.smoothGap(), sum)
+}
+
+// rowSum adds, for the rows [lo, hi) of a sample, inv times the gradient
+// of a per-row function at smoothing level τ into acc[:d] and the sum of
+// its values into acc[d] (one accumulator of solvers.ParallelSum).
+type rowSum func(w []float64, lo, hi int, tau, inv float64, acc []float64)
+
+// minimizeRows minimizes (1/M)Σ_i h(w, x_i) + λ₁‖w‖₁ + (λ₂/2)‖w‖² over
+// W = B(0, R), h the per-row function that sum accumulates, and returns
+// the point w reached and a proved lower bound on the minimum. A smooth h
+// (nonsmooth false, λ₁ = 0) is solved at τ = 0 to 10⁻¹⁰ relative; a
+// non-smooth one through the smoothing levels τ of newSampleRisk, each to
+// a Frank–Wolfe gap of cτ/10 with c = gapC + λ₁d (gapC: h ≤ h_τ ≤ h +
+// gapC·τ), within the work budget minimizeWork.
+func minimizeRows(ctx context.Context, d int, data *solvers.Matrix, reg solvers.Regularizer, radius float64, nonsmooth bool, gapC float64, sum rowSum) ([]float64, float64, error) {
+	n := data.Len()
 	inv := 1 / float64(n)
 	levels := []float64{0}
-	nonsmooth := obj.nonsmooth() || reg.L1 > 0
+	nonsmooth = nonsmooth || reg.L1 > 0
 	if nonsmooth {
 		levels = smoothingLevels
 	}
 	var tau float64
 	sums := make([]float64, d+1) // the gradient, then the value
-	rows := obj.rowsSmoothed() && data.Dim > d
 	f := func(w, g []float64) float64 {
-		sampleSum(data, sums, func(lo, hi int, acc []float64) {
-			if rows {
-				obj.smoothedRows(w, data.Data[lo*data.Dim:hi*data.Dim], data.Dim, tau, inv, acc[:d], &acc[d])
-				return
-			}
-			for i := lo; i < hi; i++ {
-				acc[d] += obj.smoothed(w, data.Row(i), tau, inv, acc[:d])
-			}
-		})
+		sampleSum(data, sums, func(lo, hi int, acc []float64) { sum(w, lo, hi, tau, inv, acc) })
 		copy(g, sums[:d])
 		v := sums[d] * inv
 		if reg.L1 != 0 {
@@ -417,7 +434,7 @@ func minimizeSample(ctx context.Context, obj objective, reg solvers.Regularizer,
 		tau = t
 		// Solve each smoothing level to a tenth of its smoothing error; the
 		// exact (smooth) problem to 10⁻¹⁰ relative.
-		tol := 0.1 * (obj.smoothGap() + reg.L1*float64(d)) * t
+		tol := 0.1 * (gapC + reg.L1*float64(d)) * t
 		if !nonsmooth {
 			g := make([]float64, d)
 			tol = 1e-10 * math.Max(1, math.Abs(f(w, g)))
@@ -431,7 +448,7 @@ func minimizeSample(ctx context.Context, obj objective, reg solvers.Regularizer,
 		}
 	}
 	_, fTau := fwGap(f, w, radius)
-	c := obj.smoothGap() + reg.L1*float64(d)
+	c := gapC + reg.L1*float64(d)
 	return w, fTau - gap - c*tau, nil
 }
 

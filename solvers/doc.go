@@ -28,7 +28,8 @@
 // excess risk of doing nothing) is the reference every run is compared
 // with. A Result counts the per-sample gradients clipping changed
 // (Result.Clipped of Result.Fed); Config.NoNoise runs the same schedule
-// with the noise switched off, which isolates the clipping bias.
+// with the noise switched off, which removes the noise's share of the error
+// (clipping, sampling and optimization remain).
 //
 // Randomness is either seeded (reproducible bit for bit from (seed, trial),
 // whatever the number of goroutines) or secure (seeded from crypto/rand); see

@@ -42,10 +42,10 @@ type Config struct {
 
 	// NoNoise switches the oracle's privacy noise off and nothing else: the
 	// run has the same schedule (T, batches, C, step sizes, phases) as the
-	// private run of the same Config, so that its excess risk is the
-	// clipping bias's share of the private run's (the "bias_only" of a
-	// clip sweep). Such a run is not private: its ledger budget is
-	// infinite.
+	// private run of the same Config, so that its excess risk is what
+	// clipping, sampling and optimization leave of the private run's, the
+	// noise's share removed (the "noise_off" of a clip sweep). Such a run
+	// is not private: its ledger budget is infinite.
 	NoNoise bool
 
 	// WorkBudget caps the total number of per-sample gradient evaluations

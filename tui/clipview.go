@@ -39,7 +39,8 @@ func clipJob(res spec.Resolved) (job, string) {
 // form's solver, from 10⁻⁴ to 1 times the prescribed C with the step and
 // T held at the prescription's (engine.Sweep with spec.SweepClip, what
 // `dpso sweep --vary clip` runs); beside it the same runs with the noise
-// switched off (the clipping bias alone) and the start line F(w₀) − F*.
+// switched off (clipping, sampling and optimization error; the clipping
+// bias itself, F(w_C) − F*, is in the table) and the start line F(w₀) − F*.
 // A small C clips most gradients (bias), a large one clips none but needs
 // noise ∝ C: the curve is a U. Its companion panel is the table of each
 // C's clipped fraction, with the prescribed and the empirical best C
@@ -119,7 +120,7 @@ func (s *clipScreen) rebuild() {
 	}
 	solver := rep.Solvers[0]
 	measured := chart.Series{Label: solver, Kind: chart.Run, Color: st.RunColor(0)}
-	bias := chart.Series{Label: "noise off (bias only)", Kind: chart.Run, Color: st.RunColor(1)}
+	bias := chart.Series{Label: "noise off: clipping + sampling + optimization", Kind: chart.Run, Color: st.RunColor(1)}
 	start := chart.Series{Label: "w₀", Kind: chart.Start, Color: st.Start}
 	for _, p := range rep.Points {
 		r := p.Reports[0]
@@ -130,8 +131,8 @@ func (s *clipScreen) rebuild() {
 		}
 		measured.Points = append(measured.Points, chart.Point{X: p.Value, Y: r.Excess.Mean})
 		measured.SE = append(measured.SE, r.Excess.SE)
-		bias.Points = append(bias.Points, chart.Point{X: p.Value, Y: r.BiasOnly.Mean})
-		bias.SE = append(bias.SE, r.BiasOnly.SE)
+		bias.Points = append(bias.Points, chart.Point{X: p.Value, Y: r.NoiseOff.Mean})
+		bias.SE = append(bias.SE, r.NoiseOff.SE)
 	}
 	if len(start.Points) > 0 {
 		start.Note = fmtNum(start.Points[0].Y)
@@ -154,6 +155,33 @@ func (s *clipScreen) rebuild() {
 	s.chart.SetTitle(title, right)
 	s.chart.SetNote("right end = the prescribed C (◀ in the table; ★ there: the best); bars ± s.e.")
 	s.chart.SetData(series, x0, x1, "no finite positive value to draw")
+}
+
+// clipBiasLine says what the clipping bias itself is over the sweep, for
+// its first solver: F(w_C) − F* at the clipped population fixed point
+// (engine.Report.ClipBias), 0 at every C, or its values at the grid's ends;
+// "" when it was not computed.
+func clipBiasLine(rep *engine.SweepReport) string {
+	var vals []float64
+	var xs []float64
+	for _, p := range rep.Points {
+		if r := p.Reports[0]; r.Refused == "" && !math.IsNaN(r.ClipBias.Excess) {
+			vals, xs = append(vals, r.ClipBias.Excess), append(xs, p.Value)
+		}
+	}
+	if len(vals) == 0 {
+		return ""
+	}
+	const head = "Clipping bias F(w_C) − F*, where steps along the clipped mean gradient stop: "
+	zero := true
+	for _, v := range vals {
+		zero = zero && v == 0
+	}
+	if zero {
+		return head + "0 at every C (" + rep.Points[0].Reports[0].ClipBias.Method + ")."
+	}
+	n := len(vals) - 1
+	return head + fmtNum(vals[0]) + " at C = " + fmtNum(xs[0]) + ", " + fmtNum(vals[n]) + " at C = " + fmtNum(xs[n]) + "."
 }
 
 // clipTable is the clipping screen's panel: for each C of the sweep the
@@ -199,10 +227,13 @@ func (p *clipTable) render() string {
 			lines = append(lines, style.FitWords(mark+fmt.Sprintf("%-9s refused", fmtNum(pt.Value)), w))
 			continue
 		}
-		l := fmt.Sprintf("%-7s %-6s %-8s %s", fmtNum(pt.Value), report.Percent(r.Clipped), fmtNum(r.Excess.Mean), fmtNum(r.BiasOnly.Mean))
+		l := fmt.Sprintf("%-7s %-6s %-8s %s", fmtNum(pt.Value), report.Percent(r.Clipped), fmtNum(r.Excess.Mean), fmtNum(r.NoiseOff.Mean))
 		lines = append(lines, style.FitWords(mark+l, w))
 	}
-	lines = append(lines, style.WrapLines(st.Muted, "clip: gradients clipped. ◀ prescribed (the theorem's C) · ★ lowest mean. Noise off: the same T, C, steps and draws without noise — the clipping bias's share. "+
+	if b := clipBiasLine(rep); b != "" {
+		lines = append(lines, style.WrapLines(st.Value, b, w)...)
+	}
+	lines = append(lines, style.WrapLines(st.Muted, "clip: gradients clipped. ◀ prescribed (the theorem's C) · ★ lowest mean. Noise off: the same T, C, steps and draws without noise — clipping, sampling and optimization error together, not the bias alone. "+
 		"The step and T are held at the prescription's.", w)...)
 	return p.frame(lines)
 }

@@ -25,7 +25,7 @@ func TestClipScreen(t *testing.T) {
 		t.Fatal("x does not show the clipping screen")
 	}
 	v := stripANSI(cs.View())
-	for _, w := range []string{"Clipping: excess vs C", "prescribed 157", "best 0.", "noise off (bias only)", "w₀", "clip threshold C (log)"} {
+	for _, w := range []string{"Clipping: excess vs C", "prescribed 157", "best 0.", "noise off: clipping + sampling + optimization", "w₀", "clip threshold C (log)"} {
 		if !strings.Contains(v, w) {
 			t.Errorf("the clipping chart lacks %q:\n%s", w, v)
 		}
@@ -34,7 +34,7 @@ func TestClipScreen(t *testing.T) {
 	for _, s := range cs.chart.Series() {
 		names[s.Label] = len(s.Points) > 0
 	}
-	if !names["acsa"] || !names["noise off (bias only)"] || !names["w₀"] {
+	if !names["acsa"] || !names["noise off: clipping + sampling + optimization"] || !names["w₀"] {
 		t.Errorf("series %v", names)
 	}
 	tv := stripANSI(cs.table.View())
@@ -108,10 +108,9 @@ func TestClipTableScrolls(t *testing.T) {
 	if !strings.Contains(tv, "prescription's.") || strings.Contains(tv, "more lines") {
 		t.Errorf("pgdn does not bring the end of the table into view:\n%s", tv)
 	}
-	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
-	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
-	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
-	m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	for range 10 {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	}
 	if tv := stripANSI(m.clipScreen().table.View()); !strings.Contains(tv, "C       clip") {
 		t.Errorf("pgup does not return to the table's head:\n%s", tv)
 	}

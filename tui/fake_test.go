@@ -265,7 +265,7 @@ func (f *fakeRunner) sweep(ctx context.Context, r spec.Resolved, sw engine.Sweep
 		if err != nil {
 			return nil, err
 		}
-		rep.PrescribedClip, rep.BiasOnly = pr.Params.Clip, true
+		rep.PrescribedClip, rep.NoiseOff = pr.Params.Clip, true
 		if sw.From == 0 {
 			sw.From, sw.To, sw.Points = pr.Params.Clip*1e-4, pr.Params.Clip, engine.DefaultClipPoints
 			rep.Sweep = sw
@@ -291,10 +291,10 @@ func (f *fakeRunner) sweep(ctx context.Context, r spec.Resolved, sw engine.Sweep
 			if name == at.Spec.Solver {
 				rep.Certified = pr.Certified
 			}
-			rep.Clipped, rep.BiasOnly = math.NaN(), engine.Estimate{Mean: math.NaN(), SE: math.NaN()}
+			rep.Clipped, rep.NoiseOff = math.NaN(), engine.Estimate{Mean: math.NaN(), SE: math.NaN()}
 			if cb > 0 {
 				rep.Excess = engine.Estimate{Mean: 0.002 * (v/cb + cb/v), SE: 1e-4}
-				rep.BiasOnly = engine.Estimate{Mean: 0.002*cb/v + 0.001, SE: 1e-4}
+				rep.NoiseOff = engine.Estimate{Mean: 0.002*cb/v + 0.001, SE: 1e-4}
 				rep.Clipped = 1 / (1 + v/cb)
 			}
 			if name == "lipschitz-dpsgd" {

@@ -381,7 +381,7 @@ func TestPresetClipping(t *testing.T) {
 		if at(i).Excess.Mean < at(best).Excess.Mean {
 			best = i
 		}
-		t.Logf("C = %.4g: %.4g ± %.2g, noise off %.4g, clipped %.4g", pts[i].Value, at(i).Excess.Mean, at(i).Excess.SE, at(i).BiasOnly.Mean, at(i).Clipped)
+		t.Logf("C = %.4g: %.4g ± %.2g, noise off %.4g, clipped %.4g", pts[i].Value, at(i).Excess.Mean, at(i).Excess.SE, at(i).NoiseOff.Mean, at(i).Clipped)
 	}
 	top, bot, b := at(len(pts)-1), at(0), at(best)
 	w0 := top.W0.Mean
@@ -398,7 +398,7 @@ func TestPresetClipping(t *testing.T) {
 		t.Error("the prescribed run is clearly better than doing nothing: the text says it is not")
 	}
 	for i := best; i < len(pts); i++ {
-		if v := at(i).BiasOnly.Mean; v > 0.003 {
+		if v := at(i).NoiseOff.Mean; v > 0.003 {
 			t.Errorf("C = %g: noise-off error %g above 0.003", pts[i].Value, v)
 		}
 	}

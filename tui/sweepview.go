@@ -217,13 +217,13 @@ func (s *rateSweepScreen) rebuild() {
 			series = append(series, fit)
 		}
 	}
-	if rep.BiasOnly && len(rep.Solvers) > 0 {
-		// The same runs without noise: the clipping bias's share.
-		bias := chart.Series{Label: "noise off (bias only)", Kind: chart.Run, Color: st.RunColor(len(rep.Solvers))}
+	if rep.NoiseOff && len(rep.Solvers) > 0 {
+		// The same runs without noise: clipping, sampling and optimization.
+		bias := chart.Series{Label: "noise off: clipping + sampling + optimization", Kind: chart.Run, Color: st.RunColor(len(rep.Solvers))}
 		for _, p := range rep.Points {
-			if r := p.Reports[0]; r.Refused == "" && !math.IsNaN(r.BiasOnly.Mean) {
-				bias.Points = append(bias.Points, chart.Point{X: p.Value, Y: r.BiasOnly.Mean})
-				bias.SE = append(bias.SE, r.BiasOnly.SE)
+			if r := p.Reports[0]; r.Refused == "" && !math.IsNaN(r.NoiseOff.Mean) {
+				bias.Points = append(bias.Points, chart.Point{X: p.Value, Y: r.NoiseOff.Mean})
+				bias.SE = append(bias.SE, r.NoiseOff.SE)
 			}
 		}
 		if len(bias.Points) > 0 {
@@ -426,7 +426,8 @@ func (p *slopesPanel) verdictLines(w int) []string {
 
 // tradeOffLines list a trade-off sweep's points (k): each value with the
 // first solver's mean excess risk ± s.e. and, where the sweep ran it, the
-// same runs without noise (the clipping bias alone); the lowest marked ★.
+// same runs without noise (clipping, sampling and optimization); the
+// lowest marked ★.
 func (p *slopesPanel) tradeOffLines(w int) []string {
 	st, rep, a := p.st, p.rep, p.axis
 	best := math.NaN()
@@ -446,8 +447,8 @@ func (p *slopesPanel) tradeOffLines(w int) []string {
 			continue
 		}
 		off := "—"
-		if rep.BiasOnly {
-			off = fmtNum(r.BiasOnly.Mean)
+		if rep.NoiseOff {
+			off = fmtNum(r.NoiseOff.Mean)
 		}
 		l := fmt.Sprintf("%-6s %-18s %s", a.tick(pt.Value), fmtNum(r.Excess.Mean)+" ± "+fmtNum(r.Excess.SE), off)
 		lines = append(lines, style.FitWords(mark+l, w))

@@ -321,7 +321,7 @@ func TestLabelsAgree(t *testing.T) {
 		}
 	}
 	_, tab, errs := dpsoCLI("sweep", "--data", rows, "--rk", "3", "--beta", "2", "--vary", "clip", "--from", "1", "--to", "10", "--points", "2", "--rand", "seeded")
-	if !strings.Contains(tab, "BIAS ONLY, CLIPPED") {
-		t.Errorf("user-data clip sweep (%s): the header does not name BIAS ONLY and CLIPPED as diagnostics:\n%s", errs, tab)
+	if !strings.Contains(tab, "NOISE OFF, CLIP BIAS, CLIPPED") {
+		t.Errorf("user-data clip sweep (%s): the header does not name NOISE OFF, CLIP BIAS and CLIPPED as diagnostics:\n%s", errs, tab)
 	}
 }

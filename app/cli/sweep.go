@@ -61,9 +61,12 @@ compare slopes, not levels) and, for n, the bound's analytic local rate, withhel
 where the scenario's constants change with n (the hard instances).
 
 clip, k: the clipping trade-off. Each row also carries "clipped" (the fraction
-of per-sample gradients clipped) and "bias_only" (the same T, C, steps and
-draws with the noise switched off), and the output names the prescribed C and
-the empirical best point; no slope is fitted. --vary clip without --from/--to
+of per-sample gradients clipped), "noise_off" (the same T, C, steps and
+draws with the noise switched off: clipping, sampling and optimization error
+together) and "clip_bias" (the clipping bias itself, F(w_C) − F* of the
+clipped population fixed point at the solver's C, with its Monte Carlo error
+and its method), and the output names the prescribed C and the empirical best
+point; no slope is fitted. --vary clip without --from/--to
 runs ` + strconv.Itoa(engine.DefaultClipPoints) + ` points from 10⁻⁴ to 1 times the prescribed C, with the step size
 (and T for the one-pass solvers) held at their prescribed values, as the
 output says.
@@ -85,7 +88,7 @@ Output: a table; --json the document of the JSON fields below (the swept one of
 n, d, eps is null; null also where a value is infinite or does not exist, and
 "seed" with secure randomness, which reads no seed); --csv gives one
 long-format row per point and solver (header: the swept name, solver, mean,
-stderr, median, q1, q3, clipped, bias_only, w0_excess, reference,
+stderr, median, q1, q3, clipped, noise_off, clip_bias, w0_excess, reference,
 certificate, eps_delta, every parameter held fixed — scenario, data, loss,
 class, n, d, k, eps, delta, diam, trials — the bound ids, and the citation:
 dpso_version, command, rand, seed, data_sha256; inf for an infinite value,

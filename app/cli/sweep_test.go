@@ -133,7 +133,7 @@ func TestSweepCSVAndTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := sweepEngine(t)
-	head := []string{"n", "solver", "mean", "stderr", "median", "q1", "q3", "clipped", "bias_only", "w0_excess", "reference", "certificate", "eps_delta",
+	head := []string{"n", "solver", "mean", "stderr", "median", "q1", "q3", "clipped", "noise_off", "clip_bias", "w0_excess", "reference", "certificate", "eps_delta",
 		"scenario", "data", "loss", "class", "d", "k", "eps", "delta", "diam", "trials"}
 	for _, b := range rep.Bounds {
 		head = append(head, b.ID)
@@ -214,7 +214,7 @@ func TestSweepInvalidInput(t *testing.T) {
 
 // TestSweepClip: `sweep --vary clip` without --from/--to runs the default
 // grid up to the prescribed C, and its JSON carries prescribed_clip, each
-// row's clipped fraction and bias-only error, the best point, no slope,
+// row's clipped fraction, noise-off error and clipping bias, the best point, no slope,
 // and a note that the step and T are held.
 func TestSweepClip(t *testing.T) {
 	code, out, errs := dpsoCLI("sweep", "--scenario", "linreg-t", "--class", "smooth-sc", "--d", "3", "--n", "3000", "--trials", "2",
@@ -229,7 +229,7 @@ func TestSweepClip(t *testing.T) {
 		Rows           []struct {
 			X        float64
 			Mean     *float64
-			BiasOnly *float64 `json:"bias_only"`
+			NoiseOff *float64 `json:"noise_off"`
 			W0Excess *float64 `json:"w0_excess"`
 		}
 		Slopes []any
@@ -248,8 +248,8 @@ func TestSweepClip(t *testing.T) {
 		t.Fatalf("grid %v, prescribed C %v", j.Grid, j.PrescribedClip)
 	}
 	for _, r := range j.Rows {
-		if r.Mean == nil || r.BiasOnly == nil || r.W0Excess == nil {
-			t.Errorf("row %+v lacks mean, bias_only or w0_excess", r)
+		if r.Mean == nil || r.NoiseOff == nil || r.W0Excess == nil {
+			t.Errorf("row %+v lacks mean, noise_off or w0_excess", r)
 		}
 	}
 	var clipped []any
@@ -267,7 +267,7 @@ func TestSweepClip(t *testing.T) {
 	}
 	code, out, _ = dpsoCLI("sweep", "--scenario", "linreg-t", "--class", "smooth-sc", "--d", "3", "--n", "3000", "--trials", "2",
 		"--vary", "clip", "--points", "4")
-	for _, w := range []string{"BIAS ONLY", "CLIPPED", "W₀", "CERT.", "Prescribed C = ", "Empirical best clip for clipped-sgd", "No slope is fitted"} {
+	for _, w := range []string{"NOISE OFF", "CLIP BIAS", "CLIPPED", "W₀", "CERT.", "Prescribed C = ", "Empirical best clip for clipped-sgd", "No slope is fitted"} {
 		if code != 0 || !strings.Contains(out, w) {
 			t.Errorf("table lacks %q:\n%s", w, out)
 		}

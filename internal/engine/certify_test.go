@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"dpso/internal/spec"
+	"dpso/scenarios"
 	"dpso/solvers"
 	"dpso/theory"
 )
@@ -220,10 +221,10 @@ func TestClipBiasUnderB(t *testing.T) {
 // `dpso sweep --vary clip --scenario linreg-t --class smooth-sc` (its
 // default grid, 10⁻⁴ to 1 times the prescribed C, at n = 10⁴) shows the
 // U-shape with an interior minimum, the clipped fraction falling from most
-// to none, and the noise-off (bias-only) error below the private error.
+// to none, and the noise-off error below the private error.
 // The assertions are on properties, not values (the data stream may
 // change): every comparison allows 3 standard errors of the difference it
-// tests (trials are independent across points; the private and bias-only
+// tests (trials are independent across points; the private and noise-off
 // runs of a trial share their data, so their paired differences are used).
 func TestClipSweepUShape(t *testing.T) {
 	r := resolve(t, spec.Spec{Scenario: "linreg-t", Class: theory.SmoothSC, Trials: 5})
@@ -232,8 +233,8 @@ func TestClipSweepUShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	pts := rep.Points
-	if len(pts) != DefaultClipPoints || rep.PrescribedClip != pts[len(pts)-1].Value || !rep.BiasOnly {
-		t.Fatalf("%d points, prescribed C %g, top %g, bias-only %v", len(pts), rep.PrescribedClip, pts[len(pts)-1].Value, rep.BiasOnly)
+	if len(pts) != DefaultClipPoints || rep.PrescribedClip != pts[len(pts)-1].Value || !rep.NoiseOff {
+		t.Fatalf("%d points, prescribed C %g, top %g, noise-off %v", len(pts), rep.PrescribedClip, pts[len(pts)-1].Value, rep.NoiseOff)
 	}
 	ex := func(i int) Estimate { return pts[i].Reports[0].Excess }
 	best := 0
@@ -267,19 +268,27 @@ func TestClipSweepUShape(t *testing.T) {
 			t.Errorf("clipped fraction rises from %g to %g at C = %g", a, b, pts[i].Value)
 		}
 	}
-	// Bias only ≤ private at every point (paired over trials), and
+	// Noise off ≤ private at every point (paired over trials), and
 	// strictly below where the noise matters: at the prescribed C.
 	for i, p := range pts {
 		var d []float64
 		for _, tr := range p.Reports[0].Trials {
-			d = append(d, tr.Excess-tr.BiasOnly)
+			d = append(d, tr.Excess-tr.NoiseOff)
 		}
 		e := estimate(d)
 		if e.Mean < -3*e.SE {
-			t.Errorf("C = %g: bias-only above the private error by %g ± %g", p.Value, -e.Mean, e.SE)
+			t.Errorf("C = %g: noise-off above the private error by %g ± %g", p.Value, -e.Mean, e.SE)
 		}
 		if i == len(pts)-1 && !(e.Mean > 3*e.SE) {
 			t.Errorf("at the prescribed C the noise adds only %g ± %g", e.Mean, e.SE)
+		}
+	}
+	// The clipping bias itself is 0 at every C: the noise is symmetric,
+	// so the clipped fixed point is w* (the U's left arm is the noise-off
+	// run's: short clipped steps, not bias).
+	for _, p := range pts {
+		if b := p.Reports[0].ClipBias; b.Excess != 0 || !strings.Contains(b.Method, "symmetric") {
+			t.Errorf("C = %g: clipping bias %+v, want exactly 0 by symmetry", p.Value, b)
 		}
 	}
 	// The step and T are held at the prescription's, and the notes say so.
@@ -289,6 +298,53 @@ func TestClipSweepUShape(t *testing.T) {
 	for _, p := range pts {
 		if par := p.Reports[0].Params; par.Iters != pts[len(pts)-1].Reports[0].Params.Iters || par.Step != pts[len(pts)-1].Reports[0].Params.Step {
 			t.Errorf("C = %g: T = %d, step %g not held", p.Value, par.Iters, par.Step)
+		}
+	}
+}
+
+// TestClipBiasInSweeps: a clip sweep's and a k sweep's reports carry the
+// clipping bias at each solver's own C — the problem's
+// Instance.ClipBias there (mean-hard's two-point law: in closed form,
+// positive below the gradients' norms) — and, for klz-gd, whose
+// coordinate oracle clips no ∇f at one C, NaN with the reason.
+func TestClipBiasInSweeps(t *testing.T) {
+	ctx := context.Background()
+	r := resolve(t, spec.Spec{Scenario: "mean-hard", Class: theory.SmoothSC, N: 1000, Trials: 1})
+	for _, sw := range []SweepSpec{{Param: spec.SweepClip, Points: 3, Solvers: []string{"clipped-sgd", "klz-gd"}}, {Param: spec.SweepK, From: 2, To: 4, Points: 2}} {
+		rep, err := Sweep(ctx, r, sw, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		positive := false
+		for _, p := range rep.Points {
+			for si, rr := range p.Reports {
+				b := rr.ClipBias
+				if rep.Solvers[si] == "klz-gd" {
+					if !math.IsNaN(b.Excess) || !strings.Contains(b.Method, "coordinate") {
+						t.Errorf("%s = %g, klz-gd: %+v, want NaN with the reason", sw.Param, p.Value, b)
+					}
+					continue
+				}
+				pr, err := r.At(sw.Param, p.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in, err := scenarios.Build(ctx, pr.Problem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := in.ClipBias(ctx, rr.Params.Clip)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b != want {
+					t.Errorf("%s = %g, %s: %+v, want Instance.ClipBias at C = %g: %+v", sw.Param, p.Value, rep.Solvers[si], b, rr.Params.Clip, want)
+				}
+				positive = positive || b.Excess > 0
+			}
+		}
+		if sw.Param == spec.SweepClip && !positive {
+			t.Errorf("clip sweep: no positive clipping bias on mean-hard down to C = %g", rep.Points[0].Value)
 		}
 	}
 }
@@ -335,8 +391,8 @@ func TestKSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Slopes) != 0 || len(rep.Best) != 1 || !rep.BiasOnly || len(rep.Bounds) == 0 {
-		t.Fatalf("slopes %v, best %v, bias-only %v, %d bounds", rep.Slopes, rep.Best, rep.BiasOnly, len(rep.Bounds))
+	if len(rep.Slopes) != 0 || len(rep.Best) != 1 || !rep.NoiseOff || len(rep.Bounds) == 0 {
+		t.Fatalf("slopes %v, best %v, noise-off %v, %d bounds", rep.Slopes, rep.Best, rep.NoiseOff, len(rep.Bounds))
 	}
 	for _, b := range rep.Bounds {
 		if !math.IsNaN(b.Slope) || b.RateN != nil {
@@ -346,8 +402,8 @@ func TestKSweep(t *testing.T) {
 	var clips []float64
 	for _, p := range rep.Points {
 		rp := p.Reports[0]
-		if rp.Spec.K != p.Value || math.IsNaN(rp.BiasOnly.Mean) || rp.Certified.Cert == nil {
-			t.Errorf("k = %g: spec k %g, bias-only %v, certificate %+v", p.Value, rp.Spec.K, rp.BiasOnly, rp.Certified)
+		if rp.Spec.K != p.Value || math.IsNaN(rp.NoiseOff.Mean) || rp.Certified.Cert == nil {
+			t.Errorf("k = %g: spec k %g, noise-off %v, certificate %+v", p.Value, rp.Spec.K, rp.NoiseOff, rp.Certified)
 		}
 		clips = append(clips, rp.Params.Clip)
 	}

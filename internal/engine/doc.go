@@ -27,9 +27,12 @@
 // bound's analytic local rate where the instance's constants change with n
 // and contradict it. Sweeps of the clip threshold and of k trace the
 // clipping trade-off instead: every trial also runs with the noise
-// switched off (solvers.Config.NoNoise; Report.BiasOnly), a clip sweep
-// holds the step (and T for one-pass solvers) at the prescription's, and
-// the report names the prescribed C and the empirical best point.
+// switched off (solvers.Config.NoNoise; Report.NoiseOff: clipping,
+// sampling and optimization), every point's clipping bias itself is
+// computed (Report.ClipBias: scenarios.Instance.ClipBias, F(w_C) − F* of
+// the clipped population fixed point), a clip sweep holds the step (and T
+// for one-pass solvers) at the prescription's, and the report names the
+// prescribed C and the empirical best point.
 //
 // A sweep is [PrepareSweep] (every point resolved, built and prescribed),
 // then [PreparedSweep.Run] of its units ([SweepUnit]: one trial at one

@@ -168,9 +168,10 @@ type TrialResult struct {
 	// Clipped and Fed count the per-sample gradients clipping changed and
 	// those fed to the oracle (solvers.Result).
 	Clipped, Fed int64
-	// BiasOnly is F(w) − F* of the same schedule and data with the noise
-	// switched off (solvers.Config.NoNoise), NaN when not run.
-	BiasOnly float64
+	// NoiseOff is F(w) − F* of the same schedule and data with the noise
+	// switched off (solvers.Config.NoNoise): what clipping, sampling and
+	// optimization leave; NaN when not run.
+	NoiseOff float64
 	// Reference is F(ŵ) − F* of the non-private reference on this
 	// trial's draw, ŵ the empirical risk minimizer over W (the same for
 	// every solver of the trial), and ReferenceWidth its certificate's
@@ -244,10 +245,18 @@ type Report struct {
 	// gradients clipping changed (NaN for a solver that does not clip);
 	// on user data a non-private diagnostic.
 	Clipped float64
-	// BiasOnly is the mean ± s.e. over trials of the excess risk of the
+	// NoiseOff is the mean ± s.e. over trials of the excess risk of the
 	// same schedule and draws with the noise switched off (NaN when not
-	// run; see SweepSpec).
-	BiasOnly Estimate
+	// run; see SweepSpec): clipping, sampling and optimization together,
+	// not the clipping bias alone (at 0% clipped it is all sampling and
+	// optimization).
+	NoiseOff Estimate
+	// ClipBias is the clipping bias itself at the solver's C:
+	// F(w_C) − F* of the clipped population fixed point
+	// (scenarios.Instance.ClipBias), computed beside NoiseOff (clip and k
+	// sweeps); NaN with its reason in Method when it does not apply (an
+	// oracle that does not clip ∇f at one C) or cannot be computed.
+	ClipBias scenarios.ClipBias
 	// Geometry is where the empirical minimizer of user data lies
 	// relative to W, and Estimated the constants --estimate-constants
 	// computed from the rows (both non-private diagnostics; nil on a

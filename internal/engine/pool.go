@@ -34,8 +34,10 @@ type unit struct {
 	// w0 is F(w₀) − F* at the common start w₀ = 0; w0Holdout its loss on
 	// user data's held-out rows (NaN when none).
 	w0, w0Holdout Estimate
-	// biasOnly: run every trial a second time with the noise off.
-	biasOnly bool
+	// noiseOff: run every trial a second time with the noise off, and
+	// compute each solver's clipping bias (clipBias, by finish).
+	noiseOff bool
+	clipBias []scenarios.ClipBias
 	// holds are the overrides a clip sweep holds per solver (its step,
 	// and T, at the values it prescribes at its own prescribed C), nil
 	// elsewhere: each solver's as the sweep of that solver alone holds it.
@@ -81,7 +83,62 @@ func (u *unit) finish(ctx context.Context) error {
 		return err
 	}
 	u.profile = p
+	if u.noiseOff && u.clipBias == nil {
+		return u.finishClipBias(ctx)
+	}
 	return nil
+}
+
+// finishClipBias computes each solver's clipping bias at its C (once per
+// distinct C): for the oracles that clip ∇f(w, x) at C (clip-gaussian,
+// shuffle-clip, dp-sgd's noisy sum), scenarios.Instance.ClipBias; NaN with
+// the reason for a coordinate-wise oracle and for a schedule whose phases
+// clip at different C.
+func (u *unit) finishClipBias(ctx context.Context) error {
+	out := make([]scenarios.ClipBias, len(u.solvers))
+	at := map[float64]scenarios.ClipBias{}
+	for si, d := range u.solvers {
+		if u.refused[si] != "" {
+			out[si] = scenarios.ClipBias{Excess: math.NaN(), SE: math.NaN(), Method: "the solver refused"}
+			continue
+		}
+		name := u.run.Spec.Oracle
+		if name == "" {
+			name = d.DefaultOracle
+		}
+		par := u.params[si]
+		c := par.Clip
+		switch {
+		case name == "coordinate" || name == "shuffle-coordinate":
+			out[si] = scenarios.ClipBias{Excess: math.NaN(), SE: math.NaN(), Method: "not computed: the " + name + " oracle clips each coordinate around a median estimate, not ∇f at one C"}
+			continue
+		case phasesClipApart(par.Phases):
+			out[si] = scenarios.ClipBias{Excess: math.NaN(), SE: math.NaN(), Method: "not computed: its phases clip at different C"}
+			continue
+		}
+		b, ok := at[c]
+		if !ok {
+			var err error
+			if b, err = u.in.ClipBias(ctx, c); err != nil {
+				return err
+			}
+			at[c] = b
+		}
+		out[si] = b
+	}
+	u.clipBias = out
+	return nil
+}
+
+// phasesClipApart reports whether a multi-phase schedule clips at more
+// than one C.
+func phasesClipApart(ph []solvers.Phase) bool {
+	for _, p := range ph {
+		if p.Clip != ph[0].Clip {
+			return true
+		}
+	}
+	return false
 }
 
 func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, holds []heldSchedule) (*unit, error) {
@@ -302,10 +359,10 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		if !within(res.Spent, res.Budget) {
 			return fmt.Errorf("%s, trial %d: privacy ledger: spent %+v exceeds the budget %+v", name, trial, res.Spent, res.Budget)
 		}
-		biasOnly := math.NaN()
-		if u.biasOnly {
+		noiseOff := math.NaN()
+		if u.noiseOff {
 			// The same schedule on the same data with the noise switched
-			// off: the clipping bias's share of the error.
+			// off: what clipping, sampling and optimization leave.
 			cfg := u.config(si, trial, nil)
 			cfg.NoNoise = true
 			bo, err := d.Solver.Run(ctx, prob, sdata, cfg)
@@ -315,7 +372,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 				}
 				return fmt.Errorf("%s without noise, trial %d: %w", name, trial, err)
 			}
-			biasOnly, _ = u.in.Excess(bo.W)
+			noiseOff, _ = u.in.Excess(bo.W)
 		}
 		ex, se := u.in.Excess(res.W)
 		if n := len(trace); n == 0 || trace[n-1].GradEvals != res.GradEvals {
@@ -330,7 +387,7 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		u.results[si][trial] = TrialResult{
 			Trial: trial, Excess: ex, ExcessSE: se, Holdout: ho.Mean, HoldoutSE: ho.SE, Constants: est,
 			W: res.W, Spent: withEstimateCost(res.Spent, est), Budget: withEstimateCost(res.Budget, est), Events: res.Events, Params: res.Params,
-			GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, BiasOnly: biasOnly,
+			GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, NoiseOff: noiseOff,
 			Reference: ref.excess, ReferenceWidth: ref.width, ReferenceNote: ref.note,
 			BudgetBound: res.BudgetBound, Notes: notes, Trace: trace,
 			Elapsed: time.Since(t0),
@@ -398,7 +455,8 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	r.Holdout = nanEstimate()
 	r.Geometry, r.Estimated = u.in.Geometry(), u.in.Estimated()
 	r.Clipped = math.NaN()
-	r.BiasOnly = nanEstimate()
+	r.NoiseOff = nanEstimate()
+	r.ClipBias = scenarios.ClipBias{Excess: math.NaN(), SE: math.NaN()}
 	r.Reference, r.ReferenceWidth = nanEstimate(), math.NaN()
 	if u.refused[si] != "" {
 		r.Refused = u.refused[si]
@@ -436,12 +494,15 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 	r.Excess = estimate(xs)
 	r.EvalSE = evalSE / float64(len(r.Trials))
 	r.Clipped = clippedFraction(r.Trials)
-	if u.biasOnly {
+	if u.noiseOff {
 		bo := make([]float64, len(r.Trials))
 		for i, t := range r.Trials {
-			bo[i] = t.BiasOnly
+			bo[i] = t.NoiseOff
 		}
-		r.BiasOnly = estimate(bo)
+		r.NoiseOff = estimate(bo)
+		if si < len(u.clipBias) {
+			r.ClipBias = u.clipBias[si]
+		}
 	}
 	r.BudgetCapped = r.Params.BudgetBound
 	for _, t := range r.Trials {

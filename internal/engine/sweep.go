@@ -108,9 +108,10 @@ type SweepReport struct {
 	// Best is the grid point with the smallest mean excess risk, per
 	// solver (clip and k sweeps; nil otherwise): the empirical best.
 	Best []BestPoint
-	// BiasOnly: every point ran each trial a second time with the noise
-	// switched off (clip and k sweeps; Report.BiasOnly).
-	BiasOnly bool
+	// NoiseOff: every point ran each trial a second time with the noise
+	// switched off, and computed its clipping bias (clip and k sweeps;
+	// Report.NoiseOff, Report.ClipBias).
+	NoiseOff bool
 	// Bounds are the class's theory bounds' slopes over the same grid.
 	Bounds []BoundSlope
 	// Total is what the sweep's outputs cost together (every point's
@@ -318,7 +319,7 @@ func prepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec, outer int)
 	}
 	grid := sw.Grid()
 	releases := r.Releases(len(names), len(grid)*max(outer, 1))
-	rep := &SweepReport{Sweep: sw, Solvers: names, PrescribedClip: prescribedClip, BiasOnly: sw.tradeOff(), Notes: notes}
+	rep := &SweepReport{Sweep: sw, Solvers: names, PrescribedClip: prescribedClip, NoiseOff: sw.tradeOff(), Notes: notes}
 	var units []*unit
 	for i, v := range grid {
 		at := fmt.Sprintf("at %s = %s: ", sw.Param, theory.FormatNumber(v))
@@ -352,7 +353,7 @@ func prepareSweep(ctx context.Context, r spec.Resolved, sw SweepSpec, outer int)
 			}
 			return nil, fmt.Errorf("%s%w", at, err)
 		}
-		u.biasOnly = rep.BiasOnly
+		u.noiseOff = rep.NoiseOff
 		units = append(units, u)
 	}
 	if err := checkResults(r, units); err != nil {
@@ -466,8 +467,11 @@ func boundSlopes(rep *SweepReport, byN bool) []BoundSlope {
 		if ok && len(xs) >= 2 {
 			_, bs.Slope = stat.LinearRegression(xs, ys, nil, false)
 		}
-		if byN && len(bs.RateN) > 0 {
+		switch {
+		case byN && len(bs.RateN) > 0:
 			withholdRate(&bs, rep)
+		case rep.Sweep.Param == spec.SweepEps || rep.Sweep.Param == spec.SweepD:
+			movedConstants(&bs, rep)
 		}
 		out = append(out, bs)
 	}
@@ -529,6 +533,47 @@ func bestPoints(rep *SweepReport) []BestPoint {
 	return out
 }
 
+// changedInputs lists the inputs of bound id (theory.Needs) other than
+// the swept parameter that change along the sweep's grid, each with its
+// range ("lf from 1 to 10").
+func changedInputs(id string, rep *SweepReport) []string {
+	var changed []string
+	for _, name := range theory.Needs(id) {
+		if name == rep.Sweep.Param {
+			continue
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, p := range rep.Points {
+			v := theoryInput(p.Reports[0].Theory.Params(), name)
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		if hi > lo*(1+1e-9) && !math.IsInf(hi, 1) {
+			changed = append(changed, fmt.Sprintf("%s from %s to %s", name, theory.Sig4.Format(lo), theory.Sig4.Format(hi)))
+		}
+	}
+	return changed
+}
+
+// movedConstants says, in an ε or d sweep, when the scenario's constants
+// that a bound reads change along the grid (the hard instances' law
+// depends on ε through p = min(1, √d/(n√ρ)); the moments grow with d):
+// the bound's slope over the grid is then not its rate in the swept
+// parameter at fixed constants, and may even have the other sign (a bound
+// that rises with ε) — as withholdRate says for an n sweep.
+func movedConstants(bs *BoundSlope, rep *SweepReport) {
+	changed := changedInputs(bs.ID, rep)
+	if len(changed) == 0 {
+		return
+	}
+	sym := map[string]string{spec.SweepEps: "ε", spec.SweepD: "d"}[rep.Sweep.Param]
+	rises := ""
+	if bs.Slope > 0 && rep.Sweep.Param == spec.SweepEps {
+		rises = "it rises with ε because "
+	}
+	bs.RateNote = rises + "the scenario's constants change with " + sym + " here (" + strings.Join(changed, ", ") +
+		"), so this slope is that of the bound's values along this grid, not its rate in " + sym + " at fixed constants"
+}
+
 // withholdRate withholds a bound's analytic local rates in n (RateN) when
 // they contradict its slope over the grid, and says why in RateNote. The
 // rates are partial derivatives at fixed constants; when an input the
@@ -549,21 +594,7 @@ func withholdRate(bs *BoundSlope, rep *SweepReport) {
 	if math.IsNaN(bs.Slope) || math.IsNaN(mean) || math.Abs(bs.Slope-mean) <= 0.05 {
 		return
 	}
-	var changed []string
-	for _, name := range theory.Needs(bs.ID) {
-		if name == "n" {
-			continue
-		}
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, p := range rep.Points {
-			v := theoryInput(p.Reports[0].Theory.Params(), name)
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-		if hi > lo*(1+1e-9) && !math.IsInf(hi, 1) {
-			changed = append(changed, fmt.Sprintf("%s from %s to %s", name, theory.Sig4.Format(lo), theory.Sig4.Format(hi)))
-		}
-	}
-	if len(changed) > 0 {
+	if changed := changedInputs(bs.ID, rep); len(changed) > 0 {
 		bs.RateN = nil
 		bs.RateNote = "local rate withheld: the scenario's constants change with n here (" + strings.Join(changed, ", ") +
 			"), so the analytic rate at fixed constants is not the slope along this sweep; the fitted slope is that of the bound's values along this grid"

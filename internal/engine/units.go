@@ -22,7 +22,7 @@ import (
 // not safe for concurrent use.
 type PreparedSweep struct {
 	r      spec.Resolved
-	header *SweepReport // Sweep, Solvers, PrescribedClip, BiasOnly, Notes
+	header *SweepReport // Sweep, Solvers, PrescribedClip, NoiseOff, Notes
 	grid   []float64
 	units  []*unit
 	have   [][]bool // [point][trial]: the unit's results are in
@@ -84,7 +84,7 @@ func (p *PreparedSweep) Cost(u SweepUnit) float64 {
 // cost is the work of one trial of u (see PreparedSweep.Cost and Plan).
 func (u *unit) cost() float64 {
 	reps := 1.0
-	if u.biasOnly {
+	if u.noiseOff {
 		reps = 2
 	}
 	work := float64(u.spec.N)

@@ -3,7 +3,8 @@
 // per-sample gradient evaluations with the levels that are claims at its
 // parameters ([Run], [Comparison]); a sweep's mean excess risk against the
 // swept parameter with the theory's rates as slope guides, or for a clip
-// or k sweep the trade-off: bias-only curves, clipped fractions, the
+// or k sweep the trade-off: noise-off curves, the clipping bias F(w_C) − F*,
+// clipped fractions, the
 // prescribed and the best point ([Sweep]); and a scenario's moment
 // profile r̃_k against k ([Moments]).
 //
@@ -16,7 +17,7 @@
 // or m·10^e with the exponent raised), never 0.
 //
 // The y range is the measured data's (the means with their error bars,
-// the bias-only curves, the moments), so that the data fill the height.
+// the noise-off curves, the moments), so that the data fill the height.
 // The references — the start line F(w₀) − F* (doing nothing) and each
 // certificate (the paper's explicit constants at the run's own
 // parameters), lines or curves — are drawn where they are when they widen

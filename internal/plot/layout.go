@@ -176,7 +176,7 @@ func (r *recorder) Plot(c draw.Canvas, plt *gplot.Plot) {
 	lo, hi := vg.Length(math.Inf(1)), vg.Length(math.Inf(-1))
 	var xlo, xhi vg.Length
 	for _, s := range r.f.series {
-		if s.Role != RoleSolver && s.Role != RoleBiasOnly && s.Role != RoleMoment || s.Arrow {
+		if s.Role != RoleSolver && s.Role != RoleNoiseOff && s.Role != RoleMoment || s.Arrow {
 			continue
 		}
 		for _, p := range s.Points {

@@ -126,7 +126,7 @@ func TestComparisonFigureModel(t *testing.T) {
 	}
 }
 
-// A clip sweep's figure: measured, bias-only, start, certificate and the
+// A clip sweep's figure: measured, noise-off, start, certificate and the
 // two vertical markers, all distinct and visible.
 func TestClipSweepFigureModel(t *testing.T) {
 	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, D: 3, N: 3000, Trials: 2}.Resolve()
@@ -146,7 +146,7 @@ func TestClipSweepFigureModel(t *testing.T) {
 	for _, s := range f.Series() {
 		roles[s.Role]++
 	}
-	for _, r := range []Role{RoleSolver, RoleBiasOnly, RoleStart, RoleMarker} {
+	for _, r := range []Role{RoleSolver, RoleNoiseOff, RoleStart, RoleMarker} {
 		t.Run(string(r), func(t *testing.T) {
 			if roles[r] == 0 {
 				t.Errorf("no %s series", r)

@@ -11,7 +11,7 @@ import (
 )
 
 // A figure's y range is set by its measured data: the means' curves (with
-// their error bars) and the bias-only curves; the single trials' faint
+// their error bars) and the noise-off curves; the single trials' faint
 // traces are clipped at the axes. A reference — the start line F(w₀) − F*
 // and the certificates, lines or curves — is drawn where it is, and may
 // widen the range, in the order added (the start first), by as much as

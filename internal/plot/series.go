@@ -20,9 +20,13 @@ type Role string
 const (
 	// RoleSolver is a solver's measured mean excess risk.
 	RoleSolver Role = "measured"
-	// RoleBiasOnly is a solver's excess risk with the noise switched off
-	// (clip and k sweeps).
-	RoleBiasOnly Role = "bias only"
+	// RoleNoiseOff is a solver's excess risk with the noise switched off
+	// (clip and k sweeps): clipping, sampling and optimization error.
+	RoleNoiseOff Role = "noise off"
+	// RoleClipBias is the clipping bias itself, F(w_C) − F* of the
+	// clipped population fixed point, computed at each point's C (clip
+	// and k sweeps).
+	RoleClipBias Role = "clipping bias"
 	// RoleCertificate is the paper's explicit-constant bound at the run's
 	// own parameters.
 	RoleCertificate Role = "certificate"
@@ -46,7 +50,8 @@ const (
 type Series struct {
 	Name string
 	Role Role
-	// Solver is the solver a measured, bias-only or certificate series
+	// Solver is the solver a measured, noise-off, clipping-bias or
+	// certificate series
 	// belongs to ("" otherwise).
 	Solver string
 	Color  color.Color
@@ -78,7 +83,7 @@ func (f *Figure) Visible(s Series) int {
 // The palettes. Solvers take the colour-blind-safe Okabe–Ito hues in
 // order (without its black, which is the start line's); bounds take dark
 // tones of their own; a solver's certificate is its colour darkened, its
-// bias-only curve its colour lightened, so that each series has a colour
+// noise-off curve its colour lightened, so that each series has a colour
 // of its own and yet shows whose it is.
 var (
 	solverColors = []color.Color{
@@ -233,7 +238,7 @@ func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XY
 		s.Glyph = "circle"
 	}
 	for _, p := range xys {
-		if role == RoleSolver || role == RoleBiasOnly || role == RoleMoment {
+		if role == RoleSolver || role == RoleNoiseOff || role == RoleMoment {
 			f.see(p.Y) // the measured values set the y range (finish)
 		}
 		f.seeX(p.X)
@@ -242,3 +247,7 @@ func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XY
 	f.legendAdd(name, thumbs...)
 	return nil
 }
+
+// clipBiasColor is the colour of the i-th solver's clipping bias: a dark
+// green of its own, lighter for each further solver.
+func clipBiasColor(i int) color.Color { return shade(color.RGBA{0, 100, 30, 255}, 0.25*float64(i%3)) }

@@ -100,7 +100,7 @@ func TestSlideFigures(t *testing.T) {
 			top, bottom := 1e9, -1.0
 			n := 0
 			for _, s := range f.Series() {
-				if s.Role != RoleSolver && s.Role != RoleMoment && s.Role != RoleBiasOnly || s.Arrow {
+				if s.Role != RoleSolver && s.Role != RoleMoment && s.Role != RoleNoiseOff || s.Arrow {
 					continue
 				}
 				n++

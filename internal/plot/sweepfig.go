@@ -30,8 +30,9 @@ type errPoints struct {
 // grid (a rate, constants set to 1) scaled to pass through the first
 // solver's points, so that only its slope is compared, with the theory's
 // slope beside the fitted one in the legend. A clip or k sweep (the
-// clipping trade-off) draws each solver's bias-only curve (noise off; its
-// colour lightened), writes the clipped fraction beside the first
+// clipping trade-off) draws each solver's noise-off curve (clipping,
+// sampling and optimization error; its colour lightened) and its clipping
+// bias F(w_C) − F* (a computed reference), writes the clipped fraction beside the first
 // solver's points, marks the prescribed C and the empirical best point
 // with vertical lines, and fits no slope.
 func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
@@ -117,9 +118,10 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 		}
 		drawn += len(xys)
 		if trade {
-			if err := f.addBiasOnly(s, si, solver); err != nil {
+			if err := f.addNoiseOff(s, si, solver); err != nil {
 				return nil, err
 			}
+			f.addClipBias(s, si, solver)
 			if si == 0 {
 				f.addClippedLabels(s, si)
 			}
@@ -175,20 +177,70 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 // guideNote says what a slope guide is.
 const guideNote = "Slope guides (thin): a theorem's bound with every constant set to 1 is a rate, not a level: each is drawn through the first solver's points, so only its slope is a claim (" + theory.RateMeaning + ")"
 
-// addBiasOnly draws solver si's bias-only curve (clip and k sweeps).
-func (f *Figure) addBiasOnly(s *engine.SweepReport, si int, solver string) error {
+// addNoiseOff draws solver si's noise-off curve (clip and k sweeps): the
+// same T, C, steps and draws without noise, so clipping, sampling and
+// optimization error together — at 0% clipped no bias at all.
+func (f *Figure) addNoiseOff(s *engine.SweepReport, si int, solver string) error {
 	var xys plotter.XYs
 	for _, p := range s.Points {
 		r := p.Reports[si]
-		if r.Refused == "" && drawable(r.BiasOnly.Mean) && drawable(p.Value) {
-			xys = append(xys, plotter.XY{X: p.Value, Y: r.BiasOnly.Mean})
+		if r.Refused == "" && drawable(r.NoiseOff.Mean) && drawable(p.Value) {
+			xys = append(xys, plotter.XY{X: p.Value, Y: r.NoiseOff.Mean})
 		}
 	}
 	if len(xys) == 0 {
 		return nil
 	}
-	name := SolverLabel(solver) + ": bias only (the same T, C, steps and draws, noise switched off)"
-	return f.addSeries(name, RoleBiasOnly, solver, xys, shade(solverColor(si), 0.45), nil, vg.Points(1.4), len(glyphs)-1-si)
+	name := SolverLabel(solver) + ": noise off (clipping + sampling + optimization: the same T, C, steps and draws without noise)"
+	return f.addSeries(name, RoleNoiseOff, solver, xys, shade(solverColor(si), 0.45), nil, vg.Points(1.4), len(glyphs)-1-si)
+}
+
+// addClipBias queues solver si's clipping bias over the grid (clip and k
+// sweeps): F(w_C) − F* of the clipped population fixed point at each
+// point's C, a computed value, drawn as a reference (where it is, or an
+// arrow at the edge it lies beyond); the points where it is 0 or not
+// computed are said in a note.
+func (f *Figure) addClipBias(s *engine.SweepReport, si int, solver string) {
+	var xys plotter.XYs
+	var zero, none []string
+	for _, p := range s.Points {
+		r := p.Reports[si]
+		if r.Refused != "" {
+			continue
+		}
+		switch v := r.ClipBias.Excess; {
+		case math.IsNaN(v):
+			none = append(none, num(p.Value))
+		case v <= 0:
+			zero = append(zero, num(p.Value))
+		case drawable(v) && drawable(p.Value):
+			xys = append(xys, plotter.XY{X: p.Value, Y: v})
+		}
+	}
+	sym := s.Sweep.Param
+	if sym == spec.SweepClip {
+		sym = "C"
+	}
+	all := len(xys) == 0 && len(none) == 0
+	switch {
+	case all && len(zero) > 0:
+		f.legendNote(fmt.Sprintf("%s: clipping bias F(w_C) − F* = 0 at every %s (the clipped population fixed point is the optimum: %s)", solver, sym, s.Points[0].Reports[si].ClipBias.Method))
+	case len(zero) > 0:
+		f.legendNote(fmt.Sprintf("%s: clipping bias F(w_C) − F* = 0 at %s = %s (not drawn: log axis)", solver, sym, strings.Join(zero, ", ")))
+	}
+	if len(none) > 0 {
+		f.legendNote(fmt.Sprintf("%s: clipping bias not computed at %s = %s (%s)", solver, sym, strings.Join(none, ", "), s.Points[0].Reports[si].ClipBias.Method))
+	}
+	if len(xys) == 0 {
+		return
+	}
+	lo, hi := span(xys)
+	label := solver + " bias " + num(lo)
+	if hi > lo {
+		label += " to " + num(hi)
+	}
+	f.addRef(reference{name: solver + ": clipping bias F(w_C) − F*, the clipped population fixed point's excess risk (computed; no sampling, optimization or noise)",
+		label: label, role: RoleClipBias, solver: solver, col: clipBiasColor(si), width: vg.Points(1.6), pts: xys})
 }
 
 // addClippedLabels writes the clipped fraction beside each of solver si's

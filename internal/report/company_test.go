@@ -109,12 +109,12 @@ func jsonRowsOf(t *testing.T, rep *engine.SweepReport, solver string) []string {
 	return out
 }
 
-// TestSweepBiasOnlyIsTheNoiseFreeRun: the BIAS ONLY column is a run of the
+// TestSweepNoiseOffIsTheNoiseFreeRun: the NOISE OFF column is a run of the
 // same schedule without noise on the same draws. For dp-sgd that is the
 // run at ε = ∞ (noise multiplier 0) with the point's C, step and T given
 // and the same seed: the two means agree bit for bit. (dp-sgd once ignored
-// the noise switch, and its BIAS ONLY equalled its MEAN.)
-func TestSweepBiasOnlyIsTheNoiseFreeRun(t *testing.T) {
+// the noise switch, and its noise-off value equalled its MEAN.)
+func TestSweepNoiseOffIsTheNoiseFreeRun(t *testing.T) {
 	s := spec.Spec{Scenario: "linreg-t", Class: "smooth-convex", Solver: "dp-sgd", N: 2000, D: 3, Trials: 2, Seed: 5}
 	r, err := s.Resolve()
 	if err != nil {
@@ -136,11 +136,11 @@ func TestSweepBiasOnlyIsTheNoiseFreeRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if row.BiasOnly.Mean != free.Excess.Mean {
-			t.Errorf("C = %g: BIAS ONLY %v, the noise-free run %v", p.Value, row.BiasOnly.Mean, free.Excess.Mean)
+		if row.NoiseOff.Mean != free.Excess.Mean {
+			t.Errorf("C = %g: NOISE OFF %v, the noise-free run %v", p.Value, row.NoiseOff.Mean, free.Excess.Mean)
 		}
-		if row.BiasOnly.Mean == row.Excess.Mean {
-			t.Errorf("C = %g: BIAS ONLY equals MEAN (%v): the noise was not switched off", p.Value, row.Excess.Mean)
+		if row.NoiseOff.Mean == row.Excess.Mean {
+			t.Errorf("C = %g: NOISE OFF equals MEAN (%v): the noise was not switched off", p.Value, row.Excess.Mean)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/scenarios"
 	"dpso/solvers"
 	"dpso/theory"
 )
@@ -117,10 +118,18 @@ type SweepRowJSON struct {
 	// Clipped is the mean fraction of per-sample gradients clipped
 	// (absent for a solver that does not clip).
 	Clipped *float64 `json:"clipped,omitempty"`
-	// BiasOnly is the mean excess risk of the same T, C, steps and draws
-	// with the noise switched off (clip and k sweeps).
-	BiasOnly       *float64 `json:"bias_only,omitempty"`
-	BiasOnlyStderr *float64 `json:"bias_only_stderr,omitempty"`
+	// NoiseOff is the mean excess risk of the same T, C, steps and draws
+	// with the noise switched off (clip and k sweeps): what clipping,
+	// sampling and optimization leave, not the clipping bias alone.
+	NoiseOff       *float64 `json:"noise_off,omitempty"`
+	NoiseOffStderr *float64 `json:"noise_off_stderr,omitempty"`
+	// ClipBias is the clipping bias itself at the solver's C, F(w_C) − F*
+	// of the clipped population fixed point, with its Monte Carlo error
+	// (0 when exact) and how it was computed, or why not (clip and k
+	// sweeps; null when not computed).
+	ClipBias       *float64 `json:"clip_bias,omitempty"`
+	ClipBiasStderr *float64 `json:"clip_bias_stderr,omitempty"`
+	ClipBiasMethod string   `json:"clip_bias_method,omitempty"`
 	// W0Excess is F(w₀) − F* at this point.
 	W0Excess *float64 `json:"w0_excess"`
 	// Certificate is the certificate's value at this point's parameters
@@ -204,7 +213,7 @@ func Sweep(rep *engine.SweepReport) SweepJSON {
 	j.Reference = &SweepReferenceJSON{Values: make([]*float64, len(rep.Points)), Meaning: ReferenceMeaning}
 	if user {
 		j.W0Excess.Private = falsePtr()
-		j.Diagnostics = &DiagnosticsJSON{Fields: []string{"mean", "stderr", "median", "q1", "q3", "trials", "slopes", "w0_excess", "clipped", "bias_only"}, Private: false, Note: DiagnosticNote}
+		j.Diagnostics = &DiagnosticsJSON{Fields: []string{"mean", "stderr", "median", "q1", "q3", "trials", "slopes", "w0_excess", "clipped", "noise_off", "clip_bias"}, Private: false, Note: DiagnosticNote}
 	}
 	for i, p := range rep.Points {
 		j.Grid[i] = p.Value
@@ -228,8 +237,9 @@ func Sweep(rep *engine.SweepReport) SweepJSON {
 					row.Trials[ti] = JSONNum(t.Excess)
 				}
 				row.Clipped = JSONNum(r.Clipped)
-				if rep.BiasOnly {
-					row.BiasOnly, row.BiasOnlyStderr = JSONNum(r.BiasOnly.Mean), JSONNum(r.BiasOnly.SE)
+				if rep.NoiseOff {
+					row.NoiseOff, row.NoiseOffStderr = JSONNum(r.NoiseOff.Mean), JSONNum(r.NoiseOff.SE)
+					row.ClipBias, row.ClipBiasStderr, row.ClipBiasMethod = JSONNum(r.ClipBias.Excess), JSONNum(r.ClipBias.SE), r.ClipBias.Method
 				}
 				if c := r.Certified.Cert; c != nil {
 					row.Certificate, row.CertificateID = JSONNum(c.Value), c.ID
@@ -330,7 +340,7 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) (err error) {
 	if !sweepDiagnosticPrivate(rep) && s.Data != "" {
 		cols := "MEAN, ± S.E., W₀"
 		if trade {
-			cols = "MEAN, ± S.E., BIAS ONLY, CLIPPED, W₀ (and the empirical best points)"
+			cols = "MEAN, ± S.E., NOISE OFF, CLIP BIAS, CLIPPED, W₀ (and the empirical best points)"
 		}
 		fmt.Fprintf(w, "%s (and the slopes) are %s.\n", cols, DiagnosticNote)
 	}
@@ -345,7 +355,7 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) (err error) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{strings.ToUpper(param), "SOLVER", "MEAN", "± S.E."}
 	if trade {
-		head = append(head, "BIAS ONLY", "CLIPPED")
+		head = append(head, "NOISE OFF", "CLIP BIAS", "CLIPPED")
 	}
 	head = append(head, "W₀", "REF.", "CERT.", "ε' (δ = "+n6(sweepDelta(rep))+")")
 	for _, b := range bounds {
@@ -358,13 +368,13 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) (err error) {
 			if r.Refused != "" {
 				row = append(row, "refused", "—")
 				if trade {
-					row = append(row, "—", "—")
+					row = append(row, "—", "—", "—")
 				}
 				row = append(row, n4(r.W0.Mean), n4(sweepReference(p)), "—", "—")
 			} else {
 				row = append(row, n4(r.Excess.Mean), seText(r.Excess.SE))
 				if trade {
-					row = append(row, n4(r.BiasOnly.Mean), Percent(r.Clipped))
+					row = append(row, n4(r.NoiseOff.Mean), clipBiasCell(r.ClipBias), Percent(r.Clipped))
 				}
 				e, _ := EpsDelta(r)
 				row = append(row, n4(r.W0.Mean), n4(sweepReference(p)), certCell(r.Certified, r.W0.Mean), n4(e))
@@ -452,7 +462,10 @@ func writeTradeOff(w io.Writer, rep *engine.SweepReport) {
 		}
 		fmt.Fprintf(w, "Empirical best %s for %s: %s = %s, mean excess risk %s ± %s.\n", param, b.Solver, param, n4(b.Value), n4(b.Excess.Mean), seText(b.Excess.SE))
 	}
-	fmt.Fprintln(w, "BIAS ONLY: the same T, C, steps and draws with the noise switched off (the clipping bias's share); CLIPPED: mean fraction of per-sample gradients clipped.")
+	fmt.Fprintln(w, "NOISE OFF: the same T, C, steps and draws with the noise switched off (clipping, sampling and optimization error together); CLIP BIAS: the clipping bias itself, F(w_C) − F* of the clipped population fixed point (± its Monte Carlo error; — where not computed); CLIPPED: mean fraction of per-sample gradients clipped.")
+	if m := clipBiasMethods(rep); m != "" {
+		fmt.Fprintln(w, "CLIP BIAS here: "+m+".")
+	}
 	fmt.Fprintln(w, "No slope is fitted: a trade-off is not a power law.")
 }
 
@@ -511,6 +524,52 @@ func sweepDelta(rep *engine.SweepReport) float64 {
 }
 
 // seText is a standard error, "—" when it does not exist (one trial).
+// clipBiasCell is a clipping bias in a sweep table: its value, ± its Monte
+// Carlo error when it has one, "—" when not computed.
+func clipBiasCell(b scenarios.ClipBias) string {
+	switch {
+	case math.IsNaN(b.Excess):
+		return "—"
+	case b.SE > 0:
+		return n4(b.Excess) + " ± " + n4(b.SE)
+	}
+	return n4(b.Excess)
+}
+
+// clipBiasMethods says how the sweep's clipping biases were computed (or
+// why not), each way once with the grid values where it applied when that
+// is not every point.
+func clipBiasMethods(rep *engine.SweepReport) string {
+	var order []string
+	where := map[string][]string{}
+	total := 0
+	for _, p := range rep.Points {
+		for si, r := range p.Reports {
+			if r.Refused != "" || r.ClipBias.Method == "" {
+				continue
+			}
+			total++
+			m := r.ClipBias.Method
+			if len(rep.Solvers) > 1 {
+				m = rep.Solvers[si] + ": " + m
+			}
+			if _, ok := where[m]; !ok {
+				order = append(order, m)
+			}
+			where[m] = append(where[m], n4(p.Value))
+		}
+	}
+	var parts []string
+	for _, m := range order {
+		if len(where[m]) == total {
+			parts = append(parts, m)
+			continue
+		}
+		parts = append(parts, m+" (at "+rep.Sweep.Param+" = "+strings.Join(where[m], ", ")+")")
+	}
+	return strings.Join(parts, "; ")
+}
+
 func seText(se float64) string {
 	if math.IsNaN(se) {
 		return "—"

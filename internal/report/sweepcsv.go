@@ -12,12 +12,12 @@ import (
 
 // WriteSweepCSV writes `dpso sweep --csv` in long format, one row per
 // (point, solver): the swept parameter's value, solver, mean, stderr,
-// median, q1, q3, clipped, bias_only, w0_excess, reference (the
+// median, q1, q3, clipped, noise_off, clip_bias, w0_excess, reference (the
 // non-private reference), certificate, eps_delta, every parameter the
 // sweep held fixed (sweepFixedColumns: the problem, n, d, k, ε, δ, D,
 // trials), each bound's value, and the citation's columns (cit nil: none).
-// A cell is empty where a value does not exist (bias_only outside clip and
-// k sweeps, clipped for a solver that does not clip, a certificate that
+// A cell is empty where a value does not exist (noise_off and clip_bias
+// outside clip and k sweeps, clip_bias where it is not computed, clipped for a solver that does not clip, a certificate that
 // does not apply or whose condition fails).
 func WriteSweepCSV(w io.Writer, rep *engine.SweepReport, cit *Citation) error {
 	return writeSweepCSV(w, "", nil, []*engine.SweepReport{rep}, cit)
@@ -75,7 +75,7 @@ func writeSweepCSV(w io.Writer, outer string, outerValues []float64, reps []*eng
 	if outer != "" {
 		head = append(head, outer)
 	}
-	head = append(head, param, "solver", "mean", "stderr", "median", "q1", "q3", "clipped", "bias_only", "w0_excess", "reference", "certificate", "eps_delta")
+	head = append(head, param, "solver", "mean", "stderr", "median", "q1", "q3", "clipped", "noise_off", "clip_bias", "w0_excess", "reference", "certificate", "eps_delta")
 	var fixed []string
 	for _, f := range sweepFixedColumns {
 		if f != param && f != outer {
@@ -98,7 +98,7 @@ func writeSweepCSV(w io.Writer, outer string, outerValues []float64, reps []*eng
 				}
 				row = append(row, csvCell(p.Value), rep.Solvers[si], csvCell(r.Excess.Mean), csvCell(r.Excess.SE),
 					csvCell(r.Excess.Median), csvCell(r.Excess.Q1), csvCell(r.Excess.Q3),
-					csvCell(r.Clipped), csvCell(r.BiasOnly.Mean), csvCell(r.W0.Mean), csvCell(sweepReference(p)), csvCell(r.Certified.Value()), csvCell(e))
+					csvCell(r.Clipped), csvCell(r.NoiseOff.Mean), csvCell(r.ClipBias.Excess), csvCell(r.W0.Mean), csvCell(sweepReference(p)), csvCell(r.Certified.Value()), csvCell(e))
 				for _, f := range fixed {
 					row = append(row, fixedCell(r, f))
 				}

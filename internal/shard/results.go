@@ -126,7 +126,7 @@ type (
 		Params               wparams
 		GradEvals, NonFinite int64
 		Clipped, Fed         int64
-		BiasOnly             num
+		NoiseOff             num
 		Reference, RefWidth  num
 		ReferenceNote        string
 		BudgetBound          bool
@@ -151,7 +151,7 @@ func toWire(r engine.TrialResult) wresult {
 			}),
 			p.BudgetBound, p.GradEvals, p.Notes},
 		GradEvals: r.GradEvals, NonFinite: r.NonFinite, Clipped: r.Clipped, Fed: r.Fed,
-		BiasOnly: num(r.BiasOnly), Reference: num(r.Reference), RefWidth: num(r.ReferenceWidth), ReferenceNote: r.ReferenceNote,
+		NoiseOff: num(r.NoiseOff), Reference: num(r.Reference), RefWidth: num(r.ReferenceWidth), ReferenceNote: r.ReferenceNote,
 		BudgetBound: r.BudgetBound, Notes: r.Notes,
 		Trace: each(r.Trace, func(t engine.TracePoint) wtrace {
 			return wtrace{t.Iter, t.GradEvals, num(t.Excess), num(t.SE)}
@@ -178,7 +178,7 @@ func (w wresult) result() engine.TrialResult {
 			}),
 			BudgetBound: p.BudgetBound, GradEvals: p.GradEvals, Notes: p.Notes},
 		GradEvals: w.GradEvals, NonFinite: w.NonFinite, Clipped: w.Clipped, Fed: w.Fed,
-		BiasOnly: float64(w.BiasOnly), Reference: float64(w.Reference), ReferenceWidth: float64(w.RefWidth), ReferenceNote: w.ReferenceNote,
+		NoiseOff: float64(w.NoiseOff), Reference: float64(w.Reference), ReferenceWidth: float64(w.RefWidth), ReferenceNote: w.ReferenceNote,
 		BudgetBound: w.BudgetBound, Notes: w.Notes,
 		Trace: each(w.Trace, func(t wtrace) engine.TracePoint {
 			return engine.TracePoint{Iter: t.Iter, GradEvals: t.GradEvals, Excess: float64(t.Excess), SE: float64(t.SE)}

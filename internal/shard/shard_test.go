@@ -133,7 +133,7 @@ func TestExactCodecRoundTrip(t *testing.T) {
 // of range or a number in another form is refused, not read as zero or
 // rounded.
 func TestExactCodecRefuses(t *testing.T) {
-	good, err := marshalResults([]engine.TrialResult{{Excess: 0.5, BiasOnly: math.NaN(), Spent: ledger.Cost{Rho: math.Inf(1)}}})
+	good, err := marshalResults([]engine.TrialResult{{Excess: 0.5, NoiseOff: math.NaN(), Spent: ledger.Cost{Rho: math.Inf(1)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
