@@ -1,21 +1,18 @@
 package vec
 
-// DotSq and ScaleDot fuse two of gonum's passes into one and give its
+// The kernels below fuse two of gonum's passes into one and give its
 // results to the bit: their dot products are summed as floats.Dot sums
 // them on amd64 (its SSE2 kernel DotUnitary): four partial sums
 // s_{i mod 4} over the largest multiple of 4 entries, the remaining
 // entries added to s₀, and (s₀ + s₂) + (s₁ + s₃), every product rounded
 // before it is added. On amd64 they are SSE2 assembly (dot_amd64.s) with
-// the same two-lane accumulators; elsewhere the Go loops below (the
-// products converted with float64(·), so that the compiler never fuses a
-// multiply-add), which TestKernelsMatchGonum holds to the same bits.
-
-// DotSq returns ⟨w, a⟩ and ‖a‖² in one pass over a, each summed as
-// floats.Dot sums it; len(w) ≥ len(a).
-func DotSq(w, a []float64) (wa, aa float64) {
-	w = w[:len(a)]
-	return dotSq(w, a)
-}
+// the same two-lane accumulators. The Go loops named *Generic are their
+// platform fallbacks: what dot_other.go runs on every other architecture
+// (the products converted with float64(·), so that the compiler never
+// fuses a multiply-add), and the reference TestKernelsMatchGonum and
+// TestRowKernelsMatchGonum hold the assembly to, bit for bit. On amd64
+// nothing but the tests calls them (deadcode lists them: they are these
+// documented fallbacks).
 
 // Axpy adds c·x to y: y_i += c·x_i, each product rounded before the sum,
 // as floats.AddScaled does (element by element, so to the bit); len(y) ≥
@@ -99,7 +96,7 @@ func DotRows(dst, w, xs []float64, stride int) {
 	dotRows(dst, w, xs, stride)
 }
 
-// DotSqRows sets dst[i], sq[i] = DotSq(w, row i) for i < len(dst) (sq as
+// DotSqRows sets dst[i], sq[i] = ⟨w, row i⟩, ‖row i‖² for i < len(dst) (sq as
 // long as dst).
 func DotSqRows(dst, sq, w, xs []float64, stride int) {
 	checkRows(len(dst), len(w), len(xs), stride)

@@ -1,10 +1,5 @@
 package vec
 
-// dotSq is dotSqGeneric in SSE2 assembly; len(w) = len(a).
-//
-//go:noescape
-func dotSq(w, a []float64) (wa, aa float64)
-
 // scaleDot is scaleDotGeneric in SSE2 assembly; len(w) = len(a).
 //
 //go:noescape

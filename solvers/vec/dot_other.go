@@ -2,7 +2,6 @@
 
 package vec
 
-func dotSq(w, a []float64) (wa, aa float64)          { return dotSqGeneric(w, a) }
 func scaleDot(c float64, a, w []float64) float64     { return scaleDotGeneric(c, a, w) }
 func axpy(c float64, x, y []float64)                 { axpyGeneric(c, x, y) }
 func dotRows(dst, w, xs []float64, stride int)       { dotRowsGeneric(dst, w, xs, stride) }
