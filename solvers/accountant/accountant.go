@@ -139,23 +139,6 @@ func RDPEpsilon(m Mechanism, delta float64, orders []float64) (eps, order float6
 	return EpsFromRDP(orders, ComposedRDP(m.Adjacency, m.Q, m.Sigma, m.Steps, orders), delta)
 }
 
-// RDPDelta is δ of m at ε' by the RDP accountant, and the order attaining it.
-func RDPDelta(m Mechanism, epsPrime float64, orders []float64) (delta, order float64, err error) {
-	if err := m.check(); err != nil {
-		return math.NaN(), math.NaN(), err
-	}
-	if e, ok := m.trivial(); ok {
-		if e == 0 {
-			return 0, math.NaN(), nil
-		}
-		return 1, math.NaN(), nil
-	}
-	if orders == nil {
-		orders = DefaultOrders()
-	}
-	return DeltaFromRDP(orders, ComposedRDP(m.Adjacency, m.Q, m.Sigma, m.Steps, orders), epsPrime)
-}
-
 func checkDelta(delta float64) error {
 	if !(delta > 0 && delta < 1) {
 		return fmt.Errorf("δ = %g; want δ in (0, 1)", delta)

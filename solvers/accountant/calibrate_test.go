@@ -210,7 +210,7 @@ func TestChernoffWindowHoldsItsMass(t *testing.T) {
 	n := len(p.probs)
 	for _, tau := range []float64{1e-3, 1e-6, 1e-9, 1e-12} {
 		t.Run(fmt.Sprintf("tau=%g", tau), func(t *testing.T) {
-			lo, hi := chernoffWindow(p.probs, T, tau)
+			lo, hi := chernoffWindowHint(p.probs, T, tau, nil)
 			var below, above float64
 			for i, v := range conv {
 				if i < lo {
@@ -248,7 +248,7 @@ func TestChernoffWindowHoldsItsMass(t *testing.T) {
 	}
 }
 
-// chernoffWindowAll is chernoffWindow's bound at every one of its λ (the
+// chernoffWindowAll is chernoffWindowHint's bound at every one of its λ (the
 // search's reference).
 func chernoffWindowAll(probs []float64, T int, tau float64) (lo, hi int) {
 	n := len(probs)
@@ -272,7 +272,7 @@ func chernoffWindowAll(probs []float64, T int, tau float64) (lo, hi int) {
 }
 
 // The search over λ finds the window of the least bound over all of
-// chernoffWindow's λ (the bound is quasiconvex in λ), with or without a
+// chernoffWindowHint's λ (the bound is quasiconvex in λ), with or without a
 // hint, a good one (the previous σ's) or a bad one (either end of the
 // grid), on one-step distributions from dp-sgd's defaults (q = 0.00256,
 // T = 1954, both adjacencies, the coarse grid) to a large q and a small T.

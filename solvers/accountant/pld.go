@@ -278,30 +278,3 @@ func PLDBounds(m Mechanism, delta float64, o PLDOptions) (lower, upper float64, 
 	}
 	return math.Min(lower, upper), upper, nil
 }
-
-// PLDDelta is δ of m at ε' by the PLD accountant (pessimistic): the
-// composed hockey-stick divergence, under add/remove the maximum over its
-// two directions.
-func PLDDelta(m Mechanism, epsPrime float64, o PLDOptions) (float64, error) {
-	if err := m.check(); err != nil {
-		return math.NaN(), err
-	}
-	if !(epsPrime >= 0) {
-		return math.NaN(), fmt.Errorf("ε' = %g; want ε' ≥ 0", epsPrime)
-	}
-	if e, ok := m.trivial(); ok {
-		if e == 0 {
-			return 0, nil
-		}
-		return 1, nil
-	}
-	ps, _, err := composedPLD(m, o)
-	if err != nil {
-		return math.NaN(), err
-	}
-	var d float64
-	for _, p := range ps {
-		d = math.Max(d, p.deltaForEps(epsPrime))
-	}
-	return d, nil
-}

@@ -199,3 +199,46 @@ func TestClamp01IsMinMax(t *testing.T) {
 		}
 	}
 }
+
+// PLDDelta is δ of m at ε' by the PLD accountant (pessimistic), for the
+// published δ-side values (the accountant itself answers ε' only): the
+// composed hockey-stick divergence, under add/remove the maximum over its
+// two directions.
+func PLDDelta(m Mechanism, epsPrime float64, o PLDOptions) (float64, error) {
+	if err := m.check(); err != nil {
+		return math.NaN(), err
+	}
+	if !(epsPrime >= 0) {
+		return math.NaN(), fmt.Errorf("ε' = %g; want ε' ≥ 0", epsPrime)
+	}
+	if e, ok := m.trivial(); ok {
+		if e == 0 {
+			return 0, nil
+		}
+		return 1, nil
+	}
+	ps, _, err := composedPLD(m, o)
+	if err != nil {
+		return math.NaN(), err
+	}
+	var d float64
+	for _, p := range ps {
+		d = math.Max(d, p.deltaForEps(epsPrime))
+	}
+	return d, nil
+}
+
+// deltaForEps is the ε'-hockey-stick divergence of the distribution,
+// δ(ε') = inf + Σ_{ℓ > ε'} (1 − e^{ε'−ℓ}) p_ℓ: the δ for which a mechanism
+// with this privacy loss distribution is (ε', δ)-DP (Sommer et al. 2019,
+// Observation 1 of dp_accounting's supplementary notes).
+func (p *pmf) deltaForEps(eps float64) float64 {
+	d := p.inf
+	for i, pr := range p.probs {
+		l := float64(p.lower+i) * p.h
+		if l > eps && pr > 0 {
+			d += -math.Expm1(eps-l) * pr
+		}
+	}
+	return math.Min(1, d)
+}

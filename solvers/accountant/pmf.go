@@ -20,23 +20,9 @@ type pmf struct {
 	inf   float64
 }
 
-// deltaForEps is the ε'-hockey-stick divergence of the distribution,
-// δ(ε') = inf + Σ_{ℓ > ε'} (1 − e^{ε'−ℓ}) p_ℓ: the δ for which a mechanism
-// with this privacy loss distribution is (ε', δ)-DP (Sommer et al. 2019,
-// Observation 1 of dp_accounting's supplementary notes).
-func (p *pmf) deltaForEps(eps float64) float64 {
-	d := p.inf
-	for i, pr := range p.probs {
-		l := float64(p.lower+i) * p.h
-		if l > eps && pr > 0 {
-			d += -math.Expm1(eps-l) * pr
-		}
-	}
-	return math.Min(1, d)
-}
-
-// epsForDelta is the smallest ε' ≥ 0 with deltaForEps(ε') ≤ δ (+Inf when
-// the mass at +∞ exceeds δ), by dp_accounting's _get_epsilon_for_delta: on
+// epsForDelta is the smallest ε' ≥ 0 with δ(ε') ≤ δ, where δ(ε') = inf +
+// Σ_{ℓ > ε'} (1 − e^{ε'−ℓ}) p_ℓ is the ε'-hockey-stick divergence (+Inf
+// when the mass at +∞ exceeds δ), by dp_accounting's _get_epsilon_for_delta: on
 // the interval between two consecutive losses δ(ε') = U − e^{ε'}L with U,
 // L the masses of μ_upper and μ_lower above it, so ε' = ln((U − δ)/L).
 // L = Σ e^{−ℓ}p_ℓ is kept as its logarithm: past ℓ ≈ 745 (ε' in the
@@ -114,7 +100,7 @@ func (p *pmf) epsForDeltaLog(delta float64) float64 {
 // selfComposeIn returns the distribution of the sum of T independent copies
 // (the privacy loss of T-fold composition), by FFT with the tails truncated
 // as dp_accounting's DensePLDPmf.self_compose with tail_mass_truncation τ:
-// Chernoff bounds (chernoffWindow) give an index window outside which the
+// Chernoff bounds (chernoffWindowHint) give an index window outside which the
 // composed mass is at most τ/2 on each side; the FFT of a length L ≥ the
 // window (L = 2^a 3^b 5^c) computes the window's masses plus the
 // wrapped-around (non-negative) mass from outside it, and τ is added to the
@@ -287,7 +273,7 @@ const maxFFTLen = MaxGridPoints
 // privacy loss and the length of the composition's FFT.
 const MaxGridPoints = 1 << 22
 
-// chernoffWindow is the index window [lo, hi] of the T-fold
+// chernoffWindowHint is the index window [lo, hi] of the T-fold
 // self-convolution of probs (indices 0..T(n−1)) outside which the mass is
 // at most τ/2 on each side, by the Chernoff bound P(S ≥ a) ≤ e^{−λa}M(λ)^T
 // for λ > 0 (and P(S ≤ a) ≤ e^{−λa}M(λ)^T for λ < 0), M the moment
@@ -312,10 +298,6 @@ const MaxGridPoints = 1 << 22
 // point, and evaluates neighbours four at a time until the best point
 // evaluated has both neighbours evaluated and no better. hint (nil: none)
 // is updated to the best indices (each plus one; 0: none).
-func chernoffWindow(probs []float64, T int, tau float64) (lo, hi int) {
-	return chernoffWindowHint(probs, T, tau, nil)
-}
-
 func chernoffWindowHint(probs []float64, T int, tau float64, hint *[2]int) (lo, hi int) {
 	n := len(probs)
 	hi = (n - 1) * T
@@ -401,7 +383,7 @@ func chernoffWindowHint(probs []float64, T int, tau float64, hint *[2]int) (lo, 
 	return lo, hi
 }
 
-// chernoffOrders is the number of λ chernoffWindow tries on each side.
+// chernoffOrders is the number of λ chernoffWindowHint tries on each side.
 const chernoffOrders = 32
 
 // sumExpDecay returns ln Σ_k p_k e^{−μ_j k} for four μ_j at once (four
