@@ -35,7 +35,7 @@ func (r *runner) pulse(s *slot, nb int) {
 	r.cfg.Pulse(r.gradEvals + done)
 }
 
-// tickPulse is the pulse of a solver that feeds its oracle itself (tick):
+// tickPulse is the pulse of a solver that feeds its oracle itself (ticks):
 // once per PulseWork floats of gradient evaluations.
 func (r *runner) tickPulse() {
 	if r.cfg.Pulse == nil || r.gradEvals < r.nextPulse {

@@ -30,9 +30,9 @@ func checkInterval(d int) int64 {
 	return int64(max(1, min(cancelEvery, (cancelWork+d-1)/d)))
 }
 
-// testLedgerHook, when set (by tests only, never concurrently with runs),
-// sees every run's ledger before the final check.
-var testLedgerHook func(solver string, l *ledger.Ledger)
+// testChargeHook, when set (by tests only, never concurrently with runs),
+// sees every charge a run makes to its ledger, as the ledger receives it.
+var testChargeHook func(lo, hi int, c ledger.Cost)
 
 // errShortData is returned when a dataset yields fewer samples than Len.
 var errShortData = errors.New("the dataset ended before Len() samples were read")
@@ -88,7 +88,6 @@ type runner struct {
 	src     source
 
 	gradEvals int64
-	every     int64 // tick's context-check interval
 	nonFinite int64
 	clipped   int64 // vectors clipping changed, over all calls
 	fed       int64 // vectors fed, over all calls
@@ -176,7 +175,6 @@ func newRunner(ctx context.Context, p Problem, cfg Config, oracleName string, pr
 		rng:     NewRand(cfg.Rand, cfg.Seed, cfg.Trial, "noise"),
 		est:     make([]float64, d),
 		g:       make([]float64, d),
-		every:   checkInterval(sd),
 		block:   max(1, min(int(checkInterval(sd)), 4096/max(sd, 1))),
 		workers: max(1, cfg.Workers),
 		minPar:  parallelMinFloats,
@@ -288,21 +286,9 @@ func (r *runner) finish(lo, hi int) error {
 	return nil
 }
 
-// tick counts one gradient evaluation made outside call (a solver that
-// feeds an oracle itself, sample by sample, on its own goroutine) and
-// checks the context every checkInterval(sd) evaluations.
-func (r *runner) tick() error {
-	r.gradEvals++
-	if r.gradEvals%r.every == 0 {
-		r.tickPulse()
-		return r.ctx.Err()
-	}
-	return nil
-}
-
-// ticks counts a block of n gradient evaluations made outside call (at
-// most checkInterval(sd) of them), pulses as tick does and checks the
-// context.
+// ticks counts a block of n gradient evaluations made outside call (a
+// solver that feeds an oracle itself, a block at a time: at most
+// checkInterval(sd) of them), pulses (tickPulse) and checks the context.
 func (r *runner) ticks(n int) error {
 	r.gradEvals += int64(n)
 	r.tickPulse()
@@ -541,9 +527,6 @@ func (r *runner) end(w []float64, res *Result) error {
 	res.Spent = r.led.Spent()
 	res.Events = r.led.Events()
 	res.Rand = r.cfg.Rand
-	if testLedgerHook != nil {
-		testLedgerHook(res.Solver, r.led)
-	}
 	if err := r.led.Check(res.Budget); err != nil {
 		return fmt.Errorf("%s: %w (this is a bug in the solver's batch schedule)", res.Solver, err)
 	}
@@ -607,6 +590,9 @@ func (c *chargeBuf) flush() error {
 		m := float64(c.count)
 		total := ledger.Cost{Rho: c.cost.Rho * m, Eps: c.cost.Eps * m, Delta: c.cost.Delta * m}
 		c.count = 0
+		if testChargeHook != nil {
+			testChargeHook(c.lo, c.hi, total)
+		}
 		if err := c.led.Charge(c.lo, c.hi, total); err != nil && c.err == nil {
 			c.err = err
 		}

@@ -77,7 +77,6 @@ type charge struct {
 type Ledger struct {
 	n       int
 	charges []charge
-	calls   int
 
 	// ordered: the stored ranges are pairwise disjoint and sorted, so the
 	// maximum per-sample cost is the maximum entry cost, kept in spent.
@@ -98,16 +97,6 @@ type event struct {
 // New returns an empty ledger for a dataset of n samples.
 func New(n int) *Ledger { return &Ledger{n: n, ordered: true} }
 
-// N is the dataset size the ledger was made for.
-func (l *Ledger) N() int { return l.n }
-
-// Calls is the number of charges recorded.
-func (l *Ledger) Calls() int { return l.calls }
-
-// Ranges is the number of stored index ranges (the ledger's memory is
-// proportional to it).
-func (l *Ledger) Ranges() int { return len(l.charges) }
-
 // Charge records that one mechanism with cost c read samples [lo, hi).
 // It returns an error (and records nothing) for a range that is empty or
 // not inside [0, N), or for a negative or NaN cost component (+Inf, a
@@ -119,7 +108,6 @@ func (l *Ledger) Charge(lo, hi int, c Cost) error {
 	if !(c.Rho >= 0) || !(c.Eps >= 0) || !(c.Delta >= 0) {
 		return fmt.Errorf("ledger: invalid cost ρ = %g, ε = %g, δ = %g (each must be ≥ 0, +Inf allowed)", c.Rho, c.Eps, c.Delta)
 	}
-	l.calls++
 	k := len(l.charges) - 1
 	if k >= 0 && l.charges[k].lo == lo && l.charges[k].hi == hi {
 		l.charges[k].cost = l.charges[k].cost.Add(c)
@@ -189,18 +177,6 @@ func (l *Ledger) Spent() Cost {
 	l.events = ev
 	l.spent, l.dirty = best.cost(), false
 	return l.spent
-}
-
-// PerSample is the composed cost of sample i: the sum of the costs of the
-// charges whose range contains i. It is O(number of stored ranges).
-func (l *Ledger) PerSample(i int) Cost {
-	var s Cost
-	for _, c := range l.charges {
-		if c.lo <= i && i < c.hi {
-			s = s.Add(c.cost)
-		}
-	}
-	return s
 }
 
 // sweepSum is a running sum of costs in which +Inf terms are counted

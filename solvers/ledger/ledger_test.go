@@ -47,7 +47,7 @@ func TestSpentHandMade(t *testing.T) {
 		sched  []span
 		want   Cost
 		ranges int          // stored entries after the schedule
-		probe  map[int]Cost // PerSample checks
+		probe  map[int]Cost // per-sample checks
 	}{
 		{"disjoint batches in order", 30, []span{{0, 10, rho(.5)}, {10, 20, rho(.5)}, {20, 30, rho(.5)}},
 			rho(.5), 2, map[int]Cost{0: rho(.5), 9: rho(.5), 10: rho(.5), 29: rho(.5)}},
@@ -83,15 +83,12 @@ func TestSpentHandMade(t *testing.T) {
 			if got := bruteSpent(tc.n, tc.sched); !closeCost(got, tc.want) {
 				t.Fatalf("test table is wrong: brute force gives %+v", got)
 			}
-			if l.Ranges() != tc.ranges {
-				t.Errorf("Ranges = %d, want %d", l.Ranges(), tc.ranges)
-			}
-			if l.Calls() != len(tc.sched) {
-				t.Errorf("Calls = %d, want %d", l.Calls(), len(tc.sched))
+			if len(l.charges) != tc.ranges {
+				t.Errorf("stored ranges = %d, want %d", len(l.charges), tc.ranges)
 			}
 			for i, want := range tc.probe {
-				if got := l.PerSample(i); !closeCost(got, want) {
-					t.Errorf("PerSample(%d) = %+v, want %+v", i, got, want)
+				if got := perSample(l, i); !closeCost(got, want) {
+					t.Errorf("per-sample cost(%d) = %+v, want %+v", i, got, want)
 				}
 			}
 		})
@@ -142,8 +139,8 @@ func TestCheckFullBatchShares(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if l.Ranges() != 1 {
-				t.Errorf("T = %d: Ranges = %d, want 1", T, l.Ranges())
+			if len(l.charges) != 1 {
+				t.Errorf("T = %d: stored ranges = %d, want 1", T, len(l.charges))
 			}
 			if err := l.Check(budget); err != nil {
 				t.Errorf("T = %d: %v", T, err)
@@ -181,7 +178,7 @@ func TestChargeRejects(t *testing.T) {
 			if err := l.Charge(tc.lo, tc.hi, tc.c); err == nil {
 				t.Errorf("Charge(%d, %d, %+v) accepted", tc.lo, tc.hi, tc.c)
 			}
-			if l.Calls() != 0 || l.Ranges() != 0 || !l.Spent().IsZero() {
+			if len(l.charges) != 0 || !l.Spent().IsZero() {
 				t.Errorf("Charge(%d, %d, %+v) recorded something", tc.lo, tc.hi, tc.c)
 			}
 		})
@@ -235,8 +232,8 @@ func TestSpentMatchesBruteForce(t *testing.T) {
 					want = want.Add(s.c)
 				}
 			}
-			if got := l.PerSample(i); !closeCost(got, want) {
-				t.Fatalf("trial %d: PerSample(%d) = %+v, want %+v", trial, i, got, want)
+			if got := perSample(l, i); !closeCost(got, want) {
+				t.Fatalf("trial %d: per-sample cost(%d) = %+v, want %+v", trial, i, got, want)
 			}
 		}
 	}
@@ -261,14 +258,11 @@ func TestMillionOneSampleCharges(t *testing.T) {
 					t.Fatalf("repeats %d, i = %d: Spent = %+v", repeats, i, l.Spent())
 				}
 			}
-			if l.Ranges() > 2 {
-				t.Errorf("repeats %d: %d stored ranges after %d one-sample charges, want ≤ 2", repeats, l.Ranges(), n)
+			if len(l.charges) > 2 {
+				t.Errorf("repeats %d: %d stored ranges after %d one-sample charges, want ≤ 2", repeats, len(l.charges), n)
 			}
 			if got, want := l.Spent().Rho, float64(repeats)*c.Rho; got != want {
 				t.Errorf("repeats %d: Spent ρ = %g, want %g", repeats, got, want)
-			}
-			if l.Calls() != repeats*n {
-				t.Errorf("Calls = %d, want %d", l.Calls(), repeats*n)
 			}
 		})
 	}
@@ -283,4 +277,17 @@ func BenchmarkChargeOnePass(b *testing.B) {
 		_ = l.Charge(i, i+1, c)
 		_ = l.Spent()
 	}
+}
+
+// perSample is the composed cost of sample i: the sum of the costs of the
+// stored charges whose range contains i, summed here apart from the
+// sweep Spent runs.
+func perSample(l *Ledger, i int) Cost {
+	var s Cost
+	for _, c := range l.charges {
+		if c.lo <= i && i < c.hi {
+			s = s.Add(c.cost)
+		}
+	}
+	return s
 }
