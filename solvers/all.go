@@ -9,10 +9,11 @@ import (
 	"dpso/theory"
 )
 
-// registry lists the solvers in display order: the paper's algorithms (one
+// builtins lists the solvers in display order: the paper's algorithms (one
 // per class), then the baselines. Adding a solver is its file and one line
-// here.
-var registry = []Descriptor{
+// here. They are registered (Register: every entry checked) before any
+// lookup.
+var builtins = []Descriptor{
 	{Solver: ACSA{}, Legend: "noisy clipped AC-SA", Class: theory.SmoothConvex, Certificate: CertACSA, Settings: NoSettings,
 		DefaultOracle: "clip-gaussian", Moments: MomentK, Data: Streams},
 	{Solver: ClippedSGD{}, Legend: "noisy clipped SGD", Class: theory.SmoothSC, Certificate: CertSCSGD, Settings: NoSettings,
@@ -33,14 +34,24 @@ var registry = []Descriptor{
 		DefaultOracle: "clip-gaussian", Moments: MomentK, Accounted: true, Estimator: oracle.NoisySumName, Data: Materializes},
 }
 
+// registry is every registered solver in display order: the builtins,
+// then the tests' own.
+var registry []Descriptor
+
+func init() {
+	for _, d := range builtins {
+		Register(d)
+	}
+}
+
 // registryMu guards registry against Register racing with lookups (tests
 // register their own solvers from init functions and may run in parallel).
 var registryMu sync.RWMutex
 
-// Register adds a solver after the built-in ones (tests use it for their
-// own solvers). It panics on a descriptor that Check refuses, a duplicate
-// name or a paper class that already has its solver: all are programming
-// errors.
+// Register adds a solver after those registered before it: the builtins
+// (at initialization), then the tests' own. It panics on a descriptor
+// that Check refuses, a duplicate name or a paper class that already has
+// its solver: all are programming errors.
 func Register(d Descriptor) {
 	if err := d.Check(); err != nil {
 		panic(err.Error())

@@ -181,9 +181,6 @@ func TestNoisySum(t *testing.T) {
 	if got := math.Sqrt(sq / (2 * draws)); math.Abs(got/want-1) > 0.02 {
 		t.Errorf("noise std %g, want zC/B = %g", got, want)
 	}
-	if o.Sigma() != want {
-		t.Errorf("Sigma() = %g, want %g", o.Sigma(), want)
-	}
 	if err := o.Begin(2, 1, math.Inf(1)); err == nil {
 		t.Error("C = ∞ with noise accepted")
 	}

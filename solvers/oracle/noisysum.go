@@ -110,15 +110,6 @@ func (o *NoisySum) AddScaled(k, sq, xs []float64, stride int) {
 // was at most C.
 func (o *NoisySum) Unclipped() int { return o.unclipped }
 
-// Sigma is the per-coordinate standard deviation zC/B of the estimate's
-// noise.
-func (o *NoisySum) Sigma() float64 {
-	if o.Multiplier == 0 {
-		return 0
-	}
-	return o.Multiplier * o.c / o.Divisor
-}
-
 // Finish writes g̃ into out (len ≥ d), drawing the noise from r, and returns
 // the batch statistics.
 func (o *NoisySum) Finish(out []float64, r *rand.Rand) BatchStats {

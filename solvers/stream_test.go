@@ -2,12 +2,12 @@ package solvers
 
 import "math/rand/v2"
 
-// Stream is a synthetic dataset of N samples of length Dim, each written by
-// Draw from one ChaCha8 stream keyed by Key; every Open replays the same
-// sequence from the start, so a streamed dataset costs O(Dim) memory and
-// every solver of a trial sees the same draws (common random numbers).
-// Key is usually StreamKey(mode, seed, trial, "data"). Draw must write all
-// of x without allocating and draw only from r.
+// Stream is the tests' plain Samples: a synthetic dataset of N samples of
+// length Dim, each written by Draw from one ChaCha8 stream keyed by Key;
+// every Open replays the same sequence from the start, so a streamed
+// dataset costs O(Dim) memory and every solver of a trial sees the same
+// draws (common random numbers). Draw must write all of x without
+// allocating and draw only from r.
 type Stream struct {
 	N, Dim int
 	Key    [32]byte
