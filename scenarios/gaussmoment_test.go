@@ -37,12 +37,13 @@ func TestGaussSupClosedForms(t *testing.T) {
 	for _, d := range []int{1, 2, 3, 7, 50, 2000} {
 		for _, k := range []int{2, 3, 4, 8, 16} {
 			kf := float64(k)
+			// dist.ChiMoment(1, p) is E|Z|^p (χ_1 = |Z|).
 			cases := []struct {
 				r, omega, sigma, want float64
 			}{
-				{1.5, 0, 2, binomSum(k, 1.5, 2, func(j int) float64 { return chi(d, float64(2*k-j)) * dist.NormalAbsMoment(float64(j)) })},
+				{1.5, 0, 2, binomSum(k, 1.5, 2, func(j int) float64 { return chi(d, float64(2*k-j)) * dist.ChiMoment(1, float64(j)) })},
 				{0.5, 3, 0, chi(d, 2*kf) * binomSum(k, 0.5, 3, func(j int) float64 { return absCoordMoment(d, float64(j)) })},
-				{0, 0, 2, math.Pow(2, kf) * chi(d, kf) * dist.NormalAbsMoment(kf)},
+				{0, 0, 2, math.Pow(2, kf) * chi(d, kf) * dist.ChiMoment(1, kf)},
 				{0, 3, 0, math.Pow(3, kf) * chi(d, 2*kf) * absCoordMoment(d, kf)},
 				{2, 0, 0, math.Pow(2, kf) * chi(d, 2*kf)},
 			}

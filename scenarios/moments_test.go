@@ -50,9 +50,9 @@ func TestExample1Claims(t *testing.T) {
 	}
 	for _, k := range []int{2, 3, 4, 6, 8, 12, 16} {
 		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
-			var s float64
+			var s float64 // dist.ChiMoment(1, p) is E|Z|^p (χ_1 = |Z|)
 			for j := 0; j <= k; j++ {
-				s += binom(k, j) * dist.NormalAbsMoment(float64(k+j)) * dist.NormalAbsMoment(float64(k-j))
+				s += binom(k, j) * dist.ChiMoment(1, float64(k+j)) * dist.ChiMoment(1, float64(k-j))
 			}
 			want := math.Pow(s, 1/float64(k))
 			if got := c.R(float64(k)); math.Abs(got-want) > 1e-12*want {

@@ -84,9 +84,9 @@ func TestSupClosedForms(t *testing.T) {
 	}
 	// Example 1's r_4 by the binomial expansion at w = 1:
 	// E x₁⁴(x₁ − x₂)⁴ = Σ_j C(4, j)(−1)^j E x₁^{8−j} E x₂^j = 105 + 6·15·3 + 3·3·... (odd terms vanish).
-	var s4 float64
+	var s4 float64 // dist.ChiMoment(1, p) is E|Z|^p (χ_1 = |Z|)
 	for j := 0; j <= 4; j += 2 {
-		s4 += binom(4, j) * dist.NormalAbsMoment(float64(8-j)) * dist.NormalAbsMoment(float64(j))
+		s4 += binom(4, j) * dist.ChiMoment(1, float64(8-j)) * dist.ChiMoment(1, float64(j))
 	}
 	if got, want := e1.Noncentral(4).V, math.Pow(s4, 0.25); math.Abs(got-want) > 1e-12*want {
 		t.Errorf("example1 r_4 = %.15g, binomial expansion %.15g", got, want)

@@ -4,19 +4,12 @@ import (
 	"math"
 )
 
-// Gamma draws from the Gamma distribution with the given shape a > 0 and
+// GammaSampler draws from the Gamma distribution with shape a > 0 and
 // rate 1 (density x^{a−1}e^{−x}/Γ(a)), by Marsaglia & Tsang (2000), "A
 // simple method for generating gamma variables", with the boost
-// Gamma(a) = Gamma(a+1)·U^{1/a} for a < 1. It allocates nothing. It returns
-// NaN for a ≤ 0 or a NaN shape. A loop drawing many values of one shape
-// should use [NewGamma], which computes the method's constants once.
-func Gamma(r *Rand, a float64) float64 {
-	g := NewGamma(a)
-	return g.Draw(r)
-}
-
-// GammaSampler draws Gamma(a) variables (see [Gamma]) with the constants
-// of Marsaglia & Tsang's method computed once.
+// Gamma(a) = Gamma(a+1)·U^{1/a} for a < 1, the method's constants
+// computed once. It allocates nothing; an invalid shape (a ≤ 0, NaN, +Inf)
+// draws NaN.
 type GammaSampler struct {
 	a    float64 // the shape (NaN when invalid)
 	d, c float64 // d = a' − 1/3, c = 1/√(9d), a' = a or a + 1
@@ -82,37 +75,11 @@ func (g GammaSampler) Draw(r *Rand) float64 {
 	}
 }
 
-// ChiSquare draws from the χ² distribution with k > 0 degrees of freedom:
-// 2·Gamma(k/2). It returns 0 for k = 0 (the degenerate χ²_0).
-func ChiSquare(r *Rand, k float64) float64 {
-	if k == 0 {
-		return 0
-	}
-	return 2 * Gamma(r, k/2)
-}
-
-// StudentT draws from the standard Student-t distribution with ν > 0
-// degrees of freedom: Z/√(χ²_ν/ν) with Z standard normal.
-func StudentT(r *Rand, nu float64) float64 {
-	z := r.NormFloat64()
-	return z * math.Sqrt(nu/ChiSquare(r, nu))
-}
-
 // Pareto draws from the Pareto distribution with scale xm > 0 and tail
 // index α > 0 (P(X > x) = (xm/x)^α for x ≥ xm): xm·exp(E/α) with E
 // standard exponential.
 func Pareto(r *Rand, alpha, xm float64) float64 {
 	return xm * math.Exp(r.ExpFloat64()/alpha)
-}
-
-// SymPareto draws from the symmetric Pareto distribution: a Pareto(α, xm)
-// magnitude with a uniform random sign.
-func SymPareto(r *Rand, alpha, xm float64) float64 {
-	p := Pareto(r, alpha, xm)
-	if r.Uint64()&1 == 0 {
-		return -p
-	}
-	return p
 }
 
 // TruncNormal draws from N(0, σ²) conditioned on |X| ≤ lim, by rejection

@@ -154,8 +154,8 @@ func TestMomentsAgainstGonum(t *testing.T) {
 	}
 	for _, c := range []struct{ p, want float64 }{{0, 1}, {1, math.Sqrt(2 / math.Pi)}, {2, 1}, {3, 2 * math.Sqrt(2/math.Pi)}, {4, 3}, {8, 105}} {
 		t.Run(fmt.Sprintf("p=%g", c.p), func(t *testing.T) {
-			if got := NormalAbsMoment(c.p); !close(got, c.want) {
-				t.Errorf("E|Z|^%g = %g, want %g", c.p, got, c.want)
+			if got := ChiMoment(1, c.p); !close(got, c.want) { // χ_1 = |Z|
+				t.Errorf("E|Z|^%g = E χ_1^%g = %g, want %g", c.p, c.p, got, c.want)
 			}
 		})
 	}
@@ -188,7 +188,7 @@ func TestMomentsInfinitePastTailIndex(t *testing.T) {
 		{"mvt ν=4 d=10 p=3.9", MVTNormMoment(4, 10, 3.9), false},
 		{"invchi ν=6 q=3", InvChiSquareMoment(6, 3), true},
 		{"chi k=3 p=-3", ChiMoment(3, -3), true},
-		{"normal p=-1", NormalAbsMoment(-1), true},
+		{"chi k=1 p=-1", ChiMoment(1, -1), true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

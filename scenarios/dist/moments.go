@@ -10,21 +10,6 @@ func lgamma(x float64) float64 {
 	return v
 }
 
-// NormalAbsMoment is E|Z|^p for Z ~ N(0, 1) and p > −1:
-//
-//	E|Z|^p = 2^{p/2} Γ((p+1)/2) / √π.
-//
-// It is +Inf for p ≤ −1 (the integral diverges at 0) and NaN for NaN p.
-func NormalAbsMoment(p float64) float64 {
-	switch {
-	case math.IsNaN(p):
-		return math.NaN()
-	case p <= -1:
-		return math.Inf(1)
-	}
-	return math.Exp(p/2*math.Ln2 + lgamma((p+1)/2) - 0.5*math.Log(math.Pi))
-}
-
 // ChiMoment is E χ_k^p = E (χ²_k)^{p/2} for k > 0 degrees of freedom:
 //
 //	E χ_k^p = 2^{p/2} Γ((k+p)/2) / Γ(k/2),   p > −k,
@@ -106,28 +91,4 @@ func MVTNormMoment(nu float64, d int, p float64) float64 {
 		return inv
 	}
 	return math.Pow(nu, p/2) * ChiMoment(float64(d), p) * inv
-}
-
-// MVT writes a draw of the d-dimensional multivariate Student-t vector
-// a = z·√(ν/χ²_ν) (scale matrix I, d = len(a)) into a and returns the
-// mixing factor √(ν/χ²_ν).
-func MVT(r *Rand, nu float64, a []float64) float64 {
-	m := math.Sqrt(nu / ChiSquare(r, nu))
-	for i := range a {
-		a[i] = m * r.NormFloat64()
-	}
-	return m
-}
-
-// RadialPareto writes a draw of the spherically symmetric Pareto vector
-// a = P·u into a, with P ~ Pareto(xm, α) and u uniform on the unit sphere
-// of R^len(a), and returns P. E‖a‖^p = ParetoMoment(α, xm, p) and
-// Cov a = E P²/d · I = α xm²/((α−2) d) · I for α > 2.
-func RadialPareto(r *Rand, alpha, xm float64, a []float64) float64 {
-	UnitSphere(r, a)
-	p := Pareto(r, alpha, xm)
-	for i := range a {
-		a[i] *= p
-	}
-	return p
 }

@@ -185,7 +185,10 @@ func (r *Rand) Normals(x []float64) {
 // normalsFastGeneric fills x from its start with draws that the ziggurat
 // accepts in a layer's inner rectangle, and stops at the first draw that
 // needs normSlow: it returns how many it filled and, when n < len(x), that
-// draw's 64 bits (the generator has moved past them).
+// draw's 64 bits (the generator has moved past them). It is the platform
+// fallback of the assembly (normals_other.go runs it off amd64) and the
+// reference its tests hold the assembly to; on amd64 only the tests call
+// it.
 func normalsFastGeneric(r *Rand, x []float64) (n int, u uint64) {
 	s0, s1, s2, s3 := r.s0, r.s1, r.s2, r.s3
 	for k := range x {
