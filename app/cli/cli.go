@@ -4,8 +4,6 @@ import (
 	"context"
 	"dpso/internal/outfile"
 	"dpso/internal/spec"
-	"dpso/scenarios"
-	"dpso/solvers"
 	"dpso/theory"
 	"dpso/tui"
 	"errors"
@@ -341,37 +339,24 @@ func sanitize(msg string, max int) string {
 	return b.String()
 }
 
-// userError maps the errors that are the user's input to usage errors
-// (exit status 2) naming the flag: a *spec.SpecError or a
-// *solvers.ConfigError by its Field (spec.FlagName, then the command's
-// renames, e.g. sweep's "solver" → "solvers"), a *scenarios.DataError as
-// --data, a solver's refusal as --solver. Other errors pass through.
+// userError maps the errors that are the user's input (spec.UserInputOf)
+// to usage errors (exit status 2) naming the flag: by the error's field
+// (spec.FlagName, then the command's renames, e.g. sweep's "solver" →
+// "solvers"), a data file's error as --data, a solver's refusal as
+// --solver. Other errors pass through.
 func userError(err error, rename map[string]string) error {
-	if err == nil {
-		return nil
-	}
-	flag := func(field string) string {
-		f := spec.FlagName(field)
-		if r, ok := rename[f]; ok {
-			f = r
-		}
-		return "--" + f
-	}
-	var se *spec.SpecError
-	var de *scenarios.DataError
-	var ce *solvers.ConfigError
-	var re *solvers.RefusedError
+	in, ok := spec.UserInputOf(err)
 	switch {
-	case errors.As(err, &re):
-		return usageErrorf("--solver %s refuses: %s", re.Solver, re.Reason)
-	case errors.As(err, &se):
-		return usageErrorf("%s: %s", flag(se.Field), se.Msg)
-	case errors.As(err, &de):
-		return usageErrorf("--data: %s", de.Detail())
-	case errors.As(err, &ce):
-		return usageErrorf("%s: %s", flag(ce.Field), ce.Msg)
+	case !ok:
+		return err
+	case in.Refused != "":
+		return usageErrorf("--solver %s refuses: %s", in.Refused, in.Msg)
 	}
-	return err
+	f := in.Flag
+	if r, ok := rename[f]; ok {
+		f = r
+	}
+	return usageErrorf("--%s: %s", f, in.Msg)
 }
 
 func noArgs(cmd *cobra.Command, args []string) error {

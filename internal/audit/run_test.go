@@ -117,7 +117,7 @@ func TestRunConfigErrors(t *testing.T) {
 		})
 	}
 	_, err := Run(context.Background(), RunConfig{Solver: "localized", Oracle: "shuffle-clip", Eps: 1, N: 64})
-	if !spec.IsUserError(err) {
+	if in, ok := spec.UserInputOf(err); !ok || in.Flag != "oracle" {
 		t.Errorf("localized with a shuffle oracle: %v, want the solver's ConfigError", err)
 	}
 }

@@ -115,7 +115,7 @@ func TestCompareRefusal(t *testing.T) {
 	}
 	_, err = Run(context.Background(), resolve(t, spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: 400, Trials: 3, Solver: "test-refuse"}), nil)
 	var re *solvers.RefusedError
-	if !errors.As(err, &re) || !spec.IsUserError(err) {
+	if in, ok := spec.UserInputOf(err); !errors.As(err, &re) || !ok || in.Refused != "test-refuse" {
 		t.Errorf("Run of a refusing solver: %v", err)
 	}
 	if _, err := Compare(context.Background(), resolve(t, spec.Spec{Scenario: scenarios.LinRegT}), []string{"test-gd", "test-gd"}, nil); err == nil {

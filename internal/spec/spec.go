@@ -201,15 +201,42 @@ func specErr(field, format string, a ...any) error {
 	return &SpecError{Field: field, Msg: sprintf(format, a...)}
 }
 
-// IsUserError reports whether err is the user's input (a *SpecError, a
-// *scenarios.DataError, a *solvers.ConfigError or a *solvers.RefusedError):
-// the CLI exits with status 2 for these.
-func IsUserError(err error) bool {
+// UserInput is an error of the user's input, as UserInputOf finds it:
+// the flag whose value is at fault and what is wrong with it.
+type UserInput struct {
+	// Flag is the flag, without "--": FlagName of a *SpecError's or a
+	// *solvers.ConfigError's field, "data" for a *scenarios.DataError,
+	// "solver" for a *solvers.RefusedError.
+	Flag string
+	// Msg says what is wrong: the error's message, a data error's Detail
+	// (its file, line and column), a refusal's reason.
+	Msg string
+	// Refused is the solver of a *solvers.RefusedError ("" for the
+	// others).
+	Refused string
+}
+
+// UserInputOf reports whether err is the user's input — a *SpecError, a
+// *scenarios.DataError, a *solvers.ConfigError or a *solvers.RefusedError,
+// the one list of them — and what it says (a refusal first, then in that
+// order, where an error wraps several). The CLI prints them as usage
+// errors (exit status 2) naming the flag.
+func UserInputOf(err error) (UserInput, bool) {
 	var se *SpecError
 	var de *scenarios.DataError
 	var ce *solvers.ConfigError
 	var re *solvers.RefusedError
-	return errors.As(err, &se) || errors.As(err, &de) || errors.As(err, &ce) || errors.As(err, &re)
+	switch {
+	case errors.As(err, &re):
+		return UserInput{Flag: "solver", Msg: re.Reason, Refused: re.Solver}, true
+	case errors.As(err, &se):
+		return UserInput{Flag: FlagName(se.Field), Msg: se.Msg}, true
+	case errors.As(err, &de):
+		return UserInput{Flag: "data", Msg: de.Detail()}, true
+	case errors.As(err, &ce):
+		return UserInput{Flag: FlagName(ce.Field), Msg: ce.Msg}, true
+	}
+	return UserInput{}, false
 }
 
 // FlagName is the CLI flag (without "--") that sets the field an error

@@ -114,8 +114,8 @@ func TestSpecValidateEveryField(t *testing.T) {
 			if se.Field != c.field || !strings.Contains(se.Msg, c.msg) {
 				t.Errorf("%s: got %q, want field %q with %q", c.name, se.Error(), c.field, c.msg)
 			}
-			if !IsUserError(err) {
-				t.Errorf("%s: IsUserError = false", c.name)
+			if in, ok := UserInputOf(err); !ok || in.Flag != FlagName(c.field) || in.Msg != se.Msg {
+				t.Errorf("%s: UserInputOf = %+v, %v; want the flag of %s and its message", c.name, in, ok, c.field)
 			}
 		})
 	}
