@@ -328,3 +328,13 @@ func TestEveryJSONCommandListsItsFields(t *testing.T) {
 		t.Errorf("%d commands with --json, want dpso's 8 at least", n)
 	}
 }
+
+// commandsWithJSON are the command paths with JSON documents, sorted.
+func commandsWithJSON() []string {
+	var out []string
+	for p := range jsonDocs {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}

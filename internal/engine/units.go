@@ -44,16 +44,6 @@ type UnitResult struct {
 	Results []TrialResult
 }
 
-// Spec is the sweep as it runs: a clip sweep's default grid filled in.
-func (p *PreparedSweep) Spec() SweepSpec { return p.header.Sweep }
-
-// Resolved is the base run the points are derived from (a clip sweep's
-// with its step held).
-func (p *PreparedSweep) Resolved() spec.Resolved { return p.r }
-
-// Solvers are the solvers run at every point.
-func (p *PreparedSweep) Solvers() []string { return slices.Clone(p.header.Solvers) }
-
 // Grid is the grid's values.
 func (p *PreparedSweep) Grid() []float64 { return slices.Clone(p.grid) }
 

@@ -396,7 +396,7 @@ func TestAxisTicks(t *testing.T) {
 		{625, 10000, "1000 2000 5000 10000"},
 	} {
 		t.Run(fmt.Sprintf("%g..%g", c.lo, c.hi), func(t *testing.T) {
-			got := TickLabels(c.lo, c.hi)
+			got := tickLabels(c.lo, c.hi)
 			if strings.Join(got, " ") != c.want {
 				t.Errorf("[%g, %g]: labels %q, want %q", c.lo, c.hi, strings.Join(got, " "), c.want)
 			}
@@ -450,4 +450,17 @@ func TestFigureText(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tickLabels are the labels of an axis's ticks over [lo, hi] ("10^−5"
+// for 10⁻⁵), as axisTicks writes them.
+func tickLabels(lo, hi float64) []string {
+	ts, _ := axisTicks(lo, hi)
+	var out []string
+	for _, t := range ts {
+		if t.Label != "" {
+			out = append(out, t.Label)
+		}
+	}
+	return out
 }

@@ -164,18 +164,6 @@ func tickText(v float64, sci bool) string {
 	return "10^" + es
 }
 
-// TickLabels are an axis's labels over [lo, hi] ("10^−5" for 10⁻⁵).
-func TickLabels(lo, hi float64) []string {
-	ts, _ := axisTicks(lo, hi)
-	var out []string
-	for _, t := range ts {
-		if t.Label != "" {
-			out = append(out, t.Label)
-		}
-	}
-	return out
-}
-
 // setTicks fixes an axis's ticks for its final range.
 func setTicks(a *gplot.Axis) {
 	ts, _ := axisTicks(a.Min, a.Max)
