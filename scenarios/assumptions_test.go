@@ -9,9 +9,9 @@ import (
 	"dpso/theory"
 )
 
-// TestPrescriptionsMatchTheory: the solvers' own T and C (they cannot
-// import theory) equal theory's prescription functions (theory/prescribe.go)
-// at the instance's constants, for the zCDP and the shuffle model
+// TestPrescriptionsMatchTheory: the solvers' own T and C equal the
+// theorems' prescriptions written apart (prescribe_ref_test.go) at the
+// instance's constants, for the zCDP and the shuffle model
 // (theory.ShuffleEps) and for each assumption's constants (r̃_k, r_k, and
 // theory.RkFromCoordinatewise of γ_k): one formula, two implementations.
 func TestPrescriptionsMatchTheory(t *testing.T) {
@@ -51,14 +51,14 @@ func TestPrescriptionsMatchTheory(t *testing.T) {
 					var C float64
 					switch r.solver.(type) {
 					case solvers.ACSA:
-						T, _ = theory.ACSAIters(n, d, eps, k, tin.Diam, tin.Beta, rk)
-						C = theory.ACSAClip(n, d, eps, k, rk, T)
+						T, _ = acsaIters(n, d, eps, k, tin.Diam, tin.Beta, rk)
+						C = acsaClip(n, d, eps, k, rk, T)
 					case solvers.ClippedSGD:
-						T, _ = theory.SCSGDIters(n, d, eps, k, tin.Diam, tin.Beta, tin.Mu, rk)
-						C = theory.SCSGDClip(n, d, eps, k, rk, T)
+						T, _ = scsgdIters(n, d, eps, k, tin.Diam, tin.Beta, tin.Mu, rk)
+						C = scsgdClip(n, d, eps, k, rk, T)
 					case solvers.ProxSGD:
 						T = pr.Iters // a fixed point the solver finds; C follows from it
-						C = theory.PPLClip(n, d, eps, k, rk, T)
+						C = pplClip(n, d, eps, k, rk, T)
 					}
 					if pr.Iters != T || math.Abs(pr.Clip-C) > 1e-12*C {
 						t.Errorf("%s %s %s %s: T, C = %d, %.15g; theory %d, %.15g", r.p.Scenario, r.solver.Name(), a, oracleName, pr.Iters, pr.Clip, T, C)
@@ -71,7 +71,7 @@ func TestPrescriptionsMatchTheory(t *testing.T) {
 
 // TestACSAAffineTakesT1: on affine-hard (β = 0, a linear loss) acsa
 // prescribes T = 1, the value of the complete version of "thm: convex ACSA
-// one pass" there (both branches of its min vanish; theory.ACSAIters gives
+// one pass" there (both branches of its min vanish; acsaIters gives
 // 1), with C = r̃_k·(εn/√d)^{1/k} and one oracle call on all n samples
 // (Remark "rem: affine optimal").
 func TestACSAAffineTakesT1(t *testing.T) {
@@ -84,7 +84,7 @@ func TestACSAAffineTakesT1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	T, _ := theory.ACSAIters(20000, 40, 0.5, 4, in.Diam(), 0, c.R(4))
+	T, _ := acsaIters(20000, 40, 0.5, 4, in.Diam(), 0, c.R(4))
 	wantC := c.R(4) * math.Pow(0.5*20000/math.Sqrt(40), 0.25)
 	if pr.Iters != 1 || T != 1 || pr.Batch != 20000 || math.Abs(pr.Clip-wantC) > 1e-12*wantC {
 		t.Errorf("T = %d (theory %d), batch %d, C = %g (want 1, 1, 20000, %g)", pr.Iters, T, pr.Batch, pr.Clip, wantC)

@@ -446,7 +446,7 @@ func (t TheoryInputs) Params() theory.Params {
 }
 
 // Bounds evaluates the theory bounds of the instance's class at its
-// parameters (theory.AllForClass): the paper's upper bound, its lower bound
+// parameters (theory.ForClass, BoundsOf): the paper's upper bound, its lower bound
 // and prior work, those whose inputs are declared.
 func (in *Instance) Bounds() ([]theory.Bound, error) {
 	return BoundsOf(in.Theory())

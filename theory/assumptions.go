@@ -276,26 +276,6 @@ func AssumptionInequalities(p MomentProfile) []Inequality {
 	return out
 }
 
-// EmpiricalMomentInequalities are Lemma "lem: empirical moments" at a
-// sample size n: for the weighted expected empirical moment
-// R̃ = R̃_{2k,n} = (Σ_{i=1}^{log₂ n} 2^{−i} r̃²_{2k,n/2^i})^{1/2}, every
-// r̃_{2k,m} lies in [r_2k, r̃_2k], so
-//
-//	R̃ ≤ r̃_2k  (the lemma's "in particular")  and  √(1 − 1/n)·r_2k ≤ R̃
-//
-// (the second from the lemma's chain, with Σ_{i=1}^{l} 2^{−i} = 1 − 1/n).
-// rTilde = r̃_2k and r = r_2k; NaN entries drop their inequality.
-func EmpiricalMomentInequalities(n, emp, rTilde, r float64) []Inequality {
-	var out []Inequality
-	if !math.IsNaN(emp) && !math.IsNaN(rTilde) {
-		out = append(out, ineq("lem: empirical moments", "R̃_{2k,n}", emp, "r̃_2k", rTilde))
-	}
-	if !math.IsNaN(emp) && !math.IsNaN(r) && n >= 1 {
-		out = append(out, ineq("lem: empirical moments", "√(1 − 1/n)·r_2k", math.Sqrt(1-1/n)*r, "R̃_{2k,n}", emp))
-	}
-	return out
-}
-
 // AssumptionOf is the moment assumption bound id's constants come from
 // (Tilde for the chart bounds, and for prior work restated in r̃_k), "" for
 // an unknown id.

@@ -396,7 +396,7 @@ func specOf(id string) (*spec, bool) {
 	return nil, false
 }
 
-// Needs lists the inputs (field names as in ParamNames) that the bound id
+// Needs lists the inputs (the field names of Params' doc) that the bound id
 // needs, or nil for an unknown id. At k = ∞, r̃_k and r̃_2k may come from
 // L_f instead (see Evaluate).
 func Needs(id string) []string {
@@ -480,31 +480,4 @@ func checkInputs(id string, needs []string, p Params) error {
 		}
 	}
 	return nil
-}
-
-// All evaluates every bound whose inputs are all given (not NaN) in p, in
-// the order of IDs. It returns a [*ParamError] if a given input that some
-// evaluable bound needs is out of range.
-func All(p Params) ([]Bound, error) {
-	return evalSome(IDs(), p)
-}
-
-// AllForClass is All restricted to ForClass(c).
-func AllForClass(c Class, p Params) ([]Bound, error) {
-	return evalSome(ForClass(c), p)
-}
-
-func evalSome(ids []string, p Params) ([]Bound, error) {
-	var out []Bound
-	for _, id := range ids {
-		b, err := Evaluate(id, p)
-		if _, ok := err.(*MissingError); ok {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, nil
 }

@@ -82,28 +82,31 @@ func TestMissingAndInvalidInputs(t *testing.T) {
 	if got := err.Error(); got != "smooth-convex-acsa needs r2 (r̃₂), beta (β)" {
 		t.Errorf("message %q", got)
 	}
-	bs, err := All(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range bs {
-		if slices.Contains(Needs(b.ID), "beta") || slices.Contains(Needs(b.ID), "r2") {
-			t.Errorf("All returned %s, which needs β or r̃₂", b.ID)
-		}
-	}
-	want := 0
+	// Every bound that needs neither β nor r̃₂ evaluates; every other one
+	// names what is missing.
+	evaluated := 0
 	for _, id := range IDs() {
-		if !slices.Contains(Needs(id), "beta") && !slices.Contains(Needs(id), "r2") {
-			want++
+		needs := slices.Contains(Needs(id), "beta") || slices.Contains(Needs(id), "r2")
+		_, err := Evaluate(id, p)
+		var me *MissingError
+		switch {
+		case needs && !errors.As(err, &me):
+			t.Errorf("%s needs β or r̃₂: error %v, want a *MissingError", id, err)
+		case !needs && err != nil:
+			t.Errorf("%s needs neither β nor r̃₂: %v", id, err)
+		case !needs:
+			evaluated++
 		}
 	}
 	// 6 chart bounds and 10 variants (localized-emp ×2, asymptotic ×4,
 	// lower-*-nc ×2, lower-*-coord ×2) need neither β nor r̃₂.
-	if len(bs) != want || want != 16 {
-		t.Errorf("All gave %d bounds, want %d (of 16 not needing β, r̃₂)", len(bs), want)
+	if evaluated != 16 {
+		t.Errorf("%d bounds evaluated without β, r̃₂, want 16", evaluated)
 	}
-	if bs, err := All(NewParams()); err != nil || len(bs) != 0 {
-		t.Errorf("All(nothing) = %v, %v", bs, err)
+	for _, id := range IDs() {
+		if _, err := Evaluate(id, NewParams()); !errors.As(err, &me) {
+			t.Errorf("%s with nothing given: %v, want a *MissingError", id, err)
+		}
 	}
 	invalid := []struct {
 		mod   func(*Params)
@@ -131,9 +134,15 @@ func TestMissingAndInvalidInputs(t *testing.T) {
 			if !errors.As(err, &pe) || pe.Field != c.field || err.Error() != c.msg {
 				t.Errorf("Validate: %v, want %q", err, c.msg)
 			}
-			_, err = All(p)
-			if !errors.As(err, &pe) || pe.Field != c.field {
-				t.Errorf("All: %v, want a ParamError on %s", err, c.field)
+			// Some bound that needs the field refuses it.
+			refused := false
+			for _, id := range IDs() {
+				if _, err := Evaluate(id, p); slices.Contains(Needs(id), c.field) && errors.As(err, &pe) && pe.Field == c.field {
+					refused = true
+				}
+			}
+			if !refused {
+				t.Errorf("no bound that needs %s refuses it", c.field)
 			}
 		})
 	}

@@ -159,9 +159,8 @@ func coreSpec(id string) spec {
 // mean): the clipping bias is the same (Lemma "bias and variance of sdp
 // bd14"), so every analysis carries over with ε → ε/ln(d/δ) up to the
 // lemma's hidden constant. A shuffle run prescribes T and C by the zCDP
-// formulas at this ε (ACSAIters, ACSAClip, SCSGDIters, SCSGDClip,
-// PPLClip). NaN unless ε > 0, d ≥ 1 and δ ∈ (0, 1/2) (where ln(d/δ) ≥
-// ln 2 > 0).
+// formulas at this ε (the solvers' prescriptions). NaN unless ε > 0,
+// d ≥ 1 and δ ∈ (0, 1/2) (where ln(d/δ) ≥ ln 2 > 0).
 func ShuffleEps(eps, d, delta float64) float64 {
 	if !(eps > 0) || !(d >= 1) || !(delta > 0 && delta < 0.5) {
 		return math.NaN()
@@ -351,20 +350,10 @@ func shuffleCoordVariant(id, baseID string) spec {
 	}
 }
 
-// AffineOptimalBeta is the smoothness below which Remark "rem: affine
-// optimal" says Algorithm "ACSA" attains the optimal rate:
+// affineBeta is the smoothness below which Remark "rem: affine optimal"
+// says Algorithm "ACSA" attains the optimal rate:
 // β* = (r̃_k/D)·(√d/(εn))^((k−1)/k) + (r̃₂/D)/√n (the remark's ≲ with
-// constant 1). At k = ∞, r̃_k = L_f. Errors as Evaluate's, for the inputs
-// n, d, eps, k, diam, r2, rk.
-func AffineOptimalBeta(p Params) (float64, error) {
-	p = p.resolved()
-	if err := checkInputs("rem: affine optimal", []string{"n", "d", "eps", "k", "diam", "r2", "rk"}, p); err != nil {
-		return math.NaN(), err
-	}
-	v := newVals(p)
-	return affineBeta(v), nil
-}
-
+// constant 1). At k = ∞, r̃_k = L_f.
 func affineBeta(v vals) float64 {
 	return mul(v.rk/v.diam, math.Pow(v.sdOverEps/v.n, v.h)) + v.r2/v.diam/math.Sqrt(v.n)
 }

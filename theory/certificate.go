@@ -126,11 +126,6 @@ const (
 	CertLocalizedSC = "localized-sc"
 )
 
-// CertificateIDs lists the certificate ids.
-func CertificateIDs() []string {
-	return []string{CertACSA, CertACSASum, CertSCSGD, CertProxPL, CertSubgradERM, CertRegERM, CertLocalized, CertLocalizedSC}
-}
-
 // finish sets Value and Terms: the sum of terms when every condition holds,
 // else NaN and no terms.
 func finish(c Certificate, terms []Term) Certificate {

@@ -60,65 +60,6 @@ func (in SubgradERMInput) terms() []Term {
 	}
 }
 
-// SubgradERM is Lemma "lem: subgrad ERM bound": for η ≤ 2/λ the output of
-// Algorithm "clipped GD" satisfies
-//
-//	E‖w_T − ŵ‖² ≤ exp(−ληT/2)‖w₀ − ŵ‖² + (8η/λ)(r̂_n(X)² + λ²D² + dσ²)
-//	              + (20/λ²)(r̂_n(X)^(k)/((k−1)C^(k−1)))².
-//
-// Conditions: η ≤ 2/λ, ‖w₀ − ŵ‖ ≤ D.
-func SubgradERM(in SubgradERMInput) (Certificate, error) {
-	if err := in.check(CertSubgradERM); err != nil {
-		return Certificate{}, err
-	}
-	c := Certificate{ID: CertSubgradERM, Title: "clipped noisy regularized subgradient method on one batch", Label: "lem: subgrad ERM bound",
-		Source:   "Lowy & Razaviyayn, Lemma [lem: subgrad ERM bound] (clipping bias by Lemma [lem: empirical bias variance reg ERM])",
-		Formula:  "exp(−ληT/2)‖w₀ − ŵ‖² + (8η/λ)(r̂² + λ²D² + dσ²) + (20/λ²)(r̂^(k)/((k−1)C^(k−1)))²",
-		Quantity: "E‖w_T − ŵ‖², ŵ = argmin F̂_λ",
-		Conditions: []Condition{
-			cond(in.Eta <= 2/in.Lambda, "η ≤ 2/λ (lem: subgrad ERM bound; η = %s, 2/λ = %s)", fmtNum(in.Eta), fmtNum(2/in.Lambda)),
-			cond(in.Dist0 <= in.Diam, "‖w₀ − ŵ‖ ≤ D (%s ≤ %s)", fmtNum(in.Dist0), fmtNum(in.Diam)),
-		}}
-	return finish(c, in.terms()), nil
-}
-
-// RegERMInput are one phase's numbers for Proposition "cor: reg ERM excess
-// risk".
-type RegERMInput struct {
-	Lambda float64 // λ_i > 0
-	N      float64 // the phase's batch n_i ≥ 1
-	// R2 is r_2 of "ass:boundednoncentral" at k = 2 (or r̃_2 ≥ it).
-	R2 float64
-	// Dist bounds ‖y − w_{i−1}‖ for the comparison point y ∈ W.
-	Dist float64
-}
-
-// RegERM is Proposition "cor: reg ERM excess risk": the regularized ERM
-// ŵ_i = argmin_W F̂_i satisfies, for every y ∈ W,
-//
-//	E F(ŵ_i) − F(y) ≤ 2r^(2)/(λ_i n_i) + (λ_i/2)‖y − w_{i−1}‖².
-//
-// It has no condition beyond convexity of f(·, x).
-func RegERM(in RegERMInput) (Certificate, error) {
-	id := CertRegERM
-	if err := firstErr(
-		need(finitePos(in.Lambda), id, "lambda", "= %s is not in (0, ∞)", fmtNum(in.Lambda)),
-		need(in.N >= 1 && !math.IsInf(in.N, 1), id, "n", "= %s is not in [1, ∞)", fmtNum(in.N)),
-		need(nonneg(in.R2), id, "r2", "= %s is not in [0, ∞]", fmtNum(in.R2)),
-		need(nonneg(in.Dist) && !math.IsInf(in.Dist, 1), id, "dist", "= %s is not in [0, ∞)", fmtNum(in.Dist)),
-	); err != nil {
-		return Certificate{}, err
-	}
-	c := Certificate{ID: id, Title: "regularized ERM on one batch", Label: "cor: reg ERM excess risk",
-		Source:   "Lowy & Razaviyayn, Proposition [cor: reg ERM excess risk] (stability: Propositions [prop: stability implies generalization], [prop: strongly convex ERM generalization error])",
-		Formula:  "2r₂²/(λ_i·n_i) + (λ_i/2)·‖y − w_{i−1}‖²",
-		Quantity: "E F(ŵ_i) − F(y)"}
-	return finish(c, []Term{
-		{Name: "2r₂²/(λ_i·n_i) (generalization)", Value: 2 * mul(in.R2, in.R2) / (in.Lambda * in.N)},
-		{Name: "(λ_i/2)·‖y − w_{i−1}‖² (regularization)", Value: in.Lambda / 2 * in.Dist * in.Dist},
-	}), nil
-}
-
 // LocalizedPhase is one phase i of Algorithm "localization" as run.
 type LocalizedPhase struct {
 	N      float64 // n_i, the phase's batch

@@ -14,7 +14,7 @@ import (
 // citeMatches finds by scanning: an optional cite word and white space, an
 // optional "[", a label (longest first) and an optional "]".
 func citeRegexp() *regexp.Regexp {
-	labels := PaperLabels()
+	labels := paperLabels()
 	sort.SliceStable(labels, func(i, j int) bool { return len(labels[i]) > len(labels[j]) })
 	q := make([]string, len(labels))
 	for i, l := range labels {
@@ -30,12 +30,12 @@ func citeRegexp() *regexp.Regexp {
 // TestCiteLabelsIndexable: the scanner indexes labels by their first two
 // bytes and the two after them, and starts matches only at ASCII bytes.
 func TestCiteLabelsIndexable(t *testing.T) {
-	for _, l := range PaperLabels() {
+	for _, l := range paperLabels() {
 		if len(l) < 4 {
 			t.Errorf("label %q is shorter than four bytes", l)
 		}
 	}
-	for _, l := range append(PaperLabels(), citeWords...) {
+	for _, l := range append(paperLabels(), citeWords...) {
 		if len(l) < 3 {
 			t.Errorf("%q is shorter than three bytes", l)
 		}
@@ -96,7 +96,7 @@ func TestCiteMatchesAsTheRegexp(t *testing.T) {
 	})
 	t.Run("random texts", func(t *testing.T) {
 		var parts []string
-		for _, l := range append(PaperLabels(), citeWords...) {
+		for _, l := range append(paperLabels(), citeWords...) {
 			parts = append(parts, l, l[:len(l)/2], l[:len(l)-1])
 		}
 		parts = append(parts, "[", "]", " ", "  ", "\n", "\t", "x", "é", "r̃", "—", "e", "eq", "s", ":", "1")

@@ -19,14 +19,12 @@
 // [IDs] lists them, the paper's upper bounds, its lower bounds, then prior
 // work. The chart bounds ([SmoothConvexACSA] … [PriorLipschitzSC]) are
 // those [ForClass] puts on a chart of a loss [Class] (its upper bound, the
-// lower bound that applies, prior work), and [AllForClass] evaluates them;
-// the variants ([SmoothConvexACSAOptimal] … [LowerSCCoord]) restate them
+// lower bound that applies, prior work); the variants ([SmoothConvexACSAOptimal] … [LowerSCCoord]) restate them
 // under Assumption "ass:boundednoncentral" (r_k) or "ass:coordinatewise"
 // (γ_k), with the empirical moments R̃ of the precise localization
 // theorems, asymptotically ("thm: asymptotic optimality"), in the shuffle
-// model (ε → [ShuffleEps]) and in the regime of "rem: affine optimal"
-// ([AffineOptimalBeta]); [Variant] finds a chart bound's variant. [All]
-// gives every bound whose inputs are given; [Needs] lists a bound's inputs.
+// model (ε → [ShuffleEps]) and in the regime of "rem: affine optimal";
+// [Variant] finds a chart bound's variant; [Needs] lists a bound's inputs.
 // A Bound carries its kind (upper, lower, prior), source (the theorem's
 // \label), formula, value, additive terms, dominant term, the theorem's
 // conditions checked at the parameters, and the local rate
@@ -41,43 +39,34 @@
 // says which precise theorems let a prescription use r_k or γ_k in place
 // of r̃_k (the smooth classes; not the localized ones), [RkFromCoordinatewise]
 // converts γ_k to r_k ("lem: comparing assumptions"), and
-// [AssumptionInequalities] and [EmpiricalMomentInequalities] state the
-// inequalities between the constants as [Inequality] values a scenario can
-// check against its Monte Carlo error.
+// [AssumptionInequalities] states the inequalities between the constants
+// as [Inequality] values a scenario can check against its Monte Carlo
+// error.
 //
 // # Certificates
 //
 // A [Certificate] is one of the paper's explicit-constant propositions
 // evaluated at a run's actual parameters — a number, not a rate: [ACSAGeneric]
 // and [ACSAGenericSum] ("prop: ACSA generic"), [SCSGD] ("prop: strongly convex
-// biased sgd"), [ProxPL] ("lemma:extendsAS21Thm6"), [SubgradERM] ("lem:
-// subgrad ERM bound"), [RegERM] ("cor: reg ERM excess risk"), and their
-// compositions over the phases and stages of the localized methods
-// ([LocalizedConvex], [LocalizedSC]). The oracle's bias and variance come
-// from [MeanOracle1Bound] ("lem: bias and variance of bd14") or
-// [MeanOracle2Bound] ("lem:4.1"). A failed condition gives no value (NaN,
-// JSON null). The type is in certificate.go, the propositions by family:
-// certificate_oracle.go (the oracles), certificate_smooth.go (ACSA, SGD,
-// proximal SGD), certificate_localized.go (the localized methods).
+// biased sgd"), [ProxPL] ("lemma:extendsAS21Thm6"), and the compositions
+// over the phases and stages of the localized methods ([LocalizedConvex],
+// [LocalizedSC]) of Lemma "lem: subgrad ERM bound" and Proposition "cor:
+// reg ERM excess risk". The oracle's bias and variance come from
+// [MeanOracle1Bound] ("lem: bias and variance of bd14"). A failed
+// condition gives no value (NaN, JSON null). The type is in
+// certificate.go, the propositions by family: certificate_oracle.go (the
+// oracle), certificate_smooth.go (ACSA, SGD, proximal SGD),
+// certificate_localized.go (the localized methods).
 //
-// # Prescriptions and the rate map
+// # The rate map
 //
-// [ACSAIters], [ACSAClip], [ACSAStep], [SCSGDIters], [SCSGDClip] and
-// [PPLClip] are the precise theorems' T, C and η as pure functions (at
-// [ShuffleEps] for a shuffle run). [NewRateMap] evaluates a class's upper,
-// lower and prior bounds over a log grid of two of n, ε, d, k and says in
-// each cell which upper bound is smaller, its gap to the lower bound, and
-// (smooth convex) the regime of the discussion after "rem: affine optimal"
-// ([ACSAGapAt]); [RateMap.Render] draws a layer as a shaded text grid.
-//
-// # Comparisons and the summary table
-//
-// [Ratio] compares two bounds; [ACSAOptimal], [ACSAGap] and
-// [ACSASuboptimality] are the paper's optimality discussion of the smooth
-// convex bound (after "rem: affine optimal"); [ACSABeatsKLZ21Paper] and
-// [ACSAKLZ21CrossoverDim] say where it improves on Kamath et al.; [Figure1]
-// is the paper's summary table ("table: sum") as data, with a Markdown
-// rendering.
+// [NewRateMap] evaluates a class's upper, lower and prior bounds over a log
+// grid of two of n, ε, d, k and says in each cell which upper bound is
+// smaller, its gap to the lower bound, and (smooth convex) the regime of
+// the discussion after "rem: affine optimal" ([ACSAGapAt]);
+// [RateMap.Render] draws a layer as a shaded text grid. The tests hold the
+// bounds to the paper's own comparisons (compare_test.go) and its summary
+// table ("table: sum", figure1_table_test.go, which the README prints).
 //
 // # Privacy
 //

@@ -2,7 +2,6 @@ package theory
 
 import (
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -35,16 +34,6 @@ func (r PaperRef) String() string {
 func Paper(label string) (PaperRef, bool) {
 	r, ok := paperNumbers[label]
 	return r, ok
-}
-
-// PaperLabels lists every label of the paper's source, sorted.
-func PaperLabels() []string {
-	out := make([]string, 0, len(paperNumbers))
-	for l := range paperNumbers {
-		out = append(out, l)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // citeWords are the words a text may write before a label ("Theorem

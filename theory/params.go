@@ -7,10 +7,10 @@ import (
 )
 
 // Params are the problem constants the bounds are functions of. A field
-// that is NaN is "not given": [All] then leaves out every bound that needs
-// it, and [Evaluate] returns a [*MissingError]. Start from [NewParams]
-// (every field NaN) and set what you know; the zero Params is not "nothing
-// given" (β = 0 is a meaningful value: affine losses).
+// that is NaN is "not given": [Evaluate] of a bound that needs it returns
+// a [*MissingError]. Start from [NewParams] (every field NaN) and set what
+// you know; the zero Params is not "nothing given" (β = 0 is a meaningful
+// value: affine losses).
 //
 // The names in brackets are the field names used in error messages, by
 // [Needs] and by the CLI flags (--n, --d, --eps, ...).
@@ -113,36 +113,15 @@ func fieldByName(name string) (paramField, bool) {
 	return paramField{}, false
 }
 
-// ParamNames lists the field names ("n", "d", "eps", "k", "diam", "r2",
-// "rk", "r2k", "beta", "mu", "lf", "kappa-f", "r2-nc", "rk-nc", "r2k-nc",
-// "g2", "gk", "g2k", "r2k-emp", "r2k-emp4", "delta") in display order.
-func ParamNames() []string {
-	out := make([]string, len(paramFields))
-	for i, f := range paramFields {
-		out[i] = f.name
-	}
-	return out
-}
-
 // ParamInterval is the allowed range of the named field.
 func ParamInterval(name string) (Interval, bool) {
 	f, ok := fieldByName(name)
 	return f.iv, ok
 }
 
-// ParamRange is the allowed range of the named field in interval notation,
-// e.g. "(0, ∞)", or "" for an unknown name.
-func ParamRange(name string) string {
-	f, ok := fieldByName(name)
-	if !ok {
-		return ""
-	}
-	return f.iv.String()
-}
-
 // ParamError is a given parameter outside its allowed range.
 type ParamError struct {
-	Field string  // field name, as in ParamNames
+	Field string  // field name, as in Needs
 	Value float64 // the rejected value
 	Range string  // the allowed range, e.g. "(0, ∞)"
 }
@@ -155,7 +134,7 @@ func (e *ParamError) Error() string {
 // MissingError reports the inputs a bound needs that are not given (NaN).
 type MissingError struct {
 	ID      string   // the bound
-	Missing []string // field names, as in ParamNames
+	Missing []string // field names, as in Needs
 }
 
 func (e *MissingError) Error() string {

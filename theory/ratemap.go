@@ -111,7 +111,7 @@ func logGrid(lo, hi float64, n int) []float64 {
 //	min{(βD/r̃_k)^(k−1)/(5k−1)·a^(4(k−1)/(5k−1) − (k−1)/k),
 //	    (βD/r̃_k)^((k−1)/(4k))·n^((k−1)/(8k))},  a = √d/(εn).
 //
-// At k = 2, β = D = 1, r̃ = √d it is ACSAGap(n, d, ε) =
+// At k = 2, β = D = 1, r̃ = √d it is
 // min{(n/d)^(1/16), (εn/d^(3/2))^(1/18)}; where it is ≤ 1 the bound is the
 // lower bound's rate up to constants ("optimal if d ≳ n or d^(3/2) ≳ εn"),
 // and otherwise it is the factor by which the bound is suboptimal. 0 at

@@ -81,8 +81,8 @@ func TestBoundsMapShape(t *testing.T) {
 
 // TestBoundsMapCells: the JSON cells are theory's bounds at each cell's
 // parameters: at the Figure-1 setting (k = 2, β = D = 1, r̃ = √d) the
-// upper, lower and KLZ21 bounds of theory.Figure1Params, and the regime
-// the remark's min{(n/d)^(1/16), (εn/d^(3/2))^(1/18)} (theory.ACSAGap);
+// upper, lower and KLZ21 bounds there, and the regime
+// the remark's min{(n/d)^(1/16), (εn/d^(3/2))^(1/18)};
 // with the user's own k, d, β, D and moments, theory.Evaluate there.
 func TestBoundsMapCells(t *testing.T) {
 	m := mapJSON(t, "--map", "n,eps", "--map-size", "7x4")
@@ -93,8 +93,9 @@ func TestBoundsMapCells(t *testing.T) {
 		i, j := ij[0], ij[1]
 		c := m.Cells[j][i]
 		n, eps := m.Xs[i], m.Ys[j]
-		p := theory.Figure1Params(n, 100, eps)
-		p.R2k, p.Lf = 10, math.Inf(1)
+		p := theory.NewParams() // Figure 1's setting at d = 100: r̃₂ = r̃_k = √d
+		p.N, p.Dim, p.Eps, p.K, p.Diam, p.Beta = n, 100, eps, 2, 1, 1
+		p.R2, p.Rk, p.R2k, p.Lf = 10, 10, 10, math.Inf(1)
 		for _, b := range []struct {
 			id  string
 			got *float64
@@ -104,7 +105,7 @@ func TestBoundsMapCells(t *testing.T) {
 				t.Errorf("n = %g, ε = %g: %s = %v, theory %v (%v)", n, eps, b.id, b.got, want.Value, err)
 			}
 		}
-		if g := theory.ACSAGap(n, 100, eps); c.ACSAGap == nil || math.Abs(*c.ACSAGap-g) > 1e-11*g {
+		if g := math.Min(math.Pow(n/100, 1.0/16), math.Pow(eps*n/1000, 1.0/18)); c.ACSAGap == nil || math.Abs(*c.ACSAGap-g) > 1e-11*g {
 			t.Errorf("n = %g, ε = %g: regime %v, the remark's %g", n, eps, c.ACSAGap, g)
 		}
 		if c.X != n || c.Y != eps || c.PriorID != theory.PriorKLZ21Convex || (c.Best == "upper") != (*c.Upper <= *c.Prior) {

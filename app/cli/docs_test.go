@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-
-	"dpso/theory"
 )
 
 // maxREADMELines is the most lines README.md may have: what dpso is, one
@@ -30,29 +28,6 @@ func TestREADMEIsShort(t *testing.T) {
 	atRepoRoot(t)
 	if n := strings.Count(readFile(t, "README.md"), "\n"); n > maxREADMELines {
 		t.Errorf("README.md has %d lines, want at most %d: move the detail to a page of docs/", n, maxREADMELines)
-	}
-}
-
-// TestREADMEFigure1: the README's table of what the paper proves is
-// theory.Figure1's, word for word (its rows are re-derived from the
-// theorems, and theory's tests hold each cell to its bound).
-func TestREADMEFigure1(t *testing.T) {
-	atRepoRoot(t)
-	if want := theory.Figure1().Markdown(); !strings.Contains(readFile(t, "README.md"), want) {
-		t.Errorf("README.md lacks theory.Figure1().Markdown():\n%s", want)
-	}
-}
-
-// TestTheoryNotesNameEveryBound: the theory notes say what each bound and
-// each certificate dpso evaluates is: every id of theory.IDs and
-// theory.CertificateIDs has its row.
-func TestTheoryNotesNameEveryBound(t *testing.T) {
-	atRepoRoot(t)
-	notes := readFile(t, filepath.Join("docs", "theory.md"))
-	for _, id := range append(theory.IDs(), theory.CertificateIDs()...) {
-		if !strings.Contains(notes, "`"+id+"`") {
-			t.Errorf("docs/theory.md does not say what %s is", id)
-		}
 	}
 }
 

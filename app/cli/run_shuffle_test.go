@@ -10,6 +10,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/scenarios"
+	"dpso/solvers"
 	"dpso/theory"
 )
 
@@ -18,8 +19,8 @@ import (
 // TestRunShuffleHeaderAndBounds: a shuffle run states its budget as
 // (ε, δ)-shuffle (not "zCDP ε"), shows the appendix's shuffle-model bound
 // (theory.Variant of the class's bound) and no zCDP lower bound, and
-// prescribes T and C by the zCDP formulas at ε̃ = ε/ln(d/δ)
-// (theory.ShuffleEps, theory.ACSAIters, theory.ACSAClip).
+// prescribes T and C as the zCDP run at ε̃ = ε/ln(d/δ) (theory.ShuffleEps)
+// prescribes them.
 func TestRunShuffleHeaderAndBounds(t *testing.T) {
 	args := []string{"run", "--scenario", "linreg-t", "--oracle", "shuffle-clip", "--delta", "1e-7", "--dry-run"}
 	code, human, errs := dpsoCLI(args...)
@@ -50,10 +51,12 @@ func TestRunShuffleHeaderAndBounds(t *testing.T) {
 	}
 	ti := in.Theory()
 	et := theory.ShuffleEps(1, float64(ti.D), 1e-7)
-	T, _ := theory.ACSAIters(ti.N, float64(ti.D), et, 2, ti.Diam, ti.Beta, ti.Rk)
-	C := theory.ACSAClip(ti.N, float64(ti.D), et, 2, ti.Rk, T)
-	if j.Params.Iters != T || math.Abs(j.Params.Clip-C) > 1e-9*C {
-		t.Errorf("shuffle prescription T, C = %d, %g; theory at ε̃ = %g: %d, %g", j.Params.Iters, j.Params.Clip, et, T, C)
+	z, err := solvers.ACSA{}.Prescribe(in, ti.N, solvers.Config{Eps: et, K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Params.Iters != z.Iters || math.Abs(j.Params.Clip-z.Clip) > 1e-9*z.Clip {
+		t.Errorf("shuffle prescription T, C = %d, %g; zCDP at ε̃ = %g: %d, %g", j.Params.Iters, j.Params.Clip, et, z.Iters, z.Clip)
 	}
 	if len(j.Bounds) != 1 || j.Bounds[0].ID != theory.SmoothConvexACSAShuffle {
 		t.Errorf("shuffle bounds %+v", j.Bounds)

@@ -1,5 +1,8 @@
 package theory
 
+// The paper's summary table as data: the README prints it
+// (TestREADMEFigure1) and the tests hold each cell to its bound.
+
 import (
 	"math"
 	"strings"
