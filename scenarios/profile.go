@@ -139,7 +139,7 @@ func newSampleOf(h []float64) *mcSample {
 func (s *mcSample) moment(k float64) (m, se float64) {
 	var acc [2]float64
 	_ = solvers.ParallelSum(context.Background(), cores(), len(s.v), MCChunk, acc[:], func(lo, hi int, a []float64) error {
-		a[0], a[1] = powSums(s.v[lo:hi], k)
+		a[0], a[1] = powSums(s.v[lo:hi], 1, k) // v ∈ [0, 1]: min(1, v·1) = v
 		return nil
 	})
 	s1, s2 := acc[0], acc[1]
@@ -151,42 +151,6 @@ func (s *mcSample) moment(k float64) (m, se float64) {
 	}
 	scale := math.Pow(s.max, k)
 	return mean * scale, math.Sqrt(variance/n) * scale
-}
-
-// powSums returns Σ v^k and Σ v^{2k} over vs ⊂ [0, 1].
-func powSums(vs []float64, k float64) (s1, s2 float64) {
-	if k == 2 {
-		for _, v := range vs {
-			p := v * v
-			s1 += p
-			s2 += p * p
-		}
-		return s1, s2
-	}
-	if h := 2 * k; h == math.Trunc(h) && h >= 0 && h <= 128 {
-		n, half := int(h)/2, int(h)%2 == 1
-		for _, v := range vs {
-			p := 1.0
-			for b, x := n, v; b > 0; b >>= 1 {
-				if b&1 == 1 {
-					p *= x
-				}
-				x *= x
-			}
-			if half {
-				p *= math.Sqrt(v)
-			}
-			s1 += p
-			s2 += p * p
-		}
-		return s1, s2
-	}
-	for _, v := range vs {
-		p := math.Exp(k * math.Log(v))
-		s1 += p
-		s2 += p * p
-	}
-	return s1, s2
 }
 
 // rootFromMC turns an estimate of E G^k = c·E H^k (+ add) with standard

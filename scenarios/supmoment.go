@@ -215,7 +215,7 @@ func (s *colSample) moment(ctx context.Context, k float64, val func(i int) float
 		}
 		var s1, s2 float64
 		if mx > 0 {
-			s1, s2 = scaledPowSums(buf, 1/mx, k)
+			s1, s2 = powSums(buf, 1/mx, k)
 		}
 		scratchPool.Put(bp)
 		c := 3 * (lo / MCChunk)
@@ -247,10 +247,10 @@ func (s *colSample) moment(ctx context.Context, k float64, val func(i int) float
 
 var scratchPool = sync.Pool{New: func() any { b := make([]float64, MCChunk); return &b }}
 
-// scaledPowSums returns Σ p and Σ p² over buf with p = powK(min(1, v·inv), k),
+// powSums returns Σ p and Σ p² over buf with p = powK(min(1, v·inv), k),
 // the case of powK decided once for the whole buffer (the same products,
 // to the bit).
-func scaledPowSums(buf []float64, inv, k float64) (s1, s2 float64) {
+func powSums(buf []float64, inv, k float64) (s1, s2 float64) {
 	if k == 2 {
 		for _, v := range buf {
 			x := math.Min(1, v*inv)
@@ -260,20 +260,9 @@ func scaledPowSums(buf []float64, inv, k float64) (s1, s2 float64) {
 		}
 		return s1, s2
 	}
-	if h := 2 * k; h == math.Trunc(h) && h >= 0 && h <= 128 {
-		n, half := int(h)/2, int(h)%2 == 1
+	if n, half, ok := halfInteger(k); ok {
 		for _, v := range buf {
-			x := math.Min(1, v*inv)
-			p := 1.0
-			for b, y := n, x; b > 0; b >>= 1 {
-				if b&1 == 1 {
-					p *= y
-				}
-				y *= y
-			}
-			if half {
-				p *= math.Sqrt(x)
-			}
+			p := halfIntPow(math.Min(1, v*inv), n, half)
 			s1 += p
 			s2 += p * p
 		}
@@ -287,27 +276,43 @@ func scaledPowSums(buf []float64, inv, k float64) (s1, s2 float64) {
 	return s1, s2
 }
 
-// powK is v^k for v ∈ [0, 1], by squarings when 2k is an integer up to 128
-// (as powSums).
+// powK is v^k for v ∈ [0, 1]: v·v at k = 2, by squarings when 2k is an
+// integer up to 128 (halfIntPow: every order of MomentGrid and the usual
+// k, 2k), e^{k ln v} otherwise.
 func powK(v, k float64) float64 {
 	if k == 2 {
 		return v * v
 	}
-	if h := 2 * k; h == math.Trunc(h) && h >= 0 && h <= 128 {
-		n := int(h) / 2
-		p := 1.0
-		for b, x := n, v; b > 0; b >>= 1 {
-			if b&1 == 1 {
-				p *= x
-			}
-			x *= x
-		}
-		if int(h)%2 == 1 {
-			p *= math.Sqrt(v)
-		}
-		return p
+	if n, half, ok := halfInteger(k); ok {
+		return halfIntPow(v, n, half)
 	}
 	return math.Exp(k * math.Log(v))
+}
+
+// halfInteger reports whether k = n + ½·half with 2k an integer in
+// [0, 128], the orders halfIntPow computes.
+func halfInteger(k float64) (n int, half, ok bool) {
+	h := 2 * k
+	if h != math.Trunc(h) || !(h >= 0 && h <= 128) {
+		return 0, false, false
+	}
+	return int(h) / 2, int(h)%2 == 1, true
+}
+
+// halfIntPow is x^(n + ½·half) for x ≥ 0: x^n by repeated squaring, times
+// √x for the half.
+func halfIntPow(x float64, n int, half bool) float64 {
+	p := 1.0
+	for b, y := n, x; b > 0; b >>= 1 {
+		if b&1 == 1 {
+			p *= y
+		}
+		y *= y
+	}
+	if half {
+		p *= math.Sqrt(x)
+	}
+	return p
 }
 
 // arcResult is a certified maximum of a function over an arc.
