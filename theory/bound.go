@@ -93,15 +93,6 @@ func (b Bound) ConditionsHold() bool {
 	return true
 }
 
-// finite returns a pointer to x for JSON, or nil (null) when x is not
-// finite.
-func finite(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
-}
-
 type termJSON struct {
 	Name  string   `json:"name"`
 	Value *float64 `json:"value"`
@@ -134,7 +125,7 @@ const RateMeaning = "rate, constants = 1: compare slopes, not levels"
 // not exist).
 func (b Bound) MarshalJSON() ([]byte, error) {
 	return marshalUnescaped(boundJSON{ID: b.ID, Kind: b.Kind, Source: b.Source, SourcePDF: Cite(b.Source), Formula: b.Formula,
-		Value: finite(b.Value), Dominant: b.Dominant, RateN: finite(b.RateN), Meaning: RateMeaning,
+		Value: JSONNum(b.Value), Dominant: b.Dominant, RateN: JSONNum(b.RateN), Meaning: RateMeaning,
 		Terms: termsJSON(b.Terms), Conditions: conditionsJSON(b.Conditions)})
 }
 
@@ -142,7 +133,7 @@ func (b Bound) MarshalJSON() ([]byte, error) {
 func termsJSON(ts []Term) []termJSON {
 	out := make([]termJSON, len(ts))
 	for i, t := range ts {
-		out[i] = termJSON{Name: t.Name, Value: finite(t.Value)}
+		out[i] = termJSON{Name: t.Name, Value: JSONNum(t.Value)}
 	}
 	return out
 }

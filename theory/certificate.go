@@ -79,7 +79,7 @@ type certJSON struct {
 // vacuous +Inf: "conditions" tells which).
 func (c Certificate) MarshalJSON() ([]byte, error) {
 	return marshalUnescaped(certJSON{ID: c.ID, Source: c.Source, SourcePDF: Cite(c.Source), Formula: c.Formula, Quantity: c.Quantity,
-		Value: finite(c.Value), Terms: termsJSON(c.Terms), Conditions: conditionsJSON(c.Conditions)})
+		Value: JSONNum(c.Value), Terms: termsJSON(c.Terms), Conditions: conditionsJSON(c.Conditions)})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes: a null value is NaN when a

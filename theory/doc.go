@@ -80,5 +80,7 @@
 //
 // [Quote] is the one way any message of dpso repeats a value the user
 // gave (quoted, escaped, cut to [MaxEcho] characters); numbers are
-// written by [NumberFormat]'s presets.
+// written by [NumberFormat]'s presets, and into JSON by [JSONNum] (null
+// where a value does not exist: the documents) or as an [ExactNum] (every
+// value to the bit, NaN and ±Inf as strings: a file dpso reads back).
 package theory

@@ -118,14 +118,14 @@ func claimName(k oracle.Kind) string {
 // Audit is the document of an oracle or whole-run audit.
 func Audit(r *audit.Result) AuditJSON {
 	doc := AuditJSON{
-		Oracle: r.Oracle, Eps: r.Eps, Delta: JSONNum(r.Delta), Trials: r.Trials,
-		MuHat: JSONNum(r.MuHat), MuLower: JSONNum(r.MuLower), MuUpper: JSONNum(r.MuUpper),
-		EpsLower: JSONNum(r.EpsLower), Violation: r.Violation,
+		Oracle: r.Oracle, Eps: r.Eps, Delta: theory.JSONNum(r.Delta), Trials: r.Trials,
+		MuHat: theory.JSONNum(r.MuHat), MuLower: theory.JSONNum(r.MuLower), MuUpper: theory.JSONNum(r.MuUpper),
+		EpsLower: theory.JSONNum(r.EpsLower), Violation: r.Violation,
 		Audit: "oracle", Claim: claimName(r.Kind), Confidence: 1 - audit.Alpha,
-		MuSE: JSONNum(r.MuSE), MuClaim: JSONNum(r.MuClaim), NoiseWaste: JSONNum(r.NoiseWaste), EpsGauss: JSONNum(r.EpsGauss),
+		MuSE: theory.JSONNum(r.MuSE), MuClaim: theory.JSONNum(r.MuClaim), NoiseWaste: theory.JSONNum(r.NoiseWaste), EpsGauss: theory.JSONNum(r.EpsGauss),
 		NegativeControl: r.NegativeControl, D: r.D, S: r.S, Groups: r.Groups, Pilot: r.Pilot,
-		Rand: r.Rand.String(), Seed: SeedJSON(r.Rand.String(), r.Seed), Sensitivity: JSONNum(r.Sensitivity), Shift: JSONNum(r.Shift),
-		Mean0: JSONNum(r.Mean0), Mean1: JSONNum(r.Mean1), SD0: JSONNum(r.SD0), SD1: JSONNum(r.SD1),
+		Rand: r.Rand.String(), Seed: SeedJSON(r.Rand.String(), r.Seed), Sensitivity: theory.JSONNum(r.Sensitivity), Shift: theory.JSONNum(r.Shift),
+		Mean0: theory.JSONNum(r.Mean0), Mean1: theory.JSONNum(r.Mean1), SD0: theory.JSONNum(r.SD0), SD1: theory.JSONNum(r.SD1),
 		Notes: nonNil(r.Notes),
 	}
 	if r.Solver != "" {
@@ -136,7 +136,7 @@ func Audit(r *audit.Result) AuditJSON {
 	for _, t := range r.Thresholds {
 		doc.Thresholds = append(doc.Thresholds, AuditThresholdJSON{
 			T: t.T, FP: t.FP, FN: t.FN, FPR: t.FPR, FNR: t.FNR, FPRUpper: t.FPRUpper, FNRUpper: t.FNRUpper,
-			MuLower: JSONNum(t.MuLower), MuUpper: JSONNum(t.MuUpper), EpsLower: JSONNum(t.EpsLower),
+			MuLower: theory.JSONNum(t.MuLower), MuUpper: theory.JSONNum(t.MuUpper), EpsLower: theory.JSONNum(t.EpsLower),
 		})
 	}
 	if h := r.Hist; h.Bins > 0 {
@@ -149,11 +149,11 @@ func Audit(r *audit.Result) AuditJSON {
 // upper bound (one run has no sample of outputs to estimate them from).
 func AuditOneRun(r *audit.OneRunResult) AuditJSON {
 	return AuditJSON{
-		Oracle: r.Oracle, Eps: r.Eps, Delta: JSONNum(r.Delta), Trials: 1,
-		MuLower: JSONNum(r.MuLower), EpsLower: JSONNum(r.EpsLower), Violation: r.Violation,
+		Oracle: r.Oracle, Eps: r.Eps, Delta: theory.JSONNum(r.Delta), Trials: 1,
+		MuLower: theory.JSONNum(r.MuLower), EpsLower: theory.JSONNum(r.EpsLower), Violation: r.Violation,
 		Audit: "one-run", Claim: claimName(r.Kind), Confidence: 1 - audit.Alpha,
 		NegativeControl: r.NegativeControl, D: r.M, S: r.M, Rand: r.Rand.String(), Seed: SeedJSON(r.Rand.String(), r.Seed),
-		EpsClaim: JSONNum(r.EpsClaim), Guesses: guessesOf(r.Guesses), Notes: nonNil(r.Notes),
+		EpsClaim: theory.JSONNum(r.EpsClaim), Guesses: guessesOf(r.Guesses), Notes: nonNil(r.Notes),
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/theory"
 )
 
 // ComparisonJSON is the document of a comparison — `dpso run --solvers
@@ -87,7 +88,7 @@ func Comparison(c *engine.Comparison, opt Options) ComparisonJSON {
 		j.Runs = append(j.Runs, rj)
 		d := DiffJSON{Solver: r.Solver, Minus: first.Solver, Private: diagnosticPrivate(r) && diagnosticPrivate(first)}
 		if i < len(c.Diff) {
-			d.Mean, d.Stderr = JSONNum(c.Diff[i].Mean), JSONNum(c.Diff[i].SE)
+			d.Mean, d.Stderr = theory.JSONNum(c.Diff[i].Mean), theory.JSONNum(c.Diff[i].SE)
 		}
 		j.PairedDifferences = append(j.PairedDifferences, d)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/solvers/estimate"
+	"dpso/theory"
 )
 
 // EstimatesNote is what private estimates of the constants are, and what
@@ -55,7 +56,7 @@ func constantsJSON(r *engine.Report) *ConstantsJSON {
 	if r.ConstantsRho == 0 {
 		return nil
 	}
-	j := &ConstantsJSON{Source: "private", Rho0: JSONNum(r.ConstantsRho), Share: JSONNum(r.ConstantsRho / r.Privacy.Rho), Note: EstimatesNote}
+	j := &ConstantsJSON{Source: "private", Rho0: theory.JSONNum(r.ConstantsRho), Share: theory.JSONNum(r.ConstantsRho / r.Privacy.Rho), Note: EstimatesNote}
 	for _, t := range r.Trials {
 		if t.Constants == nil {
 			continue
@@ -66,10 +67,10 @@ func constantsJSON(r *engine.Report) *ConstantsJSON {
 }
 
 func estimatesJSON(trial int, e *estimate.Estimates) ConstantsTrialJSON {
-	tj := ConstantsTrialJSON{Trial: trial, Rows: e.Rows, Quantile: JSONNum(e.Q), Clip: JSONNum(e.Clip),
-		R2: JSONNum(e.R2), Rk: JSONNum(e.Rk), R2k: JSONNum(e.R2k), Beta: JSONNum(e.Beta), Mu: JSONNum(e.Mu)}
+	tj := ConstantsTrialJSON{Trial: trial, Rows: e.Rows, Quantile: theory.JSONNum(e.Q), Clip: theory.JSONNum(e.Clip),
+		R2: theory.JSONNum(e.R2), Rk: theory.JSONNum(e.Rk), R2k: theory.JSONNum(e.R2k), Beta: theory.JSONNum(e.Beta), Mu: theory.JSONNum(e.Mu)}
 	for _, rel := range e.Releases {
-		tj.Releases = append(tj.Releases, ReleaseJSON{What: rel.What, Rho: JSONNum(rel.Rho), Value: JSONNum(rel.Value), Sigma: JSONNum(rel.Sigma), Method: rel.Method})
+		tj.Releases = append(tj.Releases, ReleaseJSON{What: rel.What, Rho: theory.JSONNum(rel.Rho), Value: theory.JSONNum(rel.Value), Sigma: theory.JSONNum(rel.Sigma), Method: rel.Method})
 	}
 	return tj
 }
@@ -89,7 +90,7 @@ func holdoutJSON(r *engine.Report) *HoldoutJSON {
 	if math.IsNaN(r.W0Holdout.Mean) {
 		return nil
 	}
-	return &HoldoutJSON{Rows: r.HoldoutRows, Mean: JSONNum(r.Holdout.Mean), Stderr: JSONNum(r.Holdout.SE), W0: JSONNum(r.W0Holdout.Mean), W0Err: JSONNum(r.W0Holdout.SE), Note: HoldoutNote}
+	return &HoldoutJSON{Rows: r.HoldoutRows, Mean: theory.JSONNum(r.Holdout.Mean), Stderr: theory.JSONNum(r.Holdout.SE), W0: theory.JSONNum(r.W0Holdout.Mean), W0Err: theory.JSONNum(r.W0Holdout.SE), Note: HoldoutNote}
 }
 
 // constantsRow is the table's row of private estimates (trial 0's, with

@@ -7,7 +7,7 @@
 // the explorer is what the CLI prints for that result.
 //
 // Numbers: JSON holds the exact float64, null where a value is infinite or
-// does not exist ([JSONNum]; the docs' convention); tables use
+// does not exist ([theory.JSONNum]; the docs' convention); tables use
 // theory.Sig6 (6 significant digits), theory.Sig4 for bound values and
 // theory.Rate for exponents; CSV theory.CSV (exact, "inf", an empty cell
 // where no value exists). The explorer writes theory.Human. These are the

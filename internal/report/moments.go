@@ -193,9 +193,9 @@ type CheckJSON struct {
 }
 
 func supJSON(e scenarios.SupEntry) SupJSON {
-	j := SupJSON{K: JSONNum(e.K), Value: JSONNum(e.V), Method: e.Method}
+	j := SupJSON{K: theory.JSONNum(e.K), Value: theory.JSONNum(e.V), Method: e.Method}
 	if !math.IsInf(e.V, 1) {
-		j.Stderr, j.Lower = JSONNum(e.SE), JSONNum(e.Lo)
+		j.Stderr, j.Lower = theory.JSONNum(e.SE), theory.JSONNum(e.Lo)
 	}
 	return j
 }
@@ -207,29 +207,29 @@ func (m Moments) JSON() MomentsJSON {
 		private = falsePtr()
 	}
 	j := MomentsJSON{Scenario: m.Spec.Scenario, Data: m.Spec.Data, Private: private, Estimated: estimatedJSON(m.Estimated), Geometry: geometryJSON(m.Geometry),
-		Lf: JSONNum(m.Lf.R), Moments: make([]MomentJSON, len(m.Finite)),
+		Lf: theory.JSONNum(m.Lf.R), Moments: make([]MomentJSON, len(m.Finite)),
 		Noncentral: []SupJSON{}, Coordinate: []SupJSON{}, Checks: []CheckJSON{},
-		GradSup: GradSupJSON{Value: JSONNum(m.L), Exact: m.LExact, Method: m.LMethod}}
+		GradSup: GradSupJSON{Value: theory.JSONNum(m.L), Exact: m.LExact, Method: m.LMethod}}
 	for i, e := range m.Finite {
-		j.Moments[i] = MomentJSON{K: e.K, Value: JSONNum(e.R), Stderr: momentSE(e), Method: e.Method}
+		j.Moments[i] = MomentJSON{K: e.K, Value: theory.JSONNum(e.R), Stderr: momentSE(e), Method: e.Method}
 	}
 	for i := range m.Noncentral {
 		j.Noncentral = append(j.Noncentral, supJSON(m.Noncentral[i]))
 		j.Coordinate = append(j.Coordinate, supJSON(m.Coordinate[i]))
 	}
 	for _, c := range m.Checks {
-		j.Checks = append(j.Checks, CheckJSON{Text: c.Text, Label: c.Label, LabelPDF: theory.Cite(c.Label), Lhs: JSONNum(c.Lhs), Rhs: JSONNum(c.Rhs), Verdict: c.Verdict})
+		j.Checks = append(j.Checks, CheckJSON{Text: c.Text, Label: c.Label, LabelPDF: theory.Cite(c.Label), Lhs: theory.JSONNum(c.Lhs), Rhs: theory.JSONNum(c.Rhs), Verdict: c.Verdict})
 	}
 	j.Contradictions = []ContradictionJSON{}
 	for _, c := range m.Contradictions {
-		j.Contradictions = append(j.Contradictions, ContradictionJSON{Field: c.Field, Symbol: c.Symbol, Given: c.Given, Scenario: JSONNum(c.Own), Text: c.Text})
+		j.Contradictions = append(j.Contradictions, ContradictionJSON{Field: c.Field, Symbol: c.Symbol, Given: c.Given, Scenario: theory.JSONNum(c.Own), Text: c.Text})
 	}
 	if em := m.Empirical; em != nil {
 		e := em.Entry
 		j.Empirical = &EmpiricalJSON{Symbol: em.Sym, K: e.K, N: em.N, M: e.N, L: e.L,
-			Value: JSONNum(e.V), Exact: e.Exact, Method: e.Method}
+			Value: theory.JSONNum(e.V), Exact: e.Exact, Method: e.Method}
 		if !math.IsInf(e.V, 1) {
-			j.Empirical.Lower, j.Empirical.Stderr = JSONNum(e.Lo), JSONNum(e.SE)
+			j.Empirical.Lower, j.Empirical.Stderr = theory.JSONNum(e.Lo), theory.JSONNum(e.SE)
 		}
 	}
 	return j
@@ -395,7 +395,7 @@ func momentSE(m scenarios.MomentEntry) *float64 {
 	if math.IsInf(m.R, 1) {
 		return nil
 	}
-	return JSONNum(m.SE)
+	return theory.JSONNum(m.SE)
 }
 
 // seCell is a moment's standard error for the table: 0 for exact, ∞ when

@@ -30,8 +30,8 @@ type PrivacyJSON struct {
 
 // Privacy is the document of `dpso privacy --json` for pr.
 func Privacy(pr theory.Privacy) PrivacyJSON {
-	return PrivacyJSON{Eps: JSONNum(pr.Eps), Rho: JSONNum(pr.Rho), GDPMu: JSONNum(pr.GDPMu), Delta: JSONNum(pr.Delta),
-		EpsBunSteinke: JSONNum(pr.EpsBunSteinke), EpsCKS: JSONNum(pr.EpsCKS), EpsExact: JSONNum(pr.EpsExact)}
+	return PrivacyJSON{Eps: theory.JSONNum(pr.Eps), Rho: theory.JSONNum(pr.Rho), GDPMu: theory.JSONNum(pr.GDPMu), Delta: theory.JSONNum(pr.Delta),
+		EpsBunSteinke: theory.JSONNum(pr.EpsBunSteinke), EpsCKS: theory.JSONNum(pr.EpsCKS), EpsExact: theory.JSONNum(pr.EpsExact)}
 }
 
 // WritePrivacyTable writes the table of `dpso privacy --eps E`.
@@ -76,8 +76,8 @@ type PrivacyTargetJSON struct {
 
 // JSON is t's document.
 func (t PrivacyTarget) JSON() PrivacyTargetJSON {
-	return PrivacyTargetJSON{TargetEps: JSONNum(t.Target), Delta: JSONNum(t.Delta),
-		ZCDPEpsExact: JSONNum(t.ExactEps), RhoExact: JSONNum(theory.Rho(t.ExactEps)), ZCDPEpsBunSteinke: JSONNum(t.BunSteinkeEps)}
+	return PrivacyTargetJSON{TargetEps: theory.JSONNum(t.Target), Delta: theory.JSONNum(t.Delta),
+		ZCDPEpsExact: theory.JSONNum(t.ExactEps), RhoExact: theory.JSONNum(theory.Rho(t.ExactEps)), ZCDPEpsBunSteinke: theory.JSONNum(t.BunSteinkeEps)}
 }
 
 // WriteTable writes t's table.
@@ -159,9 +159,9 @@ type AccountedJSON struct {
 
 // JSON is a's document.
 func (a Accounted) JSON() AccountedJSON {
-	return AccountedJSON{Accountant: a.Accountant.String(), Adjacency: a.Adjacency.String(), NoiseMultiplier: JSONNum(a.NoiseMultiplier), SamplingRate: JSONNum(a.SamplingRate),
-		Steps: a.Steps, Delta: JSONNum(a.Delta), Eps: JSONNum(a.Eps), EpsLower: JSONNum(a.EpsLower), ErrorBound: JSONNum(a.Eps - a.EpsLower),
-		TargetEps: JSONNum(a.TargetEps)}
+	return AccountedJSON{Accountant: a.Accountant.String(), Adjacency: a.Adjacency.String(), NoiseMultiplier: theory.JSONNum(a.NoiseMultiplier), SamplingRate: theory.JSONNum(a.SamplingRate),
+		Steps: a.Steps, Delta: theory.JSONNum(a.Delta), Eps: theory.JSONNum(a.Eps), EpsLower: theory.JSONNum(a.EpsLower), ErrorBound: theory.JSONNum(a.Eps - a.EpsLower),
+		TargetEps: theory.JSONNum(a.TargetEps)}
 }
 
 // WriteTable writes a's table.

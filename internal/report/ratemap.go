@@ -51,9 +51,9 @@ func RateMap(m theory.RateMap, fixed string) RateMapJSON {
 	for r, row := range m.Cells {
 		j.Cells[r] = make([]CellJSON, len(row))
 		for i, c := range row {
-			j.Cells[r][i] = CellJSON{X: c.X, Y: c.Y, Upper: JSONNum(c.Upper), Lower: JSONNum(c.Lower), Prior: JSONNum(c.Prior),
+			j.Cells[r][i] = CellJSON{X: c.X, Y: c.Y, Upper: theory.JSONNum(c.Upper), Lower: theory.JSONNum(c.Lower), Prior: theory.JSONNum(c.Prior),
 				PriorID: c.PriorID, UpperHolds: c.UpperHolds, LowerHolds: c.LowerHolds, PriorHolds: c.PriorHolds,
-				Best: c.Best, Gap: JSONNum(c.Gap), ACSAGap: JSONNum(c.ACSAGap)}
+				Best: c.Best, Gap: theory.JSONNum(c.Gap), ACSAGap: theory.JSONNum(c.ACSAGap)}
 		}
 	}
 	return j

@@ -59,7 +59,7 @@ func referenceJSON(r *engine.Report) *ReferenceJSON {
 		return nil
 	}
 	e := r.Reference
-	return &ReferenceJSON{Value: JSONNum(e.Mean), Stderr: JSONNum(e.SE), Median: JSONNum(e.Median), Q1: JSONNum(e.Q1), Q3: JSONNum(e.Q3), Width: JSONNum(r.ReferenceWidth),
+	return &ReferenceJSON{Value: theory.JSONNum(e.Mean), Stderr: theory.JSONNum(e.SE), Median: theory.JSONNum(e.Median), Q1: theory.JSONNum(e.Q1), Q3: theory.JSONNum(e.Q3), Width: theory.JSONNum(r.ReferenceWidth),
 		Meaning: ReferenceMeaning, Note: r.ReferenceNote}
 }
 
@@ -123,7 +123,7 @@ func falsePtr() *bool { f := false; return &f }
 
 // w0JSON is the document of F(w₀) − F*.
 func w0JSON(w0 engine.Estimate, method string, userRows bool) *W0JSON {
-	j := &W0JSON{Value: JSONNum(w0.Mean), Stderr: JSONNum(w0.SE), Method: method, Meaning: W0Meaning}
+	j := &W0JSON{Value: theory.JSONNum(w0.Mean), Stderr: theory.JSONNum(w0.SE), Method: method, Meaning: W0Meaning}
 	if userRows {
 		j.Private = falsePtr()
 		j.Method += " (" + DiagnosticNote + ")"
@@ -137,7 +137,7 @@ func clippedJSON(r *engine.Report) *DiagJSON {
 	if math.IsNaN(r.Clipped) {
 		return nil
 	}
-	j := &DiagJSON{Value: JSONNum(r.Clipped), Meaning: ClippedMeaning}
+	j := &DiagJSON{Value: theory.JSONNum(r.Clipped), Meaning: ClippedMeaning}
 	if r.Spec.Data != "" {
 		j.Private = falsePtr()
 		j.Meaning += " (" + DiagnosticNote + ")"
@@ -151,11 +151,11 @@ func certJSON(c engine.Certified, w0 float64) *CertificateJSON {
 		return nil
 	}
 	x := c.Cert
-	j := &CertificateJSON{ID: x.ID, Source: x.Source, SourcePDF: theory.Cite(x.Source), Formula: x.Formula, Quantity: x.Quantity, Value: JSONNum(x.Value),
+	j := &CertificateJSON{ID: x.ID, Source: x.Source, SourcePDF: theory.Cite(x.Source), Formula: x.Formula, Quantity: x.Quantity, Value: theory.JSONNum(x.Value),
 		Terms: make([]TermJSON, len(x.Terms)), Conditions: x.Conditions, Meaning: CertMeaning,
 		Vacuous: c.Vacuous(w0), Notes: nonNil(c.Notes)}
 	for i, t := range x.Terms {
-		j.Terms[i] = TermJSON{Name: t.Name, Value: JSONNum(t.Value)}
+		j.Terms[i] = TermJSON{Name: t.Name, Value: theory.JSONNum(t.Value)}
 	}
 	if j.Conditions == nil {
 		j.Conditions = []theory.Condition{}
@@ -250,10 +250,10 @@ func geometryJSON(g *scenarios.Geometry) *GeometryJSON {
 	if g == nil {
 		return nil
 	}
-	j := &GeometryJSON{Radius: JSONNum(g.Radius), Inside: g.Inside, NormOverW: JSONNum(g.Norm), RiskOverW: JSONNum(g.RiskW), StartGap: JSONNum(g.StartGap)}
+	j := &GeometryJSON{Radius: theory.JSONNum(g.Radius), Inside: g.Inside, NormOverW: theory.JSONNum(g.Norm), RiskOverW: theory.JSONNum(g.RiskW), StartGap: theory.JSONNum(g.StartGap)}
 	if !g.Inside {
 		found := g.Found
-		j.MinimizerNorm, j.RiskUnconstrained, j.Found, j.SearchedRadius, j.Note = JSONNum(g.OutNorm), JSONNum(g.RiskOut), &found, JSONNum(g.OutR), g.Note()
+		j.MinimizerNorm, j.RiskUnconstrained, j.Found, j.SearchedRadius, j.Note = theory.JSONNum(g.OutNorm), theory.JSONNum(g.RiskOut), &found, theory.JSONNum(g.OutR), g.Note()
 	}
 	return j
 }
@@ -290,7 +290,7 @@ func estimatedJSON(cs []scenarios.EstimatedConstant) *EstimatedJSON {
 	}
 	j := &EstimatedJSON{Note: EstimatedNote}
 	for _, c := range cs {
-		v := JSONNum(c.Value)
+		v := theory.JSONNum(c.Value)
 		switch c.Name {
 		case "r2":
 			j.Values.R2 = v

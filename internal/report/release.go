@@ -88,7 +88,7 @@ func composition(t engine.PrivacyTotal) string {
 func totalJSON(t engine.PrivacyTotal, conv float64) *TotalJSON {
 	eps, delta := totalDP(t, conv)
 	j := &TotalJSON{Scope: "per-draw", Releases: t.Composition.Releases, Split: t.Composition.Split,
-		Composition: composition(t), Private: t.Covered(), EpsDP: JSONNum(eps), DeltaDP: JSONNum(delta),
+		Composition: composition(t), Private: t.Covered(), EpsDP: theory.JSONNum(eps), DeltaDP: theory.JSONNum(delta),
 		Planned: t.Planned, Note: totalText(t, conv)}
 	if t.UserRows {
 		j.Scope = "user-rows"
@@ -96,18 +96,18 @@ func totalJSON(t engine.PrivacyTotal, conv float64) *TotalJSON {
 	if t.Private() && (t.Spent.Rho > 0 || t.Spent.Eps == 0 && t.Spent.Delta == 0) {
 		// Null when every release is (ε, δ) (an accountant's, a shuffle
 		// oracle's): no zCDP ρ is claimed, and 0 would claim one.
-		j.Rho = JSONNum(t.Spent.Rho)
+		j.Rho = theory.JSONNum(t.Spent.Rho)
 	}
 	if t.Private() {
 		if t.Spent.Eps > 0 || t.Spent.Delta > 0 {
-			j.Eps, j.Delta = JSONNum(t.Spent.Eps), JSONNum(t.Spent.Delta)
+			j.Eps, j.Delta = theory.JSONNum(t.Spent.Eps), theory.JSONNum(t.Spent.Delta)
 		}
 	}
 	if req := t.Composition.Requested; req.Private() {
 		if req.Rho > 0 {
-			j.BudgetRho = JSONNum(req.Rho)
+			j.BudgetRho = theory.JSONNum(req.Rho)
 		} else {
-			j.BudgetEps, j.BudgetDelta = JSONNum(req.Eps), JSONNum(req.Delta)
+			j.BudgetEps, j.BudgetDelta = theory.JSONNum(req.Eps), theory.JSONNum(req.Delta)
 		}
 	}
 	return j

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 
 	"dpso/internal/spec"
 	"dpso/solvers"
@@ -29,15 +28,6 @@ func (o Options) convDelta() float64 {
 		return spec.DefaultConversionDelta
 	}
 	return o.ConvDelta
-}
-
-// JSONNum is x for a JSON document: nil (null) where x is infinite or does
-// not exist (NaN), as the docs' conventions say.
-func JSONNum(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
 }
 
 // SeedJSON is the seed a document states: nil (null) with secure

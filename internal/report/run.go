@@ -187,7 +187,7 @@ func paramsOf(p solvers.Params) ParamsJSON {
 	if ov == nil {
 		ov = []string{}
 	}
-	return ParamsJSON{Iters: p.Iters, Batch: p.Batch, Clip: JSONNum(p.Clip), Sigma: JSONNum(p.Sigma), Step: JSONNum(p.Step),
+	return ParamsJSON{Iters: p.Iters, Batch: p.Batch, Clip: theory.JSONNum(p.Clip), Sigma: theory.JSONNum(p.Sigma), Step: theory.JSONNum(p.Step),
 		Prescribed: p.Prescribed, Overridden: ov}
 }
 
@@ -203,15 +203,15 @@ func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent)
 	}
 	switch {
 	case !private:
-		return PrivacyBlockJSON{Model: "none", Delta: JSONNum(conv)}
+		return PrivacyBlockJSON{Model: "none", Delta: theory.JSONNum(conv)}
 	case pv.Model == spec.Shuffle:
-		j := PrivacyBlockJSON{Model: "shuffle", Adjacency: pv.Adjacency, Delta: JSONNum(pv.Delta), EpsExact: JSONNum(pv.Eps)}
+		j := PrivacyBlockJSON{Model: "shuffle", Adjacency: pv.Adjacency, Delta: theory.JSONNum(pv.Delta), EpsExact: theory.JSONNum(pv.Eps)}
 		if spent != nil {
-			j.SpentEps, j.SpentDelta = JSONNum(spent.eps), JSONNum(spent.delta)
+			j.SpentEps, j.SpentDelta = theory.JSONNum(spent.eps), theory.JSONNum(spent.delta)
 		}
 		return j
 	}
-	j := PrivacyBlockJSON{Model: "zcdp", Adjacency: pv.Adjacency, Rho: JSONNum(pv.Rho), Delta: JSONNum(conv), EpsExact: JSONNum(theory.EpsExact(pv.Eps, conv))}
+	j := PrivacyBlockJSON{Model: "zcdp", Adjacency: pv.Adjacency, Rho: theory.JSONNum(pv.Rho), Delta: theory.JSONNum(conv), EpsExact: theory.JSONNum(theory.EpsExact(pv.Eps, conv))}
 	if pv.Model == spec.Accountant {
 		// An accounted run (dp-sgd): its accounted (ε', δ) is eps_delta,
 		// calibrated to the exact ε' of ρ at δ (target); it claims no ρ.
@@ -220,12 +220,12 @@ func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent)
 		j.Rho, j.EpsExact = nil, nil
 		if spent != nil && spent.ev != nil {
 			j.Accountant, j.Adjacency = spent.ev.Accountant, spent.ev.Adjacency
-			j.EpsDelta = &EpsDeltaJSON{Eps: JSONNum(spent.eps), Delta: JSONNum(spent.delta), EpsLower: JSONNum(spent.epsLower)}
+			j.EpsDelta = &EpsDeltaJSON{Eps: theory.JSONNum(spent.eps), Delta: theory.JSONNum(spent.delta), EpsLower: theory.JSONNum(spent.epsLower)}
 		}
 		return j
 	}
 	if spent != nil {
-		j.SpentRho = JSONNum(spent.rho)
+		j.SpentRho = theory.JSONNum(spent.rho)
 	}
 	return j
 }
@@ -294,7 +294,7 @@ func boundsOrEmpty(b []theory.Bound) []theory.Bound {
 // (those of user data are its rows and columns).
 func headerJSON(s spec.Spec, t scenarios.TheoryInputs, solver, oracleName string) RunJSON {
 	j := RunJSON{Class: s.Class, Solver: solver, Oracle: oracleName, N: t.N, D: t.D,
-		K: JSONNum(s.K), Eps: JSONNum(s.Eps), Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand, Moments: momentsUsed(t)}
+		K: theory.JSONNum(s.K), Eps: theory.JSONNum(s.Eps), Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand, Moments: momentsUsed(t)}
 	if s.Data != "" {
 		j.Data, j.Loss = s.Data, s.Loss
 	} else {
@@ -315,19 +315,19 @@ func Run(r *engine.Report, opt Options) RunJSON {
 	j.NotPrivate = notPrivate(r)
 	j.Private = len(j.NotPrivate) == 0
 	dp := diagnosticPrivate(r)
-	j.ExcessRisk = &ExcessJSON{Mean: JSONNum(r.Excess.Mean), Stderr: JSONNum(r.Excess.SE), Median: JSONNum(r.Excess.Median),
-		Q1: JSONNum(r.Excess.Q1), Q3: JSONNum(r.Excess.Q3), Kind: r.Risk.Kind,
-		Method: r.Risk.Method, EvalStderr: JSONNum(r.EvalSE), Private: dp}
+	j.ExcessRisk = &ExcessJSON{Mean: theory.JSONNum(r.Excess.Mean), Stderr: theory.JSONNum(r.Excess.SE), Median: theory.JSONNum(r.Excess.Median),
+		Q1: theory.JSONNum(r.Excess.Q1), Q3: theory.JSONNum(r.Excess.Q3), Kind: r.Risk.Kind,
+		Method: r.Risk.Method, EvalStderr: theory.JSONNum(r.EvalSE), Private: dp}
 	if r.UserRows {
 		j.ExcessRisk.Note = DiagnosticNote
 	}
 	j.Trials = make([]TrialJSON, len(r.Trials))
 	for i, t := range r.Trials {
-		tj := TrialJSON{Trial: t.Trial, Seed: SeedJSON(s.Rand, s.Seed), ExcessRisk: JSONNum(t.Excess), ExcessPrivate: dp}
+		tj := TrialJSON{Trial: t.Trial, Seed: SeedJSON(s.Rand, s.Seed), ExcessRisk: theory.JSONNum(t.Excess), ExcessPrivate: dp}
 		if opt.EmitW {
 			tj.W = make([]*float64, len(t.W))
 			for c, x := range t.W {
-				tj.W[c] = JSONNum(x)
+				tj.W[c] = theory.JSONNum(x)
 			}
 		}
 		j.Trials[i] = tj
@@ -463,7 +463,7 @@ func momentsUsed(t scenarios.TheoryInputs) *MomentsUsedJSON {
 	if t.Assumption == "" || t.Assumption == theory.Tilde {
 		return nil
 	}
-	return &MomentsUsedJSON{Assumption: string(t.Assumption), Label: t.Assumption.Label(), LabelPDF: theory.Cite(t.Assumption.Label()), Rk: JSONNum(t.UsedRk), R2: JSONNum(t.UsedR2)}
+	return &MomentsUsedJSON{Assumption: string(t.Assumption), Label: t.Assumption.Label(), LabelPDF: theory.Cite(t.Assumption.Label()), Rk: theory.JSONNum(t.UsedRk), R2: theory.JSONNum(t.UsedR2)}
 }
 
 func writeRows(w io.Writer, rows [][2]string) error {
@@ -617,7 +617,7 @@ func WriteRunJSON(w io.Writer, r *engine.Report, opt Options) error {
 			t := r.Trials[k]
 			tj.W = make([]*float64, len(t.W))
 			for c, x := range t.W {
-				tj.W[c] = JSONNum(x)
+				tj.W[c] = theory.JSONNum(x)
 			}
 			buf.Reset()
 			if err := enc.Encode(tj); err != nil {

@@ -193,10 +193,10 @@ func Sweep(rep *engine.SweepReport) SweepJSON {
 		j.Scenario = &name
 	}
 	if rep.Sweep.Param != "k" {
-		j.K = JSONNum(s.K)
+		j.K = theory.JSONNum(s.K)
 	}
 	if rep.Sweep.Param != "eps" {
-		j.Eps = JSONNum(s.Eps)
+		j.Eps = theory.JSONNum(s.Eps)
 	}
 	if rep.Sweep.Param != "n" {
 		n := s.N
@@ -218,65 +218,65 @@ func Sweep(rep *engine.SweepReport) SweepJSON {
 	for i, p := range rep.Points {
 		j.Grid[i] = p.Value
 		if ref, ok := pointReference(p); ok {
-			j.Reference.Values[i] = JSONNum(ref.Reference.Mean)
+			j.Reference.Values[i] = theory.JSONNum(ref.Reference.Mean)
 			if j.Reference.Note == "" {
 				j.Reference.Note = ref.ReferenceNote
 			}
 		}
 		for si, r := range p.Reports {
-			row := SweepRowJSON{X: p.Value, Solver: rep.Solvers[si], Refused: r.Refused, Private: diagnosticPrivate(r), W0Excess: JSONNum(r.W0.Mean)}
+			row := SweepRowJSON{X: p.Value, Solver: rep.Solvers[si], Refused: r.Refused, Private: diagnosticPrivate(r), W0Excess: theory.JSONNum(r.W0.Mean)}
 			if si == 0 {
-				j.W0Excess.Values[i] = JSONNum(r.W0.Mean)
+				j.W0Excess.Values[i] = theory.JSONNum(r.W0.Mean)
 				j.W0Excess.Method = r.Risk.Method
 			}
 			if r.Refused == "" {
-				row.Mean, row.Stderr = JSONNum(r.Excess.Mean), JSONNum(r.Excess.SE)
-				row.Median, row.Q1, row.Q3 = JSONNum(r.Excess.Median), JSONNum(r.Excess.Q1), JSONNum(r.Excess.Q3)
+				row.Mean, row.Stderr = theory.JSONNum(r.Excess.Mean), theory.JSONNum(r.Excess.SE)
+				row.Median, row.Q1, row.Q3 = theory.JSONNum(r.Excess.Median), theory.JSONNum(r.Excess.Q1), theory.JSONNum(r.Excess.Q3)
 				row.Trials = make([]*float64, len(r.Trials))
 				for ti, t := range r.Trials {
-					row.Trials[ti] = JSONNum(t.Excess)
+					row.Trials[ti] = theory.JSONNum(t.Excess)
 				}
-				row.Clipped = JSONNum(r.Clipped)
+				row.Clipped = theory.JSONNum(r.Clipped)
 				if rep.NoiseOff {
-					row.NoiseOff, row.NoiseOffStderr = JSONNum(r.NoiseOff.Mean), JSONNum(r.NoiseOff.SE)
-					row.ClipBias, row.ClipBiasStderr, row.ClipBiasMethod = JSONNum(r.ClipBias.Excess), JSONNum(r.ClipBias.SE), r.ClipBias.Method
+					row.NoiseOff, row.NoiseOffStderr = theory.JSONNum(r.NoiseOff.Mean), theory.JSONNum(r.NoiseOff.SE)
+					row.ClipBias, row.ClipBiasStderr, row.ClipBiasMethod = theory.JSONNum(r.ClipBias.Excess), theory.JSONNum(r.ClipBias.SE), r.ClipBias.Method
 				}
 				if c := r.Certified.Cert; c != nil {
-					row.Certificate, row.CertificateID = JSONNum(c.Value), c.ID
+					row.Certificate, row.CertificateID = theory.JSONNum(c.Value), c.ID
 					row.CertificateVacuous = r.Certified.Vacuous(r.W0.Mean)
 				}
 			}
 			e, dl := EpsDelta(r)
-			row.EpsDelta = JSONNum(e)
+			row.EpsDelta = theory.JSONNum(e)
 			if j.Delta == nil {
-				j.Delta = JSONNum(dl)
+				j.Delta = theory.JSONNum(dl)
 			}
 			j.Rows = append(j.Rows, row)
 		}
 	}
 	if !math.IsNaN(rep.PrescribedClip) && rep.Sweep.Param != "n" && rep.Sweep.Param != "eps" && rep.Sweep.Param != "d" {
-		j.PrescribedClip = JSONNum(rep.PrescribedClip)
+		j.PrescribedClip = theory.JSONNum(rep.PrescribedClip)
 	}
 	for _, b := range rep.Best {
-		j.Best = append(j.Best, SweepBestJSON{Solver: b.Solver, X: JSONNum(b.Value), Mean: JSONNum(b.Excess.Mean), Stderr: JSONNum(b.Excess.SE)})
+		j.Best = append(j.Best, SweepBestJSON{Solver: b.Solver, X: theory.JSONNum(b.Value), Mean: theory.JSONNum(b.Excess.Mean), Stderr: theory.JSONNum(b.Excess.SE)})
 	}
 	j.Slopes = make([]SweepSlopeJSON, len(rep.Slopes))
 	for i, sl := range rep.Slopes {
-		j.Slopes[i] = SweepSlopeJSON{Solver: sl.Solver, Slope: JSONNum(sl.Slope), Lo: JSONNum(sl.Lo), Hi: JSONNum(sl.Hi), Points: sl.Points, Note: sl.Note, Private: diag}
+		j.Slopes[i] = SweepSlopeJSON{Solver: sl.Solver, Slope: theory.JSONNum(sl.Slope), Lo: theory.JSONNum(sl.Lo), Hi: theory.JSONNum(sl.Hi), Points: sl.Points, Note: sl.Note, Private: diag}
 	}
 	j.Bounds = make([]SweepBoundJSON, len(rep.Bounds))
 	for i, b := range rep.Bounds {
-		bj := SweepBoundJSON{ID: b.ID, Kind: b.Kind, Slope: JSONNum(b.Slope), Values: make([]*float64, len(rep.Points)),
+		bj := SweepBoundJSON{ID: b.ID, Kind: b.Kind, Slope: theory.JSONNum(b.Slope), Values: make([]*float64, len(rep.Points)),
 			RateNote: b.RateNote, Meaning: theory.RateMeaning}
 		for pi, p := range rep.Points {
 			if v, ok := sweepBoundAt(p, b.ID); ok {
-				bj.Values[pi] = JSONNum(v)
+				bj.Values[pi] = theory.JSONNum(v)
 			}
 		}
 		if b.RateN != nil {
 			bj.RateN = make([]*float64, len(b.RateN))
 			for ri, r := range b.RateN {
-				bj.RateN[ri] = JSONNum(r)
+				bj.RateN[ri] = theory.JSONNum(r)
 			}
 		}
 		j.Bounds[i] = bj

@@ -10,6 +10,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/theory"
 )
 
 // TuneMethod says how a search is accounted, with its citations.
@@ -209,13 +210,13 @@ type OracleTunedJSON struct {
 }
 
 func candidateJSON(c engine.Candidate) CandidateJSON {
-	j := CandidateJSON{Clip: JSONNum(c.Clip), Step: JSONNum(c.Step)}
+	j := CandidateJSON{Clip: theory.JSONNum(c.Clip), Step: theory.JSONNum(c.Step)}
 	if c.Iters > 0 {
 		v := c.Iters
 		j.Iters = &v
 	}
 	if c.Epochs > 0 {
-		j.Epochs = JSONNum(c.Epochs)
+		j.Epochs = theory.JSONNum(c.Epochs)
 	}
 	if c.Batch > 0 {
 		v := c.Batch
@@ -225,7 +226,7 @@ func candidateJSON(c engine.Candidate) CandidateJSON {
 }
 
 func estJSON(e engine.Estimate) EstimateJSON {
-	return EstimateJSON{Mean: JSONNum(e.Mean), Stderr: JSONNum(e.SE)}
+	return EstimateJSON{Mean: theory.JSONNum(e.Mean), Stderr: theory.JSONNum(e.SE)}
 }
 
 // gridRules are the default axes' rules (engine.TuneGrid's).
@@ -270,7 +271,7 @@ func Tune(r *engine.TuneReport) TuneJSON {
 	s := r.Spec
 	g := r.Tune.Grid
 	j := TuneJSON{Command: "tune", Class: string(s.Class), N: r.N, NTrain: r.NTrain, NValid: r.NValid, D: s.D,
-		K: JSONNum(s.K), Eps: JSONNum(s.Eps), Trials: s.Trials, Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand,
+		K: theory.JSONNum(s.K), Eps: theory.JSONNum(s.Eps), Trials: s.Trials, Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand,
 		W0Excess: w0JSON(r.W0, r.Risk.Method, r.UserRows), Notes: nonNil(r.Notes)}
 	if s.Data != "" {
 		j.Data, j.Loss = s.Data, s.Loss
@@ -282,22 +283,22 @@ func Tune(r *engine.TuneReport) TuneJSON {
 	j.Search = TuneSearchJSON{
 		Grid: TuneGridJSON{Clip: axis("clip", g.Clip), Step: axis("step", g.Step), Iters: axis("iters", ints(g.Iters)),
 			Epochs: axis("epochs", g.Epochs), Batch: axis("batch", ints(g.Batch))},
-		Candidates: RepetitionsJSON{Distribution: lawName(reps.Shape), Shape: JSONNum(reps.Shape), Mean: reps.Mean, Gamma: JSONNum(r.Privacy.Gamma)},
+		Candidates: RepetitionsJSON{Distribution: lawName(reps.Shape), Shape: theory.JSONNum(reps.Shape), Mean: reps.Mean, Gamma: theory.JSONNum(r.Privacy.Gamma)},
 		Validation: r.Tune.Validation, ScoreQuantile: r.Tune.ScoreQuantile,
 	}
 	pv := r.Privacy
 	vals := make([]*float64, len(pv.RDP))
 	for i, v := range pv.RDP {
-		vals[i] = JSONNum(v)
+		vals[i] = theory.JSONNum(v)
 	}
 	j.Privacy = TunePrivacyJSON{Adjacency: "replace-one", Method: TuneMethod,
-		Target:       TargetJSON{Rho: JSONNum(pv.Target.Rho), Delta: JSONNum(pv.Target.Delta), EpsExact: JSONNum(pv.Target.EpsDelta)},
-		Candidate:    RhoEpsJSON{Rho: JSONNum(pv.CandidateRho), EpsExact: JSONNum(pv.CandidateEps)},
-		ScoreClipRho: JSONNum(pv.ScoreRho), ConstantsRho: JSONNum(pv.ConstantsRho),
+		Target:       TargetJSON{Rho: theory.JSONNum(pv.Target.Rho), Delta: theory.JSONNum(pv.Target.Delta), EpsExact: theory.JSONNum(pv.Target.EpsDelta)},
+		Candidate:    RhoEpsJSON{Rho: theory.JSONNum(pv.CandidateRho), EpsExact: theory.JSONNum(pv.CandidateEps)},
+		ScoreClipRho: theory.JSONNum(pv.ScoreRho), ConstantsRho: theory.JSONNum(pv.ConstantsRho),
 		RDP: RDPJSON{Orders: pv.Orders, Values: vals},
-		Eps: JSONNum(pv.Eps), Delta: JSONNum(pv.Target.Delta), Order: JSONNum(pv.Order), OverheadEps: JSONNum(pv.Overhead),
-		Total: TuneTotalJSON{Searches: r.Total.Searches, Scope: tuneScope(r), Eps: JSONNum(r.Total.Eps), Delta: JSONNum(r.Total.Delta),
-			PrescribedRho: JSONNum(r.Total.PrescribedRho), Private: len(r.Total.NotPrivate) == 0, NotPrivate: r.Total.NotPrivate}}
+		Eps: theory.JSONNum(pv.Eps), Delta: theory.JSONNum(pv.Target.Delta), Order: theory.JSONNum(pv.Order), OverheadEps: theory.JSONNum(pv.Overhead),
+		Total: TuneTotalJSON{Searches: r.Total.Searches, Scope: tuneScope(r), Eps: theory.JSONNum(r.Total.Eps), Delta: theory.JSONNum(r.Total.Delta),
+			PrescribedRho: theory.JSONNum(r.Total.PrescribedRho), Private: len(r.Total.NotPrivate) == 0, NotPrivate: r.Total.NotPrivate}}
 	if pv.ConstantsRho == 0 {
 		j.Privacy.ConstantsRho = nil
 	}
@@ -335,7 +336,7 @@ func tuneScope(r *engine.TuneReport) string {
 }
 
 func tunedJSON(r *engine.TuneReport, t engine.Tuned) *TunedJSON {
-	j := &TunedJSON{Private: len(r.NotPrivate) == 0, NotPrivate: r.NotPrivate, ExcessRisk: &ExcessJSON{Mean: JSONNum(t.Excess.Mean), Stderr: JSONNum(t.Excess.SE),
+	j := &TunedJSON{Private: len(r.NotPrivate) == 0, NotPrivate: r.NotPrivate, ExcessRisk: &ExcessJSON{Mean: theory.JSONNum(t.Excess.Mean), Stderr: theory.JSONNum(t.Excess.SE),
 		Kind: r.Risk.Kind, Method: r.Risk.Method, Private: !r.UserRows}}
 	if r.UserRows {
 		j.ExcessRisk.Note = DiagnosticNote
@@ -346,20 +347,20 @@ func tunedJSON(r *engine.TuneReport, t engine.Tuned) *TunedJSON {
 	}
 	for _, tr := range t.Trials {
 		tj := TunedTrialJSON{Trial: tr.Trial, Params: paramsOf(tr.Params),
-			ScoreClip: JSONNum(tr.ScoreClip), ScoreSigma: JSONNum(tr.ScoreSigma), ExcessRisk: JSONNum(tr.Excess), Dropped: tr.Dropped,
+			ScoreClip: theory.JSONNum(tr.ScoreClip), ScoreSigma: theory.JSONNum(tr.ScoreSigma), ExcessRisk: theory.JSONNum(tr.Excess), Dropped: tr.Dropped,
 			Diagnostics: SearchDiagnosticsJSON{Note: DiagnosticsNote, K: tr.K, Tried: nonNilInts(tr.Tried), Scores: []*float64{}}}
 		for _, s := range tr.Scores {
-			tj.Diagnostics.Scores = append(tj.Diagnostics.Scores, JSONNum(s))
+			tj.Diagnostics.Scores = append(tj.Diagnostics.Scores, theory.JSONNum(s))
 		}
 		if tr.Chosen >= 0 {
 			c := tr.Chosen
 			tj.Diagnostics.Chosen = &c
-			tj.Score = JSONNum(tr.Scores[c])
+			tj.Score = theory.JSONNum(tr.Scores[c])
 			cj := candidateJSON(tr.Candidate)
 			tj.Candidate = &cj
 		}
 		if !math.IsNaN(tr.Holdout) {
-			tj.Holdout = JSONNum(tr.Holdout)
+			tj.Holdout = theory.JSONNum(tr.Holdout)
 		}
 		if tr.Constants != nil {
 			cj := estimatesJSON(tr.Trial, tr.Constants)
@@ -547,8 +548,8 @@ func TuneSweep(r *engine.TuneSweepReport) TuneSweepJSON {
 	if len(r.Points) > 0 && r.Points[0].UserRows {
 		scope = fmt.Sprintf("the user's rows: %d searches over all points read them; their Rényi curves add", t.Searches)
 	}
-	j.Total = TuneTotalJSON{Searches: t.Searches, Scope: scope, Eps: JSONNum(t.Eps), Delta: JSONNum(t.Delta),
-		PrescribedRho: JSONNum(t.PrescribedRho), Private: len(t.NotPrivate) == 0, NotPrivate: t.NotPrivate}
+	j.Total = TuneTotalJSON{Searches: t.Searches, Scope: scope, Eps: theory.JSONNum(t.Eps), Delta: theory.JSONNum(t.Delta),
+		PrescribedRho: theory.JSONNum(t.PrescribedRho), Private: len(t.NotPrivate) == 0, NotPrivate: t.NotPrivate}
 	return j
 }
 

@@ -4,51 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"math"
 	"time"
 
 	"dpso/internal/engine"
 	"dpso/solvers"
 	"dpso/solvers/estimate"
 	"dpso/solvers/ledger"
+	"dpso/theory"
 )
 
-// num is a float64 that JSON carries exactly: encoding/json writes a
-// finite float64 in the shortest form that parses back to the same bits
-// (−0 as -0); JSON has no number for NaN, +Inf and −Inf, which num writes
-// as the strings "NaN", "+Inf" and "-Inf".
-type num float64
-
-func (x num) MarshalJSON() ([]byte, error) {
-	switch f := float64(x); {
-	case math.IsNaN(f):
-		return []byte(`"NaN"`), nil
-	case math.IsInf(f, 1):
-		return []byte(`"+Inf"`), nil
-	case math.IsInf(f, -1):
-		return []byte(`"-Inf"`), nil
-	default:
-		return json.Marshal(f)
-	}
-}
-
-func (x *num) UnmarshalJSON(b []byte) error {
-	switch string(b) {
-	case `"NaN"`:
-		*x = num(math.NaN())
-	case `"+Inf"`:
-		*x = num(math.Inf(1))
-	case `"-Inf"`:
-		*x = num(math.Inf(-1))
-	default:
-		var f float64
-		if err := json.Unmarshal(b, &f); err != nil {
-			return err
-		}
-		*x = num(f)
-	}
-	return nil
-}
+// num is theory.ExactNum: every float of a shard's results, carried
+// exactly (NaN and ±Inf as strings).
+type num = theory.ExactNum
 
 // each maps xs by f, nil staying nil and empty empty.
 func each[A, B any](xs []A, f func(A) B) []B {
