@@ -48,7 +48,11 @@
 // negative binomial or Poisson), and releasing the best run. They hold
 // under whatever adjacency the base mechanism's RDP curve is stated in
 // (dpso's: replace-one). [LargestRho] calibrates the candidates' zCDP ρ to
-// a target (ε', δ) of the whole search.
+// a target (ε', δ) of the whole search; [CalibrateSearch] calibrates the
+// noise of candidates that run different mechanisms (dp-sgd's grid points,
+// each T Poisson-subsampled Gaussian steps at its own rate, and a Gaussian
+// score), each accounted by its own Rényi curve ([SearchEpsilon]: the
+// candidates' curve is the mechanisms' pointwise maximum).
 //
 // [Calibrate] inverts either accountant: the smallest noise multiplier whose
 // accounted ε' meets a target (PLD: to within about [PredictMargin]), never
