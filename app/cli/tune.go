@@ -24,7 +24,7 @@ type tuneOpts struct {
 	candidates                    float64
 	law                           string
 	validation, scoreQuantile     float64
-	references, asJSON            bool
+	references, asJSON, emitW     bool
 	vary                          string
 	from, to                      float64
 	points                        int
@@ -65,10 +65,17 @@ the constants the search reads (declared, or private with --constants private),
 never from the rows: C = r̃₂·2^j, j = −6…−1; step: acsa 2β·{½, 1, 2},
 clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd (1/β)·{1/64, 1/16, ¼, 1}, others the
 prescribed step ·{¼, 1, 4}; T = the prescribed T ·{½, 1, 2, 4} (acsa
-·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at the prescribed batch. Points a solver
-refuses are dropped. A dp-sgd candidate's noise multiplier is the smallest
-whose Rényi curve stays under ρ_Q·λ at every order the accounting reads, so it
-enters the search as a ρ_Q-zCDP candidate does.
+·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at batches round(q·n_train) for
+q = 1/64, ⅛, ½. Points a solver refuses are dropped.
+
+dp-sgd's candidates are not ρ_Q-zCDP: each (batch, T) of its grid runs T
+Poisson-subsampled Gaussian steps at q = batch/n_train, and enters the theorem
+with its own Rényi curve (replace-one), beside its private score's Gaussian
+curve (a candidate draws its grid point independently of the data, so the
+candidates' curve is their pointwise maximum). Each mechanism's noise multiplier
+is the smallest for a search of it alone, all raised by one factor until the
+whole search meets the target; the output lists them (search_privacy). A search
+is stated under replace-one adjacency: --adjacency add-remove is refused.
 
 Beside the tuned run (--references, the default on a scenario): the prescribed run
 (the theorem's constants, at ρ = ε²/2 on all rows) and the oracle-tuned reference —
@@ -83,20 +90,30 @@ budget, on the same draws. --vary n --from A --to B [--points P] repeats the
 search at each n of a log grid: where tuning pays, and where the prescription
 catches up.
 
+Beneath the table, "best private run" names the private run — a solver's tuned
+search or its prescribed run, all at the same (ε', δ) — with the smallest mean
+excess risk, and says whether its lead over the next is more than 2 standard
+errors of their paired difference (on --data a non-private comparison on your
+rows). --emit-w prints each trial's released output w.
+
 Output: a table; --json gives
-  {"command":"tune","scenario","class","n","n_train","n_validation","d","k","eps","trials","seed","rand",
+  {"citation":{"version","command","rand","seed","data_sha256"},
+   "command":"tune","scenario","class","n","n_train","n_validation","d","k","eps","trials","seed","rand",
    "search":{"grid":{"clip":{"values"|"default"},…},"candidates":{"distribution","shape","mean","gamma"},
              "validation","score_quantile"},
    "privacy":{"adjacency","method","target":{"rho","delta","eps_exact"},"candidate":{"rho","eps_exact"},
               "score_clip_rho","constants_rho","rdp":{"orders","values"},"eps","delta","order","overhead_eps",
               "total":{"searches","scope","eps","delta","prescribed_rho","private","not_private"}},
    "solvers":[{"solver",
+               "search_privacy":{"method","mechanisms":[{"batch","sampling_rate","steps","noise_multiplier","alone"}],
+                                 "score":{"rho","noise_multiplier","alone"},"scale","rdp","eps","delta","order",
+                                 "dropped"}|null (dp-sgd's; null for a zCDP solver),
                "tuned":{"private","excess_risk","holdout","trials":[{"trial","candidate","params","score","score_clip",
-                        "score_sigma","excess_risk","holdout","constants","grid","dropped",
+                        "score_sigma","excess_risk","holdout","constants","w" (--emit-w),"grid","dropped",
                         "diagnostics":{"private":false,"note","k","tried","scores","chosen"}}]},
                "oracle_tuned":{"private":false,"note","best","candidate","excess_risk","points"}|null}],
    "prescribed":[each solver's dpso run --json document] (with the references),
-   "w0_excess","notes"}
+   "w0_excess","best_private":{"solver","run","excess_risk","next","difference","apart","private"}|null,"notes"}
 (with --vary n: {"command":"tune","vary":"n","points":[that document per n],"total"}).
 
 Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
@@ -104,7 +121,8 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
   dpso tune --scenario linreg-t --solvers acsa,sgd --json
   dpso tune --scenario linreg-t --class smooth-sc --grid-clip 1,2,4 --candidates 20 --candidates-law poisson
   dpso tune --scenario linreg-t --class smooth-sc --vary n --from 1000 --to 100000 --points 3
-  dpso tune --data examples/linreg-t-d3.csv --class smooth-sc --lambda2 0.1 --constants private --holdout 0.2`,
+  dpso tune --data examples/linreg-t-d3.csv --class smooth-sc --lambda2 0.1 --constants private --holdout 0.2
+  dpso tune --scenario linreg-t --solvers clipped-sgd,dp-sgd --n 2000 --emit-w`,
 	}
 	fs := cmd.Flags()
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
@@ -124,6 +142,7 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
 	newNumFlag(fs, &o.to, "to", "last n of --vary n")
 	newIntFlag(fs, &o.points, "points", 0, 2, engine.MaxSweepPoints, fmt.Sprintf("grid points of --vary n (default %d)", engine.DefaultSweepPoints))
 	fs.Lookup("points").DefValue = ""
+	fs.BoolVar(&o.emitW, "emit-w", false, "include each trial's released output w (JSON: solvers[].tuned.trials[].w; table: one line per solver and trial)")
 	fs.BoolVar(&o.asJSON, "json", false, "print JSON (shape above)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e, cmd) }
 	return cmd
@@ -234,6 +253,8 @@ func (o *tuneOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.TuneSpec
 		return spec.Resolved{}, ts, rename, usageErrorf("--n: cannot be given with --vary n, which sets it at every grid point")
 	case o.vary == "" && (fs.Changed("from") || fs.Changed("to") || fs.Changed("points")):
 		return spec.Resolved{}, ts, rename, usageErrorf("--from, --to and --points belong to --vary n")
+	case o.vary != "" && o.emitW:
+		return spec.Resolved{}, ts, rename, usageErrorf("--emit-w: prints the released w of one search; --vary n runs one per n (run dpso tune --n N --emit-w at the n you want)")
 	}
 	r, _, err := resolveFlags(o.sf, rename, o.solverList)
 	if err != nil {
@@ -264,7 +285,7 @@ func (o *tuneOpts) run(e *env, cmd *cobra.Command) error {
 			return userError(err, rename)
 		}
 		if o.asJSON {
-			return report.WriteJSON(e.stdout, report.TuneSweep(sw))
+			return report.WriteCitedJSON(e.stdout, report.TuneSweep(sw), e.citation(r.Spec, true))
 		}
 		return report.WriteTuneSweepTable(e.stdout, sw)
 	}
@@ -277,7 +298,11 @@ func (o *tuneOpts) run(e *env, cmd *cobra.Command) error {
 		return userError(err, rename)
 	}
 	if o.asJSON {
-		return report.WriteJSON(e.stdout, report.Tune(rep))
+		j := report.Tune(rep)
+		if o.emitW {
+			j.EmitW(rep)
+		}
+		return report.WriteCitedJSON(e.stdout, j, e.citation(r.Spec, true))
 	}
-	return report.WriteTuneTable(e.stdout, rep)
+	return report.WriteTuneTable(e.stdout, rep, report.Options{EmitW: o.emitW})
 }

@@ -42,7 +42,7 @@ func TestTuneDefaultsAreTheExplorers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out != string(want) {
+			if out = uncited(out); out != string(want) {
 				t.Errorf("dpso tune %v --json:\n%s\nwant engine.Tune's document:\n%s", c.s.Args(), out, want)
 			}
 		})

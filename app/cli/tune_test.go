@@ -186,3 +186,89 @@ func TestRunHoldout(t *testing.T) {
 		t.Errorf("--holdout on a scenario: status %d, %q; want 2 naming --holdout", code, errs)
 	}
 }
+
+// TestTuneTakeaways: what a researcher takes from a search of clipped-sgd
+// and dp-sgd — the citation (version, command, seed), each trial's
+// released w (--emit-w; d coordinates), the tuned excess risk's median and
+// quartiles, dp-sgd's own accounting (its mechanisms' noise multipliers
+// and its search's ε' within the budget), and the best private run, which
+// is the run with the smallest mean excess risk among the tuned and
+// prescribed ones; the table says the same in its "best private run" line
+// and prints the w lines.
+func TestTuneTakeaways(t *testing.T) {
+	args := []string{"tune", "--scenario", "linreg-t", "--class", "smooth-sc", "--d", "3", "--n", "2000", "--trials", "2", "--seed", "3", "--solvers", "clipped-sgd,dp-sgd",
+		"--grid-clip", "0.5,2", "--grid-step", "0.05,0.2", "--grid-iters", "20", "--grid-epochs", "1,2", "--grid-batch", "50,200", "--emit-w"}
+	code, out, errs := dpsoCLI(append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	type est struct{ Mean, Median, Q1, Q3 *float64 }
+	var j struct {
+		Citation struct {
+			Version, Command string
+			Seed             *uint64
+		}
+		Privacy struct {
+			Target struct {
+				EpsExact float64 `json:"eps_exact"`
+			} `json:"target"`
+		}
+		Solvers []struct {
+			Solver        string
+			SearchPrivacy *struct {
+				Mechanisms []struct {
+					Batch, Steps    int
+					NoiseMultiplier float64 `json:"noise_multiplier"`
+				}
+				Eps float64
+			} `json:"search_privacy"`
+			Tuned struct {
+				ExcessRisk est `json:"excess_risk"`
+				Trials     []struct{ W []float64 }
+			}
+		}
+		Prescribed []struct {
+			ExcessRisk est `json:"excess_risk"`
+		}
+		BestPrivate *struct {
+			Solver, Run string
+			ExcessRisk  est `json:"excess_risk"`
+		} `json:"best_private"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Citation.Version == "" || !strings.Contains(j.Citation.Command, "--emit-w") || j.Citation.Seed == nil || *j.Citation.Seed != 3 {
+		t.Errorf("citation %+v", j.Citation)
+	}
+	best := math.Inf(1)
+	for i, s := range j.Solvers {
+		e := s.Tuned.ExcessRisk
+		if e.Median == nil || e.Q1 == nil || e.Q3 == nil || !(*e.Q1 <= *e.Median && *e.Median <= *e.Q3) {
+			t.Errorf("%s: tuned excess risk %+v, want its median and quartiles", s.Solver, e)
+		}
+		for _, tr := range s.Tuned.Trials {
+			if len(tr.W) != 3 {
+				t.Errorf("%s: w = %v, want d = 3 coordinates", s.Solver, tr.W)
+			}
+		}
+		if (s.Solver == "dp-sgd") != (s.SearchPrivacy != nil) {
+			t.Errorf("%s: search_privacy %+v", s.Solver, s.SearchPrivacy)
+		}
+		if sp := s.SearchPrivacy; sp != nil && (len(sp.Mechanisms) != 4 || !(sp.Eps <= j.Privacy.Target.EpsExact)) {
+			t.Errorf("dp-sgd's search: %+v (target %g)", sp, j.Privacy.Target.EpsExact)
+		}
+		best = math.Min(best, math.Min(*e.Mean, *j.Prescribed[i].ExcessRisk.Mean))
+	}
+	if b := j.BestPrivate; b == nil || *b.ExcessRisk.Mean != best {
+		t.Fatalf("best private run %+v, want the smallest mean %g", b, best)
+	}
+	code, table, errs := dpsoCLI(args...)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	line := "best private run: " + j.BestPrivate.Solver + " " + j.BestPrivate.Run + ", excess risk " + theory.Sig6.Format(*j.BestPrivate.ExcessRisk.Mean)
+	if !strings.Contains(table, line) || strings.Count(table, "\nw (") != 4 || !strings.Contains(table, "dp-sgd privacy") {
+		t.Errorf("the table lacks %q, the 4 w lines or dp-sgd's privacy:\n%s", line, table)
+	}
+}

@@ -59,8 +59,9 @@ const (
 	MaxValidationRows = 1_000_000
 )
 
-// TunePrivacy is the accounting of one search (every solver's search is
-// the same mechanism, on the same rows).
+// TunePrivacy is the accounting of one zCDP solver's search (every such
+// solver's search is the same mechanism, on the same rows; dp-sgd's is
+// its DPSGDSearch, with the same Target, ScoreRho and ConstantsRho).
 type TunePrivacy struct {
 	// Target is the budget: the run's ρ = ε²/2 and the exact (ε', δ) of
 	// that zCDP, which the whole search — tuning included — must meet.
@@ -166,7 +167,10 @@ type TunedTrial struct {
 type Tuned struct {
 	Excess  Estimate
 	Holdout Estimate
-	Trials  []TunedTrial
+	// EvalSE is the mean over trials of the evaluation sample's Monte
+	// Carlo error of the released outputs' excess risks (Report.EvalSE).
+	EvalSE float64
+	Trials []TunedTrial
 }
 
 // OracleTuned is the non-private reference: every grid point run at the
@@ -195,6 +199,9 @@ type TuneSolver struct {
 	Prescribed *Report
 	Tuned      Tuned
 	Oracle     *OracleTuned
+	// DPSGD is dp-sgd's search's accounting (nil for a zCDP solver,
+	// whose is TuneReport.Privacy).
+	DPSGD *DPSGDSearch
 	// Refused is the solver's sentence when it cannot be tuned here.
 	Refused string
 }
@@ -290,7 +297,11 @@ func resolveTune(r spec.Resolved, ts TuneSpec) (TuneSpec, []solvers.Descriptor, 
 		if !d.Baseline() && d.Class != s.Class {
 			return ts, nil, &spec.SpecError{Field: "solvers", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, s.Class)}
 		}
-		ds = append(ds, r.Configured(d))
+		d = r.Configured(d)
+		if dp, ok := d.Solver.(solvers.DPSGD); ok && dp.Adjacency != "" && dp.Adjacency != accountant.ReplaceOne.String() {
+			return ts, nil, &spec.SpecError{Field: "adjacency", Msg: fmt.Sprintf("a private search states one guarantee under replace-one adjacency, the paper's (its score, score clip and constants are replace-one releases); %s is for reproducing a single dp-sgd run's published figures", theory.Quote(dp.Adjacency))}
+		}
+		ds = append(ds, d)
 	}
 	if err := checkGridAxes(ts.Grid, ds); err != nil {
 		return ts, nil, err
@@ -339,7 +350,20 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 	rep := &TuneReport{Spec: specOf(r, in), Tune: ts, Privacy: pv, N: n, NTrain: n - nv, NValid: nv,
 		W0: startExcess(in), Risk: in.RiskInfo(), UserRows: r.UserRows(), NotPrivate: r.NotPrivate(), Notes: append(slices.Clone(r.DefaultNotes), in.Notes()...)}
 	rep.Spec.D = in.Dim()
-	t := &tuner{r: r, ts: ts, in: in, pv: pv, ds: ds, n: n, nv: nv, set: set, start: start}
+	t := &tuner{r: r, ts: ts, in: in, pv: pv, ds: ds, n: n, nv: nv, set: set, start: start, dpsgd: make([]*DPSGDSearch, len(ds))}
+	for si, d := range ds {
+		if !d.Accounted {
+			continue
+		}
+		cfg := r.Config(0, nil)
+		cfg.Context = ctx
+		if t.dpsgd[si], err = dpsgdSearch(ctx, ts.Grid, in, d, n-nv, cfg, ts.Repetitions, pv); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, err
+		}
+	}
 	if err := t.run(ctx, rep); err != nil {
 		return nil, err
 	}
@@ -352,22 +376,30 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 			rep.Solvers[i].Prescribed = cmp.Reports[i]
 		}
 	}
-	rep.Total = tuneTotal(r, ts, pv, len(ds))
+	rep.Total = tuneTotal(r, ts, pv, t.dpsgd)
 	rep.Elapsed = time.Since(start)
 	return rep, nil
 }
 
-// tuneTotal composes the call's searches: their RDP curves add (the same
-// curve, m times), converted at the run's δ.
-func tuneTotal(r spec.Resolved, ts TuneSpec, pv TunePrivacy, solvers int) TuneTotal {
-	m := solvers
+// tuneTotal composes the call's searches: their RDP curves add (a zCDP
+// solver's is pv's, dp-sgd's its own, on the same orders; per trial on
+// user rows), converted at the run's δ.
+func tuneTotal(r spec.Resolved, ts TuneSpec, pv TunePrivacy, dpsgd []*DPSGDSearch) TuneTotal {
+	per := 1
 	if r.UserRows() {
-		m *= r.Spec.Trials
+		per = r.Spec.Trials
 	}
+	m := len(dpsgd) * per
 	t := TuneTotal{Searches: m, Delta: pv.Target.Delta}
 	sum := make([]float64, len(pv.RDP))
-	for i, v := range pv.RDP {
-		sum[i] = float64(m) * v
+	for _, s := range dpsgd {
+		curve := pv.RDP
+		if s != nil {
+			curve = s.RDP
+		}
+		for i, v := range curve {
+			sum[i] += float64(per) * v
+		}
 	}
 	t.Eps, t.Order, _ = accountant.EpsFromRDP(pv.Orders, sum, pv.Target.Delta)
 	if ts.References {

@@ -1,58 +1,201 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
+	"sync"
 
+	"dpso/scenarios"
+	"dpso/solvers"
 	"dpso/solvers/accountant"
+	"dpso/theory"
 )
 
-// dpsgdRDP is the Rényi DP, at each order, of dp-sgd's T steps of the
-// Poisson-subsampled Gaussian mechanism at rate q and noise multiplier z
-// under replace-one adjacency, the paper's and the search's
-// (accountant.ComposedRDP).
-func dpsgdRDP(q, z float64, steps int, orders []float64) []float64 {
-	return accountant.ComposedRDP(accountant.ReplaceOne, q, z, steps, orders)
+// DPSGDSearch is the accounting of dp-sgd's private search. A dp-sgd
+// candidate is not zCDP: it runs T steps of the Poisson-subsampled
+// Gaussian mechanism at rate q = B/n_train (B its batch, T set by its
+// epochs), whose Rényi curve under replace-one adjacency
+// (accountant.ComposedRDP) is far below ρλ at the orders Papernot &
+// Steinke's theorem reads for the same noise. So each of the grid's
+// mechanisms — each distinct (B, T) — enters the theorem with its own
+// curve, beside the private score's Gaussian curve, and their noise is
+// calibrated together (accountant.CalibrateSearch): each mechanism's
+// smallest noise multiplier for a search of that mechanism alone, all
+// times the smallest common factor at which the search over all of them
+// meets the target.
+type DPSGDSearch struct {
+	// Mechanisms are the grid's distinct (B, T), in the grid's order, with
+	// their noise multipliers.
+	Mechanisms []DPSGDMechanism
+	// ScoreRho is the ρ of each candidate's private score (a Gaussian
+	// mechanism on the validation rows, noise multiplier ScoreZ; ScoreAlone
+	// is the one a search of scores alone could have).
+	ScoreRho, ScoreZ, ScoreAlone float64
+	// Scale is the common factor of the noise multipliers over their
+	// Alone.
+	Scale float64
+	// Orders and RDP are the search's curve: the theorem on the
+	// mechanisms' pointwise maximum plus max(ρ_s, ρ₀)·λ; Eps its ε' at
+	// the target's δ, at Order.
+	Orders, RDP []float64
+	Eps, Order  float64
+	// Dropped says which (B, T) no noise multiplier up to 10⁶ lets the
+	// search meet the target with (their grid points are dropped).
+	Dropped []string
 }
 
-// dpsgdMultiplier is the smallest noise multiplier z (to relative 10⁻⁶,
-// rounded up) whose dp-sgd run of T steps at rate q has Rényi DP at most
-// ρ_Q·λ at every order λ of the search's grid: so that a dp-sgd candidate
-// enters Papernot & Steinke's theorem with the same curve as a ρ_Q-zCDP
-// one (the theorem and the conversion read the curve at those orders
-// only). The curve decreases in z, so bisection on ln z keeps the upper
-// end feasible.
-func dpsgdMultiplier(q float64, steps int, rho float64, orders []float64) (float64, error) {
-	fits := func(z float64) bool {
-		c := dpsgdRDP(q, z, steps, orders)
-		for i, a := range orders {
-			if !(c[i] <= rho*a) {
-				return false
+// DPSGDMechanism is one (B, T) of dp-sgd's grid.
+type DPSGDMechanism struct {
+	Batch int
+	Q     float64
+	Steps int
+	// Z is the candidate's noise multiplier; Alone the smallest for a
+	// search of this mechanism alone, on the calibration's coarse orders
+	// (Z = Scale·Alone).
+	Z, Alone float64
+}
+
+// multiplier is the noise multiplier of the mechanism (B, T), and
+// whether the search has it.
+func (s *DPSGDSearch) multiplier(batch, steps int) (float64, bool) {
+	for _, m := range s.Mechanisms {
+		if m.Batch == batch && m.Steps == steps {
+			return m.Z, true
+		}
+	}
+	return math.NaN(), false
+}
+
+// dpsgdPlanned is the (B, T) a dp-sgd grid point runs on nt training
+// rows: its prescription at placeholder C, step and z (T and B depend on
+// none of them).
+func dpsgdPlanned(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, epochs float64, batch int) (int, int, error) {
+	cd := Candidate{Clip: 1, Step: 1, Epochs: epochs, Batch: batch}
+	par, err := cd.apply(&cfg, d, 1).Prescribe(ref, nt, cfg)
+	if err != nil {
+		return 0, 0, err
+	}
+	return par.Batch, par.Iters, nil
+}
+
+// dpsgdSearch calibrates dp-sgd's search on nt training rows: its grid's
+// (B, T) from the axes (dpsgdAxes), each mechanism's noise by
+// accountant.CalibrateSearch to the run's exact (ε', δ), with the score
+// clip's and the constants' releases, max(ρ_s, ρ₀)·λ, beside them. A
+// (B, T) that no noise lets meet the target is dropped with a note.
+// Results are cached: every trial and every call with the same question
+// reads one calibration.
+func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, reps accountant.Repetitions, pv TunePrivacy) (*DPSGDSearch, error) {
+	epochs, batches := dpsgdAxes(g, nt)
+	var mechs []DPSGDMechanism
+	for _, b := range batches {
+		if b > nt {
+			continue
+		}
+		for _, e := range epochs {
+			B, T, err := dpsgdPlanned(in, d, nt, cfg, e, b)
+			var ce *solvers.ConfigError
+			if errors.As(err, &ce) {
+				continue // gridFor drops the point
+			}
+			if err != nil {
+				return nil, err
+			}
+			if !slices.ContainsFunc(mechs, func(m DPSGDMechanism) bool { return m.Batch == B && m.Steps == T }) {
+				mechs = append(mechs, DPSGDMechanism{Batch: B, Q: math.Min(1, float64(B)/float64(nt)), Steps: T})
 			}
 		}
-		return true
 	}
-	hi := 1.0
-	for !fits(hi) {
-		hi *= 2
-		if hi > 1e6 {
-			return math.NaN(), fmt.Errorf("no noise multiplier up to 10⁶ keeps %d steps at rate %g under ρ = %g", steps, q, rho)
+	if len(mechs) == 0 {
+		return nil, fmt.Errorf("%s accepts no (batch, epochs) of the grid at %d training rows", d.Name(), nt)
+	}
+	fixed := math.Max(pv.ScoreRho, pv.ConstantsRho)
+	key := searchKey{reps: reps, fixed: fixed, eps: pv.Target.EpsDelta, delta: pv.Target.Delta, mechs: mechKey(mechs)}
+	if v, ok := searchCache.Load(key); ok {
+		return v.(*DPSGDSearch), nil
+	}
+	var dropped []string
+	for {
+		curves := make([]accountant.SearchCurve, 0, len(mechs)+1)
+		for _, m := range mechs {
+			curves = append(curves, accountant.SubsampledGaussianCurve(accountant.ReplaceOne, m.Q, m.Steps))
+		}
+		curves = append(curves, accountant.GaussianCurve)
+		fixedCurve := func(orders []float64) []float64 { return accountant.GaussianCurve(1/math.Sqrt(2*fixed), orders) }
+		if fixed == 0 {
+			fixedCurve = func(orders []float64) []float64 { return make([]float64, len(orders)) }
+		}
+		sn, err := accountant.CalibrateSearch(ctx, curves, accountant.DefaultOrders(), reps, fixedCurve, pv.Target.EpsDelta, pv.Target.Delta)
+		var se *accountant.SearchError
+		if errors.As(err, &se) && errors.Is(err, accountant.ErrNoSigma) && se.Mechanism >= 0 && se.Mechanism < len(mechs) && len(mechs) > 1 {
+			m := mechs[se.Mechanism]
+			dropped = append(dropped, fmt.Sprintf("batch %d, T = %d (q = %s): no noise multiplier up to 10⁶ lets the search meet ε' = %s", m.Batch, m.Steps, theory.Sig4.Format(m.Q), theory.Sig6.Format(pv.Target.EpsDelta)))
+			mechs = slices.Delete(mechs, se.Mechanism, se.Mechanism+1)
+			continue
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("%s's search cannot meet ε' = %s at δ = %s: %w", d.Name(), theory.Sig6.Format(pv.Target.EpsDelta), theory.FormatNumber(pv.Target.Delta), err)
+		}
+		s := &DPSGDSearch{Scale: sn.Scale, Orders: sn.Orders, RDP: sn.RDP, Eps: sn.Eps, Order: sn.Order, Dropped: dropped}
+		for i := range mechs {
+			mechs[i].Z, mechs[i].Alone = sn.Z[i], sn.Alone[i]
+		}
+		s.Mechanisms = mechs
+		k := len(mechs)
+		s.ScoreZ, s.ScoreAlone = sn.Z[k], sn.Alone[k]
+		s.ScoreRho = 1 / (2 * s.ScoreZ * s.ScoreZ)
+		searchCache.Store(key, s)
+		return s, nil
+	}
+}
+
+// searchKey is a dp-sgd search's question.
+type searchKey struct {
+	reps              accountant.Repetitions
+	fixed, eps, delta float64
+	mechs             string
+}
+
+func mechKey(ms []DPSGDMechanism) string {
+	var b strings.Builder
+	for _, m := range ms {
+		fmt.Fprintf(&b, "%d/%d/%x;", m.Batch, m.Steps, math.Float64bits(m.Q))
+	}
+	return b.String()
+}
+
+var searchCache sync.Map
+
+// dpsgdAxes are dp-sgd's epochs and batch axes on nt training rows: the
+// given values, or the defaults (TuneGrid).
+func dpsgdAxes(g TuneGrid, nt int) ([]float64, []int) {
+	epochs, batches := g.Epochs, g.Batch
+	if len(epochs) == 0 {
+		epochs = []float64{1, 2, 5}
+	}
+	if len(batches) == 0 {
+		batches = defaultBatches(nt)
+	}
+	return epochs, batches
+}
+
+// defaultBatches is dp-sgd's default batch axis on nt training rows: the
+// sampling rates q = 1/64, ⅛ and ½ as batches B = round(q·nt) (at least
+// 1, duplicates dropped).
+func defaultBatches(nt int) []int {
+	var out []int
+	for _, f := range []float64{1.0 / 64, 1.0 / 8, 0.5} {
+		b := max(1, int(math.Round(f*float64(nt))))
+		if !slices.Contains(out, b) {
+			out = append(out, b)
 		}
 	}
-	lo := hi / 2
-	for fits(lo) {
-		hi, lo = lo, lo/2
-		if lo < 1e-6 {
-			return hi, nil
-		}
-	}
-	for hi/lo-1 > 1e-6 {
-		mid := math.Sqrt(lo * hi)
-		if fits(mid) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, nil
+	return out
 }

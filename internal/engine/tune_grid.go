@@ -219,13 +219,7 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 	var epochs []float64
 	var batches []int
 	if readsEpochs(d) {
-		epochs, batches = g.Epochs, g.Batch
-		if len(epochs) == 0 {
-			epochs = []float64{1, 2, 5}
-		}
-		if len(batches) == 0 {
-			batches = []int{base.Batch}
-		}
+		epochs, batches = dpsgdAxes(g, n)
 	} else {
 		iters = g.Iters
 		if len(iters) == 0 {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"testing"
 
@@ -248,6 +247,7 @@ func TestTuneRefuses(t *testing.T) {
 		{"epochs without dp-sgd", spec.Spec{Scenario: scenarios.LinRegT}, TuneSpec{Grid: TuneGrid{Epochs: []float64{1}}}, "grid-epochs"},
 		{"a bad clip", spec.Spec{Scenario: scenarios.LinRegT}, TuneSpec{Grid: TuneGrid{Clip: []float64{-1}}}, "grid-clip"},
 		{"validation", spec.Spec{Scenario: scenarios.LinRegT}, TuneSpec{Validation: 0.9}, "validation"},
+		{"add-remove", spec.Spec{Scenario: scenarios.LinRegT, Adjacency: "add-remove"}, TuneSpec{Solvers: []string{"dp-sgd"}}, "adjacency"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Tune(context.Background(), resolve(t, c.s), c.ts, nil)
@@ -259,67 +259,76 @@ func TestTuneRefuses(t *testing.T) {
 	}
 }
 
-// TestDPSGDMultiplier: a dp-sgd candidate's noise multiplier keeps its
-// Rényi curve under ρ_Q·λ at every order of the grid, and 10⁻⁵ less does
-// not (it is the smallest, to the bisection's resolution).
-func TestDPSGDMultiplier(t *testing.T) {
-	orders := accountant.DefaultOrders()
-	for _, c := range []struct {
-		q     float64
-		steps int
-		rho   float64
-	}{{0.0256, 196, 0.11}, {0.1, 50, 0.5}, {1, 5, 0.05}} {
-		t.Run(fmt.Sprintf("q=%g steps=%d rho=%g", c.q, c.steps, c.rho), func(t *testing.T) {
-			z, err := dpsgdMultiplier(c.q, c.steps, c.rho, orders)
-			if err != nil {
-				t.Fatal(err)
-			}
-			under := func(z float64) bool {
-				for i, v := range dpsgdRDP(c.q, z, c.steps, orders) {
-					if v > c.rho*orders[i] {
-						return false
-					}
-				}
-				return true
-			}
-			if !under(z) || under(z*(1-1e-5)) {
-				t.Errorf("q = %g, T = %d, ρ = %g: z = %g is not the smallest multiplier under ρλ", c.q, c.steps, c.rho, z)
-			}
-		})
-	}
-	// Full batches (q = 1) under replace-one: one row replaced moves the
-	// clipped sum by up to 2C, so each Gaussian step of noise z·C is
-	// (2C)²/(2z²C²) = 2/z²-zCDP and T of them 2T/z²: z = √(2T/ρ) exactly.
-	z, _ := dpsgdMultiplier(1, 5, 0.05, orders)
-	if want := math.Sqrt(2 * 5 / 0.05); math.Abs(z-want) > 2e-6*want {
-		t.Errorf("q = 1: z = %g, want √(2T/ρ) = %g", z, want)
-	}
-}
-
-// TestTuneDPSGDCandidates: a dp-sgd candidate runs at the noise multiplier
-// that keeps its Rényi curve under ρ_Q·λ — its σ is z·C/B with z =
-// dpsgdMultiplier at its own rate and steps — not at a multiplier
-// calibrated to the whole budget.
+// TestTuneDPSGDCandidates: a dp-sgd candidate runs at its (batch, T)'s
+// noise multiplier in the search's calibration — its σ is z·C/B — and
+// the search's curve is Papernot & Steinke's theorem on the pointwise
+// maximum of each mechanism's own subsampled-Gaussian curve at its z and
+// the score's Gaussian curve, plus max(ρ_s, ρ₀)·λ, which meets the
+// target; each z is below the one that would keep its curve under ρ_Q·λ
+// at every order (a zCDP candidate's), the accounting it replaces.
 func TestTuneDPSGDCandidates(t *testing.T) {
 	s := tuneSpec
 	s.Trials = 1
 	r := resolve(t, s)
-	rep, err := Tune(context.Background(), r, TuneSpec{Solvers: []string{"dp-sgd"}, Repetitions: accountant.Repetitions{Shape: 1, Mean: 2},
-		Grid: TuneGrid{Clip: []float64{1}, Step: []float64{0.1}, Epochs: []float64{1, 2}, Batch: []int{100}}}, nil)
+	reps := accountant.Repetitions{Shape: 1, Mean: 2}
+	rep, err := Tune(context.Background(), r, TuneSpec{Solvers: []string{"dp-sgd"}, Repetitions: reps,
+		Grid: TuneGrid{Clip: []float64{1}, Step: []float64{0.1}, Epochs: []float64{1, 2}, Batch: []int{100, 400}}}, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	sr := rep.Solvers[0].DPSGD
+	if sr == nil || len(sr.Mechanisms) != 4 {
+		t.Fatalf("dp-sgd's search: %+v, want 4 mechanisms", sr)
 	}
 	tr := rep.Solvers[0].Tuned.Trials[0]
 	if tr.Chosen < 0 {
 		t.Fatal("nothing released")
 	}
 	p := tr.Params
-	q := float64(p.Batch) / float64(rep.NTrain)
-	z, err := dpsgdMultiplier(q, p.Iters, rep.Privacy.CandidateRho, rep.Privacy.Orders)
+	z, ok := sr.multiplier(p.Batch, p.Iters)
+	if !ok {
+		t.Fatalf("no mechanism for batch %d, T = %d", p.Batch, p.Iters)
+	}
+	if want := z * p.Clip / float64(p.Batch); math.Abs(p.Sigma-want) > 1e-9*want {
+		t.Errorf("σ = %g, want z·C/B = %g (z = %g, T = %d)", p.Sigma, want, z, p.Iters)
+	}
+	o := sr.Orders
+	var cand [][]float64
+	for _, m := range sr.Mechanisms {
+		if m.Q != float64(m.Batch)/float64(rep.NTrain) {
+			t.Errorf("batch %d: q = %g, want B/n_train", m.Batch, m.Q)
+		}
+		c := accountant.ComposedRDP(accountant.ReplaceOne, m.Q, m.Z, m.Steps, o)
+		cand = append(cand, c)
+		// The accounting it replaces: the smallest z whose curve stays
+		// under ρ_Q·λ at every order is larger.
+		under := func(z float64) bool {
+			for i, v := range accountant.ComposedRDP(accountant.ReplaceOne, m.Q, z, m.Steps, o) {
+				if v > rep.Privacy.CandidateRho*o[i] {
+					return false
+				}
+			}
+			return true
+		}
+		if under(m.Z) {
+			t.Errorf("batch %d, T = %d: z = %g already keeps the curve under ρ_Q·λ", m.Batch, m.Steps, m.Z)
+		}
+	}
+	cand = append(cand, accountant.GaussianCurve(sr.ScoreZ, o))
+	fixed := math.Max(rep.Privacy.ScoreRho, rep.Privacy.ConstantsRho)
+	rdp, eps, _, err := accountant.SearchEpsilon(o, cand, reps, accountant.GaussianCurve(1/math.Sqrt(2*fixed), o), r.Privacy.Delta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := z * p.Clip / float64(p.Batch); math.Abs(p.Sigma-want) > 1e-9*want {
-		t.Errorf("σ = %g, want z·C/B = %g (z = %g at q = %g, T = %d)", p.Sigma, want, z, q, p.Iters)
+	if eps != sr.Eps || !(eps <= r.Privacy.EpsDelta) {
+		t.Errorf("search ε' = %g, reported %g, target %g", eps, sr.Eps, r.Privacy.EpsDelta)
+	}
+	for i := range rdp {
+		if rdp[i] != sr.RDP[i] {
+			t.Fatalf("order %g: curve %g, reported %g", o[i], rdp[i], sr.RDP[i])
+		}
+	}
+	if math.Abs(sr.ScoreRho-1/(2*sr.ScoreZ*sr.ScoreZ)) > 1e-15 || tr.ScoreSigma <= 0 {
+		t.Errorf("score ρ = %g at z = %g", sr.ScoreRho, sr.ScoreZ)
 	}
 }

@@ -32,6 +32,8 @@ type tuner struct {
 	start time.Time
 	done  atomic.Int64
 	total int
+	// dpsgd is each accounted solver's search (nil for a zCDP solver).
+	dpsgd []*DPSGDSearch
 }
 
 // tuneJob is one (solver, trial): the search, then the oracle's grid.
@@ -92,7 +94,7 @@ func (t *tuner) run(ctx context.Context, rep *TuneReport) error {
 		return err
 	}
 	for si, d := range t.ds {
-		ts := TuneSolver{Solver: d.Name()}
+		ts := TuneSolver{Solver: d.Name(), DPSGD: t.dpsgd[si]}
 		for _, o := range outs[si] {
 			if o.refused != "" {
 				ts.Refused = o.refused
@@ -117,6 +119,7 @@ func (t *tuner) assemble(outs []trialOut) (Tuned, *OracleTuned) {
 	for i, o := range outs {
 		tu.Trials = append(tu.Trials, o.tuned)
 		xs[i], hs[i] = o.tuned.Excess, o.tuned.Holdout
+		tu.EvalSE += o.tuned.ExcessSE / float64(len(outs))
 	}
 	tu.Excess = estimate(xs)
 	tu.Holdout = Estimate{Mean: math.NaN(), SE: math.NaN()}
@@ -225,6 +228,10 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		return trialOut{}, err
 	}
 	tt.K = t.ts.Repetitions.Sample(rng)
+	scoreRho := t.pv.CandidateRho
+	if s := t.dpsgd[j.si]; s != nil {
+		scoreRho = s.ScoreRho
+	}
 	multipliers := map[int]float64{} // dp-sgd's z per grid point
 	losses := make([]float64, valid.Len())
 	var best []float64
@@ -239,7 +246,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		if d.Accounted {
 			var ok bool
 			if z, ok = multipliers[idx]; !ok {
-				if z, err = t.multiplier(ref, d, nt, grid[idx], ccfg); err != nil {
+				if z, err = t.multiplier(ref, d, nt, grid[idx], ccfg, t.dpsgd[j.si]); err != nil {
 					return trialOut{}, err
 				}
 				multipliers[idx] = z
@@ -262,7 +269,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		for i := range losses {
 			losses[i] = t.in.Loss(res.W, valid.Row(i))
 		}
-		score, sigma, err := privest.ClippedMean(losses, tt.ScoreClip, t.pv.CandidateRho, rng)
+		score, sigma, err := privest.ClippedMean(losses, tt.ScoreClip, scoreRho, rng)
 		if err != nil {
 			return trialOut{}, err
 		}
@@ -321,13 +328,16 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 }
 
 // multiplier is the noise multiplier of an accounted (dp-sgd) candidate:
-// the smallest z whose Rényi curve stays under ρ_Q·λ on the search's
-// orders (dpsgdMultiplier), at the T and batch the candidate runs.
-func (t *tuner) multiplier(ref *scenarios.Instance, d solvers.Descriptor, n int, cd Candidate, cfg solvers.Config) (float64, error) {
+// its mechanism's in the search's calibration (DPSGDSearch), at the T and
+// batch the candidate runs.
+func (t *tuner) multiplier(ref *scenarios.Instance, d solvers.Descriptor, n int, cd Candidate, cfg solvers.Config, s *DPSGDSearch) (float64, error) {
 	par, err := cd.apply(&cfg, d, 1).Prescribe(ref, n, cfg) // T and the batch do not depend on z
 	if err != nil {
 		return math.NaN(), err
 	}
-	q := math.Min(1, float64(par.Batch)/float64(n))
-	return dpsgdMultiplier(q, par.Iters, t.pv.CandidateRho, t.pv.Orders)
+	z, ok := s.multiplier(par.Batch, par.Iters)
+	if !ok {
+		return math.NaN(), fmt.Errorf("%s: the search has no noise multiplier for batch %d, T = %d (a bug)", d.Name(), par.Batch, par.Iters)
+	}
+	return z, nil
 }

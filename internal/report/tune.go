@@ -14,7 +14,7 @@ import (
 )
 
 // TuneMethod says how a search is accounted, with its citations.
-const TuneMethod = "random search with K random candidates, the best released (Papernot & Steinke, \"Hyperparameter Tuning with Renyi Differential Privacy\", ICLR 2022: Theorem 2 for K truncated negative binomial, Theorem 6 for K Poisson), each candidate ρ_Q-zCDP (training and private scoring on disjoint rows), composed in Rényi DP with the score clip's quantile (and the private constants' estimate), converted to (ε', δ) by Canonne, Kamath & Steinke 2020, Proposition 12"
+const TuneMethod = "random search with K random candidates, the best released (Papernot & Steinke, \"Hyperparameter Tuning with Renyi Differential Privacy\", ICLR 2022: Theorem 2 for K truncated negative binomial, Theorem 6 for K Poisson), each candidate of a zCDP solver ρ_Q-zCDP (training and private scoring on disjoint rows), composed in Rényi DP with the score clip's quantile (and the private constants' estimate), converted to (ε', δ) by Canonne, Kamath & Steinke 2020, Proposition 12"
 
 // OracleNote says what the oracle-tuned reference is.
 const OracleNote = "NOT private and not attainable: every grid point run at the full budget on all rows, the one with the smallest mean excess risk over the trials chosen by that excess risk (which no private procedure can read) — a reference for what the grid could give"
@@ -24,20 +24,22 @@ const OracleNote = "NOT private and not attainable: every grid point run at the 
 // law of K and the orders), and each solver's prescribed, tuned and
 // oracle-tuned runs.
 type TuneJSON struct {
-	Command  string   `json:"command"`
-	Scenario *string  `json:"scenario"`
-	Data     string   `json:"data,omitempty"`
-	Loss     string   `json:"loss,omitempty"`
-	Class    string   `json:"class"`
-	N        int      `json:"n"`
-	NTrain   int      `json:"n_train"`
-	NValid   int      `json:"n_validation"`
-	D        int      `json:"d"`
-	K        *float64 `json:"k"`
-	Eps      *float64 `json:"eps"`
-	Trials   int      `json:"trials"`
-	Seed     *uint64  `json:"seed"`
-	Rand     string   `json:"rand"`
+	// Citation is what reproduces the document (WriteCitedJSON sets it).
+	Citation *CitationJSON `json:"citation,omitempty"`
+	Command  string        `json:"command"`
+	Scenario *string       `json:"scenario"`
+	Data     string        `json:"data,omitempty"`
+	Loss     string        `json:"loss,omitempty"`
+	Class    string        `json:"class"`
+	N        int           `json:"n"`
+	NTrain   int           `json:"n_train"`
+	NValid   int           `json:"n_validation"`
+	D        int           `json:"d"`
+	K        *float64      `json:"k"`
+	Eps      *float64      `json:"eps"`
+	Trials   int           `json:"trials"`
+	Seed     *uint64       `json:"seed"`
+	Rand     string        `json:"rand"`
 	// Search is the declared search: the grid's axes (given values, or
 	// the default's rule), K's law, the validation share and the score
 	// clip's quantile.
@@ -48,8 +50,33 @@ type TuneJSON struct {
 	// in solvers' order; absent without the references).
 	Prescribed []RunJSON `json:"prescribed,omitempty"`
 	// W0Excess is F(w₀) − F*, the excess risk of doing nothing.
-	W0Excess *W0JSON  `json:"w0_excess"`
-	Notes    []string `json:"notes"`
+	W0Excess *W0JSON `json:"w0_excess"`
+	// BestPrivate is the call's private run with the smallest mean excess
+	// risk (null when none has one).
+	BestPrivate *BestPrivateJSON `json:"best_private"`
+	Notes       []string         `json:"notes"`
+}
+
+// BestPrivateJSON is the call's best private run (engine.BestPrivate):
+// among the solvers' tuned searches and prescribed runs, all meeting the
+// same (ε', δ), the smallest mean excess risk; the runner-up and their
+// paired difference (runner-up minus best, on the same draws); Apart:
+// more than 2 s.e. Private is false where the choice read user rows.
+type BestPrivateJSON struct {
+	Solver     string          `json:"solver"`
+	Run        string          `json:"run"`
+	ExcessRisk EstimateJSON    `json:"excess_risk"`
+	Next       *PrivateRunJSON `json:"next"`
+	Difference *EstimateJSON   `json:"difference"`
+	Apart      bool            `json:"apart"`
+	Private    bool            `json:"private"`
+}
+
+// PrivateRunJSON is one private run of a tuning call.
+type PrivateRunJSON struct {
+	Solver     string       `json:"solver"`
+	Run        string       `json:"run"`
+	ExcessRisk EstimateJSON `json:"excess_risk"`
 }
 
 // TuneSearchJSON is a search's declaration.
@@ -91,7 +118,8 @@ type TunePrivacyJSON struct {
 	// Target is the budget the search (tuning included) meets: ρ = ε²/2
 	// and the exact ε' of that zCDP at δ.
 	Target TargetJSON `json:"target"`
-	// Candidate is each candidate's ρ_Q and the exact ε' of one run at ρ_Q.
+	// Candidate is each candidate's ρ_Q and the exact ε' of one run at ρ_Q
+	// (a zCDP solver's; dp-sgd's are its solvers[].search_privacy).
 	Candidate RhoEpsJSON `json:"candidate"`
 	// ScoreClipRho and ConstantsRho are the search's other releases
 	// (validation rows; training rows): the curve adds the larger times λ.
@@ -133,10 +161,13 @@ type TuneTotalJSON struct {
 // TuneSolverJSON is one solver's tuned and oracle-tuned runs (its
 // prescribed run is TuneJSON.Prescribed's, at the same position).
 type TuneSolverJSON struct {
-	Solver      string           `json:"solver"`
-	Refused     string           `json:"refused,omitempty"`
-	Tuned       *TunedJSON       `json:"tuned"`
-	OracleTuned *OracleTunedJSON `json:"oracle_tuned"`
+	Solver  string `json:"solver"`
+	Refused string `json:"refused,omitempty"`
+	// SearchPrivacy is dp-sgd's search's accounting, each candidate by its
+	// own curve (null for a zCDP solver, whose search is privacy's).
+	SearchPrivacy *DPSGDSearchJSON `json:"search_privacy"`
+	Tuned         *TunedJSON       `json:"tuned"`
+	OracleTuned   *OracleTunedJSON `json:"oracle_tuned"`
 }
 
 // TunedJSON is the private search's result.
@@ -148,10 +179,14 @@ type TunedJSON struct {
 	Trials     []TunedTrialJSON `json:"trials"`
 }
 
-// EstimateJSON is a mean ± standard error.
+// EstimateJSON is a mean ± standard error over the trials, with the
+// median and quartiles of the trials' values.
 type EstimateJSON struct {
 	Mean   *float64 `json:"mean"`
 	Stderr *float64 `json:"stderr"`
+	Median *float64 `json:"median"`
+	Q1     *float64 `json:"q1"`
+	Q3     *float64 `json:"q3"`
 }
 
 // CandidateJSON is a grid point (null axes are the prescription's).
@@ -177,8 +212,11 @@ type TunedTrialJSON struct {
 	ExcessRisk *float64            `json:"excess_risk"`
 	Holdout    *float64            `json:"holdout,omitempty"`
 	Constants  *ConstantsTrialJSON `json:"constants,omitempty"`
-	Grid       []CandidateJSON     `json:"grid"`
-	Dropped    int                 `json:"dropped"`
+	// W is the released output (--emit-w; w₀ where a Poisson search
+	// released nothing).
+	W       []*float64      `json:"w,omitempty"`
+	Grid    []CandidateJSON `json:"grid"`
+	Dropped int             `json:"dropped"`
 	// Diagnostics are K, every candidate drawn and its score: the search
 	// releases the best candidate only, and its guarantee covers nothing
 	// more, so these are not private.
@@ -226,7 +264,28 @@ func candidateJSON(c engine.Candidate) CandidateJSON {
 }
 
 func estJSON(e engine.Estimate) EstimateJSON {
-	return EstimateJSON{Mean: theory.JSONNum(e.Mean), Stderr: theory.JSONNum(e.SE)}
+	return EstimateJSON{Mean: theory.JSONNum(e.Mean), Stderr: theory.JSONNum(e.SE), Median: theory.JSONNum(e.Median), Q1: theory.JSONNum(e.Q1), Q3: theory.JSONNum(e.Q3)}
+}
+
+func runName(tuned bool) string {
+	if tuned {
+		return "tuned"
+	}
+	return "prescribed"
+}
+
+func bestPrivateJSON(r *engine.TuneReport) *BestPrivateJSON {
+	b, ok := r.BestPrivate()
+	if !ok {
+		return nil
+	}
+	j := &BestPrivateJSON{Solver: b.Best.Solver, Run: runName(b.Best.Tuned), ExcessRisk: estJSON(b.Best.Excess), Apart: b.Apart(), Private: !r.UserRows}
+	if b.HasNext {
+		j.Next = &PrivateRunJSON{Solver: b.Next.Solver, Run: runName(b.Next.Tuned), ExcessRisk: estJSON(b.Next.Excess)}
+		d := estJSON(b.Diff)
+		j.Difference = &d
+	}
+	return j
 }
 
 // gridRules are the default axes' rules (engine.TuneGrid's).
@@ -235,7 +294,7 @@ var gridRules = map[string]string{
 	"step":   "acsa: 2β·{½, 1, 2}; clipped-sgd: (1/β)·{¼, ½, 1}; dp-sgd: (1/β)·{1/64, 1/16, ¼, 1}; others: the prescribed step ·{¼, 1, 4}",
 	"iters":  "the prescribed T ·{½, 1, 2, 4} (acsa: ·{1, 2, 4, 8}), within [1, n − 1]",
 	"epochs": "{1, 2, 5} (dp-sgd)",
-	"batch":  "the prescribed batch (dp-sgd)",
+	"batch":  "round(q·n_train) for q = 1/64, ⅛, ½ (dp-sgd)",
 }
 
 func axis(name string, given []float64) GridAxisJSON {
@@ -266,13 +325,14 @@ func lawName(shape float64) string {
 	return "truncated-negative-binomial"
 }
 
-// Tune is the document of `dpso tune --json`.
+// Tune is the document of `dpso tune --json`, without the outputs w
+// (TuneJSON.EmitW sets them) and the citation (WriteCitedJSON sets it).
 func Tune(r *engine.TuneReport) TuneJSON {
 	s := r.Spec
 	g := r.Tune.Grid
 	j := TuneJSON{Command: "tune", Class: string(s.Class), N: r.N, NTrain: r.NTrain, NValid: r.NValid, D: s.D,
 		K: theory.JSONNum(s.K), Eps: theory.JSONNum(s.Eps), Trials: s.Trials, Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand,
-		W0Excess: w0JSON(r.W0, r.Risk.Method, r.UserRows), Notes: nonNil(r.Notes)}
+		W0Excess: w0JSON(r.W0, r.Risk.Method, r.UserRows), Notes: nonNil(r.Notes), BestPrivate: bestPrivateJSON(r)}
 	if s.Data != "" {
 		j.Data, j.Loss = s.Data, s.Loss
 	} else {
@@ -287,15 +347,11 @@ func Tune(r *engine.TuneReport) TuneJSON {
 		Validation: r.Tune.Validation, ScoreQuantile: r.Tune.ScoreQuantile,
 	}
 	pv := r.Privacy
-	vals := make([]*float64, len(pv.RDP))
-	for i, v := range pv.RDP {
-		vals[i] = theory.JSONNum(v)
-	}
 	j.Privacy = TunePrivacyJSON{Adjacency: "replace-one", Method: TuneMethod,
 		Target:       TargetJSON{Rho: theory.JSONNum(pv.Target.Rho), Delta: theory.JSONNum(pv.Target.Delta), EpsExact: theory.JSONNum(pv.Target.EpsDelta)},
 		Candidate:    RhoEpsJSON{Rho: theory.JSONNum(pv.CandidateRho), EpsExact: theory.JSONNum(pv.CandidateEps)},
 		ScoreClipRho: theory.JSONNum(pv.ScoreRho), ConstantsRho: theory.JSONNum(pv.ConstantsRho),
-		RDP: RDPJSON{Orders: pv.Orders, Values: vals},
+		RDP: rdpJSON(pv.Orders, pv.RDP),
 		Eps: theory.JSONNum(pv.Eps), Delta: theory.JSONNum(pv.Target.Delta), Order: theory.JSONNum(pv.Order), OverheadEps: theory.JSONNum(pv.Overhead),
 		Total: TuneTotalJSON{Searches: r.Total.Searches, Scope: tuneScope(r), Eps: theory.JSONNum(r.Total.Eps), Delta: theory.JSONNum(r.Total.Delta),
 			PrescribedRho: theory.JSONNum(r.Total.PrescribedRho), Private: len(r.Total.NotPrivate) == 0, NotPrivate: r.Total.NotPrivate}}
@@ -303,7 +359,7 @@ func Tune(r *engine.TuneReport) TuneJSON {
 		j.Privacy.ConstantsRho = nil
 	}
 	for _, ts := range r.Solvers {
-		sj := TuneSolverJSON{Solver: ts.Solver, Refused: ts.Refused}
+		sj := TuneSolverJSON{Solver: ts.Solver, Refused: ts.Refused, SearchPrivacy: dpsgdSearchJSON(ts.DPSGD, pv.Target.Delta)}
 		if ts.Prescribed != nil {
 			rj := Run(ts.Prescribed, Options{ConvDelta: pv.Target.Delta})
 			rj.Privacy.Total = nil
@@ -312,7 +368,7 @@ func Tune(r *engine.TuneReport) TuneJSON {
 		if ts.Refused == "" {
 			sj.Tuned = tunedJSON(r, ts.Tuned)
 			if o := ts.Oracle; o != nil && o.Best >= 0 {
-				oj := &OracleTunedJSON{Private: false, Note: OracleNote, Best: o.Best, Candidate: candidateJSON(o.Candidate), ExcessRisk: estJSON(o.Excess)}
+				oj := &OracleTunedJSON{Private: false, Note: OracleNote, Best: o.Best, Candidate: candidateJSON(o.Candidate), ExcessRisk: estJSON(o.Excess), Points: []EstimateJSON{}}
 				if !math.IsNaN(o.Holdout.Mean) {
 					h := estJSON(o.Holdout)
 					oj.Holdout = &h
@@ -337,6 +393,7 @@ func tuneScope(r *engine.TuneReport) string {
 
 func tunedJSON(r *engine.TuneReport, t engine.Tuned) *TunedJSON {
 	j := &TunedJSON{Private: len(r.NotPrivate) == 0, NotPrivate: r.NotPrivate, ExcessRisk: &ExcessJSON{Mean: theory.JSONNum(t.Excess.Mean), Stderr: theory.JSONNum(t.Excess.SE),
+		Median: theory.JSONNum(t.Excess.Median), Q1: theory.JSONNum(t.Excess.Q1), Q3: theory.JSONNum(t.Excess.Q3), EvalStderr: theory.JSONNum(t.EvalSE),
 		Kind: r.Risk.Kind, Method: r.Risk.Method, Private: !r.UserRows}}
 	if r.UserRows {
 		j.ExcessRisk.Note = DiagnosticNote
@@ -381,8 +438,9 @@ func nonNilInts(xs []int) []int {
 	return xs
 }
 
-// WriteTuneTable writes the table of `dpso tune`.
-func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
+// WriteTuneTable writes the table of `dpso tune` (with opt.EmitW, each
+// trial's released w after it).
+func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 	s := r.Spec
 	pv := r.Privacy
 	name := s.Scenario
@@ -423,13 +481,22 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
 		{"trials", fmt.Sprintf("%d (%s)", s.Trials, RandText(s.Rand, s.Seed))},
 		{"search", fmt.Sprintf("random search: K candidates, K ~ %s, each a grid point drawn uniformly (%s); the best private score released: the mean validation loss clipped at c_s (the private %s-quantile of the loss at w₀) plus Gaussian noise",
 			law, gridText, n6(r.Tune.ScoreQuantile))},
-		{"candidate", fmt.Sprintf("ρ_Q = %s zCDP each (one run alone: ε' = %s at δ = %s, exact)", n6(pv.CandidateRho), n6(pv.CandidateEps), n6(pv.Target.Delta))},
-		{"tuning", fmt.Sprintf("+ ε' = %s: choosing among K random candidates (Papernot & Steinke 2022, Thm %s) and the score clip (ρ_s = %s)%s",
-			n6(pv.Overhead), thmOf(reps.Poisson()), n6(pv.ScoreRho), constantsPart(pv.ConstantsRho))},
-		{"privacy", fmt.Sprintf("ε' = %s at δ = %s for the whole search (Rényi DP, order %s), at most %s, the exact ε' of ρ = ε²/2 = %s: the budget given, tuning included",
-			n6(pv.Eps), n6(pv.Target.Delta), n6(pv.Order), n6(pv.Target.EpsDelta), n6(pv.Target.Rho))},
-		{"total", totalTuneText(r)},
 	}
+	if zcdp, dpsgd := searchKinds(r); zcdp {
+		whose := ""
+		if dpsgd {
+			whose = " (a zCDP solver's search; dp-sgd's below)"
+		}
+		rows = append(rows, [][2]string{
+			{"candidate", fmt.Sprintf("ρ_Q = %s zCDP each%s (one run alone: ε' = %s at δ = %s, exact)", n6(pv.CandidateRho), whose, n6(pv.CandidateEps), n6(pv.Target.Delta))},
+			{"tuning", fmt.Sprintf("+ ε' = %s: choosing among K random candidates (Papernot & Steinke 2022, Thm %s) and the score clip (ρ_s = %s)%s",
+				n6(pv.Overhead), thmOf(reps.Poisson()), n6(pv.ScoreRho), constantsPart(pv.ConstantsRho))},
+			{"privacy", fmt.Sprintf("ε' = %s at δ = %s for the whole search (Rényi DP, order %s), at most %s, the exact ε' of ρ = ε²/2 = %s: the budget given, tuning included",
+				n6(pv.Eps), n6(pv.Target.Delta), n6(pv.Order), n6(pv.Target.EpsDelta), n6(pv.Target.Rho))},
+		}...)
+	}
+	rows = append(rows, dpsgdRows(r)...)
+	rows = append(rows, [2]string{"total", totalTuneText(r)})
 	rows = append(rows, notPrivateRows(r.NotPrivate)...)
 	rows = append(rows, [2]string{"start point", w0Row(r.W0, r.Risk.Method, r.UserRows)[1]})
 	if err := writeRows(w, rows); err != nil {
@@ -461,13 +528,16 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
 			tr := t.Trials[0]
 			chosen = tr.Candidate.Text(n6) + " (trial 0's)"
 		}
-		fmt.Fprintf(tw, "%s\ttuned\t%s\t%s\tε' = %s, tuning included\n", ts.Solver, estText(t.Excess), chosen, n6(pv.Eps))
+		fmt.Fprintf(tw, "%s\ttuned\t%s\t%s\tε' = %s, tuning included\n", ts.Solver, estText(t.Excess), chosen, n6(searchEps(r, ts)))
 		if o := ts.Oracle; o != nil && o.Best >= 0 {
 			fmt.Fprintf(tw, "%s\toracle-tuned\t%s\t%s\tNOT private: unattainable reference\n", ts.Solver, estText(o.Excess), o.Candidate.Text(n6))
 		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if line := bestPrivateLine(r); line != "" {
+		fmt.Fprintln(w, line)
 	}
 	if r.UserRows {
 		fmt.Fprintln(w, "excess risks on your rows: "+DiagnosticNote)
@@ -476,6 +546,9 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
 		if !math.IsNaN(ts.Tuned.Holdout.Mean) {
 			fmt.Fprintf(w, "held-out loss (%s, tuned): %s — %s\n", ts.Solver, estText(ts.Tuned.Holdout), HoldoutNote)
 		}
+	}
+	if opt.EmitW {
+		writeTunedW(w, r)
 	}
 	notes := []string{"tuned: each trial's released candidate (its parameters: trial 0's); the excess risk is its mean ± s.e. over trials; the search releases that candidate only — K and the other candidates' scores (--json: diagnostics) are " + "not private"}
 	if slices.ContainsFunc(r.Solvers, func(ts engine.TuneSolver) bool { return ts.Oracle != nil }) {
@@ -488,6 +561,19 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport) error {
 		fmt.Fprintln(w, "  - "+n)
 	}
 	return nil
+}
+
+// searchKinds says whether the call has a zCDP solver's search (a
+// refused solver's counts: the total composes it) and dp-sgd's.
+func searchKinds(r *engine.TuneReport) (zcdp, dpsgd bool) {
+	for _, ts := range r.Solvers {
+		if ts.DPSGD != nil {
+			dpsgd = true
+		} else {
+			zcdp = true
+		}
+	}
+	return zcdp, dpsgd
 }
 
 func thmOf(poisson bool) string {
@@ -527,74 +613,4 @@ func estText(e engine.Estimate) string {
 
 func paramsShort(T int, C, step float64) string {
 	return fmt.Sprintf("C = %s, step = %s, T = %d", n6(C), n6(step), T)
-}
-
-// TuneSweepJSON is the document of `dpso tune --vary n --json`.
-type TuneSweepJSON struct {
-	Command string        `json:"command"`
-	Vary    string        `json:"vary"`
-	Points  []TuneJSON    `json:"points"`
-	Total   TuneTotalJSON `json:"total"`
-}
-
-// TuneSweep is the document of `dpso tune --vary n --json`.
-func TuneSweep(r *engine.TuneSweepReport) TuneSweepJSON {
-	j := TuneSweepJSON{Command: "tune", Vary: "n"}
-	for _, p := range r.Points {
-		j.Points = append(j.Points, Tune(p))
-	}
-	t := r.Total
-	scope := "per trial, per point: each point and trial draws fresh data from the scenario's public distribution"
-	if len(r.Points) > 0 && r.Points[0].UserRows {
-		scope = fmt.Sprintf("the user's rows: %d searches over all points read them; their Rényi curves add", t.Searches)
-	}
-	j.Total = TuneTotalJSON{Searches: t.Searches, Scope: scope, Eps: theory.JSONNum(t.Eps), Delta: theory.JSONNum(t.Delta),
-		PrescribedRho: theory.JSONNum(t.PrescribedRho), Private: len(t.NotPrivate) == 0, NotPrivate: t.NotPrivate}
-	return j
-}
-
-// WriteTuneSweepTable writes the table of `dpso tune --vary n`: per n and
-// solver, the prescribed, tuned and oracle-tuned excess risks.
-func WriteTuneSweepTable(w io.Writer, r *engine.TuneSweepReport) error {
-	if len(r.Points) == 0 {
-		return nil
-	}
-	p0 := r.Points[0]
-	s := p0.Spec
-	name := s.Scenario
-	if s.Data != "" {
-		name = s.Data
-	}
-	fmt.Fprintf(w, "%s, class %s, d = %d, k = %s, zCDP ε = %s (each search's total, tuning included: ε' = %s at δ = %s), %d trials (%s)\n\n",
-		name, s.Class, s.D, n6(s.K), n6(s.Eps), n6(p0.Privacy.Eps), n6(p0.Privacy.Target.Delta), s.Trials, RandText(s.Rand, s.Seed))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "N\tSOLVER\tPRESCRIBED\tTUNED (PRIVATE)\tORACLE-TUNED (NOT PRIVATE)\tTUNED/PRESCRIBED\tSTART POINT")
-	for i, p := range r.Points {
-		for _, ts := range p.Solvers {
-			pre, orc, ratio := "—", "—", "—"
-			if ts.Prescribed != nil && ts.Prescribed.Refused == "" {
-				pre = estText(ts.Prescribed.Excess)
-				ratio = n4(ts.Tuned.Excess.Mean / ts.Prescribed.Excess.Mean)
-			}
-			if ts.Oracle != nil && ts.Oracle.Best >= 0 {
-				orc = estText(ts.Oracle.Excess)
-			}
-			tuned := estText(ts.Tuned.Excess)
-			if ts.Refused != "" {
-				tuned = "refused: " + ts.Refused
-			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Ns[i], ts.Solver, pre, tuned, orc, ratio, n6(p.W0.Mean))
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Notes:")
-	fmt.Fprintln(w, "  - each cell is the mean ± s.e. over trials of the excess risk F(w) − F*; tuned: the private search's released candidate; TUNED/PRESCRIBED < 1: tuning pays")
-	fmt.Fprintln(w, "  - oracle-tuned: "+OracleNote)
-	if p0.UserRows {
-		fmt.Fprintf(w, "  - your rows are the private data: %d searches over all points read them: ε' = %s at δ = %s in all\n", r.Total.Searches, n6(r.Total.Eps), n6(r.Total.Delta))
-	}
-	return nil
 }
