@@ -443,3 +443,26 @@ func TestCertAlgorithmFollowsDescriptors(t *testing.T) {
 		t.Errorf("sgd without a schedule is certified as %q", alg)
 	}
 }
+
+// TestEpsSweepSaysWhenConstantsMove: on mean-hard the law depends on ε (p =
+// min(1, √d/(n√ρ)) moves L_f from about 12 to 53 over ε = 0.5…10), so the
+// Lipschitz prior bound rises with ε along the grid; its slope says why,
+// as an n sweep's withheld rate does, while the bounds whose constants
+// barely move (r̃₂ by 0.2%) carry no note.
+func TestEpsSweepSaysWhenConstantsMove(t *testing.T) {
+	r := resolve(t, spec.Spec{Scenario: "mean-hard", Class: theory.SmoothSC, Trials: 1})
+	rep, err := Sweep(context.Background(), r, SweepSpec{Param: spec.SweepEps, From: 0.5, To: 10, Points: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range rep.Bounds {
+		switch {
+		case b.ID == "prior-lipschitz-sc":
+			if !(b.Slope > 0) || !strings.Contains(b.RateNote, "it rises with ε because") || !strings.Contains(b.RateNote, "lf from") {
+				t.Errorf("%s: slope %g, note %q; want a positive slope with the reason", b.ID, b.Slope, b.RateNote)
+			}
+		case b.RateNote != "":
+			t.Errorf("%s: note %q, want none (its constants move by 0.2%%)", b.ID, b.RateNote)
+		}
+	}
+}

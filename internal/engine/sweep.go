@@ -535,9 +535,11 @@ func bestPoints(rep *SweepReport) []BestPoint {
 
 // changedInputs lists the inputs of bound id (theory.Needs) other than
 // the swept parameter that change along the sweep's grid, each with its
-// range ("lf from 1 to 10").
-func changedInputs(id string, rep *SweepReport) []string {
+// range ("lf from 1 to 10"), those whose log range is at least minSlope
+// times the grid's (0: any change).
+func changedInputs(id string, rep *SweepReport, minSlope float64) []string {
 	var changed []string
+	grid := math.Log(rep.Points[len(rep.Points)-1].Value / rep.Points[0].Value)
 	for _, name := range theory.Needs(id) {
 		if name == rep.Sweep.Param {
 			continue
@@ -547,7 +549,7 @@ func changedInputs(id string, rep *SweepReport) []string {
 			v := theoryInput(p.Reports[0].Theory.Params(), name)
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
-		if hi > lo*(1+1e-9) && !math.IsInf(hi, 1) {
+		if hi > lo*(1+1e-9) && !math.IsInf(hi, 1) && math.Log(hi/lo) >= minSlope*grid {
 			changed = append(changed, fmt.Sprintf("%s from %s to %s", name, theory.Sig4.Format(lo), theory.Sig4.Format(hi)))
 		}
 	}
@@ -555,13 +557,14 @@ func changedInputs(id string, rep *SweepReport) []string {
 }
 
 // movedConstants says, in an ε or d sweep, when the scenario's constants
-// that a bound reads change along the grid (the hard instances' law
-// depends on ε through p = min(1, √d/(n√ρ)); the moments grow with d):
-// the bound's slope over the grid is then not its rate in the swept
-// parameter at fixed constants, and may even have the other sign (a bound
-// that rises with ε) — as withholdRate says for an n sweep.
+// that a bound reads change along the grid enough to move its slope (a
+// log range at least 0.05 of the grid's; the hard instances' law depends
+// on ε through p = min(1, √d/(n√ρ)); the moments grow with d): the
+// bound's slope over the grid is then not its rate in the swept parameter
+// at fixed constants, and may even have the other sign (a bound that
+// rises with ε) — as withholdRate says for an n sweep.
 func movedConstants(bs *BoundSlope, rep *SweepReport) {
-	changed := changedInputs(bs.ID, rep)
+	changed := changedInputs(bs.ID, rep, 0.05)
 	if len(changed) == 0 {
 		return
 	}
@@ -594,7 +597,7 @@ func withholdRate(bs *BoundSlope, rep *SweepReport) {
 	if math.IsNaN(bs.Slope) || math.IsNaN(mean) || math.Abs(bs.Slope-mean) <= 0.05 {
 		return
 	}
-	if changed := changedInputs(bs.ID, rep); len(changed) > 0 {
+	if changed := changedInputs(bs.ID, rep, 0); len(changed) > 0 {
 		bs.RateN = nil
 		bs.RateNote = "local rate withheld: the scenario's constants change with n here (" + strings.Join(changed, ", ") +
 			"), so the analytic rate at fixed constants is not the slope along this sweep; the fitted slope is that of the bound's values along this grid"
