@@ -154,7 +154,7 @@ func TestBoundsHumanTable(t *testing.T) {
 		}
 	}
 	// ε = 8 > √10: the localized bounds' condition fails.
-	if !strings.Contains(out, ": ✗ ε ≤ √d") || !strings.Contains(out, "✗ 1 fails (below)") {
+	if !strings.Contains(out, ": ✗ ε ≤ √d") || !strings.Contains(out, "1 not met (below)") {
 		t.Errorf("no failing condition shown:\n%s", out)
 	}
 }

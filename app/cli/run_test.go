@@ -242,7 +242,7 @@ func TestRunHumanTable(t *testing.T) {
 	for _, w := range []string{"linreg-t", "smooth-convex (smooth convex)", "n, d         3000, 3", "k = 2, zCDP ε = 1", "3 (seed 7, seeded",
 		"— prescribed", "ρ = ε²/2 = 0.5 zCDP", "ε' = 4.37718 (exact, Gaussian mechanism)", "spent ρ = 0.5",
 		"(mean ± s.e. over 3 trials; median ", "); population, closed form", "w (trial 0) = [", "w (trial 2) = [",
-		"BOUND", "smooth-convex-acsa", "lower-convex", "Values are rates, constants = 1",
+		"BOUND", "smooth-convex-acsa", "lower-convex", "Rates, every constant set to 1",
 		"start point  0.1875 = F(w₀) − F* at w₀ = 0, the excess risk of doing nothing (closed form)",
 		"certificate  acsa-generic-sum = ", "certified at these parameters", "clipped      "} {
 		if !strings.Contains(out, w) {

@@ -27,7 +27,7 @@ func WriteBoundsTable(w io.Writer, bounds []theory.Bound) (err error) {
 	defer func() { err = cw.close(err) }()
 	w = cw
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "BOUND\tKIND\tVALUE (RATE)\tRATE N\tCONDITIONS\tDOMINANT TERM")
+	fmt.Fprintln(tw, "BOUND\tKIND\tRATE (CONSTANTS = 1)\tRATE N\tCONDITIONS\tDOMINANT TERM")
 	var failed []string
 	for _, b := range bounds {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.ID, b.Kind, n4(b.Value), rate(b.RateN), condSummary(b), b.Dominant)
@@ -43,12 +43,13 @@ func WriteBoundsTable(w io.Writer, bounds []theory.Bound) (err error) {
 	for _, f := range failed {
 		fmt.Fprintln(w, f)
 	}
-	_, err = fmt.Fprintln(w, "Values are rates, constants = 1 and logs as stated (natural log): compare slopes, not levels; they are not certificates.")
+	_, err = fmt.Fprintln(w, "Rates, every constant set to 1 and logs as stated (natural log): a rate's value is not a level — it is not comparable with a measured excess risk or with F(w₀) − F*, and it is not a certificate; compare slopes (RATE N), not levels. CONDITIONS: whether the theorem's hypotheses are met at these parameters, not whether the rate's value bounds anything here.")
 	return err
 }
 
-// condSummary is "✓ hold" or "✗ fails" with the number of failing
-// conditions (each is then explained on its own line).
+// condSummary is "met" or the number of the theorem's conditions not met
+// (each is then explained on its own line) — never a mark that could read
+// as "this bound holds here": the value beside it is a rate.
 func condSummary(b theory.Bound) string {
 	n := 0
 	for _, c := range b.Conditions {
@@ -58,11 +59,11 @@ func condSummary(b theory.Bound) string {
 	}
 	switch n {
 	case 0:
-		return "✓ hold"
+		return "met"
 	case 1:
-		return "✗ 1 fails (below)"
+		return "1 not met (below)"
 	}
-	return fmt.Sprintf("✗ %d fail (below)", n)
+	return fmt.Sprintf("%d not met (below)", n)
 }
 
 // FailedCondition explains a failed condition in words, with its numbers:
