@@ -75,10 +75,12 @@ func Comparison(c *engine.Comparison, o Options) (*Figure, error) {
 			se = " ± " + seText(r.Excess.SE)
 		}
 		name := fmt.Sprintf("%s: %s%s", SolverLabel(r.Solver), num(r.Excess.Mean), se)
+		short := fmt.Sprintf("%s: %s%s", r.Solver, num(r.Excess.Mean), se)
 		if len(xys) <= 3 {
 			name += " (" + plural(len(xys), "checkpoint") + " after the start)"
+			short += " (" + plural(len(xys), "checkpoint") + ")"
 		}
-		if err := f.addSeries(name, RoleSolver, r.Solver, xys, col, nil, vg.Points(2.2), si); err != nil {
+		if err := f.addSeries(name, RoleSolver, r.Solver, xys, col, nil, vg.Points(2.2), f.nextGlyph(), short); err != nil {
 			return nil, err
 		}
 		drawn += len(xys)
@@ -197,7 +199,7 @@ func (f *Figure) addStartLine(w0 engine.Estimate, x0, x1 float64) {
 	if w0.SE > 0 {
 		name += fmt.Sprintf(" (± %s, evaluation sample)", seText(w0.SE))
 	}
-	f.addRef(reference{name: name, label: "w₀ " + num(v), role: RoleStart, col: startColor, dashes: startDashes, width: vg.Points(1.8),
+	f.addRef(reference{name: name, short: "w₀: " + num(v) + ", doing nothing", label: "w₀ " + num(v), role: RoleStart, col: startColor, dashes: startDashes, width: vg.Points(1.8), glyph: glyphStart,
 		pts: plotter.XYs{{X: x0, Y: v}, {X: x1, Y: v}}})
 }
 
@@ -229,8 +231,10 @@ func (f *Figure) addCertLine(r *engine.Report, si int, x0, x1 float64) (none str
 		vac = "; vacuous: above w₀"
 	}
 	f.addRef(reference{name: fmt.Sprintf("%s certified ≤ %s (%s at these parameters%s)", r.Solver, num(v), src, vac),
+		short: r.Solver + " certified ≤ " + num(v) + strings.ReplaceAll(vac, "; vacuous: above w₀", " (vacuous)"),
 		label: r.Solver + " certified ≤ " + num(v), role: RoleCertificate, solver: r.Solver,
-		col: shade(solverColor(si), -0.45), width: vg.Points(1.5), pts: plotter.XYs{{X: x0, Y: v}, {X: x1, Y: v}}})
+		col: certColor(f.certs), width: vg.Points(1.5), glyph: f.nextGlyph(), pts: plotter.XYs{{X: x0, Y: v}, {X: x1, Y: v}}})
+	f.certs++
 	return ""
 }
 

@@ -70,7 +70,7 @@ func (f *Figure) placeLineLabels() {
 	if len(f.lineAt) == 0 {
 		return
 	}
-	l := &pointLabels{f: f, style: textStyle(10)}
+	l := &pointLabels{f: f, style: textStyle(labelSize)}
 	for _, arrows := range []bool{true, false} {
 		for i, e := range f.lineEdges {
 			if (e != 0) == arrows {

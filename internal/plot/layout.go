@@ -130,10 +130,19 @@ type PixelRect struct{ X0, Y0, X1, Y1 float64 }
 type Layout struct {
 	Width, Height int
 	// Axes is the data area; Data the extent of the measured points
-	// (their centres) in it; YLabel, XLabel, Title and Legend the texts'
-	// boxes.
-	Axes, Data                    PixelRect
-	YLabel, XLabel, Title, Legend PixelRect
+	// (their centres) in it; YLabel, XLabel, Title, Legend and Notes the
+	// texts' boxes.
+	Axes, Data                           PixelRect
+	YLabel, XLabel, Title, Legend, Notes PixelRect
+	// LegendPx is the legend's font size in pixels; LegendEntries and
+	// LegendDrawn count its entries and those drawn (the others are
+	// counted in a last line); LegendShort: the entries' short texts
+	// were drawn (the full ones would not fit). NotesTotal and NotesDrawn
+	// count the notes likewise.
+	LegendPx                   float64
+	LegendEntries, LegendDrawn int
+	LegendShort                bool
+	NotesTotal, NotesDrawn     int
 	dpi                           int
 	h                             vg.Length // the canvas's height
 	axesV                         vg.Rectangle
@@ -223,46 +232,55 @@ func wrapWidth(s string, sty text.Style, width vg.Length) []string {
 
 // The legend's thumbnail and its gap to the text.
 var (
-	thumbWidth = vg.Points(30)
+	thumbWidth = vg.Points(34)
 	thumbGap   = vg.Points(6)
 )
 
-// legendLines are the legend's entries and the notes wrapped at size
-// (the notes notesDelta smaller), with the height they take.
-func (f *Figure) legendLines(size float64, width vg.Length) (items, notes [][]string, height vg.Length) {
-	sty, nsty := textStyle(size), textStyle(size-notesDelta)
+// maxNotesFrac is the most of the canvas's height the notes take; the
+// notes beyond it are counted in a last line.
+const maxNotesFrac = 0.2
+
+// legendLines are the legend's entries (their short texts when short),
+// wrapped to width at legendSize, with the height they take.
+func (f *Figure) legendLines(width vg.Length, short bool) (items [][]string, height vg.Length) {
+	sty := textStyle(legendSize)
 	for _, it := range f.legend {
-		ls := wrapWidth(it.text, sty, width-thumbWidth-thumbGap)
+		t := it.text
+		if short {
+			t = it.short
+		}
+		ls := wrapWidth(t, sty, width-thumbWidth-thumbGap)
 		items = append(items, ls)
-		height += vg.Points(size*1.2)*vg.Length(len(ls)) + vg.Points(size*0.4)
+		height += vg.Points(legendSize*1.2)*vg.Length(len(ls)) + vg.Points(legendSize*0.4)
 	}
-	if len(f.notes) > 0 {
-		height += vg.Points(size * 0.6)
-	}
-	for _, n := range f.notes {
-		ls := wrapWidth(n, nsty, width)
-		notes = append(notes, ls)
-		height += vg.Points((size-notesDelta)*1.2)*vg.Length(len(ls)) + vg.Points(size*0.3)
-	}
-	return items, notes, height
+	return items, height
 }
 
-// drawLegend draws the legend and the notes in box, at the largest font
-// size (legendSize down to minLegend) at which they fit; notes that do
-// not fit even then are counted in a last line. It returns the box used.
-func (f *Figure) drawLegend(dc draw.Canvas, box vg.Rectangle) vg.Rectangle {
+// drawLegend draws the legend in box at legendSize (never smaller: 32
+// pixels at 1920×1080): the full texts when they fit, else the short ones;
+// entries that do not fit even then are counted in a last line. It
+// records the font's size in pixels and the entries drawn in lay, and
+// returns the box used.
+func (f *Figure) drawLegend(dc draw.Canvas, box vg.Rectangle, lay *Layout) vg.Rectangle {
 	width := box.Max.X - box.Min.X
-	size := float64(legendSize)
-	items, notes, height := f.legendLines(size, width)
-	for height > box.Max.Y-box.Min.Y && size > minLegend {
-		size -= 0.5
-		items, notes, height = f.legendLines(size, width)
+	items, height := f.legendLines(width, lay.LegendShort)
+	if height > box.Max.Y-box.Min.Y && !lay.LegendShort {
+		items, _ = f.legendLines(width, true)
+		lay.LegendShort = true
 	}
-	sty, nsty := textStyle(size), textStyle(size-notesDelta)
-	sty.YAlign, nsty.YAlign = draw.YTop, draw.YTop
-	lh, nlh := vg.Points(size*1.2), vg.Points((size-notesDelta)*1.2)
+	sty := textStyle(legendSize)
+	sty.YAlign = draw.YTop
+	lh := vg.Points(legendSize * 1.2)
+	lay.LegendPx = legendSize * float64(lay.dpi) / 72
+	lay.LegendEntries = len(items)
 	y := box.Max.Y
 	for i, ls := range items {
+		need := lh*vg.Length(len(ls)) + vg.Points(legendSize*0.4)
+		if y-need < box.Min.Y+lh && i < len(items)-1 || y-need < box.Min.Y {
+			dc.FillText(sty, vg.Point{X: box.Min.X, Y: y}, fmt.Sprintf("… %s more", plural(len(items)-i, "entry")))
+			y -= lh
+			break
+		}
 		for _, th := range f.legend[i].thumbs {
 			tc := draw.Crop(dc, 0, 0, 0, 0)
 			tc.Rectangle = vg.Rectangle{Min: vg.Point{X: box.Min.X, Y: y - lh}, Max: vg.Point{X: box.Min.X + thumbWidth, Y: y}}
@@ -272,23 +290,96 @@ func (f *Figure) drawLegend(dc draw.Canvas, box vg.Rectangle) vg.Rectangle {
 			dc.FillText(sty, vg.Point{X: box.Min.X + thumbWidth + thumbGap, Y: y}, l)
 			y -= lh
 		}
-		y -= vg.Points(size * 0.4)
-	}
-	if len(notes) > 0 {
-		y -= vg.Points(size * 0.6)
-	}
-	for i, ls := range notes {
-		need := nlh * vg.Length(len(ls))
-		if y-need < box.Min.Y && i < len(notes) {
-			dc.FillText(nsty, vg.Point{X: box.Min.X, Y: y}, fmt.Sprintf("… %s more: see the report (--json)", plural(len(notes)-i, "note")))
-			y -= nlh
-			break
-		}
-		for _, l := range ls {
-			dc.FillText(nsty, vg.Point{X: box.Min.X, Y: y}, l)
-			y -= nlh
-		}
-		y -= vg.Points(size * 0.3)
+		y -= vg.Points(legendSize * 0.4)
+		lay.LegendDrawn++
 	}
 	return vg.Rectangle{Min: vg.Point{X: box.Min.X, Y: max(y, box.Min.Y)}, Max: box.Max}
+}
+
+// namesNote names the figure's solvers in full ("noisy clipped AC-SA
+// (acsa, the paper's); …"), for a legend that shows their ids only; ""
+// for a figure without solvers.
+func (f *Figure) namesNote() string {
+	var names []string
+	seen := map[string]bool{}
+	for _, s := range f.series {
+		if s.Role == RoleSolver && s.Solver != "" && !seen[s.Solver] {
+			seen[s.Solver] = true
+			names = append(names, SolverLabel(s.Solver))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "solvers: " + strings.Join(names, "; ")
+}
+
+// notesTop is the y above the notes drawNotes would draw in box.
+func (f *Figure) notesTop(dc draw.Canvas, box vg.Rectangle, notes []string, limit vg.Length) vg.Length {
+	var lay Layout
+	return f.layoutNotes(dc, box, notes, limit, &lay, false)
+}
+
+// drawNotes draws notes across the bottom of box at notesSize, in at
+// most limit of its height (0: maxNotesFrac of the canvas's; the notes
+// beyond it counted in a last line), and returns the y above them, where
+// the axes and the legend end. It records the notes' box and count in lay.
+func (f *Figure) drawNotes(dc draw.Canvas, box vg.Rectangle, notes []string, limit vg.Length, lay *Layout) vg.Length {
+	return f.layoutNotes(dc, box, notes, limit, lay, true)
+}
+
+// layoutNotes lays the notes out as drawNotes says, drawing them when
+// paint is set.
+func (f *Figure) layoutNotes(dc draw.Canvas, box vg.Rectangle, notes []string, limit vg.Length, lay *Layout, paint bool) vg.Length {
+	lay.NotesTotal = len(notes)
+	if len(notes) == 0 {
+		return box.Min.Y
+	}
+	sty := textStyle(notesSize)
+	sty.YAlign = draw.YBottom
+	lh := vg.Points(notesSize * 1.2)
+	gap := vg.Points(notesSize * 0.25)
+	if limit == 0 {
+		limit = (dc.Rectangle.Max.Y - dc.Rectangle.Min.Y) * maxNotesFrac
+	}
+	width := box.Max.X - box.Min.X
+	var lines []string
+	var height vg.Length
+	for i, n := range notes {
+		ls := wrapWidth("· "+n, sty, width)
+		need := lh*vg.Length(len(ls)) + gap
+		if height+need > limit-lh && i < len(notes)-1 || height+need > limit {
+			lines = append(lines, fmt.Sprintf("… %s more: see the report (--json)", plural(len(notes)-i, "note")))
+			height += lh
+			break
+		}
+		lines = append(lines, ls...)
+		lines = append(lines, "")
+		height += need
+		lay.NotesDrawn++
+	}
+	// Bottom-aligned in box, drawn top-down (a reader of the SVG's text
+	// meets them in order).
+	y := box.Min.Y
+	for _, l := range lines {
+		if l == "" {
+			y += gap
+		} else {
+			y += lh
+		}
+	}
+	top := y
+	for _, l := range lines {
+		if l == "" {
+			y -= gap
+			continue
+		}
+		y -= lh
+		if paint {
+			dc.FillText(sty, vg.Point{X: box.Min.X, Y: y}, l)
+		}
+	}
+	y = top
+	lay.Notes = lay.px(vg.Rectangle{Min: box.Min, Max: vg.Point{X: box.Max.X, Y: y}})
+	return y + vg.Points(6)
 }

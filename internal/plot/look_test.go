@@ -80,6 +80,13 @@ func TestWriteFiguresToLookAt(t *testing.T) {
 	}
 	f, err = Sweep(cs, Options{})
 	save("clip.png", f, err)
+	ks, err := engine.Sweep(ctx, resolve(spec.Spec{Scenario: "linreg-t", Class: theory.SmoothConvex, Tail: 10, N: 20000, Trials: 4}),
+		engine.SweepSpec{Param: spec.SweepK, From: 2, To: 4.5, Points: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = Sweep(ks, Options{})
+	save("k.png", f, err)
 	f, err = Moments(profileOf(t, spec.Spec{Scenario: "linreg-t", Tail: 10, K: 2, Lf: 1e6}), Options{})
 	save("moments.png", f, err)
 }

@@ -127,7 +127,7 @@ func Moments(m MomentProfile, o Options) (*Figure, error) {
 	case math.IsInf(lf, 1):
 		f.legendNote("L_f = r̃_∞ = ∞: the gradients are unbounded (Lipschitz DP-SGD has no finite calibration)")
 	case drawable(lf):
-		f.addRef(reference{name: lfName, label: "L_f = r̃_∞ = " + num(lf), role: RoleLevel, col: startColor, dashes: startDashes, width: vg.Points(1.8),
+		f.addRef(reference{name: lfName, label: "L_f = r̃_∞ = " + num(lf), role: RoleLevel, col: startColor, dashes: startDashes, width: vg.Points(1.8), glyph: -1,
 			pts: plotter.XYs{{X: f.xlo, Y: lf}, {X: f.xhi, Y: lf}}, atX: f.xhi})
 	}
 	for _, c := range m.Contradictions {

@@ -9,11 +9,13 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -46,7 +48,8 @@ func FormatOf(path string) (Format, error) {
 
 // Figure is a plot with its title, legend and notes, laid out on a canvas
 // of Options' size: the title across the top, the axes on the left, the
-// legend and the notes in a column on the right.
+// legend in a column on the right (legendFrac of the width), the notes
+// across the bottom.
 type Figure struct {
 	Plot  *gplot.Plot
 	title string
@@ -59,6 +62,8 @@ type Figure struct {
 	legend             []legendItem
 	notes              []string
 	dashes             int // dash patterns handed out
+	glyphs             int // marker shapes handed out (nextGlyph)
+	certs              int // certificates drawn (certColor)
 	// The point labels as last drawn, and the lines and markers they
 	// were kept clear of (see pointLabels, Labels).
 	labels     []LabelBox
@@ -83,10 +88,11 @@ type Figure struct {
 	yr, xr [2]float64
 }
 
-// legendItem is one legend entry: a text beside the series' thumbnails.
+// legendItem is one legend entry: a text beside the series' thumbnails,
+// and a shorter one for a legend that the full texts would overfill.
 type legendItem struct {
-	text   string
-	thumbs []gplot.Thumbnailer
+	text, short string
+	thumbs      []gplot.Thumbnailer
 }
 
 // The canvas: a logical width of canvasWidth points whatever the size in
@@ -94,14 +100,19 @@ type legendItem struct {
 // markers keep their proportions at every size.
 const canvasWidth = 960
 
-// The fonts' sizes, in points of the logical canvas.
+// The fonts' sizes, in points of the logical canvas (a point is two
+// pixels at 1920×1080): the legend's at 32 pixels there, readable from the
+// back of a lecture room; labels on the chart and the notes smaller.
 const (
-	titleSize  = 14
-	axisSize   = 13
-	legendSize = 11
-	notesDelta = 1.5 // notes are this much smaller than the legend
-	minLegend  = 7
+	titleSize  = 16
+	axisSize   = 15
+	legendSize = 16
+	notesSize  = 13.5
+	labelSize  = 12
 )
+
+// legendFrac is the legend column's share of the width.
+const legendFrac = 0.25
 
 func newFigure(title, xlabel, ylabel string, o Options) *Figure {
 	p := gplot.New()
@@ -132,11 +143,19 @@ func (f *Figure) seeX(x float64) {
 // legendAdd adds a legend entry (wrapped to the legend's width when
 // drawn).
 func (f *Figure) legendAdd(text string, thumbs ...gplot.Thumbnailer) {
-	f.legend = append(f.legend, legendItem{text: text, thumbs: thumbs})
+	f.legendAddShort(text, "", thumbs...)
 }
 
-// legendNote adds a note under the legend (smaller, without a
-// thumbnail).
+// legendAddShort adds a legend entry with the shorter text the legend
+// shows when the full ones do not fit its column ("": the full text).
+func (f *Figure) legendAddShort(text, short string, thumbs ...gplot.Thumbnailer) {
+	if short == "" {
+		short = text
+	}
+	f.legend = append(f.legend, legendItem{text: text, short: short, thumbs: thumbs})
+}
+
+// legendNote adds a note under the axes (smaller, without a thumbnail).
 func (f *Figure) legendNote(text string) { f.notes = append(f.notes, text) }
 
 // geometry is the canvas's logical size and its dots per inch, for a
@@ -177,6 +196,20 @@ func (f *Figure) Write(w io.Writer, format Format) (err error) {
 	return err
 }
 
+// joinFitting joins consecutive lines with " · " wherever the joined line
+// is no wider than width in sty.
+func joinFitting(lines []string, sty text.Style, width vg.Length) []string {
+	var out []string
+	for _, l := range lines {
+		if n := len(out); n > 0 && sty.Width(out[n-1]+" · "+l) <= width {
+			out[n-1] += " · " + l
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
 // svgSize is the size attributes vgsvg writes (in points).
 var svgSize = regexp.MustCompile(`<svg width="[0-9.e+]+pt" height="[0-9.e+]+pt"`)
 
@@ -197,14 +230,15 @@ func svgPixelSize(b []byte, w, h int) []byte {
 func (f *Figure) draw(dc draw.Canvas, dpi int) {
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
-	pad := vg.Points(12)
+	pad := vg.Points(10)
 	full := dc.Rectangle
 	lay := Layout{Width: f.opts.Width, Height: f.opts.Height, dpi: dpi, h: full.Max.Y}
-	// The title, centred, wrapped to the width.
+	// The title, centred, its lines joined by " · " where they fit on
+	// one, wrapped to the width.
 	tsty := textStyle(titleSize)
 	tsty.XAlign, tsty.YAlign = draw.XCenter, draw.YTop
 	top := full.Max.Y - pad
-	for _, line := range strings.Split(f.title, "\n") {
+	for _, line := range joinFitting(strings.Split(f.title, "\n"), tsty, full.Max.X-full.Min.X-2*pad) {
 		for _, l := range wrapWidth(line, tsty, full.Max.X-full.Min.X-2*pad) {
 			dc.FillText(tsty, vg.Point{X: full.Min.X + (full.Max.X-full.Min.X)/2, Y: top}, l)
 			top -= tsty.Height(l) * 1.15
@@ -212,15 +246,59 @@ func (f *Figure) draw(dc draw.Canvas, dpi int) {
 	}
 	lay.Title = lay.px(vg.Rectangle{Min: vg.Point{X: full.Min.X + pad, Y: top}, Max: vg.Point{X: full.Max.X - pad, Y: full.Max.Y - pad}})
 	top -= vg.Points(6)
-	// The legend column: 30% of the width.
-	lw := (full.Max.X - full.Min.X) * 0.3
-	legBox := vg.Rectangle{Min: vg.Point{X: full.Max.X - pad - lw, Y: full.Min.Y + pad}, Max: vg.Point{X: full.Max.X - pad, Y: top}}
-	used := f.drawLegend(dc, legBox)
+	// The legend column on the right, the notes under its entries when
+	// they all fit there (the axes then reach the bottom), else across the
+	// bottom under the axes; the legend's full texts if they fit, else
+	// its short ones, with a note that names the solvers in full.
+	lw := (full.Max.X - full.Min.X) * legendFrac
+	col := vg.Rectangle{Min: vg.Point{X: full.Max.X - pad - lw, Y: full.Min.Y + pad}, Max: vg.Point{X: full.Max.X - pad, Y: top}}
+	colH := col.Max.Y - col.Min.Y
+	notes := f.notes
+	withNames := func(short bool) []string {
+		if n := f.namesNote(); short && n != "" {
+			return append(slices.Clone(f.notes), n)
+		}
+		return f.notes
+	}
+	_, fullH := f.legendLines(lw, false)
+	_, shortH := f.legendLines(lw, true)
+	inCol := false
+	for _, short := range []bool{false, true} {
+		h := fullH
+		if short {
+			h = shortH
+		}
+		ns := withNames(short)
+		if h+(col.Max.Y-f.notesTop(dc, col, ns, colH)) <= colH {
+			inCol, lay.LegendShort, notes = true, short, ns
+			break
+		}
+	}
+	bottomY := col.Min.Y
+	if inCol {
+		f.drawNotes(dc, col, notes, colH, &lay)
+	} else {
+		notesBox := vg.Rectangle{Min: col.Min, Max: vg.Point{X: col.Max.X, Y: top}}
+		notesBox.Min.X = full.Min.X + pad
+		if top-f.notesTop(dc, notesBox, notes, 0) < fullH {
+			lay.LegendShort = true
+			notes = withNames(true)
+		}
+		bottomY = f.drawNotes(dc, notesBox, notes, 0, &lay)
+	}
+	legBox := vg.Rectangle{Min: vg.Point{X: col.Min.X, Y: bottomY}, Max: col.Max}
+	if inCol {
+		legBox.Min.Y = col.Max.Y - shortH
+		if !lay.LegendShort {
+			legBox.Min.Y = col.Max.Y - fullH
+		}
+	}
+	used := f.drawLegend(dc, legBox, &lay)
 	lay.Legend = lay.px(used)
 	// The axes, with the axis labels drawn here rather than by
 	// gonum/plot, which centres a label on the arithmetic mean of a log
 	// axis's range.
-	axBox := vg.Rectangle{Min: vg.Point{X: full.Min.X + pad, Y: full.Min.Y + pad}, Max: vg.Point{X: legBox.Min.X - pad, Y: top}}
+	axBox := vg.Rectangle{Min: vg.Point{X: full.Min.X + pad, Y: bottomY}, Max: vg.Point{X: legBox.Min.X - pad, Y: top}}
 	xl, yl := f.Plot.X.Label.Text, f.Plot.Y.Label.Text
 	f.Plot.X.Label.Text, f.Plot.Y.Label.Text = "", ""
 	defer func() { f.Plot.X.Label.Text, f.Plot.Y.Label.Text = xl, yl }()

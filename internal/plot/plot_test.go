@@ -170,14 +170,30 @@ func TestSweepFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := svgText(t, b)
+	// The legend's entries in full, or (they do not fit its column at
+	// its size) the short ones with the solvers' names in a note; the
+	// paper's bounds as slope guides, prior work's slopes in a note.
+	short := f.Layout().LegendShort
 	for _, sl := range rep.Slopes {
 		w := SolverLabel(sl.Solver) + ": measured mean, slope " + slopeText(sl.Slope)
+		if short {
+			w = sl.Solver + ": measured mean, slope " + slopeText(sl.Slope)
+			if !strings.Contains(text, SolverLabel(sl.Solver)) {
+				t.Errorf("SVG lacks the solver's name %q", SolverLabel(sl.Solver))
+			}
+		}
 		if !strings.Contains(text, w) {
-			t.Errorf("SVG lacks the slope entry %q", w)
+			t.Errorf("SVG lacks the slope entry %q:\n%s", w, text)
 		}
 	}
 	for _, bs := range rep.Bounds {
 		w := "slope guide · " + BoundLabel(bs.Kind, bs.Title) + ": slope " + slopeText(bs.Slope)
+		switch {
+		case bs.Kind == theory.Prior:
+			w = bs.Title + ": slope " + slopeText(bs.Slope)
+		case short:
+			w = string(bs.Kind) + " bound's shape: slope " + slopeText(bs.Slope)
+		}
 		if !strings.Contains(text, w) {
 			t.Errorf("SVG lacks the slope guide %q:\n%s", w, text)
 		}

@@ -51,6 +51,10 @@ type reference struct {
 	pts         plotter.XYs
 	// atX is where its arrow goes when it is one (0: finish chooses).
 	atX float64
+	// glyph is its marker shape (an index into glyphs, glyphStart, or −1
+	// for none); short the legend's shorter text ("": name).
+	glyph int
+	short string
 }
 
 // addRef queues a reference for finish.
@@ -141,7 +145,11 @@ func (f *Figure) finish() error {
 			if a < f.yr[0] || b > f.yr[1] {
 				partly = " (partly beyond the axes)"
 			}
-			if err := f.addSeries(r.name+partly, r.role, r.solver, r.pts, r.col, r.dashes, r.width, -1); err != nil {
+			short := r.short
+			if short == "" {
+				short = r.name
+			}
+			if err := f.addSeries(r.name+partly, r.role, r.solver, r.pts, r.col, r.dashes, r.width, r.glyph, short+partly); err != nil {
 				return err
 			}
 			if r.label != "" && len(r.pts) == 2 && r.pts[0].Y == r.pts[1].Y {
@@ -181,7 +189,7 @@ const (
 // them.
 func (f *Figure) addArrow(r reference, up bool) {
 	vw, _, _ := geometry(f.opts.Width, f.opts.Height)
-	axes := 0.7*float64(vw) - 110 // the legend takes 30%; pads, y label and ticks the rest
+	axes := (1-legendFrac)*float64(vw) - 110 // pads, the y label and the ticks take the rest
 	edge := 0
 	if !up {
 		edge = 1
@@ -194,7 +202,7 @@ func (f *Figure) addArrow(r reference, up bool) {
 	f.addArrowAt(r, x, up, true)
 	need := float64(2*arrowHalf + 8)
 	if r.label != "" {
-		need += float64(textStyle(10).Width(r.label))
+		need += float64(textStyle(labelSize).Width(r.label))
 	}
 	f.arrowRoom[edge] = at + need/math.Max(axes, 100)
 }
@@ -203,9 +211,9 @@ func (f *Figure) addArrow(r reference, up bool) {
 // label beside it, and (legend) its legend entry: "▲ above the axes: "
 // and r's name.
 func (f *Figure) addArrowAt(r reference, x float64, up, legend bool) {
-	y, shape, where := f.yr[1], draw.GlyphDrawer(draw.PyramidGlyph{}), "▲ above the axes: "
+	y, shape, where := f.yr[1], draw.GlyphDrawer(arrowGlyph{}), "▲ above the axes: "
 	if !up {
-		y, shape, where = f.yr[0], downTriangle{}, "▼ below the axes: "
+		y, shape, where = f.yr[0], arrowGlyph{down: true}, "▼ below the axes: "
 	}
 	s := Series{Name: where + r.name, Role: r.role, Solver: r.solver, Color: r.col, Glyph: "arrow", Arrow: true,
 		Points: plotter.XYs{{X: x, Y: y}}}
@@ -213,7 +221,11 @@ func (f *Figure) addArrowAt(r reference, x float64, up, legend bool) {
 	f.Plot.Add(a)
 	f.series = append(f.series, s)
 	if legend {
-		f.legendAdd(s.Name, a)
+		short := r.short
+		if short == "" {
+			short = r.name
+		}
+		f.legendAddShort(s.Name, where+short, a)
 	}
 	if r.label != "" {
 		edge := 1
@@ -264,19 +276,4 @@ func (a *arrow) Plot(c draw.Canvas, plt *gplot.Plot) {
 // Thumbnail draws the arrow in the legend.
 func (a *arrow) Thumbnail(c *draw.Canvas) {
 	c.DrawGlyph(a.sty, c.Center())
-}
-
-// downTriangle is a filled triangle pointing down.
-type downTriangle struct{}
-
-// DrawGlyph implements draw.GlyphDrawer.
-func (downTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	c.SetColor(sty.Color)
-	r := sty.Radius + (sty.Radius-sty.Radius*vg.Length(math.Sin(math.Pi/6)))/2
-	var p vg.Path
-	p.Move(vg.Point{X: pt.X, Y: pt.Y - r})
-	p.Line(vg.Point{X: pt.X - r*vg.Length(math.Cos(math.Pi/6)), Y: pt.Y + r*vg.Length(math.Sin(math.Pi/6))})
-	p.Line(vg.Point{X: pt.X + r*vg.Length(math.Cos(math.Pi/6)), Y: pt.Y + r*vg.Length(math.Sin(math.Pi/6))})
-	p.Close()
-	c.Fill(p)
 }

@@ -81,20 +81,29 @@ func (f *Figure) Visible(s Series) int {
 }
 
 // The palettes. Solvers take the colour-blind-safe Okabe–Ito hues in
-// order (without its black, which is the start line's); bounds take dark
-// tones of their own; a solver's certificate is its colour darkened, its
-// noise-off curve its colour lightened, so that each series has a colour
-// of its own and yet shows whose it is.
+// order (without its black, which is the start line's, and with its two
+// blues apart: sky blue only for an eighth solver); certificates take dark
+// hues of their own, none a solver's; bounds take crimson and indigo; a
+// solver's noise-off curve is its colour lightened. With a marker shape
+// of its own for every series (nextGlyph; the start line's is the
+// asterisk), no two series of a figure share both colour and marker, and
+// none shares its colour with a solver.
 var (
 	solverColors = []color.Color{
 		color.RGBA{0, 114, 178, 255},   // blue
 		color.RGBA{230, 159, 0, 255},   // orange
 		color.RGBA{0, 158, 115, 255},   // bluish green
 		color.RGBA{204, 121, 167, 255}, // reddish purple
-		color.RGBA{86, 180, 233, 255},  // sky blue
 		color.RGBA{213, 94, 0, 255},    // vermillion
-		color.RGBA{180, 160, 0, 255},   // dark yellow
+		color.RGBA{150, 140, 0, 255},   // olive
 		color.RGBA{120, 70, 20, 255},   // brown
+		color.RGBA{86, 180, 233, 255},  // sky blue
+	}
+	certColors = []color.Color{
+		color.RGBA{0, 95, 95, 255},   // dark teal
+		color.RGBA{125, 20, 95, 255}, // plum
+		color.RGBA{95, 85, 0, 255},   // dark olive
+		color.RGBA{100, 45, 0, 255},  // dark brown
 	}
 	upperColor  = color.RGBA{170, 20, 40, 255}                                                  // crimson
 	lowerColor  = color.RGBA{50, 40, 150, 255}                                                  // indigo
@@ -122,15 +131,33 @@ var (
 		{vg.Points(3), vg.Points(3), vg.Points(3), vg.Points(8)},
 	}
 	startDashes = []vg.Length{vg.Points(1.2), vg.Points(2.4)}
-	glyphs      = []struct {
+	// glyphs are the marker shapes nextGlyph hands out, filled ones
+	// first; asterisk is the start line's alone.
+	glyphs = []struct {
 		name  string
 		shape draw.GlyphDrawer
 	}{
 		{"circle", draw.CircleGlyph{}}, {"square", draw.BoxGlyph{}}, {"triangle", draw.PyramidGlyph{}},
-		{"ring", draw.RingGlyph{}}, {"cross", draw.CrossGlyph{}}, {"plus", draw.PlusGlyph{}},
-		{"open square", draw.SquareGlyph{}}, {"open triangle", draw.TriangleGlyph{}},
+		{"diamond", diamondGlyph{}}, {"down triangle", downTriangle{}},
+		{"ring", draw.RingGlyph{}}, {"open square", draw.SquareGlyph{}}, {"open triangle", draw.TriangleGlyph{}},
+		{"open diamond", diamondGlyph{open: true}}, {"cross", draw.CrossGlyph{}}, {"plus", draw.PlusGlyph{}},
 	}
+	asterisk = struct {
+		name  string
+		shape draw.GlyphDrawer
+	}{"asterisk", asteriskGlyph{}}
 )
+
+// nextGlyph is the index of the figure's next unused marker shape (they
+// repeat only past len(glyphs) series with markers).
+func (f *Figure) nextGlyph() int {
+	g := f.glyphs % len(glyphs)
+	f.glyphs++
+	return g
+}
+
+// glyphStart marks the start line's marker (the asterisk) to addSeries.
+const glyphStart = -2
 
 // nextDashes is the next unused dash pattern of the figure.
 func (f *Figure) nextDashes() []vg.Length {
@@ -193,10 +220,13 @@ func markerIndices(m int) []int {
 }
 
 // addSeries draws xys as a line in colour col with the figure's next dash
-// pattern (or dashes, when given), markers of glyph gi (−1: none) at
-// markerIndices, registers it in the model and in the legend under name,
-// and, for a measured series, extends the y range over it.
-func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XYs, col color.Color, dashes []vg.Length, width vg.Length, gi int) error {
+// pattern (or dashes, when given), markers of glyph gi (−1: none;
+// glyphStart: the asterisk) at markerIndices — on a horizontal line of two
+// points, at refMarkers places along it — registers it in the model and in
+// the legend under name (short: the legend's shorter text), and, for a
+// measured series, extends the y range over it. A series of one or two
+// points has larger markers, so that it cannot be missed.
+func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XYs, col color.Color, dashes []vg.Length, width vg.Length, gi int, short ...string) error {
 	if dashes == nil && role != RoleStart {
 		dashes = f.nextDashes()
 	}
@@ -212,30 +242,37 @@ func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XY
 		f.Plot.Add(l)
 		thumbs = append(thumbs, l)
 	}
-	if gi >= 0 {
-		g := glyphs[gi%len(glyphs)]
+	if gi >= 0 || gi == glyphStart || len(xys) == 1 {
+		g := asterisk
+		switch {
+		case gi >= 0:
+			g = glyphs[gi%len(glyphs)]
+		case gi != glyphStart:
+			g = glyphs[0]
+		}
 		s.Glyph = g.name
 		var pts plotter.XYs
-		for _, i := range markerIndices(len(xys)) {
-			pts = append(pts, xys[i])
+		if len(xys) == 2 && xys[0].Y == xys[1].Y && xys[0].X < xys[1].X {
+			for i := range refMarkers {
+				x := xys[0].X * math.Pow(xys[1].X/xys[0].X, (float64(i)+0.5)/refMarkers)
+				pts = append(pts, plotter.XY{X: x, Y: xys[0].Y})
+			}
+		} else {
+			for _, i := range markerIndices(len(xys)) {
+				pts = append(pts, xys[i])
+			}
 		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
 			return err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: g.shape}
-		f.Plot.Add(sc)
-		thumbs = append(thumbs, sc)
-	} else if len(xys) == 1 {
-		// A single point without a glyph would be invisible.
-		sc, err := plotter.NewScatter(xys)
-		if err != nil {
-			return err
+		radius := vg.Points(3.5)
+		if len(xys) <= 2 && role == RoleSolver {
+			radius = vg.Points(6)
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: radius, Shape: g.shape}
 		f.Plot.Add(sc)
 		thumbs = append(thumbs, sc)
-		s.Glyph = "circle"
 	}
 	for _, p := range xys {
 		if role == RoleSolver || role == RoleNoiseOff || role == RoleMoment {
@@ -244,10 +281,22 @@ func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XY
 		f.seeX(p.X)
 	}
 	f.series = append(f.series, s)
-	f.legendAdd(name, thumbs...)
+	sh := ""
+	if len(short) > 0 {
+		sh = short[0]
+	}
+	f.legendAddShort(name, sh, thumbs...)
 	return nil
 }
+
+// refMarkers is how many markers a horizontal reference line carries.
+const refMarkers = 6
 
 // clipBiasColor is the colour of the i-th solver's clipping bias: a dark
 // green of its own, lighter for each further solver.
 func clipBiasColor(i int) color.Color { return shade(color.RGBA{0, 100, 30, 255}, 0.25*float64(i%3)) }
+
+// certColor is the colour of the i-th certificate of a figure.
+func certColor(i int) color.Color {
+	return shade(certColors[i%len(certColors)], 0.3*float64(i/len(certColors)%3))
+}

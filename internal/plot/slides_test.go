@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,6 +71,13 @@ func slideFigures(t *testing.T) map[string]*Figure {
 	}
 	f, err = Sweep(cs, Options{})
 	add("clipping trade-off", f, err)
+	ks, err := engine.Sweep(ctx, resolve(spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, D: 3, N: 4000, Trials: 2}),
+		engine.SweepSpec{Param: spec.SweepK, From: 2, To: 4, Points: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = Sweep(ks, Options{})
+	add("sweep of k", f, err)
 	f, err = Moments(profileOf(t, spec.Spec{Scenario: scenarios.LinRegT, Tail: 10, K: 2, Lf: 1e6}), Options{})
 	add("moment profile", f, err)
 	return out
@@ -130,6 +138,13 @@ func TestSlideFigures(t *testing.T) {
 					}
 				})
 			}
+			// Read from the back of a room: the legend at 32 pixels or more
+			// in at most a quarter of the width, every entry drawn, every
+			// note drawn.
+			if lay.LegendPx < 32 || lay.Legend.X1-lay.Legend.X0 > 0.25*float64(lay.Width)+1 || lay.LegendDrawn != lay.LegendEntries || lay.NotesDrawn != lay.NotesTotal {
+				t.Errorf("legend at %g px, %g of %d px wide, %d of %d entries and %d of %d notes drawn", lay.LegendPx, lay.Legend.X1-lay.Legend.X0, lay.Width, lay.LegendDrawn, lay.LegendEntries, lay.NotesDrawn, lay.NotesTotal)
+			}
+			checkDistinct(t, f)
 			if err := f.Write(&sb, SVG); err != nil {
 				t.Fatal(err)
 			}
@@ -138,6 +153,47 @@ func TestSlideFigures(t *testing.T) {
 				t.Errorf("SVG of %d×%d, want %d×%d", w, h, DefaultWidth, DefaultHeight)
 			}
 		})
+	}
+}
+
+// checkDistinct checks that every solver, the start line and every
+// certificate drawn in f has a colour and a marker of its own — no two
+// share either, and no certificate or arrow takes a solver's colour — so
+// that no series can be read for another.
+func checkDistinct(t *testing.T, f *Figure) {
+	t.Helper()
+	colours, markers := map[color.RGBA]string{}, map[string]string{}
+	solverCols := map[color.RGBA]bool{}
+	rgba := func(c color.Color) color.RGBA {
+		r, g, b, a := c.RGBA()
+		return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+	}
+	for _, s := range f.Series() {
+		if s.Role == RoleSolver {
+			solverCols[rgba(s.Color)] = true
+		}
+	}
+	for _, s := range f.Series() {
+		if s.Role != RoleSolver && s.Role != RoleStart && s.Role != RoleCertificate {
+			continue
+		}
+		c := rgba(s.Color)
+		if s.Role != RoleSolver && solverCols[c] {
+			t.Errorf("%q takes a solver's colour %v", s.Name, c)
+		}
+		if s.Arrow {
+			continue
+		}
+		if o, ok := colours[c]; ok {
+			t.Errorf("%q and %q share the colour %v", s.Name, o, c)
+		}
+		colours[c] = s.Name
+		if s.Glyph == "" {
+			t.Errorf("%q has no marker", s.Name)
+		} else if o, ok := markers[s.Glyph]; ok {
+			t.Errorf("%q and %q share the marker %s", s.Name, o, s.Glyph)
+		}
+		markers[s.Glyph] = s.Name
 	}
 }
 
@@ -320,7 +376,10 @@ func TestHide(t *testing.T) {
 // constant (its shape: the slope between any two points is the bound's),
 // placed so that the mean of its log values at the measured points is
 // the measured means' (it passes through their centre, as the fitted
-// line does); a run's figure has none.
+// line does); the paper's upper and lower bounds have one each, prior
+// work's none (their slopes are in a note, as the explorer's chart has
+// them in its slope table); a run's figure has none. A k sweep draws the
+// same guides, named as shapes over k, with no slope.
 func TestSlopeGuides(t *testing.T) {
 	rs, err := spec.Spec{Scenario: scenarios.MeanHard, Class: theory.SmoothSC, D: 10, Trials: 2}.Resolve()
 	if err != nil {
@@ -369,8 +428,37 @@ func TestSlopeGuides(t *testing.T) {
 			t.Errorf("guide's legend %q lacks the theory's slope beside the fitted one, or what a rate is", s.Name)
 		}
 	}
-	if guides != len(sw.Bounds) {
-		t.Errorf("%d guides for %d bounds", guides, len(sw.Bounds))
+	paper := 0
+	for _, b := range sw.Bounds {
+		if b.Kind != theory.Prior {
+			paper++
+			continue
+		}
+		if !slices.ContainsFunc(f.notes, func(n string) bool { return strings.Contains(n, b.Title+": slope "+slopeText(b.Slope)) }) {
+			t.Errorf("no note gives prior bound %s's slope: %q", b.ID, f.notes)
+		}
+	}
+	if guides != paper || paper == 0 {
+		t.Errorf("%d guides for the paper's %d bounds", guides, paper)
+	}
+	ks, err := engine.Sweep(context.Background(), rs, engine.SweepSpec{Param: spec.SweepK, From: 2, To: 4, Points: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err = Sweep(ks, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	guides = 0
+	for _, s := range f.Series() {
+		if s.Role == RoleRate {
+			guides++
+			if !strings.HasPrefix(s.Name, "shape guide · ") || !strings.Contains(s.Name, "over k") || strings.Contains(s.Name, "slope") {
+				t.Errorf("k sweep's guide %q: want a shape over k, no slope", s.Name)
+			}
+		}
+	}
+	if guides == 0 {
+		t.Error("the k sweep's figure has no guide")
 	}
 }
 

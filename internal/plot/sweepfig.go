@@ -100,11 +100,11 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 			continue
 		}
 		col := solverColor(si)
-		label := SolverLabel(solver) + ": measured mean"
+		label, short := SolverLabel(solver)+": measured mean", solver+": measured mean"
 		if !trade {
-			label = solverSlopeText(solver, s.Slopes)
+			label, short = solverSlopeText(solver, s.Slopes, SolverLabel(solver)), solverSlopeText(solver, s.Slopes, solver)
 		}
-		if err := f.addSeries(label, RoleSolver, solver, xys, col, nil, vg.Points(2.2), si); err != nil {
+		if err := f.addSeries(label, RoleSolver, solver, xys, col, nil, vg.Points(2.2), f.nextGlyph(), short); err != nil {
 			return nil, err
 		}
 		if len(bars.XYs) > 0 {
@@ -140,7 +140,7 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 		return nil, err
 	}
 	guides := 0
-	if !trade && o.Hide&HideBounds == 0 && drawn > 0 {
+	if o.Hide&HideBounds == 0 && drawn > 0 {
 		var err error
 		if guides, err = f.addSlopeGuides(s); err != nil {
 			return nil, err
@@ -153,11 +153,19 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 		notes = append(notes, fmt.Sprintf("%s reaching ≤ 0 not drawn (log axes)", plural(noBars, "error bar")))
 	}
 	if guides > 0 {
-		f.legendNote(guideNote)
+		note := guideNote
+		if trade {
+			note = guideNoteK
+		}
+		f.legendNote(note)
+	}
+	if o.Hide&HideBounds == 0 && !trade {
+		if n := priorSlopesNote(s); n != "" {
+			f.legendNote(n)
+		}
 	}
 	if trade {
-		f.legendNote(fmt.Sprintf("the percentages beside %s's points: the fraction of per-sample gradients clipped", s.Solvers[0]))
-		f.legendNote("error bars: ±1 standard error over trials; no slope is fitted: a trade-off is not a power law")
+		f.legendNote(fmt.Sprintf("the percentages beside %s's points: the fraction of per-sample gradients clipped; error bars: ±1 standard error over trials; no slope is fitted: a trade-off is not a power law", s.Solvers[0]))
 	} else {
 		f.legendNote("error bars: ±1 standard error over trials; slopes: OLS of ln(mean) on ln(x) with 95% t-interval")
 	}
@@ -174,8 +182,35 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 	return f, nil
 }
 
-// guideNote says what a slope guide is.
-const guideNote = "Slope guides (thin): a theorem's bound with every constant set to 1 is a rate, not a level: each is drawn through the first solver's points, so only its slope is a claim (" + theory.RateMeaning + ")"
+// guideNote says what a slope guide is; guideNoteK what a k sweep's
+// guide is (k is no power law's parameter: its shape, not a slope).
+const (
+	guideNote  = "Slope guides (thin): a theorem's bound with every constant set to 1 is a rate, not a level: each is drawn through the first solver's points, so only its slope is a claim (" + theory.RateMeaning + ")"
+	guideNoteK = "Shape guides (thin): a theorem's bound with every constant set to 1, its values over k drawn through the first solver's points: only its shape over k is a claim, not its level"
+)
+
+// priorSlopesNote gives prior work's bounds' slopes over the grid (the
+// slope guides draw the paper's upper and lower bounds only, as the
+// explorer does: more guides through the same points would hide one
+// another), with the reason where their constants move along the grid;
+// "" when there are none.
+func priorSlopesNote(s *engine.SweepReport) string {
+	var parts []string
+	for _, bs := range s.Bounds {
+		if bs.Kind != theory.Prior {
+			continue
+		}
+		p := bs.Title + ": slope " + slopeText(bs.Slope)
+		if bs.RateNote != "" {
+			p += " (" + bs.RateNote + ")"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "prior work's bounds (rates, constants = 1; not drawn): " + strings.Join(parts, "; ")
+}
 
 // addNoiseOff draws solver si's noise-off curve (clip and k sweeps): the
 // same T, C, steps and draws without noise, so clipping, sampling and
@@ -192,7 +227,7 @@ func (f *Figure) addNoiseOff(s *engine.SweepReport, si int, solver string) error
 		return nil
 	}
 	name := SolverLabel(solver) + ": noise off (clipping + sampling + optimization: the same T, C, steps and draws without noise)"
-	return f.addSeries(name, RoleNoiseOff, solver, xys, shade(solverColor(si), 0.45), nil, vg.Points(1.4), len(glyphs)-1-si)
+	return f.addSeries(name, RoleNoiseOff, solver, xys, shade(solverColor(si), 0.45), nil, vg.Points(1.4), f.nextGlyph(), solver+": noise off (clipping + sampling + optimization)")
 }
 
 // addClipBias queues solver si's clipping bias over the grid (clip and k
@@ -224,12 +259,12 @@ func (f *Figure) addClipBias(s *engine.SweepReport, si int, solver string) {
 	all := len(xys) == 0 && len(none) == 0
 	switch {
 	case all && len(zero) > 0:
-		f.legendNote(fmt.Sprintf("%s: clipping bias F(w_C) − F* = 0 at every %s (the clipped population fixed point is the optimum: %s)", solver, sym, s.Points[0].Reports[si].ClipBias.Method))
+		f.legendNote(fmt.Sprintf("%s: clipping bias F(w_C) − F* = 0 at every %s (%s): the clipped fixed point is the optimum, so the noise-off curve is sampling error and the T steps' progress, which clipping slows", solver, sym, biasHow(s.Points[0].Reports[si].ClipBias.Method)))
 	case len(zero) > 0:
 		f.legendNote(fmt.Sprintf("%s: clipping bias F(w_C) − F* = 0 at %s = %s (not drawn: log axis)", solver, sym, strings.Join(zero, ", ")))
 	}
 	if len(none) > 0 {
-		f.legendNote(fmt.Sprintf("%s: clipping bias not computed at %s = %s (%s)", solver, sym, strings.Join(none, ", "), s.Points[0].Reports[si].ClipBias.Method))
+		f.legendNote(fmt.Sprintf("%s: clipping bias not computed at %s = %s (see the report)", solver, sym, strings.Join(none, ", ")))
 	}
 	if len(xys) == 0 {
 		return
@@ -240,7 +275,16 @@ func (f *Figure) addClipBias(s *engine.SweepReport, si int, solver string) {
 		label += " to " + num(hi)
 	}
 	f.addRef(reference{name: solver + ": clipping bias F(w_C) − F*, the clipped population fixed point's excess risk (computed; no sampling, optimization or noise)",
-		label: label, role: RoleClipBias, solver: solver, col: clipBiasColor(si), width: vg.Points(1.6), pts: xys})
+		short: solver + ": clipping bias F(w_C) − F*", label: label, role: RoleClipBias, solver: solver, col: clipBiasColor(si), width: vg.Points(1.6), glyph: f.nextGlyph(), pts: xys})
+}
+
+// biasHow is a clipping bias's method in a few words: "exact" or
+// "estimated on an evaluation sample" (the report has it in full).
+func biasHow(method string) string {
+	if strings.HasPrefix(method, "exact") || strings.HasPrefix(method, "0:") {
+		return "exact"
+	}
+	return "estimated on a sample of the law"
 }
 
 // addClippedLabels writes the clipped fraction beside each of solver si's
@@ -259,7 +303,7 @@ func (f *Figure) addClippedLabels(s *engine.SweepReport, si int) {
 	if len(xys) == 0 {
 		return
 	}
-	sty := textStyle(9)
+	sty := textStyle(labelSize - 1)
 	sty.Color = solverColor(si)
 	// Placed when drawn, clear of every line and of each other
 	// (pointLabels).
@@ -302,7 +346,7 @@ func (f *Figure) addStartCurve(s *engine.SweepReport) {
 		name = fmt.Sprintf(startText, num(xys[0].Y))
 		label = "w₀ " + num(xys[0].Y)
 	}
-	f.addRef(reference{name: name, label: label, role: RoleStart, col: startColor, dashes: startDashes, width: vg.Points(1.8), pts: xys})
+	f.addRef(reference{name: name, short: "w₀: doing nothing", label: label, role: RoleStart, col: startColor, dashes: startDashes, width: vg.Points(1.8), glyph: glyphStart, pts: xys})
 }
 
 // addCertCurve queues solver si's certificate over the grid.
@@ -342,8 +386,9 @@ func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) {
 	if hi > lo {
 		label += " to " + num(hi)
 	}
-	f.addRef(reference{name: name, label: label, role: RoleCertificate, solver: solver,
-		col: shade(solverColor(si), -0.45), width: vg.Points(1.5), pts: xys})
+	f.addRef(reference{name: name, short: label, label: label, role: RoleCertificate, solver: solver,
+		col: certColor(f.certs), width: vg.Points(1.5), glyph: f.nextGlyph(), pts: xys})
+	f.certs++
 }
 
 // addTradeOffMarkers draws vertical lines at the prescribed C (clip
@@ -366,12 +411,14 @@ func (f *Figure) addTradeOffMarkers(s *engine.SweepReport) error {
 	return nil
 }
 
-func solverSlopeText(solver string, slopes []engine.Slope) string {
+// solverSlopeText is a sweep's legend entry for solver, named name: its
+// measured mean with the fitted slope and its interval.
+func solverSlopeText(solver string, slopes []engine.Slope, name string) string {
 	for _, sl := range slopes {
 		if sl.Solver != solver {
 			continue
 		}
-		txt := fmt.Sprintf("%s: measured mean, slope %s", SolverLabel(solver), slopeText(sl.Slope))
+		txt := fmt.Sprintf("%s: measured mean, slope %s", name, slopeText(sl.Slope))
 		if !math.IsNaN(sl.Lo) {
 			txt += fmt.Sprintf(" (95%% CI %s to %s, %d points)", slopeText(sl.Lo), slopeText(sl.Hi), sl.Points)
 		} else {
@@ -379,7 +426,7 @@ func solverSlopeText(solver string, slopes []engine.Slope) string {
 		}
 		return txt
 	}
-	return SolverLabel(solver) + ": measured mean"
+	return name + ": measured mean"
 }
 
 // addSlopeGuides draws each bound's shape over the grid through the
@@ -406,7 +453,11 @@ func (f *Figure) addSlopeGuides(s *engine.SweepReport) (int, error) {
 	}
 	perKind := map[theory.Kind]int{}
 	drawn := 0
+	trade := s.Sweep.Param == spec.SweepClip || s.Sweep.Param == spec.SweepK
 	for _, bs := range s.Bounds {
+		if bs.Kind == theory.Prior {
+			continue
+		}
 		i := perKind[bs.Kind]
 		perKind[bs.Kind]++
 		label := BoundLabel(bs.Kind, bs.Title)
@@ -435,10 +486,17 @@ func (f *Figure) addSlopeGuides(s *engine.SweepReport) (int, error) {
 			xys[j].Y *= c
 		}
 		txt := fmt.Sprintf("slope guide · %s: slope %s (rate, constants = 1)%s", label, slopeText(bs.Slope), fitted)
+		short := fmt.Sprintf("%s bound's shape: slope %s", bs.Kind, slopeText(bs.Slope))
+		if trade {
+			txt = fmt.Sprintf("shape guide · %s over %s (rate, constants = 1: its shape, not its level)", label, s.Sweep.Param)
+			short = fmt.Sprintf("%s bound's shape over %s", bs.Kind, s.Sweep.Param)
+		}
 		if bs.RateNote != "" {
 			txt += "; " + bs.RateNote
+			short += " (see the notes)"
+			f.legendNote(fmt.Sprintf("%s bound %s: %s", bs.Kind, bs.ID, bs.RateNote))
 		}
-		if err := f.addSeries(txt, RoleRate, "", xys, kindColor(bs.Kind, i), nil, vg.Points(1.2), -1); err != nil {
+		if err := f.addSeries(txt, RoleRate, "", xys, kindColor(bs.Kind, i), nil, vg.Points(1.6), -1, short); err != nil {
 			return drawn, err
 		}
 		drawn++
