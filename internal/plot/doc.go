@@ -4,17 +4,24 @@
 // parameters ([Run], [Comparison]); a sweep's mean excess risk against the
 // swept parameter with the theory's rates as slope guides, or for a clip
 // or k sweep the trade-off: noise-off curves, the clipping bias F(w_C) − F*,
-// clipped fractions, the
-// prescribed and the best point ([Sweep]); and a scenario's moment
-// profile r̃_k against k ([Moments]).
+// clipped fractions, the prescribed and the best point ([Sweep]); a
+// private tuning call's prescribed, tuned and oracle-tuned bars beside
+// the start line ([Tune]); and a scenario's moment profile r̃_k against k
+// ([Moments]).
 //
 // Figures are made for slides: 16:9 at 1920×1080 pixels by default
 // ([Options]: any size, the same proportions; an SVG opens at the PNG's
 // size), the title across the top, the axes on the left and the legend
-// with its notes in a column on the right (its font shrinks to fit, never
-// over the data). Both axes are logarithmic; their labels are real values
-// at decades, 1-2-5 steps or every multiple, in one form per axis (plain,
-// or m·10^e with the exponent raised), never 0.
+// in a column on the right, a quarter of the width, its text at 32 pixels
+// at 1920×1080 (never smaller: its entries' short forms, with the solvers
+// named in a note, when the full ones would not fit); the notes under the
+// legend when they fit there, else across the bottom. Every solver, the
+// start line and every certificate has a colour and a marker of its own
+// (certificates in hues no solver takes; a reference beyond the axes is
+// an arrow). Both axes are logarithmic (the tuning figure's x axis names
+// its procedures); their labels are real values at decades, 1-2-5 steps
+// or every multiple, in one form per axis (plain, or m·10^e with the
+// exponent raised), never 0.
 //
 // The y range is the measured data's (the means with their error bars,
 // the noise-off curves, the moments), so that the data fill the height.
@@ -27,9 +34,11 @@
 // A line drawn at a height is a claim about that height: a run's figure
 // draws levels only for what is measured or proved at its parameters. The
 // theory's bounds, whose hidden constants are set to 1, are rates: a
-// sweep draws each as a slope guide, the bound's values over the grid
-// scaled to pass through the first solver's points, with the theory's
-// slope beside the fitted one in the legend ([Options.Hide] leaves out the
+// sweep draws the paper's upper and lower bounds as slope guides (a k
+// sweep as shape guides, without a slope), as the explorer does: the
+// bound's values over the grid scaled to pass through the first solver's
+// points, with the theory's slope beside the fitted one in the legend;
+// prior work's slopes are in a note ([Options.Hide] leaves out the
 // guides, the certificates or the single trials' traces).
 //
 // Every series has a colour and a dash pattern of its own and a human name

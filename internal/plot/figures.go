@@ -17,13 +17,14 @@ import (
 // Run is the figure of one run: the excess risk F(w) − F* (log scale)
 // against the number of per-sample gradient evaluations (log scale), the
 // mean over trials bold with markers, each trial's trace faint, and the
-// levels that are claims at these parameters: F(w₀) − F* (black dots:
-// doing nothing; every curve starts there, at 0 evaluations, which a log
-// axis cannot show) and the certificate at the run's parameters (the
-// solver's colour darkened: the curve must stay under it). The theory's
-// rates, whose constants are set to 1, are not levels and are not drawn
-// (a sweep draws them as slope guides). The legend and the notes are in a
-// column on the right; nothing is written over the data.
+// levels that are claims at these parameters: F(w₀) − F* (black dots and
+// asterisks: doing nothing; every curve starts there, at 0 evaluations,
+// which a log axis cannot show) and the certificate at the run's
+// parameters (a hue of its own, no solver's: the curve must stay under
+// it). The theory's rates, whose constants are set to 1, are not levels
+// and are not drawn (a sweep draws them as slope guides). The legend is in
+// a column on the right, the notes under it or across the bottom; nothing
+// is written over the data.
 func Run(r *engine.Report, o Options) (*Figure, error) {
 	if r == nil {
 		return nil, fmt.Errorf("no report to draw")
@@ -203,10 +204,10 @@ func (f *Figure) addStartLine(w0 engine.Estimate, x0, x1 float64) {
 		pts: plotter.XYs{{X: x0, Y: v}, {X: x1, Y: v}}})
 }
 
-// addCertLine queues solver si's certificate as a horizontal line in its
-// colour darkened, or says in the notes why it is not drawn; it returns
-// why the solver has none ("" when it has one), for the caller to say once
-// for all the solvers it applies to.
+// addCertLine queues solver si's certificate as a horizontal line in a hue
+// of its own (certColor), or says in the notes why it is not drawn; it
+// returns why the solver has none ("" when it has one), for the caller to
+// say once for all the solvers it applies to.
 func (f *Figure) addCertLine(r *engine.Report, si int, x0, x1 float64) (none string) {
 	c := r.Certified
 	if c.Cert == nil {

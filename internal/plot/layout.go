@@ -143,9 +143,9 @@ type Layout struct {
 	LegendEntries, LegendDrawn int
 	LegendShort                bool
 	NotesTotal, NotesDrawn     int
-	dpi                           int
-	h                             vg.Length // the canvas's height
-	axesV                         vg.Rectangle
+	dpi                        int
+	h                          vg.Length // the canvas's height
+	axesV                      vg.Rectangle
 }
 
 // px converts a rectangle of the canvas to pixels.
@@ -238,7 +238,7 @@ var (
 
 // maxNotesFrac is the most of the canvas's height the notes take; the
 // notes beyond it are counted in a last line.
-const maxNotesFrac = 0.2
+const maxNotesFrac = 0.22
 
 // legendLines are the legend's entries (their short texts when short),
 // wrapped to width at legendSize, with the height they take.
@@ -257,17 +257,13 @@ func (f *Figure) legendLines(width vg.Length, short bool) (items [][]string, hei
 }
 
 // drawLegend draws the legend in box at legendSize (never smaller: 32
-// pixels at 1920×1080): the full texts when they fit, else the short ones;
-// entries that do not fit even then are counted in a last line. It
-// records the font's size in pixels and the entries drawn in lay, and
+// pixels at 1920×1080): the short texts when lay.LegendShort (draw chose),
+// else the full ones; entries that do not fit are counted in a last line.
+// It records the font's size in pixels and the entries drawn in lay, and
 // returns the box used.
 func (f *Figure) drawLegend(dc draw.Canvas, box vg.Rectangle, lay *Layout) vg.Rectangle {
 	width := box.Max.X - box.Min.X
-	items, height := f.legendLines(width, lay.LegendShort)
-	if height > box.Max.Y-box.Min.Y && !lay.LegendShort {
-		items, _ = f.legendLines(width, true)
-		lay.LegendShort = true
-	}
+	items, _ := f.legendLines(width, lay.LegendShort)
 	sty := textStyle(legendSize)
 	sty.YAlign = draw.YTop
 	lh := vg.Points(legendSize * 1.2)

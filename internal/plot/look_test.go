@@ -87,6 +87,12 @@ func TestWriteFiguresToLookAt(t *testing.T) {
 	}
 	f, err = Sweep(ks, Options{})
 	save("k.png", f, err)
+	tr, err := engine.Tune(ctx, resolve(spec.Spec{Scenario: "linreg-t", Class: theory.SmoothSC, N: 10000, Trials: 5}), engine.TuneSpec{References: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = Tune(tr, Options{})
+	save("tune.png", f, err)
 	f, err = Moments(profileOf(t, spec.Spec{Scenario: "linreg-t", Tail: 10, K: 2, Lf: 1e6}), Options{})
 	save("moments.png", f, err)
 }

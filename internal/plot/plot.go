@@ -9,7 +9,6 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -64,6 +63,9 @@ type Figure struct {
 	dashes             int // dash patterns handed out
 	glyphs             int // marker shapes handed out (nextGlyph)
 	certs              int // certificates drawn (certColor)
+	// linearX: the x axis is linear with ticks of its own (the tuning
+	// figure's procedures).
+	linearX bool
 	// The point labels as last drawn, and the lines and markers they
 	// were kept clear of (see pointLabels, Labels).
 	labels     []LabelBox
@@ -256,7 +258,7 @@ func (f *Figure) draw(dc draw.Canvas, dpi int) {
 	notes := f.notes
 	withNames := func(short bool) []string {
 		if n := f.namesNote(); short && n != "" {
-			return append(slices.Clone(f.notes), n)
+			return append([]string{n}, f.notes...)
 		}
 		return f.notes
 	}
@@ -269,7 +271,7 @@ func (f *Figure) draw(dc draw.Canvas, dpi int) {
 			h = shortH
 		}
 		ns := withNames(short)
-		if h+(col.Max.Y-f.notesTop(dc, col, ns, colH)) <= colH {
+		if h+(f.notesTop(dc, col, ns, colH)-col.Min.Y) <= colH {
 			inCol, lay.LegendShort, notes = true, short, ns
 			break
 		}
@@ -292,6 +294,7 @@ func (f *Figure) draw(dc draw.Canvas, dpi int) {
 		if !lay.LegendShort {
 			legBox.Min.Y = col.Max.Y - fullH
 		}
+		legBox.Min.Y -= vg.Points(1) // rounding: the entries measured to fit
 	}
 	used := f.drawLegend(dc, legBox, &lay)
 	lay.Legend = lay.px(used)

@@ -168,7 +168,9 @@ func (f *Figure) setRanges() {
 	if f.xr[0] > 0 {
 		f.Plot.X.Min, f.Plot.X.Max = f.xr[0], f.xr[1]
 	}
-	setTicks(&f.Plot.X)
+	if !f.linearX {
+		setTicks(&f.Plot.X)
+	}
 	setTicks(&f.Plot.Y)
 }
 

@@ -254,7 +254,11 @@ func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XY
 		var pts plotter.XYs
 		if len(xys) == 2 && xys[0].Y == xys[1].Y && xys[0].X < xys[1].X {
 			for i := range refMarkers {
-				x := xys[0].X * math.Pow(xys[1].X/xys[0].X, (float64(i)+0.5)/refMarkers)
+				t := (float64(i) + 0.5) / refMarkers
+				x := xys[0].X * math.Pow(xys[1].X/xys[0].X, t)
+				if f.linearX {
+					x = xys[0].X + (xys[1].X-xys[0].X)*t
+				}
 				pts = append(pts, plotter.XY{X: x, Y: xys[0].Y})
 			}
 		} else {

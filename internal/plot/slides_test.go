@@ -78,6 +78,12 @@ func slideFigures(t *testing.T) map[string]*Figure {
 	}
 	f, err = Sweep(ks, Options{})
 	add("sweep of k", f, err)
+	tr, err := engine.Tune(ctx, resolve(spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, D: 3, N: 2000, Trials: 2}), engine.TuneSpec{References: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = Tune(tr, Options{})
+	add("tuning", f, err)
 	f, err = Moments(profileOf(t, spec.Spec{Scenario: scenarios.LinRegT, Tail: 10, K: 2, Lf: 1e6}), Options{})
 	add("moment profile", f, err)
 	return out
@@ -130,7 +136,7 @@ func TestSlideFigures(t *testing.T) {
 			if fill < 0.5 {
 				t.Errorf("the measured series' pixels fill %.3f of the height (want ≥ 0.5)", fill)
 			}
-			t.Logf("%d×%d; data fill %.3f of the height by the data→canvas map, %.3f by the pixels", lay.Width, lay.Height, lay.DataFill(), fill)
+			t.Logf("%d×%d; data fill %.3f of the height by the data→canvas map, %.3f by the pixels; notes %q", lay.Width, lay.Height, lay.DataFill(), fill, f.notes)
 			for part, r := range map[string]PixelRect{"title": lay.Title, "y label": lay.YLabel, "x label": lay.XLabel, "legend": lay.Legend, "axes": lay.Axes} {
 				t.Run(part, func(t *testing.T) {
 					if r.X0 < 0 || r.Y0 < 0 || r.X1 > float64(lay.Width) || r.Y1 > float64(lay.Height) || r.X1 <= r.X0 || r.Y1 <= r.Y0 {
@@ -143,6 +149,10 @@ func TestSlideFigures(t *testing.T) {
 			// note drawn.
 			if lay.LegendPx < 32 || lay.Legend.X1-lay.Legend.X0 > 0.25*float64(lay.Width)+1 || lay.LegendDrawn != lay.LegendEntries || lay.NotesDrawn != lay.NotesTotal {
 				t.Errorf("legend at %g px, %g of %d px wide, %d of %d entries and %d of %d notes drawn", lay.LegendPx, lay.Legend.X1-lay.Legend.X0, lay.Width, lay.LegendDrawn, lay.LegendEntries, lay.NotesDrawn, lay.NotesTotal)
+			}
+			overlap := func(a, b PixelRect) bool { return a.X0 < b.X1 && b.X0 < a.X1 && a.Y0 < b.Y1 && b.Y0 < a.Y1 }
+			if overlap(lay.Legend, lay.Notes) || overlap(lay.Legend, lay.Axes) || overlap(lay.Notes, lay.Axes) {
+				t.Errorf("parts overlap: legend %+v, notes %+v, axes %+v", lay.Legend, lay.Notes, lay.Axes)
 			}
 			checkDistinct(t, f)
 			if err := f.Write(&sb, SVG); err != nil {
@@ -225,6 +235,9 @@ func pixelSpan(f *Figure, lay Layout, s Series) (top, bottom float64, cols []int
 		y := at(p.Y, f.Plot.Y.Min, f.Plot.Y.Max, lay.Axes.Y1, lay.Axes.Y0)
 		top, bottom = min(top, y), max(bottom, y)
 		x := int(at(p.X, f.Plot.X.Min, f.Plot.X.Max, lay.Axes.X0, lay.Axes.X1))
+		if f.linearX {
+			x = int(lay.Axes.X0 + (lay.Axes.X1-lay.Axes.X0)*(p.X-f.Plot.X.Min)/(f.Plot.X.Max-f.Plot.X.Min))
+		}
 		for c := x - 3; c <= x+3; c++ {
 			cols = append(cols, c)
 		}

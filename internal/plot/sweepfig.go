@@ -24,7 +24,7 @@ type errPoints struct {
 // scale) against the swept parameter (log scale) with ±1 standard error
 // bars, in its own colour, dash pattern and marker; F(w₀) − F* at every
 // point (black dots: doing nothing); each solver's certificate at every
-// point's own parameters (its colour darkened), so that an n sweep shows
+// point's own parameters (a hue of its own), so that an n sweep shows
 // from which n on the theorem promises something; and, for n, ε and d,
 // each theory bound's shape as a slope guide: the bound's values over the
 // grid (a rate, constants set to 1) scaled to pass through the first
@@ -167,7 +167,7 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 	if trade {
 		f.legendNote(fmt.Sprintf("the percentages beside %s's points: the fraction of per-sample gradients clipped; error bars: ±1 standard error over trials; no slope is fitted: a trade-off is not a power law", s.Solvers[0]))
 	} else {
-		f.legendNote("error bars: ±1 standard error over trials; slopes: OLS of ln(mean) on ln(x) with 95% t-interval")
+		f.legendNote("error bars: ±1 standard error over trials; slopes: least squares of ln(mean) on ln(x), 95% t-interval")
 	}
 	for _, n := range notes {
 		f.legendNote(n)
@@ -185,8 +185,8 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 // guideNote says what a slope guide is; guideNoteK what a k sweep's
 // guide is (k is no power law's parameter: its shape, not a slope).
 const (
-	guideNote  = "Slope guides (thin): a theorem's bound with every constant set to 1 is a rate, not a level: each is drawn through the first solver's points, so only its slope is a claim (" + theory.RateMeaning + ")"
-	guideNoteK = "Shape guides (thin): a theorem's bound with every constant set to 1, its values over k drawn through the first solver's points: only its shape over k is a claim, not its level"
+	guideNote  = "slope guides: a bound with its constants set to 1 is a rate, not a level; each is drawn through the first solver's points, so only its slope is a claim"
+	guideNoteK = "shape guides: a bound with its constants set to 1, its values over k drawn through the first solver's points: only its shape over k is a claim, not its level"
 )
 
 // priorSlopesNote gives prior work's bounds' slopes over the grid (the
@@ -202,14 +202,14 @@ func priorSlopesNote(s *engine.SweepReport) string {
 		}
 		p := bs.Title + ": slope " + slopeText(bs.Slope)
 		if bs.RateNote != "" {
-			p += " (" + bs.RateNote + ")"
+			p += " (its constants move along the grid: not its rate at fixed constants)"
 		}
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return "prior work's bounds (rates, constants = 1; not drawn): " + strings.Join(parts, "; ")
+	return "prior work's bounds (rates, not drawn): " + strings.Join(parts, "; ")
 }
 
 // addNoiseOff draws solver si's noise-off curve (clip and k sweeps): the
@@ -494,7 +494,7 @@ func (f *Figure) addSlopeGuides(s *engine.SweepReport) (int, error) {
 		if bs.RateNote != "" {
 			txt += "; " + bs.RateNote
 			short += " (see the notes)"
-			f.legendNote(fmt.Sprintf("%s bound %s: %s", bs.Kind, bs.ID, bs.RateNote))
+			f.legendNote(fmt.Sprintf("%s bound's slope: its constants move along the grid, so it is not the rate at fixed constants (the report says which)", bs.Kind))
 		}
 		if err := f.addSeries(txt, RoleRate, "", xys, kindColor(bs.Kind, i), nil, vg.Points(1.6), -1, short); err != nil {
 			return drawn, err
