@@ -66,6 +66,15 @@
 // excess risk carries the sample's Monte Carlo error. User data report the
 // empirical-risk gap over all rows ([Empirical]).
 //
+// The clipping bias of a threshold C, F(w_C) − F* at the clipped
+// population fixed point w_C (where projected steps along
+// E[clip_C(∇f(w, x))] stop), is [Instance.ClipBias]: exactly 0 where the
+// gradients' law at an interior w* is symmetric, in closed form on the
+// hard instances' two-point laws, and otherwise minimized (the clipped
+// field is the gradient of a convex function for these losses) on the
+// sample F is measured on, or on an evaluation sample of the law with a
+// batch-means standard error (clipbias.go).
+//
 // The engine that runs solvers on these problems is package
 // internal/engine; the run's description is package internal/spec; the
 // JSON, CSV and table shapes of every output are package internal/report.
