@@ -51,7 +51,9 @@ type Options struct {
 	LiveMax time.Duration
 	// ExportDir is where e writes its files ("" = the current directory).
 	ExportDir string
-	// Screen is the screen shown first (a state string's); "" the chart.
+	// Screen is the screen shown first (a state string's, or dpso explore
+	// --screen's); "" the chart. A preset opened with it (PresetRun) is
+	// loaded on that screen, its run not started: r starts the screen's.
 	Screen state.Screen
 	// Limit, if set, is applied to every Spec the form takes (the first,
 	// a preset, an edit, a state string): it returns the Spec to use or
@@ -61,6 +63,10 @@ type Options struct {
 	// NoExport, if set, is the sentence e answers instead of exporting
 	// (an SSH session must not write the server's disk).
 	NoExport string
+	// Link, if set, is the address of a page that serves the explorer in a
+	// browser (dpso serve --web: "http://host:port/?token=T"); y then
+	// shows the link that opens what is shown, its state string in it.
+	Link string
 
 	// now is the clock (tests); nil means time.Now.
 	now func() time.Time
@@ -195,10 +201,10 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	m.broadcast(m.screenMsg())
 	m.initCmd = m.onSpec(specMsg{rev: f.rev, user: f.Spec(), spec: f.Resolved(), load: true})
 	switch {
+	case opts.Screen != "": // a preset's own action waits for r
+		m.initCmd = tea.Batch(m.initCmd, m.show(m.screenIndex(screenKind(opts.Screen))))
 	case opts.PresetRun && at >= 0:
 		m.initCmd = tea.Batch(m.initCmd, m.presetAction(at))
-	case opts.Screen != "":
-		m.initCmd = tea.Batch(m.initCmd, m.show(m.screenIndex(screenKind(opts.Screen))))
 	}
 	return m, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,6 +38,15 @@ func (e *env) explore(opts tui.Options) error {
 	return err
 }
 
+// screenNames lists the explorer's screens as --screen takes them.
+func screenNames() string {
+	names := make([]string, len(state.Screens))
+	for i, sc := range state.Screens {
+		names[i] = string(sc)
+	}
+	return strings.Join(names, ", ")
+}
+
 // needTTY is the error of the explorer without a terminal.
 func needTTY() error {
 	return usageErrorf("the explorer needs an interactive terminal; for scripts use the headless subcommands: dpso run, sweep, tune, bounds, privacy, moments, audit, list (see dpso --help)")
@@ -48,6 +59,7 @@ type exploreOpts struct {
 	fs                        *pflag.FlagSet
 	sf                        *specFlags
 	preset, out, state, theme string
+	screen                    string
 	liveMax                   time.Duration
 }
 
@@ -57,10 +69,11 @@ func addExploreFlags(fs *pflag.FlagSet) *exploreOpts {
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
 	fs.StringVar(&o.preset, "preset", "", "open this preset: its number (1 = the first of the explorer's list) or a part of its title only it has")
 	fs.StringVar(&o.state, "state", "", "open this state string (the explorer's y shows it: every form field and the screen); other flags change it")
+	fs.StringVar(&o.screen, "screen", "", "open this screen of the right-hand column: "+screenNames()+" (default the state string's, else chart); with --preset, the preset waits there for r")
 	fs.StringVar(&o.out, "out", "", "folder where the explorer's e writes its exports (default the current folder); it must exist")
 	fs.StringVar(&o.theme, "theme", "", "colours: dark, light or high-contrast (default: follow the terminal's background; T cycles them)")
 	fs.DurationVar(&o.liveMax, "live-max", 2*time.Second, "longest run that live mode repeats by itself after a change (e.g. 500ms, 5s); longer ones wait for r")
-	setFlagGroup(fs, "Explorer", "preset", "state", "out", "theme", "live-max")
+	setFlagGroup(fs, "Explorer", "preset", "state", "screen", "out", "theme", "live-max")
 	return o
 }
 
@@ -109,7 +122,7 @@ itself after a change.`,
 func (o *exploreOpts) options() (tui.Options, error) {
 	var opts tui.Options
 	flags := o.fs
-	for _, name := range []string{"preset", "out", "state", "theme"} {
+	for _, name := range []string{"preset", "out", "state", "theme", "screen"} {
 		// An empty value is refused, not read as the default.
 		if f := flags.Lookup(name); f.Changed && f.Value.String() == "" {
 			return opts, usageErrorf("--%s: an empty value is not allowed (leave the flag out for its default)", name)
@@ -151,13 +164,19 @@ func (o *exploreOpts) options() (tui.Options, error) {
 		// A preset starts its run, as choosing it in the list does.
 		opts.Preset, opts.PresetRun, base = i, true, tui.Presets[i].Spec
 	}
-	own := map[string]bool{"preset": true, "out": true, "theme": true, "live-max": true}
+	own := map[string]bool{"preset": true, "out": true, "theme": true, "live-max": true, "screen": true}
 	if o.state != "" {
 		st, err := state.Parse(o.state)
 		if err != nil {
 			return opts, usageErrorf("--state: %v", err)
 		}
 		base, opts.Screen = st.Spec, st.Screen
+	}
+	if o.screen != "" {
+		if !slices.Contains(state.Screens, state.Screen(o.screen)) {
+			return opts, usageErrorf("--screen: %s is not a screen of the explorer (want %s)", theory.Quote(o.screen), screenNames())
+		}
+		opts.Screen = state.Screen(o.screen)
 	}
 	given := false
 	flags.Visit(func(f *pflag.Flag) { given = given || !own[f.Name] })

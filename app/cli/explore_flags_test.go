@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"dpso/internal/spec"
+	"dpso/internal/state"
 	"dpso/scenarios"
 	"dpso/theory"
 	"dpso/tui"
@@ -86,6 +87,10 @@ func TestExploreFlags(t *testing.T) {
 	if code != 0 || o == nil || o.Start != nil || o.Theme != "high-contrast" || o.LiveMax != 5*time.Second {
 		t.Errorf("--theme high-contrast --live-max 5s: %d %+v", code, o)
 	}
+	code, o, _ = exploreCapture("explore", "--preset", "4", "--screen", "clip")
+	if code != 0 || o == nil || o.Preset != 3 || !o.PresetRun || o.Screen != state.Clip {
+		t.Errorf("--preset 4 --screen clip: %d %+v", code, o)
+	}
 	dir := t.TempDir()
 	code, o, errs := exploreCapture("explore", "--preset", "3", "--trials", "16", "--n", "50000", "--out", dir)
 	want := tui.Presets[2].Spec.Clone()
@@ -107,6 +112,8 @@ func TestExploreFlags(t *testing.T) {
 		{[]string{"explore", "--out", file}, "is not a folder"},
 		{[]string{"explore", "--theme", "solarized"}, "--theme: \"solarized\" is not dark, light or high-contrast"},
 		{[]string{"explore", "--live-max", "0s"}, "--live-max:"},
+		{[]string{"explore", "--screen", "charts"}, "--screen: \"charts\" is not a screen of the explorer (want chart, sweep, clip,"},
+		{[]string{"explore", "--screen", ""}, "--screen: an empty value is not allowed"},
 		{[]string{"explore", "--data", filepath.Join(dir, "missing.csv")}, "--data:"},
 		{[]string{"explore", "--rand", "secure", "--seed", "5"}, "--seed: secure randomness reads no seed"},
 	} {
