@@ -213,8 +213,8 @@ type statusMsg struct {
 	text string
 	err  bool
 	// repro, if set, replaces the reproduce line until the next key (the
-	// state string, y).
-	repro string
+	// state string, y), after label ("state: " when empty).
+	repro, label string
 }
 
 // presetMsg is the presets list's outcome: load preset index and start

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"net/url"
+
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/spec"
@@ -56,12 +58,34 @@ func (m *Model) openState(st state.State) tea.Cmd {
 // showState shows the state string of what is shown in place of the
 // reproduce line (until the next key) and in the help, and copies it to
 // the clipboard with OSC 52 where the terminal allows.
+//
+// Served to browsers (Options.Link), y shows and copies the link that
+// opens what is shown in a browser tab instead, the state string in it.
 func (m *Model) showState() tea.Cmd {
 	tok := m.State().String()
+	if m.opts.Link != "" {
+		link := stateLink(m.opts.Link, tok)
+		return tea.Batch(tea.SetClipboard(link), m.broadcast(statusMsg{
+			text:  "link to this screen (copied where the browser allows; opens it in a browser tab of this server; its state= is the state string dpso explore --state opens): " + link,
+			repro: link, label: "link: ",
+		}))
+	}
 	return tea.Batch(tea.SetClipboard(tok), m.broadcast(statusMsg{
 		text:  "state string (copied where the terminal allows; dpso explore --state opens it): " + tok,
 		repro: tok,
 	}))
+}
+
+// stateLink is the page address base with state=tok added to its query.
+func stateLink(base, tok string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	q := u.Query()
+	q.Set("state", tok)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // limitSpec applies Options.Limit (none: s as it is).

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -171,5 +172,30 @@ func TestEveryScreenHasAStateName(t *testing.T) {
 	}
 	if len(screenRegistry) != len(state.Screens) {
 		t.Errorf("%d screens, %d state string screens", len(screenRegistry), len(state.Screens))
+	}
+}
+
+// TestYShowsTheLinkWhenServedToBrowsers: with Options.Link (dpso serve
+// --web), y shows and copies the page's address with the state string in
+// its query, which opens the same state.
+func TestYShowsTheLinkWhenServedToBrowsers(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
+	m.opts.Link = "http://127.0.0.1:8080/?token=class-101"
+	m.Update(press("y"))
+	tok := m.State().String()
+	want := "http://127.0.0.1:8080/?state=" + url.QueryEscape(tok) + "&token=class-101"
+	if !strings.Contains(m.status.text, want) {
+		t.Fatalf("the status %q does not hold the link %s", m.status.text, want)
+	}
+	if !strings.Contains(screenText(m), "link: http://127.0.0.1:8080/?state=") {
+		t.Fatalf("the screen does not show the link:\n%s", screenText(m))
+	}
+	u, err := url.Parse(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := state.Parse(u.Query().Get("state"))
+	if err != nil || !reflect.DeepEqual(st, m.State()) {
+		t.Fatalf("the link's state %#v (%v), want %#v", st, err, m.State())
 	}
 }

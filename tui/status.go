@@ -39,6 +39,7 @@ type statusBar struct {
 	text    string        // a transient status line
 	err     bool
 	line    string // shown in place of the reproduce line until a key
+	label   string // line's label
 	w       int
 	// repro is the reproduce line's command, made when the Spec, the
 	// screen or the run shown changes (Spec.Command resolves the Spec
@@ -74,7 +75,7 @@ func (b *statusBar) Update(msg tea.Msg) (component, tea.Cmd) {
 	case liveStateMsg:
 		b.live, b.liveMax = msg.on, msg.max
 	case statusMsg:
-		b.text, b.err, b.line = msg.text, msg.err, msg.repro
+		b.text, b.err, b.line, b.label = msg.text, msg.err, msg.repro, msg.label
 	case tea.KeyPressMsg:
 		b.text, b.err, b.line = "", false, ""
 	}
@@ -340,7 +341,11 @@ func (b *statusBar) liveLabel() string {
 // a sweep's dpso sweep, the audit's dpso audit).
 func (b *statusBar) reproLine() string {
 	if b.line != "" {
-		return style.Fit(b.st.Muted.Render("state: ")+b.line, b.w)
+		label := b.label
+		if label == "" {
+			label = "state: "
+		}
+		return style.Fit(b.st.Muted.Render(label)+b.line, b.w)
 	}
 	if !b.reproOK {
 		b.repro, b.reproRun, b.reproOK = b.reproduce(), b.runs.shown(), true

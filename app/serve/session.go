@@ -125,6 +125,7 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 	opts.Limit = limit
 	opts.NoExport = "e exports nothing in " + t.Where() + " (the files would land on the server); y gives the state string to open this screen in dpso explore on your own machine, and e there exports it"
 	opts.ExportDir = ""
+	opts.Link = t.Link()
 	for _, kv := range t.Environ() {
 		switch {
 		case strings.HasPrefix(kv, "NO_COLOR="):

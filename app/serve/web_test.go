@@ -224,3 +224,11 @@ func TestWebShutdownTellsEveryTabAndLeavesNoGoroutine(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestWebYShowsTheTabsLink(t *testing.T) {
+	_, addr := startWeb(t, Config{Runner: newBlockRunner(), Token: "class-101-token"}, false)
+	a := openTab(t, addr, "token=class-101-token")
+	a.waitFor(ready)
+	a.key("y")
+	a.waitFor("link: http://" + addr + "/?state=dpso1.")
+}

@@ -93,7 +93,27 @@ ws.addEventListener("close", () => {
   }
 });
 
-term.onData((data) => send(encoder.encode(data)));
+// The explorer's y copies with OSC 52 (ESC ] 52 ; c ; base64): the page
+// puts the text on the clipboard where the browser allows it.
+term.parser.registerOscHandler(52, (data) => {
+  try {
+    const bytes = Uint8Array.from(atob(data.slice(data.indexOf(";") + 1)), (c) => c.charCodeAt(0));
+    navigator.clipboard?.writeText(new TextDecoder().decode(bytes)).catch(() => {});
+  } catch {
+    // not base64: nothing to copy
+  }
+  return true;
+});
+
+// What is typed or pasted goes in messages of at most 16 KiB (the server
+// takes 64 KiB at most; a paste's end beyond 1 MiB is dropped there).
+const chunk = 16384;
+term.onData((data) => {
+  const bytes = encoder.encode(data);
+  for (let i = 0; i < bytes.length; i += chunk) {
+    send(bytes.subarray(i, i + chunk));
+  }
+});
 term.onBinary((data) => send(Uint8Array.from(data, (c) => c.charCodeAt(0))));
 term.onResize(({ cols, rows }) => send(JSON.stringify({ cols, rows })));
 
