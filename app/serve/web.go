@@ -116,6 +116,7 @@ func newWebServer(s *Server, cfg *Config) (*webServer, error) {
 	w.srv = &http.Server{
 		Handler:           w,
 		ReadHeaderTimeout: w.lim.HelloTimeout,
+		IdleTimeout:       time.Minute,
 		MaxHeaderBytes:    16 << 10,
 	}
 	if certs != nil {
