@@ -2,8 +2,9 @@
 // through the DevTools protocol (Node's own WebSocket; no package), against
 // a running `dpso serve --web`.
 //
-//   node web-smoke.mjs BASE_URL SERVER_PID SCREENSHOT_DIR TABS
+//   node web-smoke.mjs BASE_URL SERVER_PID SCREENSHOT_DIR TABS PROFILE_DIR
 //
+// PROFILE_DIR is chromium's fresh profile (the caller removes it).
 // Each of TABS tabs opens BASE_URL/?preset=3 at 1100×760 and must show
 // "preset 3" in the terminal's rows (read from the page's DOM), finish the
 // preset's run, run it again on r (each tab its own runs), with no
@@ -14,34 +15,29 @@
 // of the first tab (after its run) and of the phone tab are written to
 // SCREENSHOT_DIR. Every wait is bounded; the first failure exits 1.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const [base, serverPid, shots, tabsArg] = process.argv.slice(2);
+const [base, serverPid, shots, tabsArg, profile] = process.argv.slice(2);
 const tabCount = Number(tabsArg || "1");
-const profile = mkdtempSync(join(tmpdir(), "dpso-web-smoke-"));
 const browser = spawn(process.env.CHROMIUM || "chromium", [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
   `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank",
-], { stdio: ["ignore", "ignore", "pipe"] });
+], { stdio: ["ignore", "ignore", "pipe"], detached: true });
 
-// done ends the test: chromium is killed, and its profile removed once it
-// has exited.
+// done ends the test: chromium's process group (its renderers too) is
+// killed.
 function done(code, message) {
   if (message) {
     (code === 0 ? console.log : console.error)(message);
   }
-  const exit = () => {
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
-    process.exit(code);
-  };
-  if (browser.exitCode !== null || browser.signalCode !== null) {
-    exit();
+  try {
+    process.kill(-browser.pid, "SIGKILL");
+  } catch {
+    // already gone
   }
-  browser.once("exit", exit);
-  browser.kill("SIGKILL");
+  process.exit(code);
 }
 const fail = (message) => done(1, "web-smoke: FAIL: " + message);
 setTimeout(() => fail("the whole browser test took more than 240 s"), 240_000).unref();
