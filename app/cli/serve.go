@@ -129,6 +129,9 @@ func webFlags(fs *pflag.FlagSet, cfg *serve.Config) error {
 		}
 		return nil
 	}
+	if fs.Changed("token") && cfg.Token == "" {
+		return usageErrorf("--token: an empty value is not allowed (leave the flag out: beyond loopback a token is then generated)")
+	}
 	if cfg.WebLimits.PerAddress == 0 {
 		cfg.WebLimits.PerAddress = -1 // no cap
 	}

@@ -35,6 +35,7 @@ func TestServeRefusesBeforeListening(t *testing.T) {
 		{"a certificate without its key", []string{"--web", "127.0.0.1:8080", "--tls-cert", notKey}, "--tls-cert: give --tls-key too"},
 		{"a certificate that is not one", []string{"--web", "127.0.0.1:8080", "--tls-cert", notKey, "--tls-key", notKey}, "are not a PEM certificate and its key"},
 		{"a certificate that is a folder", []string{"--web", "127.0.0.1:8080", "--tls-cert", dir, "--tls-key", notKey}, "is not a regular file"},
+		{"an empty token", []string{"--web", "0.0.0.0:8080", "--insecure-http", "--token", ""}, "--token: an empty value is not allowed"},
 		{"a token without --web", []string{"--token", "class-token"}, "--token: it sets the browsers' transport, which only --web ADDR serves"},
 		{"SSH's flags without --listen", []string{"--web", "127.0.0.1:8080", "--authorized-keys", notKey}, "--authorized-keys: --web alone serves browsers only"},
 	}

@@ -48,9 +48,8 @@ type WebLimits struct {
 var DefaultWebLimits = WebLimits{MaxMessage: 64 << 10, PerAddress: 8, WriteTimeout: 10 * time.Second, HelloTimeout: 10 * time.Second, ResizeEvery: 200 * time.Millisecond}
 
 // The largest terminal a page may ask for: a size beyond it is clamped.
-// What the explorer draws, and its time, grow with the size (a frame of
-// 500×200 cells takes about 0.2 s of a core on a loaded two-core
-// machine); a 4K screen at a small font shows about 400×150.
+// What the explorer draws, and the time it takes, grow with the size; a
+// 4K screen at a small font shows about 400×150.
 const (
 	maxCols = 400
 	maxRows = 150
