@@ -23,6 +23,7 @@ var importRules = map[string][]string{
 	"dpso/theory":                  {},
 	"dpso/solvers":                 {"dpso/solvers/...", "dpso/theory"},
 	"dpso/solvers/accountant":      {},
+	"dpso/solvers/noise":           {},
 	"dpso/scenarios/dist":          {},
 	"dpso/scenarios":               {"dpso/solvers/...", "dpso/theory/...", "dpso/scenarios/dist"},
 	"dpso/internal/spec":           {"dpso/scenarios", "dpso/scenarios/dist", "dpso/solvers/...", "dpso/theory/..."},

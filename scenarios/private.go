@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"dpso/solvers"
 	"dpso/solvers/estimate"
+	"dpso/solvers/noise"
 	"dpso/theory"
 )
 
@@ -72,8 +72,8 @@ func (in *Instance) PrivateNeeds(r2k bool) PrivateNeeds {
 //     class ppl), μ = max(λ_min(S), 0) + λ₂ (squared loss).
 //
 // Each release gets ρ/(number of releases). rng is the trial's noise stream
-// for this purpose.
-func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples, nd PrivateNeeds, rho float64, rng *rand.Rand) (estimate.Estimates, error) {
+// for this purpose (its Gaussian noise exact on a lattice in secure mode).
+func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples, nd PrivateNeeds, rho float64, rng *noise.Stream) (estimate.Estimates, error) {
 	e := estimate.Estimates{Rho: rho, K: nd.K, R2: math.NaN(), Rk: math.NaN(), R2k: math.NaN(), Beta: math.NaN(), Mu: math.NaN()}
 	if !(rho > 0) || math.IsInf(rho, 1) {
 		return e, fmt.Errorf("scenarios: a private estimate needs a finite ρ₀ > 0, not %g", rho)
@@ -131,7 +131,7 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 	e.Q = math.Max(0.5, 1-float64(m)/float64(n))
 	emNote := fmt.Sprintf("exponential mechanism on a geometric grid (2⁻⁴⁰ … 2⁶⁰, 4 points per doubling) at ε = √(8ρ) = %s, ε-bounded range hence ρ-zCDP (McSherry & Talwar 2007; Cesar & Rogers 2021, Lemma 3.2); q = 1 − m/n with m = %d, the mechanism's rank accuracy with probability 1 − 10⁻³",
 		theory.Sig4.Format(estimate.EMEps(each)), m)
-	c, err := estimate.Quantile(g, e.Q, grid, each, rng)
+	c, err := estimate.Quantile(g, e.Q, grid, each, rng.Rand)
 	if err != nil {
 		return e, err
 	}
@@ -168,7 +168,7 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 		}
 	}
 	if matrix {
-		ca, err := estimate.Quantile(a2, e.Q, grid, each, rng)
+		ca, err := estimate.Quantile(a2, e.Q, grid, each, rng.Rand)
 		if err != nil {
 			return e, err
 		}

@@ -44,7 +44,7 @@ func TestPrivateR2WithinFactorTwo(t *testing.T) {
 	lo, hi := math.Inf(1), 0.0
 	for trial := range 20 {
 		data := in.Dataset(solvers.Seeded, 1, trial)
-		e, err := in.EstimatePrivately(context.Background(), data, in.PrivateNeeds(false), rho0, solvers.NewRand(solvers.Seeded, 1, trial, "constants"))
+		e, err := in.EstimatePrivately(context.Background(), data, in.PrivateNeeds(false), rho0, solvers.NewNoise(solvers.Seeded, 1, trial, "constants"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestPrivateBetaMu(t *testing.T) {
 	}
 	for trial := range 20 {
 		data := in.Dataset(solvers.Seeded, 2, trial)
-		e, err := in.EstimatePrivately(context.Background(), data, nd, 0.05, solvers.NewRand(solvers.Seeded, 2, trial, "constants"))
+		e, err := in.EstimatePrivately(context.Background(), data, nd, 0.05, solvers.NewNoise(solvers.Seeded, 2, trial, "constants"))
 		if err != nil {
 			t.Fatal(err)
 		}

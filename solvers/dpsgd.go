@@ -10,6 +10,7 @@ import (
 
 	"dpso/solvers/accountant"
 	"dpso/solvers/ledger"
+	"dpso/solvers/noise"
 	"dpso/solvers/oracle"
 	"dpso/solvers/vec"
 	"dpso/theory"
@@ -467,6 +468,9 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 	}
 	sampler := NewRand(cfg.Rand, cfg.Seed, cfg.Trial, "poisson")
 	ns := &oracle.NoisySum{Multiplier: zSum, Divisor: pl.B}
+	ns.SetExactNoise(cfg.Rand == Secure)
+	var countNoise noise.Sampler // the adaptive clipping's count, exact as the sum's
+	countNoise.SetExact(cfg.Rand == Secure)
 	w := make([]float64, d)
 	idx := make([]int, 0, 2*int(pl.B)+16)
 	rows := newGathered(r.block, m.Dim)
@@ -511,7 +515,7 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 		if pl.adaptive {
 			b := float64(ns.Unclipped()) - float64(len(idx))/2
 			if pl.sigmaB > 0 && private && !noNoise {
-				b += pl.sigmaB * r.rng.NormFloat64()
+				b = countNoise.Add(b, pl.sigmaB, r.rng)
 			}
 			b = b/pl.B + 0.5
 			C *= math.Exp(-pl.clipRate * (b - pl.quantile))

@@ -100,48 +100,58 @@ func vec0(w []float64) float64 {
 
 // Cancellation from inside Observe (deterministic): the run returns the
 // context's error, and the number of gradient evaluations after the
-// cancellation point is at most the check interval cancelEvery.
+// cancellation point is at most the check interval cancelEvery, with
+// seeded and with secure randomness (whose exact noise costs each oracle
+// call d draws of a few hundred nanoseconds, between the same checks).
 func TestCancelFromObserve(t *testing.T) {
 	base := &meanProblem{d: 4, radius: 2, center: []float64{0.1, 0.2, 0.3, 0.4}, scale: 1, nu: 5}
-	for _, name := range []string{"acsa", "clipped-sgd", "prox-sgd", "localized", "localized-sc", "nonprivate-schedule", "lipschitz-dpsgd"} {
-		t.Run(name, func(t *testing.T) {
-			s, _ := Lookup(name)
-			cp := &countingProblem{Problem: base}
-			if name == "lipschitz-dpsgd" {
-				cp.Problem = &meanProblem{d: 4, radius: 2, center: []float64{0.1, 0.2, 0.3, 0.4}, scale: 1, nu: 5, cut: 50}
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			var at int64 = -1
-			seen := 0
-			cfg := Config{Eps: 1, K: 2, Checkpoints: 64, Observe: func(c Checkpoint) {
-				seen++
-				if seen == 4 {
-					at = cp.calls
-					cancel()
-				}
-			}}
-			n := 200000
-			if name == "localized" || name == "localized-sc" {
-				n = 2048
-			}
-			res, err := s.Run(ctx, cp, cp.Problem.(interface {
-				samples(int, uint64, int) *genSamples
-			}).samples(n, 1, 0), cfg)
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("err = %v, want context.Canceled", err)
-			}
-			if at < 0 {
-				t.Fatal("never cancelled")
-			}
-			if after := cp.calls - at; after > cancelEvery {
-				t.Errorf("%d gradient evaluations after cancellation, want ≤ %d", after, cancelEvery)
-			}
-			if res.GradEvals != cp.calls || len(res.W) != 4 {
-				t.Errorf("partial result GradEvals = %d (counted %d), len(W) = %d", res.GradEvals, cp.calls, len(res.W))
-			}
-		})
+	for _, mode := range []RandMode{Seeded, Secure} {
+		for _, name := range []string{"acsa", "clipped-sgd", "prox-sgd", "localized", "localized-sc", "nonprivate-schedule", "lipschitz-dpsgd", "dp-sgd"} {
+			cancelFromObserve(t, base, mode, name)
+		}
 	}
+}
+
+// cancelFromObserve is one case of TestCancelFromObserve: solver name
+// under randomness mode.
+func cancelFromObserve(t *testing.T, base *meanProblem, mode RandMode, name string) {
+	t.Run(name+" "+mode.String(), func(t *testing.T) {
+		s, _ := Lookup(name)
+		cp := &countingProblem{Problem: base}
+		if name == "lipschitz-dpsgd" {
+			cp.Problem = &meanProblem{d: 4, radius: 2, center: []float64{0.1, 0.2, 0.3, 0.4}, scale: 1, nu: 5, cut: 50}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var at int64 = -1
+		seen := 0
+		cfg := Config{Eps: 1, K: 2, Checkpoints: 64, Rand: mode, Observe: func(c Checkpoint) {
+			seen++
+			if seen == 4 {
+				at = cp.calls
+				cancel()
+			}
+		}}
+		n := 200000
+		if name == "localized" || name == "localized-sc" {
+			n = 2048
+		}
+		res, err := s.Run(ctx, cp, cp.Problem.(interface {
+			samples(int, uint64, int) *genSamples
+		}).samples(n, 1, 0), cfg)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+		if at < 0 {
+			t.Fatal("never cancelled")
+		}
+		if after := cp.calls - at; after > cancelEvery {
+			t.Errorf("%d gradient evaluations after cancellation, want ≤ %d", after, cancelEvery)
+		}
+		if res.GradEvals != cp.calls || len(res.W) != 4 {
+			t.Errorf("partial result GradEvals = %d (counted %d), len(W) = %d", res.GradEvals, cp.calls, len(res.W))
+		}
+	})
 }
 
 // Cancellation from another goroutine while a run is inside a long oracle

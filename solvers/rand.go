@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+
+	"dpso/solvers/noise"
 )
 
 // RandMode says where a run's randomness comes from. It is part of every
@@ -17,18 +19,21 @@ const (
 	// ([StreamKey]): reproducible bit for bit, whatever the number of
 	// goroutines. The privacy noise ([NewRand], purpose "noise") is ChaCha8;
 	// synthetic data may use any generator keyed the same way (the
-	// scenarios use a fast xoshiro256++ stream). Seeded noise is not
-	// hardened against floating-point attacks on the Gaussian sampler
-	// (Mironov 2012), so a seeded run demonstrates the algorithm; it is not
-	// a deployable privacy mechanism.
+	// scenarios use a fast xoshiro256++ stream). Its Gaussian noise is
+	// the floating-point ziggurat (NormFloat64), whose low-order bits
+	// depend on the value it is added to (Mironov 2012), and anyone with
+	// the seed can remove it: a seeded run demonstrates the algorithm; it
+	// is not a deployable privacy mechanism.
 	Seeded RandMode = iota
 	// Secure streams are keyed from crypto/rand; runs are not
 	// reproducible. The noise is then ChaCha8 keyed from crypto/rand, a
 	// cryptographically secure generator (synthetic data keyed from
 	// crypto/rand may use a faster, non-cryptographic generator: they are
-	// not secret). The Gaussian sampler is still the floating-point
-	// ziggurat of math/rand/v2, so the floating-point caveat applies to the
-	// noise's low-order bits.
+	// not secret), and every Gaussian noise is exact: a release is the
+	// lattice point round_γ(v + σ̃Z) with Z ~ N(0, 1) sampled exactly and
+	// σ̃ ≥ σ (package dpso/solvers/noise), a post-processing of the
+	// Gaussian mechanism at σ, which its privacy statements cover as they
+	// stand.
 	Secure
 )
 
@@ -49,7 +54,7 @@ func (m RandMode) Label() string {
 	case Seeded:
 		return "seeded (reproducible; not hardened against floating-point attacks on the Gaussian sampler)"
 	case Secure:
-		return "secure randomness, keyed from crypto/rand: not reproducible"
+		return "secure randomness, keyed from crypto/rand, Gaussian noise exact on a lattice: not reproducible"
 	}
 	return m.String()
 }
@@ -72,6 +77,13 @@ func ParseRandMode(s string) (RandMode, error) {
 // from crypto/rand and seed, trial and purpose are ignored.
 func NewRand(mode RandMode, seed uint64, trial int, purpose string) *rand.Rand {
 	return rand.New(rand.NewChaCha8(StreamKey(mode, seed, trial, purpose)))
+}
+
+// NewNoise is NewRand's stream with the way its Gaussian noise is drawn:
+// exact on a lattice in Secure mode, floating point in Seeded mode (package
+// dpso/solvers/noise), for the private estimators that draw from it.
+func NewNoise(mode RandMode, seed uint64, trial int, purpose string) *noise.Stream {
+	return noise.NewStream(NewRand(mode, seed, trial, purpose), mode == Secure)
 }
 
 // StreamKey is the 32-byte key of the stream of one purpose of one trial:

@@ -57,12 +57,14 @@ func oracleName(cfg Config, def string) string {
 	return cfg.Oracle
 }
 
-// newOracle makes the configured oracle and checks its kind's settings.
+// newOracle makes the configured oracle and checks its kind's settings; in
+// Secure mode its Gaussian noise is exact (oracle.SetExactNoise).
 func newOracle(name string, cfg Config) (oracle.Oracle, error) {
 	o, err := oracle.New(name)
 	if err != nil {
 		return nil, &ConfigError{"oracle", err.Error()}
 	}
+	oracle.SetExactNoise(o, cfg.Rand == Secure)
 	if o.Kind() == oracle.Shuffle && !(cfg.Delta > 0 && cfg.Delta < 0.5) {
 		return nil, &ConfigError{"delta", fmt.Sprintf("δ = %s; the shuffle oracle %q is (ε, δ)-shuffle DP and needs δ in (0, 1/2)", exactNum(cfg.Delta), name)}
 	}

@@ -167,7 +167,7 @@ func TestUserDataOneTrialHeaders(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"sweep", "--data", data, "--rk", "2", "--beta", "1", "--vary", "eps", "--from", "0.5", "--to", "2", "--points", "2"}, "; 1 trial per point, secure randomness, keyed from crypto/rand: not reproducible."},
+		{[]string{"sweep", "--data", data, "--rk", "2", "--beta", "1", "--vary", "eps", "--from", "0.5", "--to", "2", "--points", "2"}, "; 1 trial per point, secure randomness, keyed from crypto/rand, Gaussian noise exact on a lattice: not reproducible."},
 		{[]string{"run", "--data", data, "--rk", "2", "--beta", "1", "--solvers", "acsa,nonprivate-schedule"}, "mean ± s.e. over 1 trial ("},
 	} {
 		t.Run(caseName(c.args), func(t *testing.T) {

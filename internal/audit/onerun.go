@@ -183,6 +183,7 @@ func OneRun(cfg OneRunConfig) (*OneRunResult, error) {
 	signs := solvers.NewRand(cfg.Rand, cfg.Seed, 0, "audit/onerun/signs")
 	noise := solvers.NewRand(cfg.Rand, cfg.Seed, 0, "audit/onerun/noise")
 	oracle.SetRand(o, noise)
+	oracle.SetExactNoise(o, cfg.Rand == solvers.Secure)
 	if err := o.Begin(m, m, 1, b); err != nil {
 		return nil, specErr("eps", "%v", err)
 	}

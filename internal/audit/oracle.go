@@ -436,7 +436,12 @@ func Oracle(ctx context.Context, cfg Config) (*Result, error) {
 		// (well under a millisecond), at most every 256 runs.
 		tick: int(max(1, min(256, (1<<18)/(int64(c.S)*int64(c.D))))),
 		newDrawer: func() (drawer, error) {
-			return newOracleDrawer(c.Oracle, c.Groups, &nb, c.D, c.S, cost)
+			dr, err := newOracleDrawer(c.Oracle, c.Groups, &nb, c.D, c.S, cost)
+			if err == nil {
+				// What a secure run releases: the Gaussian noise exact.
+				oracle.SetExactNoise(dr.o, c.Rand == solvers.Secure)
+			}
+			return dr, err
 		},
 	}
 	res.Pilot = p.pilot

@@ -22,7 +22,7 @@ func (u *unit) trialProblem(ctx context.Context, data solvers.Samples, trial int
 	if !u.run.PrivateConstants() {
 		return u.in, nil, nil
 	}
-	rng := solvers.NewRand(u.run.Rand, u.run.Spec.Seed, trial, "constants")
+	rng := solvers.NewNoise(u.run.Rand, u.run.Spec.Seed, trial, "constants")
 	e, err := u.in.EstimatePrivately(ctx, data, u.in.PrivateNeeds(u.readsR2k()), u.run.ConstantsRho(), rng)
 	if err != nil {
 		return nil, nil, err

@@ -186,7 +186,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	if err != nil {
 		return trialOut{}, err
 	}
-	rng := solvers.NewRand(r.Rand, r.Spec.Seed, j.trial, "tune/"+name)
+	rng := solvers.NewNoise(r.Rand, r.Spec.Seed, j.trial, "tune/"+name)
 	ref := t.in
 	var est *privest.Estimates
 	if r.PrivateConstants() {
@@ -224,10 +224,10 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	for i := range scales {
 		scales[i] = t.in.Loss(w0, valid.Row(i))
 	}
-	if tt.ScoreClip, err = privest.Quantile(scales, t.ts.ScoreQuantile, privest.DefaultGrid, t.pv.ScoreRho, rng); err != nil {
+	if tt.ScoreClip, err = privest.Quantile(scales, t.ts.ScoreQuantile, privest.DefaultGrid, t.pv.ScoreRho, rng.Rand); err != nil {
 		return trialOut{}, err
 	}
-	tt.K = t.ts.Repetitions.Sample(rng)
+	tt.K = t.ts.Repetitions.Sample(rng.Rand)
 	scoreRho := t.pv.CandidateRho
 	if s := t.dpsgd[j.si]; s != nil {
 		scoreRho = s.ScoreRho

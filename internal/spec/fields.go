@@ -210,7 +210,7 @@ var fields = []Field{
 			return "seed of every random stream with seeded randomness: same seed, same result bit for bit (any integer in [0, " + MaxSeedText + "]; refused with secure randomness, which reads none)"
 		}},
 	{Name: "rand", Group: Runner, Kind: String, str: func(s *Spec) *string { return &s.Rand },
-		usage: text("randomness: seeded (reproducible; the default on a scenario) or secure (crypto/rand keys; not reproducible; the default on --data, where seeded noise is NOT private)")},
+		usage: text("randomness: seeded (reproducible; the default on a scenario) or secure (crypto/rand keys, Gaussian noise sampled exactly on a lattice; not reproducible; the default on --data, where seeded noise is NOT private)")},
 	{Name: "split-budget", Group: Runner, Kind: Bool, bl: func(s *Spec) *bool { return &s.SplitBudget },
 		usage: text("make --eps the total budget of everything released from the same data (trials × solvers × sweep points on --data): each release gets ρ/m")},
 	{Name: "workers", Group: Runner, Kind: Int, Range: closed(0, MaxWorkers), Symbol: "workers",

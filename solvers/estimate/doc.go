@@ -27,6 +27,12 @@
 // the theorem's guarantee only if the true constant is at most the
 // estimate.
 //
-// Randomness is the caller's *rand.Rand (dpso's ChaCha8 "noise"-kind
-// streams); the samplers are not hardened against floating-point attacks.
+// Randomness is the caller's (dpso's ChaCha8 "noise"-kind streams): the
+// Gaussian mechanisms draw through a *noise.Stream, whose noise is exact on
+// a lattice under secure randomness (package dpso/solvers/noise: a
+// post-processing of the Gaussian mechanism, its ρ unchanged) and the
+// floating-point ziggurat when seeded. Quantile's Gumbel-max sampling is
+// floating point in either mode: its output is a grid point, but the law
+// it samples is the exponential mechanism's only up to floating-point
+// rounding; it is not an exact sampler.
 package estimate

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"dpso/solvers/noise"
 )
 
 // Grid is the geometric grid c_j = 2^{j/PerOctave}, j = ⌈Lo·PerOctave⌉, …,
@@ -97,9 +99,11 @@ func gumbel(rng *rand.Rand) float64 {
 
 // ClippedMean is the Gaussian mechanism on the mean of xs clipped to
 // [0, clip]: (1/n)Σ min(max(x_i, 0), clip) + N(0, σ²), σ = clip/(n√(2ρ))
-// (sensitivity clip/n under replace-one; a NaN counts as clip). It
-// returns the noisy mean and σ.
-func ClippedMean(xs []float64, clip, rho float64, rng *rand.Rand) (mean, sigma float64, err error) {
+// (sensitivity clip/n under replace-one; a NaN counts as clip), the noise
+// drawn by g (exact on a lattice when g's Noise is, package
+// dpso/solvers/noise). It returns the noisy mean and the noise's standard
+// deviation (σ, or the lattice's σ̃ ≥ σ).
+func ClippedMean(xs []float64, clip, rho float64, g *noise.Stream) (mean, sigma float64, err error) {
 	if !(clip > 0) || math.IsInf(clip, 1) {
 		return math.NaN(), math.NaN(), fmt.Errorf("estimate: clip %g is not a finite value > 0", clip)
 	}
@@ -121,7 +125,7 @@ func ClippedMean(xs []float64, clip, rho float64, rng *rand.Rand) (mean, sigma f
 	}
 	n := float64(len(xs))
 	sigma = clip / (n * math.Sqrt(2*rho))
-	return s/n + sigma*rng.NormFloat64(), sigma, nil
+	return g.Gaussian(s/n, sigma), g.Noise.Sigma(sigma), nil
 }
 
 // SecondMoment is the Gaussian mechanism on the second-moment matrix of
@@ -131,7 +135,9 @@ func ClippedMean(xs []float64, clip, rho float64, rng *rand.Rand) (mean, sigma f
 // and above the diagonal i.i.d. N(0, σ²), σ = clip/(n√ρ). It returns S and
 // σ. ρ-zCDP under replace-one: replacing a vector changes the upper
 // triangle by at most ‖āāᵀ − b̄b̄ᵀ‖_F/n ≤ √(‖ā‖⁴ + ‖b̄‖⁴)/n ≤ √2·clip/n in ℓ2.
-func SecondMoment(row func(i int) []float64, n, d int, clip, rho float64, rng *rand.Rand) (*mat.SymDense, float64, error) {
+// The noise is drawn by g, and the σ returned is its standard deviation
+// (σ̃ ≥ σ on a lattice, as ClippedMean's).
+func SecondMoment(row func(i int) []float64, n, d int, clip, rho float64, g *noise.Stream) (*mat.SymDense, float64, error) {
 	if !(clip > 0) || math.IsInf(clip, 1) {
 		return nil, math.NaN(), fmt.Errorf("estimate: clip %g is not a finite value > 0", clip)
 	}
@@ -182,10 +188,10 @@ func SecondMoment(row func(i int) []float64, n, d int, clip, rho float64, rng *r
 	sigma := clip / (float64(n) * math.Sqrt(rho))
 	for i := range d {
 		for j := i; j < d; j++ {
-			s.SetSym(i, j, s.At(i, j)+sigma*rng.NormFloat64())
+			s.SetSym(i, j, g.Gaussian(s.At(i, j), sigma))
 		}
 	}
-	return s, sigma, nil
+	return s, g.Noise.Sigma(sigma), nil
 }
 
 // Extremes are the smallest and largest eigenvalues of a symmetric matrix

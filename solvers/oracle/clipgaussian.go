@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"dpso/solvers/ledger"
+	"dpso/solvers/noise"
 	"dpso/solvers/vec"
 )
 
@@ -38,6 +39,7 @@ type ClipGaussian struct {
 	sum   []float64  // running (1/s) Σ Π_C(z_i)
 	rows  scaledRows // AddScaled's scratch
 	stats statsRecorder
+	noise noise.Sampler
 }
 
 // Name implements Oracle.
@@ -81,11 +83,11 @@ func (o *ClipGaussian) Finish(out []float64, r *rand.Rand) Call {
 	for j := range out[:o.d] {
 		out[j] = o.sum[j]
 		if sigma > 0 {
-			out[j] += sigma * r.NormFloat64()
+			out[j] = o.noise.Add(out[j], sigma, r)
 		}
 	}
 	return Call{
-		Sigma:       sigma,
+		Sigma:       o.noise.Sigma(sigma),
 		Sensitivity: o.sensitivity(),
 		Cost:        ledger.Cost{Rho: o.rho},
 		Stats:       o.stats.finish(),
@@ -175,3 +177,6 @@ func resize(buf []float64, n int) []float64 {
 
 // SetDetail implements DetailSetter.
 func (o *ClipGaussian) SetDetail(on bool) { o.stats.noDetail = !on }
+
+// SetExactNoise implements [ExactNoiser].
+func (o *ClipGaussian) SetExactNoise(on bool) { o.noise.SetExact(on) }

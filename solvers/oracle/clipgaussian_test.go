@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"dpso/solvers/ledger"
+	"dpso/solvers/noise"
 )
 
 // lineLaw is a scalar law X ≥ 0 used along a fixed unit vector v (z = Xv),
@@ -364,7 +365,10 @@ func ifFill(d int, on bool, x float64) []float64 {
 // σ = Δ/√(2ρ): the sum of the K squared standardized noises is χ²_K, and
 // must fall inside its central 1 − 2e−6 interval. With K = 10⁵ that
 // interval is about ±2.2% of K, so a noise standard deviation off by 3%
-// (6% in variance) is caught.
+// (6% in variance) is caught. With exact noise (SetExactNoise) the noise is
+// σ̃Z rounded to a lattice of spacing γ ≤ σ̃·2⁻²⁰, standardized by the σ̃
+// the call reports: the rounding moves a squared standardized noise by at
+// most 2|Z|·2⁻²¹ + 2⁻⁴², far inside the band.
 func TestGaussianNoiseSigma(t *testing.T) {
 	const s, d, N = 60, 20, 5000
 	nu := make([]float64, d)
@@ -373,11 +377,14 @@ func TestGaussianNoiseSigma(t *testing.T) {
 	}
 	batch := studentBatch(newRand(9), s, nu, 3)
 	for i, tc := range []struct {
-		name string
-		rho  float64
-	}{{"clip-gaussian", 0.5}, {"clip-gaussian", 0.02}, {"coordinate", 0.5}, {"coordinate", 3}} {
-		t.Run(tc.name, func(t *testing.T) {
+		name  string
+		rho   float64
+		exact bool
+	}{{"clip-gaussian", 0.5, false}, {"clip-gaussian", 0.02, false}, {"coordinate", 0.5, false}, {"coordinate", 3, false},
+		{"clip-gaussian", 0.5, true}, {"coordinate", 3, true}} {
+		t.Run(fmt.Sprintf("%s ρ=%g exact=%v", tc.name, tc.rho, tc.exact), func(t *testing.T) {
 			o := newOracle(t, tc.name, 1)
+			SetExactNoise(o, tc.exact)
 			thr := o.Threshold(1.5, d)
 			pre, _ := run(t, o, batch, thr, noPrivacy(o), newRand(1))
 			r := newRand(77 + uint64(i))
@@ -397,6 +404,9 @@ func TestGaussianNoiseSigma(t *testing.T) {
 				if c.Groups()%2 == 0 {
 					want /= 2 // Δ = τ√d/q for even m
 				}
+			}
+			if tc.exact {
+				want = noise.Tilde(want)
 			}
 			if math.Abs(sigma-want) > 1e-12*want {
 				t.Errorf("%s ρ=%g: Sigma = %g, want %g", tc.name, tc.rho, sigma, want)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"dpso/solvers/ledger"
+	"dpso/solvers/noise"
 	"dpso/solvers/vec"
 )
 
@@ -137,6 +138,7 @@ type Coordinate struct {
 	means    []float64 // m×d, group-major: running group means
 	scratch  []float64 // m, for the medians
 	stats    statsRecorder
+	noise    noise.Sampler
 }
 
 // Name implements Oracle.
@@ -215,11 +217,11 @@ func (o *Coordinate) Finish(out []float64, r *rand.Rand) Call {
 		}
 		out[j] = median(o.scratch)
 		if sigma > 0 {
-			out[j] += sigma * r.NormFloat64()
+			out[j] = o.noise.Add(out[j], sigma, r)
 		}
 	}
 	return Call{
-		Sigma:       sigma,
+		Sigma:       o.noise.Sigma(sigma),
 		Sensitivity: o.sensitivity(),
 		Cost:        ledger.Cost{Rho: o.rho},
 		Stats:       o.stats.finish(),
@@ -253,3 +255,6 @@ func statNorm(z []float64) (norm float64, ok bool) {
 
 // SetDetail implements DetailSetter.
 func (o *Coordinate) SetDetail(on bool) { o.stats.noDetail = !on }
+
+// SetExactNoise implements [ExactNoiser].
+func (o *Coordinate) SetExactNoise(on bool) { o.noise.SetExact(on) }

@@ -20,6 +20,10 @@
 // materialized. Their local randomizers need a random stream before Begin
 // ([SetRand]; a no-op for the other oracles).
 //
+// The Gaussian oracles' noise (and NoisySum's) is σ·NormFloat64() by
+// default; [SetExactNoise] makes it exact lattice noise (package
+// dpso/solvers/noise), what secure runs release.
+//
 // Oracles are fed one per-sample vector at a time ([Oracle.Add]), so a batch
 // never has to be held in memory, and they allocate nothing per sample. A
 // per-sample vector that is not finite contributes the zero vector and still

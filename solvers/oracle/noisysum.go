@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"dpso/solvers/noise"
 )
 
 // NoisySumName is the name outputs give [NoisySum] where a registered
@@ -45,10 +47,16 @@ type NoisySum struct {
 	unclipped int
 	rows      scaledRows // AddScaled's scratch
 	stats     statsRecorder
+	noise     noise.Sampler
 }
 
 // SetDetail implements [DetailSetter].
 func (o *NoisySum) SetDetail(on bool) { o.stats.noDetail = !on }
+
+// SetExactNoise implements [ExactNoiser]: the sum's coordinates are
+// released as lattice points of the noise N(0, z²C²) sampled exactly
+// (then divided by B).
+func (o *NoisySum) SetExactNoise(on bool) { o.noise.SetExact(on) }
 
 // Begin starts a call on s vectors of dimension d (s may be 0: a Poisson
 // batch can be empty) with clip threshold c (+Inf: no clipping, allowed only
@@ -119,7 +127,7 @@ func (o *NoisySum) Finish(out []float64, r *rand.Rand) BatchStats {
 	for j := range out[:o.d] {
 		v := o.sum[j]
 		if sd > 0 {
-			v += sd * r.NormFloat64()
+			v = o.noise.Add(v, sd, r)
 		}
 		out[j] = v * inv
 	}

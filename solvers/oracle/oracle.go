@@ -290,6 +290,26 @@ func (t *tally) add(u *tally) {
 	}
 }
 
+// ExactNoiser is implemented by the oracles whose privacy noise is Gaussian
+// (ClipGaussian, Coordinate, NoisySum). SetExactNoise(true) makes Finish
+// release each coordinate as the lattice point round_γ(v + σ̃Z), Z ~ N(0, 1)
+// sampled exactly, σ̃ ≥ σ (package dpso/solvers/noise): a post-processing
+// of the Gaussian mechanism at σ, so the call's privacy is the one stated
+// for σ, and no bit of the release depends on v beyond what that
+// mechanism releases. Off (the default), the noise is σ·NormFloat64(), the
+// floating-point ziggurat. The setting stays for later calls.
+type ExactNoiser interface {
+	SetExactNoise(on bool)
+}
+
+// SetExactNoise sets exact noise on o if o is an [ExactNoiser] and does
+// nothing otherwise (the shuffle oracles' noise is binomial).
+func SetExactNoise(o Oracle, on bool) {
+	if e, ok := o.(ExactNoiser); ok {
+		e.SetExactNoise(on)
+	}
+}
+
 // DetailSetter is implemented by every oracle of this package. The
 // distribution of a batch's norms — BatchStats.Hist, Under, Over and the
 // Quantiles, which sort a sample of up to NormSampleCap norms at every
