@@ -3,6 +3,7 @@ package noise
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -222,6 +223,114 @@ func TestNormalMoments(t *testing.T) {
 		got := m[j] / N
 		if math.Abs(got-want[j]) > 5.5*se[j]/math.Sqrt(N) {
 			t.Errorf("E Z^%d = %.5f, want %g ± %.5f", j+1, got, want[j], 5.5*se[j]/math.Sqrt(N))
+		}
+	}
+}
+
+// fewDigits is a stream whose 16-bit digits take only three values, so
+// that comparisons of deviates tie on their first digits about a third of
+// the time: every tie path of halfExp and fracExp runs.
+type fewDigits struct {
+	r     *rand.Rand
+	words int
+}
+
+func (f *fewDigits) Uint64() uint64 {
+	f.words++
+	alphabet := [3]uint64{0x2000, 0x8000, 0x8001}
+	var w uint64
+	for range 4 {
+		w = w<<16 | alphabet[f.r.IntN(3)]
+	}
+	return w
+}
+
+// refNormal is Algorithm N written plainly: every deviate a urand,
+// compared digit by digit from its first — what normal's first-digit fast
+// paths must reproduce exactly.
+type refNormal struct {
+	src     source
+	x       urand
+	p, q, v urand
+}
+
+func (n *refNormal) halfExp() bool {
+	n.p.reset()
+	if n.p.digit(0, &n.src)>>15 == 1 {
+		return true
+	}
+	for j := 1; ; j++ {
+		n.q.reset()
+		if !less(&n.q, &n.p, &n.src) {
+			return j%2 == 0
+		}
+		n.p, n.q = n.q, n.p
+	}
+}
+
+func (n *refNormal) fracExp(k uint64) bool {
+	n.x.digit(0, &n.src)
+	prev, cur := &n.x, &n.p
+	for j := 0; ; j++ {
+		cur.reset()
+		if !less(cur, prev, &n.src) {
+			return j%2 == 0
+		}
+		if c := n.src.r.Uint64N(2*k + 2); c == 2*k+1 {
+			return j%2 == 0
+		} else if c == 2*k {
+			n.v.reset()
+			if !less(&n.v, &n.x, &n.src) {
+				return j%2 == 0
+			}
+		}
+		if prev == &n.x {
+			prev, cur = cur, &n.q
+		} else {
+			prev, cur = cur, prev
+		}
+	}
+}
+
+func (n *refNormal) draw(r *rand.Rand) (bool, uint64) {
+	n.src.reset(r)
+	for {
+		k := uint64(0)
+		for n.halfExp() {
+			k++
+		}
+		ok := true
+		for m := k * (k - 1); m > 0 && ok; m-- {
+			ok = n.halfExp()
+		}
+		if !ok {
+			continue
+		}
+		n.x.reset()
+		for j := uint64(0); j <= k && ok; j++ {
+			ok = n.fracExp(k)
+		}
+		if ok {
+			return n.src.digit()&1 == 1, k
+		}
+	}
+}
+
+// TestTiesMatchReference: on a stream whose digits tie a third of the time,
+// normal.draw (first-digit fast paths, then halfExpRun and fracExpRun from
+// a tie) returns what the plain digit-by-digit algorithm returns — the
+// sign, k and every digit of x drawn — and reads the same number of
+// words, over 20 000 draws.
+func TestTiesMatchReference(t *testing.T) {
+	fa, fb := &fewDigits{r: newRand(41)}, &fewDigits{r: newRand(41)}
+	ra, rb := rand.New(fa), rand.New(fb)
+	var n normal
+	var ref refNormal
+	for i := range 20_000 {
+		negA, kA := n.draw(ra)
+		negB, kB := ref.draw(rb)
+		if negA != negB || kA != kB || !slices.Equal(n.x.d, ref.x.d) || fa.words != fb.words {
+			t.Fatalf("draw %d: fast (%v, %d, %v) after %d words, reference (%v, %d, %v) after %d", i, negA, kA, n.x.d, fa.words, negB, kB, ref.x.d, fb.words)
 		}
 	}
 }
