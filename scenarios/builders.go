@@ -117,7 +117,7 @@ func buildExample1(_ context.Context, s *ProblemDef) (*model, error) {
 	sd := s.Params["sigma"]
 	const R = 1.0
 	m := &model{
-		obj: objective{kind: kindSquared, d: 1}, d: 1, sdim: 2, radius: R,
+		obj: &glm{loss: squaredLoss{}, d: 1}, d: 1, sdim: 2, radius: R,
 		beta: sd * sd, mu: sd * sd,
 		// f'' = (x⁽¹⁾)² ≤ 10²⁰ on the support.
 		betaF: example1Truncation * example1Truncation,
@@ -237,7 +237,7 @@ func buildLinReg(ctx context.Context, s *ProblemDef) (*model, error) {
 	inLoss, reg := l2Weights(s)
 	_ = inLoss // linear regression has no in-loss ℓ2 term
 	m := &model{
-		obj: objective{kind: kindSquared, d: d}, reg: reg, d: d, sdim: d + 1, radius: R,
+		obj: &glm{loss: squaredLoss{}, d: d}, reg: reg, d: d, sdim: d + 1, radius: R,
 		beta: ct, mu: ct / cond, betaF: math.Inf(1), // ‖a‖² is unbounded
 	}
 	m.risk = newQuadRisk(h, wstar, noiseVar/2, reg.L1, reg.L2, R)

@@ -50,7 +50,7 @@ func buildClassifier(ctx context.Context, s *ProblemDef) (*model, error) {
 	m := &model{d: d, sdim: d + 1, radius: R, mu: l2, betaF: math.Inf(1)} // unbounded features; the hinge is not smooth
 	chi := dist.NewGamma(nu / 2)
 	if logistic {
-		m.obj = objective{kind: kindLogistic, d: d, l2: l2}
+		m.obj = &glm{loss: logisticLoss{}, d: d, l2: l2}
 		m.beta = nu/(nu-2)/4 + l2
 		m.draw = func(r *dist.Rand, x []float64) {
 			_, sc := drawT(r, x[:d], wstar, chi, nu)
@@ -61,7 +61,7 @@ func buildClassifier(ctx context.Context, s *ProblemDef) (*model, error) {
 			}
 		}
 	} else {
-		m.obj = objective{kind: kindHinge, d: d, l2: l2}
+		m.obj = &glm{loss: hingeLoss{}, d: d, l2: l2}
 		m.draw = func(r *dist.Rand, x []float64) {
 			mix, sc := drawT(r, x[:d], wstar, chi, nu)
 			if sc+sigma*mix*r.NormFloat64() >= 0 {
@@ -74,7 +74,7 @@ func buildClassifier(ctx context.Context, s *ProblemDef) (*model, error) {
 	if err := normProfile(ctx, m, d, nu, R, l2, logistic); err != nil {
 		return nil, err
 	}
-	m.sup = glmSup(d, nu, R, l2, wn, m.obj.kind, m.prof)
+	m.sup = glmSup(d, nu, R, l2, wn, m.obj.(*glm).loss, m.prof)
 	risk, err := evalRisk(ctx, s, m)
 	if err != nil {
 		return nil, err
@@ -142,7 +142,7 @@ func evalRisk(ctx context.Context, s *ProblemDef, m *model) (*sampleRisk, error)
 // both (the key of the caches of what is computed from its evaluation
 // sample).
 func distKey(s *ProblemDef, m *model) string {
-	return fmt.Sprintf("%s/d=%d/R=%g/tail=%g/params=%v/obj=%+v/reg=%+v", s.Scenario, s.D, m.radius, s.Tail, sortedParams(s.Params), m.obj, m.reg)
+	return fmt.Sprintf("%s/d=%d/R=%g/tail=%g/params=%v/obj=%s/reg=%+v", s.Scenario, s.D, m.radius, s.Tail, sortedParams(s.Params), m.obj.key(), m.reg)
 }
 
 // evalSample draws the fixed evaluation sample of EvalSizeFor(sdim) draws
@@ -197,7 +197,7 @@ func buildAbsReg(ctx context.Context, s *ProblemDef) (*model, error) {
 	for j := range wstar {
 		wstar[j] = wn / math.Sqrt(float64(d))
 	}
-	m := &model{obj: objective{kind: kindAbsolute, d: d, l2: l2}, d: d, sdim: d + 1, radius: R, mu: l2, betaF: math.Inf(1)}
+	m := &model{obj: &glm{loss: absoluteLoss{}, d: d, l2: l2}, d: d, sdim: d + 1, radius: R, mu: l2, betaF: math.Inf(1)}
 	chi := dist.NewGamma(nu / 2)
 	m.draw = func(r *dist.Rand, x []float64) {
 		mix, y := drawT(r, x[:d], wstar, chi, nu)
@@ -210,7 +210,7 @@ func buildAbsReg(ctx context.Context, s *ProblemDef) (*model, error) {
 	if err := normProfile(ctx, m, d, nu, R, l2, false); err != nil {
 		return nil, err
 	}
-	m.sup = glmSup(d, nu, R, l2, wn, m.obj.kind, m.prof)
+	m.sup = glmSup(d, nu, R, l2, wn, absoluteLoss{}, m.prof)
 	return m, nil
 }
 
@@ -247,7 +247,7 @@ func buildContaminated(ctx context.Context, s *ProblemDef) (*model, error) {
 	cst := ey2/2 - hv*sqnorm(c)/2
 	inLoss, reg := l2Weights(s)
 	_ = inLoss
-	m := &model{obj: objective{kind: kindSquared, d: d}, reg: reg, d: d, sdim: d + 1, radius: R, beta: hv, mu: hv, betaF: math.Inf(1)}
+	m := &model{obj: &glm{loss: squaredLoss{}, d: d}, reg: reg, d: d, sdim: d + 1, radius: R, beta: hv, mu: hv, betaF: math.Inf(1)}
 	m.risk = newQuadRisk(h, c, cst, reg.L1, reg.L2, R)
 	m.draw = func(r *dist.Rand, x []float64) {
 		if r.Float64() < eta {

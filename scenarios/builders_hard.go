@@ -60,7 +60,7 @@ func buildMeanHard(_ context.Context, s *ProblemDef) (*model, error) {
 		h[j] = mu
 	}
 	ex2 := p * atomNorm * atomNorm
-	m := &model{obj: objective{kind: kindMeanQuad, d: d, scale: mu}, d: d, sdim: d, radius: R, beta: mu, mu: mu, betaF: mu}
+	m := &model{obj: &meanQuad{d: d, mu: mu}, d: d, sdim: d, radius: R, beta: mu, mu: mu, betaF: mu}
 	m.draw = func(rr *dist.Rand, x []float64) {
 		if rr.Float64() < p {
 			copy(x, atom)
@@ -110,7 +110,7 @@ func buildAffineHard(_ context.Context, s *ProblemDef) (*model, error) {
 		atom[j] = r / math.Sqrt(float64(d)) * pk * hardSign(j)
 		mean[j] = p * atom[j]
 	}
-	m := &model{obj: objective{kind: kindLinear, d: d}, d: d, sdim: d, radius: R, betaF: 0}
+	m := &model{obj: &linear{d: d}, d: d, sdim: d, radius: R, betaF: 0}
 	m.draw = func(rr *dist.Rand, x []float64) {
 		if rr.Float64() < p {
 			copy(x, atom)

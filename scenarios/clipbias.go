@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
 
 	"dpso/solvers"
@@ -70,7 +69,7 @@ func (in *Instance) ClipBias(ctx context.Context, c float64) (ClipBias, error) {
 		return ClipBias{Excess: math.NaN(), SE: math.NaN(), Method: "no clip threshold"}, nil
 	case math.IsInf(c, 1):
 		return ClipBias{Method: "exact: nothing is clipped at C = ∞"}, nil
-	case m.obj.l2 != 0 && m.obj.kind != kindMeanQuad && m.obj.kind != kindLinear:
+	case m.obj.inLossL2() != 0:
 		return ClipBias{Excess: math.NaN(), SE: math.NaN(), Method: "not computed: the loss's ℓ2 term is clipped with it, so the clipped mean gradient is not the gradient of a function to minimize"}, nil
 	case m.twoPoint != nil:
 		return m.twoPoint.clipBias(m, c), nil
@@ -203,10 +202,7 @@ func (in *Instance) clipBiasClosed(ctx context.Context, c float64) (ClipBias, er
 // clippedMinimizer is the minimizer over W of the clipped potential (plus
 // f¹) on the rows of data (see ClipBias).
 func clippedMinimizer(ctx context.Context, m *model, data *solvers.Matrix, c float64) ([]float64, error) {
-	d := m.obj.d
-	if m.obj.kind == kindMeanQuad || m.obj.kind == kindLinear {
-		d = data.Dim
-	}
+	d := m.obj.dim()
 	w, _, err := minimizeRows(ctx, d, data, m.reg, m.radius, m.obj.nonsmooth(), m.obj.smoothGap(),
 		func(w []float64, lo, hi int, tau, inv float64, acc []float64) {
 			for i := lo; i < hi; i++ {
@@ -223,130 +219,8 @@ type twoPointLaw struct {
 	atom []float64
 }
 
-// clipBias is ClipBias on a two-point law, in closed form.
-//
-// Linear loss, f = −⟨w, x⟩: G_C = −p·min(1, C/‖atom‖)·atom is parallel to
-// ∇F = −p·atom, so w_C = w* and the bias is 0.
-//
-// Mean estimation, f = (μ/2)‖w − x‖², W = B(0, R) with R = p‖atom‖ (so
-// w* = p·atom lies on the sphere): G_C(w) = (1 − p)clip_C(μw) +
-// p·clip_C(μ(w − atom)) points along the atom for w = t·u, u =
-// atom/‖atom‖, where
-//
-//	g(t) = (1 − p)·clamp(μt, ±C) + p·clamp(μ(t − A), ±C),  A = ‖atom‖,
-//
-// is non-decreasing, with g(0) ≤ 0: w_C = t_C·u with t_C the root of g in
-// [0, R] (R when g < 0 on [0, R]), found by bisection, and
-// F(w_C) − F* = (μ/2)(R − t_C)².
+// clipBias is ClipBias on a two-point law, in closed form where the
+// objective has one (its twoPointClipBias).
 func (l *twoPointLaw) clipBias(m *model, c float64) ClipBias {
-	switch m.obj.kind {
-	case kindLinear:
-		return ClipBias{Method: "exact: clipping rescales the two-point law's one non-zero atom, so the clipped mean gradient keeps its direction and w_C = w*"}
-	case kindMeanQuad:
-		mu, p, A, R := m.obj.scale, l.p, math.Sqrt(sqnorm(l.atom)), m.radius
-		clamp := func(v float64) float64 { return math.Max(-c, math.Min(c, v)) }
-		g := func(t float64) float64 { return (1-p)*clamp(mu*t) + p*clamp(mu*(t-A)) }
-		t := R
-		if g(R) > 0 {
-			lo, hi := 0.0, R
-			for range 200 {
-				mid := (lo + hi) / 2
-				if mid <= lo || mid >= hi {
-					break
-				}
-				if g(mid) > 0 {
-					hi = mid
-				} else {
-					lo = mid
-				}
-			}
-			t = (lo + hi) / 2
-		}
-		return ClipBias{Excess: mu / 2 * (R - t) * (R - t), Method: "exact: the two-point law's clipped fixed point, a root in one variable"}
-	}
-	return ClipBias{Excess: math.NaN(), SE: math.NaN(), Method: "not computed for this loss"}
-}
-
-// clippedSmoothed is the potential h_C(w, x) of the clipped per-sample
-// gradient, ∇h_C = clip_C(∇f(w, x)) (see ClipBias), at smoothing level τ
-// for the hinge and the absolute loss (their surrogates of
-// [objective.smoothed], weighted by min(1, C/‖a‖), so that
-// h_C ≤ h_{C,τ} ≤ h_C + smoothGap·τ): it returns h_C and adds
-// weight·∇h_C into g. The loss must have no in-loss ℓ2 term (an (a, y)
-// loss) — ClipBias checks.
-func (o *objective) clippedSmoothed(w, x []float64, c, tau, weight float64, g []float64) float64 {
-	switch o.kind {
-	case kindMeanQuad:
-		var r2 float64
-		for j, v := range w {
-			t := v - x[j]
-			r2 += t * t
-		}
-		r := math.Sqrt(r2)
-		if o.scale*r <= c {
-			for j := range g {
-				g[j] += weight * o.scale * (w[j] - x[j])
-			}
-			return o.scale / 2 * r2
-		}
-		for j := range g {
-			g[j] += weight * c * (w[j] - x[j]) / r
-		}
-		return c*r - c*c/(2*o.scale)
-	case kindLinear:
-		om := clipWeight(c, math.Sqrt(sqnorm(x[:len(w)])))
-		floats.AddScaled(g, -weight*om, x[:len(w)])
-		return -om * dot(w, x)
-	}
-	a, y := x[:o.d], x[o.d]
-	na := math.Sqrt(sqnorm(a))
-	if na == 0 {
-		return o.value(w, x) // f does not depend on w
-	}
-	t := c / na // the slope's clamp: |ℓ'|·‖a‖ ≤ C
-	s := dot(w, a)
-	var v, slope float64
-	switch o.kind {
-	case kindSquared:
-		r := s - y
-		if math.Abs(r) <= t {
-			v, slope = r*r/2, r
-		} else {
-			v, slope = t*math.Abs(r)-t*t/2, math.Copysign(t, r)
-		}
-	case kindLogistic:
-		z := -y * s
-		sp, sg := softplusSigmoid(z)
-		if sg <= t {
-			v, slope = sp, -y*sg
-		} else {
-			// σ(z) > t (so t < 1): beyond z₀ = logit(t) the slope stays t.
-			z0 := math.Log(t / (1 - t))
-			v, slope = softplus(z0)+t*(z-z0), -y*t
-		}
-	case kindHinge, kindAbsolute:
-		// τ > 0: minimizeRows smooths the non-smooth losses at every level.
-		om := clipWeight(c, na)
-		if o.kind == kindHinge {
-			sp, sg := softplusSigmoid((1 - y*s) / tau)
-			v, slope = om*tau*sp, -y*om*sg
-		} else {
-			u := s - y
-			h := math.Hypot(u, tau)
-			v = om * h
-			if h > 0 {
-				slope = om * u / h
-			}
-		}
-	}
-	floats.AddScaled(g, weight*slope, a)
-	return v
-}
-
-// clipWeight is min(1, C/norm) (1 when norm = 0).
-func clipWeight(c, norm float64) float64 {
-	if norm <= c {
-		return 1
-	}
-	return c / norm
+	return m.obj.twoPointClipBias(l, m.radius, c)
 }

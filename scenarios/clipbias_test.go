@@ -37,10 +37,10 @@ func sampleOf(t *testing.T, m *model, rows [][]float64) *sampleRisk {
 // so its minimizer is interior. The two-point law's closed form (the hard
 // instance's formula) must agree with the generic minimization on the rows.
 func TestClipBiasByHand(t *testing.T) {
-	mean := &model{obj: objective{kind: kindMeanQuad, d: 1, scale: 1}, d: 1, sdim: 1, radius: 1}
+	mean := &model{obj: &meanQuad{d: 1, mu: 1}, d: 1, sdim: 1, radius: 1}
 	law := &twoPointLaw{p: 0.25, atom: []float64{4}}
 	meanRows := [][]float64{{0}, {0}, {0}, {4}}
-	reg := &model{obj: objective{kind: kindSquared, d: 1}, d: 1, sdim: 2, radius: 10}
+	reg := &model{obj: &glm{loss: squaredLoss{}, d: 1}, d: 1, sdim: 2, radius: 10}
 	regRows := [][]float64{{1, 0}, {1, 0}, {1, 0}, {1, 4}}
 	for _, c := range []struct {
 		name string
@@ -78,20 +78,17 @@ func TestClipBiasByHand(t *testing.T) {
 // finite differences agree with it (the potential is the field's).
 func TestClippedPotentialGradient(t *testing.T) {
 	r := testRand(5)
-	const d = 3
-	for _, kind := range []lossKind{kindSquared, kindLogistic, kindHinge, kindAbsolute, kindMeanQuad, kindLinear} {
-		o := objective{kind: kind, d: d, scale: 1.5}
+	for _, tc := range testObjectives {
+		o := tc.obj
+		if o.inLossL2() != 0 {
+			continue // ClipBias refuses an in-loss ℓ2 term
+		}
+		d := o.dim()
+		kind := tc.name
 		for trial := range 50 {
-			sd := d + 1
-			if kind == kindMeanQuad || kind == kindLinear {
-				sd = d
-			}
-			x, w := make([]float64, sd), make([]float64, d)
-			for j := range x {
-				x[j] = 3 * r.NormFloat64()
-			}
-			if o.kind == kindLogistic || o.kind == kindHinge {
-				x[d] = math.Copysign(1, x[d])
+			x, w := tc.x(r, d), make([]float64, d)
+			for j := range x[:d] {
+				x[j] *= 2
 			}
 			for j := range w {
 				w[j] = r.NormFloat64()
@@ -204,7 +201,7 @@ func TestClipBiasCases(t *testing.T) {
 	hard := build(t, ProblemDef{Scenario: MeanHard, N: 1000})
 	law := hard.m.twoPoint
 	a := math.Sqrt(sqnorm(law.atom))
-	mu, R, p := hard.m.obj.scale, hard.m.radius, law.p
+	mu, R, p := hard.m.obj.(*meanQuad).mu, hard.m.radius, law.p
 	c := mu * a / 10
 	// g(t) = (1 − p)μt − pC on 0 ≤ μt ≤ C: root t = pC/((1 − p)μ), if μt ≤ C there.
 	tc := p * c / ((1 - p) * mu)

@@ -608,13 +608,12 @@ func loadCached(ctx context.Context, path string) (*Table, error) {
 
 // checkFiniteRows refuses a row whose loss or gradient can leave float64's
 // range somewhere on W = B(0, R), or whose sum over the file's rows can:
-// with t = R‖a‖ + |y|, sup_W ℓ is t²/2 (squared), t (absolute), at most
-// 1 + R‖a‖|y| (hinge) and R‖a‖|y| + ln 2 (logistic), plus λ₂R²/2, and
-// sup_W ‖∇ℓ‖ is objective.supGrad; each times the row count must be finite,
+// sup_W ℓ is at most the loss's supValue(R‖a‖, |y|), plus λ₂R²/2, and
+// sup_W ‖∇ℓ‖ is glm.supGrad; each times the row count must be finite,
 // or the empirical risk and its minimization turn into ∞ or NaN. The error
 // names the row's line and its largest cell, the one to rescale. It checks
 // ctx every 4096 rows.
-func checkFiniteRows(ctx context.Context, path string, t *Table, data interface{ Row(int) []float64 }, o *objective, R float64, loss Loss) error {
+func checkFiniteRows(ctx context.Context, path string, t *Table, data interface{ Row(int) []float64 }, o *glm, R float64) error {
 	n := float64(t.Rows)
 	for i := range t.Rows {
 		if i%4096 == 0 {
@@ -625,18 +624,7 @@ func checkFiniteRows(ctx context.Context, path string, t *Table, data interface{
 		x := data.Row(i)
 		a, y := x[:o.d], math.Abs(x[o.d])
 		na := math.Sqrt(sqnorm(a))
-		var sup float64
-		switch loss {
-		case Squared:
-			sup = (R*na + y) * (R*na + y) / 2
-		case Absolute:
-			sup = R*na + y
-		case Hinge:
-			sup = 1 + R*na*y
-		case Logistic:
-			sup = R*na*y + math.Ln2
-		}
-		sup += o.l2 * R * R / 2
+		sup := o.loss.supValue(R*na, y) + o.l2*R*R/2
 		g := o.supGrad(x, R)
 		if ok := func(v float64) bool { v *= n; return !math.IsNaN(v) && !math.IsInf(v, 0) }; ok(sup) && ok(g) {
 			continue
@@ -649,7 +637,7 @@ func checkFiniteRows(ctx context.Context, path string, t *Table, data interface{
 		}
 		return &DataError{Path: path, Line: int(t.Lines[i]), Col: col, Msg: fmt.Sprintf(
 			"%s makes the %s loss or its gradient on W = B(0, %s) leave float64's range (summed over the %d rows); rescale the data (e.g. standardize each column)",
-			theory.FormatNumber(x[col-1]), loss, theory.FormatNumber(R), t.Rows)}
+			theory.FormatNumber(x[col-1]), o.loss.Name(), theory.FormatNumber(R), t.Rows)}
 	}
 	return nil
 }

@@ -75,8 +75,9 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 	}
 	R := s.Diam / 2
 	l2, reg := l2Weights(s)
-	m := &model{obj: objective{kind: kindOf(loss), d: d, l2: l2}, reg: reg, d: d, sdim: t.Cols, radius: R, data: data, betaF: math.NaN()}
-	if err := checkFiniteRows(ctx, s.Data, t, data, &m.obj, R, loss); err != nil {
+	obj := &glm{loss: loss.score(), d: d, l2: l2}
+	m := &model{obj: obj, reg: reg, d: d, sdim: t.Cols, radius: R, data: data, betaF: math.NaN()}
+	if err := checkFiniteRows(ctx, s.Data, t, data, obj, R); err != nil {
 		return nil, err
 	}
 	rows, what := t.Rows, fmt.Sprintf("the %d rows", t.Rows)
@@ -98,7 +99,7 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 		return nil, fieldErr("n", "n = %d exceeds %s of %s", s.N, what, theory.Quote(s.Data))
 	}
 	m.notes = append(m.notes, t.Notes()...)
-	key := fmt.Sprintf("%s/%d/%p/obj=%+v/reg=%+v/R=%g/holdout=%g", s.Data, t.Rows, t, m.obj, m.reg, R, s.Holdout)
+	key := fmt.Sprintf("%s/%d/%p/obj=%s/reg=%+v/R=%g/holdout=%g", s.Data, t.Rows, t, m.obj.key(), m.reg, R, s.Holdout)
 	risk, err := dataRisks.get(ctx, key, func(ctx context.Context) (*sampleRisk, error) {
 		return newSampleRisk(ctx, m.obj, m.reg, data, R, Empirical,
 			fmt.Sprintf("empirical risk over %s of %s (F̂* by L-BFGS over W, certified by its Frank–Wolfe gap)", what, theory.Name(s.Data)))
@@ -121,7 +122,7 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 	case s.PrivateConstants:
 		m.prof = userProfile(s)
 		m.beta, m.mu = s.Beta, s.Mu
-		if m.mu == 0 && s.Class.StronglyConvex() && loss != Squared {
+		if m.mu == 0 && s.Class.StronglyConvex() && !loss.scoreStronglyConvex() {
 			m.mu = *s.Lambda2 // F is λ₂-strongly convex
 			m.notes = append(m.notes, fmt.Sprintf("μ = λ₂ = %s (the ℓ2 term makes F λ₂-strongly convex)", theory.FormatNumber(m.mu)))
 		}
@@ -217,10 +218,11 @@ func userProfile(s *ProblemDef) *profile {
 // estimateConstants sets the constants of user data from the data (not
 // private): r̃_j = ((1/n)Σ G_i^j)^{1/j} and L_f = max G_i with
 // G_i = sup_{w∈W}‖∇f(w, x_i)‖ — exact for the empirical distribution, the
-// one whose risk is measured — and, for the squared loss, β and μ the
-// extreme eigenvalues of (1/n)AᵀA (plus λ₂) and β_f = max‖a_i‖² + λ₂; for
-// the logistic loss β = ¼λ_max((1/n)AᵀA) + λ₂, β_f = ¼max‖a_i‖² + λ₂ and
-// μ = λ₂.
+// one whose risk is measured — and, for a smooth loss of curvature
+// bounds c_min ≤ ℓ” ≤ c (scoreLoss.curvature, minCurvature), β =
+// c·λ_max((1/n)AᵀA) + λ₂, β_f = c·max‖a_i‖² + λ₂ and μ =
+// max(c_min·λ_min((1/n)AᵀA), 0) + λ₂ (μ = λ₂ where c_min = 0): for the
+// squared loss c = c_min = 1, for the logistic loss c = ¼, c_min = 0.
 func estimateConstants(m *model, s *ProblemDef, loss Loss) error {
 	n := m.data.Len()
 	gs := make([]float64, n)
@@ -237,16 +239,13 @@ func estimateConstants(m *model, s *ProblemDef, loss Loss) error {
 		}}
 	l2 := *s.Lambda2
 	m.betaF = math.Inf(1) // hinge, absolute: not smooth
-	if loss.Smooth() {
+	if sl := loss.score(); loss.Smooth() {
+		curv := sl.curvature()
 		var maxA2 float64
 		for i := range n {
 			maxA2 = math.Max(maxA2, sqnorm(m.data.Row(i)[:m.d]))
 		}
-		if loss == Squared {
-			m.betaF = maxA2 + l2
-		} else {
-			m.betaF = maxA2/4 + l2
-		}
+		m.betaF = maxA2*curv + l2
 		d := m.d
 		if d > 2000 {
 			return fieldErr("estimate-constants", "estimating β and μ needs an eigen-decomposition of the d×d second-moment matrix, supported for d ≤ 2000 (d = %d); give beta and mu instead", d)
@@ -262,10 +261,9 @@ func estimateConstants(m *model, s *ProblemDef, loss Loss) error {
 		}
 		vals := eig.Values(nil)
 		lmin, lmax := vals[0], vals[len(vals)-1]
-		if loss == Squared {
-			m.beta, m.mu = lmax+l2, math.Max(lmin, 0)+l2
-		} else {
-			m.beta, m.mu = lmax/4+l2, l2
+		m.beta, m.mu = lmax*curv+l2, l2
+		if mc := sl.minCurvature(); mc > 0 {
+			m.mu = math.Max(lmin*mc, 0) + l2
 		}
 		if s.Class == theory.PPL {
 			m.beta -= l2 // F⁰ excludes f¹'s ℓ2 term

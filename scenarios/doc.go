@@ -28,6 +28,19 @@
 // be read or parsed, or a row whose loss overflows on W, is a [*DataError]
 // with its line and column.
 //
+// # Losses
+//
+// Each loss is its own type in its own file (as gonum's stat/distuv has
+// one type per distribution), with its formulas in its doc comment: the
+// (a, y) family's [Squared], [Logistic], [Hinge] and [Absolute]
+// (loss_*.go: value, slope, Hessian bound, smoothed surrogate, the
+// potential of the clipped gradient, the sup over W of the gradient), each
+// a line of the one registry that [Losses] and [ParseLoss] read (loss.go;
+// TestLossRegistryComplete checks every entry's formulas), and the hard
+// instances' two objectives (objective_hard.go). An (a, y) loss becomes a
+// per-sample objective with its in-loss ℓ2 term through glm
+// (objective.go).
+//
 // Declared constants come from the distribution (public knowledge), never
 // from a run's sample. Moment profiles are exact where a closed form or a
 // quadrature exists (Example 1 by a 1-d quadrature, the multivariate-t

@@ -106,13 +106,13 @@ func (in *Instance) EmpiricalMoment(k float64, n int) EmpiricalEntry {
 	o := in.m.obj
 	exact := ""
 	switch {
-	case o.kind == kindLinear:
+	case o.affine():
 		exact = "∇f = −x does not depend on w"
-	case o.kind == kindMeanQuad && in.def.Scenario == MeanHard:
+	case in.def.Scenario == MeanHard:
 		exact = "the atoms share one direction ν: w = −Rν/‖ν‖ attains ‖∇f‖ = μ(R + ‖x‖) for every sample at once"
-	case o.kind == kindHinge && o.l2 == 0 && in.def.Scenario == HingeT:
+	case o.inLossL2() == 0 && in.def.Scenario == HingeT:
 		exact = "λ₂ = 0: ‖∇f‖ ≤ ‖a‖, attained by every sample at once at w = 0 (all on the hinge's active piece)"
-	case o.kind == kindAbsolute && o.l2 == 0 && in.def.Scenario == AbsRegT:
+	case o.inLossL2() == 0 && in.def.Scenario == AbsRegT:
 		exact = "λ₂ = 0: ‖∇f‖ ≤ ‖a‖, attained by every sample at once at w = 0"
 	}
 	if exact == "" && !o.nonsmooth() {

@@ -14,19 +14,20 @@ import (
 // it is {s·a : s ∈ S} with S = {±1} or [−1, 1] at the kink; ‖t·c + λ₂w‖ is
 // convex in t, so its sup over an interval is at an end.
 func supSubgradPow(o objective, w, x []float64, k float64) float64 {
-	if o.kind == kindMeanQuad {
+	if mq, ok := o.(*meanQuad); ok {
 		var n2 float64
 		for j := range w {
-			d := o.scale * (w[j] - x[j])
+			d := mq.mu * (w[j] - x[j])
 			n2 += d * d
 		}
 		return math.Pow(n2, k/2)
 	}
-	a, y := x[:o.d], x[o.d]
+	gl := o.(*glm)
+	a, y := x[:gl.d], x[gl.d]
 	s := dot(w, a)
 	var ts []float64
-	switch o.kind {
-	case kindHinge:
+	switch gl.loss.(type) {
+	case hingeLoss:
 		switch m := y * s; {
 		case m < 1:
 			ts = []float64{-y}
@@ -35,7 +36,7 @@ func supSubgradPow(o objective, w, x []float64, k float64) float64 {
 		default:
 			ts = []float64{0, -y}
 		}
-	case kindAbsolute:
+	case absoluteLoss:
 		switch r := s - y; {
 		case r > 0:
 			ts = []float64{1}
@@ -49,7 +50,7 @@ func supSubgradPow(o objective, w, x []float64, k float64) float64 {
 	for _, t := range ts {
 		var n2 float64
 		for j := range w {
-			g := t*a[j] + o.l2*w[j]
+			g := t*a[j] + o.inLossL2()*w[j]
 			n2 += g * g
 		}
 		best = math.Max(best, math.Pow(n2, k/2))
@@ -102,8 +103,8 @@ func TestEmpiricalSupFirstPrinciples(t *testing.T) {
 		name string
 		o    objective
 	}{
-		{"hinge", objective{kind: kindHinge, d: 2}},
-		{"absolute", objective{kind: kindAbsolute, d: 2}},
+		{"hinge", &glm{loss: hingeLoss{}, d: 2}},
+		{"absolute", &glm{loss: absoluteLoss{}, d: 2}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var atZero float64
@@ -115,8 +116,7 @@ func TestEmpiricalSupFirstPrinciples(t *testing.T) {
 				t.Errorf("%s, λ₂ = 0: grid sup %v, mean ‖a‖^k %v: the sup is not the mean of the per-sample sups at w = 0", c.name, got, atZero)
 			}
 			// With an ℓ2 term: strictly inside (mean at w = 0, mean of sups).
-			o := c.o
-			o.l2 = 0.5
+			o := &glm{loss: c.o.(*glm).loss, d: 2, l2: 0.5}
 			var hi float64
 			for _, x := range xs {
 				hi += math.Pow(o.supGrad(x, R), k) / float64(len(xs))
@@ -129,7 +129,7 @@ func TestEmpiricalSupFirstPrinciples(t *testing.T) {
 	}
 	// mean-hard's law: x ∈ {0, c·ν}, one direction.
 	mu, nu := 2.0, []float64{1 / math.Sqrt2, -1 / math.Sqrt2}
-	mq := objective{kind: kindMeanQuad, d: 2, scale: mu}
+	mq := &meanQuad{d: 2, mu: mu}
 	batch := [][]float64{{0, 0}, {3 * nu[0], 3 * nu[1]}, {0, 0}, {3 * nu[0], 3 * nu[1]}, {3 * nu[0], 3 * nu[1]}}
 	var want float64
 	for _, x := range batch {

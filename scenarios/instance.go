@@ -162,51 +162,20 @@ func (in *Instance) Grad(g, w, x []float64) { in.m.obj.grad(g, w, x) }
 // LinearModel reports whether the loss is one of the (a, y) family, whose
 // gradient is ℓ'(⟨w, a⟩, y)·a + λ₂w (solvers.LinearLoss).
 func (in *Instance) LinearModel() bool {
-	k := in.m.obj.kind
-	return k != kindMeanQuad && k != kindLinear
+	_, ok := in.m.obj.(*glm)
+	return ok
 }
 
 // Slopes sets c[i] = ℓ'(s[i], y_i) for a block of samples x_i =
 // xs[i·sd:(i+1)·sd] with scores s[i] = ⟨w, a_i⟩ (solvers.LinearLoss; the
-// derivative Grad uses, see objective.slope).
+// derivative Grad uses, the loss's slope), in the loss's own loop.
 func (in *Instance) Slopes(c, s, xs []float64, sd int) {
-	o := &in.m.obj
-	d := o.d
-	c = c[:len(s)]
-	// One loop per loss (objective.slope's cases), so that none switches
-	// per sample.
-	switch o.kind {
-	case kindSquared:
-		for i, v := range s {
-			c[i] = v - xs[i*sd+d]
-		}
-	case kindAbsolute:
-		for i, v := range s {
-			switch r := v - xs[i*sd+d]; {
-			case r > 0:
-				c[i] = 1
-			case r < 0:
-				c[i] = -1
-			default:
-				c[i] = 0
-			}
-		}
-	case kindHinge:
-		for i, v := range s {
-			c[i] = 0
-			if y := xs[i*sd+d]; y*v < 1 {
-				c[i] = -y
-			}
-		}
-	default:
-		for i, v := range s {
-			c[i] = o.slope(v, xs[i*sd+d])
-		}
-	}
+	o := in.m.obj.(*glm)
+	o.loss.slopes(c[:len(s)], s, xs, sd, o.d)
 }
 
 // L2 is the ℓ2 weight λ₂ inside the per-sample loss (solvers.LinearLoss).
-func (in *Instance) L2() float64 { return in.m.obj.l2 }
+func (in *Instance) L2() float64 { return in.m.obj.inLossL2() }
 
 // Regularizer is f¹ for class ppl, zero otherwise (solvers.Problem).
 func (in *Instance) Regularizer() solvers.Regularizer { return in.m.reg }
@@ -215,7 +184,7 @@ func (in *Instance) Regularizer() solvers.Regularizer { return in.m.reg }
 // (solvers.Problem): D, β, μ, L_f and the moment profile r̃_k for any k.
 func (in *Instance) Constants() solvers.Constants {
 	c := solvers.Constants{D: 2 * in.m.radius, Beta: in.beta, Mu: in.mu, Lf: in.lf, Moment: in.moment,
-		Affine: in.m.obj.kind == kindLinear && !slices.Contains(in.overrides, "beta")}
+		Affine: in.m.obj.affine() && !slices.Contains(in.overrides, "beta")}
 	if in.m.sup != nil {
 		c.Noncentral = func(k float64) float64 { return in.Noncentral(k).V }
 		c.Coord = func(k float64) float64 { return in.Coordinate(k).V }
@@ -603,7 +572,7 @@ func (in *Instance) Theory() TheoryInputs {
 		Class: s.Class, N: s.N, D: in.m.d, Eps: s.Eps, K: s.K, Diam: in.Diam(),
 		R2: in.moment(2), Rk: in.moment(s.K), R2k: in.moment(2 * s.K),
 		Beta: in.beta, Mu: in.mu, Lf: in.lf, UserConstants: in.UserConstants(),
-		KappaF: in.kappaF(), Affine: in.m.obj.kind == kindLinear,
+		KappaF: in.kappaF(), Affine: in.m.obj.affine(),
 	}
 }
 

@@ -296,7 +296,7 @@ func TestMeanHardProofDomain(t *testing.T) {
 	d, n, eps, k, r, mu := 40, 10000, 1.0, 2.0, 1.0, 1.0
 	p := hardP(d, n, eps)
 	Rp := r * powInvK(p, k) / (2 * mu)
-	obj := objective{kind: kindMeanQuad, d: d, scale: mu}
+	obj := &meanQuad{d: d, mu: mu}
 	zero := make([]float64, d)
 	atom := make([]float64, d)
 	for j := range atom {

@@ -42,14 +42,13 @@ type PrivateNeeds struct {
 func (in *Instance) PrivateNeeds(r2k bool) PrivateNeeds {
 	s := &in.def
 	nd := PrivateNeeds{K: s.K, Rk: s.K != 2 && s.Rk == 0, R2k: r2k && s.R2k == 0}
-	kind := in.m.obj.kind
-	linear := kind != kindMeanQuad && kind != kindLinear
+	o, linear := in.m.obj.(*glm)
 	switch s.Class {
 	case theory.SmoothConvex, theory.SmoothSC, theory.PPL:
-		nd.Beta = linear && (kind == kindSquared || kind == kindLogistic) && s.Beta == 0
+		nd.Beta = linear && !math.IsInf(o.loss.curvature(), 1) && s.Beta == 0
 	}
 	if s.Class.StronglyConvex() || s.Class == theory.PPL {
-		nd.Mu = linear && kind == kindSquared && s.Mu == 0
+		nd.Mu = linear && o.loss.minCurvature() > 0 && s.Mu == 0
 	}
 	return nd
 }
@@ -81,9 +80,9 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 	if math.IsInf(nd.K, 1) {
 		return e, fieldErr("constants", "k = ∞ reads L_f = max_x sup_w ‖∇f(w, x)‖, which no private estimate bounds (a maximum has unbounded sensitivity); declare L_f, or use a finite k")
 	}
-	kind := in.m.obj.kind
+	o, linear := in.m.obj.(*glm)
 	matrix := nd.Beta || nd.Mu
-	if matrix && (kind == kindMeanQuad || kind == kindLinear) {
+	if matrix && !linear {
 		return e, errors.New("scenarios: β and μ of this loss are not estimated (they are the loss's own)")
 	}
 	n := min(data.Len(), MaxEstimateRows)
@@ -201,10 +200,7 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 		if in.def.Lambda2 != nil {
 			l2 = *in.def.Lambda2
 		}
-		beta := hi + l2
-		if kind == kindLogistic {
-			beta = hi/4 + l2
-		}
+		beta := hi*o.loss.curvature() + l2
 		if in.def.Class == theory.PPL {
 			beta -= l2 // F⁰ excludes f¹'s ℓ2 term
 		}
@@ -212,7 +208,7 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 			e.Beta = math.Max(beta, 0)
 		}
 		if nd.Mu {
-			e.Mu = math.Max(lo, 0) + l2
+			e.Mu = math.Max(lo*o.loss.minCurvature(), 0) + l2
 			if e.Mu <= 0 {
 				return e, fieldErr("mu", "the private estimate of μ, λ_min of the noisy second moment of the features, is %s ≤ 0 (the noise, σ = %s per entry, swamps it, or the design is singular); declare μ, or an ℓ2 weight λ₂ > 0",
 					theory.Sig4.Format(lo), theory.Sig4.Format(sig))

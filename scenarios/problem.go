@@ -490,7 +490,7 @@ func (p *ProblemDef) resolveData() error {
 	if p.PrivateConstants {
 		// The moments and, for the squared loss, β and μ are estimated
 		// privately when the run starts; the logistic loss's μ is λ₂.
-		if p.Class.StronglyConvex() && p.Mu == 0 && l2 == 0 && p.Loss != Squared {
+		if p.Class.StronglyConvex() && p.Mu == 0 && l2 == 0 && !p.Loss.scoreStronglyConvex() {
 			return fieldErr("mu", "the strong convexity μ of the %s loss is not estimated privately; declare μ, or an ℓ2 weight λ₂ > 0 (μ = λ₂)", p.Loss)
 		}
 		return nil

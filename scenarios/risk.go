@@ -367,14 +367,12 @@ func newSampleRisk(ctx context.Context, obj objective, reg solvers.Regularizer, 
 // and returns the point w reached and a proved lower bound on min F̂,
 // F̂_τ(w) − g − cτ.
 func minimizeSample(ctx context.Context, obj objective, reg solvers.Regularizer, data *solvers.Matrix, radius float64) ([]float64, float64, error) {
-	d := obj.d
-	if obj.kind == kindMeanQuad || obj.kind == kindLinear {
-		d = data.Dim
-	}
-	rows := obj.rowsSmoothed() && data.Dim > d
+	d := obj.dim()
+	g, rows := obj.(*glm)
+	rows = rows && g.rowsSmoothed() && data.Dim > d
 	sum := func(w []float64, lo, hi int, tau, inv float64, acc []float64) {
 		if rows {
-			obj.smoothedRows(w, data.Data[lo*data.Dim:hi*data.Dim], data.Dim, tau, inv, acc[:d], &acc[d])
+			g.smoothedRows(w, data.Data[lo*data.Dim:hi*data.Dim], data.Dim, tau, inv, acc[:d], &acc[d])
 			return
 		}
 		for i := lo; i < hi; i++ {

@@ -545,29 +545,28 @@ func linRegRSample(ctx context.Context, d int, pareto bool, bl []block) (*colSam
 
 // ---- classification and absolute loss ----
 
-// glmSup: for the hinge and absolute losses without ℓ2 term, r_k = r̃_k:
-// the hinge's w = 0 gives ‖∇f(0, x)‖ = ‖a‖ = sup_w‖∇f(w, x)‖ for every x,
-// and the absolute loss has ‖∇f(w, x)‖ = ‖a‖ at every w. Otherwise
+// glmSup: for a loss of unit slope at s = 0 (scoreLoss.unitSlope: the
+// hinge and the absolute loss) without ℓ2 term, r_k = r̃_k: the hinge's
+// w = 0 gives ‖∇f(0, x)‖ = ‖a‖ = sup_w‖∇f(w, x)‖ for every x, and the
+// absolute loss has ‖∇f(w, x)‖ = ‖a‖ at every w. Otherwise
 // ‖∇f(·, x)‖ is not convex in w and the sup is only bracketed: below by
 // the value at one point (w = 0: ‖a‖ for hinge and absolute loss, exact;
 // logistic: w = −R·w*/‖w*‖, Monte Carlo), above by r̃_k (sup inside).
 // γ_k is bounded above by Minkowski's inequality: |∂_j f(w, x)| ≤ |a_j| + λ₂R
 // (σ(·) ≤ 1, the hinge's indicator, |sign| ≤ 1) and |∂_j F| ≤ E|∂_j f|, so
 // γ_k^{1/k} ≤ 2((E|a_j|^k)^{1/k} + λ₂R), a_j ~ Student-t(ν) — an upper
-// bound, not the sup. L is not computed (no closed form of ∇F).
-func glmSup(d int, nu, R, l2, wn float64, obj lossKind, rt *profile) *supProfile {
+// bound, not the sup. L is not computed (no closed form of ∇F). The
+// Monte Carlo bracket is the logistic model's (labels drawn by σ(⟨w*, a⟩)).
+func glmSup(d int, nu, R, l2, wn float64, loss scoreLoss, rt *profile) *supProfile {
 	sp := &supProfile{l: math.NaN(), lMethod: "not computed (∇F has no closed form)"}
 	sp.r = &supSide{inf: math.Inf(1), kmax: nu, infMethod: "unbounded features",
 		eval: func(ctx context.Context, k float64) supVal {
 			rtk, rse := rt.at(k)
-			if l2 == 0 && (obj == kindHinge || obj == kindAbsolute) {
-				why := "= r̃_k: w = 0 attains sup_w ‖∇f(w, x)‖ = ‖a‖ for every x"
-				if obj == kindAbsolute {
-					why = "= r̃_k: ‖∇f(w, x)‖ = ‖a‖ at every w"
-				}
-				return supVal{v: rtk, se: rse, lo: rtk, method: why}
+			unit := loss.unitSlope()
+			if l2 == 0 && unit != "" {
+				return supVal{v: rtk, se: rse, lo: rtk, method: "= r̃_k: " + unit}
 			}
-			if obj != kindLogistic {
+			if unit != "" {
 				lo := math.Pow(dist.MVTNormMoment(nu, d, k), 1/k)
 				return supVal{v: rtk, se: rse, lo: lo, method: "bracket: ≥ (E‖a‖^k)^{1/k} at w = 0 (exact), ≤ r̃_k (‖∇f(·, x)‖ is not convex in w: no certified sup)"}
 			}
