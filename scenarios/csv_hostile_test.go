@@ -25,7 +25,7 @@ func TestCSVDelimiterOutsideQuotes(t *testing.T) {
 		{"tab outside", "a\tb\n1\t2\n3\t4\n", "tab", 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tb, err := ParseCSV(context.Background(), "x.csv", strings.NewReader(c.in))
+			tb, err := readCSV(context.Background(), "x.csv", strings.NewReader(c.in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +52,7 @@ func TestCSVRefusals(t *testing.T) {
 		{"zip", "PK\x03\x04rest", "zip-compressed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseCSV(context.Background(), "x.csv", strings.NewReader(c.in))
+			_, err := readCSV(context.Background(), "x.csv", strings.NewReader(c.in))
 			var de *DataError
 			if !errors.As(err, &de) || !strings.Contains(de.Msg, c.want) {
 				t.Errorf("err = %v; want a DataError saying %q", err, c.want)

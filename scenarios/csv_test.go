@@ -31,7 +31,7 @@ func TestParseCSVDelimitersAndBOM(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tb, err := ParseCSV(context.Background(), "f.csv", strings.NewReader(c.in))
+			tb, err := readCSV(context.Background(), "f.csv", strings.NewReader(c.in))
 			if err != nil {
 				t.Errorf("%s: %v", c.name, err)
 				return
@@ -44,7 +44,7 @@ func TestParseCSVDelimitersAndBOM(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ParseCSV(context.Background(), "f.csv", strings.NewReader("\xff\xfex\x00,\x00y\x00")); err == nil || !strings.Contains(err.Error(), "UTF-16") {
+	if _, err := readCSV(context.Background(), "f.csv", strings.NewReader("\xff\xfex\x00,\x00y\x00")); err == nil || !strings.Contains(err.Error(), "UTF-16") {
 		t.Errorf("UTF-16 file: %v", err)
 	}
 }
@@ -54,7 +54,7 @@ func TestParseCSVDelimitersAndBOM(t *testing.T) {
 // the whole line).
 func TestParseCSVBoundsALine(t *testing.T) {
 	r := &countingReader{line: "1,2\n", head: "x,y\n1,2\n", long: true}
-	_, err := ParseCSV(context.Background(), "big.csv", r)
+	_, err := readCSV(context.Background(), "big.csv", r)
 	var de *DataError
 	if !errors.As(err, &de) || de.Line != 3 || !strings.Contains(de.Msg, "1048576 bytes") {
 		t.Fatalf("err = %v, want a *DataError on line 3 saying the limit", err)
@@ -111,7 +111,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 func TestParseCSVCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &countingReader{head: "x,y\n", line: "1,2\n", cancelAt: 1000, cancel: cancel}
-	_, err := ParseCSV(ctx, "endless.csv", r)
+	_, err := readCSV(ctx, "endless.csv", r)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -186,7 +186,7 @@ func TestParseCSVCancellationByBytes(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			r := &cancelAfterBytes{src: &repeatReader{line: c.line}, cancelAt: c.cancelAt, cancel: cancel}
-			_, err := ParseCSV(ctx, "endless.csv", r)
+			_, err := readCSV(ctx, "endless.csv", r)
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("err = %v, want context.Canceled", err)
 			}
@@ -304,7 +304,7 @@ func csvRows(n int) string {
 func TestParseCSVAllocatesPerFileNotPerCell(t *testing.T) {
 	count := func(s string) float64 {
 		return testing.AllocsPerRun(3, func() {
-			if _, err := ParseCSV(context.Background(), "x.csv", strings.NewReader(s)); err != nil {
+			if _, err := readCSV(context.Background(), "x.csv", strings.NewReader(s)); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -355,7 +355,7 @@ func BenchmarkParseCSV(b *testing.B) {
 	b.SetBytes(int64(len(s)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ParseCSV(context.Background(), "x.csv", strings.NewReader(s)); err != nil {
+		if _, err := readCSV(context.Background(), "x.csv", strings.NewReader(s)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -391,4 +391,11 @@ func TestGrowKeepsTheElements(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readCSV parses a data file's text from r, its size unknown (as LoadCSV
+// parses an opened file).
+func readCSV(ctx context.Context, path string, r io.Reader) (*Table, error) {
+	t, _, err := parseCSV(ctx, path, r, -1)
+	return t, err
 }

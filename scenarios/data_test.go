@@ -49,7 +49,7 @@ func TestParseCSV(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tb, err := ParseCSV(context.Background(), "f.csv", strings.NewReader(c.in))
+			tb, err := readCSV(context.Background(), "f.csv", strings.NewReader(c.in))
 			if c.msg == "" {
 				if err != nil {
 					t.Errorf("%s: %v", c.name, err)
@@ -76,7 +76,7 @@ func TestParseCSV(t *testing.T) {
 			}
 		})
 	}
-	tb, _ := ParseCSV(context.Background(), "f.csv", strings.NewReader("x1,x2,y\n1,2,3\n\n4,5,6\n"))
+	tb, _ := readCSV(context.Background(), "f.csv", strings.NewReader("x1,x2,y\n1,2,3\n\n4,5,6\n"))
 	if want := []float64{1, 2, 3, 4, 5, 6}; !slices.Equal(tb.Data, want) || !slices.Equal(tb.Lines, []int32{2, 4}) {
 		t.Errorf("data %v lines %v", tb.Data, tb.Lines)
 	}

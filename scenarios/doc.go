@@ -22,7 +22,7 @@
 // fixed chunk of samples so that chunks can be drawn in parallel, or the
 // user's rows in the order of the stream "perm"), the excess risk ([Instance.Excess]) and the theory
 // inputs at the same parameters ([Instance.Theory], [TheoryInputs.Params],
-// [Instance.Bounds]). User data are read by Build ([ParseCSV]: comma, tab,
+// [Instance.Bounds]). User data are read by Build ([LoadCSV]: comma, tab,
 // semicolon or space separated, detected; a BOM removed; a line at most
 // [MaxLineBytes]; only regular files, [CheckDataFile]): a file that cannot
 // be read or parsed, or a row whose loss overflows on W, is a [*DataError]
