@@ -8,13 +8,14 @@ import (
 	"dpso/scenarios"
 	"dpso/theory"
 	"dpso/tui/backend"
+	"dpso/tui/components/form"
 )
 
 // formRow is the form's row of field id on the screen ("" if not shown):
 // the line that has its label where the form's rows put labels.
-func formRow(m *Model, id fieldID) string {
+func formRow(m *Model, id form.Field) string {
 	for _, l := range strings.Split(screenText(m), "\n") {
-		if len(l) > 2 && strings.HasPrefix(strings.TrimPrefix(strings.TrimPrefix(l, "▸ "), "  "), fields[id].label+" ") {
+		if len(l) > 2 && strings.HasPrefix(strings.TrimPrefix(strings.TrimPrefix(l, "▸ "), "  "), id.Label()+" ") {
 			return l
 		}
 	}
@@ -27,8 +28,8 @@ func formRow(m *Model, id fieldID) string {
 // is the default, written by no flag. At 80×24, where the row must fit.
 func TestAssumptionField(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 80, 24)
-	m.form.SetFocus(fAssumption)
-	if m.form.Focus() != fAssumption {
+	m.form.SetFocus(form.Assumption)
+	if m.form.Focus() != form.Assumption {
 		t.Fatal("the assumption field cannot be focused")
 	}
 	for _, c := range []struct {
@@ -52,16 +53,16 @@ func TestAssumptionField(t *testing.T) {
 		if got := m.form.Resolved().Assumption; got != c.want {
 			t.Errorf("%s: resolved assumption %q, want %q", c.key, got, c.want)
 		}
-		if got, want := m.status.reproduce(), "dpso run --scenario example1"+c.flag+" --trials 3"; got != want {
+		if got, want := m.status.Reproduce(), "dpso run --scenario example1"+c.flag+" --trials 3"; got != want {
 			t.Errorf("%s: reproduce %q, want %q", c.key, got, want)
 		}
-		if row := formRow(m, fAssumption); !strings.Contains(row, "‹ "+string(c.want)+" › "+c.remark) {
+		if row := formRow(m, form.Assumption); !strings.Contains(row, "‹ "+string(c.want)+" › "+c.remark) {
 			t.Errorf("%s: the assumption row %q lacks ‹ %s › %s", c.key, row, c.want, c.remark)
 		}
 	}
 	// The wide layout has room for the assumption's label.
 	m = newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	if row := formRow(m, fAssumption); !strings.Contains(row, "tilde r̃_k (Assumption 1)") {
+	if row := formRow(m, form.Assumption); !strings.Contains(row, "tilde r̃_k (Assumption 1)") {
 		t.Errorf("132×42: the assumption row %q lacks its remark", row)
 	}
 }
@@ -74,7 +75,7 @@ func TestAssumptionField(t *testing.T) {
 func TestAssumptionRefusedNonsmooth(t *testing.T) {
 	sp := spec.Spec{Scenario: scenarios.HingeT, Class: theory.NonsmoothSC, Trials: 3}
 	m := newTestModel(t, &fakeRunner{points: 3}, &sp, 80, 24)
-	before := m.status.reproduce()
+	before := m.status.Reproduce()
 	_, err := (func() (spec.Resolved, error) {
 		c := sp
 		c.Assumption = "noncentral"
@@ -83,20 +84,20 @@ func TestAssumptionRefusedNonsmooth(t *testing.T) {
 	if err == nil {
 		t.Fatal("Resolve accepts noncentral on a non-smooth class: nothing to show")
 	}
-	m.form.SetFocus(fAssumption)
+	m.form.SetFocus(form.Assumption)
 	formKeys(t, m, "right")
 	at, msg := m.form.Refusal()
-	if at != fAssumption || msg != backend.SpecMessage(err) {
+	if at != form.Assumption || msg != backend.SpecMessage(err) {
 		t.Errorf("refusal on field %d: %q; want on the assumption row: %q", at, msg, backend.SpecMessage(err))
 	}
 	if !strings.Contains(msg, "[thm: localization strongly convex]") {
 		t.Errorf("the refusal %q names no theorem", msg)
 	}
-	if row := formRow(m, fAssumption); !strings.Contains(row, "✗") {
+	if row := formRow(m, form.Assumption); !strings.Contains(row, "✗") {
 		t.Errorf("no ✗ on the assumption row %q:\n%s", row, screenText(m))
 	}
-	if m.form.Spec().Assumption != "" || m.form.Resolved().Assumption != theory.Tilde || m.status.reproduce() != before {
-		t.Errorf("a refused assumption changed the Spec: %q, %q, reproduce %q", m.form.Spec().Assumption, m.form.Resolved().Assumption, m.status.reproduce())
+	if m.form.Spec().Assumption != "" || m.form.Resolved().Assumption != theory.Tilde || m.status.Reproduce() != before {
+		t.Errorf("a refused assumption changed the Spec: %q, %q, reproduce %q", m.form.Spec().Assumption, m.form.Resolved().Assumption, m.status.Reproduce())
 	}
 	if !strings.Contains(screenText(m), "✗ refused — assumption: noncentr") {
 		t.Errorf("the refusal is not on the screen:\n%s", screenText(m))

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/tui/chart"
+	"dpso/tui/screens"
 )
 
 // benchModel is the explorer at 200×60 after a comparison, with a full
@@ -15,9 +16,9 @@ import (
 func benchModel(b *testing.B) *Model {
 	m := goldenModel(b, 200, 60)
 	cs := m.chartScreen()
-	series := refSeries(m.common, cs.presc.p.W0, cs.presc.p.Certified)
+	series := screens.RefSeries(m.Common, cs.Presc.Prescription.W0, cs.Presc.Prescription.Certified)
 	for si, name := range []string{"nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "acsa"} {
-		s := chart.Series{Label: name, Kind: chart.Run, Color: m.st.RunColor(si)}
+		s := chart.Series{Label: name, Kind: chart.Run, Color: m.Styles.RunColor(si)}
 		for j := 0; j <= 65; j++ {
 			x := 0.0
 			if j > 0 {
@@ -27,7 +28,7 @@ func benchModel(b *testing.B) *Model {
 		}
 		series = append(series, s)
 	}
-	cs.chart.SetData(series, 1, 1e6, "")
+	cs.Chart.SetData(series, 1, 1e6, "")
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	return m
 }
@@ -47,7 +48,7 @@ func BenchmarkView(b *testing.B) {
 // batch arrived): the plot is redrawn.
 func BenchmarkViewReplot(b *testing.B) {
 	m := benchModel(b)
-	c := m.chartScreen().chart
+	c := m.chartScreen().Chart
 	series := c.Series()
 	b.ReportAllocs()
 	for b.Loop() {

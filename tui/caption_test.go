@@ -6,6 +6,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/solvers"
+	"dpso/tui/presets"
 )
 
 // TestPresetCaptionSurvivesAChange: a loaded preset's caption (its next
@@ -14,17 +15,17 @@ import (
 // replaces it.
 func TestPresetCaptionSurvivesAChange(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, nil, 132, 42)
-	i, err := PresetIndex("heavy tails")
+	i, err := presets.Index("heavy tails")
 	if err != nil {
 		t.Fatal(err)
 	}
 	pump(t, m, m.loadPreset(i, true), func() bool { return prescReady(m) && settled(m) })
-	if v := screenText(m); !strings.Contains(v, "preset 4: Heavy tails") || !strings.Contains(v, "next: "+Presets[i].next) {
+	if v := screenText(m); !strings.Contains(v, "preset 4: Heavy tails") || !strings.Contains(v, "next: "+presets.All[i].Next) {
 		t.Fatalf("the loaded preset's caption:\n%s", v)
 	}
 	formKeys(t, m, "right", "right", "right")
 	v := screenText(m)
-	if m.form.Resolved().Spec.K != 4 || !strings.Contains(v, "preset 4 · k changed") || !strings.Contains(v, "next: "+Presets[i].next) {
+	if m.form.Resolved().Spec.K != 4 || !strings.Contains(v, "preset 4 · k changed") || !strings.Contains(v, "next: "+presets.All[i].Next) {
 		t.Errorf("after three → on k (k = %v) the caption is gone or does not name the change:\n%s", m.form.Resolved().Spec.K, v)
 	}
 	if !strings.Contains(strings.Join(strings.Fields(v), " "), "C falls from 3400 to 470") {
@@ -48,11 +49,11 @@ func TestPresetUnderASessionLimitIsUnchanged(t *testing.T) {
 	if got := m.form.Resolved().Spec.Rand; got != solvers.Secure.String() {
 		t.Fatalf("the form's randomness is %q, want the limit's secure", got)
 	}
-	if l := m.presetLabel(); l != "preset 1" {
+	if l := m.head.Label(); l != "preset 1" {
 		t.Errorf("preset 1 under the session's limit is labelled %q, want %q", l, "preset 1")
 	}
 	formKeys(t, m, "left")
-	if l := m.presetLabel(); !strings.Contains(l, "n changed") {
+	if l := m.head.Label(); !strings.Contains(l, "n changed") {
 		t.Errorf("after ← on n (n = %d) the label is %q, want the change named", m.form.Resolved().Spec.N, l)
 	}
 }

@@ -2,6 +2,9 @@ package tui
 
 import (
 	"dpso/tui/chart"
+	"dpso/tui/common"
+	"dpso/tui/components/form"
+	"dpso/tui/runs"
 	"strings"
 	"testing"
 )
@@ -72,14 +75,14 @@ func TestCompareAt80x24(t *testing.T) {
 // certificate, never the new configuration's.
 func TestRunChartUsesItsRunsReferenceLines(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &linregT, 132, 42)
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
 	w0 := m.run().Comparison.Reports[0].W0.Mean
-	m.form.SetFocus(fTail)
+	m.form.SetFocus(form.Tail)
 	formKeys(t, m, "right")
-	if nw := m.chartScreen().presc.p.W0.Mean; nw == w0 {
+	if nw := m.chartScreen().Presc.Prescription.W0.Mean; nw == w0 {
 		t.Fatalf("the change of ν kept F(w₀) − F* = %g: the test's premise is wrong", w0)
 	}
-	for _, s := range m.chartScreen().chart.Series() {
+	for _, s := range m.chartScreen().Chart.Series() {
 		if s.Kind == chart.Start && s.Value != w0 {
 			t.Errorf("the chart draws w₀ = %g beside the run whose w₀ is %g", s.Value, w0)
 		}
@@ -104,7 +107,7 @@ func TestOneTrialIsSingular(t *testing.T) {
 			}
 		})
 	}
-	if got := trialCount(1) + ", " + trialCount(5); got != "1 trial, 5 trials" {
+	if got := common.TrialCount(1) + ", " + common.TrialCount(5); got != "1 trial, 5 trials" {
 		t.Errorf("trialCount: %q", got)
 	}
 }

@@ -11,6 +11,9 @@ import (
 	"dpso/scenarios"
 	"dpso/theory"
 	"dpso/tui/backend"
+	"dpso/tui/common"
+	"dpso/tui/presets"
+	"dpso/tui/runs"
 )
 
 // dpsgd is the solver with adaptive clipping.
@@ -28,15 +31,15 @@ func TestAdaptiveClipTrail(t *testing.T) {
 			s := example1
 			s.Solver, s.AdaptiveClip = dpsgd, adaptive
 			m := newTestModel(t, &fakeRunner{points: points}, &s, 132, 42)
-			keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+			keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
 			v := stripANSI(m.clip.View())
 			if !adaptive {
-				if strings.Contains(v, "adaptive C") || len(m.run().clipTrail) != 0 {
+				if strings.Contains(v, "adaptive C") || len(m.run().ClipTrail) != 0 {
 					t.Errorf("without adaptive clipping the panel shows a C trajectory:\n%s", v)
 				}
 				return
 			}
-			trail := m.run().clipTrail
+			trail := m.run().ClipTrail
 			if len(trail) != points+1 {
 				t.Fatalf("%d points on the trail, want %d (one a checkpoint): %v", len(trail), points+1, trail)
 			}
@@ -58,9 +61,9 @@ func TestAdaptiveClipTrail(t *testing.T) {
 			for _, want := range []string{
 				"adaptive C, 6 steps, dp-sgd trial 0 (log scale)",
 				// The fake's reports prescribe C = 2.
-				"prescribed C₀ 2 → last C " + fmtNum(last),
-				"paper's C " + fmtNum(pp.Params.Clip) + " (" + pp.Solver + ")",
-				fmtNum(2), fmtNum(last), // the sparkline's labels: its largest and smallest C
+				"prescribed C₀ 2 → last C " + common.FmtNum(last),
+				"paper's C " + common.FmtNum(pp.Params.Clip) + " (" + pp.Solver + ")",
+				common.FmtNum(2), common.FmtNum(last), // the sparkline's labels: its largest and smallest C
 			} {
 				if !strings.Contains(strings.Join(strings.Fields(v), " "), want) {
 					t.Errorf("the clipping panel lacks %q:\n%s", want, v)
@@ -87,22 +90,23 @@ func TestClipPanelStaysWithItsRun(t *testing.T) {
 	if v := stripANSI(m.formula.View()); !strings.Contains(v, "phase 1: batch ") {
 		t.Errorf("the theorem's solver line does not name the phase of its batch:\n%s", v)
 	}
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
 	if v := stripANSI(m.clip.View()); !strings.Contains(v, "phase 3: C = 2") || !strings.Contains(v, "batch of 100 · localized · trial 1 · phase 3") {
 		t.Errorf("the clipping panel does not name the phase of its batch:\n%s", v)
 	}
 	i := 0
-	for ; i < len(Presets) && !strings.HasPrefix(Presets[i].action, "none"); i++ {
+	for ; i < len(presets.All) && !strings.HasPrefix(presets.All[i].Action, "none"); i++ {
 	}
 	keyUntil(t, m, "p", func() bool { return m.overlay != nil })
-	for range i - m.presets.cursor {
+	cur, _ := m.presets.Selected()
+	for range i - cur {
 		m.Update(press("down"))
 	}
-	keyUntil(t, m, "enter", func() bool { return m.preset == Presets[i].Title && prescReady(m) })
+	keyUntil(t, m, "enter", func() bool { return m.head.Title() == presets.All[i].Title && prescReady(m) })
 	if v := stripANSI(m.clip.View()); strings.Contains(v, "latest batch") || strings.Contains(v, "localized · trial") || !strings.Contains(v, "prescribed") {
-		t.Errorf("the clipping panel kept the previous run after loading %q:\n%s", Presets[i].Title, v)
+		t.Errorf("the clipping panel kept the previous run after loading %q:\n%s", presets.All[i].Title, v)
 	}
 	if m.run() != nil {
-		t.Errorf("a preset that runs nothing left run #%d", m.run().id)
+		t.Errorf("a preset that runs nothing left run #%d", m.run().ID)
 	}
 }

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"dpso/tui/presets"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 	"encoding/json"
 	"image/color"
 	"os"
@@ -19,7 +22,7 @@ import (
 // --vary clip`; e exports the sweep's document; esc returns to the chart.
 func TestClipScreen(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
-	keyUntil(t, m, "x", func() bool { return doneOf(m, clipKind) })
+	keyUntil(t, m, "x", func() bool { return doneOf(m, screens.ClipKind) })
 	cs := m.clipScreen()
 	if m.screens[m.active].screen != cs {
 		t.Fatal("x does not show the clipping screen")
@@ -31,24 +34,24 @@ func TestClipScreen(t *testing.T) {
 		}
 	}
 	names := map[string]bool{}
-	for _, s := range cs.chart.Series() {
+	for _, s := range cs.Chart.Series() {
 		names[s.Label] = len(s.Points) > 0
 	}
 	if !names["acsa"] || !names["noise off: clipping + sampling + optimization"] || !names["w₀"] {
 		t.Errorf("series %v", names)
 	}
-	tv := stripANSI(cs.table.View())
+	tv := stripANSI(cs.Table.View())
 	for _, w := range []string{"★ ", "◀ ", "%", "noise off"} {
 		if !strings.Contains(tv, w) {
 			t.Errorf("the table lacks %q:\n%s", w, tv)
 		}
 	}
-	if r := m.status.reproduce(); !strings.HasPrefix(r, "dpso sweep ") || !strings.HasSuffix(r, "--vary clip") || strings.Contains(r, "--clip") {
+	if r := m.status.Reproduce(); !strings.HasPrefix(r, "dpso sweep ") || !strings.HasSuffix(r, "--vary clip") || strings.Contains(r, "--clip") {
 		t.Errorf("reproduce line %q", r)
 	}
 	exportAndWait(t, m)
-	if !strings.Contains(m.status.text, "-clip.{png,svg,json} in ") {
-		t.Fatalf("e on the clipping screen: %q", m.status.text)
+	if !strings.Contains(m.status.Text, "-clip.{png,svg,json} in ") {
+		t.Fatalf("e on the clipping screen: %q", m.status.Text)
 	}
 	files, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-clip.json"))
 	if len(files) != 1 {
@@ -62,7 +65,7 @@ func TestClipScreen(t *testing.T) {
 		Sweep          string
 		PrescribedClip *float64 `json:"prescribed_clip"`
 	}
-	if json.Unmarshal(b, &j) != nil || j.Sweep != "clip" || j.PrescribedClip == nil || *j.PrescribedClip != cs.report().PrescribedClip {
+	if json.Unmarshal(b, &j) != nil || j.Sweep != "clip" || j.PrescribedClip == nil || *j.PrescribedClip != cs.Report().PrescribedClip {
 		t.Errorf("exported %s", b)
 	}
 	keyUntil(t, m, "esc", func() bool { return m.active == 0 })
@@ -73,18 +76,19 @@ func TestClipScreen(t *testing.T) {
 func TestClipPresetRunsTheClippingSweep(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
 	i := 0
-	for ; i < len(Presets) && Presets[i].screen != clipKind; i++ {
+	for ; i < len(presets.All) && presets.All[i].Screen != screens.ClipKind; i++ {
 	}
-	if i == len(Presets) {
+	if i == len(presets.All) {
 		t.Fatal("no clipping preset")
 	}
 	keyUntil(t, m, "p", func() bool { return m.overlay != nil })
-	for range i - m.presets.cursor {
+	cur, _ := m.presets.Selected()
+	for range i - cur {
 		m.Update(press("down"))
 	}
-	keyUntil(t, m, "enter", func() bool { return doneOf(m, clipKind) })
-	if m.screens[m.active].screen != m.clipScreen() || m.preset != Presets[i].Title {
-		t.Errorf("active screen %d, preset %q", m.active, m.preset)
+	keyUntil(t, m, "enter", func() bool { return doneOf(m, screens.ClipKind) })
+	if m.screens[m.active].screen != m.clipScreen() || m.head.Title() != presets.All[i].Title {
+		t.Errorf("active screen %d, preset %q", m.active, m.head.Title())
 	}
 }
 
@@ -93,8 +97,8 @@ func TestClipPresetRunsTheClippingSweep(t *testing.T) {
 // (the rest of the rows and the legend's end) into view, and pgup back.
 func TestClipTableScrolls(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 80, 24)
-	keyUntil(t, m, "x", func() bool { return doneOf(m, clipKind) })
-	tv := stripANSI(m.clipScreen().table.View())
+	keyUntil(t, m, "x", func() bool { return doneOf(m, screens.ClipKind) })
+	tv := stripANSI(m.clipScreen().Table.View())
 	if !strings.Contains(tv, "more lines: j, pgdn") {
 		t.Fatalf("the table at 80×24 does not say it scrolls:\n%s", tv)
 	}
@@ -104,14 +108,14 @@ func TestClipTableScrolls(t *testing.T) {
 	for range 10 {
 		m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
 	}
-	tv = stripANSI(m.clipScreen().table.View())
+	tv = stripANSI(m.clipScreen().Table.View())
 	if !strings.Contains(tv, "prescription's.") || strings.Contains(tv, "more lines") {
 		t.Errorf("pgdn does not bring the end of the table into view:\n%s", tv)
 	}
 	for range 10 {
 		m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
 	}
-	if tv := stripANSI(m.clipScreen().table.View()); !strings.Contains(tv, "C       clip") {
+	if tv := stripANSI(m.clipScreen().Table.View()); !strings.Contains(tv, "C       clip") {
 		t.Errorf("pgup does not return to the table's head:\n%s", tv)
 	}
 }
@@ -120,7 +124,7 @@ func TestClipTableScrolls(t *testing.T) {
 // render.
 type sweepTable interface {
 	View() string
-	render() string
+	Render() string
 }
 
 // TestSweepTablesFollowTheirSweep: the sweep screens' tables are cached
@@ -130,11 +134,11 @@ type sweepTable interface {
 func TestSweepTablesFollowTheirSweep(t *testing.T) {
 	for _, c := range []struct {
 		key   string
-		kind  screenKind
+		kind  runs.ScreenKind
 		table func(*Model) sweepTable
 	}{
-		{"s", sweepNKind, func(m *Model) sweepTable { return m.sweepScreen().table }},
-		{"x", clipKind, func(m *Model) sweepTable { return m.clipScreen().table }},
+		{"s", screens.SweepNKind, func(m *Model) sweepTable { return m.sweepScreen().Table }},
+		{"x", screens.ClipKind, func(m *Model) sweepTable { return m.clipScreen().Table }},
 	} {
 		t.Run(c.key, func(t *testing.T) {
 			m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
@@ -144,15 +148,15 @@ func TestSweepTablesFollowTheirSweep(t *testing.T) {
 				return doneOf(m, c.kind)
 			})
 			got := c.table(m).View()
-			if got == before || got != c.table(m).render() {
-				t.Fatalf("the table shows\n%s\nafter its sweep, which renders as\n%s", stripANSI(got), stripANSI(c.table(m).render()))
+			if got == before || got != c.table(m).Render() {
+				t.Fatalf("the table shows\n%s\nafter its sweep, which renders as\n%s", stripANSI(got), stripANSI(c.table(m).Render()))
 			}
 			bg := color.Color(color.White)
 			if !m.dark {
 				bg = color.Black
 			}
 			m.Update(tea.BackgroundColorMsg{Color: bg})
-			if now := c.table(m).View(); now == got || now != c.table(m).render() {
+			if now := c.table(m).View(); now == got || now != c.table(m).Render() {
 				t.Errorf("the table did not repaint on the other background (dark before: %v)", !m.dark)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
+	"dpso/tui/screens"
 )
 
 // TestMomentsFlagsContradictedConstant: the moment profile of a run with
@@ -24,7 +25,7 @@ func TestMomentsFlagsContradictedConstant(t *testing.T) {
 			s := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, Lf: c.lf, D: 3, N: 2000, Trials: 2}
 			m := newTestModel(t, &fakeRunner{points: 3}, &s, 132, 42)
 			keyUntil(t, m, "m", func() bool {
-				return m.shownKind() == momentsKind && strings.Contains(screenText(m), "(L_f)")
+				return m.shownKind() == screens.MomentsKind && strings.Contains(screenText(m), "(L_f)")
 			})
 			v := screenText(m)
 			has := strings.Contains(v, "the given L_f = 10⁶ is below the scenario's own L_f = ∞") && strings.Contains(v, "10⁶ ⚠")

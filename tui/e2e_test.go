@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"dpso/tui/runs"
 	"strings"
 	"testing"
 	"time"
@@ -72,8 +73,8 @@ func TestE2ERunAndQuit(t *testing.T) {
 	sc.look(t, "── acsa", "✓ done acsa")
 	tm.Send(press("q"))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
-	if !fm.quitting || fm.run().phase != phaseDone {
-		t.Errorf("final model: quitting %v, run phase %d", fm.quitting, fm.run().phase)
+	if !fm.quitting || fm.run().Phase != runs.Done {
+		t.Errorf("final model: quitting %v, run phase %d", fm.quitting, fm.run().Phase)
 	}
 }
 

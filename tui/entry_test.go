@@ -11,6 +11,9 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/tui/backend"
+	"dpso/tui/presets"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 )
 
 // startOn is the explorer opened on s (Options.Start, what `dpso explore`
@@ -35,8 +38,8 @@ func TestExploreOpensOnTheSpec(t *testing.T) {
 	}
 	pump(t, m, m.handleKey(press("r")), func() bool { return settled(m) })
 	r := m.run()
-	if r.phase != phaseDone || r.Spec.Spec.Scenario != scenarios.LinRegT || r.Spec.Spec.N != 20000 || r.Names[0] != "acsa" {
-		t.Errorf("r ran %s n = %d %v, phase %d", r.Spec.Spec.Scenario, r.Spec.Spec.N, r.Names, r.phase)
+	if r.Phase != runs.Done || r.Spec.Spec.Scenario != scenarios.LinRegT || r.Spec.Spec.N != 20000 || r.Names[0] != "acsa" {
+		t.Errorf("r ran %s n = %d %v, phase %d", r.Spec.Spec.Scenario, r.Spec.Spec.N, r.Names, r.Phase)
 	}
 	if v := screenText(m); !strings.Contains(v, "✓ done acsa") {
 		t.Errorf("screen after r:\n%s", v)
@@ -49,8 +52,8 @@ func TestExploreOpensOnTheSpec(t *testing.T) {
 func TestExploreRefusalIsNotDone(t *testing.T) {
 	m := startOn(t, spec.Spec{Scenario: scenarios.LinRegT, Solver: "lipschitz-dpsgd"})
 	pump(t, m, m.handleKey(press("r")), func() bool { return settled(m) })
-	if r := m.run(); r.phase != phaseRefused || !strings.HasPrefix(r.refusal, "lipschitz-dpsgd refuses: the worst-case Lipschitz parameter L_f is infinite") {
-		t.Errorf("phase %d, refusal %q", r.phase, r.refusal)
+	if r := m.run(); r.Phase != runs.Refused || !strings.HasPrefix(r.Refusal, "lipschitz-dpsgd refuses: the worst-case Lipschitz parameter L_f is infinite") {
+		t.Errorf("phase %d, refusal %q", r.Phase, r.Refusal)
 	}
 	if v := screenText(m); strings.Contains(v, "✓ done") || !strings.Contains(v, "lipschitz-dpsgd refuses") {
 		t.Errorf("a refused run's screen:\n%s", v)
@@ -65,13 +68,13 @@ func TestPresetKeys(t *testing.T) {
 	fr := &fakeRunner{points: 3}
 	m := newTestModel(t, fr, &example1, 132, 42)
 	m.handleKey(press("p"))
-	pump(t, m, m.handleKey(press("4")), func() bool { return m.overlay == nil && m.preset == Presets[3].Title })
-	if got := m.form.Spec(); got.Scenario != Presets[3].Spec.Scenario || got.K != Presets[3].Spec.K {
-		t.Errorf("4 loaded %+v, want preset 4's %+v", got, Presets[3].Spec)
+	pump(t, m, m.handleKey(press("4")), func() bool { return m.overlay == nil && m.head.Title() == presets.All[3].Title })
+	if got := m.form.Spec(); got.Scenario != presets.All[3].Spec.Scenario || got.K != presets.All[3].Spec.K {
+		t.Errorf("4 loaded %+v, want preset 4's %+v", got, presets.All[3].Spec)
 	}
 
 	hard := 0
-	for i, p := range Presets {
+	for i, p := range presets.All {
 		if strings.HasPrefix(p.Title, "The lower bound's hard") {
 			hard = i
 		}
@@ -81,7 +84,7 @@ func TestPresetKeys(t *testing.T) {
 		m.handleKey(press(k))
 	}
 	v := screenText(m)
-	if !strings.Contains(v, "/ hard") || !strings.Contains(v, itoa(hard+1)+"  "+Presets[hard].Title) || strings.Contains(v, "1  "+Presets[0].Title) {
+	if !strings.Contains(v, "/ hard") || !strings.Contains(v, itoa(hard+1)+"  "+presets.All[hard].Title) || strings.Contains(v, "1  "+presets.All[0].Title) {
 		t.Errorf("filtered by \"hard\":\n%s", v)
 	}
 	m.handleKey(press("q")) // the filter's text, not quit
@@ -89,13 +92,13 @@ func TestPresetKeys(t *testing.T) {
 		t.Errorf("q while filtering: quitting %v\n%s", m.quitting, screenText(m))
 	}
 	m.handleKey(press("backspace"))
-	pump(t, m, m.handleKey(press("enter")), func() bool { return m.overlay == nil && m.preset == Presets[hard].Title })
+	pump(t, m, m.handleKey(press("enter")), func() bool { return m.overlay == nil && m.head.Title() == presets.All[hard].Title })
 
 	m.handleKey(press("p"))
 	for _, k := range []string{"/", "x", "esc"} {
 		m.handleKey(press(k))
 	}
-	if m.overlay == nil || m.presets.filter != "" || m.presets.Filtering() {
+	if m.overlay == nil || strings.Contains(stripANSI(m.presets.View()), " / x") || m.presets.Filtering() {
 		t.Error("esc while filtering should clear the filter and keep the list open")
 	}
 	pump(t, m, m.handleKey(press("esc")), func() bool { return m.overlay == nil })
@@ -119,11 +122,11 @@ func TestPresetIndex(t *testing.T) {
 		{"lipschitz", 0, "is in the titles of 2 presets (1 Moment clipping beats Lipschitz DP-SGD"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := PresetIndex(c.name)
+			got, err := presets.Index(c.name)
 			switch {
 			case c.err == "" && (err != nil || got != c.want):
 				t.Errorf("PresetIndex(%q) = %d, %v; want %d", c.name, got, err, c.want)
-			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "1 "+Presets[0].Title) && !strings.Contains(c.err, "titles of")):
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "1 "+presets.All[0].Title) && !strings.Contains(c.err, "titles of")):
 				t.Errorf("PresetIndex(%q): %v; want an error with %q and the list", c.name, err, c.err)
 			}
 		})
@@ -169,19 +172,19 @@ func TestNewIsTheEmbeddingEntry(t *testing.T) {
 // the list does; with flags over it (Options.Start) the caption stays
 // and names what they changed.
 func TestExplorePresetRunsAsTheListDoes(t *testing.T) {
-	hard, _ := PresetIndex("hard instance")
+	hard, _ := presets.Index("hard instance")
 	opts := testOpts(t, &fakeRunner{points: 3}, 100*time.Millisecond)
 	opts.Preset, opts.PresetRun = hard, true
 	m := newTestModelOpts(t, opts, nil, 132, 42)
-	pump(t, m, nil, func() bool { return doneOf(m, sweepNKind) })
-	if m.shownKind() != sweepNKind || m.run() == nil || m.run().family != sweepNKind {
+	pump(t, m, nil, func() bool { return doneOf(m, screens.SweepNKind) })
+	if m.shownKind() != screens.SweepNKind || m.run() == nil || m.run().Family != screens.SweepNKind {
 		t.Errorf("--preset %d: screen %s, run %v", hard+1, m.shownKind(), m.run())
 	}
-	start := Presets[hard].Spec
+	start := presets.All[hard].Spec
 	start.Trials = 2
 	opts.Start = &start
 	m = newTestModelOpts(t, opts, nil, 132, 42)
-	pump(t, m, nil, func() bool { return doneOf(m, sweepNKind) })
+	pump(t, m, nil, func() bool { return doneOf(m, screens.SweepNKind) })
 	if v := screenText(m); !strings.Contains(v, "preset 8 · trials changed") || m.run() == nil {
 		t.Errorf("--preset with --trials:\n%s", v)
 	}

@@ -16,6 +16,8 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 )
 
 // TestExportIsTheCLIDocument: after a run on the real engine, e writes as
@@ -26,8 +28,8 @@ func TestExportIsTheCLIDocument(t *testing.T) {
 	s := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, D: 3, N: 2000, Trials: 2, Seed: 5}
 	m := newEngineModel(t, &s, 132, 42)
 	keyUntil(t, m, "r", func() bool { return settled(m) })
-	if m.run().phase != phaseDone {
-		t.Fatalf("run: phase %d, %v", m.run().phase, m.run().err)
+	if m.run().Phase != runs.Done {
+		t.Fatalf("run: phase %d, %v", m.run().Phase, m.run().Err)
 	}
 	exportAndWait(t, m)
 	got := exportedJSON(t, m, "run-acsa")
@@ -55,13 +57,13 @@ func TestExportIsTheCLIDocument(t *testing.T) {
 // problem; each with its figure as a 16:9 PNG of 1920×1080.
 func TestExportDocuments(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Phase == runs.Done })
 	cmp := m.run().Comparison
 	exportAndWait(t, m)
-	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
+	keyUntil(t, m, "s", func() bool { return doneOf(m, screens.SweepNKind) })
 	sw := m.run().Sweep
 	exportAndWait(t, m)
-	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
+	keyUntil(t, m, "m", func() bool { return m.shownKind() == screens.MomentsKind })
 	exportAndWait(t, m)
 	res, err := example1.Resolve()
 	if err != nil {
@@ -112,7 +114,7 @@ func exportedJSON(t *testing.T, m *Model, base string) string {
 	t.Helper()
 	matches, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+base+".json"))
 	if len(matches) != 1 {
-		t.Fatalf("exported %s JSON files %v (status %q)", base, matches, m.status.text)
+		t.Fatalf("exported %s JSON files %v (status %q)", base, matches, m.status.Text)
 	}
 	b, err := os.ReadFile(matches[0])
 	if err != nil {
@@ -133,10 +135,10 @@ func TestExportFiguresAreSlides(t *testing.T) {
 	real := newEngineModel(t, &s, 132, 42)
 	fake := newTestModel(t, &fakeRunner{points: 4}, &s, 132, 42)
 	ex1 := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42) // a closed-form moment profile
-	done := func(m *Model, family screenKind, compare bool) func() bool {
+	done := func(m *Model, family runs.ScreenKind, compare bool) func() bool {
 		return func() bool {
 			r := m.run()
-			return settled(m) && r.family == family && r.phase == phaseDone && r.compare == compare
+			return settled(m) && r.Family == family && r.Phase == runs.Done && r.Compare == compare
 		}
 	}
 	for _, c := range []struct {
@@ -144,24 +146,25 @@ func TestExportFiguresAreSlides(t *testing.T) {
 		key, base string
 		ready     func() bool
 	}{
-		{real, "r", "run-acsa", done(real, chartKind, false)},
-		{fake, "c", "compare", done(fake, chartKind, true)},
-		{fake, "s", "sweep", done(fake, sweepNKind, false)},
-		{fake, "x", "clip", done(fake, clipKind, false)},
+		{real, "r", "run-acsa", done(real, screens.ChartKind, false)},
+		{fake, "c", "compare", done(fake, screens.ChartKind, true)},
+		{fake, "s", "sweep", done(fake, screens.SweepNKind, false)},
+		{fake, "x", "clip", done(fake, screens.ClipKind, false)},
 		{ex1, "m", "moments", func() bool {
-			v, ok := ex1.screens[ex1.screenIndex(momentsKind)].screen.(*momentsScreen)
-			return ex1.shownKind() == momentsKind && ok && len(v.profile) > 0 && v.presc.p != nil
+			v, ok := ex1.screens[ex1.screenIndex(screens.MomentsKind)].screen.(*screens.MomentsScreen)
+			_, why := v.Export()
+			return ex1.shownKind() == screens.MomentsKind && ok && why == ""
 		}},
 	} {
 		t.Run(c.base, func(t *testing.T) {
 			m := c.m
 			keyUntil(t, m, c.key, c.ready)
-			if r := m.run(); r != nil && r.err != nil {
-				t.Fatalf("%s: %v", c.key, r.err)
+			if r := m.run(); r != nil && r.Err != nil {
+				t.Fatalf("%s: %v", c.key, r.Err)
 			}
 			exportAndWait(t, m)
-			if !strings.HasPrefix(m.status.text, "exported") {
-				t.Fatalf("export: %q", m.status.text)
+			if !strings.HasPrefix(m.status.Text, "exported") {
+				t.Fatalf("export: %q", m.status.Text)
 			}
 			for _, ext := range []string{".png", ".svg"} {
 				files, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+c.base+ext))
@@ -190,32 +193,32 @@ func TestExportFiguresAreSlides(t *testing.T) {
 // exports the sweep, on the moment profile the profile.
 func TestExportExportsWhatIsShown(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 5}, &example1, 132, 42)
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
-	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Phase == runs.Done })
+	keyUntil(t, m, "s", func() bool { return doneOf(m, screens.SweepNKind) })
 	keyUntil(t, m, "m", func() bool { return true })
-	keyUntil(t, m, "esc", func() bool { return m.shownKind() == sweepNKind })
-	keyUntil(t, m, "esc", func() bool { return m.shownKind() == chartKind })
+	keyUntil(t, m, "esc", func() bool { return m.shownKind() == screens.SweepNKind })
+	keyUntil(t, m, "esc", func() bool { return m.shownKind() == screens.ChartKind })
 	if v := stripANSI(m.chartScreen().View()); !strings.Contains(v, "comparison #1") {
 		t.Fatalf("the chart does not show the comparison:\n%s", v)
 	}
 	exportAndWait(t, m)
-	if !strings.HasPrefix(m.status.text, "exported ") || !strings.Contains(m.status.text, "-compare.{png,svg,json} in ") {
-		t.Errorf("e on the chart after a comparison and a sweep: %q", m.status.text)
+	if !strings.HasPrefix(m.status.Text, "exported ") || !strings.Contains(m.status.Text, "-compare.{png,svg,json} in ") {
+		t.Errorf("e on the chart after a comparison and a sweep: %q", m.status.Text)
 	}
-	keyUntil(t, m, "s", func() bool { return m.shownKind() == sweepNKind })
+	keyUntil(t, m, "s", func() bool { return m.shownKind() == screens.SweepNKind })
 	exportAndWait(t, m)
-	if !strings.Contains(m.status.text, "-sweep.{png,svg,json} in ") {
-		t.Errorf("e on the sweep screen: %q", m.status.text)
+	if !strings.Contains(m.status.Text, "-sweep.{png,svg,json} in ") {
+		t.Errorf("e on the sweep screen: %q", m.status.Text)
 	}
 	for _, base := range []string{"compare", "sweep"} {
 		if got, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-"+base+".json")); len(got) != 1 {
 			t.Errorf("%s exports: %v", base, got)
 		}
 	}
-	keyUntil(t, m, "m", func() bool { return m.shownKind() == momentsKind })
+	keyUntil(t, m, "m", func() bool { return m.shownKind() == screens.MomentsKind })
 	exportAndWait(t, m)
-	if !strings.Contains(m.status.text, "-moments.{png,svg,json} in ") {
-		t.Errorf("e on the moment profile: %q", m.status.text)
+	if !strings.Contains(m.status.Text, "-moments.{png,svg,json} in ") {
+		t.Errorf("e on the moment profile: %q", m.status.Text)
 	}
 }
 
@@ -226,12 +229,12 @@ func TestExportExportsWhatIsShown(t *testing.T) {
 // figure); a second export takes the next free name, never the first's.
 func TestAuditExport(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	keyUntil(t, m, "u", func() bool { return m.active == m.screenIndex(auditKind) })
-	keyUntil(t, m, "e", func() bool { return m.status.text != "" })
-	if r := m.run(); r != nil && r.phase == phaseDone {
+	keyUntil(t, m, "u", func() bool { return m.active == m.screenIndex(screens.AuditKind) })
+	keyUntil(t, m, "e", func() bool { return m.status.Text != "" })
+	if r := m.run(); r != nil && r.Phase == runs.Done {
 		t.Fatal("the audit finished before e was pressed")
 	}
-	pump(t, m, nil, func() bool { return auditSettled(m) && m.run().phase == phaseDone })
+	pump(t, m, nil, func() bool { return auditSettled(m) && m.run().Phase == runs.Done })
 	exportAndWait(t, m)
 	exportAndWait(t, m)
 	cfg := m.run().AuditConfig
@@ -257,8 +260,8 @@ func TestAuditExport(t *testing.T) {
 			t.Errorf("%s is not the `dpso audit --json` document:\n got %s\nwant %s", p, got, want)
 		}
 	}
-	if !strings.Contains(m.status.text, "exported dpso-") || !strings.Contains(m.status.text, "-audit-clip-gaussian-2.json in ") {
-		t.Errorf("status after the second export: %q", m.status.text)
+	if !strings.Contains(m.status.Text, "exported dpso-") || !strings.Contains(m.status.Text, "-audit-clip-gaussian-2.json in ") {
+		t.Errorf("status after the second export: %q", m.status.Text)
 	}
 	if math.IsNaN(res.MuHat) {
 		t.Error("the audit has no μ̂ (the comparison above would be vacuous)")

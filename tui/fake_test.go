@@ -20,6 +20,8 @@ import (
 	"dpso/solvers/oracle"
 	"dpso/theory"
 	"dpso/tui/backend"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 	"dpso/tui/style"
 )
 
@@ -503,39 +505,39 @@ func newTestModelOpts(t testing.TB, opts Options, s *spec.Spec, w, h int) *Model
 	}
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	pump(t, m, cmd, func() bool { return prescReady(m) })
-	if p := m.chartScreen().presc; p.err != "" {
-		t.Fatalf("prescription: %s", p.err)
+	if p := m.chartScreen().Presc; p.Err != "" {
+		t.Fatalf("prescription: %s", p.Err)
 	}
 	return m
 }
 
 // chartScreen is the explorer's chart screen.
-func (m *Model) chartScreen() *chartScreen { return m.screens[0].screen.(*chartScreen) }
+func (m *Model) chartScreen() *screens.ChartScreen { return m.screens[0].screen.(*screens.ChartScreen) }
 
 // sweepScreen is the explorer's sweep screen over n.
-func (m *Model) sweepScreen() *rateSweepScreen {
-	return m.screens[m.screenIndex(sweepNKind)].screen.(*rateSweepScreen)
+func (m *Model) sweepScreen() *screens.RateSweepScreen {
+	return m.screens[m.screenIndex(screens.SweepNKind)].screen.(*screens.RateSweepScreen)
 }
 
 // clipScreen is the explorer's clipping screen.
-func (m *Model) clipScreen() *clipScreen {
-	return m.screens[m.screenIndex(clipKind)].screen.(*clipScreen)
+func (m *Model) clipScreen() *screens.ClipScreen {
+	return m.screens[m.screenIndex(screens.ClipKind)].screen.(*screens.ClipScreen)
 }
 
 // shownKind is the kind of the screen shown.
-func (m *Model) shownKind() screenKind { return m.screens[m.active].def.kind }
+func (m *Model) shownKind() runs.ScreenKind { return m.screens[m.active].def.Kind }
 
 // doneOf reports whether the current run is one of screen kind k's that
 // settled, done.
-func doneOf(m *Model, k screenKind) bool {
-	return settled(m) && m.run().family == k && m.run().phase == phaseDone
+func doneOf(m *Model, k runs.ScreenKind) bool {
+	return settled(m) && m.run().Family == k && m.run().Phase == runs.Done
 }
 
 // prescReady reports whether the components have the prescription of the
 // form's current Spec (or its error).
 func prescReady(m *Model) bool {
-	p := m.chartScreen().presc
-	return !p.pending && (p.p != nil || p.err != "") && p.key == prescKeyOf(m.form.Resolved())
+	p := m.chartScreen().Presc
+	return !p.Pending && (p.Prescription != nil || p.Err != "") && p.Key == runs.PrescKey(m.form.Resolved())
 }
 
 // settled reports whether the current run ended and every progress value
@@ -543,11 +545,11 @@ func prescReady(m *Model) bool {
 // which then arrives after it).
 func settled(m *Model) bool {
 	r := m.run()
-	return r != nil && !r.active() && r.drained
+	return r != nil && !r.Active() && r.Drained
 }
 
 // run is the explorer's current run (nil: none).
-func (m *Model) run() *run { return m.runs.Current() }
+func (m *Model) run() *runs.Run { return m.runs.Current() }
 
 // formKeys sends key presses for the form, each pumped until the form's
 // Spec reached the root and its prescription the components.
@@ -555,7 +557,7 @@ func formKeys(t testing.TB, m *Model, ks ...string) {
 	t.Helper()
 	for _, k := range ks {
 		_, cmd := m.Update(press(k))
-		pump(t, m, cmd, func() bool { return m.specRev == m.form.rev && prescReady(m) })
+		pump(t, m, cmd, func() bool { return m.specRev == m.form.Rev() && prescReady(m) })
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"dpso/theory"
 	"dpso/tui/backend"
 	"dpso/tui/chart"
+	"dpso/tui/common"
+	"dpso/tui/runs"
 	"math"
 	"strings"
 	"testing"
@@ -28,7 +30,7 @@ func TestFirstScreenMakesThePaperPoint(t *testing.T) {
 	// machine); no assertion reads the time.
 	pump(t, m, m.initCmd, func() bool { return prescReady(m) })
 	_, cmd := m.Update(press("r"))
-	pump(t, m, cmd, func() bool { return settled(m) && m.run().phase == phaseDone })
+	pump(t, m, cmd, func() bool { return settled(m) && m.run().Phase == runs.Done })
 	r := m.run()
 	if m.active != 0 || len(r.Names) != 2 || r.Names[0] != "acsa" || r.Names[1] != "lipschitz-dpsgd" {
 		t.Fatalf("r ran %v on screen %d", r.Names, m.active)
@@ -39,10 +41,10 @@ func TestFirstScreenMakesThePaperPoint(t *testing.T) {
 		t.Errorf("acsa %g, lipschitz-dpsgd %g, w₀ %g: want acsa < lipschitz-dpsgd < w₀", acsa.Excess.Mean, lip.Excess.Mean, w0)
 	}
 	v := screenText(m)
-	if line := statusLine(m); strings.Contains(line, "above w₀") || outcomeOf(r).text != "" {
+	if line := statusLine(m); strings.Contains(line, "above w₀") || common.OutcomeOf(r).Text != "" {
 		t.Errorf("the status bar says a solver ended above w₀: %q", line)
 	}
-	for _, want := range []string{"── acsa " + fmtNum(acsa.Excess.Mean), "── lipschitz-dpsgd " + fmtNum(lip.Excess.Mean), "══ w₀ " + fmtNum(w0), "preset 1"} {
+	for _, want := range []string{"── acsa " + common.FmtNum(acsa.Excess.Mean), "── lipschitz-dpsgd " + common.FmtNum(lip.Excess.Mean), "══ w₀ " + common.FmtNum(w0), "preset 1"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the first screen lacks %q:\n%s", want, v)
 		}
@@ -58,7 +60,7 @@ var tea80x24 = tea.WindowSizeMsg{Width: 80, Height: 24}
 func checkNoRateLevels(t *testing.T, m *Model) {
 	t.Helper()
 	v := stripANSI(m.chartScreen().View())
-	for _, s := range m.chartScreen().chart.Series() {
+	for _, s := range m.chartScreen().Chart.Series() {
 		if s.Kind == chart.Upper || s.Kind == chart.Lower || s.Kind == chart.Prior {
 			t.Errorf("the run chart draws the rate %q as a level", s.Label)
 		}

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"dpso/solvers"
+	"dpso/tui/components/form"
+	"dpso/tui/runs"
 	"math"
 	"strings"
 	"testing"
@@ -22,7 +24,7 @@ func typeKeys(t *testing.T, m *Model, text string, then ...string) {
 		_, c := m.Update(press(k))
 		cmds = append(cmds, c)
 	}
-	pump(t, m, tea.Batch(cmds...), func() bool { return m.specRev == m.form.rev && prescReady(m) })
+	pump(t, m, tea.Batch(cmds...), func() bool { return m.specRev == m.form.Rev() && prescReady(m) })
 }
 
 // TestTypedValues: on a numeric field, digits type a
@@ -32,7 +34,7 @@ func typeKeys(t *testing.T, m *Model, text string, then ...string) {
 func TestTypedValues(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
 	f := m.form
-	f.SetFocus(fN)
+	f.SetFocus(form.N)
 	for _, text := range []string{"3·10⁵", "300000", "3e5", "3×10^5"} {
 		formKeys(t, m, "left") // back to the grid: 5000
 		if f.Resolved().Spec.N == 300000 {
@@ -40,65 +42,66 @@ func TestTypedValues(t *testing.T) {
 		}
 		typeKeys(t, m, text, "enter")
 		if got := f.Resolved().Spec.N; got != 300000 || f.Editing() {
-			t.Errorf("n typed as %q: %d (editing %v, refusal %q)", text, got, f.Editing(), f.refused)
+			_, refusal := f.Refusal()
+			t.Errorf("n typed as %q: %d (editing %v, refusal %q)", text, got, f.Editing(), refusal)
 		}
 	}
 	formKeys(t, m, "right")
 	if got := f.Resolved().Spec.N; got != 500000 {
 		t.Errorf("→ from a typed n = 3·10⁵: %d, want the grid's 5·10⁵", got)
 	}
-	f.SetFocus(fSeed)
+	f.SetFocus(form.Seed)
 	typeKeys(t, m, "1234", "enter")
-	f.SetFocus(fTrials)
+	f.SetFocus(form.Trials)
 	typeKeys(t, m, "50", "enter")
-	f.SetFocus(fK)
+	f.SetFocus(form.K)
 	typeKeys(t, m, "inf", "enter")
 	if rs := f.Resolved().Spec; rs.Seed != 1234 || rs.Trials != 50 || !math.IsInf(rs.K, 1) {
 		t.Errorf("seed %d, trials %d, k %v; want 1234, 50, ∞", rs.Seed, rs.Trials, rs.K)
 	}
-	if got := m.status.reproduce(); !strings.Contains(got, "--n 500000") || !strings.Contains(got, "--seed 1234") || !strings.Contains(got, "--trials 50") {
+	if got := m.status.Reproduce(); !strings.Contains(got, "--n 500000") || !strings.Contains(got, "--seed 1234") || !strings.Contains(got, "--trials 50") {
 		t.Errorf("the reproduce line does not carry the typed values: %q", got)
 	}
 
 	// Refusals: the flag's range for a typed 0 (which the Spec reads as its
 	// default), integers, the Spec's own rules; the Spec is unchanged.
 	for _, c := range []struct {
-		field fieldID
+		field form.Field
 		text  string
 		want  string
 	}{
-		{fN, "0", "n: n = 0 is outside [2, 10⁸]"},
-		{fN, "2.5", `n: "2.5" is not an integer in [2, 10⁸]`}, // the CLI's --n message
-		{fN, "2e8", "n: n = 200000000 is outside [2, 10⁸]"},
-		{fN, "1e99", "n: n = 10⁹⁹ is outside [2, 10⁸]"}, // not 100 digits
-		{fN, "1..2", `n: "1..2" is not an integer in [2, 10⁸]`},
-		{fTrials, "1x", `trials: "1x" is not an integer in [1, 10000]`},
-		{fEps, "1abc", `ε: "1abc" is not a number in [10⁻¹⁰⁰, ∞]`},
-		{fK, "2,5", `k: "2,5" is not a number in [2, ∞]`},
-		{fK, "1", "k: k = 1 is outside [2, ∞]"},
-		{fEps, "0", "ε: ε = 0 is outside [10⁻¹⁰⁰, ∞]"},
-		{fTrials, "0", "trials: trials = 0 is outside [1, 10000]"},
-		{fD, "5", "d: example1 is defined with d = 1; it cannot be changed"},
-		{fSeed, "1.5", `seed: "1.5" is not an integer in [0, 2⁶⁴−1]`},
+		{form.N, "0", "n: n = 0 is outside [2, 10⁸]"},
+		{form.N, "2.5", `n: "2.5" is not an integer in [2, 10⁸]`}, // the CLI's --n message
+		{form.N, "2e8", "n: n = 200000000 is outside [2, 10⁸]"},
+		{form.N, "1e99", "n: n = 10⁹⁹ is outside [2, 10⁸]"}, // not 100 digits
+		{form.N, "1..2", `n: "1..2" is not an integer in [2, 10⁸]`},
+		{form.Trials, "1x", `trials: "1x" is not an integer in [1, 10000]`},
+		{form.Eps, "1abc", `ε: "1abc" is not a number in [10⁻¹⁰⁰, ∞]`},
+		{form.K, "2,5", `k: "2,5" is not a number in [2, ∞]`},
+		{form.K, "1", "k: k = 1 is outside [2, ∞]"},
+		{form.Eps, "0", "ε: ε = 0 is outside [10⁻¹⁰⁰, ∞]"},
+		{form.Trials, "0", "trials: trials = 0 is outside [1, 10000]"},
+		{form.D, "5", "d: example1 is defined with d = 1; it cannot be changed"},
+		{form.Seed, "1.5", `seed: "1.5" is not an integer in [0, 2⁶⁴−1]`},
 	} {
 		f.SetFocus(c.field)
-		before := runKey(f.Resolved())
+		before := runs.RunKey(f.Resolved())
 		typeKeys(t, m, c.text, "enter")
-		if _, msg := f.Refusal(); !strings.Contains(msg, c.want) || runKey(f.Resolved()) != before {
-			t.Errorf("%s typed %q: refusal %q, want %q; Spec changed %v", fields[c.field].label, c.text, msg, c.want, runKey(f.Resolved()) != before)
+		if _, msg := f.Refusal(); !strings.Contains(msg, c.want) || runs.RunKey(f.Resolved()) != before {
+			t.Errorf("%s typed %q: refusal %q, want %q; Spec changed %v", c.field.Label(), c.text, msg, c.want, runs.RunKey(f.Resolved()) != before)
 		}
 	}
 
 	// esc cancels; letters go into the value while it is typed, not to the
 	// explorer's keys.
-	f.SetFocus(fN)
+	f.SetFocus(form.N)
 	before := f.Resolved().Spec.N
 	typeKeys(t, m, "7s", "esc")
 	if f.Editing() || f.Resolved().Spec.N != before || m.active != 0 || m.run() != nil {
 		t.Errorf("esc: editing %v, n %d, screen %d, run %v", f.Editing(), f.Resolved().Spec.N, m.active, m.run())
 	}
 	// Non-numeric fields do not type.
-	f.SetFocus(fClass)
+	f.SetFocus(form.Class)
 	m.Update(press("3"))
 	if f.Editing() {
 		t.Error("the class field started typing")
@@ -112,14 +115,14 @@ func TestTypedValues(t *testing.T) {
 // turns it off.
 func TestAdaptiveClipField(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	if strings.Contains(screenText(m), fields[fAdaptive].label) {
+	if strings.Contains(screenText(m), form.Adaptive.Label()) {
 		t.Fatal("the adaptive clipping field is shown with acsa")
 	}
-	m.form.SetFocus(fAdaptive)
-	if m.form.Focus() == fAdaptive {
+	m.form.SetFocus(form.Adaptive)
+	if m.form.Focus() == form.Adaptive {
 		t.Fatal("a hidden field took the focus")
 	}
-	m.form.SetFocus(fSolver)
+	m.form.SetFocus(form.Solver)
 	for i := 0; i < 10 && m.form.Resolved().Solver.Name() != dpsgd; i++ {
 		formKeys(t, m, "right")
 	}
@@ -127,11 +130,11 @@ func TestAdaptiveClipField(t *testing.T) {
 		t.Fatal("the solver field never reached dp-sgd")
 	}
 	formKeys(t, m, "tab")
-	if m.form.Focus() != fOracle {
+	if m.form.Focus() != form.Oracle {
 		t.Fatalf("focus %d after the solver, want the oracle", m.form.Focus())
 	}
 	formKeys(t, m, "tab")
-	if m.form.Focus() != fAdaptive || !strings.Contains(screenText(m), "adapt. C") {
+	if m.form.Focus() != form.Adaptive || !strings.Contains(screenText(m), "adapt. C") {
 		t.Fatalf("with dp-sgd the adaptive clipping field is not next:\n%s", screenText(m))
 	}
 	formKeys(t, m, "right")
@@ -150,7 +153,7 @@ func TestAdaptiveClipField(t *testing.T) {
 // zCDP.
 func TestSolverStepSkipsOtherClasses(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	m.form.SetFocus(fSolver)
+	m.form.SetFocus(form.Solver)
 	formKeys(t, m, "right")
 	got := m.form.Resolved().Solver.Name()
 	if d, _ := solvers.DescriptorOf(got); !d.Baseline() {

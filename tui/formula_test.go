@@ -2,6 +2,8 @@ package tui
 
 import (
 	"dpso/internal/report"
+	"dpso/tui/common"
+	"dpso/tui/runs"
 	"strings"
 	"testing"
 
@@ -47,12 +49,12 @@ func TestLongTextScrolls(t *testing.T) {
 func TestRunNotesAndStartLine(t *testing.T) {
 	first := linregT
 	m := newTestModel(t, &fakeRunner{points: 6}, &first, 132, 42)
-	w0 := m.chartScreen().presc.p.W0.Mean
+	w0 := m.chartScreen().Presc.Prescription.W0.Mean
 	if !(w0 > fakeMean(1, first.Trials, 6) && w0 < fakeMean(3, first.Trials, 6)) {
 		t.Fatalf("F(w₀) − F* = %g does not separate the fake's solvers", w0)
 	}
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-	if line := strings.Split(screenText(m), "\n")[m.height-3]; strings.Contains(line, "worse than") || strings.Contains(line, "above w₀") || outcomeOf(m.run()).text != "" {
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
+	if line := strings.Split(screenText(m), "\n")[m.height-3]; strings.Contains(line, "worse than") || strings.Contains(line, "above w₀") || common.OutcomeOf(m.run()).Text != "" {
 		t.Errorf("a run under the start line is said to be worse than doing nothing: %q", line)
 	}
 	notes := report.Notes(m.run().Comparison)
@@ -72,9 +74,9 @@ func TestRunNotesAndStartLine(t *testing.T) {
 		t.Errorf("the theorem's notes lack the run's first note %q:\n%s", notes[0], stripANSI(m.formula.View()))
 	}
 
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().compare })
-	want := "klz-gd, dp-sgd above w₀ (the start line, " + fmtNum(w0) + "): worse than doing nothing"
-	if got := outcomeOf(m.run()).text; got != want {
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Phase == runs.Done && m.run().Compare })
+	want := "klz-gd, dp-sgd above w₀ (the start line, " + common.FmtNum(w0) + "): worse than doing nothing"
+	if got := common.OutcomeOf(m.run()).Text; got != want {
 		t.Errorf("outcome %q, want %q", got, want)
 	}
 	if line := strings.Split(screenText(m), "\n")[m.height-3]; !strings.Contains(line, "klz-gd, dp-sgd above w₀") {
@@ -88,8 +90,8 @@ func TestRunNotesAndStartLine(t *testing.T) {
 	// Example 1 starts at its optimum (F(w₀) − F* = 0): a single run ends
 	// above it, and the state names the solver.
 	e1 := newTestModel(t, &fakeRunner{points: 6}, &example1, 132, 42)
-	keyUntil(t, e1, "r", func() bool { return settled(e1) && e1.run().phase == phaseDone })
-	want = "above w₀ (the start line, 0) at " + fmtNum(fakeMean(0, example1.Trials, 6)) + ": worse than doing nothing"
+	keyUntil(t, e1, "r", func() bool { return settled(e1) && e1.run().Phase == runs.Done })
+	want = "above w₀ (the start line, 0) at " + common.FmtNum(fakeMean(0, example1.Trials, 6)) + ": worse than doing nothing"
 	if line := strings.Split(screenText(e1), "\n")[e1.height-3]; !strings.HasPrefix(line, "✓ done acsa") || !strings.Contains(line, want) {
 		t.Errorf("status %q, want ✓ done acsa and %q", line, want)
 	}
@@ -109,7 +111,7 @@ func fakeMean(si, trials, j int) float64 {
 // mouse wheel by three, pgdn by a page; the help scrolls the same way.
 func TestLineScrollAndWheel(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	vp := &m.formula.vp
+	vp := &m.formula.Viewport
 	keyUntil(t, m, "j", func() bool { return true })
 	keyUntil(t, m, "j", func() bool { return true })
 	if vp.YOffset() != 2 {
@@ -129,8 +131,8 @@ func TestLineScrollAndWheel(t *testing.T) {
 	}
 	keyUntil(t, m, "?", func() bool { return m.overlay == m.help })
 	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
-	if m.help.vp.YOffset() != wheelLines {
-		t.Errorf("the wheel in the help: offset %d, want %d", m.help.vp.YOffset(), wheelLines)
+	if m.help.Viewport.YOffset() != wheelLines {
+		t.Errorf("the wheel in the help: offset %d, want %d", m.help.Viewport.YOffset(), wheelLines)
 	}
 	if v := m.View(); v.MouseMode != tea.MouseModeCellMotion {
 		t.Error("the view does not ask for the mouse wheel")

@@ -9,9 +9,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	goldenfile "dpso/internal/testutil/golden"
-	"dpso/scenarios"
 	"dpso/solvers/oracle"
 	"dpso/tui/backend"
+	"dpso/tui/common"
+	"dpso/tui/components/clip"
+	"dpso/tui/components/form"
+	"dpso/tui/components/help"
+	"dpso/tui/components/presetlist"
+	"dpso/tui/components/privacy"
+	"dpso/tui/presets"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 )
 
 // golden compares got, ANSI stripped and trailing spaces trimmed, with
@@ -36,7 +44,7 @@ func goldenModelOpts(t testing.TB, opts Options, w, h int) *Model {
 	// 3200 evaluations.
 	keyUntil(t, m, "c", func() bool {
 		r := m.run()
-		return r != nil && r.phase == phaseDone && r.drained && r.totalEvals() == 12*fakeEvals(6)
+		return r != nil && r.Phase == runs.Done && r.Drained && r.TotalEvals() == 12*fakeEvals(6)
 	})
 	return m
 }
@@ -61,11 +69,11 @@ func TestGoldenScreens(t *testing.T) {
 		// compares with every baseline.
 		m = newTestModel(t, &fakeRunner{points: 6}, nil, sz[0], sz[1])
 		golden(t, "screen-first-preset-"+size, m.render())
-		keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+		keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
 		golden(t, "screen-first-run-"+size, m.render())
 		formKeys(t, m, "left")
 		golden(t, "screen-preset-changed-"+size, m.render())
-		keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
+		keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Phase == runs.Done })
 		golden(t, "screen-compare-preset-"+size, m.render())
 
 		m = goldenModel(t, sz[0], sz[1])
@@ -79,9 +87,9 @@ func TestGoldenScreens(t *testing.T) {
 		}
 		keyUntil(t, m, "m", func() bool { return true })
 		golden(t, "screen-moments-"+size, m.render())
-		keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
+		keyUntil(t, m, "s", func() bool { return doneOf(m, screens.SweepNKind) })
 		golden(t, "screen-sweep-"+size, m.render())
-		keyUntil(t, m, "x", func() bool { return doneOf(m, clipKind) })
+		keyUntil(t, m, "x", func() bool { return doneOf(m, screens.ClipKind) })
 		golden(t, "screen-clip-"+size, m.render())
 		keyUntil(t, m, "?", func() bool { return true })
 		golden(t, "screen-help-"+size, m.render())
@@ -99,16 +107,18 @@ func TestGoldenScreens(t *testing.T) {
 	golden(t, "screen-too-small-40x12", m.render())
 }
 
-func itoa(n int) string { return strings.TrimSpace(strings.Replace(fmtInt(int64(n)), "k", "000", 1)) }
+func itoa(n int) string {
+	return strings.TrimSpace(strings.Replace(common.FmtInt(int64(n)), "k", "000", 1))
+}
 
 // TestGoldenComponents: each component's View() at fixed sizes.
 func TestGoldenComponents(t *testing.T) {
 	m := goldenModel(t, 132, 42)
-	c := m.common
+	c := m.Common
 
 	m.form.SetSize(40, 16)
 	golden(t, "form-40x16", m.form.View())
-	m.form.SetFocus(fD)
+	m.form.SetFocus(form.D)
 	m.form.Step(1) // refused: example1's d is fixed
 	golden(t, "form-refused-40x16", m.form.View())
 
@@ -122,10 +132,10 @@ func TestGoldenComponents(t *testing.T) {
 	m.formula.Update(press("pgdown"))
 	golden(t, "formula-60x7-pgdown", m.formula.View())
 
-	p := newPrivacyPanel(c)
+	p := privacy.New(c)
 	p.SetSize(46, 6)
-	p.Update(specMsg{spec: m.form.Resolved()})
-	p.Update(runEvent{m.run()})
+	p.Update(common.SpecMsg{Spec: m.form.Resolved()})
+	p.Update(runs.Event{Run: m.run()})
 	golden(t, "privacy-46x6", p.View())
 	noPrivacy := m.form.Spec()
 	noPrivacy.Eps = math.Inf(1)
@@ -133,7 +143,7 @@ func TestGoldenComponents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Update(specMsg{spec: inf})
+	p.Update(common.SpecMsg{Spec: inf})
 	golden(t, "privacy-noprivacy-46x6", p.View())
 	// dp-sgd, before a run: its accountant's (ε', δ) target.
 	dp := m.form.Spec()
@@ -142,46 +152,36 @@ func TestGoldenComponents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Update(specMsg{spec: acc})
-	p.Update(runEvent{nil})
+	p.Update(common.SpecMsg{Spec: acc})
+	p.Update(runs.Event{Run: nil})
 	golden(t, "privacy-accountant-46x6", p.View())
 
-	cp := &clipPanel{common: c}
+	cp := clip.New(c)
 	cp.SetSize(46, 10)
-	cp.Update(m.chartScreen().presc)
+	cp.Update(m.chartScreen().Presc)
 	golden(t, "clip-before-46x10", cp.View())
 	var hist [oracle.HistBins]int
 	for b, n := range map[int]int{12: 2, 14: 10, 16: 40, 17: 80, 18: 120, 19: 60, 20: 30, 22: 8, 24: 3} {
 		hist[b] = n
 	}
-	r := &run{job: job{Call: backend.Call{Names: []string{"localized"}}}, haveHist: true, histWho: "localized · trial 0", histPh: 3, hist: oracle.BatchStats{Size: 353, Threshold: 20, Clipped: 41, Hist: hist}}
-	cp.Update(runEvent{r})
+	r := &runs.Run{Job: runs.Job{Call: backend.Call{Names: []string{"localized"}}}, HaveHist: true, HistWho: "localized · trial 0", HistPhase: 3, Hist: oracle.BatchStats{Size: 353, Threshold: 20, Clipped: 41, Hist: hist}}
+	cp.Update(runs.Event{Run: r})
 	golden(t, "clip-46x10", cp.View())
 
-	mv := newMomentsScreen(c, m.formula)
-	mv.SetSize(90, 16)
-	mv.Update(m.chartScreen().presc)
-	golden(t, "moments-example1-90x16", mv.View())
-	mv.profile, mv.k, mv.name = []scenarios.MomentEntry{
-		{K: 2, R: 1.5, Method: "exact"}, {K: 4, R: 3, SE: 0.01, Method: "Monte Carlo (1048576 draws)"},
-		{K: 8, R: math.Inf(1), Method: "does not exist (k ≥ 6)"}, {K: math.Inf(1), R: math.Inf(1), Method: "L_f (worst case)"},
-	}, 4, "linreg-t"
-	golden(t, "moments-heavy-90x16", mv.View())
-
 	m2 := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
-	keyUntil(t, m2, "s", func() bool { return doneOf(m2, sweepNKind) })
+	keyUntil(t, m2, "s", func() bool { return doneOf(m2, screens.SweepNKind) })
 	sw := m2.sweepScreen()
 	sw.SetSize(90, 20)
 	golden(t, "sweep-90x20", sw.View())
-	sw.table.SetSize(90, 10)
-	golden(t, "sweep-table-90x10", sw.table.View())
+	sw.Table.SetSize(90, 10)
+	golden(t, "sweep-table-90x10", sw.Table.View())
 
-	pl := &presetList{common: c, items: Presets}
+	pl := presetlist.New(c, presets.All, 0)
 	pl.SetSize(132, 20)
 	pl.Move(1)
 	golden(t, "presets-132x20", pl.View())
 
-	hv := newHelpView(c)
+	hv := help.New(c)
 	hv.SetSize(100, 30)
 	golden(t, "help-100x30", hv.View())
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"dpso/tui/components/form"
+	"dpso/tui/runs"
 	"strings"
 	"testing"
 	"time"
@@ -26,13 +28,13 @@ func TestLiveMode(t *testing.T) {
 		t.Errorf("the status bar does not show live mode:\n%s", screenText(m))
 	}
 	// Before any run, a change starts nothing.
-	m.form.SetFocus(fEps)
+	m.form.SetFocus(form.Eps)
 	formKeys(t, m, "right")
-	if m.live.gen != 0 {
+	if m.live.Gen != 0 {
 		t.Error("a change before any run set the live timer")
 	}
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
-	if el := m.run().elapsed(m.now()); el >= defaultLiveMax {
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Phase == runs.Done })
+	if el := m.run().Elapsed(m.now()); el >= runs.DefaultLiveMax {
 		t.Fatalf("the fake comparison took %v on the test clock", el)
 	}
 	// Two quick changes: one re-run, of the last Spec, after both timers.
@@ -41,11 +43,11 @@ func TestLiveMode(t *testing.T) {
 	// Every timer set (liveGen counts them; a change delivered after a
 	// newer one sets none) has fired, and the re-run finished.
 	pump(t, m, tea.Batch(c1, c2), func() bool {
-		return m.live.gen > 0 && m.live.ticks == m.live.gen && m.run().id == 2 && m.run().phase == phaseDone
+		return m.live.Gen > 0 && m.live.Ticks == m.live.Gen && m.run().ID == 2 && m.run().Phase == runs.Done
 	})
 	r := m.run()
-	if !r.live || !r.compare || r.Spec.Spec.Eps != m.form.Resolved().Spec.Eps || r.Spec.Spec.Eps != 10 {
-		t.Errorf("live re-run: live %v, compare %v, ε %v (form's %v)", r.live, r.compare, r.Spec.Spec.Eps, m.form.Resolved().Spec.Eps)
+	if !r.Live || !r.Compare || r.Spec.Spec.Eps != m.form.Resolved().Spec.Eps || r.Spec.Spec.Eps != 10 {
+		t.Errorf("live re-run: live %v, compare %v, ε %v (form's %v)", r.Live, r.Compare, r.Spec.Spec.Eps, m.form.Resolved().Spec.Eps)
 	}
 	// The status bar says the run is a live re-run: run numbers count
 	// those too, so a jump from #1 to #3 at the next preset is explained.
@@ -59,9 +61,9 @@ func TestLiveMode(t *testing.T) {
 	fr.mu.Unlock()
 	// a turns live mode off: a change then waits for r.
 	keyUntil(t, m, "a", func() bool { return strings.Contains(screenText(m), "live off (a)") })
-	gen := m.live.gen
+	gen := m.live.Gen
 	formKeys(t, m, "left")
-	if m.live.gen != gen {
+	if m.live.Gen != gen {
 		t.Error("live mode off, but a change set the timer")
 	}
 }
@@ -71,13 +73,13 @@ func TestLiveMode(t *testing.T) {
 // change; the status bar says why, with both durations.
 func TestLiveModeLeavesLongRunsManual(t *testing.T) {
 	m := liveModel(t, &fakeRunner{points: 3}, 2*time.Second)
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-	if el := m.run().elapsed(m.now()); el < defaultLiveMax {
-		t.Fatalf("the run took %v on the test clock, want ≥ %v", el, defaultLiveMax)
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
+	if el := m.run().Elapsed(m.now()); el < runs.DefaultLiveMax {
+		t.Fatalf("the run took %v on the test clock, want ≥ %v", el, runs.DefaultLiveMax)
 	}
-	m.form.SetFocus(fEps)
+	m.form.SetFocus(form.Eps)
 	formKeys(t, m, "right")
-	if m.live.gen != 0 {
+	if m.live.Gen != 0 {
 		t.Error("a change after a long run set the live timer")
 	}
 	if v := screenText(m); !strings.Contains(v, "live: manual (run 2.0 s ≥ 2.0 s)") || !strings.Contains(v, "parameters changed since: press r") {
@@ -92,14 +94,14 @@ func TestLiveMaxIsSettable(t *testing.T) {
 	opts := testOpts(t, &fakeRunner{points: 3}, 2*time.Second)
 	opts.Manual, opts.LiveMax = false, time.Minute
 	m := newTestModelOpts(t, opts, &example1, 132, 42)
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-	if el := m.run().elapsed(m.now()); el < defaultLiveMax || el >= time.Minute {
-		t.Fatalf("the run took %v on the test clock, want between %v and a minute", el, defaultLiveMax)
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
+	if el := m.run().Elapsed(m.now()); el < runs.DefaultLiveMax || el >= time.Minute {
+		t.Fatalf("the run took %v on the test clock, want between %v and a minute", el, runs.DefaultLiveMax)
 	}
-	m.form.SetFocus(fEps)
+	m.form.SetFocus(form.Eps)
 	_, cmd := m.Update(press("right"))
-	pump(t, m, cmd, func() bool { return m.live.gen > 0 && m.live.ticks == m.live.gen && m.run().id == 2 && settled(m) })
-	if !m.run().live {
+	pump(t, m, cmd, func() bool { return m.live.Gen > 0 && m.live.Ticks == m.live.Gen && m.run().ID == 2 && settled(m) })
+	if !m.run().Live {
 		t.Error("the change did not re-run the run under the raised limit")
 	}
 }

@@ -4,86 +4,34 @@ import (
 	"context"
 	"fmt"
 	"image/color"
-	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/internal/spec"
-	"dpso/internal/state"
+	"dpso/internal/statestring"
 	"dpso/tui/backend"
+	"dpso/tui/common"
+	"dpso/tui/components/clip"
+	"dpso/tui/components/form"
+	"dpso/tui/components/header"
+	"dpso/tui/components/help"
+	"dpso/tui/components/presetlist"
+	"dpso/tui/components/privacy"
+	"dpso/tui/components/statusbar"
+	"dpso/tui/components/tabs"
+	"dpso/tui/components/theorem"
+	"dpso/tui/presets"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 	"dpso/tui/style"
-)
-
-// Options configure the explorer (Run, New).
-type Options struct {
-	// Runner is the engine; nil means Engine (package internal/engine).
-	// An embedding may wrap Engine (to share one CPU budget between
-	// sessions, say); tests inject a fake.
-	Runner backend.Runner
-	// Preset is the index in Presets of the preset opened first.
-	Preset int
-	// PresetRun loads Preset and starts its action at once, as choosing
-	// it in the presets list does (`dpso explore --preset`); with Start
-	// set, on Start (the preset's Spec with flags over it), the caption
-	// saying what was changed.
-	PresetRun bool
-	// Start, if set, is the Spec the explorer opens on instead of the
-	// preset's (`dpso explore` with run flags); it must resolve.
-	Start *spec.Spec
-	// Plain drops every colour (NO_COLOR).
-	Plain bool
-	// Light starts with the light-background styles (before the terminal
-	// answers the background query; e.g. from COLORFGBG).
-	Light bool
-	// Theme forces the colours: "dark", "light" or "high-contrast" (the
-	// strongest colours for the terminal's background); "" follows the
-	// background (`--theme`; T cycles them).
-	Theme string
-	// Manual starts with live mode off (a toggles it).
-	Manual bool
-	// LiveMax is the longest run live mode repeats by itself after a
-	// change (0: 2 s); a longer run stays manual, and the status bar says
-	// why (`--live-max`).
-	LiveMax time.Duration
-	// ExportDir is where e writes its files ("" = the current directory).
-	ExportDir string
-	// Screen is the screen shown first (a state string's, or dpso explore
-	// --screen's); "" the chart. A preset opened with it (PresetRun) is
-	// loaded on that screen, its run not started: r starts the screen's.
-	Screen state.Screen
-	// Limit, if set, is applied to every Spec the form takes (the first,
-	// a preset, an edit, a state string): it returns the Spec to use or
-	// an error the form shows as a refusal (a *spec.SpecError names the
-	// field). dpso serve sets it: secure randomness and the session caps.
-	Limit func(spec.Spec) (spec.Spec, error)
-	// NoExport, if set, is the sentence e answers instead of exporting
-	// (an SSH session must not write the server's disk).
-	NoExport string
-	// Link, if set, is the address of a page that serves the explorer in a
-	// browser (dpso serve --web: "http://host:port/?token=T"); y then
-	// shows the link that opens what is shown, its state string in it.
-	Link string
-
-	// now is the clock (tests); nil means time.Now.
-	now func() time.Time
-}
-
-// Minimum terminal size of the layout: 34 columns of parameters beside a
-// 45-column chart, and 24 lines. Below it a notice replaces the layout and
-// every key but q is inert.
-const (
-	minWidth  = 80
-	minHeight = 24
 )
 
 // shownScreen is a screen of the right-hand column and its registry entry.
 type shownScreen struct {
-	def    screenDef
-	screen screen
+	def    common.ScreenDef
+	screen common.Screen
 }
 
 // Model is the explorer's root model, the only one that returns a
@@ -95,53 +43,35 @@ type shownScreen struct {
 type Model struct {
 	opts   Options
 	styles style.Styles
-	keymap keyMap
-	common
+	keymap common.KeyMap
+	common.Common
 	now func() time.Time
 
-	width, height int
-	compact       bool // the small-terminal layout (side tabs)
-
-	form    *form
-	privacy *privacyPanel
-	clip    *clipPanel
-	formula *formulaPanel
-	side    *sideTabs
-	status  *statusBar
-	help    *helpView
-	presets *presetList
-	overlay overlay       // help or presets over the body (nil: none)
-	screens []shownScreen // the registry's screens, in its order
-	active  int           // index in screens
+	frame
+	formula *theorem.Model
+	overlay common.Overlay // help or presets over the body (nil: none)
+	screens []shownScreen  // the registry's screens, in its order
+	active  int            // index in screens
 	// back is the screens shown before the active one, the latest last:
 	// esc returns to it (the chart when there is none).
 	back []int
 
-	runs  *lifecycle
-	presc *prescriber
+	runs  *runs.Lifecycle
+	presc *runs.Prescriber
 	// stop cancels the explorer's context: every run and prescription.
-	stop context.CancelFunc
-	// lastPresc is the latest prescription forwarded (the header names
-	// user data with the rows and columns it read).
-	lastPresc prescriptionMsg
-	userRows  bool // the form's Spec reads user data (the layout depends on it)
+	stop     context.CancelFunc
+	userRows bool // the form's Spec reads user data (the layout depends on it)
 
 	specRev int
 	// dark is the terminal's background (asked at start; Options.Light
 	// the first guess); theme the colours, forced (themed) by --theme or
 	// T, else following the background.
-	dark   bool
-	theme  style.Theme
-	themed bool
-	// preset is the title of the loaded preset ("": none), presetAt its
-	// index in Presets (−1: none) and presetSpec its Spec resolved as
-	// loaded: the caption names what the user changed since (changedFrom).
-	preset     string
-	presetAt   int
-	presetSpec spec.Spec
-	live       liveMode
-	initCmd    tea.Cmd
-	quitting   bool
+	dark     bool
+	theme    style.Theme
+	themed   bool
+	live     runs.Live
+	initCmd  tea.Cmd
+	quitting bool
 }
 
 // New builds the explorer's root model on opts, for a tea.Program that
@@ -156,13 +86,13 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	if opts.now == nil {
 		opts.now = time.Now
 	}
-	if opts.Preset < 0 || opts.Preset >= len(Presets) {
-		return nil, fmt.Errorf("preset %d is outside [0, %d]", opts.Preset, len(Presets)-1)
+	if opts.Preset < 0 || opts.Preset >= len(presets.All) {
+		return nil, fmt.Errorf("preset %d is outside [0, %d]", opts.Preset, len(presets.All)-1)
 	}
 	if opts.LiveMax <= 0 {
-		opts.LiveMax = defaultLiveMax
+		opts.LiveMax = runs.DefaultLiveMax
 	}
-	m := &Model{opts: opts, now: opts.now, live: liveMode{on: !opts.Manual, max: opts.LiveMax, now: opts.now}}
+	m := &Model{opts: opts, now: opts.now, live: runs.Live{On: !opts.Manual, Max: opts.LiveMax, Now: opts.now}}
 	m.dark = !opts.Light
 	if opts.Theme != "" {
 		t, ok := style.ParseTheme(opts.Theme)
@@ -172,37 +102,39 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 		m.theme, m.themed = t, true
 	}
 	m.styles = m.newStyles()
-	m.keymap = defaultKeyMap(screenRegistry)
-	m.common = common{st: &m.styles, keys: &m.keymap, limit: opts.Limit}
-	c := m.common
+	m.keymap = common.DefaultKeyMap(screens.Registry)
+	m.Common = common.Common{Styles: &m.styles, KeyMap: &m.keymap, Limit: opts.Limit}
+	m.st = &m.styles
+	c := m.Common
 	p, at := startPreset(opts)
-	f, err := newForm(c, p.Spec)
+	f, err := form.New(c, p.Spec)
 	if err != nil {
 		return nil, fmt.Errorf("preset %q: %w", p.Title, err)
 	}
-	f.SetFocus(p.focus)
+	f.FocusOn(p.Focus)
 	m.form = f
+	m.head = header.New(c, f)
 	m.setPreset(at)
 	ctx, m.stop = context.WithCancel(ctx)
-	m.runs = newLifecycle(ctx, opts.Runner, opts.now)
-	m.presc = newPrescriber(ctx, opts.Runner)
-	m.formula = newFormulaPanel(c)
-	m.privacy = newPrivacyPanel(c)
-	m.clip = &clipPanel{common: c}
-	m.status = &statusBar{common: c, now: opts.now, live: m.live.on, liveMax: m.live.max}
-	m.help = newHelpView(c)
-	m.presets = &presetList{common: c, items: Presets, cursor: opts.Preset}
-	for _, d := range screenRegistry {
-		m.screens = append(m.screens, shownScreen{def: d, screen: d.build(c, m.formula)})
+	m.runs = runs.NewLifecycle(ctx, opts.Runner, opts.now)
+	m.presc = runs.NewPrescriber(ctx, opts.Runner)
+	m.formula = theorem.New(c)
+	m.privacy = privacy.New(c)
+	m.clip = clip.New(c)
+	m.status = statusbar.New(c, opts.now, m.live.On, m.live.Max)
+	m.help = help.New(c)
+	m.presets = presetlist.New(c, presets.All, opts.Preset)
+	for _, d := range screens.Registry {
+		m.screens = append(m.screens, shownScreen{def: d, screen: d.Build(c, m.formula)})
 	}
 	title, panel := m.screens[0].screen.Panel()
-	m.side = newSideTabs(c, []string{title, "Privacy", "Clipping"}, []component{panel, m.privacy, m.clip})
+	m.side = tabs.New(c, []string{title, "Privacy", "Clipping"}, []common.Component{panel, m.privacy, m.clip})
 	// The screen shown and the first Spec, as the form would report it.
 	m.broadcast(m.screenMsg())
-	m.initCmd = m.onSpec(specMsg{rev: f.rev, user: f.Spec(), spec: f.Resolved(), load: true})
+	m.initCmd = m.onSpec(common.SpecMsg{Rev: f.Rev(), User: f.Spec(), Spec: f.Resolved(), Load: true})
 	switch {
 	case opts.Screen != "": // a preset's own action waits for r
-		m.initCmd = tea.Batch(m.initCmd, m.show(m.screenIndex(screenKind(opts.Screen))))
+		m.initCmd = tea.Batch(m.initCmd, m.show(m.screenIndex(runs.ScreenKind(opts.Screen))))
 	case opts.PresetRun && at >= 0:
 		m.initCmd = tea.Batch(m.initCmd, m.presetAction(at))
 	}
@@ -210,8 +142,8 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 }
 
 // components are every component that the shared state is forwarded to.
-func (m *Model) components() []component {
-	cs := []component{m.form, m.status, m.privacy, m.clip, m.formula, m.help, m.presets}
+func (m *Model) components() []common.Component {
+	cs := []common.Component{m.head, m.form, m.status, m.privacy, m.clip, m.formula, m.help, m.presets}
 	for _, e := range m.screens {
 		cs = append(cs, e.screen)
 	}
@@ -223,8 +155,8 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	if msg == nil {
 		return nil
 	}
-	if p, ok := msg.(prescriptionMsg); ok {
-		m.lastPresc = p
+	if n, ok := msg.(runs.Notice); ok { // the lifecycle's word on the key just pressed
+		msg = common.StatusMsg{Text: n.Text, Err: n.Err}
 	}
 	var cmds []tea.Cmd
 	for _, c := range m.components() {
@@ -247,7 +179,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.layout()
+		m.relayout()
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.dark = msg.IsDark()
@@ -256,38 +188,35 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.styles = st
-		m.form.styleInput()
+		m.form.StyleInput()
 		return m, m.broadcast(msg)
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	case tea.MouseWheelMsg:
 		return m, m.wheel(msg)
-	case specMsg:
+	case common.SpecMsg:
 		return m, m.onSpec(msg)
-	case prescDoneMsg:
+	case runs.PrescDoneMsg:
 		return m, m.broadcast(m.presc.Update(msg))
-	case progressMsg, resultMsg, tickMsg:
+	case runs.ProgressMsg, runs.ResultMsg, runs.TickMsg:
 		ev, cmd := m.runs.Update(msg)
 		return m, tea.Batch(m.broadcast(ev), cmd)
-	case runRequestMsg:
-		return m, m.start(msg.make, false)
-	case presetMsg:
-		return m, m.loadPreset(msg.index, true)
+	case common.RunRequestMsg:
+		return m, m.start(msg.Make, false)
+	case common.PresetMsg:
+		return m, m.loadPreset(msg.Index, true)
 	case openStateMsg:
 		return m, m.openState(msg.st)
-	case closeMsg:
+	case common.CloseMsg:
 		m.overlay = nil
 		return m, nil
-	case exportedMsg:
-		return m, m.broadcast(exportStatus(msg))
-	case liveTickMsg:
+	case common.ExportedMsg:
+		return m, m.broadcast(common.ExportStatus(msg))
+	case runs.LiveTickMsg:
 		return m, m.onLiveTick(msg)
 	}
-	return m, m.broadcast(msg) // statusMsg, the text input's cursor, …
+	return m, m.broadcast(msg) // common.StatusMsg, the text input's cursor, …
 }
-
-// tooSmall reports whether the terminal is below the minimum size.
-func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
 
 // handleKey routes a key: q quits anywhere (unless a value, or the
 // presets list's filter, is being typed); under the size notice nothing else acts; an overlay or a value
@@ -295,7 +224,7 @@ func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHei
 // form's.
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	typing := m.form.Editing() && m.overlay == nil || m.overlay == m.presets && m.presets.Filtering()
-	if k.String() == "ctrl+c" || (!typing && key.Matches(k, m.keys.Quit)) {
+	if k.String() == "ctrl+c" || (!typing && key.Matches(k, m.KeyMap.Quit)) {
 		m.quitting = true
 		m.runs.Cancel()
 		m.presc.Stop()
@@ -310,7 +239,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.overlay != nil:
 		// The overlay's outcome is applied now (see overlay).
-		if out := m.overlay.key(k); out != nil {
+		if out := m.overlay.Key(k); out != nil {
 			_, cmd = m.Update(out)
 		}
 	case typing:
@@ -323,7 +252,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 
 // rootKey handles the keys that are not an overlay's or the form's.
 func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.keys
+	keys := m.KeyMap
 	switch {
 	case key.Matches(k, keys.Help):
 		m.overlay = m.help
@@ -332,7 +261,7 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Run):
 		return m.start(m.jobOf(m.active), false)
 	case key.Matches(k, keys.Compare):
-		return tea.Batch(m.navigate(0), m.start(compareJob, false))
+		return tea.Batch(m.navigate(0), m.start(screens.CompareJob, false))
 	case key.Matches(k, keys.Pause):
 		ev, cmd := m.runs.TogglePause()
 		return tea.Batch(m.broadcast(ev), cmd)
@@ -341,8 +270,8 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.State):
 		return m.showState()
 	case key.Matches(k, keys.Live):
-		m.live.on = !m.live.on
-		return m.broadcast(liveStateMsg{on: m.live.on, max: m.live.max})
+		m.live.On = !m.live.On
+		return m.broadcast(common.LiveStateMsg{On: m.live.On, Max: m.live.Max})
 	case key.Matches(k, keys.Theme):
 		return m.nextTheme()
 	case key.Matches(k, keys.Panel, keys.PageUp, keys.PageDown, keys.LineUp, keys.LineDown):
@@ -350,13 +279,13 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 		return c
 	case key.Matches(k, keys.Back):
 		return m.goBack()
-	case key.Matches(k, m.screens[m.active].def.keys...):
+	case key.Matches(k, m.screens[m.active].def.Keys...):
 		// The shown screen's own keys (the audit's negative control).
 		_, c := m.screens[m.active].screen.Update(k)
 		return c
 	}
 	for i, e := range m.screens {
-		if key.Matches(k, e.def.key) {
+		if key.Matches(k, e.def.Key) {
 			if m.active == i {
 				return m.goBack()
 			}
@@ -369,7 +298,7 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 
 // panel is the panel area the scroll and tab keys act on: the side tabs
 // on a small terminal, the screen's companion panel otherwise.
-func (m *Model) panel() component {
+func (m *Model) panel() common.Component {
 	if m.compact {
 		return m.side
 	}
@@ -409,31 +338,31 @@ func (m *Model) show(i int) tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
-	if r := m.runs.Current(); r != nil && r.active() && r.leaveCancels && r.family == m.family() {
+	if r := m.runs.Current(); r != nil && r.Active() && r.LeaveCancels && r.Family == m.family() {
 		cmds = append(cmds, m.broadcast(m.runs.Cancel()))
 	}
 	m.active = i
 	e := m.screens[i]
 	m.side.SetFirst(e.screen.Panel())
-	m.layout()
+	m.relayout()
 	cmds = append(cmds, m.broadcast(m.screenMsg()))
-	if a, ok := e.screen.(activator); ok {
+	if a, ok := e.screen.(common.Activator); ok {
 		cmds = append(cmds, a.Activate())
 	}
 	return tea.Batch(cmds...)
 }
 
-// screenMsg tells the components which screen is shown.
-func (m *Model) screenMsg() screenMsg {
+// common.ScreenMsg tells the components which screen is shown.
+func (m *Model) screenMsg() common.ScreenMsg {
 	e := m.screens[m.active]
-	return screenMsg{draws: e.def.family(), reproduce: e.screen.Reproduce}
+	return common.ScreenMsg{Draws: e.def.Family(), Reproduce: e.screen.Reproduce}
 }
 
 // screenIndex is the index of the screen of kind (the chart's, 0, for a
 // kind not in the registry).
-func (m *Model) screenIndex(kind screenKind) int {
+func (m *Model) screenIndex(kind runs.ScreenKind) int {
 	for i, e := range m.screens {
-		if e.def.kind == kind {
+		if e.def.Kind == kind {
 			return i
 		}
 	}
@@ -441,11 +370,11 @@ func (m *Model) screenIndex(kind screenKind) int {
 }
 
 // family is the kind of the runs the shown screen draws.
-func (m *Model) family() screenKind { return m.screens[m.active].def.family() }
+func (m *Model) family() runs.ScreenKind { return m.screens[m.active].def.Family() }
 
 // start starts the run mk makes on the form's Spec (or shows why there is
 // none).
-func (m *Model) start(mk jobMaker, live bool) tea.Cmd {
+func (m *Model) start(mk runs.JobMaker, live bool) tea.Cmd {
 	ev, cmd := m.runs.Start(mk, m.form.Resolved(), live)
 	return tea.Batch(m.broadcast(ev), cmd)
 }
@@ -453,18 +382,18 @@ func (m *Model) start(mk jobMaker, live bool) tea.Cmd {
 // onSpec takes the form's new Spec (dropping one delivered after a newer
 // one): every component gets it, the prescription is requested, and live
 // mode schedules a re-run of an edit.
-func (m *Model) onSpec(msg specMsg) tea.Cmd {
-	if msg.rev < m.specRev {
+func (m *Model) onSpec(msg common.SpecMsg) tea.Cmd {
+	if msg.Rev < m.specRev {
 		return nil
 	}
-	m.specRev = msg.rev
-	if u := msg.spec.UserRows(); u != m.userRows {
+	m.specRev = msg.Rev
+	if u := msg.Spec.UserRows(); u != m.userRows {
 		m.userRows = u
-		m.layout() // the privacy panel's room for the user data's facts
+		m.relayout() // the privacy panel's room for the user data's facts
 	}
-	ev, compute := m.presc.Request(msg.spec)
+	ev, compute := m.presc.Request(msg.Spec)
 	cmds := []tea.Cmd{m.broadcast(msg), m.broadcast(ev), compute}
-	if !msg.load {
+	if !msg.Load {
 		cmds = append(cmds, m.scheduleLive())
 	}
 	return tea.Batch(cmds...)
@@ -472,34 +401,44 @@ func (m *Model) onSpec(msg specMsg) tea.Cmd {
 
 // scheduleLive starts live mode's debounce timer for an edit.
 func (m *Model) scheduleLive() tea.Cmd {
-	return m.live.schedule(m.runs, m.family())
+	return m.live.Schedule(m.runs, m.family())
 }
 
 // onLiveTick re-runs when the timer is the latest one's.
-func (m *Model) onLiveTick(msg liveTickMsg) tea.Cmd {
-	if r := m.live.fire(msg, m.runs, m.family()); r != nil {
-		return m.start(r.maker, true)
+func (m *Model) onLiveTick(msg runs.LiveTickMsg) tea.Cmd {
+	if r := m.live.Fire(msg, m.runs, m.family()); r != nil {
+		return m.start(r.Maker, true)
 	}
 	return nil
+}
+
+// setPreset records preset i (−1: none) as the loaded one (the header's
+// label and caption), laying out again when the caption's rows change.
+func (m *Model) setPreset(i int) {
+	rows := m.head.Rows(m.height)
+	m.head.SetPreset(i)
+	if m.head.Rows(m.height) != rows {
+		m.relayout() // the caption takes the body's rows
+	}
 }
 
 // loadPreset puts preset i in the form and, when start is set, starts its
 // action: the run r starts on its screen (the comparison, for a preset
 // that compares), shown.
 func (m *Model) loadPreset(i int, start bool) tea.Cmd {
-	p := Presets[i]
+	p := presets.All[i]
 	specCmd, err := m.form.SetSpec(p.Spec)
 	if err != nil {
-		return m.broadcast(statusMsg{text: "preset " + p.Title + ": " + backend.SpecMessage(err), err: true})
+		return m.broadcast(common.StatusMsg{Text: "preset " + p.Title + ": " + backend.SpecMessage(err), Err: true})
 	}
-	m.form.SetFocus(p.focus)
+	m.form.FocusOn(p.Focus)
 	m.setPreset(i)
 	m.overlay = nil
 	m.back = nil
 	// The runs of the configuration before are forgotten: no screen draws
 	// them against the preset's.
 	cmds := []tea.Cmd{specCmd, m.broadcast(m.runs.Reset())}
-	if start && p.starts() {
+	if start && p.Starts() {
 		cmds = append(cmds, m.presetAction(i))
 	} else {
 		cmds = append(cmds, m.show(0))
@@ -511,16 +450,16 @@ func (m *Model) loadPreset(i int, start bool) tea.Cmd {
 // starts on its screen (the comparison, for a preset that compares),
 // shown.
 func (m *Model) presetAction(i int) tea.Cmd {
-	p := Presets[i]
-	if !p.starts() {
+	p := presets.All[i]
+	if !p.Starts() {
 		return m.show(0)
 	}
 	// The run first, then the screen: shown with its run going, a
 	// screen asks for none.
-	at := m.screenIndex(p.screen)
+	at := m.screenIndex(p.Screen)
 	mk := m.jobOf(at)
-	if p.compare {
-		mk = compareJob
+	if p.Compare {
+		mk = screens.CompareJob
 	}
 	return tea.Batch(m.start(mk, false), m.show(at))
 }
@@ -528,61 +467,56 @@ func (m *Model) presetAction(i int) tea.Cmd {
 // jobOf is what r runs on screen i: the screen's job, or on the chart
 // while a preset with versus solvers is loaded, the form's solver beside
 // them (versusJob).
-func (m *Model) jobOf(i int) jobMaker {
-	if i == 0 && m.presetAt >= 0 && len(Presets[m.presetAt].versus) > 0 {
-		return versusJob(Presets[m.presetAt].versus)
+func (m *Model) jobOf(i int) runs.JobMaker {
+	if at := m.head.Preset(); i == 0 && at >= 0 && len(presets.All[at].Versus) > 0 {
+		return screens.VersusJob(presets.All[at].Versus)
 	}
 	return m.screens[i].screen.Job
 }
 
-// export writes what the screen shows (the screen's exporter), off the UI
+// export writes what the screen shows (the screen's common.Exporter), off the UI
 // loop.
 func (m *Model) export() tea.Cmd {
 	if m.opts.NoExport != "" {
-		return m.broadcast(statusMsg{text: m.opts.NoExport, err: true})
+		return m.broadcast(common.StatusMsg{Text: m.opts.NoExport, Err: true})
 	}
-	ex, ok := m.screens[m.active].screen.(exporter)
+	ex, ok := m.screens[m.active].screen.(common.Exporter)
 	if !ok {
-		return m.broadcast(statusMsg{text: "nothing to export on this screen: esc returns to the chart, e exports its run", err: true})
+		return m.broadcast(common.StatusMsg{Text: "nothing to export on this screen: esc returns to the chart, e exports its run", Err: true})
 	}
 	x, why := ex.Export()
 	if x == nil {
-		return m.broadcast(statusMsg{text: why, err: true})
+		return m.broadcast(common.StatusMsg{Text: why, Err: true})
 	}
-	return tea.Batch(m.broadcast(statusMsg{text: "exporting…"}), runExport(x, m.opts.ExportDir, m.now()))
+	return tea.Batch(m.broadcast(common.StatusMsg{Text: "exporting…"}), common.RunExport(x, m.opts.ExportDir, m.now()))
 }
 
-// Run starts the explorer on the terminal and returns when the user
-// quits. The colours follow NO_COLOR and the terminal's background
-// (asked for at start; COLORFGBG is the first guess).
-func Run(ctx context.Context, opts Options) error {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
-		opts.Plain = true
+// relayout gives every component its size for the terminal and the
+// screen shown (frame.layout).
+func (m *Model) relayout() {
+	if !m.tooSmall() { // (none yet while New builds the components)
+		m.layout(m.screens[m.active].screen)
 	}
-	if !opts.Light {
-		opts.Light = lightFromColorFGBG(os.Getenv("COLORFGBG"))
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // every run and prescription ends with the program
-	m, err := New(ctx, opts)
-	if err != nil {
-		return err
-	}
-	return runProgram(ctx, m)
 }
 
-// lightFromColorFGBG reads COLORFGBG ("fg;bg" or "fg;default;bg", set by
-// some terminals): a background colour 7 or 9–15 is light.
-func lightFromColorFGBG(v string) bool {
-	if v == "" {
-		return false
+// View renders the screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	// The mouse wheel scrolls the panels and the help (cell motion: the
+	// wheel and clicks, no motion events; shift selects text in most
+	// terminals).
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "dpso explorer"
+	return v
+}
+
+// render is the screen's text (none once the user quits).
+func (m *Model) render() string {
+	if m.quitting {
+		return ""
 	}
-	parts := strings.Split(v, ";")
-	switch parts[len(parts)-1] {
-	case "7", "9", "10", "11", "12", "13", "14", "15":
-		return true
-	}
-	return false
+	return m.frame.render(m.screens[m.active].screen, m.overlay)
 }
 
 // newStyles are the styles of the theme for the background: the forced
@@ -604,13 +538,13 @@ func (m *Model) nextTheme() tea.Cmd {
 	cur := m.styles.Theme
 	m.theme, m.themed = style.Themes[(slices.Index(style.Themes, cur)+1)%len(style.Themes)], true
 	m.styles = m.newStyles()
-	m.form.styleInput()
+	m.form.StyleInput()
 	// Every component redraws as for a new background.
 	bg := color.Color(color.Black)
 	if !m.styles.Dark {
 		bg = color.White
 	}
-	return tea.Batch(m.broadcast(tea.BackgroundColorMsg{Color: bg}), m.broadcast(statusMsg{text: "theme: " + m.styles.Theme.String() + " (--theme " + m.styles.Theme.String() + ")"}))
+	return tea.Batch(m.broadcast(tea.BackgroundColorMsg{Color: bg}), m.broadcast(common.StatusMsg{Text: "theme: " + m.styles.Theme.String() + " (--theme " + m.styles.Theme.String() + ")"}))
 }
 
 // wheelLines is how many lines one step of the mouse wheel scrolls.
@@ -636,7 +570,7 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 	for range wheelLines {
 		if m.overlay != nil {
 			if m.overlay == m.help {
-				m.help.key(k)
+				m.help.Key(k)
 			}
 			continue
 		}
@@ -644,4 +578,50 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 		cmds = append(cmds, c)
 	}
 	return tea.Batch(cmds...)
+}
+
+// State is what a state string of the explorer holds: the form's Spec as
+// set and the screen of the right-hand column (its kind is the state
+// string's screen name).
+func (m *Model) State() statestring.State {
+	return statestring.State{Spec: m.form.Spec(), Screen: string(m.screens[m.active].def.Kind)}
+}
+
+// Typing reports whether the explorer takes every key as text (a value
+// being typed in the form, the presets list's filter).
+func (m *Model) Typing() bool {
+	return m.form.Editing() && m.overlay == nil || m.overlay == m.presets && m.presets.Filtering()
+}
+
+// openState puts st's Spec in the form and shows its screen.
+func (m *Model) openState(st statestring.State) tea.Cmd {
+	specCmd, err := m.form.SetSpec(st.Spec)
+	if err != nil {
+		return m.broadcast(common.StatusMsg{Text: "state string: " + backend.SpecMessage(err), Err: true})
+	}
+	m.form.SetFocus(form.Scenario)
+	m.head.Untitle()
+	m.overlay = nil
+	return tea.Batch(specCmd, m.show(m.screenIndex(runs.ScreenKind(st.Screen))), m.broadcast(m.runs.Reset()))
+}
+
+// showState shows the state string of what is shown in place of the
+// reproduce line (until the next key) and in the help, and copies it to
+// the clipboard with OSC 52 where the terminal allows.
+//
+// Served to browsers (Options.Link), y shows and copies the link that
+// opens what is shown in a browser tab instead, the state string in it.
+func (m *Model) showState() tea.Cmd {
+	tok := m.State().String()
+	if m.opts.Link != "" {
+		link := stateLink(m.opts.Link, tok)
+		return tea.Batch(tea.SetClipboard(link), m.broadcast(common.StatusMsg{
+			Text:  "link to this screen (copied where the browser allows; opens it in a browser tab of this server; its state= is the state string dpso explore --state opens): " + link,
+			Repro: link, Label: "link: ",
+		}))
+	}
+	return tea.Batch(tea.SetClipboard(tok), m.broadcast(common.StatusMsg{
+		Text:  "state string (copied where the terminal allows; dpso explore --state opens it): " + tok,
+		Repro: tok,
+	}))
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -21,6 +22,11 @@ import (
 	"dpso/theory"
 	"dpso/tui/backend"
 	"dpso/tui/chart"
+	"dpso/tui/common"
+	"dpso/tui/components/form"
+	"dpso/tui/presets"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 )
 
 // The key messages the tests send are the ones Bubble Tea v2 delivers.
@@ -46,16 +52,18 @@ func TestFormSteps(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
 	f := m.form
 	keys := func(ks ...string) { formKeys(t, m, ks...) }
-	f.SetFocus(fClass)
+	f.SetFocus(form.Class)
 	keys("tab", "tab")
-	if f.Focus() != fK {
+	if f.Focus() != form.K {
 		t.Fatalf("after two tabs the focus is %d, want k", f.Focus())
 	}
 	keys("shift+tab", "down")
-	if f.Focus() != fK {
+	if f.Focus() != form.K {
 		t.Fatalf("shift+tab then ↓: focus %d, want k", f.Focus())
 	}
-	// k: 2 → 2.5 → 3 → 4 → 6 → 8 → 16 → ∞ (example1: L_f finite, k = ∞ allowed).
+	// k: 2 → 2.5 → 3 → 4 → 6 → 8 → 16 → ∞ (example1: L_f finite, k = ∞
+	// allowed), the grid the package doc names.
+	kGrid := []float64{2, 2.5, 3, 4, 6, 8, 16, math.Inf(1)}
 	var ks []float64
 	for range kGrid {
 		ks = append(ks, f.Resolved().Spec.K)
@@ -68,8 +76,8 @@ func TestFormSteps(t *testing.T) {
 		t.Errorf("k after the grid = %v, want ∞", f.Resolved().Spec.K)
 	}
 	keys("right") // past the end of the grid: a note, no change
-	if f.Resolved().Spec.K != math.Inf(1) || !strings.Contains(f.note, "end of the grid") {
-		t.Errorf("k past the grid: %v, note %q", f.Resolved().Spec.K, f.note)
+	if note := strings.Join(strings.Fields(stripANSI(f.View())), " "); f.Resolved().Spec.K != math.Inf(1) || !strings.Contains(note, "k: end of the grid (2 … ∞)") {
+		t.Errorf("k past the grid: %v, form:\n%s", f.Resolved().Spec.K, f.View())
 	}
 	keys("left", "left", "left", "left", "left", "left", "left")
 	if f.Resolved().Spec.K != 2 {
@@ -77,7 +85,7 @@ func TestFormSteps(t *testing.T) {
 	}
 
 	// ε: 1 → 2 → 0.5 (log grid).
-	f.SetFocus(fEps)
+	f.SetFocus(form.Eps)
 	keys("right")
 	if f.Resolved().Spec.Eps != 2 {
 		t.Errorf("ε → %v, want 2", f.Resolved().Spec.Eps)
@@ -95,10 +103,10 @@ func TestFormSteps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pump(t, m, cmd, func() bool { return m.specRev == f.rev && prescReady(m) })
+		pump(t, m, cmd, func() bool { return m.specRev == f.Rev() && prescReady(m) })
 	}
 	setSpec(sp)
-	f.SetFocus(fN)
+	f.SetFocus(form.N)
 	keys("right")
 	if f.Resolved().Spec.N != 2000 {
 		t.Errorf("n = 1024 → %d, want 2000", f.Resolved().Spec.N)
@@ -110,30 +118,30 @@ func TestFormSteps(t *testing.T) {
 	}
 
 	// d is fixed for example1: refused with the Spec's message.
-	f.SetFocus(fD)
+	f.SetFocus(form.D)
 	before := f.Spec()
 	keys("right")
 	field, msg := f.Refusal()
-	if field != fD || !strings.Contains(msg, "example1 is defined with d = 1; it cannot be changed") {
+	if field != form.D || !strings.Contains(msg, "example1 is defined with d = 1; it cannot be changed") {
 		t.Errorf("d refusal on field %d: %q", field, msg)
 	}
 	if f.Spec().D != before.D {
 		t.Errorf("a refused value changed the Spec: d = %d", f.Spec().D)
 	}
-	pump(t, m, nil, func() bool { return strings.Contains(m.status.text, "refused d: example1 is defined with d = 1") })
+	pump(t, m, nil, func() bool { return strings.Contains(m.status.Text, "refused d: example1 is defined with d = 1") })
 	if v := stripANSI(f.View()); !strings.Contains(v, "✗ refused — d: example1 is defined") {
 		t.Errorf("the form does not show the refusal inline:\n%s", v)
 	}
 
 	// trials and seed stop at their lower ends.
-	f.SetFocus(fTrials)
+	f.SetFocus(form.Trials)
 	sp.Trials = 1
 	setSpec(sp)
 	keys("left")
 	if _, msg := f.Refusal(); f.Resolved().Spec.Trials != 1 || !strings.Contains(msg, "trials = 0 is outside [1, 10000]") {
 		t.Errorf("trials below 1: %d, %q", f.Resolved().Spec.Trials, msg)
 	}
-	f.SetFocus(fSeed)
+	f.SetFocus(form.Seed)
 	keys("left")
 	if _, msg := f.Refusal(); f.Resolved().Spec.Seed != 0 || !strings.Contains(msg, "seed") {
 		t.Errorf("seed below 0: %d, %q", f.Resolved().Spec.Seed, msg)
@@ -163,16 +171,16 @@ func TestFormRefusalCursor(t *testing.T) {
 	sp := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 6, K: 2.5, N: 10000, Trials: 2}
 	m := newTestModel(t, &fakeRunner{points: 4}, &sp, 132, 42)
 	f := m.form
-	f.SetFocus(fK)
+	f.SetFocus(form.K)
 	formKeys(t, m, "right") // k = 3: refused (k < ν/2 = 3 needed)
 	if _, msg := f.Refusal(); f.Resolved().Spec.K != 2.5 || !strings.Contains(msg, "k: r̃_k is infinite for linreg-t at ν = 6") {
 		t.Fatalf("k = 3 on ν = 6: k = %v, refusal %q", f.Resolved().Spec.K, msg)
 	}
 	formKeys(t, m, "right") // k = 4: refused too, the cursor moved on
-	if f.cursor != 3 {
-		t.Errorf("cursor after two refusals = %d, want 3 (k = 4)", f.cursor)
-	}
-	formKeys(t, m, "left", "left") // back to k = 3 from the cursor (refused), then k = 2.5: the current value, accepted
+	// Back from the cursor (k = 4): k = 3 (refused), then k = 2.5, the
+	// current value, accepted; a cursor left at k = 3 would step on to
+	// k = 2.
+	formKeys(t, m, "left", "left")
 	if _, msg := f.Refusal(); msg != "" || f.Resolved().Spec.K != 2.5 {
 		t.Errorf("back to k = 2.5: refusal %q, k = %v", msg, f.Resolved().Spec.K)
 	}
@@ -183,13 +191,14 @@ func TestFormRefusalCursor(t *testing.T) {
 func TestScenarioChangeResets(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
 	f := m.form
-	f.SetFocus(fScenario)
+	f.SetFocus(form.Scenario)
 	for i := 0; i < 20 && f.Resolved().Spec.Scenario != scenarios.AbsRegT; i++ {
-		keyUntil(t, m, "right", func() bool { return m.specRev == f.rev })
+		keyUntil(t, m, "right", func() bool { return m.specRev == f.Rev() })
 	}
 	rs := f.Resolved().Spec
 	if rs.Scenario != scenarios.AbsRegT {
-		t.Fatalf("could not step to absreg-t (at %s; refusal %q)", rs.Scenario, f.refused)
+		_, refusal := f.Refusal()
+		t.Fatalf("could not step to absreg-t (at %s; refusal %q)", rs.Scenario, refusal)
 	}
 	// The scenario's own defaults, and its first class with its paper
 	// solver (example1's n = 10⁴ does not stay: a non-smooth class has its
@@ -206,7 +215,7 @@ func TestScenarioChangeResets(t *testing.T) {
 	// The prescription follows (off the UI loop; the real engine's Monte
 	// Carlo constants, slow under the race detector).
 	pump(t, m, nil, func() bool { return prescReady(m) })
-	if got := m.chartScreen().presc.p.Bounds[0].ID; got != theory.NonsmoothConvexLocalized {
+	if got := m.chartScreen().Presc.Prescription.Bounds[0].ID; got != theory.NonsmoothConvexLocalized {
 		t.Errorf("upper bound after the change: %s", got)
 	}
 }
@@ -219,49 +228,49 @@ func TestRunLifecycle(t *testing.T) {
 	m := newTestModel(t, fr, &example1, 132, 42)
 	_, cmd := m.Update(press("r"))
 	r1 := m.run()
-	if r1 == nil || r1.phase != phaseRunning || r1.id != 1 {
+	if r1 == nil || r1.Phase != runs.Running || r1.ID != 1 {
 		t.Fatalf("after r: run %+v", r1)
 	}
 	// Keys are handled while the solver works: the form still moves.
 	m.Update(press("tab"))
-	pump(t, m, cmd, func() bool { return len(meanTrace(r1.traces["acsa"])) >= 3 })
+	pump(t, m, cmd, func() bool { return checkpoints(r1.Traces["acsa"]) >= 3 })
 	if v := stripANSI(m.chartScreen().View()); !strings.Contains(v, "── acsa") || !strings.Contains(v, "run #1") {
 		t.Errorf("chart during the run:\n%s", v)
 	}
 	// A stale message (another run id) changes nothing.
-	before := len(r1.traces["acsa"][0])
-	m.Update(progressMsg{id: 99, batch: []engine.Progress{{Solver: "acsa", Trial: 0, GradEvals: 123456, Excess: 1}}})
-	if len(r1.traces["acsa"][0]) != before {
+	before := len(r1.Traces["acsa"][0])
+	m.Update(runs.ProgressMsg{ID: 99, Batch: []engine.Progress{{Solver: "acsa", Trial: 0, GradEvals: 123456, Excess: 1}}})
+	if len(r1.Traces["acsa"][0]) != before {
 		t.Error("a stale progress message was applied")
 	}
 	// Restart: the old run's context is cancelled, its result dropped.
 	_, cmd2 := m.Update(press("r"))
-	if r1.phase != phaseCancelled || !ctxErr(r1.err) {
-		t.Errorf("old run after restart: phase %d, err %v", r1.phase, r1.err)
+	if r1.Phase != runs.Cancelled || !errors.Is(r1.Err, context.Canceled) {
+		t.Errorf("old run after restart: phase %d, err %v", r1.Phase, r1.Err)
 	}
 	if fr.ctxs[0].Err() == nil {
 		t.Error("the old run's context was not cancelled")
 	}
 	r2 := m.run()
-	if r2.id != 2 {
-		t.Fatalf("new run id %d", r2.id)
+	if r2.ID != 2 {
+		t.Fatalf("new run id %d", r2.ID)
 	}
 	close(fr.hold)
-	pump(t, m, cmd2, func() bool { return r2.phase == phaseDone && r2.drained })
-	if r2.Comparison == nil || r2.trialsDone != 3 {
-		t.Errorf("finished run: cmp %v, trials done %d", r2.Comparison != nil, r2.trialsDone)
+	pump(t, m, cmd2, func() bool { return r2.Phase == runs.Done && r2.Drained })
+	if r2.Comparison == nil || r2.TrialsDone != 3 {
+		t.Errorf("finished run: cmp %v, trials done %d", r2.Comparison != nil, r2.TrialsDone)
 	}
 	if m.run() != r2 {
 		t.Error("the stale run's result replaced the current run")
 	}
 	v := screenText(m)
-	for _, want := range []string{"✓ done acsa", "run #2", "── acsa " + fmtNum(fakeExcess(0, 0, 6)*(1+0.01)) /* mean of trials 0,1,2 */, "ledger check passed"} {
+	for _, want := range []string{"✓ done acsa", "run #2", "── acsa " + common.FmtNum(fakeExcess(0, 0, 6)*(1+0.01)) /* mean of trials 0,1,2 */, "ledger check passed"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("screen after the run lacks %q:\n%s", want, v)
 		}
 	}
 	// A form change after the run: the chart says the run is stale.
-	m.form.SetFocus(fEps)
+	m.form.SetFocus(form.Eps)
 	formKeys(t, m, "right")
 	if v := stripANSI(m.chartScreen().View()); !strings.Contains(v, "parameters changed since: press r") {
 		t.Errorf("the chart does not flag a stale run:\n%s", v)
@@ -276,26 +285,26 @@ func TestPause(t *testing.T) {
 	m := newTestModel(t, fr, &example1, 132, 42)
 	_, cmd := m.Update(press("r"))
 	r := m.run()
-	pump(t, m, cmd, func() bool { return len(r.traces["acsa"][0]) == 2 })
+	pump(t, m, cmd, func() bool { return len(r.Traces["acsa"][0]) == 2 })
 	m.Update(press("space"))
-	if r.phase != phasePaused || !r.gate.Paused() {
-		t.Fatalf("after space: phase %d, gate paused %v", r.phase, r.gate.Paused())
+	if r.Phase != runs.Paused || !r.Gate.Paused() {
+		t.Fatalf("after space: phase %d, gate paused %v", r.Phase, r.Gate.Paused())
 	}
 	if !strings.Contains(screenText(m), "paused") {
 		t.Error("the status bar does not say paused")
 	}
 	// Progress that arrives while paused is held, not drawn.
-	held := progressMsg{id: r.id, batch: []engine.Progress{{Solver: "acsa", Trial: 1, GradEvals: 100, Excess: 0.25}}}
+	held := runs.ProgressMsg{ID: r.ID, Batch: []engine.Progress{{Solver: "acsa", Trial: 1, GradEvals: 100, Excess: 0.25}}}
 	m.Update(held)
-	if len(r.held) != 1 || r.traces["acsa"][1] != nil {
-		t.Errorf("progress while paused: held %d, applied %v", len(r.held), r.traces["acsa"][1])
+	if r.Traces["acsa"][1] != nil {
+		t.Errorf("progress while paused was applied: %v", r.Traces["acsa"][1])
 	}
 	close(fr.hold) // the runner reaches its next checkpoint and blocks on the gate
 	_, cmd = m.Update(press("space"))
-	if r.phase != phaseRunning || r.gate.Paused() || len(r.held) != 0 || r.traces["acsa"][1][100] != 0.25 {
-		t.Fatalf("after resume: phase %d, held %d", r.phase, len(r.held))
+	if r.Phase != runs.Running || r.Gate.Paused() || r.Traces["acsa"][1][100] != 0.25 {
+		t.Fatalf("after resume: phase %d, the held progress applied: %v", r.Phase, r.Traces["acsa"][1])
 	}
-	pump(t, m, cmd, func() bool { return r.phase == phaseDone && r.drained })
+	pump(t, m, cmd, func() bool { return r.Phase == runs.Done && r.Drained })
 	// Quit while paused: cancellation wins over the gate.
 	fr2 := &fakeRunner{points: 8}
 	m2 := newTestModel(t, fr2, &example1, 132, 42)
@@ -321,19 +330,19 @@ func TestPause(t *testing.T) {
 func TestCompareShowsRefusal(t *testing.T) {
 	fr := &fakeRunner{points: 5}
 	m := newTestModel(t, fr, &example1, 132, 42)
-	m.form.SetFocus(fSolver)
+	m.form.SetFocus(form.Solver)
 	formKeys(t, m, "right") // a baseline selected: compare still leads with the paper's solver
 	_, cmd := m.Update(press("c"))
 	r := m.run()
 	if got := strings.Join(r.Names, ","); got != "acsa,nonprivate-schedule,lipschitz-dpsgd,klz-gd,dp-sgd" {
 		t.Errorf("compare runs %s", got)
 	}
-	pump(t, m, cmd, func() bool { return r.phase == phaseDone && r.drained })
+	pump(t, m, cmd, func() bool { return r.Phase == runs.Done && r.Drained })
 	v := stripANSI(m.chartScreen().View())
 	if !strings.Contains(v, "✗ lipschitz-dpsgd refused: "+fakeRefusal) {
 		t.Errorf("the refusal is not in the legend:\n%s", v)
 	}
-	series := m.chartScreen().chart.Series()
+	series := m.chartScreen().Chart.Series()
 	if i := slices.IndexFunc(series, func(s chart.Series) bool { return s.Kind == chart.Run }); i < 0 || series[i].Label != "acsa" {
 		t.Errorf("the first run (drawn on top) is not the paper's acsa: %+v", series)
 	}
@@ -374,41 +383,41 @@ func TestScreensAndOverlays(t *testing.T) {
 	}
 	keyUntil(t, m, "esc", func() bool { return m.overlay == nil })
 	m.Update(press("m"))
-	if v := screenText(m); m.shownKind() != momentsKind || !strings.Contains(v, "∞ (L_f)") || !strings.Contains(v, "2·10²⁰") {
+	if v := screenText(m); m.shownKind() != screens.MomentsKind || !strings.Contains(v, "∞ (L_f)") || !strings.Contains(v, "2·10²⁰") {
 		t.Errorf("moments screen:\n%s", v)
 	}
 	m.Update(press("esc"))
 	if m.active != 0 {
 		t.Error("esc did not return to the chart")
 	}
-	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
-	if v := screenText(m); m.shownKind() != sweepNKind || !strings.Contains(v, "acsa measured −0.50") || !strings.Contains(v, "Sweep: excess risk vs n") {
+	keyUntil(t, m, "s", func() bool { return doneOf(m, screens.SweepNKind) })
+	if v := screenText(m); m.shownKind() != screens.SweepNKind || !strings.Contains(v, "acsa measured −0.50") || !strings.Contains(v, "Sweep: excess risk vs n") {
 		t.Errorf("sweep screen:\n%s", v)
 	}
 	// Presets: p, ↓ ↓, enter loads the third preset and starts its action.
 	m.Update(press("p"))
 	m.Update(press("down"))
 	m.Update(press("down"))
-	want := Presets[2]
-	keyUntil(t, m, "enter", func() bool { return m.preset == want.Title && m.run().id == 2 })
+	want := presets.All[2]
+	keyUntil(t, m, "enter", func() bool { return m.head.Title() == want.Title && m.run().ID == 2 })
 	if m.overlay != nil || m.form.Resolved().Spec.Scenario != want.Spec.Scenario {
-		t.Fatalf("preset not loaded: %q, scenario %s", m.preset, m.form.Resolved().Spec.Scenario)
+		t.Fatalf("preset not loaded: %q, scenario %s", m.head.Title(), m.form.Resolved().Spec.Scenario)
 	}
-	if (m.run().compare) != want.compare {
+	if (m.run().Compare) != want.Compare {
 		t.Errorf("preset %q: run %+v", want.Title, m.run())
 	}
-	pump(t, m, nil, func() bool { return m.run().phase == phaseDone && prescReady(m) })
+	pump(t, m, nil, func() bool { return m.run().Phase == runs.Done && prescReady(m) })
 }
 
 // TestBackgroundAndNoColor: a light background answer rebuilds the styles;
 // plain styles carry no colour at all.
 func TestBackgroundAndNoColor(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	if !m.st.Dark {
+	if !m.Styles.Dark {
 		t.Fatal("default styles are not dark")
 	}
 	m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#ffffff")})
-	if m.st.Dark {
+	if m.Styles.Dark {
 		t.Error("a white background did not switch to the light styles")
 	}
 	if c := colourCode(m.render()); c == "" {
@@ -420,7 +429,7 @@ func TestBackgroundAndNoColor(t *testing.T) {
 	if c := colourCode(mp.render()); c != "" {
 		t.Errorf("plain styles emit the colour code %q", c)
 	}
-	keyUntil(t, mp, "c", func() bool { return settled(mp) && mp.run().phase == phaseDone })
+	keyUntil(t, mp, "c", func() bool { return settled(mp) && mp.run().Phase == runs.Done })
 	if c := colourCode(mp.render()); c != "" {
 		t.Errorf("the plain screen after a comparison emits the colour code %q", c)
 	}
@@ -447,7 +456,7 @@ func TestTooSmall(t *testing.T) {
 			t.Errorf("%q under the size notice returned a command", k)
 		}
 	}
-	if m.run() != nil || m.overlay != nil || m.active != 0 || m.form.Focus() != focus || runKey(m.form.Resolved()) != runKey(sp) || m.form.Editing() || m.live.on == m.opts.Manual {
+	if m.run() != nil || m.overlay != nil || m.active != 0 || m.form.Focus() != focus || runs.RunKey(m.form.Resolved()) != runs.RunKey(sp) || m.form.Editing() || m.live.On == m.opts.Manual {
 		t.Errorf("keys acted under the size notice: run %v, overlay %v, screen %d, focus %d", m.run(), m.overlay, m.active, m.form.Focus())
 	}
 	fr.mu.Lock()
@@ -484,7 +493,7 @@ func checkFits(t *testing.T, s string, w, h int) {
 func TestLayoutFits(t *testing.T) {
 	fr := &fakeRunner{points: 6}
 	m := newTestModel(t, fr, &example1, 132, 42)
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Phase == runs.Done })
 	for _, sz := range [][2]int{{80, 24}, {81, 25}, {99, 29}, {100, 30}, {132, 42}, {160, 48}, {200, 60}, {300, 90}} {
 		m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		for _, k := range []string{"", "m", "t", "m", "?", "pgdown", "?", "p", "esc", "t", "t"} {
@@ -501,14 +510,14 @@ func TestLayoutFits(t *testing.T) {
 func TestExport(t *testing.T) {
 	fr := &fakeRunner{points: 5}
 	m := newTestModel(t, fr, &example1, 132, 42)
-	keyUntil(t, m, "e", func() bool { return m.status.text != "" })
-	if !strings.Contains(m.status.text, "nothing to export yet") {
-		t.Errorf("export before a run: %q", m.status.text)
+	keyUntil(t, m, "e", func() bool { return m.status.Text != "" })
+	if !strings.Contains(m.status.Text, "nothing to export yet") {
+		t.Errorf("export before a run: %q", m.status.Text)
 	}
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Phase == runs.Done })
 	exportAndWait(t, m)
-	if !strings.HasPrefix(m.status.text, "exported dpso-") || !strings.HasSuffix(m.status.text, "-compare.{png,svg,json} in "+filepath.Clean(m.opts.ExportDir)) {
-		t.Fatalf("status after export: %q", m.status.text)
+	if !strings.HasPrefix(m.status.Text, "exported dpso-") || !strings.HasSuffix(m.status.Text, "-compare.{png,svg,json} in "+filepath.Clean(m.opts.ExportDir)) {
+		t.Fatalf("status after export: %q", m.status.Text)
 	}
 	for _, ext := range []string{".png", ".svg", ".json"} {
 		matches, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-compare"+ext))
@@ -529,48 +538,55 @@ func TestExport(t *testing.T) {
 func exportAndWait(t *testing.T, m *Model) {
 	t.Helper()
 	keyUntil(t, m, "e", func() bool {
-		return strings.HasPrefix(m.status.text, "exported") || strings.HasPrefix(m.status.text, "export failed") || strings.HasPrefix(m.status.text, "nothing")
+		return strings.HasPrefix(m.status.Text, "exported") || strings.HasPrefix(m.status.Text, "export failed") || strings.HasPrefix(m.status.Text, "nothing")
 	})
 }
 
-// TestPresets: every preset resolves, the first opens the explorer, and a
+// TestPresets: every preset resolves, focuses a field of the form and
+// shows a screen of the registry; the first opens the explorer, and a
 // preset's focus is set.
 func TestPresets(t *testing.T) {
-	if err := presetSpecsValid(); err != nil {
-		t.Fatal(err)
+	kinds := map[runs.ScreenKind]bool{"": true}
+	for _, d := range screens.Registry {
+		kinds[d.Kind] = true
 	}
-	if len(Presets) < 7 {
-		t.Fatalf("%d presets, want at least 7", len(Presets))
+	for _, p := range presets.All {
+		if _, err := backend.Resolve(p.Spec); err != nil {
+			t.Errorf("preset %q: %v", p.Title, err)
+		}
+		if _, ok := form.FieldOf(p.Focus); !ok {
+			t.Errorf("preset %q focuses %q, no field of the form", p.Title, p.Focus)
+		}
+		if !kinds[p.Screen] {
+			t.Errorf("preset %q shows the screen %q, not one of the registry", p.Title, p.Screen)
+		}
+	}
+	if len(presets.All) < 7 {
+		t.Fatalf("%d presets, want at least 7", len(presets.All))
 	}
 	m, err := New(context.Background(), Options{Runner: &fakeRunner{points: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.preset != Presets[0].Title || m.form.Focus() != Presets[0].focus {
-		t.Errorf("opened on %q focus %d", m.preset, m.form.Focus())
+	if m.head.Title() != presets.All[0].Title || m.form.Focus().Flag() != presets.All[0].Focus {
+		t.Errorf("opened on %q focus %d", m.head.Title(), m.form.Focus())
 	}
 }
 
 // TestPrescriptionCache: coming back to a Spec reuses its prescription
-// without recomputing it; a late answer to an older request is cached but
-// not shown.
+// without recomputing it (a late answer to an older request:
+// TestPrescriberDropsStaleAnswers).
 func TestPrescriptionCache(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	first := m.chartScreen().presc.p
-	m.form.SetFocus(fEps)
+	first := m.chartScreen().Presc.Prescription
+	m.form.SetFocus(form.Eps)
 	formKeys(t, m, "right")
-	if m.chartScreen().presc.p == first {
+	if m.chartScreen().Presc.Prescription == first {
 		t.Fatal("a new ε kept the old prescription")
 	}
 	ev, cmd := m.presc.Request(example1Resolved(t))
-	if pm, ok := ev.(prescriptionMsg); cmd != nil || !ok || pm.p != first {
+	if pm, ok := ev.(runs.PrescriptionMsg); cmd != nil || !ok || pm.Prescription != first {
 		t.Error("the previous Spec's prescription was not reused from the cache")
-	}
-	if out := m.presc.Update(prescDoneMsg{id: m.presc.id - 1, key: "stale", p: first}); out != nil {
-		t.Error("a stale prescription was forwarded")
-	}
-	if _, ok := m.presc.cache.get("stale"); !ok {
-		t.Error("a stale prescription was not cached")
 	}
 }
 
@@ -608,17 +624,17 @@ func colourCode(s string) string {
 func TestReproduceLine(t *testing.T) {
 	sp := spec.Spec{Scenario: scenarios.MeanHard, Class: theory.SmoothSC, N: 10000, Trials: 8}
 	m := newTestModel(t, &fakeRunner{points: 3}, &sp, 132, 42)
-	if got, want := m.status.reproduce(), sp.Command(); got != want || want != "dpso run --scenario mean-hard --trials 8" {
+	if got, want := m.status.Reproduce(), sp.Command(); got != want || want != "dpso run --scenario mean-hard --trials 8" {
 		t.Errorf("run line %q, want %q", got, want)
 	}
-	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
-	if got := m.status.reproduce(); got != "dpso sweep --scenario mean-hard --trials 8 --vary n --from 625 --to 10000 --points 5" {
+	keyUntil(t, m, "s", func() bool { return doneOf(m, screens.SweepNKind) })
+	if got := m.status.Reproduce(); got != "dpso sweep --scenario mean-hard --trials 8 --vary n --from 625 --to 10000 --points 5" {
 		t.Errorf("sweep line %q", got)
 	}
 	m.Update(press("s"))
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().compare && m.run().phase == phaseDone })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Compare && m.run().Phase == runs.Done })
 	// A comparison is one command, dpso run --solvers.
-	if got := m.status.reproduce(); got != "dpso run --scenario mean-hard --trials 8 --solvers clipped-sgd,nonprivate-schedule,lipschitz-dpsgd,klz-gd,dp-sgd" {
+	if got := m.status.Reproduce(); got != "dpso run --scenario mean-hard --trials 8 --solvers clipped-sgd,nonprivate-schedule,lipschitz-dpsgd,klz-gd,dp-sgd" {
 		t.Errorf("comparison line %q", got)
 	}
 }
@@ -647,4 +663,16 @@ func TestRandomKeys(t *testing.T) {
 		}
 	}
 	m.runs.Cancel()
+}
+
+// checkpoints is the number of checkpoints a solver's live traces have
+// reached (gradient evaluations seen in any trial).
+func checkpoints(byTrial map[int]map[int64]float64) int {
+	seen := map[int64]bool{}
+	for _, tr := range byTrial {
+		for g := range tr {
+			seen[g] = true
+		}
+	}
+	return len(seen)
 }

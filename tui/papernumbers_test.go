@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"dpso/tui/components/form"
+	"dpso/tui/presets"
 	"regexp"
 	"testing"
 )
@@ -22,15 +24,15 @@ func TestTextsCiteThePaperAsItsPDFNumbersIt(t *testing.T) {
 			t.Errorf("%s cites %q, a label of the LaTeX source: %s", where, m, s)
 		}
 	}
-	for _, f := range fields {
-		check("field "+f.label+"'s reason", f.why)
+	for id := form.Field(0); id < form.NumFields; id++ {
+		check("field "+id.Label()+"'s reason", id.Why())
 	}
-	for _, p := range Presets {
-		for what, s := range map[string]string{"text": p.text, "caption": p.caption, "next": p.next, "action": p.action} {
+	for _, p := range presets.All {
+		for what, s := range map[string]string{"text": p.Text, "caption": p.Caption, "next": p.Next, "action": p.Action} {
 			check("preset "+p.Title+"'s "+what, s)
 		}
 	}
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	check("the form's assumption row", formRow(m, fAssumption))
+	check("the form's assumption row", formRow(m, form.Assumption))
 	check("the first screen", screenText(m))
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"dpso/tui/presets"
+	"dpso/tui/runs"
 	"strings"
 	"testing"
 
@@ -18,13 +20,12 @@ func TestPresetBurst(t *testing.T) {
 		keys  []string
 		title string
 	}{
-		{[]string{"p", "5", "r"}, Presets[4].Title},
-		{[]string{"p", "down", "enter", "r"}, Presets[1].Title},
-		{[]string{"?", "esc", "r"}, Presets[0].Title},
+		{[]string{"p", "5", "r"}, presets.All[4].Title},
+		{[]string{"p", "down", "enter", "r"}, presets.All[1].Title},
+		{[]string{"?", "esc", "r"}, presets.All[0].Title},
 	} {
 		t.Run(strings.Join(tc.keys, " "), func(t *testing.T) {
 			m := newTestModel(t, &fakeRunner{points: 3}, nil, 132, 42)
-			m.preset = Presets[0].Title
 			var cmds []tea.Cmd
 			for _, k := range tc.keys {
 				_, c := m.Update(press(k))
@@ -34,13 +35,13 @@ func TestPresetBurst(t *testing.T) {
 				t.Errorf("%v: the overlay is still open after the burst", tc.keys)
 			}
 			r := m.run()
-			if r == nil || r.family != m.screens[m.active].def.family() || !r.active() || runKey(r.Spec) != runKey(m.form.Resolved()) || m.preset != tc.title {
-				t.Fatalf("%v: r did not start a run of the loaded preset %q (preset %q, run %+v)", tc.keys, tc.title, m.preset, r)
+			if r == nil || r.Family != m.screens[m.active].def.Family() || !r.Active() || runs.RunKey(r.Spec) != runs.RunKey(m.form.Resolved()) || m.head.Title() != tc.title {
+				t.Fatalf("%v: r did not start a run of the loaded preset %q (preset %q, run %+v)", tc.keys, tc.title, m.head.Title(), r)
 			}
-			id := r.id
+			id := r.ID
 			pump(t, m, tea.Batch(cmds...), func() bool { return settled(m) && prescReady(m) })
-			if m.run().id != id || m.overlay != nil || m.preset != tc.title {
-				t.Errorf("%v: a message of the burst changed what r ran: run #%d (want #%d), preset %q", tc.keys, m.run().id, id, m.preset)
+			if m.run().ID != id || m.overlay != nil || m.head.Title() != tc.title {
+				t.Errorf("%v: a message of the burst changed what r ran: run #%d (want #%d), preset %q", tc.keys, m.run().ID, id, m.head.Title())
 			}
 		})
 	}

@@ -10,6 +10,11 @@ import (
 	"dpso/solvers/oracle"
 	"dpso/theory"
 	"dpso/tui/backend"
+	"dpso/tui/common"
+	"dpso/tui/components/clip"
+	"dpso/tui/components/privacy"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 )
 
 // TestPrivacyPanelOnUserRows: on the user's rows the privacy panel says
@@ -26,11 +31,11 @@ func TestPrivacyPanelOnUserRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := newPrivacyPanel(m.common)
+		p := privacy.New(m.Common)
 		p.SetSize(46, 14)
-		p.Update(specMsg{spec: r})
-		done := &run{job: job{Call: backend.Call{Kind: backend.Compare, Spec: r}, family: chartKind, compare: compare}, phase: phaseDone, Result: backend.Result{Comparison: &engine.Comparison{Reports: []*engine.Report{{Solver: "acsa", Total: total}}}}}
-		p.Update(runEvent{done})
+		p.Update(common.SpecMsg{Spec: r})
+		done := &runs.Run{Job: runs.Job{Call: backend.Call{Kind: backend.Compare, Spec: r}, Family: screens.ChartKind, Compare: compare}, Phase: runs.Done, Result: backend.Result{Comparison: &engine.Comparison{Reports: []*engine.Report{{Solver: "acsa", Total: total}}}}}
+		p.Update(runs.Event{Run: done})
 		return stripANSI(p.View())
 	}
 	rows := spec.Spec{Data: "rows.csv", Rk: 2, Beta: 1, Trials: 3}
@@ -75,8 +80,8 @@ func oneLine(v string) string {
 // ε' filled the tab).
 func TestPrivacyTabAfterComparison(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, nil, 80, 24)
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().compare })
-	keyUntil(t, m, "t", func() bool { return m.side.cur == 1 })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Compare })
+	keyUntil(t, m, "t", func() bool { return m.side.Current() == m.privacy })
 	scr := screenText(m)
 	if !strings.Contains(scr, "of each solver") {
 		t.Fatalf("privacy tab:\n%s", scr)
@@ -104,12 +109,12 @@ func TestPrivacyTabAfterComparison(t *testing.T) {
 // size is on the batch's line.
 func TestClipTabHeadFits(t *testing.T) {
 	m := goldenModel(t, 80, 24)
-	cp := &clipPanel{common: m.common}
+	cp := &clip.Model{Common: m.Common}
 	cp.SetSize(34, 6)
 	var hist [oracle.HistBins]int
 	hist[10] = 40000
-	r := &run{job: job{Call: backend.Call{Names: []string{"acsa"}}}, haveHist: true, histWho: "acsa · trial 7", hist: oracle.BatchStats{Size: 40000, Threshold: 3392, Clipped: 0, Hist: hist}}
-	cp.Update(runEvent{r})
+	r := &runs.Run{Job: runs.Job{Call: backend.Call{Names: []string{"acsa"}}}, HaveHist: true, HistWho: "acsa · trial 7", Hist: oracle.BatchStats{Size: 40000, Threshold: 3392, Clipped: 0, Hist: hist}}
+	cp.Update(runs.Event{Run: r})
 	v := stripANSI(cp.View())
 	if !strings.Contains(v, "C = 3392 · 0.0% clipped") || !strings.Contains(v, "batch of 40k · acsa · trial 7") {
 		t.Errorf("clipping tab:\n%s", v)
@@ -123,17 +128,17 @@ func TestClipTabHeadFits(t *testing.T) {
 // TestExactConversion), dp-sgd's its accountant's, named,
 // the non-private nonprivate-schedule's ∞.
 func TestComparisonPrivacy(t *testing.T) {
-	exact := fmtNum(theory.EpsExact(1, 1e-5)) // μ = ε = 1 GDP
-	if exact != fmtNum(4.3772) {
+	exact := common.FmtNum(theory.EpsExact(1, 1e-5)) // μ = ε = 1 GDP
+	if exact != common.FmtNum(4.3772) {
 		t.Fatalf("exact ε' at ρ = 0.5, δ = 10⁻⁵: %s", exact)
 	}
 	m := goldenModel(t, 132, 42)
 	legend := stripANSI(m.chartScreen().View())
 	for _, want := range []string{
-		"acsa " + fmtNum(fakeMean(0, 3, 6)) + " ε' " + exact,
-		"nonprivate-schedule " + fmtNum(fakeMean(1, 3, 6)) + " not private",
-		"klz-gd " + fmtNum(fakeMean(3, 3, 6)) + " ε' " + exact,
-		"dp-sgd " + fmtNum(fakeMean(4, 3, 6)) + " ε' " + fmtNum(0.9999*4.3772) + " pld",
+		"acsa " + common.FmtNum(fakeMean(0, 3, 6)) + " ε' " + exact,
+		"nonprivate-schedule " + common.FmtNum(fakeMean(1, 3, 6)) + " not private",
+		"klz-gd " + common.FmtNum(fakeMean(3, 3, 6)) + " ε' " + exact,
+		"dp-sgd " + common.FmtNum(fakeMean(4, 3, 6)) + " ε' " + common.FmtNum(0.9999*4.3772) + " pld",
 		"(ε', δ = 10⁻⁵)-DP, pld = dp-sgd's accountant",
 	} {
 		if !strings.Contains(legend, want) {
@@ -143,7 +148,7 @@ func TestComparisonPrivacy(t *testing.T) {
 	// A single run is not tagged: the privacy panel states its budget.
 	s := example1
 	single := newTestModel(t, &fakeRunner{points: 6}, &s, 132, 42)
-	keyUntil(t, single, "r", func() bool { return settled(single) && single.run().phase == phaseDone })
+	keyUntil(t, single, "r", func() bool { return settled(single) && single.run().Phase == runs.Done })
 	if v := stripANSI(single.chartScreen().View()); strings.Contains(v, "ε' ") {
 		t.Errorf("a single run's legend carries privacy tags:\n%s", v)
 	}
@@ -173,7 +178,7 @@ func TestComparisonPrivacy(t *testing.T) {
 func TestPrivacyTabNothingCut(t *testing.T) {
 	first := linregT
 	single := newTestModel(t, &fakeRunner{points: 6}, &first, 80, 24)
-	keyUntil(t, single, "r", func() bool { return settled(single) && single.run().phase == phaseDone })
+	keyUntil(t, single, "r", func() bool { return settled(single) && single.run().Phase == runs.Done })
 	for _, tc := range []struct {
 		name string
 		m    *Model

@@ -9,6 +9,10 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
+	"dpso/tui/common"
+	"dpso/tui/components/form"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 
 	"charm.land/lipgloss/v2"
 )
@@ -23,8 +27,8 @@ func TestRefusedRunIsNotDone(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 4}, &sp, 132, 42)
 	keyUntil(t, m, "r", func() bool { return settled(m) })
 	v := screenText(m)
-	if r := m.run(); r.phase != phaseRefused || r.refusal != "lipschitz-dpsgd refuses: "+fakeRefusal {
-		t.Errorf("a refused run ended in phase %d with %q", r.phase, r.refusal)
+	if r := m.run(); r.Phase != runs.Refused || r.Refusal != "lipschitz-dpsgd refuses: "+fakeRefusal {
+		t.Errorf("a refused run ended in phase %d with %q", r.Phase, r.Refusal)
 	}
 	// The state names the solver; the sentence after it is the reason.
 	if status := strings.Split(v, "\n")[m.height-3]; strings.Contains(v, "✓ done") || !strings.HasPrefix(status, "✗ refused lipschitz-dpsgd") || !strings.Contains(status, "noise calibrated") {
@@ -34,13 +38,13 @@ func TestRefusedRunIsNotDone(t *testing.T) {
 		t.Errorf("the chart's legend does not show the refusal:\n%s", v)
 	}
 	exportAndWait(t, m)
-	if !strings.HasPrefix(m.status.text, "nothing to export: lipschitz-dpsgd refuses") {
-		t.Errorf("export of a refused run: %q", m.status.text)
+	if !strings.HasPrefix(m.status.Text, "nothing to export: lipschitz-dpsgd refuses") {
+		t.Errorf("export of a refused run: %q", m.status.Text)
 	}
-	keyUntil(t, m, "s", func() bool { return settled(m) && m.run().family == sweepNKind })
+	keyUntil(t, m, "s", func() bool { return settled(m) && m.run().Family == screens.SweepNKind })
 	v = screenText(m)
-	if r := m.run(); strings.Contains(v, "✓ done") || !strings.Contains(v, "✗ refused sweep") || r.refusal != "lipschitz-dpsgd refuses: "+fakeRefusal+" (at every n of the sweep)" {
-		t.Errorf("a refused sweep (%q):\n%s", r.refusal, v)
+	if r := m.run(); strings.Contains(v, "✓ done") || !strings.Contains(v, "✗ refused sweep") || r.Refusal != "lipschitz-dpsgd refuses: "+fakeRefusal+" (at every n of the sweep)" {
+		t.Errorf("a refused sweep (%q):\n%s", r.Refusal, v)
 	}
 }
 
@@ -49,12 +53,12 @@ func TestRefusedRunIsNotDone(t *testing.T) {
 func TestRefusalDoesNotOutliveItsKey(t *testing.T) {
 	sp := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 6, K: 2.5, N: 10000, Trials: 2}
 	m := newTestModel(t, &fakeRunner{points: 4}, &sp, 132, 42)
-	m.form.SetFocus(fK)
+	m.form.SetFocus(form.K)
 	formKeys(t, m, "right") // k = 3: refused on ν = 6
 	if v := stripANSI(m.form.View()); !strings.Contains(v, "✗") {
 		t.Fatalf("no refusal to clear:\n%s", v)
 	}
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
 	if v := stripANSI(m.form.View()); strings.Contains(v, "✗") || strings.Contains(v, "refused") {
 		t.Errorf("the refusal outlived the successful run:\n%s", v)
 	}
@@ -68,7 +72,7 @@ func TestRefusalIsOnTheFieldItNames(t *testing.T) {
 	sp := example1
 	sp.Eps = math.Inf(1)
 	m := newTestModel(t, &fakeRunner{points: 3}, &sp, 132, 42)
-	m.form.SetFocus(fOracle)
+	m.form.SetFocus(form.Oracle)
 	for i := 0; i < 10; i++ {
 		formKeys(t, m, "right")
 		if _, msg := m.form.Refusal(); strings.Contains(msg, "eps:") {
@@ -76,7 +80,7 @@ func TestRefusalIsOnTheFieldItNames(t *testing.T) {
 		}
 	}
 	field, msg := m.form.Refusal()
-	if field != fEps || !strings.HasPrefix(msg, "oracle shuffle-") || !strings.Contains(msg, "→ eps: the shuffle oracle") {
+	if field != form.Eps || !strings.HasPrefix(msg, "oracle shuffle-") || !strings.Contains(msg, "→ eps: the shuffle oracle") {
 		t.Errorf("an oracle refused for ε = ∞: ✗ on field %d, message %q", field, msg)
 	}
 	rowOf := func(label string) string {
@@ -96,7 +100,7 @@ func TestRefusalIsOnTheFieldItNames(t *testing.T) {
 	// optimal), so stepping to it refuses nothing.
 	hard := spec.Spec{Scenario: scenarios.AffineHard, Class: theory.NonsmoothConvex, K: 2, N: 10000, Trials: 2}
 	m = newTestModel(t, &fakeRunner{points: 3}, &hard, 132, 42)
-	m.form.SetFocus(fClass)
+	m.form.SetFocus(form.Class)
 	for i := 0; i < len(theory.Classes); i++ {
 		formKeys(t, m, "right")
 		if _, msg := m.form.Refusal(); strings.Contains(msg, "beta:") {
@@ -111,14 +115,14 @@ func TestRefusalIsOnTheFieldItNames(t *testing.T) {
 func TestRefusedRunDrawsStartLine(t *testing.T) {
 	s := spec.Spec{Scenario: "linreg-t", Class: theory.SmoothConvex, Solver: "lipschitz-dpsgd", N: 10000, Trials: 3}
 	m := newTestModel(t, &fakeRunner{points: 4}, &s, 132, 42)
-	p := m.chartScreen().presc.p
+	p := m.chartScreen().Presc.Prescription
 	if p == nil || p.Refused == "" || !(p.W0.Mean > 0) {
 		t.Fatalf("the prescription should refuse and give F(w₀) − F* > 0: %+v", p)
 	}
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseRefused })
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Refused })
 	v := stripANSI(m.chartScreen().View())
-	if !strings.Contains(v, "══ w₀ "+fmtNum(p.W0.Mean)) {
-		t.Errorf("the refused run's chart has no start line w₀ %s:\n%s", fmtNum(p.W0.Mean), v)
+	if !strings.Contains(v, "══ w₀ "+common.FmtNum(p.W0.Mean)) {
+		t.Errorf("the refused run's chart has no start line w₀ %s:\n%s", common.FmtNum(p.W0.Mean), v)
 	}
 	if strings.Contains(v, "certified") {
 		t.Errorf("a refused prescription has no certificate to draw:\n%s", v)
@@ -137,12 +141,12 @@ func TestRefusedValueStatus(t *testing.T) {
 				h = 42
 			}
 			m := newTestModel(t, &fakeRunner{points: 3}, &example1, w, h)
-			keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-			m.form.SetFocus(fK)
+			keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
+			m.form.SetFocus(form.K)
 			for _, k := range []string{"1", "enter"} {
 				keyUntil(t, m, k, func() bool { return true })
 			}
-			pump(t, m, nil, func() bool { return m.status.err })
+			pump(t, m, nil, func() bool { return m.status.Err })
 			line := statusLine(m)
 			if !strings.HasPrefix(line, "✗ refused k: ") {
 				t.Errorf("%d columns: status %q, want the refusal first, \"✗ refused k: …\"", w, line)

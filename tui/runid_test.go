@@ -18,12 +18,12 @@ func TestPresetRunNumbersConsecutive(t *testing.T) {
 			m := newTestModelOpts(t, opts, nil, 80, 24)
 			for i, k := range seq {
 				keyUntil(t, m, "p", func() bool { return m.overlay != nil })
-				keyUntil(t, m, k, func() bool { return settled(m) && m.run().id == i+1 })
+				keyUntil(t, m, k, func() bool { return settled(m) && m.run().ID == i+1 })
 				// Let every message already under way arrive (the spec, the
 				// prescription, a live timer if one was set).
-				pump(t, m, nil, func() bool { return prescReady(m) && m.specRev == m.form.rev })
+				pump(t, m, nil, func() bool { return prescReady(m) && m.specRev == m.form.Rev() })
 			}
-			if id := m.runs.lastID; id != 2 {
+			if id := m.run().ID; id != 2 {
 				t.Errorf("presets %v: %d runs started, want 2", seq, id)
 			}
 		})

@@ -11,7 +11,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/spec"
-	"dpso/internal/state"
+	"dpso/internal/statestring"
+	"dpso/tui/components/form"
+	"dpso/tui/presets"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 )
 
 // TestStateStringRoundTripsEveryPresetAndScreen: on every preset and
@@ -19,19 +23,19 @@ import (
 // (Options.Start and Screen, what `dpso explore --state` passes) with the
 // same form, the same screen and the same reproduce line.
 func TestStateStringRoundTripsEveryPresetAndScreen(t *testing.T) {
-	for i, p := range Presets {
-		for _, sc := range state.Screens {
-			t.Run(p.Title+"/"+string(sc), func(t *testing.T) {
+	for i, p := range presets.All {
+		for _, sc := range ScreenNames() {
+			t.Run(p.Title+"/"+sc, func(t *testing.T) {
 				a, err := New(context.Background(), Options{Runner: &fakeRunner{points: 3}, Preset: i})
 				if err != nil {
 					t.Fatal(err)
 				}
-				a.show(a.screenIndex(screenKind(sc)))
+				a.show(a.screenIndex(runs.ScreenKind(sc)))
 				if got := a.State().Screen; got != sc {
 					t.Fatalf("showing %s shows %s", sc, got)
 				}
 				tok := a.State().String()
-				st, err := state.Parse(tok)
+				st, err := statestring.Parse(tok, ScreenNames())
 				if err != nil {
 					t.Fatalf("Parse(%s): %v", tok, err)
 				}
@@ -42,7 +46,7 @@ func TestStateStringRoundTripsEveryPresetAndScreen(t *testing.T) {
 				if !reflect.DeepEqual(b.State(), a.State()) {
 					t.Fatalf("opened state %#v, copied from %#v", b.State(), a.State())
 				}
-				if ra, rb := a.status.reproduce(), b.status.reproduce(); ra != rb {
+				if ra, rb := a.status.Reproduce(), b.status.Reproduce(); ra != rb {
 					t.Fatalf("reproduce line %q, copied from a screen whose line is %q", rb, ra)
 				}
 			})
@@ -54,7 +58,7 @@ func TestStateStringRoundTripsEveryPresetAndScreen(t *testing.T) {
 // offer accepted) puts the Spec in the form and shows the screen.
 func TestOpenStateShowsItsScreen(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 100, 30)
-	st := state.State{Spec: example1, Screen: state.Clip}
+	st := statestring.State{Spec: example1, Screen: string(screens.ClipKind)}
 	st.Spec.N = 4000
 	_, cmd := m.Update(OpenState(st))
 	pump(t, m, cmd, func() bool { return prescReady(m) })
@@ -76,8 +80,8 @@ func TestYShowsTheStateString(t *testing.T) {
 	if !strings.Contains(screenText(m), "state: "+want) {
 		t.Fatalf("the screen does not show the state string %s:\n%s", want, screenText(m))
 	}
-	if !strings.Contains(m.status.text, want) {
-		t.Fatalf("the status %q does not hold the state string", m.status.text)
+	if !strings.Contains(m.status.Text, want) {
+		t.Fatalf("the status %q does not hold the state string", m.status.Text)
 	}
 	var clip bool
 	var walk func(tea.Cmd)
@@ -138,9 +142,9 @@ func TestLimitRefusesInTheForm(t *testing.T) {
 	if m.form.Spec().Rand != "secure" {
 		t.Fatalf("the form holds rand %q, not what Limit returned", m.form.Spec().Rand)
 	}
-	m.form.SetFocus(fTrials) // the first preset's trials are 8
+	m.form.SetFocus(form.Trials) // the first preset's trials are 8
 	m.Update(press("right"))
-	if at, msg := m.form.Refusal(); at != fTrials || !strings.Contains(msg, "this server caps trials at 8") {
+	if at, msg := m.form.Refusal(); at != form.Trials || !strings.Contains(msg, "this server caps trials at 8") {
 		t.Fatalf("the cap is not stated on the trials field: %q", msg)
 	}
 	if m.form.Spec().Trials > 8 {
@@ -155,24 +159,36 @@ func TestNoExportSaysWhy(t *testing.T) {
 	opts.NoExport = "e exports nothing in an SSH session"
 	m := newTestModelOpts(t, opts, &example1, 132, 42)
 	m.Update(press("e"))
-	if m.status.text != opts.NoExport || !m.status.err {
-		t.Fatalf("status %q (error %v)", m.status.text, m.status.err)
+	if m.status.Text != opts.NoExport || !m.status.Err {
+		t.Fatalf("status %q (error %v)", m.status.Text, m.status.Err)
 	}
 }
 
-// TestEveryScreenHasAStateName: every screen of the registry is a screen
-// a state string can name (its kind is the name), so that y works on it.
-func TestEveryScreenHasAStateName(t *testing.T) {
-	for _, d := range screenRegistry {
-		t.Run(string(d.kind), func(t *testing.T) {
-			if !slices.Contains(state.Screens, state.Screen(d.kind)) {
-				t.Errorf("the screen %q is not among the state strings' screens %v", d.kind, state.Screens)
-			}
-		})
+// TestScreenNamesAreTheRegistry: the names a state string may give are
+// the registry's kinds, in its order, each once; the first is the home
+// screen, the one a state without a screen shows.
+func TestScreenNamesAreTheRegistry(t *testing.T) {
+	names := ScreenNames()
+	if len(names) != len(screens.Registry) {
+		t.Fatalf("%d names for %d screens", len(names), len(screens.Registry))
 	}
-	if len(screenRegistry) != len(state.Screens) {
-		t.Errorf("%d screens, %d state string screens", len(screenRegistry), len(state.Screens))
+	for i, d := range screens.Registry {
+		if names[i] != string(d.Kind) || slices.Index(names, names[i]) != i {
+			t.Errorf("name %d is %q, the screen's kind %q (or a name given twice)", i, names[i], d.Kind)
+		}
 	}
+	if tok := (statestring.State{}).String(); mustParse(t, tok).Screen != names[0] {
+		t.Errorf("a state without a screen opens %q, not the home screen %q", mustParse(t, tok).Screen, names[0])
+	}
+}
+
+func mustParse(t *testing.T, tok string) statestring.State {
+	t.Helper()
+	st, err := statestring.Parse(tok, ScreenNames())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 // TestYShowsTheLinkWhenServedToBrowsers: with Options.Link (dpso serve
@@ -184,8 +200,8 @@ func TestYShowsTheLinkWhenServedToBrowsers(t *testing.T) {
 	m.Update(press("y"))
 	tok := m.State().String()
 	want := "http://127.0.0.1:8080/?state=" + url.QueryEscape(tok) + "&token=class-101"
-	if !strings.Contains(m.status.text, want) {
-		t.Fatalf("the status %q does not hold the link %s", m.status.text, want)
+	if !strings.Contains(m.status.Text, want) {
+		t.Fatalf("the status %q does not hold the link %s", m.status.Text, want)
 	}
 	if !strings.Contains(screenText(m), "link: http://127.0.0.1:8080/?state=") {
 		t.Fatalf("the screen does not show the link:\n%s", screenText(m))
@@ -194,7 +210,7 @@ func TestYShowsTheLinkWhenServedToBrowsers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := state.Parse(u.Query().Get("state"))
+	st, err := statestring.Parse(u.Query().Get("state"), ScreenNames())
 	if err != nil || !reflect.DeepEqual(st, m.State()) {
 		t.Fatalf("the link's state %#v (%v), want %#v", st, err, m.State())
 	}

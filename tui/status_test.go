@@ -1,6 +1,10 @@
 package tui
 
 import (
+	"dpso/tui/common"
+	"dpso/tui/components/form"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 	"fmt"
 	"strings"
 	"testing"
@@ -22,10 +26,10 @@ func statusLine(m *Model) string {
 // (whose r runs on the chart) the chart's run.
 func TestStatusDescribesTheShownRun(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 5}, &example1, 132, 42)
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().compare && m.run().phase == phaseDone })
-	cmpID := m.run().id
-	keyUntil(t, m, "s", func() bool { return doneOf(m, sweepNKind) })
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Compare && m.run().Phase == runs.Done })
+	cmpID := m.run().ID
+	keyUntil(t, m, "s", func() bool { return doneOf(m, screens.SweepNKind) })
 	if got := statusLine(m); !strings.HasPrefix(got, "✓ done sweep") {
 		t.Errorf("on the sweep screen after its sweep: %q", got)
 	}
@@ -43,19 +47,19 @@ func TestStatusDescribesTheShownRun(t *testing.T) {
 		if !strings.HasPrefix(got, step.want) || !strings.Contains(got, "run #"+itoa(step.id)) {
 			t.Errorf("after %s (screen %d): status %q, want %q of run #%d", step.key, m.active, got, step.want, step.id)
 		}
-		if r := m.privacy.runs.shown(); r == nil || r.id != step.id {
+		if r := m.privacy.Runs.Shown(); r == nil || r.ID != step.id {
 			t.Errorf("after %s: the privacy panel does not describe run #%d", step.key, step.id)
 		}
 	}
 	// The help repeats the outcome of the run on screen: on the chart the
 	// comparison's (solvers above w₀), not the sweep's (none).
 	keyUntil(t, m, "s", func() bool { return m.active == 0 })
-	msgs := m.help.messages()
-	if len(msgs) == 0 || !strings.HasPrefix(msgs[0].text, "run #"+itoa(cmpID)+": ") {
+	msgs := m.help.Messages()
+	if len(msgs) == 0 || !strings.HasPrefix(msgs[0].Text, "run #"+itoa(cmpID)+": ") {
 		t.Errorf("the help's outcome on the chart: %+v", msgs)
 	}
 	// A clipping sweep, then the chart: the chart's comparison again.
-	keyUntil(t, m, "x", func() bool { return doneOf(m, clipKind) })
+	keyUntil(t, m, "x", func() bool { return doneOf(m, screens.ClipKind) })
 	if got := statusLine(m); !strings.HasPrefix(got, "✓ done clipping sweep") {
 		t.Errorf("on the clipping screen: %q", got)
 	}
@@ -73,9 +77,9 @@ func TestStatusCutsAtWords(t *testing.T) {
 	s := example1
 	s.Solver = "lipschitz-dpsgd"
 	m := newTestModel(t, &fakeRunner{points: 3}, &s, 80, 24)
-	m.form.SetFocus(fSolver)
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseRefused })
-	full := m.run().refusal
+	m.form.SetFocus(form.Solver)
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Refused })
+	full := m.run().Refusal
 	line := strings.Split(screenText(m), "\n")[m.height-3]
 	if lipgloss.Width(line) > 80 || !strings.HasPrefix(line, "✗ refused lipschitz-dpsgd") {
 		t.Fatalf("state line %q", line)
@@ -95,7 +99,7 @@ func TestStatusCutsAtWords(t *testing.T) {
 	row := ""
 	for _, l := range strings.Split(screenText(m), "\n") {
 		if strings.Contains(l, "‹ lipschitz-dpsgd ›") {
-			row = string([]rune(l)[:m.form.w])
+			row = string([]rune(l)[:leftWidth(m.width)])
 		}
 	}
 	if row == "" || strings.Contains(row, "…") {
@@ -121,8 +125,8 @@ func TestAboveStartShortForm(t *testing.T) {
 			opts := testOpts(t, &fakeRunner{points: tc.points}, 2*time.Second) // every run takes over 1 s
 			opts.Manual = false
 			m := newTestModelOpts(t, opts, &first, 80, 24)
-			keyUntil(t, m, "c", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().compare })
-			names, _, _ := strings.Cut(outcomeOf(m.run()).text, " above w₀")
+			keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Phase == runs.Done && m.run().Compare })
+			names, _, _ := strings.Cut(common.OutcomeOf(m.run()).Text, " above w₀")
 			who := strings.Split(names, ", ")
 			if len(who) != tc.above {
 				t.Fatalf("points %d: %v above w₀, want %d solvers", tc.points, who, tc.above)

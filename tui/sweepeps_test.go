@@ -12,6 +12,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
+	"dpso/tui/screens"
 )
 
 // epsSweepSpec is a Spec whose ε sweep runs in about a second on the real
@@ -27,12 +28,12 @@ var epsSweepSpec = spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothCo
 func TestSweepEpsIsTheCLISweep(t *testing.T) {
 	s := epsSweepSpec
 	m := newEngineModel(t, &s, 132, 42)
-	keyUntil(t, m, "v", func() bool { return doneOf(m, sweepEpsKind) || settled(m) })
-	if m.shownKind() != sweepEpsKind || !doneOf(m, sweepEpsKind) {
+	keyUntil(t, m, "v", func() bool { return doneOf(m, screens.SweepEpsKind) || settled(m) })
+	if m.shownKind() != screens.SweepEpsKind || !doneOf(m, screens.SweepEpsKind) {
 		t.Fatalf("v: screen %s, run %+v", m.shownKind(), m.run())
 	}
 	const line = "dpso sweep --scenario linreg-t --n 20000 --trials 3 --vary eps --from 0.1 --to 10 --points 5"
-	if got := m.status.reproduce(); got != line {
+	if got := m.status.Reproduce(); got != line {
 		t.Errorf("reproduce line %q, want %q", got, line)
 	}
 	v := screenText(m)
@@ -44,7 +45,7 @@ func TestSweepEpsIsTheCLISweep(t *testing.T) {
 
 	// The privacy panel holds the ledger to the budget of the point it
 	// comes from, not to the form's ε.
-	spent, budget, _, point, _, ok := m.privacy.spent()
+	spent, budget, _, point, _, ok := m.privacy.Spent()
 	if !ok || !strings.HasPrefix(point, "ε = ") || !(spent.Rho <= budget.Rho) || budget.Rho == m.form.Resolved().Privacy.Rho && point != "ε = 1" {
 		t.Errorf("privacy panel: spent ρ %g of %g at %q", spent.Rho, budget.Rho, point)
 	}
@@ -85,44 +86,21 @@ func TestSweepEpsAtInfinity(t *testing.T) {
 	fr := &fakeRunner{points: 3}
 	s := spec.Spec{Scenario: scenarios.Example1, Eps: math.Inf(1), Trials: 2}
 	m := newTestModel(t, fr, &s, 132, 42)
-	keyUntil(t, m, "v", func() bool { return m.shownKind() == sweepEpsKind })
+	keyUntil(t, m, "v", func() bool { return m.shownKind() == screens.SweepEpsKind })
 	const why = "ε = ∞: there is no privacy budget to sweep"
 	if v := screenText(m); !strings.Contains(v, why) || m.run() != nil || fr.sweeps != 0 {
 		t.Errorf("v at ε = ∞: run %+v, %d sweeps, screen:\n%s", m.run(), fr.sweeps, v)
 	}
-	keyUntil(t, m, "r", func() bool { return m.status.text != "" })
-	if !m.status.err || !strings.HasPrefix(m.status.text, why) || m.run() != nil {
-		t.Errorf("r at ε = ∞: status %q (error %v), run %+v", m.status.text, m.status.err, m.run())
+	keyUntil(t, m, "r", func() bool { return m.status.Text != "" })
+	if !m.status.Err || !strings.HasPrefix(m.status.Text, why) || m.run() != nil {
+		t.Errorf("r at ε = ∞: status %q (error %v), run %+v", m.status.Text, m.status.Err, m.run())
 	}
-	keyUntil(t, m, "e", func() bool { return m.status.text != "" })
-	if !strings.HasPrefix(m.status.text, "nothing to export: "+why) {
-		t.Errorf("e at ε = ∞: status %q", m.status.text)
+	keyUntil(t, m, "e", func() bool { return m.status.Text != "" })
+	if !strings.HasPrefix(m.status.Text, "nothing to export: "+why) {
+		t.Errorf("e at ε = ∞: status %q", m.status.Text)
 	}
-	if got, want := m.status.reproduce(), m.form.Spec().Command(); got != want {
+	if got, want := m.status.Reproduce(), m.form.Spec().Command(); got != want {
 		t.Errorf("reproduce line %q, want the form's run %q", got, want)
-	}
-}
-
-// TestSweepEpsGrid: the grid is two decades around the form's ε, moved
-// inside ε's range [spec.MinEps, spec.MaxEps] at its ends.
-func TestSweepEpsGrid(t *testing.T) {
-	small := 0.02 // its grid's ends as float64 arithmetic gives them
-	for _, c := range []struct {
-		name          string
-		eps, from, to float64
-	}{
-		{"the default ε", 1, 0.1, 10},
-		{"a small ε", small, small / 10, small * 10},
-		{"near the largest ε", spec.MaxEps / 2, spec.MaxEps / 100, spec.MaxEps},
-		{"near the smallest ε", spec.MinEps * 2, spec.MinEps, spec.MinEps * 100},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			res := spec.Resolved{Spec: spec.Spec{Eps: c.eps}}
-			sw, why := sweepEpsAxis.grid(res)
-			if why != "" || sw.Param != spec.SweepEps || sw.From != c.from || sw.To != c.to || sw.Points != 5 {
-				t.Errorf("ε = %g: grid %+v (%q), want %g … %g, 5 points", c.eps, sw, why, c.from, c.to)
-			}
-		})
 	}
 }
 
@@ -135,7 +113,7 @@ func TestGoldenSweepEps(t *testing.T) {
 		s := epsSweepSpec
 		s.Workers = 1
 		m := newEngineModel(t, &s, sz[0], sz[1])
-		keyUntil(t, m, "v", func() bool { return doneOf(m, sweepEpsKind) })
+		keyUntil(t, m, "v", func() bool { return doneOf(m, screens.SweepEpsKind) })
 		golden(t, "screen-sweep-eps-"+itoa(sz[0])+"x"+itoa(sz[1]), m.render())
 	}
 }

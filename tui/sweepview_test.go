@@ -1,83 +1,18 @@
 package tui
 
 import (
-	"dpso/internal/engine"
-	"dpso/internal/spec"
-	"dpso/scenarios"
-	"dpso/theory"
-	"dpso/tui/backend"
-	"dpso/tui/style"
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// TestPartialSweepPoints: a running sweep's points are the means of the
-// trials finished so far, in trial order.
-func TestPartialSweepPoints(t *testing.T) {
-	r := &run{job: job{Call: backend.Call{Kind: backend.Sweep, Names: []string{"acsa"}, SweepSpec: engine.SweepSpec{Param: spec.SweepN, From: 100, To: 400, Points: 3}, Spec: spec.Resolved{Spec: spec.Spec{Trials: 3}}}}, finals: map[[3]int]float64{{0, 0, 0}: 1, {0, 2, 0}: 3, {0, 1, 2}: 5}}
-	xs, ms, ns := r.partialMeans(0)
-	if len(xs) != 3 || ms[0] != 2 || ns[0] != 2 || ns[1] != 0 || ms[2] != 5 || ns[2] != 1 {
-		t.Errorf("partialMeans: %v %v %v", xs, ms, ns)
-	}
-}
-
-// TestSweepScreensOfDAndK: d and k are sweepable from the explorer, each
-// with its grid inside what the Spec allows (k up to the largest order
-// whose moments the data have), or with why there is none.
-func TestSweepScreensOfDAndK(t *testing.T) {
-	lt := mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, Tail: 10})
-	sw, why := sweepKAxis.grid(lt)
-	if why != "" || sw.From != 2 || sw.To != 4 {
-		t.Errorf("k sweep on linreg-t, ν = 10: %+v %q, want 2 … 4 (r̃_k exists for k < 5)", sw, why)
-	}
-	sw, why = sweepDAxis.grid(lt)
-	if why != "" || sw.From != 1 || sw.To != 40 {
-		t.Errorf("d sweep on linreg-t, d = 10: %+v %q, want 1 … 40", sw, why)
-	}
-	if _, why := sweepDAxis.grid(mustResolve(t, example1)); !strings.Contains(why, "fixed dimension") {
-		t.Errorf("d sweep on example1: %q", why)
-	}
+// TestSweepKeys: d and o show the sweeps of d and k.
+func TestSweepKeys(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
 	for _, k := range []string{"d", "o"} {
 		keyUntil(t, m, k, func() bool { return true })
 		if !strings.Contains(strconv.Quote(string(m.shownKind())), "sweep-") {
 			t.Errorf("%s shows %s", k, m.shownKind())
 		}
-	}
-}
-
-// TestSlopesNotesWrap: a bound's rate note is wrapped in full when the
-// panel has the rows (mean-hard's sweep cut it at "lf from 4.239…",
-// before the explanation, over three empty rows); on a panel too short
-// for every note wrapped, each note keeps one line and the closing
-// sentence stays.
-func TestSlopesNotesWrap(t *testing.T) {
-	st := style.New(true, true)
-	note := "local rate withheld: the scenario's constants change with n here (lf from 4.239 to 16.96), so the analytic rate at fixed constants is not the slope along this sweep; the fitted slope is that of the bound's values along this grid"
-	rep := &engine.SweepReport{
-		Solvers: []string{"clipped-sgd"},
-		Slopes:  []engine.Slope{{Solver: "clipped-sgd", Slope: -1, Lo: -1.02, Hi: -0.98, Points: 5}},
-		Bounds:  []engine.BoundSlope{{ID: "lipschitz", Kind: theory.Prior, Slope: -0.03, RateNote: note}},
-		Points:  []engine.SweepPoint{{Value: 625}, {Value: 10000}},
-	}
-	for _, tc := range []struct {
-		w, h int
-		full bool
-	}{{84, 16, true}, {84, 6, false}} {
-		t.Run(fmt.Sprintf("%dx%d", tc.w, tc.h), func(t *testing.T) {
-			p := &slopesPanel{sweepPanel: sweepPanel{common: common{st: &st}}, axis: &sweepNAxis}
-			p.SetSize(tc.w, tc.h)
-			p.set(rep, "")
-			v := style.StripANSI(p.View())
-			flat := strings.Join(strings.Fields(v), " ")
-			if got := strings.Contains(flat, note); got != tc.full {
-				t.Errorf("%d×%d: the whole note shown = %v, want %v:\n%s", tc.w, tc.h, got, tc.full, v)
-			}
-			if !strings.Contains(flat, "compare slopes") && tc.h > 4 {
-				t.Errorf("%d×%d: the closing sentence is missing:\n%s", tc.w, tc.h, v)
-			}
-		})
 	}
 }

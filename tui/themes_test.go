@@ -19,8 +19,8 @@ func TestThemes(t *testing.T) {
 	want := []style.Theme{style.Light, style.HighContrast, style.Dark}
 	for _, th := range want {
 		keyUntil(t, m, "T", func() bool { return true })
-		if m.styles.Theme != th || !strings.Contains(m.status.text, "theme: "+th.String()) {
-			t.Errorf("T: theme %v, status %q; want %v", m.styles.Theme, m.status.text, th)
+		if m.styles.Theme != th || !strings.Contains(m.status.Text, "theme: "+th.String()) {
+			t.Errorf("T: theme %v, status %q; want %v", m.styles.Theme, m.status.Text, th)
 		}
 	}
 	m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#ffffff")})

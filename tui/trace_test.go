@@ -2,6 +2,8 @@ package tui
 
 import (
 	"dpso/tui/chart"
+	"dpso/tui/components/form"
+	"dpso/tui/runs"
 	"strings"
 	"testing"
 )
@@ -10,12 +12,12 @@ import (
 // trace of the one before, named by what changed.
 func TestPreviousRunTrace(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone })
-	m.form.SetFocus(fEps)
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
+	m.form.SetFocus(form.Eps)
 	formKeys(t, m, "right")
-	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().phase == phaseDone && m.run().id == 2 })
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done && m.run().ID == 2 })
 	var trace *chart.Series
-	for _, s := range m.chartScreen().chart.Series() {
+	for _, s := range m.chartScreen().Chart.Series() {
 		if s.Kind == chart.Trace {
 			trace = &s
 		}

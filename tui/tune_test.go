@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -12,10 +11,10 @@ import (
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/solvers/ledger"
 	"dpso/theory"
-	"dpso/tui/backend"
-	"dpso/tui/style"
+	"dpso/tui/common"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
 )
 
 // tuneSpec is the configuration of `dpso tune
@@ -34,12 +33,12 @@ var tuneSpec = spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, N:
 func TestTuneIsTheCLITune(t *testing.T) {
 	s := tuneSpec
 	m := newEngineModel(t, &s, 132, 42)
-	keyUntil(t, m, "g", func() bool { return doneOf(m, tuneKind) || settled(m) })
-	if m.shownKind() != tuneKind || !doneOf(m, tuneKind) {
+	keyUntil(t, m, "g", func() bool { return doneOf(m, screens.TuneKind) || settled(m) })
+	if m.shownKind() != screens.TuneKind || !doneOf(m, screens.TuneKind) {
 		t.Fatalf("g: screen %s, run %+v", m.shownKind(), m.run())
 	}
 	const line = "dpso tune --scenario linreg-t --class smooth-sc" // n = 10⁴ and ε = 1 are the defaults
-	if got := m.status.reproduce(); got != line {
+	if got := m.status.Reproduce(); got != line {
 		t.Errorf("reproduce line %q, want %q", got, line)
 	}
 
@@ -68,13 +67,13 @@ func TestTuneIsTheCLITune(t *testing.T) {
 	for _, want := range []string{
 		"✓ done tuning",
 		"prescribed", "tuned", "oracle-tuned",
-		estText(ts.Prescribed.Excess), estText(ts.Tuned.Excess), estText(ts.Oracle.Excess),
+		screens.EstText(ts.Prescribed.Excess), screens.EstText(ts.Tuned.Excess), screens.EstText(ts.Oracle.Excess),
 		"the theorem's constants",
-		"private, tuning included: the whole search is (" + fmtNum(pv.Eps) + ", " + fmtNum(pv.Target.Delta) + ")-DP",
-		"one candidate: ρ_Q = " + fmtNum(pv.CandidateRho) + ", ε' = " + fmtNum(pv.CandidateEps) + " alone",
-		"tuning overhead: + ε' = " + fmtNum(pv.Overhead) + " (the choice among K",
+		"private, tuning included: the whole search is (" + common.FmtNum(pv.Eps) + ", " + common.FmtNum(pv.Target.Delta) + ")-DP",
+		"one candidate: ρ_Q = " + common.FmtNum(pv.CandidateRho) + ", ε' = " + common.FmtNum(pv.CandidateEps) + " alone",
+		"tuning overhead: + ε' = " + common.FmtNum(pv.Overhead) + " (the choice among K",
 		"NOT private, not attainable",
-		"w₀ " + fmtNum(rep.W0.Mean),
+		"w₀ " + common.FmtNum(rep.W0.Mean),
 		"The search: candidates and scores",
 		"Released: each trial's chosen candidate",
 	} {
@@ -84,12 +83,12 @@ func TestTuneIsTheCLITune(t *testing.T) {
 	}
 	// The panel (it scrolls): trial 0's candidates with their scores,
 	// labelled as the non-private diagnostics they are.
-	panel := stripANSI(strings.Join(m.screens[m.active].screen.(*tuneScreen).panel.lines(), " "))
+	panel := stripANSI(strings.Join(searchPanel(m).Lines(), " "))
 	tr := ts.Tuned.Trials[0]
 	for _, want := range []string{
 		"Trial 0's search: NOT private (diagnostics)",
 		"K = " + itoa(tr.K) + " candidates drawn",
-		fmtNum(tr.Scores[tr.Chosen]) + " · " + fmtNum(ts.Oracle.Points[tr.Tried[tr.Chosen]].Mean) + " ◀ released",
+		common.FmtNum(tr.Scores[tr.Chosen]) + " · " + common.FmtNum(ts.Oracle.Points[tr.Tried[tr.Chosen]].Mean) + " ◀ released",
 		"K and the other scores are not covered by its guarantee",
 		"The accounting",
 	} {
@@ -103,7 +102,7 @@ func TestTuneIsTheCLITune(t *testing.T) {
 		t.Errorf("tuned %g vs prescribed %g (%g×) at ε' = %g of %g", ts.Tuned.Excess.Mean, ts.Prescribed.Excess.Mean, f, pv.Eps, pv.Target.EpsDelta)
 	}
 	// The privacy panel states the search as a whole.
-	if !strings.Contains(v, "search ") || !strings.Contains(v, "ε' "+fmtNum(pv.Eps)+" of "+fmtNum(pv.Target.EpsDelta)) {
+	if !strings.Contains(v, "search ") || !strings.Contains(v, "ε' "+common.FmtNum(pv.Eps)+" of "+common.FmtNum(pv.Target.EpsDelta)) {
 		t.Errorf("the privacy panel does not state the search's ε':\n%s", v)
 	}
 
@@ -119,12 +118,15 @@ func TestTuneLeavingCancels(t *testing.T) {
 	defer close(fr.hold)
 	s := tuneSpec
 	m := newTestModel(t, fr, &s, 132, 42)
-	keyUntil(t, m, "g", func() bool { r := m.run(); return r != nil && r.family == tuneKind && r.active() && fr.calls() == 1 })
+	keyUntil(t, m, "g", func() bool {
+		r := m.run()
+		return r != nil && r.Family == screens.TuneKind && r.Active() && fr.calls() == 1
+	})
 	search := m.run()
 	ctx := fr.lastCtx()
 	keyUntil(t, m, "esc", func() bool { return m.active == 0 })
-	if search.phase != phaseCancelled {
-		t.Errorf("esc left the search %v", search.phase)
+	if search.Phase != runs.Cancelled {
+		t.Errorf("esc left the search %v", search.Phase)
 	}
 	select {
 	case <-ctx.Done():
@@ -137,7 +139,10 @@ func TestTuneLeavingCancels(t *testing.T) {
 
 	// Back on the tuning screen, a new search starts; Ctrl-C quits and
 	// cancels it.
-	keyUntil(t, m, "g", func() bool { r := m.run(); return r != nil && r.family == tuneKind && r.active() && fr.calls() == 2 })
+	keyUntil(t, m, "g", func() bool {
+		r := m.run()
+		return r != nil && r.Family == screens.TuneKind && r.Active() && fr.calls() == 2
+	})
 	ctx = fr.lastCtx()
 	m.Update(press("ctrl+c"))
 	select {
@@ -178,17 +183,17 @@ func TestTuneRefusesWithoutABudget(t *testing.T) {
 			s := tuneSpec
 			c.edit(&s)
 			m := newTestModel(t, fr, &s, 132, 42)
-			keyUntil(t, m, "g", func() bool { return m.shownKind() == tuneKind })
+			keyUntil(t, m, "g", func() bool { return m.shownKind() == screens.TuneKind })
 			if v := screenText(m); !strings.Contains(v, c.why) || m.run() != nil || fr.tunes != 0 {
 				t.Errorf("g: run %+v, %d searches, screen:\n%s", m.run(), fr.tunes, v)
 			}
-			keyUntil(t, m, "r", func() bool { return m.status.text != "" })
-			if !m.status.err || !strings.Contains(m.status.text, c.why) || m.run() != nil {
-				t.Errorf("r: status %q (error %v), run %+v", m.status.text, m.status.err, m.run())
+			keyUntil(t, m, "r", func() bool { return m.status.Text != "" })
+			if !m.status.Err || !strings.Contains(m.status.Text, c.why) || m.run() != nil {
+				t.Errorf("r: status %q (error %v), run %+v", m.status.Text, m.status.Err, m.run())
 			}
-			keyUntil(t, m, "e", func() bool { return m.status.text != "" })
-			if !strings.HasPrefix(m.status.text, "nothing to export: ") {
-				t.Errorf("e: status %q", m.status.text)
+			keyUntil(t, m, "e", func() bool { return m.status.Text != "" })
+			if !strings.HasPrefix(m.status.Text, "nothing to export: ") {
+				t.Errorf("e: status %q", m.status.Text)
 			}
 		})
 	}
@@ -202,7 +207,7 @@ func TestGoldenTune(t *testing.T) {
 		s := tuneSpec
 		s.Workers = 1
 		m := newEngineModel(t, &s, sz[0], sz[1])
-		keyUntil(t, m, "g", func() bool { return doneOf(m, tuneKind) })
+		keyUntil(t, m, "g", func() bool { return doneOf(m, screens.TuneKind) })
 		golden(t, "screen-tune-"+itoa(sz[0])+"x"+itoa(sz[1]), m.render())
 		if sz[0] == 80 {
 			// The compact layout's second side tab: the search's privacy.
@@ -212,51 +217,8 @@ func TestGoldenTune(t *testing.T) {
 	}
 }
 
-// TestTuneOnUserRowsComposes: on the user's rows the search runs without
-// the references (dpso tune's default there), the screen says why they
-// are absent and what the searches spent together, and the session's
-// ledger composes the search with the other releases of the same file:
-// the searches' (ε', δ) added to a run's ρ by basic composition.
-func TestTuneOnUserRowsComposes(t *testing.T) {
-	s := spec.Spec{Data: "../examples/linreg-t-d3.csv", Constants: "private", Holdout: 0.2, Rand: "seeded", Trials: 2}
-	res := mustResolve(t, s)
-	tj, why := tuneJob(res)
-	if why != "" || tj.TuneSpec.References {
-		t.Fatalf("the search on user rows: %q, references %v", why, tj.TuneSpec.References)
-	}
-	rep, err := engine.Tune(context.Background(), res, tj.TuneSpec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := style.New(true, true)
-	var lines []string
-	for _, sec := range tuneSections(&st, rep, 84, false) {
-		lines = append(lines, sec.lines...)
-	}
-	text := stripANSI(strings.Join(lines, " "))
-	for _, want := range []string{
-		"excess risk on your rows (log axis): a non-private diagnostic",
-		"your rows: 2 searches (trials) read them: ε' = " + fmtNum(rep.Total.Eps),
-		"held-out loss " + estText(rep.Solvers[0].Tuned.Holdout),
-		"prescribed and oracle-tuned read your rows too",
-		"ρ₀ = " + fmtNum(res.ConstantsRho()) + ")",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the tuning screen on user rows lacks %q:\n%s", want, text)
-		}
-	}
-	if strings.Contains(text, "oracle-tuned  C") || strings.Contains(text, "prescribed  C") {
-		t.Errorf("a reference is shown although none ran:\n%s", text)
-	}
-
-	// The session: a run's ρ = ½ on the same file, then the search.
-	var l sessionLedger
-	l.add(&run{job: job{Call: backend.Call{Spec: res}}, id: 1, phase: phaseDone, Result: backend.Result{Comparison: &engine.Comparison{Reports: []*engine.Report{{Total: engine.PrivacyTotal{
-		UserRows: true, Composition: spec.Composition{Releases: 1}, Spent: ledger.Cost{Rho: 0.5}, ConvDelta: 1e-5}}}}}})
-	tj.Spec = res
-	l.add(&run{id: 2, phase: phaseDone, job: tj, Result: backend.Result{Tune: rep}})
-	want := fmt.Sprintf("this session: 2 calls made 3 releases of your rows: ρ = 0.5 zCDP plus (ε, δ) = (%s, %s) in all", fmtNum(rep.Total.Eps), fmtNum(rep.Total.Delta))
-	if got := l.line(res.Spec.Data); !strings.HasPrefix(got, want) {
-		t.Errorf("session line %q, want it to start %q", got, want)
-	}
+// searchPanel is the tuning screen's panel (the screen shown).
+func searchPanel(m *Model) *screens.TunePanel {
+	_, p := m.screens[m.active].screen.Panel()
+	return p.(*screens.TunePanel)
 }

@@ -9,6 +9,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/theory"
+	"dpso/tui/components/form"
 )
 
 // userDataSpec is a Spec on a small CSV file of user data (200 rows, two
@@ -43,12 +44,12 @@ func TestUserDataNamed(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := newTestModel(t, &fakeRunner{points: 4}, &sp, size[0], size[1])
 			f := m.form
-			for id, want := range map[fieldID]string{fScenario: "rows.csv", fN: "200", fD: "2"} {
-				if got := f.valueLabel(id); got != want {
-					t.Errorf("%v: form's %s shows %q, want %q", size, fields[id].label, got, want)
+			for id, want := range map[form.Field]string{form.Scenario: "rows.csv", form.N: "200", form.D: "2"} {
+				if got := f.ValueLabel(id); got != want {
+					t.Errorf("%v: form's %s shows %q, want %q", size, id.Label(), got, want)
 				}
 			}
-			if got := f.valueNote(fSeed); got != "unused: secure noise" {
+			if got := f.ValueNote(form.Seed); got != "unused: secure noise" {
 				t.Errorf("%v: the seed's note %q", size, got)
 			}
 			v := screenText(m)
@@ -59,7 +60,7 @@ func TestUserDataNamed(t *testing.T) {
 			if st := statusLine(m); !strings.Contains(st, name) || !strings.Contains(st, "secure noise") {
 				t.Errorf("%v: ready status %q", size, st)
 			}
-			if title, _ := m.chartScreen().chart.Title(); !strings.HasPrefix(title, "Excess risk on rows.csv") && size[0] == 132 {
+			if title, _ := m.chartScreen().Chart.Title(); !strings.HasPrefix(title, "Excess risk on rows.csv") && size[0] == 132 {
 				t.Errorf("%v: chart title %q", size, title)
 			}
 			m.privacy.SetSize(46, 20)

@@ -12,11 +12,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"dpso/internal/spec"
-	"dpso/internal/state"
+	"dpso/internal/statestring"
 	"dpso/scenarios"
 	"dpso/solvers"
 	"dpso/theory"
 	"dpso/tui"
+	"dpso/tui/presets"
 	"dpso/tui/style"
 )
 
@@ -40,11 +41,7 @@ func (e *env) explore(opts tui.Options) error {
 
 // screenNames lists the explorer's screens as --screen takes them.
 func screenNames() string {
-	names := make([]string, len(state.Screens))
-	for i, sc := range state.Screens {
-		names[i] = string(sc)
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(tui.ScreenNames(), ", ")
 }
 
 // needTTY is the error of the explorer without a terminal.
@@ -157,26 +154,26 @@ func (o *exploreOpts) options() (tui.Options, error) {
 		return opts, usageErrorf("--state: give --state or --preset, not both (a state string holds every field)")
 	}
 	if o.preset != "" {
-		i, err := tui.PresetIndex(o.preset)
+		i, err := presets.Index(o.preset)
 		if err != nil {
 			return opts, usageErrorf("--preset: %v", err)
 		}
 		// A preset starts its run, as choosing it in the list does.
-		opts.Preset, opts.PresetRun, base = i, true, tui.Presets[i].Spec
+		opts.Preset, opts.PresetRun, base = i, true, presets.All[i].Spec
 	}
 	own := map[string]bool{"preset": true, "out": true, "theme": true, "live-max": true, "screen": true}
 	if o.state != "" {
-		st, err := state.Parse(o.state)
+		st, err := statestring.Parse(o.state, tui.ScreenNames())
 		if err != nil {
 			return opts, usageErrorf("--state: %v", err)
 		}
 		base, opts.Screen = st.Spec, st.Screen
 	}
 	if o.screen != "" {
-		if !slices.Contains(state.Screens, state.Screen(o.screen)) {
+		if !slices.Contains(tui.ScreenNames(), o.screen) {
 			return opts, usageErrorf("--screen: %s is not a screen of the explorer (want %s)", theory.Quote(o.screen), screenNames())
 		}
-		opts.Screen = state.Screen(o.screen)
+		opts.Screen = o.screen
 	}
 	given := false
 	flags.Visit(func(f *pflag.Flag) { given = given || !own[f.Name] })

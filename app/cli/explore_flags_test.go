@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"dpso/internal/spec"
-	"dpso/internal/state"
 	"dpso/scenarios"
 	"dpso/theory"
 	"dpso/tui"
+	"dpso/tui/presets"
 )
 
 // exploreCapture runs dpso with args as if on a terminal, capturing the
@@ -47,7 +47,7 @@ func TestExploreRoundTrip(t *testing.T) {
 		{Scenario: scenarios.LinRegT, Iters: 5, Clip: 2.5, Step: 0.1, Workers: 1, WorkBudget: 1000000, Rand: "secure"},
 		{Data: data, Loss: "squared", Rk: 3, Beta: 1},
 	}
-	for _, p := range tui.Presets {
+	for _, p := range presets.All {
 		specs = append(specs, p.Spec)
 	}
 	for _, s := range specs {
@@ -88,12 +88,12 @@ func TestExploreFlags(t *testing.T) {
 		t.Errorf("--theme high-contrast --live-max 5s: %d %+v", code, o)
 	}
 	code, o, _ = exploreCapture("explore", "--preset", "4", "--screen", "clip")
-	if code != 0 || o == nil || o.Preset != 3 || !o.PresetRun || o.Screen != state.Clip {
+	if code != 0 || o == nil || o.Preset != 3 || !o.PresetRun || o.Screen != "clip" {
 		t.Errorf("--preset 4 --screen clip: %d %+v", code, o)
 	}
 	dir := t.TempDir()
 	code, o, errs := exploreCapture("explore", "--preset", "3", "--trials", "16", "--n", "50000", "--out", dir)
-	want := tui.Presets[2].Spec.Clone()
+	want := presets.All[2].Spec.Clone()
 	want.Trials, want.N = 16, 50000
 	if code != 0 || o == nil || o.Start == nil || !reflect.DeepEqual(*o.Start, want) || o.ExportDir != dir {
 		t.Errorf("--preset 3 --trials 16 --n 50000: %d %+v (%s); want Start %+v", code, o, errs, want)

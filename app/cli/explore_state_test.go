@@ -6,17 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"dpso/internal/state"
+	"dpso/internal/statestring"
 	"dpso/tui"
+	"dpso/tui/presets"
 )
 
 // TestExploreStateOpensTheCopiedScreen: for every preset and every
 // screen, the state string of that screen given to `dpso explore --state`
 // opens the explorer on the same form and the same screen.
 func TestExploreStateOpensTheCopiedScreen(t *testing.T) {
-	for i, p := range tui.Presets {
-		for _, sc := range state.Screens {
-			want := state.State{Spec: p.Spec, Screen: sc}
+	for i, p := range presets.All {
+		for _, sc := range tui.ScreenNames() {
+			want := statestring.State{Spec: p.Spec, Screen: sc}
 			code, opts, errs := exploreCapture("explore", "--state", want.String())
 			if code != 0 || opts == nil || opts.Start == nil {
 				t.Fatalf("preset %d, %s: status %d, %s", i+1, sc, code, errs)
@@ -33,7 +34,7 @@ func TestExploreStateOpensTheCopiedScreen(t *testing.T) {
 }
 
 func TestExploreStateRefusals(t *testing.T) {
-	good := state.State{Spec: tui.Presets[0].Spec, Screen: state.Sweep}.String()
+	good := statestring.State{Spec: presets.All[0].Spec, Screen: "sweep"}.String()
 	cases := []struct {
 		name string
 		args []string
@@ -54,7 +55,7 @@ func TestExploreStateRefusals(t *testing.T) {
 		})
 	}
 	code, opts, errs := exploreCapture("explore", "--state", good, "--n", "20000")
-	if code != 0 || opts.Start.N != 20000 || opts.Screen != state.Sweep || opts.Start.Scenario != tui.Presets[0].Spec.Scenario {
+	if code != 0 || opts.Start.N != 20000 || opts.Screen != "sweep" || opts.Start.Scenario != presets.All[0].Spec.Scenario {
 		t.Fatalf("a flag over a state string: status %d, %+v, %s", code, opts, errs)
 	}
 }
@@ -64,7 +65,7 @@ func TestExploreStateRefusals(t *testing.T) {
 // the same one line (dpso explore's stderr); --out and --data are refused
 // (a session has no files on the server).
 func TestSessionArgsAreExploreFlags(t *testing.T) {
-	st := state.State{Spec: tui.Presets[2].Spec, Screen: state.Moments}.String()
+	st := statestring.State{Spec: presets.All[2].Spec, Screen: "moments"}.String()
 	for _, args := range [][]string{
 		{"--preset", "3"},
 		{"--scenario", "linreg-t", "--n", "20000"},

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"dpso/internal/engine"
-	"dpso/tui"
+	"dpso/tui/presets"
 )
 
 // TestPresetsUnderCertificate: on the explorer's presets the paper's
@@ -18,7 +18,7 @@ func TestPresetsUnderCertificate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every preset at its own size")
 	}
-	for _, p := range tui.Presets {
+	for _, p := range presets.All {
 		s := p.Spec
 		s.Solver = "" // the paper's algorithm of the class
 		r, err := s.Resolve()

@@ -15,7 +15,7 @@ import (
 	"dpso/solvers"
 	"dpso/solvers/oracle"
 	"dpso/theory"
-	"dpso/tui"
+	"dpso/tui/presets"
 )
 
 // versionString is what `dpso --version` prints after "dpso": the module
@@ -84,9 +84,9 @@ func registerCompletions(cmd *cobra.Command, completing bool) {
 	for i, l := range scenarios.Losses {
 		losses[i] = string(l)
 	}
-	presets := make([]string, len(tui.Presets))
-	for i, p := range tui.Presets {
-		presets[i] = strconv.Itoa(i+1) + "\t" + p.Title
+	presetNames := make([]string, len(presets.All))
+	for i, p := range presets.All {
+		presetNames[i] = strconv.Itoa(i+1) + "\t" + p.Title
 	}
 	values := map[string][]string{
 		"scenario": scenarios.ScenarioNames(),
@@ -97,7 +97,7 @@ func registerCompletions(cmd *cobra.Command, completing bool) {
 		"loss":     losses,
 		"rand":     {"seeded", "secure"},
 		"vary":     {"n", "eps", "d", "clip", "k"},
-		"preset":   presets,
+		"preset":   presetNames,
 		"canary":   {"first", "last"},
 	}
 	for name, vs := range values {

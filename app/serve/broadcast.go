@@ -7,9 +7,10 @@ import (
 
 	"charm.land/ssh"
 
-	"dpso/internal/state"
+	"dpso/internal/statestring"
 	"dpso/theory"
 	"dpso/tui"
+	"dpso/tui/presets"
 )
 
 // offer is the instructor's broadcast as a session holds it: the
@@ -53,17 +54,17 @@ func (s *Server) parseOffer(args []string) (offer, error) {
 	}
 	a := args[0]
 	if p, ok := strings.CutPrefix(a, "--preset="); ok {
-		i, err := tui.PresetIndex(p)
+		i, err := presets.Index(p)
 		if err != nil {
 			return offer{}, fmt.Errorf("--preset: %v", err)
 		}
-		if _, err := s.cfg.Caps.Limit(tui.Presets[i].Spec); err != nil {
+		if _, err := s.cfg.Caps.Limit(presets.All[i].Spec); err != nil {
 			return offer{}, fmt.Errorf("--preset: %s", flagMessage(err))
 		}
-		return offer{what: "preset " + strconv.Itoa(i+1) + " " + theory.Quote(tui.Presets[i].Title), open: tui.OpenPreset(i)}, nil
+		return offer{what: "preset " + strconv.Itoa(i+1) + " " + theory.Quote(presets.All[i].Title), open: tui.OpenPreset(i)}, nil
 	}
 	a = strings.TrimPrefix(a, "--state=")
-	st, err := state.Parse(a)
+	st, err := statestring.Parse(a, tui.ScreenNames())
 	if err != nil {
 		return offer{}, fmt.Errorf("--state: %v", err)
 	}

@@ -10,8 +10,8 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/solvers"
-	"dpso/tui"
 	"dpso/tui/backend"
+	"dpso/tui/presets"
 )
 
 func mustResolve(t *testing.T, s spec.Spec) spec.Resolved {
@@ -121,7 +121,7 @@ func TestPoolSharesItsSlots(t *testing.T) {
 // TestDefaultCapsOpenEveryPreset: a student who connects with plain ssh
 // (the first preset) or names any preset gets it, not a refusal.
 func TestDefaultCapsOpenEveryPreset(t *testing.T) {
-	for i, p := range tui.Presets {
+	for i, p := range presets.All {
 		t.Run(p.Title, func(t *testing.T) {
 			if _, err := DefaultCaps.Limit(p.Spec); err != nil {
 				t.Errorf("preset %d is above the default caps: %v", i+1, err)

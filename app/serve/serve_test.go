@@ -11,7 +11,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"dpso/internal/state"
+	"dpso/internal/statestring"
 )
 
 // The explorer's status bar before any run, and its header: what a
@@ -248,7 +248,7 @@ func TestInstructorBroadcastIsOfferedNotImposed(t *testing.T) {
 		t.Fatalf("a student's broadcast: status %d, %q", code, refused.printed())
 	}
 
-	st := state.State{Spec: small, Screen: state.Sweep}
+	st := statestring.State{Spec: small, Screen: "sweep"}
 	st.Spec.N = 4000
 	send := connect(t, ts.addr, teacher, "broadcast", st.String())
 	if code := send.exit(); code != 0 || !strings.Contains(send.printed(), "to 1 sessions") {

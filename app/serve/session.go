@@ -15,6 +15,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/tui"
+	"dpso/tui/presets"
 )
 
 // endReason is how a session ended.
@@ -106,7 +107,7 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 			return 2, "arguments above the caps (status 2)"
 		}
 		opts.Start = &st
-	} else if _, err := limit(tui.Presets[opts.Preset].Spec); err != nil {
+	} else if _, err := limit(presets.All[opts.Preset].Spec); err != nil {
 		t.Say("dpso: --preset: " + flagMessage(err))
 		return 2, "a preset above the caps (status 2)"
 	}

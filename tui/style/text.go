@@ -184,3 +184,34 @@ func Rule(st Styles, title, right string, width int, focused bool) string {
 
 // StripANSI removes escape sequences.
 func StripANSI(s string) string { return ansi.Strip(s) }
+
+// Rows stacks blocks, one under the other.
+func Rows(blocks ...string) string { return strings.Join(blocks, "\n") }
+
+// Cols puts blocks side by side, line by line (a block of one line
+// repeats, e.g. a gap). Every component renders a block of exactly its
+// size (Block), so joining needs no width measurement: the frame's cost
+// is in the components, not in re-measuring them.
+func Cols(blocks ...string) string {
+	split := make([][]string, len(blocks))
+	n := 0
+	for i, b := range blocks {
+		split[i] = strings.Split(b, "\n")
+		n = max(n, len(split[i]))
+	}
+	var sb strings.Builder
+	for r := 0; r < n; r++ {
+		if r > 0 {
+			sb.WriteByte('\n')
+		}
+		for _, ls := range split {
+			switch {
+			case r < len(ls):
+				sb.WriteString(ls[r])
+			case len(ls) == 1:
+				sb.WriteString(ls[0])
+			}
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,25 @@
+// Package statestring is the explorer's state string: the codec of one
+// token that holds every field of the form (the spec.Spec it edits) and
+// the screen shown, so that a student can hand a configuration to someone
+// else, `dpso explore --state S` and an SSH session (`dpso serve`) can
+// open it, and an instructor can send it to a class.
+//
+// A token is "dpso1." followed by base64url (no padding) of a raw DEFLATE
+// stream (with a fixed dictionary of the field names and common values)
+// and the CRC-32 (IEEE) of what it inflates to. What it inflates to is a
+// URL query: "screen=NAME" and one "name=value" per set field of the Spec,
+// named as the CLI's flags (spec.Field.Text writes the value exactly,
+// spec.Field.Set reads it back; a scenario parameter by its own name).
+// The digit after "dpso" is the format's version: a change of what the
+// payload means (the dictionary, the keys, how a value is written) makes
+// a new version, and a token of a version this dpso does not read is
+// refused with a sentence that says so, never read as something else. A
+// token cut or changed in copying fails its checksum and is refused as
+// damaged.
+//
+// The screens a token may name are its caller's: the explorer's registry
+// (tui.ScreenNames), which Parse is given, so that a new screen is named
+// in one place. The package imports spec, scenarios and theory only (no
+// explorer), so that the CLI, the explorer and the SSH server share one
+// codec.
+package statestring

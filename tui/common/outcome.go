@@ -1,0 +1,74 @@
+package common
+
+import (
+	"dpso/internal/engine"
+	"dpso/tui/backend"
+	"dpso/tui/runs"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Outcome is the sentence a run ended with beside its state: a refusal
+// or a failure (errors), or that it ended above the start line F(w₀) − F*
+// (a warning: it did worse than doing nothing). The status bar shows it
+// shortened, the help in full.
+type Outcome struct {
+	Text string
+	Warn bool
+	// shorts are shorter forms of text that keep its point when the
+	// line is short, longest first ("lipschitz-dpsgd above w₀", then
+	// "1 solver above w₀"), rather than a list of names cut before it
+	// says what they did; nil: text cut at a word.
+	Shorts []string
+}
+
+// OutcomeOf is r's outcome sentence ("" when there is none to say).
+func OutcomeOf(r *runs.Run) Outcome {
+	switch {
+	case r == nil:
+		return Outcome{}
+	case r.Phase == runs.Refused:
+		return Outcome{Text: r.Refusal}
+	case r.Phase == runs.Failed:
+		return Outcome{Text: backend.SpecMessage(r.Err)}
+	case r.Phase == runs.Done && r.Comparison != nil:
+		if t, who, at := aboveStart(r.Comparison); t != "" {
+			o := Outcome{Text: t, Warn: true}
+			switch {
+			case len(r.Comparison.Reports) == 1:
+				// The state names the solver.
+				o.Shorts = []string{"above w₀ at " + at, "above w₀"}
+			case len(who) == 1:
+				o.Shorts = []string{who[0] + " above w₀", "1 solver above w₀"}
+			default:
+				o.Shorts = []string{strings.Join(who, ", ") + " above w₀", fmt.Sprintf("%d solvers above w₀", len(who))}
+			}
+			return o
+		}
+	}
+	return Outcome{}
+}
+
+// aboveStart says which solvers' mean excess risk ended above the start
+// line F(w₀) − F* (the chart's w₀ line) — worse than returning w₀ — in
+// words, the solvers first ("" when none did), with the solvers and, for
+// a single run, its mean as written. The run's notes say it with the
+// standard error (engine's runNotes), the legend gives the values.
+func aboveStart(c *engine.Comparison) (text string, who []string, at string) {
+	w0, mean := math.NaN(), math.NaN()
+	for _, rep := range c.Reports {
+		if rep.Refused != "" || math.IsNaN(rep.W0.Mean) || !(rep.Excess.Mean > rep.W0.Mean) {
+			continue
+		}
+		w0, mean = rep.W0.Mean, rep.Excess.Mean
+		who = append(who, rep.Solver)
+	}
+	switch {
+	case len(who) == 0:
+		return "", nil, ""
+	case len(c.Reports) == 1:
+		return "above w₀ (the start line, " + FmtNum(w0) + ") at " + FmtNum(mean) + ": worse than doing nothing", who, FmtNum(mean)
+	}
+	return strings.Join(who, ", ") + " above w₀ (the start line, " + FmtNum(w0) + "): worse than doing nothing", who, ""
+}

@@ -1,0 +1,496 @@
+package privacy
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"dpso/internal/engine"
+	"dpso/internal/report"
+	"dpso/internal/spec"
+	"dpso/solvers/ledger"
+	"dpso/theory"
+	"dpso/tui/backend"
+	"dpso/tui/common"
+	"dpso/tui/runs"
+	"dpso/tui/style"
+)
+
+// Model shows ρ, the (ε', δ)-DP guarantee two ways (Bun–Steinke
+// and exact for a Gaussian mechanism; also Canonne–Kamath–Steinke), and
+// the ledger's spent budget filling up during a run. After a comparison
+// it lists each solver's (ε', δ) (report.EpsDelta, the CLI's ε' column),
+// so that the comparison is visibly on equal privacy where the chart is
+// too narrow for the legend's tags, solvers with the same guarantee
+// named together. What does not fit scrolls (a bubbles viewport,
+// pgup/pgdn in the small terminal's tab, where long lines wrap) and the
+// last line says how much is below: nothing is cut silently.
+type Model struct {
+	common.Common
+	spec spec.Resolved   // the form's
+	Runs common.OnScreen // the run on screen (nil: none)
+	// session composes every finished run's releases of the user's rows.
+	session SessionLedger
+	vp      viewport.Model
+	// scrolls: the scroll keys reach the panel (the small terminal's
+	// side tab); otherwise its hint names no key.
+	scrolls bool
+	w, h    int
+	// cache is the rendered panel: the conversions, the lists and the
+	// wrapping are done when a message changes them, not every frame.
+	cache common.ViewCache
+}
+
+// New returns the panel.
+func New(c common.Common) *Model { return &Model{Common: c, vp: viewport.New()} }
+
+// privacyDelta is the δ of the displayed (ε', δ) conversions for the
+// zCDP oracles (the CLI's default; the shuffle oracles use the Spec's δ).
+const privacyDelta = 1e-5
+
+// SetSize sets the panel size.
+func (p *Model) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.vp.SetWidth(w)
+	p.cache.Invalidate()
+}
+
+// SetScrolls says whether the scroll keys reach the panel.
+func (p *Model) SetScrolls(on bool) {
+	if p.scrolls != on {
+		p.scrolls = on
+		p.cache.Invalidate()
+	}
+}
+
+// ShortHelp is the panel's scroll keys.
+func (p *Model) ShortHelp() []key.Binding {
+	return []key.Binding{p.KeyMap.PageUp, p.KeyMap.PageDown}
+}
+
+// Update takes the form's Spec, the latest run and the scroll keys.
+func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.SpecMsg:
+		p.spec = msg.Spec
+	case runs.Event, common.ScreenMsg:
+		p.Runs.Take(msg)
+		if ev, ok := msg.(runs.Event); ok {
+			p.session.Add(ev.Run)
+		}
+		p.vp.SetYOffset(0)
+	case tea.KeyPressMsg:
+		p.content()
+		common.ScrollPage(&p.vp, p.KeyMap, msg)
+	case tea.BackgroundColorMsg:
+	default:
+		return p, nil
+	}
+	p.cache.Invalidate()
+	return p, nil
+}
+
+// View renders the panel: its title, then its lines in the viewport, and
+// under a viewport that does not show them all, where it is.
+func (p *Model) View() string { return p.cache.View(p.render) }
+
+func (p *Model) render() string {
+	lines := p.content()
+	out := []string{lines[0]}
+	if p.h > 1 {
+		out = append(out, p.vp.View())
+	}
+	if total, shown := p.vp.TotalLineCount(), p.vp.Height(); total > shown && p.h > 2 {
+		if p.scrolls {
+			out = append(out, common.ScrollHint(p.Styles, p.vp, p.KeyMap, p.w))
+		} else {
+			below := max(total-p.vp.YOffset()-shown, 0)
+			out = append(out, style.FitWords(p.Styles.Muted.Render(fmt.Sprintf("↓ %d more line%s (a taller terminal shows them)", below, common.Plural(below))), p.w))
+		}
+	}
+	return style.Block(strings.Join(out, "\n"), p.w, p.h)
+}
+
+// content puts the panel's lines after its title in the viewport (the
+// last line kept for the scroll hint when they do not fit) and returns
+// them all, the title first.
+func (p *Model) content() []string {
+	lines := p.lines()
+	body := lines[1:]
+	p.vp.SetHeight(max(p.h-1, 1))
+	if len(body) > p.h-1 {
+		p.vp.SetHeight(max(p.h-2, 1))
+	}
+	p.vp.SetContentLines(body)
+	return lines
+}
+
+// Spent is the ledger's maximum per-sample cost of the run so far, its
+// budget, whose it is, at which sweep point when the budget is the
+// point's own ("ε = 10"; "" otherwise), and whether it is the finished
+// run's (checked).
+func (p *Model) Spent() (spent, budget ledger.Cost, who, point string, final, ok bool) {
+	r := p.Runs.Shown()
+	if r == nil {
+		return
+	}
+	if r.Phase == runs.Done && r.Comparison != nil && len(r.Comparison.Reports) > 0 {
+		if main := r.Comparison.Reports[0]; main.Refused == "" && len(main.Trials) > 0 {
+			t0 := main.Trials[0]
+			return t0.Spent, t0.Budget, main.Solver + " trial 0", "", true, true
+		}
+	}
+	if r.HaveLatest && (r.Active() || r.Phase == runs.Done) {
+		l := r.Latest
+		of := r.Spec.Privacy.Cost()
+		if r.Budgets != nil {
+			// A sweep of the budget itself: the point's own.
+			if l.Point >= len(r.Budgets) {
+				return
+			}
+			of, point = r.Budgets[l.Point], r.Over+" = "+common.FmtNum(r.SweepSpec.Grid()[l.Point])
+		}
+		return l.Spent, of, fmt.Sprintf("%s trial %d", l.Solver, l.Trial), point, false, true
+	}
+	return
+}
+
+// shuffle reports whether the budget is the shuffle model's (ε, δ).
+func (p *Model) shuffle() bool { return p.spec.Privacy.Model == spec.Shuffle }
+
+// lines are the panel's lines, its title first.
+func (p *Model) lines() []string {
+	st := p.Styles
+	w := p.w
+	pv := p.spec.Privacy
+	eps := pv.Eps
+	var lines []string
+	lines = append(lines, style.Rule(*st, p.title(), "", w, false))
+	// Why the outputs are not covered, first, so that it is never cut
+	// off (seeded noise or estimated constants on the user's rows; ε = ∞
+	// says so below), in its short form: the sentence before its colon
+	// (the CLI and the JSON give the rest).
+	if !math.IsInf(eps, 1) {
+		for _, why := range p.spec.NotPrivate() {
+			why, _, _ = strings.Cut(why, ": ")
+			lines = append(lines, style.WrapLines(st.Error, "NOT PRIVATE: "+why, w)...)
+		}
+	}
+	head := len(lines)
+	// On the user's rows, what `dpso run --data` states besides the
+	// budget: how the noise is keyed, that the releases compose, which
+	// numbers are non-private diagnostics (after the budget's first line).
+	var facts []string
+	for _, f := range common.UserDataPrivacy(p.spec) {
+		fs := st.Muted
+		if f == common.DiagnosticsNote {
+			fs = st.Warn
+		}
+		facts = append(facts, style.WrapLines(fs, f, w)...)
+	}
+	// A search is accounted as a whole (its lines before the other
+	// conversions), not by a ledger's sum.
+	var searchLines []string
+	r := p.Runs.Shown()
+	search := r != nil && r.Kind == backend.Tune && !math.IsInf(eps, 1) && !p.shuffle()
+	if search {
+		searchLines = p.tuneLines(r, w)
+	}
+	switch {
+	case math.IsInf(eps, 1):
+		lines = append(lines, style.WrapLines(st.Warn, "ε = ∞: no privacy — no noise, and no clipping unless C is set.", w)...)
+	case p.shuffle():
+		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε, δ) = (%s, %s), shuffle model (%s)", common.FmtNum(eps), common.FmtNum(pv.Delta), p.spec.Oracle), w)...)
+		lines = append(lines, facts...)
+		lines = append(lines, p.totalLines(w)...)
+		lines = append(lines, p.wrapIndented(st.Muted, "", "charged in (ε, δ) by basic composition", w)...)
+	default:
+		rho := pv.Rho
+		lines = append(lines, p.wrapStyled(fmt.Sprintf("ρ = ε²/2 = %s zCDP · μ = ε = %s GDP", st.Emph.Render(common.FmtNum(rho)), common.FmtNum(theory.GDPMu(eps))), w)...)
+		delta := privacyDelta
+		if pv.Delta > 0 {
+			delta = pv.Delta // the run's δ
+		}
+		var other []string // the other conversions, after the total
+		if pv.Model == spec.Accountant {
+			lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP: ε' ≤ %s (%s accountant)", common.FmtNum(delta), st.Emph.Render(common.FmtNum(pv.EpsDelta)), pv.AccountantName), w)...)
+		} else if cv, err := theory.Convert(eps, delta); err == nil {
+			lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP: ε' = %s exact", common.FmtNum(delta), st.Emph.Render(common.FmtNum(cv.EpsExact))), w)...)
+			other = append(other, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("%s Bun–Steinke · %s Canonne–Kamath–Steinke", common.FmtNum(cv.EpsBunSteinke), common.FmtNum(cv.EpsCKS)), w)...)
+		}
+		lines = append(append(append(append(lines, facts...), p.totalLines(w)...), searchLines...), other...)
+	}
+	if items := p.compared(); len(items) > 0 {
+		// The common budget's lines give way to each solver's statement
+		// (NOT PRIVATE and, on the user's rows, the total stay).
+		lines = lines[:head]
+		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP of each solver:", common.FmtNum(items[0].delta)), w)...)
+		var parts []string
+		for _, it := range items {
+			parts = append(parts, it.text)
+		}
+		lines = append(lines, pack(parts, " · ", "  ", w)...)
+		lines = append(lines, p.totalLines(w)...)
+		lines = append(lines, facts...)
+		lines = append(lines, p.wrapIndented(st.Muted, "  ", "ledger checks passed: spent ≤ budget", w)...)
+		return lines
+	}
+	if search {
+		return lines
+	}
+	// The ledger.
+	spent, budget, who, point, final, ok := p.Spent()
+	switch {
+	case ok && !math.IsInf(eps, 1):
+		used, of, sym := spent.Rho, budget.Rho, "ρ"
+		switch {
+		case p.shuffle():
+			used, of, sym = spent.Eps, budget.Eps, "ε"
+		case pv.Model == spec.Accountant:
+			used, of, sym = spent.Eps, budget.Eps, "ε'"
+		}
+		frac := 0.0
+		if of > 0 {
+			frac = used / of
+		}
+		barW := max(min(w-30, 24), 6)
+		label := fmt.Sprintf(" %s %s of %s", sym, common.FmtNum(used), common.FmtNum(of))
+		if point != "" {
+			label += " at " + point
+		}
+		lines = append(lines, style.FitWords("spent "+bar(st, frac, barW)+label, w))
+		note := "max per sample (ledger), " + who
+		if final {
+			note = "ledger check passed: spent ≤ budget, " + who
+		}
+		lines = append(lines, p.wrapIndented(st.Muted, "  ", note, w)...)
+	case !math.IsInf(eps, 1):
+		lines = append(lines, p.wrapIndented(st.Muted, "", "spent: the ledger fills up during a run", w)...)
+	}
+	return lines
+}
+
+// title is the panel's title with the neighbouring relation every
+// statement of the panel is about (replace-one, the paper's: datasets
+// differing in one record; a comparison has one), where there is one.
+func (p *Model) title() string {
+	if a := p.spec.Privacy.Adjacency; a != "" && p.spec.Privacy.Private() {
+		return "Privacy · " + a
+	}
+	return "Privacy"
+}
+
+// wrapIndented is text after indent, rendered in s, in lines of w cells:
+// where the panel scrolls (the small terminal's tab) word-wrapped, every
+// line indented, so that nothing is cut; in the fixed panel of the wide
+// layout one line cut at a word (a line more would hide the lines under
+// it instead).
+func (p *Model) wrapIndented(s lipgloss.Style, indent, text string, w int) []string {
+	if !p.scrolls {
+		return []string{style.FitWords(s.Render(indent+text), w)}
+	}
+	var out []string
+	for _, l := range style.Wrap(text, max(w-lipgloss.Width(indent), 1)) {
+		out = append(out, s.Render(indent+l))
+	}
+	return out
+}
+
+// wrapStyled is a line that may carry styles in lines of w cells:
+// wrapped where the panel scrolls, cut at a word in the fixed panel (see
+// wrapIndented).
+func (p *Model) wrapStyled(line string, w int) []string {
+	if !p.scrolls {
+		return []string{style.FitWords(line, w)}
+	}
+	return style.WrapStyled(line, w)
+}
+
+// totalLines say, on the user's rows, what every release of the latest
+// finished call spent together: they all read the same rows and compose
+// (above the ledger's per-release line, which a short panel cuts first).
+func (p *Model) totalLines(w int) []string {
+	t, ok := p.total()
+	if !ok || !t.UserRows {
+		return nil
+	}
+	txt := fmt.Sprintf("total: %d release%s of your rows: %s", t.Composition.Releases, common.Plural(t.Composition.Releases), costShort(t))
+	if t.Composition.Split {
+		txt += " (--split-budget: 1/" + strconv.Itoa(t.Composition.Releases) + " each)"
+	}
+	out := style.WrapLines(p.Styles.Emph, txt, w)
+	if s := p.session.Line(p.Runs.Shown().Spec.Spec.Data); s != "" {
+		out = append(out, style.WrapLines(p.Styles.Emph, s, w)...)
+	}
+	return out
+}
+
+// total is what the latest finished run, comparison or sweep released,
+// composed (engine.PrivacyTotal).
+func (p *Model) total() (engine.PrivacyTotal, bool) {
+	r := p.Runs.Shown()
+	if r == nil || r.Phase != runs.Done {
+		return engine.PrivacyTotal{}, false
+	}
+	switch {
+	case r.Comparison != nil && len(r.Comparison.Reports) > 0:
+		return r.Comparison.Reports[0].Total, true
+	case r.Sweep != nil:
+		return r.Sweep.Total, true
+	case r.Tune != nil:
+		return tunePrivacyTotal(r.Tune), true
+	}
+	return engine.PrivacyTotal{}, false
+}
+
+// costShort is a composed cost in a few words: ρ, (ε, δ), or both.
+func costShort(t engine.PrivacyTotal) string {
+	s := t.Spent
+	switch {
+	case !t.Private():
+		return "not private (a release without noise)"
+	case t.Mixed():
+		return fmt.Sprintf("ρ = %s zCDP plus (ε, δ) = (%s, %s)", common.FmtNum(s.Rho), common.FmtNum(s.Eps), common.FmtNum(s.Delta))
+	case s.Eps > 0:
+		return fmt.Sprintf("(ε, δ) = (%s, %s)", common.FmtNum(s.Eps), common.FmtNum(s.Delta))
+	}
+	return fmt.Sprintf("ρ = %s zCDP", common.FmtNum(s.Rho))
+}
+
+// privItem is one solver's privacy statement in a comparison.
+type privItem struct {
+	text  string
+	delta float64
+}
+
+// compared is each solver's (ε', δ) of the finished comparison of the
+// form's Spec (nil: none, ε = ∞, or the form changed since).
+func (p *Model) compared() []privItem {
+	r := p.Runs.Shown()
+	if r == nil || !r.Compare || r.Phase != runs.Done || r.Comparison == nil || !r.Spec.Privacy.Private() || runs.RunKey(r.Spec) != runs.RunKey(p.spec) {
+		return nil
+	}
+	// Solvers with the same statement are named together ("acsa, klz-gd
+	// 4.38"), in the comparison's order: the list says at a glance that
+	// the comparison is on equal privacy, and stays short.
+	var out []privItem
+	group := map[string]int{} // a statement → its item in out
+	var names [][]string
+	for _, rep := range r.Comparison.Reports {
+		eps, delta := report.EpsDelta(rep)
+		var t string
+		switch {
+		case rep.Refused != "" || math.IsNaN(eps):
+			t = "refused"
+		case math.IsInf(eps, 1):
+			t = "∞ (not private)"
+		case rep.Privacy.Model == spec.Accountant:
+			t = common.FmtNum(eps) + " (" + rep.Privacy.AccountantName + " accountant)"
+		default:
+			t = common.FmtNum(eps)
+		}
+		k := t + "|" + common.FmtNum(delta)
+		i, ok := group[k]
+		if !ok {
+			i = len(out)
+			group[k] = i
+			out = append(out, privItem{text: t, delta: delta})
+			names = append(names, nil)
+		}
+		names[i] = append(names[i], rep.Solver)
+	}
+	for i := range out {
+		out[i].text = strings.Join(names[i], ", ") + " " + out[i].text
+	}
+	return out
+}
+
+// pack joins items with sep into lines of at most w cells, an item never
+// split across lines unless it is wider than a line by itself (then it is
+// wrapped at word boundaries, nothing cut); every line starts with indent.
+func pack(items []string, sep, indent string, w int) []string {
+	var out []string
+	line := ""
+	iw := lipgloss.Width(indent)
+	for _, it := range items {
+		switch {
+		case iw+lipgloss.Width(it) > w:
+			if line != "" {
+				out = append(out, style.FitWords(line, w))
+				line = ""
+			}
+			for _, l := range style.Wrap(it, max(w-iw, 1)) {
+				out = append(out, style.FitWords(indent+l, w))
+			}
+		case line == "":
+			line = indent + it
+		case lipgloss.Width(line)+lipgloss.Width(sep)+lipgloss.Width(it) <= w:
+			line += sep + it
+		default:
+			out = append(out, style.FitWords(line, w))
+			line = indent + it
+		}
+	}
+	if line != "" {
+		out = append(out, style.FitWords(line, w))
+	}
+	return out
+}
+
+// bar is a progress bar of fraction f in w cells.
+func bar(st *style.Styles, f float64, w int) string {
+	if math.IsNaN(f) || f < 0 {
+		f = 0
+	}
+	over := f > 1+1e-9
+	f = math.Min(f, 1)
+	full := int(math.Round(f * float64(w)))
+	if st.Plain {
+		return "[" + strings.Repeat("#", full) + strings.Repeat(".", w-full) + "]"
+	}
+	col := st.Good
+	if over {
+		col = st.Error
+	}
+	return col.Render(strings.Repeat("█", full)) + st.Muted.Render(strings.Repeat("░", w-full))
+}
+
+// tunePrivacyTotal is a search's composed release as the privacy panel and
+// the session's ledger compose releases: the searches' (ε', δ) (their
+// Rényi curves added, then converted), plus the prescribed references' ρ
+// on the same data; the oracle-tuned reference is not private (an
+// infinite ε).
+func tunePrivacyTotal(rep *engine.TuneReport) engine.PrivacyTotal {
+	t := rep.Total
+	pt := engine.PrivacyTotal{UserRows: rep.UserRows, Composition: spec.Composition{Releases: t.Searches},
+		Spent: ledger.Cost{Rho: t.PrescribedRho, Eps: t.Eps, Delta: t.Delta}, ConvDelta: t.Delta, NotPrivate: rep.NotPrivate}
+	if len(t.NotPrivate) > 0 {
+		pt.Spent.Eps = math.Inf(1)
+	}
+	return pt
+}
+
+// tuneLines are the privacy panel's lines for a search: accounted as a
+// whole (Papernot & Steinke), its (ε', δ) against the budget's, the
+// tuning's share on its own line.
+func (p *Model) tuneLines(r *runs.Run, w int) []string {
+	st := p.Styles
+	if r.Phase != runs.Done || r.Tune == nil {
+		return p.wrapIndented(st.Muted, "", "search: each candidate's ρ_Q is calibrated so that the whole search, tuning included, meets the budget's ε' (stated when it ends)", w)
+	}
+	pv := r.Tune.Privacy
+	frac := pv.Eps / pv.Target.EpsDelta
+	barW := max(min(w-30, 24), 6)
+	lines := []string{style.FitWords("search "+bar(st, frac, barW)+fmt.Sprintf(" ε' %s of %s", common.FmtNum(pv.Eps), common.FmtNum(pv.Target.EpsDelta)), w)}
+	lines = append(lines, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("= candidate %s + tuning %s", common.FmtNum(pv.CandidateEps), common.FmtNum(pv.Overhead)), w)...)
+	if r.Tune.Tune.References {
+		lines = append(lines, p.wrapIndented(st.Warn, "  ", "references: prescribed ρ = "+common.FmtNum(pv.Target.Rho)+" on the same data; oracle-tuned NOT private", w)...)
+	}
+	return lines
+}

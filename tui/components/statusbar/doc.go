@@ -1,0 +1,7 @@
+// Package statusbar is the three lines under the explorer's panels: the
+// state of the run the shown screen draws (its outcome in words: a
+// refusal, a failure, solvers above the start line, cut at a word with
+// "…" where the line is short, the help giving it in full) and live mode;
+// the reproduce line (the dpso command of what is shown, the shown
+// screen's Reproduce) or the state string; and the one-line key help.
+package statusbar

@@ -1,0 +1,314 @@
+package statusbar
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"dpso/internal/spec"
+	"dpso/tui/backend"
+	"dpso/tui/common"
+	"dpso/tui/runs"
+	"dpso/tui/style"
+)
+
+// Model is the three lines under the panels: the run's state (with a
+// refusal as the outcome it is) and live mode; the reproduce line (the dpso
+// command of what is shown); the one-line key help.
+type Model struct {
+	common.Common
+	now   func() time.Time
+	runs  common.OnScreen // the run on screen, and the latest
+	presc runs.PrescriptionMsg
+	user  spec.Spec     // the form's Spec as set
+	spec  spec.Resolved // the form's
+	// screen is the reproduce line of the screen shown (common.ScreenMsg; nil:
+	// the chart's, before the first).
+	screen  func(user spec.Spec, res spec.Resolved, shown *runs.Run) string
+	live    bool
+	liveMax time.Duration // live mode's longest run
+	Text    string        // a transient status line
+	Err     bool
+	line    string // shown in place of the reproduce line until a key
+	label   string // line's label
+	w       int
+	// repro is the reproduce line's command, made when the Spec, the
+	// screen or the run shown changes (Spec.Command resolves the Spec
+	// several times: not a per-frame job); reproOK says it is current
+	// and reproRun is the run it was made for.
+	repro    string
+	reproOK  bool
+	reproRun *runs.Run
+}
+
+// New returns the status bar: now is the clock, live and liveMax
+// live mode's state (LiveStateMsg changes them).
+func New(c common.Common, now func() time.Time, live bool, liveMax time.Duration) *Model {
+	return &Model{Common: c, now: now, live: live, liveMax: liveMax}
+}
+
+// SetSize sets the width (the bar is 3 lines).
+func (b *Model) SetSize(w, _ int) { b.w = w }
+
+// Update takes the runs, the Spec, the screen, live mode and the
+// transient lines; a key press clears the transient line.
+func (b *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	if b.runs.Take(msg) {
+		if sm, ok := msg.(common.ScreenMsg); ok {
+			b.screen = sm.Reproduce
+			b.reproOK = false
+		}
+		if b.runs.Shown() != b.reproRun {
+			b.reproOK = false
+		}
+		return b, nil
+	}
+	switch msg := msg.(type) {
+	case runs.PrescriptionMsg:
+		b.presc = msg
+	case common.SpecMsg:
+		b.user, b.spec = msg.User, msg.Spec
+		b.reproOK = false
+	case common.LiveStateMsg:
+		b.live, b.liveMax = msg.On, msg.Max
+	case common.StatusMsg:
+		b.Text, b.Err, b.line, b.label = msg.Text, msg.Err, msg.Repro, msg.Label
+	case tea.KeyPressMsg:
+		b.Text, b.Err, b.line = "", false, ""
+	}
+	return b, nil
+}
+
+// View renders the three lines.
+func (b *Model) View() string {
+	return strings.Join([]string{b.stateLine(), b.reproLine(), b.keyLine()}, "\n")
+}
+
+func (b *Model) stateLine() string {
+	st := b.Styles
+	w := b.w
+	var parts []string
+	r := b.runs.Shown()
+	state := st.StateIdle.Render("○ ready")
+	if r != nil {
+		el := r.Elapsed(b.now())
+		what := r.What
+		switch r.Phase {
+		case runs.Running:
+			state = st.StateRun.Render("● running " + what)
+		case runs.Paused:
+			state = st.StatePause.Render("‖ paused " + what + " (space resumes)")
+		case runs.Done:
+			state = st.StateDone.Render("✓ done " + what)
+		case runs.Refused:
+			state = st.StateFail.Render("✗ refused " + what)
+		case runs.Cancelled:
+			state = st.StateIdle.Render("○ cancelled " + what)
+		case runs.Failed:
+			state = st.StateFail.Render("✗ failed " + what)
+		}
+		// Run numbers count every run started, live re-runs and
+		// cancelled runs included: a live re-run says it is one, so
+		// that the numbers' jumps are explained where they are read.
+		id := fmt.Sprintf("run #%d", r.ID)
+		if r.Live {
+			id += " (live re-run)"
+		}
+		parts = append(parts, id, common.RunOrSeed(r.Spec))
+		if r.Total > 0 {
+			parts = append(parts, fmt.Sprintf("%d/%s done", r.TrialsDone, common.TrialCount(r.Total)))
+		}
+		if r.Active() && !r.Sweeps() && r.Iter[1] > 0 {
+			parts = append(parts, fmt.Sprintf("iter %d/%d", r.Iter[0], r.Iter[1]))
+		}
+		parts = append(parts, common.FmtDur(el))
+		if ev := r.TotalEvals(); ev > 0 && el > 0 && r.Kind != backend.Tune { // a search reports candidates, not evaluations
+			parts = append(parts, common.FmtInt(int64(float64(ev)/el.Seconds()))+" evals/s")
+		}
+		if r.Dropped > 0 {
+			parts = append(parts, fmt.Sprintf("%d progress values dropped", r.Dropped))
+		}
+	} else {
+		if name := common.DataName(b.spec.Spec, b.presc); name != "" {
+			parts = append(parts, name)
+		}
+		parts = append(parts, common.RunOrSeed(b.spec), "r runs, c compares")
+	}
+	if o := b.runs.Elsewhere(); o != nil {
+		// Another screen's run is going on: say so, first, so that it is
+		// never dropped for room.
+		parts = append([]string{fmt.Sprintf("%s #%d running on its screen", o.What, o.ID)}, parts...)
+	}
+	live := b.liveLabel()
+	if b.Err && b.Text != "" {
+		return b.refusalLine(state, r, parts, live)
+	}
+	msg, msgStyle := b.Text, st.Good
+	var shorts []string
+	if b.Err {
+		msgStyle = st.Error
+	}
+	if msg == "" {
+		if o := common.OutcomeOf(r); o.Text != "" {
+			// A refusal's solver is the state's: the bar gives the reason.
+			msg, msgStyle = strings.TrimPrefix(o.Text, r.What+" refuses: "), st.Error
+			shorts = o.Shorts
+			if o.Warn {
+				msgStyle = st.Warn
+			}
+		}
+	}
+	liveW := lipgloss.Width(live)
+	right := live
+	if msg != "" {
+		// The message keeps at most three quarters of the line and never
+		// the state's words; a longer one is cut at a word boundary, and
+		// the help (?) shows it in full.
+		// The run's number stays beside the state (a message never pushes
+		// it out: the numbers are how one tells a re-run from the run
+		// before).
+		keep := lipgloss.Width(state) + 2
+		if r != nil && len(parts) > 0 {
+			keep += 2 + lipgloss.Width(parts[0])
+		}
+		room := min(w-w/4, w-keep) - liveW - 2
+		msg, hint := fitOutcome(msg, shorts, room)
+		right = msgStyle.Render(msg) + st.Muted.Render(hint) + "  " + live
+	}
+	rw := lipgloss.Width(right)
+	// The run's facts, dropped whole from the last while they do not fit.
+	line := state
+	for _, p := range parts {
+		next := line
+		if next == state {
+			next += "  " + st.Muted.Render(p)
+		} else {
+			next += st.Muted.Render(" · " + p)
+		}
+		if lipgloss.Width(next) > w-rw-2 {
+			break
+		}
+		line = next
+	}
+	return style.Pad(line, w-rw-2) + "  " + right
+}
+
+// refusalLine is the state line while a transient error is shown (a
+// typed value refused, nothing to export, …): it is about the key just
+// pressed, not the run, so it comes first, marked ✗, and the run after
+// it is labelled as the one before ("last run: ✓ done acsa · run #2"),
+// never read as a run both done and refused. The message keeps at least
+// half the line (a longer one is cut at a word, the help gives it in
+// full); the run's label follows where it fits, its facts as far as they
+// fit.
+func (b *Model) refusalLine(state string, r *runs.Run, parts []string, live string) string {
+	st := b.Styles
+	w := b.w
+	label := state
+	if r != nil && !r.Active() {
+		label = st.Muted.Render("last run: ") + state
+	}
+	liveW := lipgloss.Width(live)
+	avail := w - liveW - 2 // the cells left of live
+	const sep = "   "
+	room := max(avail-len(sep)-lipgloss.Width(label)-lipgloss.Width("✗ "), w/2)
+	msg, hint := fitOutcome(b.Text, nil, room)
+	line := st.Error.Render("✗ "+msg) + st.Muted.Render(hint)
+	if next := line + sep + label; lipgloss.Width(next) <= avail {
+		line = next
+		for _, p := range parts {
+			next := line + st.Muted.Render(" · "+p)
+			if lipgloss.Width(next) > avail {
+				break
+			}
+			line = next
+		}
+	}
+	return style.Pad(line, avail) + "  " + live
+}
+
+// fullHint follows a message the status bar shortened: the help (?)
+// gives it in full.
+const fullHint = " (? full)"
+
+// fitOutcome is msg in room cells, and the hint to put after it ("" when
+// msg is shown whole): msg when it fits; else the first of its short
+// forms (longest first) that fits with the hint, else without it; else
+// msg (or its last short form) cut at a word boundary before the hint —
+// never a name cut inside it while a short form fits.
+func fitOutcome(msg string, shorts []string, room int) (string, string) {
+	if lipgloss.Width(msg) <= room {
+		return msg, ""
+	}
+	for _, s := range shorts {
+		if lipgloss.Width(s+fullHint) <= room {
+			return s, fullHint
+		}
+		if lipgloss.Width(s) <= room {
+			return s, ""
+		}
+	}
+	if len(shorts) > 0 {
+		msg = shorts[len(shorts)-1]
+	}
+	return style.Shorten(msg, room-lipgloss.Width(fullHint)), fullHint
+}
+
+// liveLabel says whether live mode is on, and why it waits when the last
+// run was too long for it.
+func (b *Model) liveLabel() string {
+	st := b.Styles
+	if !b.live {
+		return st.Muted.Render("live off (a)")
+	}
+	if r := b.runs.Shown(); r != nil && !r.Active() && r.Elapsed(b.now()) >= b.liveMax {
+		// Why live mode waits: the run took longer than it repeats.
+		return st.Warn.Render("live: manual (run " + common.FmtDur(r.Elapsed(b.now())) + " ≥ " + common.FmtDur(b.liveMax) + ")")
+	}
+	return st.Good.Render("live on (a)")
+}
+
+// reproLine is the `reproduce:` line: the command of what the screen
+// shows, as the screen writes it (screen.Reproduce: the dpso run command
+// of the form's Spec on the chart, dpso run --solvers after a comparison,
+// a sweep's dpso sweep, the audit's dpso audit).
+func (b *Model) reproLine() string {
+	if b.line != "" {
+		label := b.label
+		if label == "" {
+			label = "state: "
+		}
+		return style.Fit(b.Styles.Muted.Render(label)+b.line, b.w)
+	}
+	if !b.reproOK {
+		b.repro, b.reproRun, b.reproOK = b.Reproduce(), b.runs.Shown(), true
+	}
+	return style.Fit(b.Styles.Muted.Render("reproduce: ")+b.repro, b.w)
+}
+
+func (b *Model) Reproduce() string {
+	if b.screen == nil {
+		return "" // before the root says which screen is shown
+	}
+	return b.screen(b.user, b.spec, b.runs.Shown())
+}
+
+// keyLine is the one-line key help: as many of the keys as fit the
+// width, in their order, then "? all keys" and "q quit" (the help lists
+// the rest), in the styles of the explorer's text (readable on a
+// projector: style.Styles' contrast).
+func (b *Model) keyLine() string {
+	hm := help.New()
+	st := b.Styles
+	hm.Styles = help.Styles{ShortKey: st.Key, ShortDesc: st.KeyDesc, ShortSeparator: st.Muted, Ellipsis: st.Muted}
+	keys, end := b.KeyMap.ShortHelp(), b.KeyMap.ShortHelpEnd()
+	n := len(keys)
+	for n > 0 && lipgloss.Width(hm.ShortHelpView(append(keys[:n:n], end...))) > b.w {
+		n--
+	}
+	return style.Fit(hm.ShortHelpView(append(keys[:n:n], end...)), b.w)
+}

@@ -1,0 +1,356 @@
+package theorem
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"dpso/internal/engine"
+	"dpso/internal/report"
+	"dpso/solvers"
+	"dpso/theory"
+	"dpso/tui/backend"
+	"dpso/tui/common"
+	"dpso/tui/runs"
+	"dpso/tui/style"
+)
+
+// Model shows the theorem behind the current class: its formula,
+// each term's value and the dominant one, its conditions (holds/fails),
+// the lower bound and prior work at the same parameters, the solver's
+// parameters (T, batch, C, σ, step) marked prescribed or overridden, and
+// the notes `dpso run` prints: the finished run's (report.Notes: defaults
+// that moved, a vacuous certificate, a budget cap, a mean above the start
+// line), or before a run the prescription's, as `dpso run --dry-run`
+// prints them. What does not fit scrolls (a bubbles viewport, pgup/pgdn):
+// the most important lines come first, the notes last.
+type Model struct {
+	common.Common
+	presc  runs.PrescriptionMsg
+	params *solvers.Params // the parameters a finished run used
+	notes  []string        // the finished run's notes
+	runID  int             // whose notes (0: no finished run's, the prescription's)
+	common.ScrollBody
+}
+
+// New returns the panel, computing.
+func New(c common.Common) *Model {
+	return &Model{Common: c, presc: runs.PrescriptionMsg{Pending: true}, ScrollBody: common.NewScrollBody()}
+}
+
+// ShortHelp is the panel's scroll keys.
+func (p *Model) ShortHelp() []key.Binding {
+	return []key.Binding{p.KeyMap.PageUp, p.KeyMap.PageDown}
+}
+
+// Update takes the prescription, the parameters of a finished run on the
+// same prescription, and the scroll keys.
+func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	p.Scroll(p.KeyMap, msg, func() { p.content() })
+	switch msg.(type) {
+	case runs.PrescriptionMsg, runs.Event:
+		p.Cache.Invalidate()
+	}
+	switch msg := msg.(type) {
+	case runs.PrescriptionMsg:
+		if msg.Key != p.presc.Key {
+			p.Viewport.SetYOffset(0)
+			p.params, p.notes, p.runID = nil, nil, 0
+		}
+		p.presc = msg
+	case runs.Event:
+		r := msg.Run
+		switch {
+		case r == nil || r.Kind != backend.Compare:
+		case r.Phase == runs.Done && r.Comparison != nil && len(r.Comparison.Reports) > 0 && runs.PrescKey(r.Spec) == p.presc.Key:
+			// The parameters of the form's solver, the one the panel
+			// describes (in a comparison the paper's solver comes first).
+			for _, rep := range r.Comparison.Reports {
+				if rep.Solver == r.Spec.Solver.Name() && rep.Refused == "" {
+					p.params = &rep.Params
+				}
+			}
+			p.notes, p.runID = report.Notes(r.Comparison), r.ID
+		case r.Active():
+			p.params, p.notes, p.runID = nil, nil, 0
+		}
+	}
+	return p, nil
+}
+
+// content lays out the panel's lines (after its title) in the viewport:
+// the sections that fit the panel first, by priority, then the others.
+func (p *Model) content() (title, right string) {
+	st := p.Styles
+	w := p.W
+	title = "Theorem"
+	var secs []common.Section
+	switch {
+	case p.presc.Err != "":
+		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Error, "✗ "+p.presc.Err, w)})
+	case p.presc.Prescription == nil:
+		msg := "computing the constants (Monte Carlo moments or F* for this distribution, once)…"
+		if !p.presc.Pending {
+			msg = "no prescription"
+		}
+		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Muted, msg, w)})
+	default:
+		title, right, secs = p.sections(p.presc.Prescription)
+	}
+	common.FillScrolled(&p.Viewport, common.OrderSections(secs, p.H-1), p.H)
+	return title, right
+}
+
+// View renders the panel (cached until what it shows changes).
+func (p *Model) View() string { return p.Cache.View(p.render) }
+
+func (p *Model) render() string {
+	title, right := p.content()
+	return common.ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, style.Rule(*p.Styles, title, right, p.W, false), p.W, p.H)
+}
+
+func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Section) {
+	st := p.Styles
+	w := p.W
+	var upper, lower *theory.Bound
+	var prior []theory.Bound
+	for i := range pr.Bounds {
+		b := &pr.Bounds[i]
+		switch b.Kind {
+		case theory.Upper:
+			upper = b
+		case theory.Lower:
+			lower = b
+		default:
+			prior = append(prior, *b)
+		}
+	}
+	title := "Theorem"
+	right := pr.Spec.Class.Title()
+	var secs []common.Section
+	valStyle := func(color int, v float64) string { return st.FG(color, st.Emph.Render(common.FmtNum(v))) }
+	if upper != nil {
+		// The theorem as the paper's PDF numbers it ("Theorem 9").
+		title = "Theorem [" + upper.Label + "]"
+		if ref, ok := theory.Paper(upper.Label); ok {
+			title = ref.String()
+		}
+		head := st.FG(st.Upper, "upper rate ") + valStyle(st.Upper, upper.Value) + st.Muted.Render(" (constants = 1)") + "  " + st.Emph.Render(upper.Title)
+		secs = append(secs, common.Section{Prio: 0, Lines: []string{style.FitWords(head, w), style.Fit(st.Muted.Render("  "+upper.Formula), w)}})
+		var terms []string
+		nameW := 0
+		for _, t := range upper.Terms {
+			nameW = max(nameW, lipgloss.Width(t.Name))
+		}
+		nameW = min(nameW, max(w-16, 8))
+		for _, t := range upper.Terms {
+			l := "  · " + style.Pad(t.Name, nameW) + " " + common.FmtNum(t.Value)
+			if t.Name == upper.Dominant && len(upper.Terms) > 1 {
+				l = "  · " + style.Pad(t.Name, nameW) + " " + st.Emph.Render(common.FmtNum(t.Value)) + st.Warn.Render(" ◀ dominant")
+			}
+			terms = append(terms, style.FitWords(l, w))
+		}
+		secs = append(secs, common.Section{Prio: 2, Lines: terms})
+		if c := condLines(st, upper.Conditions, w); len(c) > 0 {
+			secs = append(secs, common.Section{Prio: 3, Lines: c})
+		}
+	} else {
+		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Muted, "no upper bound of the paper at these parameters (a constant it needs is not declared)", w)})
+	}
+	// The solver's parameters, then what they are certified to achieve
+	// and the start line.
+	secs = append(secs, common.Section{Prio: 0, Lines: p.solverLines(pr)})
+	if pr.Refused == "" {
+		secs = append(secs, common.Section{Prio: 1, Lines: refLines(st, pr, w)})
+	}
+	if lower != nil {
+		l := st.FG(st.Lower, "lower rate ") + valStyle(st.Lower, lower.Value) + "  " + st.Emph.Render(lower.Title) + "  " + condMarks(st, lower.Conditions)
+		ls := []string{style.FitWords(l, w)}
+		for _, c := range lower.Conditions {
+			if !c.Holds {
+				ls = append(ls, style.WrapLines(st.Muted, "  "+theory.Cite(report.FailedCondition(c)), w)...)
+			}
+		}
+		secs = append(secs, common.Section{Prio: 1, Lines: ls})
+	}
+	var pl []string
+	for i, b := range prior {
+		col := st.Prior
+		if i%2 == 1 {
+			col = st.PriorAlt
+		}
+		l := st.FG(col, "prior rate ") + valStyle(col, b.Value) + "  " + b.Title
+		if !b.ConditionsHold() {
+			l += "  " + condMarks(st, b.Conditions)
+		}
+		pl = append(pl, style.FitWords(l, w))
+	}
+	if len(pl) > 0 {
+		secs = append(secs, common.Section{Prio: 2, Lines: pl})
+	}
+	if nl := p.noteLines(pr); len(nl) > 0 {
+		secs = append(secs, common.Section{Prio: 5, Lines: nl})
+	}
+	return title, right, secs
+}
+
+// noteLines is the notes area: the finished run's notes, or the
+// prescription's (its notes and its reference lines', de-duplicated, as
+// `dpso run --dry-run` prints them), under a line that says whose.
+func (p *Model) noteLines(pr *engine.Prescription) []string {
+	st := p.Styles
+	notes, head := p.notes, fmt.Sprintf("Notes of run #%d, as dpso run prints them", p.runID)
+	if p.runID == 0 {
+		head = "Notes, as dpso run --dry-run prints them"
+		seen := map[string]bool{}
+		for _, n := range append(slices.Clone(pr.Notes), pr.RefNotes...) {
+			if !seen[n] {
+				notes = append(notes, n)
+				seen[n] = true
+			}
+		}
+	}
+	if len(notes) == 0 {
+		if p.runID == 0 {
+			return nil
+		}
+		notes = []string{"none"}
+	}
+	out := []string{style.FitWords(st.Emph.Render(head), p.W)}
+	for _, n := range notes {
+		out = append(out, style.WrapLines(st.Muted, "· "+theory.Cite(n), p.W)...)
+	}
+	return out
+}
+
+// solverLines is the solver's parameters; for a multi-phase solver the
+// batch and C are the first phase's and say so.
+func (p *Model) solverLines(pr *engine.Prescription) []string {
+	st := p.Styles
+	w := p.W
+	head := st.Emph.Render("solver " + pr.Solver)
+	if pr.Refused != "" {
+		return style.WrapLines(st.Error, "solver "+pr.Solver+" refuses: "+pr.Refused, w)
+	}
+	par := pr.Params
+	if p.params != nil {
+		par = *p.params
+	}
+	clip := "C " + common.FmtNum(par.Clip)
+	if math.IsInf(par.Clip, 1) {
+		clip = "no clipping"
+	}
+	items := []string{"T " + common.FmtInt(int64(par.Iters)), "batch " + common.FmtInt(int64(par.Batch)), clip, "σ " + common.FmtNum(par.Sigma), "step " + common.FmtNum(par.Step), common.FmtInt(par.GradEvals) + " evals"}
+	if len(par.Phases) > 1 {
+		items[0] = "T " + common.FmtInt(int64(par.Iters)) + " (all phases)"
+		items[1] = "phase 1: batch " + common.FmtInt(int64(par.Batch))
+	}
+	state := st.Good.Render("prescribed")
+	switch {
+	case par.BudgetBound:
+		state = st.Warn.Render("budget-capped: the work budget cut every T_i — the theorem assumes the full schedule")
+	case !par.Prescribed:
+		state = st.Warn.Render("overridden: " + strings.Join(par.Overridden, ", ") + " — the theorem's prescription is not in force")
+	}
+	var out []string
+	if line := head + "  " + strings.Join(items, " · "); lipgloss.Width(line) <= w {
+		out = append(out, line)
+		if lipgloss.Width(line)+2+lipgloss.Width(state) <= w {
+			out[0] += "  " + state
+		} else {
+			out = append(out, style.FitWords("  "+state, w))
+		}
+	} else {
+		// Narrow: the solver and its state, then the items packed on as
+		// many lines as they need.
+		out = append(out, style.FitWords(head+"  "+state, w))
+		line := " "
+		for _, it := range items {
+			switch {
+			case line == " ":
+				line += " " + it
+			case lipgloss.Width(line)+3+lipgloss.Width(it) <= w:
+				line += " · " + it
+			default:
+				out = append(out, style.FitWords(line, w))
+				line = "  " + it
+			}
+		}
+		out = append(out, style.FitWords(line, w))
+	}
+	if n := len(par.Phases); n > 1 {
+		last := par.Phases[n-1]
+		out = append(out, style.FitWords(st.Muted.Render(fmt.Sprintf("  %d phases; phase 1: n₁ = %d, T₁ = %d, C₁ = %s, λ₁ = %s; phase %d: n = %d, C = %s",
+			n, par.Phases[0].N, par.Phases[0].Iters, common.FmtNum(par.Phases[0].Clip), common.FmtNum(par.Phases[0].Lambda), n, last.N, common.FmtNum(last.Clip))), w))
+	}
+	return out
+}
+
+func condMarks(st *style.Styles, cs []theory.Condition) string {
+	var parts []string
+	for _, c := range cs {
+		t := theory.Cite(c.Text)
+		if i := strings.Index(t, " ("); i > 0 {
+			t = t[:i]
+		}
+		if c.Holds {
+			parts = append(parts, st.Good.Render("✓ "+t))
+		} else {
+			parts = append(parts, st.Error.Render("✗ "+t))
+		}
+	}
+	return strings.Join(parts, "  ")
+}
+
+func condLines(st *style.Styles, cs []theory.Condition, w int) []string {
+	var out []string
+	for _, c := range cs {
+		if c.Holds {
+			out = append(out, style.Fit(st.Good.Render("  ✓ ")+st.Muted.Render(theory.Cite(c.Text)), w)) // a formula: cut where it must
+		} else {
+			out = append(out, style.WrapLines(st.Muted, "  "+theory.Cite(report.FailedCondition(c)), w)...)
+		}
+	}
+	return out
+}
+
+// refLines are the certificate at the prescribed parameters (the paper's
+// explicit-constant proposition: a number the measured mean must stay
+// under, not a rate) and the start line F(w₀) − F* (doing nothing).
+func refLines(st *style.Styles, pr *engine.Prescription, w int) []string {
+	var out []string
+	switch c := pr.Certified; {
+	case c.Cert == nil:
+		if c.Why != "" {
+			out = append(out, style.WrapLines(st.Muted, "certificate: none — "+theory.Cite(c.Why), w)...)
+		}
+	case !c.Cert.Holds():
+		out = append(out, style.WrapLines(st.Muted, "certificate "+certName(c.Cert)+": no value, its condition fails: "+theory.Cite(strings.Join(c.Cert.Failed(), "; ")), w)...)
+	default:
+		l := st.FG(st.Cert, "certified ") + st.FG(st.Cert, st.Emph.Render("≤ "+common.FmtNum(c.Value()))) + "  " + certName(c.Cert) + " at these parameters"
+		if c.Vacuous(pr.W0.Mean) {
+			l += st.Warn.Render("  vacuous at this n: above w₀")
+		}
+		out = append(out, style.FitWords(l, w))
+	}
+	l := st.FG(st.Start, "w₀ ") + st.Emph.Render(common.FmtNum(pr.W0.Mean)) + "  F(w₀) − F*, doing nothing"
+	if pr.W0.Mean <= 0 {
+		l += " (the start is optimal: curves can only rise)"
+	}
+	return append(out, style.FitWords(l, w))
+}
+
+// certName is the result a certificate applies, as the paper's PDF
+// numbers it ("Proposition 30"; its id, acsa-generic-sum, is in the JSON),
+// or its id where its source cites none.
+func certName(c *theory.Certificate) string {
+	if ref := theory.CiteFirst(c.Source); ref != "" {
+		return ref
+	}
+	return c.ID
+}

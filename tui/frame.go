@@ -1,0 +1,166 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"dpso/tui/common"
+	"dpso/tui/components/clip"
+	"dpso/tui/components/form"
+	"dpso/tui/components/header"
+	"dpso/tui/components/help"
+	"dpso/tui/components/presetlist"
+	"dpso/tui/components/privacy"
+	"dpso/tui/components/statusbar"
+	"dpso/tui/components/tabs"
+	"dpso/tui/style"
+)
+
+// The compact layout (side tabs, the screen at full height) is used below
+// these sizes; 80×24, the common terminal, is compact.
+const (
+	compactW = 100
+	compactH = 30
+)
+
+// formRows is the number of the form's rows the layout makes room for:
+// every field but dp-sgd's adaptive clipping, shown only while the solver
+// is dp-sgd, whose row then takes a line of the form's message (the status
+// bar repeats a refusal in full). That keeps 80×24's side tabs at six lines.
+const formRows = int(form.NumFields) - 1
+
+// frame is the explorer's layout: the terminal's size and the parts that
+// are always on screen (the header, the form, the panels of the
+// left-hand column or their side tabs, the status bar) with the overlays
+// (the help, the presets list). The root model embeds it and says which
+// screen and overlay are shown.
+type frame struct {
+	width, height int
+	compact       bool // the small-terminal layout (side tabs)
+
+	st      *style.Styles
+	head    *header.Model
+	form    *form.Model
+	privacy *privacy.Model
+	clip    *clip.Model
+	side    *tabs.Model
+	status  *statusbar.Model
+	help    *help.Model
+	presets *presetlist.Model
+}
+
+// tooSmall reports whether the terminal is below the minimum size.
+func (m *frame) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
+
+// layout gives every component its size for the current terminal, screen
+// being the right-hand column's.
+//
+// Wide:                                   Compact (e.g. 80×24):
+//
+//	header                                  header
+//	parameters │ screen (chart, sweep, …)   parameters │ screen
+//	privacy    │                            side tabs: │
+//	clipping   │ panel (theorem, slopes)    theorem ·  │
+//	status, reproduce line, keys            privacy ·  │
+//	                                        clipping   │
+//	                                        status, reproduce line, keys
+func (m *frame) layout(screen common.Screen) {
+	w, h := m.width, m.height
+	if m.tooSmall() {
+		return
+	}
+	bodyH := h - 4 - m.head.Rows(h)
+	leftW := leftWidth(w)
+	rightW := w - leftW - 1
+	m.compact = w < compactW || h < compactH
+	m.head.SetSize(w, 1+m.head.Rows(h))
+	m.status.SetSize(w, 3)
+	m.help.SetSize(w, bodyH)
+	m.presets.SetSize(w, bodyH)
+	if m.compact {
+		// The form keeps 1–3 lines for its message; the side tabs at least
+		// 6 (a privacy panel).
+		msgLines := min(max(bodyH-1-formRows-6, 1), 3)
+		formH := 1 + formRows + msgLines
+		m.form.SetSize(leftW, formH)
+		m.side.SetSize(leftW, bodyH-formH)
+		m.privacy.SetScrolls(true) // pgup/pgdn reach the tab shown
+		screen.SetSize(rightW, bodyH)
+		return
+	}
+	// The form's message area (why the focused field matters, or a
+	// refusal, which the status bar repeats in full) and the privacy
+	// panel shrink first on short terminals.
+	msgLines, privH := 2, 5
+	switch {
+	case bodyH >= 40:
+		msgLines, privH = 4, 6
+	case bodyH >= 30:
+		msgLines, privH = 3, 6
+	}
+	if bodyH >= 30 && m.form.Resolved().UserRows() {
+		privH += 5 // the user data's privacy facts (userDataPrivacy)
+	}
+	formH := 1 + formRows + msgLines
+	clipH := bodyH - formH - privH
+	if clipH > 13 { // a taller histogram says nothing more: give the form room
+		formH += clipH - 13
+		clipH = 13
+	}
+	m.form.SetSize(leftW, formH)
+	m.privacy.SetSize(leftW, privH)
+	m.privacy.SetScrolls(false)
+	m.clip.SetSize(leftW, clipH)
+	formulaH := min(max(bodyH*40/100, 7), 16)
+	screen.SetSize(rightW, bodyH-formulaH)
+	_, panel := screen.Panel()
+	panel.SetSize(rightW, formulaH)
+}
+
+// leftWidth is the left-hand column's width (the form, the panels under
+// it) on a terminal w cells wide.
+func leftWidth(w int) int { return min(max(w*36/100, 34), 50) }
+
+// render renders the screen: screen in the right-hand column, overlay
+// (nil: none) over the body.
+func (m *frame) render(screen common.Screen, overlay common.Overlay) string {
+	w, h := m.width, m.height
+	if w == 0 || h == 0 {
+		return ""
+	}
+	if m.tooSmall() {
+		return m.tooSmallNotice()
+	}
+	var body string
+	switch {
+	case overlay != nil:
+		body = overlay.View()
+	case m.compact:
+		body = style.Cols(style.Rows(m.form.View(), m.side.View()), " ", screen.View())
+	default:
+		_, panel := screen.Panel()
+		body = style.Cols(style.Rows(m.form.View(), m.privacy.View(), m.clip.View()), " ", style.Rows(screen.View(), panel.View()))
+	}
+	return strings.Join([]string{m.head.View(), body, m.status.View()}, "\n")
+}
+
+// tooSmallNotice replaces the layout below the minimum size.
+func (m *frame) tooSmallNotice() string {
+	w, h := m.width, m.height
+	msg := []string{
+		m.st.Error.Render("enlarge the terminal"),
+		fmt.Sprintf("now %d×%d, need ≥ %d×%d", w, h, minWidth, minHeight),
+		m.st.Muted.Render("q quits; other keys wait"),
+	}
+	var lines []string
+	for _, l := range msg {
+		lines = append(lines, style.Wrap(style.StripANSI(l), w)...)
+	}
+	// Keep the styles when a line was not wrapped.
+	if len(lines) == len(msg) {
+		lines = msg
+	}
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
+}

@@ -1,0 +1,99 @@
+package screens
+
+import (
+	"context"
+	"dpso/internal/audit"
+	"dpso/tui/backend"
+	"dpso/tui/common"
+	"dpso/tui/runs"
+	"math"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// TestAuditScreenMessages: the audit screen reports its outcomes as
+// messages — shown without an audit of the form's oracle and ε it asks for
+// one (common.RunRequestMsg), n asks for the negative control, then toggles
+// between the two without running again; at ε = ∞ there is nothing to
+// audit, and n says so on the status bar.
+func TestAuditScreenMessages(t *testing.T) {
+	res := mustResolve(t, example1)
+	s := newAuditScreen(testCommon())
+	s.SetSize(84, 23)
+	s.Update(common.SpecMsg{Spec: res})
+	// A run request is compared by the job it makes on the form's Spec.
+	type request struct {
+		what    string
+		control bool
+	}
+	want := func(what string, cmd tea.Cmd, msg tea.Msg) {
+		t.Helper()
+		var got tea.Msg
+		if cmd != nil {
+			got = cmd()
+		}
+		if rq, ok := got.(common.RunRequestMsg); ok {
+			j, why := rq.Make(res)
+			got = request{what: j.What + why, control: j.Control}
+		}
+		if got != msg {
+			t.Errorf("%s: message %#v, want %#v", what, got, msg)
+		}
+	}
+	want("Activate without an audit", s.Activate(), request{what: "audit"})
+	_, cmd := s.Update(press("n"))
+	want("n without a control", cmd, request{what: "audit (negative control)", control: true})
+
+	// A finished audit and control of the form's oracle and ε.
+	result := func(f float64) *audit.Result {
+		r, err := audit.Oracle(context.Background(), auditConfigTrials(AuditConfig(res, f > 1), 2000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	plain := &runs.Run{ID: 1, Job: runs.Job{Call: backend.Call{Kind: backend.Audit, AuditConfig: AuditConfig(res, false), Spec: res}, Family: AuditKind}, Phase: runs.Done, Result: backend.Result{Audit: result(1)}}
+	ctl := &runs.Run{ID: 2, Job: runs.Job{Call: backend.Call{Kind: backend.Audit, AuditConfig: AuditConfig(res, true), Spec: res}, Family: AuditKind, Control: true}, Phase: runs.Done, Result: backend.Result{Audit: result(AuditControl)}}
+	s.Update(runs.Event{Run: plain})
+	want("Activate with a fresh audit", s.Activate(), nil)
+	s.Update(runs.Event{Run: ctl})
+	if !s.showCtl || s.current() != ctl || !strings.Contains(stripANSI(s.View()), "negative control: budget ×1.5") {
+		t.Errorf("a finished control is not shown:\n%s", stripANSI(s.View()))
+	}
+	_, cmd = s.Update(press("n"))
+	want("n with a control", cmd, nil)
+	if s.showCtl || s.current() != plain || !strings.Contains(stripANSI(s.View()), "negative control (noise ÷ 1.5): caught") {
+		t.Errorf("n did not go back to the audit, or it does not report the control:\n%s", stripANSI(s.View()))
+	}
+	_, cmd = s.Update(press("n"))
+	want("n again", cmd, nil)
+	if !s.showCtl {
+		t.Error("n did not toggle back to the control")
+	}
+	// Another key is not the screen's.
+	_, cmd = s.Update(press("x"))
+	want("another key", cmd, nil)
+
+	// ε = ∞: nothing to audit.
+	inf := example1
+	inf.Eps = math.Inf(1)
+	ri, err := backend.Resolve(inf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Update(common.SpecMsg{Spec: ri})
+	want("Activate at ε = ∞", s.Activate(), nil)
+	_, cmd = s.Update(press("n"))
+	want("n at ε = ∞", cmd, common.StatusMsg{Text: "ε = ∞: there is no privacy claim to audit", Err: true})
+	if v := stripANSI(s.View()); !strings.Contains(v, "no privacy claim to audit") {
+		t.Errorf("the screen at ε = ∞:\n%s", v)
+	}
+}
+
+// auditConfigTrials is c with n runs per input.
+func auditConfigTrials(c audit.Config, n int) audit.Config {
+	c.Trials = n
+	return c
+}

@@ -1,0 +1,51 @@
+package screens
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"dpso/internal/engine"
+	"dpso/internal/spec"
+	goldenfile "dpso/internal/testutil/golden"
+	"dpso/scenarios"
+	"dpso/tui/runs"
+)
+
+// golden compares got, ANSI stripped and trailing spaces trimmed, with
+// testdata/name.golden (go test -update or DPSO_UPDATE_GOLDEN=1 rewrites
+// it).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	lines := strings.Split(stripANSI(got), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	goldenfile.Equal(t, name, strings.Join(lines, "\n")+"\n")
+}
+
+// prescription is the prescription of s as the prescriber delivers it.
+func prescription(t *testing.T, s spec.Spec) runs.PrescriptionMsg {
+	t.Helper()
+	rs := mustResolve(t, s)
+	p, err := engine.Prescribe(context.Background(), rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs.PrescriptionMsg{Spec: rs, Key: runs.PrescKey(rs), Prescription: p}
+}
+
+// TestGoldenMoments: the moment profile of Example 1 (closed form) and of
+// a heavy-tailed profile (a moment that does not exist, L_f infinite).
+func TestGoldenMoments(t *testing.T) {
+	mv := newMomentsScreen(testCommon(), nil)
+	mv.SetSize(90, 16)
+	mv.Update(prescription(t, example1))
+	golden(t, "moments-example1-90x16", mv.View())
+	mv.profile, mv.k, mv.name = []scenarios.MomentEntry{
+		{K: 2, R: 1.5, Method: "exact"}, {K: 4, R: 3, SE: 0.01, Method: "Monte Carlo (1048576 draws)"},
+		{K: 8, R: math.Inf(1), Method: "does not exist (k ≥ 6)"}, {K: math.Inf(1), R: math.Inf(1), Method: "L_f (worst case)"},
+	}, 4, "linreg-t"
+	golden(t, "moments-heavy-90x16", mv.View())
+}

@@ -1,0 +1,159 @@
+package screens
+
+import (
+	"io"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"dpso/internal/engine"
+	"dpso/internal/plot"
+	"dpso/internal/report"
+	"dpso/internal/spec"
+	"dpso/tui/chart"
+	"dpso/tui/common"
+	"dpso/tui/runs"
+	"dpso/tui/style"
+)
+
+// sweepBase is what the sweep screens share (the sweeps over n and ε,
+// the clipping trade-off over C): a chart of the latest sweep of their
+// kind, a sweep asked for when shown without one of the current Spec, and
+// its export. What differs — the grid, the series and the panel — is the
+// screen's own.
+type sweepBase struct {
+	common.Common
+	common.Shown
+	kind  runs.ScreenKind
+	job   runs.JobMaker // the sweep r runs
+	noun  string        // "sweep", "clipping sweep": what the messages call it
+	base  string        // the exported files' base name
+	Chart *chart.Chart
+}
+
+func newSweepBase(c common.Common, kind runs.ScreenKind, job runs.JobMaker, noun, base string, axes chart.Axes) sweepBase {
+	s := sweepBase{Common: c, kind: kind, job: job, noun: noun, base: base, Chart: chart.New(c.Styles, common.FmtNum)}
+	s.Chart.SetAxes(axes)
+	return s
+}
+
+// Job is the screen's sweep.
+func (s *sweepBase) Job(res spec.Resolved) (runs.Job, string) { return s.job(res) }
+
+// SetSize sets the chart's size.
+func (s *sweepBase) SetSize(w, h int) { s.Chart.SetSize(w, h) }
+
+// View renders the chart.
+func (s *sweepBase) View() string { return s.Chart.View() }
+
+// ShortHelp is the keys that act on this screen.
+func (s *sweepBase) ShortHelp() []key.Binding {
+	return []key.Binding{s.KeyMap.Run, s.KeyMap.Pause, s.KeyMap.Export, s.KeyMap.Back}
+}
+
+// take is shown.take for this screen's sweeps.
+func (s *sweepBase) take(msg tea.Msg) bool { return s.Shown.Take(msg, s.kind) }
+
+// report is the finished sweep shown (nil: none).
+func (s *sweepBase) Report() *engine.SweepReport {
+	if r := s.Run; r != nil && r.Phase == runs.Done {
+		return r.Sweep
+	}
+	return nil
+}
+
+// Activate asks for a sweep when there is none of the current Spec and
+// none running, and the Spec has one (a sweep of ε needs a finite ε).
+func (s *sweepBase) Activate() tea.Cmd {
+	r := s.Run
+	if r != nil && (r.Active() || runs.RunKey(r.Spec) == runs.RunKey(s.Spec)) {
+		return nil
+	}
+	if _, why := s.job(s.Spec); why != "" {
+		return nil
+	}
+	return common.Emit(common.RunRequestMsg{Make: s.job})
+}
+
+// Export is the finished sweep: its figure, and as JSON the document
+// `dpso sweep --json` prints for it (report.Sweep; `--vary clip` for the
+// clipping sweep).
+func (s *sweepBase) Export() (*common.ExportJob, string) {
+	rep := s.Report()
+	if rep == nil {
+		if s.Run != nil && s.Run.Phase == runs.Refused {
+			return nil, "nothing to export: " + s.Run.Refusal
+		}
+		if _, why := s.job(s.Spec); why != "" && (s.Run == nil || !s.Run.Active()) {
+			return nil, "nothing to export: " + why
+		}
+		return nil, "nothing to export yet: the " + s.noun + " has not finished"
+	}
+	return &common.ExportJob{Base: s.base, Data: report.Sweep(rep), Draw: func(w io.Writer, f plot.Format) error { return plot.WriteSweep(w, f, rep) }}, ""
+}
+
+// sweepPanel is what the sweep screens' panels share (slopesPanel,
+// clipTable): the report the screen sets, or its state line while there
+// is none, and the scrolling body (its viewport holds the lines under
+// the title when they do not fit; its cache the rendered block).
+type sweepPanel struct {
+	common.Common
+	rep   *engine.SweepReport
+	state string
+	common.ScrollBody
+}
+
+// newSweepPanel returns an empty panel.
+func newSweepPanel(c common.Common) sweepPanel {
+	return sweepPanel{Common: c, ScrollBody: common.NewScrollBody()}
+}
+
+// set sets what the panel shows (the screen sets it on every change,
+// a new background colour included).
+func (p *sweepPanel) set(rep *engine.SweepReport, state string) {
+	p.rep, p.state = rep, state
+	p.Cache.Invalidate()
+}
+
+// ShortHelp is the panel's scroll keys.
+func (p *sweepPanel) ShortHelp() []key.Binding {
+	return []key.Binding{p.KeyMap.PageUp, p.KeyMap.PageDown}
+}
+
+// frame renders lines, the title's rule first, as the panel: whole where
+// they fit, else the title, the rest in the viewport and a line that says
+// how to scroll it.
+func (p *sweepPanel) frame(lines []string) string {
+	if len(lines) <= p.H || p.H < 3 {
+		p.Viewport.SetYOffset(0)
+		return style.Block(strings.Join(lines, "\n"), p.W, p.H)
+	}
+	common.FillScrolled(&p.Viewport, lines[1:], p.H)
+	return common.ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, lines[0], p.W, p.H)
+}
+
+// waiting renders the panel without a report: its title, what the sweep
+// will do (intro) and the sweep's state line.
+func (p *sweepPanel) waiting(title, intro string) string {
+	st, w := p.Styles, p.W
+	lines := []string{style.Rule(*st, title, "", w, false)}
+	lines = append(lines, style.WrapLines(st.Muted, intro, w)...)
+	if p.state != "" {
+		lines = append(lines, "", st.Warn.Render(style.FitWords(p.state, w)))
+	}
+	return style.Block(strings.Join(lines, "\n"), w, p.H)
+}
+
+// sweepCommand is a sweep's dpso sweep command: the form's Spec as set
+// with the swept field cleared (clear: --vary sets it at every point, and
+// the CLI refuses both), then the sweep's own flags.
+func sweepCommand(user spec.Spec, clear func(*spec.Spec), flags ...string) string {
+	s := user.Clone()
+	clear(&s)
+	words := []string{"dpso", "sweep"}
+	for _, a := range s.Args() {
+		words = append(words, spec.ShellQuote(a))
+	}
+	return strings.Join(append(words, flags...), " ")
+}

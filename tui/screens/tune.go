@@ -1,0 +1,581 @@
+package screens
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"dpso/internal/engine"
+	"dpso/internal/report"
+	"dpso/internal/spec"
+	"dpso/tui/backend"
+	"dpso/tui/common"
+	"dpso/tui/runs"
+	"dpso/tui/style"
+)
+
+// TuneKind is what the constants cost (g): the form's configuration run
+// at the theorem's prescribed constants, tuned by a private search, and
+// tuned by an oracle, side by side (engine.Tune, `dpso tune`).
+const TuneKind runs.ScreenKind = "tune"
+
+var tuneScreenDef = common.ScreenDef{
+	Kind:  TuneKind,
+	Key:   key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "what the constants cost: tune privately")),
+	Short: "tune", Place: common.HelpAfterForm,
+	Help: "g shows what the constants cost (what dpso tune prints for the form): the run at the theorem's prescribed constants, " +
+		"a private random search over a grid of C, the step and T whose whole cost — tuning included — is inside the form's ε (Papernot & Steinke's accounting), " +
+		"and the oracle-tuned reference, the grid's best point by the true excess risk, which is NOT private and not attainable; " +
+		"its panel lists the search's candidates and their private scores, non-private diagnostics. Leaving the screen cancels a search; e exports the document dpso tune --json prints.",
+	Build: func(c common.Common, _ common.Component) common.Screen { return newTuneScreen(c) },
+}
+
+// tuneSpecOf is the search `dpso tune` runs on the form's flags: every
+// default of engine.TuneSpec (the default grid, K geometric with mean 10,
+// a tenth of the rows for validation, the 0.9-quantile score clip), with
+// the references (the prescribed and the oracle-tuned runs) on a scenario
+// and off on the user's rows, as the command's --references defaults.
+func tuneSpecOf(res spec.Resolved) engine.TuneSpec {
+	return engine.TuneSpec{References: !res.UserRows()}
+}
+
+// tuneJob is the search of the form's solver (tuneSpecOf), or why there is
+// none (backend.Call.Check: ε = ∞, a shuffle oracle, a fixed C, step or
+// T, --split-budget). Leaving the screen cancels it.
+func tuneJob(res spec.Resolved) (runs.Job, string) {
+	c := backend.Call{Kind: backend.Tune, Spec: res, Names: []string{res.Solver.Name()}, TuneSpec: tuneSpecOf(res)}
+	if err := c.Check(); err != nil {
+		return runs.Job{}, "no private search here: " + backend.SpecMessage(err)
+	}
+	return runs.Job{Call: c, Family: TuneKind, What: "tuning", LeaveCancels: true}, ""
+}
+
+// tuneCommand is the `dpso tune` command of the form's Spec as set: it
+// prints the numbers the screen shows.
+func tuneCommand(user spec.Spec) string {
+	words := []string{"dpso", "tune"}
+	for _, a := range user.Args() {
+		words = append(words, spec.ShellQuote(a))
+	}
+	return strings.Join(words, " ")
+}
+
+// TuneScreen shows, for the form's configuration, the three runs of
+// `dpso tune` as bars of their excess risk on one log axis beside the
+// start line w₀, and what each is: prescribed (the theorem's constants,
+// at ρ = ε²/2 on all rows), tuned (private: the whole search's (ε', δ),
+// with the tuning overhead on its own line) and oracle-tuned (not private,
+// an unattainable reference). Its companion panel (tunePanel) lists the
+// search's candidates and scores. Shown without a search of the form's
+// Spec, it asks for one.
+type TuneScreen struct {
+	common.Common
+	common.Shown
+	panel *TunePanel
+	w, h  int
+	cache common.ViewCache
+}
+
+func newTuneScreen(c common.Common) *TuneScreen {
+	return &TuneScreen{Common: c, panel: &TunePanel{Common: c, ScrollBody: common.NewScrollBody()}}
+}
+
+// Panel is the search's candidates.
+func (s *TuneScreen) Panel() (string, common.Component) { return "Search", s.panel }
+
+// Job is the form's search.
+func (s *TuneScreen) Job(res spec.Resolved) (runs.Job, string) { return tuneJob(res) }
+
+// Reproduce is the dpso tune command of the form.
+func (s *TuneScreen) Reproduce(user spec.Spec, _ spec.Resolved, _ *runs.Run) string {
+	return tuneCommand(user)
+}
+
+// SetSize sets the screen's size.
+func (s *TuneScreen) SetSize(w, h int) { s.w, s.h = w, h; s.cache.Invalidate() }
+
+// ShortHelp is the keys that act on this screen.
+func (s *TuneScreen) ShortHelp() []key.Binding {
+	return []key.Binding{s.KeyMap.Run, s.KeyMap.Pause, s.KeyMap.Export, s.KeyMap.Back}
+}
+
+// report is the finished search shown (nil: none).
+func (s *TuneScreen) report() *engine.TuneReport {
+	if r := s.Run; r != nil && r.Phase == runs.Done {
+		return r.Tune
+	}
+	return nil
+}
+
+// fresh reports whether the shown search is of the form's Spec.
+func (s *TuneScreen) fresh() bool {
+	return s.Run != nil && runs.RunKey(s.Run.Spec) == runs.RunKey(s.Spec)
+}
+
+// Activate asks for a search when there is none of the form's Spec and
+// none running, and the form allows one; a search cancelled (by leaving
+// the screen) is asked for again.
+func (s *TuneScreen) Activate() tea.Cmd {
+	if r := s.Run; r != nil && (r.Active() || s.fresh() && r.Phase != runs.Cancelled) {
+		return nil
+	}
+	if _, why := tuneJob(s.Spec); why != "" {
+		return nil
+	}
+	return common.Emit(common.RunRequestMsg{Make: tuneJob})
+}
+
+// Export is the finished search: the document `dpso tune --json` prints
+// for the reproduce line (report.Tune). The command draws no figure, so
+// neither does the export.
+func (s *TuneScreen) Export() (*common.ExportJob, string) {
+	rep := s.report()
+	switch {
+	case rep != nil:
+		return &common.ExportJob{Base: "tune-" + rep.Solvers[0].Solver, Data: report.Tune(rep)}, ""
+	case s.Run != nil && s.Run.Active():
+		return nil, "the search is still going: export it when it is done"
+	case s.Run != nil && s.Run.Phase == runs.Refused:
+		return nil, "nothing to export: " + s.Run.Refusal
+	}
+	if _, why := tuneJob(s.Spec); why != "" {
+		return nil, "nothing to export: " + why
+	}
+	return nil, "nothing to export yet: r runs the search"
+}
+
+// Update takes the form's Spec and the searches.
+func (s *TuneScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	if !s.Shown.Take(msg, TuneKind) {
+		return s, nil
+	}
+	s.panel.set(s.report())
+	s.cache.Invalidate()
+	return s, nil
+}
+
+// View renders the screen (cached until what it shows changes).
+func (s *TuneScreen) View() string { return s.cache.View(s.render) }
+
+// narrow is the compact layout's column (80×24: 45 cells).
+func (s *TuneScreen) narrow() bool { return s.w < 60 }
+
+func (s *TuneScreen) render() string {
+	st := s.Styles
+	w, h := s.w, s.h
+	title := "What the constants cost: prescribed · tuned · oracle-tuned"
+	if s.narrow() {
+		title = "What the constants cost"
+	}
+	right := s.Spec.Solver.Name()
+	if s.Run != nil && !s.fresh() {
+		right = "form changed: r re-tunes"
+	}
+	lines := []string{style.Rule(*st, title, right, w, false)}
+	rep := s.report()
+	if rep == nil {
+		lines = append(lines, "")
+		lines = append(lines, style.WrapLines(st.Warn, s.state(), w)...)
+		lines = append(lines, "")
+		lines = append(lines, style.WrapLines(st.Muted, tuneIntro, w)...)
+		return style.Block(strings.Join(lines, "\n"), w, h)
+	}
+	lines = append(lines, common.OrderSections(tuneSections(st, rep, w, s.narrow()), h-1)...)
+	return style.Block(strings.Join(lines, "\n"), w, h)
+}
+
+// tuneIntro says what the screen runs, before its first search.
+const tuneIntro = "The theorem prescribes C, the step and T from constants of the problem (r̃_k, β, μ) that guard the worst case. " +
+	"This screen runs what dpso tune runs on the form: a private random search — K random candidates from a grid of C, step and T, each trained on 90% of the rows and scored privately on the rest, the best released — " +
+	"whose whole cost, tuning included, is the form's ε; beside it the prescribed run and the oracle-tuned reference (the grid's best point by the true excess risk: not private)."
+
+// state is the search's state when there is no result to show.
+func (s *TuneScreen) state() string {
+	if _, why := tuneJob(s.Spec); why != "" {
+		return why
+	}
+	r := s.Run
+	if r == nil {
+		return "r runs the private search on the form's configuration"
+	}
+	switch r.Phase {
+	case runs.Running, runs.Paused:
+		return tuneProgress(r)
+	case runs.Cancelled:
+		return "the search was cancelled: r runs it again"
+	case runs.Refused:
+		return "✗ " + r.Refusal
+	case runs.Failed:
+		return "✗ the search failed: " + backend.SpecMessage(r.Err)
+	}
+	return ""
+}
+
+// tuneProgress says where a search is: each trial searches (K candidates),
+// then runs the oracle's grid; the prescribed runs come last.
+func tuneProgress(r *runs.Run) string {
+	t := r.Spec.Spec.Trials
+	switch {
+	case !r.HaveLatest:
+		return fmt.Sprintf("searching (%s, each K random candidates, then the oracle's grid; the prescribed run last)…", common.TrialCount(t))
+	case r.Total > 0 && r.TrialsDone >= r.Total:
+		return fmt.Sprintf("every trial's search is done; running the prescribed %s (the theorem's constants)…", common.TrialCount(t))
+	case r.Latest.Phase == 2:
+		return fmt.Sprintf("%d of %s searched; trial %d: the oracle's grid, point %d of %d…", r.TrialsDone, common.TrialCount(t), r.Latest.Trial, r.Latest.Iter, r.Latest.Iters)
+	}
+	return fmt.Sprintf("%d of %s searched; trial %d: candidate %d of K = %d…", r.TrialsDone, common.TrialCount(t), r.Latest.Trial, r.Latest.Iter, r.Latest.Iters)
+}
+
+// tuneRow is one run of the three: its name, excess risk, parameters
+// (short: in fewer cells, for the compact layout).
+type tuneRow struct {
+	name          string
+	est           engine.Estimate
+	params, short string
+	// why replaces the bar when the run has no result (a refusal).
+	why string
+}
+
+// tuneRows are the report's first solver's runs, prescribed first (absent
+// without references), then tuned, then oracle-tuned.
+func tuneRows(rep *engine.TuneReport) []tuneRow {
+	ts := rep.Solvers[0]
+	var out []tuneRow
+	if p := ts.Prescribed; p != nil {
+		row := tuneRow{name: "prescribed", est: p.Excess, params: paramsText(p.Params.Clip, p.Params.Step, p.Params.Iters), short: paramsShort(p.Params.Clip, p.Params.Step, p.Params.Iters)}
+		if p.Refused != "" {
+			row.why = "refused: " + p.Refused
+		}
+		out = append(out, row)
+	}
+	row := tuneRow{name: "tuned", est: ts.Tuned.Excess, params: "nothing released (K = 0): w₀", short: "K = 0: w₀"}
+	if tr := ts.Tuned.Trials; len(tr) > 0 && tr[0].Chosen >= 0 {
+		row.params = paramsText(tr[0].Params.Clip, tr[0].Params.Step, tr[0].Params.Iters)
+		row.short = paramsShort(tr[0].Params.Clip, tr[0].Params.Step, tr[0].Params.Iters)
+	}
+	out = append(out, row)
+	if o := ts.Oracle; o != nil && o.Best >= 0 {
+		out = append(out, tuneRow{name: "oracle-tuned", est: o.Excess, params: o.Candidate.Text(common.FmtNum), short: o.Candidate.Text(common.FmtNum)})
+		if c := o.Candidate; c.Iters > 0 && c.Epochs == 0 && c.Batch == 0 {
+			out[len(out)-1].short = paramsShort(c.Clip, c.Step, c.Iters)
+		}
+	}
+	return out
+}
+
+// paramsText is a run's C, step and T as the flags write them.
+func paramsText(c, step float64, iters int) string {
+	return fmt.Sprintf("C = %s, step = %s, T = %d", common.FmtNum(c), common.FmtNum(step), iters)
+}
+
+// paramsShort is paramsText in fewer cells ("C 788 · step 0.667 · T 20").
+func paramsShort(c, step float64, iters int) string {
+	return fmt.Sprintf("C %s · step %s · T %d", common.FmtNum(c), common.FmtNum(step), iters)
+}
+
+// EstText is a mean ± its standard error.
+func EstText(e engine.Estimate) string {
+	if math.IsNaN(e.SE) {
+		return common.FmtNum(e.Mean)
+	}
+	return common.FmtNum(e.Mean) + " ± " + common.FmtNum(e.SE)
+}
+
+// tuneSections are the screen's lines under its title, by priority: the
+// bars and the privacy of the tuned run first.
+func tuneSections(st *style.Styles, rep *engine.TuneReport, w int, narrow bool) []common.Section {
+	ts := rep.Solvers[0]
+	pv := rep.Privacy
+	rows := tuneRows(rep)
+	var secs []common.Section
+	if len(rep.NotPrivate) > 0 {
+		why, _, _ := strings.Cut(rep.NotPrivate[0], ": ")
+		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Error, "NOT PRIVATE: "+why, w)})
+	}
+	head := fmt.Sprintf("excess risk (log axis), mean ± s.e. over %s", common.TrialCount(rep.Spec.Trials))
+	switch {
+	case rep.UserRows && narrow:
+		head = "excess risk on your rows: diagnostic"
+	case rep.UserRows:
+		head = "excess risk on your rows (log axis): a non-private diagnostic"
+	case narrow:
+		head = fmt.Sprintf("excess risk (log), mean ± s.e., %s", common.TrialCount(rep.Spec.Trials))
+	}
+	secs = append(secs, common.Section{Prio: 0, Lines: append([]string{style.FitWords(st.Muted.Render(head), w)}, tuneBars(st, rows, rep.W0.Mean, w, narrow)...)})
+	if line := tuneVerdict(rows); line != "" {
+		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Emph, line, w)})
+	}
+	indent := "   "
+	if narrow {
+		indent = "  "
+	}
+	item := func(s lipgloss.Style, text string) []string {
+		var out []string
+		for _, l := range style.Wrap(text, w-len(indent)) {
+			out = append(out, indent+s.Render(l))
+		}
+		return out
+	}
+	for _, r := range rows {
+		var lines []string
+		name := st.FG(tuneColor(st, r.name), r.name)
+		params := r.params
+		if narrow {
+			params = r.short
+		}
+		if r.name == "tuned" && rep.Spec.Trials > 1 {
+			// Each trial's search chooses its own (the panel lists them).
+			params += " (trial 0's)"
+		}
+		lines = append(lines, style.WrapStyled(name+"  "+params, w)...)
+		switch r.name {
+		case "prescribed":
+			p := ts.Prescribed
+			constants := "the theorem's constants"
+			if pv.ConstantsRho > 0 {
+				constants = "the theorem's formulas at private estimates of the constants (ρ₀ inside ρ)"
+			}
+			what := fmt.Sprintf("%s, ρ = ε²/2 = %s on all %s rows: ε' = %s at δ = %s", constants, common.FmtNum(p.Privacy.Rho), common.FmtN(rep.N), common.FmtNum(p.Privacy.EpsDelta), common.FmtNum(pv.Target.Delta))
+			switch {
+			case r.why != "":
+				what = r.why
+			case p.Privacy.Model == spec.Accountant:
+				e, _ := report.EpsDelta(p)
+				what = fmt.Sprintf("the prescription's parameters on all %s rows: ε' = %s at δ = %s (%s accountant)", common.FmtN(rep.N), common.FmtNum(e), common.FmtNum(pv.Target.Delta), p.Privacy.AccountantName)
+			}
+			if narrow && r.why == "" {
+				what = fmt.Sprintf("theorem's constants, ρ = %s: ε' = %s", common.FmtNum(p.Privacy.Rho), common.FmtNum(p.Privacy.EpsDelta))
+				if pv.ConstantsRho > 0 {
+					what = fmt.Sprintf("private constants, ρ = %s: ε' = %s", common.FmtNum(p.Privacy.Rho), common.FmtNum(p.Privacy.EpsDelta))
+				}
+			}
+			lines = append(lines, item(st.Muted, what)...)
+			secs = append(secs, common.Section{Prio: 1, Lines: lines})
+		case "tuned":
+			whole := fmt.Sprintf("private, tuning included: the whole search is (%s, %s)-DP (ρ = %s's ε')", common.FmtNum(pv.Eps), common.FmtNum(pv.Target.Delta), common.FmtNum(pv.Target.Rho))
+			one := fmt.Sprintf("one candidate: ρ_Q = %s, ε' = %s alone (trains on %d rows, scored on %d)", common.FmtNum(pv.CandidateRho), common.FmtNum(pv.CandidateEps), rep.NTrain, rep.NValid)
+			over := fmt.Sprintf("tuning overhead: + ε' = %s (the choice among K; score clip ρ_s = %s%s)", common.FmtNum(pv.Overhead), common.FmtNum(pv.ScoreRho), constantsText(pv.ConstantsRho))
+			if narrow {
+				whole = fmt.Sprintf("private, tuning included: ε' = %s", common.FmtNum(pv.Eps))
+				one = fmt.Sprintf("one candidate ε' = %s + tuning %s", common.FmtNum(pv.CandidateEps), common.FmtNum(pv.Overhead))
+				over = ""
+			}
+			lines = append(lines, item(st.Good, whole)...)
+			lines = append(lines, item(st.Muted, one)...)
+			if over != "" {
+				lines = append(lines, item(st.Muted, over)...)
+			}
+			if rep.UserRows {
+				lines = append(lines, item(st.Emph, fmt.Sprintf("your rows: %d search%s (trials) read them: ε' = %s at δ = %s in all", rep.Total.Searches, esPlural(rep.Total.Searches), common.FmtNum(rep.Total.Eps), common.FmtNum(rep.Total.Delta)))...)
+			}
+			if h := ts.Tuned.Holdout; !math.IsNaN(h.Mean) {
+				lines = append(lines, item(st.Warn, "held-out loss "+EstText(h)+" (rows no solver saw; a non-private diagnostic)")...)
+			}
+			secs = append(secs, common.Section{Prio: 0, Lines: lines})
+		case "oracle-tuned":
+			what := fmt.Sprintf("NOT private, not attainable: the best of %d grid points by their true excess risk", len(ts.Oracle.Points))
+			if narrow {
+				what = "NOT private: unattainable reference"
+			}
+			lines = append(lines, item(st.Warn, what)...)
+			secs = append(secs, common.Section{Prio: 1, Lines: lines})
+		}
+	}
+	if !rep.Tune.References {
+		secs = append(secs, common.Section{Prio: 2, Lines: style.WrapLines(st.Muted, "prescribed and oracle-tuned read your rows too: dpso tune --references adds them (the whole is then not private); r on the chart runs the prescribed one", w)})
+	}
+	return secs
+}
+
+// constantsText is the private constants' share in the tuning line.
+func constantsText(rho0 float64) string {
+	if rho0 == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; private constants ρ₀ = %s", common.FmtNum(rho0))
+}
+
+// tuneColor is the colour of a run's name and bar.
+func tuneColor(st *style.Styles, name string) int {
+	switch name {
+	case "prescribed":
+		return st.RunColor(1)
+	case "oracle-tuned":
+		return st.Prior
+	}
+	return st.RunColor(0)
+}
+
+// tuneVerdict compares the means: how many times the tuned run's excess
+// risk is below (or above) the prescribed one's, and above the oracle's.
+func tuneVerdict(rows []tuneRow) string {
+	var pres, tuned, orc *tuneRow
+	for i := range rows {
+		switch rows[i].name {
+		case "prescribed":
+			pres = &rows[i]
+		case "tuned":
+			tuned = &rows[i]
+		case "oracle-tuned":
+			orc = &rows[i]
+		}
+	}
+	ok := func(r *tuneRow) bool { return r != nil && r.why == "" && r.est.Mean > 0 && !math.IsInf(r.est.Mean, 0) }
+	if !ok(tuned) {
+		return ""
+	}
+	// noise marks a ratio whose difference of means is within 3 standard
+	// errors (of independent means): not a clear difference.
+	noise := func(a, b engine.Estimate) string {
+		if math.Abs(a.Mean-b.Mean) > 3*math.Hypot(a.SE, b.SE) {
+			return ""
+		}
+		return " (within 3 s.e.: no clear difference)"
+	}
+	var parts []string
+	if ok(pres) {
+		if f := pres.est.Mean / tuned.est.Mean; f >= 1 {
+			parts = append(parts, common.FmtNum(f)+"× below prescribed"+noise(pres.est, tuned.est))
+		} else {
+			parts = append(parts, common.FmtNum(1/f)+"× above prescribed"+noise(pres.est, tuned.est))
+		}
+	}
+	if ok(orc) {
+		parts = append(parts, common.FmtNum(tuned.est.Mean/orc.est.Mean)+"× above oracle-tuned"+noise(tuned.est, orc.est))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "tuned (private), ratios of the means: " + strings.Join(parts, ", ")
+}
+
+// tuneBars draws each run's mean excess risk as a bar on one log axis,
+// with the start line w₀ (doing nothing) as a column of ┊ and the axis's
+// decades under the bars: each bar is a measured value, w₀ the closed-form
+// (or measured) excess risk of w₀.
+func tuneBars(st *style.Styles, rows []tuneRow, w0 float64, w int, narrow bool) []string {
+	vals := make([]string, len(rows))
+	labW, valW := 0, 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	span := func(v float64) {
+		if v > 0 && !math.IsInf(v, 0) {
+			lo, hi = math.Min(lo, math.Log10(v)), math.Max(hi, math.Log10(v))
+		}
+	}
+	for i, r := range rows {
+		labW = max(labW, len(r.name))
+		vals[i] = EstText(r.est)
+		if r.why != "" {
+			vals[i] = r.why
+		} else {
+			valW = max(valW, lipgloss.Width(vals[i]))
+			span(r.est.Mean)
+		}
+	}
+	span(w0)
+	barW := w - labW - valW - 3
+	if math.IsInf(lo, 0) || barW < 6 {
+		// No room or nothing positive to draw: the values alone.
+		var out []string
+		for i, r := range rows {
+			out = append(out, style.FitWords(style.Pad(st.FG(tuneColor(st, r.name), r.name), labW+1)+" "+vals[i], w))
+		}
+		return out
+	}
+	lo, hi = math.Floor(lo), math.Ceil(hi)
+	if hi <= lo {
+		hi = lo + 1
+	}
+	col := func(v float64) int {
+		c := int(math.Round((math.Log10(v) - lo) / (hi - lo) * float64(barW-1)))
+		return min(max(c, 0), barW-1)
+	}
+	w0Col := -1
+	if w0 > 0 && !math.IsInf(w0, 0) {
+		w0Col = col(w0)
+	}
+	glyph, mark := "█", "┊"
+	if st.Plain {
+		glyph = "#"
+	}
+	var out []string
+	for i, r := range rows {
+		cells := make([]string, barW)
+		n := -1
+		if r.why == "" && r.est.Mean > 0 && !math.IsInf(r.est.Mean, 0) {
+			n = col(r.est.Mean)
+		}
+		for c := range cells {
+			switch {
+			case c == w0Col: // over a bar too: a run past it did worse than w₀
+				cells[c] = st.FG(st.Start, mark)
+			case c <= n:
+				cells[c] = st.FG(tuneColor(st, r.name), glyph)
+			default:
+				cells[c] = " "
+			}
+		}
+		line := style.Pad(st.FG(tuneColor(st, r.name), r.name), labW) + " " + strings.Join(cells, "") + "  " + vals[i]
+		out = append(out, style.FitWords(line, w))
+	}
+	// The axis: decades under their columns, w₀ named under its mark.
+	axis := []rune(strings.Repeat(" ", barW+labW+1))
+	put := func(c int, text string) bool {
+		rs := []rune(text)
+		if c+len(rs) > len(axis) {
+			c = len(axis) - len(rs) // the last decade, right-aligned
+		}
+		if c < 0 {
+			return false
+		}
+		for i := max(c-1, 0); i < min(c+len(rs)+1, len(axis)); i++ {
+			if axis[i] != ' ' {
+				return false
+			}
+		}
+		copy(axis[c:], rs)
+		return true
+	}
+	for _, t := range tickLabelsAt(lo, hi, barW) {
+		put(labW+1+t.col, t.text)
+	}
+	out = append(out, style.Fit(st.Muted.Render(strings.TrimRight(string(axis), " ")), w))
+	if w0Col >= 0 {
+		what := " w₀ " + common.FmtNum(w0) + ": doing nothing"
+		if narrow {
+			what = " w₀ " + common.FmtNum(w0)
+		}
+		out = append(out, style.FitWords(strings.Repeat(" ", labW+1+w0Col)+st.FG(st.Start, mark)+st.Muted.Render(what), w))
+	}
+	return out
+}
+
+// axisTick is an axis label at a column.
+type axisTick struct {
+	col  int
+	text string
+}
+
+// tickLabelsAt are the decades of [10^lo, 10^hi] at their columns of a
+// bar barW cells wide (every other decade when they would crowd).
+func tickLabelsAt(lo, hi float64, barW int) []axisTick {
+	step := 1.0
+	for (hi-lo)/step*6 > float64(barW) && step < 10 {
+		step++
+	}
+	var vs []float64
+	for e := lo; e <= hi+1e-9; e += step {
+		vs = append(vs, math.Pow(10, e))
+	}
+	labels := common.TickLabels(vs)
+	out := make([]axisTick, len(vs))
+	for i, v := range vs {
+		c := int(math.Round((math.Log10(v) - lo) / (hi - lo) * float64(barW-1)))
+		out[i] = axisTick{col: c, text: labels[i]}
+	}
+	return out
+}

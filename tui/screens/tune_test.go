@@ -1,0 +1,65 @@
+package screens
+
+import (
+	"context"
+	"dpso/internal/engine"
+	"dpso/internal/spec"
+	"dpso/solvers/ledger"
+	"dpso/tui/backend"
+	"dpso/tui/common"
+	"dpso/tui/components/privacy"
+	"dpso/tui/runs"
+	"dpso/tui/style"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestTuneOnUserRowsComposes: on the user's rows the search runs without
+// the references (dpso tune's default there), the screen says why they
+// are absent and what the searches spent together, and the session's
+// ledger composes the search with the other releases of the same file:
+// the searches' (ε', δ) added to a run's ρ by basic composition.
+func TestTuneOnUserRowsComposes(t *testing.T) {
+	s := spec.Spec{Data: "../../examples/linreg-t-d3.csv", Constants: "private", Holdout: 0.2, Rand: "seeded", Trials: 2}
+	res := mustResolve(t, s)
+	tj, why := tuneJob(res)
+	if why != "" || tj.TuneSpec.References {
+		t.Fatalf("the search on user rows: %q, references %v", why, tj.TuneSpec.References)
+	}
+	rep, err := engine.Tune(context.Background(), res, tj.TuneSpec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := style.New(true, true)
+	var lines []string
+	for _, sec := range tuneSections(&st, rep, 84, false) {
+		lines = append(lines, sec.Lines...)
+	}
+	text := stripANSI(strings.Join(lines, " "))
+	for _, want := range []string{
+		"excess risk on your rows (log axis): a non-private diagnostic",
+		"your rows: 2 searches (trials) read them: ε' = " + common.FmtNum(rep.Total.Eps),
+		"held-out loss " + EstText(rep.Solvers[0].Tuned.Holdout),
+		"prescribed and oracle-tuned read your rows too",
+		"ρ₀ = " + common.FmtNum(res.ConstantsRho()) + ")",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the tuning screen on user rows lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "oracle-tuned  C") || strings.Contains(text, "prescribed  C") {
+		t.Errorf("a reference is shown although none ran:\n%s", text)
+	}
+
+	// The session: a run's ρ = ½ on the same file, then the search.
+	var l privacy.SessionLedger
+	l.Add(&runs.Run{Job: runs.Job{Call: backend.Call{Spec: res}}, ID: 1, Phase: runs.Done, Result: backend.Result{Comparison: &engine.Comparison{Reports: []*engine.Report{{Total: engine.PrivacyTotal{
+		UserRows: true, Composition: spec.Composition{Releases: 1}, Spent: ledger.Cost{Rho: 0.5}, ConvDelta: 1e-5}}}}}})
+	tj.Spec = res
+	l.Add(&runs.Run{ID: 2, Phase: runs.Done, Job: tj, Result: backend.Result{Tune: rep}})
+	want := fmt.Sprintf("this session: 2 calls made 3 releases of your rows: ρ = 0.5 zCDP plus (ε, δ) = (%s, %s) in all", common.FmtNum(rep.Total.Eps), common.FmtNum(rep.Total.Delta))
+	if got := l.Line(res.Spec.Data); !strings.HasPrefix(got, want) {
+		t.Errorf("session line %q, want it to start %q", got, want)
+	}
+}

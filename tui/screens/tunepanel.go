@@ -1,0 +1,258 @@
+package screens
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"dpso/internal/engine"
+	"dpso/internal/report"
+	"dpso/tui/common"
+	"dpso/tui/style"
+)
+
+// TunePanel is the tuning screen's companion: each trial's released
+// candidate (what the search releases), trial 0's search — every
+// candidate drawn with its private score, and the grid point's
+// full-budget excess risk from the oracle's runs — labelled as the
+// non-private diagnostics they are, the grid, and how the search is
+// accounted; it scrolls (pgup/pgdn).
+type TunePanel struct {
+	common.Common
+	common.ScrollBody
+	rep *engine.TuneReport
+}
+
+func (p *TunePanel) set(rep *engine.TuneReport) {
+	if rep != p.rep {
+		p.Viewport.SetYOffset(0)
+	}
+	p.rep = rep
+	p.Cache.Invalidate()
+}
+
+// ShortHelp is the panel's scroll keys.
+func (p *TunePanel) ShortHelp() []key.Binding {
+	return []key.Binding{p.KeyMap.PageUp, p.KeyMap.PageDown}
+}
+
+// Update scrolls.
+func (p *TunePanel) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	p.Scroll(p.KeyMap, msg, p.content)
+	return p, nil
+}
+
+// View renders the panel (cached until what it shows changes).
+func (p *TunePanel) View() string { return p.Cache.View(p.render) }
+
+func (p *TunePanel) render() string {
+	p.content()
+	return common.ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, style.Rule(*p.Styles, "The search: candidates and scores", "", p.W, false), p.W, p.H)
+}
+
+// content fills the viewport.
+func (p *TunePanel) content() {
+	lines := p.Lines()
+	common.FillScrolled(&p.Viewport, lines, p.H)
+}
+
+// Lines are the panel's lines under its title.
+func (p *TunePanel) Lines() []string {
+	st := p.Styles
+	w := p.W
+	rep := p.rep
+	if rep == nil {
+		return style.WrapLines(st.Muted, "When the search ends: each trial's released candidate, trial 0's candidates with their private scores (non-private diagnostics), the grid and the accounting.", w)
+	}
+	ts := rep.Solvers[0]
+	var out []string
+	para := func(text string, muted bool) {
+		for _, l := range style.Wrap(text, w) {
+			if muted {
+				l = st.Muted.Render(l)
+			}
+			out = append(out, l)
+		}
+	}
+	cols := []int{7, 10, 9, 6}
+	if w < 60 {
+		cols = []int{3, 7, 7, 5}
+	}
+	row := func(cells ...string) string {
+		var b strings.Builder
+		for i, c := range cells {
+			if i < len(cols) {
+				b.WriteString(style.Pad(c, cols[i]))
+			} else {
+				b.WriteString(c + " ")
+			}
+		}
+		return style.FitWords(strings.TrimRight(b.String(), " "), w)
+	}
+
+	// What the search released, trial by trial.
+	risk := "excess risk"
+	if rep.UserRows {
+		risk = "excess risk (non-private diagnostic)"
+	}
+	heading := func(s lipgloss.Style, text string) {
+		for _, l := range style.Wrap(text, w) {
+			out = append(out, s.Render(l))
+		}
+	}
+	heading(st.Emph, "Released: each trial's chosen candidate")
+	trial := "trial"
+	if w < 60 {
+		trial = "#"
+	}
+	out = append(out, st.Muted.Render(row(trial, "C", "step", "T", risk)))
+	for _, tr := range ts.Tuned.Trials {
+		if tr.Chosen < 0 {
+			out = append(out, row(fmt.Sprint(tr.Trial), "—", "—", "—", common.FmtNum(tr.Excess)+" (K = 0: w₀)"))
+			continue
+		}
+		out = append(out, row(fmt.Sprint(tr.Trial), common.FmtNum(tr.Params.Clip), common.FmtNum(tr.Params.Step), fmt.Sprint(tr.Params.Iters), common.FmtNum(tr.Excess)))
+	}
+	out = append(out, "")
+
+	// Trial 0's search: its diagnostics.
+	if len(ts.Tuned.Trials) > 0 {
+		tr := ts.Tuned.Trials[0]
+		heading(st.Warn, "Trial 0's search: NOT private (diagnostics)")
+		para(fmt.Sprintf("K = %d candidates drawn, K ~ %s. Score: the mean validation loss clipped at c_s = %s, plus Gaussian noise σ = %s; the lowest score is released.",
+			tr.K, kLaw(rep), common.FmtNum(tr.ScoreClip), common.FmtNum(tr.ScoreSigma)), true)
+		// The oracle's column where there is room (not the compact
+		// layout's side tab) and every trial searched the same grid (with
+		// private constants each trial's grid scales with its own
+		// estimates, and a grid index means other values in each).
+		oracle := ts.Oracle != nil && len(ts.Oracle.Points) == len(tr.Grid) && w >= 60 && rep.Privacy.ConstantsRho == 0
+		last := "score"
+		if oracle {
+			last = "score · oracle's full-budget risk"
+		}
+		out = append(out, st.Muted.Render(row("#", "C", "step", "T", last)))
+		for i, g := range tr.Tried {
+			cd := tr.Grid[g]
+			cell := common.FmtNum(tr.Scores[i])
+			if oracle {
+				cell += " · " + common.FmtNum(ts.Oracle.Points[g].Mean)
+			}
+			switch {
+			case i == tr.Chosen && w < 60:
+				cell += st.Good.Render(" ◀")
+			case i == tr.Chosen:
+				cell += st.Good.Render(" ◀ released")
+			}
+			out = append(out, row(fmt.Sprint(i+1), common.FmtNum(cd.Clip), common.FmtNum(cd.Step), itersText(cd), cell))
+		}
+		para("◀ marks the released candidate: the search releases it only (its parameters, output and score); K and the other scores are not covered by its guarantee, and are shown for study.", true)
+		if oracle {
+			para("The oracle's risk is each grid point run at the full budget on all rows, mean over trials: NOT private (it reads the true excess risk).", true)
+		}
+		out = append(out, "")
+		heading(st.Emph, fmt.Sprintf("The grid (trial 0's): %d points", len(tr.Grid)))
+		para(gridText(tr.Grid, tr.Dropped), false)
+		out = append(out, "")
+	}
+
+	// How it is accounted.
+	pv := rep.Privacy
+	heading(st.Emph, "The accounting")
+	para(fmt.Sprintf("Each candidate is ρ_Q = %s-zCDP (training and scoring on disjoint rows). Papernot & Steinke's bound for the best of K ~ %s runs, plus the score clip's ρ_s = %s%s, in Rényi DP, converted at δ = %s: ε' = %s (order %s), at most the exact ε' of ρ = ε²/2 = %s, %s. One candidate alone: ε' = %s; the tuning costs + %s.",
+		common.FmtNum(pv.CandidateRho), kLaw(rep), common.FmtNum(pv.ScoreRho), constantsText(pv.ConstantsRho), common.FmtNum(pv.Target.Delta), common.FmtNum(pv.Eps), common.FmtNum(pv.Order),
+		common.FmtNum(pv.Target.Rho), common.FmtNum(pv.Target.EpsDelta), common.FmtNum(pv.CandidateEps), common.FmtNum(pv.Overhead)), false)
+	para("Total: "+tuneTotalText(rep), false)
+	if ts.Oracle != nil {
+		para("oracle-tuned: "+report.OracleNote, true)
+	}
+	for _, n := range rep.Notes {
+		para("note: "+n, true)
+	}
+	return out
+}
+
+// itersText is a candidate's T, or its epochs and batch (dp-sgd).
+func itersText(c engine.Candidate) string {
+	switch {
+	case c.Iters > 0:
+		return fmt.Sprint(c.Iters)
+	case c.Epochs > 0:
+		return common.FmtNum(c.Epochs) + " ep."
+	}
+	return "—"
+}
+
+// kLaw is K's law in words.
+func kLaw(rep *engine.TuneReport) string {
+	reps := rep.Tune.Repetitions
+	if reps.Poisson() {
+		return fmt.Sprintf("Poisson with mean %s (Theorem 6)", common.FmtNum(reps.Mean))
+	}
+	name := "truncated negative binomial, η = " + common.FmtNum(reps.Shape)
+	switch reps.Shape {
+	case 0:
+		name = "logarithmic"
+	case 1:
+		name = "geometric"
+	}
+	return fmt.Sprintf("%s with mean %s, γ = %s (Theorem 2)", name, common.FmtNum(reps.Mean), common.FmtNum(rep.Privacy.Gamma))
+}
+
+// gridText is a grid's axes: each axis's distinct values.
+func gridText(grid []engine.Candidate, dropped int) string {
+	var cs, steps, ts []float64
+	add := func(xs *[]float64, v float64) {
+		if v > 0 && !slices.Contains(*xs, v) {
+			*xs = append(*xs, v)
+		}
+	}
+	for _, c := range grid {
+		add(&cs, c.Clip)
+		add(&steps, c.Step)
+		add(&ts, float64(c.Iters))
+	}
+	list := func(xs []float64) string {
+		slices.Sort(xs)
+		parts := make([]string, len(xs))
+		for i, x := range xs {
+			parts[i] = common.FmtNum(x)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	txt := "C ∈ " + list(cs) + "; step ∈ " + list(steps)
+	if len(ts) > 0 {
+		txt += "; T ∈ " + list(ts)
+	}
+	if dropped > 0 {
+		txt += fmt.Sprintf(" (%d points the solver refuses dropped)", dropped)
+	}
+	return txt + ": the default axes scale with the constants the search reads, never with the rows (dpso tune --help)."
+}
+
+// tuneTotalText is what the call released, composed.
+func tuneTotalText(rep *engine.TuneReport) string {
+	t := rep.Total
+	txt := fmt.Sprintf("per trial (fresh draws of the scenario), %d search%s: ε' = %s at δ = %s", t.Searches, esPlural(t.Searches), common.FmtNum(t.Eps), common.FmtNum(t.Delta))
+	if rep.UserRows {
+		txt = fmt.Sprintf("your rows, read by %d search%s (trials): ε' = %s at δ = %s, their Rényi curves added", t.Searches, esPlural(t.Searches), common.FmtNum(t.Eps), common.FmtNum(t.Delta))
+	}
+	if t.PrescribedRho > 0 {
+		txt += fmt.Sprintf("; the prescribed runs read the same data with ρ = %s, and the oracle-tuned reference is not private", common.FmtNum(t.PrescribedRho))
+	}
+	if math.IsNaN(t.Eps) {
+		txt = "no total: the search did not run"
+	}
+	return txt
+}
+
+func esPlural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "es"
+}
