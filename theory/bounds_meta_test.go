@@ -200,20 +200,35 @@ func TestForClassAndMetadata(t *testing.T) {
 	}
 }
 
+// TestDominantIsLargestTerm: every bound with terms names its dominant
+// term, exactly one of its terms, and no term is larger; a bound without
+// terms names none.
 func TestDominantIsLargestTerm(t *testing.T) {
+	named := 0
 	for _, q := range grid() {
 		for _, id := range IDs() {
 			b := mustEval(t, id, q.params())
+			if len(b.Terms) == 0 {
+				if b.Dominant != "" {
+					t.Errorf("%s: no terms, dominant %q", id, b.Dominant)
+				}
+				continue
+			}
+			i := slices.IndexFunc(b.Terms, func(tm Term) bool { return tm.Name == b.Dominant })
+			if i < 0 || slices.IndexFunc(b.Terms[i+1:], func(tm Term) bool { return tm.Name == b.Dominant }) >= 0 {
+				t.Errorf("%s: dominant %q is not the name of exactly one of its terms %+v", id, b.Dominant, b.Terms)
+				continue
+			}
+			named++
 			for _, tm := range b.Terms {
-				if tm.Value > 0 && tm.Name != b.Dominant {
-					for _, d := range b.Terms {
-						if d.Name == b.Dominant && d.Value < tm.Value {
-							t.Errorf("%s: dominant %q (%g) < %q (%g)", id, d.Name, d.Value, tm.Name, tm.Value)
-						}
-					}
+				if tm.Value > b.Terms[i].Value {
+					t.Errorf("%s: dominant %q (%g) < %q (%g)", id, b.Dominant, b.Terms[i].Value, tm.Name, tm.Value)
 				}
 			}
 		}
+	}
+	if named < len(IDs()) {
+		t.Errorf("only %d bounds over the grid named a dominant term", named)
 	}
 }
 

@@ -1,11 +1,14 @@
 package audit
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/combin"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"dpso/solvers/oracle"
 )
@@ -104,5 +107,84 @@ func TestOneRun(t *testing.T) {
 	}
 	if _, err := OneRun(OneRunConfig{Oracle: "coordinate", Eps: 1}); err == nil {
 		t.Error("coordinate: no error")
+	}
+}
+
+// TestOneRunEpsJaxPrivacy holds oneRunEps to jax_privacy's published
+// one-run estimates: google-deepmind/jax_privacy, tests/auditing_test.py
+// (commit 8967688), test_epsilon_one_run_close (not its fdp variant):
+// 10 000 held-in and 10 000 held-out canaries whose scores are the normal
+// quantiles at (i + ½)/n, the held-in shifted by 0, 1, 2 and 4;
+// significance 0.05, δ = 10⁻⁶; ε = 0, 1.13346, 2.311945 and 4.395568 to
+// a relative 10⁻⁵ (the file's own tolerance). Its auditor (jax_privacy/
+// auditing.py, epsilon_one_run with the default Bonferroni strategy)
+// guesses "held in" above a threshold, for every threshold on the upper
+// hull of the (false negative, true negative) counts (_get_tn_fn_counts,
+// _pareto_frontier, written again here), at significance 0.05 over the
+// number of those thresholds, with m = all 20 000 canaries, and keeps the
+// largest ε refuted: the ε of oneRunEps at each threshold's guesses and
+// correct guesses.
+func TestOneRunEpsJaxPrivacy(t *testing.T) {
+	const n, level, delta = 10000, 0.05, 1e-6
+	normal := func(shift float64) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = distuv.UnitNormal.Quantile(float64(i)/n+1/(2.0*n)) + shift
+		}
+		return s
+	}
+	for _, c := range []struct{ shift, want float64 }{{0, 0}, {1, 1.13346}, {2, 2.311945}, {4, 4.395568}} {
+		t.Run(fmt.Sprintf("shift=%g", c.shift), func(t *testing.T) {
+			in, out := normal(c.shift), normal(0)
+			thr := append(append([]float64(nil), in...), out...)
+			slices.Sort(thr)
+			thr = append(slices.Compact(thr), math.Inf(1))
+			below := func(s []float64, x float64) int { i, _ := slices.BinarySearch(s, x); return i } // sorted s: #s < x
+			fn, tn := make([]int, len(thr)), make([]int, len(thr))
+			for i, x := range thr {
+				fn[i], tn[i] = below(in, x), below(out, x)
+			}
+			// _pareto_frontier: drop, pass after pass, every point whose
+			// neighbours' segment passes on or above it.
+			idx := make([]int, len(thr))
+			for i := range idx {
+				idx[i] = i
+			}
+			for len(idx) > 2 {
+				keep := []int{idx[0]}
+				for k := 1; k < len(idx)-1; k++ {
+					a, b, d := idx[k-1], idx[k], idx[k+1]
+					dx1, dy1 := fn[b]-fn[a], tn[b]-tn[a]
+					dx2, dy2 := fn[d]-fn[b], tn[d]-tn[b]
+					if dy1*dx2-dy2*dx1 > 0 {
+						keep = append(keep, b)
+					}
+				}
+				keep = append(keep, idx[len(idx)-1])
+				if len(keep) == len(idx) {
+					break
+				}
+				idx = keep
+			}
+			alpha := level / float64(len(idx))
+			// As the auditor does, the thresholds in decreasing order of
+			// their precision's Clopper–Pearson lower bound, so that the
+			// best is found early and the rest ruled out cheaply: one
+			// whose precision is at most σ(ε) of the best ε so far, or
+			// that does not refute that ε even at δ = 0, refutes no more.
+			prec := func(i int) float64 { return 1 - cpUpper(int64(n-tn[i]), int64(2*n-fn[i]-tn[i]), level) }
+			slices.SortStableFunc(idx, func(a, b int) int { return -cmp.Compare(prec(a), prec(b)) })
+			best := 0.0
+			for _, i := range idx {
+				tp, fp := n-fn[i], n-tn[i]
+				if tp+fp == 0 || float64(tp)/float64(tp+fp) <= 1/(1+math.Exp(-best)) || oneRunPValue(2*n, tp+fp, tp, best, 0) > alpha {
+					continue
+				}
+				best = math.Max(best, oneRunEps(2*n, tp+fp, tp, delta, alpha))
+			}
+			if math.Abs(best-c.want) > 1e-5*c.want {
+				t.Errorf("ε = %.7g over %d thresholds, jax_privacy's %.7g", best, len(idx), c.want)
+			}
+		})
 	}
 }

@@ -139,3 +139,26 @@ func TestClaimCurve(t *testing.T) {
 		t.Errorf("G_1(Φ(−1/2)) = %.15g, want %.15g", got, p)
 	}
 }
+
+// TestClopperPearsonJaxPrivacyGrid: jax_privacy's Clopper–Pearson check
+// (google-deepmind/jax_privacy, tests/auditing_test.py at commit 8967688,
+// test_clopper_pearson_upper) draws 10⁶ binomials at p_u for n ∈ {10,
+// 100, 1000}, k = k_frac·n with k_frac ∈ {0.3, 0.4, 0.5, 0.8, 0.9} and
+// significance ∈ {0.1, 0.03, 0.01}, and wants P(K ≤ k) = significance to
+// a relative 0.05. Here the same grid is held to the definition without
+// Monte Carlo error: P(Binomial(n, p_u) ≤ k) = β to 10⁻⁹ relative (the
+// binomial's CDF is gonum's regularized incomplete beta, not the Beta
+// quantile cpUpper inverts).
+func TestClopperPearsonJaxPrivacyGrid(t *testing.T) {
+	for _, n := range []int64{10, 100, 1000} {
+		for _, frac := range []float64{0.3, 0.4, 0.5, 0.8, 0.9} {
+			for _, beta := range []float64{0.1, 0.03, 0.01} {
+				k := int64(math.Round(frac * float64(n)))
+				p := cpUpper(k, n, beta)
+				if got := (distuv.Binomial{N: float64(n), P: p}).CDF(float64(k)); math.Abs(got-beta) > 1e-9*beta {
+					t.Errorf("n = %d, k = %d, β = %g: p_u = %.15g, P(K ≤ k) = %.15g", n, k, beta, p, got)
+				}
+			}
+		}
+	}
+}
