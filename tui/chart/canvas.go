@@ -11,9 +11,8 @@ import (
 // labels and axis, drawn from a series without values): asciigraph draws
 // continuous lines between columns, not markers, error bars or straight
 // segments between a few points, so those are drawn here, cell by cell,
-// on the frame's grid and with its row rounding (a log10 value y is on row
-// round((y − lo)·rows/(hi − lo)) from the bottom, the row its label
-// names).
+// on the frame's grid and on the rows asciigraph draws values on (rowOf:
+// the row its label names).
 type canvas struct {
 	cells        [][]cell
 	left, pw     int
@@ -62,7 +61,7 @@ func (cv *canvas) row(y float64) int {
 	if !(cv.hi > cv.lo) || math.IsNaN(y) {
 		return -1
 	}
-	r := int(math.Round((y - cv.lo) * float64(cv.rows) / (cv.hi - cv.lo)))
+	r := rowOf(y, cv.lo, cv.hi, cv.rows)
 	if r < 0 || r > cv.rows {
 		return -1
 	}

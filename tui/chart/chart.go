@@ -504,7 +504,6 @@ func (c *Chart) hiddenLines(sc []scaled, lo, hi, xmin, xmax float64, w, plotH in
 	height := fitHeight(plotH - 2)
 	pw := plotWidth(w, c.yAxis(lo, hi, height).width)
 	axMin := c.axisMin(xmin, xmax, pw)
-	rowOf := func(v float64) int { return int(math.Round((v - lo) * float64(height) / (hi - lo))) }
 	changed := false
 	for i := range sc {
 		x := &sc[i]
@@ -522,7 +521,7 @@ func (c *Chart) hiddenLines(sc []scaled, lo, hi, xmin, xmax float64, w, plotH in
 			}
 			n := 0
 			for _, v := range columns(run.pts, axMin, xmax, pw) {
-				if !math.IsNaN(v) && rowOf(v) == rowOf(x.logv) {
+				if !math.IsNaN(v) && rowOf(v, lo, hi, height) == rowOf(x.logv, lo, hi, height) {
 					n++
 				}
 			}

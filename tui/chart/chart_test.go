@@ -2,15 +2,16 @@ package chart
 
 import (
 	"fmt"
-	"strconv"
-
-	"charm.land/lipgloss/v2"
-
-	"dpso/tui/style"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
+
+	"charm.land/lipgloss/v2"
+	"github.com/guptarohit/asciigraph"
+
+	"dpso/tui/style"
 )
 
 // TestColumnsKeepSpikes: 1000 points on 10 columns; a spike (and a dip)
@@ -505,5 +506,38 @@ func TestLineUnderARunSaysSo(t *testing.T) {
 	}
 	if strings.Contains(v, "w₀ 0.5 (under") {
 		t.Errorf("a visible line says it is hidden:\n%s", v)
+	}
+}
+
+// TestRowOfIsAsciigraphs: rowOf places a value on the row asciigraph
+// draws it on — values given from lo, LowerBound 0, UpperBound hi − lo, as
+// plot gives them — over random ranges and heights (fixed seed) and on
+// the rounding's ties, (v − lo)·ratio = k + ½.
+func TestRowOfIsAsciigraphs(t *testing.T) {
+	drawnRow := func(v, lo, hi float64, rows int) int {
+		out := asciigraph.PlotMany([][]float64{{v - lo, v - lo}}, asciigraph.Width(2), asciigraph.Height(rows),
+			asciigraph.LowerBound(0), asciigraph.UpperBound(hi-lo), asciigraph.SeriesChars(asciigraph.CreateCharSet("*")))
+		lines := strings.Split(out, "\n")
+		for i, l := range lines {
+			if strings.Contains(l, "*") {
+				return len(lines) - 1 - i
+			}
+		}
+		return -1
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	check := func(v, lo, hi float64, rows int) {
+		t.Helper()
+		if got, want := rowOf(v, lo, hi, rows), drawnRow(v, lo, hi, rows); got != want {
+			t.Fatalf("v = %v on [%v, %v], %d rows: rowOf %d, asciigraph draws it on row %d", v, lo, hi, rows, got, want)
+		}
+	}
+	for range 2000 {
+		lo := -6 + 8*rng.Float64()
+		hi := lo + 0.1 + 10*rng.Float64()
+		rows := 1 + rng.IntN(40)
+		check(lo+(hi-lo)*rng.Float64(), lo, hi, rows)
+		k := rng.IntN(rows)
+		check(lo+(float64(k)+0.5)*(hi-lo)/float64(rows), lo, hi, rows)
 	}
 }

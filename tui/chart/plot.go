@@ -18,13 +18,27 @@ func fitHeight(rows int) int {
 	return max(rows-1, 1)
 }
 
+// rowOf is the row, counted from the bottom (0 … rows), on which
+// asciigraph draws the value v of a plot over [lo, hi] rows rows high.
+// plot gives asciigraph its values from lo, with LowerBound 0 and
+// UpperBound hi − lo, so that asciigraph puts v on row round((v − lo)·ratio)
+// − round(0·ratio), ratio = rows/(hi − lo), its rounding half away from
+// zero as Go's math.Round's; the labels, the ticks, the canvas's markers
+// and the overdrawn lines are placed on the rows asciigraph draws by this
+// one function. asciigraph itself (v0.10) exports no value-to-row mapping
+// (its rounding and its scale are inside PlotMany), so the explorer cannot
+// ask it; TestRowOfIsAsciigraphs checks this function against the rows
+// asciigraph draws.
+func rowOf(v, lo, hi float64, rows int) int {
+	return int(math.Round((v - lo) * (float64(rows) / (hi - lo))))
+}
+
 // overdrawn finds the horizontal bound lines that land on the same plot
 // row — row = round((v − lo)·H/(hi−lo)) for H rows, as plot draws them —
 // and records on each line drawn under a later one (bounds
 // are drawn prior, lower, upper) the mark of the line over it. It reports
 // whether that changed anything.
 func overdrawn(sc []scaled, lo, hi float64, height int) bool {
-	ratio := float64(max(height, 1)) / (hi - lo)
 	before := make([]string, len(sc))
 	for i := range sc {
 		before[i], sc[i].under = sc[i].under, ""
@@ -39,7 +53,7 @@ func overdrawn(sc []scaled, lo, hi float64, height int) bool {
 			if x.s.Kind != kind || x.off != 0 || len(x.pts) > 0 || math.IsNaN(x.logv) {
 				continue
 			}
-			r := int(math.Round((x.logv - lo) * ratio))
+			r := rowOf(x.logv, lo, hi, max(height, 1))
 			if j, ok := top[r]; ok {
 				sc[j].under = Mark(kind, x.glyph, false)
 			}
@@ -82,7 +96,7 @@ func (a yAxis) label(m float64) string {
 	if !(a.hi > a.lo) {
 		return ""
 	}
-	return a.byRow[int(math.Round(m*float64(a.rows)/(a.hi-a.lo)))]
+	return a.byRow[rowOf(m, 0, a.hi-a.lo, a.rows)]
 }
 
 // plotWidth is the width of a plot's data columns in w cells with y labels

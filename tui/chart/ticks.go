@@ -86,9 +86,8 @@ func yTicks(ticks []float64, lo, hi float64, rows int) map[int]int {
 	if rows <= 0 || !(hi > lo) {
 		return out
 	}
-	ratio := float64(rows) / (hi - lo)
 	for i, t := range ticks {
-		r := int(math.Round((math.Log10(t) - lo) * ratio))
+		r := rowOf(math.Log10(t), lo, hi, rows)
 		if r < 0 || r > rows {
 			continue
 		}
