@@ -215,7 +215,7 @@ func (p *clipTable) Render() string {
 	if len(rep.Best) > 0 {
 		best = rep.Best[0].Value
 	}
-	lines = append(lines, st.Muted.Render(style.FitWords(fmt.Sprintf("  %-7s %-6s %-8s %s", "C", "clip", "excess", "noise off"), w)))
+	var rows [][]string
 	for _, pt := range rep.Points {
 		r := pt.Reports[0]
 		mark := "  "
@@ -226,12 +226,12 @@ func (p *clipTable) Render() string {
 			mark = st.Warn.Render("◀ ")
 		}
 		if r.Refused != "" {
-			lines = append(lines, style.FitWords(mark+fmt.Sprintf("%-9s refused", common.FmtNum(pt.Value)), w))
+			rows = append(rows, []string{mark, common.FmtNum(pt.Value), "refused"})
 			continue
 		}
-		l := fmt.Sprintf("%-7s %-6s %-8s %s", common.FmtNum(pt.Value), report.Percent(r.Clipped), common.FmtNum(r.Excess.Mean), common.FmtNum(r.NoiseOff.Mean))
-		lines = append(lines, style.FitWords(mark+l, w))
+		rows = append(rows, []string{mark, common.FmtNum(pt.Value), report.Percent(r.Clipped), common.FmtNum(r.Excess.Mean), common.FmtNum(r.NoiseOff.Mean)})
 	}
+	lines = append(lines, pointTable(st, []string{"C", "clip", "excess", "noise off"}, rows, []int{7, 6, 8}, w)...)
 	if b := clipBiasLine(rep); b != "" {
 		lines = append(lines, style.WrapLines(st.Value, b, w)...)
 	}

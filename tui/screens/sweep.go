@@ -436,8 +436,7 @@ func (p *slopesPanel) tradeOffLines(w int) []string {
 	if len(rep.Best) > 0 {
 		best = rep.Best[0].Value
 	}
-	head := fmt.Sprintf("  %-6s %-18s %s", a.symbol, "excess ± s.e.", "noise off")
-	lines := []string{st.Muted.Render(style.FitWords(head, w))}
+	var rows [][]string
 	for _, pt := range rep.Points {
 		r := pt.Reports[0]
 		mark := "  "
@@ -445,17 +444,16 @@ func (p *slopesPanel) tradeOffLines(w int) []string {
 			mark = st.Good.Render("★ ")
 		}
 		if r.Refused != "" {
-			lines = append(lines, style.FitWords(mark+fmt.Sprintf("%-6s refused", a.tick(pt.Value)), w))
+			rows = append(rows, []string{mark, a.tick(pt.Value), "refused"})
 			continue
 		}
 		off := "—"
 		if rep.NoiseOff {
 			off = common.FmtNum(r.NoiseOff.Mean)
 		}
-		l := fmt.Sprintf("%-6s %-18s %s", a.tick(pt.Value), common.FmtNum(r.Excess.Mean)+" ± "+common.FmtNum(r.Excess.SE), off)
-		lines = append(lines, style.FitWords(mark+l, w))
+		rows = append(rows, []string{mark, a.tick(pt.Value), common.FmtNum(r.Excess.Mean) + " ± " + common.FmtNum(r.Excess.SE), off})
 	}
-	return lines
+	return pointTable(st, []string{a.symbol, "excess ± s.e.", "noise off"}, rows, []int{6, 18}, w)
 }
 
 // partialSeries is a running sweep's first solver's points so far

@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
 
 	"dpso/internal/engine"
 	"dpso/internal/plot"
@@ -156,4 +158,36 @@ func sweepCommand(user spec.Spec, clear func(*spec.Spec), flags ...string) strin
 		words = append(words, spec.ShellQuote(a))
 	}
 	return strings.Join(append(words, flags...), " ")
+}
+
+// pointTable lays out a sweep's points as a table (lipgloss/v2/table,
+// without borders): the header, then a row a point, each row's first cell
+// its mark ("★ ", "◀ " or two spaces); every column but the last takes at
+// least widths[i] cells and a space after it, a wider cell widening its
+// column. Each line is cut at a word to w cells, the header muted.
+func pointTable(st *style.Styles, header []string, rows [][]string, widths []int, w int) []string {
+	// A column is as wide as its widest cell: the header, padded to the
+	// column's least width, sets that least width.
+	head := []string{""}
+	for i, h := range header {
+		if i < len(widths) {
+			h = style.Pad(h, widths[i])
+		}
+		head = append(head, h)
+	}
+	tb := table.New().Headers(head...).Rows(rows...).
+		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
+		BorderHeader(false).BorderColumn(false).BorderRow(false).
+		StyleFunc(func(_, col int) lipgloss.Style {
+			if col > 0 && col <= len(widths) {
+				return lipgloss.NewStyle().PaddingRight(1)
+			}
+			return lipgloss.NewStyle()
+		})
+	lines := strings.Split(tb.String(), "\n")
+	for i, l := range lines {
+		lines[i] = style.FitWords(strings.TrimRight(l, " "), w)
+	}
+	lines[0] = st.Muted.Render(lines[0])
+	return lines
 }

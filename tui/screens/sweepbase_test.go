@@ -1,0 +1,34 @@
+package screens
+
+import (
+	"strings"
+	"testing"
+
+	"dpso/tui/style"
+)
+
+// TestPointTable: the points' table keeps its columns at their least
+// widths, a space apart; a wider cell — a long value, "refused" in the
+// column after a refused point's value — widens its column for every row
+// (the rows stay aligned); a line wider than the panel is cut at a word.
+func TestPointTable(t *testing.T) {
+	st := style.New(true, true)
+	rows := [][]string{
+		{"★ ", "0.5", "51%", "0.004"},
+		{"  ", "1.57·10⁻⁴", "99%", "0.2"},
+		{"◀ ", "157", "refused"},
+	}
+	got := pointTable(&st, []string{"C", "clip", "excess"}, rows, []int{7, 6}, 80)
+	want := []string{
+		"  C         clip    excess",
+		"★ 0.5       51%     0.004",
+		"  1.57·10⁻⁴ 99%     0.2",
+		"◀ 157       refused",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("table\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if cut := pointTable(&st, []string{"C", "clip", "excess"}, rows[:1], []int{7, 6}, 14); cut[1] != "★ 0.5     51%…" {
+		t.Errorf("a row cut to 14 cells: %q", cut[1])
+	}
+}
