@@ -45,7 +45,7 @@ const (
 // at δ = Config.Delta (0: 10⁻⁵), and z is the smallest noise multiplier (PLD:
 // to within an estimated 0.1%, [accountant.PredictMargin]) whose
 // accounted ε' for T Poisson-subsampled Gaussian steps meets it
-// ([accountant.Calibrate]; accountant PLD, or RDP by option) under the
+// ([accountant.CalibrateContext]; accountant PLD, or RDP by option) under the
 // paper's replace-one adjacency (datasets at Hamming distance 1, the
 // relation of the paper's solvers' ρ-zCDP), where replacing one record
 // moves a sampled step's sum by up to 2C (add/remove, by option, counts C). The ledger

@@ -65,7 +65,7 @@ func TestDPSGDAccountsAgainstTheZCDPTarget(t *testing.T) {
 			if e.Adjacency != adj.String() {
 				t.Errorf("event adjacency %q, want %v", e.Adjacency, adj)
 			}
-			z, err := accountant.Calibrate(acct, adj, e.Q, e.Steps, target, e.Delta)
+			z, err := accountant.CalibrateContext(context.Background(), acct, adj, e.Q, e.Steps, target, e.Delta)
 			if err != nil || e.Sigma != z {
 				t.Errorf("noise multiplier %g, calibrated %g (%v)", e.Sigma, z, err)
 			}

@@ -278,7 +278,7 @@ func TestSweepClip(t *testing.T) {
 // the paper's solver, on the same draws, each row with its (ε', δ) at the
 // run's --delta: the zCDP solvers' exact ε' of ρ = ε²/2 (theory.EpsExact),
 // dp-sgd's accounted one, at most that (its calibration never overshoots:
-// solvers/accountant's property test) and within 1% of it (Calibrate
+// solvers/accountant's property test) and within 1% of it (CalibrateContext
 // returns the smallest multiplier that meets it, to a relative 10⁻⁴ —
 // accountant.CalibrateTol — and ε' moves by a few times that).
 func TestSweepComparesOnEqualPrivacy(t *testing.T) {

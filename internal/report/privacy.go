@@ -98,7 +98,7 @@ func (t PrivacyTarget) WriteTable(w io.Writer) error {
 // bound on the exact ε'; EpsLower is PLD's proved lower bound (NaN for RDP),
 // so the exact ε' lies in [EpsLower, Eps]. TargetEps, when set (not NaN),
 // is the target the noise multiplier was calibrated to
-// (accountant.Calibrate: the smallest multiplier that meets it).
+// (accountant.CalibrateContext: the smallest multiplier that meets it).
 type Accounted struct {
 	Accountant                    accountant.Kind
 	Adjacency                     accountant.Adjacency
@@ -175,7 +175,7 @@ func (a Accounted) WriteTable(w io.Writer) error {
 		how := " (calibrated: the smallest that meets the target)"
 		if a.Accountant == accountant.PLD {
 			// Verified on the default grid, at most PredictMargin above
-			// the smallest (accountant.Calibrate).
+			// the smallest (accountant.CalibrateContext).
 			how = " (calibrated: meets the target, within " + accountant.PredictMarginWords() + " of the smallest that does)"
 		}
 		rows = append(rows, [2]string{"target ε'", n6(a.TargetEps)},

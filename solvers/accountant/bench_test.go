@@ -1,6 +1,7 @@
 package accountant
 
 import (
+	"context"
 	"sync"
 	"testing"
 )
@@ -41,7 +42,7 @@ func benchCalibrate(b *testing.B, k Kind) {
 	b.ReportAllocs()
 	for b.Loop() {
 		calCache = sync.Map{} // measure the computation, not the cache
-		if _, err := Calibrate(k, benchMech.Adjacency, benchMech.Q, benchMech.Steps, 4.3772, 1e-5); err != nil {
+		if _, err := CalibrateContext(context.Background(), k, benchMech.Adjacency, benchMech.Q, benchMech.Steps, 4.3772, 1e-5); err != nil {
 			b.Fatal(err)
 		}
 	}

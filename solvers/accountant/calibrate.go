@@ -10,13 +10,13 @@ import (
 	"sync"
 )
 
-// CalibrateTol is the relative width at which [Calibrate]'s bisections
+// CalibrateTol is the relative width at which [CalibrateContext]'s bisections
 // stop: the σ a bisection returns meets the target and σ/(1 + CalibrateTol)
 // does not (up to the accountant's own monotonicity in σ).
 const CalibrateTol = 1e-4
 
 // PredictMargin is how far above its prediction of where the default PLD
-// grid meets the target [Calibrate] evaluates that grid (relative). Over
+// grid meets the target [CalibrateContext] evaluates that grid (relative). Over
 // 98 settings of dp-sgd's range (q from 6.4·10⁻⁵ to 1, T from 4 to
 // 19 532, ε' from 0.3 to 10, δ from 10⁻⁹ to 10⁻⁵, both adjacencies) the
 // prediction from two coarse evaluations fell within 4.3·10⁻⁴ below and
@@ -39,17 +39,21 @@ func PredictMarginWords() string {
 	return "an estimated " + strconv.FormatFloat(100*PredictMargin, 'g', 2, 64) + "%"
 }
 
-// MaxSigma is the largest noise multiplier [Calibrate] tries.
+// MaxSigma is the largest noise multiplier [CalibrateContext] tries.
 const MaxSigma = 1e6
 
-// coarseH is the PLD grid of Calibrate's first stage.
+// coarseH is the PLD grid of CalibrateContext's first stage.
 const coarseH = 1e-3
 
 // mediumH is the second grid of the Richardson extrapolation that guesses
 // where the default grid meets the target (see [CalibrateContext]).
 const mediumH = 5e-4
 
-// Calibrate is the smallest noise multiplier σ (to relative precision
+// ErrNoSigma is CalibrateContext's answer when no noise multiplier up to
+// [MaxSigma] meets the target.
+var ErrNoSigma = errors.New("no noise multiplier up to 10⁶ meets the target")
+
+// CalibrateContext is the smallest noise multiplier σ (to relative precision
 // [CalibrateTol]) for which T steps of the Poisson-subsampled Gaussian
 // mechanism with rate q meet (ε', δ) under the adjacency adj by the
 // accountant k with its default settings ([Epsilon]), or, for PLD, a σ
@@ -74,21 +78,13 @@ const mediumH = 5e-4
 // whose grid could not be computed; the RDP accountant answers both.
 // Results are cached: the same question from every trial of a sweep costs
 // one calibration.
-func Calibrate(k Kind, adj Adjacency, q float64, steps int, epsPrime, delta float64) (float64, error) {
-	return CalibrateContext(context.Background(), k, adj, q, steps, epsPrime, delta)
-}
-
-// ErrNoSigma is Calibrate's answer when no noise multiplier up to
-// [MaxSigma] meets the target.
-var ErrNoSigma = errors.New("no noise multiplier up to 10⁶ meets the target")
-
-// CalibrateContext is Calibrate, cancelled by ctx: it returns ctx's error
-// once ctx is done, within one evaluation of the RDP accountant or one
+//
+// It is cancelled by ctx: it returns ctx's error once ctx is done, within one evaluation of the RDP accountant or one
 // stage of a PLD one (4096 grid points, one FFT). It fails
 // fast, with [ErrNoSigma], when the target is missed at σ = [MaxSigma]
 // (the bisection would otherwise double σ up to it first).
 //
-// The bisections are the ones described at [Calibrate], and their answer
+// The bisections are the ones described above, and their answer
 // is theirs; what is evaluated is not every point they visit. Each
 // accountant (RDP; PLD on the coarse grid; PLD on the default grid) is a
 // [probe]: a question whose answer is implied by monotonicity in σ (above

@@ -1,6 +1,7 @@
 package accountant_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -148,7 +149,7 @@ func monotone(t *testing.T, base accountant.Mechanism) {
 func TestCalibrateNeverOvershoots(t *testing.T) {
 	// Property test over random (q, T, ε', δ) under both adjacencies,
 	// fixed seed: the calibrated σ meets the target, and σ·(1 − 10⁻³) does
-	// not (Calibrate stops at a relative width of 10⁻⁴, ten times finer).
+	// not (CalibrateContext stops at a relative width of 10⁻⁴, ten times finer).
 	r := rand.New(rand.NewPCG(2026, 12))
 	n := map[accountant.Kind]int{accountant.RDP: 12, accountant.PLD: 3}
 	if testing.Short() {
@@ -162,7 +163,7 @@ func TestCalibrateNeverOvershoots(t *testing.T) {
 				T := int(math.Exp(math.Log(5) + r.Float64()*math.Log(600)))
 				target := 0.5 + 9.5*r.Float64()
 				delta := math.Pow(10, -4-3*r.Float64())
-				s, err := accountant.Calibrate(k, adj, q, T, target, delta)
+				s, err := accountant.CalibrateContext(context.Background(), k, adj, q, T, target, delta)
 				if err != nil {
 					t.Fatalf("%v %v q=%g T=%d ε'=%g δ=%g: %v", k, adj, q, T, target, delta, err)
 				}

@@ -54,9 +54,9 @@
 // score), each accounted by its own Rényi curve ([SearchEpsilon]: the
 // candidates' curve is the mechanisms' pointwise maximum).
 //
-// [Calibrate] inverts either accountant: the smallest noise multiplier whose
-// accounted ε' meets a target (PLD: to within about [PredictMargin]), never
-// one that misses it.
+// [CalibrateContext] inverts either accountant: the smallest noise
+// multiplier whose accounted ε' meets a target (PLD: to within about
+// [PredictMargin]), never one that misses it.
 //
 // The package imports nothing of dpso's: the target it calibrates to (the
 // exact ε' of a zCDP budget, the full-batch Gaussian curve) is theory's

@@ -1,6 +1,7 @@
 package accountant
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -53,7 +54,7 @@ func TestPLDExtremeMechanisms(t *testing.T) {
 	if !errors.Is(err, ErrGridTooLarge) {
 		t.Errorf("σ = 10⁻⁹: err = %v, want ErrGridTooLarge", err)
 	}
-	if _, err := Calibrate(PLD, AddRemove, 1, 1, 1e9, 1e-5); !errors.Is(err, ErrGridTooLarge) {
+	if _, err := CalibrateContext(context.Background(), PLD, AddRemove, 1, 1, 1e9, 1e-5); !errors.Is(err, ErrGridTooLarge) {
 		t.Errorf("target ε' = 10⁹ for one Gaussian step: err = %v, want ErrGridTooLarge", err)
 	}
 }

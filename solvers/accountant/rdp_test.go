@@ -1,6 +1,7 @@
 package accountant
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -244,7 +245,7 @@ func TestOpacusNoiseMultiplierGolden(t *testing.T) {
 			if err != nil || e > 8 || e < 7.99-5e-4 { // Opacus rounds σ to 4 places: ±5e-5 in σ
 				t.Errorf("Opacus σ = %g, %d steps: ε = %.6g (%v), want in [7.99, 8]", c.want, c.steps, e, err)
 			}
-			s, err := Calibrate(RDP, AddRemove, 0.04, c.steps, 8, 1e-5)
+			s, err := CalibrateContext(context.Background(), RDP, AddRemove, 0.04, c.steps, 8, 1e-5)
 			if err != nil || s > c.want+5e-5 {
 				t.Errorf("%d steps: calibrated σ = %.6g (%v), want ≤ Opacus's %g", c.steps, s, err, c.want)
 			}

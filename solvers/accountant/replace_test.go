@@ -1,6 +1,7 @@
 package accountant
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -141,7 +142,7 @@ func TestReplaceOnePLDGolden(t *testing.T) {
 		})
 	}
 	const target = 4.3771780956812245 // theory.EpsExact(1, 1e-5)
-	z, err := Calibrate(PLD, ReplaceOne, 0.0256, 196, target, 1e-5)
+	z, err := CalibrateContext(context.Background(), PLD, ReplaceOne, 0.0256, 196, target, 1e-5)
 	if err != nil {
 		t.Fatal(err)
 	}
