@@ -21,9 +21,21 @@ const MaxEstimateRows = 2_000_000
 // maxMatrixWork caps rows × d² of the private second-moment matrix (β, μ).
 const maxMatrixWork = 2e9
 
-// estimateFail is the probability with which the private quantile is
-// allowed to land above the largest value (estimate.TopRank).
+// estimateFail is the probability with which the private quantile may
+// pass the first grid point at or above the largest value
+// (estimate.TopRank).
 const estimateFail = 1e-3
+
+// minEstimateQuantile is the least quantile the clips ask for: below
+// n = 10m (m = estimate.TopRank) they ask the 0.9-quantile, where the
+// data-free bound holds (P(c > 10·x₍ᵣ₎) < 0.0066, estimate.HighFail) and
+// the scan's early stops, which grow as the rank asked falls, stay rare.
+const minEstimateQuantile = 0.9
+
+// betaSlack is how far above its moment bound (BetaBound) a private β may
+// lie before it is taken for a failed release: the bound reads r̃₂'s
+// estimate, itself biased down by its clip.
+const betaSlack = 4
 
 // PrivateNeeds says which constants a private estimate reads: r̃₂ always,
 // r̃_k (k ≠ 2), r̃_2k, β and μ as the run's class and solvers need and no
@@ -59,16 +71,33 @@ func (in *Instance) PrivateNeeds(r2k bool) PrivateNeeds {
 // G_i = sup_{w∈W}‖∇f(w, x_i)‖ in closed form (the (a, y) losses: squared
 // ‖a‖(R‖a‖ + |y|), logistic ‖a‖σ(R‖a‖), hinge and absolute ‖a‖, plus λ₂R):
 //
-//  1. c = the private q-quantile of the G_i (estimate.Quantile), q = 1 − m/n
-//     with m = estimate.TopRank (at least ½);
+//  1. c = the private q-quantile of the G_i (estimate.Quantile), q =
+//     max(0.9, 1 − m/n) with m = estimate.TopRank(ρ_each, 10⁻³);
 //  2. for each order j of r̃_2, r̃_k, r̃_2k needed, the Gaussian mean M_j of
-//     min(G_i, c)^j (estimate.ClippedMean), r̃_j = max(M_j, σ_j)^{1/j}, then
-//     r̃_2 ≤ r̃_k ≤ r̃_2k enforced by running maxima (post-processing);
+//     (min(G_i, c)/c)^j ∈ [0, 1] (estimate.ClippedMean, sensitivity 1/n),
+//     r̃_j = c·max(M_j, σ_j)^{1/j}, then r̃_2 ≤ r̃_k ≤ r̃_2k enforced by
+//     running maxima (post-processing);
 //  3. for β and μ (squared and logistic losses): c_a = the private
 //     q-quantile of ‖a_i‖², the noisy second moment S of the features
 //     scaled to ‖ā‖² ≤ c_a (estimate.SecondMoment), β = λ_max(S) + λ₂ for
 //     the squared loss (λ_max(S)/4 + λ₂ for the logistic loss, minus λ₂ for
 //     class ppl), μ = max(λ_min(S), 0) + λ₂ (squared loss).
+//
+// A release that would make the prescription impossible is replaced, by
+// post-processing, with a stated fallback listed in Estimates.Flags
+// (the search and the run go on; the outputs flag it):
+//
+//   - λ_max(S) ≤ 0 or above betaSlack times its moment bound (BetaBound,
+//     from r̃₂: the noise swamps the matrix, or c_a failed high): λ_max is
+//     the bound;
+//   - μ ≤ 0 (the noise swamps λ_min, or the design is singular): μ =
+//     β/n, so that κ = n and the strongly convex schedules run their
+//     smooth phase (clipped-sgd: constant steps 1/β, T clamped to n − 1);
+//   - μ > β: μ = β;
+//   - and, without a fallback, when n and ρ are too small for the clip's
+//     scan to find the data's scale at all (estimate.LowFail(ρ_each, r,
+//     100) > ½: it stops on a stretch of 100 empty grid points below the
+//     data with probability above ½), a flag saying so.
 //
 // Each release gets ρ/(number of releases). rng is the trial's noise stream
 // for this purpose (its Gaussian noise exact on a lattice in secure mode).
@@ -126,37 +155,38 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 	}
 	each := rho / float64(releases)
 	grid := estimate.DefaultGrid
-	m := estimate.TopRank(each, len(grid.Values()), estimateFail)
-	e.Q = math.Max(0.5, 1-float64(m)/float64(n))
-	emNote := fmt.Sprintf("exponential mechanism on a geometric grid (2⁻⁴⁰ … 2⁶⁰, 4 points per doubling) at ε = √(8ρ) = %s, ε-bounded range hence ρ-zCDP (McSherry & Talwar 2007; Cesar & Rogers 2021, Lemma 3.2); q = 1 − m/n with m = %d, the mechanism's rank accuracy with probability 1 − 10⁻³",
-		theory.Sig4.Format(estimate.EMEps(each)), m)
+	m := estimate.TopRank(each, estimateFail)
+	e.Q = math.Max(minEstimateQuantile, 1-float64(m)/float64(n))
+	nz := estimate.NoiseFor(each)
+	emNote := fmt.Sprintf("AboveThreshold up a geometric grid (2⁻⁴⁰ … 2⁶⁰, 8 points per doubling; Durfee 2023) with one-sided geometric noise of rates ε₁ = %s (threshold) and ε₂ = %s (each point), %s-bounded range hence ρ-zCDP (Cesar & Rogers 2021, Lemma 3.2); q = max(0.9, 1 − m/n) with m = %d, so that it passes the largest value by more than a grid step with probability ≤ 10⁻³ when 1 − m/n ≥ 0.9, and by more than a factor 10 with probability < 0.0066 on any data",
+		theory.Sig4.Format(nz.Eps1), theory.Sig4.Format(nz.Eps2), theory.Sig4.Format(nz.Beta), m)
 	c, err := estimate.Quantile(g, e.Q, grid, each, rng.Rand)
 	if err != nil {
 		return e, err
 	}
 	e.Clip = c
+	if lf := estimate.LowFail(each, estimate.Rank(e.Q, n), estimate.EmptyStretch); lf > 0.5 {
+		e.Flags = append(e.Flags, fmt.Sprintf("c: at n = %d rows and ρ = %s per release the quantile scan stops within %d grid points that hold no value (%s octaves, a stretch below the data) with probability %s: c = %s, and every estimate scaled by it, likely lies far below the data — nothing read from these releases can stand in; declare the constants, or give more rows",
+			n, theory.Sig4.Format(each), estimate.EmptyStretch, theory.FormatNumber(float64(estimate.EmptyStretch)/float64(grid.PerOctave)), theory.Sig4.Format(lf), theory.Sig4.Format(c)))
+	}
 	e.Releases = append(e.Releases, estimate.Release{What: "c", Rho: each, Value: c, Sigma: math.NaN(),
 		Method: fmt.Sprintf("the %s-quantile of G_i = sup_w ‖∇f(w, x_i)‖ over %d rows: %s", theory.Sig4.Format(e.Q), n, emNote)})
 	pow := make([]float64, n)
 	run := 0.0
 	for _, j := range orders {
-		cj := math.Pow(c, j)
-		if math.IsInf(cj, 1) || cj == 0 {
-			return e, fieldErr("constants", "the private clip c = %s raised to the order %s leaves float64's range; rescale the data", theory.Sig4.Format(c), theory.FormatNumber(j))
-		}
 		for i, v := range g {
-			pow[i] = math.Pow(math.Min(v, c), j)
+			pow[i] = math.Pow(math.Min(v, c)/c, j) // in [0, 1]: c^j would leave float64's range at large j
 		}
-		mj, sig, err := estimate.ClippedMean(pow, cj, each, rng)
+		mj, sig, err := estimate.ClippedMean(pow, 1, each, rng)
 		if err != nil {
 			return e, err
 		}
-		r := math.Pow(math.Max(mj, sig), 1/j)
+		r := c * math.Pow(math.Max(mj, sig), 1/j)
 		run = math.Max(run, r) // r̃_j is non-decreasing in j (Lyapunov)
 		sym := momentSym(j, nd.K)
 		e.Releases = append(e.Releases, estimate.Release{What: sym, Rho: each, Value: mj, Sigma: sig,
-			Method: fmt.Sprintf("%s = max(M, σ)^(1/%s) with M the Gaussian mechanism's mean of min(G_i, c)^%s (sensitivity c^%s/n, σ = c^%s/(n√(2ρ)); Bun & Steinke 2016, Prop. 1.6)",
-				sym, theory.FormatNumber(j), theory.FormatNumber(j), theory.FormatNumber(j), theory.FormatNumber(j))})
+			Method: fmt.Sprintf("%s = c·max(M, σ)^(1/%s) with M the Gaussian mechanism's mean of (min(G_i, c)/c)^%s ∈ [0, 1] (sensitivity 1/n, σ = 1/(n√(2ρ)); Bun & Steinke 2016, Prop. 1.6)",
+				sym, theory.FormatNumber(j), theory.FormatNumber(j))})
 		switch j {
 		case 2:
 			e.R2 = run
@@ -194,13 +224,19 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 		}
 		lo, hi, err := estimate.Extremes(S)
 		if err != nil {
-			return e, err
+			lo, hi = math.NaN(), math.NaN() // the fallbacks below take over
 		}
 		l2 := 0.0
 		if in.def.Lambda2 != nil {
 			l2 = *in.def.Lambda2
 		}
-		beta := hi*o.loss.curvature() + l2
+		top := hi
+		if bound := in.BetaBound(e.R2); !(hi > 0) || hi > betaSlack*bound {
+			top = bound
+			e.Flags = append(e.Flags, fmt.Sprintf("λ_max(S) = %s is %s; β reads the moment bound %s instead",
+				theory.Sig4.Format(hi), outside(hi, bound), in.betaBoundText(bound)))
+		}
+		beta := top*o.loss.curvature() + l2
 		if in.def.Class == theory.PPL {
 			beta -= l2 // F⁰ excludes f¹'s ℓ2 term
 		}
@@ -208,10 +244,20 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 			e.Beta = math.Max(beta, 0)
 		}
 		if nd.Mu {
+			b := in.beta
+			if nd.Beta {
+				b = e.Beta
+			}
 			e.Mu = math.Max(lo*o.loss.minCurvature(), 0) + l2
-			if e.Mu <= 0 {
-				return e, fieldErr("mu", "the private estimate of μ, λ_min of the noisy second moment of the features, is %s ≤ 0 (the noise, σ = %s per entry, swamps it, or the design is singular); declare μ, or an ℓ2 weight λ₂ > 0",
-					theory.Sig4.Format(lo), theory.Sig4.Format(sig))
+			switch {
+			case !(e.Mu > 0):
+				e.Mu = b / float64(n)
+				e.Flags = append(e.Flags, fmt.Sprintf("μ = max(λ_min(S), 0) + λ₂ = %s ≤ 0 (λ_min(S) = %s; the noise, σ = %s per entry, swamps it, or the design is singular); μ = β/n = %s instead: κ = n, so the strongly convex schedules run their smooth phase",
+					theory.Sig4.Format(math.Max(lo*o.loss.minCurvature(), 0)+l2), theory.Sig4.Format(lo), theory.Sig4.Format(sig), theory.Sig4.Format(e.Mu)))
+			case b > 0 && e.Mu > b:
+				e.Flags = append(e.Flags, fmt.Sprintf("μ = %s exceeds β = %s (a β-smooth μ-strongly convex F has μ ≤ β); μ = β instead",
+					theory.Sig4.Format(e.Mu), theory.Sig4.Format(b)))
+				e.Mu = b
 			}
 		}
 		what := "β"
@@ -226,6 +272,42 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 				rows, theory.Sig4.Format(hi), theory.Sig4.Format(lo))})
 	}
 	return e, nil
+}
+
+// BetaBound is the bound on λ_max(E aaᵀ) that r̃₂ implies, where a private
+// β falls back to it: G = sup_w‖∇f(w, x)‖ ≥ R‖a‖² for the squared loss
+// (‖a‖(R‖a‖ + |y|)), so λ_max(E aaᵀ) ≤ E‖a‖² ≤ E G/R ≤ r̃₂/R; G ≥ ‖a‖/2
+// for the logistic loss (‖a‖σ(R‖a‖), σ ≥ ½), so λ_max ≤ E‖a‖² ≤ 4r̃₂².
+// NaN for other losses (their β is not estimated).
+func (in *Instance) BetaBound(r2 float64) float64 {
+	if o, ok := in.m.obj.(*glm); ok {
+		switch o.loss.Name() {
+		case Squared:
+			return r2 / in.m.radius
+		case Logistic:
+			return 4 * r2 * r2
+		}
+	}
+	return math.NaN()
+}
+
+// betaBoundText is BetaBound's value with its formula.
+func (in *Instance) betaBoundText(b float64) string {
+	if o, ok := in.m.obj.(*glm); ok && o.loss.Name() == Logistic {
+		return "λ_max ≤ 4r̃₂² = " + theory.Sig4.Format(b)
+	}
+	return "λ_max ≤ r̃₂/R = " + theory.Sig4.Format(b)
+}
+
+// outside says why a released λ_max is not used.
+func outside(hi, bound float64) string {
+	switch {
+	case math.IsNaN(hi):
+		return "not a number (the eigen-decomposition failed)"
+	case hi <= 0:
+		return "≤ 0 (the noise swamps the matrix)"
+	}
+	return fmt.Sprintf("above %s times its moment bound %s (the noise swamps the matrix, or the clip c_a failed high)", theory.FormatNumber(betaSlack), theory.Sig4.Format(bound))
 }
 
 // momentSym is r̃_j's symbol for a run at order k.

@@ -41,6 +41,10 @@ type ConstantsTrialJSON struct {
 	Beta     *float64      `json:"beta"`
 	Mu       *float64      `json:"mu"`
 	Releases []ReleaseJSON `json:"releases"`
+	// Flags say which release failed or would have made the prescription
+	// impossible, and what was used instead or why nothing could be (empty
+	// when none).
+	Flags []string `json:"flags"`
 }
 
 // ReleaseJSON is one statistic of a private estimate.
@@ -68,7 +72,8 @@ func constantsJSON(r *engine.Report) *ConstantsJSON {
 
 func estimatesJSON(trial int, e *estimate.Estimates) ConstantsTrialJSON {
 	tj := ConstantsTrialJSON{Trial: trial, Rows: e.Rows, Quantile: theory.JSONNum(e.Q), Clip: theory.JSONNum(e.Clip),
-		R2: theory.JSONNum(e.R2), Rk: theory.JSONNum(e.Rk), R2k: theory.JSONNum(e.R2k), Beta: theory.JSONNum(e.Beta), Mu: theory.JSONNum(e.Mu)}
+		R2: theory.JSONNum(e.R2), Rk: theory.JSONNum(e.Rk), R2k: theory.JSONNum(e.R2k), Beta: theory.JSONNum(e.Beta), Mu: theory.JSONNum(e.Mu),
+		Flags: append([]string{}, e.Flags...)}
 	for _, rel := range e.Releases {
 		tj.Releases = append(tj.Releases, ReleaseJSON{What: rel.What, Rho: theory.JSONNum(rel.Rho), Value: theory.JSONNum(rel.Value), Sigma: theory.JSONNum(rel.Sigma), Method: rel.Method})
 	}
@@ -109,7 +114,27 @@ func constantsRow(r *engine.Report) ([2]string, bool) {
 	if len(r.Trials) > 1 {
 		txt += fmt.Sprintf(" (trial 0's; each of the %d trials estimates on its own data)", len(r.Trials))
 	}
-	return [2]string{"constants", txt + " — estimates, not bounds: the guarantee assumes each true constant is at most its estimate"}, true
+	txt += " — estimates, not bounds: the guarantee assumes each true constant is at most its estimate"
+	if f := FlagText(reportEstimates(r)); f != "" {
+		txt += "; " + f
+	}
+	return [2]string{"constants", txt}, true
+}
+
+// FlagText is what a table says of the private estimates' flags
+// (estimate.Estimates.Flags: fallbacks and failed releases) over a call's
+// trials: trial 0's in full, and how many trials have any; empty when none
+// does.
+func FlagText(ests []*estimate.Estimates) string {
+	k := flagged(ests)
+	if k == 0 {
+		return ""
+	}
+	txt := fmt.Sprintf("FLAGGED in %d of %d trial(s)", k, len(ests))
+	if e := ests[0]; e != nil && len(e.Flags) > 0 {
+		txt += ", trial 0: " + strings.Join(e.Flags, "; ")
+	}
+	return txt + " (--json: constants.trials[].flags)"
 }
 
 // holdoutRow is the table's row of the held-out loss.
@@ -123,4 +148,43 @@ func holdoutRow(r *engine.Report) ([2]string, bool) {
 	}
 	txt += fmt.Sprintf(" on %d held-out rows; w₀ = 0 there: %s ± %s (over rows) — %s", r.HoldoutRows, n6(r.W0Holdout.Mean), n6(r.W0Holdout.SE), HoldoutNote)
 	return [2]string{"held-out loss", txt}, true
+}
+
+// flagged is how many of ests have flags.
+func flagged(ests []*estimate.Estimates) int {
+	k := 0
+	for _, e := range ests {
+		if e != nil && len(e.Flags) > 0 {
+			k++
+		}
+	}
+	return k
+}
+
+// FlagMark is a table cell's mark for the trials whose private constants
+// are flagged (" [constants flagged in k/m]"), empty when none is.
+func FlagMark(ests []*estimate.Estimates) string {
+	if k := flagged(ests); k > 0 {
+		return fmt.Sprintf(" [constants flagged in %d/%d]", k, len(ests))
+	}
+	return ""
+}
+
+// reportEstimates are a run's trials' private estimates, in trial order
+// (nil where none).
+func reportEstimates(r *engine.Report) []*estimate.Estimates {
+	out := make([]*estimate.Estimates, len(r.Trials))
+	for i, t := range r.Trials {
+		out[i] = t.Constants
+	}
+	return out
+}
+
+// tunedEstimates are a search's trials' private estimates, in trial order.
+func tunedEstimates(t engine.Tuned) []*estimate.Estimates {
+	out := make([]*estimate.Estimates, len(t.Trials))
+	for i, tr := range t.Trials {
+		out[i] = tr.Constants
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -372,7 +373,7 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) (err error) {
 				}
 				row = append(row, n4(r.W0.Mean), n4(sweepReference(p)), "—", "—")
 			} else {
-				row = append(row, n4(r.Excess.Mean), seText(r.Excess.SE))
+				row = append(row, n4(r.Excess.Mean)+FlagMark(reportEstimates(r)), seText(r.Excess.SE))
 				if trade {
 					row = append(row, n4(r.NoiseOff.Mean), clipBiasCell(r.ClipBias), Percent(r.Clipped))
 				}
@@ -392,6 +393,11 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) (err error) {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if slices.ContainsFunc(rep.Points, func(p engine.SweepPoint) bool {
+		return slices.ContainsFunc(p.Reports, func(r *engine.Report) bool { return FlagMark(reportEstimates(r)) != "" })
+	}) {
+		fmt.Fprintln(w, "\n[constants flagged in k/m]: the private estimates of the constants fell back or failed in k of the point's m trials (--json: the point's constants.trials[].flags)")
 	}
 	fmt.Fprintln(w, "\nW₀ = F(w₀) − F*, the excess risk of doing nothing; REF. = the non-private reference, F(ŵ) − F* of the empirical risk minimizer over W on the point's draws (it depends neither on ε nor on any solver; — = not computed); CERT. = the paper's explicit-constant bound at each point's own parameters (* = vacuous: not below W₀; — = none applies or a condition fails).")
 	for _, line := range certSummary(rep) {

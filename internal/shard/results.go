@@ -81,6 +81,7 @@ type (
 		Q, Clip, K            num
 		R2, Rk, R2k, Beta, Mu num
 		Releases              []wrelease
+		Flags                 []string
 	}
 	wresult struct {
 		Trial                int
@@ -162,7 +163,7 @@ func toWireEstimates(e *estimate.Estimates) *westimates {
 		R2: num(e.R2), Rk: num(e.Rk), R2k: num(e.R2k), Beta: num(e.Beta), Mu: num(e.Mu),
 		Releases: each(e.Releases, func(r estimate.Release) wrelease {
 			return wrelease{r.What, num(r.Rho), num(r.Value), num(r.Sigma), r.Method}
-		})}
+		}), Flags: e.Flags}
 }
 
 func (w *westimates) estimates() *estimate.Estimates {
@@ -173,7 +174,7 @@ func (w *westimates) estimates() *estimate.Estimates {
 		R2: float64(w.R2), Rk: float64(w.Rk), R2k: float64(w.R2k), Beta: float64(w.Beta), Mu: float64(w.Mu),
 		Releases: each(w.Releases, func(r wrelease) estimate.Release {
 			return estimate.Release{What: r.What, Rho: float64(r.Rho), Value: float64(r.Value), Sigma: float64(r.Sigma), Method: r.Method}
-		})}
+		}), Flags: w.Flags}
 }
 
 // marshalResults writes rs as JSON that reads back to the same values, bit

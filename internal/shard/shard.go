@@ -24,7 +24,7 @@ import (
 // FormatName and FormatVersion identify a shard file.
 const (
 	FormatName    = "dpso sweep shard"
-	FormatVersion = 2
+	FormatVersion = 3
 )
 
 // Index is shard I of N, counted from 1 (what --shard I/N says).

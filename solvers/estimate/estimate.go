@@ -4,98 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"slices"
-	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"dpso/solvers/noise"
 )
-
-// Grid is the geometric grid c_j = 2^{j/PerOctave}, j = ⌈Lo·PerOctave⌉, …,
-// ⌊Hi·PerOctave⌋, on which Quantile answers: 2^Lo to 2^Hi with PerOctave
-// points per doubling. The grid is public (it does not depend on the
-// data), so releasing a grid point releases only the mechanism's choice.
-type Grid struct {
-	Lo, Hi    int
-	PerOctave int
-}
-
-// DefaultGrid covers 2⁻⁴⁰ to 2⁶⁰ (about 10⁻¹² to 10¹⁸) with four points per
-// doubling (401 points, each 19% above the last).
-var DefaultGrid = Grid{Lo: -40, Hi: 60, PerOctave: 4}
-
-// Values lists the grid's points in increasing order.
-func (g Grid) Values() []float64 {
-	var out []float64
-	for j := g.Lo * g.PerOctave; j <= g.Hi*g.PerOctave; j++ {
-		out = append(out, math.Exp2(float64(j)/float64(g.PerOctave)))
-	}
-	return out
-}
-
-// EMEps is the ε of the exponential mechanism that is ρ-zCDP as a
-// bounded-range mechanism: ε = √(8ρ) (Cesar & Rogers 2021, Lemma 3.2).
-func EMEps(rho float64) float64 { return math.Sqrt(8 * rho) }
-
-// TopRank is the number m of values above the quantile that Quantile is
-// asked for, so that the exponential mechanism at ε = EMEps(ρ) over a grid
-// of size |G| lands at or below the largest value except with probability
-// about fail: m = ⌈2(ln|G| + ln(1/fail))/ε⌉ (the exponential mechanism's
-// utility guarantee, McSherry & Talwar 2007: the chosen point's utility is
-// within (2/ε)(ln|G| + ln(1/fail)) of the best with probability 1 − fail).
-func TopRank(rho float64, gridSize int, fail float64) int {
-	return int(math.Ceil(2 * (math.Log(float64(gridSize)) + math.Log(1/fail)) / EMEps(rho)))
-}
-
-// Quantile returns a point of the grid g near the q-quantile of xs by the
-// exponential mechanism: c_j with probability ∝ exp(ε·u_j/2), u_j =
-// −|#{i: x_i ≤ c_j} − q·n|, ε = EMEps(ρ); ρ-zCDP under replace-one (a
-// replaced value moves each count by at most 1). A NaN counts as +Inf
-// (above every point). It samples by the Gumbel-max trick (the argmax of
-// ε·u_j/2 + Gumbel noise has exactly that law).
-func Quantile(xs []float64, q float64, g Grid, rho float64, rng *rand.Rand) (float64, error) {
-	if !(q > 0 && q < 1) {
-		return math.NaN(), fmt.Errorf("estimate: quantile %g is not in (0, 1)", q)
-	}
-	if !(rho > 0) || math.IsInf(rho, 1) {
-		return math.NaN(), fmt.Errorf("estimate: ρ = %g is not a finite ρ > 0", rho)
-	}
-	if len(xs) == 0 {
-		return math.NaN(), errors.New("estimate: no values")
-	}
-	sorted := make([]float64, len(xs))
-	for i, x := range xs {
-		if math.IsNaN(x) {
-			x = math.Inf(1)
-		}
-		sorted[i] = x
-	}
-	slices.Sort(sorted)
-	eps := EMEps(rho)
-	target := q * float64(len(xs))
-	best, bestScore := math.NaN(), math.Inf(-1)
-	for _, c := range g.Values() {
-		count := sort.SearchFloat64s(sorted, math.Nextafter(c, math.Inf(1))) // #{x ≤ c}
-		u := -math.Abs(float64(count) - target)
-		score := eps*u/2 + gumbel(rng)
-		if score > bestScore {
-			best, bestScore = c, score
-		}
-	}
-	return best, nil
-}
-
-// gumbel is a standard Gumbel variate −ln(−ln U), U uniform on (0, 1).
-func gumbel(rng *rand.Rand) float64 {
-	u := rng.Float64()
-	for u == 0 {
-		u = rng.Float64()
-	}
-	return -math.Log(-math.Log(u))
-}
 
 // ClippedMean is the Gaussian mechanism on the mean of xs clipped to
 // [0, clip]: (1/n)Σ min(max(x_i, 0), clip) + N(0, σ²), σ = clip/(n√(2ρ))
@@ -244,6 +158,11 @@ type Estimates struct {
 	Beta, Mu float64
 	// Releases are the statistics released, in order.
 	Releases []Release
+	// Flags say, one sentence each, which release failed or would have
+	// made the prescription impossible, and what was used instead
+	// (post-processing of the releases) or why nothing could be; empty
+	// when none.
+	Flags []string
 }
 
 // Summary lists the estimates in words ("r̃_2 = 12.3, β = 1.52"), each
