@@ -48,16 +48,18 @@ negative binomial with shape η) — each a grid point drawn uniformly, trained 
 training rows with ρ_Q-zCDP and scored privately on the validation rows (the mean of
 the losses clipped at c_s, plus Gaussian noise: ρ_Q-zCDP on rows the training never
 reads, so a candidate is ρ_Q-zCDP). c_s is the private --score-quantile (default
-0.9) of the loss at w₀ on the validation rows (ρ_s = ρ/20). The candidate with
-the best score is released: its parameters, its output, its score, its excess
-risk — and nothing else: K and the other candidates' scores are shown as
-diagnostics, not private (the guarantee covers the best of K runs only). The
-search's Rényi DP is Theorem 2 (Theorem 6 for Poisson K) plus ρ_s·λ (and, with
---constants private, the estimate's ρ₀ on the training rows: max(ρ_s, ρ₀)·λ),
-converted to (ε', δ); ρ_Q is the largest whose search meets the exact (ε', δ)
-of ρ = ε²/2 — the (ε', δ) every run of that ε states (4.37718 at ε = 1,
-δ = 10⁻⁵). The output gives ρ_Q, the law of K (its γ), the Rényi curve and the
-total, so anyone can recompute it.
+0.9) of the loss at w₀ on the training rows (ρ_s = ρ/50; AboveThreshold up a
+geometric grid: above ten times the quantile with probability below 0.0066 on
+any data, docs/privacy.md). The candidate with the best score is released: its
+parameters, its output, its score, its excess risk — and nothing else: K and
+the other candidates' scores are shown as diagnostics, not private (the
+guarantee covers the best of K runs only). The search's Rényi DP is Theorem 2
+(Theorem 6 for Poisson K) plus ρ_s·λ (and, with --constants private, the
+estimate's ρ₀ on the same rows: (ρ_s + ρ₀)·λ), converted to (ε', δ); ρ_Q is
+the largest whose search meets the exact (ε', δ) of ρ = ε²/2 — the (ε', δ)
+every run of that ε states (4.37718 at ε = 1, δ = 10⁻⁵). The output gives ρ_Q,
+the law of K (its γ), the Rényi curve and the total, so anyone can recompute
+it.
 
 The grid: --grid-clip, --grid-step, --grid-iters (--grid-epochs, --grid-batch for
 dp-sgd), comma-separated values; an axis left out takes its default, computed from
@@ -135,7 +137,7 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
 	newNumFlag(fs, &o.candidates, "candidates", "the mean of K, the number of candidates (default 10; at least 1, at most 10⁴)")
 	fs.StringVar(&o.law, "candidates-law", "geometric", "K's law: geometric (η = 1), logarithmic (η = 0), poisson, or a shape η ≥ 0 of the truncated negative binomial")
 	newNumFlag(fs, &o.validation, "validation", "the fraction of each dataset's rows that scores the candidates, in (0, ½] (default 0.1)")
-	newNumFlag(fs, &o.scoreQuantile, "score-quantile", "the quantile of the loss at w₀ on the validation rows that clips the scores, in (0, 1) (default 0.9)")
+	newNumFlag(fs, &o.scoreQuantile, "score-quantile", "the quantile of the loss at w₀ on the training rows that clips the scores, in (0, 1) (default 0.9)")
 	fs.BoolVar(&o.references, "references", true, "run the prescribed and the oracle-tuned references beside the tuned run (default on a scenario; off on --data unless given)")
 	fs.StringVar(&o.vary, "vary", "", "n: repeat the search at each n of a log grid (--from, --to, --points)")
 	newNumFlag(fs, &o.from, "from", "first n of --vary n")

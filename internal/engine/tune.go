@@ -32,8 +32,8 @@ type TuneSpec struct {
 	// scored on (the rest train them), in (0, ½], at most
 	// MaxValidationRows rows; default 0.1.
 	Validation float64
-	// ScoreQuantile is the quantile of the validation rows' loss at w₀
-	// that clips each candidate's score, in (0, 1); default 0.9.
+	// ScoreQuantile is the quantile of the loss at w₀ over the training
+	// rows that clips each candidate's score, in (0, 1); default 0.9.
 	ScoreQuantile float64
 	// References: also run the prescribed run and the oracle-tuned
 	// reference beside the tuned one. Required on scenarios' comparisons;
@@ -52,8 +52,13 @@ const (
 	DefaultValidation    = 0.1
 	DefaultScoreQuantile = 0.9
 	// ScoreShare is ρ_s/ρ: the score clip's private quantile spends a
-	// twentieth of the given ρ (on the validation rows).
-	ScoreShare = 0.05
+	// fiftieth of the given ρ, on the training rows (nine times the
+	// validation rows: at 144 validation rows the quantile's scan still
+	// finds the losses' scale, estimate.LowFail).
+	ScoreShare = 0.02
+	// MaxScoreClipRows caps the rows the score clip's quantile reads (the
+	// first training rows of the trial's dataset, in random order).
+	MaxScoreClipRows = 2_000_000
 	// MaxValidationRows caps a search's validation rows (held in memory;
 	// 10⁶ rows score a candidate far more finely than its noise).
 	MaxValidationRows = 1_000_000
@@ -70,17 +75,16 @@ type TunePrivacy struct {
 	// on disjoint rows: parallel composition); CandidateEps the exact ε'
 	// of ρ_Q alone at δ (one run, no tuning).
 	CandidateRho, CandidateEps float64
-	// ScoreRho is ρ_s, the score clip's quantile (validation rows);
-	// ConstantsRho ρ₀, the private constants' estimate (training rows; 0
-	// without --constants private). The search's RDP adds max(ρ_s, ρ₀)·λ:
-	// each row is in one of the two sets.
+	// ScoreRho is ρ_s, the score clip's quantile; ConstantsRho ρ₀, the
+	// private constants' estimate (0 without --constants private). Both
+	// read the training rows: the search's RDP adds (ρ_s + ρ₀)·λ.
 	ScoreRho, ConstantsRho float64
 	// Repetitions is K's law, Gamma its γ (NaN for Poisson).
 	Repetitions accountant.Repetitions
 	Gamma       float64
 	// Orders and RDP are the search's Rényi DP curve: Papernot &
 	// Steinke's Theorem 2 (Theorem 6 for Poisson) for K runs of a ρ_Q-zCDP
-	// candidate (RDP ρ_Q·λ), plus max(ρ_s, ρ₀)·λ.
+	// candidate (RDP ρ_Q·λ), plus (ρ_s + ρ₀)·λ.
 	Orders, RDP []float64
 	// Eps is the search's ε' at δ = Target.Delta (the RDP conversion of
 	// Canonne, Kamath & Steinke 2020), at Order; at most Target.EpsDelta.
@@ -95,7 +99,7 @@ type TunePrivacy struct {
 func tunePrivacy(r spec.Resolved, reps accountant.Repetitions) (TunePrivacy, error) {
 	t := TunePrivacy{Target: r.Privacy, Repetitions: reps, Gamma: reps.Gamma(),
 		ScoreRho: ScoreShare * r.Privacy.Rho, ConstantsRho: r.ConstantsRho(), Orders: accountant.DefaultOrders()}
-	fixed := math.Max(t.ScoreRho, t.ConstantsRho)
+	fixed := t.ScoreRho + t.ConstantsRho // both read the training rows
 	curve := func(rho float64) ([]float64, error) {
 		base := make([]float64, len(t.Orders))
 		for i, a := range t.Orders {

@@ -39,7 +39,7 @@ type DPSGDSearch struct {
 	// Alone.
 	Scale float64
 	// Orders and RDP are the search's curve: the theorem on the
-	// mechanisms' pointwise maximum plus max(ρ_s, ρ₀)·λ; Eps its ε' at
+	// mechanisms' pointwise maximum plus (ρ_s + ρ₀)·λ; Eps its ε' at
 	// the target's δ, at Order.
 	Orders, RDP []float64
 	Eps, Order  float64
@@ -85,7 +85,7 @@ func dpsgdPlanned(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg sol
 // dpsgdSearch calibrates dp-sgd's search on nt training rows: its grid's
 // (B, T) from the axes (dpsgdAxes), each mechanism's noise by
 // accountant.CalibrateSearch to the run's exact (ε', δ), with the score
-// clip's and the constants' releases, max(ρ_s, ρ₀)·λ, beside them. A
+// clip's and the constants' releases, (ρ_s + ρ₀)·λ, beside them. A
 // (B, T) that no noise lets meet the target is dropped with a note.
 // Results are cached: every trial and every call with the same question
 // reads one calibration.
@@ -113,7 +113,7 @@ func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solv
 	if len(mechs) == 0 {
 		return nil, fmt.Errorf("%s accepts no (batch, epochs) of the grid at %d training rows", d.Name(), nt)
 	}
-	fixed := math.Max(pv.ScoreRho, pv.ConstantsRho)
+	fixed := pv.ScoreRho + pv.ConstantsRho // both read the training rows
 	key := searchKey{reps: reps, fixed: fixed, eps: pv.Target.EpsDelta, delta: pv.Target.Delta, mechs: mechKey(mechs)}
 	if v, ok := searchCache.Load(key); ok {
 		return v.(*DPSGDSearch), nil

@@ -19,7 +19,7 @@ var tuneSpec = spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, D:
 // (ε', δ) of ρ = ε²/2 and misses it by less than the bisection's
 // resolution (ρ_Q is the largest that meets it), for several laws of K and
 // budgets; its curve is Theorem 2's (Theorem 6's) for ρ_Q·λ plus
-// max(ρ_s, ρ₀)·λ.
+// (ρ_s + ρ₀)·λ.
 func TestTunePrivacyMeetsTarget(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -50,7 +50,7 @@ func TestTunePrivacyMeetsTarget(t *testing.T) {
 			if !(pv.CandidateRho > 0 && pv.CandidateRho < r.Privacy.Rho) {
 				t.Errorf("ρ_Q = %g, want in (0, ρ = %g)", pv.CandidateRho, r.Privacy.Rho)
 			}
-			fixed := math.Max(ScoreShare*r.Privacy.Rho, r.ConstantsRho())
+			fixed := ScoreShare*r.Privacy.Rho + r.ConstantsRho()
 			base := make([]float64, len(pv.Orders))
 			for i, a := range pv.Orders {
 				base[i] = pv.CandidateRho * a
@@ -263,7 +263,7 @@ func TestTuneRefuses(t *testing.T) {
 // noise multiplier in the search's calibration — its σ is z·C/B — and
 // the search's curve is Papernot & Steinke's theorem on the pointwise
 // maximum of each mechanism's own subsampled-Gaussian curve at its z and
-// the score's Gaussian curve, plus max(ρ_s, ρ₀)·λ, which meets the
+// the score's Gaussian curve, plus (ρ_s + ρ₀)·λ, which meets the
 // target; each z is below the one that would keep its curve under ρ_Q·λ
 // at every order (a zCDP candidate's), the accounting it replaces.
 func TestTuneDPSGDCandidates(t *testing.T) {
@@ -315,7 +315,7 @@ func TestTuneDPSGDCandidates(t *testing.T) {
 		}
 	}
 	cand = append(cand, accountant.GaussianCurve(sr.ScoreZ, o))
-	fixed := math.Max(rep.Privacy.ScoreRho, rep.Privacy.ConstantsRho)
+	fixed := rep.Privacy.ScoreRho + rep.Privacy.ConstantsRho
 	rdp, eps, _, err := accountant.SearchEpsilon(o, cand, reps, accountant.GaussianCurve(1/math.Sqrt(2*fixed), o), r.Privacy.Delta)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -218,13 +219,9 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	tt := &out.tuned
 
 	// The score clip: the private ScoreQuantile-quantile of the loss at
-	// w₀ over the validation rows.
+	// w₀ over the training rows.
 	w0 := make([]float64, t.in.Dim())
-	scales := make([]float64, valid.Len())
-	for i := range scales {
-		scales[i] = t.in.Loss(w0, valid.Row(i))
-	}
-	if tt.ScoreClip, err = privest.Quantile(scales, t.ts.ScoreQuantile, privest.DefaultGrid, t.pv.ScoreRho, rng.Rand); err != nil {
+	if tt.ScoreClip, err = t.scoreClip(ctx, train, w0, rng.Rand); err != nil {
 		return trialOut{}, err
 	}
 	tt.K = t.ts.Repetitions.Sample(rng.Rand)
@@ -325,6 +322,28 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		progress.Put(Progress{Solver: name, Trial: j.trial, Done: true, TrialsDone: nd, Total: t.total, Elapsed: time.Since(t.start)})
 	}
 	return out, nil
+}
+
+// scoreClip is c_s, the private ScoreQuantile-quantile (estimate.Quantile,
+// ρ_s) of the loss at w at the first min(n, MaxScoreClipRows) training
+// rows.
+func (t *tuner) scoreClip(ctx context.Context, train solvers.Samples, w []float64, rng *rand.Rand) (float64, error) {
+	n := min(train.Len(), MaxScoreClipRows)
+	losses := make([]float64, n)
+	x := make([]float64, train.SampleDim())
+	rd := train.Open()
+	for i := range n {
+		if i%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return math.NaN(), err
+			}
+		}
+		if !rd.Next(x) {
+			return math.NaN(), errors.New("engine: the training rows ended early (a bug)")
+		}
+		losses[i] = t.in.Loss(w, x)
+	}
+	return privest.Quantile(losses, t.ts.ScoreQuantile, privest.DefaultGrid, t.pv.ScoreRho, rng)
 }
 
 // multiplier is the noise multiplier of an accounted (dp-sgd) candidate:

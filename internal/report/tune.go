@@ -121,8 +121,8 @@ type TunePrivacyJSON struct {
 	// Candidate is each candidate's ρ_Q and the exact ε' of one run at ρ_Q
 	// (a zCDP solver's; dp-sgd's are its solvers[].search_privacy).
 	Candidate RhoEpsJSON `json:"candidate"`
-	// ScoreClipRho and ConstantsRho are the search's other releases
-	// (validation rows; training rows): the curve adds the larger times λ.
+	// ScoreClipRho and ConstantsRho are the search's other releases, both
+	// on the training rows: the curve adds their sum times λ.
 	ScoreClipRho *float64 `json:"score_clip_rho"`
 	ConstantsRho *float64 `json:"constants_rho"`
 	// RDP is the search's curve; Eps its ε' at Delta (Order attains it),
@@ -528,6 +528,7 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 			tr := t.Trials[0]
 			chosen = tr.Candidate.Text(n6) + " (trial 0's)"
 		}
+		chosen += FlagMark(tunedEstimates(t))
 		fmt.Fprintf(tw, "%s\ttuned\t%s\t%s\tε' = %s, tuning included\n", ts.Solver, estText(t.Excess), chosen, n6(searchEps(r, ts)))
 		if o := ts.Oracle; o != nil && o.Best >= 0 {
 			fmt.Fprintf(tw, "%s\toracle-tuned\t%s\t%s\tNOT private: unattainable reference\n", ts.Solver, estText(o.Excess), o.Candidate.Text(n6))
@@ -545,6 +546,11 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 	for _, ts := range r.Solvers {
 		if !math.IsNaN(ts.Tuned.Holdout.Mean) {
 			fmt.Fprintf(w, "held-out loss (%s, tuned): %s — %s\n", ts.Solver, estText(ts.Tuned.Holdout), HoldoutNote)
+		}
+	}
+	for _, ts := range r.Solvers {
+		if txt := FlagText(tunedEstimates(ts.Tuned)); txt != "" {
+			fmt.Fprintf(w, "constants (%s, tuned): %s\n", ts.Solver, txt)
 		}
 	}
 	if opt.EmitW {
@@ -587,7 +593,7 @@ func constantsPart(rho0 float64) string {
 	if rho0 == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" and the private constants (ρ₀ = %s, training rows; the curve adds max(ρ_s, ρ₀)·λ)", n6(rho0))
+	return fmt.Sprintf(" and the private constants (ρ₀ = %s; both read the training rows: the curve adds (ρ_s + ρ₀)·λ)", n6(rho0))
 }
 
 func totalTuneText(r *engine.TuneReport) string {

@@ -61,7 +61,7 @@ func WriteTuneSweepTable(w io.Writer, r *engine.TuneSweepReport) error {
 			if ts.Oracle != nil && ts.Oracle.Best >= 0 {
 				orc = estText(ts.Oracle.Excess)
 			}
-			tuned := estText(ts.Tuned.Excess)
+			tuned := estText(ts.Tuned.Excess) + FlagMark(tunedEstimates(ts.Tuned))
 			if ts.Refused != "" {
 				tuned = "refused: " + ts.Refused
 			}
