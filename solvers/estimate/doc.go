@@ -108,8 +108,8 @@
 // Gaussian mechanisms draw through a *noise.Stream, whose noise is exact on
 // a lattice under secure randomness (package dpso/solvers/noise: a
 // post-processing of the Gaussian mechanism, its ρ unchanged) and the
-// floating-point ziggurat when seeded. Quantile's Gumbel-max sampling is
-// floating point in either mode: its output is a grid point, but the law
-// it samples is the exponential mechanism's only up to floating-point
-// rounding; it is not an exact sampler.
+// floating-point ziggurat when seeded. Quantile's geometric noises are
+// drawn by inversion in floating point in either mode: its output is a
+// grid point, but the law it samples is QuantileLaw's only up to
+// floating-point rounding; it is not an exact sampler.
 package estimate

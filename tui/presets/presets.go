@@ -158,12 +158,12 @@ var All = []Preset{
 		Screen:  "tune",
 		Action:  "private tuning (g)",
 		Next:    "the search runs on loading; then ← on n three times (n = 10³)",
-		Caption: "The theorem's constants leave clipped SGD at 0.31, no better than doing nothing (w₀ 0.19); a private search over C, step and T, its whole cost inside ε' = 4.38, ends at 0.0043, 72× lower; the oracle's pick (not private) 0.0018.",
+		Caption: "The theorem's constants leave clipped SGD at 0.31, no better than doing nothing (w₀ 0.19); a private search over C, step and T, its whole cost inside ε' = 4.38, ends at 0.0062, 51× lower; the oracle's pick (not private) 0.0018.",
 		Text: "Noisy clipped SGD on heavy-tailed linear regression (multivariate t, ν = 6, n = 10⁴, ε = 1, 5 trials). The theorem prescribes C = 788, step 0.667, T = 20 from constants that guard the worst case (r̃_k over the whole ball W): nothing is clipped, and the noise leaves the excess risk at 0.31 ± 0.08, no better than doing nothing (0.19 at w₀). " +
-			"Loading runs what dpso tune runs: a private random search — K random candidates (geometric, mean 10) from a grid of C, step and T, each trained on 9000 rows with ρ_Q = 0.114 and scored privately on the other 1000 — and releases the best; Papernot & Steinke's accounting puts the whole search at ε' = 4.38 (δ = 10⁻⁵), the budget itself: one candidate alone is ε' = 1.89, the tuning overhead + 2.49. " +
-			"It ends at 0.0043 ± 0.0011, 72 times lower than the prescription; the oracle-tuned reference — the grid's best point by the true excess risk at the full budget, which no private procedure can read — ends at 0.0018 ± 0.00055. " +
+			"Loading runs what dpso tune runs: a private random search — K random candidates (geometric, mean 10) from a grid of C, step and T, each trained on 9000 rows with ρ_Q = 0.123 and scored privately on the other 1000 — and releases the best; Papernot & Steinke's accounting puts the whole search at ε' = 4.38 (δ = 10⁻⁵), the budget itself: one candidate alone is ε' = 1.97, the tuning overhead + 2.41. " +
+			"It ends at 0.0062 ± 0.0005, 51 times lower than the prescription; the oracle-tuned reference — the grid's best point by the true excess risk at the full budget, which no private procedure can read — ends at 0.0018 ± 0.00055. " +
 			"The panel lists each trial's choice and trial 0's candidates with their noisy scores (diagnostics, not private). " +
-			"At n = 10³ (← on n) the search scores on 100 rows and can barely tell candidates apart: 0.17 ± 0.06 against the prescription's 0.34 ± 0.06, while the oracle's pick reaches 0.016.",
+			"At n = 10³ (← on n) the search scores on 100 rows and can barely tell candidates apart: 0.14 ± 0.02 against the prescription's 0.34 ± 0.06, while the oracle's pick reaches 0.016.",
 	},
 }
 
