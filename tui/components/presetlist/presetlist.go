@@ -2,11 +2,12 @@ package presetlist
 
 import (
 	"fmt"
-	"slices"
+	"io"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/list"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -17,51 +18,123 @@ import (
 	"dpso/tui/style"
 )
 
-// Model is the presets screen: the list, and the selected preset's
-// "what to look at" text and parameters. Its outcomes: common.PresetMsg (enter or
-// r loads the preset and starts its action; a digit loads the preset of
-// that number) and common.CloseMsg (esc or p). / filters the list by a part of
-// the titles (typed; enter loads the match under the cursor, esc clears
-// the filter, a second esc closes).
+// Model is the presets screen: the list (a bubbles list: its filter,
+// its cursor, its rows), and the selected preset's "what to look at" text
+// and parameters. Its outcomes: common.PresetMsg (enter or r loads the
+// preset and starts its action; a digit loads the preset of that number)
+// and common.CloseMsg (esc or p). / filters the list by a part of the
+// titles (typed; enter loads the match under the cursor, esc clears the
+// filter, a second esc closes).
 type Model struct {
 	common.Common
-	items  []presets.Preset
-	cursor int
-	w, h   int
+	items []presets.Preset
+	list  list.Model
+	w, h  int
+	// listW is the list column's width, to which its rows are padded.
+	listW int
+	// cur is the preset last under the cursor (the cursor when the
+	// filter lists none).
+	cur int
 	// filtering: the filter is being typed, so every key is its text.
 	filtering bool
 	filter    string
 }
 
+// item is a preset of the list: its index in the presets and the preset.
+type item struct {
+	i int
+	p presets.Preset
+}
+
+// FilterValue is what the filter reads: the title.
+func (it item) FilterValue() string { return it.p.Title }
+
+// rows renders the list's rows: " 4  Title", padded to the list's width,
+// the selected one in the Selected style.
+type rows struct{ p *Model }
+
+func (rows) Height() int                         { return 1 }
+func (rows) Spacing() int                        { return 0 }
+func (rows) Update(tea.Msg, *list.Model) tea.Cmd { return nil }
+
+func (d rows) Render(w io.Writer, l list.Model, index int, li list.Item) {
+	it := li.(item)
+	row := style.Pad(fmt.Sprintf(" %d  %s", it.i+1, it.p.Title), d.p.listW)
+	if index == l.Index() {
+		row = d.p.Styles.Selected.Render(row)
+	}
+	fmt.Fprint(w, row)
+}
+
+// contains is the list's filter: the titles that contain the term
+// (case-insensitive), in the list's order.
+func contains(term string, targets []string) []list.Rank {
+	var out []list.Rank
+	t := strings.ToLower(term)
+	for i, s := range targets {
+		if at := strings.Index(strings.ToLower(s), t); at >= 0 {
+			idx := make([]int, len([]rune(term)))
+			for j := range idx {
+				idx[j] = len([]rune(s[:at])) + j
+			}
+			out = append(out, list.Rank{Index: i, MatchedIndexes: idx})
+		}
+	}
+	return out
+}
+
 // New returns the list of items, the cursor on items[cursor].
 func New(c common.Common, items []presets.Preset, cursor int) *Model {
-	return &Model{Common: c, items: items, cursor: cursor}
+	p := &Model{Common: c, items: items}
+	li := make([]list.Item, len(items))
+	for i, it := range items {
+		li[i] = item{i: i, p: it}
+	}
+	l := list.New(li, rows{p}, 0, len(items))
+	l.SetShowTitle(false)
+	l.SetShowStatusBar(false)
+	l.SetShowPagination(false)
+	l.SetShowHelp(false)
+	l.SetShowFilter(false)
+	l.InfiniteScrolling = true
+	l.Filter = contains
+	p.list = l
+	p.list.Select(cursor)
+	p.cur = cursor
+	return p
 }
 
 // Filtering reports whether a filter is being typed (the root then lets
 // every key, q included, through to the list).
 func (p *Model) Filtering() bool { return p.filtering }
 
-// visible are the indices of the presets whose title contains the filter
-// (case-insensitive), in order.
-func (p *Model) visible() []int {
-	var out []int
-	f := strings.ToLower(p.filter)
-	for i, it := range p.items {
-		if strings.Contains(strings.ToLower(it.Title), f) {
-			out = append(out, i)
+// setFilter filters the list by f ("": none), the cursor kept on its
+// preset if it is still listed, else on the first one listed.
+func (p *Model) setFilter(f string) {
+	cur := p.cursor()
+	p.filter = f
+	if f == "" {
+		p.list.ResetFilter()
+	} else {
+		p.list.SetFilterText(f)
+	}
+	p.list.SetHeight(max(len(p.list.VisibleItems()), 1))
+	for i, li := range p.list.VisibleItems() {
+		if li.(item).i == cur {
+			p.list.Select(i)
+			return
 		}
 	}
-	return out
+	p.list.Select(0)
 }
 
-// keepCursor moves the cursor to the first visible preset when the filter
-// hides the one under it.
-func (p *Model) keepCursor() {
-	vis := p.visible()
-	if len(vis) > 0 && !slices.Contains(vis, p.cursor) {
-		p.cursor = vis[0]
+// cursor is the index in the presets of the preset under the cursor (the
+// one last under it when the filter lists none).
+func (p *Model) cursor() int {
+	if it, ok := p.list.SelectedItem().(item); ok {
+		p.cur = it.i
 	}
+	return p.cur
 }
 
 // updateFilter handles a key while the filter is typed; its outcome
@@ -69,25 +142,26 @@ func (p *Model) keepCursor() {
 func (p *Model) updateFilter(k tea.KeyPressMsg) tea.Msg {
 	switch {
 	case k.String() == "esc":
-		p.filtering, p.filter = false, ""
+		p.filtering = false
+		p.setFilter("")
 	case k.String() == "enter":
 		p.filtering = false
-		if len(p.visible()) > 0 {
-			p.filter = ""
-			return common.PresetMsg{Index: p.cursor}
+		if len(p.list.VisibleItems()) > 0 {
+			i := p.cursor()
+			p.setFilter("")
+			return common.PresetMsg{Index: i}
 		}
 	case k.String() == "backspace":
 		if r := []rune(p.filter); len(r) > 0 {
-			p.filter = string(r[:len(r)-1])
+			p.setFilter(string(r[:len(r)-1]))
 		}
 	case key.Matches(k, p.KeyMap.Up):
 		p.Move(-1)
 	case key.Matches(k, p.KeyMap.Down):
 		p.Move(1)
 	case k.Text != "":
-		p.filter += k.Text
+		p.setFilter(p.filter + k.Text)
 	}
-	p.keepCursor()
 	return nil
 }
 
@@ -122,38 +196,42 @@ func (p *Model) Key(k tea.KeyPressMsg) tea.Msg {
 		p.Move(1)
 	case key.Matches(k, p.KeyMap.PickPreset):
 		if n, err := strconv.Atoi(k.String()); err == nil && n >= 1 && n <= len(p.items) {
-			p.cursor, p.filter = n-1, ""
+			p.setFilter("")
+			p.list.Select(n - 1)
 			return common.PresetMsg{Index: n - 1}
 		}
 	case key.Matches(k, p.KeyMap.Filter):
 		p.filtering = true
 	case key.Matches(k, p.KeyMap.Run):
-		if len(p.visible()) > 0 {
-			p.filter = ""
-			return common.PresetMsg{Index: p.cursor}
+		if len(p.list.VisibleItems()) > 0 {
+			i := p.cursor()
+			p.setFilter("")
+			return common.PresetMsg{Index: i}
 		}
 	case key.Matches(k, p.KeyMap.Back) && p.filter != "":
-		p.filter = ""
+		p.setFilter("")
 	case key.Matches(k, p.KeyMap.Back, p.KeyMap.Presets):
-		p.filter = ""
+		p.setFilter("")
 		return common.CloseMsg{}
 	}
 	return nil
 }
 
-// Move moves the cursor by d among the visible presets (wrapping).
+// Move moves the cursor by d among the listed presets (wrapping).
 func (p *Model) Move(d int) {
-	vis := p.visible()
-	n := len(vis)
-	if n == 0 {
-		return
+	for ; d < 0; d++ {
+		p.list.CursorUp()
 	}
-	i := max(slices.Index(vis, p.cursor), 0)
-	p.cursor = vis[((i+d)%n+n)%n]
+	for ; d > 0; d-- {
+		p.list.CursorDown()
+	}
 }
 
 // Selected is the preset under the cursor.
-func (p *Model) Selected() (int, presets.Preset) { return p.cursor, p.items[p.cursor] }
+func (p *Model) Selected() (int, presets.Preset) {
+	i := p.cursor()
+	return i, p.items[i]
+}
 
 // View renders the screen.
 func (p *Model) View() string {
@@ -180,18 +258,11 @@ func (p *Model) View() string {
 		}
 		left = append(left, style.Pad(" / "+p.filter+cursor, listW))
 	}
-	vis := p.visible()
-	if len(vis) == 0 {
+	if len(p.list.VisibleItems()) == 0 {
 		left = append(left, st.Muted.Render(style.Pad(" no title contains "+strconv.Quote(p.filter), listW)))
-	}
-	for _, i := range vis {
-		it := p.items[i]
-		row := fmt.Sprintf(" %d  %s", i+1, it.Title)
-		if i == p.cursor {
-			left = append(left, st.Selected.Render(style.Pad(row, listW)))
-		} else {
-			left = append(left, style.Pad(row, listW))
-		}
+	} else {
+		p.listW = listW
+		left = append(left, p.list.View())
 	}
 	_, sel := p.Selected()
 	var right []string
