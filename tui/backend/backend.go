@@ -42,7 +42,8 @@ const (
 
 // Call is one call into the engine: its kind, the resolved Spec it runs on,
 // and what that kind reads besides. A new kind of call is a Kind, its
-// arguments and result here, and its case in Local.Run and Check.
+// arguments here, its result in Result (and Empty), and its case in
+// Local.Run and Check.
 type Call struct {
 	Kind Kind
 	// Spec is the form's Spec, resolved (what the engine is given).
@@ -64,6 +65,12 @@ type Result struct {
 	Sweep      *engine.SweepReport // Sweep
 	Audit      *audit.Result       // Audit
 	Tune       *engine.TuneReport  // Tune
+}
+
+// Empty reports whether the result holds nothing (the engine returned no
+// result).
+func (r Result) Empty() bool {
+	return r.Comparison == nil && r.Sweep == nil && r.Audit == nil && r.Tune == nil
 }
 
 // Workers is the number of workers the call asks for (the Spec's; an

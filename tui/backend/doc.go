@@ -7,8 +7,8 @@
 // the audit or Resolve; they hold the engine's types, its reports, only.
 //
 // A new kind of engine call is a Kind, its arguments in Call and its
-// result in Result, and its case in Local.Run (and in Call.Check, when it
-// has rules of its own to check before it starts): the run lifecycle
+// result in Result (and Result.Empty), and its case in Local.Run (and in
+// Call.Check, when it has rules of its own to check before it starts): the run lifecycle
 // (tui/runs) starts, pauses, cancels and delivers every kind alike, and a
 // Runner that wraps Local (dpso serve's pool) admits every call by its
 // Spec and workers.

@@ -66,7 +66,7 @@ func TestColumnsKeepSpikes(t *testing.T) {
 // points ≤ 0 or not finite are dropped and counted; a refusal is shown in
 // full.
 func TestChartLegendAndGuards(t *testing.T) {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	c := New(&st, testNum)
 	c.SetSize(90, 20)
 	c.SetTitle("Excess risk", "")
@@ -95,7 +95,7 @@ func TestChartLegendAndGuards(t *testing.T) {
 
 // TestChartCache: the plot is rendered once per data or size change.
 func TestChartCache(t *testing.T) {
-	st := style.New(true, false)
+	st := style.NewTheme(style.Dark, true, false)
 	c := New(&st, testNum)
 	c.SetSize(80, 20)
 	c.SetData([]Series{{Label: "upper bound", Kind: Upper, Value: 0.2}, {Label: "r", Kind: Run, Points: []Point{{1, 1}, {2, 0.5}}}}, 1, 2, "")
@@ -123,7 +123,11 @@ func TestChartNeverPanics(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	specials := []float64{0, -1, math.NaN(), math.Inf(1), math.Inf(-1), 1e-300, 1e300, 1, 1}
 	for iter := 0; iter < 400; iter++ {
-		st := style.New(iter%2 == 0, iter%3 == 0)
+		theme, dark := style.Light, iter%2 == 0
+		if dark {
+			theme = style.Dark
+		}
+		st := style.NewTheme(theme, dark, iter%3 == 0)
 		c := New(&st, testNum)
 		c.SetScatter(iter%4 == 1)
 		w, h := 10+r.IntN(200), 3+r.IntN(60)
@@ -207,7 +211,7 @@ func TestLogTicks(t *testing.T) {
 // values (1-2-5 steps or decades, never a log10 exponent, never 0), every
 // other row blank, at most one label every second row.
 func TestYAxisReadsValues(t *testing.T) {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	for _, h := range []int{12, 20, 31} {
 		t.Run(fmt.Sprintf("height=%d", h), func(t *testing.T) {
 			c := New(&st, testNum)
@@ -260,7 +264,7 @@ func checkFits(t *testing.T, s string, w, h int) {
 // glyph its series is drawn with, and every run's glyph must be on the
 // plot; the marks of the series differ from each other.
 func TestLegendMarksAreThePlotsGlyphs(t *testing.T) {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	c := New(&st, testNum)
 	c.SetSize(100, 30)
 	run := func(scale float64) []Point {
@@ -322,7 +326,7 @@ func TestLegendMarksAreThePlotsGlyphs(t *testing.T) {
 // TestFirstRunOnTop: where runs cross, the first run (the paper's) is the
 // one drawn; the legend lists the runs in their given order.
 func TestFirstRunOnTop(t *testing.T) {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	c := New(&st, testNum)
 	c.SetSize(60, 12)
 	flat := []Point{{1, 0.1}, {1000, 0.1}}
@@ -345,7 +349,7 @@ func TestFirstRunOnTop(t *testing.T) {
 // follow asciigraph's rounding, see overdrawn), and lines on rows of
 // their own say nothing.
 func TestOverdrawnBoundSaysSo(t *testing.T) {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	c := New(&st, testNum)
 	c.SetSize(80, 14) // 8 rows for six decades: 0.058 and 0.0622 share one
 	c.SetData([]Series{
@@ -412,7 +416,7 @@ func TestSparkline(t *testing.T) {
 // end separately, which once drew lines up to a row away from their
 // value).
 func TestBoundRowMatchesLabel(t *testing.T) {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	for _, h := range []int{16, 20, 24, 31} {
 		for _, v := range []float64{0.219, 0.0622, 0.0354, 0.0162, 0.486, 0.281} {
 			c := New(&st, testNum)
@@ -458,7 +462,7 @@ func TestBoundRowMatchesLabel(t *testing.T) {
 // between the points, and a curve hidden everywhere by a later one says
 // under which in the legend.
 func TestScatterChart(t *testing.T) {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	c := New(&st, testNum)
 	c.SetScatter(true)
 	c.SetSize(80, 22)
@@ -491,7 +495,7 @@ func TestScatterChart(t *testing.T) {
 // everywhere (the certificate on the row of a run that hardly moves) is
 // said to be under that run in the legend; a line the plot shows is not.
 func TestLineUnderARunSaysSo(t *testing.T) {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	c := New(&st, testNum)
 	c.SetSize(80, 16)
 	c.SetData([]Series{

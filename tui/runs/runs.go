@@ -429,7 +429,8 @@ func (rs *Lifecycle) finish(r *Run, msg ResultMsg) {
 	r.Result = msg.Result
 	r.Phase = Done
 	switch {
-	case r.Audit != nil:
+	case r.Result.Empty():
+		r.Phase, r.Err = Failed, errors.New("the engine returned no result")
 	case r.Tune != nil:
 		// A solver that cannot be tuned (the non-private baseline, a
 		// grid it refuses everywhere) computed nothing.
@@ -456,8 +457,6 @@ func (rs *Lifecycle) finish(r *Run, msg ResultMsg) {
 		if why := sweepRefusal(r.Sweep, r.Over); why != "" {
 			r.Phase, r.Refusal = Refused, why
 		}
-	default:
-		r.Phase, r.Err = Failed, errors.New("the engine returned no result")
 	}
 	r.TrialsDone = r.Total
 }

@@ -16,7 +16,7 @@ var example1 = spec.Spec{Scenario: scenarios.Example1, Class: theory.SmoothConve
 // testCommon is what the screens share, as the root builds it: the plain
 // dark styles and the keys of the registry.
 func testCommon() common.Common {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	km := common.DefaultKeyMap(Registry)
 	return common.Common{Styles: &st, KeyMap: &km}
 }

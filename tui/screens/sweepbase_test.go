@@ -12,7 +12,7 @@ import (
 // column after a refused point's value — widens its column for every row
 // (the rows stay aligned); a line wider than the panel is cut at a word.
 func TestPointTable(t *testing.T) {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	rows := [][]string{
 		{"★ ", "0.5", "51%", "0.004"},
 		{"  ", "1.57·10⁻⁴", "99%", "0.2"},

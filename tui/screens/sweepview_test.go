@@ -37,7 +37,7 @@ func TestSweepScreensOfDAndK(t *testing.T) {
 // for every note wrapped, each note keeps one line and the closing
 // sentence stays.
 func TestSlopesNotesWrap(t *testing.T) {
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	note := "local rate withheld: the scenario's constants change with n here (lf from 4.239 to 16.96), so the analytic rate at fixed constants is not the slope along this sweep; the fitted slope is that of the bound's values along this grid"
 	rep := &engine.SweepReport{
 		Solvers: []string{"clipped-sgd"},

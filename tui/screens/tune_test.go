@@ -31,7 +31,7 @@ func TestTuneOnUserRowsComposes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := style.New(true, true)
+	st := style.NewTheme(style.Dark, true, true)
 	var lines []string
 	for _, sec := range tuneSections(&st, rep, 84, false) {
 		lines = append(lines, sec.Lines...)

@@ -80,15 +80,6 @@ func ParseTheme(s string) (Theme, bool) {
 	return Dark, false
 }
 
-// New returns the styles for a dark or light background; plain drops
-// every colour.
-func New(dark, plain bool) Styles {
-	if dark {
-		return NewTheme(Dark, true, plain)
-	}
-	return NewTheme(Light, false, plain)
-}
-
 // NewTheme returns the styles of theme t; dark is the background's
 // (HighContrast's colours follow it: bright on a dark background, deep on
 // a light one; Dark and Light are for theirs whatever it is); plain drops

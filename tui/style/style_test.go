@@ -12,7 +12,7 @@ import (
 // TestTextBlocks: every helper keeps to its width in cells (wide and
 // combining characters included), with ANSI styles not counted.
 func TestTextBlocks(t *testing.T) {
-	st := New(true, false)
+	st := NewTheme(Dark, true, false)
 	styled := st.Emph.Render("r̃_k = 10²⁰") + " ∞"
 	for _, c := range []struct {
 		name string
@@ -66,7 +66,7 @@ func TestTextBlocks(t *testing.T) {
 // TestPlainHasNoColour: under NO_COLOR the styles set no colour at all
 // (bold and reverse are allowed), and FG leaves text as it is.
 func TestPlainHasNoColour(t *testing.T) {
-	st := New(true, true)
+	st := NewTheme(Dark, true, true)
 	for _, s := range []lipgloss.Style{st.Header, st.Error, st.Warn, st.Good, st.Muted, st.FocusValue, st.Selected, st.Key} {
 		if _, ok := s.GetForeground().(lipgloss.NoColor); !ok && s.GetForeground() != nil {
 			t.Errorf("a plain style has the foreground %v", s.GetForeground())
@@ -78,7 +78,7 @@ func TestPlainHasNoColour(t *testing.T) {
 	if st.FG(st.Upper, "x") != "x" {
 		t.Error("FG colours plain text")
 	}
-	if c := New(true, false); c.FG(c.Upper, "x") == "x" {
+	if c := NewTheme(Dark, true, false); c.FG(c.Upper, "x") == "x" {
 		t.Error("FG does not colour with colours on (the check above would be vacuous)")
 	}
 }
@@ -140,7 +140,7 @@ func TestFitWords(t *testing.T) {
 			}
 		})
 	}
-	st := New(true, false)
+	st := NewTheme(Dark, true, false)
 	styled := "C = 1 · " + st.Emph.Render("43.3%") + " clipped"
 	if got := FitWords(styled, 14); ansi.Strip(got) != "C = 1 · 43.3%…" || !strings.Contains(got, "\x1b[") {
 		t.Errorf("styled: %q (plain %q), want the styles kept and the cut at the word", got, ansi.Strip(got))
