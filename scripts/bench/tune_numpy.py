@@ -51,9 +51,10 @@ The grid is public and data-independent: C in {0.1, 0.3, 1, 3, 10, 30},
 eta in {0.003, 0.01, 0.03, 0.1, 0.3, 1}, E in {1, 2, 5} epochs, batch
 min(256, n/4).
 
-It prints, per trial, the released candidate and its excess risk F(w) - F*
-over the training and validation rows (F* by scipy's SLSQP over W), and
-their mean and standard error.
+It prints, per trial, the released candidate, and the excess risk F(w) - F*
+of the released w over every row of the file (F* by scipy's SLSQP over
+W), its mean and standard error over the trials: the yardstick
+tune_compare.py measures dpso's released w by too.
 
 Usage: python3 scripts/bench/tune_numpy.py FILE.csv --loss squared|logistic [--trials 5] [--seed 0]
 """
@@ -176,19 +177,13 @@ def erm(A, y, kind):
     return r.fun
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("csv")
-    ap.add_argument("--loss", default="squared")
-    ap.add_argument("--trials", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=0)
-    a = ap.parse_args()
-    M = np.loadtxt(a.csv, delimiter=",", ndmin=2)
-    rng = np.random.default_rng(a.seed)
+def search(path, kind, trials, seed, log=print):
+    """The private search on the CSV at path: each trial's released w."""
+    M = np.loadtxt(path, delimiter=",", ndmin=2)
+    rng = np.random.default_rng(seed)
     perm = rng.permutation(len(M))
     keep = M[perm[int(round(0.2 * len(M))):]]
     A_all, y_all = keep[:, :-1], keep[:, -1]
-    fstar = erm(A_all, y_all, a.loss)
     n_all = len(y_all)
     nv = max(1, int(round(0.1 * n_all)))
     nt = n_all - nv
@@ -200,29 +195,46 @@ def main():
     grid = [(C, eta, E) for C in (0.1, 0.3, 1, 3, 10, 30) for eta in (0.003, 0.01, 0.03, 0.1, 0.3, 1) for E in epochs]
     # the score's noise, in units of c_s: its curve a/(2 nv^2 s^2) below the candidates' (ref).
     s = smallest_z(lambda s: np.all(ORDERS / (2 * nv * nv * s * s) <= ref))
-    print("n = %d (train %d, validation %d), batch %d, q = %.4g; z per epochs: %s; score sigma %.4g; search eps' = %.6g"
-          % (n_all, nt, nv, B, q, {E: round(zs[steps[E]], 4) for E in epochs}, s, search_eps(ref)))
-    out = []
-    for trial in range(a.trials):
-        tr = np.random.default_rng([a.seed, trial])
+    log("n = %d (train %d, validation %d), batch %d, q = %.4g; z per epochs: %s; score sigma %.4g c_s; search eps' = %.6g"
+        % (n_all, nt, nv, B, q, {E: round(zs[steps[E]], 4) for E in epochs}, s, search_eps(ref)))
+    ws = []
+    for trial in range(trials):
+        tr = np.random.default_rng([seed, trial])
         order = tr.permutation(n_all)
         At, yt = A_all[order[:nt]], y_all[order[:nt]]
         Av, yv = A_all[order[nt:]], y_all[order[nt:]]
-        cs = at_quantile(loss(np.zeros(At.shape[1]), At, yt, a.loss), 0.9, RHO_S, tr)
+        cs = at_quantile(loss(np.zeros(At.shape[1]), At, yt, kind), 0.9, RHO_S, tr)
         K = int(tr.geometric(GAMMA))
         best, bw, bc = math.inf, np.zeros(At.shape[1]), None
         for _ in range(K):
             C, eta, E = grid[tr.integers(len(grid))]
-            w = dpsgd(At, yt, a.loss, C, eta, steps[E], q, zs[steps[E]], tr)
-            score = np.mean(np.minimum(loss(w, Av, yv, a.loss), cs)) + tr.normal(0, s * cs)
+            w = dpsgd(At, yt, kind, C, eta, steps[E], q, zs[steps[E]], tr)
+            score = np.mean(np.minimum(loss(w, Av, yv, kind), cs)) + tr.normal(0, s * cs)
             if score < best:
                 best, bw, bc = score, w, (C, eta, E)
-        ex = loss(bw, A_all, y_all, a.loss).mean() - fstar
-        out.append(ex)
-        print("trial %d: c_s = %.4g, K = %d, released C = %s, eta = %s, epochs = %s: excess risk %.6g" % (trial, cs, K, *(bc or (None,) * 3), ex))
-    out = np.array(out)
-    print("excess risk %.6g +- %.3g over %d trials (F* = %.6g over the %d training and validation rows)"
-          % (out.mean(), out.std(ddof=1) / math.sqrt(len(out)) if len(out) > 1 else math.nan, len(out), fstar, n_all))
+        log("trial %d: c_s = %.4g, K = %d, released C = %s, eta = %s, epochs = %s" % (trial, cs, K, *(bc or (None,) * 3)))
+        ws.append(bw)
+    return ws
+
+
+def excess(path, kind, ws):
+    """F(w) - F* over every row of the file (F* by SLSQP over W), per w."""
+    M = np.loadtxt(path, delimiter=",", ndmin=2)
+    A, y = M[:, :-1], M[:, -1]
+    fstar = erm(A, y, kind)
+    return np.array([loss(np.asarray(w), A, y, kind).mean() - fstar for w in ws])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("csv")
+    ap.add_argument("--loss", default="squared")
+    ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    ex = excess(a.csv, a.loss, search(a.csv, a.loss, a.trials, a.seed))
+    print("excess risk over every row of the file: %.6g +- %.3g over %d trials"
+          % (ex.mean(), ex.std(ddof=1) / math.sqrt(len(ex)) if len(ex) > 1 else math.nan, len(ex)))
 
 
 if __name__ == "__main__":
