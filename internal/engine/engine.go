@@ -341,10 +341,23 @@ type Progress struct {
 	// Calibration, when not nil, marks a report from a noise calibration
 	// before the trials (ObserveCalibration): only it and Elapsed are set.
 	Calibration *Calibration
+	// Queue, when not nil, marks a report of the caller's CPU queue, not
+	// of the engine: a Runner that shares CPU slots between sessions (dpso
+	// serve) puts it while the call waits for its slots and once it has
+	// them; only it is set.
+	Queue *Queue
 	// TrialsDone counts finished (trial, solver) runs of the whole call,
 	// of Total.
 	TrialsDone, Total int
 	Elapsed           time.Duration
+}
+
+// Queue is where a call stands in a shared CPU queue: Position k > 0
+// while it waits behind k − 1 calls (in the order the queue serves
+// them), for Waited so far; Position 0 once it holds its slots.
+type Queue struct {
+	Position int
+	Waited   time.Duration
 }
 
 // Comparison is several solvers run on the same draws (common random

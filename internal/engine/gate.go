@@ -18,6 +18,9 @@ type Gate struct {
 	mu     sync.Mutex
 	paused bool
 	open   chan struct{} // closed while the gate is open
+	// changed is closed by the next Pause or Resume that changes the
+	// gate (Changed).
+	changed chan struct{}
 	// onWait, if set (by tests), is called each time a goroutine blocks on
 	// the closed gate.
 	onWait func()
@@ -25,9 +28,24 @@ type Gate struct {
 
 // NewGate returns an open gate.
 func NewGate() *Gate {
-	g := &Gate{open: make(chan struct{})}
+	g := &Gate{open: make(chan struct{}), changed: make(chan struct{})}
 	close(g.open)
 	return g
+}
+
+// Changed returns a channel that is closed when the gate next opens or
+// closes: a caller that holds resources for the run (dpso serve's CPU
+// slots) gives them back while it is paused. Read Paused after it fires.
+func (g *Gate) Changed() <-chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.changed
+}
+
+// flip ends the current Changed channel (g.mu held).
+func (g *Gate) flip() {
+	close(g.changed)
+	g.changed = make(chan struct{})
 }
 
 // Pause closes the gate: runs block at their next checkpoint.
@@ -37,6 +55,7 @@ func (g *Gate) Pause() {
 	if !g.paused {
 		g.paused = true
 		g.open = make(chan struct{})
+		g.flip()
 	}
 }
 
@@ -47,6 +66,7 @@ func (g *Gate) Resume() {
 	if g.paused {
 		g.paused = false
 		close(g.open)
+		g.flip()
 	}
 }
 

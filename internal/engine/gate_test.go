@@ -103,3 +103,31 @@ func TestGateWait(t *testing.T) {
 		t.Errorf("open gate: %v", err)
 	}
 }
+
+// TestGateChangedFiresOnEachChange: Changed's channel is closed by the
+// next Pause or Resume that changes the gate, and not by one that does
+// not (a second Pause).
+func TestGateChangedFiresOnEachChange(t *testing.T) {
+	g := NewGate()
+	c := g.Changed()
+	g.Resume() // already open: no change
+	select {
+	case <-c:
+		t.Fatal("Changed fired on a Resume of an open gate")
+	default:
+	}
+	g.Pause()
+	<-c
+	c = g.Changed()
+	g.Pause()
+	select {
+	case <-c:
+		t.Fatal("Changed fired on a Pause of a closed gate")
+	default:
+	}
+	g.Resume()
+	<-c
+	if g.Paused() {
+		t.Fatal("the gate is closed after Resume")
+	}
+}
