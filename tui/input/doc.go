@@ -22,4 +22,6 @@
 //
 // The guard keeps the terminal's file descriptor ([Guard.Fd]), so Bubble
 // Tea still puts it in raw mode and restores it, and cancels its reads.
+// A stream that is not a terminal file (an SSH session's, in dpso serve)
+// is read through a [Reader], the same filter without a descriptor.
 package input

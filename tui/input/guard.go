@@ -43,6 +43,23 @@ type File interface {
 // Fd and Name are the terminal's.
 type Guard struct {
 	File
+	in *Reader
+}
+
+// NewGuard wraps the terminal f; now is the clock of the paste timeout
+// (nil: time.Now).
+func NewGuard(f File, now func() time.Time) *Guard {
+	return &Guard{File: f, in: NewReader(f, now)}
+}
+
+// Read reads from the terminal and returns the filtered bytes (see
+// [Reader.Read]).
+func (g *Guard) Read(p []byte) (int, error) { return g.in.Read(p) }
+
+// Reader is an input stream that is not a file (an SSH channel's) read
+// through a [Filter].
+type Reader struct {
+	r       io.Reader
 	mu      sync.Mutex
 	f       Filter
 	now     func() time.Time
@@ -50,21 +67,21 @@ type Guard struct {
 	pending []byte
 }
 
-// NewGuard wraps the terminal f; now is the clock of the paste timeout
-// (nil: time.Now).
-func NewGuard(f File, now func() time.Time) *Guard {
+// NewReader wraps r; now is the clock of the paste timeout (nil:
+// time.Now).
+func NewReader(r io.Reader, now func() time.Time) *Reader {
 	if now == nil {
 		now = time.Now
 	}
-	return &Guard{File: f, now: now}
+	return &Reader{r: r, now: now}
 }
 
 // slack is what a filtered chunk may grow by: one inserted end marker.
 const slack = 8
 
-// Read reads from the terminal and returns the filtered bytes. It may
+// Read reads from the stream and returns the filtered bytes. It may
 // return 0 bytes and no error when everything read was dropped.
-func (g *Guard) Read(p []byte) (int, error) {
+func (g *Reader) Read(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if len(g.pending) > 0 {
@@ -79,7 +96,7 @@ func (g *Guard) Read(p []byte) (int, error) {
 	if cap(g.scratch) < want {
 		g.scratch = make([]byte, want)
 	}
-	n, err := g.File.Read(g.scratch[:want])
+	n, err := g.r.Read(g.scratch[:want])
 	if n == 0 {
 		return 0, err
 	}
