@@ -15,7 +15,9 @@
 //     stops at 16 and hands the rest of the sequence on as typed keys. No
 //     key, mouse report or terminal reply has more than a handful.
 //   - A bracketed paste (ESC [ 200 ~ … ESC [ 201 ~) that has not ended
-//     within [PasteTimeout] of its last byte, or that passes [MaxPaste]
+//     within [PasteTimeout] of its last byte (time the reader spends
+//     waiting for the stream: a reader slower than its sender sees no
+//     pause in a paste sent in one go), or that passes [MaxPaste]
 //     bytes, is ended by the guard (it inserts ESC [ 201 ~ and drops the
 //     terminal's own end marker if it comes later), so that an unterminated
 //     paste start does not swallow every later key, q and Ctrl-C included.

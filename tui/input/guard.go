@@ -57,7 +57,8 @@ func NewGuard(f File, now func() time.Time) *Guard {
 func (g *Guard) Read(p []byte) (int, error) { return g.in.Read(p) }
 
 // Reader is an input stream that is not a file (an SSH channel's) read
-// through a [Filter].
+// through a [Filter], optionally at a bounded rate of typed bytes
+// ([Reader.Limit]).
 type Reader struct {
 	r       io.Reader
 	mu      sync.Mutex
@@ -65,6 +66,54 @@ type Reader struct {
 	now     func() time.Time
 	scratch []byte
 	pending []byte
+
+	rate, burst float64 // typed bytes a second, and the most saved up (0: no limit)
+	tokens      float64
+	last        time.Time
+	typed       int // f.typed when the budget last took its bytes
+
+	// clock is the time the filter reads: it moves only while a read
+	// waits for the stream, so that the pauses the filter sees are the
+	// sender's, not the reader's (a loaded server that comes back late to
+	// a paste sent in one go sees no pause in it).
+	clock time.Time
+}
+
+// Limit bounds the bytes the Reader passes outside a bracketed paste to
+// rate a second, with bursts of burst: once they are spent, a read waits
+// (the sender's flow control then holds the rest) and reads no more than
+// the budget allows. A paste's content is not counted (it is one event,
+// and the filter caps it). Every typed byte is a key event the program
+// decodes and handles: a flood of them is a CPU the caller does not
+// otherwise bound.
+func (g *Reader) Limit(rate, burst float64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.rate, g.burst, g.tokens = rate, burst, burst
+}
+
+// budget waits, outside a paste, until the typed-byte budget holds at
+// least a few bytes and returns how many may be read (want when
+// unlimited or in a paste).
+func (g *Reader) budget(want int) int {
+	if g.rate <= 0 || g.f.inPaste || g.f.discard {
+		return want
+	}
+	refill := func() {
+		now := g.now()
+		if !g.last.IsZero() {
+			g.tokens = min(g.burst, g.tokens+now.Sub(g.last).Seconds()*g.rate)
+		}
+		g.last = now
+	}
+	refill()
+	if g.tokens < 1 {
+		// Wait for a batch, not one byte at a time.
+		batch := min(g.burst, max(1, g.rate/100))
+		time.Sleep(time.Duration((batch - g.tokens) / g.rate * float64(time.Second)))
+		refill()
+	}
+	return max(1, min(want, int(g.tokens)))
 }
 
 // NewReader wraps r; now is the clock of the paste timeout (nil:
@@ -93,14 +142,25 @@ func (g *Reader) Read(p []byte) (int, error) {
 	if want > 2*slack {
 		want -= slack
 	}
+	want = g.budget(want)
 	if cap(g.scratch) < want {
 		g.scratch = make([]byte, want)
 	}
+	start := g.now()
 	n, err := g.r.Read(g.scratch[:want])
+	waited := g.now().Sub(start)
+	if g.clock.IsZero() {
+		g.clock = start
+	}
+	g.clock = g.clock.Add(waited)
 	if n == 0 {
 		return 0, err
 	}
-	out := g.f.Filter(p[:0], g.scratch[:n], g.now())
+	out := g.f.Filter(p[:0], g.scratch[:n], g.clock)
+	if g.rate > 0 {
+		g.tokens -= float64(g.f.typed - g.typed)
+		g.typed = g.f.typed
+	}
 	if len(out) > len(p) {
 		// out grew past p's backing array: keep the rest for the next Read.
 		n := copy(p, out)
@@ -133,6 +193,7 @@ type Filter struct {
 
 	inPaste   bool
 	pasted    int
+	typed     int // bytes passed outside a paste, ever (Reader's budget)
 	lastPaste time.Time
 	discard   bool // dropping the rest of an over-long paste
 	match     int  // bytes of pasteEnd matched while discarding
@@ -159,6 +220,9 @@ func (f *Filter) Filter(dst, src []byte, now time.Time) []byte {
 			continue
 		}
 		dst = append(dst, c)
+		if !f.inPaste && !f.discard {
+			f.typed++
+		}
 		if f.inPaste {
 			f.lastPaste = now
 			if f.pasted++; f.pasted > MaxPaste {
