@@ -31,7 +31,7 @@ func architectureSection(t *testing.T, title string) string {
 }
 
 // treePath is a path at the start of a line of the package tree: a
-// folder ("internal/plot/plotcheck/") or the root's files ("main.go").
+// folder ("internal/testutil/plotcheck/") or the root's files ("main.go").
 var treePath = regexp.MustCompile(`^ *([a-z][a-z0-9_.-]*(?:/[a-z0-9_.-]+)*/|main\.go)`)
 
 // TestArchitecturePackages holds ARCHITECTURE.md's package tree to the

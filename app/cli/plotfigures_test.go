@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"dpso/internal/plot"
-	"dpso/internal/plot/plotcheck"
+	"dpso/internal/testutil/plotcheck"
 )
 
 // plotCases are the figures --plot writes: a run, a comparison, a sweep

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"dpso/internal/plot/plotcheck"
+	"dpso/internal/testutil/plotcheck"
 )
 
 // TestPlotSizeAndHide: --plot-size sets the figure's size (and

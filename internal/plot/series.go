@@ -89,7 +89,13 @@ func (f *Figure) Visible(s Series) int {
 // asterisk), no two series of a figure share both colour and marker, and
 // none shares its colour with a solver.
 var (
-	solverColors = []color.Color{
+	// MeasuredColors is the solvers' palette: the colours a figure draws
+	// measured series in (its first two are also the moment profile's r̃_k
+	// and r_k), and nothing else inside its axes but the clipped fractions
+	// written beside a clip sweep's points, so that a reader of the image
+	// alone (internal/testutil/plotcheck) finds the measured data by them.
+	// Read only: every figure draws with it.
+	MeasuredColors = []color.Color{
 		color.RGBA{0, 114, 178, 255},   // blue
 		color.RGBA{230, 159, 0, 255},   // orange
 		color.RGBA{0, 158, 115, 255},   // bluish green
@@ -166,15 +172,8 @@ func (f *Figure) nextDashes() []vg.Length {
 	return d
 }
 
-// MeasuredColors are the colours a figure draws measured series in — the
-// solvers' palette, whose first two are also the moment profile's r̃_k
-// and r_k — and nothing else inside its axes but the clipped fractions
-// written beside a clip sweep's points: a reader of the image alone
-// (plotcheck) finds the measured data by them.
-func MeasuredColors() []color.Color { return slices.Clone(solverColors) }
-
 // solverColor is the i-th solver's colour.
-func solverColor(i int) color.Color { return solverColors[i%len(solverColors)] }
+func solverColor(i int) color.Color { return MeasuredColors[i%len(MeasuredColors)] }
 
 // shade mixes c with black (t < 0) or white (t > 0) by |t|.
 func shade(c color.Color, t float64) color.Color {

@@ -20,9 +20,9 @@ var tuneKinds = []struct {
 	name, short string
 	col         color.Color
 }{
-	{"prescribed: the theorem's constants", "prescribed", solverColors[1]},
-	{"tuned: the private search, its whole cost inside the budget", "tuned (private)", solverColors[0]},
-	{"oracle-tuned: the grid's best by the true excess risk — not private, not attainable", "oracle (not private)", solverColors[2]},
+	{"prescribed: the theorem's constants", "prescribed", MeasuredColors[1]},
+	{"tuned: the private search, its whole cost inside the budget", "tuned (private)", MeasuredColors[0]},
+	{"oracle-tuned: the grid's best by the true excess risk — not private, not attainable", "oracle (not private)", MeasuredColors[2]},
 }
 
 // Tune is the figure of a private tuning call (engine.Tune, what the

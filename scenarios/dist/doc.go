@@ -9,4 +9,9 @@
 //
 // Conventions follow distuv: a moment that does not exist is +Inf (never a
 // large sentinel), a quantity that is undefined is NaN.
+//
+// Rand.Normals' fast path (the ziggurat's inner rectangles) is assembly on
+// amd64; the Go loop normalsFastGeneric is its platform fallback (what
+// other architectures run) and the reference its tests hold the assembly
+// to, so on amd64 only tests call it and deadcode lists it.
 package dist

@@ -1,4 +1,9 @@
 // Package vec holds the few vector kernels the solvers' hot loops need that
 // gonum does not provide in the form they need (allocation-free, and
 // well-defined on non-finite input).
+//
+// On amd64 the kernels are SSE2 assembly; the Go loops named *Generic are
+// their platform fallbacks (what other architectures run) and the
+// reference the tests hold the assembly to, bit for bit, so on amd64 only
+// tests call them and deadcode lists them (dot.go says how they sum).
 package vec

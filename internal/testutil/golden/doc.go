@@ -7,5 +7,6 @@
 // package of `go test ./...` where -update would be refused by the
 // packages that have no goldens.
 //
-// Only tests import it (arch_test.go checks that no package does).
+// It is test support: only tests import it (arch_test.go checks that no
+// package does), so deadcode, which counts no test as a root, lists it.
 package golden

@@ -146,7 +146,7 @@ func PNG(img image.Image) (Facts, error) {
 	}
 	f.Axes = image.Rect(yx+1, yTop, xRight+1, yBottom+1)
 	measured := map[[3]uint32]bool{}
-	for _, c := range plot.MeasuredColors() {
+	for _, c := range plot.MeasuredColors {
 		measured[rgb(c)] = true
 	}
 	for y := f.Axes.Min.Y; y < f.Axes.Max.Y; y++ {

@@ -5,4 +5,7 @@
 // commands and of the explorer check with it that every figure they write
 // is 16:9 and that its data fill at least half its height, on the written
 // image rather than on the figure's model.
+//
+// It is test support: only tests import it (TestImportRules checks that no
+// package does), so deadcode, which counts no test as a root, lists it.
 package plotcheck
