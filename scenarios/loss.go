@@ -134,6 +134,17 @@ type scoreLoss interface {
 	unitSlope() string
 }
 
+// eigenBounder is a smooth loss whose β a private run estimates, from the
+// features' noisy second moment: where that estimate fails,
+// Instance.BetaBound falls back to eigenBound, the bound on λ_max(E aaᵀ)
+// that r̃₂ = (E G²)^{1/2}, G = sup_{w∈B(0,R)} ‖∇f(w, x)‖, implies, and
+// the flag names eigenBoundFormula. TestLossRegistryComplete holds
+// every smooth loss to it.
+type eigenBounder interface {
+	eigenBound(r2, radius float64) float64
+	eigenBoundFormula() string
+}
+
 // dot is ⟨a, b⟩ (gonum's SIMD kernel); len(b) ≥ len(a).
 func dot(a, b []float64) float64 { return floats.Dot(a, b[:len(a)]) }
 

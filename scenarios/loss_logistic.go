@@ -71,3 +71,9 @@ func (logisticLoss) curvature() float64 { return 0.25 }
 func (logisticLoss) minCurvature() float64 { return 0 }
 
 func (logisticLoss) unitSlope() string { return "" }
+
+// eigenBound: G = ‖a‖σ(R‖a‖) ≥ ‖a‖/2 (σ ≥ ½ on [0, ∞)), so λ_max(E aaᵀ) ≤
+// E‖a‖² ≤ 4E G² ≤ 4r̃₂².
+func (logisticLoss) eigenBound(r2, _ float64) float64 { return 4 * r2 * r2 }
+
+func (logisticLoss) eigenBoundFormula() string { return "4r̃₂²" }

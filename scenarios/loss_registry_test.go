@@ -16,7 +16,8 @@ import (
 // surrogate's slope its derivative; supSlope and supValue bound |ℓ'| and
 // ℓ on [−t, t] and supSlope is attained there; the clipped potential's
 // slope is its derivative and ℓ' clamped to ±C/‖a‖ (weighted by
-// min(1, C/‖a‖) for a non-smooth loss); a unit slope is 1 at s = 0.
+// min(1, C/‖a‖) for a non-smooth loss); a unit slope is 1 at s = 0; a
+// smooth loss bounds ‖a‖² by its eigenBound of G, row by row.
 // (TestGradMatchesFiniteDifferences and its neighbours check the same
 // losses through glm in w.)
 func TestLossRegistryComplete(t *testing.T) {
@@ -40,6 +41,9 @@ func TestLossRegistryComplete(t *testing.T) {
 				t.Errorf("ParseLoss(%q) = %q, %v; Losses[%d] = %q", name, got, err, i, Losses[i])
 			}
 			gap, curv, minCurv := l.smoothGap(), l.curvature(), l.minCurvature()
+			if _, ok := l.(eigenBounder); ok != name.Smooth() {
+				t.Errorf("an eigenBounder: %v, smooth: %v (a private β, which every smooth loss gets, falls back to its eigenBound)", ok, name.Smooth())
+			}
 			if smooth := !math.IsInf(curv, 1); smooth != (gap == 0) || smooth != name.Smooth() || !(minCurv >= 0 && minCurv <= curv) {
 				t.Errorf("smoothGap %v, curvature %v, minCurvature %v: a loss is smooth (finite curvature) exactly when its gap is 0", gap, curv, minCurv)
 			}
@@ -126,6 +130,18 @@ func TestLossRegistryComplete(t *testing.T) {
 				}
 				if l.unitSlope() != "" && y != 0 && math.Abs(l.slope(0, y)) != 1 {
 					t.Errorf("unit slope claimed, but |ℓ'(0, %v)| = %v", y, math.Abs(l.slope(0, y)))
+				}
+				// A private β's fallback: ‖a‖² ≤ eigenBound(G, R) row by row,
+				// G = ‖a‖·supSlope(R‖a‖, y) (linear or quadratic in G, so
+				// in expectation E‖a‖² ≤ eigenBound(r̃₂, R) by Jensen).
+				if eb, ok := l.(eigenBounder); ok {
+					for _, radius := range []float64{0.1, 1, 5} {
+						for _, na := range []float64{1e-3, 0.2, 1, 4, 30} {
+							if g := na * l.supSlope(radius*na, y); na*na > eb.eigenBound(g, radius)*(1+1e-12) {
+								t.Errorf("y = %v R = %v ‖a‖ = %v: ‖a‖² = %v above %s = %v at G = %v", y, radius, na, na*na, eb.eigenBoundFormula(), eb.eigenBound(g, radius), g)
+							}
+						}
+					}
 				}
 			}
 		})

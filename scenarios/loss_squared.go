@@ -68,3 +68,9 @@ func (squaredLoss) curvature() float64 { return 1 }
 func (squaredLoss) minCurvature() float64 { return 1 }
 
 func (squaredLoss) unitSlope() string { return "" }
+
+// eigenBound: G = ‖a‖(R‖a‖ + |y|) ≥ R‖a‖², so λ_max(E aaᵀ) ≤ E‖a‖² ≤
+// E G/R ≤ r̃₂/R.
+func (squaredLoss) eigenBound(r2, radius float64) float64 { return r2 / radius }
+
+func (squaredLoss) eigenBoundFormula() string { return "r̃₂/R" }

@@ -275,28 +275,32 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 }
 
 // BetaBound is the bound on λ_max(E aaᵀ) that r̃₂ implies, where a private
-// β falls back to it: G = sup_w‖∇f(w, x)‖ ≥ R‖a‖² for the squared loss
-// (‖a‖(R‖a‖ + |y|)), so λ_max(E aaᵀ) ≤ E‖a‖² ≤ E G/R ≤ r̃₂/R; G ≥ ‖a‖/2
-// for the logistic loss (‖a‖σ(R‖a‖), σ ≥ ½), so λ_max ≤ E‖a‖² ≤ 4r̃₂².
-// NaN for other losses (their β is not estimated).
+// β falls back to it: the loss's eigenBound (eigenBounder). NaN for a loss
+// without one (its β is not estimated).
 func (in *Instance) BetaBound(r2 float64) float64 {
-	if o, ok := in.m.obj.(*glm); ok {
-		switch o.loss.Name() {
-		case Squared:
-			return r2 / in.m.radius
-		case Logistic:
-			return 4 * r2 * r2
-		}
+	if b, ok := in.eigenBounder(); ok {
+		return b.eigenBound(r2, in.m.radius)
 	}
 	return math.NaN()
 }
 
 // betaBoundText is BetaBound's value with its formula.
 func (in *Instance) betaBoundText(b float64) string {
-	if o, ok := in.m.obj.(*glm); ok && o.loss.Name() == Logistic {
-		return "λ_max ≤ 4r̃₂² = " + theory.Sig4.Format(b)
+	f := "r̃₂/R"
+	if eb, ok := in.eigenBounder(); ok {
+		f = eb.eigenBoundFormula()
 	}
-	return "λ_max ≤ r̃₂/R = " + theory.Sig4.Format(b)
+	return "λ_max ≤ " + f + " = " + theory.Sig4.Format(b)
+}
+
+// eigenBounder is the instance's loss as an eigenBounder, if it is one.
+func (in *Instance) eigenBounder() (eigenBounder, bool) {
+	o, ok := in.m.obj.(*glm)
+	if !ok {
+		return nil, false
+	}
+	b, ok := o.loss.(eigenBounder)
+	return b, ok
 }
 
 // outside says why a released λ_max is not used.
