@@ -1,7 +1,10 @@
 package main
 
 import (
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,21 +43,7 @@ var treePath = regexp.MustCompile(`^ *([a-z][a-z0-9_.-]*(?:/[a-z0-9_.-]+)*/|main
 // that is ("tui/components/ one component a package: form, …"), and
 // every folder the tree names exists.
 func TestArchitecturePackages(t *testing.T) {
-	sec := architectureSection(t, "Packages")
-	i, j := strings.Index(sec, "```\n"), strings.LastIndex(sec, "\n```")
-	if i < 0 || j <= i {
-		t.Fatal("the Packages section has no code block")
-	}
-	listed := map[string]string{} // path → its entry's text
-	last := ""
-	for _, line := range strings.Split(sec[i+4:j], "\n") {
-		if m := treePath.FindStringSubmatch(line); m != nil {
-			last = m[1]
-		}
-		if last != "" {
-			listed[last] += " " + line
-		}
-	}
+	listed := packageTree(t)
 	if _, ok := listed["main.go"]; !ok {
 		t.Error("the tree does not list the root (main.go)")
 	}
@@ -84,6 +73,77 @@ func TestArchitecturePackages(t *testing.T) {
 		if fi, err := os.Stat(filepath.FromSlash(p)); err != nil || !fi.IsDir() {
 			t.Errorf("ARCHITECTURE.md's tree lists %s, which is not a folder here", p)
 		}
+	}
+}
+
+// packageTree is ARCHITECTURE.md's package tree: each path it lists ("tui/",
+// "main.go") with its entry's text, the lines up to the next path.
+func packageTree(t *testing.T) map[string]string {
+	t.Helper()
+	sec := architectureSection(t, "Packages")
+	i, j := strings.Index(sec, "```\n"), strings.LastIndex(sec, "\n```")
+	if i < 0 || j <= i {
+		t.Fatal("the Packages section has no code block")
+	}
+	listed := map[string]string{}
+	last := ""
+	for _, line := range strings.Split(sec[i+4:j], "\n") {
+		if m := treePath.FindStringSubmatch(line); m != nil {
+			last = m[1]
+		}
+		if last != "" {
+			listed[last] += " " + line
+		}
+	}
+	return listed
+}
+
+// TestArchitectureExplorerExports holds the tree's entry for tui/ to the
+// code: the names in its "exports its entry points only (…)" are exactly
+// the exported top-level names of package tui.
+func TestArchitectureExplorerExports(t *testing.T) {
+	_, rest, ok := strings.Cut(packageTree(t)["tui/"], "exports its entry points only (")
+	list, _, closed := strings.Cut(rest, ")")
+	if !ok || !closed {
+		t.Fatal(`the tree's entry for tui/ does not say "exports its entry points only (…)"`)
+	}
+	listed := regexp.MustCompile(`\b[A-Z]\w*`).FindAllString(list, -1)
+	slices.Sort(listed)
+	p, err := build.ImportDir("tui", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exported []string
+	fset := token.NewFileSet()
+	for _, name := range p.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join("tui", name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					exported = append(exported, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						exported = append(exported, sp.Name.Name)
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							exported = append(exported, n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	exported = slices.DeleteFunc(exported, func(n string) bool { return !ast.IsExported(n) })
+	slices.Sort(exported)
+	if len(exported) == 0 || !slices.Equal(listed, exported) {
+		t.Errorf("ARCHITECTURE.md says tui exports %v; it exports %v", listed, exported)
 	}
 }
 
