@@ -482,9 +482,10 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 	}
 	for t := 0; t < pl.T; t++ {
 		idx = poissonBatch(idx, n, pl.q, sampler)
+		vec.PrefetchRows(m.Data, idx, m.Dim)
 		// The batch's norm distribution is kept only for a step whose
 		// statistics a checkpoint shows (r.step's schedule).
-		ns.SetDetail(cfg.Observe != nil && (t+1 >= pl.T || r.prog.peek(int64(float64(t+1)*r.perIter))))
+		ns.SetDetail(cfg.batchDetail() && (t+1 >= pl.T || r.prog.peek(int64(float64(t+1)*r.perIter))))
 		if err := ns.Begin(d, len(idx), C); err != nil {
 			r.abort(w, &res)
 			return res, &ConfigError{"clip", err.Error()}
@@ -530,9 +531,10 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 }
 
 // gathered is a block of a batch's rows copied out of the dataset, one
-// after the other: the rows of a Poisson batch lie anywhere in memory, and
-// copying a block of them first lets their loads overlap (the copies are
-// independent of each other) before the row kernels read them in order.
+// after the other, for the row kernels to read in order. The rows of a
+// Poisson batch lie anywhere in memory: the run asks for all of them
+// (vec.PrefetchRows) as soon as the batch is drawn, so that their cache
+// misses overlap, and the copies then read them from the caches.
 type gathered struct {
 	buf, score, sq, slope []float64
 }

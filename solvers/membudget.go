@@ -111,9 +111,10 @@ func (b *memBudget) release(n int64) {
 }
 
 // LoadDataset is loadDataset for a caller outside the solvers (the
-// engine's non-private reference, which minimizes the empirical risk of a
-// trial's draw): the same reservation under MaxMaterializedAtOnce and the
-// same matrix; release gives the memory back.
+// engine: its non-private reference, which minimizes the empirical risk of
+// a trial's draw, and a trial's draw that its solvers share): the same
+// reservation under MaxMaterializedAtOnce and the same matrix; release
+// gives the memory back.
 func LoadDataset(ctx context.Context, data Samples, workers int) (m *Matrix, release func(), err error) {
 	return loadDataset(ctx, "the non-private reference", data, workers)
 }
@@ -225,19 +226,38 @@ const backgroundAllocFloats = 8 << 20
 // (this project's virtual machine) clearing a 400 MB matrix takes about
 // a second, which Ctrl-C would otherwise wait for. A slice made after ctx
 // was done is garbage.
+//
+// A slice of hugeMinFloats or more is backed by transparent huge pages
+// where Linux allows it (adviseHugePages): one trial of dp-sgd at
+// n = 2·10⁶, d = 10 (a 176 MB draw, read at random rows) took 0.84× the
+// CPU on one core (median of 9 interleaved pairs, load 19).
 func MakeFloats(ctx context.Context, n int) ([]float64, error) {
 	if n < backgroundAllocFloats {
-		return make([]float64, n), nil
+		return makeFloats(n), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	made := make(chan []float64, 1)
-	go func() { made <- make([]float64, n) }()
+	go func() { made <- makeFloats(n) }()
 	select {
 	case s := <-made:
 		return s, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// hugeMinFloats is the length from which makeFloats asks for huge pages
+// (8 MiB: four 2 MiB pages at least).
+const hugeMinFloats = 1 << 20
+
+// makeFloats is make([]float64, n), backed by huge pages from
+// hugeMinFloats on.
+func makeFloats(n int) []float64 {
+	s := make([]float64, n)
+	if n >= hugeMinFloats {
+		adviseHugePages(s)
+	}
+	return s
 }

@@ -264,7 +264,7 @@ func (r *runner) begin(s int, c float64, cost ledger.Cost) error {
 	if ds, ok := r.o.(oracle.DetailSetter); ok {
 		// A call's statistics are shown only at a checkpoint (see step and
 		// end): the distribution of the norms is kept for those calls only.
-		ds.SetDetail(r.cfg.Observe != nil && (r.iter+1 >= r.iters || r.prog.peek(r.gradEvals+int64(s))))
+		ds.SetDetail(r.cfg.batchDetail() && (r.iter+1 >= r.iters || r.prog.peek(r.gradEvals+int64(s))))
 	}
 	if err := r.o.Begin(r.d, s, c, cost); err != nil {
 		return &ConfigError{"oracle", err.Error()}

@@ -79,6 +79,13 @@ type Config struct {
 	// consumer that may be slow should hand the checkpoint on without
 	// blocking (the engine's Mailbox does).
 	Observe func(Checkpoint)
+	// NoBatchDetail leaves the distribution of the norms out of every
+	// checkpoint's Batch (its Hist, Under and Over are 0, its Quantiles
+	// NaN; Size, Clipped and NonFinite are counted): a caller that
+	// observes the iterates but shows no batch statistics spares the run
+	// a histogram of every per-sample gradient of the calls a checkpoint
+	// ends (oracle.DetailSetter).
+	NoBatchDetail bool
 	// Pulse, if not nil, is called from inside the run's long oracle
 	// calls and passes over the data with the per-sample gradient
 	// evaluations done so far, those of the call in progress included:
@@ -107,6 +114,10 @@ func (c Config) Budget(kind oracle.Kind) ledger.Cost {
 	}
 	return ledger.Cost{Rho: theory.Rho(c.Eps)}
 }
+
+// batchDetail reports whether a checkpoint's Batch carries the
+// distribution of the norms: someone observes the run and wants it.
+func (c Config) batchDetail() bool { return c.Observe != nil && !c.NoBatchDetail }
 
 // Checkpoint is a progress report of a running solver.
 type Checkpoint struct {

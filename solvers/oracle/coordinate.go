@@ -139,6 +139,7 @@ type Coordinate struct {
 	scratch  []float64 // m, for the medians
 	stats    statsRecorder
 	noise    noise.Sampler
+	rows     coordRows // AddScaled's scratch
 }
 
 // Name implements Oracle.

@@ -232,6 +232,7 @@ type coordPart struct {
 	lo, hi int
 	next   int // group of the next vector
 	st     partStats
+	rows   coordRows // AddScaled's scratch
 }
 
 func (p *coordPart) Add(z []float64) {
