@@ -309,6 +309,13 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		return err
 	}
 	defer release()
+	if m == nil {
+		var free func()
+		if m, free, err = p.sharedDraw(ctx, u, data); err != nil {
+			return err
+		}
+		defer free()
+	}
 	prob, est, err := u.trialProblem(ctx, data, trial)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -341,10 +348,12 @@ func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
 		cfg.Workers = p.inner
 		if progress != nil {
 			cfg.Pulse = p.pulses(progress, u, si, trial)
+		} else {
+			cfg.NoBatchDetail = true // the batch statistics go to Progress only
 		}
 		sdata := data
 		if m != nil {
-			sdata = m // the draw the reference materialized, read in place (see pool.reference)
+			sdata = m // the draw materialized once for the trial, read in place (see pool.reference, pool.sharedDraw)
 		}
 		res, err := d.Solver.Run(ctx, prob, sdata, cfg)
 		if err != nil {

@@ -91,8 +91,9 @@ func runNotes(r *Report) []string {
 // referenceMaxBytes is the largest streamed draw (n·d float64s) the
 // non-private reference materializes: 64 MiB, so that the reference costs
 // a small run a few passes over its draw and never turns a streamed
-// one-pass run (O(d) memory) into one that holds its data.
-const referenceMaxBytes = 64 << 20
+// one-pass run (O(d) memory) into one that holds its data. (A variable
+// only so that tests can reach the larger draws' path at a small n.)
+var referenceMaxBytes float64 = 64 << 20
 
 // trialRef is the non-private reference of one trial's draw.
 type trialRef struct {
@@ -150,6 +151,36 @@ func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (re
 		ref = trialRef{excess: ex, width: width}
 	}
 	return ref, m, release, nil
+}
+
+// sharedDraw materializes trial's draw once for every solver of the
+// trial where the reference did not (a draw above referenceMaxBytes, or
+// user data) and a solver of the trial that runs makes many passes over
+// it (unit.materializes): each such solver then reads this copy instead
+// of making its own, and the one-pass solvers read it in place instead of
+// generating it again — the same bits (materialize is deterministic and
+// keeps the stream's chunks). At n = 2·10⁶, d = 10 a draw is 176 MB,
+// which preset 1's comparison generated five times a trial. The copy is
+// the one the trial's memory plan counts (unit.trialBytes); a draw above
+// solvers.MaxMaterializeBytes is left to the solvers, which refuse it. m
+// is nil, and release a no-op, when nothing is materialized; only ctx's
+// error is returned.
+func (p *pool) sharedDraw(ctx context.Context, u *unit, data solvers.Samples) (m *solvers.Matrix, release func(), err error) {
+	none := func() {}
+	if _, stored := data.(*solvers.Matrix); stored || !u.materializes() {
+		return nil, none, nil
+	}
+	if size := float64(data.Len()) * float64(data.SampleDim()) * 8; size > solvers.MaxMaterializeBytes {
+		return nil, none, nil
+	}
+	m, release, err = solvers.LoadDataset(ctx, data, p.inner)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, none, ctx.Err()
+		}
+		return nil, none, nil // the solvers meet the same error and report it
+	}
+	return m, release, nil
 }
 
 // referenceOf is the reference's mean ± s.e. over trials, its largest

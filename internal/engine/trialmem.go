@@ -23,7 +23,7 @@ func (u *unit) materializes() bool {
 // that would need it refuses).
 func (u *unit) trialBytes() int64 {
 	perm, matrix := u.in.TrialMemory(u.spec.N)
-	reference := !u.run.UserRows() && matrix <= referenceMaxBytes
+	reference := !u.run.UserRows() && float64(matrix) <= referenceMaxBytes
 	if matrix > solvers.MaxMaterializeBytes || !(u.materializes() || reference) {
 		matrix = 0
 	}

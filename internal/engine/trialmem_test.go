@@ -79,3 +79,57 @@ func TestSolversReadTheReferenceDraw(t *testing.T) {
 		}
 	}
 }
+
+// TestSolversShareTheTrialsDraw: where the reference materializes nothing
+// (a draw past referenceMaxBytes, lowered here to 0 so that a small n
+// reaches that path; user data), a trial whose solvers include a
+// multi-pass one materializes its draw once and every solver reads that
+// copy. Each solver's trials are the same bits as that solver's run alone,
+// where the one-pass solvers stream the draw and klz-gd and dp-sgd
+// materialize their own.
+func TestSolversShareTheTrialsDraw(t *testing.T) {
+	defer func(b float64) { referenceMaxBytes = b }(referenceMaxBytes)
+	referenceMaxBytes = 0
+	rk, beta := 12.0, 1.5
+	for _, s := range []spec.Spec{
+		{Scenario: scenarios.LinRegT, Class: "smooth-sc", D: 3, N: 3000, Trials: 2, Seed: 5},
+		{Data: "../../examples/linreg-t-d3.csv", Class: "smooth-convex", Rk: rk, Beta: beta, Rand: "seeded", Trials: 2},
+	} {
+		t.Run(caseName(s), func(t *testing.T) {
+			r := resolve(t, s)
+			names := []string{paper(r.Spec.Class), "nonprivate-schedule", "klz-gd", "dp-sgd"}
+			u, err := newUnit(context.Background(), r, names, 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data := u.in.Dataset(r.Rand, r.Spec.Seed, 0)
+			m, release, err := (&pool{inner: 1}).sharedDraw(context.Background(), u, data)
+			if err != nil || m == nil {
+				t.Fatalf("the trial shares no draw (%v)", err)
+			}
+			release()
+			cmp, err := Compare(context.Background(), r, names, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, name := range names {
+				alone := s
+				alone.Solver = name
+				rep, err := Run(context.Background(), resolve(t, alone), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := cmp.Reports[i]
+				if got.Refused != "" {
+					t.Fatalf("%s refused: %s", name, got.Refused)
+				}
+				for ti := range rep.Trials {
+					a, b := rep.Trials[ti], got.Trials[ti]
+					if !sameJSON(t, a.W, b.W) || !sameJSON(t, a.Excess, b.Excess) || !sameJSON(t, a.Trace, b.Trace) {
+						t.Errorf("%s trial %d: alone w = %v (excess %v), in the comparison %v (%v)", name, ti, a.W, a.Excess, b.W, b.Excess)
+					}
+				}
+			}
+		})
+	}
+}
