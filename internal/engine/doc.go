@@ -7,10 +7,11 @@
 // report structs ([Report], [Comparison], [SweepReport], [Prescription])
 // that package internal/report turns into JSON, CSV and tables.
 //
-// Trials run in parallel on an errgroup limited to Spec.Workers goroutines
-// (default GOMAXPROCS), each (point, trial) job in one goroutine with its
-// own streams, results stored by index and summed in trial order: the
-// output is the same bit for bit whatever the number of workers. Every
+// Work runs in parallel on an errgroup limited to Spec.Workers goroutines
+// (default GOMAXPROCS), one task per (solver, point, trial), the solvers of
+// a trial sharing its draw, each with its own streams, results stored by
+// index and summed in trial order: the output is the same bit for bit
+// whatever the number of workers. Every
 // solver of a comparison (and of a sweep point) runs on the same dataset
 // value of each trial (common random numbers, also in secure mode). All of
 // them stop soon after their context is cancelled (the solvers promise

@@ -57,20 +57,27 @@ func TestEveryScenarioWithTheRealSolvers(t *testing.T) {
 }
 
 // TestRealSolversDeterministicAcrossWorkers: the whole report is the same
-// for 1, 2 and 7 workers, with several trials (trials in parallel) and
-// with one trial whose oracle calls are large enough (≥ 2¹⁷ floats) to be
-// spread over the workers inside the trial (Config.Workers), one-pass and
-// full-batch (klz-gd).
+// for 1, 2 and 7 workers — the (solver, trial) tasks scheduled on them in
+// any order, several at once, the solvers of one trial on several cores —
+// with several trials of one-pass and multi-pass solvers (klz-gd and
+// dp-sgd read the draw the reference materialized, or on user data the
+// copy the trial makes for them), and with one trial whose oracle calls
+// are large enough (≥ 2¹⁷ floats) to be spread over the workers inside
+// the trial (Config.Workers), one-pass and full-batch (klz-gd).
 func TestRealSolversDeterministicAcrossWorkers(t *testing.T) {
 	for _, s := range []spec.Spec{
 		{Scenario: scenarios.LinRegT, D: 3, N: 4000, Trials: 5, Class: theory.SmoothConvex},
 		{Scenario: scenarios.AbsRegT, D: 3, N: 1000, Trials: 4, Class: theory.NonsmoothSC, WorkBudget: 100000},
 		{Scenario: scenarios.LinRegT, D: 20, N: 100000, Trials: 1, Class: theory.SmoothConvex, Iters: 4, WorkBudget: 300000},
+		{Data: "../../examples/linreg-t-d3.csv", Rk: 12, Beta: 1.5, Rand: "seeded", Trials: 3, Class: theory.SmoothConvex},
 	} {
 		t.Run(caseName(s), func(t *testing.T) {
 			names := []string{paper(s.Class), "nonprivate-schedule"}
-			if s.Trials == 1 {
+			if s.Trials == 1 || s.Class == theory.SmoothConvex {
 				names = append(names, "klz-gd")
+			}
+			if s.Class == theory.SmoothConvex && s.Trials > 1 {
+				names = append(names, "dp-sgd")
 			}
 			var got []*Comparison
 			for _, w := range []int{1, 2, 7} {

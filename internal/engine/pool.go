@@ -5,13 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -212,201 +209,88 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, ho
 	return u, nil
 }
 
-// job is one trial of a unit: every solver of the unit on trial's
-// dataset.
-type job struct {
-	u     *unit
-	trial int
-}
-
-// allJobs lists every (unit, trial) of units, unit by unit.
-func allJobs(units []*unit) []job {
-	var jobs []job
-	for _, u := range units {
-		for t := range u.run.Spec.Trials {
-			jobs = append(jobs, job{u, t})
-		}
-	}
-	return jobs
-}
-
-// runUnits runs jobs on an errgroup of at most workers goroutines
-// (default GOMAXPROCS); each job runs all its unit's solvers on one
-// dataset. Results land at their index, so scheduling does not affect
-// them. The first failure cancels the other jobs and is the error returned
-// (a cancellation of ctx itself returns ctx's error).
-func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start time.Time) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	total := 0
-	for _, j := range jobs {
-		for _, r := range j.u.refused {
-			if r == "" {
-				total++
-			}
-		}
-	}
-	var done atomic.Int64
-	// As many trials at once as the workers, and as the memory their own
-	// data take allows (parallelTrials); the cores the trials leave over
-	// go inside them: a trial with solvers.Config.Workers = k spreads its
-	// large oracle calls over k goroutines (the result is the same bits
-	// for any k).
-	parallel := parallelTrials(jobs, workers)
-	inner := max(1, workers/max(1, min(parallel, len(jobs))))
-	if set != nil && set.Plan != nil {
-		pl := Plan{Jobs: len(jobs), Workers: workers}
-		for _, j := range jobs {
-			pl.Work += j.u.cost()
-		}
-		set.Plan(pl)
-	}
-	p := &pool{set: set, start: start, total: total, done: &done, inner: inner}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(parallel)
-	for _, j := range jobs {
-		if gctx.Err() != nil {
-			break
-		}
-		g.Go(func() error { return p.safeTrial(gctx, j.u, j.trial) })
-	}
-	err := g.Wait()
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return err
-}
-
-// pool is what every job of one call shares.
-type pool struct {
-	set   *Settings
-	start time.Time
-	total int
-	done  *atomic.Int64
-	inner int // solvers.Config.Workers of every trial
-}
-
-// safeTrial is runTrial with a panic (a bug in a solver) turned into an
-// error: no panic may escape a worker goroutine and crash the program.
-func (p *pool) safeTrial(ctx context.Context, u *unit, trial int) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error in trial %d: %v (this is a bug; please report it with the command line)", trial, r)
-		}
-	}()
-	return p.runTrial(ctx, u, trial)
-}
-
-// runTrial runs every solver of u on trial's dataset.
-func (p *pool) runTrial(ctx context.Context, u *unit, trial int) error {
+// runSolver runs solver si of a job's unit on the trial's draw, which st
+// holds for every solver of the trial (see trialState).
+func (p *pool) runSolver(ctx context.Context, st *trialState, si int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	data := u.in.Dataset(u.run.Rand, u.run.Spec.Seed, trial)
-	ref, m, release, err := p.reference(ctx, u, data)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if m == nil {
-		var free func()
-		if m, free, err = p.sharedDraw(ctx, u, data); err != nil {
-			return err
+	u, trial := st.u, st.trial
+	ref, prob, est := st.ref, st.prob, st.est
+	progress := p.set.progress()
+	d := u.solvers[si]
+	t0 := time.Now()
+	var trace []TracePoint
+	name := d.Name()
+	observe := func(cp solvers.Checkpoint) {
+		ex, se := u.in.Excess(cp.W)
+		trace = append(trace, TracePoint{Iter: cp.Iter, GradEvals: cp.GradEvals, Excess: ex, SE: se})
+		if progress != nil {
+			progress.Put(Progress{Solver: name, Trial: trial, Point: u.point, Iter: cp.Iter, Iters: cp.Iters, Phase: cp.Phase,
+				GradEvals: cp.GradEvals, Excess: ex, ExcessSE: se, Spent: cp.Spent, Batch: cp.Batch, NonFinite: cp.NonFinite,
+				Planned: u.params[si].GradEvals, Total: p.total, Elapsed: time.Since(p.start)})
 		}
-		defer free()
+		p.set.wait(ctx) // a paused run blocks here (see Gate)
 	}
-	prob, est, err := u.trialProblem(ctx, data, trial)
+	cfg := u.config(si, trial, observe)
+	cfg.Workers = p.inner
+	if progress != nil {
+		cfg.Pulse = p.pulses(progress, u, si, trial)
+	} else {
+		cfg.NoBatchDetail = true // the batch statistics go to Progress only
+	}
+	sdata := st.data // the draw, or its copy made once for the trial (pool.reference, pool.sharedDraw)
+	res, err := d.Solver.Run(ctx, prob, sdata, cfg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return err
+		return fmt.Errorf("%s, trial %d: %w", name, trial, err)
 	}
-	progress := p.set.progress()
-	for si, d := range u.solvers {
-		if u.refused[si] != "" {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		t0 := time.Now()
-		var trace []TracePoint
-		name := d.Name()
-		observe := func(cp solvers.Checkpoint) {
-			ex, se := u.in.Excess(cp.W)
-			trace = append(trace, TracePoint{Iter: cp.Iter, GradEvals: cp.GradEvals, Excess: ex, SE: se})
-			if progress != nil {
-				progress.Put(Progress{Solver: name, Trial: trial, Point: u.point, Iter: cp.Iter, Iters: cp.Iters, Phase: cp.Phase,
-					GradEvals: cp.GradEvals, Excess: ex, ExcessSE: se, Spent: cp.Spent, Batch: cp.Batch, NonFinite: cp.NonFinite,
-					Planned: u.params[si].GradEvals, Total: p.total, Elapsed: time.Since(p.start)})
-			}
-			p.set.wait(ctx) // a paused run blocks here (see Gate)
-		}
-		cfg := u.config(si, trial, observe)
-		cfg.Workers = p.inner
-		if progress != nil {
-			cfg.Pulse = p.pulses(progress, u, si, trial)
-		} else {
-			cfg.NoBatchDetail = true // the batch statistics go to Progress only
-		}
-		sdata := data
-		if m != nil {
-			sdata = m // the draw materialized once for the trial, read in place (see pool.reference, pool.sharedDraw)
-		}
-		res, err := d.Solver.Run(ctx, prob, sdata, cfg)
+	if len(res.W) != u.in.Dim() {
+		return fmt.Errorf("%s, trial %d: output has dimension %d, want %d", name, trial, len(res.W), u.in.Dim())
+	}
+	if !within(res.Spent, res.Budget) {
+		return fmt.Errorf("%s, trial %d: privacy ledger: spent %+v exceeds the budget %+v", name, trial, res.Spent, res.Budget)
+	}
+	noiseOff := math.NaN()
+	if u.noiseOff {
+		// The same schedule on the same data with the noise switched
+		// off: what clipping, sampling and optimization leave.
+		cfg := u.config(si, trial, nil)
+		cfg.NoNoise = true
+		bo, err := d.Solver.Run(ctx, prob, sdata, cfg)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("%s, trial %d: %w", name, trial, err)
+			return fmt.Errorf("%s without noise, trial %d: %w", name, trial, err)
 		}
-		if len(res.W) != u.in.Dim() {
-			return fmt.Errorf("%s, trial %d: output has dimension %d, want %d", name, trial, len(res.W), u.in.Dim())
-		}
-		if !within(res.Spent, res.Budget) {
-			return fmt.Errorf("%s, trial %d: privacy ledger: spent %+v exceeds the budget %+v", name, trial, res.Spent, res.Budget)
-		}
-		noiseOff := math.NaN()
-		if u.noiseOff {
-			// The same schedule on the same data with the noise switched
-			// off: what clipping, sampling and optimization leave.
-			cfg := u.config(si, trial, nil)
-			cfg.NoNoise = true
-			bo, err := d.Solver.Run(ctx, prob, sdata, cfg)
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				return fmt.Errorf("%s without noise, trial %d: %w", name, trial, err)
-			}
-			noiseOff, _ = u.in.Excess(bo.W)
-		}
-		ex, se := u.in.Excess(res.W)
-		if n := len(trace); n == 0 || trace[n-1].GradEvals != res.GradEvals {
-			trace = append(trace, TracePoint{Iter: res.Params.Iters, GradEvals: res.GradEvals, Excess: ex, SE: se})
-		}
-		var notes []string
-		notes = append(notes, res.Notes...)
-		if out, radius := math.Sqrt(sqnorm(res.W)), u.in.Diam()/2; out > radius*(1+1e-9) {
-			notes = append(notes, fmt.Sprintf("the output lies outside W (‖w‖ = %s > R = %s); its excess risk may be negative", theory.Sig6.Format(out), theory.Sig6.Format(radius)))
-		}
-		ho := holdoutAt(u.in, res.W)
-		u.results[si][trial] = TrialResult{
-			Trial: trial, Excess: ex, ExcessSE: se, Holdout: ho.Mean, HoldoutSE: ho.SE, Constants: est,
-			W: res.W, Spent: withEstimateCost(res.Spent, est), Budget: withEstimateCost(res.Budget, est), Events: res.Events, Params: res.Params,
-			GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, NoiseOff: noiseOff,
-			Reference: ref.excess, ReferenceWidth: ref.width, ReferenceNote: ref.note,
-			BudgetBound: res.BudgetBound, Notes: notes, Trace: trace,
-			Elapsed: time.Since(t0),
-		}
-		nd := int(p.done.Add(1))
-		if progress != nil {
-			progress.Put(Progress{Solver: name, Trial: trial, Point: u.point, Iter: res.Params.Iters, Iters: res.Params.Iters,
-				GradEvals: res.GradEvals, Excess: ex, ExcessSE: se, Spent: res.Spent, NonFinite: res.NonFinite, Done: true,
-				Planned: u.params[si].GradEvals, TrialsDone: nd, Total: p.total, Elapsed: time.Since(p.start)})
-		}
+		noiseOff, _ = u.in.Excess(bo.W)
+	}
+	ex, se := u.in.Excess(res.W)
+	if n := len(trace); n == 0 || trace[n-1].GradEvals != res.GradEvals {
+		trace = append(trace, TracePoint{Iter: res.Params.Iters, GradEvals: res.GradEvals, Excess: ex, SE: se})
+	}
+	var notes []string
+	notes = append(notes, res.Notes...)
+	if out, radius := math.Sqrt(sqnorm(res.W)), u.in.Diam()/2; out > radius*(1+1e-9) {
+		notes = append(notes, fmt.Sprintf("the output lies outside W (‖w‖ = %s > R = %s); its excess risk may be negative", theory.Sig6.Format(out), theory.Sig6.Format(radius)))
+	}
+	ho := holdoutAt(u.in, res.W)
+	u.results[si][trial] = TrialResult{
+		Trial: trial, Excess: ex, ExcessSE: se, Holdout: ho.Mean, HoldoutSE: ho.SE, Constants: est,
+		W: res.W, Spent: withEstimateCost(res.Spent, est), Budget: withEstimateCost(res.Budget, est), Events: res.Events, Params: res.Params,
+		GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, NoiseOff: noiseOff,
+		Reference: ref.excess, ReferenceWidth: ref.width, ReferenceNote: ref.note,
+		BudgetBound: res.BudgetBound, Notes: notes, Trace: trace,
+		Elapsed: time.Since(t0),
+	}
+	nd := int(p.done.Add(1))
+	if progress != nil {
+		progress.Put(Progress{Solver: name, Trial: trial, Point: u.point, Iter: res.Params.Iters, Iters: res.Params.Iters,
+			GradEvals: res.GradEvals, Excess: ex, ExcessSE: se, Spent: res.Spent, NonFinite: res.NonFinite, Done: true,
+			Planned: u.params[si].GradEvals, TrialsDone: nd, Total: p.total, Elapsed: time.Since(p.start)})
 	}
 	return nil
 }
