@@ -357,13 +357,14 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 		sigma = pl.zSum * C / bf
 	}
 	pr := Params{
-		Iters:     pl.T,
-		Batch:     o.Batch,
-		Clip:      C,
-		Sigma:     sigma,
-		Step:      eta,
-		GradEvals: int64(math.Round(float64(pl.T) * bf)),
-		Notes:     notes,
+		Iters:       pl.T,
+		Batch:       o.Batch,
+		Clip:        C,
+		Sigma:       sigma,
+		Step:        eta,
+		GradEvals:   int64(math.Round(float64(pl.T) * bf)),
+		Notes:       notes,
+		BudgetBound: pl.bound,
 	}
 	markOverrides(&pr, cfg)
 	return pl, pr, nil

@@ -283,13 +283,14 @@ func (s KLZGD) plan(p Problem, n int, cfg Config) (klzPlan, Params, error) {
 		co.M = pl.m
 	}
 	pr := Params{
-		Iters:     pl.T,
-		Batch:     n,
-		Clip:      C,
-		Sigma:     probe.sigma(di, n, pl.tau, callCost(oracle.ZCDP, cfg, float64(pl.T))),
-		Step:      eta,
-		GradEvals: int64(pl.T) * int64(n),
-		Notes:     notes,
+		Iters:       pl.T,
+		Batch:       n,
+		Clip:        C,
+		Sigma:       probe.sigma(di, n, pl.tau, callCost(oracle.ZCDP, cfg, float64(pl.T))),
+		Step:        eta,
+		GradEvals:   int64(pl.T) * int64(n),
+		Notes:       notes,
+		BudgetBound: pl.bound,
 	}
 	markOverrides(&pr, cfg)
 	if o.Groups > 0 || o.Tau > 0 {

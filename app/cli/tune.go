@@ -68,7 +68,10 @@ never from the rows: C = r̃₂·2^j, j = −6…−1; step: acsa 2β·{½, 1, 2
 clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd (1/β)·{1/64, 1/16, ¼, 1}, others the
 prescribed step ·{¼, 1, 4}; T = the prescribed T ·{½, 1, 2, 4} (acsa
 ·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at batches round(q·n_train) for
-q = 1/64, ⅛, ½. Points a solver refuses are dropped.
+q = 1/64, ⅛, ½. Points a solver refuses, whose batch or T does not fit the
+training rows, whose work would exceed --work-budget (their T would be cut), or
+at whose batch and T no noise lets dp-sgd's search meet the budget are dropped;
+the output says how many and why.
 
 dp-sgd's candidates are not ρ_Q-zCDP: each (batch, T) of its grid runs T
 Poisson-subsampled Gaussian steps at q = batch/n_train, and enters the theorem
@@ -111,7 +114,7 @@ Output: a table; --json gives
                                  "score":{"rho","noise_multiplier","alone"},"scale","rdp","eps","delta","order",
                                  "dropped"}|null (dp-sgd's; null for a zCDP solver),
                "tuned":{"private","excess_risk","holdout","trials":[{"trial","candidate","params","score","score_clip",
-                        "score_sigma","excess_risk","holdout","constants","w" (--emit-w),"grid","dropped",
+                        "score_sigma","excess_risk","holdout","constants","w" (--emit-w),"grid","dropped","dropped_why",
                         "diagnostics":{"private":false,"note","k","tried","scores","chosen"}}]},
                "oracle_tuned":{"private":false,"note","best","candidate","excess_risk","points"}|null}],
    "prescribed":[each solver's dpso run --json document] (with the references),

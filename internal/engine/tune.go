@@ -161,9 +161,11 @@ type TunedTrial struct {
 	// --constants private).
 	Constants *privest.Estimates
 	// Grid is the trial's grid (its default axes scale with the
-	// constants the search read), Dropped the points the solver refused.
+	// constants the search read), Dropped the points dropped from it
+	// (Drops: why).
 	Grid    []Candidate
 	Dropped int
+	Drops   GridDrops
 	W       []float64
 }
 

@@ -72,14 +72,15 @@ func (s *DPSGDSearch) multiplier(batch, steps int) (float64, bool) {
 
 // dpsgdPlanned is the (B, T) a dp-sgd grid point runs on nt training
 // rows: its prescription at placeholder C, step and z (T and B depend on
-// none of them).
-func dpsgdPlanned(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, epochs float64, batch int) (int, int, error) {
+// none of them); bound: the work budget would cut its T (gridFor drops
+// it).
+func dpsgdPlanned(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, epochs float64, batch int) (B, T int, bound bool, err error) {
 	cd := Candidate{Clip: 1, Step: 1, Epochs: epochs, Batch: batch}
 	par, err := cd.apply(&cfg, d, 1).Prescribe(ref, nt, cfg)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
-	return par.Batch, par.Iters, nil
+	return par.Batch, par.Iters, par.BudgetBound, nil
 }
 
 // dpsgdSearch calibrates dp-sgd's search on nt training rows: its grid's
@@ -97,9 +98,9 @@ func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solv
 			continue
 		}
 		for _, e := range epochs {
-			B, T, err := dpsgdPlanned(in, d, nt, cfg, e, b)
+			B, T, bound, err := dpsgdPlanned(in, d, nt, cfg, e, b)
 			var ce *solvers.ConfigError
-			if errors.As(err, &ce) {
+			if errors.As(err, &ce) || bound {
 				continue // gridFor drops the point
 			}
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -152,17 +153,18 @@ func checkGridAxes(g TuneGrid, ds []solvers.Descriptor) error {
 // constants and d's prescription there; points d refuses are dropped
 // (their count returned). An axis whose default needs a constant ref does
 // not have (user data without it) is refused, naming its flag.
-func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, cfg solvers.Config) ([]Candidate, int, error) {
+func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, cfg solvers.Config, search *DPSGDSearch) ([]Candidate, GridDrops, error) {
+	var drops GridDrops
 	// A dp-sgd candidate's z is set by the search (tuner.multiplier); a
 	// placeholder z = 1 spares each point a calibration that T, the batch
 	// and the point's validity do not depend on.
 	base, err := Candidate{}.apply(&cfg, d, 1).Prescribe(ref, n, cfg)
 	var refused *solvers.RefusedError
 	if errors.As(err, &refused) {
-		return nil, 0, err // a refusal on principle (L_f = ∞): no grid changes it
+		return nil, drops, err // a refusal on principle (L_f = ∞): no grid changes it
 	}
 	if err != nil && (len(g.Clip) == 0 || len(g.Step) == 0 || (len(g.Iters) == 0 && !readsEpochs(d)) || (len(g.Batch) == 0 && readsEpochs(d))) {
-		return nil, 0, fmt.Errorf("the default grid starts from %s's prescription, which fails here (%w); give every axis (--grid-clip, --grid-step, --grid-iters or --grid-epochs)", d.Name(), err)
+		return nil, drops, fmt.Errorf("the default grid starts from %s's prescription, which fails here (%w); give every axis (--grid-clip, --grid-step, --grid-iters or --grid-epochs)", d.Name(), err)
 	}
 	c := ref.Constants()
 	finite := func(x float64) bool { return x > 0 && !math.IsInf(x, 1) && !math.IsNaN(x) }
@@ -180,7 +182,7 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 			r2 = c.Lf
 		}
 		if !finite(r2) {
-			return nil, 0, &spec.SpecError{Field: "grid-clip", Msg: "the default clip grid is r̃₂·2^j, and r̃₂ is not known here (give --grid-clip, or --r2, or --constants private)"}
+			return nil, drops, &spec.SpecError{Field: "grid-clip", Msg: "the default clip grid is r̃₂·2^j, and r̃₂ is not known here (give --grid-clip, or --r2, or --constants private)"}
 		}
 		clips = scale(r2, 1.0/64, 1.0/32, 1.0/16, 1.0/8, 1.0/4, 1.0/2)
 	}
@@ -189,18 +191,18 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 		switch d.Name() {
 		case solvers.ACSA{}.Name():
 			if !finite(c.Beta) {
-				return nil, 0, &spec.SpecError{Field: "grid-step", Msg: "acsa's default step grid is 2β·{½, 1, 2}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
+				return nil, drops, &spec.SpecError{Field: "grid-step", Msg: "acsa's default step grid is 2β·{½, 1, 2}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
 			}
 			steps = scale(2*c.Beta, 0.5, 1, 2)
 		case solvers.ClippedSGD{}.Name():
 			if !finite(c.Beta) {
-				return nil, 0, &spec.SpecError{Field: "grid-step", Msg: "clipped-sgd's default step grid is (1/β)·{¼, ½, 1}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
+				return nil, drops, &spec.SpecError{Field: "grid-step", Msg: "clipped-sgd's default step grid is (1/β)·{¼, ½, 1}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
 			}
 			steps = scale(1/c.Beta, 0.25, 0.5, 1)
 		case (solvers.DPSGD{}).Name():
 			if !finite(c.Beta) {
 				if !finite(base.Step) {
-					return nil, 0, &spec.SpecError{Field: "grid-step", Msg: "dp-sgd's default step grid is (1/β)·{1/64, 1/16, ¼, 1}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
+					return nil, drops, &spec.SpecError{Field: "grid-step", Msg: "dp-sgd's default step grid is (1/β)·{1/64, 1/16, ¼, 1}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
 				}
 				steps = scale(base.Step, 0.25, 1, 4)
 				break
@@ -210,7 +212,7 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 			steps = scale(1/c.Beta, 1.0/64, 1.0/16, 1.0/4, 1)
 		default:
 			if !finite(base.Step) {
-				return nil, 0, &spec.SpecError{Field: "grid-step", Msg: fmt.Sprintf("the default step grid is %s's prescribed step times ¼, 1, 4, which is not finite here (give --grid-step)", d.Name())}
+				return nil, drops, &spec.SpecError{Field: "grid-step", Msg: fmt.Sprintf("the default step grid is %s's prescribed step times ¼, 1, 4, which is not finite here (give --grid-step)", d.Name())}
 			}
 			steps = scale(base.Step, 0.25, 1, 4)
 		}
@@ -237,18 +239,26 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 		}
 	}
 	var out []Candidate
-	dropped := 0
 	add := func(cd Candidate) error {
 		cfg := cfg
-		_, err := cd.apply(&cfg, d, 1).Prescribe(ref, n, cfg)
+		par, err := cd.apply(&cfg, d, 1).Prescribe(ref, n, cfg)
 		var ce *solvers.ConfigError
 		var re *solvers.RefusedError
 		switch {
 		case errors.As(err, &ce), errors.As(err, &re):
-			dropped++
+			drops.Refused++
 			return nil
 		case err != nil:
 			return err
+		case par.BudgetBound:
+			drops.Work++
+			return nil
+		}
+		if search != nil {
+			if _, ok := search.multiplier(par.Batch, par.Iters); !ok {
+				drops.Calibration++
+				return nil
+			}
 		}
 		out = append(out, cd)
 		if len(out) > MaxTuneGrid {
@@ -262,11 +272,11 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 				for _, e := range epochs {
 					for _, b := range batches {
 						if b > n {
-							dropped++
+							drops.Size++
 							continue
 						}
 						if err := add(Candidate{Clip: C, Step: s, Epochs: e, Batch: b}); err != nil {
-							return nil, 0, err
+							return nil, drops, err
 						}
 					}
 				}
@@ -274,17 +284,50 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 			}
 			for _, t := range iters {
 				if t >= n {
-					dropped++
+					drops.Size++
 					continue
 				}
 				if err := add(Candidate{Clip: C, Step: s, Iters: t}); err != nil {
-					return nil, 0, err
+					return nil, drops, err
 				}
 			}
 		}
 	}
 	if len(out) == 0 {
-		return nil, dropped, &spec.SpecError{Field: "grid-clip", Msg: fmt.Sprintf("%s accepts no point of the grid (%d refused at n = %d)", d.Name(), dropped, n)}
+		return nil, drops, &spec.SpecError{Field: "grid-clip", Msg: fmt.Sprintf("%s accepts no point of the grid at n = %d: %s", d.Name(), n, strings.Join(drops.Notes(), "; "))}
 	}
-	return out, dropped, nil
+	return out, drops, nil
+}
+
+// GridDrops counts the points a solver's grid dropped, by why.
+type GridDrops struct {
+	// Refused: the solver refuses the point at the search's parameters
+	// (clipped-sgd's step at or above 2/μ); Size: its batch exceeds, or its
+	// T reaches, the training rows; Work: its work would exceed the work
+	// budget (its T would be cut, so it would not run as drawn);
+	// Calibration: no noise lets dp-sgd's search meet the target with its
+	// (batch, T) (DPSGDSearch.Dropped).
+	Refused, Size, Work, Calibration int
+}
+
+// Total is the number of points dropped.
+func (g GridDrops) Total() int { return g.Refused + g.Size + g.Work + g.Calibration }
+
+// Notes says why points were dropped, one sentence per reason.
+func (g GridDrops) Notes() []string {
+	var out []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{
+		{g.Refused, "the solver refuses at these parameters"},
+		{g.Size, "their batch or T does not fit the training rows"},
+		{g.Work, "their work would exceed the work budget (--work-budget), which would cut their T"},
+		{g.Calibration, "no noise lets the search meet the budget at their batch and T"},
+	} {
+		if c.n > 0 {
+			out = append(out, fmt.Sprintf("%d point(s) dropped: %s", c.n, c.what))
+		}
+	}
+	return out
 }

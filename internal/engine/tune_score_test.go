@@ -147,7 +147,7 @@ func searchDraws(t *testing.T, path, loss string, K int) ([][]float64, []float64
 	ref := in.WithEstimates(e)
 	cfg := r.Config(0, nil)
 	cfg.Eps = math.Sqrt(2 * pv.CandidateRho)
-	grid, _, err := gridFor(ts.Grid, ref, d, n-nv, cfg)
+	grid, _, err := gridFor(ts.Grid, ref, d, n-nv, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

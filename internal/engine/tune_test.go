@@ -332,3 +332,24 @@ func TestTuneDPSGDCandidates(t *testing.T) {
 		t.Errorf("score ρ = %g at z = %g", sr.ScoreRho, sr.ScoreZ)
 	}
 }
+
+// TestTuneDropsWorkAboveBudget: a dp-sgd grid point whose work (T·B)
+// would exceed the work budget is dropped, with its reason, rather than
+// run with its T cut (which would run a point other than the one drawn);
+// the points within the budget are kept.
+func TestTuneDropsWorkAboveBudget(t *testing.T) {
+	s := tuneSpec
+	s.Trials, s.WorkBudget = 1, 100_000
+	rep, err := Tune(context.Background(), resolve(t, s), TuneSpec{Solvers: []string{"dp-sgd"}, Repetitions: accountant.Repetitions{Shape: 1, Mean: 2},
+		Grid: TuneGrid{Clip: []float64{1}, Step: []float64{0.1}, Epochs: []float64{1, 50}, Batch: []int{100}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := rep.Solvers[0].Tuned.Trials[0]
+	if len(tr.Grid) != 1 || tr.Grid[0].Epochs != 1 || tr.Dropped != 1 || tr.Drops.Work != 1 || len(tr.Drops.Notes()) != 1 {
+		t.Errorf("grid %+v, dropped %d (%+v), want the 1-epoch point kept and the 50-epoch one dropped for its work", tr.Grid, tr.Dropped, tr.Drops)
+	}
+	if ms := rep.Solvers[0].DPSGD.Mechanisms; len(ms) != 1 || ms[0].Steps != 36 {
+		t.Errorf("the search's mechanisms %+v, want batch 100 at T = 36 only", ms)
+	}
+}

@@ -203,7 +203,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	cfg := r.Config(j.trial, nil)
 	cfg.Context = ctx // dp-sgd's calibration answers a cancellation
 	cfg.Eps = math.Sqrt(2 * t.pv.CandidateRho)
-	grid, dropped, err := gridFor(t.ts.Grid, ref, d, nt, cfg)
+	grid, drops, err := gridFor(t.ts.Grid, ref, d, nt, cfg, t.dpsgd[j.si])
 	if err != nil {
 		var se *spec.SpecError
 		var re *solvers.RefusedError
@@ -215,7 +215,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		}
 		return trialOut{}, err
 	}
-	out := trialOut{tuned: TunedTrial{Trial: j.trial, Chosen: -1, Grid: grid, Dropped: dropped, Constants: est}}
+	out := trialOut{tuned: TunedTrial{Trial: j.trial, Chosen: -1, Grid: grid, Dropped: drops.Total(), Drops: drops, Constants: est}}
 	tt := &out.tuned
 
 	// The score clip: the private ScoreQuantile-quantile of the loss at

@@ -217,6 +217,8 @@ type TunedTrialJSON struct {
 	W       []*float64      `json:"w,omitempty"`
 	Grid    []CandidateJSON `json:"grid"`
 	Dropped int             `json:"dropped"`
+	// DroppedWhy says why the dropped points were dropped.
+	DroppedWhy []string `json:"dropped_why"`
 	// Diagnostics are K, every candidate drawn and its score: the search
 	// releases the best candidate only, and its guarantee covers nothing
 	// more, so these are not private.
@@ -404,7 +406,7 @@ func tunedJSON(r *engine.TuneReport, t engine.Tuned) *TunedJSON {
 	}
 	for _, tr := range t.Trials {
 		tj := TunedTrialJSON{Trial: tr.Trial, Params: paramsOf(tr.Params),
-			ScoreClip: theory.JSONNum(tr.ScoreClip), ScoreSigma: theory.JSONNum(tr.ScoreSigma), ExcessRisk: theory.JSONNum(tr.Excess), Dropped: tr.Dropped,
+			ScoreClip: theory.JSONNum(tr.ScoreClip), ScoreSigma: theory.JSONNum(tr.ScoreSigma), ExcessRisk: theory.JSONNum(tr.Excess), Dropped: tr.Dropped, DroppedWhy: nonNil(tr.Drops.Notes()),
 			Diagnostics: SearchDiagnosticsJSON{Note: DiagnosticsNote, K: tr.K, Tried: nonNilInts(tr.Tried), Scores: []*float64{}}}
 		for _, s := range tr.Scores {
 			tj.Diagnostics.Scores = append(tj.Diagnostics.Scores, theory.JSONNum(s))
@@ -539,6 +541,11 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 	}
 	if line := bestPrivateLine(r); line != "" {
 		fmt.Fprintln(w, line)
+	}
+	for _, ts := range r.Solvers {
+		if len(ts.Tuned.Trials) > 0 && ts.Tuned.Trials[0].Dropped > 0 {
+			fmt.Fprintf(w, "%s's grid (trial 0's): %s\n", ts.Solver, strings.Join(ts.Tuned.Trials[0].Drops.Notes(), "; "))
+		}
 	}
 	if r.UserRows {
 		fmt.Fprintln(w, "excess risks on your rows: "+DiagnosticNote)
