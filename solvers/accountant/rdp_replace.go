@@ -1,10 +1,18 @@
 package accountant
 
-import "math"
+import (
+	"math"
+	"slices"
+	"sync"
+)
 
 // replaceMaxPoints caps the quadrature grid of [LogAReplace] at one order;
 // an order that would need more takes the closed-form bound instead.
 const replaceMaxPoints = 1 << 16
+
+// replaceBuf holds the quadrature's values of ln f (up to
+// replaceMaxPoints + 1), reused across calls.
+var replaceBuf = sync.Pool{New: func() any { b := make([]float64, 0, 1024); return &b }}
 
 // replaceTol is the absolute error [LogAReplace] allows each of its three
 // error terms (tails, trapezoid) on A_α ≥ 1.
@@ -104,14 +112,21 @@ func logAReplace(q, sigma, alpha float64) (up, lower float64) {
 		return lnPhi0 - x*x/(2*s2) + alpha*rem - (alpha-1)*addL
 	}
 	N := int(n)
+	// g once per point, kept for the sum (the same values, in the same
+	// order, as evaluating it twice).
+	bp := replaceBuf.Get().(*[]float64)
+	gs := slices.Grow((*bp)[:0], N+1)[:N+1]
 	gmax := math.Inf(-1)
-	for k := 0; k <= N; k++ {
-		gmax = math.Max(gmax, g(L+float64(k)*h))
+	for k := range gs {
+		gs[k] = g(L + float64(k)*h)
+		gmax = math.Max(gmax, gs[k])
 	}
 	var sum float64
-	for k := 0; k <= N; k++ {
-		sum += math.Exp(g(L+float64(k)*h) - gmax)
+	for _, v := range gs {
+		sum += math.Exp(v - gmax)
 	}
+	*bp = gs
+	replaceBuf.Put(bp)
 	lnSum := gmax + math.Log(sum*h)
 	// Tails beyond L (≤ −α) and R (≥ 0), and the trapezoid error.
 	lnTailL := logAdd(lnK1+logNormCDF(L/sigma), lnK2+logNormCDF((L+alpha)/sigma))
