@@ -364,6 +364,15 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, w int, narrow bool) 
 				one = fmt.Sprintf("one candidate ε' = %s + tuning %s", common.FmtNum(pv.CandidateEps), common.FmtNum(pv.Overhead))
 				over = ""
 			}
+			if sd := ts.DPSGD; sd != nil {
+				// dp-sgd's candidates are accounted by their own curves.
+				whole = fmt.Sprintf("private, tuning included: the whole search is (%s, %s)-DP (at most ρ = %s's ε')", common.FmtNum(sd.Eps), common.FmtNum(pv.Target.Delta), common.FmtNum(pv.Target.Rho))
+				one = fmt.Sprintf("each candidate by its own subsampled-Gaussian curve: noise multiplier %s at batch %d, T = %d, …; score ρ = %s", common.FmtNum(sd.Mechanisms[0].Z), sd.Mechanisms[0].Batch, sd.Mechanisms[0].Steps, common.FmtNum(sd.ScoreRho))
+				over = ""
+				if narrow {
+					whole = fmt.Sprintf("private, tuning included: ε' = %s", common.FmtNum(sd.Eps))
+				}
+			}
 			lines = append(lines, item(st.Good, whole)...)
 			lines = append(lines, item(st.Muted, one)...)
 			if over != "" {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/scenarios"
+	"dpso/solvers/accountant"
 	"dpso/solvers/ledger"
 	"dpso/tui/backend"
 	"dpso/tui/common"
@@ -61,5 +63,40 @@ func TestTuneOnUserRowsComposes(t *testing.T) {
 	want := fmt.Sprintf("this session: 2 calls made 3 releases of your rows: ρ = 0.5 zCDP plus (ε, δ) = (%s, %s) in all", common.FmtNum(rep.Total.Eps), common.FmtNum(rep.Total.Delta))
 	if got := l.Line(res.Spec.Data); !strings.HasPrefix(got, want) {
 		t.Errorf("session line %q, want it to start %q", got, want)
+	}
+}
+
+// TestTuneDPSGDStatesItsOwnAccounting: tuning dp-sgd, the screen and the
+// panel state its search's accounting — each candidate by its own
+// subsampled-Gaussian curve, the search's ε' — never a ρ_Q-zCDP candidate,
+// which dp-sgd's are not.
+func TestTuneDPSGDStatesItsOwnAccounting(t *testing.T) {
+	res := mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, D: 3, N: 2000, Trials: 1, Solver: "dp-sgd"})
+	rep, err := engine.Tune(context.Background(), res, engine.TuneSpec{Repetitions: accountant.Repetitions{Shape: 1, Mean: 2},
+		Grid: engine.TuneGrid{Clip: []float64{1}, Step: []float64{0.1}, Epochs: []float64{1}, Batch: []int{100}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := rep.Solvers[0].DPSGD
+	st := style.NewTheme(style.Dark, true, true)
+	var lines []string
+	for _, sec := range tuneSections(&st, rep, 200, false) {
+		lines = append(lines, sec.Lines...)
+	}
+	p := &TunePanel{Common: common.Common{Styles: &st}, ScrollBody: common.NewScrollBody(), rep: rep}
+	p.W = 200
+	lines = append(lines, p.Lines()...)
+	text := stripANSI(strings.Join(lines, " "))
+	for _, want := range []string{
+		"the whole search is (" + common.FmtNum(sd.Eps) + ", " + common.FmtNum(rep.Privacy.Target.Delta) + ")-DP",
+		"each candidate by its own subsampled-Gaussian curve: noise multiplier " + common.FmtNum(sd.Mechanisms[0].Z),
+		"Each candidate is accounted by its own Rényi curve",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the dp-sgd tuning screen lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "ρ_Q") {
+		t.Errorf("the dp-sgd tuning screen calls its candidates ρ_Q-zCDP:\n%s", text)
 	}
 }

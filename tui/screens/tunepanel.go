@@ -163,9 +163,19 @@ func (p *TunePanel) Lines() []string {
 	// How it is accounted.
 	pv := rep.Privacy
 	heading(st.Emph, "The accounting")
-	para(fmt.Sprintf("Each candidate is ρ_Q = %s-zCDP (training and scoring on disjoint rows). Papernot & Steinke's bound for the best of K ~ %s runs, plus the score clip's ρ_s = %s%s, in Rényi DP, converted at δ = %s: ε' = %s (order %s), at most the exact ε' of ρ = ε²/2 = %s, %s. One candidate alone: ε' = %s; the tuning costs + %s.",
-		common.FmtNum(pv.CandidateRho), kLaw(rep), common.FmtNum(pv.ScoreRho), constantsText(pv.ConstantsRho), common.FmtNum(pv.Target.Delta), common.FmtNum(pv.Eps), common.FmtNum(pv.Order),
-		common.FmtNum(pv.Target.Rho), common.FmtNum(pv.Target.EpsDelta), common.FmtNum(pv.CandidateEps), common.FmtNum(pv.Overhead)), false)
+	if sd := ts.DPSGD; sd != nil {
+		zs := make([]string, len(sd.Mechanisms))
+		for i, m := range sd.Mechanisms {
+			zs[i] = fmt.Sprintf("z = %s at batch %d, T = %d", common.FmtNum(m.Z), m.Batch, m.Steps)
+		}
+		para(fmt.Sprintf("Each candidate is accounted by its own Rényi curve: T Poisson-subsampled Gaussian steps (replace-one) at its batch's rate, with its noise multiplier (%s), its score a Gaussian mechanism at ρ = %s. Papernot & Steinke's bound for the best of K ~ %s runs on their largest curve, plus the score clip's ρ_s = %s%s, in Rényi DP, converted at δ = %s: ε' = %s (order %s), at most the exact ε' of ρ = ε²/2 = %s, %s.",
+			strings.Join(zs, "; "), common.FmtNum(sd.ScoreRho), kLaw(rep), common.FmtNum(pv.ScoreRho), constantsText(pv.ConstantsRho), common.FmtNum(pv.Target.Delta), common.FmtNum(sd.Eps), common.FmtNum(sd.Order),
+			common.FmtNum(pv.Target.Rho), common.FmtNum(pv.Target.EpsDelta)), false)
+	} else {
+		para(fmt.Sprintf("Each candidate is ρ_Q = %s-zCDP (training and scoring on disjoint rows). Papernot & Steinke's bound for the best of K ~ %s runs, plus the score clip's ρ_s = %s%s, in Rényi DP, converted at δ = %s: ε' = %s (order %s), at most the exact ε' of ρ = ε²/2 = %s, %s. One candidate alone: ε' = %s; the tuning costs + %s.",
+			common.FmtNum(pv.CandidateRho), kLaw(rep), common.FmtNum(pv.ScoreRho), constantsText(pv.ConstantsRho), common.FmtNum(pv.Target.Delta), common.FmtNum(pv.Eps), common.FmtNum(pv.Order),
+			common.FmtNum(pv.Target.Rho), common.FmtNum(pv.Target.EpsDelta), common.FmtNum(pv.CandidateEps), common.FmtNum(pv.Overhead)), false)
+	}
 	para("Total: "+tuneTotalText(rep), false)
 	if ts.Oracle != nil {
 		para("oracle-tuned: "+report.OracleNote, true)
