@@ -15,8 +15,8 @@ type PrivateRun struct {
 
 // BestPrivate is the private run of the call with the smallest mean
 // excess risk over the trials, the runner-up, and their paired difference
-// (runner-up minus best, trial by trial on the same draws: mean ± s.e.;
-// s.e. NaN with one trial).
+// (runner-up minus best, trial by trial on the same draws: mean ± s.e.,
+// s.e. NaN with one trial, and the differences' median and quartiles).
 type BestPrivate struct {
 	Best, Next PrivateRun
 	// HasNext: there is a runner-up (a call of one solver without the
@@ -75,7 +75,7 @@ func (r *TuneReport) BestPrivate() (b BestPrivate, ok bool) {
 		for i := range d {
 			d[i] = b.Next.trials[i] - b.Best.trials[i]
 		}
-		b.Diff = meanSE(d)
+		b.Diff = estimate(d)
 	}
 	return b, true
 }
