@@ -134,14 +134,27 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 	right := pr.Spec.Class.Title()
 	var secs []common.Section
 	valStyle := func(color int, v float64) string { return st.FG(color, st.Emph.Render(common.FmtNum(v))) }
+	// What holds at these parameters first: the solver's parameters, what
+	// they are certified to achieve and the start line (levels).
+	secs = append(secs, common.Section{Prio: 0, Lines: p.solverLines(pr)})
+	if pr.Refused == "" {
+		secs = append(secs, common.Section{Prio: 1, Lines: refLines(st, pr, w)})
+	}
+	// Then the rates, apart and said to be rates: a value with every
+	// constant set to 1 is compared by its slope, never with w₀ or a run.
+	if upper != nil || lower != nil || len(prior) > 0 {
+		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Muted, rateHead, w)})
+	}
 	if upper != nil {
 		// The theorem as the paper's PDF numbers it ("Theorem 9").
 		title = "Theorem [" + upper.Label + "]"
 		if ref, ok := theory.Paper(upper.Label); ok {
 			title = ref.String()
 		}
-		head := st.FG(st.Upper, "upper rate ") + valStyle(st.Upper, upper.Value) + st.Muted.Render(" (constants = 1)") + "  " + st.Emph.Render(upper.Title)
-		secs = append(secs, common.Section{Prio: 0, Lines: []string{style.FitWords(head, w), style.Fit(st.Muted.Render("  "+upper.Formula), w)}})
+		head := st.FG(st.Upper, "upper rate ") + valStyle(st.Upper, upper.Value) + "  " + st.Emph.Render(upper.Title)
+		lines := []string{style.FitWords(head, w)}
+		lines = append(lines, style.WrapLines(st.Muted, "  "+upper.Formula, w)...)
+		secs = append(secs, common.Section{Prio: 0, Lines: lines})
 		var terms []string
 		nameW := 0
 		for _, t := range upper.Terms {
@@ -162,20 +175,10 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 	} else {
 		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Muted, "no upper bound of the paper at these parameters (a constant it needs is not declared)", w)})
 	}
-	// The solver's parameters, then what they are certified to achieve
-	// and the start line.
-	secs = append(secs, common.Section{Prio: 0, Lines: p.solverLines(pr)})
-	if pr.Refused == "" {
-		secs = append(secs, common.Section{Prio: 1, Lines: refLines(st, pr, w)})
-	}
 	if lower != nil {
-		l := st.FG(st.Lower, "lower rate ") + valStyle(st.Lower, lower.Value) + "  " + st.Emph.Render(lower.Title) + "  " + condMarks(st, lower.Conditions)
+		l := st.FG(st.Lower, "lower rate ") + valStyle(st.Lower, lower.Value) + "  " + st.Emph.Render(lower.Title)
 		ls := []string{style.FitWords(l, w)}
-		for _, c := range lower.Conditions {
-			if !c.Holds {
-				ls = append(ls, style.WrapLines(st.Muted, "  "+theory.Cite(report.FailedCondition(c)), w)...)
-			}
-		}
+		ls = append(ls, condLines(st, lower.Conditions, w)...)
 		secs = append(secs, common.Section{Prio: 1, Lines: ls})
 	}
 	var pl []string
@@ -185,10 +188,14 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 			col = st.PriorAlt
 		}
 		l := st.FG(col, "prior rate ") + valStyle(col, b.Value) + "  " + b.Title
-		if !b.ConditionsHold() {
-			l += "  " + condMarks(st, b.Conditions)
-		}
 		pl = append(pl, style.FitWords(l, w))
+		if !b.ConditionsHold() {
+			for _, c := range b.Conditions {
+				if !c.Holds {
+					pl = append(pl, style.WrapLines(st.Muted, "  "+theory.Cite(report.FailedCondition(c)), w)...)
+				}
+			}
+		}
 	}
 	if len(pl) > 0 {
 		secs = append(secs, common.Section{Prio: 2, Lines: pl})
@@ -291,30 +298,28 @@ func (p *Model) solverLines(pr *engine.Prescription) []string {
 	return out
 }
 
-func condMarks(st *style.Styles, cs []theory.Condition) string {
-	var parts []string
-	for _, c := range cs {
-		t := theory.Cite(c.Text)
-		if i := strings.Index(t, " ("); i > 0 {
-			t = t[:i]
-		}
-		if c.Holds {
-			parts = append(parts, st.Good.Render("✓ "+t))
-		} else {
-			parts = append(parts, st.Error.Render("✗ "+t))
-		}
-	}
-	return strings.Join(parts, "  ")
-}
+// rateHead says what the rate lines under it are.
+const rateHead = "Rates, every constant set to 1: compare their slopes (the sweeps), not their values — a rate is not a level, not comparable with w₀ or a run, and not a certificate"
 
+// condLines are a theorem's hypotheses at these parameters: the met ones
+// on one line, said to be met (not that the rate's value holds here: it
+// is a rate), each one not met with why on its own.
 func condLines(st *style.Styles, cs []theory.Condition, w int) []string {
+	var met []string
 	var out []string
 	for _, c := range cs {
 		if c.Holds {
-			out = append(out, style.Fit(st.Good.Render("  ✓ ")+st.Muted.Render(theory.Cite(c.Text)), w)) // a formula: cut where it must
+			t := theory.Cite(c.Text)
+			if i := strings.Index(t, " ("); i > 0 {
+				t = t[:i]
+			}
+			met = append(met, t)
 		} else {
 			out = append(out, style.WrapLines(st.Muted, "  "+theory.Cite(report.FailedCondition(c)), w)...)
 		}
+	}
+	if len(met) > 0 {
+		out = append(style.WrapLines(st.Muted, "  hypotheses met: "+strings.Join(met, "; "), w), out...)
 	}
 	return out
 }
