@@ -20,12 +20,12 @@ func TestPresetCaptionSurvivesAChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	pump(t, m, m.loadPreset(i, true), func() bool { return prescReady(m) && settled(m) })
-	if v := screenText(m); !strings.Contains(v, "preset 4: Heavy tails") || !strings.Contains(v, "next: "+presets.All[i].Next) {
+	if v := screenText(m); !strings.Contains(v, "preset 4: Heavy tails") || !strings.Contains(v, "next: "+presets.All[i].Next()) {
 		t.Fatalf("the loaded preset's caption:\n%s", v)
 	}
 	formKeys(t, m, "right", "right", "right")
 	v := screenText(m)
-	if m.form.Resolved().Spec.K != 4 || !strings.Contains(v, "preset 4 · k changed") || !strings.Contains(v, "next: "+presets.All[i].Next) {
+	if m.form.Resolved().Spec.K != 4 || !strings.Contains(v, "preset 4 · k changed") || !strings.Contains(v, "next: "+presets.All[i].Next()) {
 		t.Errorf("after three → on k (k = %v) the caption is gone or does not name the change:\n%s", m.form.Resolved().Spec.K, v)
 	}
 	if !strings.Contains(strings.Join(strings.Fields(v), " "), "C falls from 3400 to 470") {

@@ -71,11 +71,11 @@ func (m *frame) layout(screen common.Screen) {
 	if m.tooSmall() {
 		return
 	}
-	bodyH := h - 4 - m.head.Rows(h)
+	bodyH := h - 4 - m.head.Rows(w, h)
 	leftW := leftWidth(w)
 	rightW := w - leftW - 1
 	m.compact = w < compactW || h < compactH
-	m.head.SetSize(w, 1+m.head.Rows(h))
+	m.head.SetSize(w, 1+m.head.Rows(w, h))
 	m.status.SetSize(w, 3)
 	m.help.SetSize(w, bodyH)
 	m.presets.SetSize(w, bodyH)

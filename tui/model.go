@@ -274,6 +274,9 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.broadcast(common.LiveStateMsg{On: m.live.On, Max: m.live.Max})
 	case key.Matches(k, keys.Theme):
 		return m.nextTheme()
+	case key.Matches(k, keys.Caption):
+		m.head.ToggleCaption(m.height)
+		m.relayout()
 	case key.Matches(k, keys.Panel, keys.PageUp, keys.PageDown, keys.LineUp, keys.LineDown):
 		_, c := m.panel().Update(k)
 		return c
@@ -415,9 +418,9 @@ func (m *Model) onLiveTick(msg runs.LiveTickMsg) tea.Cmd {
 // setPreset records preset i (−1: none) as the loaded one (the header's
 // label and caption), laying out again when the caption's rows change.
 func (m *Model) setPreset(i int) {
-	rows := m.head.Rows(m.height)
+	rows := m.head.Rows(m.width, m.height)
 	m.head.SetPreset(i)
-	if m.head.Rows(m.height) != rows {
+	if m.head.Rows(m.width, m.height) != rows {
 		m.relayout() // the caption takes the body's rows
 	}
 }

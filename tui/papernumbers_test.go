@@ -28,7 +28,7 @@ func TestTextsCiteThePaperAsItsPDFNumbersIt(t *testing.T) {
 		check("field "+id.Label()+"'s reason", id.Why())
 	}
 	for _, p := range presets.All {
-		for what, s := range map[string]string{"text": p.Text, "caption": p.Caption, "next": p.Next, "action": p.Action} {
+		for what, s := range map[string]string{"text": p.Text(), "caption": p.Caption(), "next": p.Next(), "action": p.Action} {
 			check("preset "+p.Title+"'s "+what, s)
 		}
 	}

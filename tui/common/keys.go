@@ -24,6 +24,9 @@ type KeyMap struct {
 	LineUp, LineDown        key.Binding
 	// Theme cycles the colours: dark, light, high contrast.
 	Theme key.Binding
+	// Caption unfolds the loaded preset's caption a page at a time, and
+	// folds it after its last page.
+	Caption key.Binding
 	// Set and Cancel end typing a value into the form.
 	Set, Cancel key.Binding
 
@@ -64,13 +67,14 @@ func DefaultKeyMap(screens ScreenDefs) KeyMap {
 		LineUp:   key.NewBinding(key.WithKeys("k"), key.WithHelp("k/wheel", "scroll the side panel / help up a line")),
 		LineDown: key.NewBinding(key.WithKeys("j"), key.WithHelp("j/wheel", "scroll the side panel / help down a line")),
 		Theme:    key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "theme: dark, light, high contrast (--theme)")),
+		Caption:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "the preset's caption: unfold it a page at a time, then fold it")),
 		Set:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "set the typed value")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel typing")),
 		Focus:    key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab/⇧tab", "focus")),
 		Change:   key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←→", "change")),
-		Type:     key.NewBinding(key.WithKeys("0", "1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("0-9", "type a value")),
-		PickPreset: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"),
-			key.WithHelp("1-9", "presets: load and run that preset")),
+		Type:     key.NewBinding(key.WithKeys("0", "1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("0-9", "on the main screen: type a value into the focused field (never loads a preset)")),
+		PickPreset: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9", "0"),
+			key.WithHelp("1-9, 0", "in the presets list (p) only: load and run preset 1–9, 0 the tenth")),
 		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "presets: filter by title")),
 	}
 }
@@ -106,6 +110,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		append(runs, k.Live),
 		{k.Next, k.Prev, k.Left, k.Right, k.Type, k.Set, k.Cancel},
-		{k.Presets, k.PickPreset, k.Filter, k.Export, k.State, k.Panel, k.PageUp, k.PageDown, k.LineUp, k.LineDown, k.Theme, k.Help, k.Back, k.Quit},
+		{k.Presets, k.PickPreset, k.Filter, k.Caption, k.Export, k.State, k.Panel, k.PageUp, k.PageDown, k.LineUp, k.LineDown, k.Theme, k.Help, k.Back, k.Quit},
 	}
 }

@@ -14,17 +14,16 @@ import (
 	"dpso/tui/presets"
 )
 
-// The presets' texts quote numbers measured with their own Specs (seed 0,
-// the real engine). A run is the same bit for bit under a seed, so these
-// tests pin the quoted values to the precision they are quoted at (a
-// relative tolerance of 6%: two significant digits), and check each
-// phenomenon against the Monte Carlo error: a difference of two methods
-// must exceed 3 standard errors of the paired difference over the trials
-// (Comparison.Diff), so that a text never claims what the noise could
-// have produced.
-
-// near reports whether got is within 6% of want (two significant digits).
-func near(got, want float64) bool { return math.Abs(got-want) <= 0.06*math.Abs(want) }
+// The presets' texts are templates whose numbers are facts of the
+// presets' pinned runs (their own Specs, seed 0, the real engine): each
+// test below runs a preset's runs, computes its facts, checks the claims
+// its text makes against the Monte Carlo error (a difference of two
+// methods must exceed 3 standard errors of the paired difference over the
+// trials, Comparison.Diff, so that a text never claims what the noise
+// could have produced), and checks that the facts fill the preset's texts
+// exactly as the pinned ones do (checkFacts: every number a text quotes is
+// the run's, at the precision it is quoted); DPSO_UPDATE_GOLDEN=1 writes
+// them to tui/presets/facts.json.
 
 func presetByTitle(t *testing.T, prefix string) presets.Preset {
 	t.Helper()
@@ -66,29 +65,36 @@ func reportOf(t *testing.T, c *engine.Comparison, solver string) (*engine.Report
 	return nil, engine.Estimate{}
 }
 
+// TestPresetExample1: the comparison on Example 1: AC-SA and Lipschitz
+// DP-SGD on the same draws, Lipschitz DP-SGD over a hundred times higher
+// (by 3 s.e. of the paired difference), and the start at w* = 0.
 func TestPresetExample1(t *testing.T) {
 	p := presetByTitle(t, "Example 1")
 	c := compare(t, p.Spec, compareNames(mustResolve(t, p.Spec)))
 	acsa, _ := reportOf(t, c, "acsa")
 	lip, diff := reportOf(t, c, "lipschitz-dpsgd")
-	up, lo := boundOf(acsa.Bounds, theory.Upper, ""), boundOf(acsa.Bounds, theory.Lower, "")
-	prior := boundOf(acsa.Bounds, theory.Prior, "lipschitz")
-	t.Logf("acsa %g ± %g, lipschitz-dpsgd %g ± %g, paired diff %g ± %g; bounds %g %g %g",
-		acsa.Excess.Mean, acsa.Excess.SE, lip.Excess.Mean, lip.Excess.SE, diff.Mean, diff.SE, up.Value, lo.Value, prior.Value)
-	if !near(acsa.Excess.Mean, 2.4e-3) || !near(lip.Excess.Mean, 0.32) || !near(up.Value, 0.062) || !near(lo.Value, 0.035) || !near(prior.Value, 1.3e18) {
-		t.Error("the numbers quoted in the Example 1 preset changed")
-	}
+	t.Logf("acsa %g ± %g, lipschitz-dpsgd %g ± %g, paired diff %g ± %g", acsa.Excess.Mean, acsa.Excess.SE, lip.Excess.Mean, lip.Excess.SE, diff.Mean, diff.SE)
 	if lip.Excess.Mean < 100*acsa.Excess.Mean || diff.Mean < 3*diff.SE {
 		t.Error("Lipschitz DP-SGD is not clearly (over 100×, 3 s.e.) worse than AC-SA")
 	}
 	if acsa.Trace[0].Excess != 0 {
 		t.Errorf("Example 1 starts at w* = 0: start excess %g", acsa.Trace[0].Excess)
 	}
+	checkFacts(t, p, presets.Facts{
+		"lf": acsa.Theory.Lf, "r2": acsa.Theory.R2, "n": float64(acsa.Spec.N), "trials": float64(acsa.Spec.Trials),
+		"acsa": acsa.Excess.Mean, "acsa_se": acsa.Excess.SE, "lip": lip.Excess.Mean, "lip_se": lip.Excess.SE,
+		"ratio": lip.Excess.Mean / acsa.Excess.Mean,
+	}, true)
 }
 
+// TestPresetHeavyTailsK: preset 4's runs at k = 2 and k = 4: nothing
+// clipped at either, the Markov bound (r̃_k/C)^k = √(dT)/(εn), k = 4
+// ending clearly lower, and k = 6 refused.
 func TestPresetHeavyTailsK(t *testing.T) {
 	p := presetByTitle(t, "Heavy tails")
-	got := map[float64][3]float64{}
+	f := presets.Facts{"ka": 2, "kb": 4, "kc": 6}
+	type res struct{ clip, sigma, excess, se float64 }
+	got := map[float64]res{}
 	for _, k := range []float64{2, 4} {
 		s := p.Spec
 		s.K = k
@@ -97,40 +103,45 @@ func TestPresetHeavyTailsK(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got[k] = [3]float64{r.Params.Clip, r.Params.Sigma, r.Excess.Mean}
+		got[k] = res{r.Params.Clip, r.Params.Sigma, r.Excess.Mean, r.Excess.SE}
 		vals, dropped := mb.Take()
 		clipped, size := 0, 0
 		for _, v := range vals {
 			clipped, size = clipped+v.Batch.Clipped, size+v.Batch.Size
 		}
 		t.Logf("k = %g: C %g σ %g excess %g ± %g; clipped %d of %d", k, r.Params.Clip, r.Params.Sigma, r.Excess.Mean, r.Excess.SE, clipped, size)
-		if dropped > 0 || size != r.Spec.Trials*r.Spec.N || clipped != 0 {
-			t.Errorf("\"0.0%% clipped\": %d of %d per-sample gradients clipped (%d progress values dropped)", clipped, size, dropped)
+		if dropped > 0 || size != r.Spec.Trials*r.Spec.N {
+			t.Errorf("%d of %d per-sample gradients seen (%d progress values dropped)", size, r.Spec.Trials*r.Spec.N, dropped)
 		}
-		// The Markov bound: (r̃_k/C)^k = √(dT)/(εn) exactly, ≈ 4·10⁻⁵.
+		f["clipped"] = float64(clipped) / float64(size)
+		if clipped != 0 {
+			t.Errorf("k = %g: %d per-sample gradients clipped: the text says none at either k", k, clipped)
+		}
+		// The Markov bound: (r̃_k/C)^k = √(dT)/(εn) exactly.
 		rk := r.Theory.Rk
 		markov := math.Sqrt(float64(r.Spec.D*r.Params.Iters)) / (r.Spec.Eps * float64(r.Spec.N))
-		if math.Abs(math.Pow(rk/r.Params.Clip, k)/markov-1) > 1e-9 || markov < 3.5e-5 || markov >= 4.5e-5 { // "≈ 4·10⁻⁵"
+		if math.Abs(math.Pow(rk/r.Params.Clip, k)/markov-1) > 1e-9 {
 			t.Errorf("k = %g: (r̃_k/C)^k = %g, √(dT)/(εn) = %g", k, math.Pow(rk/r.Params.Clip, k), markov)
 		}
+		f["markov"] = markov
+		f["nu"], f["n"], f["trials"] = r.Spec.Tail, float64(r.Spec.N), float64(r.Spec.Trials)
 		// The claim "k = 4 ends lower": the difference exceeds 3 s.e. of
 		// the k = 2 mean (the larger one; the runs share their draws).
-		if k == 4 && got[2][2]-r.Excess.Mean < 3*r.Excess.SE {
+		if k == 4 && got[2].excess-r.Excess.Mean < 3*got[2].se {
 			t.Error("k = 4 does not end clearly below k = 2")
 		}
 	}
-	if !near(got[2][0], 3400) || !near(got[2][1], 0.17) || !near(got[2][2], 0.029) ||
-		!near(got[4][0], 470) || !near(got[4][1], 0.028) || !near(got[4][2], 0.0013) {
-		t.Errorf("the numbers quoted in the heavy-tails preset changed: %v", got)
-	}
-	if got[2][1] < 5.5*got[4][1] {
-		t.Error("\"six times less noise\" no longer holds")
-	}
+	a, b := got[2], got[4]
+	f["clip_a"], f["sigma_a"], f["excess_a"], f["excess_a_se"] = a.clip, a.sigma, a.excess, a.se
+	f["clip_b"], f["sigma_b"], f["excess_b"], f["excess_b_se"] = b.clip, b.sigma, b.excess, b.se
+	f["sigma_ratio"] = a.sigma / b.sigma
+	f["kmax"] = p.Spec.Tail / 2
 	s := p.Spec
 	s.K = 6
 	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "k: r̃_k is infinite for linreg-t at ν = 10") {
 		t.Errorf("k = 6 on ν = 10: %v", err)
 	}
+	checkFacts(t, p, f, true)
 }
 
 // TestPresetFlagship: the first preset, the explorer's first screen: r
@@ -153,21 +164,22 @@ func TestPresetFlagship(t *testing.T) {
 	t.Logf("w₀ %g; acsa %g ± %g (C %g, T %d, σ %g, certified %g); lipschitz-dpsgd %g ± %g (C %g, T %d, σ %g, clipped %g); diff %g ± %g",
 		w0, acsa.Excess.Mean, acsa.Excess.SE, acsa.Params.Clip, acsa.Params.Iters, acsa.Params.Sigma, cert,
 		lip.Excess.Mean, lip.Excess.SE, lip.Params.Clip, lip.Params.Iters, lip.Params.Sigma, lip.Clipped, diff.Mean, diff.SE)
-	if !near(acsa.Excess.Mean, 7.8e-5) || !near(acsa.Excess.SE, 1.3e-5) || !near(lip.Excess.Mean, 0.078) || !near(lip.Excess.SE, 0.0004) ||
-		!near(w0, 0.139) || !near(cert, 0.129) || !near(acsa.Params.Clip, 456) || lip.Params.Iters != 1 || lip.Params.Clip != 1e4 || lip.Clipped != 0 {
-		t.Error("the numbers quoted in the first preset changed")
-	}
 	if !(acsa.Excess.Mean+3*acsa.Excess.SE < cert && cert < w0) {
 		t.Error("AC-SA is not clearly under its certificate, or the certificate is not under w₀")
 	}
 	if !(lip.Excess.Mean+3*lip.Excess.SE < w0) || diff.Mean < 3*diff.SE {
 		t.Error("Lipschitz DP-SGD is not clearly between AC-SA and w₀")
 	}
-	if eps, delta := report.EpsDelta(acsa); !near(eps, 4.38) || delta != 1e-5 {
-		t.Errorf("each solver's release: (%g, %g)-DP, want (4.38, 10⁻⁵)", eps, delta)
+	eps1, delta := report.EpsDelta(acsa)
+	if e2, _ := report.EpsDelta(lip); e2 != eps1 {
+		t.Errorf("the two solvers' releases differ: ε' %g and %g", eps1, e2)
 	}
-	if tot := c.Total.Spent.Rho; tot != 1 || !near(theory.EpsExact(math.Sqrt(2*tot), 1e-5), 6.57) {
-		t.Errorf("the two releases together: ρ = %g, ε' = %g; want ρ = 1, ε' = 6.57", tot, theory.EpsExact(math.Sqrt(2*tot), 1e-5))
+	tot := c.Total.Spent.Rho
+	f := presets.Facts{
+		"clip": acsa.Params.Clip, "k": acsa.Spec.K, "lf": lip.Params.Clip, "nu": acsa.Spec.Tail, "d": float64(acsa.Theory.D), "n": float64(acsa.Spec.N), "trials": float64(acsa.Spec.Trials),
+		"acsa": acsa.Excess.Mean, "acsa_se": acsa.Excess.SE, "cert": cert, "w0": w0, "lip": lip.Excess.Mean, "lip_se": lip.Excess.SE,
+		"lip_ratio": lip.Excess.Mean / acsa.Excess.Mean, "lip_clipped": lip.Clipped, "lip_iters": float64(lip.Params.Iters),
+		"eps1": eps1, "delta": delta, "eps2": theory.EpsExact(math.Sqrt(2*tot), delta),
 	}
 	s := p.Spec
 	s.N = 1000000
@@ -178,36 +190,27 @@ func TestPresetFlagship(t *testing.T) {
 	if !pr.Certified.Vacuous(pr.W0.Mean) {
 		t.Errorf("at n = 10⁶ the certificate %g is not above w₀ %g", pr.Certified.Value(), pr.W0.Mean)
 	}
-}
-
-// TestPresetFlagshipMultiPass: what the first preset says c shows beyond
-// r: the baselines that read every sample many times end lower, at the
-// quoted values — klz-gd (10 full-batch steps) by more than 3 standard
-// errors of the paired difference, dp-sgd (5 epochs) on average only
-// (within 3).
-// 70 CPU-seconds (n = 2·10⁶, 8 trials): not in -short; TestPresetFlagship
-// checks what the first screen shows.
-func TestPresetFlagshipMultiPass(t *testing.T) {
+	// What c adds (70 CPU-seconds at n = 2·10⁶, 8 trials: not in -short):
+	// the baselines that read every sample many times, klz-gd clearly
+	// below AC-SA (3 s.e. of the paired difference).
 	if testing.Short() {
-		t.Skip("klz-gd and dp-sgd at n = 2·10⁶, 8 trials: 70 CPU-seconds")
+		checkFacts(t, p, f, false)
+		return
 	}
-	p := presets.All[0]
-	c := compare(t, p.Spec, []string{"acsa", "klz-gd", "dp-sgd"})
-	klz, dk := reportOf(t, c, "klz-gd")
-	dps, dd := reportOf(t, c, "dp-sgd")
+	mc := compare(t, p.Spec, []string{"acsa", "klz-gd", "dp-sgd"})
+	klz, dk := reportOf(t, mc, "klz-gd")
+	dps, dd := reportOf(t, mc, "dp-sgd")
 	t.Logf("klz-gd %g ± %g (T %d), diff %g ± %g; dp-sgd %g ± %g, diff %g ± %g", klz.Excess.Mean, klz.Excess.SE, klz.Params.Iters, dk.Mean, dk.SE, dps.Excess.Mean, dps.Excess.SE, dd.Mean, dd.SE)
-	if !near(klz.Excess.Mean, 1.9e-5) || klz.Params.Iters != 10 || !near(dps.Excess.Mean, 3.8e-5) {
-		t.Error("the multi-pass numbers quoted in the first preset changed")
+	if -dk.Mean < 3*dk.SE {
+		t.Error("klz-gd is not clearly below AC-SA: the caption says it ends lower")
 	}
-	// klz-gd clearly below AC-SA; dp-sgd below on average, not clearly
-	// (within 3 standard errors), as the text says.
-	if -dk.Mean < 3*dk.SE || !(dd.Mean < 0) || -dd.Mean >= 3*dd.SE {
-		t.Error("klz-gd is not clearly below AC-SA, or dp-sgd is not below it on average within 3 s.e.")
-	}
+	f["klz"], f["klz_se"], f["klz_iters"], f["dpsgd"], f["dpsgd_se"] = klz.Excess.Mean, klz.Excess.SE, float64(klz.Params.Iters), dps.Excess.Mean, dps.Excess.SE
+	checkFacts(t, p, f, true)
 }
 
 func TestPresetKToInfinity(t *testing.T) {
 	p := presetByTitle(t, "k → ∞")
+	f := presets.Facts{}
 	vals := map[float64][2]float64{}
 	for _, k := range []float64{2, math.Inf(1)} {
 		s := p.Spec
@@ -225,9 +228,7 @@ func TestPresetKToInfinity(t *testing.T) {
 		}
 	}
 	inf := math.Inf(1)
-	if !near(vals[2][0], 0.62) || !near(vals[inf][0], 0.024) || !near(vals[inf][1], 0.021) {
-		t.Errorf("the bounds quoted in the k → ∞ preset changed: %v", vals)
-	}
+	f["upper_k2"], f["upper_inf"], f["prior_inf"] = vals[2][0], vals[inf][0], vals[inf][1]
 	// At k = ∞ the upper bound is the Lipschitz one up to √(ln n) on the
 	// privacy term: their ratio is in [1, √(ln n)].
 	if r := vals[inf][0] / vals[inf][1]; r < 1 || r > math.Sqrt(math.Log(float64(p.Spec.N))) {
@@ -242,18 +243,21 @@ func TestPresetKToInfinity(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("localized: %g ± %g, start %g, capped %v", rep.Excess.Mean, rep.Excess.SE, rep.W0.Mean, rep.Trials[0].BudgetBound)
-	if !rep.Trials[0].BudgetBound || math.Abs(rep.Excess.Mean-rep.W0.Mean) > 3*rep.Excess.SE+1e-9 || !near(rep.W0.Mean, 0.0299) {
-		t.Error("the k → ∞ preset's run is not budget-capped at its start line 0.0299 as the text says")
+	if !rep.Trials[0].BudgetBound || math.Abs(rep.Excess.Mean-rep.W0.Mean) > 3*rep.Excess.SE+1e-9 {
+		t.Error("the k → ∞ preset's run is not budget-capped at its start line as the text says")
 	}
-	// The full schedule's work, as the run's own note states it (the
-	// prescribed T_i before the budget scaled them): 9.381·10⁹ ≈ 469 × 2·10⁷.
-	full := false
-	for _, n := range rep.Notes {
-		full = full || strings.Contains(n, "9.381·10⁹ evaluations in all")
+	// The full schedule's work: the prescribed T_i at the full schedule,
+	// before the budget scaled them (the run's own note states it).
+	s := p.Spec
+	s.WorkBudget = spec.MaxWorkBudget
+	full, err := engine.Prescribe(context.Background(), mustResolve(t, s))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !full || solvers.DefaultWorkBudget != 2e7 {
-		t.Errorf("the run's notes %q do not give the full schedule of 9.4·10⁹ evaluations (470 × the 2·10⁷ budget) the text quotes", rep.Notes)
-	}
+	f["full"] = float64(full.Params.GradEvals)
+	f["budget_ratio"] = f["full"] / float64(solvers.DefaultWorkBudget)
+	f["n"], f["excess"], f["w0"] = float64(rep.Spec.N), rep.Excess.Mean, rep.W0.Mean
+	checkFacts(t, p, f, true)
 }
 
 func TestPresetLasso(t *testing.T) {
@@ -262,15 +266,12 @@ func TestPresetLasso(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, lo := boundOf(r.Bounds, theory.Upper, ""), boundOf(r.Bounds, theory.Lower, "")
 	start := r.Trace[0].Excess
-	t.Logf("start %g → %g ± %g; T %d; bounds %g, %g", start, r.Excess.Mean, r.Excess.SE, r.Params.Iters, up.Value, lo.Value)
-	if !near(start, 0.15) || !near(r.Excess.Mean, 0.014) || !near(up.Value, 0.034) || !near(lo.Value, 0.0032) || r.Params.Iters != 12 {
-		t.Error("the numbers quoted in the LASSO preset changed")
+	t.Logf("start %g → %g ± %g; T %d", start, r.Excess.Mean, r.Excess.SE, r.Params.Iters)
+	if start-r.Excess.Mean < 3*r.Excess.SE {
+		t.Error("the LASSO run does not fall clearly")
 	}
-	if start-r.Excess.Mean < 3*r.Excess.SE || r.Excess.Mean > up.Value || r.Excess.Mean < lo.Value {
-		t.Error("the LASSO run does not fall clearly, or leaves the band between the bounds")
-	}
+	checkFacts(t, p, presets.Facts{"w0": start, "excess": r.Excess.Mean, "excess_se": r.Excess.SE, "iters": float64(r.Params.Iters), "trials": float64(r.Spec.Trials)}, true)
 }
 
 func TestPresetHardInstance(t *testing.T) {
@@ -280,9 +281,6 @@ func TestPresetHardInstance(t *testing.T) {
 		t.Fatal(err)
 	}
 	sw, _ := sweepNAxis.grid(rs)
-	if sw.From != 625 || sw.To != 10000 || sw.Points != 5 {
-		t.Fatalf("sweep %+v, the text says 625 … 10⁴, 5 points", sw)
-	}
 	rep, err := engine.Sweep(context.Background(), rs, sw, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -298,36 +296,35 @@ func TestPresetHardInstance(t *testing.T) {
 		}
 	}
 	t.Logf("measured %g [%g, %g]; lower %g; upper %g", sl.Slope, sl.Lo, sl.Hi, lower, upper)
-	if math.Abs(sl.Slope-(-1.00)) > 0.005 || math.Abs(sl.Lo-(-1.02)) > 0.005 || math.Abs(sl.Hi-(-0.98)) > 0.005 ||
-		math.Abs(lower-(-1.01)) > 0.005 || math.Abs(upper-(-0.95)) > 0.005 {
-		t.Error("the slopes quoted in the hard-instance preset changed")
-	}
-	// "The slope table's verdict flags every point: the certificate and
-	// the upper rate are at or above w₀".
+	// "The slope table's verdict flags every point: the certificate is at
+	// or above w₀".
 	for _, pt := range rep.Points {
-		if why := pointVerdict(pt); why != "certificate ≥ w₀, upper rate ≥ w₀" {
+		if why := pointVerdict(pt); why != "certificate ≥ w₀" {
 			t.Errorf("at n = %g the verdict is %q", pt.Value, why)
 		}
 	}
 	if !(sl.Lo <= lower && lower <= sl.Hi) {
 		t.Error("the lower bound's slope is outside the measured slope's 95% interval")
 	}
-	// "ends 13–16% above the start line at every n": above by more than 3
+	// "ends above the start line at every n": above by more than 3
 	// standard errors at each point (w₀ = 0 in every trial, F(w₀) − F* is
-	// closed form), the ratio in [1.125, 1.165) (13–16% rounded), and the
-	// two numbers quoted at n = 10⁴.
+	// closed form), by a ratio the text quotes as a range.
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, pt := range rep.Points {
 		r := pt.Reports[0]
 		ratio := r.Excess.Mean / r.W0.Mean
-		t.Logf("n = %v: %g ± %g, w₀ %g, ratio %.3f", pt.Value, r.Excess.Mean, r.Excess.SE, r.W0.Mean, r.Excess.Mean/r.W0.Mean)
-		if r.Excess.Mean-r.W0.Mean < 3*r.Excess.SE || !(ratio >= 1.125 && ratio < 1.165) {
-			t.Errorf("n = %v: the run is not 13–16%% above the start line as the text says", pt.Value)
+		t.Logf("n = %v: %g ± %g, w₀ %g, ratio %.3f", pt.Value, r.Excess.Mean, r.Excess.SE, r.W0.Mean, ratio)
+		if r.Excess.Mean-r.W0.Mean < 3*r.Excess.SE {
+			t.Errorf("n = %v: the run is not clearly above the start line as the text says", pt.Value)
 		}
+		lo, hi = math.Min(lo, ratio-1), math.Max(hi, ratio-1)
 	}
-	last := rep.Points[len(rep.Points)-1]
-	if !near(last.Reports[0].Excess.Mean, 1.30e-4) || !near(last.Reports[0].W0.Mean, 1.12e-4) {
-		t.Error("the numbers quoted at n = 10⁴ in the hard-instance preset changed")
-	}
+	last := rep.Points[len(rep.Points)-1].Reports[0]
+	checkFacts(t, p, presets.Facts{
+		"slope": sl.Slope, "slope_lo": sl.Lo, "slope_hi": sl.Hi, "lower_slope": lower, "upper_slope": upper,
+		"above_lo": lo, "above_hi": hi, "last": last.Excess.Mean, "last_w0": last.W0.Mean,
+		"n": sw.To, "n_from": sw.From, "points": float64(len(rep.Points)), "trials": float64(rs.Spec.Trials),
+	}, true)
 }
 
 func TestPresetHinge(t *testing.T) {
@@ -335,22 +332,22 @@ func TestPresetHinge(t *testing.T) {
 	c := compare(t, p.Spec, []string{"localized", "nonprivate-schedule"})
 	loc, _ := reportOf(t, c, "localized")
 	sgd, _ := reportOf(t, c, "nonprivate-schedule")
-	up, lo := boundOf(loc.Bounds, theory.Upper, ""), boundOf(loc.Bounds, theory.Lower, "")
 	start := loc.Trace[0].Excess
-	t.Logf("localized: %g → %g ± %g in %d evaluations (budget bound %v); sgd %g ± %g; bounds %g, %g; %v",
-		start, loc.Excess.Mean, loc.Excess.SE, loc.Trials[0].GradEvals, loc.Trials[0].BudgetBound, sgd.Excess.Mean, sgd.Excess.SE, up.Value, lo.Value, c.Reports[0].Elapsed)
-	if !near(start, 0.80) || !near(loc.Excess.Mean, 0.15) || !near(sgd.Excess.Mean, 0.14) || !near(float64(loc.Trials[0].GradEvals), 5.7e6) ||
-		!near(up.Value, 1.9) || !near(lo.Value, 1.1) {
-		t.Error("the numbers quoted in the hinge preset changed")
-	}
-	if loc.Trials[0].BudgetBound || solvers.DefaultWorkBudget != 2e7 {
-		t.Errorf("the work budget (%d) binds, or is not the 2·10⁷ the text quotes", solvers.DefaultWorkBudget)
+	t.Logf("localized: %g → %g ± %g in %d evaluations (budget bound %v); sgd %g ± %g; %v",
+		start, loc.Excess.Mean, loc.Excess.SE, loc.Trials[0].GradEvals, loc.Trials[0].BudgetBound, sgd.Excess.Mean, sgd.Excess.SE, c.Reports[0].Elapsed)
+	if loc.Trials[0].BudgetBound {
+		t.Errorf("the work budget (%d) binds: the text says the full schedule fits it", solvers.DefaultWorkBudget)
 	}
 	// "falls": by far more than 3 standard errors of the final mean (the
 	// start is the same w₀ = 0 in every trial, so it has no spread).
 	if start-loc.Excess.Mean < 3*loc.Excess.SE {
 		t.Error("the localized run does not clearly decrease the excess risk")
 	}
+	checkFacts(t, p, presets.Facts{
+		"nu": loc.Spec.Tail, "n": float64(loc.Spec.N), "k": loc.Spec.K, "phases": float64(len(loc.Params.Phases)),
+		"evals": float64(loc.Trials[0].GradEvals), "budget": float64(solvers.DefaultWorkBudget),
+		"w0": start, "loc": loc.Excess.Mean, "loc_se": loc.Excess.SE, "sgd": sgd.Excess.Mean, "sgd_se": sgd.Excess.SE,
+	}, true)
 }
 
 func mustResolve(t *testing.T, s spec.Spec) spec.Resolved {
@@ -378,34 +375,40 @@ func TestPresetClipping(t *testing.T) {
 	pts := rep.Points
 	at := func(i int) *engine.Report { return pts[i].Reports[0] }
 	best := 0
+	bias := 0.0
 	for i := range pts {
 		if at(i).Excess.Mean < at(best).Excess.Mean {
 			best = i
 		}
-		t.Logf("C = %.4g: %.4g ± %.2g, noise off %.4g, clipped %.4g", pts[i].Value, at(i).Excess.Mean, at(i).Excess.SE, at(i).NoiseOff.Mean, at(i).Clipped)
+		bias = math.Max(bias, at(i).ClipBias.Excess)
+		t.Logf("C = %.4g: %.4g ± %.2g, noise off %.4g, clip bias %g, clipped %.4g", pts[i].Value, at(i).Excess.Mean, at(i).Excess.SE, at(i).NoiseOff.Mean, at(i).ClipBias.Excess, at(i).Clipped)
 	}
 	top, bot, b := at(len(pts)-1), at(0), at(best)
 	w0 := top.W0.Mean
-	if !near(rep.PrescribedClip, 788) || !near(top.Excess.Mean, 0.31) || top.Clipped != 0 || !near(w0, 0.19) ||
-		!near(pts[best].Value, 2.5) || !near(b.Excess.Mean, 0.0024) || !near(b.Clipped, 0.46) ||
-		!near(pts[0].Value, 0.079) || !near(bot.Excess.Mean, 0.13) || !near(bot.Clipped, 0.98) {
-		t.Error("the numbers quoted in the clipping preset changed")
-	}
 	above := func(a, b engine.Estimate) bool { return a.Mean-b.Mean > 3*math.Hypot(a.SE, b.SE) }
 	if best == 0 || best == len(pts)-1 || !above(top.Excess, b.Excess) || !above(bot.Excess, b.Excess) {
 		t.Error("no clear U-shape")
 	}
+	if top.Clipped != 0 {
+		t.Errorf("%g clipped at the prescribed C: the text says nothing", top.Clipped)
+	}
 	if !(top.Excess.Mean+2*top.Excess.SE > w0) {
 		t.Error("the prescribed run is clearly better than doing nothing: the text says it is not")
 	}
+	noiseOff := 0.0
 	for i := best; i < len(pts); i++ {
-		if v := at(i).NoiseOff.Mean; v > 0.003 {
-			t.Errorf("C = %g: noise-off error %g above 0.003", pts[i].Value, v)
-		}
+		noiseOff = math.Max(noiseOff, at(i).NoiseOff.Mean)
 	}
-	if c := top.Certified; c.Cert == nil || !c.Vacuous(w0) || !near(c.Cert.Value, 271) {
-		t.Errorf("the prescribed run's certificate is not the vacuous 271 the text quotes: %+v", c)
+	if c := top.Certified; c.Cert == nil || !c.Vacuous(w0) {
+		t.Errorf("the prescribed run's certificate is not vacuous as the text says: %+v", c)
 	}
+	checkFacts(t, p, presets.Facts{
+		"nu": top.Spec.Tail, "n": float64(top.Spec.N), "points": float64(len(pts)), "trials": float64(top.Spec.Trials),
+		"top_c": rep.PrescribedClip, "top": top.Excess.Mean, "top_clipped": top.Clipped, "w0": w0,
+		"best_c": pts[best].Value, "best": b.Excess.Mean, "best_clipped": b.Clipped,
+		"low_c": pts[0].Value, "low": bot.Excess.Mean, "low_clipped": bot.Clipped,
+		"noiseoff_max": noiseOff, "bias_max": bias, "cert": top.Certified.Value(),
+	}, true)
 }
 
 // TestFirstPresetIsNotExample1: Example 1 starts at its
@@ -422,4 +425,51 @@ func TestFirstPresetIsNotExample1(t *testing.T) {
 	if !found {
 		t.Error("Example 1 is not among the first three presets")
 	}
+}
+
+// TestPresetInForce: the preset that shows a rate in force: its ε sweep
+// (v's grid) has the certificate below w₀ at every point — the slope
+// table's verdict says in force — and the measured slope's interval is
+// negative; the facts its texts quote.
+func TestPresetInForce(t *testing.T) {
+	p := presetByTitle(t, "A rate in force")
+	rs := mustResolve(t, p.Spec)
+	sw, why := sweepEpsAxis.grid(rs)
+	if why != "" {
+		t.Fatal(why)
+	}
+	rep, err := engine.Sweep(context.Background(), rs, sw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certMin, certMax := math.Inf(1), math.Inf(-1)
+	for _, pt := range rep.Points {
+		r := pt.Reports[0]
+		if v := pointVerdict(pt); v != "" {
+			t.Errorf("at ε = %g the theory is not in force: %s", pt.Value, v)
+		}
+		c := r.Certified.Value()
+		certMin, certMax = math.Min(certMin, c), math.Max(certMax, c)
+		t.Logf("ε = %g: %g ± %g, certificate %g, w₀ %g", pt.Value, r.Excess.Mean, r.Excess.SE, c, r.W0.Mean)
+	}
+	sl := rep.Slopes[0]
+	var lower, upper float64
+	for _, b := range rep.Bounds {
+		switch b.Kind {
+		case theory.Lower:
+			lower = b.Slope
+		case theory.Upper:
+			upper = b.Slope
+		}
+	}
+	if !(sl.Hi < 0) {
+		t.Errorf("the measured slope %g [%g, %g] is not clearly negative", sl.Slope, sl.Lo, sl.Hi)
+	}
+	r0 := rep.Points[0].Reports[0]
+	checkFacts(t, p, presets.Facts{
+		"d": float64(r0.Theory.D), "n": float64(r0.Spec.N), "nu": r0.Spec.Tail, "w0": r0.W0.Mean,
+		"eps_from": sw.From, "eps_to": sw.To, "points": float64(len(rep.Points)), "trials": float64(r0.Spec.Trials),
+		"cert_min": certMin, "cert_max": certMax, "slope": sl.Slope, "slope_lo": sl.Lo, "slope_hi": sl.Hi,
+		"upper_slope": upper, "lower_slope": lower,
+	}, true)
 }

@@ -123,11 +123,12 @@ func fitSeries(c common.Common, rep *engine.SweepReport, si int) (chart.Series, 
 }
 
 // pointVerdict is why the theory is not yet in force at one sweep point
-// ("" when it is): the paper's solver's certificate at or above F(w₀) − F*
-// (vacuous: doing nothing does as well as it promises) or missing, the
-// upper bound's rate at or above F(w₀) − F* (the trivial bound is the
-// smaller one: the rate's regime has not begun), localized-sc's stages
-// all at radius D (its localization has not started).
+// ("" when it is): the paper's solver's certificate — its explicit
+// constants at the point's own parameters — at or above F(w₀) − F*
+// (vacuous: doing nothing does as well as it promises) or missing, or
+// localized-sc's stages all at radius D (its localization has not
+// started). The rates, whose constants are set to 1, are never compared
+// with w₀: a level they do not have cannot decide it.
 func pointVerdict(p engine.SweepPoint) string {
 	if len(p.Reports) == 0 {
 		return ""
@@ -138,16 +139,11 @@ func pointVerdict(p engine.SweepPoint) string {
 	}
 	w0 := r.W0.Mean
 	var why []string
-	if c := r.Certified; c.Cert != nil {
-		if v := c.Value(); math.IsNaN(v) || c.Vacuous(w0) {
-			why = append(why, "certificate ≥ w₀")
-		}
-	}
-	for _, b := range r.Bounds {
-		if b.Kind == theory.Upper && b.Value >= w0 && w0 > 0 {
-			why = append(why, "upper rate ≥ w₀")
-			break
-		}
+	switch c := r.Certified; {
+	case c.Cert == nil:
+		why = append(why, "no certificate")
+	case math.IsNaN(c.Value()) || c.Vacuous(w0):
+		why = append(why, "certificate ≥ w₀")
 	}
 	if stagesAtD(r) {
 		why = append(why, "every stage at radius D")

@@ -6,17 +6,16 @@ import (
 	"testing"
 
 	"dpso/internal/engine"
+	"dpso/tui/presets"
 )
 
-// TestPresetConstantsCost pins the numbers the preset "What the constants
-// cost" quotes, measured by the search its loading runs (tuneSpecOf: what
-// dpso tune runs for its flags): the prescribed parameters, nothing
-// clipped, the prescribed run no better than doing nothing (its mean above
-// w₀), the tuned run below it by more than 3 standard errors of the
-// difference of independent means and 51 times lower, the oracle's pick,
-// the accounting (the whole search at the exact ε' of ρ = ½, one
-// candidate's ε' and the overhead), and at n = 10³ (← on n three times)
-// a tuned run that is not clearly below the prescribed one.
+// TestPresetConstantsCost: the search the preset "What the constants
+// cost" runs on loading (tuneSpecOf: what dpso tune runs for its flags):
+// nothing clipped at the prescription, the prescribed run no better than
+// doing nothing (its mean above w₀), the tuned run below w₀ by more than
+// 3 standard errors, the accounting (the whole search within the exact ε'
+// of ρ = ε²/2), and at n = 10³ (← on n three times) a tuned run that is
+// not clearly below the prescribed one; the facts its texts quote.
 func TestPresetConstantsCost(t *testing.T) {
 	p := presetByTitle(t, "What the constants cost")
 	if p.Screen != TuneKind {
@@ -39,30 +38,31 @@ func TestPresetConstantsCost(t *testing.T) {
 	t.Logf("prescribed %g ± %g (C %g, step %g, T %d, clipped %g), tuned %g ± %g, oracle %g ± %g, w₀ %g; ε' %g (candidate %g, ρ_Q %g, overhead %g)",
 		pres.Excess.Mean, pres.Excess.SE, pres.Params.Clip, pres.Params.Step, pres.Params.Iters, pres.Clipped,
 		tuned.Excess.Mean, tuned.Excess.SE, orc.Excess.Mean, orc.Excess.SE, rep.W0.Mean, pv.Eps, pv.CandidateEps, pv.CandidateRho, pv.Overhead)
-	if !near(pres.Params.Clip, 788) || !near(pres.Params.Step, 0.667) || pres.Params.Iters != 20 || pres.Clipped != 0 ||
-		!near(pres.Excess.Mean, 0.31) || !near(pres.Excess.SE, 0.08) || !near(rep.W0.Mean, 0.19) ||
-		!near(tuned.Excess.Mean, 0.0062) || !near(tuned.Excess.SE, 0.0005) || !near(orc.Excess.Mean, 0.0018) || !near(orc.Excess.SE, 0.00055) {
-		t.Error("the runs' numbers quoted in the preset changed")
-	}
-	if rep.NTrain != 9000 || rep.NValid != 1000 || !near(pv.CandidateRho, 0.123) || !near(pv.CandidateEps, 1.97) || !near(pv.Overhead, 2.41) ||
-		!near(pv.Eps, 4.38) || !(pv.Eps <= pv.Target.EpsDelta) || math.Abs(pv.Target.EpsDelta-4.37718) > 1e-5 {
-		t.Error("the accounting quoted in the preset changed")
+	if pres.Clipped != 0 || !(pv.Eps <= pv.Target.EpsDelta) {
+		t.Error("the prescription clips, or the search spends more than its budget")
 	}
 	if !(pres.Excess.Mean > rep.W0.Mean) {
 		t.Error("the prescribed run is better than doing nothing: the text says it is not")
 	}
-	if f := pres.Excess.Mean / tuned.Excess.Mean; f < 50.5 || f >= 51.5 || pres.Excess.Mean-tuned.Excess.Mean < 3*math.Hypot(pres.Excess.SE, tuned.Excess.SE) {
-		t.Errorf("tuned is not clearly (3 s.e.) 51× below prescribed: %g×", f)
+	if rep.W0.Mean-tuned.Excess.Mean < 3*tuned.Excess.SE {
+		t.Error("the tuned run is not clearly below w₀")
 	}
-
 	small := tune(1000)
-	ts = small.Solvers[0]
-	t.Logf("n = 10³: prescribed %g ± %g, tuned %g ± %g, oracle %g", ts.Prescribed.Excess.Mean, ts.Prescribed.Excess.SE, ts.Tuned.Excess.Mean, ts.Tuned.Excess.SE, ts.Oracle.Excess.Mean)
-	if small.NValid != 100 || !near(ts.Prescribed.Excess.Mean, 0.34) || !near(ts.Prescribed.Excess.SE, 0.064) ||
-		!near(ts.Tuned.Excess.Mean, 0.14) || !near(ts.Tuned.Excess.SE, 0.016) || !near(ts.Oracle.Excess.Mean, 0.016) {
-		t.Error("the numbers quoted for n = 10³ changed")
-	}
-	if ts.Prescribed.Excess.Mean-ts.Tuned.Excess.Mean > 3*math.Hypot(ts.Prescribed.Excess.SE, ts.Tuned.Excess.SE) {
+	sts := small.Solvers[0]
+	t.Logf("n = 10³: prescribed %g ± %g, tuned %g ± %g, oracle %g", sts.Prescribed.Excess.Mean, sts.Prescribed.Excess.SE, sts.Tuned.Excess.Mean, sts.Tuned.Excess.SE, sts.Oracle.Excess.Mean)
+	if sts.Prescribed.Excess.Mean-sts.Tuned.Excess.Mean > 3*math.Hypot(sts.Prescribed.Excess.SE, sts.Tuned.Excess.SE) {
 		t.Error("at n = 10³ tuning is clearly better: the text says the search can barely tell candidates apart")
 	}
+	checkFacts(t, p, presets.Facts{
+		"nu": pres.Spec.Tail, "n": float64(pres.Spec.N), "epsilon": pres.Spec.Eps, "trials": float64(pres.Spec.Trials),
+		"clip": pres.Params.Clip, "step": pres.Params.Step, "iters": float64(pres.Params.Iters),
+		"prescribed": pres.Excess.Mean, "prescribed_se": pres.Excess.SE, "w0": rep.W0.Mean,
+		"k_mean": pv.Repetitions.Mean, "ntrain": float64(rep.NTrain), "nvalid": float64(rep.NValid), "rho_q": pv.CandidateRho,
+		"eps": pv.Eps, "delta": pv.Target.Delta, "eps1": pv.CandidateEps, "overhead": pv.Overhead,
+		"tuned": tuned.Excess.Mean, "tuned_se": tuned.Excess.SE, "w0_ratio": rep.W0.Mean / tuned.Excess.Mean,
+		"oracle": orc.Excess.Mean, "oracle_se": orc.Excess.SE,
+		"n_small": 1000, "nvalid_small": float64(small.NValid), "tuned_small": sts.Tuned.Excess.Mean, "tuned_small_se": sts.Tuned.Excess.SE,
+		"prescribed_small": sts.Prescribed.Excess.Mean, "prescribed_small_se": sts.Prescribed.Excess.SE, "w0_small": small.W0.Mean,
+		"oracle_small": sts.Oracle.Excess.Mean,
+	}, true)
 }

@@ -413,9 +413,15 @@ func assumptionNote(a theory.Assumption) string {
 }
 
 // why is the focused field's one-line reason, with the tail parameter's
-// meaning for the current scenario.
+// meaning for the current scenario, and the privacy term's exponent of the
+// current class: (2k−2)/k where the rate is squared (the strongly convex
+// and proximal-PL classes), (k−1)/k otherwise, as the theorem panel
+// writes it.
 func (f *Model) why(id Field) string {
 	w := id.Why()
+	if c := f.res.Class; c.StronglyConvex() || c == theory.PPL {
+		w = strings.ReplaceAll(w, "(k−1)/k", "(2k−2)/k")
+	}
 	if id == Tail {
 		if info, ok := scenarios.Lookup(f.res.Scenario); ok && info.Tail != nil {
 			w += " " + info.Tail.Symbol + ": " + info.Tail.Meaning + "."

@@ -1,7 +1,6 @@
 package header
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -19,9 +18,11 @@ import (
 // Model is the top of the screen: the title line (dpso, the problem or
 // the loaded preset with what the user changed since, the keys that open
 // the presets and the help) and, while a preset is loaded, its caption
-// under it: its story on screen, its next step first (Preset.caption),
-// one line, two from 30 rows. It reads the form's Spec as the form holds
-// it (form).
+// under it: its story on screen, its next step first (Preset.Caption),
+// its numbers said to be the preset's run's at seed 0; one line, two from
+// 30 rows, and never cut: what does not fit ends in a marker, and w
+// unfolds it (a third of the screen, paged) and folds it again. It reads
+// the form's Spec as the form holds it (form).
 type Model struct {
 	common.Common
 	form interface{ Resolved() spec.Resolved }
@@ -35,18 +36,20 @@ type Model struct {
 	// presc is the latest prescription (user data's rows and columns).
 	presc runs.PrescriptionMsg
 	w, h  int
+	// page is the caption's page while unfolded (w), −1 folded.
+	page int
 }
 
 // New returns the header over the form's Spec, without a preset.
 func New(c common.Common, form interface{ Resolved() spec.Resolved }) *Model {
-	return &Model{Common: c, form: form, at: -1}
+	return &Model{Common: c, form: form, at: -1, page: -1}
 }
 
 // SetPreset records preset i (−1: none) as the loaded one: its title, and
 // its Spec resolved (under the session's limit), from which the label
 // names what the user changes. Its caption's rows change with it (Rows).
 func (h *Model) SetPreset(i int) {
-	h.at, h.title, h.spec = i, "", spec.Spec{}
+	h.at, h.title, h.spec, h.page = i, "", spec.Spec{}, -1
 	if i < 0 {
 		return
 	}
@@ -74,16 +77,105 @@ func (h *Model) Preset() int { return h.at }
 // Title is the loaded preset's title ("": none).
 func (h *Model) Title() string { return h.title }
 
-// Rows is the caption's height at a terminal of termH rows: none without
-// a preset, one line, two from 30 rows on.
-func (h *Model) Rows(termH int) int {
+// Rows is the caption's height at a terminal of termW × termH: none
+// without a preset; folded one line, two from 30 rows on; unfolded (w)
+// all its lines, at most a third of the rows (and never fewer than
+// folded).
+func (h *Model) Rows(termW, termH int) int {
+	folded := 1
 	switch {
 	case h.at < 0:
 		return 0
 	case termH >= 30:
+		folded = 2
+	}
+	if h.page < 0 {
+		return folded
+	}
+	return max(folded, min(len(h.captionLines(termW)), termH/3))
+}
+
+// captionText is the caption as one text: the next step, then where its
+// numbers come from and the caption itself.
+func (h *Model) captionText() (lead, text string) {
+	p := presets.All[h.at]
+	lead = "▸ "
+	if n := p.Next(); n != "" {
+		lead += "next: " + n + " · "
+	}
+	return lead, lead + "at seed 0: " + p.Caption()
+}
+
+// captionLines is the caption wrapped to w cells.
+func (h *Model) captionLines(w int) []string {
+	if h.at < 0 {
+		return nil
+	}
+	_, text := h.captionText()
+	return style.Wrap(text, w)
+}
+
+// ToggleCaption unfolds the caption (w): its next page, or folded again
+// after its last one (or when it fits folded). The root lays out again:
+// the caption's rows change.
+func (h *Model) ToggleCaption(termH int) {
+	if h.at < 0 {
+		return
+	}
+	if h.page < 0 {
+		if len(h.captionLines(h.w)) > h.foldedRows(termH) {
+			h.page = 0
+		}
+		return
+	}
+	if h.page+1 < len(h.pageStarts(h.Rows(h.w, termH))) {
+		h.page++
+		return
+	}
+	h.page = -1
+}
+
+// foldedRows is the caption's folded height (Rows without w).
+func (h *Model) foldedRows(termH int) int {
+	if termH >= 30 {
 		return 2
 	}
 	return 1
+}
+
+// The markers that end a caption's last row: more to read (w), or the
+// end of an unfolded caption (w folds it).
+const (
+	moreHint = "  ▾ w: more"
+	foldHint = "  ▴ w: fold"
+)
+
+// pageStarts are the first lines of the caption's pages on n rows: a page
+// shows n lines; when more follow, its last line gives way to the more
+// marker and starts the next page again, whole (one row: the next line).
+// The last page needs room for the fold marker (a free row, or room on
+// its last line), else its last line starts one more page.
+func (h *Model) pageStarts(n int) []int {
+	lines := h.captionLines(h.w)
+	starts := []int{0}
+	for start := 0; ; {
+		end := start + n
+		switch {
+		case end < len(lines):
+			start = end - 1
+			if n == 1 {
+				start = end
+			}
+		case end > len(lines) || lipgloss.Width(lines[len(lines)-1])+lipgloss.Width(foldHint) <= h.w:
+			return starts
+		default:
+			start = end - 1
+		}
+		if start <= starts[len(starts)-1] {
+			return starts
+		}
+		starts = append(starts, start)
+	}
 }
 
 // SetSize sets the header's width and height (the title line and the
@@ -158,29 +250,45 @@ func changedNames(a, b spec.Spec) []string {
 
 // caption is the loaded preset's story on screen, under the title line:
 // its next step first ("next: press → on k three times, then r"), then
-// what it shows and what it does not (Preset.caption), wrapped to n lines
-// of w cells, the last cut at a word; the full text is in the presets
-// list (p) and the help (?).
+// what it shows and what it does not (Preset.Caption), its numbers said
+// to be the preset's run's at seed 0, wrapped to n lines of w cells. What
+// does not fit is never cut away: the last line gives way to a marker
+// that says w shows the rest (a page at a time when unfolded, each
+// starting with the line the marker took), and the full text is also in
+// the presets list (p).
 func (h *Model) caption(w, n int) []string {
 	if n <= 0 || h.at < 0 {
 		return nil
 	}
 	st := h.Styles
-	p := presets.All[h.at]
-	lead := "▸ "
-	if p.Next != "" {
-		lead += "next: " + p.Next + " · "
+	lead, _ := h.captionText()
+	lines := h.captionLines(w)
+	starts := h.pageStarts(n)
+	page := max(h.page, 0)
+	if page >= len(starts) {
+		page = len(starts) - 1
 	}
-	words := style.Wrap(lead+p.Caption, w)
-	if len(words) > n {
-		words = slices.Clone(words[:n])
-		words[n-1] = style.Shorten(words[n-1]+" …", w)
+	start := starts[page]
+	more := page+1 < len(starts)
+	var shown []string
+	for i := start; i < len(lines) && len(shown) < n; i++ {
+		shown = append(shown, lines[i])
+	}
+	last := len(shown) - 1
+	switch {
+	case more:
+		shown[last] = style.Shorten(shown[last], w-lipgloss.Width(moreHint)) + st.Emph.Render(moreHint)
+	case h.page < 0:
+	case len(shown) < n:
+		shown = append(shown, style.Pad("", w-lipgloss.Width(foldHint))+st.Emph.Render(foldHint))
+	default:
+		shown[last] += st.Emph.Render(foldHint)
 	}
 	out := make([]string, n)
 	for i := range out {
-		if i < len(words) {
-			l := words[i]
-			if i == 0 && strings.HasPrefix(l, lead) {
+		if i < len(shown) {
+			l := shown[i]
+			if i == 0 && start == 0 && strings.HasPrefix(l, lead) {
 				l = st.Emph.Render(lead) + st.Muted.Render(strings.TrimPrefix(l, lead))
 			} else {
 				l = st.Muted.Render(l)

@@ -3,6 +3,7 @@ package presetlist
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,11 +21,13 @@ import (
 
 // Model is the presets screen: the list (a bubbles list: its filter,
 // its cursor, its rows), and the selected preset's "what to look at" text
-// and parameters. Its outcomes: common.PresetMsg (enter or r loads the
-// preset and starts its action; a digit loads the preset of that number)
-// and common.CloseMsg (esc or p). / filters the list by a part of the
-// titles (typed; enter loads the match under the cursor, esc clears the
-// filter, a second esc closes).
+// and parameters, never cut: what does not fit scrolls (pgdn/pgup, j/k)
+// under a marker that says how much is left. Its outcomes:
+// common.PresetMsg (enter or r loads the preset and starts its action; a
+// digit loads the preset of that number, 0 the tenth) and common.CloseMsg
+// (esc or p). / filters the list by a part of the titles (typed; enter
+// loads the match under the cursor, esc clears the filter, a second esc
+// closes).
 type Model struct {
 	common.Common
 	items []presets.Preset
@@ -38,6 +41,9 @@ type Model struct {
 	// filtering: the filter is being typed, so every key is its text.
 	filtering bool
 	filter    string
+	// off is the first line of the selected preset's text shown (its
+	// scroll), room how many lines the last View had for it.
+	off, room int
 }
 
 // item is a preset of the list: its index in the presets and the preset.
@@ -119,6 +125,7 @@ func (p *Model) setFilter(f string) {
 		p.list.SetFilterText(f)
 	}
 	p.list.SetHeight(max(len(p.list.VisibleItems()), 1))
+	p.off = 0
 	for i, li := range p.list.VisibleItems() {
 		if li.(item).i == cur {
 			p.list.Select(i)
@@ -194,10 +201,23 @@ func (p *Model) Key(k tea.KeyPressMsg) tea.Msg {
 		p.Move(-1)
 	case key.Matches(k, p.KeyMap.Down, p.KeyMap.Next):
 		p.Move(1)
+	case key.Matches(k, p.KeyMap.PageDown):
+		p.off += max(p.room-1, 1)
+	case key.Matches(k, p.KeyMap.PageUp):
+		p.off = max(p.off-max(p.room-1, 1), 0)
+	case key.Matches(k, p.KeyMap.LineDown):
+		p.off++
+	case key.Matches(k, p.KeyMap.LineUp):
+		p.off = max(p.off-1, 0)
 	case key.Matches(k, p.KeyMap.PickPreset):
-		if n, err := strconv.Atoi(k.String()); err == nil && n >= 1 && n <= len(p.items) {
+		n, err := strconv.Atoi(k.String())
+		if n == 0 {
+			n = 10
+		}
+		if err == nil && n >= 1 && n <= len(p.items) {
 			p.setFilter("")
 			p.list.Select(n - 1)
+			p.off = 0
 			return common.PresetMsg{Index: n - 1}
 		}
 	case key.Matches(k, p.KeyMap.Filter):
@@ -225,6 +245,7 @@ func (p *Model) Move(d int) {
 	for ; d > 0; d-- {
 		p.list.CursorDown()
 	}
+	p.off = 0
 }
 
 // Selected is the preset under the cursor.
@@ -237,7 +258,7 @@ func (p *Model) Selected() (int, presets.Preset) {
 func (p *Model) View() string {
 	st := p.Styles
 	w, h := p.w, p.h
-	lines := []string{style.Rule(*st, "Presets", "↑↓ choose · 1-9 or enter load and run · / filter · esc back", w, true)}
+	lines := []string{style.Rule(*st, "Presets", "↑↓ choose · 1-9, 0 or enter: load and run · pgdn: its text · / filter · esc back", w, true)}
 	listW := 0
 	for _, it := range p.items {
 		listW = max(listW, lipgloss.Width(it.Title)+6)
@@ -266,22 +287,48 @@ func (p *Model) View() string {
 	}
 	_, sel := p.Selected()
 	var right []string
-	right = append(right, st.Emph.Render(style.FitWords(sel.Title, textW)))
+	right = append(right, style.WrapLines(st.Emph, sel.Title, textW)...)
 	right = append(right, "")
-	right = append(right, style.Wrap(sel.Text, textW)...)
-	right = append(right, "")
-	right = append(right, st.Muted.Render(style.FitWords(summary(sel), textW)))
+	right = append(right, style.Wrap(sel.Text(), textW)...)
+	right = append(right, "", presets.Seed0+".")
+	right = append(right, style.WrapLines(st.Muted, summary(sel), textW)...)
 	if sel.Action != "" {
-		right = append(right, st.Muted.Render(style.FitWords("enter loads it and starts: "+sel.Action, textW)))
+		right = append(right, style.WrapLines(st.Muted, "enter loads it and starts: "+sel.Action, textW)...)
 	}
+	room := h - 1
+	if stacked {
+		room = h - 1 - lipgloss.Height(strings.Join(left, "\n")) - 1
+	}
+	right = p.scrolled(right, room, textW)
 	var body string
 	if stacked {
-		body = strings.Join(append(append(left, ""), right[2:]...), "\n")
+		body = strings.Join(append(append(left, ""), right...), "\n")
 	} else {
 		body = style.Cols(style.Block(strings.Join(left, "\n"), listW, h-1), "  ", style.Block(strings.Join(right, "\n"), textW, h-1))
 	}
 	lines = append(lines, body)
 	return style.Block(strings.Join(lines, "\n"), w, h)
+}
+
+// scrolled is the text's lines from the scroll offset that fit room
+// rows, the last row a marker of what is above and below (pgup, pgdn)
+// when not all fit.
+func (p *Model) scrolled(lines []string, room, w int) []string {
+	p.room = room
+	if room <= 0 || len(lines) <= room {
+		p.off = 0
+		return lines
+	}
+	p.off = min(p.off, len(lines)-(room-1))
+	shown := slices.Clone(lines[p.off : p.off+room-1])
+	var marks []string
+	if p.off > 0 {
+		marks = append(marks, "↑ pgup")
+	}
+	if rest := len(lines) - (p.off + room - 1); rest > 0 {
+		marks = append(marks, fmt.Sprintf("↓ %d more lines: pgdn, j", rest))
+	}
+	return append(shown, p.Styles.Emph.Render(style.FitWords(strings.Join(marks, " · "), w)))
 }
 
 // summary is preset p's parameters in one line.

@@ -1,0 +1,146 @@
+package presets
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"dpso/theory"
+)
+
+// Facts are the numbers a preset's texts quote, by name: each computed
+// from the preset's pinned runs (its own Spec and the runs its text
+// describes, at seed 0) by the tests that check its story
+// (tui/screens' TestPreset…), which write them to facts.json
+// (DPSO_UPDATE_GOLDEN=1) and fail when a run no longer gives the number
+// the text quotes. No number of a story is typed: the texts are
+// templates over these.
+type Facts map[string]float64
+
+// factsJSON is every preset's pinned facts, by title.
+//
+//go:embed facts.json
+var factsJSON []byte
+
+// pinned is factsJSON read.
+var pinned = func() map[string]Facts {
+	var m map[string]Facts
+	if err := json.Unmarshal(factsJSON, &m); err != nil {
+		panic("presets: facts.json: " + err.Error())
+	}
+	return m
+}()
+
+// PinnedFacts are the facts of the preset titled title (nil: none).
+func PinnedFacts(title string) Facts { return pinned[title] }
+
+// SetPinnedFacts replaces the pinned facts of the preset titled title in
+// memory (tests: a story filled from freshly computed facts); it returns
+// the facts.json that holds them, for a test to write.
+func SetPinnedFacts(title string, f Facts) ([]byte, error) {
+	pinned[title] = f
+	b, err := json.MarshalIndent(pinned, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// placeholder is a template's {name} or {name<form>}: form ± writes
+// name ± name_se, % a fraction as a percentage, # a count in full, × a
+// ratio with two digits and "×"; none the value (theory.Human).
+var placeholder = regexp.MustCompile(`\{([a-z][a-z0-9_]*)([±%#×]?)\}`)
+
+// percentFormat and ratioFormat write percentages and ratios: two
+// significant digits.
+var (
+	percentFormat = theory.NumberFormat{Digits: 2, Pretty: true, PosInf: "∞", NegInf: "−∞", NaN: "—"}
+	seFormat      = percentFormat
+)
+
+// Fill writes template t with facts f: every placeholder replaced by its
+// fact, formatted by its form (see placeholder). An error names a
+// placeholder without a fact.
+func Fill(t string, f Facts) (string, error) {
+	var missing []string
+	out := placeholder.ReplaceAllStringFunc(t, func(m string) string {
+		sub := placeholder.FindStringSubmatch(m)
+		name, form := sub[1], sub[2]
+		v, ok := f[name]
+		if !ok {
+			missing = append(missing, name)
+			return m
+		}
+		switch form {
+		case "±":
+			se, ok := f[name+"_se"]
+			if !ok {
+				missing = append(missing, name+"_se")
+				return m
+			}
+			return theory.Human.Format(v) + " ± " + seFormat.Format(se)
+		case "%":
+			if v == 0 {
+				return "0%"
+			}
+			return percentFormat.Format(100*v) + "%"
+		case "#":
+			if math.IsInf(v, 1) {
+				return "∞"
+			}
+			return strconv.FormatFloat(math.Round(v), 'f', -1, 64)
+		case "×":
+			return percentFormat.Format(v) + "×"
+		}
+		return theory.Human.Format(v)
+	})
+	if len(missing) > 0 {
+		return out, fmt.Errorf("no fact %s", strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// Placeholders are the fact names template t reads (name_se too for ±).
+func Placeholders(t string) []string {
+	var out []string
+	for _, sub := range placeholder.FindAllStringSubmatch(t, -1) {
+		out = append(out, sub[1])
+		if sub[2] == "±" {
+			out = append(out, sub[1]+"_se")
+		}
+	}
+	return out
+}
+
+// fill is Fill over the preset's pinned facts; a template it cannot fill
+// (a fact missing: the tests keep that from happening) is returned with
+// its placeholders.
+func (p Preset) fill(t string) string {
+	s, _ := Fill(t, pinned[p.Title])
+	return s
+}
+
+// Caption is the preset's gist on screen, filled with its pinned facts
+// (its run at seed 0: Seed0Note says so where the noise differs).
+func (p Preset) Caption() string { return p.fill(p.caption) }
+
+// Text is the preset's story (the presets list, the help), filled with
+// its pinned facts.
+func (p Preset) Text() string { return p.fill(p.text) }
+
+// Next is the step the preset asks for, filled with its pinned facts.
+func (p Preset) Next() string { return p.fill(p.next) }
+
+// Templates are the preset's texts before they are filled: the caption,
+// the story and the next step.
+func (p Preset) Templates() (caption, text, next string) { return p.caption, p.text, p.next }
+
+// Seed0 says where a preset's numbers come from: its run at seed 0 with
+// seeded noise, the same bits on every machine; a session whose noise is
+// secure (dpso serve), or whose parameters changed since loading, reads
+// its own run's numbers on the chart and the preset's beside them.
+const Seed0 = "numbers of the preset's run at seed 0"

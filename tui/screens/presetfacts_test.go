@@ -1,0 +1,117 @@
+package screens
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	gold "dpso/internal/testutil/golden"
+	"dpso/tui/presets"
+)
+
+// checkFacts checks that the facts got, computed from preset p's pinned
+// runs, fill every placeholder of p's texts as its pinned facts do (the
+// same text at the precision quoted), and that p's texts read no fact
+// beyond them and its pinned facts hold none they do not read. When some
+// of the runs were left out (testing.Short), only the placeholders whose
+// facts got has are compared. With DPSO_UPDATE_GOLDEN=1 (and every run
+// made) the facts replace the pinned ones in tui/presets/facts.json.
+func checkFacts(t *testing.T, p presets.Preset, got presets.Facts, complete bool) {
+	t.Helper()
+	caption, text, next := p.Templates()
+	used := map[string]bool{}
+	var names []string
+	for _, tmpl := range []string{caption, text, next} {
+		for _, n := range presets.Placeholders(tmpl) {
+			if !used[n] {
+				used[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	if complete {
+		for _, n := range names {
+			if _, ok := got[n]; !ok {
+				t.Errorf("%s: its texts read %s, which its runs do not give", p.Title, n)
+			}
+		}
+		for n := range got {
+			if !used[n] {
+				t.Errorf("%s: fact %s is computed but no text reads it", p.Title, n)
+			}
+		}
+	}
+	if complete && gold.Update() {
+		b, err := presets.SetPinnedFacts(p.Title, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("..", "presets", "facts.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	pinned := presets.PinnedFacts(p.Title)
+	for _, tmpl := range []string{caption, text, next} {
+		for _, ph := range placeholderForms(tmpl) {
+			name := strings.Trim(ph, "{}±%#×")
+			if _, ok := got[name]; !ok {
+				continue
+			}
+			want, err1 := presets.Fill(ph, pinned)
+			have, err2 := presets.Fill(ph, got)
+			if err1 != nil || err2 != nil || want != have {
+				t.Errorf("%s: %s reads %q from its run, the text quotes %q (%v %v): DPSO_UPDATE_GOLDEN=1 go test ./tui/screens -run %s rewrites the facts", p.Title, ph, have, want, err1, err2, t.Name())
+			}
+		}
+	}
+}
+
+// placeholderForms are the placeholders of a template as written
+// ("{acsa±}").
+func placeholderForms(tmpl string) []string {
+	var out []string
+	for {
+		i := strings.Index(tmpl, "{")
+		if i < 0 {
+			return out
+		}
+		j := strings.Index(tmpl[i:], "}")
+		if j < 0 {
+			return out
+		}
+		if ph := tmpl[i : i+j+1]; !slices.Contains(out, ph) {
+			out = append(out, ph)
+		}
+		tmpl = tmpl[i+j+1:]
+	}
+}
+
+// TestPresetTextsFill: every preset's texts fill from its pinned facts —
+// no placeholder without a fact, none left in the text, no pinned fact
+// that no text reads.
+func TestPresetTextsFill(t *testing.T) {
+	for _, p := range presets.All {
+		t.Run(p.Title, func(t *testing.T) {
+			caption, text, next := p.Templates()
+			f := presets.PinnedFacts(p.Title)
+			used := map[string]bool{}
+			for _, tmpl := range []string{caption, text, next} {
+				s, err := presets.Fill(tmpl, f)
+				if err != nil || len(presets.Placeholders(s)) > 0 {
+					t.Errorf("%q: %v", s, err)
+				}
+				for _, n := range presets.Placeholders(tmpl) {
+					used[n] = true
+				}
+			}
+			for n := range f {
+				if !used[n] {
+					t.Errorf("pinned fact %s is read by no text", n)
+				}
+			}
+		})
+	}
+}
