@@ -111,45 +111,45 @@ var All = []Preset{
 			"k = {kc#} is refused: r̃_k = ∞ for k ≥ ν/2 = {kmax}, the assumption would be false.",
 	},
 	{
-		Title:  "k → ∞ recovers the Lipschitz rate",
-		Spec:   spec.Spec{Scenario: scenarios.AffineHard, Class: theory.NonsmoothConvex, K: 2, N: 10000, Trials: 4},
-		Focus:  "k",
-		Action: "none (bounds only)",
-		next:   "press → on k until k = ∞, read the theorem panel (t)",
+		Title:   "k → ∞ recovers the Lipschitz rate",
+		Spec:    spec.Spec{Scenario: scenarios.AffineHard, Class: theory.NonsmoothConvex, K: 2, N: 10000, Trials: 4},
+		Focus:   "k",
+		Action:  "none (bounds only)",
+		next:    "press → on k until k = ∞, read the theorem panel (t)",
 		caption: "At k = ∞ the paper's rate is the Lipschitz rate L_f·D·(1/√n + √(d ln n)/(εn)): the theorem panel (t) shows it. Nothing runs on loading (the bounds are the point); a run at this n is budget-capped and ends at the start line.",
 		text: "The convex lower-bound instance, scaled so that r̃_k = 1 for the k it is built for. Step k with → and read the theorem panel (t), whose rates have their constants set to 1 (shapes, not levels): at k = 2 the paper's upper rate is {upper_k2}, its privacy term (√(d ln n)/(εn))^{1/2} dominating; " +
 			"at k = ∞, where r̃_∞ = L_f, it is L_f·D·(1/√n + √(d ln n)/(εn)) = {upper_inf} — the rate of Lipschitz DP-SCO, L_f·D·(1/√n + √d/(εn)), which the theorem panel lists as prior work's ({prior_inf}), up to the factor √(ln n) in the privacy term. " +
 			"Nothing runs on loading (the bounds are the point). r runs the localized method, but at n = {n} its full schedule is {full} gradient evaluations, {budget_ratio×} the work budget: the run is budget-capped and ends where it started ({excess}, the start line F(w₀) − F* = {w0}) — at this n the theorem's guarantee needs far more work than a demo can spend.",
 	},
 	{
-		Title:  "Non-smooth: hinge loss with localization",
-		Spec:   spec.Spec{Scenario: scenarios.HingeT, Class: theory.NonsmoothConvex, K: 4, Tail: 10, N: 1024, Trials: 4},
-		Focus:  "n",
-		Action: "run (r)",
-		next:   "press r; then → on n (the budget then binds)",
+		Title:   "Non-smooth: hinge loss with localization",
+		Spec:    spec.Spec{Scenario: scenarios.HingeT, Class: theory.NonsmoothConvex, K: 4, Tail: 10, N: 1024, Trials: 4},
+		Focus:   "n",
+		Action:  "run (r)",
+		next:    "press r; then → on n (the budget then binds)",
 		caption: "The localized method's full schedule fits the work budget at n = {n}: the excess risk falls from {w0} at w = 0 to {loc}, close to non-private sgd on the same schedule ({sgd}).",
 		text: "A linear SVM on Student-t features (ν = {nu}). The localized noisy clipped subgradient method runs ⌊log₂ n⌋ = {phases#} phases on halving batches, each a regularized problem solved by noisy clipped subgradient steps inside a shrinking ball, clipping the loss part only and calibrated with r̃_{2k} (so 2k < ν). " +
 			"Its work grows like n^{2+1/k}·ln n: at n = {n} and k = {k} the theorem's full schedule ({evals} gradient evaluations per trial) fits the work budget ({budget}), and the excess risk falls from {w0} at w = 0 to {loc±} — close to the non-private run of the same schedule (nonprivate-schedule: {sgd±}). " +
 			"A larger n makes the budget bind: the theorem panel then says so.",
 	},
 	{
-		Title:  "LASSO under proximal-PL",
-		Spec:   spec.Spec{Scenario: scenarios.LassoT, Class: theory.PPL, N: 1000000, Trials: 8},
-		Focus:  "eps",
-		Action: "run (r)",
-		next:   "press r, then ← or → on ε and r again",
+		Title:   "LASSO under proximal-PL",
+		Spec:    spec.Spec{Scenario: scenarios.LassoT, Class: theory.PPL, N: 1000000, Trials: 8},
+		Focus:   "eps",
+		Action:  "run (r)",
+		next:    "press r, then ← or → on ε and r again",
 		caption: "Noisy clipped proximal SGD falls geometrically to the noise floor, {excess} over {trials#} trials; ε moves the floor like ε^(−(2k−2)/k).",
 		text: "Sparse linear regression with an ℓ1 penalty: not strongly convex, but proximal-PL. Noisy clipped proximal SGD ({iters#} steps on disjoint batches) soft-thresholds after each noisy clipped gradient step: " +
 			"the excess risk falls geometrically from {w0} at w = 0 to the noise floor, {excess±} on average over {trials#} trials. " +
 			"Step ε with ← → to move the floor: the privacy term of the theorem's rate scales like (√d·κ·ln n/(εn))^{(2k−2)/k} (the theorem panel, t, shows its rates with their constants set to 1: shapes, not levels).",
 	},
 	{
-		Title:  "The lower bound's hard instance",
-		Spec:   spec.Spec{Scenario: scenarios.MeanHard, Class: theory.SmoothSC, N: 10000, Trials: 8},
-		Focus:  "n",
-		Screen: "sweep",
-		Action: "sweep of n (s)",
-		next:   "the n sweep runs on loading; then v sweeps ε",
+		Title:   "The lower bound's hard instance",
+		Spec:    spec.Spec{Scenario: scenarios.MeanHard, Class: theory.SmoothSC, N: 10000, Trials: 8},
+		Focus:   "n",
+		Screen:  "sweep",
+		Action:  "sweep of n (s)",
+		next:    "the n sweep runs on loading; then v sweeps ε",
 		caption: "On the lower bound's instance the excess risk falls with slope {slope} in n, the lower bound's rate ({lower_slope}); doing nothing falls as fast here, and the private run ends {above_lo%}–{above_hi%} above it at every n: no private method can do much better.",
 		text: "The distribution behind the strongly convex lower bound (" + theory.Cite("eq:harddist") + "): x = 0 with probability 1 − p and a large point otherwise, p = min(1, √d/(n√ρ)). " +
 			"Loading sweeps n from {n_from#} to {n} ({points#} points, {trials#} trials each): noisy clipped SGD's excess risk falls with slope {slope} (95% interval {slope_lo} … {slope_hi}), the lower bound's rate (its slope over the grid: {lower_slope}); the upper bound's slope is {upper_slope} (its log factor). " +
@@ -157,12 +157,12 @@ var All = []Preset{
 			"The slope table's verdict flags every point: the certificate is at or above w₀ here, so the upper bound promises nothing at these n — the slope is this instance's. Doing nothing is near-optimal here too: the domain shrinks with n, so the start line w₀ also falls like 1/n, and the private run ends {above_lo%}–{above_hi%} above it at every n ({last} against {last_w0} at n = {n}) — no private algorithm can beat it by more than a constant factor on this instance, which is what the lower bound says.",
 	},
 	{
-		Title:  "What the constants cost: prescribed, tuned, oracle",
-		Spec:   spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, N: 10000, Trials: 5},
-		Focus:  "n",
-		Screen: "tune",
-		Action: "private tuning (g)",
-		next:   "the search runs on loading; then ← on n three times (n = 10³)",
+		Title:   "What the constants cost: prescribed, tuned, oracle",
+		Spec:    spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, N: 10000, Trials: 5},
+		Focus:   "n",
+		Screen:  "tune",
+		Action:  "private tuning (g)",
+		next:    "the search runs on loading; then ← on n three times (n = 10³)",
 		caption: "The theorem's constants leave clipped SGD at {prescribed}, no better than doing nothing (w₀ {w0}); a private search over C, step and T, its whole cost inside ε' = {eps}, ends at {tuned}, {w0_ratio×} below w₀; the oracle's pick (not private) {oracle}.",
 		text: "Noisy clipped SGD on heavy-tailed linear regression (multivariate t, ν = {nu}, n = {n}, ε = {epsilon}, {trials#} trials). The theorem prescribes C = {clip}, step {step}, T = {iters#} from constants that guard the worst case (r̃_k over the whole ball W): nothing is clipped, and the noise leaves the excess risk at {prescribed±}, no better than doing nothing ({w0} at w₀). " +
 			"Loading runs what dpso tune runs: a private random search — K random candidates (geometric, mean {k_mean}) from a grid of C, step and T, each trained on {ntrain#} rows with ρ_Q = {rho_q} and scored privately on the other {nvalid#} — and releases the best; Papernot & Steinke's accounting puts the whole search at ε' = {eps} (δ = {delta}), the budget itself: one candidate alone is ε' = {eps1}, the tuning overhead + {overhead}. " +
@@ -171,12 +171,12 @@ var All = []Preset{
 			"At n = {n_small} (← on n) the search scores on {nvalid_small#} rows and can barely tell candidates apart: {tuned_small±} against the prescription's {prescribed_small±} and w₀'s {w0_small}, while the oracle's pick reaches {oracle_small}.",
 	},
 	{
-		Title:  "A rate in force: the certificate below w₀ at every ε",
-		Spec:   spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, D: 1, Tail: 20, K: 4, N: 400000, Trials: 8},
-		Focus:  "eps",
-		Screen: "sweep-eps",
-		Action: "sweep of ε (v)",
-		next:   "the ε sweep runs on loading; read the slope table's verdict",
+		Title:   "A rate in force: the certificate below w₀ at every ε",
+		Spec:    spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, D: 1, Tail: 20, K: 4, N: 400000, Trials: 8},
+		Focus:   "eps",
+		Screen:  "sweep-eps",
+		Action:  "sweep of ε (v)",
+		next:    "the ε sweep runs on loading; read the slope table's verdict",
 		caption: "At d = {d} and n = {n} AC-SA's certificate stays below w₀ ({w0}) at every ε from {eps_from} to {eps_to} (at most {cert_max}): the theorem is in force across the sweep, and the measured slope in ε is {slope} beside the upper bound's {upper_slope}.",
 		text: "Heavy-tailed linear regression (multivariate t, ν = {nu}) in d = {d}, at n = {n}: a size where the paper's explicit-constant bound for noisy clipped AC-SA, the certificate, is below the start line w₀ = {w0} — doing nothing — at every ε of the sweep (from {cert_min} to {cert_max}), so the theorem promises something at each point and the slope table's verdict is that it is in force. " +
 			"Loading sweeps ε from {eps_from} to {eps_to} ({points#} points, {trials#} trials each): the excess risk falls with slope {slope} (95% interval {slope_lo} … {slope_hi}); the upper bound's slope over the same grid is {upper_slope} — a ceiling's shape, its statistical term flat in ε — and the lower bound's {lower_slope}. " +
