@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/statestring"
+	"dpso/theory"
 	"dpso/tui/backend"
 	"dpso/tui/common"
 	"dpso/tui/components/clip"
@@ -123,6 +124,7 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	m.clip = clip.New(c)
 	m.status = statusbar.New(c, opts.now, m.live.On, m.live.Max)
 	m.help = help.New(c)
+	m.help.Repro = m.status.Reproduce
 	m.presets = presetlist.New(c, presets.All, opts.Preset)
 	for _, d := range screens.Registry {
 		m.screens = append(m.screens, shownScreen{def: d, screen: d.Build(c, m.formula)})
@@ -587,7 +589,11 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 // set and the screen of the right-hand column (its kind is the state
 // string's screen name).
 func (m *Model) State() statestring.State {
-	return statestring.State{Spec: m.form.Spec(), Screen: string(m.screens[m.active].def.Kind)}
+	st := statestring.State{Spec: m.form.Spec(), Screen: string(m.screens[m.active].def.Kind)}
+	if i := m.head.Preset(); i >= 0 {
+		st.Preset = presets.All[i].Title
+	}
+	return st
 }
 
 // Typing reports whether the explorer takes every key as text (a value
@@ -596,15 +602,27 @@ func (m *Model) Typing() bool {
 	return m.form.Editing() && m.overlay == nil || m.overlay == m.presets && m.presets.Filtering()
 }
 
-// openState puts st's Spec in the form and shows its screen.
+// openState puts st's Spec in the form, loads its preset (its caption
+// and its comparison, the header naming what the form changed since; none
+// when it names none) and shows its screen: what the sender showed.
 func (m *Model) openState(st statestring.State) tea.Cmd {
+	at := -1
+	if st.Preset != "" {
+		if at = presets.IndexOfTitle(st.Preset); at < 0 {
+			return m.broadcast(common.StatusMsg{Text: "state string: its preset " + theory.Quote(st.Preset) + " is not one of this dpso's presets", Err: true})
+		}
+	}
 	specCmd, err := m.form.SetSpec(st.Spec)
 	if err != nil {
 		return m.broadcast(common.StatusMsg{Text: "state string: " + backend.SpecMessage(err), Err: true})
 	}
 	m.form.SetFocus(form.Scenario)
-	m.head.Untitle()
+	if at >= 0 {
+		m.form.FocusOn(presets.All[at].Focus)
+	}
+	m.setPreset(at)
 	m.overlay = nil
+	m.back = nil
 	return tea.Batch(specCmd, m.show(m.screenIndex(runs.ScreenKind(st.Screen))), m.broadcast(m.runs.Reset()))
 }
 

@@ -96,7 +96,7 @@ itself after a change.`,
   dpso explore --scenario linreg-t --solver lipschitz-dpsgd
   dpso explore --preset 3 --trials 16
   dpso explore --preset "hard instance" --out figures
-  dpso explore --state dpso1.wpYesm2NQCFvmGqmlmdrBAlgbEGAlDfANhkawOyyAAQAAP__akZq7A`,
+  dpso explore --state dpso2.yrM1AgckNq_C0zogAAD__xC4spc`,
 	}
 	o := addExploreFlags(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -168,6 +168,19 @@ func (o *exploreOpts) options() (tui.Options, error) {
 			return opts, usageErrorf("--state: %v", err)
 		}
 		base, opts.Screen = st.Spec, st.Screen
+		if st.Preset != "" {
+			// Its preset comes back with it (caption, comparison, what
+			// was changed since), on the state's Spec, its run waiting
+			// for r.
+			i := presets.IndexOfTitle(st.Preset)
+			if i < 0 {
+				return opts, usageErrorf("--state: its preset %s is not one of this dpso's presets (dpso explore --help lists them)", theory.Quote(st.Preset))
+			}
+			opts.Preset, opts.PresetRun = i, true
+			if opts.Screen == "" {
+				opts.Screen = "chart"
+			}
+		}
 	}
 	if o.screen != "" {
 		if !slices.Contains(tui.ScreenNames(), o.screen) {

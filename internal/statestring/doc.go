@@ -1,13 +1,16 @@
 // Package statestring is the explorer's state string: the codec of one
-// token that holds every field of the form (the spec.Spec it edits) and
-// the screen shown, so that a student can hand a configuration to someone
+// token that holds every field of the form (the spec.Spec it edits), the
+// screen shown and the preset loaded (its title: its caption and its
+// comparison come back with it), so that a student can hand a configuration to someone
 // else, `dpso explore --state S` and an SSH session (`dpso serve`) can
 // open it, and an instructor can send it to a class.
 //
-// A token is "dpso1." followed by base64url (no padding) of a raw DEFLATE
+// A token is "dpso2." followed by base64url (no padding) of a raw DEFLATE
 // stream (with a fixed dictionary of the field names and common values)
 // and the CRC-32 (IEEE) of what it inflates to. What it inflates to is a
-// URL query: "screen=NAME" and one "name=value" per set field of the Spec,
+// URL query: "screen=NAME", "preset=TITLE" when one is loaded (format 2;
+// format 1, which has no preset, is still read), and one "name=value" per
+// set field of the Spec,
 // named as the CLI's flags (spec.Field.Text writes the value exactly,
 // spec.Field.Set reads it back; a scenario parameter by its own name).
 // The digit after "dpso" is the format's version: a change of what the

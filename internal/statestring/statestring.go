@@ -19,15 +19,19 @@ import (
 )
 
 // State is what a state string holds: the form's Spec, as the user set it
-// (defaults left unset), and the screen shown, by its name (the kind of
-// the explorer's screen registry; "": the home screen, chart).
+// (defaults left unset), the screen shown, by its name (the kind of the
+// explorer's screen registry; "": the home screen, chart), and the preset
+// loaded, by its title ("": none) — its caption, its comparison and what
+// the form changed since loading it come back with it.
 type State struct {
 	Spec   spec.Spec
 	Screen string
+	Preset string
 }
 
-// Version is the format this dpso writes and reads.
-const Version = 1
+// Version is the format this dpso writes; it reads it and format 1 (a
+// token without a preset).
+const Version = 2
 
 // prefix is the token's start before its version digit.
 const prefix = "dpso"
@@ -37,7 +41,8 @@ const prefix = "dpso"
 const MaxLen = 4096
 
 // dictionary primes DEFLATE with what payloads repeat: the keys and the
-// common values. It is part of format 1: changing it changes the version.
+// common values. It is part of format 1: changing it changes the version;
+// format 2's adds the preset's key (dictionaryOf).
 const dictionary = "screen=chart&screen=sweep&screen=moments&screen=clip&screen=audit&screen=sweep-eps" +
 	"&accountant=pld&adaptive-clip=true&assumption=coordinatewise&assumption=noncentral&batch=" +
 	"&checkpoints=&class=nonsmooth-convex&class=nonsmooth-sc&class=smooth-convex&class=smooth-sc&class=ppl" +
@@ -46,6 +51,14 @@ const dictionary = "screen=chart&screen=sweep&screen=moments&screen=clip&screen=
 	"&oracle=clip-gaussian&oracle=coordinate&r2=&r2k=&rand=secure&rand=seeded&rk=" +
 	"&scenario=example1&scenario=linreg-t&scenario=mean-hard&scenario=affine-hard&scenario=hinge-t&scenario=lasso-t" +
 	"&seed=&solver=dp-sgd&solver=klz-gd&solver=lipschitz-dpsgd&solver=sgd&split-budget=true&step=&tail=&trials=&work-budget=&workers="
+
+// dictionaryOf is the dictionary of a format.
+func dictionaryOf(version int) []byte {
+	if version >= 2 {
+		return []byte(dictionary + "&preset=")
+	}
+	return []byte(dictionary)
+}
 
 // Error is a state string refused: Msg is a sentence that says why.
 type Error struct{ Msg string }
@@ -60,7 +73,7 @@ func (s State) String() string { return encode(Version, s.payload()) }
 // encode is the token of a payload under a version's prefix.
 func encode(version int, payload string) string {
 	var buf bytes.Buffer
-	w, _ := flate.NewWriterDict(&buf, flate.BestCompression, []byte(dictionary))
+	w, _ := flate.NewWriterDict(&buf, flate.BestCompression, dictionaryOf(version))
 	w.Write([]byte(payload))
 	w.Close()
 	buf.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE([]byte(payload))))
@@ -72,6 +85,9 @@ func encode(version int, payload string) string {
 func (s State) payload() string {
 	v := url.Values{}
 	v.Set("screen", s.screen())
+	if s.Preset != "" {
+		v.Set("preset", s.Preset)
+	}
 	sp := s.Spec
 	for _, f := range spec.Fields() {
 		if f.Kind == spec.ParamMap {
@@ -120,15 +136,15 @@ func Parse(token string, screens []string) (State, error) {
 	switch {
 	case n > Version:
 		return State{}, errorf("this state string is of format %d, written by a newer dpso; this one reads format %d: update dpso, or open the configuration from its reproduce line", n, Version)
-	case n < Version:
-		return State{}, errorf("this state string is of format %d, which this dpso no longer reads (it reads format %d); open the configuration from its reproduce line", n, Version)
+	case n < 1:
+		return State{}, errorf("this state string is of format %d, which this dpso no longer reads (it reads formats 1 and %d); open the configuration from its reproduce line", n, Version)
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(body)
 	if err != nil || len(raw) < 5 {
 		return State{}, damaged()
 	}
 	data, sum := raw[:len(raw)-4], binary.BigEndian.Uint32(raw[len(raw)-4:])
-	r := flate.NewReaderDict(bytes.NewReader(data), []byte(dictionary))
+	r := flate.NewReaderDict(bytes.NewReader(data), dictionaryOf(n))
 	payload, err := io.ReadAll(io.LimitReader(r, 4*MaxLen+1))
 	switch {
 	case err == nil && len(payload) > 4*MaxLen:
@@ -136,15 +152,15 @@ func Parse(token string, screens []string) (State, error) {
 	case err != nil || crc32.ChecksumIEEE(payload) != sum:
 		return State{}, damaged()
 	}
-	return fromPayload(string(payload), screens)
+	return fromPayload(string(payload), screens, n)
 }
 
 func damaged() error {
 	return errorf("this state string is damaged (its checksum does not match what it holds): it was cut or changed when copied; copy it whole again")
 }
 
-// fromPayload reads the query of a format-1 token.
-func fromPayload(p string, screens []string) (State, error) {
+// fromPayload reads the query of a token of format version.
+func fromPayload(p string, screens []string, version int) (State, error) {
 	v, err := url.ParseQuery(p)
 	if err != nil {
 		return State{}, damaged()
@@ -162,6 +178,10 @@ func fromPayload(p string, screens []string) (State, error) {
 			return State{}, errorf("this state string sets %s %d times; a dpso wrote it once", theory.Quote(key), len(vals))
 		}
 		val := vals[0]
+		if key == "preset" && version >= 2 {
+			st.Preset = val
+			continue
+		}
 		if key == "screen" {
 			if !slices.Contains(screens, val) {
 				return State{}, errorf("this state string shows the screen %s, which this dpso does not have (it has %s)", theory.Quote(val), strings.Join(screens, ", "))

@@ -58,6 +58,7 @@ func TestRoundTripKeepsEveryFieldAndScreen(t *testing.T) {
 		{"infinite k and eps", State{Spec: spec.Spec{Scenario: "affine-hard", K: math.Inf(1), Eps: math.Inf(1)}, Screen: "moments"}},
 		{"a path with spaces and &=", State{Spec: spec.Spec{Data: "my data/a&b=c ü.csv"}, Screen: "audit"}},
 		{"the tuning screen on private constants", State{Spec: spec.Spec{Scenario: "linreg-t", Class: "smooth-sc", N: 10000, Constants: "private:0.2"}, Screen: "tune"}},
+		{"a preset with a field changed since", State{Spec: spec.Spec{Scenario: "linreg-t", Class: "smooth-convex", Tail: 20, K: 4, Lf: 1e4, N: 1000000, Trials: 8}, Screen: "clip", Preset: "Moment clipping beats Lipschitz DP-SGD"}},
 	}
 	for _, sc := range explorerScreens {
 		cases = append(cases, struct {
@@ -68,8 +69,8 @@ func TestRoundTripKeepsEveryFieldAndScreen(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tok := c.st.String()
-			if !strings.HasPrefix(tok, "dpso1.") {
-				t.Fatalf("token %q does not start with dpso1.", tok)
+			if !strings.HasPrefix(tok, "dpso2.") {
+				t.Fatalf("token %q does not start with dpso2.", tok)
 			}
 			got, err := Parse(tok, explorerScreens)
 			if err != nil {
@@ -102,7 +103,7 @@ func TestTokenIsShellAndURLSafe(t *testing.T) {
 func TestParseRefusesWithASentence(t *testing.T) {
 	good := State{Spec: spec.Spec{Scenario: "linreg-t", N: 20000}, Screen: "sweep"}.String()
 	flip := []byte(good)
-	i := len("dpso1.") + 3
+	i := len("dpso2.") + 3
 	if flip[i] == 'A' {
 		flip[i] = 'B'
 	} else {
@@ -114,7 +115,8 @@ func TestParseRefusesWithASentence(t *testing.T) {
 		{"empty", "", "is not a dpso state string"},
 		{"a reproduce line", "dpso run --scenario linreg-t", "is not a dpso state string"},
 		{"no version", "dpso.abc", "is not a dpso state string"},
-		{"newer format", encode(2, "screen=chart"), "format 2, written by a newer dpso"},
+		{"newer format", encode(3, "screen=chart"), "format 3, written by a newer dpso"},
+		{"a preset in format 1", encode(1, "screen=chart&preset=x"), "no field of this dpso"},
 		{"older format", encode(0, "screen=chart"), "format 0, which this dpso no longer reads"},
 		{"a character changed", string(flip), "damaged"},
 		{"cut short", good[:len(good)-3], "damaged"},
@@ -146,5 +148,15 @@ func TestParseRefusesWithASentence(t *testing.T) {
 				t.Fatalf("error %q is not one clean line", err)
 			}
 		})
+	}
+}
+
+// TestFormat1StillReads: a token of format 1 (before presets were carried)
+// opens as it did, with no preset.
+func TestFormat1StillReads(t *testing.T) {
+	want := State{Spec: spec.Spec{Scenario: "linreg-t", N: 20000}, Screen: "sweep"}
+	got, err := Parse(encode(1, want.payload()), explorerScreens)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("format 1: %+v, %v", got, err)
 	}
 }

@@ -93,8 +93,16 @@ func (c *Chart) legend(sc []scaled, w int) []string {
 			items = append(items, item)
 		}
 	}
+	// Items side by side while they fit; one wider than the chart wraps
+	// (a legend entry is never cut: it names what is drawn).
 	var lines []string
 	line := ""
+	flush := func() {
+		if line != "" {
+			lines = append(lines, style.WrapStyled(line, w)...)
+		}
+		line = ""
+	}
 	for _, it := range items {
 		switch {
 		case line == "":
@@ -102,13 +110,11 @@ func (c *Chart) legend(sc []scaled, w int) []string {
 		case lipgloss.Width(line)+3+lipgloss.Width(it) <= w:
 			line += "   " + it
 		default:
-			lines = append(lines, style.Fit(line, w))
+			flush()
 			line = it
 		}
 	}
-	if line != "" {
-		lines = append(lines, style.Fit(line, w))
-	}
+	flush()
 	maxLong := 2 // lines per refusal; one on a narrow chart
 	if w < 60 {
 		maxLong = 1

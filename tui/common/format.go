@@ -122,3 +122,10 @@ func Plural(n int) string {
 
 // TrialCount is "1 trial" or "n trials".
 func TrialCount(n int) string { return fmt.Sprintf("%d trial%s", n, Plural(n)) }
+
+// StaleNote is what a screen says over a run whose parameters the form no
+// longer holds: its curves, legend, certificate and panels are the run's,
+// not of the form's parameters (the theorem panel shows those).
+func StaleNote(id int) string {
+	return "⚠ parameters changed since run #" + strconv.Itoa(id) + ": its curves, legend and certificate are that run's (r runs the form's)"
+}

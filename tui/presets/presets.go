@@ -184,6 +184,17 @@ var All = []Preset{
 	},
 }
 
+// IndexOfTitle is the index of the preset titled exactly title (−1:
+// none), as a state string names it.
+func IndexOfTitle(title string) int {
+	for i, p := range All {
+		if p.Title == title {
+			return i
+		}
+	}
+	return -1
+}
+
 // Index finds a preset by its number in the list (1 is the first,
 // as the explorer numbers them) or by a case-insensitive part of its title
 // that only one preset has ("lipschitz", "hard instance"). The error

@@ -537,6 +537,14 @@ func (r *Run) apply(msg ProgressMsg) {
 		}
 		r.Hist, r.HaveHist, r.HistPhase = b, true, p.Phase
 		r.HistWho = fmt.Sprintf("%s · trial %d", p.Solver, p.Trial)
+		if grid := r.SweepSpec.Grid(); r.Kind == backend.Sweep && p.Point < len(grid) {
+			// A sweep's batches are of one of its points: say which.
+			sym := map[string]string{"eps": "ε", "clip": "C"}[r.SweepSpec.Param]
+			if sym == "" {
+				sym = r.SweepSpec.Param
+			}
+			r.HistWho += fmt.Sprintf(" · at %s = %.3g", sym, grid[p.Point])
+		}
 	}
 }
 

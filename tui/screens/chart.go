@@ -307,6 +307,7 @@ func (s *ChartScreen) rebuild() {
 		}
 		if runs.RunKey(r.Spec) != runs.RunKey(s.Spec) {
 			right += " · parameters changed since: press r"
+			note = common.StaleNote(r.ID) + "\n" + note
 		}
 	}
 	if xmax <= 0 {

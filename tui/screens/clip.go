@@ -151,11 +151,13 @@ func (s *ClipScreen) rebuild() {
 	if len(rep.Best) > 0 && !math.IsNaN(rep.Best[0].Value) {
 		right += " · best " + common.FmtNum(rep.Best[0].Value)
 	}
+	note := "right end = the prescribed C (◀ in the table; ★ there: the best); bars ± s.e."
 	if runs.RunKey(s.Run.Spec) != runs.RunKey(s.Spec) {
 		right += " · parameters changed: press r"
+		note = common.StaleNote(s.Run.ID) + "\n" + note
 	}
 	s.Chart.SetTitle(title, right)
-	s.Chart.SetNote("right end = the prescribed C (◀ in the table; ★ there: the best); bars ± s.e.")
+	s.Chart.SetNote(note)
 	s.Chart.SetData(series, x0, x1, "no finite positive value to draw")
 }
 

@@ -236,11 +236,13 @@ func (s *RateSweepScreen) rebuild() {
 		series = append(series, tr)
 	}
 	right := fmt.Sprintf("%d points, %s … %s", len(rep.Points), a.tick(x0), a.tick(x1))
+	note := guideNote
 	if runs.RunKey(s.Run.Spec) != runs.RunKey(s.Spec) {
 		right += " · parameters changed since: press r"
+		note = common.StaleNote(s.Run.ID) + "\n" + note
 	}
 	s.Chart.SetTitle(title, right)
-	s.Chart.SetNote(guideNote)
+	s.Chart.SetNote(note)
 	s.Chart.SetData(series, x0, x1, "no finite positive value to draw")
 }
 

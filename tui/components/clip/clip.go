@@ -114,22 +114,28 @@ func (p *Model) render() string {
 		head += st.Warn.Render(fmt.Sprintf(" · %d non-finite zeroed", b.NonFinite))
 	}
 	lines = append(lines, style.FitWords(head, w))
-	who := fmt.Sprintf("batch of %s · %s", common.FmtInt(int64(b.Size)), r.HistWho)
+	who := fmt.Sprintf("batch of %s · %s · run #%d", common.FmtInt(int64(b.Size)), r.HistWho, r.ID)
 	if r.HistPhase > 0 {
 		who += fmt.Sprintf(" · phase %d", r.HistPhase)
 	}
-	whoLine := style.FitWords(st.Muted.Render(who), w)
+	whoLines := style.WrapLines(st.Muted, who, w)
+	if p.presc.Key != "" && p.presc.Key != runs.PrescKey(r.Spec) {
+		// The form moved on: these norms are the run's, not of what the
+		// form now holds (the theorem panel's C is the new one).
+		whoLines = append(whoLines, style.WrapLines(st.Warn, fmt.Sprintf("run #%d's: parameters changed since (r runs them)", r.ID), w)...)
+	}
+
 	if r.Adaptive() {
 		trail := p.trail(r, w, h-len(lines))
 		// The batch's line is the histogram's: without room for one
 		// under the trajectory (the small terminal's tab), it goes.
-		if h-len(lines)-len(trail) >= 5 {
-			lines = append(lines, whoLine)
+		if h-len(lines)-len(trail) >= 4+len(whoLines) {
+			lines = append(lines, whoLines...)
 			trail = p.trail(r, w, h-len(lines))
 		}
 		lines = append(lines, trail...)
 	} else {
-		lines = append(lines, whoLine)
+		lines = append(lines, whoLines...)
 	}
 	histH := h - len(lines) - 1
 	if coord && histH > 0 {

@@ -333,6 +333,9 @@ func (f *Model) ValueLabel(id Field) string {
 	case Adaptive:
 		return onOff(r.AdaptiveClip)
 	case Seed:
+		if f.resolved.Rand == solvers.Secure {
+			return "none" // secure noise reads no seed
+		}
 		return strconv.FormatUint(r.Seed, 10)
 	case Trials:
 		return strconv.Itoa(r.Trials)
@@ -358,8 +361,12 @@ func (f *Model) ValueNote(id Field) string {
 	}
 	switch id {
 	case Seed:
-		if common.SecureNoise(f.resolved) {
-			return "unused: secure noise"
+		switch {
+		case f.resolved.Rand != solvers.Secure:
+		case f.serverFixesNoise():
+			return "fixed: secure noise"
+		default:
+			return "secure noise"
 		}
 	case D:
 		if info.FixedD {
@@ -421,6 +428,12 @@ func (f *Model) why(id Field) string {
 	w := id.Why()
 	if c := f.res.Class; c.StronglyConvex() || c == theory.PPL {
 		w = strings.ReplaceAll(w, "(k−1)/k", "(2k−2)/k")
+	}
+	if id == Seed && f.resolved.Rand == solvers.Secure {
+		w = "Secure noise reads no seed: every run draws fresh noise, so a run's numbers differ from a preset's, which are its run's at seed 0."
+		if f.serverFixesNoise() {
+			w += " This session's server fixes it (it refuses a seed)."
+		}
 	}
 	if id == Tail {
 		if info, ok := scenarios.Lookup(f.res.Scenario); ok && info.Tail != nil {
@@ -564,4 +577,17 @@ func normalizeNumber(s string) string {
 		return t
 	}
 	return mant + "e" + exp
+}
+
+// serverFixesNoise reports whether the session's limit (dpso serve's)
+// makes every Spec's noise secure, whatever the form asks: the seed is
+// then fixed (none), not the user's to set.
+func (f *Model) serverFixesNoise() bool {
+	if f.Limit == nil {
+		return false
+	}
+	s := f.user
+	s.Rand = "seeded"
+	l, err := f.Limit(s)
+	return err != nil || l.Rand == "secure"
 }

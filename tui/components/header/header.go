@@ -67,9 +67,6 @@ func (h *Model) SetPreset(i int) {
 	}
 }
 
-// Untitle stops naming the loaded preset's title (a state string opened:
-// the label and the caption stay).
-func (h *Model) Untitle() { h.title = "" }
 
 // Preset is the loaded preset's index in presets.All (−1: none).
 func (h *Model) Preset() int { return h.at }

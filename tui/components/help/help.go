@@ -28,6 +28,9 @@ type Model struct {
 	runs     common.OnScreen  // the run on screen (its outcome), as the status bar's
 	shown    []Message        // the messages laid out
 	w, h     int
+	// Repro is the status bar's reproduce line (its command, in full),
+	// which the messages repeat: the bar cuts a long one and says so.
+	Repro func() string
 }
 
 // New returns the help screen.
@@ -103,6 +106,18 @@ func (v *Model) Messages() []Message {
 	if t := v.status.Text; t != "" {
 		out = append(out, Message{Text: "status: " + t, Err: v.status.Err})
 	}
+	if v.status.Repro != "" {
+		label := v.status.Label
+		if label == "" {
+			label = "state: "
+		}
+		out = append(out, Message{Text: label + v.status.Repro})
+	}
+	if v.Repro != nil {
+		if r := v.Repro(); r != "" {
+			out = append(out, Message{Text: "reproduce: " + r})
+		}
+	}
 	return out
 }
 
@@ -116,7 +131,7 @@ func (v *Model) ShortHelp() []key.Binding {
 func (v *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.StatusMsg:
-		if msg.Text != "" && msg.Text != "exporting…" {
+		if msg.Text != "" && msg.Text != "exporting…" || msg.Repro != "" {
 			v.status = msg
 			v.layout()
 		}

@@ -275,19 +275,27 @@ func (b *Model) liveLabel() string {
 // reproLine is the `reproduce:` line: the command of what the screen
 // shows, as the screen writes it (screen.Reproduce: the dpso run command
 // of the form's Spec on the chart, dpso run --solvers after a comparison,
-// a sweep's dpso sweep, the audit's dpso audit).
+// a sweep's dpso sweep, the audit's dpso audit), or the state string
+// (y) in its place. One too long for the width is never cut silently:
+// it ends in "… (? full)", and the help (?) gives it whole.
 func (b *Model) reproLine() string {
+	label, line := "reproduce: ", b.line
 	if b.line != "" {
-		label := b.label
+		label = b.label
 		if label == "" {
 			label = "state: "
 		}
-		return style.Fit(b.Styles.Muted.Render(label)+b.line, b.w)
+	} else {
+		if !b.reproOK {
+			b.repro, b.reproRun, b.reproOK = b.Reproduce(), b.runs.Shown(), true
+		}
+		line = b.repro
 	}
-	if !b.reproOK {
-		b.repro, b.reproRun, b.reproOK = b.Reproduce(), b.runs.Shown(), true
+	if lipgloss.Width(label+line) <= b.w {
+		return b.Styles.Muted.Render(label) + line
 	}
-	return style.Fit(b.Styles.Muted.Render("reproduce: ")+b.repro, b.w)
+	cut := style.Fit(line, b.w-lipgloss.Width(label)-lipgloss.Width(fullHint))
+	return b.Styles.Muted.Render(label) + cut + b.Styles.Emph.Render(fullHint)
 }
 
 func (b *Model) Reproduce() string {
