@@ -91,7 +91,7 @@ var All = []Preset{
 		Compare: true,
 		Action:  "compare (c)",
 		next:    "the comparison runs on loading; then → on k and c",
-		caption: "One outlier makes L_f = {lf} while r̃₂ = {r2}: Lipschitz DP-SGD's noise pushes w to an excess risk of {lip}, clipped AC-SA stays at {acsa}. The start is the optimum (w₀ = w*), so every curve can only rise from 0.",
+		caption: "One outlier makes L_f = {lf} while r̃₂ = {r2}: Lipschitz DP-SGD's noise pushes w to an excess risk of {lip}, clipped AC-SA stays at {acsa}. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
 		text: "The paper's Example 1: 1-d linear regression on normal data truncated only at a huge bound, so the worst-case Lipschitz constant is L_f = {lf} while r̃₂ = {r2}. " +
 			"Prior work's bound for Lipschitz losses reads L_f, the paper's upper and lower bounds read r̃_k instead: the theorem panel (t) shows them, rates with their constants set to 1, to be compared by their slopes (the sweeps), not with the curves. " +
 			"The optimum w* = 0 is also the start, so the curves show how far each method's noise pushes w away. " +
@@ -102,7 +102,7 @@ var All = []Preset{
 		Spec:   spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, N: 200000, Trials: 8},
 		Focus:  "k",
 		Action: "run (r)",
-		next:   "press → on k three times (k = 4), then r",
+		next:   "press → on k three times (k = {kb}), then r",
 		caption: "A larger k, a stronger assumption on the tails, puts the clip threshold lower: from k = {ka} to k = {kb}, C falls from {clip_a} to {clip_b}, σ from {sigma_a} to {sigma_b} and the excess risk from {excess_a} to {excess_b}; " +
 			"{clipped%} of the gradients are clipped at either k.",
 		text: "Linear regression with multivariate-t data, ν = {nu}: r̃_k exists for k < ν/2 only. The clip threshold C = r̃_k·(εn/√(dT))^{1/k} is where the analysis balances clipping bias (at most r̃_k^k/((k−1)C^{k−1})) against noise (σ ∝ C/(εn)); a larger k — a stronger assumption on the tails — puts it lower. " +
@@ -127,7 +127,7 @@ var All = []Preset{
 		Focus:   "n",
 		Action:  "run (r)",
 		next:    "press r; then → on n (the budget then binds)",
-		caption: "The localized method's full schedule fits the work budget at n = {n}: the excess risk falls from {w0} at w = 0 to {loc}, close to non-private sgd on the same schedule ({sgd}).",
+		caption: "The localized method's full schedule fits the work budget at n = {n}: the excess risk falls from {w0} at the start to {loc}, close to non-private sgd on the same schedule ({sgd}).",
 		text: "A linear SVM on Student-t features (ν = {nu}). The localized noisy clipped subgradient method runs ⌊log₂ n⌋ = {phases#} phases on halving batches, each a regularized problem solved by noisy clipped subgradient steps inside a shrinking ball, clipping the loss part only and calibrated with r̃_{2k} (so 2k < ν). " +
 			"Its work grows like n^{2+1/k}·ln n: at n = {n} and k = {k} the theorem's full schedule ({evals} gradient evaluations per trial) fits the work budget ({budget}), and the excess risk falls from {w0} at w = 0 to {loc±} — close to the non-private run of the same schedule (nonprivate-schedule: {sgd±}). " +
 			"A larger n makes the budget bind: the theorem panel then says so.",
@@ -162,7 +162,7 @@ var All = []Preset{
 		Focus:   "n",
 		Screen:  "tune",
 		Action:  "private tuning (g)",
-		next:    "the search runs on loading; then ← on n three times (n = 10³)",
+		next:    "the search runs on loading; then ← on n three times (n = {n_small})",
 		caption: "The theorem's constants leave clipped SGD at {prescribed}, no better than doing nothing (w₀ {w0}); a private search over C, step and T, its whole cost inside ε' = {eps}, ends at {tuned}, {w0_ratio×} below w₀; the oracle's pick (not private) {oracle}.",
 		text: "Noisy clipped SGD on heavy-tailed linear regression (multivariate t, ν = {nu}, n = {n}, ε = {epsilon}, {trials#} trials). The theorem prescribes C = {clip}, step {step}, T = {iters#} from constants that guard the worst case (r̃_k over the whole ball W): nothing is clipped, and the noise leaves the excess risk at {prescribed±}, no better than doing nothing ({w0} at w₀). " +
 			"Loading runs what dpso tune runs: a private random search — K random candidates (geometric, mean {k_mean}) from a grid of C, step and T, each trained on {ntrain#} rows with ρ_Q = {rho_q} and scored privately on the other {nvalid#} — and releases the best; Papernot & Steinke's accounting puts the whole search at ε' = {eps} (δ = {delta}), the budget itself: one candidate alone is ε' = {eps1}, the tuning overhead + {overhead}. " +

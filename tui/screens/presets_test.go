@@ -83,7 +83,7 @@ func TestPresetExample1(t *testing.T) {
 	checkFacts(t, p, presets.Facts{
 		"lf": acsa.Theory.Lf, "r2": acsa.Theory.R2, "n": float64(acsa.Spec.N), "trials": float64(acsa.Spec.Trials),
 		"acsa": acsa.Excess.Mean, "acsa_se": acsa.Excess.SE, "lip": lip.Excess.Mean, "lip_se": lip.Excess.SE,
-		"ratio": lip.Excess.Mean / acsa.Excess.Mean,
+		"ratio": lip.Excess.Mean / acsa.Excess.Mean, "w0": acsa.W0.Mean,
 	}, true)
 }
 

@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"dpso/tui/presets"
+	"dpso/tui/style"
+)
+
+// wordSizes are the terminals every preset is read at: the common
+// terminal, a projector's, and a wide one.
+var wordSizes = [][2]int{{80, 24}, {120, 32}, {132, 42}}
+
+// loadedPreset is the explorer (fake runner) at w×h with preset i loaded
+// and its action run to its end.
+func loadedPreset(t *testing.T, i, w, h int) *Model {
+	t.Helper()
+	m := newTestModel(t, &fakeRunner{points: 3}, nil, w, h)
+	cmd := m.loadPreset(i, true)
+	if presets.All[i].Starts() {
+		pump(t, m, cmd, func() bool { return settled(m) })
+	} else {
+		pump(t, m, cmd, func() bool { return prescReady(m) })
+	}
+	return m
+}
+
+// TestPresetWordsAtThreeSizes: every preset, loaded and run, at 80×24,
+// 120×32 and 132×42 (its screen kept as a golden file of that size):
+// nothing it says is cut without a visible way to the rest — its caption
+// shown whole or ending in the w marker, and every line of it shown whole
+// on some page of w; its story in the presets list whole or under a
+// scroll marker, every line reached by pgdn; the status and reproduce
+// lines never cut but with "(? full)" —; the numbers of its caption are
+// all facts (no number typed in its template); and where a text says
+// something is on the chart or in the legend, the screen shows it.
+func TestPresetWordsAtThreeSizes(t *testing.T) {
+	for i, p := range presets.All {
+		for _, sz := range wordSizes {
+			w, h := sz[0], sz[1]
+			t.Run(fmt.Sprintf("preset %d at %dx%d", i+1, w, h), func(t *testing.T) {
+				m := loadedPreset(t, i, w, h)
+				golden(t, fmt.Sprintf("preset-%d-%dx%d", i+1, w, h), m.render())
+				checkCaptionWhole(t, m, p, w)
+				checkStoryWhole(t, m, i, p)
+				checkBarLines(t, m)
+				checkNamedElements(t, m, p)
+			})
+		}
+	}
+}
+
+// TestCaptionNumbersAreFacts: a caption's template types no number: every
+// number it shows is a placeholder's fact (a formula's digits, as in
+// "1/√n", are not numbers of a run).
+func TestCaptionNumbersAreFacts(t *testing.T) {
+	placeholder := regexp.MustCompile(`\{[a-z][a-z0-9_]*[±%#×]?\}`)
+	for _, p := range presets.All {
+		caption, _, next := p.Templates()
+		for what, tmpl := range map[string]string{"caption": caption, "next": next} {
+			rest := placeholder.ReplaceAllString(tmpl, "")
+			for _, tok := range strings.Fields(rest) {
+				if strings.ContainsAny(tok, "0123456789") && !strings.ContainsAny(tok, "/^√") {
+					t.Errorf("%s: its %s types %q, not a fact of its run", p.Title, what, tok)
+				}
+			}
+		}
+	}
+}
+
+// captionMarkers end a caption's last row: more to read, or the end of an
+// unfolded caption.
+var captionMarkers = []string{"▾ w: more", "▴ w: fold"}
+
+// checkCaptionWhole pages through the caption with w and checks that
+// every line of it is shown whole on some page, that a page that leaves
+// some out says so, and that w folds it again at the end.
+func checkCaptionWhole(t *testing.T, m *Model, p presets.Preset, w int) {
+	t.Helper()
+	lead := "▸ "
+	if n := p.Next(); n != "" {
+		lead += "next: " + n + " · "
+	}
+	want := style.Wrap(lead+"at seed 0: "+p.Caption(), w)
+	seen := map[string]bool{}
+	for page := 0; page < 40; page++ {
+		rows := m.head.Rows(m.width, m.height)
+		lines := strings.Split(screenText(m), "\n")[1 : 1+rows]
+		last := strings.TrimRight(lines[len(lines)-1], " ")
+		marked := false
+		for _, mk := range captionMarkers {
+			marked = marked || strings.HasSuffix(last, mk)
+		}
+		for _, l := range lines {
+			l = strings.TrimRight(l, " ")
+			for _, mk := range captionMarkers {
+				l = strings.TrimRight(strings.TrimSuffix(l, mk), " ")
+			}
+			seen[l] = true
+		}
+		missing := 0
+		for _, l := range want {
+			if !seen[strings.TrimRight(l, " ")] {
+				missing++
+			}
+		}
+		if missing > 0 && !marked {
+			t.Fatalf("page %d leaves %d of the caption's %d lines unseen without a marker:\n%s", page, missing, len(want), strings.Join(lines, "\n"))
+		}
+		if missing == 0 {
+			// Every line read: w folds it again (a page at a time).
+			folded := m.head.Rows(1<<20, m.height) // one line's worth: the folded rows
+			for range 40 {
+				if m.head.Rows(m.width, m.height) == folded && !strings.Contains(strings.Join(strings.Split(screenText(m), "\n")[1:1+folded], "\n"), "▴ w: fold") {
+					return
+				}
+				m.Update(press("w"))
+			}
+			break
+		}
+		m.Update(press("w"))
+	}
+	t.Fatal("w never folds the caption")
+}
+
+// checkStoryWhole opens the presets list on preset i and pages its text
+// with pgdn: every line of the story is shown whole, a page that leaves
+// some out says how many, and the list closes again.
+func checkStoryWhole(t *testing.T, m *Model, i int, p presets.Preset) {
+	t.Helper()
+	m.Update(press("p"))
+	defer m.Update(press("esc"))
+	for range 20 {
+		if at, _ := m.presets.Selected(); at == i {
+			break
+		}
+		m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	}
+	text := screenText(m)
+	seen := text
+	for range 40 {
+		if !strings.Contains(text, "more lines: pgdn") {
+			break
+		}
+		m.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+		text = screenText(m)
+		seen += "\n" + text
+	}
+	flat := strings.Join(strings.Fields(seen), " ")
+	for _, word := range strings.Fields(p.Text()) {
+		if !strings.Contains(flat, word) {
+			t.Fatalf("the presets list never shows %q of the story:\n%s", word, text)
+		}
+	}
+}
+
+// checkBarLines: the status and reproduce lines are cut only with the
+// "(? full)" marker, and the help then gives them whole.
+func checkBarLines(t *testing.T, m *Model) {
+	t.Helper()
+	lines := strings.Split(screenText(m), "\n")
+	for _, l := range lines[len(lines)-3 : len(lines)-1] {
+		if strings.Contains(l, "…") && !strings.Contains(l, "(? full)") {
+			t.Errorf("a status line is cut without (? full): %q", l)
+		}
+	}
+	if strings.Contains(lines[len(lines)-2], "(? full)") {
+		m.Update(press("?"))
+		help := strings.Join(strings.Fields(screenText(m)), " ")
+		m.Update(press("?"))
+		if !strings.Contains(help, strings.Join(strings.Fields("reproduce: "+m.status.Reproduce()), " ")) {
+			t.Errorf("the help does not give the reproduce line whole: %q", m.status.Reproduce())
+		}
+	}
+}
+
+// checkNamedElements: a sentence of a preset's texts that says something
+// is on the chart or in its legend names something the screen shows.
+func checkNamedElements(t *testing.T, m *Model, p presets.Preset) {
+	t.Helper()
+	screen := screenText(m)
+	for _, s := range strings.Split(p.Text()+" "+p.Caption(), ". ") {
+		if !strings.Contains(s, "on the chart") && !strings.Contains(s, "in the legend") {
+			continue
+		}
+		named := false
+		for _, name := range []string{"w₀", "certified", "noise off", "fitted line", "shape"} {
+			named = named || strings.Contains(s, name) && strings.Contains(screen, name)
+		}
+		if r := m.run(); r != nil {
+			for _, n := range r.Names {
+				named = named || strings.Contains(s, n) && strings.Contains(screen, n)
+			}
+		}
+		if !named {
+			t.Errorf("%s says %q, naming nothing the screen shows", p.Title, s)
+		}
+	}
+}
+
