@@ -1,13 +1,17 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"dpso/internal/engine"
+	"dpso/internal/plot"
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -58,6 +62,19 @@ func TestTuneIsTheCLITune(t *testing.T) {
 	exportAndWait(t, m)
 	if got := exportedJSON(t, m, "tune-clipped-sgd"); got != string(want) {
 		t.Errorf("the tuning screen's export is not `%s --json`'s document:\n got %s\nwant %s", line, got, want)
+	}
+	// Beside it, the tuning figure (plot.Tune) of the same search.
+	var fig bytes.Buffer
+	if err := plot.WriteTune(&fig, plot.SVG, rep); err != nil {
+		t.Fatal(err)
+	}
+	svgs, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-tune-clipped-sgd.svg"))
+	pngs, _ := filepath.Glob(filepath.Join(m.opts.ExportDir, "dpso-*-tune-clipped-sgd.png"))
+	if len(svgs) != 1 || len(pngs) != 1 {
+		t.Fatalf("the tuning screen's export wrote figures %v %v, want one SVG and one PNG", svgs, pngs)
+	}
+	if got, err := os.ReadFile(svgs[0]); err != nil || !bytes.Equal(got, fig.Bytes()) {
+		t.Errorf("the exported SVG is not plot.Tune's figure of the search (%v)", err)
 	}
 
 	// The three runs with what each is, as numbers the command prints.

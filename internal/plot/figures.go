@@ -313,6 +313,16 @@ func WriteComparison(w io.Writer, format Format, c *engine.Comparison) error {
 	return f.Write(w, format)
 }
 
+// WriteTune draws t's figure ([Tune]) at the default size to w in
+// format.
+func WriteTune(w io.Writer, format Format, t *engine.TuneReport) error {
+	f, err := Tune(t, Options{})
+	if err != nil {
+		return err
+	}
+	return f.Write(w, format)
+}
+
 // WriteSweep draws s's figure ([Sweep]) at the default size to w in
 // format.
 func WriteSweep(w io.Writer, format Format, s *engine.SweepReport) error {

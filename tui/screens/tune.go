@@ -2,6 +2,7 @@ package screens
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"dpso/internal/engine"
+	"dpso/internal/plot"
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/tui/backend"
@@ -130,13 +132,13 @@ func (s *TuneScreen) Activate() tea.Cmd {
 }
 
 // Export is the finished search: the document `dpso tune --json` prints
-// for the reproduce line (report.Tune). The command draws no figure, so
-// neither does the export.
+// for the reproduce line (report.Tune) and its figure (plot.Tune: the
+// prescribed, tuned and oracle-tuned bars beside w₀).
 func (s *TuneScreen) Export() (*common.ExportJob, string) {
 	rep := s.report()
 	switch {
 	case rep != nil:
-		return &common.ExportJob{Base: "tune-" + rep.Solvers[0].Solver, Data: report.Tune(rep)}, ""
+		return &common.ExportJob{Base: "tune-" + rep.Solvers[0].Solver, Data: report.Tune(rep), Draw: func(w io.Writer, f plot.Format) error { return plot.WriteTune(w, f, rep) }}, ""
 	case s.Run != nil && s.Run.Active():
 		return nil, "the search is still going: export it when it is done"
 	case s.Run != nil && s.Run.Phase == runs.Refused:
