@@ -3,8 +3,10 @@ package tui
 import (
 	"dpso/internal/spec"
 	"dpso/internal/statestring"
+	"dpso/theory"
 	"dpso/tui/backend"
 	"dpso/tui/presets"
+	"fmt"
 	"net/url"
 	"time"
 )
@@ -70,6 +72,28 @@ const (
 	minWidth  = 80
 	minHeight = 24
 )
+
+// OpenState sets o to open st as it was copied: its Spec in the form, its
+// screen shown (the chart when it names none but a preset), and its
+// preset, if it names one, loaded over that Spec — caption, comparison
+// and the changes since — its run waiting for r. It fails when st names
+// a preset this dpso does not have.
+func (o *Options) OpenState(st statestring.State) error {
+	s := st.Spec.Clone()
+	o.Start, o.Screen = &s, st.Screen
+	if st.Preset == "" {
+		return nil
+	}
+	i := presets.IndexOfTitle(st.Preset)
+	if i < 0 {
+		return fmt.Errorf("its preset %s is not one of this dpso's presets", theory.Quote(st.Preset))
+	}
+	o.Preset, o.PresetRun = i, true
+	if o.Screen == "" {
+		o.Screen = "chart"
+	}
+	return nil
+}
 
 // openStateMsg is what OpenState sends: open st in the form and show its
 // screen.

@@ -20,8 +20,8 @@ import (
 
 // TestStateStringRoundTripsEveryPresetAndScreen: on every preset and
 // every screen, the state string the explorer gives opens an explorer
-// (Options.Start and Screen, what `dpso explore --state` passes) with the
-// same form, the same screen and the same reproduce line.
+// (Options.OpenState, what `dpso explore --state` does) with the same
+// form, the same screen, the same preset and the same reproduce line.
 func TestStateStringRoundTripsEveryPresetAndScreen(t *testing.T) {
 	for i, p := range presets.All {
 		for _, sc := range ScreenNames() {
@@ -39,7 +39,11 @@ func TestStateStringRoundTripsEveryPresetAndScreen(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Parse(%s): %v", tok, err)
 				}
-				b, err := New(context.Background(), Options{Runner: &fakeRunner{points: 3}, Start: &st.Spec, Screen: st.Screen})
+				opts := Options{Runner: &fakeRunner{points: 3}}
+				if err := opts.OpenState(st); err != nil {
+					t.Fatal(err)
+				}
+				b, err := New(context.Background(), opts)
 				if err != nil {
 					t.Fatal(err)
 				}

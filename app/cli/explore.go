@@ -167,20 +167,12 @@ func (o *exploreOpts) options() (tui.Options, error) {
 		if err != nil {
 			return opts, usageErrorf("--state: %v", err)
 		}
-		base, opts.Screen = st.Spec, st.Screen
-		if st.Preset != "" {
-			// Its preset comes back with it (caption, comparison, what
-			// was changed since), on the state's Spec, its run waiting
-			// for r.
-			i := presets.IndexOfTitle(st.Preset)
-			if i < 0 {
-				return opts, usageErrorf("--state: its preset %s is not one of this dpso's presets (dpso explore --help lists them)", theory.Quote(st.Preset))
-			}
-			opts.Preset, opts.PresetRun = i, true
-			if opts.Screen == "" {
-				opts.Screen = "chart"
-			}
+		// Its preset comes back with it (caption, comparison, what was
+		// changed since), on the state's Spec, its run waiting for r.
+		if err := opts.OpenState(st); err != nil {
+			return opts, usageErrorf("--state: %v (dpso explore --help lists them)", err)
 		}
+		base, opts.Start = *opts.Start, nil
 	}
 	if o.screen != "" {
 		if !slices.Contains(tui.ScreenNames(), o.screen) {

@@ -259,6 +259,6 @@ func TestInstructorBroadcastIsOfferedNotImposed(t *testing.T) {
 		t.Fatalf("the offer changed the student's screen before it was accepted:\n%s", c.screen())
 	}
 	c.key("b")
-	c.waitFor("reproduce: dpso sweep") // the sweep screen's reproduce line, its grid up to the offer's n
-	c.waitFor("--to 4000")
+	c.waitFor("reproduce: dpso sweep") // the sweep screen's reproduce line
+	c.waitFor("n over 250 … 4·10³")    // its grid up to the offer's n
 }

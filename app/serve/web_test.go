@@ -230,5 +230,5 @@ func TestWebYShowsTheTabsLink(t *testing.T) {
 	a := openTab(t, addr, "token=class-101-token")
 	a.waitFor(ready)
 	a.key("y")
-	a.waitFor("link: http://" + addr + "/?state=dpso1.")
+	a.waitFor("link: http://" + addr + "/?state=dpso2.")
 }
