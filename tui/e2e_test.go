@@ -105,7 +105,7 @@ func TestE2ECompareResizeAndKeysDuringRun(t *testing.T) {
 func TestE2EOutputHasNoColourUnderAscii(t *testing.T) {
 	tm, _ := startProgram(t, &fakeRunner{points: 4}, 100, 30)
 	sc := &termScreen{tm: tm, w: 100, h: 30}
-	sc.look(t, "upper rate")
+	sc.look(t, "certified ≤")
 	tm.Send(press("r"))
 	sc.look(t, "✓ done acsa")
 	tm.Send(press("q"))

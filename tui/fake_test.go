@@ -39,6 +39,9 @@ type fakeRunner struct {
 	// so tests act while a run is in flight.
 	hold   chan struct{}
 	holdAt int
+	// tuneWorkers, when not 0, is the workers of every search (1: the
+	// clipping panel's latest batch is the same trial's every time).
+	tuneWorkers int
 
 	mu       sync.Mutex
 	ctxs     []context.Context // every run's context, in order
@@ -78,6 +81,9 @@ func (f *fakeRunner) tune(ctx context.Context, r spec.Resolved, ts engine.TuneSp
 	f.mu.Lock()
 	f.tunes++
 	f.mu.Unlock()
+	if f.tuneWorkers != 0 {
+		r.Spec.Workers = f.tuneWorkers
+	}
 	if f.hold != nil {
 		select {
 		case <-f.hold:

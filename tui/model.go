@@ -258,8 +258,12 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.Help):
 		m.overlay = m.help
+		m.head.FoldCaption() // the overlay gets the rows an unfolded caption took
+		m.relayout()
 	case key.Matches(k, keys.Presets):
 		m.overlay = m.presets
+		m.head.FoldCaption()
+		m.relayout()
 	case key.Matches(k, keys.Run):
 		return m.start(m.jobOf(m.active), false)
 	case key.Matches(k, keys.Compare):

@@ -393,7 +393,7 @@ func (p *slopesPanel) verdictLines(w int) []string {
 	st, rep, a := p.Styles, p.rep, p.axis
 	in, out := inForce(rep)
 	if len(out) == 0 {
-		return style.WrapLines(st.Good, "✓ in force at every point: the certificate (the theorem's explicit constants at each point's parameters) is below w₀", w)
+		return style.WrapLines(st.Good, "✓ in force at every point: each point's certificate (explicit constants) is below w₀", w)
 	}
 	var at []string
 	reasons := map[string]bool{}

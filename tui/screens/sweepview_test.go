@@ -5,7 +5,6 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
-	"dpso/tui/common"
 	"dpso/tui/style"
 	"fmt"
 	"strings"
@@ -37,7 +36,6 @@ func TestSweepScreensOfDAndK(t *testing.T) {
 // for every note wrapped, each note keeps one line and the closing
 // sentence stays.
 func TestSlopesNotesWrap(t *testing.T) {
-	st := style.NewTheme(style.Dark, true, true)
 	note := "local rate withheld: the scenario's constants change with n here (lf from 4.239 to 16.96), so the analytic rate at fixed constants is not the slope along this sweep; the fitted slope is that of the bound's values along this grid"
 	rep := &engine.SweepReport{
 		Solvers: []string{"clipped-sgd"},
@@ -50,7 +48,7 @@ func TestSlopesNotesWrap(t *testing.T) {
 		full bool
 	}{{84, 16, true}, {84, 6, false}} {
 		t.Run(fmt.Sprintf("%dx%d", tc.w, tc.h), func(t *testing.T) {
-			p := &slopesPanel{sweepPanel: sweepPanel{Common: common.Common{Styles: &st}}, axis: &sweepNAxis}
+			p := &slopesPanel{sweepPanel: sweepPanel{Common: testCommon()}, axis: &sweepNAxis}
 			p.SetSize(tc.w, tc.h)
 			p.set(rep, "")
 			v := style.StripANSI(p.View())

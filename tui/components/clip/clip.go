@@ -114,10 +114,11 @@ func (p *Model) render() string {
 		head += st.Warn.Render(fmt.Sprintf(" · %d non-finite zeroed", b.NonFinite))
 	}
 	lines = append(lines, style.FitWords(head, w))
-	who := fmt.Sprintf("batch of %s · %s · run #%d", common.FmtInt(int64(b.Size)), r.HistWho, r.ID)
+	who := fmt.Sprintf("batch of %s · %s", common.FmtInt(int64(b.Size)), r.HistWho)
 	if r.HistPhase > 0 {
 		who += fmt.Sprintf(" · phase %d", r.HistPhase)
 	}
+	who += fmt.Sprintf(" · run #%d", r.ID)
 	whoLines := style.WrapLines(st.Muted, who, w)
 	if p.presc.Key != "" && p.presc.Key != runs.PrescKey(r.Spec) {
 		// The form moved on: these norms are the run's, not of what the

@@ -366,7 +366,7 @@ func (f *Model) ValueNote(id Field) string {
 		case f.serverFixesNoise():
 			return "fixed: secure noise"
 		default:
-			return "secure noise"
+			return "unused: secure noise"
 		}
 	case D:
 		if info.FixedD {

@@ -67,7 +67,6 @@ func (h *Model) SetPreset(i int) {
 	}
 }
 
-
 // Preset is the loaded preset's index in presets.All (−1: none).
 func (h *Model) Preset() int { return h.at }
 
@@ -131,6 +130,10 @@ func (h *Model) ToggleCaption(termH int) {
 	}
 	h.page = -1
 }
+
+// FoldCaption folds an unfolded caption (an overlay opens: it gets the
+// rows). The root lays out again.
+func (h *Model) FoldCaption() { h.page = -1 }
 
 // foldedRows is the caption's folded height (Rows without w).
 func (h *Model) foldedRows(termH int) int {

@@ -55,8 +55,9 @@ type item struct {
 // FilterValue is what the filter reads: the title.
 func (it item) FilterValue() string { return it.p.Title }
 
-// rows renders the list's rows: " 4  Title", padded to the list's width,
-// the selected one in the Selected style.
+// rows renders the list's rows: " 4  Title" (the number right-aligned
+// in two columns), padded to the list's width, the selected one in the
+// Selected style.
 type rows struct{ p *Model }
 
 func (rows) Height() int                         { return 1 }
@@ -65,7 +66,7 @@ func (rows) Update(tea.Msg, *list.Model) tea.Cmd { return nil }
 
 func (d rows) Render(w io.Writer, l list.Model, index int, li list.Item) {
 	it := li.(item)
-	row := style.Pad(fmt.Sprintf(" %d  %s", it.i+1, it.p.Title), d.p.listW)
+	row := style.Pad(fmt.Sprintf("%2d  %s", it.i+1, it.p.Title), d.p.listW)
 	if index == l.Index() {
 		row = d.p.Styles.Selected.Render(row)
 	}
@@ -258,7 +259,7 @@ func (p *Model) Selected() (int, presets.Preset) {
 func (p *Model) View() string {
 	st := p.Styles
 	w, h := p.w, p.h
-	lines := []string{style.Rule(*st, "Presets", "↑↓ choose · 1-9, 0 or enter: load and run · pgdn: its text · / filter · esc back", w, true)}
+	lines := []string{style.Rule(*st, "Presets", "↑↓ · 1-9, 0, enter: load, run · pgdn: text · / filter · esc", w, true)}
 	listW := 0
 	for _, it := range p.items {
 		listW = max(listW, lipgloss.Width(it.Title)+6)
