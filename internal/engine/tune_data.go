@@ -73,8 +73,13 @@ func (r *prefixChunks) Read(buf []float64) int {
 	return k
 }
 
-// prefix is the first n samples of s, chunked when s is.
+// prefix is the first n samples of s, chunked when s is; of a matrix, the
+// matrix of its first n rows, read in place (the same chunks: a matrix's
+// are solvers.ChunkLenFor its rows, as a stream's are).
 func prefix(s solvers.Samples, n int) solvers.Samples {
+	if m, ok := s.(*solvers.Matrix); ok {
+		return &solvers.Matrix{Data: m.Data[: n*m.Dim : n*m.Dim], Dim: m.Dim}
+	}
 	p := prefixSamples{s: s, n: n}
 	if c, ok := s.(solvers.Chunked); ok {
 		return &chunkedPrefix{prefixSamples: p, c: c}
@@ -83,9 +88,12 @@ func prefix(s solvers.Samples, n int) solvers.Samples {
 }
 
 // suffixRows reads samples [from, s.Len()) of s into a matrix: a search's
-// validation rows.
+// validation rows (of a matrix, its rows read in place).
 func suffixRows(ctx context.Context, s solvers.Samples, from int) (*solvers.Matrix, error) {
 	sd := s.SampleDim()
+	if m, ok := s.(*solvers.Matrix); ok {
+		return &solvers.Matrix{Data: m.Data[from*sd:], Dim: sd}, nil
+	}
 	m := &solvers.Matrix{Dim: sd, Data: make([]float64, (s.Len()-from)*sd)}
 	x := make([]float64, sd)
 	rd := s.Open()

@@ -353,3 +353,47 @@ func TestTuneDropsWorkAboveBudget(t *testing.T) {
 		t.Errorf("the search's mechanisms %+v, want batch 100 at T = 36 only", ms)
 	}
 }
+
+// TestSearchReadsTheDrawsCopy: a search that materializes each trial's
+// draw once (tuner.draw) — its candidates, validation rows and oracle grid
+// reading that copy — reports the same bits as one that streams the draw
+// for each of them, for a one-pass and a multi-pass solver, with the
+// references and with private constants.
+func TestSearchReadsTheDrawsCopy(t *testing.T) {
+	s := tuneSpec
+	s.Class, s.N, s.Trials = theory.SmoothConvex, 1000, 2
+	for _, c := range []struct {
+		name string
+		s    spec.Spec
+	}{
+		{"declared", s},
+		{"private-constants", func() spec.Spec { p := s; p.Constants = "private"; return p }()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, stored := build(t, c.s).Dataset(solvers.Seeded, c.s.Seed, 0).(*solvers.Matrix); stored {
+				t.Fatal("the draw is stored: the test would not reach the copy")
+			}
+			ts := TuneSpec{References: true, Solvers: []string{"acsa", "klz-gd"}}
+			copied, err := Tune(context.Background(), resolve(t, c.s), ts, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func(b float64) { tuneDrawMaxBytes = b }(tuneDrawMaxBytes)
+			tuneDrawMaxBytes = 0
+			streamed, err := Tune(context.Background(), resolve(t, c.s), ts, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copied.Elapsed, streamed.Elapsed = 0, 0
+			for i := range copied.Solvers {
+				a, b := copied.Solvers[i], streamed.Solvers[i]
+				if a.Refused != "" || b.Refused != "" {
+					t.Fatalf("%s refused: %q / %q", a.Solver, a.Refused, b.Refused)
+				}
+				if !sameJSON(t, a.Tuned, b.Tuned) || !sameJSON(t, a.Oracle, b.Oracle) {
+					t.Errorf("%s: the search on the draw's copy differs from the search on the stream", a.Solver)
+				}
+			}
+		})
+	}
+}

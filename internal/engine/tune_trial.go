@@ -180,7 +180,11 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	d := t.ds[j.si]
 	name := d.Name()
 	r := t.r
-	data := t.in.Dataset(r.Rand, r.Spec.Seed, j.trial)
+	data, release, err := t.draw(ctx, j.trial)
+	if err != nil {
+		return trialOut{}, err
+	}
+	defer release()
 	nt := t.n - t.nv
 	train := prefix(data, nt)
 	valid, err := suffixRows(ctx, data, nt)
@@ -322,6 +326,41 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		progress.Put(Progress{Solver: name, Trial: j.trial, Done: true, TrialsDone: nd, Total: t.total, Elapsed: time.Since(t.start)})
 	}
 	return out, nil
+}
+
+// tuneDrawMaxBytes is the largest streamed draw a search materializes
+// (tuner.draw): solvers.MaxMaterializeBytes, which materialize refuses
+// past.
+var tuneDrawMaxBytes float64 = solvers.MaxMaterializeBytes
+
+// draw is trial's dataset for one (solver, trial) of the search,
+// materialized once where it is streamed and fits tuneDrawMaxBytes: its K
+// candidates, its score clip and validation rows and every point of the
+// oracle's grid read that copy in place (the same bits as the stream:
+// materialize is deterministic and keeps the stream's chunks) instead of
+// generating the draw again for each — at preset 1's n = 2·10⁶ with the
+// default grid of 72 points, generating the rows was most of the oracle's
+// work. The copy is reserved under solvers.MaxMaterializedAtOnce (a job
+// waits for memory that the others give back) and no candidate reserves
+// another: it reads the copy's rows (prefix). release gives it back.
+func (t *tuner) draw(ctx context.Context, trial int) (data solvers.Samples, release func(), err error) {
+	r := t.r
+	data = t.in.Dataset(r.Rand, r.Spec.Seed, trial)
+	none := func() {}
+	if _, stored := data.(*solvers.Matrix); stored {
+		return data, none, nil
+	}
+	if size := float64(data.Len()) * float64(data.SampleDim()) * 8; size > tuneDrawMaxBytes {
+		return data, none, nil
+	}
+	m, release, err := solvers.LoadDataset(ctx, data, 1)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, none, ctx.Err()
+		}
+		return data, none, nil // the stream, as without the copy
+	}
+	return m, release, nil
 }
 
 // scoreClip is c_s, the private ScoreQuantile-quantile (estimate.Quantile,
