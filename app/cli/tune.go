@@ -68,7 +68,9 @@ never from the rows: C = r̃₂·2^j, j = −6…−1; step: acsa 2β·{½, 1, 2
 clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd (1/β)·{1/64, 1/16, ¼, 1}, others the
 prescribed step ·{¼, 1, 4}; T = the prescribed T ·{½, 1, 2, 4} (acsa
 ·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at batches round(q·n_train) for
-q = 1/64, ⅛, ½. Points a solver refuses, whose batch or T does not fit the
+q = 1/64, ⅛, ½; localized and localized-sc wider: C = r̃₂·4^j, j = −3…1,
+T = the prescribed T ·2^j, j = −5…2, the prescribed step ·4^j, j = 0…6
+(localized) or j = −2…2 (localized-sc) (docs/tuning.md). Points a solver refuses, whose batch or T does not fit the
 training rows, whose work would exceed --work-budget (their T would be cut), or
 at whose batch and T no noise lets dp-sgd's search meet the budget are dropped;
 the output says how many and why.
@@ -132,11 +134,11 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
 	fs := cmd.Flags()
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
 	fs.StringSliceVar(&o.solverList, "solvers", nil, "tune these solvers (comma-separated) under the same procedure and budget, on the same draws (instead of --solver)")
-	fs.StringSliceVar(&o.gridClip, "grid-clip", nil, "the grid's clip thresholds C (comma-separated; default r̃₂·2^j, j = −6…−1)")
+	fs.StringSliceVar(&o.gridClip, "grid-clip", nil, "the grid's clip thresholds C (comma-separated; default r̃₂·2^j, j = −6…−1; localized, localized-sc r̃₂·4^j, j = −3…1)")
 	fs.StringSliceVar(&o.gridStep, "grid-step", nil, "the grid's step parameters (default per solver: see above)")
-	fs.StringSliceVar(&o.gridIters, "grid-iters", nil, "the grid's iteration counts T (default the prescribed T ·{½, 1, 2, 4}; acsa ·{1, 2, 4, 8})")
+	fs.StringSliceVar(&o.gridIters, "grid-iters", nil, "the grid's iteration counts T (default the prescribed T ·{½, 1, 2, 4}; acsa ·{1, 2, 4, 8}; localized, localized-sc ·2^j, j = −5…2)")
 	fs.StringSliceVar(&o.gridEpochs, "grid-epochs", nil, "dp-sgd: the grid's epochs (default 1, 2, 5)")
-	fs.StringSliceVar(&o.gridBatch, "grid-batch", nil, "dp-sgd: the grid's expected batch sizes (default the prescribed batch)")
+	fs.StringSliceVar(&o.gridBatch, "grid-batch", nil, "dp-sgd: the grid's expected batch sizes (default round(q·n_train) for q = 1/64, ⅛, ½)")
 	newNumFlag(fs, &o.candidates, "candidates", "the mean of K, the number of candidates (default 10; at least 1, at most 10⁴)")
 	fs.StringVar(&o.law, "candidates-law", "geometric", "K's law: geometric (η = 1), logarithmic (η = 0), poisson, or a shape η ≥ 0 of the truncated negative binomial")
 	newNumFlag(fs, &o.validation, "validation", "the fraction of each dataset's rows that scores the candidates, in (0, ½] (default 0.1)")

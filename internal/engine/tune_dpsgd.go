@@ -179,7 +179,7 @@ var searchCache sync.Map
 func dpsgdAxes(g TuneGrid, nt int) ([]float64, []int) {
 	epochs, batches := g.Epochs, g.Batch
 	if len(epochs) == 0 {
-		epochs = []float64{1, 2, 5}
+		epochs = dpsgdEpochs
 	}
 	if len(batches) == 0 {
 		batches = defaultBatches(nt)
@@ -188,11 +188,11 @@ func dpsgdAxes(g TuneGrid, nt int) ([]float64, []int) {
 }
 
 // defaultBatches is dp-sgd's default batch axis on nt training rows: the
-// sampling rates q = 1/64, ⅛ and ½ as batches B = round(q·nt) (at least
-// 1, duplicates dropped).
+// sampling rates dpsgdRates as batches B = round(q·nt) (at least 1,
+// duplicates dropped).
 func defaultBatches(nt int) []int {
 	var out []int
-	for _, f := range []float64{1.0 / 64, 1.0 / 8, 0.5} {
+	for _, f := range dpsgdRates {
 		b := max(1, int(math.Round(f*float64(nt))))
 		if !slices.Contains(out, b) {
 			out = append(out, b)

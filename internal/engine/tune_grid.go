@@ -14,29 +14,41 @@ import (
 )
 
 // TuneGrid is a search's declared grid: the values each hyperparameter may
-// take. An empty axis takes its default, relative to reference values that
-// the search computes from the constants its prescription reads (declared,
-// or estimated privately on its training rows), never from anything else
-// the data hold:
+// take. An empty axis takes its default (GridRules; the factors of
+// defaultAxes), relative to reference values that the search computes from
+// the constants its prescription reads (declared, or estimated privately
+// on its training rows), never from anything else the data hold:
 //
-//   - Clip: r̃₂·2^j, j = −6, …, −1 (r̃₂ the scale of the per-sample gradients'
-//     worst-case norms; the prescribed C balances a bias bound built on
-//     r̃_k and sits far above the norms' bulk);
+//   - Clip: r̃₂·2^j, j = −6, …, −1 (r̃₂ the scale of the per-sample
+//     gradients' norms; the prescribed C balances a bias bound built on
+//     r̃_k and sits far above the norms' bulk); localized and localized-sc:
+//     r̃₂·4^j, j = −3, …, 1;
 //   - Iters: the prescribed T times ½, 1, 2, 4 (within [1, n − 1]; the
 //     theorems' T balances bounds with constants set to 1, and a few more
 //     steps often pay); acsa's times 1, 2, 4, 8 (its T ∝ n^{1/4} at most
-//     is a handful of steps at the sizes people run);
+//     is a handful of steps at the sizes people run); localized and
+//     localized-sc: times 2^j, j = −5, …, 2;
 //   - Step: acsa's η = 2β times ½, 1, 2 (2β is the smooth case's floor of
 //     η; the prescribed η grows with the clipping bias B(C) and stalls the
-//     iterate once C is lowered);
-//     clipped-sgd's base step (1/β) times ¼, ½, 1; dp-sgd's η = 1/β times
-//     1/64, 1/16, ¼, 1 (its prescribed η is set by the noise of its
-//     prescribed C); any other solver's prescribed step parameter times
+//     iterate once C is lowered); clipped-sgd's base step (1/β) times
+//     ¼, ½, 1; dp-sgd's η = 1/β times 1/64, 1/16, ¼, 1 (its prescribed η
+//     is set by the noise of its prescribed C); localized's prescribed
+//     step times 4^j, j = 0, …, 6 (its prescription is far too cautious:
+//     the search's released step lands far above it); localized-sc's times
+//     4^j, j = −2, …, 2; any other solver's prescribed step parameter times
 //     ¼, 1, 4;
-//   - Epochs and Batch (dp-sgd): 1, 2, 5 epochs; the prescribed batch.
+//   - Epochs and Batch (dp-sgd): 1, 2, 5 epochs; batches round(q·n) for
+//     q = 1/64, ⅛, ½ (q ≤ ½: subsampling's amplification).
+//
+// The wider axes are the localized methods' only: widened for every
+// solver until the oracle-tuned reference landed inside them, they made
+// the private search (K ≈ 10 draws of a larger grid) worse for acsa,
+// clipped-sgd, dp-sgd, prox-sgd and lipschitz-dpsgd, and far better for
+// localized (docs/tuning.md).
 //
 // A point a solver refuses at the search's parameters (clipped-sgd's step
-// must stay below 2/μ) is dropped from that solver's grid.
+// must stay below 2/μ), or that the work budget would cut, is dropped
+// (GridDrops).
 type TuneGrid struct {
 	Clip   []float64
 	Step   []float64
@@ -90,6 +102,55 @@ func (c Candidate) Text(num func(float64) string) string {
 		s += fmt.Sprintf(", batch = %d", c.Batch)
 	}
 	return s
+}
+
+// gridAxes are the factors of a solver's default clip, step and iters
+// axes (TuneGrid; GridRules says them in words).
+type gridAxes struct{ clip, step, iters []float64 }
+
+// The default axes' factors.
+var (
+	dpsgdEpochs = []float64{1, 2, 5}
+	dpsgdRates  = []float64{1.0 / 64, 1.0 / 8, 1.0 / 2}
+)
+
+// defaultAxes are name's default factors: the clip's of r̃₂, the step's of
+// its reference (2β for acsa, 1/β for clipped-sgd and dp-sgd, the
+// prescribed step otherwise), the iters' of the prescribed T.
+func defaultAxes(name string) gridAxes {
+	a := gridAxes{clip: powers(2, -6, -1), step: []float64{0.25, 1, 4}, iters: []float64{0.5, 1, 2, 4}}
+	switch name {
+	case solvers.ACSA{}.Name():
+		a.step, a.iters = []float64{0.5, 1, 2}, powers(2, 0, 3)
+	case solvers.ClippedSGD{}.Name():
+		a.step = []float64{0.25, 0.5, 1}
+	case solvers.DPSGD{}.Name():
+		a.step = powers(4, -3, 0)
+	case solvers.Localized{}.Name():
+		a = gridAxes{clip: powers(4, -3, 1), step: powers(4, 0, 6), iters: powers(2, -5, 2)}
+	case solvers.LocalizedSC{}.Name():
+		a = gridAxes{clip: powers(4, -3, 1), step: powers(4, -2, 2), iters: powers(2, -5, 2)}
+	}
+	return a
+}
+
+// powers are b^j for j = lo, …, hi.
+func powers(b float64, lo, hi int) []float64 {
+	var out []float64
+	for j := lo; j <= hi; j++ {
+		out = append(out, math.Pow(b, float64(j)))
+	}
+	return out
+}
+
+// GridRules are the default axes' rules in words, by axis (the JSON's
+// names), as TuneGrid states them.
+var GridRules = map[string]string{
+	"clip":   "r̃₂·2^j, j = −6, …, −1 (localized, localized-sc: r̃₂·4^j, j = −3, …, 1; r̃₂ as the search reads it)",
+	"step":   "acsa: 2β·{½, 1, 2}; clipped-sgd: (1/β)·{¼, ½, 1}; dp-sgd: (1/β)·{1/64, 1/16, ¼, 1}; localized: the prescribed step ·4^j, j = 0, …, 6; localized-sc: ·4^j, j = −2, …, 2; others: the prescribed step ·{¼, 1, 4}",
+	"iters":  "the prescribed T ·{½, 1, 2, 4} (acsa: ·{1, 2, 4, 8}; localized, localized-sc: ·2^j, j = −5, …, 2), within [1, n − 1]",
+	"epochs": "{1, 2, 5} (dp-sgd)",
+	"batch":  "round(q·n_train) for q = 1/64, ⅛, ½ (dp-sgd)",
 }
 
 // MaxTuneGrid caps a solver's grid: the oracle-tuned reference runs every
@@ -175,6 +236,7 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 		}
 		return out
 	}
+	ax := defaultAxes(d.Name())
 	clips := g.Clip
 	if len(clips) == 0 {
 		r2 := c.R(2)
@@ -182,39 +244,39 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 			r2 = c.Lf
 		}
 		if !finite(r2) {
-			return nil, drops, &spec.SpecError{Field: "grid-clip", Msg: "the default clip grid is r̃₂·2^j, and r̃₂ is not known here (give --grid-clip, or --r2, or --constants private)"}
+			return nil, drops, &spec.SpecError{Field: "grid-clip", Msg: "the default clip grid is relative to r̃₂, and r̃₂ is not known here (give --grid-clip, or --r2, or --constants private)"}
 		}
-		clips = scale(r2, 1.0/64, 1.0/32, 1.0/16, 1.0/8, 1.0/4, 1.0/2)
+		clips = scale(r2, ax.clip...)
 	}
 	steps := g.Step
 	if len(steps) == 0 {
 		switch d.Name() {
 		case solvers.ACSA{}.Name():
 			if !finite(c.Beta) {
-				return nil, drops, &spec.SpecError{Field: "grid-step", Msg: "acsa's default step grid is 2β·{½, 1, 2}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
+				return nil, drops, &spec.SpecError{Field: "grid-step", Msg: "acsa's default step grid is relative to 2β, and β is not known here (give --grid-step, or --beta, or --constants private)"}
 			}
-			steps = scale(2*c.Beta, 0.5, 1, 2)
+			steps = scale(2*c.Beta, ax.step...)
 		case solvers.ClippedSGD{}.Name():
 			if !finite(c.Beta) {
-				return nil, drops, &spec.SpecError{Field: "grid-step", Msg: "clipped-sgd's default step grid is (1/β)·{¼, ½, 1}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
+				return nil, drops, &spec.SpecError{Field: "grid-step", Msg: "clipped-sgd's default step grid is relative to 1/β, and β is not known here (give --grid-step, or --beta, or --constants private)"}
 			}
-			steps = scale(1/c.Beta, 0.25, 0.5, 1)
+			steps = scale(1/c.Beta, ax.step...)
 		case (solvers.DPSGD{}).Name():
 			if !finite(c.Beta) {
 				if !finite(base.Step) {
-					return nil, drops, &spec.SpecError{Field: "grid-step", Msg: "dp-sgd's default step grid is (1/β)·{1/64, 1/16, ¼, 1}, and β is not known here (give --grid-step, or --beta, or --constants private)"}
+					return nil, drops, &spec.SpecError{Field: "grid-step", Msg: "dp-sgd's default step grid is relative to 1/β, and neither β nor its prescribed step is known here (give --grid-step, or --beta, or --constants private)"}
 				}
-				steps = scale(base.Step, 0.25, 1, 4)
+				steps = scale(base.Step, defaultAxes("").step...)
 				break
 			}
 			// dp-sgd's prescribed η = min{1/β, D/(G√T)} is set by the
 			// noise of its prescribed C and shrinks with it.
-			steps = scale(1/c.Beta, 1.0/64, 1.0/16, 1.0/4, 1)
+			steps = scale(1/c.Beta, ax.step...)
 		default:
 			if !finite(base.Step) {
-				return nil, drops, &spec.SpecError{Field: "grid-step", Msg: fmt.Sprintf("the default step grid is %s's prescribed step times ¼, 1, 4, which is not finite here (give --grid-step)", d.Name())}
+				return nil, drops, &spec.SpecError{Field: "grid-step", Msg: fmt.Sprintf("the default step grid is relative to %s's prescribed step, which is not finite here (give --grid-step)", d.Name())}
 			}
-			steps = scale(base.Step, 0.25, 1, 4)
+			steps = scale(base.Step, ax.step...)
 		}
 	}
 	var iters []int
@@ -225,11 +287,7 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 	} else {
 		iters = g.Iters
 		if len(iters) == 0 {
-			fs := []float64{0.5, 1, 2, 4}
-			if d.Name() == (solvers.ACSA{}).Name() {
-				fs = []float64{1, 2, 4, 8}
-			}
-			for _, f := range fs {
+			for _, f := range ax.iters {
 				t := int(math.Round(f * float64(base.Iters)))
 				t = max(1, min(t, n-1))
 				if !slices.Contains(iters, t) {

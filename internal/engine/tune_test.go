@@ -264,8 +264,11 @@ func TestTuneRefuses(t *testing.T) {
 // the search's curve is Papernot & Steinke's theorem on the pointwise
 // maximum of each mechanism's own subsampled-Gaussian curve at its z and
 // the score's Gaussian curve, plus (ρ_s + ρ₀)·λ, which meets the
-// target; each z is below the one that would keep its curve under ρ_Q·λ
-// at every order (a zCDP candidate's), the accounting it replaces.
+// target; each z is below a third of the one that would keep its curve
+// under ρ_Q·λ at every order (a zCDP candidate's, the accounting it
+// replaces): 0.878, 0.971, 1.254, 1.555 against 7.10, 8.64, 4.24, 5.79 at
+// (batch, T) = (100, 36), (100, 72), (400, 9), (400, 18) on 3600 rows
+// (docs/tuning.md).
 func TestTuneDPSGDCandidates(t *testing.T) {
 	s := tuneSpec
 	s.Trials = 1
@@ -298,10 +301,11 @@ func TestTuneDPSGDCandidates(t *testing.T) {
 		if m.Q != float64(m.Batch)/float64(rep.NTrain) {
 			t.Errorf("batch %d: q = %g, want B/n_train", m.Batch, m.Q)
 		}
+		t.Logf("batch %d, T = %d, q = %.4g: z = %.4g", m.Batch, m.Steps, m.Q, m.Z)
 		c := accountant.ComposedRDP(accountant.ReplaceOne, m.Q, m.Z, m.Steps, o)
 		cand = append(cand, c)
 		// The accounting it replaces: the smallest z whose curve stays
-		// under ρ_Q·λ at every order is larger.
+		// under ρ_Q·λ at every order is over 3 times larger.
 		under := func(z float64) bool {
 			for i, v := range accountant.ComposedRDP(accountant.ReplaceOne, m.Q, z, m.Steps, o) {
 				if v > rep.Privacy.CandidateRho*o[i] {
@@ -310,8 +314,8 @@ func TestTuneDPSGDCandidates(t *testing.T) {
 			}
 			return true
 		}
-		if under(m.Z) {
-			t.Errorf("batch %d, T = %d: z = %g already keeps the curve under ρ_Q·λ", m.Batch, m.Steps, m.Z)
+		if under(3 * m.Z) {
+			t.Errorf("batch %d, T = %d: 3z = %g already keeps the curve under ρ_Q·λ", m.Batch, m.Steps, 3*m.Z)
 		}
 	}
 	cand = append(cand, accountant.GaussianCurve(sr.ScoreZ, o))

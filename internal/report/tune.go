@@ -290,20 +290,11 @@ func bestPrivateJSON(r *engine.TuneReport) *BestPrivateJSON {
 	return j
 }
 
-// gridRules are the default axes' rules (engine.TuneGrid's).
-var gridRules = map[string]string{
-	"clip":   "r̃₂·2^j, j = −6, …, −1 (r̃₂ as the search reads it)",
-	"step":   "acsa: 2β·{½, 1, 2}; clipped-sgd: (1/β)·{¼, ½, 1}; dp-sgd: (1/β)·{1/64, 1/16, ¼, 1}; others: the prescribed step ·{¼, 1, 4}",
-	"iters":  "the prescribed T ·{½, 1, 2, 4} (acsa: ·{1, 2, 4, 8}), within [1, n − 1]",
-	"epochs": "{1, 2, 5} (dp-sgd)",
-	"batch":  "round(q·n_train) for q = 1/64, ⅛, ½ (dp-sgd)",
-}
-
 func axis(name string, given []float64) GridAxisJSON {
 	if len(given) > 0 {
 		return GridAxisJSON{Values: given}
 	}
-	return GridAxisJSON{Default: gridRules[name]}
+	return GridAxisJSON{Default: engine.GridRules[name]}
 }
 
 func ints(xs []int) []float64 {
