@@ -241,7 +241,11 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 			beta -= l2 // F⁰ excludes f¹'s ℓ2 term
 		}
 		if nd.Beta {
-			e.Beta = math.Max(beta, 0)
+			if !(beta > 0) {
+				return e, fieldErr("constants", "the private estimate of β, from λ_max of the noisy second moment of the features, is %s ≤ 0 (the noise, σ = %s per entry at ρ = %s, swamps it): give the estimates a larger share (private:0.2, say), or declare β",
+					theory.Sig4.Format(beta), theory.Sig4.Format(sig), theory.Sig4.Format(each))
+			}
+			e.Beta = beta
 		}
 		if nd.Mu {
 			b := in.beta

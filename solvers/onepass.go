@@ -103,7 +103,12 @@ func onePassClip(c consts, cfg Config, a float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return rk * math.Pow(a, invK(cfg.K)), nil
+	C := rk * math.Pow(a, invK(cfg.K))
+	if math.IsInf(C, 1) {
+		// r̃_k finite but near the largest float: the threshold overflows.
+		return 0, &ConfigError{Field: "rk", Msg: fmt.Sprintf("the prescribed clip threshold C = r̃_k·a^(1/k) overflows at r̃_k = %s (a = %s): no finite C, so no noise calibrates to it; give a smaller r̃_k (or --clip)", theory.FormatNumber(rk), theory.Sig4.Format(a))}
+	}
+	return C, nil
 }
 
 // onePassSigma is the per-coordinate noise of the first (smallest-index)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -115,9 +116,22 @@ func tunePrivacy(r spec.Resolved, reps accountant.Repetitions) (TunePrivacy, err
 		return out, nil
 	}
 	rho, err := accountant.LargestRho(curve, t.Orders, r.Privacy.EpsDelta, r.Privacy.Delta, r.Privacy.Rho)
-	if err != nil {
-		return t, &spec.SpecError{Field: "eps", Msg: fmt.Sprintf("no candidate budget meets ε' = %s at δ = %s with K's law (η = %s, mean %s): %v",
-			theory.Sig6.Format(r.Privacy.EpsDelta), theory.FormatNumber(r.Privacy.Delta), theory.FormatNumber(reps.Shape), theory.FormatNumber(reps.Mean), err)}
+	switch {
+	case errors.Is(err, accountant.ErrNoRho) && r.Privacy.EpsDelta == 0:
+		return t, &spec.SpecError{Field: "eps", Msg: fmt.Sprintf("ε = %s meets δ = %s at ε' = 0 already, and choosing among K candidates costs more than nothing: a search has no budget left for its candidates; give a larger --eps",
+			theory.FormatNumber(r.Spec.Eps), theory.FormatNumber(r.Privacy.Delta))}
+	case errors.Is(err, accountant.ErrNoRho):
+		// Blame the law the user chose when the default law would fit.
+		field := "eps"
+		if reps != DefaultRepetitions {
+			if _, derr := tunePrivacy(r, DefaultRepetitions); derr == nil {
+				field = "candidates-law"
+			}
+		}
+		return t, &spec.SpecError{Field: field, Msg: fmt.Sprintf("no candidate budget meets ε' = %s at δ = %s with K's law (η = %s, mean %s): choosing among K candidates costs more than the whole budget, even with candidates of ρ_Q = 10⁻¹²·ρ; give a larger --eps or a lighter --candidates-law",
+			theory.Sig6.Format(r.Privacy.EpsDelta), theory.FormatNumber(r.Privacy.Delta), theory.FormatNumber(reps.Shape), theory.FormatNumber(reps.Mean))}
+	case err != nil:
+		return t, err
 	}
 	t.CandidateRho = rho
 	t.CandidateEps = theory.EpsExact(math.Sqrt(2*rho), r.Privacy.Delta)
@@ -351,7 +365,12 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 	n := in.Def().N
 	nv := min(MaxValidationRows, max(1, int(math.Round(ts.Validation*float64(n)))))
 	if n-nv < 2 {
-		return nil, &spec.SpecError{Field: "n", Msg: fmt.Sprintf("n = %d rows leave %d to train on after %d validation rows; a search needs at least 2", n, n-nv, nv)}
+		// On user data n is the file's rows (after --holdout), not --n.
+		field := "n"
+		if r.UserRows() {
+			field = "data"
+		}
+		return nil, &spec.SpecError{Field: field, Msg: fmt.Sprintf("n = %s rows leave %s to train on after %s validation rows; a search needs at least 2", theory.FormatCount(int64(n)), theory.FormatCount(int64(n-nv)), theory.FormatCount(int64(nv)))}
 	}
 	rep := &TuneReport{Spec: specOf(r, in), Tune: ts, Privacy: pv, N: n, NTrain: n - nv, NValid: nv,
 		W0: startExcess(in), Risk: in.RiskInfo(), UserRows: r.UserRows(), NotPrivate: r.NotPrivate(), Notes: append(slices.Clone(r.DefaultNotes), in.Notes()...)}

@@ -209,6 +209,16 @@ func checkGridAxes(g TuneGrid, ds []solvers.Descriptor) error {
 	return nil
 }
 
+// gridFlagOf is the grid flag of a solver's configuration field, "" for
+// a field no grid axis sets.
+func gridFlagOf(field string) string {
+	switch field {
+	case "clip", "step", "iters", "epochs", "batch":
+		return "grid-" + field
+	}
+	return ""
+}
+
 // gridFor is solver d's grid for a search on n rows at configuration cfg
 // (its ε the candidates'), with the defaults of TuneGrid computed from ref's
 // constants and d's prescription there; points d refuses are dropped
@@ -297,24 +307,35 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 		}
 	}
 	var out []Candidate
+	// why counts the dropped points by the grid flag whose value refused
+	// them ("" when no one flag did): a grid with no point left blames the
+	// flag that emptied it.
+	why := map[string]int{}
 	add := func(cd Candidate) error {
 		cfg := cfg
 		par, err := cd.apply(&cfg, d, 1).Prescribe(ref, n, cfg)
 		var ce *solvers.ConfigError
 		var re *solvers.RefusedError
 		switch {
-		case errors.As(err, &ce), errors.As(err, &re):
+		case errors.As(err, &ce):
 			drops.Refused++
+			why[gridFlagOf(ce.Field)]++
+			return nil
+		case errors.As(err, &re):
+			drops.Refused++
+			why[""]++
 			return nil
 		case err != nil:
 			return err
 		case par.BudgetBound:
 			drops.Work++
+			why[""]++
 			return nil
 		}
 		if search != nil {
 			if _, ok := search.multiplier(par.Batch, par.Iters); !ok {
 				drops.Calibration++
+				why[""]++
 				return nil
 			}
 		}
@@ -331,6 +352,7 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 					for _, b := range batches {
 						if b > n {
 							drops.Size++
+							why["grid-batch"]++
 							continue
 						}
 						if err := add(Candidate{Clip: C, Step: s, Epochs: e, Batch: b}); err != nil {
@@ -343,6 +365,7 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 			for _, t := range iters {
 				if t >= n {
 					drops.Size++
+					why["grid-iters"]++
 					continue
 				}
 				if err := add(Candidate{Clip: C, Step: s, Iters: t}); err != nil {
@@ -352,6 +375,20 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 		}
 	}
 	if len(out) == 0 {
+		dropped := theory.FormatCount(int64(drops.Total()))
+		if len(why) == 1 {
+			for flag := range why {
+				switch flag {
+				case "grid-batch":
+					return nil, drops, &spec.SpecError{Field: flag, Msg: fmt.Sprintf("every batch of the grid is larger than the n = %s rows a candidate trains on: %s accepts no point of it (%s refused)", theory.FormatCount(int64(n)), d.Name(), dropped)}
+				case "grid-iters":
+					return nil, drops, &spec.SpecError{Field: flag, Msg: fmt.Sprintf("every T of the grid is at least the n = %s rows a candidate trains on (one sample per step at least): %s accepts no point of it (%s refused)", theory.FormatCount(int64(n)), d.Name(), dropped)}
+				case "":
+				default:
+					return nil, drops, &spec.SpecError{Field: flag, Msg: fmt.Sprintf("%s refuses every value of this axis at n = %s: it accepts no point of the grid (%s refused)", d.Name(), theory.FormatCount(int64(n)), dropped)}
+				}
+			}
+		}
 		return nil, drops, &spec.SpecError{Field: "grid-clip", Msg: fmt.Sprintf("%s accepts no point of the grid at n = %d: %s", d.Name(), n, strings.Join(drops.Notes(), "; "))}
 	}
 	return out, drops, nil

@@ -2,9 +2,8 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math"
-	"slices"
 
 	"dpso/internal/spec"
 	"dpso/solvers/accountant"
@@ -30,22 +29,34 @@ func TuneOverN(ctx context.Context, r spec.Resolved, ts TuneSpec, from, to float
 	if points == 0 {
 		points = DefaultSweepPoints
 	}
-	if !(from >= 2 && to > from) || points < 2 || points > MaxSweepPoints {
-		return nil, &spec.SpecError{Field: "from", Msg: fmt.Sprintf("a sweep over n needs 2 ≤ from < to and 2 to %d points (from = %s, to = %s, %d points)", MaxSweepPoints, theory.FormatNumber(from), theory.FormatNumber(to), points)}
+	// The grid is the sweep's (its ends checked in n's range before any
+	// integer conversion), and every point is resolved before the first
+	// search runs: a point the Spec refuses is said at once, naming the
+	// end of the grid it comes from.
+	sw := SweepSpec{Param: spec.SweepN, From: from, To: to, Points: points}
+	if err := sw.validate(); err != nil {
+		return nil, err
 	}
-	var ns []int
-	for i := range points {
-		v := int(math.Round(math.Exp(math.Log(from) + float64(i)/float64(points-1)*(math.Log(to)-math.Log(from)))))
-		if !slices.Contains(ns, v) {
-			ns = append(ns, v)
+	grid := sw.Grid()
+	at := make([]spec.Resolved, len(grid))
+	ns := make([]int, len(grid))
+	for i, v := range grid {
+		rn, err := r.At(spec.SweepN, v)
+		var se *spec.SpecError
+		if errors.As(err, &se) && se.Field == "n" {
+			end := "to"
+			if i == 0 {
+				end = "from"
+			}
+			return nil, &spec.SpecError{Field: end, Msg: fmt.Sprintf("the grid's point n = %s: %s", theory.FormatNumber(v), se.Msg)}
 		}
-	}
-	rep := &TuneSweepReport{Ns: ns}
-	for _, n := range ns {
-		rn, err := r.At(spec.SweepN, float64(n))
 		if err != nil {
 			return nil, err
 		}
+		at[i], ns[i] = rn, int(v)
+	}
+	rep := &TuneSweepReport{Ns: ns}
+	for _, rn := range at {
 		p, err := Tune(ctx, rn, ts, set)
 		if err != nil {
 			return nil, err

@@ -232,6 +232,9 @@ func (r *Resolved) resolve() error {
 	if shuffle && math.IsInf(s.Eps, 1) {
 		return specErr("eps", "the shuffle oracle %s needs a finite ε in (0, ∞)", s.Oracle)
 	}
+	if m := oracle.ShuffleEpsMax(s.Oracle); shuffle && s.Eps > m {
+		return specErr("eps", "ε = %s is above %s, the largest ε the shuffle oracle %s is proven for (0 < ε ≤ %s); give a smaller ε, or another oracle", theory.FormatNumber(s.Eps), theory.FormatNumber(m), s.Oracle, theory.FormatNumber(m))
+	}
 	if err := checkEps(s.Eps); err != nil {
 		return err
 	}

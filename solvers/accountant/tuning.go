@@ -260,6 +260,10 @@ func RepeatAndSelectRDP(orders, rdp []float64, r Repetitions) ([]float64, error)
 	return low, nil
 }
 
+// ErrNoRho is LargestRho's failure: no ρ down to hi·10⁻¹² meets the
+// target.
+var ErrNoRho = errors.New("accountant: no ρ down to 10⁻¹² of the upper end meets the target")
+
 // LargestRho is the largest ρ in (0, hi] (to relative precision 10⁻⁶) for
 // which the RDP curve curve(ρ) on orders converts (EpsFromRDP) to an ε' at
 // most epsTarget at δ, assuming the converted ε' does not decrease as ρ
@@ -288,7 +292,7 @@ func LargestRho(curve func(rho float64) ([]float64, error), orders []float64, ep
 	for {
 		lo /= 2
 		if lo < hi*1e-12 {
-			return math.NaN(), fmt.Errorf("accountant: no ρ down to %g meets ε' = %g at δ = %g", lo, epsTarget, delta)
+			return math.NaN(), fmt.Errorf("%w (down to ρ = %g; ε' = %g at δ = %g)", ErrNoRho, lo, epsTarget, delta)
 		}
 		ok, err := meets(lo)
 		if err != nil {

@@ -34,6 +34,19 @@ func (q *p1d) params(eps, delta float64) P1DParams {
 	return P1DParams{Users: q.n, Range: q.tau, G: q.g, B: q.b, P: q.p, Eps: eps, Delta: delta}
 }
 
+// ShuffleClipEpsMax is the largest ε shuffle-clip's protocol is proven
+// for: P_vec (Cheu et al. 2021, Theorem 3.2) holds for 0 < ε ≤ 15.
+const ShuffleClipEpsMax = 15.0
+
+// ShuffleEpsMax is the largest ε the shuffle oracle name is proven for
+// (+Inf when its design states no bound, or for another oracle).
+func ShuffleEpsMax(name string) float64 {
+	if name == (&ShuffleClip{}).Name() {
+		return ShuffleClipEpsMax
+	}
+	return math.Inf(1)
+}
+
 // shuffleBudget validates a shuffle oracle's (ε, δ): private is false for
 // ε = +Inf (the protocol without randomization or noise).
 func shuffleBudget(name string, b ledger.Cost, epsMax float64) (private bool, err error) {
@@ -174,7 +187,7 @@ func (o *ShuffleClip) Begin(d, s int, c float64, b ledger.Cost) error {
 	if !(c > 0) {
 		return fmt.Errorf("shuffle-clip: clip threshold C = %s, want C > 0", exact(c))
 	}
-	private, err := shuffleBudget(o.Name(), b, 15)
+	private, err := shuffleBudget(o.Name(), b, ShuffleClipEpsMax)
 	if err != nil {
 		return err
 	}
