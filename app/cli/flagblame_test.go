@@ -31,7 +31,7 @@ func TestErrorsNameTheFlagTyped(t *testing.T) {
 		{tune("--eps", "1e-100"), []string{"dpso: --eps:", "ε = 10⁻¹⁰⁰ meets δ = 10⁻⁵ at ε' = 0 already"}},
 		// A grid axis that empties the grid is the one blamed.
 		{tune("--grid-iters", "1000000000"), []string{"dpso: --grid-iters:", "every T of the grid is at least the n = 9000 rows"}},
-		{tune("--solver", "dp-sgd", "--grid-batch", "1000000"), []string{"dpso: --grid-batch:", "every batch of the grid is larger than the n = 9000 rows"}},
+		{tune("--solver", "dp-sgd", "--grid-batch", "1000000"), []string{"dpso: --grid-batch:", "every batch of the grid is larger than the 9000 training rows"}},
 		// A file too short for a search names the file, not --n.
 		{tune("--data", rows, "--rk", "1", "--beta", "1", "--holdout", "0.2"), []string{"dpso: --data:", "n = 2 rows leave 1 to train on"}},
 		// Private constants on a share too small to estimate β: --constants

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/solvers"
 	"dpso/solvers/accountant"
@@ -93,14 +94,21 @@ func dpsgdPlanned(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg sol
 func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, reps accountant.Repetitions, pv TunePrivacy) (*DPSGDSearch, error) {
 	epochs, batches := dpsgdAxes(g, nt)
 	var mechs []DPSGDMechanism
+	over, why := 0, map[string]int{} // batches above nt; the points refused, by grid flag
 	for _, b := range batches {
 		if b > nt {
+			over++
 			continue
 		}
 		for _, e := range epochs {
 			B, T, bound, err := dpsgdPlanned(in, d, nt, cfg, e, b)
 			var ce *solvers.ConfigError
-			if errors.As(err, &ce) || bound {
+			if errors.As(err, &ce) {
+				why[gridFlagOf(ce.Field)]++
+				continue // gridFor drops the point
+			}
+			if bound {
+				why[""]++
 				continue // gridFor drops the point
 			}
 			if err != nil {
@@ -112,7 +120,19 @@ func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solv
 		}
 	}
 	if len(mechs) == 0 {
-		return nil, fmt.Errorf("%s accepts no (batch, epochs) of the grid at %d training rows", d.Name(), nt)
+		// The flag whose values emptied the grid is the one named.
+		if over == len(batches) {
+			return nil, &spec.SpecError{Field: "grid-batch", Msg: fmt.Sprintf("every batch of the grid is larger than the %s training rows: %s accepts no (batch, epochs) of it", theory.FormatCount(int64(nt)), d.Name())}
+		}
+		field := "grid-epochs"
+		if len(why) == 1 {
+			for f := range why {
+				if f != "" {
+					field = f
+				}
+			}
+		}
+		return nil, &spec.SpecError{Field: field, Msg: fmt.Sprintf("%s accepts no (batch, epochs) of the grid at %s training rows", d.Name(), theory.FormatCount(int64(nt)))}
 	}
 	fixed := pv.ScoreRho + pv.ConstantsRho // both read the training rows
 	key := searchKey{reps: reps, fixed: fixed, eps: pv.Target.EpsDelta, delta: pv.Target.Delta, mechs: mechKey(mechs)}
