@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"dpso/internal/statestring"
@@ -99,5 +102,32 @@ func TestSessionArgsAreExploreFlags(t *testing.T) {
 				t.Errorf("%v: %v, want a refusal", args, err)
 			}
 		})
+	}
+}
+
+// TestSessionStateWithDataReadsNoPath: a session's state string that names
+// a data file is refused with the same line whatever is at the path — a
+// folder, nothing, a FIFO, a regular file — so that no student can map the
+// server's files by its answers.
+func TestSessionStateWithDataReadsNoPath(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	syscall.Mkfifo(fifo, 0o600)
+	file := filepath.Join(dir, "rows.csv")
+	os.WriteFile(file, []byte("a,y\n1,2\n"), 0o600)
+	var first string
+	for _, path := range []string{dir, filepath.Join(dir, "none"), fifo, file} {
+		s := presets.All[0].Spec
+		s.Scenario, s.Data, s.Rk = "", path, 1
+		_, err := sessionArgs([]string{"--state", statestring.State{Spec: s, Screen: "chart"}.String()})
+		if err == nil || !strings.Contains(err.Error(), "--state: this state string reads a data file") {
+			t.Fatalf("%s: %v, want the refusal", path, err)
+		}
+		if first == "" {
+			first = err.Error()
+		}
+		if err.Error() != first {
+			t.Fatalf("the answer depends on the path: %q, then %q", first, err.Error())
+		}
 	}
 }

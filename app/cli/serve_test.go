@@ -2,10 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // TestServeRefusesBeforeListening: what dpso serve refuses is refused
@@ -34,10 +39,15 @@ func TestServeRefusesBeforeListening(t *testing.T) {
 		{"a short token", []string{"--web", "127.0.0.1:8080", "--token", "abc"}, "--token: \"abc\" is not 8 to 64 letters"},
 		{"a certificate without its key", []string{"--web", "127.0.0.1:8080", "--tls-cert", notKey}, "--tls-cert: give --tls-key too"},
 		{"a certificate that is not one", []string{"--web", "127.0.0.1:8080", "--tls-cert", notKey, "--tls-key", notKey}, "are not a PEM certificate and its key"},
-		{"a certificate that is a folder", []string{"--web", "127.0.0.1:8080", "--tls-cert", dir, "--tls-key", notKey}, "is not a regular file"},
+		{"a certificate that is a folder", []string{"--web", "127.0.0.1:8080", "--tls-cert", dir, "--tls-key", notKey}, "is a folder, not a regular file"},
 		{"an empty token", []string{"--web", "0.0.0.0:8080", "--insecure-http", "--token", ""}, "--token: an empty value is not allowed"},
-		{"a token without --web", []string{"--token", "class-token"}, "--token: it sets the browsers' transport, which only --web ADDR serves"},
+		{"an empty token for SSH", []string{"--token", ""}, "--token: an empty value is not allowed"},
 		{"SSH's flags without --listen", []string{"--web", "127.0.0.1:8080", "--authorized-keys", notKey}, "--authorized-keys: --web alone serves browsers only"},
+		{"no sessions per client", []string{"--max-per-key", "0"}, "--max-per-key: 0 sessions would serve nobody"},
+		{"a port past 65535", []string{"--listen", "127.0.0.1:99999"}, "--listen: \"127.0.0.1:99999\": the port \"99999\" is not a port number from 0 to 65535"},
+		{"a negative run time", []string{"--max-run-time", "-1s"}, "--max-run-time: \"-1s\" is negative"},
+		{"a folder as host key", []string{"--host-key", dir}, "--host-key: \"" + dir},
+		{"a device as authorized keys", []string{"--host-key", key, "--authorized-keys", "/dev/null"}, "--authorized-keys: \"/dev/null\" is a device, not a regular file"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -50,5 +60,65 @@ func TestServeRefusesBeforeListening(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(notKey); string(b) != "my notes\n" {
 		t.Fatal("dpso serve changed a file it could not use")
+	}
+}
+
+// TestServeStopsOnEverySignalTellingTheSessions: SIGINT, SIGTERM and SIGHUP
+// (the lecturer's terminal closed) sent to the process each stop dpso
+// serve with status 0, the session told which signal it was.
+func TestServeStopsOnEverySignalTellingTheSessions(t *testing.T) {
+	for _, c := range []struct {
+		sig  syscall.Signal
+		says string
+	}{
+		{syscall.SIGHUP, "it got SIGHUP: its terminal closed"},
+		{syscall.SIGTERM, "it got SIGTERM"},
+		{syscall.SIGINT, "it got SIGINT (Ctrl-C)"},
+	} {
+		t.Run(c.sig.String(), func(t *testing.T) {
+			errb := &syncBuffer{}
+			code := make(chan int, 1)
+			go func() {
+				code <- Main([]string{"serve", "--listen", "127.0.0.1:0", "--host-key", filepath.Join(t.TempDir(), "k")}, strings.NewReader(""), io.Discard, errb)
+			}()
+			var port string
+			for deadline := time.Now().Add(time.Minute); port == ""; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the server did not start: %s", errb.String())
+				}
+				if _, rest, ok := strings.Cut(errb.String(), "listening on 127.0.0.1:"); ok {
+					port, _, _ = strings.Cut(rest, ";")
+				}
+			}
+			conn, err := gossh.Dial("tcp", "127.0.0.1:"+port, &gossh.ClientConfig{User: "student", HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+				Auth: []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			sess, err := conn.NewSession()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := &syncBuffer{}
+			sess.Stdout, sess.Stderr = out, out
+			sess.RequestPty("xterm", 30, 100, gossh.TerminalModes{})
+			if err := sess.Shell(); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(time.Minute); !strings.Contains(out.String(), "ready"); time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the session never drew its screen")
+				}
+			}
+			syscall.Kill(os.Getpid(), c.sig)
+			if got := <-code; got != 0 {
+				t.Fatalf("status %d after %s, want 0: %s", got, c.sig, errb.String())
+			}
+			sess.Wait()
+			if !strings.Contains(out.String(), "the server is stopping ("+c.says+")") {
+				t.Fatalf("the session was not told %q", c.says)
+			}
+		})
 	}
 }

@@ -25,14 +25,14 @@ type offer struct {
 // explorer session; anyone else is refused.
 func (s *Server) broadcastCmd(sess ssh.Session, args []string) {
 	if !hasKey(s.instructor, sess.PublicKey()) {
-		say(sess, "dpso serve: broadcast: only the instructor's key (dpso serve --instructor-key) sends to the class")
+		say(sess.Stderr(), "dpso serve: broadcast: only the instructor's key (dpso serve --instructor-key) sends to the class")
 		s.logf("broadcast refused to %s", who(sess))
 		sess.Exit(2)
 		return
 	}
 	o, err := s.parseOffer(args)
 	if err != nil {
-		say(sess, "dpso serve: broadcast: "+err.Error())
+		say(sess.Stderr(), "dpso serve: broadcast: "+err.Error())
 		sess.Exit(2)
 		return
 	}

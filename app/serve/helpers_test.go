@@ -100,6 +100,15 @@ type testServer struct {
 	addr   string
 	served chan error
 	log    *syncBuffer
+	sizeMu sync.Mutex
+	size   [2]int // the size the latest explorer was drawn at
+}
+
+// sizeSeen is the size the latest explorer was drawn at.
+func (ts *testServer) sizeSeen() [2]int {
+	ts.sizeMu.Lock()
+	defer ts.sizeMu.Unlock()
+	return ts.size
 }
 
 func startServer(t *testing.T, cfg Config) *testServer {
@@ -124,6 +133,11 @@ func startServer(t *testing.T, cfg Config) *testServer {
 		t.Fatal(err)
 	}
 	ts := &testServer{Server: s, addr: ln.Addr().String(), served: make(chan error, 2), log: lb}
+	s.onSize = func(w, h int) {
+		ts.sizeMu.Lock()
+		ts.size = [2]int{w, h}
+		ts.sizeMu.Unlock()
+	}
 	go func() { ts.served <- s.Serve(ln) }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
@@ -235,12 +249,22 @@ func connect(t *testing.T, addr string, key gossh.Signer, args ...string) *clien
 
 func openSession(t *testing.T, conn *gossh.Client, pty bool, args ...string) *client {
 	t.Helper()
+	if !pty {
+		return openSized(t, conn, 0, 0, args...)
+	}
+	return openSized(t, conn, 30, 100, args...)
+}
+
+// openSized opens a session whose pty-req asks for rows×cols (0×0: no
+// pty), the client's terminal being 100×30 whatever it asks.
+func openSized(t *testing.T, conn *gossh.Client, rows, cols int, args ...string) *client {
+	t.Helper()
 	sess, err := conn.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pty {
-		if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+	if rows > 0 {
+		if err := sess.RequestPty("xterm-256color", rows, cols, gossh.TerminalModes{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -288,6 +312,19 @@ func (c *client) waitFor(want string) {
 	for !strings.Contains(c.screen(), want) {
 		if time.Now().After(deadline) {
 			c.t.Fatalf("the session never showed %q; it showed:\n%s", want, c.screen())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitPrinted waits until the session has printed want (escape
+// sequences stripped), wherever on a screen larger than the client's.
+func (c *client) waitPrinted(want string) {
+	c.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !strings.Contains(c.printed(), want) {
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the session never printed %q", want)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

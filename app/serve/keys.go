@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	gossh "golang.org/x/crypto/ssh"
 
@@ -36,7 +37,7 @@ func DefaultHostKey() (string, error) {
 // The folder of the default path is created (0700); another path's folder
 // must exist.
 func hostKey(path string, makeDir bool) (signer gossh.Signer, created bool, err error) {
-	b, err := os.ReadFile(path)
+	b, err := readSmall("host-key", path, maxHostKey)
 	switch {
 	case err == nil:
 		s, err := gossh.ParsePrivateKey(b)
@@ -45,7 +46,7 @@ func hostKey(path string, makeDir bool) (signer gossh.Signer, created bool, err 
 		}
 		return s, false, nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, false, fmt.Errorf("--host-key: cannot read %s: %v", theory.Quote(path), unwrap(err))
+		return nil, false, err
 	}
 	if makeDir {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -71,9 +72,9 @@ func hostKey(path string, makeDir bool) (signer gossh.Signer, created bool, err 
 // and # comments skipped), refusing a line that is not a key with its
 // number. flag names the file's flag in messages.
 func readKeys(flag, path string) ([]gossh.PublicKey, error) {
-	b, err := os.ReadFile(path)
+	b, err := readSmall(flag, path, maxKeysFile)
 	if err != nil {
-		return nil, fmt.Errorf("--%s: cannot read %s: %v", flag, theory.Quote(path), unwrap(err))
+		return nil, err
 	}
 	var keys []gossh.PublicKey
 	sc := bufio.NewScanner(bytes.NewReader(b))
@@ -96,6 +97,103 @@ func readKeys(flag, path string) ([]gossh.PublicKey, error) {
 		return nil, fmt.Errorf("--%s: %s holds no public key", flag, theory.Quote(path))
 	}
 	return keys, nil
+}
+
+// The largest key files read: an authorized_keys file of a class (a
+// thousand keys and more) and a private host key (maxPEM, web.go, bounds a
+// TLS certificate and its key).
+const (
+	maxKeysFile = 1 << 20
+	maxHostKey  = 64 << 10
+)
+
+// fileError is a key file refused for what it is (not a regular file, or
+// too large), before any of it is read.
+type fileError struct{ msg string }
+
+func (e *fileError) Error() string { return e.msg }
+
+// readSmall reads the regular file at path, at most limit bytes; anything
+// else (a folder, a device such as /dev/zero, a FIFO, which would block,
+// a socket) or a larger file is refused naming the flag and what it is,
+// without reading it. Every error names the flag and the file (a missing
+// file's wraps fs.ErrNotExist).
+func readSmall(flag, path string, limit int64) ([]byte, error) {
+	b, err := readRegular(flag, path, limit)
+	var fe *fileError
+	if err != nil && !errors.As(err, &fe) {
+		return nil, fmt.Errorf("--%s: cannot read %s: %w", flag, theory.Quote(path), unwrap(err))
+	}
+	return b, err
+}
+
+func readRegular(flag, path string, limit int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := regularSmall(flag, path, fi, limit); err != nil {
+		return nil, err
+	}
+	// Non-blocking: a FIFO put in the file's place since the Stat does
+	// not hold the open, and the Stat of what was opened refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := regularSmall(flag, path, fi, limit); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, &fileError{fmt.Sprintf("--%s: %s grew past %s while it was read; give the file itself", flag, theory.Quote(path), sizeText(limit))}
+	}
+	return b, nil
+}
+
+// regularSmall refuses fi unless it is a regular file of at most limit
+// bytes.
+func regularSmall(flag, path string, fi fs.FileInfo, limit int64) error {
+	if !fi.Mode().IsRegular() {
+		return &fileError{fmt.Sprintf("--%s: %s is %s, not a regular file; give the file itself", flag, theory.Quote(path), kindOf(fi.Mode()))}
+	}
+	if fi.Size() > limit {
+		return &fileError{fmt.Sprintf("--%s: %s holds %s, more than the %s such a file may (it is not one)", flag, theory.Quote(path), sizeText(fi.Size()), sizeText(limit))}
+	}
+	return nil
+}
+
+// sizeText writes a file's size: bytes below a KiB, else KiB or MiB.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return theory.Sig4.Format(float64(n)/(1<<20)) + " MiB"
+	case n >= 1<<10:
+		return theory.Sig4.Format(float64(n)/(1<<10)) + " KiB"
+	}
+	return theory.FormatCount(n) + " bytes"
+}
+
+// kindOf names a file that is not regular.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO (a named pipe)"
+	case m&fs.ModeCharDevice != 0, m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
 }
 
 // hasKey reports whether k is one of keys.

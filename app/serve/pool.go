@@ -2,10 +2,11 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
-
-	"golang.org/x/sync/semaphore"
+	"sync"
+	"time"
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
@@ -14,77 +15,16 @@ import (
 	"dpso/tui/backend"
 )
 
-// Caps are the per-session caps on what a run may ask for; 0 leaves a
-// quantity uncapped.
-type Caps struct {
-	N, D, Trials int
-	// WorkBudget caps the multi-pass solvers' gradient evaluations
-	// (--work-budget; unset is solvers.DefaultWorkBudget).
-	WorkBudget int64
-}
-
-// DefaultCaps fit every preset of the explorer (n up to 2·10⁶, 8 trials,
-// the default work budget; TestDefaultCapsOpenEveryPreset) and keep a run
-// to seconds on a laptop core.
-var DefaultCaps = Caps{N: 2_000_000, D: 1000, Trials: 16, WorkBudget: solvers.DefaultWorkBudget}
-
-// capError is a cap that binds, as the form and the CLI name a field.
-func capError(field, symbol string, cap, got int64) error {
-	return &spec.SpecError{Field: field, Msg: fmt.Sprintf("this server caps %s at %s per session (dpso serve --max-%s); %s is above it: lower it, or run dpso on your own machine",
-		symbol, theory.FormatCount(cap), field, theory.FormatCount(got))}
-}
-
-// Check refuses a resolved Spec above the caps, naming the first field
-// that binds.
-func (c Caps) Check(r spec.Resolved) error {
-	wb := r.Spec.WorkBudget
-	if wb == 0 {
-		wb = solvers.DefaultWorkBudget
-	}
-	switch {
-	case c.N > 0 && r.Spec.N > c.N:
-		return capError("n", "n", int64(c.N), int64(r.Spec.N))
-	case c.D > 0 && r.Spec.D > c.D:
-		return capError("d", "d", int64(c.D), int64(r.Spec.D))
-	case c.Trials > 0 && r.Spec.Trials > c.Trials:
-		return capError("trials", "trials", int64(c.Trials), int64(r.Spec.Trials))
-	case c.WorkBudget > 0 && wb > c.WorkBudget:
-		return capError("work-budget", "the work budget", c.WorkBudget, wb)
-	}
-	return nil
-}
-
-// Limit is the sessions' tui.Options.Limit: no data file of the server,
-// secure randomness (a seed or --rand seeded is refused, naming why), and
-// the caps on the resolved Spec. A Spec that does not resolve is passed
-// on, for the form's own check to name what is wrong.
-func (c Caps) Limit(s spec.Spec) (spec.Spec, error) {
-	const own = "; run dpso explore on your own machine for that"
-	switch {
-	case s.Data != "":
-		return s, &spec.SpecError{Field: "data", Msg: "a session reads no file of the server" + own}
-	case s.Rand != "" && s.Rand != solvers.Secure.String():
-		return s, &spec.SpecError{Field: "rand", Msg: "this server draws every session's noise from secure randomness, so runs are not reproducible from a seed" + own}
-	case s.Seed != 0:
-		return s, &spec.SpecError{Field: "seed", Msg: "this server draws every session's noise from secure randomness, which reads no seed" + own}
-	}
-	s.Rand = solvers.Secure.String()
-	r, err := s.Resolve()
-	if err != nil {
-		return s, nil
-	}
-	return s, c.Check(r)
-}
-
-// Pool is the backend.Runner of every session: the engine's calls through one
-// weighted semaphore shared by the sessions (FIFO, so a waiting call is
-// served in its turn), each call holding one slot per worker it runs with
-// (the Spec's workers, at most Workers: results are the same bits for any
-// number), refused above the caps.
+// Pool is the CPU slots every session's engine calls share: Config.CPUs
+// slots, served round-robin by session (sched), each call holding one slot
+// per worker it runs with (the Spec's workers, at most Workers: results
+// are the same bits for any number), refused above the caps, bounded in
+// time, and giving its slots back while it is paused. A session's calls go
+// through its Seat.
 type Pool struct {
 	inner   backend.Runner
-	sem     *semaphore.Weighted
-	cpus    int64
+	sched   *sched
+	cpus    int
 	workers int
 	caps    Caps
 }
@@ -103,55 +43,255 @@ func NewPool(inner backend.Runner, cpus, workers int, caps Caps) *Pool {
 		workers = max(1, cpus/2)
 	}
 	workers = min(workers, cpus)
-	return &Pool{inner: inner, sem: semaphore.NewWeighted(int64(cpus)), cpus: int64(cpus), workers: workers, caps: caps}
+	return &Pool{inner: inner, sched: newSched(cpus, nil), cpus: cpus, workers: workers, caps: caps}
 }
 
-// acquire waits for the slots of a call asking for workers (0 or more than
-// the pool gives a call: the pool's number; ctx cancels the wait) and
-// returns the workers granted and the release.
-func (p *Pool) acquire(ctx context.Context, workers int) (int, func(), error) {
-	if workers <= 0 || workers > p.workers {
-		workers = p.workers
-	}
-	if err := p.sem.Acquire(ctx, int64(workers)); err != nil {
-		return 0, nil, err
-	}
-	return workers, func() { p.sem.Release(int64(workers)) }, nil
+// Seat is one session's place at the pool: the backend.Runner of its
+// explorer.
+// The pool serves the seats in turn, one call of each per turn.
+type Seat struct {
+	p *Pool
+	q *queue
 }
 
-// refused is a cap's refusal as the explorer shows a run's.
+// Seat returns a new session's seat.
+func (p *Pool) Seat() *Seat { return &Seat{p: p, q: &queue{}} }
+
+// share is the workers a call asking for w is given.
+func (p *Pool) share(w int) int {
+	if w <= 0 || w > p.workers {
+		return p.workers
+	}
+	return w
+}
+
+// limitError is a bound of the pool that ended or refused a call: the
+// cancellation cause the call's context carries, returned as the
+// server's refusal.
+type limitError struct{ msg string }
+
+func (e *limitError) Error() string { return e.msg }
+
+// refused is a cap's or a bound's refusal as the explorer shows a run's.
 func refused(err error) error {
-	return &solvers.RefusedError{Solver: "this server", Reason: err.(*spec.SpecError).Msg}
+	var se *spec.SpecError
+	if errors.As(err, &se) {
+		return &solvers.RefusedError{Solver: "this server", Reason: se.Msg}
+	}
+	return &solvers.RefusedError{Solver: "this server", Reason: err.Error()}
+}
+
+// call is one engine call of a seat while it runs: the slots it holds
+// (none while it is paused), and its run-time bound, which counts only
+// the time it holds them.
+type call struct {
+	seat    *Seat
+	workers int
+	cancel  context.CancelCauseFunc
+	report  func(engine.Queue)
+
+	mu      sync.Mutex
+	release func() // nil while no slots are held
+	budget  *time.Timer
+	left    time.Duration // of the bound, while no slots are held
+	heldAt  time.Time
+}
+
+// hold waits for the call's slots, in its seat's turn, and starts its
+// bound's clock.
+func (c *call) hold(ctx context.Context) error {
+	release, err := c.seat.p.sched.acquire(ctx, c.seat.q, c.workers, c.report)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.release, c.heldAt = release, time.Now()
+	if bound := c.seat.p.caps.RunTime; bound > 0 {
+		if c.budget == nil {
+			c.left = bound
+			c.budget = time.AfterFunc(bound, func() { c.cancel(runTimeError(bound)) })
+		} else {
+			c.budget.Reset(c.left)
+		}
+	}
+	return nil
+}
+
+// drop gives the call's slots back and stops its bound's clock.
+func (c *call) drop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.release == nil {
+		return
+	}
+	c.release()
+	c.release = nil
+	if c.budget != nil && c.budget.Stop() {
+		c.left -= time.Since(c.heldAt)
+	}
+}
+
+// follow mirrors the session's gate (the explorer's pause) on the engine's
+// gate, giving the slots back while it is closed and queueing for them
+// again when it opens; a pause past Caps.Pause cancels the call.
+func (c *call) follow(ctx context.Context, outer, inner *engine.Gate) {
+	var limit *time.Timer
+	defer func() {
+		if limit != nil {
+			limit.Stop()
+		}
+	}()
+	for {
+		changed := outer.Changed()
+		if outer.Paused() {
+			inner.Pause()
+			c.drop()
+			if d := c.seat.p.caps.Pause; d > 0 && limit == nil {
+				limit = time.AfterFunc(d, func() { c.cancel(pauseError(d)) })
+			}
+		} else {
+			if limit != nil {
+				limit.Stop()
+				limit = nil
+			}
+			c.mu.Lock()
+			held := c.release != nil
+			c.mu.Unlock()
+			if !held {
+				if c.hold(ctx) != nil {
+					return
+				}
+			}
+			inner.Resume()
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// run runs body as one call of the seat asking for workers: it waits for
+// the slots in the seat's turn (its place reported on set's mailbox),
+// gives body the engine's settings — set's mailbox, a gate of the pool's
+// that follows set's, and a Plan that refuses a call whose planned work
+// passes Caps.RunTime — and returns a bound's refusal as the server's.
+func (s *Seat) run(ctx context.Context, workers int, set *engine.Settings, body func(context.Context, int, *engine.Settings) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	c := &call{seat: s, workers: s.p.share(workers), cancel: cancel}
+	var in engine.Settings
+	if set != nil {
+		in = *set
+		if mb := set.Progress; mb != nil {
+			c.report = func(q engine.Queue) { mb.Put(engine.Progress{Queue: &q}) }
+		}
+	}
+	if err := c.hold(ctx); err != nil {
+		return cause(ctx, err)
+	}
+	followed := make(chan struct{})
+	if set != nil && set.Gate != nil {
+		in.Gate = engine.NewGate()
+		go func() {
+			defer close(followed)
+			c.follow(ctx, set.Gate, in.Gate)
+		}()
+	} else {
+		close(followed)
+	}
+	bound, outerPlan := s.p.caps.RunTime, in.Plan
+	in.Plan = func(pl engine.Plan) {
+		if outerPlan != nil {
+			outerPlan(pl)
+		}
+		if secs := planSeconds(pl, c.workers); bound > 0 && secs > bound.Seconds() {
+			cancel(planError(pl, secs, bound))
+		}
+	}
+	err := cause(ctx, body(ctx, c.workers, &in))
+	// The follower may be queueing for the slots again: it ends with the
+	// context, and then the slots it holds, if any, are given back.
+	cancel(nil)
+	<-followed
+	c.drop()
+	c.mu.Lock()
+	if c.budget != nil {
+		c.budget.Stop()
+	}
+	c.mu.Unlock()
+	return err
+}
+
+// cause is err, or the pool's refusal when one of its bounds ended the
+// call.
+func cause(ctx context.Context, err error) error {
+	var le *limitError
+	if err != nil && errors.As(context.Cause(ctx), &le) {
+		return refused(le)
+	}
+	return err
 }
 
 // Prescribe takes one slot: a prescription is one goroutine's work.
-func (p *Pool) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
-	if err := p.caps.Check(r); err != nil {
+func (s *Seat) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
+	if err := s.p.caps.Check(r); err != nil {
 		return nil, refused(err)
 	}
-	if err := p.sem.Acquire(ctx, 1); err != nil {
-		return nil, err
-	}
-	defer p.sem.Release(1)
-	return p.inner.Prescribe(ctx, r)
+	var out *engine.Prescription
+	err := s.run(ctx, 1, nil, func(ctx context.Context, _ int, _ *engine.Settings) (err error) {
+		out, err = s.p.inner.Prescribe(ctx, r)
+		return err
+	})
+	return out, err
 }
 
 // Run makes inner's call c with the pool's workers and slots, refused
-// above the caps (an audit's Spec is the session's, already under them;
-// a sweep's grid's largest n is held to the cap too).
-func (p *Pool) Run(ctx context.Context, c backend.Call, set *engine.Settings) (backend.Result, error) {
-	if c.Kind != backend.Audit {
-		if err := p.caps.Check(c.Spec); err != nil {
-			return backend.Result{}, refused(err) // the Spec's own cap first, as a run's
+// above the caps (an audit's Spec is the session's, already under them; a
+// sweep's grid is held to them point by point), its own check (a
+// search's rules) said before it waits for a slot.
+func (s *Seat) Run(ctx context.Context, c backend.Call, set *engine.Settings) (backend.Result, error) {
+	switch c.Kind {
+	case backend.Audit:
+	case backend.Sweep:
+		if err := s.p.caps.CheckSweep(c.Spec, c.SweepSpec); err != nil {
+			return backend.Result{}, refused(err)
+		}
+	default:
+		if err := s.p.caps.Check(c.Spec); err != nil {
+			return backend.Result{}, refused(err)
 		}
 	}
-	if sw := c.SweepSpec; c.Kind == backend.Sweep && sw.Param == spec.SweepN && p.caps.N > 0 && sw.To > float64(p.caps.N) {
-		return backend.Result{}, refused(capError("n", "n", int64(p.caps.N), int64(sw.To)))
+	if c.Kind == backend.Audit {
+		set = nil // an audit neither reports progress nor pauses
 	}
-	w, release, err := p.acquire(ctx, c.Workers())
-	if err != nil {
-		return backend.Result{}, err
+	var out backend.Result
+	err := s.run(ctx, c.Workers(), set, func(ctx context.Context, w int, in *engine.Settings) (err error) {
+		out, err = s.p.inner.Run(ctx, c.WithWorkers(w), in)
+		return err
+	})
+	return out, err
+}
+
+// durText writes a duration as the server's messages do: "30 s", "2 min".
+func durText(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return theory.FormatCount(int64(d/time.Minute)) + " min"
 	}
-	defer release()
-	return p.inner.Run(ctx, c.WithWorkers(w), set)
+	return theory.Sig4.Format(d.Seconds()) + " s"
+}
+
+func runTimeError(bound time.Duration) error {
+	return &limitError{fmt.Sprintf("this run held its CPU slots for %s, the most this server gives one run (dpso serve --max-run-time), and was stopped; lower n, d, trials or the sweep's points, or run dpso on your own machine", durText(bound))}
+}
+
+func pauseError(d time.Duration) error {
+	return &limitError{fmt.Sprintf("this run stayed paused for %s, the longest this server keeps a paused run (dpso serve --max-pause), and was cancelled; r runs it again", durText(d))}
+}
+
+func planError(pl engine.Plan, secs float64, bound time.Duration) error {
+	return &limitError{fmt.Sprintf("this run's planned work, %s floats to draw and process, would take about %s s on its CPU slots at this server's pace (an estimate), more than the %s this server gives one run (dpso serve --max-run-time); lower n, d, trials or the sweep's points, or run dpso on your own machine",
+		theory.Sig4.Format(pl.Work), theory.Sig4.Format(secs), durText(bound))}
 }

@@ -66,7 +66,7 @@ func TestLimitSecureNoiseAndCaps(t *testing.T) {
 }
 
 func TestPoolRefusesAboveTheCaps(t *testing.T) {
-	p := NewPool(newBlockRunner(), 2, 1, Caps{N: 5000})
+	p := NewPool(newBlockRunner(), 2, 1, Caps{N: 5000}).Seat()
 	ctx := context.Background()
 	_, err := p.Run(ctx, backend.Call{Kind: backend.Compare, Spec: mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, N: 6000})}, nil)
 	var re *solvers.RefusedError
@@ -86,7 +86,8 @@ func TestPoolRefusesAboveTheCaps(t *testing.T) {
 // no call runs with more workers than a session's share.
 func TestPoolSharesItsSlots(t *testing.T) {
 	run := newBlockRunner()
-	p := NewPool(run, 2, 2, Caps{})
+	pool := NewPool(run, 2, 2, Caps{})
+	p := pool.Seat()
 	r := mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, N: 1000, Workers: 64})
 	errs := make(chan error, 2)
 	go func() {
@@ -97,8 +98,8 @@ func TestPoolSharesItsSlots(t *testing.T) {
 	if first.Spec.Workers != 2 {
 		t.Fatalf("the call ran with %d workers, want the session's 2", first.Spec.Workers)
 	}
-	if p.sem.TryAcquire(1) {
-		t.Fatal("a slot was free while a call held both")
+	if free := pool.sched.freeSlots(); free != 0 {
+		t.Fatalf("%d slots were free while a call held both", free)
 	}
 	go func() {
 		_, err := p.Run(context.Background(), backend.Call{Kind: backend.Compare, Spec: r}, nil)
@@ -113,8 +114,8 @@ func TestPoolSharesItsSlots(t *testing.T) {
 	<-run.started
 	<-errs
 	<-errs
-	if !p.sem.TryAcquire(2) {
-		t.Fatal("the slots were not given back")
+	if free := pool.sched.freeSlots(); free != 2 {
+		t.Fatalf("%d slots free at the end, want both given back", free)
 	}
 }
 

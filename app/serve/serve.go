@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"charm.land/ssh"
-	"charm.land/wish/v2"
 	gossh "golang.org/x/crypto/ssh"
 
 	"dpso/theory"
@@ -27,16 +26,29 @@ type Config struct {
 	// DefaultHostKey()).
 	HostKey string
 	// AuthorizedKeys is an authorized_keys file: only its keys (and the
-	// instructor's) get a session. Without it every client does, which
-	// beyond loopback needs Open.
+	// instructor's) get a session, and with Token anyone who types it.
+	// Without either every client does, which beyond loopback needs Open.
 	AuthorizedKeys string
 	// Open admits every client on an address beyond loopback.
 	Open bool
 	// InstructorKey is an authorized_keys file of the keys that may
 	// broadcast to every session.
 	InstructorKey string
-	// MaxSessions caps the explorer sessions at once (default 40).
-	MaxSessions int
+	// MaxSessions caps the explorer sessions at once (default 40);
+	// MaxPerKey those of one client (default 2): its authorized key, or
+	// its address or, on loopback, its local user (Server.identity).
+	MaxSessions, MaxPerKey int
+	// LoginGrace is how long an SSH connection may go without a session
+	// under way — its handshake, its channel, its shell request — before
+	// it is closed (default 20 s); MaxStartups is how many such
+	// connections are kept at once, the oldest closed for the newest
+	// (default 16).
+	LoginGrace  time.Duration
+	MaxStartups int
+	// WriteTimeout is how long one write to a client may wait (it reads
+	// nothing: its window is full) before the client is dropped (default
+	// 10 s).
+	WriteTimeout time.Duration
 	// CPUs is the pool's slots (default GOMAXPROCS); SessionWorkers the
 	// most a run of a session is given (default half the slots).
 	CPUs, SessionWorkers int
@@ -62,8 +74,10 @@ type Config struct {
 	// NoSSH serves the browser transport alone: no SSH listener, no host
 	// key.
 	NoSSH bool
-	// Token is the class token a browser gives in its address (?token=);
-	// "" asks none on loopback, and beyond loopback New generates one.
+	// Token is the class token: a browser gives it in its address
+	// (?token=), an SSH client without an admitted key types it when ssh
+	// asks; "" asks none on loopback, and beyond loopback the browser
+	// transport generates one.
 	Token string
 	// TLSCert and TLSKey serve the browser over HTTPS (PEM files).
 	TLSCert, TLSKey string
@@ -76,9 +90,13 @@ type Config struct {
 
 // Defaults of Config.
 const (
-	DefaultListen      = "127.0.0.1:2222"
-	DefaultMaxSessions = 40
-	DefaultIdle        = 15 * time.Minute
+	DefaultListen       = "127.0.0.1:2222"
+	DefaultMaxSessions  = 40
+	DefaultMaxPerKey    = 2
+	DefaultIdle         = 15 * time.Minute
+	DefaultLoginGrace   = 20 * time.Second
+	DefaultMaxStartups  = 16
+	DefaultWriteTimeout = 10 * time.Second
 )
 
 // Server is a running dpso serve.
@@ -93,12 +111,19 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
+	perKey   map[string]int // sessions per terminal ID
 	closing  bool
 	active   int           // SSH sessions being handled (explorers, broadcasts, refusals)
 	drained  chan struct{} // closed once closing and no session is handled
 	logMu    sync.Mutex
 
 	web *webServer // nil: no browser transport
+
+	waitMu  sync.Mutex
+	waiting []*conn // SSH connections without a session under way, oldest first
+
+	onSize func(w, h int) // tests: each size an explorer is drawn at
+	onDrop func()         // tests: each input event dropped past a session's budget
 }
 
 // New checks cfg and builds the server (the host key read or created).
@@ -109,6 +134,18 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxSessions == 0 {
 		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.MaxPerKey == 0 {
+		cfg.MaxPerKey = DefaultMaxPerKey
+	}
+	if cfg.LoginGrace == 0 {
+		cfg.LoginGrace = DefaultLoginGrace
+	}
+	if cfg.MaxStartups == 0 {
+		cfg.MaxStartups = DefaultMaxStartups
+	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
 	}
 	if cfg.Idle == 0 {
 		cfg.Idle = DefaultIdle
@@ -122,17 +159,23 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Parse == nil {
 		return nil, errors.New("serve: Config.Parse is not set")
 	}
+	if cfg.Token != "" && !tokenPattern.MatchString(cfg.Token) {
+		return nil, fmt.Errorf("--token: %s is not 8 to 64 letters, digits, - or _ (it travels in a page's address)", theory.Quote(cfg.Token))
+	}
 	if !cfg.NoSSH {
-		host, _, err := net.SplitHostPort(cfg.Listen)
+		host, port, err := net.SplitHostPort(cfg.Listen)
 		if err != nil {
 			return nil, fmt.Errorf("--listen: %s is not HOST:PORT (%v)", theory.Quote(cfg.Listen), err)
 		}
-		if !loopback(host) && cfg.AuthorizedKeys == "" && !cfg.Open {
-			return nil, fmt.Errorf("--listen: %s reaches beyond this machine, and anyone who reaches it would get a session: give --authorized-keys FILE (the class's public keys) or, to admit everyone, --open", theory.Quote(cfg.Listen))
+		if _, err := net.LookupPort("tcp", port); err != nil {
+			return nil, fmt.Errorf("--listen: %s: the port %s is not a port number from 0 to 65535 (or a service's name)", theory.Quote(cfg.Listen), theory.Quote(port))
+		}
+		if !loopback(host) && cfg.AuthorizedKeys == "" && cfg.Token == "" && !cfg.Open {
+			return nil, fmt.Errorf("--listen: %s reaches beyond this machine, and anyone who reaches it would get a session: give --authorized-keys FILE (the class's public keys), --token WORD (a passphrase for the board) or, to admit everyone, --open", theory.Quote(cfg.Listen))
 		}
 	}
 	var err error
-	s := &Server{cfg: cfg, sessions: map[*session]struct{}{}, drained: make(chan struct{})}
+	s := &Server{cfg: cfg, sessions: map[*session]struct{}{}, perKey: map[string]int{}, drained: make(chan struct{})}
 	if cfg.AuthorizedKeys != "" {
 		if s.authorized, err = readKeys("authorized-keys", cfg.AuthorizedKeys); err != nil {
 			return nil, err
@@ -166,18 +209,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.hostFP, s.keyCreated, s.cfg.HostKey = gossh.FingerprintSHA256(signer.PublicKey()), created, path
-	opts := []ssh.Option{
-		wish.WithAddress(cfg.Listen),
-		wish.WithVersion("dpso"),
-		wish.WithPublicKeyAuth(s.publicKey),
-		wish.WithMiddleware(func(ssh.Handler) ssh.Handler { return s.handle }),
-		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
-	}
-	if s.authorized == nil {
-		// Keyless clients too: keyboard-interactive without a question.
-		opts = append(opts, wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }))
-	}
-	if s.srv, err = wish.NewServer(opts...); err != nil {
+	if s.srv, err = s.newSSH(signer); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -190,16 +222,6 @@ func loopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// publicKey admits a key: any without AuthorizedKeys, else one of those
-// or an instructor's. A refused key is logged with its fingerprint.
-func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
-	if s.authorized == nil || hasKey(s.authorized, key) || hasKey(s.instructor, key) {
-		return true
-	}
-	s.logf("refused key %s of user %s from %s", gossh.FingerprintSHA256(key), theory.Quote(ctx.User()), ctx.RemoteAddr())
-	return false
 }
 
 // Banner is the server's start-up lines: where it listens (sshAddr and
@@ -224,19 +246,29 @@ func (s *Server) Banner(sshAddr, webAddr string) string {
 			if s.instructor != nil {
 				b.WriteString(" and the instructor's")
 			}
+			if s.cfg.Token != "" {
+				b.WriteString(", and anyone who types the class token")
+			}
+			b.WriteString("\n")
+		case s.cfg.Token != "":
+			b.WriteString("admitting anyone who types the class token (--token) when ssh asks")
+			if s.instructor != nil {
+				b.WriteString(", and the instructor's key")
+			}
 			b.WriteString("\n")
 		case s.cfg.Open:
 			b.WriteString("--open: anyone who reaches this address gets a session\n")
 		default:
-			b.WriteString("admitting every client (loopback only: this machine's users)\n")
+			b.WriteString("warning: admitting every SSH client with any key or none: every user of this machine can get a session (loopback only); give --token WORD (a passphrase to write on the board) or --authorized-keys FILE to choose who\n")
 		}
 	}
 	if webAddr != "" {
 		b.WriteString(s.web.banner(webAddr))
 	}
 	c := s.cfg.Caps
-	fmt.Fprintf(&b, "each session: n ≤ %s, d ≤ %s, trials ≤ %s, work budget ≤ %s; each run takes at most %s of the %s CPU slots all sessions share; %d sessions at most; a session idle for %s ends; noise from secure randomness\n",
-		capText(int64(c.N)), capText(int64(c.D)), capText(int64(c.Trials)), capText(c.WorkBudget), theory.FormatCount(s.pool.workers), theory.FormatCount(s.pool.cpus), s.cfg.MaxSessions, idleText(s.cfg.Idle))
+	fmt.Fprintf(&b, "each session: n ≤ %s, d ≤ %s, trials ≤ %s, work budget ≤ %s, a run's time on its CPU slots ≤ %s, a pause ≤ %s; each run takes at most %s of the %s CPU slots, served in turn by session; %d sessions at most, %d per client; a session idle for %s ends; noise from secure randomness\n",
+		capText(int64(c.N)), capText(int64(c.D)), capText(int64(c.Trials)), capText(c.WorkBudget), limitText(c.RunTime), limitText(c.Pause),
+		theory.FormatCount(int64(s.pool.workers)), theory.FormatCount(int64(s.pool.cpus)), s.cfg.MaxSessions, s.cfg.MaxPerKey, idleText(s.cfg.Idle))
 	return b.String()
 }
 
@@ -245,6 +277,13 @@ func capText(n int64) string {
 		return "∞"
 	}
 	return theory.FormatCount(n)
+}
+
+func limitText(d time.Duration) string {
+	if d <= 0 {
+		return "∞"
+	}
+	return durText(d)
 }
 
 func idleText(d time.Duration) string {
@@ -326,10 +365,10 @@ func (s *Server) closeListeners() error {
 }
 
 // Shutdown tells every session that the server is stopping (why: "it got
-// SIGTERM", say) and ends it, waits until every session has
-// ended or ctx is done, then closes the listener and every connection
-// (a client that keeps its connection open after its session is not
-// waited for).
+// SIGTERM", say) and ends it, waits until every session has ended or ctx
+// is done, then closes the listeners and every connection, which ends any
+// session still writing to a client that reads nothing (a client that
+// keeps its connection open after its session is not waited for).
 func (s *Server) Shutdown(ctx context.Context, why string) error {
 	s.mu.Lock()
 	s.closing = true
@@ -350,8 +389,14 @@ func (s *Server) Shutdown(ctx context.Context, why string) error {
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
+	if s.srv != nil {
+		s.closeWaiting()
+	}
 	if cerr := s.closeListeners(); err == nil {
 		err = cerr
+	}
+	for _, ss := range open {
+		ss.hangup()
 	}
 	return err
 }

@@ -10,11 +10,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"charm.land/ssh"
 	"github.com/charmbracelet/x/ansi"
 
 	"dpso/internal/spec"
+	"dpso/theory"
 	"dpso/tui"
+	"dpso/tui/input"
 	"dpso/tui/presets"
 )
 
@@ -29,6 +30,8 @@ const (
 
 // session is one explorer session.
 type session struct {
+	id     string // its terminal's ID, counted by Config.MaxPerKey
+	hangup func()
 	mu     sync.Mutex
 	prog   *tea.Program // nil until the program is made
 	reason endReason
@@ -37,7 +40,9 @@ type session struct {
 }
 
 // end ends the session's explorer from outside, with the sentence the
-// student is told after it; the first reason given stays.
+// student is told after it; the first reason given stays. It never
+// blocks: the program may be stuck writing to a client that reads nothing
+// (its write deadline then hangs the client up).
 func (ss *session) end(r endReason, why string) {
 	ss.mu.Lock()
 	if ss.ended {
@@ -48,7 +53,7 @@ func (ss *session) end(r endReason, why string) {
 	p := ss.prog
 	ss.mu.Unlock()
 	if p != nil {
-		p.Send(endMsg{}) // returns at once once the program has ended
+		go p.Send(endMsg{}) // returns once the program reads it or has ended
 	}
 }
 
@@ -68,19 +73,6 @@ func (ss *session) send(msg tea.Msg) bool {
 // context, cancelled when the program returns).
 type endMsg struct{}
 
-// handle serves one SSH session: the instructor's broadcast, or an
-// explorer on the session's arguments.
-func (s *Server) handle(sess ssh.Session) {
-	s.enter()
-	defer s.leaveHandler()
-	args := sess.Command()
-	if len(args) > 0 && args[0] == "broadcast" {
-		s.broadcastCmd(sess, args[1:])
-		return
-	}
-	sess.Exit(s.session(sshTerminal{sess: sess, link: s.link()}, args))
-}
-
 // session runs an explorer on t with args (dpso explore's flags), logs how
 // it ended, and returns the exit status. Both transports' sessions go
 // through it.
@@ -92,7 +84,13 @@ func (s *Server) session(t terminal, args []string) int {
 }
 
 // explore runs the explorer on t with args and returns the exit status
-// and how it ended, for the log.
+// and how it ended, for the log: its arguments parsed and capped, the
+// session admitted (Config.MaxSessions, Config.MaxPerKey), the explorer
+// drawn at t's size held to what a screen shows (clampSize), what t types
+// through the terminal guard (tui/input: over-long sequences and pastes)
+// at a bounded rate (typedRate) and within an event budget (eventBudget),
+// its writes under Config.WriteTimeout, its idle timer, the instructor's
+// offers and the server's shutdown.
 func (s *Server) explore(t terminal, args []string) (int, string) {
 	opts, err := s.cfg.Parse(args)
 	if err != nil {
@@ -115,19 +113,20 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 		t.Say("dpso: the explorer needs an interactive terminal: connect with ssh -t (arguments after --)")
 		return 2, "no terminal (status 2)"
 	}
-	ss, why := s.admit()
+	ss, why := s.admit(t)
 	if ss == nil {
 		t.Say(why)
 		return 1, "refused: " + why
 	}
 	defer s.leave(ss)
 
-	opts.Runner = s.pool
+	env := sessionEnv(t.Environ())
+	opts.Runner = s.pool.Seat()
 	opts.Limit = limit
 	opts.NoExport = "e exports nothing in " + t.Where() + " (the files would land on the server); y gives the state string to open this screen in dpso explore on your own machine, and e there exports it"
 	opts.ExportDir = ""
 	opts.Link = t.Link()
-	for _, kv := range t.Environ() {
+	for _, kv := range env {
 		switch {
 		case strings.HasPrefix(kv, "NO_COLOR="):
 			opts.Plain = true
@@ -149,7 +148,18 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 		ss.end(endIdle, fmt.Sprintf("dpso serve: no key for %s, so this session ended; connect again to go on (y shows a state string that reopens a screen)", s.cfg.Idle))
 	})
 	defer idle.stop()
-	popts := append(t.ProgramOptions(),
+	out := newDeadlineWriter(t.Output(), s.cfg.WriteTimeout, t.Hangup)
+	keys := input.NewReader(t.Input(), nil)
+	keys.Limit(typedRate, typedBurst)
+	w, h := clampSize(t.Size())
+	s.sized(w, h)
+	var budget eventBudget
+	prog := tea.NewProgram(sm,
+		tea.WithInput(keys),
+		tea.WithOutput(out),
+		tea.WithEnvironment(env),
+		tea.WithColorProfile(t.Profile()),
+		tea.WithWindowSize(w, h),
 		tea.WithContext(ctx),
 		tea.WithoutSignalHandler(),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
@@ -157,11 +167,19 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 			case tea.SuspendMsg: // no job control over a remote terminal
 				return tea.ResumeMsg{}
 			case tea.KeyPressMsg, tea.PasteMsg, tea.MouseClickMsg:
+				if !budget.allow(time.Now()) {
+					s.dropped()
+					return nil
+				}
 				idle.reset()
+			case tea.KeyReleaseMsg, tea.MouseReleaseMsg, tea.MouseMotionMsg, tea.MouseWheelMsg:
+				if !budget.allow(time.Now()) {
+					s.dropped()
+					return nil
+				}
 			}
 			return msg
 		}))
-	prog := tea.NewProgram(sm, popts...)
 	ss.mu.Lock()
 	ss.prog = prog
 	ended := ss.ended
@@ -170,27 +188,62 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 		t.Say(ss.why)
 		return 0, "server shutdown"
 	}
-	go t.Watch(ctx, func(w, h int) { prog.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
+	sizes := newSizeBox(w, h)
+	go t.Watch(ctx, sizes.Set)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-sizes.Changed():
+				w, h := clampSize(sizes.Get())
+				s.sized(w, h)
+				prog.Send(tea.WindowSizeMsg{Width: w, Height: h})
+			}
+		}
+	}()
 	_, runErr := prog.Run()
 	cancel()
 	ss.mu.Lock()
 	ss.ended = true
 	reason, why := ss.reason, ss.why
 	ss.mu.Unlock()
+	flood := ""
+	if budget.dropped > 0 {
+		flood = fmt.Sprintf(" (%s input events past %d a second dropped)", theory.FormatCount(budget.dropped), inputRate)
+	}
+	if out.timedOut() {
+		return 0, "dropped: the client read nothing for " + durText(s.cfg.WriteTimeout) + flood
+	}
 	if why != "" {
 		t.Say(why)
 	}
 	switch {
 	case reason == endIdle:
-		return 0, "idle"
+		return 0, "idle" + flood
 	case reason == endShutdown:
-		return 0, "server shutdown"
+		return 0, "server shutdown" + flood
 	case runErr != nil && ctx.Err() != nil:
-		return 0, "connection closed"
+		return 0, "connection closed" + flood
 	case runErr != nil:
-		return 1, "error"
+		return 1, "error" + flood
 	}
-	return 0, "quit"
+	return 0, "quit" + flood
+}
+
+// sized records the size an explorer is drawn at (s.onSize: tests).
+func (s *Server) sized(w, h int) {
+	if s.onSize != nil {
+		s.onSize(w, h)
+	}
+}
+
+// dropped notes an input event dropped past a session's budget
+// (s.onDrop: tests).
+func (s *Server) dropped() {
+	if s.onDrop != nil {
+		s.onDrop()
+	}
 }
 
 // flagMessage is a refusal of Limit as the CLI writes a flag's: "--n: …".
@@ -202,19 +255,26 @@ func flagMessage(err error) string {
 	return err.Error()
 }
 
-// admit counts a new explorer session in, unless the server is stopping
-// or full (nil and the sentence that says which).
-func (s *Server) admit() (*session, string) {
+// admit counts a new explorer session of t's client in, unless the
+// server is stopping, full, or the client has Config.MaxPerKey sessions
+// already (nil and the sentence that says which).
+func (s *Server) admit(t terminal) (*session, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	id := t.ID()
 	switch {
 	case s.closing:
 		return nil, "dpso serve: the server is stopping; connect again once it is back"
 	case len(s.sessions) >= s.cfg.MaxSessions:
 		return nil, fmt.Sprintf("dpso serve: the server is full (%d sessions, its --max-sessions); try again in a while", s.cfg.MaxSessions)
+	case id != "" && s.perKey[id] >= s.cfg.MaxPerKey:
+		return nil, fmt.Sprintf("dpso serve: you have %d sessions open here already, the most one client may have (its --max-per-key); end one (q) first", s.cfg.MaxPerKey)
 	}
-	ss := &session{}
+	ss := &session{id: id, hangup: t.Hangup}
 	s.sessions[ss] = struct{}{}
+	if id != "" {
+		s.perKey[id]++
+	}
 	return ss, ""
 }
 
@@ -222,6 +282,11 @@ func (s *Server) leave(ss *session) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.sessions, ss)
+	if ss.id != "" {
+		if s.perKey[ss.id]--; s.perKey[ss.id] <= 0 {
+			delete(s.perKey, ss.id)
+		}
+	}
 }
 
 // idleTimer calls fire once no reset came for d (d < 0: never).

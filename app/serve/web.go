@@ -7,11 +7,9 @@ import (
 	"encoding/base32"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -46,14 +44,6 @@ type WebLimits struct {
 
 // DefaultWebLimits are the limits of a Config whose WebLimits are zero.
 var DefaultWebLimits = WebLimits{MaxMessage: 64 << 10, PerAddress: 8, WriteTimeout: 10 * time.Second, HelloTimeout: 10 * time.Second, ResizeEvery: 200 * time.Millisecond}
-
-// The largest terminal a page may ask for: a size beyond it is clamped.
-// What the explorer draws, and the time it takes, grow with the size; a
-// 4K screen at a small font shows about 400×150.
-const (
-	maxCols = 400
-	maxRows = 150
-)
 
 // webServer is the browser transport: the page (package web) and one
 // explorer session per WebSocket, run by Server.session as an SSH
@@ -396,11 +386,11 @@ const maxPEM = 1 << 20
 // loadCert reads the TLS certificate and its key, each a regular file of
 // at most maxPEM bytes.
 func loadCert(certFile, keyFile string) (tls.Certificate, error) {
-	cert, err := readSmall("tls-cert", certFile)
+	cert, err := readSmall("tls-cert", certFile, maxPEM)
 	if err != nil {
 		return tls.Certificate{}, err
 	}
-	key, err := readSmall("tls-key", keyFile)
+	key, err := readSmall("tls-key", keyFile, maxPEM)
 	if err != nil {
 		return tls.Certificate{}, err
 	}
@@ -409,32 +399,4 @@ func loadCert(certFile, keyFile string) (tls.Certificate, error) {
 		return tls.Certificate{}, fmt.Errorf("--tls-cert: %s and --tls-key %s are not a PEM certificate and its key (%v)", theory.Quote(certFile), theory.Quote(keyFile), err)
 	}
 	return c, nil
-}
-
-// readSmall reads a regular file of at most maxPEM bytes; flag names it
-// in messages.
-func readSmall(flag, path string) ([]byte, error) {
-	// Stat first: opening a FIFO would wait for a writer.
-	st, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("--%s: cannot read %s: %v", flag, theory.Quote(path), unwrap(err))
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("--%s: %s is not a regular file", flag, theory.Quote(path))
-	case st.Size() > maxPEM:
-		return nil, fmt.Errorf("--%s: %s has %s bytes, more than a PEM file of %s", flag, theory.Quote(path), theory.FormatCount(st.Size()), theory.FormatCount(maxPEM))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--%s: cannot read %s: %v", flag, theory.Quote(path), unwrap(err))
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxPEM+1))
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("--%s: cannot read %s: %v", flag, theory.Quote(path), unwrap(err))
-	case len(b) > maxPEM:
-		return nil, fmt.Errorf("--%s: %s grew past %s bytes while read", flag, theory.Quote(path), theory.FormatCount(maxPEM))
-	}
-	return b, nil
 }

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/coder/websocket"
 
@@ -57,7 +56,8 @@ type sizeMsg struct {
 	Light bool `json:"light"`
 }
 
-// parseSize reads a size message, clamping it to maxCols × maxRows.
+// parseSize reads a size message, clamping it to MaxCols × MaxRows (as
+// every session does).
 func parseSize(data []byte) (size, bool, error) {
 	var m sizeMsg
 	if err := json.Unmarshal(data, &m); err != nil || m.Cols == nil || m.Rows == nil {
@@ -67,7 +67,7 @@ func parseSize(data []byte) (size, bool, error) {
 	if c < 1 || r < 1 {
 		return size{}, false, fmt.Errorf("the page sent a size of %d×%d cells", c, r)
 	}
-	return size{min(c, maxCols), min(r, maxRows)}, m.Light, nil
+	return size{min(c, MaxCols), min(r, MaxRows)}, m.Light, nil
 }
 
 // hello reads the page's first message, its size, waiting at most
@@ -148,15 +148,21 @@ func (t *webTerminal) Context() context.Context { return t.ctx }
 
 func (t *webTerminal) Interactive() bool { return true }
 
-// ProgramOptions: xterm.js is a true-colour terminal.
-func (t *webTerminal) ProgramOptions() []tea.ProgramOption {
-	return []tea.ProgramOption{
-		tea.WithInput(t.in),
-		tea.WithOutput(t),
-		tea.WithColorProfile(colorprofile.TrueColor),
-		tea.WithEnvironment(t.Environ()),
-		tea.WithWindowSize(t.cols, t.rows),
-	}
+func (t *webTerminal) Input() io.Reader  { return t.in }
+func (t *webTerminal) Output() io.Writer { return t }
+
+func (t *webTerminal) Size() (int, int) { return t.cols, t.rows }
+
+// Profile: xterm.js is a true-colour terminal.
+func (t *webTerminal) Profile() colorprofile.Profile { return colorprofile.TrueColor }
+
+// ID is "": a page's tabs are counted per address (WebLimits.PerAddress).
+func (t *webTerminal) ID() string { return "" }
+
+// Hangup closes the socket at once.
+func (t *webTerminal) Hangup() {
+	t.conn.CloseNow()
+	t.cancel()
 }
 
 // Environ is the environment of an xterm, COLORFGBG saying the page's

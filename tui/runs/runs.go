@@ -140,6 +140,10 @@ type Run struct {
 	ClipIters  int    // dp-sgd's planned iterations T
 	ClipSolver string // the solver whose C the trail draws
 
+	// Queue is the run's place in a shared CPU queue while it waits for
+	// its slots (engine.Progress.Queue: dpso serve), nil while it runs.
+	Queue *engine.Queue
+
 	held       []ProgressMsg // delivered while paused, applied on resume
 	heldResult *ResultMsg
 	Drained    bool // the progress reader delivered its last message
@@ -490,6 +494,14 @@ func (r *Run) apply(msg ProgressMsg) {
 	main := r.Names[0]
 	adaptive := r.Adaptive()
 	for _, p := range msg.Batch {
+		if p.Queue != nil {
+			r.Queue = nil
+			if p.Queue.Position > 0 {
+				q := *p.Queue
+				r.Queue = &q
+			}
+			continue
+		}
 		key := [3]int{slices.Index(r.Names, p.Solver), p.Trial, p.Point}
 		if p.Pulse {
 			// From inside an iteration: the evaluations move (the status

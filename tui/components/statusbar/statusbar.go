@@ -100,6 +100,10 @@ func (b *Model) stateLine() string {
 		switch r.Phase {
 		case runs.Running:
 			state = st.StateRun.Render("● running " + what)
+			if q := r.Queue; q != nil {
+				state = st.StatePause.Render(fmt.Sprintf("◌ queued (position %d) %s", q.Position, what))
+				parts = append(parts, "waiting "+common.FmtDur(q.Waited)+" for a CPU slot")
+			}
 		case runs.Paused:
 			state = st.StatePause.Render("‖ paused " + what + " (space resumes)")
 		case runs.Done:
