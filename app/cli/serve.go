@@ -97,6 +97,7 @@ and for how long; never what they did.`, serve.MaxCols, serve.MaxRows, input.Max
 	fs.DurationVar(&caps.RunTime, "max-run-time", caps.RunTime, "the longest one run may hold its CPU slots (queue and pauses not counted): a run planned longer is refused, one that reaches it stopped (0: none)")
 	fs.DurationVar(&caps.Pause, "max-pause", caps.Pause, "the longest a run may stay paused (its slots given back meanwhile) before it is cancelled (0: none)")
 	fs.DurationVar(&cfg.Idle, "idle", serve.DefaultIdle, "end a session without a key for this long (e.g. 15m; 0 never)")
+	fs.DurationVar(&cfg.LoginGrace, "login-grace", serve.DefaultLoginGrace, "close an SSH connection that has no session under way (its handshake, its channel, its shell request) for this long")
 	fs.StringVar(&cfg.Web, "web", "", "serve the explorer to browsers on this address (HOST:PORT), a page per tab; alone it serves browsers only (add --listen to serve SSH beside them)")
 	fs.StringVar(&cfg.Token, "token", "", "the class token (8 to 64 letters, digits, - or _): a page's address must carry it (?token=T; beyond loopback one is generated when not given), an SSH client without an authorized key types it when ssh asks")
 	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "serve the browsers over HTTPS with this PEM certificate (with --tls-key)")
@@ -117,6 +118,9 @@ and for how long; never what they did.`, serve.MaxCols, serve.MaxRows, input.Max
 		}
 		if fs.Changed("token") && cfg.Token == "" {
 			return usageErrorf("--token: an empty value is not allowed (leave the flag out: beyond loopback the browsers' token is then generated)")
+		}
+		if cfg.LoginGrace <= 0 {
+			return usageErrorf("--login-grace: %s is not a positive duration (e.g. 20s)", theory.Quote(cfg.LoginGrace.String()))
 		}
 		for name, d := range map[string]time.Duration{"max-run-time": caps.RunTime, "max-pause": caps.Pause} {
 			if d < 0 {
@@ -180,7 +184,7 @@ func webFlags(fs *pflag.FlagSet, cfg *serve.Config) error {
 	if fs.Changed("listen") {
 		return nil
 	}
-	for _, name := range []string{"host-key", "authorized-keys", "open", "instructor-key"} {
+	for _, name := range []string{"host-key", "authorized-keys", "open", "instructor-key", "max-per-key", "login-grace"} {
 		if fs.Changed(name) {
 			return usageErrorf("--%s: --web alone serves browsers only, no SSH; give --listen too to serve SSH beside them", name)
 		}

@@ -29,16 +29,25 @@ type Caps struct {
 	Pause time.Duration
 }
 
-// DefaultCaps keep every call of a session to DefaultCaps.RunTime on one
-// core (TestDefaultCapsRunWithinTheBound measures the largest run they
-// admit; docs/teaching.md has the numbers) and open every preset of the
-// explorer (TestDefaultCapsOpenEveryPreset).
+// DefaultCaps open every preset of the explorer (n up to 2·10⁶, 8 trials,
+// the default work budget; TestDefaultCapsOpenEveryPreset) and bound every
+// call of a session to RunTime = 30 s on its slots: a call planned longer
+// (planPace) is refused before it starts, one that reaches it is stopped.
+// At the caps, one core (GOMAXPROCS=1, one worker, CPU time; measured on
+// the 2-core development machine at load 11 to 20, so a little long):
+// linreg-t at n = 2·10⁶, d = 100, 8 trials, acsa 5.8 s (3.2·10⁹ planned
+// floats), clipped-sgd 5.3 s, nonprivate-schedule 5.1 s; at d = 10, acsa
+// 1.6 s, klz-gd 9.5 s, dp-sgd 10.1 s; klz-gd at d = 100 (n = 1.9·10⁶) 40 s
+// of CPU, 1.5·10¹⁰ planned floats, refused up front.
 var DefaultCaps = Caps{N: 2_000_000, D: 100, Trials: 8, WorkBudget: solvers.DefaultWorkBudget, RunTime: 30 * time.Second, Pause: 2 * time.Minute}
 
 // planPace is the seconds per float of engine.Plan's work model the pool
-// assumes for its up-front refusal: the slowest pace measured over the
-// solvers and presets at the default caps, so that the estimate errs
-// long (the CLI's warning uses the fastest, erring short).
+// assumes for its up-front refusal. The model's pace varies with the
+// solver and d (measured as above: 1.6 to 1.8 ns for the one-pass solvers
+// at d = 100, 2.6 for klz-gd; at d = 10, 4.4 for acsa, 4.9 for klz-gd,
+// 9.5 for dp-sgd, whose per-step work the model counts short): 4 ns
+// refuses at once what is plainly too long and leaves the rest to the
+// bound's stop.
 const planPace = 4e-9
 
 // planSeconds is the time pl takes at planPace on workers cores.

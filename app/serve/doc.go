@@ -1,48 +1,67 @@
-// Package serve is `dpso serve`: the explorer over SSH, one explorer per
-// session, for a class on one laptop (charm.land/wish/v2 on charm.land/ssh).
+// Package serve is `dpso serve`: the explorer for a class on one laptop,
+// one explorer per session, over SSH (charm.land/wish/v2 on
+// charm.land/ssh) or in a browser tab (xterm.js over a WebSocket: web.go).
 //
-// Each session gets its own root model (tui.New) and its own Bubble Tea
-// program, with the client's terminal: its size (and its resizes), its
-// colour profile (from the session's TERM and environment, NO_COLOR
-// included) and its background (the explorer asks the terminal; COLORFGBG
-// is the first guess). The session's arguments (`ssh -t host -- --preset
-// 3`) are dpso explore's flags, parsed and checked by the same function
-// (Config.Parse, given by the CLI); a bad one is the same one-line message
-// and exit status 2.
+// A session reaches its client only through a terminal (terminal.go): an
+// SSH session with its pty, or a tab's socket. Everything else is the
+// session's, the same for both transports (session.go, limits.go): its
+// arguments (dpso explore's flags, parsed by Config.Parse, the CLI's own
+// function; a bad one is its one-line message and exit status 2), its own
+// root model (tui.New) and Bubble Tea program, and its limits:
 //
-// What keeps one laptop responsive for a class:
+//   - the size it draws is held to MaxCols × MaxRows, whatever the client
+//     asks for (an SSH pty-req of 2³²−1 × 2³²−1 is one packet);
+//   - what the client types goes through the terminal guard (tui/input:
+//     over-long control sequences, pastes capped at 1 MiB), typed bytes at
+//     a bounded rate and input events within a budget, so that a flood
+//     costs its session alone, and little;
+//   - each write to the client waits at most Config.WriteTimeout: a client
+//     that reads nothing is dropped, and no shutdown waits on it;
+//   - a resize is read at once and the latest given to the explorer, so a
+//     burst of them never stops the transport reading;
+//   - Config.MaxSessions in all, Config.MaxPerKey per client (its
+//     authorized key; else its address, on loopback the local user that
+//     owns its socket); an idle timeout (Config.Idle);
+//   - every Spec the form takes passes Caps.Limit: no data file of the
+//     server, secure randomness (a seed is refused), the caps on n, d,
+//     trials and the work budget, refused naming the field and the cap.
 //
-//   - [Pool]: every session's engine calls go through one weighted
-//     semaphore of Config.CPUs slots (golang.org/x/sync/semaphore, FIFO),
-//     each call holding as many slots as the workers it is given (at most
-//     Config.SessionWorkers, which results do not depend on), so that one
-//     student's sweep takes its share and the others' runs queue behind it
-//     in turn, never behind a whole class.
-//   - [Caps]: per-session caps on n, d, trials and the work budget. The
-//     explorer's form refuses a Spec above them (Options.Limit), naming the
-//     field and the cap, as it refuses any invalid value; the pool refuses
-//     a call above them (a sweep's grid included) as a refusal the status
-//     bar shows.
-//   - Config.MaxSessions, and an idle timeout: a session without a key for
-//     Config.Idle ends, and is told why.
+// [Pool] is the CPUs all sessions' engine calls share: Config.CPUs slots,
+// each call holding one per worker it is given (at most
+// Config.SessionWorkers; results are the same bits for any number). Each
+// session has a [Seat]; the seats are served in turn (sched.go: one call
+// of each session per turn, however many it queues), a waiting call is
+// told its place (engine.Progress.Queue: the explorer shows "queued
+// (position k)" and the wait), a paused call gives its slots back and
+// queues again when resumed (a pause past Caps.Pause cancels it), and a
+// call may hold its slots for Caps.RunTime: one whose planned work would
+// take longer is refused before it starts, one that reaches it is
+// stopped. A sweep's grid is held to the caps point by point.
 //
-// Every session draws its noise from secure randomness (Options.Limit
-// sets --rand secure and refuses a seed), so that no two students share
-// noise and no run on the server is mistaken for a reproducible one.
+// The SSH transport (ssh.go) bounds what it alone holds: a connection
+// with no session under way (no handshake, no channel, no shell request)
+// is closed after Config.LoginGrace, and past Config.MaxStartups such
+// connections the oldest is closed for the newest; a connection holds at
+// most 4 session channels, a channel 32 env requests of 8 KiB in all. Who
+// gets in: the keys of Config.AuthorizedKeys (and the instructor's),
+// anyone who types Config.Token when ssh asks, or, with neither, every
+// client (loopback only: the banner warns; beyond loopback New refuses
+// unless Config.Open). Every session runs inside wish's recover
+// middleware: a panic ends its session, whose student is told, and is
+// logged; the others go on. Key and certificate files are read only if
+// regular and small (keys.go). The host key is generated once (ed25519)
+// and kept in Config.HostKey, written by internal/outfile (0600, atomic,
+// never over an existing file).
 //
-// Access: the server listens on loopback (127.0.0.1:2222) by default;
-// beyond loopback it needs Config.AuthorizedKeys (only those keys, and the
-// instructor's, get in) or Config.Open (anyone who reaches the port), and
-// New refuses otherwise. The host key is generated once (ed25519) and kept
-// in Config.HostKey, written by internal/outfile (0600, atomic, never over
-// an existing file). The holder of Config.InstructorKey may send a preset
-// or a state string to every session (`ssh host -- broadcast --preset 3`):
-// each session shows it as a banner on its last line, which the student
-// opens with b or dismisses with B; nothing changes unasked.
+// The holder of Config.InstructorKey may send a preset or a state string
+// to every session (`ssh host -- broadcast --preset 3`): each session
+// shows it as a banner on its last line, which the student opens with b
+// or dismisses with B; nothing changes unasked.
 //
-// Shutdown (the CLI calls it on SIGINT and SIGTERM) tells every session
-// that the server is stopping, ends its explorer (its runs cancelled),
-// waits for the sessions to close and stops the server. A log line per
-// session says who (the key's SHA-256 fingerprint, the user name, the
-// address), when, for how long and how it ended; never what they did.
+// Shutdown (the CLI calls it on SIGINT, SIGTERM and SIGHUP) tells every
+// session that the server is stopping, ends its explorer (its runs
+// cancelled) without waiting on any one, waits for the sessions to close
+// or its context, then closes every connection. A log line per session
+// says who (the key's SHA-256 fingerprint, the user name, the address),
+// when, for how long and how it ended; never what they did.
 package serve

@@ -216,7 +216,7 @@ func TestWindowChangeBurstKeepsTheSession(t *testing.T) {
 	ts := startServer(t, Config{Runner: newBlockRunner()})
 	c := connect(t, ts.addr, nil)
 	c.waitFor(ready)
-	for i := range 400 {
+	for i := range 3000 {
 		if err := c.sess.WindowChange(24+i%40, 80+i%100); err != nil {
 			t.Fatal(err)
 		}

@@ -177,17 +177,6 @@ func (s *sched) positions() {
 	}
 }
 
-// waiting is the number of requests waiting (tests).
-func (s *sched) waiting() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, q := range s.ring {
-		n += len(q.reqs)
-	}
-	return n
-}
-
 // freeSlots is the slots no call holds (tests).
 func (s *sched) freeSlots() int {
 	s.mu.Lock()
