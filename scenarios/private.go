@@ -154,6 +154,10 @@ func (in *Instance) EstimatePrivately(ctx context.Context, data solvers.Samples,
 		releases += 2
 	}
 	each := rho / float64(releases)
+	if each < estimate.MinRho {
+		return e, fieldErr("constants", "the private estimates' ρ₀ = %s is %s per release (%d releases), below the private quantile's least ρ, %s (its noise's scale would pass 2·10⁵ rows): give the estimates a larger share (private:0.2, say), or declare the constants",
+			theory.Sig4.Format(rho), theory.Sig4.Format(each), releases, theory.Sig4.Format(estimate.MinRho))
+	}
 	grid := estimate.DefaultGrid
 	m := estimate.TopRank(each, estimateFail)
 	e.Q = math.Max(minEstimateQuantile, 1-float64(m)/float64(n))

@@ -34,9 +34,9 @@ func TestErrorsNameTheFlagTyped(t *testing.T) {
 		{tune("--solver", "dp-sgd", "--grid-batch", "1000000"), []string{"dpso: --grid-batch:", "every batch of the grid is larger than the 9000 training rows"}},
 		// A file too short for a search names the file, not --n.
 		{tune("--data", rows, "--rk", "1", "--beta", "1", "--holdout", "0.2"), []string{"dpso: --data:", "n = 2 rows leave 1 to train on"}},
-		// Private constants on a share too small to estimate β: --constants
-		// (the quantile's rank no longer overflows into q = 9.2·10¹⁴).
-		{run("--constants", "private:1e-300"), []string{"dpso: --constants:", "the private estimate of β"}},
+		// Private constants on a share below the private quantile's least
+		// ρ: --constants.
+		{run("--constants", "private:1e-300"), []string{"dpso: --constants:", "below the private quantile's least ρ"}},
 		// r̃_k whose clip overflows: --rk, not the oracle.
 		{run("--data", filepath.Join("..", "..", "examples", "linreg-t-d3.csv"), "--rk", "1e308", "--beta", "1"), []string{"dpso: --rk:", "overflows at r̃_k = 10³⁰⁸"}},
 		// An ε past the shuffle protocol's range: --eps, not --oracle.

@@ -47,6 +47,13 @@ func (g Grid) StepsIn(f float64) int {
 // stop).
 const ThresholdShare = 0.45
 
+// MinRho is the least ρ Quantile, its laws and its bounds take: ρ at
+// which the threshold noise's span U = ⌈20·ln 10/ε₁⌉ (thresholdSpan) is
+// 10⁷ counts, ε₁ = ThresholdShare·√(8ρ). Below it the noises' scale 1/ε₁
+// passes 2·10⁵ rows, and the bounds' sums over U terms (HighFail, LowFail,
+// TopRank) would take seconds to minutes; at ρ → 0, U overflows an int64.
+var MinRho = math.Pow(20*math.Ln10/(1e7*ThresholdShare), 2) / 8
+
 // QuantileNoise is the noise of [Quantile] at ρ: β = √(8ρ), the threshold
 // noise's rate ε₁ = ThresholdShare·β and each query noise's rate ε₂ =
 // (β − ε₁)/2. A noise of rate ε is geometric on {0, 1, 2, …}:
@@ -126,6 +133,8 @@ func checkQuantile(xs []float64, q float64, g Grid, rho float64) error {
 		return fmt.Errorf("estimate: quantile %g is not in (0, 1)", q)
 	case !(rho > 0) || math.IsInf(rho, 1):
 		return fmt.Errorf("estimate: ρ = %g is not a finite ρ > 0", rho)
+	case rho < MinRho:
+		return fmt.Errorf("estimate: ρ = %g is below the quantile's least ρ, %g", rho, MinRho)
 	case len(xs) == 0:
 		return errors.New("estimate: no values")
 	case g.PerOctave < 1 || g.Hi < g.Lo:
@@ -291,19 +300,28 @@ func HighFail(rho float64, L int) float64 {
 // P(ν < ν₀ − m) = Σ_u P(ν₀ = u)·(1 − p₂^{u−m}) over u > m. Asked for rank
 // r ≤ n − m, Quantile releases a point above the first grid point at or
 // above the largest value with probability at most fail, on any data.
+// It reads ρ ≥ MinRho.
 func TopRank(rho, fail float64) int {
 	nz := NoiseFor(rho)
-	p1, p2 := nz.ratios()
+	p1 := math.Exp(-nz.Eps1)
 	span := thresholdSpan(nz.Eps1)
-	pass := func(m int64) float64 {
-		s := math.Pow(p1, float64(span+1))
-		for u := m + 1; u <= span; u++ {
-			s += geomPMF(p1, u) * (1 - geomTail(p2, u-m))
-		}
-		return s
-	}
+	// P(ν < ν₀ − m) = Σ_{u>m} (1−p₁)p₁^u (1 − p₂^{u−m}) sums to
+	// p₁^{m+1}·(1−p₂)/(1−p₁p₂); the tail p₁^{U+1} ≤ 10⁻²⁰ past the span U
+	// is counted as passing, as HighFail counts it.
+	c := math.Expm1(-nz.Eps2) / math.Expm1(-nz.Eps1-nz.Eps2)
+	tail := math.Pow(p1, float64(span+1))
+	pass := func(m int64) float64 { return math.Pow(p1, float64(m+1))*c + tail }
+	// pass decreases in m: the least m with pass(m) ≤ fail (at most the
+	// span), from the logarithm's estimate and a step either way for its
+	// rounding.
 	m := int64(0)
-	for pass(m) > fail && m < span {
+	if est := math.Ceil(math.Log(fail/c)/math.Log(p1)) - 1; est > 0 {
+		m = int64(min(est, float64(span)))
+	}
+	for m > 0 && pass(m-1) <= fail {
+		m--
+	}
+	for m < span && pass(m) > fail {
 		m++
 	}
 	return int(m)

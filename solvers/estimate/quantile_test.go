@@ -184,6 +184,49 @@ func TestTopRankGolden(t *testing.T) {
 	}
 }
 
+// TestMinRho: MinRho is where the threshold span reaches 10⁷ counts
+// (20·ln 10/ε₁ with ε₁ = 0.45·√(8ρ): ρ = (20·ln 10/(0.45·10⁷))²/8 ≈
+// 1.3094·10⁻¹¹), and Quantile refuses a ρ below it.
+func TestMinRho(t *testing.T) {
+	want := math.Pow(20*2.302585092994046/(0.45e7), 2) / 8
+	if math.Abs(MinRho-want) > 1e-9*want {
+		t.Fatalf("MinRho = %g, want %g", MinRho, want)
+	}
+	if span := thresholdSpan(NoiseFor(MinRho).Eps1); span < 1e7-1 || span > 1e7+1 {
+		t.Fatalf("span at MinRho = %d, want 10⁷", span)
+	}
+	xs := []float64{1, 2, 3}
+	if _, err := Quantile(xs, 0.5, DefaultGrid, MinRho/2, rand.New(rand.NewPCG(1, 2))); err == nil {
+		t.Errorf("Quantile at ρ = MinRho/2: no error")
+	}
+	if _, err := Quantile(xs, 0.5, DefaultGrid, MinRho, rand.New(rand.NewPCG(1, 2))); err != nil {
+		t.Errorf("Quantile at ρ = MinRho: %v", err)
+	}
+}
+
+// TestTopRankSmallRho: at small ρ (m in the thousands, past the goldens)
+// TopRank is the least m whose pass probability, summed term by term from
+// its definition, Σ_{u>m} P(ν₀ = u)(1 − p₂^{u−m}) over the span plus the
+// cut tail, is at most fail.
+func TestTopRankSmallRho(t *testing.T) {
+	for _, rho := range []float64{1e-6, 1e-8} {
+		nz := NoiseFor(rho)
+		p1, p2 := nz.ratios()
+		span := thresholdSpan(nz.Eps1)
+		pass := func(m int64) float64 {
+			s := math.Pow(p1, float64(span+1))
+			for u := m + 1; u <= span; u++ {
+				s += geomPMF(p1, u) * (1 - geomTail(p2, u-m))
+			}
+			return s
+		}
+		m := int64(TopRank(rho, 1e-3))
+		if m < 1 || pass(m) > 1e-3 || pass(m-1) <= 1e-3 {
+			t.Errorf("TopRank(%g, 10⁻³) = %d: pass there %g, one below %g", rho, m, pass(m), pass(m-1))
+		}
+	}
+}
+
 // TestHighFailBoundsWorstCase: the bound is attained where the counts sit
 // at r over the whole factor (a gap in the data just above x₍ᵣ₎): 135 ones
 // and 15 values of 10⁶ at q = 0.9, so x₍ᵣ₎ = 1 is a grid point and the
