@@ -104,6 +104,15 @@ type testServer struct {
 	size   [2]int // the size the latest explorer was drawn at
 }
 
+// watchSize records each size an explorer is drawn at (sizeSeen).
+func (ts *testServer) watchSize() {
+	ts.onSize = func(w, h int) {
+		ts.sizeMu.Lock()
+		ts.size = [2]int{w, h}
+		ts.sizeMu.Unlock()
+	}
+}
+
 // sizeSeen is the size the latest explorer was drawn at.
 func (ts *testServer) sizeSeen() [2]int {
 	ts.sizeMu.Lock()
@@ -133,11 +142,7 @@ func startServer(t *testing.T, cfg Config) *testServer {
 		t.Fatal(err)
 	}
 	ts := &testServer{Server: s, addr: ln.Addr().String(), served: make(chan error, 2), log: lb}
-	s.onSize = func(w, h int) {
-		ts.sizeMu.Lock()
-		ts.size = [2]int{w, h}
-		ts.sizeMu.Unlock()
-	}
+	ts.watchSize()
 	go func() { ts.served <- s.Serve(ln) }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)

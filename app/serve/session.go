@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -75,11 +76,21 @@ type endMsg struct{}
 
 // session runs an explorer on t with args (dpso explore's flags), logs how
 // it ended, and returns the exit status. Both transports' sessions go
-// through it.
-func (s *Server) session(t terminal, args []string) int {
+// through it, and so through its recover: a panic in a session (a bug) is
+// logged with its stack, its student is told, and it ends with status 1;
+// the other sessions and the server go on.
+func (s *Server) session(t terminal, args []string) (code int) {
 	start := s.cfg.Now()
-	code, how := s.explore(t, args)
-	s.logf("session of %s, started %s, %s, ended: %s", t.Who(), start.UTC().Format(time.RFC3339), s.cfg.Now().Sub(start).Round(time.Second), how)
+	how := "internal error (panic)"
+	defer func() {
+		if p := recover(); p != nil {
+			s.logf("panic: %v\n%s", p, debug.Stack())
+			t.Say("dpso serve: this session hit an internal error (a bug, logged on the server); the server goes on: connect again")
+			code = 1
+		}
+		s.logf("session of %s, started %s, %s, ended: %s", t.Who(), start.UTC().Format(time.RFC3339), s.cfg.Now().Sub(start).Round(time.Second), how)
+	}()
+	code, how = s.explore(t, args)
 	return code
 }
 

@@ -266,9 +266,10 @@ func (c *conn) filterRequests(in <-chan *gossh.Request, out chan<- *gossh.Reques
 }
 
 // handle serves one SSH session: the instructor's broadcast, or an
-// explorer (Server.session) on the session's terminal. A panic in it is
-// the recover middleware's to log; the student is told and the session
-// ends with status 1, the others go on.
+// explorer (Server.session, which recovers a panic in it) on the
+// session's terminal. A panic outside the explorer (the broadcast) is the
+// recover middleware's to log; the client is told and the session ends
+// with status 1, the others go on.
 func (s *Server) handle(sess ssh.Session) {
 	s.enter()
 	defer s.leaveHandler()

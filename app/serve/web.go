@@ -22,7 +22,8 @@ import (
 )
 
 // WebLimits are the browser transport's limits on one page, beside the
-// limits every session has (the caps, the idle timeout, --max-sessions).
+// limits every session has (the caps, the idle timeout, --max-sessions,
+// the size and the write deadline: limits.go).
 type WebLimits struct {
 	// MaxMessage is the largest WebSocket message a page may send, in
 	// bytes (keys, a paste, a size); a larger one ends the session.
@@ -30,10 +31,6 @@ type WebLimits struct {
 	// PerAddress caps the browser sessions from one address (negative:
 	// none).
 	PerAddress int
-	// WriteTimeout is how long a write to a page may wait for the page to
-	// read; a page that reads nothing for that long is dropped, so that
-	// no output piles up for it.
-	WriteTimeout time.Duration
 	// HelloTimeout is how long a new socket has to send its terminal's
 	// size.
 	HelloTimeout time.Duration
@@ -43,7 +40,7 @@ type WebLimits struct {
 }
 
 // DefaultWebLimits are the limits of a Config whose WebLimits are zero.
-var DefaultWebLimits = WebLimits{MaxMessage: 64 << 10, PerAddress: 8, WriteTimeout: 10 * time.Second, HelloTimeout: 10 * time.Second, ResizeEvery: 200 * time.Millisecond}
+var DefaultWebLimits = WebLimits{MaxMessage: 64 << 10, PerAddress: 8, HelloTimeout: 10 * time.Second, ResizeEvery: 200 * time.Millisecond}
 
 // webServer is the browser transport: the page (package web) and one
 // explorer session per WebSocket, run by Server.session as an SSH
@@ -122,9 +119,6 @@ func (w *webServer) fillLimits() {
 	}
 	if w.lim.PerAddress == 0 {
 		w.lim.PerAddress = d.PerAddress
-	}
-	if w.lim.WriteTimeout == 0 {
-		w.lim.WriteTimeout = d.WriteTimeout
 	}
 	if w.lim.HelloTimeout == 0 {
 		w.lim.HelloTimeout = d.HelloTimeout

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"dpso/tui"
 )
 
 // A hostile page cannot pass the browser transport's limits: each case
@@ -92,7 +94,7 @@ func TestWebPageThatSendsNothingIsDroppedAfterTheGrace(t *testing.T) {
 }
 
 func TestWebPageThatReadsNothingIsDropped(t *testing.T) {
-	ts, _ := startWeb(t, Config{Runner: newBlockRunner(), WebLimits: WebLimits{WriteTimeout: 300 * time.Millisecond, ResizeEvery: time.Millisecond}}, false)
+	ts, _ := startWeb(t, Config{Runner: newBlockRunner(), WriteTimeout: 300 * time.Millisecond, WebLimits: WebLimits{ResizeEvery: time.Millisecond}}, false)
 	// The server's side of this page's socket has a small send buffer too.
 	addr := serveWebOn(t, ts, func(c *net.TCPConn) { c.SetWriteBuffer(4096) })
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
@@ -108,9 +110,9 @@ func TestWebPageThatReadsNothingIsDropped(t *testing.T) {
 	}
 	defer conn.CloseNow()
 	// Sizes make the explorer redraw, and nothing is ever read: the
-	// page's socket fills, until a write waits past WriteTimeout and the
-	// server drops the page.
-	for i := 0; !strings.Contains(ts.log.String(), "ended: connection closed"); i++ {
+	// page's socket fills, until a write waits past the session's
+	// WriteTimeout and the server drops the page.
+	for i := 0; !strings.Contains(ts.log.String(), "ended: dropped: the client read nothing"); i++ {
 		msg := `{"cols":400,"rows":150}`
 		if i%2 == 1 {
 			msg = `{"cols":399,"rows":149}`
@@ -122,10 +124,46 @@ func TestWebPageThatReadsNothingIsDropped(t *testing.T) {
 			t.Fatal("the server kept a page that reads nothing")
 		}
 	}
-	waitLog(t, ts, "ended: connection closed")
+	waitLog(t, ts, "ended: dropped: the client read nothing")
 	ctx2, cancel2 := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel2()
 	if err := ts.Shutdown(ctx2, "the test ended"); err != nil {
 		t.Fatalf("Shutdown after a page that reads nothing: %v", err)
 	}
+}
+
+// TestWebPanicInASessionEndsOnlyIt: a browser tab's session goes through
+// the same recover as an SSH session's: a panic in its setup ends that tab
+// (told, status 1), and the other tabs and the server go on.
+func TestWebPanicInASessionEndsOnlyIt(t *testing.T) {
+	parse := func(args []string) (tui.Options, error) {
+		if len(args) > 0 && args[0] == "--preset=9" {
+			panic("a bug in a session's setup")
+		}
+		return testParse(args)
+	}
+	ts, addr := startWeb(t, Config{Runner: newBlockRunner(), Parse: parse}, false)
+	a := openTab(t, addr, "")
+	a.waitFor(ready)
+	said, status := openTab(t, addr, "preset=9").end()
+	if !strings.Contains(said, "this session hit an internal error") || status != websocket.StatusPolicyViolation {
+		t.Fatalf("the tab that panicked: said %q, closed %v", said, status)
+	}
+	waitLog(t, ts, "panic: a bug in a session's setup")
+	waitLog(t, ts, "ended: internal error (panic)")
+	a.key("?")
+	a.waitFor("── Keys")
+	openTab(t, addr, "").waitFor(ready)
+}
+
+// TestWebSizeIsTheSessionsClamp: a page's size goes through the session's
+// clamp (clampSize), as an SSH client's does.
+func TestWebSizeIsTheSessionsClamp(t *testing.T) {
+	ts, addr := startWeb(t, Config{Runner: newBlockRunner()}, false)
+	a := openTab(t, addr, "")
+	a.waitFor(ready)
+	a.send(`{"cols":2147483647,"rows":2147483647}`)
+	waitUntil(t, "the clamped size reaches the explorer", func() bool { return ts.sizeSeen() == [2]int{MaxCols, MaxRows} })
+	a.send(`{"cols":100,"rows":30}`)
+	waitUntil(t, "the next size reaches the explorer", func() bool { return ts.sizeSeen() == [2]int{100, 30} })
 }

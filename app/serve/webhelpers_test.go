@@ -38,6 +38,7 @@ func startWeb(t *testing.T, cfg Config, ssh bool) (*testServer, string) {
 		t.Fatal(err)
 	}
 	ts := &testServer{Server: s, served: make(chan error, 2), log: lb}
+	ts.watchSize()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 		defer cancel()

@@ -19,13 +19,14 @@ import (
 // webTerminal is a browser tab's WebSocket as a terminal (the protocol:
 // package web's doc). What the page types goes through the input guard's
 // filter (tui/input) to the explorer; what the explorer draws goes to the
-// page, each write waiting at most WriteTimeout for the page to read.
+// page under the session's write deadline (Config.WriteTimeout).
 type webTerminal struct {
 	conn   *websocket.Conn
 	ctx    context.Context // ends when the page goes or the session ends
 	cancel context.CancelFunc
 	lim    WebLimits
-	from   string // the page's address, for the log
+	wait   time.Duration // Config.WriteTimeout, for what Say writes
+	from   string        // the page's address, for the log
 	link   string
 
 	cols, rows int
@@ -44,7 +45,7 @@ type size struct{ cols, rows int }
 func newWebTerminal(conn *websocket.Conn, r *http.Request, w *webServer) *webTerminal {
 	ctx, cancel := context.WithCancel(r.Context())
 	pr, pw := io.Pipe()
-	return &webTerminal{conn: conn, ctx: ctx, cancel: cancel, lim: w.lim, from: r.RemoteAddr,
+	return &webTerminal{conn: conn, ctx: ctx, cancel: cancel, lim: w.lim, wait: w.cfg.WriteTimeout, from: r.RemoteAddr,
 		link: w.base(r.Host), in: pr, inW: pw, sizes: make(chan size, 1)}
 }
 
@@ -56,8 +57,8 @@ type sizeMsg struct {
 	Light bool `json:"light"`
 }
 
-// parseSize reads a size message, clamping it to MaxCols × MaxRows (as
-// every session does).
+// parseSize reads a size message (the session holds the size to what it
+// draws: clampSize).
 func parseSize(data []byte) (size, bool, error) {
 	var m sizeMsg
 	if err := json.Unmarshal(data, &m); err != nil || m.Cols == nil || m.Rows == nil {
@@ -67,7 +68,7 @@ func parseSize(data []byte) (size, bool, error) {
 	if c < 1 || r < 1 {
 		return size{}, false, fmt.Errorf("the page sent a size of %d×%d cells", c, r)
 	}
-	return size{min(c, MaxCols), min(r, MaxRows)}, m.Light, nil
+	return size{c, r}, m.Light, nil
 }
 
 // hello reads the page's first message, its size, waiting at most
@@ -175,12 +176,11 @@ func (t *webTerminal) Environ() []string {
 	return []string{"TERM=xterm-256color", "COLORTERM=truecolor", "COLORFGBG=" + fgbg}
 }
 
-// Write sends what the explorer draws; a page that has not read it within
-// WriteTimeout is dropped (the socket closes and the session ends).
+// Write sends what the explorer draws, until the page goes or the session
+// hangs it up (its write deadline: a page that reads nothing is dropped,
+// the socket closes and the session ends).
 func (t *webTerminal) Write(p []byte) (int, error) {
-	ctx, cancel := context.WithTimeout(t.ctx, t.lim.WriteTimeout)
-	defer cancel()
-	if err := t.conn.Write(ctx, websocket.MessageBinary, p); err != nil {
+	if err := t.conn.Write(t.ctx, websocket.MessageBinary, p); err != nil {
 		t.cancel()
 		return 0, err
 	}
@@ -210,7 +210,7 @@ func (t *webTerminal) Say(line string) {
 	b, _ := json.Marshal(struct {
 		Say string `json:"say"`
 	}{line})
-	ctx, cancel := context.WithTimeout(t.ctx, t.lim.WriteTimeout)
+	ctx, cancel := context.WithTimeout(t.ctx, t.wait)
 	defer cancel()
 	t.conn.Write(ctx, websocket.MessageText, b)
 }
