@@ -104,7 +104,8 @@ and for how long; never what they did.`, serve.MaxCols, serve.MaxRows, input.Max
 	fs.StringVar(&cfg.TLSKey, "tls-key", "", "the PEM private key of --tls-cert")
 	fs.BoolVar(&cfg.InsecureHTTP, "insecure-http", false, "serve plain HTTP beyond loopback: the token and every key typed cross the network readable")
 	fs.IntVar(&cfg.WebLimits.PerAddress, "max-per-address", serve.DefaultWebLimits.PerAddress, "browser sessions at once from one address (0: no cap)")
-	setFlagGroup(fs, "Browsers (--web)", "web", "token", "tls-cert", "tls-key", "insecure-http", "max-per-address")
+	fs.StringVar(&cfg.FrameAncestors, "frame-ancestors", "", "the pages that may show the page in a frame, e.g. 'https://slides.example.org' (the CSP's frame-ancestors: 'self', schemes or origins, separated by spaces); none by default, so that no other site can lay the explorer under its own (clickjacking)")
+	setFlagGroup(fs, "Browsers (--web)", "web", "token", "tls-cert", "tls-key", "insecure-http", "max-per-address", "frame-ancestors")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		for _, name := range []string{"max-sessions", "max-per-key", "cpus", "session-workers", "max-n", "max-d", "max-trials", "max-work-budget", "max-per-address"} {
 			if f := fs.Lookup(name); f.Value.String()[0] == '-' {
@@ -171,7 +172,7 @@ func signalWhy(sig os.Signal) string {
 // --listen; the browsers' flags need --web.
 func webFlags(fs *pflag.FlagSet, cfg *serve.Config) error {
 	if cfg.Web == "" {
-		for _, name := range []string{"tls-cert", "tls-key", "insecure-http", "max-per-address"} {
+		for _, name := range []string{"tls-cert", "tls-key", "insecure-http", "max-per-address", "frame-ancestors"} {
 			if fs.Changed(name) {
 				return usageErrorf("--%s: it sets the browsers' transport, which only --web ADDR serves", name)
 			}

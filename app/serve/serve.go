@@ -74,6 +74,11 @@ type Config struct {
 	// NoSSH serves the browser transport alone: no SSH listener, no host
 	// key.
 	NoSSH bool
+	// FrameAncestors are the pages that may show the browser's page in a
+	// frame (its CSP's frame-ancestors: sources separated by spaces, as
+	// web.FrameAncestors checks them); "" lets no page frame it, so that
+	// no other site can lay the explorer under its own (clickjacking).
+	FrameAncestors string
 	// Token is the class token: a browser gives it in its address
 	// (?token=), an SSH client without an admitted key types it when ssh
 	// asks; "" asks none on loopback, and beyond loopback the browser

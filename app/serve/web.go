@@ -54,6 +54,8 @@ type webServer struct {
 	srv    *http.Server
 	tls    *tls.Config // nil: plain HTTP
 	assets http.Handler
+	// ancestors is the page's CSP frame-ancestors (Config.FrameAncestors).
+	ancestors string
 
 	mu      sync.Mutex
 	perAddr map[string]int
@@ -72,7 +74,11 @@ func newWebServer(s *Server, cfg *Config) (*webServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--web: %s is not HOST:PORT (%v)", theory.Quote(cfg.Web), err)
 	}
-	w := &webServer{s: s, cfg: cfg, lim: cfg.WebLimits, scheme: "http", assets: web.Assets(),
+	ancestors, err := web.FrameAncestors(cfg.FrameAncestors)
+	if err != nil {
+		return nil, fmt.Errorf("--frame-ancestors: %s: %v", theory.Quote(cfg.FrameAncestors), err)
+	}
+	w := &webServer{s: s, cfg: cfg, lim: cfg.WebLimits, scheme: "http", assets: web.Assets(ancestors), ancestors: ancestors,
 		perAddr: map[string]int{}, conns: map[*websocket.Conn]struct{}{}}
 	var certs []tls.Certificate
 	switch {
@@ -213,7 +219,7 @@ func (w *webServer) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	}
 	switch r.URL.Path {
 	case "/":
-		web.ServePage(rw)
+		web.ServePage(rw, w.ancestors)
 	case "/ws":
 		w.socket(rw, r)
 	default:

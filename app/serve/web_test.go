@@ -123,7 +123,7 @@ func TestWebPageIsServedUnderItsCSP(t *testing.T) {
 	}
 	resp, page := get("GET", "/?preset=3")
 	m := regexp.MustCompile(`<script type="module" src="/dpso.js" nonce="([A-Za-z0-9_-]{24})">`).FindStringSubmatch(page)
-	if resp.StatusCode != 200 || m == nil || resp.Header.Get("Content-Security-Policy") != web.CSP(m[1]) {
+	if resp.StatusCode != 200 || m == nil || resp.Header.Get("Content-Security-Policy") != web.CSP(m[1], "'none'") {
 		t.Fatalf("the page: %d, CSP %q, script %v", resp.StatusCode, resp.Header.Get("Content-Security-Policy"), m)
 	}
 	if _, again := get("GET", "/"); strings.Contains(again, m[1]) {
@@ -148,7 +148,7 @@ func TestWebPageIsServedUnderItsCSP(t *testing.T) {
 		if resp.StatusCode != c.status || (c.ctype != "" && resp.Header.Get("Content-Type") != c.ctype) {
 			t.Fatalf("%s %s: %d %q, want %d %q", c.method, c.path, resp.StatusCode, resp.Header.Get("Content-Type"), c.status, c.ctype)
 		}
-		if c.status == 200 && resp.Header.Get("Content-Security-Policy") != web.CSP("") {
+		if c.status == 200 && resp.Header.Get("Content-Security-Policy") != web.CSP("", "'none'") {
 			t.Fatalf("%s is served without the CSP", c.path)
 		}
 	}
@@ -231,4 +231,41 @@ func TestWebYShowsTheTabsLink(t *testing.T) {
 	a.waitFor(ready)
 	a.key("y")
 	a.waitFor("link: http://" + addr + "/?state=dpso2.")
+}
+
+// TestWebPageFrameAncestors: by default no page may frame the explorer's
+// (frame-ancestors 'none': another site cannot lay it under its own, the
+// clickjacking of the OWASP cheat sheet); --frame-ancestors names the
+// pages that may, and a list that is not sources is refused on its flag.
+func TestWebPageFrameAncestors(t *testing.T) {
+	csp := func(cfg Config) string {
+		_, addr := startWeb(t, cfg, false)
+		for _, p := range []string{"/", "/dpso.js"} {
+			resp, err := http.Get("http://" + addr + p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			h := resp.Header.Get("Content-Security-Policy")
+			if p == "/dpso.js" {
+				return h
+			}
+			if !strings.HasSuffix(h, cfg.FrameAncestors) && cfg.FrameAncestors != "" {
+				t.Fatalf("the page's CSP %q", h)
+			}
+		}
+		return ""
+	}
+	if got := csp(Config{Runner: newBlockRunner()}); !strings.HasSuffix(got, "; frame-ancestors 'none'") {
+		t.Fatalf("default CSP %q, want frame-ancestors 'none'", got)
+	}
+	if got := csp(Config{Runner: newBlockRunner(), FrameAncestors: "'self' https://slides.example.org https://*.uni.example:8443"}); !strings.HasSuffix(got, "; frame-ancestors 'self' https://slides.example.org https://*.uni.example:8443") {
+		t.Fatalf("CSP %q", got)
+	}
+	for _, bad := range []string{"https://x.example; script-src *", "'none' 'self'", "*", "https://a.example/path", "'unsafe-inline'", "https://x\r\nSet-Cookie: a=b"} {
+		_, err := New(Config{NoSSH: true, Web: "127.0.0.1:0", Parse: testParse, FrameAncestors: bad})
+		if err == nil || !strings.HasPrefix(err.Error(), "--frame-ancestors: ") {
+			t.Errorf("--frame-ancestors %q: %v", bad, err)
+		}
+	}
 }

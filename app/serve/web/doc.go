@@ -11,7 +11,9 @@
 //
 // The page is served under a strict Content-Security-Policy (CSP): scripts
 // and stylesheets from the page's own origin only, the WebSocket to that
-// origin only, no images, fonts, frames or forms from anywhere. xterm.js's
+// origin only, no images, fonts, frames or forms from anywhere, and the
+// page framed only by the pages dpso serve --frame-ancestors names (by
+// default none: frame-ancestors 'none', against clickjacking). xterm.js's
 // DOM renderer creates <style> elements for its colours and cell sizes;
 // each page carries a fresh nonce that the CSP allows, and the page's
 // script stamps it on every <style> element created (nothing else may
