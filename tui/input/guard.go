@@ -47,9 +47,14 @@ type Guard struct {
 }
 
 // NewGuard wraps the terminal f; now is the clock of the paste timeout
-// (nil: time.Now).
+// (nil: time.Now). A terminal's reader waits for its bytes before it
+// reads (Bubble Tea's cancelable reader polls the descriptor), so a read
+// returns at once and the time it waited is not the sender's pause: the
+// paste timeout reads now itself.
 func NewGuard(f File, now func() time.Time) *Guard {
-	return &Guard{File: f, in: NewReader(f, now)}
+	r := NewReader(f, now)
+	r.wall = true
+	return &Guard{File: f, in: r}
 }
 
 // Read reads from the terminal and returns the filtered bytes (see
@@ -75,8 +80,10 @@ type Reader struct {
 	// clock is the time the filter reads: it moves only while a read
 	// waits for the stream, so that the pauses the filter sees are the
 	// sender's, not the reader's (a loaded server that comes back late to
-	// a paste sent in one go sees no pause in it).
+	// a paste sent in one go sees no pause in it). With wall, the filter
+	// reads now instead (a terminal polled before it is read: NewGuard).
 	clock time.Time
+	wall  bool
 }
 
 // Limit bounds the bytes the Reader passes outside a bracketed paste to
@@ -156,7 +163,11 @@ func (g *Reader) Read(p []byte) (int, error) {
 	if n == 0 {
 		return 0, err
 	}
-	out := g.f.Filter(p[:0], g.scratch[:n], g.clock)
+	at := g.clock
+	if g.wall {
+		at = g.now()
+	}
+	out := g.f.Filter(p[:0], g.scratch[:n], at)
 	if g.rate > 0 {
 		g.tokens -= float64(g.f.typed - g.typed)
 		g.typed = g.f.typed

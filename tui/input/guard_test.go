@@ -235,6 +235,31 @@ func TestUnterminatedPasteLetsKeysThrough(t *testing.T) {
 	}
 }
 
+// TestGuardPauseOutsideTheRead: a terminal's reader waits for its bytes
+// before it reads (Bubble Tea polls the descriptor), so the pause after
+// an unterminated paste passes between two reads that each return at
+// once: the guard still ends the paste, and q is a key.
+func TestGuardPauseOutsideTheRead(t *testing.T) {
+	clock := t0
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	g := NewGuard(r, func() time.Time { return clock })
+	buf := make([]byte, 4096)
+	w.Write([]byte("\x1b[200~abc"))
+	n, _ := g.Read(buf)
+	first := string(buf[:n])
+	clock = clock.Add(PasteTimeout + time.Millisecond) // the user's pause, while the poller waits
+	w.Write([]byte("q"))
+	w.Close()
+	n, _ = g.Read(buf)
+	if second := string(buf[:n]); first != "\x1b[200~abc" || second != "\x1b[201~q" {
+		t.Fatalf("reads %q, %q; want the paste, then its end and q", first, second)
+	}
+}
+
 // FuzzInput: no input makes the explorer's decoder panic once guarded.
 // CI runs the seed corpus (testdata/fuzz/FuzzInput and hostileInputs);
 // `go test -fuzz FuzzInput ./tui/input` searches further.
