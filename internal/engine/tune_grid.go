@@ -206,6 +206,11 @@ func checkGridAxes(g TuneGrid, ds []solvers.Descriptor) error {
 			return &spec.SpecError{Field: "grid-batch", Msg: fmt.Sprintf("B = %d; each batch must lie in [1, %s]", x, theory.FormatCount(scenarios.MaxN))}
 		}
 	}
+	for _, d := range ds {
+		if err := checkGridSize(g, d); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -217,6 +222,44 @@ func gridFlagOf(field string) string {
 		return "grid-" + field
 	}
 	return ""
+}
+
+// checkGridSize refuses a grid of d's with more than MaxTuneGrid points
+// before any work: the product of its axes' lengths, each the values given
+// or the default's length (an upper bound on the points that gridFor
+// keeps), names the given axis with the most values.
+func checkGridSize(g TuneGrid, d solvers.Descriptor) error {
+	ax := defaultAxes(d.Name())
+	type axis struct {
+		flag, what string
+		n          int
+		given      bool
+	}
+	pick := func(flag, what string, given, def int) axis {
+		if given > 0 {
+			return axis{flag, what, given, true}
+		}
+		return axis{flag, what, def, false}
+	}
+	axes := []axis{pick("grid-clip", "C", len(g.Clip), len(ax.clip)), pick("grid-step", "steps", len(g.Step), len(ax.step))}
+	if readsEpochs(d) {
+		axes = append(axes, pick("grid-epochs", "epochs", len(g.Epochs), len(dpsgdEpochs)), pick("grid-batch", "batches", len(g.Batch), len(dpsgdRates)))
+	} else {
+		axes = append(axes, pick("grid-iters", "T", len(g.Iters), len(ax.iters)))
+	}
+	total, field, most := 1, "grid-clip", 0
+	var parts []string
+	for _, a := range axes {
+		total *= a.n
+		parts = append(parts, fmt.Sprintf("%d %s", a.n, a.what))
+		if a.given && a.n > most {
+			field, most = a.flag, a.n
+		}
+	}
+	if total <= MaxTuneGrid {
+		return nil
+	}
+	return &spec.SpecError{Field: field, Msg: fmt.Sprintf("%s's grid would hold up to %d points (%s), more than %d: the oracle-tuned reference runs each of them in every trial; give fewer values per axis", d.Name(), total, strings.Join(parts, " × "), MaxTuneGrid)}
 }
 
 // gridFor is solver d's grid for a search on n rows at configuration cfg
@@ -340,9 +383,6 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 			}
 		}
 		out = append(out, cd)
-		if len(out) > MaxTuneGrid {
-			return &spec.SpecError{Field: "grid-clip", Msg: fmt.Sprintf("%s's grid has more than %d points; the oracle-tuned reference runs each of them in every trial: give fewer values per axis", d.Name(), MaxTuneGrid)}
-		}
 		return nil
 	}
 	for _, C := range clips {

@@ -235,6 +235,15 @@ func TestPrefixSamples(t *testing.T) {
 }
 
 // TestTuneRefuses names the flag of each search it cannot run.
+// seq is lo, lo + 1, …, hi.
+func seq(lo, hi int) []int {
+	var out []int
+	for i := lo; i <= hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
 func TestTuneRefuses(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -248,6 +257,13 @@ func TestTuneRefuses(t *testing.T) {
 		{"a bad clip", spec.Spec{Scenario: scenarios.LinRegT}, TuneSpec{Grid: TuneGrid{Clip: []float64{-1}}}, "grid-clip"},
 		{"validation", spec.Spec{Scenario: scenarios.LinRegT}, TuneSpec{Validation: 0.9}, "validation"},
 		{"add-remove", spec.Spec{Scenario: scenarios.LinRegT, Adjacency: "add-remove"}, TuneSpec{Solvers: []string{"dp-sgd"}}, "adjacency"},
+		// 6 C × 4 steps × 7 epochs × 8 batches = 1344 > 512 points, refused
+		// before the search calibrates its 56 (batch, T) mechanisms
+		// (tens of seconds), naming the longest axis given.
+		{"too large a grid", spec.Spec{Scenario: scenarios.LinRegT, N: 20000}, TuneSpec{Solvers: []string{"dp-sgd"},
+			Grid: TuneGrid{Epochs: []float64{1, 2, 3, 5, 8, 13, 21}, Batch: []int{100, 200, 400, 800, 1600, 3200, 6400, 9000}}}, "grid-batch"},
+		// 6 C × 3 steps × 200 T: every solver of the call is checked.
+		{"too large a grid, T", spec.Spec{Scenario: scenarios.LinRegT}, TuneSpec{Solvers: []string{"dp-sgd", "acsa"}, Grid: TuneGrid{Iters: seq(1, 200)}}, "grid-iters"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Tune(context.Background(), resolve(t, c.s), c.ts, nil)
