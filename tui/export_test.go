@@ -267,3 +267,22 @@ func TestAuditExport(t *testing.T) {
 		t.Error("the audit has no μ̂ (the comparison above would be vacuous)")
 	}
 }
+
+// TestExportStatusAtEightyColumns: at 80 columns the status bar has no
+// room for the exported files' names and folder after a finished sweep's
+// state; it says what was written (the files' kinds) and "(? full)", and
+// the help gives the whole line.
+func TestExportStatusAtEightyColumns(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 5}, &example1, 80, 24)
+	keyUntil(t, m, "x", func() bool { return doneOf(m, screens.ClipKind) })
+	exportAndWait(t, m)
+	st := statusLine(m)
+	if !strings.Contains(st, "exported PNG, SVG, JSON (? full)") {
+		t.Errorf("the status line after e at 80 columns: %q (the message is %q)", st, m.status.Text)
+	}
+	full := m.status.Text
+	m.Update(press("?"))
+	if help := strings.Join(strings.Fields(screenText(m)), " "); full == "" || !strings.Contains(help, strings.Join(strings.Fields(full), " ")) {
+		t.Errorf("the help does not give the export's line whole: %q", full)
+	}
+}

@@ -208,6 +208,9 @@ type SpecMsg struct {
 type StatusMsg struct {
 	Text string
 	Err  bool
+	// Short, if set, is a shorter form of Text for a status bar too
+	// narrow for it (then marked "(? full)": the help gives Text).
+	Short string
 	// Repro, if set, replaces the reproduce line until the next key (the
 	// state string, y), after Label ("state: " when empty).
 	Repro, Label string

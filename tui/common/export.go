@@ -105,5 +105,10 @@ func ExportStatus(msg ExportedMsg) StatusMsg {
 	if where == "." {
 		where = "the current folder"
 	}
-	return StatusMsg{Text: "exported " + names + " in " + where}
+	// The shorter form for a narrow bar: the files' kinds.
+	kinds := make([]string, len(msg.paths))
+	for i, p := range msg.paths {
+		kinds[i] = strings.ToUpper(strings.TrimPrefix(filepath.Ext(p), "."))
+	}
+	return StatusMsg{Text: "exported " + names + " in " + where, Short: "exported " + strings.Join(kinds, ", ")}
 }

@@ -33,6 +33,7 @@ type Model struct {
 	liveMax time.Duration // live mode's longest run
 	Text    string        // a transient status line
 	Err     bool
+	short   string // Text's shorter form (common.StatusMsg.Short)
 	line    string // shown in place of the reproduce line until a key
 	label   string // line's label
 	w       int
@@ -76,9 +77,9 @@ func (b *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.LiveStateMsg:
 		b.live, b.liveMax = msg.On, msg.Max
 	case common.StatusMsg:
-		b.Text, b.Err, b.line, b.label = msg.Text, msg.Err, msg.Repro, msg.Label
+		b.Text, b.Err, b.short, b.line, b.label = msg.Text, msg.Err, msg.Short, msg.Repro, msg.Label
 	case tea.KeyPressMsg:
-		b.Text, b.Err, b.line = "", false, ""
+		b.Text, b.Err, b.short, b.line = "", false, "", ""
 	}
 	return b, nil
 }
@@ -153,6 +154,9 @@ func (b *Model) stateLine() string {
 	}
 	msg, msgStyle := b.Text, st.Good
 	var shorts []string
+	if b.short != "" {
+		shorts = []string{b.short}
+	}
 	if b.Err {
 		msgStyle = st.Error
 	}
