@@ -115,7 +115,7 @@ func TestClipTableScrolls(t *testing.T) {
 	for range 10 {
 		m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
 	}
-	if tv := stripANSI(m.clipScreen().Table.View()); !strings.Contains(tv, "C       clip") {
+	if tv := stripANSI(m.clipScreen().Table.View()); !strings.Contains(tv, "C      clip") {
 		t.Errorf("pgup does not return to the table's head:\n%s", tv)
 	}
 }

@@ -337,7 +337,7 @@ func (p *slopesPanel) slopeLines(w int, wrap bool) []string {
 			l += fmt.Sprintf(" (95%% CI %s … %s)", fmtSlope(sl.Lo), fmtSlope(sl.Hi))
 		}
 		l += fmt.Sprintf(" over %d points", sl.Points)
-		lines = append(lines, style.FitWords(l, w))
+		lines = append(lines, style.WrapStyled(l, w)...)
 		if sl.Note != "" {
 			lines = append(lines, note("   "+sl.Note)...)
 		}

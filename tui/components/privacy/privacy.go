@@ -111,7 +111,7 @@ func (p *Model) render() string {
 			out = append(out, common.ScrollHint(p.Styles, p.vp, p.KeyMap, p.w))
 		} else {
 			below := max(total-p.vp.YOffset()-shown, 0)
-			out = append(out, style.FitWords(p.Styles.Muted.Render(fmt.Sprintf("↓ %d more line%s (a taller terminal shows them)", below, common.Plural(below))), p.w))
+			out = append(out, style.FitWords(p.Styles.Muted.Render(fmt.Sprintf("↓ %d more line%s: a taller terminal", below, common.Plural(below))), p.w))
 		}
 	}
 	return style.Block(strings.Join(out, "\n"), p.w, p.h)

@@ -138,7 +138,7 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 	// they are certified to achieve and the start line (levels).
 	secs = append(secs, common.Section{Prio: 0, Lines: p.solverLines(pr)})
 	if pr.Refused == "" {
-		secs = append(secs, common.Section{Prio: 1, Lines: refLines(st, pr, w)})
+		secs = append(secs, common.Section{Prio: 0, Lines: refLines(st, pr, w)})
 	}
 	// Then the rates, apart and said to be rates: a value with every
 	// constant set to 1 is compared by its slope, never with w₀ or a run.
@@ -152,7 +152,7 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 			title = ref.String()
 		}
 		head := st.FG(st.Upper, "upper rate ") + valStyle(st.Upper, upper.Value) + "  " + st.Emph.Render(upper.Title)
-		lines := []string{style.FitWords(head, w)}
+		lines := style.WrapStyled(head, w)
 		lines = append(lines, style.WrapLines(st.Muted, "  "+upper.Formula, w)...)
 		secs = append(secs, common.Section{Prio: 0, Lines: lines})
 		var terms []string
@@ -177,7 +177,7 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 	}
 	if lower != nil {
 		l := st.FG(st.Lower, "lower rate ") + valStyle(st.Lower, lower.Value) + "  " + st.Emph.Render(lower.Title)
-		ls := []string{style.FitWords(l, w)}
+		ls := style.WrapStyled(l, w)
 		ls = append(ls, condLines(st, lower.Conditions, w)...)
 		secs = append(secs, common.Section{Prio: 1, Lines: ls})
 	}
@@ -188,7 +188,7 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 			col = st.PriorAlt
 		}
 		l := st.FG(col, "prior rate ") + valStyle(col, b.Value) + "  " + b.Title
-		pl = append(pl, style.FitWords(l, w))
+		pl = append(pl, style.WrapStyled(l, w)...)
 		if !b.ConditionsHold() {
 			for _, c := range b.Conditions {
 				if !c.Holds {
@@ -270,12 +270,12 @@ func (p *Model) solverLines(pr *engine.Prescription) []string {
 		if lipgloss.Width(line)+2+lipgloss.Width(state) <= w {
 			out[0] += "  " + state
 		} else {
-			out = append(out, style.FitWords("  "+state, w))
+			out = append(out, style.WrapStyled("  "+state, w)...)
 		}
 	} else {
 		// Narrow: the solver and its state, then the items packed on as
 		// many lines as they need.
-		out = append(out, style.FitWords(head+"  "+state, w))
+		out = append(out, style.WrapStyled(head+"  "+state, w)...)
 		line := " "
 		for _, it := range items {
 			switch {
@@ -292,8 +292,8 @@ func (p *Model) solverLines(pr *engine.Prescription) []string {
 	}
 	if n := len(par.Phases); n > 1 {
 		last := par.Phases[n-1]
-		out = append(out, style.FitWords(st.Muted.Render(fmt.Sprintf("  %d phases; phase 1: n₁ = %d, T₁ = %d, C₁ = %s, λ₁ = %s; phase %d: n = %d, C = %s",
-			n, par.Phases[0].N, par.Phases[0].Iters, common.FmtNum(par.Phases[0].Clip), common.FmtNum(par.Phases[0].Lambda), n, last.N, common.FmtNum(last.Clip))), w))
+		out = append(out, style.WrapStyled(st.Muted.Render(fmt.Sprintf("  %d phases; phase 1: n₁ = %d, T₁ = %d, C₁ = %s, λ₁ = %s; phase %d: n = %d, C = %s",
+			n, par.Phases[0].N, par.Phases[0].Iters, common.FmtNum(par.Phases[0].Clip), common.FmtNum(par.Phases[0].Lambda), n, last.N, common.FmtNum(last.Clip))), w)...)
 	}
 	return out
 }
@@ -341,13 +341,13 @@ func refLines(st *style.Styles, pr *engine.Prescription, w int) []string {
 		if c.Vacuous(pr.W0.Mean) {
 			l += st.Warn.Render("  vacuous at this n: above w₀")
 		}
-		out = append(out, style.FitWords(l, w))
+		out = append(out, style.WrapStyled(l, w)...)
 	}
 	l := st.FG(st.Start, "w₀ ") + st.Emph.Render(common.FmtNum(pr.W0.Mean)) + "  F(w₀) − F*, doing nothing"
 	if pr.W0.Mean <= 0 {
 		l += " (the start is optimal: curves can only rise)"
 	}
-	return append(out, style.FitWords(l, w))
+	return append(out, style.WrapStyled(l, w)...)
 }
 
 // certName is the result a certificate applies, as the paper's PDF
