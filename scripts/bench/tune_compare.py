@@ -100,6 +100,7 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", default="")
     ap.add_argument("--out", default="")
+    ap.add_argument("--dpso-args", default="", help="more arguments for dpso tune (e.g. an explicit --grid-clip)")
     ap.add_argument("--numpy-only", action="store_true", help="run the numpy searches only (for --numpy-from)")
     ap.add_argument("--numpy-from", default="", help="reuse the numpy searches of an earlier --out (same --trials and --seed)")
     a = ap.parse_args()
@@ -121,7 +122,7 @@ def main():
         if not a.numpy_only:
             cmd = [a.dpso, "tune", "--data", path, "--loss", kind, "--constants", "private", "--holdout", "0.2",
                    "--solvers", ",".join(SOLVERS), "--trials", str(a.trials), "--seed", str(a.seed),
-                   "--rand", "seeded", "--emit-w", "--json"]
+                   "--rand", "seeded", "--emit-w", "--json"] + a.dpso_args.split()
             print("$ " + " ".join(cmd), file=sys.stderr)
             doc = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
             for s in doc["solvers"]:

@@ -72,9 +72,11 @@ W), its mean and standard error over the trials: the yardstick
 tune_compare.py measures dpso's released w by too.
 
 Usage: python3 scripts/bench/tune_numpy.py FILE.csv --loss squared|logistic [--trials 5] [--seed 0]
+       [--held-from-dpso] [--oracle]
 """
 import argparse
 import math
+import os
 
 import numpy as np
 from scipy.optimize import minimize
@@ -194,11 +196,12 @@ def erm(A, y, kind):
     return r.fun
 
 
-def search(path, kind, trials, seed, log=print, held=None):
+def search(path, kind, trials, seed, log=print, held=None, oracle=False):
     """The private search on the CSV at path: each trial's released w.
 
     held: the indices of the rows held out (dpso's, from holdout_rows.go);
-    None holds out a seeded 20% of its own."""
+    None holds out a seeded 20% of its own. oracle: instead, every grid
+    point once, ranked by its excess risk (not private)."""
     M = np.loadtxt(path, delimiter=",", ndmin=2)
     if held is None:
         perm = np.random.default_rng(seed).permutation(len(M))
@@ -218,9 +221,25 @@ def search(path, kind, trials, seed, log=print, held=None):
     zs, ref = calibrate(q, sorted(set(steps.values())))
     grid = [(C, eta, E) for C in (0.1, 0.3, 1, 3, 10, 30) for eta in (0.003, 0.01, 0.03, 0.1, 0.3, 1) for E in epochs]
     # the score's noise, in units of c_s: its curve a/(2 nv^2 s^2) below the candidates' (ref).
-    s = smallest_z(lambda s: np.all(ORDERS / (2 * nv * nv * s * s) <= ref))
+    # (the smallest such s, in closed form: no search range to clamp it)
+    s = float(np.max(np.sqrt(ORDERS / (2 * nv * nv * ref))))
     log("n = %d (train %d, validation %d), batch %d, q = %.4g; z per epochs: %s; score sigma %.4g c_s; search eps' = %.6g"
         % (n_all, nt, nv, B, q, {E: round(zs[steps[E]], 4) for E in epochs}, s, search_eps(ref)))
+    if oracle:
+        # Every grid point on trial 0's training rows at the search's noise,
+        # ranked by its excess risk over every row: NOT private, a reference
+        # for what the grid holds at this budget (dpso's oracle-tuned run).
+        tr = np.random.default_rng([seed, 0])
+        order = tr.permutation(n_all)
+        At, yt = A_all[order[:nt]], y_all[order[:nt]]
+        M_A, M_y = M[:, :-1], M[:, -1]
+        fstar = erm(M_A, M_y, kind)
+        pts = sorted((loss(dpsgd(At, yt, kind, C, eta, steps[E], q, zs[steps[E]], tr), M_A, M_y, kind).mean() - fstar,
+                      C, eta, E) for C, eta, E in grid)
+        for ex, C, eta, E in pts[:5]:
+            log("oracle (not private): excess %.4g at C = %g, eta = %g, epochs = %d" % (ex, C, eta, E))
+        log("oracle (not private): median grid point %.4g" % pts[len(pts) // 2][0])
+        return pts
     ws = {"loss": [], "diff": []}
     search.released = {"loss": [], "diff": []}
     for trial in range(trials):
@@ -274,8 +293,23 @@ def main():
     ap.add_argument("--loss", default="squared")
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--oracle", action="store_true",
+                    help="train every grid point once at the search's noise and rank them by excess risk (NOT private)")
+    ap.add_argument("--held-from-dpso", action="store_true",
+                    help="hold out the rows dpso tune --holdout 0.2 holds out (go run holdout_rows.go)")
     a = ap.parse_args()
-    for k, ws in search(a.csv, a.loss, a.trials, a.seed).items():
+    held = None
+    if a.held_from_dpso:
+        import subprocess
+        n = sum(1 for line in open(a.csv) if line.strip())
+        here = os.path.dirname(os.path.abspath(__file__))
+        out = subprocess.run(["go", "run", os.path.join(here, "holdout_rows.go"), str(n), "0.2"],
+                             check=True, capture_output=True, text=True).stdout
+        held = [int(x) for x in out.split()]
+    if a.oracle:
+        search(a.csv, a.loss, 1, a.seed, held=held, oracle=True)
+        return
+    for k, ws in search(a.csv, a.loss, a.trials, a.seed, held=held).items():
         ex = excess(a.csv, a.loss, ws)
         print("score %s: excess risk over every row of the file: median %.6g, quartiles %.6g, %.6g over %d trials"
               % (k, np.median(ex), *np.percentile(ex, [25, 75]), len(ex)))
