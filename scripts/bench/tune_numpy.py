@@ -234,11 +234,25 @@ def search(path, kind, trials, seed, log=print, held=None, oracle=False):
         At, yt = A_all[order[:nt]], y_all[order[:nt]]
         M_A, M_y = M[:, :-1], M[:, -1]
         fstar = erm(M_A, M_y, kind)
-        pts = sorted((loss(dpsgd(At, yt, kind, C, eta, steps[E], q, zs[steps[E]], tr), M_A, M_y, kind).mean() - fstar,
-                      C, eta, E) for C, eta, E in grid)
-        for ex, C, eta, E in pts[:5]:
-            log("oracle (not private): excess %.4g at C = %g, eta = %g, epochs = %d" % (ex, C, eta, E))
+        Av, yv = A_all[order[nt:]], y_all[order[nt:]]
+        w0 = np.zeros(At.shape[1])
+        cs = np.quantile(loss(w0, At, yt, kind), 0.9)  # the clip without its noise
+        lv0 = loss(w0, Av, yv, kind)
+        pts = []
+        for C, eta, E in grid:
+            w = dpsgd(At, yt, kind, C, eta, steps[E], q, zs[steps[E]], tr)
+            lv = loss(w, Av, yv, kind)
+            pts.append((loss(w, M_A, M_y, kind).mean() - fstar, C, eta, E, np.mean(np.minimum(lv, cs)),
+                        np.mean(np.clip(lv - lv0, -cs, cs)), np.mean(lv)))
+        pts.sort()
+        for ex, C, eta, E, sl, sd, sr in pts[:5]:
+            log("oracle (not private): excess %.4g at C = %g, eta = %g, epochs = %d; validation: clipped loss %.4g, "
+                "clipped difference %.4g, loss %.4g" % (ex, C, eta, E, sl, sd, sr))
         log("oracle (not private): median grid point %.4g" % pts[len(pts) // 2][0])
+        for name, i in (("clipped loss", 4), ("clipped difference", 5), ("unclipped loss", 6)):
+            pick = min(pts, key=lambda p: p[i])
+            log("noiseless pick of the %s (clip %.4g, the training losses' 0.9-quantile at w0): excess %.4g at C = %g, "
+                "eta = %g, epochs = %d, score %.4g" % (name, cs, pick[0], *pick[1:4], pick[i]))
         return pts
     ws = {"loss": [], "diff": []}
     search.released = {"loss": [], "diff": []}
