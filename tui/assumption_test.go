@@ -99,7 +99,15 @@ func TestAssumptionRefusedNonsmooth(t *testing.T) {
 	if m.form.Spec().Assumption != "" || m.form.Resolved().Assumption != theory.Tilde || m.status.Reproduce() != before {
 		t.Errorf("a refused assumption changed the Spec: %q, %q, reproduce %q", m.form.Spec().Assumption, m.form.Resolved().Assumption, m.status.Reproduce())
 	}
-	if !strings.Contains(screenText(m), "✗ refused — assumption: noncentr") {
+	if !strings.Contains(screenText(m), "✗ refused — assumption") {
 		t.Errorf("the refusal is not on the screen:\n%s", screenText(m))
+	}
+	// Cut under the form, it says so; the help gives it whole.
+	if v := screenText(m); strings.Contains(v, "assumption… (? full)") {
+		m.Update(press("?"))
+		help := strings.Join(strings.Fields(screenText(m)), " ")
+		if !strings.Contains(help, "under the form: ✗ refused — assumption: noncentr") {
+			t.Errorf("the help does not give the refusal whole:\n%s", screenText(m))
+		}
 	}
 }

@@ -125,6 +125,7 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	m.status = statusbar.New(c, opts.now, m.live.On, m.live.Max)
 	m.help = help.New(c)
 	m.help.Repro = m.status.Reproduce
+	m.help.Field = m.form.Message
 	m.presets = presetlist.New(c, presets.All, opts.Preset)
 	for _, d := range screens.Registry {
 		m.screens = append(m.screens, shownScreen{def: d, screen: d.Build(c, m.formula)})

@@ -465,24 +465,46 @@ func (f *Model) View() string {
 	// field matters.
 	avail := f.h - len(lines)
 	if avail > 0 {
-		var msg []string
-		switch {
-		case f.editing:
-			msg = style.WrapLines(st.Warn, "type a value ("+f.typeHint(f.focus)+") · enter sets it · esc cancels", w)
-		case f.refused != "":
-			msg = style.WrapLines(st.Error, "✗ refused — "+f.refused, w)
-		case f.note != "":
-			msg = style.WrapLines(st.Warn, f.note, w)
-		default:
-			msg = style.WrapLines(st.Muted, f.why(f.focus), w)
-		}
+		text, ms := f.message()
+		msg := style.Wrap(text, w)
 		if len(msg) > avail {
+			// Cut: its last line says so, and the help (?) gives it whole.
 			msg = msg[:avail]
-			msg[avail-1] = style.Fit(msg[avail-1]+"…", w)
+			msg[avail-1] = style.Shorten(msg[avail-1], w-lipgloss.Width(fullHint)) + fullHint
+		}
+		for i, l := range msg {
+			msg[i] = ms.Render(l)
 		}
 		lines = append(lines, msg...)
 	}
 	return style.Block(strings.Join(lines, "\n"), w, f.h)
+}
+
+// fullHint ends the line under the form where its message is cut: the
+// help (?) gives it whole (Message).
+const fullHint = " (? full)"
+
+// message is the line under the form and its style: the typing hint
+// while a field is edited, a refusal, a note, or the focused field's
+// reason.
+func (f *Model) message() (string, lipgloss.Style) {
+	st := f.Styles
+	switch {
+	case f.editing:
+		return "type a value (" + f.typeHint(f.focus) + ") · enter sets it · esc cancels", st.Warn
+	case f.refused != "":
+		return "✗ refused — " + f.refused, st.Error
+	case f.note != "":
+		return f.note, st.Warn
+	}
+	return f.why(f.focus), st.Muted
+}
+
+// Message is the line under the form, whole (the form shows as much of
+// it as fits; the help lists it).
+func (f *Model) Message() string {
+	text, _ := f.message()
+	return text
 }
 
 // typeHint is what field id accepts when typed, e.g. "n in [2, 10⁸]".

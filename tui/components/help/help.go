@@ -31,6 +31,9 @@ type Model struct {
 	// Repro is the status bar's reproduce line (its command, in full),
 	// which the messages repeat: the bar cuts a long one and says so.
 	Repro func() string
+	// Field is the line under the form (its focused field's reason, a
+	// refusal, a note), whole: the form cuts a long one and says so.
+	Field func() string
 }
 
 // New returns the help screen.
@@ -95,7 +98,8 @@ type Message struct {
 	Warn bool
 }
 
-// Messages are the latest status line and the latest run's outcome.
+// Messages are the latest status line, the latest run's outcome, the
+// reproduce line and the line under the form.
 func (v *Model) Messages() []Message {
 	var out []Message
 	if r := v.runs.Shown(); r != nil {
@@ -116,6 +120,11 @@ func (v *Model) Messages() []Message {
 	if v.Repro != nil {
 		if r := v.Repro(); r != "" {
 			out = append(out, Message{Text: "reproduce: " + r})
+		}
+	}
+	if v.Field != nil {
+		if t := v.Field(); t != "" {
+			out = append(out, Message{Text: "under the form: " + t})
 		}
 	}
 	return out
