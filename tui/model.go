@@ -201,7 +201,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onSpec(msg)
 	case runs.PrescDoneMsg:
 		return m, m.broadcast(m.presc.Update(msg))
-	case runs.ProgressMsg, runs.ResultMsg, runs.TickMsg:
+	case runs.ProgressMsg, runs.SearchedMsg, runs.ResultMsg, runs.TickMsg:
 		ev, cmd := m.runs.Update(msg)
 		return m, tea.Batch(m.broadcast(ev), cmd)
 	case common.RunRequestMsg:

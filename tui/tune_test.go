@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
+	"dpso/tui/backend"
 	"dpso/tui/common"
 	"dpso/tui/runs"
 	"dpso/tui/screens"
@@ -238,4 +240,149 @@ func TestGoldenTune(t *testing.T) {
 func searchPanel(m *Model) *screens.TunePanel {
 	_, p := m.screens[m.active].screen.Panel()
 	return p.(*screens.TunePanel)
+}
+
+// oracleHold is the program's Runner (backend.Local) with each search's
+// oracle-tuned reference held: the search hands its report before the
+// reference (engine.Settings.Searched), then waits until release is
+// closed or the run is cancelled. held receives each held search's
+// context.
+type oracleHold struct {
+	release chan struct{}
+	held    chan context.Context
+}
+
+func newOracleHold() *oracleHold {
+	return &oracleHold{release: make(chan struct{}), held: make(chan context.Context, 4)}
+}
+
+func (h *oracleHold) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
+	return backend.Local{}.Prescribe(ctx, r)
+}
+
+func (h *oracleHold) Run(ctx context.Context, c backend.Call, set *engine.Settings) (backend.Result, error) {
+	if c.Kind == backend.Tune && set != nil && set.Searched != nil {
+		in, searched := *set, set.Searched
+		in.Searched = func(rep *engine.TuneReport) {
+			searched(rep)
+			h.held <- ctx
+			select {
+			case <-h.release:
+			case <-ctx.Done():
+			}
+		}
+		set = &in
+	}
+	return backend.Local{}.Run(ctx, c, set)
+}
+
+// newHeldModel is newEngineModel on the real engine with the searches'
+// oracle-tuned references held (oracleHold).
+func newHeldModel(t *testing.T, h *oracleHold, s *spec.Spec, w, ht int) *Model {
+	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
+	return newTestModelOpts(t, Options{Runner: h, now: clock.Now, ExportDir: t.TempDir(), Manual: true}, s, w, ht)
+}
+
+// TestTuneShowsThePrivateResultFirst: the tuning screen shows the private
+// tuned run and the prescribed one as soon as the search has them, with
+// the oracle-tuned reference "computing…" (its grid points counted) while
+// the reference is held; released, the screen ends as TestGoldenTune's
+// (the same search, its reference in place).
+func TestTuneShowsThePrivateResultFirst(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {132, 42}} {
+		t.Run(itoa(sz[0])+"x"+itoa(sz[1]), func(t *testing.T) {
+			h := newOracleHold()
+			s := tuneSpec
+			s.Workers = 1
+			m := newHeldModel(t, h, &s, sz[0], sz[1])
+			keyUntil(t, m, "g", func() bool {
+				r := m.run()
+				return r != nil && r.Family == screens.TuneKind && r.Searched != nil
+			})
+			r := m.run()
+			if !r.Active() || r.Tune != nil {
+				t.Fatalf("the search ended with its reference held: %v", r.Phase)
+			}
+			ts := r.Searched.Solvers[0]
+			if ts.Oracle != nil || ts.Prescribed == nil {
+				t.Fatalf("the early report: oracle %v, prescribed %v", ts.Oracle, ts.Prescribed)
+			}
+			runs := 0
+			for _, tr := range ts.Tuned.Trials {
+				runs += len(tr.Grid)
+			}
+			v := screenText(m)
+			for _, want := range []string{
+				"prescribed", "tuned", "oracle-tuned",
+				screens.EstText(ts.Prescribed.Excess), screens.EstText(ts.Tuned.Excess),
+			} {
+				if !strings.Contains(v, want) {
+					t.Errorf("with the reference held, the tuning screen lacks %q:\n%s", want, v)
+				}
+			}
+			wait := "computing… (0 of " + itoa(runs) + " grid-point runs, 5 trials)"
+			if sz[0] == 80 {
+				wait = "oracle-tuned computing… (0 of " + itoa(runs) + ")"
+			}
+			if !strings.Contains(v, wait) {
+				t.Errorf("with the reference held, the tuning screen lacks %q:\n%s", wait, v)
+			}
+			if strings.Contains(v, "NOT private, not attainable: the best of 0") || strings.Contains(v, "✓ done tuning") {
+				t.Errorf("with the reference held:\n%s", v)
+			}
+			close(h.release)
+			pump(t, m, nil, func() bool { return doneOf(m, screens.TuneKind) })
+			// TestGoldenTune's screen, but for the status bar's elapsed
+			// time: it reads the test's clock, which steps at every
+			// reading, and the early report is one more frame.
+			want, err := os.ReadFile(filepath.Join("testdata", "screen-tune-"+itoa(sz[0])+"x"+itoa(sz[1])+".golden"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(stripANSI(m.render()), "\n")
+			for i, l := range lines {
+				lines[i] = strings.TrimRight(l, " ")
+			}
+			elapsed := regexp.MustCompile(` · [0-9.]+ s `)
+			got := elapsed.ReplaceAllString(strings.Join(lines, "\n")+"\n", " · (elapsed) s ")
+			if w := elapsed.ReplaceAllString(string(want), " · (elapsed) s "); got != w || !strings.Contains(w, "(elapsed)") {
+				t.Errorf("the finished screen is not TestGoldenTune's:\n%s\nwant:\n%s", got, w)
+			}
+		})
+	}
+}
+
+// TestTuneLeavingCancelsTheReference: leaving the tuning screen (esc)
+// while the private result is shown and the oracle-tuned reference
+// computes cancels the reference, as Ctrl-C does.
+func TestTuneLeavingCancelsTheReference(t *testing.T) {
+	h := newOracleHold()
+	defer close(h.release)
+	s := tuneSpec
+	m := newHeldModel(t, h, &s, 132, 42)
+	shown := func() bool {
+		r := m.run()
+		return r != nil && r.Family == screens.TuneKind && r.Active() && r.Searched != nil && strings.Contains(screenText(m), "computing… (")
+	}
+	keyUntil(t, m, "g", shown)
+	ctx := <-h.held
+	search := m.run()
+	keyUntil(t, m, "esc", func() bool { return m.active == 0 })
+	if search.Phase != runs.Cancelled {
+		t.Errorf("esc left the search %v", search.Phase)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second): // a guard against a hang, not an assertion on time
+		t.Fatal("esc did not cancel the oracle-tuned reference")
+	}
+
+	keyUntil(t, m, "g", shown)
+	ctx = <-h.held
+	m.Update(press("ctrl+c"))
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ctrl-C did not cancel the oracle-tuned reference")
+	}
 }

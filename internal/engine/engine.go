@@ -33,6 +33,14 @@ type Settings struct {
 	// with the call's planned work (an up-front estimate of how long it
 	// takes is the caller's: see Plan).
 	Plan func(Plan)
+	// Searched, if not nil, is called once by Tune with references, after
+	// the private searches and the prescribed runs and before the
+	// oracle-tuned reference (every grid point at the full budget, most of
+	// the call's work), with the report so far: every solver's Oracle nil,
+	// the rest as Tune returns it. The report is the callee's to keep (Tune
+	// goes on with its own copy); a search cancelled before it ends never
+	// calls it.
+	Searched func(*TuneReport)
 }
 
 // Plan is a call's planned work, known from the prescriptions before any
@@ -327,6 +335,10 @@ type Progress struct {
 	Batch            oracle.BatchStats
 	NonFinite        int64
 	Done             bool // the trial's last checkpoint
+	// Oracle marks a point of a search's oracle-tuned reference (Tune,
+	// phase 2): grid point Iter of the trial's Iters, run at the full
+	// budget.
+	Oracle bool
 	// Pulse marks a report from inside an oracle call or a pass over the
 	// data (solvers.Config.Pulse, at most every PulseEvery per run): only
 	// GradEvals, Planned, Total and Elapsed are new; the iterate's fields

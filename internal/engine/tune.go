@@ -340,7 +340,8 @@ func CheckTune(r spec.Resolved, ts TuneSpec) error {
 
 // Tune runs the private search ts for every solver of the call on r's
 // trials, on the same draws, and — with ts.References — the prescribed run
-// (Compare) and the oracle-tuned reference beside it. r's budget is each
+// (Compare) and the oracle-tuned reference beside it, last: set.Searched
+// is given the report before the reference runs. r's budget is each
 // search's total, tuning included: the candidates' ρ_Q is calibrated so
 // that the search's (ε', δ) meets the exact (ε', δ) of ρ = ε²/2
 // (TunePrivacy). Progress goes to set (each candidate and oracle point is
@@ -389,7 +390,8 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 			return nil, err
 		}
 	}
-	if err := t.run(ctx, rep); err != nil {
+	outs, err := t.search(ctx, rep)
+	if err != nil {
 		return nil, err
 	}
 	if ts.References {
@@ -402,6 +404,17 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 		}
 	}
 	rep.Total = tuneTotal(r, ts, pv, t.dpsgd)
+	if ts.References {
+		if set != nil && set.Searched != nil {
+			early := *rep
+			early.Solvers = slices.Clone(rep.Solvers)
+			early.Elapsed = time.Since(start)
+			set.Searched(&early)
+		}
+		if err := t.oracles(ctx, rep, outs); err != nil {
+			return nil, err
+		}
+	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
 }

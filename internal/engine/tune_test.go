@@ -417,3 +417,62 @@ func TestSearchReadsTheDrawsCopy(t *testing.T) {
 		})
 	}
 }
+
+// TestTuneReferenceComesLast: the oracle-tuned reference changes no bit of
+// the private search — the tuned runs with the references equal those
+// without — and set.Searched is given, once and before the reference
+// runs, the report Tune returns less its oracle-tuned references.
+func TestTuneReferenceComesLast(t *testing.T) {
+	s := tuneSpec
+	s.Class, s.N, s.Trials = theory.SmoothConvex, 1000, 2
+	for _, c := range []struct {
+		name string
+		s    spec.Spec
+	}{
+		{"declared", s},
+		{"private-constants", func() spec.Spec { p := s; p.Constants = "private"; return p }()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			solvers := []string{"acsa", "klz-gd"}
+			alone, err := Tune(context.Background(), resolve(t, c.s), TuneSpec{Solvers: solvers}, &Settings{Searched: func(*TuneReport) {
+				t.Error("Searched called without references")
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var early []*TuneReport
+			set := &Settings{Searched: func(r *TuneReport) {
+				for _, ts := range r.Solvers {
+					if ts.Oracle != nil {
+						t.Errorf("%s: Searched was given an oracle-tuned reference", ts.Solver)
+					}
+				}
+				early = append(early, r)
+			}}
+			full, err := Tune(context.Background(), resolve(t, c.s), TuneSpec{Solvers: solvers, References: true}, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(early) != 1 {
+				t.Fatalf("Searched called %d times, want once", len(early))
+			}
+			for i := range full.Solvers {
+				a, b := alone.Solvers[i], full.Solvers[i]
+				if b.Refused != "" || b.Oracle == nil || b.Prescribed == nil {
+					t.Fatalf("%s: refused %q, oracle %v, prescribed %v", b.Solver, b.Refused, b.Oracle, b.Prescribed)
+				}
+				if !sameJSON(t, a.Tuned, b.Tuned) {
+					t.Errorf("%s: the tuned run with the references differs from the one without", a.Solver)
+				}
+				e := early[0].Solvers[i]
+				e.Oracle = b.Oracle
+				if !sameJSON(t, e, b) {
+					t.Errorf("%s: Searched's report is not the final one less its reference", b.Solver)
+				}
+			}
+			if !sameJSON(t, early[0].Total, full.Total) || !sameJSON(t, early[0].Privacy, full.Privacy) {
+				t.Error("Searched's report states another privacy than the final one")
+			}
+		})
+	}
+}

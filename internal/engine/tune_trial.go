@@ -37,62 +37,73 @@ type tuner struct {
 	dpsgd []*DPSGDSearch
 }
 
-// tuneJob is one (solver, trial): the search, then the oracle's grid.
+// tuneJob is one (solver, trial): its private search, or its oracle's
+// grid.
 type tuneJob struct{ si, trial int }
 
 // trialOut is what one job found.
 type trialOut struct {
 	tuned   TunedTrial
 	refused string
+	// ref is the instance the search's candidates read (with the trial's
+	// private estimates of the constants where the run estimates them).
+	ref *scenarios.Instance
 	// oracle is every grid point's excess risk (and held-out loss) at the
 	// full budget on all rows (nil without references).
 	oracle, oracleHold []float64
 }
 
-// run runs every job on an errgroup of the run's workers and assembles
-// the solvers' results, in solver and trial order (the same bits for any
-// number of workers).
-func (t *tuner) run(ctx context.Context, rep *TuneReport) error {
-	trials := t.r.Spec.Trials
-	outs := make([][]trialOut, len(t.ds))
-	var jobs []tuneJob
-	for si := range t.ds {
-		outs[si] = make([]trialOut, trials)
-		for tr := range trials {
-			jobs = append(jobs, tuneJob{si, tr})
-		}
-	}
-	t.total = len(jobs)
+// jobs runs do for every (solver, trial) on an errgroup of the run's
+// workers (skip: a solver whose jobs do not run), each writing its own
+// out: the same bits for any number of workers.
+func (t *tuner) jobs(ctx context.Context, outs [][]trialOut, skip func(si int) bool, what string, do func(context.Context, tuneJob, *trialOut) error) error {
 	workers := t.r.Spec.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
-	for _, j := range jobs {
-		if gctx.Err() != nil {
-			break
+	for si := range outs {
+		if skip(si) {
+			continue
 		}
-		g.Go(func() (err error) {
-			defer func() {
-				if p := recover(); p != nil {
-					err = fmt.Errorf("internal error in %s's search, trial %d: %v (this is a bug; please report it with the command line)", t.ds[j.si].Name(), j.trial, p)
-				}
-			}()
-			o, err := t.job(gctx, j)
-			if err != nil {
-				return err
+		for tr := range outs[si] {
+			if gctx.Err() != nil {
+				break
 			}
-			outs[j.si][j.trial] = o
-			return nil
-		})
+			j := tuneJob{si, tr}
+			g.Go(func() (err error) {
+				defer func() {
+					if p := recover(); p != nil {
+						err = fmt.Errorf("internal error in %s's %s, trial %d: %v (this is a bug; please report it with the command line)", t.ds[j.si].Name(), what, j.trial, p)
+					}
+				}()
+				return do(gctx, j, &outs[j.si][j.trial])
+			})
+		}
 	}
 	err := g.Wait()
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if err != nil {
+	return err
+}
+
+// search runs every solver's private search on every trial and assembles
+// their tuned runs, in solver and trial order, into rep (no oracle-tuned
+// reference yet: oracles runs it on the outs returned).
+func (t *tuner) search(ctx context.Context, rep *TuneReport) ([][]trialOut, error) {
+	outs := make([][]trialOut, len(t.ds))
+	for si := range t.ds {
+		outs[si] = make([]trialOut, t.r.Spec.Trials)
+	}
+	t.total = len(t.ds) * t.r.Spec.Trials
+	err := t.jobs(ctx, outs, func(int) bool { return false }, "search", func(ctx context.Context, j tuneJob, out *trialOut) (err error) {
+		*out, err = t.job(ctx, j)
 		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	for si, d := range t.ds {
 		ts := TuneSolver{Solver: d.Name(), DPSGD: t.dpsgd[si]}
@@ -102,18 +113,33 @@ func (t *tuner) run(ctx context.Context, rep *TuneReport) error {
 			}
 		}
 		if ts.Refused == "" {
-			ts.Tuned, ts.Oracle = t.assemble(outs[si])
+			ts.Tuned = t.assemble(outs[si])
 		} else {
 			nan := Estimate{Mean: math.NaN(), SE: math.NaN()}
 			ts.Tuned = Tuned{Excess: nan, Holdout: nan}
 		}
 		rep.Solvers = append(rep.Solvers, ts)
 	}
+	return outs, nil
+}
+
+// oracles runs the oracle's grid of every (solver, trial) whose search
+// was not refused and sets each solver's oracle-tuned reference in rep.
+func (t *tuner) oracles(ctx context.Context, rep *TuneReport, outs [][]trialOut) error {
+	refused := func(si int) bool { return rep.Solvers[si].Refused != "" }
+	if err := t.jobs(ctx, outs, refused, "oracle-tuned reference", t.oracle); err != nil {
+		return err
+	}
+	for si := range rep.Solvers {
+		if !refused(si) {
+			rep.Solvers[si].Oracle = t.assembleOracle(outs[si])
+		}
+	}
 	return nil
 }
 
 // assemble sums one solver's trials in order.
-func (t *tuner) assemble(outs []trialOut) (Tuned, *OracleTuned) {
+func (t *tuner) assemble(outs []trialOut) Tuned {
 	var tu Tuned
 	xs := make([]float64, len(outs))
 	hs := make([]float64, len(outs))
@@ -127,8 +153,14 @@ func (t *tuner) assemble(outs []trialOut) (Tuned, *OracleTuned) {
 	if t.in.HoldoutRows() > 0 {
 		tu.Holdout = estimate(hs)
 	}
+	return tu
+}
+
+// assembleOracle is one solver's oracle-tuned reference: each grid point's
+// mean over the trials, in order, and the best (nil without references).
+func (t *tuner) assembleOracle(outs []trialOut) *OracleTuned {
 	if !t.ts.References || len(outs) == 0 || outs[0].oracle == nil {
-		return tu, nil
+		return nil
 	}
 	points := len(outs[0].oracle)
 	or := &OracleTuned{Best: -1, Points: make([]Estimate, points), Holdout: Estimate{Mean: math.NaN(), SE: math.NaN()}}
@@ -155,7 +187,7 @@ func (t *tuner) assemble(outs []trialOut) (Tuned, *OracleTuned) {
 			or.Holdout = estimate(ys)
 		}
 	}
-	return tu, or
+	return or
 }
 
 // candidateSeed is the seed of candidate j's noise stream in a seeded
@@ -174,8 +206,7 @@ func candidateSeed(seed uint64, trial int, solver string, j int) uint64 {
 	return binary.LittleEndian.Uint64(h.Sum(nil))
 }
 
-// job runs solver si's private search on trial's draw, then (with
-// references) the oracle's grid.
+// job runs solver si's private search on trial's draw.
 func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	d := t.ds[j.si]
 	name := d.Name()
@@ -219,7 +250,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		}
 		return trialOut{}, err
 	}
-	out := trialOut{tuned: TunedTrial{Trial: j.trial, Chosen: -1, Grid: grid, Dropped: drops.Total(), Drops: drops, Constants: est}}
+	out := trialOut{ref: ref, tuned: TunedTrial{Trial: j.trial, Chosen: -1, Grid: grid, Dropped: drops.Total(), Drops: drops, Constants: est}}
 	tt := &out.tuned
 
 	// The score clip: the private ScoreQuantile-quantile of the loss at
@@ -293,39 +324,52 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	tt.Excess, tt.ExcessSE = t.in.Excess(best)
 	tt.Holdout, _ = t.in.HoldoutLoss(best)
 
-	if t.ts.References {
-		// The oracle: every grid point at the full budget on all rows, the
-		// run's own noise stream (common to the points).
-		out.oracle = make([]float64, len(grid))
-		out.oracleHold = make([]float64, len(grid))
-		full := r.Config(j.trial, nil)
-		full.Context = ctx
-		for p, cd := range grid {
-			if err := ctx.Err(); err != nil {
-				return trialOut{}, err
-			}
-			ocfg := full
-			res, err := cd.apply(&ocfg, d, 0).Run(ctx, ref, data, ocfg)
-			if err != nil {
-				if ctx.Err() != nil {
-					return trialOut{}, ctx.Err()
-				}
-				out.oracle[p], out.oracleHold[p] = math.NaN(), math.NaN()
-				continue
-			}
-			out.oracle[p], _ = t.in.Excess(res.W)
-			out.oracleHold[p], _ = t.in.HoldoutLoss(res.W)
-			if progress != nil {
-				progress.Put(Progress{Solver: name, Trial: j.trial, Iter: p + 1, Iters: len(grid), Phase: 2, Total: t.total, Elapsed: time.Since(t.start)})
-			}
-			t.set.wait(ctx)
-		}
-	}
 	nd := int(t.done.Add(1))
 	if progress != nil {
 		progress.Put(Progress{Solver: name, Trial: j.trial, Done: true, TrialsDone: nd, Total: t.total, Elapsed: time.Since(t.start)})
 	}
 	return out, nil
+}
+
+// oracle runs the oracle's grid of job j, whose search out holds: every
+// grid point at the full budget on all of trial's rows, the run's own
+// noise stream (common to the points; independent of the search's), on
+// the draw read again.
+func (t *tuner) oracle(ctx context.Context, j tuneJob, out *trialOut) error {
+	d := t.ds[j.si]
+	name := d.Name()
+	data, release, err := t.draw(ctx, j.trial)
+	if err != nil {
+		return err
+	}
+	defer release()
+	grid := out.tuned.Grid
+	out.oracle = make([]float64, len(grid))
+	out.oracleHold = make([]float64, len(grid))
+	full := t.r.Config(j.trial, nil)
+	full.Context = ctx
+	progress := t.set.progress()
+	for p, cd := range grid {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		ocfg := full
+		res, err := cd.apply(&ocfg, d, 0).Run(ctx, out.ref, data, ocfg)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			out.oracle[p], out.oracleHold[p] = math.NaN(), math.NaN()
+		default:
+			out.oracle[p], _ = t.in.Excess(res.W)
+			out.oracleHold[p], _ = t.in.HoldoutLoss(res.W)
+		}
+		if progress != nil {
+			progress.Put(Progress{Solver: name, Trial: j.trial, Iter: p + 1, Iters: len(grid), Phase: 2, Oracle: true, Total: t.total, Elapsed: time.Since(t.start)})
+		}
+		t.set.wait(ctx)
+	}
+	return nil
 }
 
 // tuneDrawMaxBytes is the largest streamed draw a search materializes

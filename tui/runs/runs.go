@@ -52,7 +52,7 @@ type Job struct {
 	// control: the audit is the negative control.
 	Control bool
 	// leaveCancels: leaving the screen that draws the run cancels it (a
-	// search shows nothing until it ends, and nothing else draws it).
+	// search, drawn by its screen only).
 	LeaveCancels bool
 }
 
@@ -140,13 +140,24 @@ type Run struct {
 	ClipIters  int    // dp-sgd's planned iterations T
 	ClipSolver string // the solver whose C the trail draws
 
+	// Searched is a search's report before its oracle-tuned reference
+	// (engine.Settings.Searched: the private searches and the prescribed
+	// runs, every Oracle nil) while the reference runs; nil before, and
+	// beside the finished report after.
+	Searched *engine.TuneReport
+	// oracleRuns are the oracle's grid points run so far of each
+	// (solver, trial) (a search's progress of phase 2).
+	oracleRuns map[[2]int]int
+	searched   chan *engine.TuneReport
+
 	// Queue is the run's place in a shared CPU queue while it waits for
 	// its slots (engine.Progress.Queue: dpso serve), nil while it runs.
 	Queue *engine.Queue
 
-	held       []ProgressMsg // delivered while paused, applied on resume
-	heldResult *ResultMsg
-	Drained    bool // the progress reader delivered its last message
+	held         []ProgressMsg // delivered while paused, applied on resume
+	heldResult   *ResultMsg
+	heldSearched *engine.TuneReport
+	Drained      bool // the progress reader delivered its last message
 
 	Err     error
 	Refusal string // phaseRefused: "solver refuses: reason"
@@ -211,6 +222,23 @@ type ProgressMsg struct {
 	Batch   []engine.Progress
 	Dropped int
 	Done    bool // the run's goroutine has returned: no more progress
+}
+
+// SearchedMsg is a search's report before its oracle-tuned reference
+// (engine.Settings.Searched), of run id.
+type SearchedMsg struct {
+	ID     int
+	Report *engine.TuneReport
+}
+
+// OracleRuns is how many of the oracle's grid-point runs are done, over
+// every (solver, trial).
+func (r *Run) OracleRuns() int {
+	n := 0
+	for _, k := range r.oracleRuns {
+		n += k
+	}
+	return n
 }
 
 // ResultMsg is a run's outcome.
@@ -302,6 +330,18 @@ func (rs *Lifecycle) Start(mk JobMaker, res spec.Resolved, live bool) (tea.Msg, 
 	ctx, cancel := context.WithCancel(rs.ctx)
 	r.cancel = cancel
 	runner, set, done, id := rs.runner, &engine.Settings{Progress: r.mb, Gate: r.Gate}, r.done, r.ID
+	cmds := []tea.Cmd{nil, waitProgress(r), tick(id)}
+	if j.Kind == backend.Tune {
+		searched := make(chan *engine.TuneReport, 1)
+		r.searched = searched
+		set.Searched = func(rep *engine.TuneReport) {
+			select {
+			case searched <- rep:
+			default: // called once: never blocks the search
+			}
+		}
+		cmds = append(cmds, waitSearched(r))
+	}
 	work := func() (msg tea.Msg) {
 		defer close(done)
 		defer func() {
@@ -312,7 +352,22 @@ func (rs *Lifecycle) Start(mk JobMaker, res spec.Resolved, live bool) (tea.Msg, 
 		res, err := runner.Run(ctx, j.Call, set)
 		return ResultMsg{ID: id, Result: res, Err: err}
 	}
-	return Event{Run: r}, tea.Batch(work, waitProgress(r), tick(id))
+	cmds[0] = work
+	return Event{Run: r}, tea.Batch(cmds...)
+}
+
+// waitSearched is the command that waits for a search's report before
+// its oracle-tuned reference (a SearchedMsg), or for the run's end
+// (nothing: the result says it all).
+func waitSearched(r *Run) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case rep := <-r.searched:
+			return SearchedMsg{ID: r.ID, Report: rep}
+		case <-r.done:
+			return nil
+		}
+	}
 }
 
 // TogglePause pauses or resumes the current run: the gate stops the
@@ -343,6 +398,9 @@ func (rs *Lifecycle) TogglePause() (tea.Msg, tea.Cmd) {
 		if h.Done {
 			rearm = false
 		}
+	}
+	if r.heldSearched != nil {
+		r.Searched, r.heldSearched = r.heldSearched, nil
 	}
 	var cmds []tea.Cmd
 	if r.heldResult != nil {
@@ -389,6 +447,16 @@ func (rs *Lifecycle) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 			return Event{Run: r}, nil
 		}
 		return Event{Run: r}, waitProgress(r)
+	case SearchedMsg:
+		if r == nil || msg.ID != r.ID || !r.Active() {
+			return nil, nil
+		}
+		if r.Phase == Paused {
+			r.heldSearched = msg.Report
+			return nil, nil
+		}
+		r.Searched = msg.Report
+		return Event{Run: r}, nil
 	case ResultMsg:
 		if r == nil || msg.ID != r.ID || !r.Active() {
 			return nil, nil
@@ -511,6 +579,13 @@ func (r *Run) apply(msg ProgressMsg) {
 			continue
 		}
 		r.evals[key] = p.GradEvals
+		if p.Oracle {
+			if r.oracleRuns == nil {
+				r.oracleRuns = map[[2]int]int{}
+			}
+			k := [2]int{key[0], p.Trial}
+			r.oracleRuns[k] = max(r.oracleRuns[k], p.Iter)
+		}
 		if adaptive {
 			r.recordClip(p)
 		}

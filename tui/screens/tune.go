@@ -32,7 +32,7 @@ var tuneScreenDef = common.ScreenDef{
 	Help: "g shows what the constants cost (what dpso tune prints for the form): the run at the theorem's prescribed constants, " +
 		"a private random search over a grid of C, the step and T whose whole cost — tuning included — is inside the form's ε (Papernot & Steinke's accounting), " +
 		"and the oracle-tuned reference, the grid's best point by the true excess risk, which is NOT private and not attainable; " +
-		"its panel lists the search's candidates and their private scores, non-private diagnostics. Leaving the screen cancels a search; e exports the document dpso tune --json prints.",
+		"its panel lists the search's candidates and their private scores, non-private diagnostics. The tuned and prescribed runs show as soon as the search has them; the oracle-tuned reference, every grid point at the full budget, comes last (\"computing…\" counts its runs). Leaving the screen cancels a search; e exports the document dpso tune --json prints.",
 	Build: func(c common.Common, _ common.Component) common.Screen { return newTuneScreen(c) },
 }
 
@@ -113,6 +113,35 @@ func (s *TuneScreen) report() *engine.TuneReport {
 	return nil
 }
 
+// searched is the running search's report before its oracle-tuned
+// reference (nil: none), and how far the reference is.
+func (s *TuneScreen) searched() (*engine.TuneReport, *oracleWait) {
+	r := s.Run
+	if r == nil || !r.Active() || r.Searched == nil || len(r.Searched.Solvers) == 0 {
+		return nil, nil
+	}
+	w := &oracleWait{done: r.OracleRuns(), trials: len(r.Searched.Solvers[0].Tuned.Trials)}
+	for _, tr := range r.Searched.Solvers[0].Tuned.Trials {
+		w.runs += len(tr.Grid)
+	}
+	return r.Searched, w
+}
+
+// oracleWait is how far an oracle-tuned reference is while it computes:
+// done of its runs (every trial's grid points at the full budget).
+type oracleWait struct{ done, runs, trials int }
+
+// text says it in words (narrow: in fewer cells).
+func (o *oracleWait) text(narrow bool) string {
+	switch {
+	case narrow:
+		return fmt.Sprintf("computing… (%d of %d)", o.done, o.runs)
+	case o.trials == 1:
+		return fmt.Sprintf("computing… (%d of %d grid points)", o.done, o.runs)
+	}
+	return fmt.Sprintf("computing… (%d of %d grid-point runs, %s)", o.done, o.runs, common.TrialCount(o.trials))
+}
+
 // fresh reports whether the shown search is of the form's Spec.
 func (s *TuneScreen) fresh() bool {
 	return s.Run != nil && runs.RunKey(s.Run.Spec) == runs.RunKey(s.Spec)
@@ -155,7 +184,11 @@ func (s *TuneScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	if !s.Shown.Take(msg, TuneKind) {
 		return s, nil
 	}
-	s.panel.set(s.report())
+	rep := s.report()
+	if rep == nil {
+		rep, _ = s.searched()
+	}
+	s.panel.set(rep)
 	s.cache.Invalidate()
 	return s, nil
 }
@@ -178,7 +211,10 @@ func (s *TuneScreen) render() string {
 		right = "form changed: r re-tunes"
 	}
 	lines := []string{style.Rule(*st, title, right, w, false)}
-	rep := s.report()
+	rep, pending := s.report(), (*oracleWait)(nil)
+	if rep == nil {
+		rep, pending = s.searched()
+	}
 	if rep == nil {
 		lines = append(lines, "")
 		lines = append(lines, style.WrapLines(st.Warn, s.state(), w)...)
@@ -186,7 +222,7 @@ func (s *TuneScreen) render() string {
 		lines = append(lines, style.WrapLines(st.Muted, tuneIntro, w)...)
 		return style.Block(strings.Join(lines, "\n"), w, h)
 	}
-	lines = append(lines, common.OrderSections(tuneSections(st, rep, w, s.narrow()), h-1)...)
+	lines = append(lines, common.OrderSections(tuneSections(st, rep, pending, w, s.narrow()), h-1)...)
 	return style.Block(strings.Join(lines, "\n"), w, h)
 }
 
@@ -223,11 +259,11 @@ func tuneProgress(r *runs.Run) string {
 	t := r.Spec.Spec.Trials
 	switch {
 	case !r.HaveLatest:
-		return fmt.Sprintf("searching (%s, each K random candidates, then the oracle's grid; the prescribed run last)…", common.TrialCount(t))
+		return fmt.Sprintf("searching (%s, each K random candidates; then the prescribed run and the oracle's grid)…", common.TrialCount(t))
+	case r.Latest.Oracle:
+		return fmt.Sprintf("every trial's search and the prescribed run are done; the oracle's grid: trial %d, point %d of %d…", r.Latest.Trial, r.Latest.Iter, r.Latest.Iters)
 	case r.Total > 0 && r.TrialsDone >= r.Total:
 		return fmt.Sprintf("every trial's search is done; running the prescribed %s (the theorem's constants)…", common.TrialCount(t))
-	case r.Latest.Phase == 2:
-		return fmt.Sprintf("%d of %s searched; trial %d: the oracle's grid, point %d of %d…", r.TrialsDone, common.TrialCount(t), r.Latest.Trial, r.Latest.Iter, r.Latest.Iters)
 	}
 	return fmt.Sprintf("%d of %s searched; trial %d: candidate %d of K = %d…", r.TrialsDone, common.TrialCount(t), r.Latest.Trial, r.Latest.Iter, r.Latest.Iters)
 }
@@ -238,13 +274,17 @@ type tuneRow struct {
 	name          string
 	est           engine.Estimate
 	params, short string
-	// why replaces the bar when the run has no result (a refusal).
+	// why replaces the bar when the run has no result (a refusal, a
+	// reference still computing).
 	why string
+	// pending: the run is still computing (why says how far).
+	pending bool
 }
 
 // tuneRows are the report's first solver's runs, prescribed first (absent
-// without references), then tuned, then oracle-tuned.
-func tuneRows(rep *engine.TuneReport) []tuneRow {
+// without references), then tuned, then oracle-tuned (pending, when not
+// "": how far it is while it computes).
+func tuneRows(rep *engine.TuneReport, pending string) []tuneRow {
 	ts := rep.Solvers[0]
 	var out []tuneRow
 	if p := ts.Prescribed; p != nil {
@@ -265,6 +305,10 @@ func tuneRows(rep *engine.TuneReport) []tuneRow {
 		if c := o.Candidate; c.Iters > 0 && c.Epochs == 0 && c.Batch == 0 {
 			out[len(out)-1].short = paramsShort(c.Clip, c.Step, c.Iters)
 		}
+	}
+	if ts.Oracle == nil && pending != "" {
+		what := "every grid point at the full budget on all rows"
+		out = append(out, tuneRow{name: "oracle-tuned", why: pending, pending: true, params: what, short: "the grid at the full budget"})
 	}
 	return out
 }
@@ -289,10 +333,17 @@ func EstText(e engine.Estimate) string {
 
 // tuneSections are the screen's lines under its title, by priority: the
 // bars and the privacy of the tuned run first.
-func tuneSections(st *style.Styles, rep *engine.TuneReport, w int, narrow bool) []common.Section {
+//
+// pending, when not nil, is how far the oracle-tuned reference is while
+// it computes (rep has none yet).
+func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait, w int, narrow bool) []common.Section {
 	ts := rep.Solvers[0]
 	pv := rep.Privacy
-	rows := tuneRows(rep)
+	wait := ""
+	if pending != nil {
+		wait = pending.text(narrow)
+	}
+	rows := tuneRows(rep, wait)
 	var secs []common.Section
 	if len(rep.NotPrivate) > 0 {
 		why, _, _ := strings.Cut(rep.NotPrivate[0], ": ")
@@ -388,7 +439,13 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, w int, narrow bool) 
 			}
 			secs = append(secs, common.Section{Prio: 0, Lines: lines})
 		case "oracle-tuned":
-			what := fmt.Sprintf("NOT private, not attainable: the best of %d grid points by their true excess risk", len(ts.Oracle.Points))
+			points := 0
+			if ts.Oracle != nil {
+				points = len(ts.Oracle.Points)
+			} else if len(ts.Tuned.Trials) > 0 {
+				points = len(ts.Tuned.Trials[0].Grid)
+			}
+			what := fmt.Sprintf("NOT private, not attainable: the best of %d grid points by their true excess risk", points)
 			if narrow {
 				what = "NOT private: unattainable reference"
 			}
@@ -531,6 +588,11 @@ func tuneBars(st *style.Styles, rows []tuneRow, w0 float64, w int, narrow bool) 
 			}
 		}
 		line := style.Pad(st.FG(tuneColor(st, r.name), r.name), labW) + " " + strings.Join(cells, "") + "  " + vals[i]
+		if r.pending && labW+1+barW+2+lipgloss.Width(vals[i]) > w {
+			// Where its words would not fit beside the empty bar: the
+			// words alone, whole.
+			line = style.Pad(st.FG(tuneColor(st, r.name), r.name), labW) + " " + vals[i]
+		}
 		out = append(out, style.FitWords(line, w))
 	}
 	// The axis: decades under their columns, w₀ named under its mark.

@@ -35,7 +35,7 @@ func TestTuneOnUserRowsComposes(t *testing.T) {
 	}
 	st := style.NewTheme(style.Dark, true, true)
 	var lines []string
-	for _, sec := range tuneSections(&st, rep, 84, false) {
+	for _, sec := range tuneSections(&st, rep, nil, 84, false) {
 		lines = append(lines, sec.Lines...)
 	}
 	text := stripANSI(strings.Join(lines, " "))
@@ -80,7 +80,7 @@ func TestTuneDPSGDStatesItsOwnAccounting(t *testing.T) {
 	sd := rep.Solvers[0].DPSGD
 	st := style.NewTheme(style.Dark, true, true)
 	var lines []string
-	for _, sec := range tuneSections(&st, rep, 200, false) {
+	for _, sec := range tuneSections(&st, rep, nil, 200, false) {
 		lines = append(lines, sec.Lines...)
 	}
 	p := &TunePanel{Common: common.Common{Styles: &st}, ScrollBody: common.NewScrollBody(), rep: rep}
