@@ -32,7 +32,7 @@ var tuneScreenDef = common.ScreenDef{
 	Help: "g shows what the constants cost (what dpso tune prints for the form): the run at the theorem's prescribed constants, " +
 		"a private random search over a grid of C, the step and T whose whole cost — tuning included — is inside the form's ε (Papernot & Steinke's accounting), " +
 		"and the oracle-tuned reference, the grid's best point by the true excess risk, which is NOT private and not attainable; " +
-		"its panel lists the search's candidates and their private scores, non-private diagnostics. The tuned and prescribed runs show as soon as the search has them; the oracle-tuned reference, every grid point at the full budget, comes last (\"computing…\" counts its runs). Leaving the screen cancels a search; e exports the document dpso tune --json prints.",
+		"its panel lists the search's candidates and their private scores, non-private diagnostics. Leaving the screen cancels a search; e exports the document dpso tune --json prints.",
 	Build: func(c common.Common, _ common.Component) common.Screen { return newTuneScreen(c) },
 }
 
