@@ -146,7 +146,7 @@ type Run struct {
 	// beside the finished report after.
 	Searched *engine.TuneReport
 	// oracleRuns are the oracle's grid points run so far of each
-	// (solver, trial) (a search's progress of phase 2).
+	// (solver, trial) (engine.Progress.Oracle).
 	oracleRuns map[[2]int]int
 	searched   chan *engine.TuneReport
 
