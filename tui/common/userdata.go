@@ -37,13 +37,6 @@ func DataName(s spec.Spec, p runs.PrescriptionMsg) string {
 	return name + " (user data)"
 }
 
-// SecureNoise reports whether rs runs on the user's rows with noise keyed
-// from crypto/rand: the seed is then not used (and not shown as if it
-// decided the result).
-func SecureNoise(rs spec.Resolved) bool {
-	return rs.UserRows() && rs.Rand == solvers.Secure
-}
-
 // RunOrSeed is what decides a run's draws, for the status bar: its seed,
 // or with secure randomness (on the user's rows by default, in every
 // dpso serve session) that it is not reproducible.
