@@ -176,10 +176,3 @@ func (s *sched) positions() {
 		}
 	}
 }
-
-// freeSlots is the slots no call holds (tests).
-func (s *sched) freeSlots() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.free
-}

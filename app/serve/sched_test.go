@@ -271,3 +271,10 @@ func TestSweepGridHeldToTheCaps(t *testing.T) {
 		}
 	}
 }
+
+// freeSlots is the slots no call holds.
+func (s *sched) freeSlots() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.free
+}
