@@ -35,21 +35,6 @@ var pinned = func() map[string]Facts {
 	return m
 }()
 
-// PinnedFacts are the facts of the preset titled title (nil: none).
-func PinnedFacts(title string) Facts { return pinned[title] }
-
-// SetPinnedFacts replaces the pinned facts of the preset titled title in
-// memory (tests: a story filled from freshly computed facts); it returns
-// the facts.json that holds them, for a test to write.
-func SetPinnedFacts(title string, f Facts) ([]byte, error) {
-	pinned[title] = f
-	b, err := json.MarshalIndent(pinned, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}
-
 // placeholder is a template's {name} or {name<form>}: form ± writes
 // name ± name_se, % a fraction as a percentage, # a count in full, × a
 // ratio with two digits and "×"; none the value (theory.Human).
@@ -102,18 +87,6 @@ func Fill(t string, f Facts) (string, error) {
 		return out, fmt.Errorf("no fact %s", strings.Join(missing, ", "))
 	}
 	return out, nil
-}
-
-// Placeholders are the fact names template t reads (name_se too for ±).
-func Placeholders(t string) []string {
-	var out []string
-	for _, sub := range placeholder.FindAllStringSubmatch(t, -1) {
-		out = append(out, sub[1])
-		if sub[2] == "±" {
-			out = append(out, sub[1]+"_se")
-		}
-	}
-	return out
 }
 
 // fill is Fill over the preset's pinned facts; a template it cannot fill
