@@ -32,6 +32,11 @@ func TestErrorsNameTheFlagTyped(t *testing.T) {
 		// A grid axis that empties the grid is the one blamed.
 		{tune("--grid-iters", "1000000000"), []string{"dpso: --grid-iters:", "every T of the grid is at least the n = 9000 rows"}},
 		{tune("--solver", "dp-sgd", "--grid-batch", "1000000"), []string{"dpso: --grid-batch:", "every batch of the grid is larger than the 9000 training rows"}},
+		// A grid's integers read as every integer flag does ("1e9" is one),
+		// and a count out of range is written in the project's format.
+		{tune("--solver", "dp-sgd", "--grid-batch", "1e9"), []string{"dpso: --grid-batch:", "B = 10⁹; each batch must lie in [1, 10⁸]"}},
+		{tune("--grid-iters", "1e12"), []string{"dpso: --grid-iters:", "T = 10¹²; each T must lie in [1, 10⁹]"}},
+		{tune("--grid-iters", "2.5"), []string{"dpso: --grid-iters:", "\"2.5\" is not an integer"}},
 		// A file too short for a search names the file, not --n.
 		{tune("--data", rows, "--rk", "1", "--beta", "1", "--holdout", "0.2"), []string{"dpso: --data:", "n = 2 rows leave 1 to train on"}},
 		// Private constants on a share below the private quantile's least

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"dpso/internal/engine"
@@ -171,11 +170,11 @@ func numbers(flag string, vals []string) ([]float64, error) {
 func integers(flag string, vals []string) ([]int, error) {
 	var out []int
 	for _, v := range vals {
-		x, err := strconv.Atoi(strings.TrimSpace(v))
+		x, err := spec.ParseInt(v)
 		if err != nil {
 			return nil, usageErrorf("--%s: %s is not an integer", flag, theory.Quote(v))
 		}
-		out = append(out, x)
+		out = append(out, int(x))
 	}
 	return out, nil
 }

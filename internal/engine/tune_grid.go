@@ -193,7 +193,7 @@ func checkGridAxes(g TuneGrid, ds []solvers.Descriptor) error {
 	}
 	for _, x := range g.Iters {
 		if x < 1 || x > spec.MaxIters {
-			return &spec.SpecError{Field: "grid-iters", Msg: fmt.Sprintf("T = %d; each T must lie in [1, %s]", x, theory.FormatCount(spec.MaxIters))}
+			return &spec.SpecError{Field: "grid-iters", Msg: fmt.Sprintf("T = %s; each T must lie in [1, %s]", theory.FormatCount(x), theory.FormatCount(spec.MaxIters))}
 		}
 	}
 	for _, x := range g.Epochs {
@@ -203,7 +203,7 @@ func checkGridAxes(g TuneGrid, ds []solvers.Descriptor) error {
 	}
 	for _, x := range g.Batch {
 		if x < 1 || x > scenarios.MaxN {
-			return &spec.SpecError{Field: "grid-batch", Msg: fmt.Sprintf("B = %d; each batch must lie in [1, %s]", x, theory.FormatCount(scenarios.MaxN))}
+			return &spec.SpecError{Field: "grid-batch", Msg: fmt.Sprintf("B = %s; each batch must lie in [1, %s]", theory.FormatCount(x), theory.FormatCount(scenarios.MaxN))}
 		}
 	}
 	for _, d := range ds {
@@ -429,7 +429,7 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 				}
 			}
 		}
-		return nil, drops, &spec.SpecError{Field: "grid-clip", Msg: fmt.Sprintf("%s accepts no point of the grid at n = %d: %s", d.Name(), n, strings.Join(drops.Notes(), "; "))}
+		return nil, drops, &spec.SpecError{Field: "grid-clip", Msg: fmt.Sprintf("%s accepts no point of the grid at n = %s: %s", d.Name(), theory.FormatCount(n), strings.Join(drops.Notes(), "; "))}
 	}
 	return out, drops, nil
 }
