@@ -369,11 +369,17 @@ func (s *Server) closeListeners() error {
 	return err
 }
 
+// clientGrace is how long Shutdown waits, once every session has ended,
+// for the clients to close their connections before it closes them.
+const clientGrace = time.Second
+
 // Shutdown tells every session that the server is stopping (why: "it got
 // SIGTERM", say) and ends it, waits until every session has ended or ctx
-// is done, then closes the listeners and every connection, which ends any
+// is done, gives the clients up to clientGrace to hang up themselves, then
+// closes the listeners and every connection, which ends any
 // session still writing to a client that reads nothing (a client that
-// keeps its connection open after its session is not waited for).
+// keeps its connection open after its session is waited for clientGrace
+// at most).
 func (s *Server) Shutdown(ctx context.Context, why string) error {
 	s.mu.Lock()
 	s.closing = true
@@ -396,6 +402,13 @@ func (s *Server) Shutdown(ctx context.Context, why string) error {
 	}
 	if s.srv != nil {
 		s.closeWaiting()
+		// A client whose session has ended (its exit status sent) closes
+		// its connection itself; closing it first makes its ssh exit 255
+		// ("send disconnect: Broken pipe"). Give the clients clientGrace
+		// to go, then close what is left.
+		grace, cancel := context.WithTimeout(ctx, clientGrace)
+		_ = s.srv.Shutdown(grace)
+		cancel()
 	}
 	if cerr := s.closeListeners(); err == nil {
 		err = cerr
