@@ -16,8 +16,8 @@ import (
 // from the preset's pinned runs (its own Spec and the runs its text
 // describes, at seed 0) by the tests that check its story
 // (tui/screens' TestPreset…), which write them to facts.json
-// (DPSO_UPDATE_GOLDEN=1) and fail when a run no longer gives the number
-// the text quotes. No number of a story is typed: the texts are
+// (DPSO_UPDATE_GOLDEN=1) and fail when a run gives a number other than
+// the one the text quotes. No number of a story is typed: the texts are
 // templates over these.
 type Facts map[string]float64
 
