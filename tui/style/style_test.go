@@ -146,3 +146,57 @@ func TestFitWords(t *testing.T) {
 		t.Errorf("styled: %q (plain %q), want the styles kept and the cut at the word", got, ansi.Strip(got))
 	}
 }
+
+// TestWrapStyled: a styled line wrapped keeps its styles on every line
+// (each line opens the style in force where it starts and closes it),
+// its words and their order, and its indentation on the lines after the
+// first; no line is wider than the width.
+func TestWrapStyled(t *testing.T) {
+	st := NewTheme(Dark, true, false)
+	red := st.Error.Render("x")
+	open := red[:strings.Index(red, "x")] // the style's opening sequence
+	for _, c := range []struct {
+		name  string
+		text  string
+		width int
+		plain []string
+		// styled: the plain lines that carry the style; the others none.
+		styled []bool
+	}{
+		{"a styled phrase across lines",
+			"seen " + st.Error.Render("vacuous at this n: above w₀") + " here", 14,
+			[]string{"seen vacuous", "at this n:", "above w₀ here"}, []bool{true, true, true}},
+		{"plain words after the styled ones",
+			st.Error.Render("refused k") + " because nu is six", 10,
+			[]string{"refused k", "because nu", "is six"}, []bool{true, false, false}},
+		{"an indented line keeps its indent",
+			"  " + st.Error.Render("budget-capped at T = 12 of 40"), 16,
+			[]string{"  budget-capped", "  at T = 12 of", "  40"}, []bool{true, true, true}},
+		{"fits: unchanged", st.Error.Render("short"), 10, []string{"short"}, []bool{true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := WrapStyled(c.text, c.width)
+			var plain []string
+			for _, l := range got {
+				plain = append(plain, ansi.Strip(l))
+				if lipgloss.Width(l) > c.width {
+					t.Errorf("line %q is %d cells, over %d", ansi.Strip(l), lipgloss.Width(l), c.width)
+				}
+			}
+			if strings.Join(plain, "|") != strings.Join(c.plain, "|") {
+				t.Fatalf("WrapStyled(%q, %d) = %q, want %q", ansi.Strip(c.text), c.width, plain, c.plain)
+			}
+			for i, l := range got {
+				if has := strings.Contains(l, open); has != c.styled[i] {
+					t.Errorf("line %d %q: styled %v, want %v (%q)", i, plain[i], has, c.styled[i], l)
+				}
+				if j := strings.LastIndex(l, "\x1b["); c.styled[i] && !strings.HasPrefix(l[j:], "\x1b[m") && !strings.HasPrefix(l[j:], "\x1b[0m") {
+					t.Errorf("line %d %q does not close its style: %q", i, plain[i], l)
+				}
+			}
+		})
+	}
+	if WrapStyled("x", 0) != nil {
+		t.Error("WrapStyled to width 0")
+	}
+}

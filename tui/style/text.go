@@ -149,13 +149,43 @@ func WrapLines(s lipgloss.Style, text string, width int) []string {
 	return out
 }
 
-// WrapStyled wraps a line that may carry ANSI styles: kept as it is when it
-// fits, otherwise wrapped without its styles.
+// WrapStyled word-wraps a line that may carry ANSI styles to width cells
+// with lipgloss.Wrap: every line opens with the styles in force where it
+// starts and closes them, so that a wrapped styled phrase keeps its
+// colour on each of its lines. Words break at spaces and hyphens, a word
+// longer than the width across lines. The line's leading spaces indent
+// its continuation lines too (a hanging indent, where at least half the
+// width is left for the words). A line that fits is returned as it is.
 func WrapStyled(s string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
 	if lipgloss.Width(s) <= width {
 		return []string{s}
 	}
-	return Wrap(StripANSI(s), width)
+	plain := ansi.Strip(s)
+	indent := len(plain) - len(strings.TrimLeft(plain, " "))
+	if 2*indent > width {
+		indent = 0
+	}
+	body := ansi.TruncateLeft(s, indent, "")
+	lines := strings.Split(lipgloss.Wrap(body, width-indent, ""), "\n")
+	pad := strings.Repeat(" ", indent)
+	for i, l := range lines {
+		lines[i] = pad + trimRightStyled(l)
+	}
+	return lines
+}
+
+// trimRightStyled drops the spaces that end a line (a wrap leaves the
+// space it broke at inside a styled run), keeping its escape sequences.
+func trimRightStyled(l string) string {
+	plain := ansi.Strip(l)
+	trimmed := strings.TrimRight(plain, " ")
+	if len(trimmed) == len(plain) {
+		return l
+	}
+	return ansi.Truncate(l, ansi.StringWidth(trimmed), "")
 }
 
 // Rule is a panel's title line: "── Title ───────── right ──"; focused
