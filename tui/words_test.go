@@ -49,6 +49,7 @@ func TestPresetWordsAtThreeSizes(t *testing.T) {
 			t.Run(fmt.Sprintf("preset %d at %dx%d", i+1, w, h), func(t *testing.T) {
 				m := loadedPreset(t, i, w, h)
 				golden(t, fmt.Sprintf("preset-%d-%dx%d", i+1, w, h), m.render())
+				checkFoldedCaption(t, m, p, w)
 				checkCaptionWhole(t, m, p, w)
 				checkStoryWhole(t, m, i, p)
 				checkBarLines(t, m)
@@ -129,6 +130,49 @@ func checkCaptionWhole(t *testing.T, m *Model, p presets.Preset, w int) {
 		m.Update(press("w"))
 	}
 	t.Fatal("w never folds the caption")
+}
+
+// checkFoldedCaption: the folded caption shows the caption's words in
+// order from its start, and where it gives way to the more marker its
+// last line says something: it fills at least half its room, and ends
+// with the next step whole (no "…") or at a word with "…" — never in the
+// seed label or a word or two after it ("· at…", "· at seed 0: A…").
+func checkFoldedCaption(t *testing.T, m *Model, p presets.Preset, w int) {
+	t.Helper()
+	lead := "▸ "
+	if n := p.Next(); n != "" {
+		lead += "next: " + n + " · "
+	}
+	full := strings.Fields(lead + "at seed 0: " + p.Caption())
+	rows := m.head.Rows(m.width, m.height)
+	lines := strings.Split(screenText(m), "\n")[1 : 1+rows]
+	last := strings.TrimRight(lines[len(lines)-1], " ")
+	body, marked := strings.CutSuffix(last, "▾ w: more")
+	if !marked {
+		if got := strings.Fields(strings.Join(lines, " ")); strings.Join(got, " ") != strings.Join(full, " ") {
+			t.Errorf("the folded caption has no marker and is not the whole caption:\n%s", strings.Join(lines, "\n"))
+		}
+		return
+	}
+	body = strings.TrimRight(body, " ")
+	if room := w - len([]rune("  ▾ w: more")); len([]rune(body)) < room/2 {
+		t.Errorf("the folded caption's last line fills %d of its %d cells: %q", len([]rune(body)), room, body)
+	}
+	shown := strings.Fields(strings.Join(append(lines[:len(lines)-1:len(lines)-1], strings.TrimSuffix(body, "…")), " "))
+	for i, word := range shown {
+		if i == len(shown)-1 && strings.HasSuffix(body, "…") && strings.HasPrefix(full[i], word) {
+			break // the last word shown may be one the "…" ends
+		}
+		if i >= len(full) || word != full[i] {
+			t.Fatalf("the folded caption's word %d is %q, not the caption's %q:\n%s", i, word, full[min(i, len(full)-1)], strings.Join(lines, "\n"))
+		}
+	}
+	if !strings.HasSuffix(body, "…") && len(shown) < len(strings.Fields(lead))-1 {
+		t.Errorf("the folded caption ends inside the next step with no \"…\": %q", body)
+	}
+	if i := strings.Index(body, " · at"); i >= 0 && len(strings.Fields(body[i:])) <= 5 {
+		t.Errorf("the folded caption ends in the seed label or a word or two after it: %q", body)
+	}
 }
 
 // checkStoryWhole opens the presets list on preset i and pages its text

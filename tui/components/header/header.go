@@ -99,8 +99,11 @@ func (h *Model) captionText() (lead, text string) {
 	if n := p.Next(); n != "" {
 		lead += "next: " + n + " · "
 	}
-	return lead, lead + "at seed 0: " + p.Caption()
+	return lead, lead + seedLabel + " " + p.Caption()
 }
+
+// seedLabel says whose the caption's numbers are (captionText).
+const seedLabel = "at seed 0:"
 
 // captionLines is the caption wrapped to w cells.
 func (h *Model) captionLines(w int) []string {
@@ -277,7 +280,7 @@ func (h *Model) caption(w, n int) []string {
 	last := len(shown) - 1
 	switch {
 	case more:
-		shown[last] = style.Shorten(shown[last], w-lipgloss.Width(moreHint)) + st.Emph.Render(moreHint)
+		shown[last] = markerLine(shown[last], w-lipgloss.Width(moreHint)) + st.Emph.Render(moreHint)
 	case h.page < 0:
 	case len(shown) < n:
 		shown = append(shown, style.Pad("", w-lipgloss.Width(foldHint))+st.Emph.Render(foldHint))
@@ -299,4 +302,52 @@ func (h *Model) caption(w, n int) []string {
 		}
 	}
 	return out
+}
+
+// clauseEnds are where a caption's clause ends, for markerLine.
+var clauseEnds = []string{" · ", ". ", "; ", ", ", ": ", " ("}
+
+// markerLine is caption line l in room cells, before the more marker: l
+// when it fits; else its words that fit, cut where they say something —
+// never ending in a clause's first word or two ("· at…", "r: AC-SA…",
+// "(n =…") nor in the seed label without what it labels ("· at seed 0:
+// A…"), but at the clause's start: at the next step's end (whole, no
+// "…") or a sentence's end as they are, elsewhere with "…".
+func markerLine(l string, room int) string {
+	s := style.Shorten(l, room)
+	if s == l || !strings.HasSuffix(s, "…") {
+		return s
+	}
+	kept := strings.TrimSuffix(s, "…")
+	// The next step ends at the seed label: a label cut, or followed by
+	// a word or two, ends the line at the next step, whole.
+	if i := strings.LastIndex(kept, " · "); i > 0 {
+		tail := strings.TrimRight(kept[i+len(" · "):], " ")
+		rest, label := strings.CutPrefix(tail, seedLabel)
+		if strings.HasPrefix(seedLabel, tail) || label && len(strings.Fields(rest)) <= 2 {
+			return kept[:i]
+		}
+	}
+	// The earliest clause end after which only a word or two follow.
+	at := -1
+	for _, sep := range clauseEnds {
+		for i := strings.Index(kept, sep); i > 0; {
+			if len(strings.Fields(kept[i+len(sep):])) <= 2 && (at < 0 || i < at) {
+				at = i
+			}
+			j := strings.Index(kept[i+1:], sep)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	if at <= 0 {
+		return s
+	}
+	if strings.HasPrefix(kept[at:], ". ") {
+		return kept[:at+1] // a sentence's end
+	}
+	kept = kept[:at]
+	return strings.TrimRight(kept, " ,;:—–-·") + "…"
 }
