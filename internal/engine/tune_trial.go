@@ -37,8 +37,7 @@ type tuner struct {
 	dpsgd []*DPSGDSearch
 }
 
-// tuneJob is one (solver, trial): its private search, or its oracle's
-// grid.
+// tuneJob is one (solver, trial): its private search.
 type tuneJob struct{ si, trial int }
 
 // trialOut is what one job found.
@@ -123,21 +122,6 @@ func (t *tuner) search(ctx context.Context, rep *TuneReport) ([][]trialOut, erro
 	return outs, nil
 }
 
-// oracles runs the oracle's grid of every (solver, trial) whose search
-// was not refused and sets each solver's oracle-tuned reference in rep.
-func (t *tuner) oracles(ctx context.Context, rep *TuneReport, outs [][]trialOut) error {
-	refused := func(si int) bool { return rep.Solvers[si].Refused != "" }
-	if err := t.jobs(ctx, outs, refused, "oracle-tuned reference", t.oracle); err != nil {
-		return err
-	}
-	for si := range rep.Solvers {
-		if !refused(si) {
-			rep.Solvers[si].Oracle = t.assembleOracle(outs[si])
-		}
-	}
-	return nil
-}
-
 // assemble sums one solver's trials in order.
 func (t *tuner) assemble(outs []trialOut) Tuned {
 	var tu Tuned
@@ -211,7 +195,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	d := t.ds[j.si]
 	name := d.Name()
 	r := t.r
-	data, release, err := t.draw(ctx, j.trial)
+	data, release, err := t.draw(ctx, j.trial, 1)
 	if err != nil {
 		return trialOut{}, err
 	}
@@ -331,63 +315,23 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	return out, nil
 }
 
-// oracle runs the oracle's grid of job j, whose search out holds: every
-// grid point at the full budget on all of trial's rows, the run's own
-// noise stream (common to the points; independent of the search's), on
-// the draw read again.
-func (t *tuner) oracle(ctx context.Context, j tuneJob, out *trialOut) error {
-	d := t.ds[j.si]
-	name := d.Name()
-	data, release, err := t.draw(ctx, j.trial)
-	if err != nil {
-		return err
-	}
-	defer release()
-	grid := out.tuned.Grid
-	out.oracle = make([]float64, len(grid))
-	out.oracleHold = make([]float64, len(grid))
-	full := t.r.Config(j.trial, nil)
-	full.Context = ctx
-	progress := t.set.progress()
-	for p, cd := range grid {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		ocfg := full
-		res, err := cd.apply(&ocfg, d, 0).Run(ctx, out.ref, data, ocfg)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return ctx.Err()
-		case err != nil:
-			out.oracle[p], out.oracleHold[p] = math.NaN(), math.NaN()
-		default:
-			out.oracle[p], _ = t.in.Excess(res.W)
-			out.oracleHold[p], _ = t.in.HoldoutLoss(res.W)
-		}
-		if progress != nil {
-			progress.Put(Progress{Solver: name, Trial: j.trial, Iter: p + 1, Iters: len(grid), Phase: 2, Oracle: true, Total: t.total, Elapsed: time.Since(t.start)})
-		}
-		t.set.wait(ctx)
-	}
-	return nil
-}
-
 // tuneDrawMaxBytes is the largest streamed draw a search materializes
 // (tuner.draw): solvers.MaxMaterializeBytes, which materialize refuses
 // past.
 var tuneDrawMaxBytes float64 = solvers.MaxMaterializeBytes
 
-// draw is trial's dataset for one (solver, trial) of the search,
-// materialized once where it is streamed and fits tuneDrawMaxBytes: its K
-// candidates, its score clip and validation rows and every point of the
-// oracle's grid read that copy in place (the same bits as the stream:
-// materialize is deterministic and keeps the stream's chunks) instead of
-// generating the draw again for each — at preset 1's n = 2·10⁶ with the
-// default grid of 72 points, generating the rows was most of the oracle's
-// work. The copy is reserved under solvers.MaxMaterializedAtOnce (a job
-// waits for memory that the others give back) and no candidate reserves
-// another: it reads the copy's rows (prefix). release gives it back.
-func (t *tuner) draw(ctx context.Context, trial int) (data solvers.Samples, release func(), err error) {
+// draw is trial's dataset, materialized once on workers goroutines (the
+// same matrix for any number: materialize keeps the stream's chunks) where
+// it is streamed and fits tuneDrawMaxBytes: a search's K candidates, its
+// score clip and validation rows read that copy in place, and so does
+// every point of every solver's oracle grid of the trial (tuner.oracles),
+// instead of generating the draw again for each — at preset 1's
+// n = 2·10⁶ with the default grid of 72 points, generating the rows was
+// most of the oracle's work. The copy is reserved under
+// solvers.MaxMaterializedAtOnce (a caller waits for memory that the
+// others give back) and no run reserves another: it reads the copy's rows
+// (prefix). release gives it back.
+func (t *tuner) draw(ctx context.Context, trial, workers int) (data solvers.Samples, release func(), err error) {
 	r := t.r
 	data = t.in.Dataset(r.Rand, r.Spec.Seed, trial)
 	none := func() {}
@@ -397,7 +341,7 @@ func (t *tuner) draw(ctx context.Context, trial int) (data solvers.Samples, rele
 	if size := float64(data.Len()) * float64(data.SampleDim()) * 8; size > tuneDrawMaxBytes {
 		return data, none, nil
 	}
-	m, release, err := solvers.LoadDataset(ctx, data, 1)
+	m, release, err := solvers.LoadDataset(ctx, data, workers)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, none, ctx.Err()
