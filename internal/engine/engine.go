@@ -41,6 +41,14 @@ type Settings struct {
 	// goes on with its own copy); a search cancelled before it ends never
 	// calls it.
 	Searched func(*TuneReport)
+	// Coarse, if not nil, is called once by Tune with references, after
+	// Searched, when the oracle-tuned reference has run the coarse part of
+	// each grid (coarseGrid) in every trial and before the rest of it,
+	// with the report so far: each solver's Oracle that of the coarse
+	// points (OracleTuned.Coarse). The report is the callee's to keep. A
+	// Tune with Coarse set runs the same points and returns the same
+	// report as without, reading each trial's draw twice (once a stage).
+	Coarse func(*TuneReport)
 }
 
 // Plan is a call's planned work, known from the prescriptions before any

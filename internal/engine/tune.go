@@ -209,6 +209,13 @@ type OracleTuned struct {
 	// all trials have the same points in the same order where their
 	// default axes are relative to the same constants).
 	Points []Estimate
+	// Coarse marks the early reference of the coarse grid alone
+	// (Settings.Coarse): Ran are the grid indices run in every trial
+	// (coarseGrid), every other point's Estimate has N = 0 and NaN
+	// values, and Best is the best of those run. A reference Tune
+	// returns has run every point (Coarse false, Ran nil).
+	Coarse bool
+	Ran    []int
 }
 
 // TuneSolver is one solver's three runs: prescribed (the theorem's
@@ -344,8 +351,10 @@ func CheckTune(r spec.Resolved, ts TuneSpec) error {
 // is given the report before the reference runs. r's budget is each
 // search's total, tuning included: the candidates' ρ_Q is calibrated so
 // that the search's (ε', δ) meets the exact (ε', δ) of ρ = ε²/2
-// (TunePrivacy). Progress goes to set (each candidate and oracle point is
-// one step of a (solver, trial)); the context cancels.
+// (TunePrivacy). With set.Coarse the reference runs its coarse grid first
+// and set.Coarse is given that early reference (tuner.oracles); the
+// report returned is the same. Progress goes to set (each candidate and
+// oracle point is one step of a (solver, trial)); the context cancels.
 func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*TuneReport, error) {
 	start := time.Now()
 	ts, ds, err := resolveTune(r, ts)

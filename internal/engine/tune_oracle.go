@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -23,10 +24,14 @@ type oraclePoint struct{ si, p int }
 // workers. Each point runs at the full budget on all of the trial's rows
 // with the run's own noise stream (common to the points; independent of
 // the search's) and writes its own index: the same bits for any number of
-// workers and in any order.
+// workers and in any order. With set.Coarse it runs in two stages, every
+// trial's coarse points (coarseGrid) first, then set.Coarse is given the
+// coarse reference, then every trial's other points.
 func (t *tuner) oracles(ctx context.Context, rep *TuneReport, outs [][]trialOut) error {
 	refused := func(si int) bool { return rep.Solvers[si].Refused != "" }
 	trials := t.r.Spec.Trials
+	coarse := make([][]bool, len(outs)) // each solver's coarse points (nil: one stage)
+	staged := t.set != nil && t.set.Coarse != nil
 	for si := range outs {
 		if refused(si) {
 			continue
@@ -36,39 +41,74 @@ func (t *tuner) oracles(ctx context.Context, rep *TuneReport, outs [][]trialOut)
 			o.oracle = make([]float64, len(o.tuned.Grid))
 			o.oracleHold = make([]float64, len(o.tuned.Grid))
 		}
+		if staged {
+			coarse[si] = coarseGrid(outs[si][0].tuned.Grid)
+		}
 	}
 	workers := t.r.Spec.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	for tr := range trials {
-		var units []oraclePoint
-		for si := range outs {
-			if refused(si) {
+	done := make([][]atomic.Int64, len(outs)) // each (solver, trial)'s points run
+	for si := range done {
+		done[si] = make([]atomic.Int64, trials)
+	}
+	// stage runs, trial by trial, the points p of each solver for which
+	// keep(si, p) holds.
+	stage := func(keep func(si, p int) bool) error {
+		for tr := range trials {
+			var units []oraclePoint
+			for si := range outs {
+				if refused(si) {
+					continue
+				}
+				for p := range outs[si][tr].tuned.Grid {
+					if keep(si, p) {
+						units = append(units, oraclePoint{si, p})
+					}
+				}
+			}
+			if len(units) == 0 {
 				continue
 			}
-			for p := range outs[si][tr].tuned.Grid {
-				units = append(units, oraclePoint{si, p})
+			if err := t.oracleTrial(ctx, tr, units, outs, done, workers); err != nil {
+				return err
 			}
 		}
-		if len(units) == 0 {
-			continue
-		}
-		if err := t.oracleTrial(ctx, tr, units, outs, workers); err != nil {
+		return nil
+	}
+	inCoarse := func(si, p int) bool { return p < len(coarse[si]) && coarse[si][p] }
+	if staged && slices.ContainsFunc(coarse, func(c []bool) bool { return slices.Contains(c, false) }) {
+		if err := stage(inCoarse); err != nil {
 			return err
 		}
+		early := *rep
+		early.Solvers = slices.Clone(rep.Solvers)
+		for si := range early.Solvers {
+			if !refused(si) {
+				early.Solvers[si].Oracle = t.assembleOracle(outs[si], coarse[si])
+			}
+		}
+		early.Elapsed = time.Since(t.start)
+		t.set.Coarse(&early)
+		if err := stage(func(si, p int) bool { return !inCoarse(si, p) }); err != nil {
+			return err
+		}
+	} else if err := stage(func(int, int) bool { return true }); err != nil {
+		return err
 	}
 	for si := range rep.Solvers {
 		if !refused(si) {
-			rep.Solvers[si].Oracle = t.assembleOracle(outs[si])
+			rep.Solvers[si].Oracle = t.assembleOracle(outs[si], nil)
 		}
 	}
 	return nil
 }
 
 // oracleTrial runs the oracle's units of trial tr on one materialized
-// copy of its draw, over workers goroutines, and gives the copy back.
-func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, outs [][]trialOut, workers int) error {
+// copy of its draw, over workers goroutines, and gives the copy back;
+// done counts each (solver, trial)'s points run, for the progress.
+func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, outs [][]trialOut, done [][]atomic.Int64, workers int) error {
 	data, release, err := t.draw(ctx, tr, workers)
 	if err != nil {
 		return err
@@ -78,7 +118,6 @@ func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, ou
 	g.SetLimit(workers)
 	full := t.r.Config(tr, nil)
 	full.Context = gctx
-	done := make([]atomic.Int64, len(outs)) // each solver's points done in this trial
 	progress := t.set.progress()
 	for _, u := range units {
 		if gctx.Err() != nil {
@@ -107,7 +146,7 @@ func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, ou
 				out.oracle[u.p], _ = t.in.Excess(res.W)
 				out.oracleHold[u.p], _ = t.in.HoldoutLoss(res.W)
 			}
-			n := int(done[u.si].Add(1))
+			n := int(done[u.si][tr].Add(1))
 			if progress != nil {
 				progress.Put(Progress{Solver: d.Name(), Trial: tr, Iter: n, Iters: len(out.tuned.Grid), Phase: 2, Oracle: true, Total: t.total, Elapsed: time.Since(t.start)})
 			}
@@ -120,4 +159,81 @@ func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, ou
 		return ctx.Err()
 	}
 	return err
+}
+
+// coarseGrid marks the coarse points of a grid: those whose value on
+// every axis (C, step, T, epochs, batch) is among every other of that
+// axis's distinct values, counted down from the largest (of C = r̃₂·2^j,
+// j = −6, …, −1: j = −5, −3, −1; of three steps the two ends). On a
+// default grid of acsa's 72 points (6 C × 3 steps × 4 T) it keeps 12.
+func coarseGrid(grid []Candidate) []bool {
+	axes := []func(Candidate) float64{
+		func(c Candidate) float64 { return c.Clip },
+		func(c Candidate) float64 { return c.Step },
+		func(c Candidate) float64 { return float64(c.Iters) },
+		func(c Candidate) float64 { return c.Epochs },
+		func(c Candidate) float64 { return float64(c.Batch) },
+	}
+	keep := make([]bool, len(grid))
+	for i := range keep {
+		keep[i] = true
+	}
+	for _, ax := range axes {
+		var vals []float64
+		for _, c := range grid {
+			vals = append(vals, ax(c))
+		}
+		slices.Sort(vals)
+		vals = slices.Compact(vals)
+		for i, c := range grid {
+			j, _ := slices.BinarySearch(vals, ax(c))
+			if (len(vals)-1-j)%2 != 0 {
+				keep[i] = false
+			}
+		}
+	}
+	return keep
+}
+
+// assembleOracle is one solver's oracle-tuned reference: each grid point's
+// mean over the trials, in order, and the best (nil without references).
+// With ran not nil, only the points it marks have run (the coarse
+// reference: OracleTuned.Coarse): the others' Estimates are empty.
+func (t *tuner) assembleOracle(outs []trialOut, ran []bool) *OracleTuned {
+	if !t.ts.References || len(outs) == 0 || outs[0].oracle == nil {
+		return nil
+	}
+	points := len(outs[0].oracle)
+	or := &OracleTuned{Best: -1, Points: make([]Estimate, points), Holdout: Estimate{Mean: math.NaN(), SE: math.NaN()}, Coarse: ran != nil}
+	for p := range points {
+		if ran != nil && !(p < len(ran) && ran[p]) {
+			or.Points[p] = estimate(nil)
+			continue
+		}
+		if ran != nil {
+			or.Ran = append(or.Ran, p)
+		}
+		ys := make([]float64, 0, len(outs))
+		for _, o := range outs {
+			if p < len(o.oracle) {
+				ys = append(ys, o.oracle[p])
+			}
+		}
+		or.Points[p] = estimate(ys)
+		if len(ys) == len(outs) && (or.Best < 0 || or.Points[p].Mean < or.Points[or.Best].Mean) {
+			or.Best = p
+		}
+	}
+	if or.Best >= 0 {
+		or.Candidate = outs[0].tuned.Grid[or.Best]
+		or.Excess = or.Points[or.Best]
+		if t.in.HoldoutRows() > 0 {
+			ys := make([]float64, len(outs))
+			for i, o := range outs {
+				ys[i] = o.oracleHold[or.Best]
+			}
+			or.Holdout = estimate(ys)
+		}
+	}
+	return or
 }

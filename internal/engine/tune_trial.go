@@ -140,40 +140,6 @@ func (t *tuner) assemble(outs []trialOut) Tuned {
 	return tu
 }
 
-// assembleOracle is one solver's oracle-tuned reference: each grid point's
-// mean over the trials, in order, and the best (nil without references).
-func (t *tuner) assembleOracle(outs []trialOut) *OracleTuned {
-	if !t.ts.References || len(outs) == 0 || outs[0].oracle == nil {
-		return nil
-	}
-	points := len(outs[0].oracle)
-	or := &OracleTuned{Best: -1, Points: make([]Estimate, points), Holdout: Estimate{Mean: math.NaN(), SE: math.NaN()}}
-	for p := range points {
-		ys := make([]float64, 0, len(outs))
-		for _, o := range outs {
-			if p < len(o.oracle) {
-				ys = append(ys, o.oracle[p])
-			}
-		}
-		or.Points[p] = estimate(ys)
-		if len(ys) == len(outs) && (or.Best < 0 || or.Points[p].Mean < or.Points[or.Best].Mean) {
-			or.Best = p
-		}
-	}
-	if or.Best >= 0 {
-		or.Candidate = outs[0].tuned.Grid[or.Best]
-		or.Excess = or.Points[or.Best]
-		if t.in.HoldoutRows() > 0 {
-			ys := make([]float64, len(outs))
-			for i, o := range outs {
-				ys[i] = o.oracleHold[or.Best]
-			}
-			or.Holdout = estimate(ys)
-		}
-	}
-	return or
-}
-
 // candidateSeed is the seed of candidate j's noise stream in a seeded
 // search, SHA-256 of (seed, trial, solver, j): every candidate's noise is
 // independent of the others' (the theorem's runs are independent) and of
