@@ -134,7 +134,9 @@
 // with their most important lines first; so do the tuning and audit
 // panels (the side panels embed one common.ScrollBody: viewport, size,
 // cached block). A loaded preset's caption takes one line under the
-// header (two from 30 rows). The one-line help keeps, in order, the keys
+// header (two from 30 rows). A refusal or the typing hint under the form
+// takes the rows it needs whole from the panels under the form while it
+// is shown. The one-line help keeps, in order, the keys
 // that fit, then "? all keys" and "q quit". Below 80×24 a notice replaces
 // the layout.
 //

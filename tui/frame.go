@@ -25,6 +25,14 @@ const (
 	compactH = 30
 )
 
+// The rows the panels under the form keep when a refusal or the typing
+// hint under it takes their room: the side tabs' bar and two lines of
+// the tab shown (compact), the clipping panel's title and three lines.
+const (
+	minSide = 3
+	minClip = 4
+)
+
 // formRows is the number of the form's rows the layout makes room for:
 // every field but dp-sgd's adaptive clipping, shown only while the solver
 // is dp-sgd, whose row then takes a line of the form's message (the status
@@ -39,6 +47,9 @@ const formRows = int(form.NumFields) - 1
 type frame struct {
 	width, height int
 	compact       bool // the small-terminal layout (side tabs)
+	// formWant is the form's MessageRows at the latest layout: the root
+	// lays out again when it changes.
+	formWant int
 
 	st      *style.Styles
 	head    *header.Model
@@ -79,10 +90,15 @@ func (m *frame) layout(screen common.Screen) {
 	m.status.SetSize(w, 3)
 	m.help.SetSize(w, bodyH)
 	m.presets.SetSize(w, bodyH)
+	// The line under the form, while it is about the key just pressed (a
+	// refusal, the typing hint), takes the rows it needs whole from the
+	// panels under the form, which keep minSide (compact) or minClip rows.
+	m.formWant = m.formMessageRows(leftW)
 	if m.compact {
 		// The form keeps 1–3 lines for its message; the side tabs at least
 		// 6 (a privacy panel).
 		msgLines := min(max(bodyH-1-formRows-6, 1), 3)
+		msgLines = max(msgLines, min(m.formWant, bodyH-1-formRows-minSide))
 		formH := 1 + formRows + msgLines
 		m.form.SetSize(leftW, formH)
 		m.side.SetSize(leftW, bodyH-formH)
@@ -109,6 +125,10 @@ func (m *frame) layout(screen common.Screen) {
 		formH += clipH - 13
 		clipH = 13
 	}
+	if more := min(m.formWant-(formH-1-formRows), clipH-minClip); more > 0 {
+		formH += more
+		clipH -= more
+	}
 	m.form.SetSize(leftW, formH)
 	m.privacy.SetSize(leftW, privH)
 	m.privacy.SetScrolls(false)
@@ -117,6 +137,18 @@ func (m *frame) layout(screen common.Screen) {
 	screen.SetSize(rightW, bodyH-formulaH)
 	_, panel := screen.Panel()
 	panel.SetSize(rightW, formulaH)
+}
+
+// formMessageRows is the rows under the layout's formRows fields that
+// the form's message needs whole at w cells while it is about the key
+// just pressed (form.MessageRows), with the row a field beyond formRows
+// takes; 0 for the focused field's reason.
+func (m *frame) formMessageRows(w int) int {
+	n := m.form.MessageRows(w)
+	if n == 0 {
+		return 0
+	}
+	return n + m.form.FieldRows() - formRows
 }
 
 // leftWidth is the left-hand column's width (the form, the panels under

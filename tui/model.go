@@ -179,6 +179,15 @@ func (m *Model) Init() tea.Cmd {
 // services' messages to the services, the components' outcomes to the
 // root's handlers, and the shared state to every component.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if m.width > 0 && m.formMessageRows(leftWidth(m.width)) != m.formWant {
+		m.relayout() // a refusal or the typing hint under the form came or went
+	}
+	return m, cmd
+}
+
+// update is Update without the layout's check.
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

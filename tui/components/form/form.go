@@ -500,6 +500,30 @@ func (f *Model) message() (string, lipgloss.Style) {
 	return f.why(f.focus), st.Muted
 }
 
+// MessageRows is the number of lines the line under the form takes
+// whole at w cells while it is about the key just pressed (the typing
+// hint, a refusal, a note): the layout gives it that room where it can.
+// The focused field's reason keeps the rows the layout gives it: 0.
+func (f *Model) MessageRows(w int) int {
+	if !f.editing && f.refused == "" && f.note == "" {
+		return 0
+	}
+	text, _ := f.message()
+	return len(style.Wrap(text, w))
+}
+
+// FieldRows is the number of the fields' rows the form shows (dp-sgd's
+// adaptive clipping shows only while the solver is dp-sgd).
+func (f *Model) FieldRows() int {
+	n := 0
+	for id := Field(0); id < NumFields; id++ {
+		if f.visible(id) {
+			n++
+		}
+	}
+	return n
+}
+
 // Message is the line under the form, whole (the form shows as much of
 // it as fits; the help lists it).
 func (f *Model) Message() string {

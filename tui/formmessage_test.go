@@ -1,0 +1,129 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"dpso/tui/components/form"
+)
+
+// formMessage is the text under the form's fields on screen (the left
+// column's rows from the message's first line to the panels under it),
+// its words joined by single spaces.
+func formMessage(m *Model, first string) string {
+	lines := strings.Split(screenText(m), "\n")
+	var out []string
+	for _, l := range lines[1+m.head.Rows(m.width, m.height):] {
+		l = strings.TrimRight(ansi.Truncate(l, leftWidth(m.width), ""), " ")
+		switch {
+		case len(out) == 0 && strings.HasPrefix(l, first):
+			out = append(out, l)
+		case len(out) > 0 && (l == "" || strings.HasPrefix(l, "──") || strings.HasPrefix(l, " Theorem")):
+			return strings.Join(strings.Fields(strings.Join(out, " ")), " ")
+		case len(out) > 0:
+			out = append(out, l)
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(out, " ")), " ")
+}
+
+// TestFormMessageWhole: at 80×24 (with a preset's caption and without),
+// 120×32 and 132×42, the line under the form while it is about the key
+// just pressed is shown whole, taking rows from the panels under the
+// form: the typing hint (? types there: "(? full)" would not work) for
+// every field that takes a typed value, and a refusal, which names its
+// field; the refusal cut only where those panels are down to their least,
+// with "(? full)" and its field named, the help giving it whole. A key
+// that clears it gives the panels their rows back.
+func TestFormMessageWhole(t *testing.T) {
+	inf := example1
+	inf.Eps = math.Inf(1)
+	for _, sz := range wordSizes {
+		for _, preset := range []bool{false, true} {
+			w, h := sz[0], sz[1]
+			t.Run(fmt.Sprintf("%dx%d preset=%v", w, h, preset), func(t *testing.T) {
+				m := newTestModel(t, &fakeRunner{points: 3}, &inf, w, h)
+				if preset {
+					pump(t, m, m.loadPreset(0, false), func() bool { return prescReady(m) })
+				}
+				base := screenText(m)
+				for id := form.Field(0); id < form.NumFields; id++ {
+					m.form.SetFocus(id)
+					if m.form.Focus() != id {
+						continue
+					}
+					m.Update(press("0"))
+					if !m.form.Editing() {
+						continue
+					}
+					hint := m.form.Message()
+					if got := formMessage(m, "type a value"); got != strings.Join(strings.Fields(hint), " ") {
+						t.Errorf("%s: the typing hint %q shows as %q", id.Label(), hint, got)
+					}
+					formKeys(t, m, "enter")
+					if _, msg := m.form.Refusal(); msg != "" {
+						checkRefusalShown(t, m, id.Label())
+					}
+					formKeys(t, m, "esc")
+				}
+				// A long refusal: an oracle refused for ε = ∞ (its ✗ on ε).
+				m.form.SetFocus(form.Eps)
+				formKeys(t, m, "i", "n", "f", "enter")
+				m.form.SetFocus(form.Oracle)
+				for range 10 {
+					formKeys(t, m, "right")
+					if _, msg := m.form.Refusal(); strings.Contains(msg, "eps:") {
+						break
+					}
+				}
+				if _, msg := m.form.Refusal(); msg == "" {
+					t.Fatal("no oracle refused for ε = ∞")
+				}
+				checkRefusalShown(t, m, "oracle")
+				m.form.SetFocus(form.Seed)
+				m.Update(press("tab"))
+				if _, msg := m.form.Refusal(); msg != "" {
+					t.Fatalf("tab kept the refusal %q", msg)
+				}
+				if v := screenText(m); strings.Count(v, "\n") != strings.Count(base, "\n") || formMessage(m, "✗ refused") != "" {
+					t.Errorf("after tab the refusal is still shown:\n%s", v)
+				}
+			})
+		}
+	}
+}
+
+// checkRefusalShown: the form's refusal is on screen whole, or cut with
+// "(? full)" where the panels under the form are down to their least —
+// naming field — and then the help gives it whole.
+func checkRefusalShown(t *testing.T, m *Model, field string) {
+	t.Helper()
+	_, msg := m.form.Refusal()
+	whole := strings.Join(strings.Fields("✗ refused — "+msg), " ")
+	got := formMessage(m, "✗ refused")
+	if got == whole {
+		return
+	}
+	short, cut := strings.CutSuffix(got, "(? full)")
+	if !cut || !strings.HasPrefix(whole, strings.TrimSuffix(strings.TrimSpace(short), "…")) {
+		t.Errorf("the refusal %q shows as %q", whole, got)
+		return
+	}
+	if !strings.Contains(short, field) {
+		t.Errorf("the refusal shown cut, %q, does not name %s", got, field)
+	}
+	rows := func(c interface{ View() string }) int { return strings.Count(c.View(), "\n") + 1 }
+	if m.compact && rows(m.side) > minSide || !m.compact && rows(m.clip) > minClip {
+		t.Errorf("the refusal is cut (%q) while the panels under the form keep rows (side %d, clipping %d)", got, rows(m.side), rows(m.clip))
+	}
+	m.Update(press("?"))
+	help := strings.Join(strings.Fields(screenText(m)), " ")
+	m.Update(press("?"))
+	if !strings.Contains(help, strings.Join(strings.Fields(msg), " ")) {
+		t.Errorf("the help does not give the refusal %q whole", msg)
+	}
+}
