@@ -32,9 +32,12 @@ type model struct {
 	// sup holds r_k and γ_k (Assumptions "ass:boundednoncentral" and
 	// "ass:coordinatewise"); nil for user data.
 	sup *supProfile
-	// draw writes one sample into x (len sdim) without allocating; nil for
-	// user data.
-	draw func(r *dist.Rand, x []float64)
+	// draw writes len(xs)/sdim samples into the consecutive rows of xs
+	// (len(xs) a multiple of sdim), row after row from r, without
+	// allocating; nil for user data. A scenario that draws one row at a time
+	// is wrapped by eachRow; the hot ones loop over the rows themselves, so
+	// that a block costs one call.
+	draw func(r *dist.Rand, xs []float64)
 	data *solvers.Matrix // user data (nil for scenarios): the rows a run reads
 	// holdout are user data's held-out rows (ProblemDef.Holdout; nil when
 	// none).
@@ -122,10 +125,10 @@ func buildExample1(_ context.Context, s *ProblemDef) (*model, error) {
 		// f'' = (x⁽¹⁾)² ≤ 10²⁰ on the support.
 		betaF: example1Truncation * example1Truncation,
 	}
-	m.draw = func(r *dist.Rand, x []float64) {
+	m.draw = eachRow(m.sdim, func(r *dist.Rand, x []float64) {
 		x[0] = dist.TruncNormal(r, sd, example1Truncation)
 		x[1] = dist.TruncNormal(r, sd, example1Truncation)
-	}
+	})
 	m.risk = newQuadRisk([]float64{sd * sd}, []float64{0}, sd*sd/2, 0, 0, R)
 	// ∇f(0, x) = −x⁽¹⁾x⁽²⁾ with x⁽²⁾ symmetric and independent of x⁽¹⁾.
 	m.symAt = []float64{0}
@@ -246,30 +249,26 @@ func buildLinReg(ctx context.Context, s *ProblemDef) (*model, error) {
 
 	xm := math.Sqrt(float64(d + 1))
 	if pareto {
-		m.draw = func(r *dist.Rand, x []float64) {
-			dist.UnitSphere(r, x[:d+1])
-			p := dist.Pareto(r, tail, xm)
-			var y float64
-			for j := range d {
-				a := p * scales[j] * x[j]
-				x[j] = a
-				y += wstar[j] * a
+		m.draw = func(r *dist.Rand, xs []float64) {
+			for ; len(xs) >= d+1; xs = xs[d+1:] {
+				x := xs[: d+1 : d+1]
+				dist.UnitSphere(r, x)
+				p := dist.Pareto(r, tail, xm)
+				var y float64
+				for j := range d {
+					a := p * scales[j] * x[j]
+					x[j] = a
+					y += wstar[j] * a
+				}
+				x[d] = y + sigma*p*x[d]
 			}
-			x[d] = y + sigma*p*x[d]
 		}
 	} else {
-		// (z, ζ) first, then χ²_ν = 2·Gamma(ν/2): a = m·S·z, y = ⟨w*, a⟩ + σmζ.
-		chi := dist.NewGamma(tail / 2)
-		scaled := cond != 1
-		m.draw = func(r *dist.Rand, x []float64) {
-			r.Normals(x[:d+1])
-			mix := math.Sqrt(tail / (2 * chi.Draw(r)))
-			a := x[:d]
-			if scaled {
-				floats.Mul(a, scales)
-			}
-			x[d] = vec.ScaleDot(mix, a, wstar) + sigma*mix*x[d]
+		t := &tRows{d: d, tail: tail, sigma: sigma, chi: dist.NewGamma(tail / 2), wstar: wstar}
+		if cond != 1 {
+			t.scales = scales
 		}
+		m.draw = t.draw
 	}
 
 	mixMoment := func(k float64) float64 {
@@ -297,6 +296,32 @@ func buildLinReg(ctx context.Context, s *ProblemDef) (*model, error) {
 		m.notes = append(m.notes, "(a, ξ) is multivariate t: ξ is uncorrelated with a but shares its mixing variable m = √(ν/χ²_ν)")
 	}
 	return m, nil
+}
+
+// tRows is linreg-t's block sampler (see model.draw): each row is (z, ζ)
+// standard normal, then χ²_ν = 2·Gamma(ν/2), and a = m·S·z,
+// y = ⟨w*, a⟩ + σmζ with m = √(ν/χ²_ν). The loop reads its parameters
+// through the one pointer, so that few values are live across its calls.
+type tRows struct {
+	d           int
+	tail, sigma float64
+	chi         dist.GammaSampler
+	wstar       []float64
+	scales      []float64 // S's diagonal; nil when S = I
+}
+
+func (t *tRows) draw(r *dist.Rand, xs []float64) {
+	sd := t.d + 1
+	for ; len(xs) >= sd; xs = xs[sd:] {
+		x := xs[:sd:sd]
+		r.Normals(x)
+		mix := math.Sqrt(t.tail / (2 * t.chi.Draw(r)))
+		a := x[:t.d]
+		if t.scales != nil {
+			floats.Mul(a, t.scales)
+		}
+		x[t.d] = vec.ScaleDot(mix, a, t.wstar) + t.sigma*mix*x[t.d]
+	}
 }
 
 // linRegProfile is the moment profile r̃_k^k = E m^{2k}·E H^k of the linear

@@ -52,24 +52,24 @@ func buildClassifier(ctx context.Context, s *ProblemDef) (*model, error) {
 	if logistic {
 		m.obj = &glm{loss: logisticLoss{}, d: d, l2: l2}
 		m.beta = nu/(nu-2)/4 + l2
-		m.draw = func(r *dist.Rand, x []float64) {
+		m.draw = eachRow(m.sdim, func(r *dist.Rand, x []float64) {
 			_, sc := drawT(r, x[:d], wstar, chi, nu)
 			if r.Float64() < sigmoid(sc) {
 				x[d] = 1
 			} else {
 				x[d] = -1
 			}
-		}
+		})
 	} else {
 		m.obj = &glm{loss: hingeLoss{}, d: d, l2: l2}
-		m.draw = func(r *dist.Rand, x []float64) {
+		m.draw = eachRow(m.sdim, func(r *dist.Rand, x []float64) {
 			mix, sc := drawT(r, x[:d], wstar, chi, nu)
 			if sc+sigma*mix*r.NormFloat64() >= 0 {
 				x[d] = 1
 			} else {
 				x[d] = -1
 			}
-		}
+		})
 	}
 	if err := normProfile(ctx, m, d, nu, R, l2, logistic); err != nil {
 		return nil, err
@@ -199,10 +199,10 @@ func buildAbsReg(ctx context.Context, s *ProblemDef) (*model, error) {
 	}
 	m := &model{obj: &glm{loss: absoluteLoss{}, d: d, l2: l2}, d: d, sdim: d + 1, radius: R, mu: l2, betaF: math.Inf(1)}
 	chi := dist.NewGamma(nu / 2)
-	m.draw = func(r *dist.Rand, x []float64) {
+	m.draw = eachRow(m.sdim, func(r *dist.Rand, x []float64) {
 		mix, y := drawT(r, x[:d], wstar, chi, nu)
 		x[d] = y + sigma*mix*r.NormFloat64()
-	}
+	})
 	em := math.Sqrt(nu) * dist.InvChiSquareMoment(nu, 0.5)
 	m.risk = newAbsRisk(math.Sqrt(2/math.Pi)*em, sigma, l2, R, wstar)
 	// ∂f(w*, x) ∋ −sign(ξ)a, and (a, ξ) ↦ (a, −ξ) preserves the law.
@@ -249,7 +249,7 @@ func buildContaminated(ctx context.Context, s *ProblemDef) (*model, error) {
 	_ = inLoss
 	m := &model{obj: &glm{loss: squaredLoss{}, d: d}, reg: reg, d: d, sdim: d + 1, radius: R, beta: hv, mu: hv, betaF: math.Inf(1)}
 	m.risk = newQuadRisk(h, c, cst, reg.L1, reg.L2, R)
-	m.draw = func(r *dist.Rand, x []float64) {
+	m.draw = eachRow(m.sdim, func(r *dist.Rand, x []float64) {
 		if r.Float64() < eta {
 			dist.UnitSphere(r, x[:d])
 			for j := range d {
@@ -264,7 +264,7 @@ func buildContaminated(ctx context.Context, s *ProblemDef) (*model, error) {
 		}
 		r.Normals(x[:d+1])
 		x[d] = floats.Dot(wstar, x[:d]) + sigma*x[d]
-	}
+	})
 	chiRest := dist.NewGamma(float64(d-1) / 2) // χ²_{d−1}
 	drawH := func(r *dist.Rand) float64 {
 		u := r.NormFloat64()

@@ -61,13 +61,13 @@ func buildMeanHard(_ context.Context, s *ProblemDef) (*model, error) {
 	}
 	ex2 := p * atomNorm * atomNorm
 	m := &model{obj: &meanQuad{d: d, mu: mu}, d: d, sdim: d, radius: R, beta: mu, mu: mu, betaF: mu}
-	m.draw = func(rr *dist.Rand, x []float64) {
+	m.draw = eachRow(m.sdim, func(rr *dist.Rand, x []float64) {
 		if rr.Float64() < p {
 			copy(x, atom)
 		} else {
 			clear(x)
 		}
-	}
+	})
 	m.risk = newQuadRisk(h, mean, mu/2*(ex2-sqnorm(mean)), 0, 0, R)
 	m.twoPoint = &twoPointLaw{p: p, atom: atom}
 	a, b := mu*R, mu*atomNorm
@@ -111,13 +111,13 @@ func buildAffineHard(_ context.Context, s *ProblemDef) (*model, error) {
 		mean[j] = p * atom[j]
 	}
 	m := &model{obj: &linear{d: d}, d: d, sdim: d, radius: R, betaF: 0}
-	m.draw = func(rr *dist.Rand, x []float64) {
+	m.draw = eachRow(m.sdim, func(rr *dist.Rand, x []float64) {
 		if rr.Float64() < p {
 			copy(x, atom)
 		} else {
 			clear(x)
 		}
-	}
+	})
 	m.risk = &linRisk{m: mean, radius: R}
 	m.twoPoint = &twoPointLaw{p: p, atom: atom}
 	m.prof = &profile{lf: r * pk, kmax: math.Inf(1), method: "exact (two-point law)",

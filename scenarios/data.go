@@ -284,7 +284,17 @@ func estimateConstants(m *model, s *ProblemDef, loss Loss) error {
 type streamSamples struct {
 	n, sdim int
 	key     [32]byte
-	draw    func(r *dist.Rand, x []float64)
+	draw    func(r *dist.Rand, xs []float64) // the model's block sampler (model.draw)
+}
+
+// eachRow is the block sampler (see model.draw) that draws the rows of xs
+// one after the other with draw, which writes one row (len sd).
+func eachRow(sd int, draw func(r *dist.Rand, x []float64)) func(r *dist.Rand, xs []float64) {
+	return func(r *dist.Rand, xs []float64) {
+		for ; len(xs) >= sd; xs = xs[sd:] {
+			draw(r, xs[:sd:sd])
+		}
+	}
 }
 
 func (s *streamSamples) Len() int       { return s.n }
@@ -364,9 +374,7 @@ func (r *chunkReader) Seek(c int) {
 func (r *chunkReader) Read(buf []float64) int {
 	sd := r.s.sdim
 	k := min(len(buf)/sd, r.end-r.i)
-	for j := range k {
-		r.s.draw(&r.r, buf[j*sd:(j+1)*sd:(j+1)*sd])
-	}
+	r.s.draw(&r.r, buf[:k*sd])
 	r.i += k
 	return k
 }
