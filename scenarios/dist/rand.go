@@ -171,14 +171,26 @@ func (r *Rand) NormFloat64() float64 {
 // the ziggurat's inner rectangles, about 99% of draws) keeps the
 // generator's state in registers: SSE2/integer assembly on amd64
 // (normals_amd64.s), normalsFastGeneric elsewhere; a draw outside them is
-// finished by normSlow.
+// finished by normSlow. It is small enough to be inlined into the
+// samplers' row loops: the common case is one call of the fast path.
 func (r *Rand) Normals(x []float64) {
-	for k := 0; k < len(x); k++ {
-		n, u := normalsFast(r, x[k:])
-		if k += n; k == len(x) {
+	if n, u := normalsFast(r, x); n < len(x) {
+		r.normalsRest(x, n, u)
+	}
+}
+
+// normalsRest finishes Normals(x) after the fast path stopped at x[k],
+// whose first output was u: normSlow for that draw, then the fast path
+// again for the rest.
+func (r *Rand) normalsRest(x []float64, k int, u uint64) {
+	for {
+		x[k] = r.normSlow(u)
+		x = x[k+1:]
+		var n int
+		if n, u = normalsFast(r, x); n == len(x) {
 			return
 		}
-		x[k] = r.normSlow(u)
+		k = n
 	}
 }
 
