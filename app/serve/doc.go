@@ -31,8 +31,11 @@
 // Config.SessionWorkers; results are the same bits for any number). Each
 // session has a [Seat]; the seats are served in turn (sched.go: one call
 // of each session per turn, however many it queues), a waiting call is
-// told its place (engine.Progress.Queue: the explorer shows "queued
-// (position k)" and the wait), a paused call gives its slots back and
+// told its place and every call that it holds its slots, before the
+// engine reports (engine.Progress.Queue; a Seat is a backend.Queued
+// runner: the explorer shows a run "asking for a CPU slot" from its key
+// to the queue's first report, then "queued (position k)" and the wait,
+// and running only once it holds a slot), a paused call gives its slots back and
 // queues again when resumed (a pause past Caps.Pause cancels it), and a
 // call may hold its slots for Caps.RunTime: one whose planned work would
 // take longer is refused before it starts, one that reaches it is

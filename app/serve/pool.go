@@ -57,6 +57,11 @@ type Seat struct {
 // Seat returns a new session's seat.
 func (p *Pool) Seat() *Seat { return &Seat{p: p, q: &queue{}} }
 
+// QueuesRuns is true: a seat's call waits for its slots, and its
+// settings' mailbox is told its place and when it holds them
+// (backend.Queued).
+func (s *Seat) QueuesRuns() bool { return true }
+
 // share is the workers a call asking for w is given.
 func (p *Pool) share(w int) int {
 	if w <= 0 || w > p.workers {
@@ -264,8 +269,10 @@ func (s *Seat) Run(ctx context.Context, c backend.Call, set *engine.Settings) (b
 			return backend.Result{}, refused(err)
 		}
 	}
-	if c.Kind == backend.Audit {
-		set = nil // an audit neither reports progress nor pauses
+	if c.Kind == backend.Audit && set != nil {
+		// An audit neither reports progress nor pauses: its mailbox is
+		// told its place in the queue alone.
+		set = &engine.Settings{Progress: set.Progress}
 	}
 	var out backend.Result
 	err := s.run(ctx, c.Workers(), set, func(ctx context.Context, w int, in *engine.Settings) (err error) {

@@ -3,6 +3,7 @@ package serve
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestQueuedRunShowsItsPlaceAndAPauseGivesTheSlotBack: on a server of one
@@ -17,6 +18,9 @@ func TestQueuedRunShowsItsPlaceAndAPauseGivesTheSlotBack(t *testing.T) {
 	b := connect(t, ts.addr, newSigner(t))
 	a.waitFor(ready)
 	b.waitFor(ready)
+	// A session's prescription takes a slot too, ahead of its run: b's
+	// is computed before a's run holds the only slot.
+	b.waitGone("computing")
 	a.key("r")
 	<-run.started
 	a.waitFor("● running")
@@ -33,4 +37,16 @@ func TestQueuedRunShowsItsPlaceAndAPauseGivesTheSlotBack(t *testing.T) {
 	a.key(" ")
 	a.waitFor("◌ queued (position 1)")
 	close(run.release)
+}
+
+// waitGone waits until the session's screen no longer shows gone.
+func (c *client) waitGone(gone string) {
+	c.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for strings.Contains(c.screen(), gone) {
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the session kept showing %q:\n%s", gone, c.screen())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

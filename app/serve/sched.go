@@ -31,7 +31,8 @@ type queue struct {
 }
 
 // request is one call waiting for n slots. report, if not nil, is told
-// the call's place whenever it changes (engine.Queue; it must not block).
+// the call's place whenever it changes, and Position 0 once the slots are
+// the call's, whether it waited or not (engine.Queue; it must not block).
 type request struct {
 	q       *queue
 	n       int
@@ -78,10 +79,7 @@ func (s *sched) acquire(ctx context.Context, q *queue, n int, report func(engine
 	for {
 		select {
 		case <-r.granted:
-			s.mu.Lock()
-			queued := r.pos > 0
-			s.mu.Unlock()
-			if report != nil && queued {
+			if report != nil {
 				report(engine.Queue{})
 			}
 			return func() { s.release(n) }, nil

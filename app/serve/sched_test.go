@@ -278,3 +278,81 @@ func (s *sched) freeSlots() int {
 	defer s.mu.Unlock()
 	return s.free
 }
+
+// markRunner Puts one progress of the engine's (Solver "engine") as its
+// call starts, then waits for release or its context.
+type markRunner struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (m *markRunner) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
+	return engine.Prescribe(ctx, r)
+}
+
+func (m *markRunner) Run(ctx context.Context, c backend.Call, set *engine.Settings) (backend.Result, error) {
+	if set != nil && set.Progress != nil {
+		set.Progress.Put(engine.Progress{Solver: "engine"})
+	}
+	m.started <- struct{}{}
+	select {
+	case <-m.release:
+	case <-ctx.Done():
+	}
+	return backend.Result{}, context.Canceled
+}
+
+// reportsUntilEngine reads w's mailbox until the engine's first progress
+// and returns the queue's reports before it.
+func (q *queueWatch) reportsUntilEngine(t *testing.T) []engine.Queue {
+	t.Helper()
+	var got []engine.Queue
+	deadline := time.After(waitLimit)
+	for {
+		select {
+		case <-q.set.Progress.Ready():
+			vals, _ := q.set.Progress.Take()
+			for _, p := range vals {
+				if p.Queue == nil {
+					return got
+				}
+				got = append(got, *p.Queue)
+			}
+		case <-deadline:
+			t.Fatalf("the engine never reported; the queue's reports: %+v", got)
+		}
+	}
+}
+
+// TestGrantIsReportedBeforeTheEngine: the pool is a backend.Queued
+// runner: every call's mailbox hears from the queue that it holds its
+// slots (Position 0) before any progress of the engine — a call served at
+// once as well as one that waited (its place first), and an audit, whose
+// mailbox hears nothing else — so that the explorer shows a run waiting
+// until then and never running before it holds a slot.
+func TestGrantIsReportedBeforeTheEngine(t *testing.T) {
+	mr := &markRunner{started: make(chan struct{}, 4), release: make(chan struct{})}
+	pool := NewPool(mr, 1, 1, Caps{})
+	if !backend.QueuesRuns(pool.Seat()) {
+		t.Fatal("a seat does not say that its calls queue")
+	}
+	ctx := context.Background()
+	first, second := newQueueWatch(), newQueueWatch()
+	go pool.Seat().Run(ctx, compareAt(t, 1000), first.set)
+	if got := first.reportsUntilEngine(t); len(got) != 1 || got[0].Position != 0 {
+		t.Errorf("a call served at once: the queue's reports %+v before the engine's, want one, Position 0", got)
+	}
+	<-mr.started
+	go pool.Seat().Run(ctx, compareAt(t, 1001), second.set)
+	second.until(t, at(1))
+	close(mr.release)
+	if got := second.reportsUntilEngine(t); len(got) == 0 || got[len(got)-1].Position != 0 {
+		t.Errorf("a call that waited: the queue's reports %+v before the engine's, want its grant last", got)
+	}
+	<-mr.started
+
+	audit := newQueueWatch()
+	go pool.Seat().Run(ctx, backend.Call{Kind: backend.Audit}, audit.set)
+	audit.until(t, at(0))
+	<-mr.started
+}

@@ -24,6 +24,24 @@ type Runner interface {
 	Run(ctx context.Context, c Call, set *engine.Settings) (Result, error)
 }
 
+// Queued is a Runner whose calls wait for a share of CPU slots before they
+// run (dpso serve's pool): Run Puts an engine.Progress with Queue into the
+// settings' Mailbox while the call waits (its position) and once it holds
+// its slots (Position 0), before any progress of the engine. A caller
+// shows such a call as waiting from the moment it asks until that report.
+type Queued interface {
+	Runner
+	// QueuesRuns reports whether a call may wait for its slots.
+	QueuesRuns() bool
+}
+
+// QueuesRuns reports whether the runner's calls wait for CPU slots
+// (a Queued runner that says so).
+func QueuesRuns(r Runner) bool {
+	q, ok := r.(Queued)
+	return ok && q.QueuesRuns()
+}
+
 // Kind is the engine call a Call makes.
 type Kind int
 

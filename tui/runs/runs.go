@@ -150,8 +150,12 @@ type Run struct {
 	oracleRuns map[[2]int]int
 	searched   chan *engine.TuneReport
 
-	// Queue is the run's place in a shared CPU queue while it waits for
-	// its slots (engine.Progress.Queue: dpso serve), nil while it runs.
+	// Queue is the run's place in a shared CPU queue (a backend.Queued
+	// runner: dpso serve) from the moment it starts until it holds its
+	// slots: Position k > 0 its place and wait (engine.Progress.Queue),
+	// Position 0 while it has asked and the queue has not yet answered.
+	// It is nil once the run holds its slots, and with a runner that
+	// queues nothing.
 	Queue *engine.Queue
 
 	held         []ProgressMsg // delivered while paused, applied on resume
@@ -164,6 +168,10 @@ type Run struct {
 }
 
 func (r *Run) Active() bool { return r.Phase == Running || r.Phase == Paused }
+
+// Waiting reports whether the run is under way but holds no CPU slot yet:
+// it asks for one, or waits in the queue (Queue).
+func (r *Run) Waiting() bool { return r.Phase == Running && r.Queue != nil }
 
 // Elapsed is the run's active time (pauses excluded).
 func (r *Run) Elapsed(now time.Time) time.Duration {
@@ -325,6 +333,10 @@ func (rs *Lifecycle) Start(mk JobMaker, res spec.Resolved, live bool) (tea.Msg, 
 	rs.cancelCurrent()
 	rs.lastID++
 	r := &Run{Job: j, ID: rs.lastID, Maker: mk, Live: live, Gate: engine.NewGate(), mb: engine.NewMailbox[engine.Progress](progressCapacity), done: make(chan struct{}), start: rs.now(), Traces: map[string]map[int]map[int64]float64{}, evals: map[[3]int]int64{}, finals: map[[3]int]float64{}}
+	if backend.QueuesRuns(rs.runner) {
+		// It holds no CPU slot until the queue says so.
+		r.Queue = &engine.Queue{}
+	}
 	rs.cur = r
 	rs.last[j.Family] = r
 	ctx, cancel := context.WithCancel(rs.ctx)
@@ -485,6 +497,7 @@ func (rs *Lifecycle) finish(r *Run, msg ResultMsg) {
 	if vals, dropped := r.mb.Take(); len(vals) > 0 || dropped > 0 {
 		r.apply(ProgressMsg{ID: r.ID, Batch: vals, Dropped: dropped})
 	}
+	r.Queue = nil // it waits for nothing any more
 	if msg.Err != nil {
 		var re *solvers.RefusedError
 		switch {
@@ -569,6 +582,10 @@ func (r *Run) apply(msg ProgressMsg) {
 				r.Queue = &q
 			}
 			continue
+		}
+		if r.Queue != nil && r.Queue.Position == 0 {
+			// The engine reports: the run holds its slots.
+			r.Queue = nil
 		}
 		key := [3]int{slices.Index(r.Names, p.Solver), p.Trial, p.Point}
 		if p.Pulse {

@@ -1,10 +1,13 @@
 package runs
 
 import (
+	"context"
+	"testing"
+	"time"
+
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/tui/backend"
-	"testing"
 )
 
 // TestPartialSweepPoints: a running sweep's points are the means of the
@@ -34,4 +37,58 @@ func TestOracleRunsCounted(t *testing.T) {
 	if got := r.OracleRuns(); got != 6 {
 		t.Errorf("oracle runs %d, want 4 + 2", got)
 	}
+}
+
+// queuedRunner is a backend.Queued runner that never runs: the tests
+// read only what Start makes of it.
+type queuedRunner struct{ backend.Local }
+
+func (queuedRunner) QueuesRuns() bool { return true }
+
+// TestRunWaitsUntilTheQueueSaysItHoldsSlots: a run started on a runner
+// that queues is waiting (asking, Position 0) from Start; the queue's
+// reports move it (a place k > 0 is shown as such, Position 0 is the
+// slots held) and the engine's first progress means its slots are held;
+// a late progress from before a pause does not undo a place reported
+// since. On a runner that queues nothing it is not waiting at Start.
+func TestRunWaitsUntilTheQueueSaysItHoldsSlots(t *testing.T) {
+	job := func(spec.Resolved) (Job, string) {
+		return Job{Call: backend.Call{Kind: backend.Compare, Names: []string{"acsa"}}}, ""
+	}
+	queue := func(k int) engine.Progress { return engine.Progress{Queue: &engine.Queue{Position: k}} }
+	engineP := engine.Progress{Solver: "acsa", Iters: 10}
+	cases := []struct {
+		name    string
+		batch   []engine.Progress
+		waiting bool
+		pos     int
+	}{
+		{"asked, nothing heard", nil, true, 0},
+		{"placed second", []engine.Progress{queue(2)}, true, 2},
+		{"placed, then served", []engine.Progress{queue(2), queue(1), queue(0)}, false, 0},
+		{"served at once", []engine.Progress{queue(0)}, false, 0},
+		{"the engine reports first", []engine.Progress{engineP}, false, 0},
+		{"a late progress behind a place", []engine.Progress{queue(0), queue(1), {Solver: "acsa", Pulse: true, GradEvals: 5}}, true, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			rs := NewLifecycle(ctx, queuedRunner{}, time.Now)
+			if _, cmd := rs.Start(job, spec.Resolved{}, false); cmd == nil {
+				t.Fatal("no run started")
+			}
+			r := rs.Current()
+			r.apply(ProgressMsg{ID: r.ID, Batch: c.batch})
+			if r.Waiting() != c.waiting || (c.waiting && r.Queue.Position != c.pos) {
+				t.Errorf("waiting %v, queue %+v; want waiting %v at %d", r.Waiting(), r.Queue, c.waiting, c.pos)
+			}
+		})
+	}
+	rs := NewLifecycle(context.Background(), backend.Local{}, time.Now)
+	rs.Start(job, spec.Resolved{}, false)
+	if rs.Current().Waiting() {
+		t.Error("a run on a runner that queues nothing is waiting at Start")
+	}
+	rs.Cancel()
 }

@@ -291,7 +291,11 @@ func (s *ChartScreen) rebuild() {
 		if r.Active() && !hasPoints(series) {
 			// The first seconds of a large run: each trial draws its data
 			// before its first checkpoint.
-			note = "running: each trial draws its " + common.FmtN(r.Spec.Spec.N) + " samples first; the curves appear at the solvers' checkpoints\n" + note
+			first := "running: each trial draws its " + common.FmtN(r.Spec.Spec.N) + " samples first"
+			if r.Queue != nil {
+				first = "waiting for a CPU slot; then each trial draws its " + common.FmtN(r.Spec.Spec.N) + " samples"
+			}
+			note = first + "; the curves appear at the solvers' checkpoints\n" + note
 		}
 		right = fmt.Sprintf("run #%d · %s", r.ID, common.TrialCount(r.Spec.Spec.Trials))
 		if r.Compare {

@@ -101,9 +101,13 @@ func (b *Model) stateLine() string {
 		switch r.Phase {
 		case runs.Running:
 			state = st.StateRun.Render("● running " + what)
-			if q := r.Queue; q != nil {
+			switch q := r.Queue; {
+			case q == nil:
+			case q.Position > 0:
 				state = st.StatePause.Render(fmt.Sprintf("◌ queued (position %d) %s", q.Position, what))
 				parts = append(parts, "waiting "+common.FmtDur(q.Waited)+" for a CPU slot")
+			default:
+				state = st.StatePause.Render("◌ asking for a CPU slot for " + what)
 			}
 		case runs.Paused:
 			state = st.StatePause.Render("‖ paused " + what + " (space resumes)")
@@ -146,7 +150,11 @@ func (b *Model) stateLine() string {
 	if o := b.runs.Elsewhere(); o != nil {
 		// Another screen's run is going on: say so, first, so that it is
 		// never dropped for room.
-		parts = append([]string{fmt.Sprintf("%s #%d running on its screen", o.What, o.ID)}, parts...)
+		doing := "running"
+		if o.Waiting() {
+			doing = "waiting for a CPU slot"
+		}
+		parts = append([]string{fmt.Sprintf("%s #%d %s on its screen", o.What, o.ID, doing)}, parts...)
 	}
 	live := b.liveLabel()
 	if b.Err && b.Text != "" {

@@ -1,0 +1,98 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"dpso/internal/engine"
+	"dpso/tui/backend"
+	"dpso/tui/runs"
+)
+
+// queuedRunner is the fake runner behind a shared CPU queue
+// (backend.Queued), as dpso serve's pool is: each call tells asked that it
+// has been made, then Puts every place the test sends on reports into the
+// call's mailbox, and runs the fake's call once the test closes granted.
+type queuedRunner struct {
+	*fakeRunner
+	asked   chan struct{}
+	reports chan engine.Queue
+	granted chan struct{}
+}
+
+func (q *queuedRunner) QueuesRuns() bool { return true }
+
+func (q *queuedRunner) Run(ctx context.Context, c backend.Call, set *engine.Settings) (backend.Result, error) {
+	q.asked <- struct{}{}
+	for {
+		select {
+		case p := <-q.reports:
+			set.Progress.Put(engine.Progress{Queue: &p})
+		case <-q.granted:
+			set.Progress.Put(engine.Progress{Queue: &engine.Queue{}})
+			return q.fakeRunner.Run(ctx, c, set)
+		case <-ctx.Done():
+			return backend.Result{}, ctx.Err()
+		}
+	}
+}
+
+// TestQueuedRunIsNeverShownRunning: behind a shared CPU queue, a run is
+// shown asking for a CPU slot from the key that starts it until the
+// queue answers, then queued at the place the queue reports, with the
+// wait, and running only once the queue says it holds its slots — never
+// "● running" before; the chart's note says what it waits for. Without a
+// queue the same key shows it running at once.
+func TestQueuedRunIsNeverShownRunning(t *testing.T) {
+	qr := &queuedRunner{fakeRunner: &fakeRunner{points: 3}, asked: make(chan struct{}, 1), reports: make(chan engine.Queue), granted: make(chan struct{})}
+	m := newTestModelOpts(t, Options{Runner: qr, now: (&fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}).Now, ExportDir: t.TempDir(), Manual: true}, &example1, 132, 42)
+	notRunning := func(when string) {
+		t.Helper()
+		if s := statusLine(m); strings.Contains(s, "● running") || strings.Contains(screenText(m), "running:") {
+			t.Fatalf("%s: the run is shown running before it holds a CPU slot:\n%s", when, screenText(m))
+		}
+	}
+	keyUntil(t, m, "r", func() bool { return m.run() != nil })
+	if s := statusLine(m); !strings.HasPrefix(s, "◌ asking for a CPU slot for ") {
+		t.Errorf("as r starts the run: status %q, want it asking for a CPU slot", s)
+	}
+	notRunning("as r starts the run")
+	pump(t, m, nil, func() bool {
+		select {
+		case <-qr.asked:
+			return true
+		default:
+			return false
+		}
+	})
+	notRunning("while the queue is asked")
+	if !strings.Contains(screenText(m), "waiting for a CPU slot; then each trial draws") {
+		t.Errorf("the chart's note does not say the run waits for a CPU slot:\n%s", screenText(m))
+	}
+	qr.reports <- engine.Queue{Position: 2, Waited: 3 * time.Second}
+	pump(t, m, nil, func() bool { return strings.Contains(statusLine(m), "◌ queued (position 2)") })
+	if s := statusLine(m); !strings.Contains(s, "waiting 3") || !strings.Contains(s, "for a CPU slot") {
+		t.Errorf("queued: status %q, want the wait", s)
+	}
+	notRunning("queued at position 2")
+	qr.reports <- engine.Queue{Position: 1, Waited: 4 * time.Second}
+	pump(t, m, nil, func() bool { return strings.Contains(statusLine(m), "◌ queued (position 1)") })
+	notRunning("queued at position 1")
+	close(qr.granted)
+	pump(t, m, nil, func() bool { return settled(m) || strings.HasPrefix(statusLine(m), "● running") })
+	pump(t, m, nil, func() bool { return settled(m) && m.run().Phase == runs.Done })
+	if m.run().Waiting() {
+		t.Error("a finished run is still waiting for a slot")
+	}
+
+	hold := make(chan struct{})
+	local := newTestModel(t, &fakeRunner{points: 3, hold: hold}, &example1, 132, 42)
+	keyUntil(t, local, "r", func() bool { return local.run() != nil })
+	if s := statusLine(local); !strings.HasPrefix(s, "● running") {
+		t.Errorf("without a queue, as r starts the run: status %q, want running", s)
+	}
+	close(hold)
+	pump(t, local, nil, func() bool { return settled(local) })
+}
