@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -97,11 +98,13 @@ func (t *benchTerminal) close() {
 }
 
 // timedRunner is the engine (backend.Local), each call's start (its slots
-// held: the pool calls it then) and end recorded.
+// held: the pool calls it then) and end recorded, and the n of every call
+// started (the benchmark's sessions run each its own n).
 type timedRunner struct {
 	backend.Local
-	mu    sync.Mutex
-	calls []timedCall
+	mu      sync.Mutex
+	calls   []timedCall
+	started map[int]bool
 }
 
 type timedCall struct {
@@ -111,11 +114,21 @@ type timedCall struct {
 
 func (r *timedRunner) Run(ctx context.Context, c backend.Call, set *engine.Settings) (backend.Result, error) {
 	start := time.Now()
+	r.mu.Lock()
+	r.started[c.Spec.Spec.N] = true
+	r.mu.Unlock()
 	res, err := r.Local.Run(ctx, c, set)
 	r.mu.Lock()
 	r.calls = append(r.calls, timedCall{start, time.Now(), err})
 	r.mu.Unlock()
 	return res, err
+}
+
+// holds reports whether a call of n samples has held its slots.
+func (r *timedRunner) holds(n int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.started[n]
 }
 
 func (r *timedRunner) ended() []timedCall {
@@ -129,6 +142,15 @@ func (r *timedRunner) ended() []timedCall {
 // (acsa), secure noise as every session's.
 var atTheCaps = spec.Spec{Scenario: scenarios.LinRegT, N: DefaultCaps.N, D: DefaultCaps.D, Trials: DefaultCaps.Trials}
 
+// capsOf is the run of the benchmark's session i: atTheCaps with n one
+// less for each session before it, so that each session's call is told
+// apart by its n.
+func capsOf(i int) spec.Spec {
+	s := atTheCaps
+	s.N -= i
+	return s
+}
+
 // BenchmarkServeSessions drives 30 in-process sessions of one server
 // (Server.session on an in-process terminal, the engine real), with the
 // default caps and 2 CPU slots (a laptop of 2 cores: --cpus 2, one worker
@@ -138,7 +160,8 @@ var atTheCaps = spec.Spec{Scenario: scenarios.LinRegT, N: DefaultCaps.N, D: Defa
 // shows its effect is measured, until the 10 runs ended. It reports the
 // key-to-frame percentiles (ms), the most runs shown running at once (at
 // most the slots, if every waiting run shows queued), the 50 ms samples
-// that showed more and their longest stretch, the sessions ever shown
+// that showed more and their longest stretch, the screens seen showing
+// their run running before its call held its slots, the sessions ever shown
 // queued, when the last run ended after the r (s), the longest a run held
 // its slot (s), and the runs the server stopped (--max-run-time). It
 // fails if a run ends past the stated bound (the runs ahead of it, slots
@@ -152,12 +175,16 @@ func BenchmarkServeSessions(b *testing.B) {
 	for range b.N {
 		parse := func(args []string) (tui.Options, error) {
 			s := small
-			if len(args) == 1 && args[0] == "--caps" {
-				s = atTheCaps
+			if len(args) == 2 && args[0] == "--caps" {
+				i, err := strconv.Atoi(args[1])
+				if err != nil {
+					return tui.Options{}, err
+				}
+				s = capsOf(i)
 			}
 			return tui.Options{Start: &s}, nil
 		}
-		eng := &timedRunner{}
+		eng := &timedRunner{started: map[int]bool{}}
 		s, err := New(Config{NoSSH: true, Web: "127.0.0.1:0", Parse: parse, Runner: eng, Caps: DefaultCaps, CPUs: slots})
 		if err != nil {
 			b.Fatal(err)
@@ -169,7 +196,7 @@ func BenchmarkServeSessions(b *testing.B) {
 			terms[i] = t
 			args := []string(nil)
 			if i < running {
-				args = []string{"--caps"}
+				args = []string{"--caps", strconv.Itoa(i)}
 			}
 			wg.Go(func() {
 				s.enter()
@@ -195,6 +222,7 @@ func BenchmarkServeSessions(b *testing.B) {
 			over      int           // samples with more runs shown running than slots
 			overRun   time.Duration // the longest stretch of such samples
 			overSince time.Time
+			early     int // screens seen running before their call held its slots
 			stop      = make(chan struct{})
 			bg        sync.WaitGroup
 		)
@@ -211,10 +239,15 @@ func BenchmarkServeSessions(b *testing.B) {
 				case <-tick.C:
 				}
 				shown := 0
-				for _, t := range terms[:running] {
+				for i, t := range terms[:running] {
 					sc := t.screen.String()
 					if strings.Contains(sc, "● running") {
 						shown++
+						if !eng.holds(capsOf(i).N) {
+							mu.Lock()
+							early++
+							mu.Unlock()
+						}
 					}
 					if strings.Contains(sc, "◌ queued (position") {
 						mu.Lock()
@@ -307,18 +340,21 @@ func BenchmarkServeSessions(b *testing.B) {
 		b.ReportMetric(pct(0.95), "p95-ms")
 		b.ReportMetric(pct(0.99), "p99-ms")
 		b.ReportMetric(float64(len(lat)), "keys")
-		// More runs shown running than slots: a waiting run drawn running
-		// until the pool's report of its place reaches its screen (a
-		// target, reported: samples-over, longest-over-s).
+		// More runs shown running than slots: a run that has ended and
+		// given its slot back is drawn running until its result reaches
+		// its screen, while the next run's grant reaches the next one's
+		// (samples-over, longest-over-s); a screen drawn running before
+		// its own call held its slots is running-before-slot.
 		b.ReportMetric(float64(maxShown), "max-shown-running")
 		b.ReportMetric(float64(over), "samples-over")
 		b.ReportMetric(overRun.Seconds(), "longest-over-s")
+		b.ReportMetric(float64(early), "running-before-slot")
 		b.ReportMetric(float64(len(queuedIDs)), "sessions-shown-queued")
 		b.ReportMetric(last, "last-run-end-s")
 		b.ReportMetric(held, "longest-held-s")
 		b.ReportMetric(float64(stopped), "runs-stopped")
-		b.Logf("key to frame: %d keys, p50 %.1f ms, p95 %.1f ms, p99 %.1f ms; most shown running %d, samples over the slots %d (longest stretch %.2f s); sessions shown queued %d; last run ended %.1f s after r, longest held %.1f s, stopped %d",
-			len(lat), pct(0.5), pct(0.95), pct(0.99), maxShown, over, overRun.Seconds(), len(queuedIDs), last, held, stopped)
+		b.Logf("key to frame: %d keys, p50 %.1f ms, p95 %.1f ms, p99 %.1f ms; most shown running %d, samples over the slots %d (longest stretch %.2f s), screens running before their slot %d; sessions shown queued %d; last run ended %.1f s after r, longest held %.1f s, stopped %d",
+			len(lat), pct(0.5), pct(0.95), pct(0.99), maxShown, over, overRun.Seconds(), early, len(queuedIDs), last, held, stopped)
 		if len(queuedIDs) < running-slots {
 			b.Errorf("%d sessions shown queued, want at least %d (%d runs on %d slots)", len(queuedIDs), running-slots, running, slots)
 		}
