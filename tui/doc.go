@@ -130,13 +130,18 @@
 // terminal): the screen takes the right-hand column's full height and the
 // theorem, privacy and clipping panels are side tabs under the form (t).
 // The theorem, the privacy panel and the help scroll (bubbles viewport,
-// pgup/pgdn, j/k, the mouse wheel; a last line says how much is below)
-// with their most important lines first; so do the tuning and audit
-// panels (the side panels embed one common.ScrollBody: viewport, size,
-// cached block). A loaded preset's caption takes one line under the
-// header (two from 30 rows). A refusal or the typing hint under the form
-// takes the rows it needs whole from the panels under the form while it
-// is shown. The one-line help keeps, in order, the keys
+// pgup/pgdn, j/k, the mouse wheel; a last line says how much is below
+// and which keys scroll it) with their most important lines first; so
+// do the sweeps', tuning and audit panels: every side panel embeds one
+// common.ScrollPanel (the scroll keys as its key map, the viewport, its
+// size, the cached block, and whether the keys reach it). Their lines
+// wrap, never cut. The scroll keys go to the side tab shown on a small
+// terminal; on a wide one to the screen's panel, or after t to the
+// privacy panel (the root's focus, Model.panel), and a panel without
+// them names t on its last line. A loaded preset's caption takes one
+// line under the header (two from 30 rows). A refusal or the typing hint
+// under the form takes the rows it needs whole from the panels under the
+// form while it is shown. The one-line help keeps, in order, the keys
 // that fit, then "? all keys" and "q quit". Below 80×24 a notice replaces
 // the layout.
 //

@@ -50,6 +50,9 @@ type frame struct {
 	// formWant is the form's MessageRows at the latest layout: the root
 	// lays out again when it changes.
 	formWant int
+	// privacyFocus: on the wide layout the scroll keys reach the privacy
+	// panel, not the screen's (t moves them).
+	privacyFocus bool
 
 	st      *style.Styles
 	head    *header.Model
@@ -102,8 +105,8 @@ func (m *frame) layout(screen common.Screen) {
 		formH := 1 + formRows + msgLines
 		m.form.SetSize(leftW, formH)
 		m.side.SetSize(leftW, bodyH-formH)
-		m.privacy.SetScrolls(true) // pgup/pgdn reach the tab shown
 		screen.SetSize(rightW, bodyH)
+		m.focus(screen)
 		return
 	}
 	// The form's message area (why the focused field matters, or a
@@ -121,8 +124,12 @@ func (m *frame) layout(screen common.Screen) {
 	}
 	formH := 1 + formRows + msgLines
 	clipH := bodyH - formH - privH
-	if clipH > 13 { // a taller histogram says nothing more: give the form room
-		formH += clipH - 13
+	if clipH > 13 {
+		// A taller histogram says nothing more: the privacy panel gets
+		// the rows its lines wrap into (up to 8), the form the rest.
+		more := min(clipH-13, max(8-privH, 0))
+		privH += more
+		formH += clipH - 13 - more
 		clipH = 13
 	}
 	if more := min(m.formWant-(formH-1-formRows), clipH-minClip); more > 0 {
@@ -131,12 +138,24 @@ func (m *frame) layout(screen common.Screen) {
 	}
 	m.form.SetSize(leftW, formH)
 	m.privacy.SetSize(leftW, privH)
-	m.privacy.SetScrolls(false)
 	m.clip.SetSize(leftW, clipH)
 	formulaH := min(max(bodyH*40/100, 7), 16)
 	screen.SetSize(rightW, bodyH-formulaH)
 	_, panel := screen.Panel()
 	panel.SetSize(rightW, formulaH)
+	m.focus(screen)
+}
+
+// focus tells the scrolling panels whether the scroll keys reach them:
+// in the compact layout the side tab shown has them (every tab is told
+// so), in the wide one the screen's panel or, after t, the privacy panel.
+func (m *frame) focus(screen common.Screen) {
+	_, panel := screen.Panel()
+	toPrivacy := m.privacyFocus && !m.compact
+	if f, ok := panel.(common.Focuser); ok {
+		f.SetFocus(!toPrivacy)
+	}
+	m.privacy.SetFocus(toPrivacy || m.compact)
 }
 
 // formMessageRows is the rows under the layout's formRows fields that

@@ -210,3 +210,64 @@ func TestPrivacyTabNothingCut(t *testing.T) {
 		})
 	}
 }
+
+// TestPrivacyPanelScrollsWide: on a wide terminal too short for the
+// privacy panel's lines (120×32, a projector, after a comparison) the
+// panel cuts nothing: its last line says how many lines are below and
+// that t, then j, scrolls them; t gives it the scroll keys (the status
+// line says so, the screen's panel then names t), j scrolls it to the
+// ledger's line without moving the theorem panel, and t gives the keys
+// back. The help lists t.
+func TestPrivacyPanelScrollsWide(t *testing.T) {
+	m := goldenModel(t, 120, 32)
+	_, theorem := m.screens[m.active].screen.Panel()
+	pv := func() string { return stripANSI(m.privacy.View()) }
+	if v := pv(); !strings.Contains(v, "more lines: t, then j") {
+		t.Fatalf("the privacy panel does not say how to scroll it:\n%s", v)
+	}
+	if v := stripANSI(theorem.View()); !strings.Contains(v, "more lines: j, pgdn") {
+		t.Fatalf("the theorem panel, with the scroll keys, does not say so:\n%s", v)
+	}
+	keyUntil(t, m, "t", func() bool { return true })
+	if v := screenText(m); !strings.Contains(v, "scroll the Privacy panel") {
+		t.Errorf("t does not say where the scroll keys go:\n%s", v)
+	}
+	if v := stripANSI(theorem.View()); !strings.Contains(v, "more lines: t, then j") {
+		t.Errorf("the theorem panel, without the scroll keys, does not name t:\n%s", v)
+	}
+	before := theorem.View()
+	seen := pv()
+	for i := 0; i < 20 && strings.Contains(pv(), "↓"); i++ {
+		if !strings.Contains(pv(), "more line") || !strings.Contains(pv(), "j, pgdn") {
+			t.Fatalf("the focused privacy panel's scroll line:\n%s", pv())
+		}
+		m.Update(press("j"))
+		seen += "\n" + pv()
+	}
+	if theorem.View() != before {
+		t.Errorf("j moved the theorem panel while the privacy panel had the keys")
+	}
+	for _, want := range []string{"of each solver", "dp-sgd " + common.FmtNum(theory.EpsExact(1, 1e-5)) + " (pld accountant)", "ledger checks passed: spent ≤ budget"} {
+		if !strings.Contains(seen, want) {
+			t.Errorf("scrolled to its end, the privacy panel never shows %q:\n%s", want, seen)
+		}
+	}
+	for _, l := range strings.Split(seen, "\n") {
+		if strings.Contains(l, "…") {
+			t.Errorf("the privacy panel cuts a line: %q", l)
+		}
+	}
+	keyUntil(t, m, "t", func() bool { return true })
+	if m.panel() != theorem {
+		t.Errorf("a second t does not give the scroll keys back to the theorem panel")
+	}
+	m.Update(press("?"))
+	seen = screenText(m)
+	for i := 0; i < 40 && strings.Contains(screenText(m), "↓"); i++ {
+		m.Update(press("pgdown"))
+		seen += screenText(m)
+	}
+	if !strings.Contains(seen, "wide: the panel j, k, pgdn scroll") {
+		t.Errorf("the help does not list t for the wide layout:\n%s", seen)
+	}
+}

@@ -18,8 +18,10 @@ type KeyMap struct {
 	State key.Binding
 	Back  key.Binding
 	// Panel cycles the side tabs (theorem, privacy, clipping) of the
-	// compact layout; PageUp/PageDown scroll the theorem panel or the help
-	// by a page, LineUp/LineDown (k, j, and the mouse wheel) by a line.
+	// compact layout, and moves the scroll keys between the screen's panel
+	// and the privacy panel in the wide one; PageUp/PageDown scroll that
+	// panel or the help by a page, LineUp/LineDown (k, j, and the mouse
+	// wheel) by a line.
 	Panel, PageUp, PageDown key.Binding
 	LineUp, LineDown        key.Binding
 	// Theme cycles the colours: dark, light, high contrast.
@@ -61,7 +63,7 @@ func DefaultKeyMap(screens ScreenDefs) KeyMap {
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Panel:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "next side panel (small terminal)")),
+		Panel:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "next side tab (small terminal); wide: the panel j, k, pgdn scroll")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll the side panel / help up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll the side panel / help down")),
 		LineUp:   key.NewBinding(key.WithKeys("k"), key.WithHelp("k/wheel", "scroll the side panel / help up a line")),

@@ -28,14 +28,15 @@ func FillScrolled(vp *viewport.Model, lines []string, h int) {
 
 // ScrolledPanel renders a panel w×h: head (its title's rule), vp's lines
 // under it, and the line that says how to scroll them when they do not
-// fit.
-func ScrolledPanel(st *style.Styles, keys *KeyMap, vp viewport.Model, head string, w, h int) string {
+// fit (focused: the scroll keys reach the panel now; otherwise the line
+// names the key that moves them to it).
+func ScrolledPanel(st *style.Styles, keys *KeyMap, vp viewport.Model, head string, w, h int, focused bool) string {
 	out := []string{head}
 	if h > 1 {
 		out = append(out, vp.View())
 	}
 	if vp.TotalLineCount() > vp.Height() && h > 2 {
-		out = append(out, ScrollHint(st, vp, keys, w))
+		out = append(out, scrollHint(st, vp, keys, w, focused))
 	}
 	return style.Block(strings.Join(out, "\n"), w, h)
 }
@@ -62,15 +63,90 @@ func ScrollPage(vp *viewport.Model, keys *KeyMap, msg tea.KeyPressMsg) bool {
 // ScrollHint is the line under a scrolled viewport: where it is and the
 // keys that scroll it.
 func ScrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int) string {
+	return scrollHint(st, vp, keys, w, true)
+}
+
+// scrollHint is ScrollHint; for a panel the scroll keys do not reach
+// (focused false) it names the key that moves them to it first.
+func scrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int, focused bool) string {
 	below := vp.TotalLineCount() - vp.YOffset() - vp.Height()
+	up, down := keys.PageUp.Help().Key, "j, "+keys.PageDown.Help().Key
+	if !focused {
+		up, down = keys.Panel.Help().Key+", then k", keys.Panel.Help().Key+", then j"
+	}
 	var parts []string
 	if vp.YOffset() > 0 {
-		parts = append(parts, "↑ "+keys.PageUp.Help().Key)
+		parts = append(parts, "↑ "+up)
 	}
 	if below > 0 {
-		parts = append(parts, fmt.Sprintf("↓ %d more line%s: j, %s", below, Plural(below), keys.PageDown.Help().Key))
+		parts = append(parts, fmt.Sprintf("↓ %d more line%s: %s", below, Plural(below), down))
 	}
 	return style.FitWords(st.Muted.Render(strings.Join(parts, " · ")), w)
+}
+
+// ScrollPanel is a side panel whose lines under its title scroll (the
+// theorem, a sweep's table, the search, the audit's tests, the privacy
+// panel), and the default those panels share: the one Common, the
+// ScrollBody, the scroll keys as the panel's key map (ShortHelp,
+// FullHelp), their handling (ScrollKeys), the frame (Fill, Framed: the
+// title, the lines that fit, and a last line saying how many are below
+// and which keys scroll them), and whether the scroll keys reach the
+// panel now (SetFocus: the wide layout has two scrolling panels, the
+// screen's and the privacy panel, and t moves the keys between them). A
+// panel embeds it, supplies its lines and calls ScrollKeys from its
+// Update.
+type ScrollPanel struct {
+	Common
+	ScrollBody
+	// blurred: the scroll keys go to another panel (the zero value, a
+	// panel alone on its side, has them).
+	blurred bool
+}
+
+// NewScrollPanel returns an empty panel, focused.
+func NewScrollPanel(c Common) ScrollPanel { return ScrollPanel{Common: c, ScrollBody: NewScrollBody()} }
+
+// ShortHelp is the panel's scroll keys.
+func (p *ScrollPanel) ShortHelp() []key.Binding {
+	return []key.Binding{p.KeyMap.PageUp, p.KeyMap.PageDown}
+}
+
+// FullHelp is the panel's scroll keys, by page and by line.
+func (p *ScrollPanel) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{p.KeyMap.PageUp, p.KeyMap.PageDown, p.KeyMap.LineUp, p.KeyMap.LineDown}}
+}
+
+// SetFocus says whether the scroll keys reach the panel (Focuser).
+func (p *ScrollPanel) SetFocus(on bool) {
+	if p.blurred == on {
+		p.blurred = !on
+		p.Cache.Invalidate()
+	}
+}
+
+// Focused reports whether the scroll keys reach the panel.
+func (p *ScrollPanel) Focused() bool { return !p.blurred }
+
+// ScrollKeys scrolls the panel on the scroll keys (ScrollBody.Scroll,
+// fill as there).
+func (p *ScrollPanel) ScrollKeys(msg tea.Msg, fill func()) { p.Scroll(p.KeyMap, msg, fill) }
+
+// Fill puts lines, the panel's body under its title, in the viewport
+// (FillScrolled).
+func (p *ScrollPanel) Fill(lines []string) { FillScrolled(&p.Viewport, lines, p.H) }
+
+// Framed renders the panel: head (its title's rule) over the viewport's
+// lines, and the line that says how to scroll them when they do not fit.
+func (p *ScrollPanel) Framed(head string) string {
+	return ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, head, p.W, p.H, !p.blurred)
+}
+
+// Focuser is a panel that the scroll keys reach only while it has the
+// focus (ScrollPanel): the root gives the focus to one of the wide
+// layout's scrolling panels at a time, and to every side tab of the
+// compact one (the tab shown gets the keys).
+type Focuser interface {
+	SetFocus(on bool)
 }
 
 // OrderSections puts first the sections that fit h lines — dropping the

@@ -97,7 +97,7 @@ type AuditScreen struct {
 
 // newAuditScreen returns an empty audit screen.
 func newAuditScreen(c common.Common) *AuditScreen {
-	return &AuditScreen{Common: c, panel: &auditPanel{Common: c, ScrollBody: common.NewScrollBody()}}
+	return &AuditScreen{Common: c, panel: &auditPanel{ScrollPanel: common.NewScrollPanel(c)}}
 }
 
 // Panel is the thresholds and the explanation.
@@ -489,8 +489,7 @@ func interp(xs, ys []float64, x float64) float64 {
 // with its counts and its μ lower bound), the audit's notes and what an
 // audit proves (audit.Explanation); it scrolls (pgup/pgdn).
 type auditPanel struct {
-	common.Common
-	common.ScrollBody
+	common.ScrollPanel
 	run *runs.Run
 }
 
@@ -502,14 +501,9 @@ func (p *auditPanel) set(r *runs.Run) {
 	p.Cache.Invalidate()
 }
 
-// ShortHelp is the panel's scroll keys.
-func (p *auditPanel) ShortHelp() []key.Binding {
-	return []key.Binding{p.KeyMap.PageUp, p.KeyMap.PageDown}
-}
-
 // Update scrolls.
 func (p *auditPanel) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	p.Scroll(p.KeyMap, msg, p.content)
+	p.ScrollKeys(msg, p.content)
 	return p, nil
 }
 
@@ -550,7 +544,7 @@ func (p *auditPanel) content() {
 		}
 		lines = append(lines, style.Wrap(para, w)...)
 	}
-	common.FillScrolled(&p.Viewport, lines, p.H)
+	p.Fill(lines)
 }
 
 // View renders the panel (cached until what it shows changes).
@@ -558,7 +552,7 @@ func (p *auditPanel) View() string { return p.Cache.View(p.render) }
 
 func (p *auditPanel) render() string {
 	p.content()
-	return common.ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, style.Rule(*p.Styles, "Audit: the tests and what they prove", "", p.W, false), p.W, p.H)
+	return p.Framed(style.Rule(*p.Styles, "Audit: the tests and what they prove", "", p.W, false))
 }
 
 // auditCommand is the `dpso audit` command line of an oracle audit c (the

@@ -198,7 +198,7 @@ type clipTable struct{ sweepPanel }
 // Update scrolls the table on the scroll keys; the clipping screen sets
 // what it shows.
 func (p *clipTable) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	p.Scroll(p.KeyMap, msg, nil) // the lines its last View framed
+	p.ScrollKeys(msg, nil) // the lines its last View framed
 	return p, nil
 }
 

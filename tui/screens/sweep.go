@@ -286,7 +286,7 @@ func (p *slopesPanel) title() string {
 // Update scrolls the table on the scroll keys; the sweep screen sets
 // what it shows.
 func (p *slopesPanel) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	p.Scroll(p.KeyMap, msg, nil) // the lines its last View framed
+	p.ScrollKeys(msg, nil) // the lines its last View framed
 	return p, nil
 }
 
@@ -298,26 +298,17 @@ func (p *slopesPanel) Render() string {
 	if p.rep == nil {
 		return p.waiting(p.title(), p.axis.intro)
 	}
-	// Notes are wrapped in full when the panel has the rows for every
-	// one of them, else cut to a line each; what still does not fit
-	// scrolls.
-	lines := p.slopeLines(w, true)
-	if len(lines) > p.H {
-		lines = p.slopeLines(w, false)
-	}
-	return p.frame(lines)
+	// Every note is wrapped whole; what does not fit scrolls.
+	return p.frame(p.slopeLines(w))
 }
 
-// slopeLines is the slope table, its notes wrapped (wrap) or cut to one
-// line each: each solver's measured slope with the bounds' slopes beside
-// it, the verdict (where the theory is in force), the bounds' notes and
-// the sweep's; a trade-off sweep (k) lists its points instead of slopes.
-func (p *slopesPanel) slopeLines(w int, wrap bool) []string {
+// slopeLines is the slope table, its notes wrapped whole: each solver's
+// measured slope with the bounds' slopes beside it, the verdict (where
+// the theory is in force), the bounds' notes and the sweep's; a
+// trade-off sweep (k) lists its points instead of slopes.
+func (p *slopesPanel) slopeLines(w int) []string {
 	st, rep, a := p.Styles, p.rep, p.axis
 	note := func(s string) []string {
-		if !wrap {
-			return []string{style.FitWords(st.Muted.Render(s), w)}
-		}
 		var out []string
 		for i, l := range style.Wrap(s, w-3) {
 			if i > 0 {

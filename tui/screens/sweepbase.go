@@ -100,15 +100,14 @@ func (s *sweepBase) Export() (*common.ExportJob, string) {
 // is none, and the scrolling body (its viewport holds the lines under
 // the title when they do not fit; its cache the rendered block).
 type sweepPanel struct {
-	common.Common
+	common.ScrollPanel
 	rep   *engine.SweepReport
 	state string
-	common.ScrollBody
 }
 
 // newSweepPanel returns an empty panel.
 func newSweepPanel(c common.Common) sweepPanel {
-	return sweepPanel{Common: c, ScrollBody: common.NewScrollBody()}
+	return sweepPanel{ScrollPanel: common.NewScrollPanel(c)}
 }
 
 // set sets what the panel shows (the screen sets it on every change,
@@ -116,11 +115,6 @@ func newSweepPanel(c common.Common) sweepPanel {
 func (p *sweepPanel) set(rep *engine.SweepReport, state string) {
 	p.rep, p.state = rep, state
 	p.Cache.Invalidate()
-}
-
-// ShortHelp is the panel's scroll keys.
-func (p *sweepPanel) ShortHelp() []key.Binding {
-	return []key.Binding{p.KeyMap.PageUp, p.KeyMap.PageDown}
 }
 
 // frame renders lines, the title's rule first, as the panel: whole where
@@ -131,8 +125,8 @@ func (p *sweepPanel) frame(lines []string) string {
 		p.Viewport.SetYOffset(0)
 		return style.Block(strings.Join(lines, "\n"), p.W, p.H)
 	}
-	common.FillScrolled(&p.Viewport, lines[1:], p.H)
-	return common.ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, lines[0], p.W, p.H)
+	p.Fill(lines[1:])
+	return p.Framed(lines[0])
 }
 
 // waiting renders the panel without a report: its title, what the sweep

@@ -5,7 +5,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
-	"dpso/tui/style"
+	"dpso/tui/common"
 	"fmt"
 	"strings"
 	"testing"
@@ -30,11 +30,11 @@ func TestSweepScreensOfDAndK(t *testing.T) {
 	}
 }
 
-// TestSlopesNotesWrap: a bound's rate note is wrapped in full when the
-// panel has the rows (mean-hard's sweep cut it at "lf from 4.239…",
-// before the explanation, over three empty rows); on a panel too short
-// for every note wrapped, each note keeps one line and the closing
-// sentence stays.
+// TestSlopesNotesWrap: a bound's rate note is shown whole, wrapped
+// (mean-hard's sweep cut it at "lf from 4.239…", and a short panel cut
+// every note to one line): on a panel with the rows at once, on a short
+// one under a "↓ more" line whose key (j) scrolls to the rest, the
+// closing sentence last.
 func TestSlopesNotesWrap(t *testing.T) {
 	note := "local rate withheld: the scenario's constants change with n here (lf from 4.239 to 16.96), so the analytic rate at fixed constants is not the slope along this sweep; the fitted slope is that of the bound's values along this grid"
 	rep := &engine.SweepReport{
@@ -44,21 +44,43 @@ func TestSlopesNotesWrap(t *testing.T) {
 		Points:  []engine.SweepPoint{{Value: 625}, {Value: 10000}},
 	}
 	for _, tc := range []struct {
-		w, h int
-		full bool
-	}{{84, 16, true}, {84, 6, false}} {
+		w, h   int
+		scroll bool
+	}{{84, 16, false}, {84, 6, true}, {40, 6, true}} {
 		t.Run(fmt.Sprintf("%dx%d", tc.w, tc.h), func(t *testing.T) {
-			p := &slopesPanel{sweepPanel: sweepPanel{Common: testCommon()}, axis: &sweepNAxis}
+			p := &slopesPanel{sweepPanel: newSweepPanel(testCommon()), axis: &sweepNAxis}
 			p.SetSize(tc.w, tc.h)
 			p.set(rep, "")
-			v := style.StripANSI(p.View())
-			flat := strings.Join(strings.Fields(v), " ")
-			if got := strings.Contains(flat, note); got != tc.full {
-				t.Errorf("%d×%d: the whole note shown = %v, want %v:\n%s", tc.w, tc.h, got, tc.full, v)
+			first := stripANSI(p.View())
+			if got := strings.Contains(first, "↓"); got != tc.scroll {
+				t.Errorf("%d×%d: a \"↓ more\" line = %v, want %v:\n%s", tc.w, tc.h, got, tc.scroll, first)
 			}
-			if !strings.Contains(flat, "compare slopes") && tc.h > 4 {
-				t.Errorf("%d×%d: the closing sentence is missing:\n%s", tc.w, tc.h, v)
+			flat := strings.Join(strings.Fields(scrolledText(p)), " ")
+			if !strings.Contains(flat, note) {
+				t.Errorf("%d×%d: the whole note is not on the panel, scrolled to its end:\n%s", tc.w, tc.h, flat)
+			}
+			if !strings.HasSuffix(flat, "compare slopes, not levels.") {
+				t.Errorf("%d×%d: the closing sentence is not last:\n%s", tc.w, tc.h, flat)
 			}
 		})
 	}
+}
+
+// scrolledText is every line of a scrolling panel (its title, then each
+// line its j key brings into view, to the end), without the scroll line.
+func scrolledText(p common.Component) string {
+	body := func() []string {
+		lines := strings.Split(stripANSI(p.View()), "\n")
+		if n := len(lines); n > 0 && (strings.Contains(lines[n-1], "↓ ") || strings.HasPrefix(lines[n-1], "↑ ")) {
+			lines = lines[:n-1]
+		}
+		return lines
+	}
+	out := body()
+	for i := 0; i < 200 && strings.Contains(stripANSI(p.View()), "↓"); i++ {
+		p.Update(press("j"))
+		b := body()
+		out = append(out, b[len(b)-1])
+	}
+	return strings.Join(out, "\n")
 }

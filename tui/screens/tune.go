@@ -83,7 +83,7 @@ type TuneScreen struct {
 }
 
 func newTuneScreen(c common.Common) *TuneScreen {
-	return &TuneScreen{Common: c, panel: &TunePanel{Common: c, ScrollBody: common.NewScrollBody()}}
+	return &TuneScreen{Common: c, panel: &TunePanel{ScrollPanel: common.NewScrollPanel(c)}}
 }
 
 // Panel is the search's candidates.

@@ -83,7 +83,7 @@ func TestTuneDPSGDStatesItsOwnAccounting(t *testing.T) {
 	for _, sec := range tuneSections(&st, rep, nil, 200, false) {
 		lines = append(lines, sec.Lines...)
 	}
-	p := &TunePanel{Common: common.Common{Styles: &st}, ScrollBody: common.NewScrollBody(), rep: rep}
+	p := &TunePanel{ScrollPanel: common.NewScrollPanel(common.Common{Styles: &st}), rep: rep}
 	p.W = 200
 	lines = append(lines, p.Lines()...)
 	text := stripANSI(strings.Join(lines, " "))

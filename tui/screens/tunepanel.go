@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -23,8 +22,7 @@ import (
 // non-private diagnostics they are, the grid, and how the search is
 // accounted; it scrolls (pgup/pgdn).
 type TunePanel struct {
-	common.Common
-	common.ScrollBody
+	common.ScrollPanel
 	rep *engine.TuneReport
 }
 
@@ -36,14 +34,9 @@ func (p *TunePanel) set(rep *engine.TuneReport) {
 	p.Cache.Invalidate()
 }
 
-// ShortHelp is the panel's scroll keys.
-func (p *TunePanel) ShortHelp() []key.Binding {
-	return []key.Binding{p.KeyMap.PageUp, p.KeyMap.PageDown}
-}
-
 // Update scrolls.
 func (p *TunePanel) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	p.Scroll(p.KeyMap, msg, p.content)
+	p.ScrollKeys(msg, p.content)
 	return p, nil
 }
 
@@ -52,13 +45,12 @@ func (p *TunePanel) View() string { return p.Cache.View(p.render) }
 
 func (p *TunePanel) render() string {
 	p.content()
-	return common.ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, style.Rule(*p.Styles, "The search: candidates and scores", "", p.W, false), p.W, p.H)
+	return p.Framed(style.Rule(*p.Styles, "The search: candidates and scores", "", p.W, false))
 }
 
 // content fills the viewport.
 func (p *TunePanel) content() {
-	lines := p.Lines()
-	common.FillScrolled(&p.Viewport, lines, p.H)
+	p.Fill(p.Lines())
 }
 
 // Lines are the panel's lines under its title.

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -28,51 +26,24 @@ import (
 // it lists each solver's (ε', δ) (report.EpsDelta, the CLI's ε' column),
 // so that the comparison is visibly on equal privacy where the chart is
 // too narrow for the legend's tags, solvers with the same guarantee
-// named together. What does not fit scrolls (a bubbles viewport,
-// pgup/pgdn in the small terminal's tab, where long lines wrap) and the
-// last line says how much is below: nothing is cut silently.
+// named together. Its lines are wrapped, never cut; what does not fit
+// scrolls (common.ScrollPanel: the small terminal's tab, or on a wide
+// terminal once t has given it the scroll keys) and the last line says
+// how much is below and which keys reach it.
 type Model struct {
-	common.Common
+	common.ScrollPanel
 	spec spec.Resolved   // the form's
 	Runs common.OnScreen // the run on screen (nil: none)
 	// session composes every finished run's releases of the user's rows.
 	session SessionLedger
-	vp      viewport.Model
-	// scrolls: the scroll keys reach the panel (the small terminal's
-	// side tab); otherwise its hint names no key.
-	scrolls bool
-	w, h    int
-	// cache is the rendered panel: the conversions, the lists and the
-	// wrapping are done when a message changes them, not every frame.
-	cache common.ViewCache
 }
 
 // New returns the panel.
-func New(c common.Common) *Model { return &Model{Common: c, vp: viewport.New()} }
+func New(c common.Common) *Model { return &Model{ScrollPanel: common.NewScrollPanel(c)} }
 
 // privacyDelta is the δ of the displayed (ε', δ) conversions for the
 // zCDP oracles (the CLI's default; the shuffle oracles use the Spec's δ).
 const privacyDelta = 1e-5
-
-// SetSize sets the panel size.
-func (p *Model) SetSize(w, h int) {
-	p.w, p.h = w, h
-	p.vp.SetWidth(w)
-	p.cache.Invalidate()
-}
-
-// SetScrolls says whether the scroll keys reach the panel.
-func (p *Model) SetScrolls(on bool) {
-	if p.scrolls != on {
-		p.scrolls = on
-		p.cache.Invalidate()
-	}
-}
-
-// ShortHelp is the panel's scroll keys.
-func (p *Model) ShortHelp() []key.Binding {
-	return []key.Binding{p.KeyMap.PageUp, p.KeyMap.PageDown}
-}
 
 // Update takes the form's Spec, the latest run and the scroll keys.
 func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
@@ -84,51 +55,32 @@ func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		if ev, ok := msg.(runs.Event); ok {
 			p.session.Add(ev.Run)
 		}
-		p.vp.SetYOffset(0)
+		p.Viewport.SetYOffset(0)
 	case tea.KeyPressMsg:
-		p.content()
-		common.ScrollPage(&p.vp, p.KeyMap, msg)
+		p.ScrollKeys(msg, func() { p.content() })
+		return p, nil
 	case tea.BackgroundColorMsg:
 	default:
 		return p, nil
 	}
-	p.cache.Invalidate()
+	p.Cache.Invalidate()
 	return p, nil
 }
 
 // View renders the panel: its title, then its lines in the viewport, and
-// under a viewport that does not show them all, where it is.
-func (p *Model) View() string { return p.cache.View(p.render) }
+// under a viewport that does not show them all, where it is and which
+// keys scroll it.
+func (p *Model) View() string { return p.Cache.View(p.render) }
 
-func (p *Model) render() string {
-	lines := p.content()
-	out := []string{lines[0]}
-	if p.h > 1 {
-		out = append(out, p.vp.View())
-	}
-	if total, shown := p.vp.TotalLineCount(), p.vp.Height(); total > shown && p.h > 2 {
-		if p.scrolls {
-			out = append(out, common.ScrollHint(p.Styles, p.vp, p.KeyMap, p.w))
-		} else {
-			below := max(total-p.vp.YOffset()-shown, 0)
-			out = append(out, style.FitWords(p.Styles.Muted.Render(fmt.Sprintf("↓ %d more line%s: a taller terminal", below, common.Plural(below))), p.w))
-		}
-	}
-	return style.Block(strings.Join(out, "\n"), p.w, p.h)
-}
+func (p *Model) render() string { return p.Framed(p.content()) }
 
 // content puts the panel's lines after its title in the viewport (the
 // last line kept for the scroll hint when they do not fit) and returns
-// them all, the title first.
-func (p *Model) content() []string {
+// the title's.
+func (p *Model) content() string {
 	lines := p.lines()
-	body := lines[1:]
-	p.vp.SetHeight(max(p.h-1, 1))
-	if len(body) > p.h-1 {
-		p.vp.SetHeight(max(p.h-2, 1))
-	}
-	p.vp.SetContentLines(body)
-	return lines
+	p.Fill(lines[1:])
+	return lines[0]
 }
 
 // Spent is the ledger's maximum per-sample cost of the run so far, its
@@ -167,7 +119,7 @@ func (p *Model) shuffle() bool { return p.spec.Privacy.Model == spec.Shuffle }
 // lines are the panel's lines, its title first.
 func (p *Model) lines() []string {
 	st := p.Styles
-	w := p.w
+	w := p.W
 	pv := p.spec.Privacy
 	eps := pv.Eps
 	var lines []string
@@ -197,6 +149,8 @@ func (p *Model) lines() []string {
 	// A search is accounted as a whole (its lines before the other
 	// conversions), not by a ledger's sum.
 	var searchLines []string
+	// The other conversions of ρ to (ε', δ) come last, after the ledger.
+	var other []string
 	r := p.Runs.Shown()
 	search := r != nil && r.Kind == backend.Tune && !math.IsInf(eps, 1) && !p.shuffle()
 	if search {
@@ -217,14 +171,13 @@ func (p *Model) lines() []string {
 		if pv.Delta > 0 {
 			delta = pv.Delta // the run's δ
 		}
-		var other []string // the other conversions, after the total
 		if pv.Model == spec.Accountant {
 			lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP: ε' ≤ %s (%s accountant)", common.FmtNum(delta), st.Emph.Render(common.FmtNum(pv.EpsDelta)), pv.AccountantName), w)...)
 		} else if cv, err := theory.Convert(eps, delta); err == nil {
 			lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP: ε' = %s exact", common.FmtNum(delta), st.Emph.Render(common.FmtNum(cv.EpsExact))), w)...)
 			other = append(other, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("%s Bun–Steinke · %s Canonne–Kamath–Steinke", common.FmtNum(cv.EpsBunSteinke), common.FmtNum(cv.EpsCKS)), w)...)
 		}
-		lines = append(append(append(append(lines, facts...), p.totalLines(w)...), searchLines...), other...)
+		lines = append(append(append(lines, facts...), p.totalLines(w)...), searchLines...)
 	}
 	if items := p.compared(); len(items) > 0 {
 		// The common budget's lines give way to each solver's statement
@@ -242,7 +195,7 @@ func (p *Model) lines() []string {
 		return lines
 	}
 	if search {
-		return lines
+		return append(lines, other...)
 	}
 	// The ledger.
 	spent, budget, who, point, final, ok := p.Spent()
@@ -264,7 +217,7 @@ func (p *Model) lines() []string {
 		if point != "" {
 			label += " at " + point
 		}
-		lines = append(lines, style.FitWords("spent "+bar(st, frac, barW)+label, w))
+		lines = append(lines, style.WrapStyled("spent "+bar(st, frac, barW)+label, w)...)
 		note := "max per sample (ledger), " + who
 		if final {
 			note = "ledger check passed: spent ≤ budget, " + who
@@ -273,7 +226,7 @@ func (p *Model) lines() []string {
 	case !math.IsInf(eps, 1):
 		lines = append(lines, p.wrapIndented(st.Muted, "", "spent: the ledger fills up during a run", w)...)
 	}
-	return lines
+	return append(lines, other...)
 }
 
 // title is the panel's title with the neighbouring relation every
@@ -286,15 +239,10 @@ func (p *Model) title() string {
 	return "Privacy"
 }
 
-// wrapIndented is text after indent, rendered in s, in lines of w cells:
-// where the panel scrolls (the small terminal's tab) word-wrapped, every
-// line indented, so that nothing is cut; in the fixed panel of the wide
-// layout one line cut at a word (a line more would hide the lines under
-// it instead).
+// wrapIndented is text after indent, rendered in s, word-wrapped in
+// lines of w cells, every line indented: nothing is cut (the panel
+// scrolls).
 func (p *Model) wrapIndented(s lipgloss.Style, indent, text string, w int) []string {
-	if !p.scrolls {
-		return []string{style.FitWords(s.Render(indent+text), w)}
-	}
 	var out []string
 	for _, l := range style.Wrap(text, max(w-lipgloss.Width(indent), 1)) {
 		out = append(out, s.Render(indent+l))
@@ -302,15 +250,9 @@ func (p *Model) wrapIndented(s lipgloss.Style, indent, text string, w int) []str
 	return out
 }
 
-// wrapStyled is a line that may carry styles in lines of w cells:
-// wrapped where the panel scrolls, cut at a word in the fixed panel (see
-// wrapIndented).
-func (p *Model) wrapStyled(line string, w int) []string {
-	if !p.scrolls {
-		return []string{style.FitWords(line, w)}
-	}
-	return style.WrapStyled(line, w)
-}
+// wrapStyled is a line that may carry styles, wrapped in lines of w
+// cells.
+func (p *Model) wrapStyled(line string, w int) []string { return style.WrapStyled(line, w) }
 
 // totalLines say, on the user's rows, what every release of the latest
 // finished call spent together: they all read the same rows and compose
@@ -487,7 +429,7 @@ func (p *Model) tuneLines(r *runs.Run, w int) []string {
 	pv := r.Tune.Privacy
 	frac := pv.Eps / pv.Target.EpsDelta
 	barW := max(min(w-30, 24), 6)
-	lines := []string{style.FitWords("search "+bar(st, frac, barW)+fmt.Sprintf(" ε' %s of %s", common.FmtNum(pv.Eps), common.FmtNum(pv.Target.EpsDelta)), w)}
+	lines := style.WrapStyled("search "+bar(st, frac, barW)+fmt.Sprintf(" ε' %s of %s", common.FmtNum(pv.Eps), common.FmtNum(pv.Target.EpsDelta)), w)
 	lines = append(lines, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("= candidate %s + tuning %s", common.FmtNum(pv.CandidateEps), common.FmtNum(pv.Overhead)), w)...)
 	if r.Tune.Tune.References {
 		lines = append(lines, p.wrapIndented(st.Warn, "  ", "references: prescribed ρ = "+common.FmtNum(pv.Target.Rho)+" on the same data; oracle-tuned NOT private", w)...)

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -30,28 +29,22 @@ import (
 // prints them. What does not fit scrolls (a bubbles viewport, pgup/pgdn):
 // the most important lines come first, the notes last.
 type Model struct {
-	common.Common
+	common.ScrollPanel
 	presc  runs.PrescriptionMsg
 	params *solvers.Params // the parameters a finished run used
 	notes  []string        // the finished run's notes
 	runID  int             // whose notes (0: no finished run's, the prescription's)
-	common.ScrollBody
 }
 
 // New returns the panel, computing.
 func New(c common.Common) *Model {
-	return &Model{Common: c, presc: runs.PrescriptionMsg{Pending: true}, ScrollBody: common.NewScrollBody()}
-}
-
-// ShortHelp is the panel's scroll keys.
-func (p *Model) ShortHelp() []key.Binding {
-	return []key.Binding{p.KeyMap.PageUp, p.KeyMap.PageDown}
+	return &Model{ScrollPanel: common.NewScrollPanel(c), presc: runs.PrescriptionMsg{Pending: true}}
 }
 
 // Update takes the prescription, the parameters of a finished run on the
 // same prescription, and the scroll keys.
 func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	p.Scroll(p.KeyMap, msg, func() { p.content() })
+	p.ScrollKeys(msg, func() { p.content() })
 	switch msg.(type) {
 	case runs.PrescriptionMsg, runs.Event:
 		p.Cache.Invalidate()
@@ -102,7 +95,7 @@ func (p *Model) content() (title, right string) {
 	default:
 		title, right, secs = p.sections(p.presc.Prescription)
 	}
-	common.FillScrolled(&p.Viewport, common.OrderSections(secs, p.H-1), p.H)
+	p.Fill(common.OrderSections(secs, p.H-1))
 	return title, right
 }
 
@@ -111,7 +104,7 @@ func (p *Model) View() string { return p.Cache.View(p.render) }
 
 func (p *Model) render() string {
 	title, right := p.content()
-	return common.ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, style.Rule(*p.Styles, title, right, p.W, false), p.W, p.H)
+	return p.Framed(style.Rule(*p.Styles, title, right, p.W, false))
 }
 
 func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Section) {
