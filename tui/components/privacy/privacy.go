@@ -251,8 +251,14 @@ func (p *Model) wrapIndented(s lipgloss.Style, indent, text string, w int) []str
 }
 
 // wrapStyled is a line that may carry styles, wrapped in lines of w
-// cells.
-func (p *Model) wrapStyled(line string, w int) []string { return style.WrapStyled(line, w) }
+// cells; a plain one at spaces only, so that a name with a hyphen
+// (shuffle-clip, lipschitz-dpsgd) is never split.
+func (p *Model) wrapStyled(line string, w int) []string {
+	if line == style.StripANSI(line) {
+		return style.Wrap(line, w)
+	}
+	return style.WrapStyled(line, w)
+}
 
 // totalLines say, on the user's rows, what every release of the latest
 // finished call spent together: they all read the same rows and compose
