@@ -174,6 +174,12 @@ func (in *Instance) Slopes(c, s, xs []float64, sd int) {
 	o.loss.slopes(c[:len(s)], s, xs, sd, o.d)
 }
 
+// AffineInW reports whether the loss is affine in w, f(w, x) =
+// ⟨b(x), w⟩ + c(x), whose Grad writes b(x) whatever w
+// (solvers.AffineLoss): affine-hard's −⟨w, x⟩. A declared β does not
+// change the loss, so it does not change this.
+func (in *Instance) AffineInW() bool { return in.m.obj.affine() }
+
 // L2 is the ℓ2 weight λ₂ inside the per-sample loss (solvers.LinearLoss).
 func (in *Instance) L2() float64 { return in.m.obj.inLossL2() }
 

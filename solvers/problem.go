@@ -278,3 +278,21 @@ func Materialize(s Samples) *Matrix {
 	}
 	return m
 }
+
+// AffineLoss is an optional interface of a Problem whose per-sample loss is
+// affine in w, f(w, x) = ⟨b(x), w⟩ + c(x), so that its gradient
+// ∇f(w, x) = b(x) does not depend on w (affine-hard's f = −⟨w, x⟩, the
+// convex lower bound's instance). An oracle call over a batch then
+// receives the same per-sample vectors at every iterate, and the solvers'
+// runner feeds each batch of a materialized dataset once per clip
+// threshold, releasing the calls that repeat it from the oracle's saved
+// state with fresh noise (oracle.Memoizer): the same bits as feeding it
+// again.
+type AffineLoss interface {
+	Problem
+	// AffineInW reports whether Grad(g, w, x) writes the same g, bit for
+	// bit, for every w (a type may be affine for some of its values only),
+	// and, when the problem is also a [LinearLoss] with LinearModel, whether
+	// Slopes writes the same slopes whatever the scores.
+	AffineInW() bool
+}

@@ -107,6 +107,10 @@ type runner struct {
 	// fixedBudget, when set, is the run's budget instead of the per-call
 	// one of cfg (dp-sgd's target (ε', δ)).
 	fixedBudget *ledger.Cost
+	// memo, when set, holds the oracle's state after the latest call on
+	// the materialized rows of a problem whose gradient does not depend on
+	// w (memo.go).
+	memo *callMemo
 	// perIter, when > 0, schedules checkpoints by the expected gradient
 	// evaluations iter·perIter instead of the counted ones, so that a
 	// solver with random batch sizes (dp-sgd's Poisson batches) reports
@@ -185,6 +189,7 @@ func newRunner(ctx context.Context, p Problem, cfg Config, oracleName string, pr
 		r.lin = ll
 	}
 	r.split, _ = o.(oracle.Splitter)
+	r.memo = newCallMemo(p, o)
 	r.charges.led = r.led
 	oracle.SetRand(o, r.rng) // shuffle oracles' local randomizers
 	return r, nil
@@ -336,6 +341,13 @@ func (r *runner) call(lo, hi int, w []float64, c float64, cost ledger.Cost) erro
 	if err := r.begin(hi-lo, c, cost); err != nil {
 		return err
 	}
+	if ok, err := r.replay(lo, hi, c); ok || err != nil {
+		if err != nil {
+			return err
+		}
+		r.gradEvals += int64(hi - lo)
+		return r.finish(lo, hi)
+	}
 	r.startPulses()
 	k := r.pieces(lo, hi)
 	if k > 1 && r.split != nil {
@@ -360,6 +372,7 @@ func (r *runner) call(lo, hi int, w []float64, c float64, cost ledger.Cost) erro
 	if r.src.m == nil {
 		r.src.pos = hi
 	}
+	r.remember(lo, hi, c)
 	return r.finish(lo, hi)
 }
 
