@@ -2,8 +2,10 @@
 
 // func normalsFast(r *Rand, x []float64) (n int, u uint64)
 //
-// normalsFastGeneric: the state s0..s3 in R8..R11, &zigK in R12, &zigW in
-// R13, x in DI, its length in CX, the index in BX.
+// normalsFastGeneric: the state s0..s3 in R8..R11, &zigKS in R12, &zigWS
+// in R13, the end of x in DI, the index in BX counting up from −len(x) to
+// 0, len(x) in CX. Per draw: the xoshiro256++ step, the layer-and-sign
+// index s = u & 0x1ff, the test j < zigKS[s], and x = float64(j)·zigWS[s].
 TEXT ·normalsFast(SB), NOSPLIT, $0-48
 	MOVQ r+0(FP), AX
 	MOVQ 0(AX), R8
@@ -12,11 +14,12 @@ TEXT ·normalsFast(SB), NOSPLIT, $0-48
 	MOVQ 24(AX), R11
 	MOVQ x_base+8(FP), DI
 	MOVQ x_len+16(FP), CX
-	LEAQ ·zigK(SB), R12
-	LEAQ ·zigW(SB), R13
-	XORQ BX, BX
-	CMPQ BX, CX
-	JGE  done
+	LEAQ ·zigKS(SB), R12
+	LEAQ ·zigWS(SB), R13
+	LEAQ (DI)(CX*8), DI
+	MOVQ CX, BX
+	NEGQ BX
+	JEQ  done
 
 loop:
 	// u = rotl(s0 + s3, 23) + s0
@@ -32,29 +35,27 @@ loop:
 	XORQ R11, R8
 	XORQ DX, R10
 	ROLQ $45, R11
-	// i = u & 0xff, j = u >> 11; j < zigK[i] or the slow path
-	MOVBQZX AL, DX
-	MOVQ    AX, SI
-	SHRQ    $11, SI
-	CMPQ    SI, (R12)(DX*8)
-	JAE     slow
-	// x[k] = bits(float64(j)·zigW[i]) | (u & 0x100) << 55
+	// s = u & 0x1ff, j = u >> 11; j < zigKS[s] or the slow path
+	MOVL AX, DX
+	ANDL $0x1ff, DX
+	MOVQ AX, SI
+	SHRQ $11, SI
+	CMPQ SI, (R12)(DX*8)
+	JAE  slow
+	// x[k] = float64(j)·zigWS[s]
 	XORPS    X0, X0
 	CVTSQ2SD SI, X0
 	MULSD    (R13)(DX*8), X0
-	MOVQ     X0, SI
-	ANDQ     $0x100, AX
-	SHLQ     $55, AX
-	ORQ      AX, SI
-	MOVQ     SI, (DI)(BX*8)
+	MOVSD    X0, (DI)(BX*8)
 	INCQ     BX
-	CMPQ     BX, CX
-	JL       loop
+	JNZ      loop
 
 done:
 	XORQ AX, AX
 
 slow:
+	// n = BX + len(x): the index of the draw that stopped (len(x) when none)
+	ADDQ CX, BX
 	MOVQ r+0(FP), DX
 	MOVQ R8, 0(DX)
 	MOVQ R9, 8(DX)

@@ -110,6 +110,13 @@ var (
 	zigInvDX [256]float64
 	zigBand  [256]float64
 	zigSide  [256]int8
+	// The fast path's tables are indexed by the low 9 bits s of an output,
+	// the layer i = s mod 256 and the sign bit 8: zigKS[s] = zigK[i], and
+	// zigWS[s] = ±zigW[i], negative when bit 8 is set, so that
+	// float64(j)·zigWS[s] is the signed draw (IEEE multiplication rounds
+	// symmetrically: it is −(float64(j)·zigW[i]) to the bit, −0 for j = 0).
+	zigKS [512]uint64
+	zigWS [512]float64
 )
 
 func init() { initZiggurat() }
@@ -135,6 +142,13 @@ func initZiggurat() {
 	for i := range 256 {
 		zigK[i] = uint64(zigX[i+1] / zigX[i] * 0x1p53)
 		zigW[i] = zigX[i] * 0x1p-53
+	}
+	for s := range 512 {
+		zigKS[s] = zigK[s&0xff]
+		zigWS[s] = zigW[s&0xff]
+		if s&0x100 != 0 {
+			zigWS[s] = -zigW[s&0xff]
+		}
 	}
 	for i := 1; i < 256; i++ {
 		lo, hi := zigX[i+1], zigX[i]
@@ -212,13 +226,13 @@ func normalsFastGeneric(r *Rand, x []float64) (n int, u uint64) {
 		s0 ^= s3
 		s2 ^= t
 		s3 = bits.RotateLeft64(s3, 45)
-		i := u & 0xff
+		sl := u & 0x1ff // layer and sign
 		j := u >> 11
-		if j >= zigK[i] {
+		if j >= zigKS[sl] {
 			r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
 			return k, u
 		}
-		x[k] = math.Float64frombits(math.Float64bits(float64(int64(j))*zigW[i]) | (u&0x100)<<55)
+		x[k] = float64(int64(j)) * zigWS[sl]
 	}
 	r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
 	return len(x), 0
