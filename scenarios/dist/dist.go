@@ -53,8 +53,8 @@ func (g GammaSampler) Draw(r *Rand) float64 {
 		var b uint64
 		b, s0, s1, s2, s3 = next(s0, s1, s2, s3)
 		var x float64
-		if j, i := b>>11, b&0xff; j < zigK[i] {
-			x = math.Float64frombits(math.Float64bits(float64(int64(j))*zigW[i]) | (b&0x100)<<55)
+		if j, sl := b>>11, b&0x1ff; j < zigKS[sl] {
+			x = float64(int64(j)) * zigWS[sl]
 		} else {
 			r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
 			x = r.normSlow(b)

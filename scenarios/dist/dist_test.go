@@ -73,6 +73,47 @@ func TestGammaMatchesGonum(t *testing.T) {
 	}
 }
 
+// TestGammaDrawIsMarsagliaTsang holds Draw, which keeps the generator's
+// state in registers, to the method written with the generator's own
+// calls (x = NormFloat64(), u = 1 − Float64()): the same draws to the bit
+// and the generator left in the same state, for shapes below 1 (the
+// boost), at 1 and above, and for the shape of the t scenarios (ν/2).
+func TestGammaDrawIsMarsagliaTsang(t *testing.T) {
+	ref := func(g GammaSampler, r *Rand) float64 {
+		boost := 1.0
+		if g.inv != 0 {
+			boost = math.Pow(1-r.Float64(), g.inv)
+		}
+		for {
+			x := r.NormFloat64()
+			v := 1 + g.c*x
+			if v <= 0 {
+				continue
+			}
+			v = v * v * v
+			u := 1 - r.Float64()
+			x2 := x * x
+			if u < 1-0.0331*x2*x2 || math.Log(u) < 0.5*x2+g.d*(1-v+math.Log(v)) {
+				return boost * g.d * v
+			}
+		}
+	}
+	for _, a := range []float64{0.3, 1, 2.5, 3} {
+		t.Run(fmt.Sprintf("a=%g", a), func(t *testing.T) {
+			g := NewGamma(a)
+			r, q := newRand(uint64(a*10)), newRand(uint64(a*10))
+			for i := range 200000 {
+				if x, y := g.Draw(r), ref(g, q); math.Float64bits(x) != math.Float64bits(y) {
+					t.Fatalf("draw %d: Draw %v, the reference %v", i, x, y)
+				}
+			}
+			if r.Uint64() != q.Uint64() {
+				t.Error("Draw and the reference leave the generator in different states")
+			}
+		})
+	}
+}
+
 func TestSamplersMatchGonumCDFs(t *testing.T) {
 	const n = 100000
 	cases := []struct {
