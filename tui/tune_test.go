@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -250,6 +251,9 @@ func searchPanel(m *Model) *screens.TunePanel {
 type oracleHold struct {
 	release chan struct{}
 	held    chan context.Context
+	// coarse holds the reference after its coarse grid
+	// (engine.Settings.Coarse) instead of before it.
+	coarse bool
 }
 
 func newOracleHold() *oracleHold {
@@ -263,13 +267,21 @@ func (h *oracleHold) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Pr
 func (h *oracleHold) Run(ctx context.Context, c backend.Call, set *engine.Settings) (backend.Result, error) {
 	if c.Kind == backend.Tune && set != nil && set.Searched != nil {
 		in, searched := *set, set.Searched
-		in.Searched = func(rep *engine.TuneReport) {
+		if h.coarse {
+			searched = set.Coarse
+		}
+		hold := func(rep *engine.TuneReport) {
 			searched(rep)
 			h.held <- ctx
 			select {
 			case <-h.release:
 			case <-ctx.Done():
 			}
+		}
+		if h.coarse {
+			in.Coarse = hold
+		} else {
+			in.Searched = hold
 		}
 		set = &in
 	}
@@ -347,6 +359,53 @@ func TestTuneShowsThePrivateResultFirst(t *testing.T) {
 			got := elapsed.ReplaceAllString(strings.Join(lines, "\n")+"\n", " · (elapsed) s ")
 			if w := elapsed.ReplaceAllString(string(want), " · (elapsed) s "); got != w || !strings.Contains(w, "(elapsed)") {
 				t.Errorf("the finished screen is not TestGoldenTune's:\n%s\nwant:\n%s", got, w)
+			}
+		})
+	}
+}
+
+// TestTuneShowsTheCoarseReference: while the oracle-tuned reference runs
+// the rest of its grid, the tuning screen shows the reference of the
+// coarse grid, labelled as such ("coarse oracle", the best of how many of
+// the grid's points), and the grid-point runs counted; released, the
+// screen ends as TestGoldenTune's.
+func TestTuneShowsTheCoarseReference(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {132, 42}} {
+		t.Run(itoa(sz[0])+"x"+itoa(sz[1]), func(t *testing.T) {
+			h := newOracleHold()
+			h.coarse = true
+			s := tuneSpec
+			m := newHeldModel(t, h, &s, sz[0], sz[1])
+			keyUntil(t, m, "g", func() bool {
+				r := m.run()
+				return r != nil && r.Family == screens.TuneKind && r.Searched != nil && r.Searched.Solvers[0].Oracle != nil
+			})
+			<-h.held
+			r := m.run()
+			if !r.Active() || r.Tune != nil {
+				t.Fatalf("the search ended with its reference held: %v", r.Phase)
+			}
+			o := r.Searched.Solvers[0].Oracle
+			if !o.Coarse || o.Best < 0 || len(o.Ran) == 0 || len(o.Ran) >= len(o.Points) {
+				t.Fatalf("the early reference: coarse %v, best %d, %d of %d points run", o.Coarse, o.Best, len(o.Ran), len(o.Points))
+			}
+			v := screenText(m)
+			counts := fmt.Sprintf("the best of the coarse grid's %d of %d points", len(o.Ran), len(o.Points))
+			if sz[0] == 80 {
+				counts = fmt.Sprintf("best of %d of %d points;", len(o.Ran), len(o.Points))
+			}
+			for _, want := range []string{"coarse oracle", screens.EstText(o.Excess), counts, "computing… ("} {
+				if !strings.Contains(v, want) {
+					t.Errorf("with the coarse reference, the tuning screen lacks %q:\n%s", want, v)
+				}
+			}
+			if regexp.MustCompile(`oracle-tuned +(█|C )`).MatchString(v) || strings.Contains(v, "✓ done tuning") {
+				t.Errorf("the coarse reference is shown as the whole grid's:\n%s", v)
+			}
+			close(h.release)
+			pump(t, m, nil, func() bool { return doneOf(m, screens.TuneKind) })
+			if v := screenText(m); strings.Contains(v, "coarse") || !strings.Contains(v, "oracle-tuned") {
+				t.Errorf("the finished screen still shows the coarse reference:\n%s", v)
 			}
 		})
 	}

@@ -140,10 +140,11 @@ type Run struct {
 	ClipIters  int    // dp-sgd's planned iterations T
 	ClipSolver string // the solver whose C the trail draws
 
-	// Searched is a search's report before its oracle-tuned reference
-	// (engine.Settings.Searched: the private searches and the prescribed
-	// runs, every Oracle nil) while the reference runs; nil before, and
-	// beside the finished report after.
+	// Searched is a search's latest report before its end while the
+	// oracle-tuned reference runs: the private searches and the prescribed
+	// runs, every Oracle nil (engine.Settings.Searched), then with the
+	// reference of the coarse grid (engine.Settings.Coarse); nil before,
+	// and beside the finished report after.
 	Searched *engine.TuneReport
 	// oracleRuns are the oracle's grid points run so far of each
 	// (solver, trial) (engine.Progress.Oracle).
@@ -232,8 +233,8 @@ type ProgressMsg struct {
 	Done    bool // the run's goroutine has returned: no more progress
 }
 
-// SearchedMsg is a search's report before its oracle-tuned reference
-// (engine.Settings.Searched), of run id.
+// SearchedMsg is a search's report before its end (engine.Settings.Searched,
+// then engine.Settings.Coarse), of run id.
 type SearchedMsg struct {
 	ID     int
 	Report *engine.TuneReport
@@ -346,12 +347,22 @@ func (rs *Lifecycle) Start(mk JobMaker, res spec.Resolved, live bool) (tea.Msg, 
 	if j.Kind == backend.Tune {
 		searched := make(chan *engine.TuneReport, 1)
 		r.searched = searched
+		// The latest report replaces one not yet taken: the search
+		// never blocks on the screen.
 		set.Searched = func(rep *engine.TuneReport) {
-			select {
-			case searched <- rep:
-			default: // called once: never blocks the search
+			for {
+				select {
+				case searched <- rep:
+					return
+				default:
+				}
+				select {
+				case <-searched:
+				default:
+				}
 			}
 		}
+		set.Coarse = set.Searched
 		cmds = append(cmds, waitSearched(r))
 	}
 	work := func() (msg tea.Msg) {
@@ -368,9 +379,9 @@ func (rs *Lifecycle) Start(mk JobMaker, res spec.Resolved, live bool) (tea.Msg, 
 	return Event{Run: r}, tea.Batch(cmds...)
 }
 
-// waitSearched is the command that waits for a search's report before
-// its oracle-tuned reference (a SearchedMsg), or for the run's end
-// (nothing: the result says it all).
+// waitSearched is the command that waits for a search's next report
+// before its end (a SearchedMsg), or for the run's end (nothing: the
+// result says it all).
 func waitSearched(r *Run) tea.Cmd {
 	return func() tea.Msg {
 		select {
@@ -465,10 +476,10 @@ func (rs *Lifecycle) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 		}
 		if r.Phase == Paused {
 			r.heldSearched = msg.Report
-			return nil, nil
+			return nil, waitSearched(r)
 		}
 		r.Searched = msg.Report
-		return Event{Run: r}, nil
+		return Event{Run: r}, waitSearched(r)
 	case ResultMsg:
 		if r == nil || msg.ID != r.ID || !r.Active() {
 			return nil, nil

@@ -279,6 +279,17 @@ type tuneRow struct {
 	why string
 	// pending: the run is still computing (why says how far).
 	pending bool
+	// coarse: the oracle-tuned reference of its coarse grid alone
+	// (engine.OracleTuned.Coarse), shown while the rest computes.
+	coarse bool
+}
+
+// label is the row's name as the screen writes it.
+func (r tuneRow) label() string {
+	if r.coarse {
+		return "coarse oracle"
+	}
+	return r.name
 }
 
 // tuneRows are the report's first solver's runs, prescribed first (absent
@@ -301,7 +312,7 @@ func tuneRows(rep *engine.TuneReport, pending string) []tuneRow {
 	}
 	out = append(out, row)
 	if o := ts.Oracle; o != nil && o.Best >= 0 {
-		out = append(out, tuneRow{name: "oracle-tuned", est: o.Excess, params: o.Candidate.Text(common.FmtNum), short: o.Candidate.Text(common.FmtNum)})
+		out = append(out, tuneRow{name: "oracle-tuned", est: o.Excess, params: o.Candidate.Text(common.FmtNum), short: o.Candidate.Text(common.FmtNum), coarse: o.Coarse})
 		if c := o.Candidate; c.Iters > 0 && c.Epochs == 0 && c.Batch == 0 {
 			out[len(out)-1].short = paramsShort(c.Clip, c.Step, c.Iters)
 		}
@@ -375,7 +386,7 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 	}
 	for _, r := range rows {
 		var lines []string
-		name := st.FG(tuneColor(st, r.name), r.name)
+		name := st.FG(tuneColor(st, r.name), r.label())
 		params := r.params
 		if narrow {
 			params = r.short
@@ -449,6 +460,12 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 			if narrow {
 				what = "NOT private: unattainable reference"
 			}
+			if o := ts.Oracle; o != nil && o.Coarse {
+				what = fmt.Sprintf("NOT private, not attainable: the best of the coarse grid's %d of %d points (every other value of each axis) by their true excess risk; the other %d, %s", len(o.Ran), points, points-len(o.Ran), wait)
+				if narrow {
+					what = fmt.Sprintf("NOT private: best of %d of %d points; the rest %s", len(o.Ran), points, wait)
+				}
+			}
 			lines = append(lines, item(st.Warn, what)...)
 			secs = append(secs, common.Section{Prio: 1, Lines: lines})
 		}
@@ -513,7 +530,7 @@ func tuneVerdict(rows []tuneRow) string {
 		}
 	}
 	if ok(orc) {
-		parts = append(parts, common.FmtNum(tuned.est.Mean/orc.est.Mean)+"× above oracle-tuned"+noise(tuned.est, orc.est))
+		parts = append(parts, common.FmtNum(tuned.est.Mean/orc.est.Mean)+"× above "+orc.label()+noise(tuned.est, orc.est))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -535,7 +552,7 @@ func tuneBars(st *style.Styles, rows []tuneRow, w0 float64, w int, narrow bool) 
 		}
 	}
 	for i, r := range rows {
-		labW = max(labW, len(r.name))
+		labW = max(labW, len(r.label()))
 		vals[i] = EstText(r.est)
 		if r.why != "" {
 			vals[i] = r.why
@@ -550,7 +567,7 @@ func tuneBars(st *style.Styles, rows []tuneRow, w0 float64, w int, narrow bool) 
 		// No room or nothing positive to draw: the values alone.
 		var out []string
 		for i, r := range rows {
-			out = append(out, style.FitWords(style.Pad(st.FG(tuneColor(st, r.name), r.name), labW+1)+" "+vals[i], w))
+			out = append(out, style.FitWords(style.Pad(st.FG(tuneColor(st, r.name), r.label()), labW+1)+" "+vals[i], w))
 		}
 		return out
 	}
@@ -587,11 +604,11 @@ func tuneBars(st *style.Styles, rows []tuneRow, w0 float64, w int, narrow bool) 
 				cells[c] = " "
 			}
 		}
-		line := style.Pad(st.FG(tuneColor(st, r.name), r.name), labW) + " " + strings.Join(cells, "") + "  " + vals[i]
+		line := style.Pad(st.FG(tuneColor(st, r.name), r.label()), labW) + " " + strings.Join(cells, "") + "  " + vals[i]
 		if r.pending && labW+1+barW+2+lipgloss.Width(vals[i]) > w {
 			// Where its words would not fit beside the empty bar: the
 			// words alone, whole.
-			line = style.Pad(st.FG(tuneColor(st, r.name), r.name), labW) + " " + vals[i]
+			line = style.Pad(st.FG(tuneColor(st, r.name), r.label()), labW) + " " + vals[i]
 		}
 		out = append(out, style.FitWords(line, w))
 	}

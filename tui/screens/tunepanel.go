@@ -122,7 +122,7 @@ func (p *TunePanel) Lines() []string {
 		// layout's side tab) and every trial searched the same grid (with
 		// private constants each trial's grid scales with its own
 		// estimates, and a grid index means other values in each).
-		oracle := ts.Oracle != nil && len(ts.Oracle.Points) == len(tr.Grid) && w >= 60 && rep.Privacy.ConstantsRho == 0
+		oracle := ts.Oracle != nil && !ts.Oracle.Coarse && len(ts.Oracle.Points) == len(tr.Grid) && w >= 60 && rep.Privacy.ConstantsRho == 0
 		last := "score"
 		if oracle {
 			last = "score · oracle's full-budget risk"
@@ -169,7 +169,10 @@ func (p *TunePanel) Lines() []string {
 			common.FmtNum(pv.Target.Rho), common.FmtNum(pv.Target.EpsDelta), common.FmtNum(pv.CandidateEps), common.FmtNum(pv.Overhead)), false)
 	}
 	para("Total: "+tuneTotalText(rep), false)
-	if ts.Oracle != nil {
+	switch o := ts.Oracle; {
+	case o != nil && o.Coarse:
+		para(fmt.Sprintf("coarse oracle: NOT private and not attainable: the coarse grid's %d of %d points (every other value of each axis) run at the full budget on all rows, the one with the smallest mean excess risk over the trials chosen by that excess risk (which no private procedure can read); the grid's other points are running, and the oracle-tuned reference over every point replaces it when they are done", len(o.Ran), len(o.Points)), true)
+	case o != nil:
 		para("oracle-tuned: "+report.OracleNote, true)
 	}
 	for _, n := range rep.Notes {
