@@ -145,3 +145,26 @@ func TestAboveStartShortForm(t *testing.T) {
 		})
 	}
 }
+
+// TestTransientErrorWhole: at 80 and 132 columns, a transient error about
+// the key just pressed that the line holds (e during a run: "the run is
+// still going: export it when it is done") is shown whole, before the
+// run's label where that fits too — not cut to leave the label room.
+func TestTransientErrorWhole(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {132, 42}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			fr := &fakeRunner{points: 4, hold: make(chan struct{})}
+			defer close(fr.hold)
+			m := newTestModel(t, fr, &example1, sz[0], sz[1])
+			keyUntil(t, m, "r", func() bool { r := m.run(); return r != nil && r.Active() })
+			keyUntil(t, m, "e", func() bool { return m.status.Err })
+			line := statusLine(m)
+			if want := "✗ " + m.status.Text; !strings.HasPrefix(line, want) {
+				t.Errorf("status %q, want the error whole first, %q", line, want)
+			}
+			if sz[0] > 80 && !strings.Contains(line, "● running") {
+				t.Errorf("status %q: the run's label has room and is missing", line)
+			}
+		})
+	}
+}

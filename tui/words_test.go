@@ -207,7 +207,9 @@ func checkStoryWhole(t *testing.T, m *Model, i int, p presets.Preset) {
 }
 
 // checkBarLines: the status and reproduce lines are cut only with the
-// "(? full)" marker, and the help then gives them whole.
+// "(? full)" marker, and the help then gives them whole; a cut reproduce
+// line ends after a flag's value ("--tail 20 … (? full)"), never inside
+// a flag or between a flag and its value.
 func checkBarLines(t *testing.T, m *Model) {
 	t.Helper()
 	lines := strings.Split(screenText(m), "\n")
@@ -215,6 +217,15 @@ func checkBarLines(t *testing.T, m *Model) {
 		if strings.Contains(l, "…") && !strings.Contains(l, "(? full)") {
 			t.Errorf("a status line is cut without (? full): %q", l)
 		}
+	}
+	repro := strings.TrimRight(lines[len(lines)-2], " ")
+	if shown, cut := strings.CutSuffix(repro, " … (? full)"); cut {
+		whole := "reproduce: " + m.status.Reproduce()
+		if rest, ok := strings.CutPrefix(whole, shown+" "); !ok || !strings.HasPrefix(rest, "--") {
+			t.Errorf("the reproduce line %q is not cut before a flag of %q", repro, whole)
+		}
+	} else if strings.Contains(repro, "(? full)") {
+		t.Errorf("the reproduce line %q is cut elsewhere than before a flag", repro)
 	}
 	if strings.Contains(lines[len(lines)-2], "(? full)") {
 		m.Update(press("?"))

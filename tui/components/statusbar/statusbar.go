@@ -217,10 +217,11 @@ func (b *Model) stateLine() string {
 // typed value refused, nothing to export, …): it is about the key just
 // pressed, not the run, so it comes first, marked ✗, and the run after
 // it is labelled as the one before ("last run: ✓ done acsa · run #2"),
-// never read as a run both done and refused. The message keeps at least
-// half the line (a longer one is cut at a word, the help gives it in
-// full); the run's label follows where it fits, its facts as far as they
-// fit.
+// never read as a run both done and refused. The message is shown whole
+// where the line holds it, the run's label after it where that fits too;
+// a message longer than the line keeps at least half of it, cut at a
+// word (the help gives it in full), the run's label after it. The run's
+// facts follow the label as far as they fit.
 func (b *Model) refusalLine(state string, r *runs.Run, parts []string, live string) string {
 	st := b.Styles
 	w := b.w
@@ -232,6 +233,9 @@ func (b *Model) refusalLine(state string, r *runs.Run, parts []string, live stri
 	avail := w - liveW - 2 // the cells left of live
 	const sep = "   "
 	room := max(avail-len(sep)-lipgloss.Width(label)-lipgloss.Width("✗ "), w/2)
+	if lipgloss.Width("✗ "+b.Text) <= avail {
+		room = max(room, avail-lipgloss.Width("✗ "))
+	}
 	msg, hint := fitOutcome(b.Text, nil, room)
 	line := st.Error.Render("✗ "+msg) + st.Muted.Render(hint)
 	if next := line + sep + label; lipgloss.Width(next) <= avail {
@@ -293,7 +297,8 @@ func (b *Model) liveLabel() string {
 // of the form's Spec on the chart, dpso run --solvers after a comparison,
 // a sweep's dpso sweep, the audit's dpso audit), or the state string
 // (y) in its place. One too long for the width is never cut silently:
-// it ends in "… (? full)", and the help (?) gives it whole.
+// it ends after a flag's value in "… (? full)" (cutCommand), and the
+// help (?) gives it whole.
 func (b *Model) reproLine() string {
 	label, line := "reproduce: ", b.line
 	if b.line != "" {
@@ -310,8 +315,31 @@ func (b *Model) reproLine() string {
 	if lipgloss.Width(label+line) <= b.w {
 		return b.Styles.Muted.Render(label) + line
 	}
-	cut := style.Fit(line, b.w-lipgloss.Width(label)-lipgloss.Width(fullHint))
+	cut := cutCommand(line, b.w-lipgloss.Width(label)-lipgloss.Width(fullHint))
 	return b.Styles.Muted.Render(label) + cut + b.Styles.Emph.Render(fullHint)
+}
+
+// cutCommand is command line cmd in room cells, ending in "…": its
+// arguments up to the last flag that fits with its value ("… --tail 20
+// …", never "--tail 20 --…" nor a flag without its value), or cut at a
+// word (style.Shorten) where no flag ends in the room.
+func cutCommand(cmd string, room int) string {
+	words := strings.Split(cmd, " ")
+	kept, end := "", ""
+	for i, wd := range words {
+		if i > 0 && strings.HasPrefix(wd, "--") && lipgloss.Width(kept+" …") <= room {
+			end = kept // the arguments before this flag, whole
+		}
+		if kept == "" {
+			kept = wd
+		} else {
+			kept += " " + wd
+		}
+	}
+	if end == "" {
+		return style.Shorten(cmd, room)
+	}
+	return end + " …"
 }
 
 func (b *Model) Reproduce() string {
