@@ -162,10 +162,13 @@ func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, ou
 }
 
 // coarseGrid marks the coarse points of a grid: those whose value on
-// every axis (C, step, T, epochs, batch) is among every other of that
-// axis's distinct values, counted down from the largest (of C = r̃₂·2^j,
-// j = −6, …, −1: j = −5, −3, −1; of three steps the two ends). On a
-// default grid of acsa's 72 points (6 C × 3 steps × 4 T) it keeps 12.
+// every axis (C, step, T, epochs, batch) is one of that axis's coarse
+// values — of its m distinct values, k = max(2, ⌈m/2⌉) evenly spread
+// from the smallest to the largest (positions round(j·(m − 1)/(k − 1)),
+// j = 0, …, k − 1), both ends included, since a grid's best point often
+// lies at an end of an axis. On acsa's default grid of 72 points (6 C ×
+// 3 steps × 4 T) it keeps 12: C = r̃₂·2^j for j = −6, −3, −1, the two
+// end steps, the smallest and largest T.
 func coarseGrid(grid []Candidate) []bool {
 	axes := []func(Candidate) float64{
 		func(c Candidate) float64 { return c.Clip },
@@ -185,9 +188,17 @@ func coarseGrid(grid []Candidate) []bool {
 		}
 		slices.Sort(vals)
 		vals = slices.Compact(vals)
+		m := len(vals)
+		if m < 2 {
+			continue
+		}
+		k := max(2, (m+1)/2)
+		coarse := make([]bool, m)
+		for j := range k {
+			coarse[int(math.Round(float64(j*(m-1))/float64(k-1)))] = true
+		}
 		for i, c := range grid {
-			j, _ := slices.BinarySearch(vals, ax(c))
-			if (len(vals)-1-j)%2 != 0 {
+			if j, _ := slices.BinarySearch(vals, ax(c)); !coarse[j] {
 				keep[i] = false
 			}
 		}

@@ -9,8 +9,8 @@ import (
 	"dpso/theory"
 )
 
-// TestCoarseGrid: the coarse grid keeps, on every axis, every other
-// distinct value counted down from the largest.
+// TestCoarseGrid: the coarse grid keeps, on every axis of m distinct
+// values, max(2, ⌈m/2⌉) of them evenly spread, both ends included.
 func TestCoarseGrid(t *testing.T) {
 	acsa := func() []Candidate { // 6 C × 3 steps × 4 T, in gridFor's order
 		var g []Candidate
@@ -36,23 +36,28 @@ func TestCoarseGrid(t *testing.T) {
 		}
 		return g
 	}
+	acsaCoarse := func(c Candidate) bool {
+		return slices.Contains([]float64{1.0 / 64, 1.0 / 8, 0.5}, c.Clip) && c.Step != 1 && (c.Iters == 5 || c.Iters == 40)
+	}
 	for _, c := range []struct {
 		name string
 		grid []Candidate
 		want func(Candidate) bool
 		n    int
 	}{
-		{"acsa's default", acsa(), func(c Candidate) bool {
-			return slices.Contains(powers(2, -5, -1), c.Clip) && math.Log2(c.Clip) != -4 && math.Log2(c.Clip) != -2 &&
-				c.Step != 1 && (c.Iters == 10 || c.Iters == 40)
-		}, 12},
+		{"acsa's default", acsa(), acsaCoarse, 12},
 		{"dp-sgd's", dpsgd(), func(c Candidate) bool {
-			return c.Clip == 2 && (c.Step == 1 || c.Step == 1.0/16) && c.Epochs != 2 && c.Batch != 80
-		}, 8},
+			return (c.Step == 1 || c.Step == 1.0/64) && c.Epochs != 2 && c.Batch != 80
+		}, 16},
 		{"one point", []Candidate{{Clip: 1, Step: 1, Iters: 3}}, func(Candidate) bool { return true }, 1},
-		{"a point dropped", acsa()[1:], func(c Candidate) bool {
-			return slices.Contains([]float64{1.0 / 32, 1.0 / 8, 0.5}, c.Clip) && c.Step != 1 && (c.Iters == 10 || c.Iters == 40)
-		}, 12},
+		{"a point dropped", acsa()[1:], acsaCoarse, 11},
+		{"five values", func() []Candidate {
+			var g []Candidate
+			for _, c := range []float64{1, 2, 3, 4, 5} {
+				g = append(g, Candidate{Clip: c, Step: 1, Iters: 1})
+			}
+			return g
+		}(), func(c Candidate) bool { return c.Clip != 2 && c.Clip != 4 }, 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			keep := coarseGrid(c.grid)

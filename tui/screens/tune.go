@@ -461,7 +461,7 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 				what = "NOT private: unattainable reference"
 			}
 			if o := ts.Oracle; o != nil && o.Coarse {
-				what = fmt.Sprintf("NOT private, not attainable: the best of the coarse grid's %d of %d points (every other value of each axis) by their true excess risk; the other %d, %s", len(o.Ran), points, points-len(o.Ran), wait)
+				what = fmt.Sprintf("NOT private, not attainable: the best of the coarse grid's %d of %d points (each axis's ends and about half its values) by their true excess risk; the other %d, %s", len(o.Ran), points, points-len(o.Ran), wait)
 				if narrow {
 					what = fmt.Sprintf("NOT private: best of %d of %d points; the rest %s", len(o.Ran), points, wait)
 				}

@@ -171,7 +171,7 @@ func (p *TunePanel) Lines() []string {
 	para("Total: "+tuneTotalText(rep), false)
 	switch o := ts.Oracle; {
 	case o != nil && o.Coarse:
-		para(fmt.Sprintf("coarse oracle: NOT private and not attainable: the coarse grid's %d of %d points (every other value of each axis) run at the full budget on all rows, the one with the smallest mean excess risk over the trials chosen by that excess risk (which no private procedure can read); the grid's other points are running, and the oracle-tuned reference over every point replaces it when they are done", len(o.Ran), len(o.Points)), true)
+		para(fmt.Sprintf("coarse oracle: NOT private and not attainable: the coarse grid's %d of %d points (each axis's ends and about half its values) run at the full budget on all rows, the one with the smallest mean excess risk over the trials chosen by that excess risk (which no private procedure can read); the grid's other points are running, and the oracle-tuned reference over every point replaces it when they are done", len(o.Ran), len(o.Points)), true)
 	case o != nil:
 		para("oracle-tuned: "+report.OracleNote, true)
 	}
