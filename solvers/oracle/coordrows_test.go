@@ -51,7 +51,13 @@ func scaledBatch(s, d int) (k, sq, xs []float64, z [][]float64) {
 // detail on, the same histogram and the quantiles up to the rounding of
 // |k|·√‖a‖² against ‖k·a‖ (relative 10⁻¹⁴).
 func TestCoordinateAddScaledIsAdd(t *testing.T) {
-	const s, d = 3001, 3
+	for _, d := range []int{3, 10} {
+		testCoordinateAddScaledIsAdd(t, d)
+	}
+}
+
+func testCoordinateAddScaledIsAdd(t *testing.T, d int) {
+	const s = 3001
 	k, sq, xs, z := scaledBatch(s, d)
 	blocks := []int{1, 17, 256, 5, 1000}
 	feed := func(add func(z []float64), addScaled func(k, sq, xs []float64), lo, hi int, scaled bool) {
@@ -69,7 +75,7 @@ func TestCoordinateAddScaledIsAdd(t *testing.T) {
 	}
 	for _, detail := range []bool{true, false} {
 		for _, cuts := range [][]int{nil, {1000, 1001, 2999}} {
-			t.Run(fmt.Sprintf("detail=%v/cuts=%v", detail, cuts), func(t *testing.T) {
+			t.Run(fmt.Sprintf("d=%d/detail=%v/cuts=%v", d, detail, cuts), func(t *testing.T) {
 				call := func(scaled bool) ([]float64, BatchStats) {
 					o := &Coordinate{M: 7}
 					o.SetDetail(detail)

@@ -7,3 +7,7 @@ func axpy(c float64, x, y []float64)                 { axpyGeneric(c, x, y) }
 func dotRows(dst, w, xs []float64, stride int)       { dotRowsGeneric(dst, w, xs, stride) }
 func dotSqRows(dst, sq, w, xs []float64, stride int) { dotSqRowsGeneric(dst, sq, w, xs, stride) }
 func axpyRows(y, coef, xs []float64, stride int)     { axpyRowsGeneric(y, coef, xs, stride) }
+
+func clampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
+	clampAddRowsGeneric(y, off, inv, k, xs, stride, d, tau, flag)
+}

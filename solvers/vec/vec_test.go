@@ -192,3 +192,86 @@ func TestRowKernelsMatchGonum(t *testing.T) {
 		}
 	}
 }
+
+// TestClampAddRows: the assembly of ClampAddRows gives clampAddRowsGeneric's
+// sums and flags bit for bit, and the generic loop is the definition
+// written out entry by entry: rows that clamp and rows that do not, at a
+// finite τ and at τ = +Inf, non-finite rows (a NaN or infinite slope or
+// feature, an overflowing product, a zero slope times an infinite
+// feature) that add nothing, rows sharing a destination, d = 1 … 13 and
+// strides above d.
+func TestClampAddRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	val := func() float64 { return r.NormFloat64() * math.Exp(2*r.NormFloat64()) }
+	for d := 1; d <= 13; d++ {
+		for _, stride := range []int{d, d + 2} {
+			for _, tau := range []float64{1.5, math.Inf(1)} {
+				const n, groups = 40, 3
+				xs := make([]float64, (n-1)*stride+d)
+				k, inv := make([]float64, n), make([]float64, n)
+				off := make([]int, n)
+				for i := range xs {
+					xs[i] = val()
+				}
+				for i := range k {
+					k[i] = val()
+					off[i] = (i % groups) * d
+					inv[i] = 1 / float64(1+i%groups)
+					a := xs[i*stride : i*stride+d]
+					switch i % 10 {
+					case 1:
+						k[i] = math.NaN()
+					case 2:
+						a[d-1] = math.Inf(1)
+					case 3:
+						k[i], a[0] = 1e300, 1e300
+					case 4:
+						k[i], a[d/2] = 0, math.Inf(-1)
+					case 5:
+						k[i] = math.Inf(-1)
+					case 6:
+						k[i] = 1e-3 // nothing clamped
+					}
+				}
+				want := make([]float64, groups*d)
+				wantFlag := make([]uint8, n)
+				for i, ki := range k {
+					a := xs[i*stride : i*stride+d]
+					z := make([]float64, d)
+					finite := true
+					for j, v := range a {
+						z[j] = ki * v
+						finite = finite && !math.IsInf(z[j], 0) && !math.IsNaN(z[j])
+					}
+					if !finite {
+						wantFlag[i] = 2
+						continue
+					}
+					for j, v := range z {
+						if c := math.Max(-tau, math.Min(tau, v)); c != v {
+							v, wantFlag[i] = c, 1
+						}
+						p := v * inv[i]
+						want[off[i]+j] += p
+					}
+				}
+				for _, impl := range []struct {
+					name string
+					f    func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8)
+				}{{"asm", ClampAddRows}, {"generic", clampAddRowsGeneric}} {
+					y := make([]float64, groups*d)
+					flag := make([]uint8, n)
+					impl.f(y, off, inv, k, xs, stride, d, tau, flag)
+					if !slices.Equal(flag, wantFlag) {
+						t.Fatalf("%s, d = %d, stride %d, τ = %v: flags %v, want %v", impl.name, d, stride, tau, flag, wantFlag)
+					}
+					for j := range y {
+						if math.Float64bits(y[j]) != math.Float64bits(want[j]) {
+							t.Fatalf("%s, d = %d, stride %d, τ = %v: y[%d] = %v, want %v", impl.name, d, stride, tau, j, y[j], want[j])
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package vec
+
+// ClampAddRows is the coordinate-wise clipped accumulation of a block of
+// scaled rows, z_i = k[i]·a_i with a_i = xs[i·stride : i·stride+d], each
+// added to its own destination: for each row i < len(k) whose z_i is
+// finite (every product k[i]·a_ij rounded, then tested),
+//
+//	y[off[i]+j] += inv[i]·Π_{[−τ,τ]}(z_ij),   j < d,
+//
+// each clamped entry multiplied by inv[i] and rounded before it is added;
+// flag[i] is 0 when no entry was clamped, 1 when some was (|z_ij| > τ),
+// and 2 when some z_ij is not finite (±Inf or NaN: nothing is added).
+// τ may be +Inf (nothing is clamped). The rows' destinations may repeat
+// (several rows of one group mean); rows are added in order. off, inv and
+// flag hold at least len(k) entries.
+func ClampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
+	n := len(k)
+	checkRows(n, d, len(xs), stride)
+	off, inv, flag = off[:n], inv[:n], flag[:n]
+	for _, o := range off {
+		if o < 0 || o+d > len(y) {
+			panic("vec: destination row out of range")
+		}
+	}
+	if n == 0 || d == 0 {
+		clear(flag)
+		return
+	}
+	clampAddRows(y, off, inv, k, xs, stride, d, tau, flag)
+}
+
+func clampAddRowsGeneric(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
+	for i, ki := range k {
+		a := xs[i*stride : i*stride+d]
+		finite := true
+		for _, v := range a {
+			if z := float64(ki * v); z-z != 0 {
+				finite = false
+				break
+			}
+		}
+		if !finite {
+			flag[i] = 2
+			continue
+		}
+		row := y[off[i] : off[i]+d]
+		var f uint8
+		for j, v := range a {
+			z := float64(ki * v)
+			if z > tau {
+				z, f = tau, 1
+			} else if z < -tau {
+				z, f = -tau, 1
+			}
+			row[j] += float64(z * inv[i])
+		}
+		flag[i] = f
+	}
+}
