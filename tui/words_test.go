@@ -117,6 +117,9 @@ func checkCaptionWhole(t *testing.T, m *Model, p presets.Preset, w int) {
 			t.Fatalf("page %d leaves %d of the caption's %d lines unseen without a marker:\n%s", page, missing, len(want), strings.Join(lines, "\n"))
 		}
 		if missing == 0 {
+			if fits := len(want)+1 <= m.height/3; fits && page > 1 {
+				t.Errorf("the caption's %d lines and its marker fit the %d rows w gives, yet take %d pages", len(want), m.height/3, page)
+			}
 			// Every line read: w folds it again (a page at a time).
 			folded := m.head.Rows(1<<20, m.height) // one line's worth: the folded rows
 			for range 40 {

@@ -75,8 +75,9 @@ func (h *Model) Title() string { return h.title }
 
 // Rows is the caption's height at a terminal of termW × termH: none
 // without a preset; folded one line, two from 30 rows on; unfolded (w)
-// all its lines, at most a third of the rows (and never fewer than
-// folded).
+// all its lines and the fold marker (on a row of its own where the last
+// line has no room for it), at most a third of the rows (and never fewer
+// than folded).
 func (h *Model) Rows(termW, termH int) int {
 	folded := 1
 	switch {
@@ -88,7 +89,12 @@ func (h *Model) Rows(termW, termH int) int {
 	if h.page < 0 {
 		return folded
 	}
-	return max(folded, min(len(h.captionLines(termW)), termH/3))
+	lines := h.captionLines(termW)
+	n := len(lines)
+	if lipgloss.Width(lines[n-1])+lipgloss.Width(foldHint) > termW {
+		n++ // the fold marker's own row
+	}
+	return max(folded, min(n, termH/3))
 }
 
 // captionText is the caption as one text: the next step, then where its
