@@ -35,13 +35,16 @@ func loadedPreset(t *testing.T, i, w, h int) *Model {
 
 // TestPresetWordsAtThreeSizes: every preset, loaded and run, at 80×24,
 // 120×32 and 132×42 (its screen kept as a golden file of that size):
-// nothing it says is cut without a visible way to the rest — its caption
-// shown whole or ending in the w marker, and every line of it shown whole
-// on some page of w; its story in the presets list whole or under a
-// scroll marker, every line reached by pgdn; the status and reproduce
-// lines never cut but with "(? full)" —; the numbers of its caption are
-// all facts (no number typed in its template); and where a text says
-// something is on the chart or in the legend, the screen shows it.
+// nothing it says is cut without a visible way to the rest — its title
+// whole on the title line; its caption shown whole or ending in the w
+// marker where its folded line says something, every line of it shown
+// whole on some page of w, in one page where they fit; its story in the
+// presets list whole or under a scroll marker, every line reached by
+// pgdn; the status and reproduce lines never cut but with "(? full)",
+// the reproduce line after a flag's value —; the numbers of its caption
+// are all facts (no number typed in its template); and where a text
+// says something is on the chart or in the legend, the screen shows it.
+// (The form's refusals and typing hint: TestFormMessageWhole.)
 func TestPresetWordsAtThreeSizes(t *testing.T) {
 	for i, p := range presets.All {
 		for _, sz := range wordSizes {
@@ -49,6 +52,9 @@ func TestPresetWordsAtThreeSizes(t *testing.T) {
 			t.Run(fmt.Sprintf("preset %d at %dx%d", i+1, w, h), func(t *testing.T) {
 				m := loadedPreset(t, i, w, h)
 				golden(t, fmt.Sprintf("preset-%d-%dx%d", i+1, w, h), m.render())
+				if head := strings.Split(screenText(m), "\n")[0]; !strings.Contains(head, fmt.Sprintf("preset %d: %s  ·  p presets", i+1, p.Title)) {
+					t.Errorf("the title line does not show the preset's title whole: %q", head)
+				}
 				checkFoldedCaption(t, m, p, w)
 				checkCaptionWhole(t, m, p, w)
 				checkStoryWhole(t, m, i, p)

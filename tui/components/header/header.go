@@ -204,11 +204,18 @@ func (h *Model) View() string {
 	return strings.Join(append([]string{h.line()}, h.caption(h.w, h.h-1)...), "\n")
 }
 
-// line is the title line.
+// line is the title line: dpso and its subtitle on the left; on the
+// right what the form holds (the loaded preset's label and title, the
+// user data's name) and the keys to the presets and the help. Where the
+// width is short, the subtitle gives way first, then "? help" (the key
+// line under the screen has "? all keys"), then the name dpso, so that a
+// preset's title is shown whole wherever that makes it fit; a title
+// longer still is cut at a word, the presets list (p) giving it whole.
 func (h *Model) line() string {
 	st := h.Styles
 	w := h.w
-	left := st.Header.Render("dpso") + st.HeaderDim.Render(" · private optimization with heavy-tailed gradients (Lowy & Razaviyayn)")
+	name := st.Header.Render("dpso")
+	left := name + st.HeaderDim.Render(" · private optimization with heavy-tailed gradients (Lowy & Razaviyayn)")
 	right := "custom parameters"
 	title := ""
 	switch {
@@ -217,19 +224,26 @@ func (h *Model) line() string {
 	case h.form.Resolved().UserRows():
 		right = common.DataName(h.form.Resolved().Spec, h.presc)
 	}
-	const keys = "  ·  p presets  ? help"
-	if lipgloss.Width(left)+lipgloss.Width(right+": "+title+keys)+2 > w {
-		left = st.Header.Render("dpso")
+	if title != "" {
+		right += ": " + title
+	}
+	const keys, presetsKey = "  ·  p presets  ? help", "  ·  p presets"
+	for _, c := range []struct{ left, keys string }{{left, keys}, {name, keys}, {name, presetsKey}, {"", presetsKey}} {
+		if lipgloss.Width(c.left)+2+lipgloss.Width(right+c.keys) <= w {
+			r := st.Muted.Render(right + c.keys)
+			return style.Pad(c.left, w-lipgloss.Width(r)) + r
+		}
 	}
 	if title != "" {
-		// The preset's title gives way first, cut at a word.
-		room := w - lipgloss.Width(left) - 2 - lipgloss.Width(right+": "+keys)
+		// The preset's title is cut at a word, in all the room there is.
+		right = h.Label()
+		room := w - 2 - lipgloss.Width(right+": "+presetsKey)
 		if t := style.Shorten(title, room); room >= 8 {
 			right += ": " + t
 		}
 	}
-	right = st.Muted.Render(right + keys)
-	return style.Pad(left, w-lipgloss.Width(right)) + style.Fit(right, w-lipgloss.Width(left))
+	r := st.Muted.Render(right + presetsKey)
+	return style.Pad("", w-lipgloss.Width(r)) + style.Fit(r, w)
 }
 
 // Label is the loaded preset's number and what the user changed since
