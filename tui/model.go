@@ -136,8 +136,9 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	m.broadcast(m.screenMsg())
 	m.initCmd = m.onSpec(common.SpecMsg{Rev: f.Rev(), User: f.Spec(), Spec: f.Resolved(), Load: true})
 	switch {
-	case opts.Screen != "": // a preset's own action waits for r
-		m.initCmd = tea.Batch(m.initCmd, m.show(m.screenIndex(runs.ScreenKind(opts.Screen))))
+	case opts.Screen != "": // a preset's own action waits for r, a state's run starts
+		at := m.screenIndex(runs.ScreenKind(opts.Screen))
+		m.initCmd = tea.Batch(m.initCmd, m.startShown(opts.ShownRun, at), m.show(at))
 	case opts.PresetRun && at >= 0:
 		m.initCmd = tea.Batch(m.initCmd, m.presetAction(at))
 	}
@@ -627,7 +628,39 @@ func (m *Model) State() statestring.State {
 	if i := m.head.Preset(); i >= 0 {
 		st.Preset = presets.All[i].Title
 	}
+	st.Run = m.shownRun()
 	return st
+}
+
+// shownRun is the run the chart draws, by the key that starts it
+// (statestring.RunKey or CompareKey), so that the explorer opening the
+// state draws the same comparison; "" on another screen (a sweep, the
+// clipping view, a search and an audit start their own when shown) and
+// where the chart draws none, or one cancelled or failed.
+func (m *Model) shownRun() string {
+	if m.active != 0 {
+		return ""
+	}
+	r := m.runs.Last(m.family())
+	if r == nil || r.Phase == runs.Cancelled || r.Phase == runs.Failed {
+		return ""
+	}
+	if r.What == screens.CompareWhat {
+		return statestring.CompareKey
+	}
+	return statestring.RunKey
+}
+
+// startShown starts the run a state names (State.Run) on screen i on the
+// form's Spec: r's job of the screen or c's comparison; nothing for none.
+func (m *Model) startShown(run string, i int) tea.Cmd {
+	switch run {
+	case statestring.RunKey:
+		return m.start(m.jobOf(i), false)
+	case statestring.CompareKey:
+		return m.start(screens.CompareJob, false)
+	}
+	return nil
 }
 
 // Typing reports whether the explorer takes every key as text (a value
@@ -657,7 +690,11 @@ func (m *Model) openState(st statestring.State) tea.Cmd {
 	m.setPreset(at)
 	m.overlay = nil
 	m.back = nil
-	return tea.Batch(specCmd, m.show(m.screenIndex(runs.ScreenKind(st.Screen))), m.broadcast(m.runs.Reset()))
+	// The runs of the configuration before are forgotten; the state's
+	// run starts on its Spec, then its screen is shown.
+	i := m.screenIndex(runs.ScreenKind(st.Screen))
+	reset := m.broadcast(m.runs.Reset())
+	return tea.Batch(specCmd, reset, m.startShown(st.Run, i), m.show(i))
 }
 
 // showState shows the state string of what is shown in place of the

@@ -48,6 +48,10 @@ type Options struct {
 	// --screen's); "" the chart. A preset opened with it (PresetRun) is
 	// loaded on that screen, its run not started: r starts the screen's.
 	Screen string
+	// ShownRun is the run a state string names (statestring.State.Run:
+	// r's or c's), started on Start as the explorer opens on Screen; ""
+	// none.
+	ShownRun string
 	// Limit, if set, is applied to every Spec the form takes (the first,
 	// a preset, an edit, a state string): it returns the Spec to use or
 	// an error the form shows as a refusal (a *spec.SpecError names the
@@ -80,7 +84,7 @@ const (
 // a preset this dpso does not have.
 func (o *Options) OpenState(st statestring.State) error {
 	s := st.Spec.Clone()
-	o.Start, o.Screen = &s, st.Screen
+	o.Start, o.Screen, o.ShownRun = &s, st.Screen, st.Run
 	if st.Preset == "" {
 		return nil
 	}

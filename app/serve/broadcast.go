@@ -76,7 +76,25 @@ func (s *Server) parseOffer(args []string) (offer, error) {
 		return offer{}, fmt.Errorf("--state: %s", flagMessage(err))
 	}
 	st.Spec = lim
-	return offer{what: "the " + string(st.Screen) + " screen of " + strings.Join(st.Spec.Args(), " "), open: tui.OpenState(st)}, nil
+	return offer{what: stateWhat(st), open: tui.OpenState(st)}, nil
+}
+
+// stateWhat names a state as the banner offers it: its preset first (the
+// words a student reads at 80 columns), its screen and the run it draws,
+// then its fields.
+func stateWhat(st statestring.State) string {
+	what := ""
+	if i := presets.IndexOfTitle(st.Preset); i >= 0 {
+		what = "preset " + strconv.Itoa(i+1) + " " + theory.Quote(st.Preset) + ": "
+	}
+	what += "the " + st.Screen + " screen"
+	switch st.Run {
+	case statestring.CompareKey:
+		what += " with c's comparison"
+	case statestring.RunKey:
+		what += " with r's run"
+	}
+	return what + " of " + strings.Join(st.Spec.Args(), " ")
 }
 
 // broadcast sends o to every explorer session and returns how many.

@@ -12,6 +12,8 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"dpso/internal/statestring"
+	"dpso/theory"
+	"dpso/tui/presets"
 )
 
 // The explorer's status bar before any run, and its header: what a
@@ -261,4 +263,17 @@ func TestInstructorBroadcastIsOfferedNotImposed(t *testing.T) {
 	c.key("b")
 	c.waitFor("reproduce: dpso sweep") // the sweep screen's reproduce line
 	c.waitFor("n over 250 … 4·10³")    // its grid up to the offer's n
+
+	// A preset's chart with c's comparison: the banner names the preset
+	// first, and the student's explorer opens it under the preset's
+	// caption and runs the comparison.
+	st = statestring.State{Spec: presets.All[0].Spec, Screen: "chart", Preset: presets.All[0].Title, Run: statestring.CompareKey}
+	st.Spec.N = 4000
+	if code := connect(t, ts.addr, teacher, "broadcast", st.String()).exit(); code != 0 {
+		t.Fatalf("the instructor's broadcast of a preset's comparison: status %d", code)
+	}
+	c.waitFor("the instructor sends preset 1 " + theory.Quote(presets.All[0].Title) + ": th")
+	c.key("b")
+	c.waitFor("preset 1 · n changed")
+	c.waitFor("comparison #")
 }

@@ -230,7 +230,7 @@ func TestWebYShowsTheTabsLink(t *testing.T) {
 	a := openTab(t, addr, "token=class-101-token")
 	a.waitFor(ready)
 	a.key("y")
-	a.waitFor("link: http://" + addr + "/?state=dpso2.")
+	a.waitFor("link: http://" + addr + "/?state=dpso3.")
 }
 
 // TestWebPageFrameAncestors: by default no page may frame the explorer's

@@ -5,11 +5,14 @@
 // else, `dpso explore --state S` and an SSH session (`dpso serve`) can
 // open it, and an instructor can send it to a class.
 //
-// A token is "dpso2." followed by base64url (no padding) of a raw DEFLATE
+// A token is "dpso3." followed by base64url (no padding) of a raw DEFLATE
 // stream (with a fixed dictionary of the field names and common values)
 // and the CRC-32 (IEEE) of what it inflates to. What it inflates to is a
-// URL query: "screen=NAME", "preset=TITLE" when one is loaded (format 2;
-// format 1, which has no preset, is still read), and one "name=value" per
+// URL query: "screen=NAME", "preset=TITLE" when one is loaded (format 2
+// and after; format 1, which has no preset, is still read), "run=r" or
+// "run=c" when the screen drew a run (format 3: the key that starts it,
+// the screen's run or the comparison with every baseline; format 2, which
+// has none, is still read), and one "name=value" per
 // set field of the Spec,
 // named as the CLI's flags (spec.Field.Text writes the value exactly,
 // spec.Field.Set reads it back; a scenario parameter by its own name).

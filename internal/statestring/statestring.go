@@ -20,18 +20,29 @@ import (
 
 // State is what a state string holds: the form's Spec, as the user set it
 // (defaults left unset), the screen shown, by its name (the kind of the
-// explorer's screen registry; "": the home screen, chart), and the preset
+// explorer's screen registry; "": the home screen, chart), the preset
 // loaded, by its title ("": none) — its caption, its comparison and what
-// the form changed since loading it come back with it.
+// the form changed since loading it come back with it — and the run the
+// screen drew, by the key that starts it (Run: RunKey, its r, or
+// CompareKey, c's comparison with every baseline; "": none), which the
+// explorer that opens the state starts again on the same Spec.
 type State struct {
 	Spec   spec.Spec
 	Screen string
 	Preset string
+	Run    string
 }
 
-// Version is the format this dpso writes; it reads it and format 1 (a
-// token without a preset).
-const Version = 2
+// The runs a state names (State.Run): the screen's own (r) and the
+// comparison with every baseline (c).
+const (
+	RunKey     = "r"
+	CompareKey = "c"
+)
+
+// Version is the format this dpso writes; it reads it, format 2 (a token
+// without a run) and format 1 (without a preset either).
+const Version = 3
 
 // prefix is the token's start before its version digit.
 const prefix = "dpso"
@@ -42,7 +53,7 @@ const MaxLen = 4096
 
 // dictionary primes DEFLATE with what payloads repeat: the keys and the
 // common values. It is part of format 1: changing it changes the version;
-// format 2's adds the preset's key (dictionaryOf).
+// format 2's adds the preset's key, format 3's the run's (dictionaryOf).
 const dictionary = "screen=chart&screen=sweep&screen=moments&screen=clip&screen=audit&screen=sweep-eps" +
 	"&accountant=pld&adaptive-clip=true&assumption=coordinatewise&assumption=noncentral&batch=" +
 	"&checkpoints=&class=nonsmooth-convex&class=nonsmooth-sc&class=smooth-convex&class=smooth-sc&class=ppl" +
@@ -54,7 +65,10 @@ const dictionary = "screen=chart&screen=sweep&screen=moments&screen=clip&screen=
 
 // dictionaryOf is the dictionary of a format.
 func dictionaryOf(version int) []byte {
-	if version >= 2 {
+	switch {
+	case version >= 3:
+		return []byte(dictionary + "&preset=&run=c&run=r")
+	case version >= 2:
 		return []byte(dictionary + "&preset=")
 	}
 	return []byte(dictionary)
@@ -87,6 +101,9 @@ func (s State) payload() string {
 	v.Set("screen", s.screen())
 	if s.Preset != "" {
 		v.Set("preset", s.Preset)
+	}
+	if s.Run != "" {
+		v.Set("run", s.Run)
 	}
 	sp := s.Spec
 	for _, f := range spec.Fields() {
@@ -137,7 +154,7 @@ func Parse(token string, screens []string) (State, error) {
 	case n > Version:
 		return State{}, errorf("this state string is of format %d, written by a newer dpso; this one reads format %d: update dpso, or open the configuration from its reproduce line", n, Version)
 	case n < 1:
-		return State{}, errorf("this state string is of format %d, which this dpso no longer reads (it reads formats 1 and %d); open the configuration from its reproduce line", n, Version)
+		return State{}, errorf("this state string is of format %d, which this dpso no longer reads (it reads formats 1 to %d); open the configuration from its reproduce line", n, Version)
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(body)
 	if err != nil || len(raw) < 5 {
@@ -180,6 +197,13 @@ func fromPayload(p string, screens []string, version int) (State, error) {
 		val := vals[0]
 		if key == "preset" && version >= 2 {
 			st.Preset = val
+			continue
+		}
+		if key == "run" && version >= 3 {
+			if val != RunKey && val != CompareKey {
+				return State{}, errorf("this state string's run is %s; a dpso writes %s (the screen's run) or %s (the comparison)", theory.Quote(val), RunKey, CompareKey)
+			}
+			st.Run = val
 			continue
 		}
 		if key == "screen" {

@@ -59,6 +59,8 @@ func TestRoundTripKeepsEveryFieldAndScreen(t *testing.T) {
 		{"a path with spaces and &=", State{Spec: spec.Spec{Data: "my data/a&b=c ü.csv"}, Screen: "audit"}},
 		{"the tuning screen on private constants", State{Spec: spec.Spec{Scenario: "linreg-t", Class: "smooth-sc", N: 10000, Constants: "private:0.2"}, Screen: "tune"}},
 		{"a preset with a field changed since", State{Spec: spec.Spec{Scenario: "linreg-t", Class: "smooth-convex", Tail: 20, K: 4, Lf: 1e4, N: 1000000, Trials: 8}, Screen: "clip", Preset: "Moment clipping beats Lipschitz DP-SGD"}},
+		{"a preset's chart with c's comparison drawn", State{Spec: spec.Spec{Scenario: "linreg-t", Class: "smooth-convex", Tail: 10, K: 3, N: 200000, Trials: 8}, Screen: "chart", Preset: "Heavy tails: a larger k buys a lower C and less noise", Run: CompareKey}},
+		{"the chart with r's run drawn", State{Spec: spec.Spec{Scenario: "linreg-t", N: 20000}, Screen: "chart", Run: RunKey}},
 	}
 	for _, sc := range explorerScreens {
 		cases = append(cases, struct {
@@ -69,8 +71,8 @@ func TestRoundTripKeepsEveryFieldAndScreen(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tok := c.st.String()
-			if !strings.HasPrefix(tok, "dpso2.") {
-				t.Fatalf("token %q does not start with dpso2.", tok)
+			if !strings.HasPrefix(tok, "dpso3.") {
+				t.Fatalf("token %q does not start with dpso3.", tok)
 			}
 			got, err := Parse(tok, explorerScreens)
 			if err != nil {
@@ -103,7 +105,7 @@ func TestTokenIsShellAndURLSafe(t *testing.T) {
 func TestParseRefusesWithASentence(t *testing.T) {
 	good := State{Spec: spec.Spec{Scenario: "linreg-t", N: 20000}, Screen: "sweep"}.String()
 	flip := []byte(good)
-	i := len("dpso2.") + 3
+	i := len("dpso3.") + 3
 	if flip[i] == 'A' {
 		flip[i] = 'B'
 	} else {
@@ -115,8 +117,10 @@ func TestParseRefusesWithASentence(t *testing.T) {
 		{"empty", "", "is not a dpso state string"},
 		{"a reproduce line", "dpso run --scenario linreg-t", "is not a dpso state string"},
 		{"no version", "dpso.abc", "is not a dpso state string"},
-		{"newer format", encode(3, "screen=chart"), "format 3, written by a newer dpso"},
+		{"newer format", encode(4, "screen=chart"), "format 4, written by a newer dpso"},
 		{"a preset in format 1", encode(1, "screen=chart&preset=x"), "no field of this dpso"},
+		{"a run in format 2", encode(2, "screen=chart&run=c"), "no field of this dpso"},
+		{"a run no dpso writes", encode(3, "screen=chart&run=x"), `run is "x"; a dpso writes r (the screen's run) or c (the comparison)`},
 		{"older format", encode(0, "screen=chart"), "format 0, which this dpso no longer reads"},
 		{"a character changed", string(flip), "damaged"},
 		{"cut short", good[:len(good)-3], "damaged"},
@@ -148,6 +152,16 @@ func TestParseRefusesWithASentence(t *testing.T) {
 				t.Fatalf("error %q is not one clean line", err)
 			}
 		})
+	}
+}
+
+// TestFormat2StillReads: a token of format 2 (before runs were carried)
+// opens as it did, its preset with it and no run.
+func TestFormat2StillReads(t *testing.T) {
+	want := State{Spec: spec.Spec{Scenario: "linreg-t", N: 20000}, Screen: "clip", Preset: "Moment clipping beats Lipschitz DP-SGD"}
+	got, err := Parse(encode(2, want.payload()), explorerScreens)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("format 2: %+v, %v", got, err)
 	}
 }
 

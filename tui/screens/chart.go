@@ -57,9 +57,12 @@ func singleJob(res spec.Resolved) (runs.Job, string) {
 	return runs.Job{Call: backend.Call{Kind: backend.Compare, Spec: res, Names: []string{name}}, Family: ChartKind, What: name}, ""
 }
 
+// CompareWhat names c's comparison (CompareJob) on the status bar.
+const CompareWhat = "comparison"
+
 // CompareJob is the comparison (c) of compareNames on the same draws.
 func CompareJob(res spec.Resolved) (runs.Job, string) {
-	return runs.Job{Call: backend.Call{Kind: backend.Compare, Spec: res, Names: compareNames(res)}, Family: ChartKind, What: "comparison", Compare: true}, ""
+	return runs.Job{Call: backend.Call{Kind: backend.Compare, Spec: res, Names: compareNames(res)}, Family: ChartKind, What: CompareWhat, Compare: true}, ""
 }
 
 // compareNames is the paper's solver for the class, then every baseline
