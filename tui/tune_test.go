@@ -252,8 +252,9 @@ type oracleHold struct {
 	release chan struct{}
 	held    chan context.Context
 	// coarse holds the reference after its coarse grid
-	// (engine.Settings.Coarse) instead of before it.
-	coarse bool
+	// (engine.Settings.Coarse) instead of before it; private holds the
+	// search at its first report, before the prescribed runs.
+	coarse, private bool
 }
 
 func newOracleHold() *oracleHold {
@@ -272,6 +273,9 @@ func (h *oracleHold) Run(ctx context.Context, c backend.Call, set *engine.Settin
 		}
 		hold := func(rep *engine.TuneReport) {
 			searched(rep)
+			if !h.coarse && (rep.Solvers[0].Prescribed == nil) != h.private {
+				return
+			}
 			h.held <- ctx
 			select {
 			case <-h.release:
@@ -309,7 +313,7 @@ func TestTuneShowsThePrivateResultFirst(t *testing.T) {
 			m := newHeldModel(t, h, &s, sz[0], sz[1])
 			keyUntil(t, m, "g", func() bool {
 				r := m.run()
-				return r != nil && r.Family == screens.TuneKind && r.Searched != nil
+				return r != nil && r.Family == screens.TuneKind && r.Searched != nil && r.Searched.Solvers[0].Prescribed != nil
 			})
 			r := m.run()
 			if !r.Active() || r.Tune != nil {
@@ -359,6 +363,40 @@ func TestTuneShowsThePrivateResultFirst(t *testing.T) {
 			got := elapsed.ReplaceAllString(strings.Join(lines, "\n")+"\n", " · (elapsed) s ")
 			if w := elapsed.ReplaceAllString(string(want), " · (elapsed) s "); got != w || !strings.Contains(w, "(elapsed)") {
 				t.Errorf("the finished screen is not TestGoldenTune's:\n%s\nwant:\n%s", got, w)
+			}
+		})
+	}
+}
+
+// TestTuneShowsTheSearchFirst: the tuning screen shows the private tuned
+// run as soon as the searches are done, the prescribed run and the
+// oracle-tuned reference "computing…" while the prescribed runs are held.
+func TestTuneShowsTheSearchFirst(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {132, 42}} {
+		t.Run(itoa(sz[0])+"x"+itoa(sz[1]), func(t *testing.T) {
+			h := newOracleHold()
+			h.private = true
+			s := tuneSpec
+			m := newHeldModel(t, h, &s, sz[0], sz[1])
+			keyUntil(t, m, "g", func() bool {
+				r := m.run()
+				return r != nil && r.Family == screens.TuneKind && r.Searched != nil
+			})
+			<-h.held
+			ts := m.run().Searched.Solvers[0]
+			if ts.Prescribed != nil || ts.Oracle != nil {
+				t.Fatalf("the first report: prescribed %v, oracle %v", ts.Prescribed, ts.Oracle)
+			}
+			v := screenText(m)
+			for _, want := range []string{"tuned", screens.EstText(ts.Tuned.Excess), "prescribed", "oracle-tuned", "computing…"} {
+				if !strings.Contains(v, want) {
+					t.Errorf("with the prescribed runs held, the tuning screen lacks %q:\n%s", want, v)
+				}
+			}
+			close(h.release)
+			pump(t, m, nil, func() bool { return doneOf(m, screens.TuneKind) })
+			if r := m.run(); r.Tune == nil || r.Tune.Solvers[0].Prescribed == nil || r.Tune.Solvers[0].Oracle == nil {
+				t.Errorf("the finished search lacks a reference")
 			}
 		})
 	}

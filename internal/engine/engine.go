@@ -33,13 +33,14 @@ type Settings struct {
 	// with the call's planned work (an up-front estimate of how long it
 	// takes is the caller's: see Plan).
 	Plan func(Plan)
-	// Searched, if not nil, is called once by Tune with references, after
-	// the private searches and the prescribed runs and before the
-	// oracle-tuned reference (every grid point at the full budget, most of
-	// the call's work), with the report so far: every solver's Oracle nil,
-	// the rest as Tune returns it. The report is the callee's to keep (Tune
-	// goes on with its own copy); a search cancelled before it ends never
-	// calls it.
+	// Searched, if not nil, is called twice by Tune with references,
+	// with the report so far: once the private searches are done (every
+	// solver's Prescribed and Oracle nil), and again after the prescribed
+	// runs, before the oracle-tuned reference (every grid point at the
+	// full budget, most of the call's work): every Oracle nil, the rest as
+	// Tune returns it. The report is the callee's to keep (Tune goes on
+	// with its own copy); a search cancelled before it ends never calls
+	// it.
 	Searched func(*TuneReport)
 	// Coarse, if not nil, is called once by Tune with references, after
 	// Searched, when the oracle-tuned reference has run the coarse part of

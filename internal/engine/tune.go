@@ -348,7 +348,8 @@ func CheckTune(r spec.Resolved, ts TuneSpec) error {
 // Tune runs the private search ts for every solver of the call on r's
 // trials, on the same draws, and — with ts.References — the prescribed run
 // (Compare) and the oracle-tuned reference beside it, last: set.Searched
-// is given the report before the reference runs. r's budget is each
+// is given the report as soon as the private searches are done, and again
+// with the prescribed runs, before the reference runs. r's budget is each
 // search's total, tuning included: the candidates' ρ_Q is calibrated so
 // that the search's (ε', δ) meets the exact (ε', δ) of ρ = ε²/2
 // (TunePrivacy). With set.Coarse the reference runs its coarse grid first
@@ -403,7 +404,17 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 	if err != nil {
 		return nil, err
 	}
+	rep.Total = tuneTotal(r, ts, pv, t.dpsgd)
+	searched := func() {
+		if set != nil && set.Searched != nil {
+			early := *rep
+			early.Solvers = slices.Clone(rep.Solvers)
+			early.Elapsed = time.Since(start)
+			set.Searched(&early)
+		}
+	}
 	if ts.References {
+		searched()
 		cmp, err := Compare(ctx, r, ts.Solvers, set)
 		if err != nil {
 			return nil, err
@@ -411,15 +422,7 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 		for i := range rep.Solvers {
 			rep.Solvers[i].Prescribed = cmp.Reports[i]
 		}
-	}
-	rep.Total = tuneTotal(r, ts, pv, t.dpsgd)
-	if ts.References {
-		if set != nil && set.Searched != nil {
-			early := *rep
-			early.Solvers = slices.Clone(rep.Solvers)
-			early.Elapsed = time.Since(start)
-			set.Searched(&early)
-		}
+		searched()
 		if err := t.oracles(ctx, rep, outs); err != nil {
 			return nil, err
 		}

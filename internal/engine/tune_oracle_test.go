@@ -103,8 +103,8 @@ func TestTuneCoarseFirst(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(order, []string{"searched", "coarse"}) {
-			t.Fatalf("%d workers: callbacks %v, want Searched then Coarse", w, order)
+		if !slices.Equal(order, []string{"searched", "searched", "coarse"}) {
+			t.Fatalf("%d workers: callbacks %v, want Searched twice then Coarse", w, order)
 		}
 		for i, fin := range rep.Solvers {
 			if fin.Refused != "" {

@@ -420,8 +420,9 @@ func TestSearchReadsTheDrawsCopy(t *testing.T) {
 
 // TestTuneReferenceComesLast: the oracle-tuned reference changes no bit of
 // the private search — the tuned runs with the references equal those
-// without — and set.Searched is given, once and before the reference
-// runs, the report Tune returns less its oracle-tuned references.
+// without — and set.Searched is given, before the reference runs, the
+// report Tune returns less its references, then less its oracle-tuned
+// references.
 func TestTuneReferenceComesLast(t *testing.T) {
 	s := tuneSpec
 	s.Class, s.N, s.Trials = theory.SmoothConvex, 1000, 2
@@ -453,8 +454,8 @@ func TestTuneReferenceComesLast(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(early) != 1 {
-				t.Fatalf("Searched called %d times, want once", len(early))
+			if len(early) != 2 {
+				t.Fatalf("Searched called %d times, want twice", len(early))
 			}
 			for i := range full.Solvers {
 				a, b := alone.Solvers[i], full.Solvers[i]
@@ -464,14 +465,21 @@ func TestTuneReferenceComesLast(t *testing.T) {
 				if !sameJSON(t, a.Tuned, b.Tuned) {
 					t.Errorf("%s: the tuned run with the references differs from the one without", a.Solver)
 				}
-				e := early[0].Solvers[i]
-				e.Oracle = b.Oracle
-				if !sameJSON(t, e, b) {
-					t.Errorf("%s: Searched's report is not the final one less its reference", b.Solver)
+				for k, what := range []string{"its references", "its oracle-tuned reference"} {
+					e := early[k].Solvers[i]
+					if k == 0 && e.Prescribed != nil {
+						t.Errorf("%s: Searched's first report has the prescribed run", b.Solver)
+					}
+					e.Oracle, e.Prescribed = b.Oracle, b.Prescribed
+					if !sameJSON(t, e, b) {
+						t.Errorf("%s: Searched's report %d is not the final one less %s", b.Solver, k, what)
+					}
 				}
 			}
-			if !sameJSON(t, early[0].Total, full.Total) || !sameJSON(t, early[0].Privacy, full.Privacy) {
-				t.Error("Searched's report states another privacy than the final one")
+			for _, e := range early {
+				if !sameJSON(t, e.Total, full.Total) || !sameJSON(t, e.Privacy, full.Privacy) {
+					t.Error("Searched's report states another privacy than the final one")
+				}
 			}
 		})
 	}

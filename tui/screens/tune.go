@@ -298,6 +298,9 @@ func (r tuneRow) label() string {
 func tuneRows(rep *engine.TuneReport, pending string) []tuneRow {
 	ts := rep.Solvers[0]
 	var out []tuneRow
+	if ts.Prescribed == nil && rep.Tune.References && pending != "" {
+		out = append(out, tuneRow{name: "prescribed", why: "computing…", pending: true, params: "the theorem's constants on all rows", short: "the theorem's constants"})
+	}
 	if p := ts.Prescribed; p != nil {
 		row := tuneRow{name: "prescribed", est: p.Excess, params: paramsText(p.Params.Clip, p.Params.Step, p.Params.Iters), short: paramsShort(p.Params.Clip, p.Params.Step, p.Params.Iters)}
 		if p.Refused != "" {
@@ -399,6 +402,15 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 		switch r.name {
 		case "prescribed":
 			p := ts.Prescribed
+			if p == nil { // still running
+				what := fmt.Sprintf("ρ = ε²/2 = %s on all %s rows, the same draws: computing… (%s)", common.FmtNum(pv.Target.Rho), common.FmtN(rep.N), common.TrialCount(rep.Spec.Trials))
+				if narrow {
+					what = "theorem's constants: computing…"
+				}
+				lines = append(lines, item(st.Muted, what)...)
+				secs = append(secs, common.Section{Prio: 1, Lines: lines})
+				continue
+			}
 			constants := "the theorem's constants"
 			if pv.ConstantsRho > 0 {
 				constants = "the theorem's formulas at private estimates of the constants (ρ₀ inside ρ)"
