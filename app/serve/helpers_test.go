@@ -286,9 +286,11 @@ func openSized(t *testing.T, conn *gossh.Client, rows, cols int, args ...string)
 	c := &client{t: t, conn: conn, sess: sess, out: &syncBuffer{}, term: &termScreen{vt: vt.NewEmulator(100, 30)}, done: make(chan error, 1)}
 	w := io.MultiWriter(c.out, c.term)
 	sess.Stdout, sess.Stderr = w, w
-	if c.in, err = sess.StdinPipe(); err != nil {
+	stdin, err := sess.StdinPipe()
+	if err != nil {
 		t.Fatal(err)
 	}
+	c.in = &oneWriter{w: stdin}
 	go io.Copy(c.in, c.term.vt) // the terminal's answers; ends when it is closed
 	if len(args) == 0 {
 		err = sess.Shell()
@@ -302,6 +304,26 @@ func openSized(t *testing.T, conn *gossh.Client, rows, cols int, args ...string)
 	t.Cleanup(c.close)
 	return c
 }
+
+// oneWriter passes one Write at a time to w. A session's stdin has two
+// writers, the test (its keys, a flood) and the emulator's answers, and
+// golang.org/x/crypto/ssh does not take two writes on one channel at
+// once: they share the channel's packet buffer (channel.go,
+// WriteExtended), so one can overwrite the header of a packet the other
+// is sending, and the server reads a data packet whose length is not its
+// own ("ssh: wrong packet length") and closes the connection.
+type oneWriter struct {
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+func (o *oneWriter) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.w.Write(p)
+}
+
+func (o *oneWriter) Close() error { return o.w.Close() }
 
 func (c *client) close() {
 	c.sess.Close()

@@ -339,13 +339,16 @@ func TestTypedFloodIsBounded(t *testing.T) {
 	other.waitFor("── Keys")
 	select {
 	case err := <-sent:
-		t.Fatalf("the server took in a 20 MB typed flood (%v): nothing bounds it", err)
+		if err == nil {
+			t.Fatal("the server took in a 20 MB typed flood: nothing bounds it")
+		}
+		t.Fatalf("the flooding session ended (%v) instead of being held; the server logged:\n%s", err, ts.log.String())
 	default:
 	}
 	select { // the budget drops the flood's events
 	case <-drops:
 	case <-time.After(waitLimit):
-		t.Fatal("no input event of the flood was dropped")
+		t.Fatalf("no input event of the flood was dropped; the server logged:\n%s", ts.log.String())
 	}
 	flood.close()
 	waitUntil(t, "the flooding session's end is logged", func() bool { return strings.Contains(ts.log.String(), "ended: ") })
