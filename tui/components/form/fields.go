@@ -333,6 +333,9 @@ func (f *Model) ValueLabel(id Field) string {
 	case Adaptive:
 		return onOff(r.AdaptiveClip)
 	case Seed:
+		if f.FixedByServer(Seed) {
+			return "fixed (secure noise)"
+		}
 		if f.resolved.Rand == solvers.Secure {
 			return "none" // secure noise reads no seed
 		}
@@ -362,9 +365,7 @@ func (f *Model) ValueNote(id Field) string {
 	switch id {
 	case Seed:
 		switch {
-		case f.resolved.Rand != solvers.Secure:
-		case f.serverFixesNoise():
-			return "fixed: secure noise"
+		case f.resolved.Rand != solvers.Secure, f.FixedByServer(Seed):
 		default:
 			return "unused: secure noise"
 		}
@@ -577,6 +578,20 @@ func normalizeNumber(s string) string {
 		return t
 	}
 	return mant + "e" + exp
+}
+
+// FixedByServer reports whether field id is the session's server's, not
+// the user's (dpso serve's limit): the seed, where every Spec's noise is
+// secure. The form draws it without the ‹ › of a value that steps, and a
+// key that would set it is refused at once, saying so.
+func (f *Model) FixedByServer(id Field) bool {
+	return id == Seed && f.resolved.Rand == solvers.Secure && f.serverFixesNoise()
+}
+
+// fixedWhy is the refusal of a key that would set a field the server
+// fixes.
+func (f *Model) fixedWhy(id Field) string {
+	return id.Flag() + ": fixed by this server, which draws every session's noise from secure randomness: no run reads a seed, and a preset's numbers are its run's at seed 0"
 }
 
 // serverFixesNoise reports whether the session's limit (dpso serve's)

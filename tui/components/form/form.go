@@ -237,6 +237,8 @@ func (f *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		f.SetFocus(f.nextVisible(+1))
 	case key.Matches(k, f.KeyMap.Prev, f.KeyMap.Up):
 		f.SetFocus(f.nextVisible(-1))
+	case f.FixedByServer(f.focus) && (key.Matches(k, f.KeyMap.Left, f.KeyMap.Right) || startsTyping(k)):
+		return f.refuse(f.focus, f.fixedWhy(f.focus))
 	case key.Matches(k, f.KeyMap.Left):
 		return f.Step(-1)
 	case key.Matches(k, f.KeyMap.Right):
@@ -443,6 +445,8 @@ func (f *Model) View() string {
 		case focused && f.editing:
 			row = st.FocusLabel.Render("▸ "+lab) + st.FocusValue.Render("‹ ") + f.input.View() + st.FocusValue.Render(" ›")
 			note = ""
+		case focused && f.FixedByServer(id):
+			row = st.FocusLabel.Render("▸ "+lab) + st.FocusValue.Render("  "+val) // no ‹ ›: it does not step
 		case focused:
 			row = st.FocusLabel.Render("▸ "+lab) + st.FocusValue.Render("‹ "+val+" ›")
 		default:
