@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"dpso/internal/audit"
 	"dpso/internal/engine"
@@ -284,5 +285,29 @@ func TestExportStatusAtEightyColumns(t *testing.T) {
 	m.Update(press("?"))
 	if help := strings.Join(strings.Fields(screenText(m)), " "); full == "" || !strings.Contains(help, strings.Join(strings.Fields(full), " ")) {
 		t.Errorf("the help does not give the export's line whole: %q", full)
+	}
+}
+
+// TestExportStatusBesideLiveManual: at 80 columns, with live mode waiting
+// ("live: manual (run … ≥ …)" takes a third of the bar), the export's line
+// is its short form with (? full), never "exported… (? full)": live mode's
+// reason gives way while the message is shown, and comes back at the next
+// key.
+func TestExportStatusBesideLiveManual(t *testing.T) {
+	opts := testOpts(t, &fakeRunner{points: 5}, 100*time.Millisecond)
+	opts.Manual, opts.LiveMax = false, time.Millisecond
+	m := newTestModelOpts(t, opts, &example1, 80, 24)
+	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
+	if st := statusLine(m); !strings.Contains(st, "live: manual (run") {
+		t.Fatalf("live mode does not wait: %q", st)
+	}
+	exportAndWait(t, m)
+	st := statusLine(m)
+	if !strings.Contains(st, "exported PNG, SVG, JSON (? full)") || strings.Contains(st, "exported…") {
+		t.Errorf("the status line after e at 80 columns beside live mode's reason: %q", st)
+	}
+	keyUntil(t, m, "down", func() bool { return true })
+	if st := statusLine(m); !strings.Contains(st, "live: manual (run") {
+		t.Errorf("after a key live mode's reason is not back: %q", st)
 	}
 }

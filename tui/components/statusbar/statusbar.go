@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"dpso/internal/spec"
 	"dpso/tui/backend"
@@ -192,8 +193,19 @@ func (b *Model) stateLine() string {
 			keep += 2 + lipgloss.Width(parts[0])
 		}
 		room := min(w-w/4, w-keep) - liveW - 2
-		msg, hint := fitOutcome(msg, shorts, room)
-		right = msgStyle.Render(msg) + st.Muted.Render(hint) + "  " + live
+		fit, hint := fitOutcome(msg, shorts, room)
+		// Whether the message is shown whole, or short with its hint.
+		marked := func(f, h string) bool { return f == msg || h != "" && !strings.HasSuffix(f, "…") }
+		if short := b.liveShort(); b.Text != "" && short != live && !marked(fit, hint) {
+			// Live mode's reason gives way to a transient message it
+			// would cut (it is back at the next key, with the message
+			// gone).
+			room += liveW - lipgloss.Width(short)
+			if f, h := fitOutcome(msg, shorts, room); marked(f, h) {
+				fit, hint, live = f, h, short
+			}
+		}
+		right = msgStyle.Render(fit) + st.Muted.Render(hint) + "  " + live
 	}
 	rw := lipgloss.Width(right)
 	// The run's facts, dropped whole from the last while they do not fit.
@@ -290,6 +302,15 @@ func (b *Model) liveLabel() string {
 		return st.Warn.Render("live: manual (run " + common.FmtDur(r.Elapsed(b.now())) + " ≥ " + common.FmtDur(b.liveMax) + ")")
 	}
 	return st.Good.Render("live on (a)")
+}
+
+// liveShort is liveLabel without the reason live mode waits ("live:
+// manual"), for a line whose message it would cut.
+func (b *Model) liveShort() string {
+	if l := b.liveLabel(); !strings.HasPrefix(ansi.Strip(l), "live: manual") {
+		return l
+	}
+	return b.Styles.Warn.Render("live: manual")
 }
 
 // reproLine is the `reproduce:` line: the command of what the screen
