@@ -7,7 +7,11 @@
 # paper solver and every baseline, on the same draws) of every preset, and
 # the tuning screen's search (g) on presets 1 and 9 — the private search
 # alone (--references=false: what the screen can show first) and the whole
-# screen (with the prescribed and oracle-tuned references).
+# screen (with the prescribed and oracle-tuned references). The screen's
+# stages in between — the prescribed run, then the coarse oracle (the
+# reference over the coarse grid, which the explorer runs first) — have no
+# command line of their own: `go test ./internal/engine -run '^$' -bench
+# TuneStages -benchtime 1x` times them in process on preset 1.
 #
 # Each command runs RUNS times, the commands interleaved round by round
 # (r₁ c₁ r₂ c₂ … then again), so that a drift in the machine's load falls
