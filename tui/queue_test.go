@@ -46,8 +46,27 @@ func (q *queuedRunner) Run(ctx context.Context, c backend.Call, set *engine.Sett
 // "● running" before; the chart's note says what it waits for. Without a
 // queue the same key shows it running at once.
 func TestQueuedRunIsNeverShownRunning(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {132, 42}} {
+		t.Run(itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) { queuedRunAt(t, size[0], size[1]) })
+	}
+	hold := make(chan struct{})
+	local := newTestModel(t, &fakeRunner{points: 3, hold: hold}, nil, 80, 24)
+	keyUntil(t, local, "r", func() bool { return local.run() != nil })
+	if s := statusLine(local); !strings.HasPrefix(s, "● running") {
+		t.Errorf("without a queue, as r starts the run: status %q, want running", s)
+	}
+	close(hold)
+	pump(t, local, nil, func() bool { return settled(local) })
+}
+
+// queuedRunAt is TestQueuedRunIsNeverShownRunning on the first preset (r
+// compares two solvers: the longest state) at w×h: the wait is on the
+// status bar at 80 columns too.
+func queuedRunAt(t *testing.T, w, h int) {
 	qr := &queuedRunner{fakeRunner: &fakeRunner{points: 3}, asked: make(chan struct{}, 1), reports: make(chan engine.Queue), granted: make(chan struct{})}
-	m := newTestModelOpts(t, Options{Runner: qr, now: (&fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}).Now, ExportDir: t.TempDir(), Manual: true}, &example1, 132, 42)
+	opts := testOpts(t, qr.fakeRunner, 100*time.Millisecond)
+	opts.Runner = qr
+	m := newTestModelOpts(t, opts, nil, w, h)
 	notRunning := func(when string) {
 		t.Helper()
 		if s := statusLine(m); strings.Contains(s, "● running") || strings.Contains(screenText(m), "running:") {
@@ -73,8 +92,11 @@ func TestQueuedRunIsNeverShownRunning(t *testing.T) {
 	}
 	qr.reports <- engine.Queue{Position: 2, Waited: 3 * time.Second}
 	pump(t, m, nil, func() bool { return strings.Contains(statusLine(m), "◌ queued (position 2)") })
-	if s := statusLine(m); !strings.Contains(s, "waiting 3") || !strings.Contains(s, "for a CPU slot") {
+	if s := statusLine(m); !strings.Contains(s, "waiting 3") {
 		t.Errorf("queued: status %q, want the wait", s)
+	}
+	if s := statusLine(m); w >= 132 && !strings.Contains(s, "waiting 3.0 s for a CPU slot") {
+		t.Errorf("queued at %d columns: status %q, want the wait for a CPU slot", w, s)
 	}
 	notRunning("queued at position 2")
 	qr.reports <- engine.Queue{Position: 1, Waited: 4 * time.Second}
@@ -86,13 +108,4 @@ func TestQueuedRunIsNeverShownRunning(t *testing.T) {
 	if m.run().Waiting() {
 		t.Error("a finished run is still waiting for a slot")
 	}
-
-	hold := make(chan struct{})
-	local := newTestModel(t, &fakeRunner{points: 3, hold: hold}, &example1, 132, 42)
-	keyUntil(t, local, "r", func() bool { return local.run() != nil })
-	if s := statusLine(local); !strings.HasPrefix(s, "● running") {
-		t.Errorf("without a queue, as r starts the run: status %q, want running", s)
-	}
-	close(hold)
-	pump(t, local, nil, func() bool { return settled(local) })
 }

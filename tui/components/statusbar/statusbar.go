@@ -94,6 +94,7 @@ func (b *Model) stateLine() string {
 	st := b.Styles
 	w := b.w
 	var parts []string
+	shorter := map[string]string{} // a fact's short form, where the whole one does not fit
 	r := b.runs.Shown()
 	state := st.StateIdle.Render("○ ready")
 	if r != nil {
@@ -106,7 +107,9 @@ func (b *Model) stateLine() string {
 			case q == nil:
 			case q.Position > 0:
 				state = st.StatePause.Render(fmt.Sprintf("◌ queued (position %d) %s", q.Position, what))
-				parts = append(parts, "waiting "+common.FmtDur(q.Waited)+" for a CPU slot")
+				wait := "waiting " + common.FmtDur(q.Waited)
+				parts = append(parts, wait+" for a CPU slot")
+				shorter[wait+" for a CPU slot"] = wait
 			default:
 				state = st.StatePause.Render("◌ asking for a CPU slot for " + what)
 			}
@@ -211,11 +214,15 @@ func (b *Model) stateLine() string {
 	// The run's facts, dropped whole from the last while they do not fit.
 	line := state
 	for _, p := range parts {
-		next := line
-		if next == state {
-			next += "  " + st.Muted.Render(p)
-		} else {
-			next += st.Muted.Render(" · " + p)
+		with := func(p string) string {
+			if line == state {
+				return line + "  " + st.Muted.Render(p)
+			}
+			return line + st.Muted.Render(" · "+p)
+		}
+		next := with(p)
+		if s, ok := shorter[p]; ok && lipgloss.Width(next) > w-rw-2 {
+			next = with(s)
 		}
 		if lipgloss.Width(next) > w-rw-2 {
 			break
