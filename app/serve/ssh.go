@@ -120,7 +120,9 @@ type conn struct {
 func (s *Server) connect(ctx ssh.Context, nc net.Conn) net.Conn {
 	c := &conn{Conn: nc, s: s}
 	ctx.SetValue(connKey, c)
+	c.mu.Lock() // a short grace may expire before AfterFunc returns
 	c.grace = time.AfterFunc(s.cfg.LoginGrace, c.expire)
+	c.mu.Unlock()
 	s.waitMu.Lock()
 	if len(s.waiting) >= s.cfg.MaxStartups {
 		old := s.waiting[0]
