@@ -80,7 +80,7 @@ func (s *sched) acquire(ctx context.Context, q *queue, n int, report func(engine
 		select {
 		case <-r.granted:
 			if report != nil {
-				report(engine.Queue{})
+				report(engine.Queue{Waited: s.now().Sub(r.since)})
 			}
 			return func() { s.release(n) }, nil
 		case <-tick:

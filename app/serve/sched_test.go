@@ -356,3 +356,50 @@ func TestGrantIsReportedBeforeTheEngine(t *testing.T) {
 	audit.until(t, at(0))
 	<-mr.started
 }
+
+// TestGrantReportsTheWholeWait: a request that waited is told, as it gets
+// its slots, how long it waited in all (on the scheduler's clock), and one
+// served at once that it waited none.
+func TestGrantReportsTheWholeWait(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return now
+	}
+	s := newSched(1, clock)
+	reports := make(chan engine.Queue, 16)
+	report := func(q engine.Queue) { reports <- q }
+	release, err := s.acquire(context.Background(), &queue{}, 1, report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := <-reports; q.Position != 0 || q.Waited != 0 {
+		t.Fatalf("served at once: %+v, want Position 0 after no wait", q)
+	}
+	granted := make(chan func(), 1)
+	go func() {
+		r, err := s.acquire(context.Background(), &queue{}, 1, report)
+		if err != nil {
+			t.Error(err)
+		}
+		granted <- r
+	}()
+	if q := <-reports; q.Position != 1 {
+		t.Fatalf("the second request's place %+v, want 1", q)
+	}
+	mu.Lock()
+	now = now.Add(5 * time.Second)
+	mu.Unlock()
+	release()
+	for q := range reports {
+		if q.Position == 0 {
+			if q.Waited != 5*time.Second {
+				t.Errorf("the grant after a wait of 5 s reports %v", q.Waited)
+			}
+			break
+		}
+	}
+	(<-granted)()
+}

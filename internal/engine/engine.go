@@ -375,7 +375,8 @@ type Progress struct {
 
 // Queue is where a call stands in a shared CPU queue: Position k > 0
 // while it waits behind k − 1 calls (in the order the queue serves
-// them), for Waited so far; Position 0 once it holds its slots.
+// them), for Waited so far; Position 0 once it holds its slots, Waited
+// then the whole wait.
 type Queue struct {
 	Position int
 	Waited   time.Duration

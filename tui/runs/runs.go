@@ -158,6 +158,9 @@ type Run struct {
 	// It is nil once the run holds its slots, and with a runner that
 	// queues nothing.
 	Queue *engine.Queue
+	// Queued is the time the run has waited for its slots, as the queue
+	// reported each wait once it held them (engine.Queue.Waited).
+	Queued time.Duration
 
 	held         []ProgressMsg // delivered while paused, applied on resume
 	heldResult   *ResultMsg
@@ -588,6 +591,9 @@ func (r *Run) apply(msg ProgressMsg) {
 	for _, p := range msg.Batch {
 		if p.Queue != nil {
 			r.Queue = nil
+			if p.Queue.Position == 0 {
+				r.Queued += p.Queue.Waited
+			}
 			if p.Queue.Position > 0 {
 				q := *p.Queue
 				r.Queue = &q

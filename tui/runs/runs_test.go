@@ -50,25 +50,31 @@ func (queuedRunner) QueuesRuns() bool { return true }
 // reports move it (a place k > 0 is shown as such, Position 0 is the
 // slots held) and the engine's first progress means its slots are held;
 // a late progress from before a pause does not undo a place reported
-// since. On a runner that queues nothing it is not waiting at Start.
+// since; the waits the queue reports as it serves the run add up
+// (Queued, which the rate on the status bar leaves out). On a runner that queues nothing it is not waiting at Start.
 func TestRunWaitsUntilTheQueueSaysItHoldsSlots(t *testing.T) {
 	job := func(spec.Resolved) (Job, string) {
 		return Job{Call: backend.Call{Kind: backend.Compare, Names: []string{"acsa"}}}, ""
 	}
 	queue := func(k int) engine.Progress { return engine.Progress{Queue: &engine.Queue{Position: k}} }
 	engineP := engine.Progress{Solver: "acsa", Iters: 10}
+	served := func(waited time.Duration) engine.Progress {
+		return engine.Progress{Queue: &engine.Queue{Waited: waited}}
+	}
 	cases := []struct {
 		name    string
 		batch   []engine.Progress
 		waiting bool
 		pos     int
+		queued  time.Duration
 	}{
-		{"asked, nothing heard", nil, true, 0},
-		{"placed second", []engine.Progress{queue(2)}, true, 2},
-		{"placed, then served", []engine.Progress{queue(2), queue(1), queue(0)}, false, 0},
-		{"served at once", []engine.Progress{queue(0)}, false, 0},
-		{"the engine reports first", []engine.Progress{engineP}, false, 0},
-		{"a late progress behind a place", []engine.Progress{queue(0), queue(1), {Solver: "acsa", Pulse: true, GradEvals: 5}}, true, 1},
+		{"asked, nothing heard", nil, true, 0, 0},
+		{"placed second", []engine.Progress{queue(2)}, true, 2, 0},
+		{"placed, then served", []engine.Progress{queue(2), queue(1), served(3 * time.Second)}, false, 0, 3 * time.Second},
+		{"served at once", []engine.Progress{queue(0)}, false, 0, 0},
+		{"the engine reports first", []engine.Progress{engineP}, false, 0, 0},
+		{"a late progress behind a place", []engine.Progress{queue(0), queue(1), {Solver: "acsa", Pulse: true, GradEvals: 5}}, true, 1, 0},
+		{"served, paused, served again", []engine.Progress{served(2 * time.Second), queue(1), served(4 * time.Second)}, false, 0, 6 * time.Second},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -82,6 +88,9 @@ func TestRunWaitsUntilTheQueueSaysItHoldsSlots(t *testing.T) {
 			r.apply(ProgressMsg{ID: r.ID, Batch: c.batch})
 			if r.Waiting() != c.waiting || (c.waiting && r.Queue.Position != c.pos) {
 				t.Errorf("waiting %v, queue %+v; want waiting %v at %d", r.Waiting(), r.Queue, c.waiting, c.pos)
+			}
+			if r.Queued != c.queued {
+				t.Errorf("queued %v in all, want %v (the waits the queue reported as it served the run)", r.Queued, c.queued)
 			}
 		})
 	}

@@ -139,8 +139,10 @@ func (b *Model) stateLine() string {
 			parts = append(parts, fmt.Sprintf("iter %d/%d", r.Iter[0], r.Iter[1]))
 		}
 		parts = append(parts, common.FmtDur(el))
-		if ev := r.TotalEvals(); ev > 0 && el > 0 && r.Kind != backend.Tune { // a search reports candidates, not evaluations
-			parts = append(parts, common.FmtInt(int64(float64(ev)/el.Seconds()))+" evals/s")
+		// The rate is over the time the run held its slots: its waits
+		// for them are not its pace.
+		if ev, held := r.TotalEvals(), el-r.Queued; ev > 0 && held > 0 && r.Kind != backend.Tune { // a search reports candidates, not evaluations
+			parts = append(parts, common.FmtInt(int64(float64(ev)/held.Seconds()))+" evals/s")
 		}
 		if r.Dropped > 0 {
 			parts = append(parts, fmt.Sprintf("%d progress values dropped", r.Dropped))
