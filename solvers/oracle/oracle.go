@@ -434,6 +434,13 @@ func (t *tally) countRows(norms []float64, clipped []bool) {
 	}
 }
 
+// countScaled is countRows of n rows with finite norms, nclip of them
+// clipped (a block clipScaledRows fed on its fast path alone).
+func (t *tally) countScaled(n, nclip int) {
+	t.size += n
+	t.clipped += nclip
+}
+
 // merge adds a part's statistics, exactly as if its vectors had been
 // recorded one by one: the part keeps all its finite norms in order, and
 // those whose rank among all the batch's finite norms is a multiple of the

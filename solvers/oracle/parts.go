@@ -98,6 +98,11 @@ type scaledRows struct {
 	coef    []float64 // each row's coefficient scale·inv·k_i
 	norms   []float64 // each row's norm to record
 	clipped []bool    // and whether clipping changed it
+	// nclip is the number of the block's rows with a finite norm above C
+	// and exact the number that took the exact path (whose norm may be
+	// NaN or +Inf): with exact = 0 every norm is finite, and the block's
+	// tally is len(k) rows of which nclip clipped (see countScaled).
+	nclip, exact int
 }
 
 // clipScaledRows is clipAddScaled on each row i < len(k) of a block,
@@ -117,6 +122,7 @@ func (b *scaledRows) clipScaledRows(sum, k, sq, xs []float64, stride, d int, c, 
 	coef, norms, clipped := b.coef[:n], b.norms[:n], b.clipped[:n]
 	sq = sq[:n]
 	sum = sum[:d]
+	b.nclip, b.exact = 0, 0
 	from := 0 // rows [from, i) wait for AxpyRows
 	for i, ki := range k {
 		ssq := sq[i]
@@ -132,11 +138,13 @@ func (b *scaledRows) clipScaledRows(sum, k, sq, xs []float64, stride, d int, c, 
 			}
 			norms[i], clipped[i] = clipAddScaled(sum, b.scratch, ki, ssq, xs[i*stride:i*stride+d], c, inv)
 			coef[i], from = 0, i+1
+			b.exact++
 			continue
 		}
 		scale := 1.0
 		if norm > c {
 			scale = c / norm
+			b.nclip++
 		}
 		coef[i], norms[i], clipped[i] = scale*inv*ki, norm, norm > c
 	}
@@ -190,6 +198,10 @@ func (p *cgPart) AddScaled(k, sq, xs []float64, stride int) {
 	d := p.o.d
 	p.st.block(p.o.Name(), d, stride, len(k), len(xs))
 	p.rows.clipScaledRows(p.sum, k, sq, xs, stride, d, p.o.c, p.o.inv)
+	if !p.st.detail && p.rows.exact == 0 {
+		p.st.t.countScaled(len(k), p.rows.nclip)
+		return
+	}
 	p.st.recordRows(p.rows.norms[:len(k)], p.rows.clipped[:len(k)])
 }
 
@@ -221,6 +233,10 @@ func (o *ClipGaussian) AddScaled(k, sq, xs []float64, stride int) {
 	d := o.d
 	o.stats.block(o.Name(), d, stride, len(k), len(xs))
 	o.rows.clipScaledRows(o.sum, k, sq, xs, stride, d, o.c, o.inv)
+	if o.stats.noDetail && o.rows.exact == 0 {
+		o.stats.t.countScaled(len(k), o.rows.nclip)
+		return
+	}
 	o.stats.recordRows(o.rows.norms[:len(k)], o.rows.clipped[:len(k)])
 }
 

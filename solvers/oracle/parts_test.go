@@ -139,6 +139,72 @@ func TestAddScaledMatchesAdd(t *testing.T) {
 	}
 }
 
+// TestAddScaledCountsAsAdd: a block fed by AddScaled counts its vectors,
+// the clipped and the non-finite ones as Add of each k_i·a_i does, with
+// and without the detail, for the oracle and for a part: a block of finite
+// rows (counted without reading the rows' norms) and blocks with a NaN or
+// an overflowing row among them (the exact path).
+func TestAddScaledCountsAsAdd(t *testing.T) {
+	const d, c = 3, 5.0
+	rows := [][]float64{{1, 2, 3}, {0.1, 0, 0}, {4, 4, 4}, {0.5, 0.5, 0.5}, {9, 0, 0}}
+	for _, tc := range []struct {
+		name string
+		k    []float64
+	}{
+		{"finite", []float64{0.5, 2, 3, -1, 0}},
+		{"NaN slope", []float64{0.5, math.NaN(), 3, -1, 0}},
+		{"overflow", []float64{0.5, 2, math.MaxFloat64, -10, 0}},
+	} {
+		xs := make([]float64, 0, len(rows)*d)
+		sq := make([]float64, len(rows))
+		for i, a := range rows {
+			xs = append(xs, a...)
+			sq[i] = floats.Dot(a, a)
+		}
+		for _, detail := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s detail=%v", tc.name, detail), func(t *testing.T) {
+				o := newOracle(t, "clip-gaussian", 1).(*ClipGaussian)
+				o.SetDetail(detail)
+				call := func(feed func()) BatchStats {
+					if err := o.Begin(d, len(rows), c, ledger.Cost{Rho: math.Inf(1)}); err != nil {
+						t.Fatal(err)
+					}
+					feed()
+					return o.Finish(make([]float64, d), newRand(1)).Stats
+				}
+				want := call(func() {
+					for i, a := range rows {
+						z := make([]float64, d)
+						for j, v := range a {
+							z[j] = tc.k[i] * v
+						}
+						o.Add(z)
+					}
+				})
+				got := call(func() { o.AddScaled(tc.k, sq, xs, d) })
+				p := o.NewPart()
+				gotP := call(func() {
+					o.StartPart(p, 0, len(rows))
+					p.(ScaledAdder).AddScaled(tc.k, sq, xs, d)
+					o.MergePart(p)
+				})
+				if want.Clipped == 0 {
+					t.Fatal("no row is clipped: the case tests nothing")
+				}
+				for _, g := range []struct {
+					name string
+					st   BatchStats
+				}{{"oracle", got}, {"part", gotP}} {
+					if g.st.Size != want.Size || g.st.Clipped != want.Clipped || g.st.NonFinite != want.NonFinite {
+						t.Errorf("%s: size %d, clipped %d, non-finite %d; Add gave %d, %d, %d", g.name,
+							g.st.Size, g.st.Clipped, g.st.NonFinite, want.Size, want.Clipped, want.NonFinite)
+					}
+				}
+			})
+		}
+	}
+}
+
 // TestHistBinMatchesLog10: the histogram bin found from the exponent and
 // the edges is ⌊4·(log10 x + 4)⌋ wherever that formula is not within
 // rounding of an edge, at every edge it is the bin the edge opens, and just
