@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -42,6 +43,10 @@ type fakeRunner struct {
 	// tuneWorkers, when not 0, is the workers of every search (1: the
 	// clipping panel's latest batch is the same trial's every time).
 	tuneWorkers int
+	// tuneMemo, when not nil, keeps every search's report by its Spec
+	// and settings: tests that read the same search at several terminal
+	// sizes run it once.
+	tuneMemo *sync.Map
 
 	mu       sync.Mutex
 	ctxs     []context.Context // every run's context, in order
@@ -91,7 +96,18 @@ func (f *fakeRunner) tune(ctx context.Context, r spec.Resolved, ts engine.TuneSp
 			return nil, ctx.Err()
 		}
 	}
-	return engine.Tune(ctx, r, ts, set)
+	if f.tuneMemo == nil {
+		return engine.Tune(ctx, r, ts, set)
+	}
+	key := runs.RunKey(r) + fmt.Sprintf("|%+v", ts)
+	if rep, ok := f.tuneMemo.Load(key); ok {
+		return rep.(*engine.TuneReport), nil
+	}
+	rep, err := engine.Tune(ctx, r, ts, set)
+	if err == nil {
+		f.tuneMemo.Store(key, rep)
+	}
+	return rep, err
 }
 
 const fakeRefusal = "noise calibrated to L_f = ∞ would be infinite (fake)"

@@ -90,7 +90,7 @@ func (p *Model) render() string {
 		default:
 			txt = sym + " = " + common.FmtNum(pr.Params.Clip) + " (prescribed)"
 		}
-		lines = append(lines, style.FitWords(st.Emph.Render(txt), w))
+		lines = append(lines, style.WrapLines(st.Emph, txt, w)...)
 		lines = append(lines, style.WrapLines(st.Muted, "run to see each batch's per-sample gradient norms against the threshold", w)...)
 		return style.Block(strings.Join(lines, "\n"), w, h)
 	}
@@ -113,7 +113,7 @@ func (p *Model) render() string {
 	if b.NonFinite > 0 {
 		head += st.Warn.Render(fmt.Sprintf(" · %d non-finite zeroed", b.NonFinite))
 	}
-	lines = append(lines, style.FitWords(head, w))
+	lines = append(lines, style.WrapStyled(head, w)...)
 	who := fmt.Sprintf("batch of %s · %s", common.FmtInt(int64(b.Size)), r.HistWho)
 	if r.HistPhase > 0 {
 		who += fmt.Sprintf(" · phase %d", r.HistPhase)
@@ -140,8 +140,9 @@ func (p *Model) render() string {
 	}
 	histH := h - len(lines) - 1
 	if coord && histH > 0 {
-		lines = append(lines, style.FitWords(st.Muted.Render("τ bounds each coordinate; the histogram shows ‖∇f‖"), w))
-		histH--
+		tau := style.WrapLines(st.Muted, "τ bounds each coordinate; the histogram shows ‖∇f‖", w)
+		lines = append(lines, tau...)
+		histH -= len(tau)
 	}
 	if histH >= 1 {
 		lines = append(lines, histogram(st, b, thr, !coord, w, histH)...)

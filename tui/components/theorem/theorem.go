@@ -155,11 +155,18 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 		}
 		nameW = min(nameW, max(w-16, 8))
 		for _, t := range upper.Terms {
-			l := "  · " + style.Pad(t.Name, nameW) + " " + common.FmtNum(t.Value)
+			val := common.FmtNum(t.Value)
 			if t.Name == upper.Dominant && len(upper.Terms) > 1 {
-				l = "  · " + style.Pad(t.Name, nameW) + " " + st.Emph.Render(common.FmtNum(t.Value)) + st.Warn.Render(" ◀ dominant")
+				val = st.Emph.Render(val) + st.Warn.Render(" ◀ dominant")
 			}
-			terms = append(terms, style.FitWords(l, w))
+			if l := "  · " + style.Pad(t.Name, nameW) + " " + val; lipgloss.Width(l) <= w {
+				terms = append(terms, l)
+				continue
+			}
+			// Too narrow for the term and its value on a line: the
+			// name wrapped, its value under it.
+			terms = append(terms, style.WrapLines(lipgloss.NewStyle(), "  · "+t.Name, w)...)
+			terms = append(terms, style.WrapStyled("      "+val, w)...)
 		}
 		secs = append(secs, common.Section{Prio: 2, Lines: terms})
 		if c := condLines(st, upper.Conditions, w); len(c) > 0 {
@@ -221,7 +228,7 @@ func (p *Model) noteLines(pr *engine.Prescription) []string {
 		}
 		notes = []string{"none"}
 	}
-	out := []string{style.FitWords(st.Emph.Render(head), p.W)}
+	out := style.WrapLines(st.Emph, head, p.W)
 	for _, n := range notes {
 		out = append(out, style.WrapLines(st.Muted, "· "+theory.Cite(n), p.W)...)
 	}

@@ -1,0 +1,271 @@
+package tui
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"dpso/tui/presets"
+	"dpso/tui/runs"
+	"dpso/tui/screens"
+)
+
+// wordScreens are the screens TestPresetScreenWords visits on every
+// preset, by their keys: the n sweep, the clipping sweep, the tuning
+// screen.
+var wordScreens = []struct {
+	key  string
+	kind runs.ScreenKind
+}{{"s", screens.SweepNKind}, {"x", screens.ClipKind}, {"g", screens.TuneKind}}
+
+// quickSearch reports whether the search of the form's Spec (the real
+// engine's: the fake runner runs it) is one TestPresetScreenWords reads
+// on the tuning screen: its prescribed run takes at most 10⁵ gradient
+// evaluations (presets 3 and 8; preset 9's own search is read too). The
+// others' take from 20 s (preset 4's, 2·10⁵ evaluations) to minutes
+// (preset 1's, 2·10⁶; preset 5's, capped at the work budget, 2·10⁷) on
+// a loaded machine; their words are the screen's templates, which the
+// presets read fill.
+func quickSearch(m *Model) bool {
+	pr := m.chartScreen().Presc.Prescription
+	return pr != nil && pr.Refused == "" && pr.Params.GradEvals <= 1e5
+}
+
+// searches are TestPresetScreenWords's searches, each run once for the
+// three sizes.
+var searches sync.Map
+
+// loadedPresetOn is loadedPreset on the runner f.
+func loadedPresetOn(t *testing.T, f *fakeRunner, i, w, h int) *Model {
+	t.Helper()
+	m := newTestModel(t, f, nil, w, h)
+	cmd := m.loadPreset(i, true)
+	done := func() bool { return prescReady(m) }
+	if presets.All[i].Starts() {
+		done = func() bool { return settled(m) }
+	}
+	pump(t, m, cmd, func() bool { return done() && !strings.Contains(screenText(m), "computing") })
+	return m
+}
+
+// TestPresetScreenWords: TestPresetWordsAtThreeSizes's reading on the
+// side panels of every screen — every preset at 80×24, 120×32 and
+// 132×42, on the screen it opens on (the chart and its theorem panel,
+// for most) and on its n sweep
+// (s), clipping sweep (x) and tuning screen (g; where quickSearch)
+// run to their end, each
+// side panel read (the screen's panel, the privacy and clipping panels;
+// the side tabs on the small terminal): no line of a panel is cut
+// without a visible way to the rest (a line ending in a cut word); a
+// panel that does not show every line says how many are below and names
+// the keys that scroll it, and those keys do (read to the end, it shows
+// every line once); every "on the chart" or "in the legend" names
+// something the screen draws; and no value of a rate with its constants
+// set to 1 stands beside a ✓ that reads as "holds here".
+func TestPresetScreenWords(t *testing.T) {
+	for i := range presets.All {
+		for _, sz := range wordSizes {
+			w, h := sz[0], sz[1]
+			t.Run(fmt.Sprintf("preset %d at %dx%d", i+1, w, h), func(t *testing.T) {
+				m := loadedPresetOn(t, &fakeRunner{points: 3, tuneWorkers: 1, tuneMemo: &searches}, i, w, h)
+				// The screen the preset opens on first (the chart and
+				// its theorem panel, for most).
+				for _, p := range sidePanels(m) {
+					checkPanelWords(t, m, p.name+" panel on loading", readPanel(t, m, p, "loading"))
+				}
+				for _, sc := range wordScreens {
+					if sc.kind == screens.TuneKind && !quickSearch(m) && presets.All[i].Screen != screens.TuneKind {
+						continue
+					}
+					showScreen(t, m, sc.key, sc.kind)
+					for _, p := range sidePanels(m) {
+						text := readPanel(t, m, p, sc.key)
+						checkPanelWords(t, m, p.name+" panel on "+sc.key, text)
+					}
+					m.Update(press("esc"))
+				}
+			})
+		}
+	}
+}
+
+// showScreen shows the screen of kind (its key) and pumps until the run
+// it asks for ended, or at once when it asks for none (the preset's
+// Spec gives it no job: the screen says why).
+func showScreen(t *testing.T, m *Model, k string, kind runs.ScreenKind) {
+	t.Helper()
+	var cmd tea.Cmd
+	if m.screens[m.active].def.Kind != kind { // shown: its key would leave it
+		_, cmd = m.Update(press(k))
+	}
+	if m.screens[m.active].def.Kind != kind {
+		t.Fatalf("%s shows %s, not %s", k, m.screens[m.active].def.Kind, kind)
+	}
+	_, why := m.screens[m.active].screen.Job(m.form.Resolved())
+	pump(t, m, cmd, func() bool {
+		if strings.Contains(screenText(m), "computing") {
+			return false
+		}
+		if r := m.run(); r != nil && (r.Active() || !r.Drained) {
+			return false
+		}
+		return why != "" || m.runs.Last(kind) != nil
+	})
+}
+
+// sidePanel is a side panel as the root lays it out: its name, its view,
+// and the key that brings it on screen first ("": shown).
+type sidePanel struct {
+	name string
+	view func() string
+	// tab: the side tab shown after that many presses of t (compact).
+	tab int
+}
+
+// sidePanels are the panels around the shown screen: on a wide terminal
+// the screen's own, the privacy and the clipping panels; on a small one
+// the side tabs.
+func sidePanels(m *Model) []sidePanel {
+	title, panel := m.screens[m.active].screen.Panel()
+	if m.compact {
+		var out []sidePanel
+		for i, n := range []string{title, "Privacy", "Clipping"} {
+			out = append(out, sidePanel{name: n, view: func() string { return stripANSI(m.side.View()) }, tab: i})
+		}
+		return out
+	}
+	return []sidePanel{
+		{name: title, view: func() string { return stripANSI(panel.View()) }},
+		{name: "Privacy", view: func() string { return stripANSI(m.privacy.View()) }},
+		{name: "Clipping", view: func() string { return stripANSI(m.clip.View()) }},
+	}
+}
+
+// scrollLine matches a panel's last line when it does not show every
+// line: how many are below and the keys that scroll them.
+var scrollLine = regexp.MustCompile(`↓ (\d+) more lines?: (j, pgdn|t, then j)`)
+
+// readPanel brings p on screen and reads it to its end with the keys
+// its last line names: the lines of every page, each once, the title
+// and the scroll line left out. Every key it pressed is undone.
+func readPanel(t *testing.T, m *Model, p sidePanel, screenKey string) []string {
+	t.Helper()
+	for range p.tab {
+		m.Update(press("t"))
+	}
+	defer func() {
+		for range (3 - p.tab) % 3 {
+			if m.compact {
+				m.Update(press("t"))
+			}
+		}
+	}()
+	body := func() ([]string, string) {
+		lines := strings.Split(p.view(), "\n")[1:]
+		last := strings.TrimSpace(lines[len(lines)-1])
+		if strings.Contains(last, "↓ ") || strings.HasPrefix(last, "↑ ") {
+			return lines[:len(lines)-1], last
+		}
+		return lines, ""
+	}
+	lines, hint := body()
+	out := append([]string(nil), lines...)
+	if hint == "" {
+		return out
+	}
+	mt := scrollLine.FindStringSubmatch(hint)
+	if mt == nil {
+		t.Errorf("%s panel on %s: its last line %q does not say how many lines are below and which keys scroll them", p.name, screenKey, hint)
+		return out
+	}
+	focus := mt[2] == "t, then j"
+	if focus {
+		m.Update(press("t"))
+		defer m.Update(press("t"))
+	}
+	var below int
+	fmt.Sscan(mt[1], &below)
+	for i := 0; i < below; i++ {
+		before := p.view()
+		m.Update(press("j"))
+		if p.view() == before {
+			t.Errorf("%s panel on %s: %q, but j does not scroll it:\n%s", p.name, screenKey, hint, before)
+			return out
+		}
+		lines, _ = body()
+		out = append(out, lines[len(lines)-1])
+	}
+	if _, h := body(); strings.Contains(h, "↓") {
+		t.Errorf("%s panel on %s: read to its end (%d lines), it still says %q", p.name, screenKey, below, h)
+	}
+	for range below {
+		m.Update(press("k"))
+	}
+	return out
+}
+
+// cutWord matches a line cut at a word ("…" right after a letter, not a
+// range "a … b" or an ellipsis of a state: "computing…").
+var cutWord = regexp.MustCompile(`[^\s…]…\s*$`)
+
+// stateEllipsis is a line that ends in a state's "…", not a cut.
+var stateEllipsis = regexp.MustCompile(`(computing|running|exporting|waiting)…\s*$`)
+
+// checkPanelWords reads a panel's lines: none is cut without "(? full)";
+// "on the chart" and "in the legend" name what the screen shows; a rate
+// (constants set to 1) is never ticked.
+func checkPanelWords(t *testing.T, m *Model, where string, lines []string) {
+	t.Helper()
+	for _, l := range lines {
+		if cutWord.MatchString(l) && !stateEllipsis.MatchString(l) && !strings.Contains(l, "(? full)") {
+			t.Errorf("%s: a line is cut: %q", where, strings.TrimSpace(l))
+		}
+	}
+	text := strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
+	checkNamesDrawn(t, m, where, text)
+	// The rates' section (after "every constant set to 1") ticks
+	// nothing, and no line gives a rate's value beside a ✓.
+	inRates := false
+	for _, l := range lines {
+		if strings.Contains(l, "every constant set to 1") || strings.Contains(l, "constants set to 1") {
+			inRates = true
+		}
+		rateValue := regexp.MustCompile(`\brate\s+[0-9]`).MatchString(l)
+		if strings.Contains(l, "✓") && (inRates || rateValue) {
+			t.Errorf("%s: a ✓ beside a rate with its constants set to 1 reads as a bound that holds here: %q", where, strings.TrimSpace(l))
+		}
+	}
+}
+
+// drawnNames are the elements a text may say are on a chart or in its
+// legend.
+var drawnNames = []string{"w₀", "certified", "noise off", "fitted line", "shape", "start line"}
+
+// checkNamesDrawn: a sentence of text that says something is "on the
+// chart" or "in the legend" names an element the screen shows (one of
+// drawnNames, or a run's solver).
+func checkNamesDrawn(t *testing.T, m *Model, where, text string) {
+	t.Helper()
+	screen := screenText(m)
+	for _, s := range strings.Split(text, ". ") {
+		if !strings.Contains(s, "on the chart") && !strings.Contains(s, "in the legend") {
+			continue
+		}
+		named := false
+		for _, name := range drawnNames {
+			named = named || strings.Contains(s, name) && strings.Contains(screen, name)
+		}
+		if r := m.run(); r != nil {
+			for _, n := range r.Names {
+				named = named || strings.Contains(s, n) && strings.Contains(screen, n)
+			}
+		}
+		if !named {
+			t.Errorf("%s says %q, naming nothing the screen shows", where, s)
+		}
+	}
+}
