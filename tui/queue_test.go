@@ -9,6 +9,7 @@ import (
 	"dpso/internal/engine"
 	"dpso/tui/backend"
 	"dpso/tui/runs"
+	"dpso/tui/screens"
 )
 
 // queuedRunner is the fake runner behind a shared CPU queue
@@ -107,5 +108,31 @@ func queuedRunAt(t *testing.T, w, h int) {
 	pump(t, m, nil, func() bool { return settled(m) && m.run().Phase == runs.Done })
 	if m.run().Waiting() {
 		t.Error("a finished run is still waiting for a slot")
+	}
+}
+
+// TestQueuedSweepSaysItWaits: behind a shared CPU queue, the clipping
+// screen's line says its sweep waits for a CPU slot before it sweeps, and
+// only that it sweeps once the queue says it holds its slots.
+func TestQueuedSweepSaysItWaits(t *testing.T) {
+	qr := &queuedRunner{fakeRunner: &fakeRunner{points: 3}, asked: make(chan struct{}, 1), reports: make(chan engine.Queue), granted: make(chan struct{})}
+	opts := testOpts(t, qr.fakeRunner, 100*time.Millisecond)
+	opts.Runner = qr
+	m := newTestModelOpts(t, opts, &example1, 132, 42)
+	keyUntil(t, m, "x", func() bool {
+		select {
+		case <-qr.asked:
+			return true
+		default:
+			return false
+		}
+	})
+	if !strings.Contains(screenText(m), "waiting for a CPU slot, then sweeping C over") {
+		t.Errorf("the clipping screen while its sweep waits:\n%s", screenText(m))
+	}
+	close(qr.granted)
+	pump(t, m, nil, func() bool { return doneOf(m, screens.ClipKind) })
+	if strings.Contains(screenText(m), "waiting for a CPU slot") {
+		t.Errorf("the clipping screen after its sweep still says it waits:\n%s", screenText(m))
 	}
 }

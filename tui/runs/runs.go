@@ -177,6 +177,16 @@ func (r *Run) Active() bool { return r.Phase == Running || r.Phase == Paused }
 // it asks for one, or waits in the queue (Queue).
 func (r *Run) Waiting() bool { return r.Phase == Running && r.Queue != nil }
 
+// WhileWaiting is a screen's words for its run's work, doing ("sweeping C
+// over …"), said as what comes after the wait while the run waits for a
+// CPU slot ("waiting for a CPU slot, then sweeping C over …").
+func (r *Run) WhileWaiting(doing string) string {
+	if r.Waiting() {
+		return "waiting for a CPU slot, then " + doing
+	}
+	return doing
+}
+
 // Elapsed is the run's active time (pauses excluded).
 func (r *Run) Elapsed(now time.Time) time.Duration {
 	end := now

@@ -272,7 +272,7 @@ func (s *AuditScreen) state(r *runs.Run) string {
 		if r.AuditConfig.Rand == solvers.Secure {
 			randomness = "secure randomness"
 		}
-		return fmt.Sprintf("auditing %s at ε = %s: %s runs per input on each of two neighbouring batches (%s)…", r.AuditConfig.Oracle, common.FmtNum(r.AuditConfig.Eps), common.FmtInt(audit.DefaultTrials), randomness)
+		return r.WhileWaiting(fmt.Sprintf("auditing %s at ε = %s: %s runs per input on each of two neighbouring batches (%s)…", r.AuditConfig.Oracle, common.FmtNum(r.AuditConfig.Eps), common.FmtInt(audit.DefaultTrials), randomness))
 	case runs.Cancelled:
 		return "the audit was cancelled: r audits again"
 	case runs.Failed, runs.Refused:

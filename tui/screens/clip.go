@@ -90,9 +90,9 @@ func (s *ClipScreen) state() string {
 	switch r.Phase {
 	case runs.Running, runs.Paused:
 		if r.Total > 0 {
-			return fmt.Sprintf("sweeping C: %d of %d (point, trial) runs done, each twice (with and without noise)", r.TrialsDone, r.Total)
+			return r.WhileWaiting(fmt.Sprintf("sweeping C: %d of %d (point, trial) runs done, each twice (with and without noise)", r.TrialsDone, r.Total))
 		}
-		return fmt.Sprintf("sweeping C over %d points from 10⁻⁴ to 1 times the prescribed C (%s each)…", engine.DefaultClipPoints, common.TrialCount(r.Spec.Spec.Trials))
+		return r.WhileWaiting(fmt.Sprintf("sweeping C over %d points from 10⁻⁴ to 1 times the prescribed C (%s each)…", engine.DefaultClipPoints, common.TrialCount(r.Spec.Spec.Trials)))
 	case runs.Refused:
 		return "✗ refused: " + r.Refusal
 	case runs.Cancelled:

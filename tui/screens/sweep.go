@@ -135,9 +135,9 @@ func (s *RateSweepScreen) state() string {
 	switch r.Phase {
 	case runs.Running, runs.Paused:
 		if r.Total > 0 {
-			return fmt.Sprintf("sweeping %s over %s: %d of %d (point, trial) runs done", a.symbol, span, r.TrialsDone, r.Total)
+			return r.WhileWaiting(fmt.Sprintf("sweeping %s over %s: %d of %d (point, trial) runs done", a.symbol, span, r.TrialsDone, r.Total))
 		}
-		return fmt.Sprintf("sweeping %s over %s (%d points, %s each)…", a.symbol, span, r.SweepSpec.Points, common.TrialCount(r.Spec.Spec.Trials))
+		return r.WhileWaiting(fmt.Sprintf("sweeping %s over %s (%d points, %s each)…", a.symbol, span, r.SweepSpec.Points, common.TrialCount(r.Spec.Spec.Trials)))
 	case runs.Refused:
 		return "✗ refused: " + r.Refusal
 	case runs.Cancelled:

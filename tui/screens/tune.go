@@ -242,7 +242,7 @@ func (s *TuneScreen) state() string {
 	}
 	switch r.Phase {
 	case runs.Running, runs.Paused:
-		return tuneProgress(r)
+		return r.WhileWaiting(tuneProgress(r))
 	case runs.Cancelled:
 		return "the search was cancelled: r runs it again"
 	case runs.Refused:
