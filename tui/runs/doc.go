@@ -19,6 +19,11 @@
 // every component reads; the lifecycle alone writes it, on the UI loop,
 // and says so with an Event. A run belongs to the family of the screens
 // that draw it (Job.Family, a ScreenKind): Last is each family's latest.
+// A search (backend.Tune) also hands its reports before its end —
+// the private searches, the prescribed runs, the coarse oracle
+// (engine.Settings.Searched and Coarse) — through a channel that keeps
+// the latest, read by a command that re-arms itself (a SearchedMsg;
+// searched.go).
 //
 // The prescriber evaluates the prescription (engine.Prescribe: bounds,
 // parameters, moments) of every new Spec off the UI loop, tagged with an

@@ -246,23 +246,6 @@ type ProgressMsg struct {
 	Done    bool // the run's goroutine has returned: no more progress
 }
 
-// SearchedMsg is a search's report before its end (engine.Settings.Searched,
-// then engine.Settings.Coarse), of run id.
-type SearchedMsg struct {
-	ID     int
-	Report *engine.TuneReport
-}
-
-// OracleRuns is how many of the oracle's grid-point runs are done, over
-// every (solver, trial).
-func (r *Run) OracleRuns() int {
-	n := 0
-	for _, k := range r.oracleRuns {
-		n += k
-	}
-	return n
-}
-
 // ResultMsg is a run's outcome.
 type ResultMsg struct {
 	ID int
@@ -358,24 +341,8 @@ func (rs *Lifecycle) Start(mk JobMaker, res spec.Resolved, live bool) (tea.Msg, 
 	runner, set, done, id := rs.runner, &engine.Settings{Progress: r.mb, Gate: r.Gate}, r.done, r.ID
 	cmds := []tea.Cmd{nil, waitProgress(r), tick(id)}
 	if j.Kind == backend.Tune {
-		searched := make(chan *engine.TuneReport, 1)
-		r.searched = searched
-		// The latest report replaces one not yet taken: the search
-		// never blocks on the screen.
-		set.Searched = func(rep *engine.TuneReport) {
-			for {
-				select {
-				case searched <- rep:
-					return
-				default:
-				}
-				select {
-				case <-searched:
-				default:
-				}
-			}
-		}
-		set.Coarse = set.Searched
+		r.searched = make(chan *engine.TuneReport, 1)
+		set.Searched, set.Coarse = r.handSearched, r.handSearched
 		cmds = append(cmds, waitSearched(r))
 	}
 	work := func() (msg tea.Msg) {
@@ -390,20 +357,6 @@ func (rs *Lifecycle) Start(mk JobMaker, res spec.Resolved, live bool) (tea.Msg, 
 	}
 	cmds[0] = work
 	return Event{Run: r}, tea.Batch(cmds...)
-}
-
-// waitSearched is the command that waits for a search's next report
-// before its end (a SearchedMsg), or for the run's end (nothing: the
-// result says it all).
-func waitSearched(r *Run) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case rep := <-r.searched:
-			return SearchedMsg{ID: r.ID, Report: rep}
-		case <-r.done:
-			return nil
-		}
-	}
 }
 
 // TogglePause pauses or resumes the current run: the gate stops the
