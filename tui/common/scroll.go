@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 type Section struct {
@@ -67,21 +68,32 @@ func ScrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int) string
 }
 
 // scrollHint is ScrollHint; for a panel the scroll keys do not reach
-// (focused false) it names the key that moves them to it first.
+// (focused false) it names the key that moves them to it first. Its
+// words give way to shorter ones where the line is narrow (the up key
+// first), never cut.
 func scrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int, focused bool) string {
 	below := vp.TotalLineCount() - vp.YOffset() - vp.Height()
-	up, down := keys.PageUp.Help().Key, "j, "+keys.PageDown.Help().Key
+	pgup, k, pgdn, t := keys.PageUp.Help().Key, keys.LineUp.Keys()[0], keys.PageDown.Help().Key, keys.Panel.Help().Key
+	ups := []string{pgup, k}
+	down := "j, " + pgdn
 	if !focused {
-		up, down = keys.Panel.Help().Key+", then k", keys.Panel.Help().Key+", then j"
+		ups = []string{t + ", then " + k, t + ", " + k}
+		down = t + ", then j"
 	}
-	var parts []string
-	if vp.YOffset() > 0 {
-		parts = append(parts, "↑ "+up)
+	var line string
+	for _, up := range ups {
+		var parts []string
+		if vp.YOffset() > 0 {
+			parts = append(parts, "↑ "+up)
+		}
+		if below > 0 {
+			parts = append(parts, fmt.Sprintf("↓ %d more line%s: %s", below, Plural(below), down))
+		}
+		if line = strings.Join(parts, " · "); lipgloss.Width(line) <= w {
+			break
+		}
 	}
-	if below > 0 {
-		parts = append(parts, fmt.Sprintf("↓ %d more line%s: %s", below, Plural(below), down))
-	}
-	return style.FitWords(st.Muted.Render(strings.Join(parts, " · ")), w)
+	return style.FitWords(st.Muted.Render(line), w)
 }
 
 // ScrollPanel is a side panel whose lines under its title scroll (the

@@ -15,6 +15,7 @@ import (
 	"dpso/solvers"
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
+	"dpso/theory"
 	"dpso/tui/backend"
 )
 
@@ -627,7 +628,7 @@ func (r *Run) apply(msg ProgressMsg) {
 			if sym == "" {
 				sym = r.SweepSpec.Param
 			}
-			r.HistWho += fmt.Sprintf(" · at %s = %.3g", sym, grid[p.Point])
+			r.HistWho += " · at " + sym + " = " + theory.Human.Format(grid[p.Point])
 		}
 	}
 }

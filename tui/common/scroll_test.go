@@ -1,0 +1,43 @@
+package common
+
+import (
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/viewport"
+
+	"dpso/tui/style"
+)
+
+// TestScrollHintWhole: the line under a scrolled panel, scrolled part
+// way, is whole in a narrow panel: the up key's words give way first,
+// and the keys that scroll down are always named.
+func TestScrollHintWhole(t *testing.T) {
+	st := style.NewTheme(style.Dark, true, true)
+	km := DefaultKeyMap(nil)
+	var lines []string
+	for range 30 {
+		lines = append(lines, "line")
+	}
+	for _, tc := range []struct {
+		w       int
+		focused bool
+		want    string
+	}{
+		{30, true, "↑ k · ↓ 16 more lines: j, pgdn"},
+		{34, true, "↑ pgup · ↓ 16 more lines: j, pgdn"},
+		{60, true, "↑ pgup · ↓ 16 more lines: j, pgdn"},
+		{36, false, "↑ t, k · ↓ 16 more lines: t, then j"},
+		{60, false, "↑ t, then k · ↓ 16 more lines: t, then j"},
+	} {
+		vp := viewport.New()
+		vp.SetWidth(tc.w)
+		vp.SetHeight(10)
+		vp.SetContentLines(lines)
+		vp.ScrollDown(4)
+		got := style.StripANSI(scrollHint(&st, vp, &km, tc.w, tc.focused))
+		if strings.TrimRight(got, " ") != tc.want {
+			t.Errorf("%d cells, focused %v: %q, want %q", tc.w, tc.focused, got, tc.want)
+		}
+	}
+}
