@@ -208,12 +208,13 @@ func readPanel(t *testing.T, m *Model, p sidePanel, screenKey string) []string {
 	return out
 }
 
-// cutWord matches a line cut at a word ("…" right after a letter, not a
-// range "a … b" or an ellipsis of a state: "computing…").
-var cutWord = regexp.MustCompile(`[^\s…]…\s*$`)
+// cutWord matches a word cut with "…" (right after a letter, at the
+// line's end or inside it: not a range "a … b", a formula's elided
+// argument "min{…}", or an ellipsis of a state: "computing…").
+var cutWord = regexp.MustCompile(`[^\s{…]…`)
 
 // stateEllipsis is a line that ends in a state's "…", not a cut.
-var stateEllipsis = regexp.MustCompile(`(computing|running|exporting|waiting)…\s*$`)
+var stateEllipsis = regexp.MustCompile(`^[^…]*(computing|running|exporting|waiting)…[^…]*$`)
 
 // checkPanelWords reads a panel's lines: none is cut without "(? full)";
 // "on the chart" and "in the legend" name what the screen shows; a rate

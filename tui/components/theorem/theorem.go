@@ -159,7 +159,7 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 			if t.Name == upper.Dominant && len(upper.Terms) > 1 {
 				val = st.Emph.Render(val) + st.Warn.Render(" ◀ dominant")
 			}
-			if l := "  · " + style.Pad(t.Name, nameW) + " " + val; lipgloss.Width(l) <= w {
+			if l := "  · " + style.Pad(t.Name, nameW) + " " + val; lipgloss.Width(t.Name) <= nameW && lipgloss.Width(l) <= w {
 				terms = append(terms, l)
 				continue
 			}
