@@ -47,7 +47,7 @@ var importRules = map[string][]string{
 	"dpso/tui/chart":            {"dpso/tui/style"},
 	"dpso/tui/input":            {},
 	"dpso/tui/backend":          {"dpso/internal/spec", "dpso/internal/engine", "dpso/internal/audit"},
-	"dpso/tui/runs":             {"dpso/tui/backend", "dpso/internal/spec", "dpso/internal/engine", "dpso/internal/audit", "dpso/solvers/..."},
+	"dpso/tui/runs":             {"dpso/tui/backend", "dpso/internal/spec", "dpso/internal/engine", "dpso/internal/audit", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/tui/common":           {"dpso/tui/backend", "dpso/tui/runs", "dpso/tui/style", "dpso/tui/chart", "dpso/internal/...", "dpso/scenarios", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/tui/presets":          {"dpso/tui/runs", "dpso/internal/spec", "dpso/scenarios", "dpso/theory/..."},
 	"dpso/tui/components":       {"dpso/tui/backend", "dpso/tui/runs", "dpso/tui/common", "dpso/tui/presets", "dpso/tui/style", "dpso/tui/chart", "dpso/internal/...", "dpso/scenarios/...", "dpso/solvers/...", "dpso/theory/..."},

@@ -10,8 +10,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"dpso/internal/statestring"
-	"dpso/theory"
 	"dpso/tui/backend"
 	"dpso/tui/common"
 	"dpso/tui/components/clip"
@@ -620,100 +618,8 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// State is what a state string of the explorer holds: the form's Spec as
-// set and the screen of the right-hand column (its kind is the state
-// string's screen name).
-func (m *Model) State() statestring.State {
-	st := statestring.State{Spec: m.form.Spec(), Screen: string(m.screens[m.active].def.Kind)}
-	if i := m.head.Preset(); i >= 0 {
-		st.Preset = presets.All[i].Title
-	}
-	st.Run = m.shownRun()
-	return st
-}
-
-// shownRun is the run the chart draws, by the key that starts it
-// (statestring.RunKey or CompareKey), so that the explorer opening the
-// state draws the same comparison; "" on another screen (a sweep, the
-// clipping view, a search and an audit start their own when shown) and
-// where the chart draws none, or one cancelled or failed.
-func (m *Model) shownRun() string {
-	if m.active != 0 {
-		return ""
-	}
-	r := m.runs.Last(m.family())
-	if r == nil || r.Phase == runs.Cancelled || r.Phase == runs.Failed {
-		return ""
-	}
-	if r.What == screens.CompareWhat {
-		return statestring.CompareKey
-	}
-	return statestring.RunKey
-}
-
-// startShown starts the run a state names (State.Run) on screen i on the
-// form's Spec: r's job of the screen or c's comparison; nothing for none.
-func (m *Model) startShown(run string, i int) tea.Cmd {
-	switch run {
-	case statestring.RunKey:
-		return m.start(m.jobOf(i), false)
-	case statestring.CompareKey:
-		return m.start(screens.CompareJob, false)
-	}
-	return nil
-}
-
 // Typing reports whether the explorer takes every key as text (a value
 // being typed in the form, the presets list's filter).
 func (m *Model) Typing() bool {
 	return m.form.Editing() && m.overlay == nil || m.overlay == m.presets && m.presets.Filtering()
-}
-
-// openState puts st's Spec in the form, loads its preset (its caption
-// and its comparison, the header naming what the form changed since; none
-// when it names none) and shows its screen: what the sender showed.
-func (m *Model) openState(st statestring.State) tea.Cmd {
-	at := -1
-	if st.Preset != "" {
-		if at = presets.IndexOfTitle(st.Preset); at < 0 {
-			return m.broadcast(common.StatusMsg{Text: "state string: its preset " + theory.Quote(st.Preset) + " is not one of this dpso's presets", Err: true})
-		}
-	}
-	specCmd, err := m.form.SetSpec(st.Spec)
-	if err != nil {
-		return m.broadcast(common.StatusMsg{Text: "state string: " + backend.SpecMessage(err), Err: true})
-	}
-	m.form.SetFocus(form.Scenario)
-	if at >= 0 {
-		m.form.FocusOn(presets.All[at].Focus)
-	}
-	m.setPreset(at)
-	m.overlay = nil
-	m.back = nil
-	// The runs of the configuration before are forgotten; the state's
-	// run starts on its Spec, then its screen is shown.
-	i := m.screenIndex(runs.ScreenKind(st.Screen))
-	reset := m.broadcast(m.runs.Reset())
-	return tea.Batch(specCmd, reset, m.startShown(st.Run, i), m.show(i))
-}
-
-// showState shows the state string of what is shown in place of the
-// reproduce line (until the next key) and in the help, and copies it to
-// the clipboard with OSC 52 where the terminal allows.
-//
-// Served to browsers (Options.Link), y shows and copies the link that
-// opens what is shown in a browser tab instead, the state string in it.
-func (m *Model) showState() tea.Cmd {
-	tok := m.State().String()
-	if m.opts.Link != "" {
-		link := stateLink(m.opts.Link, tok)
-		return tea.Batch(tea.SetClipboard(link), m.broadcast(common.StatusMsg{
-			Text:  "link to this screen (copied where the browser allows; opens it in a browser tab of this server; its state= is the state string dpso explore --state opens): " + link,
-			Repro: link, Label: "link: ",
-		}))
-	}
-	return tea.Batch(tea.SetClipboard(tok), m.broadcast(common.StatusMsg{
-		Text:  "state string (copied where the terminal allows; dpso explore --state opens it): " + tok,
-		Repro: tok,
-	}))
 }
