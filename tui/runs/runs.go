@@ -15,7 +15,6 @@ import (
 	"dpso/solvers"
 	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
-	"dpso/theory"
 	"dpso/tui/backend"
 )
 
@@ -129,10 +128,14 @@ type Run struct {
 
 	// The latest batch of per-sample gradient norms worth a histogram
 	// (see minHistBatch), and whose it is.
-	Hist      oracle.BatchStats
-	HistWho   string
-	HistPhase int // its phase (1-based) for multi-phase solvers, else 0
-	HaveHist  bool
+	Hist    oracle.BatchStats
+	HistWho string
+	// HistAt is the swept parameter's symbol of a sweep's batch, at the
+	// value HistAtValue ("": not a sweep's).
+	HistAt      string
+	HistAtValue float64
+	HistPhase   int // its phase (1-based) for multi-phase solvers, else 0
+	HaveHist    bool
 
 	// clipTrail is the clip threshold C that dp-sgd's adaptive clipping
 	// used at each checkpoint of its trial 0 (Batch.Threshold: that step's
@@ -622,13 +625,14 @@ func (r *Run) apply(msg ProgressMsg) {
 		}
 		r.Hist, r.HaveHist, r.HistPhase = b, true, p.Phase
 		r.HistWho = fmt.Sprintf("%s · trial %d", p.Solver, p.Trial)
+		r.HistAt = ""
 		if grid := r.SweepSpec.Grid(); r.Kind == backend.Sweep && p.Point < len(grid) {
 			// A sweep's batches are of one of its points: say which.
 			sym := map[string]string{"eps": "ε", "clip": "C"}[r.SweepSpec.Param]
 			if sym == "" {
 				sym = r.SweepSpec.Param
 			}
-			r.HistWho += " · at " + sym + " = " + theory.Human.Format(grid[p.Point])
+			r.HistAt, r.HistAtValue = sym, grid[p.Point]
 		}
 	}
 }

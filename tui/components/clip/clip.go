@@ -115,6 +115,9 @@ func (p *Model) render() string {
 	}
 	lines = append(lines, style.WrapStyled(head, w)...)
 	who := fmt.Sprintf("batch of %s · %s", common.FmtInt(int64(b.Size)), r.HistWho)
+	if r.HistAt != "" { // a sweep's batch: of which point
+		who += " · at " + r.HistAt + " = " + common.FmtNum(r.HistAtValue)
+	}
 	if r.HistPhase > 0 {
 		who += fmt.Sprintf(" · phase %d", r.HistPhase)
 	}
