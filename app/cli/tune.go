@@ -45,8 +45,10 @@ on their values) into training rows and validation rows (--validation, default
 (--candidates, --candidates-law geometric|logarithmic|poisson|η for the truncated
 negative binomial with shape η) — each a grid point drawn uniformly, trained on the
 training rows with ρ_Q-zCDP and scored privately on the validation rows (the mean of
-the losses clipped at c_s, plus Gaussian noise: ρ_Q-zCDP on rows the training never
-reads, so a candidate is ρ_Q-zCDP). c_s is the private --score-quantile (default
+the losses, each clipped to a window of width c_s — [0, c_s], or [ℓ₀ − c_s, ℓ₀] on a
+row whose loss ℓ₀ at w₀ is above c_s, which then scores its gain over w₀ — plus
+Gaussian noise: ρ_Q-zCDP on rows the training never reads, so a candidate is
+ρ_Q-zCDP). c_s is the private --score-quantile (default
 0.9) of the loss at w₀ on the training rows (ρ_s = ρ/50; AboveThreshold up a
 geometric grid: above ten times the quantile with probability below 0.0066 on
 any data, docs/privacy.md). The candidate with the best score is released: its

@@ -150,8 +150,8 @@ func tunePrivacy(r spec.Resolved, reps accountant.Repetitions) (TunePrivacy, err
 type TunedTrial struct {
 	Trial int
 	// K is the number of candidates drawn; Tried their grid indices in
-	// order and Scores their private scores (noisy clipped validation
-	// losses); Chosen the position in Tried of the released one (−1 when
+	// order and Scores their private scores (noisy windowed validation
+	// losses: scoreShifts); Chosen the position in Tried of the released one (−1 when
 	// K = 0: a Poisson search released nothing, and the trial counts the
 	// start point w₀). The search releases the chosen candidate (its
 	// parameters, output and score) only: K, Tried and the other Scores are
@@ -165,8 +165,8 @@ type TunedTrial struct {
 	// parameters.
 	Candidate Candidate
 	Params    solvers.Params
-	// ScoreClip is the private quantile c_s clipping the scores, ScoreSigma
-	// the scores' noise.
+	// ScoreClip is the private quantile c_s, the width of the scores'
+	// windows (scoreShifts), ScoreSigma the scores' noise.
 	ScoreClip, ScoreSigma float64
 	// Excess is F(w) − F* of the released output (on user data a
 	// non-private diagnostic), Holdout its held-out loss (NaN without).

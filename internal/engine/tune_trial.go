@@ -209,6 +209,10 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	if tt.ScoreClip, err = t.scoreClip(ctx, train, w0, rng.Rand); err != nil {
 		return trialOut{}, err
 	}
+	shift, err := scoreShifts(ctx, t.in, valid, w0, tt.ScoreClip)
+	if err != nil {
+		return trialOut{}, err
+	}
 	tt.K = t.ts.Repetitions.Sample(rng.Rand)
 	scoreRho := t.pv.CandidateRho
 	if s := t.dpsgd[j.si]; s != nil {
@@ -249,7 +253,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 			return trialOut{}, fmt.Errorf("%s, trial %d: a candidate spent %+v of its budget %+v, above ρ_Q = %g", name, j.trial, res.Spent, res.Budget, t.pv.CandidateRho)
 		}
 		for i := range losses {
-			losses[i] = t.in.Loss(res.W, valid.Row(i))
+			losses[i] = t.in.Loss(res.W, valid.Row(i)) - shift[i]
 		}
 		score, sigma, err := privest.ClippedMean(losses, tt.ScoreClip, scoreRho, rng)
 		if err != nil {
@@ -337,6 +341,39 @@ func (t *tuner) scoreClip(ctx context.Context, train solvers.Samples, w []float6
 		losses[i] = t.in.Loss(w, x)
 	}
 	return privest.Quantile(losses, t.ts.ScoreQuantile, privest.DefaultGrid, t.pv.ScoreRho, rng)
+}
+
+// scoreShifts is each validation row's window offset in the search's
+// score, (ℓ(w₀; x) − c_s)⁺ (0 where ℓ(w₀; x) is not finite). A candidate w
+// scores (1/n_v) Σ_i clip(ℓ(w; x_i) − (ℓ(w₀; x_i) − c_s)⁺, 0, c_s) plus
+// Gaussian noise: each row's loss clipped to a window of width c_s, [0, c_s]
+// on a row whose loss at w₀ is at most c_s (the clipped loss), [ℓ(w₀; x) −
+// c_s, ℓ(w₀; x)] above it, where a row scores its gain over w₀ (up to c_s)
+// instead of the constant c_s whatever the candidate. The offset depends on
+// its own row and on c_s and w₀ only (both fixed before the scores are
+// computed), so each row's term lies in [0, c_s] and replacing one
+// validation row moves the sum by at most c_s: sensitivity c_s/n_v, the
+// clipped loss's.
+func scoreShifts(ctx context.Context, in *scenarios.Instance, valid *solvers.Matrix, w0 []float64, clip float64) ([]float64, error) {
+	shift := make([]float64, valid.Len())
+	for i := range shift {
+		if i%65536 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		shift[i] = scoreShift(in.Loss(w0, valid.Row(i)), clip)
+	}
+	return shift, nil
+}
+
+// scoreShift is one row's window offset, (l0 − clip)⁺ for its loss l0 at
+// w₀, 0 where l0 is not finite.
+func scoreShift(l0, clip float64) float64 {
+	if l0 > clip && !math.IsInf(l0, 1) {
+		return l0 - clip
+	}
+	return 0
 }
 
 // multiplier is the noise multiplier of an accounted (dp-sgd) candidate:

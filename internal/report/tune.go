@@ -472,7 +472,7 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 		{"n, d", fmt.Sprintf("%d (a search trains on %d, scores on %d), %d", r.N, r.NTrain, r.NValid, s.D)},
 		{"k, ε", fmt.Sprintf("k = %s, zCDP ε = %s: the total budget of each search, tuning included", n6(s.K), n6(s.Eps))},
 		{"trials", fmt.Sprintf("%d (%s)", s.Trials, RandText(s.Rand, s.Seed))},
-		{"search", fmt.Sprintf("random search: K candidates, K ~ %s, each a grid point drawn uniformly (%s); the best private score released: the mean validation loss clipped at c_s (the private %s-quantile of the loss at w₀) plus Gaussian noise",
+		{"search", fmt.Sprintf("random search: K candidates, K ~ %s, each a grid point drawn uniformly (%s); the best private score released: the mean validation loss, each row's clipped to a window of width c_s ([0, c_s], or [ℓ₀ − c_s, ℓ₀] where its loss ℓ₀ at w₀ is above c_s; c_s the private %s-quantile of the loss at w₀), plus Gaussian noise",
 			law, gridText, n6(r.Tune.ScoreQuantile))},
 	}
 	if zcdp, dpsgd := searchKinds(r); zcdp {

@@ -116,7 +116,7 @@ func (p *TunePanel) Lines() []string {
 	if len(ts.Tuned.Trials) > 0 {
 		tr := ts.Tuned.Trials[0]
 		heading(st.Warn, "Trial 0's search: NOT private (diagnostics)")
-		para(fmt.Sprintf("K = %d candidates drawn, K ~ %s. Score: the mean validation loss clipped at c_s = %s, plus Gaussian noise σ = %s; the lowest score is released.",
+		para(fmt.Sprintf("K = %d candidates drawn, K ~ %s. Score: the mean validation loss, each row's clipped to a window of width c_s = %s ([0, c_s], or [ℓ₀ − c_s, ℓ₀] where its loss ℓ₀ at w₀ is above c_s), plus Gaussian noise σ = %s; the lowest score is released.",
 			tr.K, kLaw(rep), common.FmtNum(tr.ScoreClip), common.FmtNum(tr.ScoreSigma)), true)
 		// The oracle's column where there is room (not the compact
 		// layout's side tab) and every trial searched the same grid (with
