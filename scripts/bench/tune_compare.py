@@ -19,9 +19,10 @@ risk F(w) - F* over every row of the file, F* by SLSQP over W
 (tune_numpy.excess).
 
 The numpy search runs two scores on the same candidates (tune_numpy.py):
-dpso's clipped loss, and the clipped difference to the loss at w0, which
-ranks heavy-tailed labels the right way round; dpso is compared with
-each. A search is one draw of a heavy-tailed law, so each side runs T
+the clipped loss, and the clipped difference to the loss at w0, which
+ranks heavy-tailed labels the right way round; dpso (whose score is the
+loss clipped to a window that slides up to w0's loss, docs/privacy.md) is
+compared with each. A search is one draw of a heavy-tailed law, so each side runs T
 independent searches (trials) and the table gives, per side, the median
 and quartiles of the T excess risks, and the ratio of dpso's median to
 numpy's with a bootstrap 90% interval (the two sides' trials resampled
@@ -163,7 +164,7 @@ def main():
             cells.append("%s [%s, %s]" % (g(q[1]), g(q[0]), g(q[2])))
         print("| " + " | ".join(cells) + " |")
     print()
-    print("Ratios: dpso's median over numpy's [bootstrap 90%]; against the numpy search with dpso's score "
+    print("Ratios: dpso's median over numpy's [bootstrap 90%]; against the numpy search with the clipped loss "
           "(loss) and with the better of its two scores on that data set (best).")
     print()
     print("| data | vs numpy | acsa (≤ 2) | dp-sgd (≤ 1.5) | best private (≤ 1) |")

@@ -44,7 +44,7 @@ Two scores, each its own search on the same candidates (each search's law
 is that of a search run alone; the candidates are trained once to halve
 the cost):
 
-"loss", dpso tune's: the validation rows' mean loss clipped at c_s, plus Gaussian
+"loss": the validation rows' mean loss clipped at c_s, plus Gaussian
 noise (sensitivity c_s/n_v), the lowest released; c_s is the private
 0.9-quantile of the loss at w0 = 0 over the training rows at rho_s = rho/50
 = 0.01 (AboveThreshold up the grid 2^(j/8), j = -320..480, with
@@ -243,13 +243,15 @@ def search(path, kind, trials, seed, log=print, held=None, oracle=False):
             w = dpsgd(At, yt, kind, C, eta, steps[E], q, zs[steps[E]], tr)
             lv = loss(w, Av, yv, kind)
             pts.append((loss(w, M_A, M_y, kind).mean() - fstar, C, eta, E, np.mean(np.minimum(lv, cs)),
-                        np.mean(np.clip(lv - lv0, -cs, cs)), np.mean(lv)))
+                        np.mean(np.clip(lv - lv0, -cs, cs)), np.mean(lv),
+                        np.mean(np.clip(lv - np.maximum(0, lv0 - cs), 0, cs))))
         pts.sort()
-        for ex, C, eta, E, sl, sd, sr in pts[:5]:
+        for ex, C, eta, E, sl, sd, sr, _ in pts[:5]:
             log("oracle (not private): excess %.4g at C = %g, eta = %g, epochs = %d; validation: clipped loss %.4g, "
                 "clipped difference %.4g, loss %.4g" % (ex, C, eta, E, sl, sd, sr))
         log("oracle (not private): median grid point %.4g" % pts[len(pts) // 2][0])
-        for name, i in (("clipped loss", 4), ("clipped difference", 5), ("unclipped loss", 6)):
+        for name, i in (("clipped loss", 4), ("clipped difference", 5), ("unclipped loss", 6),
+                        ("windowed loss (dpso's score)", 7)):
             pick = min(pts, key=lambda p: p[i])
             log("noiseless pick of the %s (clip %.4g, the training losses' 0.9-quantile at w0): excess %.4g at C = %g, "
                 "eta = %g, epochs = %d, score %.4g" % (name, cs, pick[0], *pick[1:4], pick[i]))
