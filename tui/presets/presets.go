@@ -168,7 +168,7 @@ var All = []Preset{
 			"Loading runs what dpso tune runs: a private random search — K random candidates (geometric, mean {k_mean}) from a grid of C, step and T, each trained on {ntrain#} rows with ρ_Q = {rho_q} and scored privately on the other {nvalid#} — and releases the best; Papernot & Steinke's accounting puts the whole search at ε' = {eps} (δ = {delta}), the budget itself: one candidate alone is ε' = {eps1}, the tuning overhead + {overhead}. " +
 			"It ends at {tuned±}, {w0_ratio×} below w₀ — the yardstick here, since the prescription does no better than doing nothing; the oracle-tuned reference — the grid's best point by the true excess risk at the full budget, which no private procedure can read — ends at {oracle±}. " +
 			"The panel lists each trial's choice and trial 0's candidates with their noisy scores (diagnostics, not private). " +
-			"At n = {n_small} (← on n) the search scores on {nvalid_small#} rows and can barely tell candidates apart: {tuned_small±} against the prescription's {prescribed_small±} and w₀'s {w0_small}, while the oracle's pick reaches {oracle_small}.",
+			"At n = {n_small} (← on n) the search scores on {nvalid_small#} rows and tells candidates apart only coarsely: {tuned_small±}, below the prescription's {prescribed_small±} and w₀'s {w0_small}, while the oracle's pick reaches {oracle_small}.",
 	},
 	{
 		Title:   "A rate in force: the certificate below w₀ at every ε",
