@@ -124,6 +124,7 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	m.help = help.New(c)
 	m.help.Repro = m.status.Reproduce
 	m.help.Field = m.form.Message
+	m.help.Facts = m.status.Facts
 	m.presets = presetlist.New(c, presets.All, opts.Preset)
 	for _, d := range screens.Registry {
 		m.screens = append(m.screens, shownScreen{def: d, screen: d.Build(c, m.formula)})

@@ -136,7 +136,8 @@ func TestAboveStartShortForm(t *testing.T) {
 				t.Fatalf("the status bar lacks the manual live label: %q", line)
 			}
 			_, rest, _ := strings.Cut(line, "run #1")
-			if !strings.Contains(rest, " above w₀") || strings.Contains(strings.ReplaceAll(rest, " (? full)", ""), "…") {
+			// The facts the line drops end in its marker "· …", not a cut.
+			if !strings.Contains(rest, " above w₀") || strings.Contains(strings.NewReplacer(" (? full)", "", " · …", "").Replace(rest), "…") {
 				t.Errorf("%d above w₀: status %q, want a short form with \"above w₀\" and nothing cut", tc.above, line)
 			}
 			if tc.above == 1 && !strings.Contains(rest, who[0]+" above w₀") && !strings.Contains(rest, "1 solver above w₀") {
@@ -164,6 +165,40 @@ func TestTransientErrorWhole(t *testing.T) {
 			}
 			if sz[0] > 80 && !strings.Contains(line, "● running") {
 				t.Errorf("status %q: the run's label has room and is missing", line)
+			}
+		})
+	}
+}
+
+// TestStateLineMarksDroppedFacts: the state line drops a run's facts
+// whole, from the last, where they do not fit, and then ends in "· …"
+// (with "(? full)" where it fits) while the help lists every fact
+// ("run: …"); where they all fit there is no marker and nothing to list.
+func TestStateLineMarksDroppedFacts(t *testing.T) {
+	for _, tc := range []struct {
+		w       int
+		dropped bool
+	}{{80, true}, {220, false}} {
+		t.Run(fmt.Sprintf("%d columns", tc.w), func(t *testing.T) {
+			m := newTestModel(t, &fakeRunner{points: 4}, &example1, tc.w, 30)
+			keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
+			line := statusLine(m)
+			facts := m.status.Facts()
+			if marked := strings.Contains(line, " · …"); marked != tc.dropped || (facts != "") != tc.dropped {
+				t.Fatalf("status %q, facts %q: want dropped facts %v", line, facts, tc.dropped)
+			}
+			if !tc.dropped {
+				return
+			}
+			for _, fact := range []string{"run #1", "trials done", "evals/s"} {
+				if !strings.Contains(facts, fact) {
+					t.Errorf("the facts %q lack %q", facts, fact)
+				}
+			}
+			m.Update(press("?"))
+			help := strings.Join(strings.Fields(screenText(m)), " ")
+			if !strings.Contains(help, strings.Join(strings.Fields("run: "+facts), " ")) {
+				t.Errorf("the help does not list the facts %q:\n%s", facts, screenText(m))
 			}
 		})
 	}

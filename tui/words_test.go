@@ -40,7 +40,8 @@ func loadedPreset(t *testing.T, i, w, h int) *Model {
 // marker where its folded line says something, every line of it shown
 // whole on some page of w, in one page where they fit; its story in the
 // presets list whole or under a scroll marker, every line reached by
-// pgdn; the status and reproduce lines never cut but with "(? full)",
+// pgdn; the status and reproduce lines never cut but with "(? full)" (the
+// state line's run facts dropped under "· …", the help listing them),
 // the reproduce line after a flag's value —; the numbers of its caption
 // are all facts (no number typed in its template); and where a text
 // says something is on the chart or in the legend, the screen shows it.
@@ -216,15 +217,28 @@ func checkStoryWhole(t *testing.T, m *Model, i int, p presets.Preset) {
 }
 
 // checkBarLines: the status and reproduce lines are cut only with the
-// "(? full)" marker, and the help then gives them whole; a cut reproduce
-// line ends after a flag's value ("--tail 20 … (? full)"), never inside
-// a flag or between a flag and its value.
+// "(? full)" marker, and the help then gives them whole; the state line
+// drops run facts only under its marker "· …", and the help then lists
+// them all ("run: …"); a cut reproduce line ends after a flag's value
+// ("--tail 20 … (? full)"), never inside a flag or between a flag and its
+// value.
 func checkBarLines(t *testing.T, m *Model) {
 	t.Helper()
 	lines := strings.Split(screenText(m), "\n")
 	for _, l := range lines[len(lines)-3 : len(lines)-1] {
-		if strings.Contains(l, "…") && !strings.Contains(l, "(? full)") {
+		// The state line's facts marker ("· …", with "(? full)" where it
+		// fits) drops facts whole: the help gives them (below).
+		if l := strings.Replace(l, " · …", "", 1); strings.Contains(l, "…") && !strings.Contains(l, "(? full)") {
 			t.Errorf("a status line is cut without (? full): %q", l)
+		}
+	}
+	if state := lines[len(lines)-3]; strings.Contains(state, " · …") {
+		facts := m.status.Facts()
+		m.Update(press("?"))
+		help := strings.Join(strings.Fields(screenText(m)), " ")
+		m.Update(press("?"))
+		if facts == "" || !strings.Contains(help, strings.Join(strings.Fields("run: "+facts), " ")) {
+			t.Errorf("the state line %q drops facts, and the help does not give them whole (%q)", state, facts)
 		}
 	}
 	repro := strings.TrimRight(lines[len(lines)-2], " ")

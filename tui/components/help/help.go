@@ -18,8 +18,9 @@ import (
 // Model is the full key help with a few paragraphs on how to read the
 // screen; what does not fit scrolls (a bubbles viewport: ↑ ↓ pgup pgdn).
 // Above the keys it gives in full the sentences the status bar had to
-// shorten: the latest status line and the latest run's outcome (a
-// refusal, a failure, a run that ended above the start line). ? or esc
+// shorten: the latest status line, the run's facts it dropped for room
+// and the latest run's outcome (a refusal, a failure, a run that ended
+// above the start line). ? or esc
 // closes it (its outcome: common.CloseMsg).
 type Model struct {
 	common.Common
@@ -34,6 +35,9 @@ type Model struct {
 	// Field is the line under the form (its focused field's reason, a
 	// refusal, a note), whole: the form cuts a long one and says so.
 	Field func() string
+	// Facts is the status bar's run facts in full where the bar dropped
+	// some for room ("" where it showed them all), which the bar marks.
+	Facts func() string
 }
 
 // New returns the help screen.
@@ -98,13 +102,19 @@ type Message struct {
 	Warn bool
 }
 
-// Messages are the latest status line, the latest run's outcome, the
-// reproduce line and the line under the form.
+// Messages are the latest run's outcome, the run's facts the status bar
+// dropped, the latest status line, the reproduce line and the line under
+// the form.
 func (v *Model) Messages() []Message {
 	var out []Message
 	if r := v.runs.Shown(); r != nil {
 		if o := common.OutcomeOf(r); o.Text != "" {
 			out = append(out, Message{Text: fmt.Sprintf("run #%d: %s", r.ID, o.Text), Err: !o.Warn, Warn: o.Warn})
+		}
+	}
+	if v.Facts != nil {
+		if f := v.Facts(); f != "" {
+			out = append(out, Message{Text: "run: " + f})
 		}
 	}
 	if t := v.status.Text; t != "" {

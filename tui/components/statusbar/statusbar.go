@@ -45,6 +45,9 @@ type Model struct {
 	repro    string
 	reproOK  bool
 	reproRun *runs.Run
+	// facts is the state line's run facts in full where its last render
+	// dropped some for room ("" where it showed them all): Facts.
+	facts string
 }
 
 // New returns the status bar: now is the clock, live and liveMax
@@ -213,9 +216,33 @@ func (b *Model) stateLine() string {
 		right = msgStyle.Render(fit) + st.Muted.Render(hint) + "  " + live
 	}
 	rw := lipgloss.Width(right)
-	// The run's facts, dropped whole from the last while they do not fit.
+	// The run's facts, dropped whole from the last while they do not fit;
+	// a line that drops some ends in "· … (? full)", or "· …" where that
+	// would cost a fact the line holds, and the help (?) gives them all
+	// (Facts).
+	room := w - rw - 2
+	line, kept, all := b.fitFacts(state, parts, shorter, room)
+	b.facts = ""
+	if !all {
+		b.facts = strings.Join(append([]string{ansi.Strip(state)}, parts...), " · ")
+		for _, mark := range []string{" · …" + fullHint, " · …"} {
+			mark = st.Muted.Render(mark)
+			if l, k, _ := b.fitFacts(state, parts, shorter, room-lipgloss.Width(mark)); k == kept && lipgloss.Width(l+mark) <= room {
+				line = l + mark
+				break
+			}
+		}
+	}
+	return style.Pad(line, room) + "  " + right
+}
+
+// fitFacts is the state followed by as many of the run's facts, in order,
+// as fit in room columns (each in its shorter form where the whole one
+// does not fit), how many that is, and whether they all did.
+func (b *Model) fitFacts(state string, parts []string, shorter map[string]string, room int) (string, int, bool) {
+	st := b.Styles
 	line := state
-	for _, p := range parts {
+	for i, p := range parts {
 		with := func(p string) string {
 			if line == state {
 				return line + "  " + st.Muted.Render(p)
@@ -223,16 +250,21 @@ func (b *Model) stateLine() string {
 			return line + st.Muted.Render(" · "+p)
 		}
 		next := with(p)
-		if s, ok := shorter[p]; ok && lipgloss.Width(next) > w-rw-2 {
+		if s, ok := shorter[p]; ok && lipgloss.Width(next) > room {
 			next = with(s)
 		}
-		if lipgloss.Width(next) > w-rw-2 {
-			break
+		if lipgloss.Width(next) > room {
+			return line, i, false
 		}
 		line = next
 	}
-	return style.Pad(line, w-rw-2) + "  " + right
+	return line, len(parts), true
 }
+
+// Facts is the run's state and facts in full ("✓ done acsa · run #1 ·
+// seed 0 · …") where the state line's last render dropped some for room,
+// and "" where it showed them all: the help (?) lists it.
+func (b *Model) Facts() string { return b.facts }
 
 // refusalLine is the state line while a transient error is shown (a
 // typed value refused, nothing to export, …): it is about the key just
