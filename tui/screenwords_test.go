@@ -39,11 +39,15 @@ func quickSearch(m *Model) bool {
 // three sizes.
 var searches sync.Map
 
-// loadedPresetOn is loadedPreset on the runner f.
+// loadedPresetOn is the explorer on the runner f at w×h with preset i
+// loaded, its action run to its end and nothing left computing.
 func loadedPresetOn(t *testing.T, f *fakeRunner, i, w, h int) *Model {
 	t.Helper()
 	m := newTestModel(t, f, nil, w, h)
 	cmd := m.loadPreset(i, true)
+	// Ready: the action ended (or, with none, the prescription came),
+	// and nothing on screen is still computing (the constants, the
+	// prescription), so that the screen is the same at every run.
 	done := func() bool { return prescReady(m) }
 	if presets.All[i].Starts() {
 		done = func() bool { return settled(m) }

@@ -17,20 +17,10 @@ import (
 var wordSizes = [][2]int{{80, 24}, {120, 32}, {132, 42}}
 
 // loadedPreset is the explorer (fake runner) at w×h with preset i loaded,
-// its action run to its end and nothing left computing.
+// its action run to its end and nothing left computing (loadedPresetOn).
 func loadedPreset(t *testing.T, i, w, h int) *Model {
 	t.Helper()
-	m := newTestModel(t, &fakeRunner{points: 3, tuneWorkers: 1}, nil, w, h)
-	cmd := m.loadPreset(i, true)
-	// Ready: the action ended (or, with none, the prescription came),
-	// and nothing on screen is still computing (the constants, the
-	// prescription), so that the screen is the same at every run.
-	done := func() bool { return prescReady(m) }
-	if presets.All[i].Starts() {
-		done = func() bool { return settled(m) }
-	}
-	pump(t, m, cmd, func() bool { return done() && !strings.Contains(screenText(m), "computing") })
-	return m
+	return loadedPresetOn(t, &fakeRunner{points: 3, tuneWorkers: 1}, i, w, h)
 }
 
 // TestPresetWordsAtThreeSizes: every preset, loaded and run, at 80×24,
