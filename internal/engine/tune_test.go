@@ -374,21 +374,29 @@ func TestTuneDropsWorkAboveBudget(t *testing.T) {
 	}
 }
 
+// constantsCases is a small smooth-convex search (n = 1000, 2 trials)
+// with its constants declared and with them private.
+func constantsCases() []struct {
+	name string
+	s    spec.Spec
+} {
+	s := tuneSpec
+	s.Class, s.N, s.Trials = theory.SmoothConvex, 1000, 2
+	p := s
+	p.Constants = "private"
+	return []struct {
+		name string
+		s    spec.Spec
+	}{{"declared", s}, {"private-constants", p}}
+}
+
 // TestSearchReadsTheDrawsCopy: a search that materializes each trial's
 // draw once (tuner.draw) — its candidates, validation rows and oracle grid
 // reading that copy — reports the same bits as one that streams the draw
 // for each of them, for a one-pass and a multi-pass solver, with the
 // references and with private constants.
 func TestSearchReadsTheDrawsCopy(t *testing.T) {
-	s := tuneSpec
-	s.Class, s.N, s.Trials = theory.SmoothConvex, 1000, 2
-	for _, c := range []struct {
-		name string
-		s    spec.Spec
-	}{
-		{"declared", s},
-		{"private-constants", func() spec.Spec { p := s; p.Constants = "private"; return p }()},
-	} {
+	for _, c := range constantsCases() {
 		t.Run(c.name, func(t *testing.T) {
 			if _, stored := build(t, c.s).Dataset(solvers.Seeded, c.s.Seed, 0).(*solvers.Matrix); stored {
 				t.Fatal("the draw is stored: the test would not reach the copy")
@@ -424,15 +432,7 @@ func TestSearchReadsTheDrawsCopy(t *testing.T) {
 // report Tune returns less its references, then less its oracle-tuned
 // references.
 func TestTuneReferenceComesLast(t *testing.T) {
-	s := tuneSpec
-	s.Class, s.N, s.Trials = theory.SmoothConvex, 1000, 2
-	for _, c := range []struct {
-		name string
-		s    spec.Spec
-	}{
-		{"declared", s},
-		{"private-constants", func() spec.Spec { p := s; p.Constants = "private"; return p }()},
-	} {
+	for _, c := range constantsCases() {
 		t.Run(c.name, func(t *testing.T) {
 			solvers := []string{"acsa", "klz-gd"}
 			alone, err := Tune(context.Background(), resolve(t, c.s), TuneSpec{Solvers: solvers}, &Settings{Searched: func(*TuneReport) {
