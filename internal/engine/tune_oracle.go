@@ -177,10 +177,7 @@ func coarseGrid(grid []Candidate) []bool {
 		func(c Candidate) float64 { return c.Epochs },
 		func(c Candidate) float64 { return float64(c.Batch) },
 	}
-	keep := make([]bool, len(grid))
-	for i := range keep {
-		keep[i] = true
-	}
+	keep := slices.Repeat([]bool{true}, len(grid))
 	for _, ax := range axes {
 		var vals []float64
 		for _, c := range grid {
