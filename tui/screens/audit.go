@@ -514,19 +514,20 @@ func (p *auditPanel) content() {
 	var lines []string
 	if r := p.run; r != nil && r.Audit != nil {
 		res := r.Audit
-		lines = append(lines, style.FitWords(st.Emph.Render(fmt.Sprintf("%d threshold tests on %s runs per input (95%% bounds hold together):", len(res.Thresholds), common.FmtInt(int64(res.Trials)))), w))
-		head := style.Pad("  threshold", 14) + style.Pad("FPR", 10) + style.Pad("FNR", 10) + style.Pad("μ ≥", 10)
+		lines = append(lines, style.WrapLines(st.Emph, fmt.Sprintf("%d threshold tests on %s runs per input (95%% bounds hold together):", len(res.Thresholds), common.FmtInt(int64(res.Trials))), w)...)
+		header := []string{"threshold", "FPR", "FNR", "μ ≥"}
 		if res.Kind == oracle.Shuffle {
-			head += "ε ≥"
+			header = append(header, "ε ≥")
 		}
-		lines = append(lines, style.FitWords(st.Muted.Render(head), w))
+		var rows [][]string
 		for _, t := range res.Thresholds {
-			row := style.Pad("  "+common.FmtNum(t.T), 14) + style.Pad(common.FmtNum(t.FPR), 10) + style.Pad(common.FmtNum(t.FNR), 10) + style.Pad(common.FmtNum(math.Max(t.MuLower, 0)), 10)
+			row := []string{"  ", common.FmtNum(t.T), common.FmtNum(t.FPR), common.FmtNum(t.FNR), common.FmtNum(math.Max(t.MuLower, 0))}
 			if res.Kind == oracle.Shuffle {
-				row += common.FmtNum(t.EpsLower)
+				row = append(row, common.FmtNum(t.EpsLower))
 			}
-			lines = append(lines, style.FitWords(row, w))
+			rows = append(rows, row)
 		}
+		lines = append(lines, pointTable(st, header, rows, []int{11, 9, 9, 9}, w)...)
 		randomness := fmt.Sprintf("seed %d (%s)", res.Seed, res.Rand)
 		if res.Rand == solvers.Secure {
 			randomness = "secure randomness (not reproducible)"

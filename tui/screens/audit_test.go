@@ -7,6 +7,7 @@ import (
 	"dpso/tui/common"
 	"dpso/tui/runs"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -96,4 +97,34 @@ func TestAuditScreenMessages(t *testing.T) {
 func auditConfigTrials(c audit.Config, n int) audit.Config {
 	c.Trials = n
 	return c
+}
+
+// TestAuditPanelNumbersWhole: the thresholds table in a panel too narrow
+// for its columns wraps by columns (the threshold repeated), every FPR,
+// FNR and μ bound whole: a number cut with "…" would be a wrong number.
+func TestAuditPanelNumbersWhole(t *testing.T) {
+	res := mustResolve(t, example1)
+	r, err := audit.Oracle(context.Background(), auditConfigTrials(AuditConfig(res, false), 2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &runs.Run{ID: 1, Job: runs.Job{Call: backend.Call{Kind: backend.Audit, AuditConfig: AuditConfig(res, false), Spec: res}, Family: AuditKind}, Phase: runs.Done, Result: backend.Result{Audit: r}}
+	for _, w := range []int{30, 34, 40, 46} {
+		s := newAuditScreen(testCommon())
+		s.panel.SetSize(w, 200)
+		s.panel.set(run)
+		view := stripANSI(s.panel.View())
+		for _, l := range strings.Split(view, "\n") {
+			if regexp.MustCompile(`[0-9⁰-⁹]…`).MatchString(l) {
+				t.Errorf("at %d cells a number is cut: %q", w, l)
+			}
+		}
+		for _, th := range r.Thresholds {
+			for _, v := range []float64{th.FPR, th.FNR, math.Max(th.MuLower, 0)} {
+				if !strings.Contains(view, " "+common.FmtNum(v)) {
+					t.Errorf("at %d cells the table does not show %s whole:\n%s", w, common.FmtNum(v), view)
+				}
+			}
+		}
+	}
 }

@@ -247,6 +247,9 @@ func (s *ChartScreen) rebuild() {
 	}
 	title, right := "Excess risk", ""
 	empty := "computing the prescription…"
+	if q := common.PrescQueued(ref, "the prescription is computed once one frees"); q != "" {
+		empty = q
+	}
 	if ref.Err != "" {
 		empty = ref.Err
 	}

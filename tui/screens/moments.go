@@ -90,13 +90,21 @@ func (v *MomentsScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 func (v *MomentsScreen) View() string {
 	st := v.Styles
 	w, h := v.w, v.h
-	lines := []string{style.Rule(*st, "Moment profile r̃_k = (E sup_w ‖∇f(w,x)‖^k)^{1/k}", v.name, w, false)}
+	const title, def = "Moment profile r̃_k", "r̃_k = (E sup_w ‖∇f(w,x)‖^k)^{1/k}"
+	lines := []string{style.Rule(*st, title+" = "+def[len("r̃_k = "):], v.name, w, false)}
+	if !strings.Contains(style.StripANSI(lines[0]), def[len("r̃_k = "):]) { // the formula whole, on its own line
+		lines = []string{style.Rule(*st, title, v.name, w, false)}
+		lines = append(lines, style.WrapLines(st.Muted, def, w)...)
+	}
 	if len(v.profile) == 0 {
 		msg := "computing…"
+		if q := common.PrescQueued(v.presc, "the moment profile is computed once one frees"); q != "" {
+			msg = q
+		}
 		if v.presc.Err != "" {
 			msg = "✗ " + v.presc.Err
 		}
-		lines = append(lines, st.Muted.Render(msg))
+		lines = append(lines, style.WrapLines(st.Muted, msg, w)...)
 		return style.Block(strings.Join(lines, "\n"), w, h)
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -112,7 +120,11 @@ func (v *MomentsScreen) View() string {
 	if hi-lo < 1 {
 		hi = lo + 1
 	}
-	const kW, vW = 9, 10
+	const kW = 9
+	vW := 10 // the values' column: as wide as its widest value and a space
+	for _, e := range v.profile {
+		vW = max(vW, lipgloss.Width(common.FmtNum(e.R)+" ⚠")+1)
+	}
 	methodW := 0
 	for _, e := range v.profile {
 		methodW = max(methodW, lipgloss.Width(shortMethod(e)))
@@ -123,7 +135,25 @@ func (v *MomentsScreen) View() string {
 		methodW = 0
 		barW = w - kW - vW - 4
 	}
-	lines = append(lines, st.Muted.Render(style.FitWords("  "+style.Pad("k", kW)+style.Pad("r̃_k", vW)+style.Pad("log scale: "+common.FmtNum(math.Pow(10, lo))+" … "+common.FmtNum(math.Pow(10, hi)), barW+2)+"how", w)))
+	// The bars' scale, whole: in the header where it fits, else on its
+	// own line under it (a cut end of the scale would be a wrong number).
+	ends := common.FmtNum(math.Pow(10, lo)) + " … " + common.FmtNum(math.Pow(10, hi))
+	scale, under := "log scale: "+ends, ""
+	room := barW + 2
+	if methodW > 0 {
+		room-- // a space before "how"
+	}
+	if lipgloss.Width(scale) > room {
+		scale, under = "", "bars: log scale "+ends
+	}
+	head := "  " + style.Pad("k", kW) + style.Pad("r̃_k", vW) + style.Pad(scale, barW+2)
+	if methodW > 0 {
+		head += "how"
+	}
+	lines = append(lines, st.Muted.Render(strings.TrimRight(head, " ")))
+	if under != "" {
+		lines = append(lines, style.WrapLines(st.Muted, under, w)...)
+	}
 	for _, e := range v.profile {
 		kl := "k = " + common.FmtK(e.K)
 		if math.IsInf(e.K, 1) {

@@ -2,7 +2,9 @@ package screens
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -48,4 +50,32 @@ func TestGoldenMoments(t *testing.T) {
 		{K: 8, R: math.Inf(1), Method: "does not exist (k ≥ 6)"}, {K: math.Inf(1), R: math.Inf(1), Method: "L_f (worst case)"},
 	}, 4, "linreg-t"
 	golden(t, "moments-heavy-90x16", mv.View())
+}
+
+// TestMomentsNumbersWhole: at every width from 40 to 90 cells the moment
+// profile shows the bars' scale whole (both ends, in the header or on a
+// line of its own), every value whole, and no word or number cut with
+// "…" (the title's formula goes to a line of its own where it does not
+// fit the rule).
+func TestMomentsNumbersWhole(t *testing.T) {
+	mv := newMomentsScreen(testCommon(), nil)
+	mv.Update(prescription(t, example1))
+	cut := regexp.MustCompile(`[^\s{]…`)
+	for w := 40; w <= 90; w++ {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			mv.SetSize(w, 20)
+			view := stripANSI(mv.View())
+			if !strings.Contains(view, "0.316 … 2·10²⁰") {
+				t.Errorf("the scale is not shown whole:\n%s", view)
+			}
+			if !strings.Contains(strings.Join(strings.Fields(view), " "), "(E sup_w ‖∇f(w,x)‖^k)^{1/k}") {
+				t.Errorf("the formula of r̃_k is not shown whole:\n%s", view)
+			}
+			for _, l := range strings.Split(view, "\n") {
+				if cut.MatchString(l) {
+					t.Errorf("a line is cut: %q", l)
+				}
+			}
+		})
+	}
 }

@@ -158,30 +158,94 @@ func sweepCommand(user spec.Spec, clear func(*spec.Spec), flags ...string) strin
 // without borders): the header, then a row a point, each row's first cell
 // its mark ("★ ", "◀ " or two spaces); every column but the last takes at
 // least widths[i] cells and a space after it, a wider cell widening its
-// column. Each line is cut at a word to w cells, the header muted.
+// column. A number cut is a wrong number, so no cell is ever cut: a table
+// wider than w cells wraps by columns — the columns that fit, then under
+// them the key column (the swept value) again with the columns that did
+// not, each block under its own muted header. Only a key column and one
+// more wider than w is cut, at a word ("…").
 func pointTable(st *style.Styles, header []string, rows [][]string, widths []int, w int) []string {
-	// A column is as wide as its widest cell: the header, padded to the
-	// column's least width, sets that least width.
+	for i := range rows { // a refused row has fewer cells
+		for len(rows[i]) < len(header)+1 {
+			rows[i] = append(rows[i], "")
+		}
+	}
+	all := make([]int, len(header))
+	for i := range all {
+		all[i] = i
+	}
+	lines := tableBlock(st, header, rows, widths, all)
+	if tableWidth(lines) <= w || len(header) < 3 {
+		return fitLines(lines, w)
+	}
+	// Wrap by columns: each block the key column and the next columns
+	// that fit beside it (at least one).
+	var out []string
+	for next := 1; next < len(header); {
+		cols := []int{0, next}
+		for next++; next < len(header); next++ {
+			if tableWidth(tableBlock(st, header, rows, widths, append(cols, next))) > w {
+				break
+			}
+			cols = append(cols, next)
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, fitLines(tableBlock(st, header, rows, widths, cols), w)...)
+	}
+	return out
+}
+
+// tableBlock renders the columns cols of pointTable's table (the mark
+// column first), the header muted, every line's trailing spaces dropped.
+func tableBlock(st *style.Styles, header []string, rows [][]string, widths []int, cols []int) []string {
 	head := []string{""}
-	for i, h := range header {
-		if i < len(widths) {
-			h = style.Pad(h, widths[i])
+	least := make([]int, len(cols))
+	for j, c := range cols {
+		h := header[c]
+		if c < len(widths) && j < len(cols)-1 {
+			h = style.Pad(h, widths[c])
+			least[j] = widths[c]
 		}
 		head = append(head, h)
 	}
-	tb := table.New().Headers(head...).Rows(rows...).
+	body := make([][]string, len(rows))
+	for i, r := range rows {
+		body[i] = []string{r[0]}
+		for _, c := range cols {
+			body[i] = append(body[i], r[c+1])
+		}
+	}
+	tb := table.New().Headers(head...).Rows(body...).
 		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 		BorderHeader(false).BorderColumn(false).BorderRow(false).
 		StyleFunc(func(_, col int) lipgloss.Style {
-			if col > 0 && col <= len(widths) {
+			if col > 0 && col < len(cols) {
 				return lipgloss.NewStyle().PaddingRight(1)
 			}
 			return lipgloss.NewStyle()
 		})
 	lines := strings.Split(tb.String(), "\n")
 	for i, l := range lines {
-		lines[i] = style.FitWords(strings.TrimRight(l, " "), w)
+		lines[i] = strings.TrimRight(l, " ")
 	}
 	lines[0] = st.Muted.Render(lines[0])
+	return lines
+}
+
+// tableWidth is the widest line's width in cells.
+func tableWidth(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n = max(n, lipgloss.Width(l))
+	}
+	return n
+}
+
+// fitLines cuts every line to w cells at a word (style.FitWords).
+func fitLines(lines []string, w int) []string {
+	for i, l := range lines {
+		lines[i] = style.FitWords(l, w)
+	}
 	return lines
 }

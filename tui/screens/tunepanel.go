@@ -71,20 +71,14 @@ func (p *TunePanel) Lines() []string {
 			out = append(out, l)
 		}
 	}
-	cols := []int{7, 10, 9, 6}
+	widths := []int{6, 9, 8, 5} // the columns' least widths (a space after each)
 	if w < 60 {
-		cols = []int{3, 7, 7, 5}
+		widths = []int{2, 6, 6, 4}
 	}
-	row := func(cells ...string) string {
-		var b strings.Builder
-		for i, c := range cells {
-			if i < len(cols) {
-				b.WriteString(style.Pad(c, cols[i]))
-			} else {
-				b.WriteString(c + " ")
-			}
-		}
-		return style.FitWords(strings.TrimRight(b.String(), " "), w)
+	// A table's rows, no cell ever cut (pointTable: wrapped by columns
+	// where the panel is too narrow), the first cell its mark (none).
+	table := func(header []string, rows [][]string) {
+		out = append(out, pointTable(st, header, rows, widths, w)...)
 	}
 
 	// What the search released, trial by trial.
@@ -102,14 +96,15 @@ func (p *TunePanel) Lines() []string {
 	if w < 60 {
 		trial = "#"
 	}
-	out = append(out, st.Muted.Render(row(trial, "C", "step", "T", risk)))
+	var released [][]string
 	for _, tr := range ts.Tuned.Trials {
 		if tr.Chosen < 0 {
-			out = append(out, row(fmt.Sprint(tr.Trial), "—", "—", "—", common.FmtNum(tr.Excess)+" (K = 0: w₀)"))
+			released = append(released, []string{"", fmt.Sprint(tr.Trial), "—", "—", "—", common.FmtNum(tr.Excess) + " (K = 0: w₀)"})
 			continue
 		}
-		out = append(out, row(fmt.Sprint(tr.Trial), common.FmtNum(tr.Params.Clip), common.FmtNum(tr.Params.Step), fmt.Sprint(tr.Params.Iters), common.FmtNum(tr.Excess)))
+		released = append(released, []string{"", fmt.Sprint(tr.Trial), common.FmtNum(tr.Params.Clip), common.FmtNum(tr.Params.Step), fmt.Sprint(tr.Params.Iters), common.FmtNum(tr.Excess)})
 	}
+	table([]string{trial, "C", "step", "T", risk}, released)
 	out = append(out, "")
 
 	// Trial 0's search: its diagnostics.
@@ -127,7 +122,7 @@ func (p *TunePanel) Lines() []string {
 		if oracle {
 			last = "score · oracle's full-budget risk"
 		}
-		out = append(out, st.Muted.Render(row("#", "C", "step", "T", last)))
+		var tried [][]string
 		for i, g := range tr.Tried {
 			cd := tr.Grid[g]
 			cell := common.FmtNum(tr.Scores[i])
@@ -140,8 +135,9 @@ func (p *TunePanel) Lines() []string {
 			case i == tr.Chosen:
 				cell += st.Good.Render(" ◀ released")
 			}
-			out = append(out, row(fmt.Sprint(i+1), common.FmtNum(cd.Clip), common.FmtNum(cd.Step), itersText(cd), cell))
+			tried = append(tried, []string{"", fmt.Sprint(i + 1), common.FmtNum(cd.Clip), common.FmtNum(cd.Step), itersText(cd), cell})
 		}
+		table([]string{"#", "C", "step", "T", last}, tried)
 		para("◀ marks the released candidate: the search releases it only (its parameters, output and score); K and the other scores are not covered by its guarantee, and are shown for study.", true)
 		if oracle {
 			para("The oracle's risk is each grid point run at the full budget on all rows, mean over trials: NOT private (it reads the true excess risk).", true)
