@@ -219,3 +219,46 @@ func TestYShowsTheLinkWhenServedToBrowsers(t *testing.T) {
 		t.Fatalf("the link's state %#v (%v), want %#v", st, err, m.State())
 	}
 }
+
+// TestHelpStateStringCopies: at 80×24, where the state string is wider
+// than the screen, the help (after y) shows it once, on lines of its
+// own that hold nothing else, and those lines copied as a terminal copies
+// them — line breaks, the padding to the screen's width — open the state
+// shown (dpso explore --state reads them).
+func TestHelpStateStringCopies(t *testing.T) {
+	m := loadedPreset(t, 0, 80, 24)
+	m.Update(press("y"))
+	want := m.State()
+	tok := want.String()
+	m.Update(press("?"))
+	lines := strings.Split(screenText(m), "\n")
+	start := -1
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "state:" {
+			start = i + 1
+		}
+	}
+	if start < 0 {
+		t.Fatalf("the help has no line \"state:\":\n%s", screenText(m))
+	}
+	var copied []string
+	for _, l := range lines[start:] {
+		if !strings.HasPrefix(strings.TrimSpace(l), "dpso3.") && len(copied) == 0 || strings.ContainsAny(strings.TrimSpace(l), " (") {
+			break
+		}
+		copied = append(copied, l)
+	}
+	if strings.Join(strings.Fields(strings.Join(copied, "")), "") != tok {
+		t.Fatalf("the state string's lines %q are not the token %s", copied, tok)
+	}
+	if n := strings.Count(strings.Join(strings.Fields(screenText(m)), ""), tok[:40]); n != 1 {
+		t.Errorf("the help shows the state string %d times", n)
+	}
+	got, err := statestring.Parse(strings.Join(copied, "\n"), ScreenNames())
+	if err != nil {
+		t.Fatalf("the lines copied do not open: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the lines copied open %#v, not %#v", got, want)
+	}
+}

@@ -138,9 +138,11 @@ func (s State) screen() string {
 // not read, a token whose checksum fails (cut or changed in copying), a
 // screen not among screens, and a field this dpso does not know or whose
 // value its flag would refuse; the Spec it returns is checked by Resolve
-// where it is used, as a flag's would be.
+// where it is used, as a flag's would be. White space inside token is
+// dropped: a token copied from a terminal that wrapped it across lines
+// reads as the token (a token has none of its own).
 func Parse(token string, screens []string) (State, error) {
-	t := strings.TrimSpace(token)
+	t := strings.Join(strings.Fields(token), "")
 	if len(t) > MaxLen {
 		return State{}, errorf("a state string is at most %d characters; this one has %d", MaxLen, len(t))
 	}

@@ -174,3 +174,28 @@ func TestFormat1StillReads(t *testing.T) {
 		t.Fatalf("format 1: %+v, %v", got, err)
 	}
 }
+
+// TestParseReadsAWrappedCopy: a token copied from a terminal that wrapped
+// it (the help shows it on lines of its own, 78 cells wide at 80
+// columns) — line breaks, a line's indent or trailing spaces inside it —
+// reads as the token itself.
+func TestParseReadsAWrappedCopy(t *testing.T) {
+	st := State{Spec: spec.Spec{Scenario: "linreg-t", Class: "smooth-convex", Tail: 20, K: 4, Lf: 1e4, N: 2000000, Trials: 8}, Screen: "clip", Preset: "Moment clipping beats Lipschitz DP-SGD"}
+	tok := st.String()
+	for name, copied := range map[string]string{
+		"line breaks":           tok[:40] + "\n" + tok[40:70] + "\r\n" + tok[70:],
+		"trailing spaces":       tok[:40] + "   \n" + tok[40:],
+		"an indent and a tab":   "  " + tok[:30] + "\n  " + tok[30:60] + "\t" + tok[60:] + "\n",
+		"the token as it stood": tok,
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := Parse(copied, explorerScreens)
+			if err != nil {
+				t.Fatalf("Parse(%q): %v", copied, err)
+			}
+			if !reflect.DeepEqual(got, st) {
+				t.Fatalf("got %#v, want %#v", got, st)
+			}
+		})
+	}
+}

@@ -80,6 +80,12 @@ func (v *Model) layout() {
 				st = v.Styles.Warn
 			}
 			lines = append(lines, style.WrapLines(st, m.Text, v.w-2)...)
+			if m.Token != "" && lipgloss.Width(m.Text) > v.w-2 {
+				// Wrapped, a token's lines are its characters in order:
+				// copied whole, the line breaks are dropped where it is
+				// read (statestring.Parse).
+				lines = append(lines, style.WrapLines(v.Styles.Muted, "(wrapped to the screen, with no space inserted: copy its lines whole; dpso explore --state reads them across the line breaks)", v.w-2)...)
+			}
 		}
 		lines = append(lines, "")
 	}
@@ -98,8 +104,10 @@ func (v *Model) layout() {
 
 type Message struct {
 	Text string
-	Err  bool // the error style, else warn (outcomes) or good (status)
-	Warn bool
+	// Token is the state string Text shows, on lines of its own.
+	Token string
+	Err   bool // the error style, else warn (outcomes) or good (status)
+	Warn  bool
 }
 
 // Messages are the latest run's outcome, the run's facts the status bar
@@ -117,15 +125,26 @@ func (v *Model) Messages() []Message {
 			out = append(out, Message{Text: "run: " + f})
 		}
 	}
-	if t := v.status.Text; t != "" {
+	t, repro := v.status.Text, v.status.Repro
+	if repro != "" {
+		// The status line's copy of the token: once, on its own lines
+		// below, whole.
+		t = strings.TrimSuffix(strings.TrimSuffix(t, repro), ": ")
+	}
+	if t != "" {
 		out = append(out, Message{Text: "status: " + t, Err: v.status.Err})
 	}
-	if v.status.Repro != "" {
+	if repro != "" {
 		label := v.status.Label
 		if label == "" {
 			label = "state: "
 		}
-		out = append(out, Message{Text: label + v.status.Repro})
+		m := Message{Text: label + repro}
+		if label == "state: " {
+			// Its own lines: the label, then the token alone.
+			m = Message{Text: strings.TrimSpace(label) + "\n" + repro, Token: repro}
+		}
+		out = append(out, m)
 	}
 	if v.Repro != nil {
 		if r := v.Repro(); r != "" {
