@@ -210,6 +210,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onSpec(msg)
 	case runs.PrescDoneMsg:
 		return m, m.broadcast(m.presc.Update(msg))
+	case runs.PrescPollMsg:
+		msg2, cmd := m.presc.Poll(msg)
+		return m, tea.Batch(m.broadcast(msg2), cmd)
 	case runs.ProgressMsg, runs.SearchedMsg, runs.ResultMsg, runs.TickMsg:
 		ev, cmd := m.runs.Update(msg)
 		return m, tea.Batch(m.broadcast(ev), cmd)

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"dpso/internal/engine"
+	"dpso/internal/spec"
 	"dpso/tui/backend"
+	"dpso/tui/components/form"
 	"dpso/tui/runs"
 	"dpso/tui/screens"
 )
@@ -134,5 +136,58 @@ func TestQueuedSweepSaysItWaits(t *testing.T) {
 	pump(t, m, nil, func() bool { return doneOf(m, screens.ClipKind) })
 	if strings.Contains(screenText(m), "waiting for a CPU slot") {
 		t.Errorf("the clipping screen after its sweep still says it waits:\n%s", screenText(m))
+	}
+}
+
+// queuedPrescriber is the fake runner whose prescriptions wait behind a
+// shared CPU queue (backend.QueuedPrescriber), as dpso serve's pool's
+// do: while wait is open, a prescription reports the place place and
+// waits for wait to close; otherwise it holds its slot at once.
+type queuedPrescriber struct {
+	*fakeRunner
+	wait  chan struct{}
+	place engine.Queue
+}
+
+func (q *queuedPrescriber) PrescribeQueued(ctx context.Context, r spec.Resolved, report func(engine.Queue)) (*engine.Prescription, error) {
+	if q.wait != nil {
+		report(q.place)
+		select {
+		case <-q.wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	report(engine.Queue{})
+	return q.fakeRunner.Prescribe(ctx, r)
+}
+
+// TestQueuedPrescriptionSaysItWaits: behind a shared CPU queue, a
+// prescription waiting for a slot says so where it is awaited — the
+// theorem panel and the chart say "◌ queued (position 2)" and the wait,
+// the words the status bar gives a queued run, never "computing" — and
+// once it holds its slot the prescription is shown.
+func TestQueuedPrescriptionSaysItWaits(t *testing.T) {
+	qp := &queuedPrescriber{fakeRunner: &fakeRunner{points: 3}}
+	opts := testOpts(t, qp.fakeRunner, 100*time.Millisecond)
+	opts.Runner = qp
+	m := newTestModelOpts(t, opts, &example1, 132, 42)
+	qp.wait, qp.place = make(chan struct{}), engine.Queue{Position: 2, Waited: 3 * time.Second}
+	m.form.SetFocus(form.N)
+	_, cmd := m.Update(press("right"))
+	pump(t, m, cmd, func() bool { return strings.Contains(screenText(m), "◌ queued (position 2)") })
+	text := strings.Join(strings.Fields(screenText(m)), " ")
+	for _, want := range []string{"◌ queued (position 2) for a CPU slot, waiting 3.0 s: the constants", "◌ queued (position 2) for a CPU slot, waiting 3.0 s: the prescription"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the screen does not say %q:\n%s", want, screenText(m))
+		}
+	}
+	if strings.Contains(text, "computing the") {
+		t.Errorf("a prescription waiting for a slot is said to be computed:\n%s", screenText(m))
+	}
+	close(qp.wait)
+	pump(t, m, nil, func() bool { return prescReady(m) })
+	if strings.Contains(screenText(m), "◌ queued") {
+		t.Errorf("the prescription came, and the screen still says it is queued:\n%s", screenText(m))
 	}
 }

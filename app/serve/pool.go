@@ -184,15 +184,23 @@ func (c *call) follow(ctx context.Context, outer, inner *engine.Gate) {
 // that follows set's, and a Plan that refuses a call whose planned work
 // passes Caps.RunTime — and returns a bound's refusal as the server's.
 func (s *Seat) run(ctx context.Context, workers int, set *engine.Settings, body func(context.Context, int, *engine.Settings) error) error {
+	var report func(engine.Queue)
+	if set != nil && set.Progress != nil {
+		mb := set.Progress
+		report = func(q engine.Queue) { mb.Put(engine.Progress{Queue: &q}) }
+	}
+	return s.runReporting(ctx, workers, set, report, body)
+}
+
+// runReporting is run with the call's place in the queue told to report
+// (nil: to no one).
+func (s *Seat) runReporting(ctx context.Context, workers int, set *engine.Settings, report func(engine.Queue), body func(context.Context, int, *engine.Settings) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	c := &call{seat: s, workers: s.p.share(workers), cancel: cancel}
+	c := &call{seat: s, workers: s.p.share(workers), cancel: cancel, report: report}
 	var in engine.Settings
 	if set != nil {
 		in = *set
-		if mb := set.Progress; mb != nil {
-			c.report = func(q engine.Queue) { mb.Put(engine.Progress{Queue: &q}) }
-		}
 	}
 	if err := c.hold(ctx); err != nil {
 		return cause(ctx, err)
@@ -242,11 +250,18 @@ func cause(ctx context.Context, err error) error {
 
 // Prescribe takes one slot: a prescription is one goroutine's work.
 func (s *Seat) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
+	return s.PrescribeQueued(ctx, r, nil)
+}
+
+// PrescribeQueued is Prescribe that tells report the call's place in the
+// seat's turn while it waits for its slot, and Position 0 once it holds
+// it (backend.QueuedPrescriber).
+func (s *Seat) PrescribeQueued(ctx context.Context, r spec.Resolved, report func(engine.Queue)) (*engine.Prescription, error) {
 	if err := s.p.caps.Check(r); err != nil {
 		return nil, refused(err)
 	}
 	var out *engine.Prescription
-	err := s.run(ctx, 1, nil, func(ctx context.Context, _ int, _ *engine.Settings) (err error) {
+	err := s.runReporting(ctx, 1, nil, report, func(ctx context.Context, _ int, _ *engine.Settings) (err error) {
 		out, err = s.p.inner.Prescribe(ctx, r)
 		return err
 	})

@@ -35,6 +35,14 @@ type Queued interface {
 	QueuesRuns() bool
 }
 
+// QueuedPrescriber is a Runner whose prescriptions wait for a CPU slot
+// (dpso serve's pool): PrescribeQueued is Prescribe that reports the
+// call's place in the queue to report while it waits (Position k > 0),
+// and Position 0 once it holds its slot, as Run reports a call's.
+type QueuedPrescriber interface {
+	PrescribeQueued(ctx context.Context, r spec.Resolved, report func(engine.Queue)) (*engine.Prescription, error)
+}
+
 // QueuesRuns reports whether the runner's calls wait for CPU slots
 // (a Queued runner that says so).
 func QueuesRuns(r Runner) bool {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"dpso/theory"
+	"dpso/tui/runs"
 )
 
 // Sup writes an integer exponent in superscript digits.
@@ -128,4 +129,15 @@ func TrialCount(n int) string { return fmt.Sprintf("%d trial%s", n, Plural(n)) }
 // not of the form's parameters (the theorem panel shows those).
 func StaleNote(id int) string {
 	return "⚠ parameters changed since run #" + strconv.Itoa(id) + ": its curves, legend and certificate are that run's (r runs the form's)"
+}
+
+// PrescQueued is what a prescription waiting for a CPU slot says (dpso
+// serve's queue; the words the status bar gives a queued run): "◌ queued
+// (position k) for a CPU slot, waiting 3 s: " and what waits; "" when the
+// prescription waits for none.
+func PrescQueued(p runs.PrescriptionMsg, what string) string {
+	if !p.Pending || p.Queue == nil || p.Queue.Position <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("◌ queued (position %d) for a CPU slot, waiting %s: %s", p.Queue.Position, FmtDur(p.Queue.Waited), what)
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -23,6 +25,10 @@ type PrescriptionMsg struct {
 	Prescription *engine.Prescription
 	Err          string
 	Pending      bool
+	// Queue is the pending computation's place in a shared CPU queue
+	// (dpso serve's, backend.QueuedPrescriber) while it waits for a slot
+	// (Position k > 0); nil when it waits for none.
+	Queue *engine.Queue
 	// paper is the prescription of the class's paper solver at the same
 	// Spec, beside a dp-sgd with adaptive clipping (the clipping panel
 	// draws its C trajectory beside the paper's prescribed C); nil
@@ -55,6 +61,62 @@ type Prescriber struct {
 	id     int
 	cancel context.CancelFunc
 	cache  *prescCache
+	// pending is the request in flight, box its place in the queue as
+	// the runner reports it (a QueuedPrescriber's; nil otherwise).
+	pending PrescriptionMsg
+	box     *queueBox
+}
+
+// PrescPollMsg asks the prescriber, while request id is computed, for
+// its place in the CPU queue (PollEvery apart).
+type PrescPollMsg struct{ id int }
+
+// PollEvery is how often a queued prescription's place is read.
+const PollEvery = 250 * time.Millisecond
+
+// queueBox is the latest place in the queue a runner reported for a
+// prescription, and whether it changed since it was read.
+type queueBox struct {
+	mu      sync.Mutex
+	q       engine.Queue
+	changed bool
+}
+
+func (b *queueBox) put(q engine.Queue) {
+	b.mu.Lock()
+	b.q, b.changed = q, true
+	b.mu.Unlock()
+}
+
+func (b *queueBox) take() (engine.Queue, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, ch := b.q, b.changed
+	b.changed = false
+	return q, ch
+}
+
+func pollCmd(id int) tea.Cmd {
+	return tea.Tick(PollEvery, func(time.Time) tea.Msg { return PrescPollMsg{id: id} })
+}
+
+// Poll answers a PrescPollMsg: while the request it is about is the
+// latest and still computed, a pending PrescriptionMsg with its place in
+// the queue when that changed (nil otherwise), and the next poll.
+func (p *Prescriber) Poll(msg PrescPollMsg) (tea.Msg, tea.Cmd) {
+	if msg.id != p.id || p.cancel == nil || p.box == nil {
+		return nil, nil
+	}
+	q, changed := p.box.take()
+	if !changed {
+		return nil, pollCmd(msg.id)
+	}
+	out := p.pending
+	out.Queue = nil
+	if q.Position > 0 {
+		out.Queue = &q
+	}
+	return out, pollCmd(msg.id)
 }
 
 func NewPrescriber(ctx context.Context, runner backend.Runner) *Prescriber {
@@ -98,7 +160,18 @@ func (p *Prescriber) Request(rs spec.Resolved) (tea.Msg, tea.Cmd) {
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.cancel = cancel
 	runner := p.runner
-	return PrescriptionMsg{Spec: rs, Key: key, Pending: true}, func() (msg tea.Msg) {
+	p.pending = PrescriptionMsg{Spec: rs, Key: key, Pending: true}
+	prescribe := runner.Prescribe
+	var poll tea.Cmd
+	p.box = nil
+	if qp, ok := runner.(backend.QueuedPrescriber); ok {
+		box := &queueBox{}
+		p.box, poll = box, pollCmd(id)
+		prescribe = func(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
+			return qp.PrescribeQueued(ctx, r, box.put)
+		}
+	}
+	return p.pending, tea.Batch(poll, func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
 				msg = PrescDoneMsg{id: id, key: key, spec: rs, err: fmt.Errorf("internal error: %v", r)}
@@ -106,16 +179,16 @@ func (p *Prescriber) Request(rs spec.Resolved) (tea.Msg, tea.Cmd) {
 		}()
 		var err error
 		if !ok {
-			pr, err = runner.Prescribe(ctx, rs)
+			pr, err = prescribe(ctx, rs)
 		}
 		done := PrescDoneMsg{id: id, key: key, spec: rs, p: pr, err: err, paperKey: paperKey, paper: paper}
 		if err == nil && wantPaper && !paperOK {
 			// The paper's C is a reference beside the trajectory: if it
 			// cannot be computed, the panel goes without it.
-			done.paper, _ = runner.Prescribe(ctx, paperRes)
+			done.paper, _ = prescribe(ctx, paperRes)
 		}
 		return done
-	}
+	})
 }
 
 // paperSpec is rs with the class's paper solver (the solver resolution

@@ -88,10 +88,14 @@ func (p *Model) content() (title, right string) {
 		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Error, "✗ "+p.presc.Err, w)})
 	case p.presc.Prescription == nil:
 		msg := "computing the constants (Monte Carlo moments or F* for this distribution, once)…"
+		ms := st.Muted
+		if q := common.PrescQueued(p.presc, "the constants (Monte Carlo moments or F* for this distribution) are computed once one frees"); q != "" {
+			msg, ms = q, st.StatePause
+		}
 		if !p.presc.Pending {
 			msg = "no prescription"
 		}
-		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Muted, msg, w)})
+		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(ms, msg, w)})
 	default:
 		title, right, secs = p.sections(p.presc.Prescription)
 	}
