@@ -35,7 +35,9 @@
 // engine reports (engine.Progress.Queue; a Seat is a backend.Queued
 // runner: the explorer shows a run "asking for a CPU slot" from its key
 // to the queue's first report, then "queued (position k)" and the wait,
-// and running only once it holds a slot), a paused call gives its slots back and
+// and running only once it holds a slot; a prescription waiting for its
+// slot is shown "queued (position k)" where it is awaited, a Seat being a
+// backend.QueuedPrescriber too), a paused call gives its slots back and
 // queues again when resumed (a pause past Caps.Pause cancels it), and a
 // call may hold its slots for Caps.RunTime: one whose planned work would
 // take longer is refused before it starts, one that reaches it is
