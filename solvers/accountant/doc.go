@@ -52,7 +52,12 @@
 // noise of candidates that run different mechanisms (dp-sgd's grid points,
 // each T Poisson-subsampled Gaussian steps at its own rate, and a Gaussian
 // score), each accounted by its own Rényi curve ([SearchEpsilon]: the
-// candidates' curve is the mechanisms' pointwise maximum).
+// candidates' curve is the mechanisms' pointwise maximum). The same
+// search is accounted through privacy profiles by [SelectionEpsilon]
+// (after Koskela, Redberg & Wang, ICML 2024): the selection's δ(ε) from
+// the candidates' profiles, read off their PLDs, which at dpso's settings
+// allows noise multipliers about a sixth smaller; [CalibrateSelection]
+// scales the noise to it.
 //
 // [CalibrateContext] inverts either accountant: the smallest noise
 // multiplier whose accounted ε' meets a target (PLD: to within about
