@@ -594,3 +594,6 @@ func keyUntil(t testing.TB, m *Model, k string, cond func() bool) {
 func screenText(m *Model) string { return stripANSI(m.render()) }
 
 func stripANSI(s string) string { return style.StripANSI(s) }
+
+// stateRow is the status bar's first row on screen (its state line).
+func (m *Model) stateRow() int { return m.height - m.statusRows }

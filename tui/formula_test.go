@@ -54,7 +54,7 @@ func TestRunNotesAndStartLine(t *testing.T) {
 		t.Fatalf("F(w₀) − F* = %g does not separate the fake's solvers", w0)
 	}
 	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Done })
-	if line := strings.Split(screenText(m), "\n")[m.height-3]; strings.Contains(line, "worse than") || strings.Contains(line, "above w₀") || common.OutcomeOf(m.run()).Text != "" {
+	if line := strings.Split(screenText(m), "\n")[m.stateRow()]; strings.Contains(line, "worse than") || strings.Contains(line, "above w₀") || common.OutcomeOf(m.run()).Text != "" {
 		t.Errorf("a run under the start line is said to be worse than doing nothing: %q", line)
 	}
 	notes := report.Notes(m.run().Comparison)
@@ -79,7 +79,7 @@ func TestRunNotesAndStartLine(t *testing.T) {
 	if got := common.OutcomeOf(m.run()).Text; got != want {
 		t.Errorf("outcome %q, want %q", got, want)
 	}
-	if line := strings.Split(screenText(m), "\n")[m.height-3]; !strings.Contains(line, "klz-gd, dp-sgd above w₀") {
+	if line := strings.Split(screenText(m), "\n")[m.stateRow()]; !strings.Contains(line, "klz-gd, dp-sgd above w₀") {
 		t.Errorf("the status bar does not say the comparison ended above the start line: %q", line)
 	}
 	keyUntil(t, m, "?", func() bool { return m.overlay == m.help })
@@ -92,7 +92,7 @@ func TestRunNotesAndStartLine(t *testing.T) {
 	e1 := newTestModel(t, &fakeRunner{points: 6}, &example1, 132, 42)
 	keyUntil(t, e1, "r", func() bool { return settled(e1) && e1.run().Phase == runs.Done })
 	want = "above w₀ (the start line, 0) at " + common.FmtNum(fakeMean(0, example1.Trials, 6)) + ": worse than doing nothing"
-	if line := strings.Split(screenText(e1), "\n")[e1.height-3]; !strings.HasPrefix(line, "✓ done acsa") || !strings.Contains(line, want) {
+	if line := strings.Split(screenText(e1), "\n")[e1.stateRow()]; !strings.HasPrefix(line, "✓ done acsa") || !strings.Contains(line, want) {
 		t.Errorf("status %q, want ✓ done acsa and %q", line, want)
 	}
 }

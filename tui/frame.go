@@ -50,6 +50,9 @@ type frame struct {
 	// formWant is the form's MessageRows at the latest layout: the root
 	// lays out again when it changes.
 	formWant int
+	// statusRows is the status bar's rows at the latest layout
+	// (statusbar.Rows): the root lays out again when they change.
+	statusRows int
 	// privacyFocus: on the wide layout the scroll keys reach the privacy
 	// panel, not the screen's (t moves them).
 	privacyFocus bool
@@ -85,12 +88,15 @@ func (m *frame) layout(screen common.Screen) {
 	if m.tooSmall() {
 		return
 	}
-	bodyH := h - 4 - m.head.Rows(w, h)
+	// The status bar: 3 rows, 4 where the reproduce line wraps to a
+	// second row (a terminal of compactH rows or more).
+	m.statusRows = m.status.Rows(w, h >= compactH)
+	bodyH := h - 1 - m.statusRows - m.head.Rows(w, h)
 	leftW := leftWidth(w)
 	rightW := w - leftW - 1
 	m.compact = w < compactW || h < compactH
 	m.head.SetSize(w, 1+m.head.Rows(w, h))
-	m.status.SetSize(w, 3)
+	m.status.SetSize(w, m.statusRows)
 	m.help.SetSize(w, bodyH)
 	m.presets.SetSize(w, bodyH)
 	// The line under the form, while it is about the key just pressed (a

@@ -180,8 +180,8 @@ func (m *Model) Init() tea.Cmd {
 // root's handlers, and the shared state to every component.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
-	if m.width > 0 && m.formMessageRows(leftWidth(m.width)) != m.formWant {
-		m.relayout() // a refusal or the typing hint under the form came or went
+	if m.width > 0 && (m.formMessageRows(leftWidth(m.width)) != m.formWant || m.status.Rows(m.width, m.height >= compactH) != m.statusRows) {
+		m.relayout() // a refusal or the typing hint under the form came or went, or the reproduce line needs another row
 	}
 	return m, cmd
 }

@@ -31,7 +31,7 @@ func TestRefusedRunIsNotDone(t *testing.T) {
 		t.Errorf("a refused run ended in phase %d with %q", r.Phase, r.Refusal)
 	}
 	// The state names the solver; the sentence after it is the reason.
-	if status := strings.Split(v, "\n")[m.height-3]; strings.Contains(v, "✓ done") || !strings.HasPrefix(status, "✗ refused lipschitz-dpsgd") || !strings.Contains(status, "noise calibrated") {
+	if status := strings.Split(v, "\n")[m.stateRow()]; strings.Contains(v, "✓ done") || !strings.HasPrefix(status, "✗ refused lipschitz-dpsgd") || !strings.Contains(status, "noise calibrated") {
 		t.Errorf("a refused run's status:\n%s", v)
 	}
 	if !strings.Contains(v, "✗ lipschitz-dpsgd refused: "+fakeRefusal) {

@@ -15,7 +15,7 @@ import (
 
 // statusLine is the status bar's first line as shown.
 func statusLine(m *Model) string {
-	return strings.Split(screenText(m), "\n")[m.height-3]
+	return strings.Split(screenText(m), "\n")[m.stateRow()]
 }
 
 // TestStatusDescribesTheShownRun: after a run, a comparison and a sweep,
@@ -80,7 +80,7 @@ func TestStatusCutsAtWords(t *testing.T) {
 	m.form.SetFocus(form.Solver)
 	keyUntil(t, m, "r", func() bool { return settled(m) && m.run().Phase == runs.Refused })
 	full := m.run().Refusal
-	line := strings.Split(screenText(m), "\n")[m.height-3]
+	line := strings.Split(screenText(m), "\n")[m.stateRow()]
 	if lipgloss.Width(line) > 80 || !strings.HasPrefix(line, "✗ refused lipschitz-dpsgd") {
 		t.Fatalf("state line %q", line)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"dpso/tui/presets"
 	"dpso/tui/style"
@@ -211,18 +212,22 @@ func checkStoryWhole(t *testing.T, m *Model, i int, p presets.Preset) {
 // drops run facts only under its marker "· …", and the help then lists
 // them all ("run: …"); a cut reproduce line ends after a flag's value
 // ("--tail 20 … (? full)"), never inside a flag or between a flag and its
-// value.
+// value. Where the terminal has compactH rows or more, a reproduce line
+// that does not fit one row wraps to a second after a flag's value, the
+// first ending in " \" (the two copied are one shell command).
 func checkBarLines(t *testing.T, m *Model) {
 	t.Helper()
 	lines := strings.Split(screenText(m), "\n")
-	for _, l := range lines[len(lines)-3 : len(lines)-1] {
+	stateAt := m.stateRow()
+	reproRows := lines[stateAt+1 : len(lines)-1]
+	for _, l := range lines[stateAt : len(lines)-1] {
 		// The state line's facts marker ("· …", with "(? full)" where it
 		// fits) drops facts whole: the help gives them (below).
 		if l := strings.Replace(l, " · …", "", 1); strings.Contains(l, "…") && !strings.Contains(l, "(? full)") {
 			t.Errorf("a status line is cut without (? full): %q", l)
 		}
 	}
-	if state := lines[len(lines)-3]; strings.Contains(state, " · …") {
+	if state := lines[stateAt]; strings.Contains(state, " · …") {
 		facts := m.status.Facts()
 		m.Update(press("?"))
 		help := strings.Join(strings.Fields(screenText(m)), " ")
@@ -231,16 +236,30 @@ func checkBarLines(t *testing.T, m *Model) {
 			t.Errorf("the state line %q drops facts, and the help does not give them whole (%q)", state, facts)
 		}
 	}
-	repro := strings.TrimRight(lines[len(lines)-2], " ")
+	whole := "reproduce: " + m.status.Reproduce()
+	repro := strings.TrimRight(reproRows[0], " ")
+	if len(reproRows) == 2 {
+		if m.height < compactH {
+			t.Errorf("the reproduce line takes two rows of a terminal %d high", m.height)
+		}
+		first, ok := strings.CutSuffix(repro, " \\")
+		if !ok {
+			t.Errorf("the reproduce line's first row %q does not end in a line continuation", repro)
+		}
+		repro = first + " " + strings.TrimSpace(reproRows[1])
+	} else if m.height >= compactH && lipgloss.Width(whole) > m.width && strings.Contains(repro, "(? full)") {
+		t.Errorf("the reproduce line %q is cut where the terminal has rows for a second", repro)
+	}
 	if shown, cut := strings.CutSuffix(repro, " … (? full)"); cut {
-		whole := "reproduce: " + m.status.Reproduce()
 		if rest, ok := strings.CutPrefix(whole, shown+" "); !ok || !strings.HasPrefix(rest, "--") {
 			t.Errorf("the reproduce line %q is not cut before a flag of %q", repro, whole)
 		}
 	} else if strings.Contains(repro, "(? full)") {
 		t.Errorf("the reproduce line %q is cut elsewhere than before a flag", repro)
+	} else if repro != whole {
+		t.Errorf("the reproduce line reads %q, not %q", repro, whole)
 	}
-	if strings.Contains(lines[len(lines)-2], "(? full)") {
+	if strings.Contains(repro, "(? full)") {
 		m.Update(press("?"))
 		help := strings.Join(strings.Fields(screenText(m)), " ")
 		m.Update(press("?"))

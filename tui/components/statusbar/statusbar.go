@@ -37,7 +37,7 @@ type Model struct {
 	short   string // Text's shorter form (common.StatusMsg.Short)
 	line    string // shown in place of the reproduce line until a key
 	label   string // line's label
-	w       int
+	w, h    int
 	// repro is the reproduce line's command, made when the Spec, the
 	// screen or the run shown changes (Spec.Command resolves the Spec
 	// several times: not a per-frame job); reproOK says it is current
@@ -56,8 +56,23 @@ func New(c common.Common, now func() time.Time, live bool, liveMax time.Duration
 	return &Model{Common: c, now: now, live: live, liveMax: liveMax}
 }
 
-// SetSize sets the width (the bar is 3 lines).
-func (b *Model) SetSize(w, _ int) { b.w = w }
+// SetSize sets the width and the rows (3, or 4 where the layout gives
+// the reproduce line a second row: Rows).
+func (b *Model) SetSize(w, h int) { b.w, b.h = w, h }
+
+// Rows is the bar's rows at w cells: 3 (the state, the reproduce line,
+// the keys), or 4 where two is true and the reproduce command does not
+// fit one line — it then wraps after a flag's value, the first line
+// ending in " \" so that both lines copied run as one command.
+func (b *Model) Rows(w int, two bool) int {
+	if !two || b.line != "" {
+		return 3
+	}
+	if lipgloss.Width("reproduce: "+b.command()) <= w {
+		return 3
+	}
+	return 4
+}
 
 // Update takes the runs, the Spec, the screen, live mode and the
 // transient lines; a key press clears the transient line.
@@ -90,6 +105,9 @@ func (b *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 
 // View renders the three lines.
 func (b *Model) View() string {
+	if b.h >= 4 && b.line == "" {
+		return strings.Join(append(append([]string{b.stateLine()}, b.reproLines()...), b.keyLine()), "\n")
+	}
 	return strings.Join([]string{b.stateLine(), b.reproLine(), b.keyLine()}, "\n")
 }
 
@@ -369,16 +387,58 @@ func (b *Model) reproLine() string {
 			label = "state: "
 		}
 	} else {
-		if !b.reproOK {
-			b.repro, b.reproRun, b.reproOK = b.Reproduce(), b.runs.Shown(), true
-		}
-		line = b.repro
+		line = b.command()
 	}
 	if lipgloss.Width(label+line) <= b.w {
 		return b.Styles.Muted.Render(label) + line
 	}
 	cut := cutCommand(line, b.w-lipgloss.Width(label)-lipgloss.Width(fullHint))
 	return b.Styles.Muted.Render(label) + cut + b.Styles.Emph.Render(fullHint)
+}
+
+// command is the reproduce line's command (made when what it depends
+// on changed).
+func (b *Model) command() string {
+	if !b.reproOK {
+		b.repro, b.reproRun, b.reproOK = b.Reproduce(), b.runs.Shown(), true
+	}
+	return b.repro
+}
+
+// reproLines is the reproduce line on two rows: the command up to the
+// last flag whose value fits, then " \" (a shell's line continuation:
+// the two lines copied are one command), and the rest under it, indented
+// under the command; a rest wider than its row is cut before a flag with
+// "(? full)", as reproLine cuts.
+func (b *Model) reproLines() []string {
+	const label = "reproduce: "
+	line := b.command()
+	lw := lipgloss.Width(label)
+	if lipgloss.Width(label+line) <= b.w {
+		return []string{b.Styles.Muted.Render(label) + line, ""}
+	}
+	words := strings.Split(line, " ")
+	first, rest := "", ""
+	kept := ""
+	for i, wd := range words {
+		if i > 0 && strings.HasPrefix(wd, "--") && lw+lipgloss.Width(kept+" \\") <= b.w {
+			first, rest = kept, strings.Join(words[i:], " ")
+		}
+		if kept == "" {
+			kept = wd
+		} else {
+			kept += " " + wd
+		}
+	}
+	if first == "" {
+		return []string{b.reproLine(), ""}
+	}
+	pad := strings.Repeat(" ", lw)
+	second := pad + rest
+	if lipgloss.Width(second) > b.w {
+		second = pad + cutCommand(rest, b.w-lw-lipgloss.Width(fullHint)) + b.Styles.Emph.Render(fullHint)
+	}
+	return []string{b.Styles.Muted.Render(label) + first + " \\", second}
 }
 
 // cutCommand is command line cmd in room cells, ending in "…": its
