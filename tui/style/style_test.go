@@ -200,3 +200,44 @@ func TestWrapStyled(t *testing.T) {
 		t.Error("WrapStyled to width 0")
 	}
 }
+
+// TestWrapLineWidthIsTheSumOfItsWords: Wrap adds each word's width to its
+// line's instead of measuring the line again, which is the same when the
+// widths add across a space: on text with wide and combining characters,
+// styled words and words longer than the width, at every width from 2
+// (the widest character's) to 40, Wrap's lines are those of the wrap
+// that measures every line again.
+func TestWrapLineWidthIsTheSumOfItsWords(t *testing.T) {
+	st := NewTheme(Dark, true, false)
+	text := "r̃_k = 10²⁰ 表示 ∞ the quick " + st.Emph.Render("brown") + " fox ε′ ≈ 1.13 " +
+		strings.Repeat("x", 45) + " ́a 全角の文字列です end\nsecond  paragraph é"
+	remeasured := func(text string, width int) []string {
+		var out []string
+		for _, para := range strings.Split(text, "\n") {
+			line := ""
+			for _, w := range strings.Fields(para) {
+				switch {
+				case line == "":
+					line = w
+				case lipgloss.Width(line)+1+lipgloss.Width(w) <= width:
+					line += " " + w
+				default:
+					out = append(out, line)
+					line = w
+				}
+				for lipgloss.Width(line) > width {
+					out = append(out, ansi.Truncate(line, width, ""))
+					line = ansi.TruncateLeft(line, width, "")
+				}
+			}
+			out = append(out, line)
+		}
+		return out
+	}
+	for width := 2; width <= 40; width++ {
+		got, want := Wrap(text, width), remeasured(text, width)
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("width %d: Wrap %q, remeasured %q", width, got, want)
+		}
+	}
+}

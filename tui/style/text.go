@@ -119,20 +119,24 @@ func Wrap(text string, width int) []string {
 	}
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
-		line := ""
+		// lw is line's width: a word's width adds to it (a space ends
+		// every grapheme cluster), so that no line is measured again.
+		line, lw := "", 0
 		for _, w := range strings.Fields(para) {
+			ww := lipgloss.Width(w)
 			switch {
 			case line == "":
-				line = w
-			case lipgloss.Width(line)+1+lipgloss.Width(w) <= width:
-				line += " " + w
+				line, lw = w, ww
+			case lw+1+ww <= width:
+				line, lw = line+" "+w, lw+1+ww
 			default:
 				out = append(out, line)
-				line = w
+				line, lw = w, ww
 			}
-			for lipgloss.Width(line) > width { // a single over-long word
+			for lw > width { // a single over-long word
 				out = append(out, ansi.Truncate(line, width, ""))
 				line = ansi.TruncateLeft(line, width, "")
+				lw = lipgloss.Width(line)
 			}
 		}
 		out = append(out, line)
