@@ -130,6 +130,8 @@ func (c klzParams) err(T, m, tau float64) float64 {
 
 // best minimises E over T ∈ [1, tmax] (or T fixed when tFix > 0) and
 // m ∈ [1, mmax] (or m fixed when mFix > 0), with τ fixed when tauFix > 0.
+// E and τ are err's and tau's, their terms that do not depend on T
+// computed once per m (the same bits).
 func (c klzParams) best(tmax, tFix, mmax, mFix int, tauFix float64) (T, m int, tau float64) {
 	bestE := math.Inf(1)
 	ms := []int{mFix}
@@ -139,15 +141,34 @@ func (c klzParams) best(tmax, tFix, mmax, mFix int, tauFix float64) (T, m int, t
 			ms = append(ms, mm)
 		}
 	}
+	sd := math.Sqrt(c.d)
+	gk := math.Pow(c.g, c.k) // γ
 	for _, mm := range ms {
 		fm := float64(mm)
-		tauAt := func(T float64) float64 {
-			if tauFix > 0 {
+		zm := c.zeta(fm)
+		sampling := sd * c.g * math.Sqrt(fm/c.n)
+		tauAt := func(sqT float64) float64 {
+			switch {
+			case tauFix > 0:
 				return tauFix
+			case math.IsInf(c.k, 1):
+				return math.Max(2*c.L, c.g)
 			}
-			return c.tau(T, fm)
+			coef := zm*sd + fm*c.d*sqT/(c.n*c.eps)
+			return math.Max(2*c.L, math.Pow((c.k-1)*sd*gk/coef, 1/c.k))
 		}
-		eval := func(t int) float64 { return c.err(float64(t), fm, tauAt(float64(t))) }
+		// errAt is c.err(T, fm, tauAt(T)).
+		errAt := func(T float64) float64 {
+			sqT := math.Sqrt(T)
+			tau := tauAt(sqT)
+			bias := 0.0
+			if !math.IsInf(c.k, 1) {
+				bias = sd * gk * math.Pow(tau, 1-c.k)
+			}
+			G := sampling + bias + zm*tau*sd + tau*fm*c.d*sqT/(c.n*c.eps)
+			return c.beta*c.D*c.D/T + c.D*G
+		}
+		eval := func(t int) float64 { return errAt(float64(t)) }
 		var t0 int
 		if tFix > 0 {
 			t0 = tFix
@@ -155,7 +176,7 @@ func (c klzParams) best(tmax, tFix, mmax, mFix int, tauFix float64) (T, m int, t
 			// E is unimodal in T (a decreasing 1/T plus an increasing
 			// √T-like term): golden-section on ln T, then the integers near.
 			lo, hi := 0.0, math.Log(float64(tmax))
-			f := func(x float64) float64 { return c.err(math.Exp(x), fm, tauAt(math.Exp(x))) }
+			f := func(x float64) float64 { return errAt(math.Exp(x)) }
 			const gr = 0.6180339887498949
 			a, b := hi-gr*(hi-lo), lo+gr*(hi-lo)
 			fa, fb := f(a), f(b)
@@ -177,7 +198,7 @@ func (c klzParams) best(tmax, tFix, mmax, mFix int, tauFix float64) (T, m int, t
 			}
 		}
 		if e := eval(t0); e < bestE {
-			bestE, T, m, tau = e, t0, mm, tauAt(float64(t0))
+			bestE, T, m, tau = e, t0, mm, tauAt(math.Sqrt(float64(t0)))
 		}
 	}
 	return T, m, tau

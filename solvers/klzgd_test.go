@@ -150,3 +150,74 @@ func TestKLZNeedsASmoothLoss(t *testing.T) {
 		})
 	}
 }
+
+// TestKLZBestIsTheSearchOnErr: best, which computes E's terms that do not
+// depend on T once per m, picks the same (T, m, τ), bit for bit, as the
+// search that evaluates err and tau at every point, over k (2, 4, ∞),
+// ε, n, T, m and τ fixed or searched.
+func TestKLZBestIsTheSearchOnErr(t *testing.T) {
+	search := func(c klzParams, tmax, tFix, mmax, mFix int, tauFix float64) (T, m int, tau float64) {
+		bestE := math.Inf(1)
+		ms := []int{mFix}
+		if mFix == 0 {
+			ms = ms[:0]
+			for mm := 1; mm <= mmax; mm++ {
+				ms = append(ms, mm)
+			}
+		}
+		for _, mm := range ms {
+			fm := float64(mm)
+			tauAt := func(T float64) float64 {
+				if tauFix > 0 {
+					return tauFix
+				}
+				return c.tau(T, fm)
+			}
+			eval := func(t int) float64 { return c.err(float64(t), fm, tauAt(float64(t))) }
+			t0 := tFix
+			if tFix == 0 {
+				lo, hi := 0.0, math.Log(float64(tmax))
+				f := func(x float64) float64 { return c.err(math.Exp(x), fm, tauAt(math.Exp(x))) }
+				const gr = 0.6180339887498949
+				a, b := hi-gr*(hi-lo), lo+gr*(hi-lo)
+				fa, fb := f(a), f(b)
+				for hi-lo > 1e-3 {
+					if fa < fb {
+						hi, b, fb = b, a, fa
+						a = hi - gr*(hi-lo)
+						fa = f(a)
+					} else {
+						lo, a, fa = a, b, fb
+						b = lo + gr*(hi-lo)
+						fb = f(b)
+					}
+				}
+				t0 = max(1, min(tmax, int(math.Floor(math.Exp((lo+hi)/2)))))
+				if t1 := min(tmax, t0+1); eval(t1) < eval(t0) {
+					t0 = t1
+				}
+			}
+			if e := eval(t0); e < bestE {
+				bestE, T, m, tau = e, t0, mm, tauAt(float64(t0))
+			}
+		}
+		return T, m, tau
+	}
+	for _, k := range []float64{2, 4, math.Inf(1)} {
+		for _, eps := range []float64{0.3, 3} {
+			for _, n := range []float64{1000, 2e6} {
+				c := klzParams{beta: 2, D: 1.5, d: 10, n: n, eps: eps, k: k, g: 1.7, L: 0.4}
+				for _, fix := range []struct {
+					tmax, tFix, mmax, mFix int
+					tau                    float64
+				}{{1000, 0, 300, 0, 0}, {1 << 20, 0, 2000, 0, 0}, {500, 40, 300, 0, 0}, {500, 0, 300, 7, 0}, {500, 0, 300, 0, 2.5}} {
+					T, m, tau := c.best(fix.tmax, fix.tFix, fix.mmax, fix.mFix, fix.tau)
+					wT, wm, wtau := search(c, fix.tmax, fix.tFix, fix.mmax, fix.mFix, fix.tau)
+					if T != wT || m != wm || math.Float64bits(tau) != math.Float64bits(wtau) {
+						t.Errorf("k = %g, ε = %g, n = %g, %+v: best (%d, %d, %v), the search on err (%d, %d, %v)", k, eps, n, fix, T, m, tau, wT, wm, wtau)
+					}
+				}
+			}
+		}
+	}
+}
