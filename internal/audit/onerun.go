@@ -105,6 +105,11 @@ func oneRunPValue(m, r, v int, eps, delta float64) float64 {
 	for i := 1; i <= v; i++ {
 		sum += b.Prob(float64(v - i))
 		alpha = math.Max(alpha, sum/float64(i))
+		// A later i' sums at most the whole law, 1: its sum/i' ≤ 1/(i+1)
+		// is below alpha from here on, and alpha is final.
+		if float64(i+1)*alpha > 1+1e-9 {
+			break
+		}
 	}
 	return math.Min(1, beta+2*float64(m)*delta*alpha)
 }

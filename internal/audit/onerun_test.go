@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/combin"
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -186,5 +187,31 @@ func TestOneRunEpsJaxPrivacy(t *testing.T) {
 				t.Errorf("ε = %.7g over %d thresholds, jax_privacy's %.7g", best, len(idx), c.want)
 			}
 		})
+	}
+}
+
+// TestOneRunPValueStopsWhenFinal: oneRunPValue stops its running maximum
+// of P[v − i ≤ X < v]/i once no later i can exceed it; its p-value is,
+// bit for bit, the one that sums every i ≤ v, from a few guesses to
+// 20 000, with v below, at and above r·q.
+func TestOneRunPValueStopsWhenFinal(t *testing.T) {
+	full := func(m, r, v int, eps, delta float64) float64 {
+		q := 1 / (1 + math.Exp(-eps))
+		beta := mathext.RegIncBeta(float64(v), float64(r-v+1), q)
+		b := distuv.Binomial{N: float64(r), P: q}
+		var sum, alpha float64
+		for i := 1; i <= v; i++ {
+			sum += b.Prob(float64(v - i))
+			alpha = math.Max(alpha, sum/float64(i))
+		}
+		return math.Min(1, beta+2*float64(m)*delta*alpha)
+	}
+	for _, c := range []struct{ m, r, v int }{{10, 3, 2}, {100, 40, 30}, {1000, 200, 120}, {20000, 20000, 9000}, {20000, 20000, 10400}, {20000, 5000, 4990}} {
+		for _, eps := range []float64{0, 0.3, 1, 4} {
+			got, want := oneRunPValue(c.m, c.r, c.v, eps, 1e-6), full(c.m, c.r, c.v, eps, 1e-6)
+			if got != want {
+				t.Errorf("m = %d, r = %d, v = %d, ε = %g: p = %.17g, summing every i %.17g", c.m, c.r, c.v, eps, got, want)
+			}
+		}
 	}
 }
