@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"dpso/theory"
 )
 
 // TestCoarseGrid: the coarse grid keeps, on every axis of m distinct
@@ -83,15 +82,11 @@ func TestCoarseGrid(t *testing.T) {
 // them the final reference's Estimate, every other point empty, the best
 // the coarse points' smallest mean.
 func TestTuneCoarseFirst(t *testing.T) {
-	s := tuneSpec
-	s.Class, s.N, s.Trials = theory.SmoothConvex, 1000, 2
+	c := constantsCases()[0] // declared: n = 1000, 2 trials, smooth-convex
 	ts := TuneSpec{References: true, Solvers: []string{"acsa", "klz-gd"}}
-	plain, err := Tune(context.Background(), resolve(t, s), ts, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := referenceSearch(t, c.name, c.s).rep
 	for _, w := range []int{1, 3} {
-		s := s
+		s := c.s
 		s.Workers = w
 		var order []string
 		var early *TuneReport

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"sync"
 	"testing"
 
 	"dpso/internal/spec"
@@ -390,6 +391,46 @@ func constantsCases() []struct {
 	}{{"declared", s}, {"private-constants", p}}
 }
 
+// refSearch is a search of constantsCases with the references (acsa and
+// klz-gd), as Tune returned it, with the reports set.Searched was given,
+// in order, and whether any of them had an oracle-tuned reference when it
+// was given.
+type refSearch struct {
+	rep          *TuneReport
+	early        []*TuneReport
+	earlyOracles bool
+	err          error
+}
+
+// refSearches are the searches referenceSearch ran, by case name.
+var refSearches sync.Map
+
+// referenceSearch is constantsCases' search name (Spec s) with the
+// references, run once for the tests that read it
+// (TestSearchReadsTheDrawsCopy, TestTuneReferenceComesLast,
+// TestTuneCoarseFirst). The report is shared: a test changes nothing in
+// it.
+func referenceSearch(t *testing.T, name string, s spec.Spec) refSearch {
+	t.Helper()
+	r := resolve(t, s)
+	run, _ := refSearches.LoadOrStore(name, sync.OnceValue(func() refSearch {
+		var out refSearch
+		set := &Settings{Searched: func(r *TuneReport) {
+			for _, ts := range r.Solvers {
+				out.earlyOracles = out.earlyOracles || ts.Oracle != nil
+			}
+			out.early = append(out.early, r)
+		}}
+		out.rep, out.err = Tune(context.Background(), r, TuneSpec{Solvers: []string{"acsa", "klz-gd"}, References: true}, set)
+		return out
+	}))
+	rs := run.(func() refSearch)()
+	if rs.err != nil {
+		t.Fatal(rs.err)
+	}
+	return rs
+}
+
 // TestSearchReadsTheDrawsCopy: a search that materializes each trial's
 // draw once (tuner.draw) — its candidates, validation rows and oracle grid
 // reading that copy — reports the same bits as one that streams the draw
@@ -402,17 +443,13 @@ func TestSearchReadsTheDrawsCopy(t *testing.T) {
 				t.Fatal("the draw is stored: the test would not reach the copy")
 			}
 			ts := TuneSpec{References: true, Solvers: []string{"acsa", "klz-gd"}}
-			copied, err := Tune(context.Background(), resolve(t, c.s), ts, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			copied := referenceSearch(t, c.name, c.s).rep
 			defer func(b float64) { tuneDrawMaxBytes = b }(tuneDrawMaxBytes)
 			tuneDrawMaxBytes = 0
 			streamed, err := Tune(context.Background(), resolve(t, c.s), ts, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			copied.Elapsed, streamed.Elapsed = 0, 0
 			for i := range copied.Solvers {
 				a, b := copied.Solvers[i], streamed.Solvers[i]
 				if a.Refused != "" || b.Refused != "" {
@@ -441,18 +478,10 @@ func TestTuneReferenceComesLast(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var early []*TuneReport
-			set := &Settings{Searched: func(r *TuneReport) {
-				for _, ts := range r.Solvers {
-					if ts.Oracle != nil {
-						t.Errorf("%s: Searched was given an oracle-tuned reference", ts.Solver)
-					}
-				}
-				early = append(early, r)
-			}}
-			full, err := Tune(context.Background(), resolve(t, c.s), TuneSpec{Solvers: solvers, References: true}, set)
-			if err != nil {
-				t.Fatal(err)
+			rs := referenceSearch(t, c.name, c.s)
+			full, early := rs.rep, rs.early
+			if rs.earlyOracles {
+				t.Error("Searched was given an oracle-tuned reference")
 			}
 			if len(early) != 2 {
 				t.Fatalf("Searched called %d times, want twice", len(early))
