@@ -41,10 +41,19 @@ func sampleOrNaN(ctx context.Context, key string, ncol int, draw func(r *dist.Ra
 // m(a, b) is an estimate of E v^k convex in (a, b) (for Monte Carlo, the
 // sample mean of |affine in (a, b)|^k, itself convex). It returns the
 // moment at the best point (with its error) and the certified log upper
-// bound.
+// bound. The best point's moment is the one the search computed there (m
+// is the same bits at the same point: a fixed sample).
 func arcSup(R, a0, a1 float64, m func(a, b float64) mom) (best mom, hiLog float64, at [2]float64) {
-	res := arcMax(func(a, b float64) float64 { return m(a, b).log }, R, a0, a1, math.Log1p(supTol), supMaxEvals)
-	best = m(res.at[0], res.at[1])
+	seen := map[[2]float64]mom{}
+	res := arcMax(func(a, b float64) float64 {
+		v := m(a, b)
+		seen[[2]float64{a, b}] = v
+		return v.log
+	}, R, a0, a1, math.Log1p(supTol), supMaxEvals)
+	best, ok := seen[res.at]
+	if !ok {
+		best = m(res.at[0], res.at[1])
+	}
 	return best, res.hi, res.at
 }
 

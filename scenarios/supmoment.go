@@ -253,7 +253,7 @@ var scratchPool = sync.Pool{New: func() any { b := make([]float64, MCChunk); ret
 func powSums(buf []float64, inv, k float64) (s1, s2 float64) {
 	if k == 2 {
 		for _, v := range buf {
-			x := math.Min(1, v*inv)
+			x := min(1, v*inv)
 			p := x * x
 			s1 += p
 			s2 += p * p
@@ -262,14 +262,14 @@ func powSums(buf []float64, inv, k float64) (s1, s2 float64) {
 	}
 	if n, half, ok := halfInteger(k); ok {
 		for _, v := range buf {
-			p := halfIntPow(math.Min(1, v*inv), n, half)
+			p := halfIntPow(min(1, v*inv), n, half)
 			s1 += p
 			s2 += p * p
 		}
 		return s1, s2
 	}
 	for _, v := range buf {
-		p := math.Exp(k * math.Log(math.Min(1, v*inv)))
+		p := math.Exp(k * math.Log(min(1, v*inv)))
 		s1 += p
 		s2 += p * p
 	}

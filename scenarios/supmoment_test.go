@@ -2,7 +2,9 @@ package scenarios
 
 import (
 	"math"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"dpso/scenarios/dist"
@@ -369,5 +371,33 @@ func TestSupProfileIsDeterministic(t *testing.T) {
 	b := in2.Coordinate(3)
 	if a != b {
 		t.Errorf("γ_3 on all cores %+v, on one core %+v", a, b)
+	}
+}
+
+// TestPowSumsIsPowK: powSums' sums are, bit for bit, powK(math.Min(1,
+// v·inv), k) and its square summed in order, at k = 2, half-integer and
+// other orders, over values below, at and above 1/inv, 0, −0, +∞ and NaN.
+func TestPowSumsIsPowK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	buf := []float64{0, math.Copysign(0, -1), 3, 3.0000001, math.Inf(1)}
+	for range 1000 {
+		buf = append(buf, 4*rng.Float64())
+	}
+	for _, k := range []float64{2, 2.5, 3, 4, 8, 16, 2 + 1e-9, 3.7} {
+		for _, b := range [][]float64{buf, append(slices.Clone(buf), math.NaN())} {
+			s1, s2 := powSums(b, 1.0/3, k)
+			var w1, w2 float64
+			for _, v := range b {
+				p := powK(math.Min(1, v*(1.0/3)), k)
+				w1 += p
+				w2 += p * p
+			}
+			same := func(a, b float64) bool {
+				return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+			}
+			if !same(s1, w1) || !same(s2, w2) {
+				t.Errorf("k = %g: powSums (%v, %v), powK summed (%v, %v)", k, s1, s2, w1, w2)
+			}
+		}
 	}
 }
