@@ -24,7 +24,7 @@ var plotCases = []struct {
 	{"comparison", append(slices.Clone(runArgs), "--solvers", "acsa,nonprivate-schedule,klz-gd"), plot.DefaultWidth, plot.DefaultHeight},
 	{"sweep-n", slices.Clone(sweepArgs), plot.DefaultWidth, plot.DefaultHeight},
 	{"clip", []string{"sweep", "--scenario", "linreg-t", "--class", "smooth-sc", "--d", "3", "--n", "2000", "--trials", "2", "--seed", "3", "--vary", "clip", "--points", "4"}, plot.DefaultWidth, plot.DefaultHeight},
-	{"moments", []string{"moments", "--scenario", "linreg-t", "--tail", "10", "--d", "3", "--lf", "1e6"}, plot.DefaultWidth, plot.DefaultHeight},
+	{"moments", []string{"moments", "--scenario", "linreg-t", "--tail", "10", "--d", "1", "--lf", "1e6"}, plot.DefaultWidth, plot.DefaultHeight},
 	{"run-720", append(slices.Clone(runArgs), "--plot-size", "1280x720"), 1280, 720},
 }
 
