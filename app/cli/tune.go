@@ -22,6 +22,7 @@ type tuneOpts struct {
 	gridEpochs, gridBatch         []string
 	candidates                    float64
 	law                           string
+	selection                     string
 	validation, scoreQuantile     float64
 	references, asJSON, emitW     bool
 	vary                          string
@@ -60,7 +61,11 @@ estimate's ρ₀ on the same rows: (ρ_s + ρ₀)·λ), converted to (ε', δ); 
 the largest whose search meets the exact (ε', δ) of ρ = ε²/2 — the (ε', δ)
 every run of that ε states (4.37718 at ε = 1, δ = 10⁻⁵). The output gives ρ_Q,
 the law of K (its γ), the Rényi curve and the total, so anyone can recompute
-it.
+it. dp-sgd's search is accounted by its candidates' own Rényi curves; with
+--selection-accountant pld also by its privacy profile (the best of K runs has
+δ(ε₁ + ε₂) ≤ E[K]·δ_Q(ε₁), δ_Q from the candidates' PLDs; docs/privacy.md),
+and its noise is calibrated to whichever bound allows less (the output says
+which: search_privacy.accountant).
 
 The grid: --grid-clip, --grid-step, --grid-iters (--grid-epochs, --grid-batch for
 dp-sgd), comma-separated values; an axis left out takes its default, computed from
@@ -142,6 +147,7 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
 	fs.StringSliceVar(&o.gridBatch, "grid-batch", nil, "dp-sgd: the grid's expected batch sizes (default round(q·n_train) for q = 1/64, ⅛, ½)")
 	newNumFlag(fs, &o.candidates, "candidates", "the mean of K, the number of candidates (default 10; at least 1, at most 10⁴)")
 	fs.StringVar(&o.law, "candidates-law", "geometric", "K's law: geometric (η = 1), logarithmic (η = 0), poisson, or a shape η ≥ 0 of the truncated negative binomial")
+	fs.StringVar(&o.selection, "selection-accountant", "rdp", "dp-sgd's search: rdp (Papernot & Steinke's Rényi bound) or pld (also the privacy-profile bound from the candidates' PLDs, docs/privacy.md; the noise is calibrated to whichever allows less, and the output says which)")
 	newNumFlag(fs, &o.validation, "validation", "the fraction of each dataset's rows that scores the candidates, in (0, ½] (default 0.1)")
 	newNumFlag(fs, &o.scoreQuantile, "score-quantile", "the quantile of the loss at w₀ on the training rows that clips the scores, in (0, 1) (default 0.9)")
 	fs.BoolVar(&o.references, "references", true, "run the prescribed and the oracle-tuned references beside the tuned run (default on a scenario; off on --data unless given)")
@@ -240,6 +246,13 @@ func (o *tuneOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.TuneSpec
 		shape = x
 	}
 	ts.Repetitions = accountant.Repetitions{Shape: shape, Mean: mean}
+	switch o.selection {
+	case "rdp":
+	case "pld":
+		ts.SelectionPLD = true
+	default:
+		return spec.Resolved{}, ts, rename, usageErrorf("--selection-accountant: %s; want rdp or pld", theory.Quote(o.selection))
+	}
 	if err := ts.Repetitions.Check(); err != nil || mean > accountant.MaxRepetitionsMean {
 		return spec.Resolved{}, ts, rename, usageErrorf("--candidates: K's mean %s; want a mean in [1, %s] (in (0, %s] for poisson)", theory.FormatNumber(mean), theory.FormatNumber(accountant.MaxRepetitionsMean), theory.FormatNumber(accountant.MaxRepetitionsMean))
 	}

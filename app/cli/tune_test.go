@@ -91,6 +91,7 @@ func TestTuneRefusals(t *testing.T) {
 		{[]string{"--vary", "eps"}, "--vary"},
 		{[]string{"--candidates", "0.5"}, "--candidates"},
 		{[]string{"--candidates-law", "zipf"}, "--candidates-law"},
+		{[]string{"--selection-accountant", "prv"}, "--selection-accountant"},
 		{[]string{"--grid-clip", "1,x"}, "--grid-clip"},
 		{[]string{"--grid-epochs", "1"}, "--grid-epochs"},
 		{[]string{"--validation", "0.7"}, "--validation"},
@@ -270,5 +271,56 @@ func TestTuneTakeaways(t *testing.T) {
 	line := "best private run: " + j.BestPrivate.Solver + " " + j.BestPrivate.Run + ", excess risk " + theory.Sig6.Format(*j.BestPrivate.ExcessRisk.Mean)
 	if !strings.Contains(table, line) || strings.Count(table, "\nw (") != 4 || !strings.Contains(table, "dp-sgd privacy") {
 		t.Errorf("the table lacks %q, the 4 w lines or dp-sgd's privacy:\n%s", line, table)
+	}
+}
+
+// TestTuneSelectionPLD: --selection-accountant pld calibrates dp-sgd's
+// search to its privacy-profile bound and says so: the JSON names the
+// accountant of the search and of the total, the factor below 1, the
+// search's ε' within the budget and the Rényi bound's at the same noise
+// above it; the table's privacy line names the profile bound.
+func TestTuneSelectionPLD(t *testing.T) {
+	args := []string{"tune", "--scenario", "linreg-t", "--class", "smooth-sc", "--d", "3", "--n", "2000", "--trials", "1", "--seed", "3", "--solver", "dp-sgd",
+		"--grid-clip", "1", "--grid-step", "0.1", "--grid-epochs", "1", "--grid-batch", "50,200", "--references=false", "--selection-accountant", "pld"}
+	code, out, errs := dpsoCLI(append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	var j struct {
+		Privacy struct {
+			Target struct {
+				EpsExact float64 `json:"eps_exact"`
+			} `json:"target"`
+			Total struct {
+				Eps        float64
+				Accountant string
+			}
+		}
+		Solvers []struct {
+			SearchPrivacy *struct {
+				Eps        float64
+				RDPEps     float64 `json:"rdp_eps"`
+				Accountant string
+				PLDFactor  float64 `json:"pld_factor"`
+			} `json:"search_privacy"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	sp := j.Solvers[0].SearchPrivacy
+	target := j.Privacy.Target.EpsExact
+	if sp == nil || sp.Accountant != "pld" || !(sp.PLDFactor > 0 && sp.PLDFactor < 1) || !(sp.Eps <= target) || !(sp.RDPEps > target) {
+		t.Fatalf("search_privacy %+v (target %g)", sp, target)
+	}
+	if tot := j.Privacy.Total; tot.Accountant != "pld" || tot.Eps != sp.Eps {
+		t.Errorf("total %+v, want the search's profile bound %g", tot, sp.Eps)
+	}
+	code, table, errs := dpsoCLI(args...)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errs)
+	}
+	if !strings.Contains(table, "for the whole search by its privacy profile") || !strings.Contains(table, "its privacy-profile bound, below its Rényi one") {
+		t.Errorf("the table does not name the profile bound:\n%s", table)
 	}
 }

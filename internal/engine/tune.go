@@ -40,6 +40,13 @@ type TuneSpec struct {
 	// reference beside the tuned one. Required on scenarios' comparisons;
 	// on user data they read the rows (the oracle outside any mechanism).
 	References bool
+	// SelectionPLD also accounts dp-sgd's search by privacy profiles
+	// (accountant.SelectionEpsilon: its candidates' profiles read off
+	// their PLDs) and, where that bound allows smaller noise than
+	// Papernot & Steinke's, calibrates the noise to it (DPSGDSearch.Accountant
+	// says which did); the zCDP solvers' candidates have no exact profile
+	// and keep the Rényi accounting.
+	SelectionPLD bool
 }
 
 // Defaults of a TuneSpec.
@@ -267,8 +274,11 @@ type TuneTotal struct {
 	// on user rows; solvers per trial on a scenario).
 	Searches int
 	// Eps is their composed ε' at Delta (RDP curves added, then
-	// converted); Order the order attaining it.
+	// converted); Order the order attaining it. Profile: one search,
+	// dp-sgd's, whose privacy-profile bound (DPSGDSearch.Eps) is below
+	// its Rényi one, and Eps is that bound.
 	Eps, Delta, Order float64
+	Profile           bool
 	// PrescribedRho is what the prescribed references spent on the same
 	// data (ρ each), 0 without them; NotPrivate says why the call's
 	// output as a whole is not private (the oracle-tuned reference),
@@ -393,7 +403,7 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 		}
 		cfg := r.Config(0, nil)
 		cfg.Context = ctx
-		if t.dpsgd[si], err = dpsgdSearch(ctx, ts.Grid, in, d, n-nv, cfg, ts.Repetitions, pv); err != nil {
+		if t.dpsgd[si], err = dpsgdSearch(ctx, ts.Grid, in, d, n-nv, cfg, ts.Repetitions, pv, ts.SelectionPLD); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -452,6 +462,9 @@ func tuneTotal(r spec.Resolved, ts TuneSpec, pv TunePrivacy, dpsgd []*DPSGDSearc
 		}
 	}
 	t.Eps, t.Order, _ = accountant.EpsFromRDP(pv.Orders, sum, pv.Target.Delta)
+	if m == 1 && dpsgd[0] != nil && dpsgd[0].Eps < t.Eps {
+		t.Eps, t.Profile = dpsgd[0].Eps, true
+	}
 	if ts.References {
 		t.PrescribedRho = float64(m) * pv.Target.Rho
 		what := "the draw"

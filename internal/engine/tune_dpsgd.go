@@ -40,10 +40,19 @@ type DPSGDSearch struct {
 	// Alone.
 	Scale float64
 	// Orders and RDP are the search's curve: the theorem on the
-	// mechanisms' pointwise maximum plus (ρ_s + ρ₀)·λ; Eps its ε' at
-	// the target's δ, at Order.
-	Orders, RDP []float64
-	Eps, Order  float64
+	// mechanisms' pointwise maximum plus (ρ_s + ρ₀)·λ, at the noise
+	// multipliers the search runs; RDPEps its ε' at the target's δ, at
+	// Order. Eps is the search's ε': RDPEps, or where the privacy-profile
+	// bound set the noise (Accountant PLD), that bound.
+	Orders, RDP        []float64
+	Eps, RDPEps, Order float64
+	// Accountant is the bound the noise was calibrated to: RDP
+	// (Papernot & Steinke), or PLD (accountant.SelectionEpsilon, asked for
+	// with TuneSpec.SelectionPLD, where it allows smaller noise): then
+	// every noise multiplier is PLDFactor times the Rényi calibration's,
+	// and PLDShift is the theorem's ε₂.
+	Accountant          accountant.Kind
+	PLDFactor, PLDShift float64
 	// Dropped says which (B, T) no noise multiplier up to 10⁶ lets the
 	// search meet the target with (their grid points are dropped).
 	Dropped []string
@@ -91,7 +100,7 @@ func dpsgdPlanned(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg sol
 // (B, T) that no noise lets meet the target is dropped with a note.
 // Results are cached: every trial and every call with the same question
 // reads one calibration.
-func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, reps accountant.Repetitions, pv TunePrivacy) (*DPSGDSearch, error) {
+func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, reps accountant.Repetitions, pv TunePrivacy, pld bool) (*DPSGDSearch, error) {
 	epochs, batches := dpsgdAxes(g, nt)
 	var mechs []DPSGDMechanism
 	over, why := 0, map[string]int{} // batches above nt; the points refused, by grid flag
@@ -135,7 +144,7 @@ func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solv
 		return nil, &spec.SpecError{Field: field, Msg: fmt.Sprintf("%s accepts no (batch, epochs) of the grid at %s training rows", d.Name(), theory.FormatCount(int64(nt)))}
 	}
 	fixed := pv.ScoreRho + pv.ConstantsRho // both read the training rows
-	key := searchKey{reps: reps, fixed: fixed, eps: pv.Target.EpsDelta, delta: pv.Target.Delta, mechs: mechKey(mechs)}
+	key := searchKey{reps: reps, fixed: fixed, eps: pv.Target.EpsDelta, delta: pv.Target.Delta, mechs: mechKey(mechs), pld: pld}
 	if v, ok := searchCache.Load(key); ok {
 		return v.(*DPSGDSearch), nil
 	}
@@ -164,17 +173,58 @@ func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solv
 			}
 			return nil, fmt.Errorf("%s's search cannot meet ε' = %s at δ = %s: %w", d.Name(), theory.Sig6.Format(pv.Target.EpsDelta), theory.FormatNumber(pv.Target.Delta), err)
 		}
-		s := &DPSGDSearch{Scale: sn.Scale, Orders: sn.Orders, RDP: sn.RDP, Eps: sn.Eps, Order: sn.Order, Dropped: dropped}
+		s := &DPSGDSearch{Scale: sn.Scale, Orders: sn.Orders, RDP: sn.RDP, Eps: sn.Eps, RDPEps: sn.Eps, Order: sn.Order, Dropped: dropped, Accountant: accountant.RDP, PLDFactor: 1}
 		for i := range mechs {
 			mechs[i].Z, mechs[i].Alone = sn.Z[i], sn.Alone[i]
 		}
 		s.Mechanisms = mechs
 		k := len(mechs)
 		s.ScoreZ, s.ScoreAlone = sn.Z[k], sn.Alone[k]
+		if pld {
+			if err := s.selectPLD(ctx, curves, reps, fixed, fixedCurve, pv); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				return nil, fmt.Errorf("%s's search by privacy profiles: %w", d.Name(), err)
+			}
+		}
 		s.ScoreRho = 1 / (2 * s.ScoreZ * s.ScoreZ)
 		searchCache.Store(key, s)
 		return s, nil
 	}
+}
+
+// selectPLD calibrates s's noise to the privacy-profile bound of the
+// search (accountant.CalibrateSelection: every multiplier of the Rényi
+// calibration times the smallest common factor f ≤ 1 at which
+// accountant.SelectionEpsilon meets the target) and, where f < 1, runs
+// the search at those multipliers: Eps becomes that bound, and RDP,
+// RDPEps and Order the Rényi curve and its ε' at them (above the target:
+// the curve is what the composition of several searches adds).
+func (s *DPSGDSearch) selectPLD(ctx context.Context, curves []accountant.SearchCurve, reps accountant.Repetitions, fixed float64, fixedCurve func([]float64) []float64, pv TunePrivacy) error {
+	ms := make([]accountant.Mechanism, len(s.Mechanisms))
+	for i, m := range s.Mechanisms {
+		ms[i] = accountant.Mechanism{Sigma: m.Z, Q: m.Q, Steps: m.Steps, Adjacency: accountant.ReplaceOne}
+	}
+	n, ok, err := accountant.CalibrateSelection(ctx, ms, s.ScoreZ, reps, fixed, pv.Target.EpsDelta, pv.Target.Delta, accountant.PLDOptions{})
+	if err != nil || !ok || !(n.Factor < 1) {
+		return err
+	}
+	s.Accountant, s.PLDFactor, s.PLDShift = accountant.PLD, n.Factor, n.Shift
+	zs := make([]float64, 0, len(curves))
+	for i := range s.Mechanisms {
+		s.Mechanisms[i].Z *= n.Factor
+		zs = append(zs, s.Mechanisms[i].Z)
+	}
+	s.ScoreZ *= n.Factor
+	zs = append(zs, s.ScoreZ)
+	cand := make([][]float64, len(curves))
+	for i, c := range curves {
+		cand[i] = c(zs[i], s.Orders)
+	}
+	s.RDP, s.RDPEps, s.Order, err = accountant.SearchEpsilon(s.Orders, cand, reps, fixedCurve(s.Orders), pv.Target.Delta)
+	s.Eps = math.Min(n.Eps, s.RDPEps)
+	return err
 }
 
 // searchKey is a dp-sgd search's question.
@@ -182,6 +232,7 @@ type searchKey struct {
 	reps              accountant.Repetitions
 	fixed, eps, delta float64
 	mechs             string
+	pld               bool
 }
 
 func mechKey(ms []DPSGDMechanism) string {

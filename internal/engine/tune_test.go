@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 	"testing"
@@ -508,6 +509,79 @@ func TestTuneReferenceComesLast(t *testing.T) {
 			for _, e := range early {
 				if !sameJSON(t, e.Total, full.Total) || !sameJSON(t, e.Privacy, full.Privacy) {
 					t.Error("Searched's report states another privacy than the final one")
+				}
+			}
+		})
+	}
+}
+
+// TestTuneDPSGDSelectionPLD: with SelectionPLD dp-sgd's search is
+// calibrated to the privacy-profile bound (accountant.SelectionEpsilon)
+// where it allows smaller noise: every noise multiplier is one factor
+// f < 1 times the Rényi calibration's, the profile bound recomputed here
+// from the candidates' PLDs meets the target, the Rényi curve at those
+// multipliers misses it (else the factor would be 1), the released
+// candidate runs its mechanism's multiplier, and the single search's total
+// is that bound.
+func TestTuneDPSGDSelectionPLD(t *testing.T) {
+	s := tuneSpec
+	s.Trials = 1
+	r := resolve(t, s)
+	// K geometric with mean 2 as in TestTuneDPSGDCandidates; at the default
+	// mean 10 the factor is 0.819 (docs/privacy.md).
+	for _, reps := range []accountant.Repetitions{{Shape: 1, Mean: 2}} {
+		t.Run(fmt.Sprintf("geometric mean %g", reps.Mean), func(t *testing.T) {
+			ts := TuneSpec{Solvers: []string{"dp-sgd"}, Repetitions: reps,
+				Grid: TuneGrid{Clip: []float64{1}, Step: []float64{0.1}, Epochs: []float64{1, 2}, Batch: []int{100, 400}}}
+			base, err := Tune(context.Background(), r, ts, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts.SelectionPLD = true
+			rep, err := Tune(context.Background(), r, ts, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, sr := base.Solvers[0].DPSGD, rep.Solvers[0].DPSGD
+			if b.Accountant != accountant.RDP || sr.Accountant != accountant.PLD || !(sr.PLDFactor < 1) {
+				t.Fatalf("accountants %v, %v; factor %g", b.Accountant, sr.Accountant, sr.PLDFactor)
+			}
+			var ms []accountant.Mechanism
+			for i, m := range sr.Mechanisms {
+				if want := sr.PLDFactor * b.Mechanisms[i].Z; math.Abs(m.Z-want) > 1e-12*want {
+					t.Errorf("batch %d, T = %d: z = %g, want f·z_RDP = %g", m.Batch, m.Steps, m.Z, want)
+				}
+				t.Logf("batch %d, T = %d, q = %.4g: z = %.4f by Rényi, %.4f by the profile", m.Batch, m.Steps, m.Q, b.Mechanisms[i].Z, m.Z)
+				ms = append(ms, accountant.Mechanism{Sigma: m.Z, Q: m.Q, Steps: m.Steps, Adjacency: accountant.ReplaceOne})
+			}
+			t.Logf("score z = %.4f by Rényi, %.4f by the profile (f = %.4f, ε₂ = %.4f)", b.ScoreZ, sr.ScoreZ, sr.PLDFactor, sr.PLDShift)
+			ps := []accountant.Profile{accountant.GaussianProfile(sr.ScoreZ)}
+			for _, m := range ms {
+				p, err := accountant.SubsampledGaussianProfile(m, accountant.PLDOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ps = append(ps, p)
+			}
+			fixed := rep.Privacy.ScoreRho + rep.Privacy.ConstantsRho
+			eps, err := accountant.SelectionEpsilon(accountant.MaxProfile(ps...), reps, fixed, r.Privacy.Delta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if eps != sr.Eps || !(eps <= r.Privacy.EpsDelta) {
+				t.Errorf("profile ε' = %g, reported %g, target %g", eps, sr.Eps, r.Privacy.EpsDelta)
+			}
+			if !(sr.RDPEps > r.Privacy.EpsDelta) {
+				t.Errorf("Rényi ε' at the smaller noise = %g, not above the target %g", sr.RDPEps, r.Privacy.EpsDelta)
+			}
+			if rep.Total.Searches != 1 || !rep.Total.Profile || rep.Total.Eps != sr.Eps {
+				t.Errorf("total %+v, want the one search's profile bound %g", rep.Total, sr.Eps)
+			}
+			tr := rep.Solvers[0].Tuned.Trials[0]
+			if tr.Chosen >= 0 {
+				z, ok := sr.multiplier(tr.Params.Batch, tr.Params.Iters)
+				if want := z * tr.Params.Clip / float64(tr.Params.Batch); !ok || math.Abs(tr.Params.Sigma-want) > 1e-9*want {
+					t.Errorf("σ = %g, want z·C/B = %g", tr.Params.Sigma, want)
 				}
 			}
 		})

@@ -153,6 +153,7 @@ type TuneTotalJSON struct {
 	Scope         string   `json:"scope"`
 	Eps           *float64 `json:"eps"`
 	Delta         *float64 `json:"delta"`
+	Accountant    string   `json:"accountant"`
 	PrescribedRho *float64 `json:"prescribed_rho"`
 	Private       bool     `json:"private"`
 	NotPrivate    []string `json:"not_private,omitempty"`
@@ -346,7 +347,7 @@ func Tune(r *engine.TuneReport) TuneJSON {
 		ScoreClipRho: theory.JSONNum(pv.ScoreRho), ConstantsRho: theory.JSONNum(pv.ConstantsRho),
 		RDP: rdpJSON(pv.Orders, pv.RDP),
 		Eps: theory.JSONNum(pv.Eps), Delta: theory.JSONNum(pv.Target.Delta), Order: theory.JSONNum(pv.Order), OverheadEps: theory.JSONNum(pv.Overhead),
-		Total: TuneTotalJSON{Searches: r.Total.Searches, Scope: tuneScope(r), Eps: theory.JSONNum(r.Total.Eps), Delta: theory.JSONNum(r.Total.Delta),
+		Total: TuneTotalJSON{Searches: r.Total.Searches, Scope: tuneScope(r), Eps: theory.JSONNum(r.Total.Eps), Delta: theory.JSONNum(r.Total.Delta), Accountant: totalAccountant(r.Total),
 			PrescribedRho: theory.JSONNum(r.Total.PrescribedRho), Private: len(r.Total.NotPrivate) == 0, NotPrivate: r.Total.NotPrivate}}
 	if pv.ConstantsRho == 0 {
 		j.Privacy.ConstantsRho = nil
@@ -594,6 +595,15 @@ func constantsPart(rho0 float64) string {
 	return fmt.Sprintf(" and the private constants (ρ₀ = %s; both read the training rows: the curve adds (ρ_s + ρ₀)·λ)", n6(rho0))
 }
 
+// totalAccountant names the bound of the total: "rdp" (the searches'
+// Rényi curves added) or "pld" (one dp-sgd search's privacy profile).
+func totalAccountant(t engine.TuneTotal) string {
+	if t.Profile {
+		return "pld"
+	}
+	return "rdp"
+}
+
 func totalTuneText(r *engine.TuneReport) string {
 	t := r.Total
 	txt := ""
@@ -601,6 +611,9 @@ func totalTuneText(r *engine.TuneReport) string {
 		txt = fmt.Sprintf("your rows are the private data: %d search(es) (solvers × trials) read them: ε' = %s at δ = %s in all (their Rényi curves add)", t.Searches, n6(t.Eps), n6(t.Delta))
 	} else {
 		txt = fmt.Sprintf("per trial (fresh data from the scenario's public distribution): %d search(es) read each draw: ε' = %s at δ = %s (their Rényi curves add)", t.Searches, n6(t.Eps), n6(t.Delta))
+	}
+	if t.Profile {
+		txt = strings.Replace(txt, "(their Rényi curves add)", "(one search: its privacy-profile bound, below its Rényi one)", 1)
 	}
 	for _, w := range t.NotPrivate {
 		txt += "; " + w

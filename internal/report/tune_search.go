@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"dpso/internal/engine"
+	"dpso/solvers/accountant"
 	"dpso/theory"
 )
 
@@ -26,9 +27,18 @@ type DPSGDSearchJSON struct {
 	Score DPSGDScoreJSON `json:"score"`
 	Scale *float64       `json:"scale"`
 	RDP   RDPJSON        `json:"rdp"`
-	Eps   *float64       `json:"eps"`
-	Delta *float64       `json:"delta"`
-	Order *float64       `json:"order"`
+	// Eps is the search's ε' at Delta by the bound Accountant names
+	// ("rdp": Papernot & Steinke; "pld": the privacy-profile bound, with
+	// every noise multiplier pld_factor times the Rényi calibration's and
+	// pld_shift the theorem's ε₂); rdp_eps the Rényi curve's ε' at the
+	// multipliers run (at order), above the target under "pld".
+	Eps        *float64 `json:"eps"`
+	RDPEps     *float64 `json:"rdp_eps"`
+	Accountant string   `json:"accountant"`
+	PLDFactor  *float64 `json:"pld_factor"`
+	PLDShift   *float64 `json:"pld_shift"`
+	Delta      *float64 `json:"delta"`
+	Order      *float64 `json:"order"`
 	// Dropped are the (batch, T) no noise lets the search meet the target
 	// with (their grid points are not drawn).
 	Dropped []string `json:"dropped"`
@@ -55,8 +65,11 @@ func dpsgdSearchJSON(s *engine.DPSGDSearch, delta float64) *DPSGDSearchJSON {
 		return nil
 	}
 	j := &DPSGDSearchJSON{Method: DPSGDTuneMethod, Scale: theory.JSONNum(s.Scale), RDP: rdpJSON(s.Orders, s.RDP),
-		Eps: theory.JSONNum(s.Eps), Delta: theory.JSONNum(delta), Order: theory.JSONNum(s.Order), Dropped: nonNil(s.Dropped),
+		Eps: theory.JSONNum(s.Eps), RDPEps: theory.JSONNum(s.RDPEps), Accountant: s.Accountant.String(), Delta: theory.JSONNum(delta), Order: theory.JSONNum(s.Order), Dropped: nonNil(s.Dropped),
 		Score: DPSGDScoreJSON{Rho: theory.JSONNum(s.ScoreRho), NoiseMultiplier: theory.JSONNum(s.ScoreZ), Alone: theory.JSONNum(s.ScoreAlone)}}
+	if s.Accountant == accountant.PLD {
+		j.PLDFactor, j.PLDShift = theory.JSONNum(s.PLDFactor), theory.JSONNum(s.PLDShift)
+	}
 	for _, m := range s.Mechanisms {
 		j.Mechanisms = append(j.Mechanisms, DPSGDMechanismJSON{Batch: m.Batch, SamplingRate: theory.JSONNum(m.Q), Steps: m.Steps,
 			NoiseMultiplier: theory.JSONNum(m.Z), Alone: theory.JSONNum(m.Alone)})
@@ -94,13 +107,22 @@ func dpsgdRows(r *engine.TuneReport) [][2]string {
 			parts[i] = fmt.Sprintf("z = %s at batch %d, T = %d", n4(m.Z), m.Batch, m.Steps)
 		}
 		scale := fmt.Sprintf("; each is %s× the smallest for a search of its (batch, T) alone, the factor at which the search over all of them meets the budget", n4(s.Scale))
+		curves := "each accounted by its own Rényi curve"
+		if s.Accountant == accountant.PLD {
+			scale = fmt.Sprintf("; each is %s× the smallest for a Rényi-accounted search of its (batch, T) alone: %s× at which the Rényi-accounted search over all of them meets the budget, times %s at which its privacy-profile bound does", n4(s.Scale*s.PLDFactor), n4(s.Scale), n4(s.PLDFactor))
+			curves = "each accounted by its own Rényi curve and PLD profile"
+		}
 		pv := r.Privacy
 		rows = append(rows, [][2]string{
-			{ts.Solver + " candidates", fmt.Sprintf("each accounted by its own Rényi curve, T Poisson-subsampled Gaussian steps at q = batch/%d under replace-one: %s%s; its private score at ρ = %s",
-				r.NTrain, strings.Join(parts, "; "), scale, n6(s.ScoreRho))},
+			{ts.Solver + " candidates", fmt.Sprintf("%s, T Poisson-subsampled Gaussian steps at q = batch/%d under replace-one: %s%s; its private score at ρ = %s",
+				curves, r.NTrain, strings.Join(parts, "; "), scale, n6(s.ScoreRho))},
 			{ts.Solver + " privacy", fmt.Sprintf("ε' = %s at δ = %s for the whole search (Papernot & Steinke 2022, Thm %s, on the candidates' pointwise largest curve, with the score clip (ρ_s = %s)%s; Rényi DP, order %s), at most %s: the budget given, tuning included",
 				n6(s.Eps), n6(pv.Target.Delta), thmOf(r.Tune.Repetitions.Poisson()), n6(pv.ScoreRho), constantsPart(pv.ConstantsRho), n6(s.Order), n6(pv.Target.EpsDelta))},
 		}...)
+		if s.Accountant == accountant.PLD {
+			rows[len(rows)-1][1] = fmt.Sprintf("ε' = %s at δ = %s for the whole search by its privacy profile (docs/privacy.md: the best of K runs has δ(ε₁ + ε₂) ≤ E[K]·δ_Q(ε₁), ε₂ = %s here, after Koskela, Redberg & Wang 2024; δ_Q the candidates' largest PLD profile; the score clip (ρ_s = %s)%s composed through its Rényi tail), at most %s: the budget given, tuning included; every noise multiplier is %s× the Rényi calibration's, at which Papernot & Steinke's bound would give ε' = %s (order %s)",
+				n6(s.Eps), n6(pv.Target.Delta), n4(s.PLDShift), n6(pv.ScoreRho), constantsPart(pv.ConstantsRho), n6(pv.Target.EpsDelta), n4(s.PLDFactor), n6(s.RDPEps), n6(s.Order))
+		}
 		for _, d := range s.Dropped {
 			rows = append(rows, [2]string{ts.Solver + " dropped", d})
 		}
