@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestTuneOnUserRowsComposes: on the user's rows the search runs without
@@ -98,5 +100,56 @@ func TestTuneDPSGDStatesItsOwnAccounting(t *testing.T) {
 	}
 	if strings.Contains(text, "ρ_Q") {
 		t.Errorf("the dp-sgd tuning screen calls its candidates ρ_Q-zCDP:\n%s", text)
+	}
+}
+
+// TestTunePanelFollowsWidthAndTheme: the panel keeps its lines for the
+// scroll keys, which fill it again at every press, and after a change of
+// width, of theme or of report it shows what a new panel shows; scrolled
+// by j to its end, its lines are those of a new panel's.
+func TestTunePanelFollowsWidthAndTheme(t *testing.T) {
+	res := mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, D: 3, N: 2000, Trials: 1, Solver: "dp-sgd"})
+	tune := func(clip float64) *engine.TuneReport {
+		rep, err := engine.Tune(context.Background(), res, engine.TuneSpec{Repetitions: accountant.Repetitions{Shape: 1, Mean: 2},
+			Grid: engine.TuneGrid{Clip: []float64{clip}, Step: []float64{0.1}, Epochs: []float64{1}, Batch: []int{100}}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	rep, other := tune(1), tune(2)
+	c := testCommon()
+	p := &TunePanel{ScrollPanel: common.NewScrollPanel(c)}
+	fresh := func() string {
+		st := *c.Styles
+		km := *c.KeyMap
+		q := &TunePanel{ScrollPanel: common.NewScrollPanel(common.Common{Styles: &st, KeyMap: &km})}
+		q.SetSize(p.W, p.H)
+		q.set(p.rep)
+		return q.View()
+	}
+	p.SetSize(60, 12)
+	p.set(rep)
+	for _, step := range []struct {
+		name   string
+		change func()
+	}{
+		{"at 60×12", func() {}},
+		{"at 90×12", func() { p.SetSize(90, 12) }},
+		{"light", func() { *c.Styles = style.NewTheme(style.Light, false, false); p.Update(tea.BackgroundColorMsg{}) }},
+		{"another report", func() { p.set(other) }},
+	} {
+		step.change()
+		if got, want := p.View(), fresh(); got != want {
+			t.Errorf("%s: the panel shows\n%s\na new panel\n%s", step.name, got, want)
+		}
+	}
+	var seen []string
+	for range 200 {
+		seen = append(seen, stripANSI(p.View()))
+		p.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	}
+	if last := seen[len(seen)-1]; !strings.Contains(strings.Join(seen, "\n"), strings.TrimSpace(stripANSI(p.Lines()[len(p.Lines())-1]))) {
+		t.Errorf("scrolled to the end, the panel never shows its last line; at the end:\n%s", last)
 	}
 }

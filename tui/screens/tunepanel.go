@@ -24,6 +24,19 @@ import (
 type TunePanel struct {
 	common.ScrollPanel
 	rep *engine.TuneReport
+	// lines are Lines' for the report, width and theme of linesOf, kept
+	// for the scroll keys, each of which fills the panel again.
+	lines   []string
+	linesOf tuneLinesKey
+}
+
+// tuneLinesKey is what the panel's lines depend on: the report, the
+// width and the theme.
+type tuneLinesKey struct {
+	rep         *engine.TuneReport
+	w           int
+	theme       style.Theme
+	dark, plain bool
 }
 
 func (p *TunePanel) set(rep *engine.TuneReport) {
@@ -31,6 +44,7 @@ func (p *TunePanel) set(rep *engine.TuneReport) {
 		p.Viewport.SetYOffset(0)
 	}
 	p.rep = rep
+	p.lines = nil
 	p.Cache.Invalidate()
 }
 
@@ -50,7 +64,10 @@ func (p *TunePanel) render() string {
 
 // content fills the viewport.
 func (p *TunePanel) content() {
-	p.Fill(p.Lines())
+	if k := (tuneLinesKey{p.rep, p.W, p.Styles.Theme, p.Styles.Dark, p.Styles.Plain}); p.lines == nil || k != p.linesOf {
+		p.lines, p.linesOf = p.Lines(), k
+	}
+	p.Fill(p.lines)
 }
 
 // Lines are the panel's lines under its title.
