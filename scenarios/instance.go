@@ -337,6 +337,10 @@ type TheoryInputs struct {
 	KappaF float64
 	// UserConstants: some constants are user-given rather than declared.
 	UserConstants bool
+	// LfData is the scenario's own L_f where the user gave L_f in its
+	// place (0 otherwise): prior work's "L_f < ∞" is met only if the given
+	// value bounds it (theory.Params.LfData).
+	LfData float64
 	// Affine: the loss is linear in w, so β = 0 is a declared value (not
 	// "not declared").
 	Affine bool
@@ -384,6 +388,9 @@ func (t TheoryInputs) Params() theory.Params {
 		p.Eps = t.Eps
 	}
 	p.R2, p.Rk, p.R2k, p.Lf, p.KappaF = t.R2, t.Rk, t.R2k, t.Lf, t.KappaF
+	if t.LfData > 0 {
+		p.LfData = t.LfData
+	}
 	for _, f := range []struct {
 		dst *float64
 		v   float64
@@ -578,8 +585,32 @@ func (in *Instance) Theory() TheoryInputs {
 		Class: s.Class, N: s.N, D: in.m.d, Eps: s.Eps, K: s.K, Diam: in.Diam(),
 		R2: in.moment(2), Rk: in.moment(s.K), R2k: in.moment(2 * s.K),
 		Beta: in.beta, Mu: in.mu, Lf: in.lf, UserConstants: in.UserConstants(),
-		KappaF: in.kappaF(), Affine: in.m.obj.affine(),
+		KappaF: in.kappaF(), Affine: in.m.obj.affine(), LfData: in.givenOver("lf", in.m.prof.lf),
 	}
+}
+
+// givenOver is the scenario's own value v of the constant name where the
+// user gave that constant in its place, 0 where they did not.
+func (in *Instance) givenOver(name string, v float64) float64 {
+	if slices.Contains(in.overrides, name) {
+		return v
+	}
+	return 0
+}
+
+// ReadsGiven reports whether any of the named constants (β "beta", μ
+// "mu", "r2", "rk", "r2k", L_f "lf") is user-given rather than declared:
+// every constant is, on data read without --constants estimates.
+func (in *Instance) ReadsGiven(names ...string) bool {
+	if in.def.Data != "" && !in.def.EstimateConstants {
+		return true
+	}
+	for _, n := range names {
+		if slices.Contains(in.overrides, n) {
+			return true
+		}
+	}
+	return false
 }
 
 func sortFloats(x []float64) { sort.Float64s(x) }

@@ -52,6 +52,7 @@ const (
 type vals struct {
 	n, lnN, d, eps, k, u            float64 // u = 1/k (0 at k = ∞)
 	diam, r2, rk, r2k, beta, mu, lf float64
+	lfData                          float64 // the data's own L_f where lf was given (NaN otherwise)
 	kf, rho, kappa, sqrtD, h, e     float64 // h = (k−1)/k, e = (2k−2)/k
 	sdOverEps                       float64 // √d/ε, so that a = √d/(εn) = sdOverEps/n
 	r2nc, rknc, r2knc               float64 // r_2, r_k, r_2k (ass:boundednoncentral)
@@ -61,7 +62,7 @@ type vals struct {
 
 func newVals(p Params) vals {
 	v := vals{n: p.N, d: p.Dim, eps: p.Eps, k: p.K, diam: p.Diam, r2: p.R2, rk: p.Rk,
-		r2k: p.R2k, beta: p.Beta, mu: p.Mu, lf: p.Lf, kf: p.KappaF,
+		r2k: p.R2k, beta: p.Beta, mu: p.Mu, lf: p.Lf, lfData: p.LfData, kf: p.KappaF,
 		r2nc: p.R2NC, rknc: p.RkNC, r2knc: p.R2kNC, g2: p.G2, gk: p.Gk, g2k: p.G2k,
 		r2kEmp: p.R2kEmp, r2kEmp4: p.R2kEmp4, delta: p.Delta}
 	v.lnN = math.Log(v.n)
@@ -131,7 +132,15 @@ func dimCond(v vals) Condition {
 	return cond(v.d >= 40, "d ≥ 40 (precise statement, app: lower bounds; d = %s)", fmtNum(v.d))
 }
 
+// lipCond is the hypothesis of prior work's uniformly Lipschitz bounds,
+// L_f < ∞. Where L_f is a value the user gave in place of the data's own
+// (v.lfData known), it is met only if the given value bounds the data's
+// gradients: a given L_f = 10⁴ on data whose L_f is ∞ evaluates the
+// formula but does not put the data under the theorem.
 func lipCond(v vals) Condition {
+	if !math.IsNaN(v.lfData) && v.lfData > v.lf {
+		return cond(false, "L_f < ∞ (f(·, x) uniformly L_f-Lipschitz): evaluated at the given L_f = %s, but these data's own L_f = %s", fmtNum(v.lf), fmtNum(v.lfData))
+	}
 	return cond(!math.IsInf(v.lf, 1), "L_f < ∞ (f(·, x) uniformly L_f-Lipschitz; L_f = %s)", fmtNum(v.lf))
 }
 

@@ -317,3 +317,34 @@ func TestRateNExact(t *testing.T) {
 		t.Errorf("term slope %.17g, want %.17g", tm.RateN, want)
 	}
 }
+
+// TestLipschitzHypothesisAgainstTheData: prior work's uniformly Lipschitz
+// bounds assume L_f < ∞; where the user gives L_f in place of the data's
+// own (LfData), the hypothesis is met only if the given value bounds it —
+// the formula is evaluated at the given L_f either way.
+func TestLipschitzHypothesisAgainstTheData(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		lf, lfData float64
+		holds      bool
+	}{
+		{"declared finite", 10, math.NaN(), true},
+		{"declared infinite", math.Inf(1), math.NaN(), false},
+		{"given over infinite data", 1e4, math.Inf(1), false},
+		{"given below the data's", 1e4, 2e4, false},
+		{"given above the data's", 1e4, 5e3, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := NewParams()
+			p.N, p.Dim, p.Eps, p.K, p.Diam, p.Lf, p.LfData = 1e4, 10, 1, 4, 1, c.lf, c.lfData
+			p.R2, p.Rk, p.R2k = 1, 1, 1
+			b := mustEval(t, PriorLipschitzConvex, p)
+			if b.ConditionsHold() != c.holds {
+				t.Errorf("conditions %+v: hold %v, want %v", b.Conditions, b.ConditionsHold(), c.holds)
+			}
+			if want := c.lf * (1/math.Sqrt(1e4) + math.Sqrt(10)/1e4); !math.IsInf(c.lf, 1) && relErr(b.Value, want) > 1e-12 {
+				t.Errorf("value %g, want L_f·D·(1/√n + √d/(εn)) = %g at the given L_f", b.Value, want)
+			}
+		})
+	}
+}

@@ -43,6 +43,12 @@ type Params struct {
 	// KappaF is the worst-case condition number κ_f = β_f/μ of f(·, x)
 	// [kappa-f], in [1, ∞]; +Inf when f(·, x) is not uniformly smooth.
 	KappaF float64
+	// LfData is the data's own L_f where Lf is a value the user gave in
+	// its place (a scenario whose declared L_f is known), NaN otherwise. It
+	// is not an input of any formula: the hypothesis "L_f < ∞" of prior
+	// work's Lipschitz bounds is met only if the given Lf bounds the data's
+	// gradients, LfData ≤ Lf.
+	LfData float64
 	// R2NC, RkNC and R2kNC are r_2, r_k and r_{2k} of Assumption
 	// "ass:boundednoncentral" (r_j = sup_{w∈W} (E‖∇f(w,x)‖^j)^{1/j}, the
 	// sup outside the expectation, so r_j ≤ r̃_j) [r2-nc, rk-nc, r2k-nc],
@@ -66,7 +72,7 @@ type Params struct {
 func NewParams() Params {
 	nan := math.NaN()
 	return Params{N: nan, Dim: nan, Eps: nan, K: nan, Diam: nan, R2: nan, Rk: nan, R2k: nan,
-		Beta: nan, Mu: nan, Lf: nan, KappaF: nan, R2NC: nan, RkNC: nan, R2kNC: nan,
+		Beta: nan, Mu: nan, Lf: nan, KappaF: nan, LfData: nan, R2NC: nan, RkNC: nan, R2kNC: nan,
 		G2: nan, Gk: nan, G2k: nan, R2kEmp: nan, R2kEmp4: nan, Delta: nan}
 }
 

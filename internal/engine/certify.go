@@ -86,16 +86,23 @@ func Certify(in *scenarios.Instance, solver, schedule, oracleName string, k floa
 		return Certified{Why: fmt.Sprintf("the %s oracle's certificate is not implemented: its bias and variance (Lemma \"lem:4.1\", and Prop. \"prop: sdp bias var\" for the shuffle protocol) are not wired to the optimization propositions here, so no explicit-constant bound is shown", oracleName)}
 	}
 	c := in.Constants()
-	t := in.Theory()
 	var notes []string
-	if t.UserConstants {
+	// The certificate reads r̃_2, r̃_k, r̃_2k (L_f in their place at k = ∞),
+	// β and μ: a given constant outside these (L_f for a baseline's clip at
+	// finite k) leaves it the declared problem's certificate.
+	read := []string{"r2", "rk", "r2k", "beta", "mu"}
+	if math.IsInf(order, 1) {
+		read = append(read, "lf")
+	}
+	given := in.ReadsGiven(read...)
+	if given {
 		notes = append(notes, "the certificate uses user-given constants: it holds only if they bound the true moments and β, μ")
 	}
 	rk, r2, r2k := c.Moment(order), c.Moment(2), c.Moment(2*order)
 	if math.IsInf(order, 1) {
 		rk, r2k = c.Lf, c.Lf
 	}
-	if m := in.Moment(order); m.SE > 0 && !math.IsInf(m.SE, 1) && !t.UserConstants {
+	if m := in.Moment(order); m.SE > 0 && !math.IsInf(m.SE, 1) && !given {
 		notes = append(notes, fmt.Sprintf("r̃_k = %s is a Monte Carlo estimate (± %s): the certificate is as exact as it", theory.Sig4.Format(m.R), theory.Sig4.Format(m.SE)))
 	}
 	D := c.D

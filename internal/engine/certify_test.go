@@ -466,3 +466,41 @@ func TestEpsSweepSaysWhenConstantsMove(t *testing.T) {
 		}
 	}
 }
+
+// TestCertificateNotesOnlyTheConstantsItReads: AC-SA's certificate reads
+// r̃_2, r̃_k, r̃_2k, β and μ, so a given L_f (the Lipschitz baseline's clip,
+// as preset 1 gives it) leaves it the declared problem's certificate, with
+// no "user-given" note and its Monte Carlo note, while a given r̃_2k makes
+// it rest on the user's value and says so.
+func TestCertificateNotesOnlyTheConstantsItReads(t *testing.T) {
+	base := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, D: 3, N: 3000, K: 4, Tail: 20}
+	givenLf, givenR2k := base, base
+	givenLf.Lf = 1e4
+	givenR2k.R2k = 1000
+	for _, c := range []struct {
+		name  string
+		s     spec.Spec
+		given bool
+	}{
+		{"declared", base, false},
+		{"L_f given", givenLf, false},
+		{"r̃_2k given", givenR2k, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Prescribe(context.Background(), resolve(t, c.s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Certified.Cert == nil {
+				t.Fatalf("no certificate: %+v", p.Certified)
+			}
+			noted := false
+			for _, n := range p.Certified.Notes {
+				noted = noted || strings.Contains(n, "user-given constants")
+			}
+			if noted != c.given {
+				t.Errorf("notes %q: user-given note %v, want %v", p.Certified.Notes, noted, c.given)
+			}
+		})
+	}
+}
