@@ -85,13 +85,13 @@ var All = []Preset{
 			"The theorem's C guards against the worst case its constants allow (r̃_k over the whole ball W), not these data; its certificate says so: at the prescribed parameters it is {cert} (r runs them and the theorem panel shows it), vacuous here, far above the start line.",
 	},
 	{
-		Title:   "Example 1: one outlier makes L_f ≥ 10²⁰",
+		Title:   "Example 1: L_f ≥ 10²⁰ on light-tailed data",
 		Spec:    spec.Spec{Scenario: scenarios.Example1, Class: theory.SmoothConvex, N: 100000, Trials: 8},
 		Focus:   "k",
 		Compare: true,
 		Action:  "compare (c)",
 		next:    "the comparison runs on loading; then → on k and c",
-		caption: "One outlier makes L_f = {lf} while r̃₂ = {r2}: Lipschitz DP-SGD's noise pushes w to an excess risk of {lip}, clipped AC-SA stays at {acsa}. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
+		caption: "Normal data truncated only at ±10¹⁰ have L_f = {lf} (the support's edge) while r̃₂ = {r2}: Lipschitz DP-SGD's noise pushes w to an excess risk of {lip}, clipped AC-SA stays at {acsa}. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
 		text: "The paper's Example 1: 1-d linear regression on normal data truncated only at a huge bound, so the worst-case Lipschitz constant is L_f = {lf} while r̃₂ = {r2}. " +
 			"Prior work's bound for Lipschitz losses reads L_f, the paper's upper and lower bounds read r̃_k instead: the theorem panel (t) shows them, rates with their constants set to 1, to be compared by their slopes (the sweeps), not with the curves. " +
 			"The optimum w* = 0 is also the start, so the curves show how far each method's noise pushes w away. " +
