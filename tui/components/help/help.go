@@ -232,9 +232,21 @@ func keyColumns(st *style.Styles, groups [][]key.Binding, w int) []string {
 		}
 		var c col
 		for _, b := range g {
-			l := st.Key.Render(style.Pad(b.Help().Key, kw)) + "  " + st.KeyDesc.Render(b.Help().Desc)
-			c.lines = append(c.lines, l)
-			c.width = max(c.width, lipgloss.Width(l))
+			// A description too long for the screen wraps under itself
+			// (a hanging indent past the key), never cut.
+			desc := []string{b.Help().Desc}
+			if kw+2+lipgloss.Width(b.Help().Desc) > w {
+				desc = style.Wrap(b.Help().Desc, max(w-kw-2, 8))
+			}
+			for i, d := range desc {
+				k := style.Pad(b.Help().Key, kw)
+				if i > 0 {
+					k = strings.Repeat(" ", kw)
+				}
+				l := st.Key.Render(k) + "  " + st.KeyDesc.Render(d)
+				c.lines = append(c.lines, l)
+				c.width = max(c.width, lipgloss.Width(l))
+			}
 		}
 		cols = append(cols, c)
 	}
