@@ -91,7 +91,7 @@ var All = []Preset{
 		Compare: true,
 		Action:  "compare (c)",
 		next:    "the comparison runs on loading; then → on k and c",
-		caption: "Normal data truncated only at ±10¹⁰ have L_f = {lf} (the support's edge) while r̃₂ = {r2}: Lipschitz DP-SGD's noise pushes w to an excess risk of {lip}, clipped AC-SA stays at {acsa}. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
+		caption: "Normal data truncated only at a far edge have L_f = {lf}, set by that edge, while r̃₂ = {r2}: Lipschitz DP-SGD's noise pushes w to an excess risk of {lip}, clipped AC-SA stays at {acsa}. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
 		text: "The paper's Example 1: 1-d linear regression on normal data truncated only at a huge bound, so the worst-case Lipschitz constant is L_f = {lf} while r̃₂ = {r2}. " +
 			"Prior work's bound for Lipschitz losses reads L_f, the paper's upper and lower bounds read r̃_k instead: the theorem panel (t) shows them, rates with their constants set to 1, to be compared by their slopes (the sweeps), not with the curves. " +
 			"The optimum w* = 0 is also the start, so the curves show how far each method's noise pushes w away. " +
