@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"testing"
-
 )
 
 // TestCoarseGrid: the coarse grid keeps, on every axis of m distinct
