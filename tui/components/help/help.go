@@ -29,6 +29,9 @@ type Model struct {
 	runs     common.OnScreen  // the run on screen (its outcome), as the status bar's
 	shown    []Message        // the messages laid out
 	w, h     int
+	// stale: what the help shows changed since it was laid out; it is
+	// laid out again when it is drawn or scrolled, not while closed.
+	stale bool
 	// Repro is the status bar's reproduce line (its command, in full),
 	// which the messages repeat: the bar cuts a long one and says so.
 	Repro func() string
@@ -61,12 +64,16 @@ var helpText = []string{
 func (v *Model) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.Viewport.SetWidth(w)
-	v.layout()
+	v.stale = true
 }
 
 // layout puts the keys and the paragraphs in the viewport, leaving a line
-// for the scroll hint when they do not fit.
+// for the scroll hint when they do not fit, where they changed since.
 func (v *Model) layout() {
+	if !v.stale {
+		return
+	}
+	v.stale = false
 	lines := []string{""}
 	v.shown = v.Messages()
 	if msgs := v.shown; len(msgs) > 0 {
@@ -171,15 +178,15 @@ func (v *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.StatusMsg:
 		if msg.Text != "" && msg.Text != "exporting…" || msg.Repro != "" {
 			v.status = msg
-			v.layout()
+			v.stale = true
 		}
 		return v, nil
 	case runs.Event, common.ScreenMsg:
 		// Progress arrives many times a second: lay out again only when
 		// the outcome shown changes.
 		v.runs.Take(msg)
-		if !slices.Equal(v.shown, v.Messages()) {
-			v.layout()
+		if !v.stale && !slices.Equal(v.shown, v.Messages()) {
+			v.stale = true
 		}
 		return v, nil
 	}
@@ -192,6 +199,7 @@ func (v *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 // Key scrolls, or closes the help on ? or esc: its outcome (common.CloseMsg;
 // nil: none).
 func (v *Model) Key(k tea.KeyPressMsg) tea.Msg {
+	v.layout()
 	switch {
 	case key.Matches(k, v.KeyMap.Help, v.KeyMap.Back):
 		v.Viewport.SetYOffset(0)
@@ -210,6 +218,7 @@ func (v *Model) Key(k tea.KeyPressMsg) tea.Msg {
 
 // View renders the help screen.
 func (v *Model) View() string {
+	v.layout()
 	out := []string{style.Rule(*v.Styles, "Keys", "? or esc closes", v.w, true), v.Viewport.View()}
 	if v.Viewport.TotalLineCount() > v.Viewport.Height() {
 		out = append(out, common.ScrollHint(v.Styles, v.Viewport, v.KeyMap, v.w))
