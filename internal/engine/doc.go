@@ -1,7 +1,9 @@
 // Package engine runs what a spec.Resolved describes: [Run] (one solver),
 // [Compare] (several solvers on the same draws), [Sweep] (a log grid of n,
 // ε or d, with log-log slope fits against the theory bounds' own slopes) and
-// [Prescribe] (a run's parameters, bounds and constants without running).
+// [Prescribe] (a run's parameters, bounds and constants without running),
+// [PlanCompare] (a comparison's planned work, the [Plan] it would report,
+// without running) and [FitN] (the largest n whose plan fits a work).
 // It builds the problem with the problem library (scenarios.Build), runs
 // the solvers of package solvers on each trial's dataset and returns the
 // report structs ([Report], [Comparison], [SweepReport], [Prescription])
