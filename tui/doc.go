@@ -47,7 +47,7 @@
 //	                    its state string (State, openState, showState) in state.go,
 //	                    its layout in frame.go, Options, the entry points (program.go, embed.go)
 //	tui/screens         the right-hand column's screens and their registry (screens.go)
-//	tui/components/...  form, statusbar, help, presetlist, privacy, clip, theorem, tabs, header:
+//	tui/components/...  form, statusbar, help, presetlist, privacy, clip, theorem, tabs, header, longrun:
 //	                    one component a package; none imports another, a screen or the root
 //	tui/presets         the presets (data: a Spec and what to look at)
 //	tui/common          the contract (Component, Screen, ScreenDef), Common (the one Styles
@@ -123,6 +123,20 @@
 // its Reproduce, e exports its Export, the help lists its keys, the state
 // string names it by its kind (ScreenNames), and TestScreenRegistry
 // checks it with the others.
+//
+// # A long run
+//
+// r and c start a comparison at once; the engine plans its work before
+// its first trial (engine.Settings.Plan), and a plan long even at this
+// build's faster measured pace (runs.Long: past runs.LongRun at
+// runs.PaceLow) holds the run there (runs.HeldMsg) and opens the note
+// (package tui/components/longrun): the work, its estimated duration
+// between the two measured paces, labelled as an estimate with its
+// source, and the keys — s runs at the largest n, two significant digits,
+// whose plan fits LongRun at the slower pace (engine.FitN through a
+// backend.Fitter runner, computed off the UI loop; the form takes it),
+// enter runs the held run anyway, esc cancels it. dpso serve's runs are
+// not held: its pool refuses a plan past its own run-time bound.
 //
 // # Layout
 //

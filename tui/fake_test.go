@@ -47,6 +47,11 @@ type fakeRunner struct {
 	// and settings: tests that read the same search at several terminal
 	// sizes run it once.
 	tuneMemo *sync.Map
+	// long, when not 0, is the planned work (floats, one worker) that a
+	// comparison at n above fitN hands engine.Settings.Plan before its
+	// first trial (at or below it, 1000); FitN answers fitN with fitWork.
+	long, fitWork float64
+	fitN          int
 
 	mu       sync.Mutex
 	ctxs     []context.Context // every run's context, in order
@@ -161,6 +166,11 @@ func (f *fakeRunner) Run(ctx context.Context, c backend.Call, set *engine.Settin
 	return res, err
 }
 
+// FitN is the fake's smaller n: fitN, at fitWork floats on one worker.
+func (f *fakeRunner) FitN(ctx context.Context, c backend.Call, maxWork float64) (int, engine.Plan, error) {
+	return f.fitN, engine.Plan{Jobs: c.Spec.Spec.Trials, Workers: 1, Work: f.fitWork}, nil
+}
+
 func (f *fakeRunner) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
 	return engine.Prescribe(ctx, r)
 }
@@ -177,6 +187,16 @@ func (f *fakeRunner) compare(ctx context.Context, r spec.Resolved, names []strin
 	rs := r.Spec
 	if len(names) == 0 {
 		names = []string{rs.Solver}
+	}
+	if set.Plan != nil {
+		pl := engine.Plan{Jobs: rs.Trials, Workers: 1, Work: 1000}
+		if f.long > 0 && rs.N > f.fitN {
+			pl.Work = f.long
+		}
+		set.Plan(pl)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 	}
 	mb := set.Progress
 	// lipschitz-dpsgd refuses unless an L_f is declared (--lf).

@@ -11,6 +11,7 @@ import (
 	"dpso/tui/components/form"
 	"dpso/tui/components/header"
 	"dpso/tui/components/help"
+	"dpso/tui/components/longrun"
 	"dpso/tui/components/presetlist"
 	"dpso/tui/components/privacy"
 	"dpso/tui/components/statusbar"
@@ -66,6 +67,7 @@ type frame struct {
 	status  *statusbar.Model
 	help    *help.Model
 	presets *presetlist.Model
+	long    *longrun.Model
 }
 
 // tooSmall reports whether the terminal is below the minimum size.
@@ -99,6 +101,7 @@ func (m *frame) layout(screen common.Screen) {
 	m.status.SetSize(w, m.statusRows)
 	m.help.SetSize(w, bodyH)
 	m.presets.SetSize(w, bodyH)
+	m.long.SetSize(w, bodyH)
 	// The line under the form, while it is about the key just pressed (a
 	// refusal, the typing hint), takes the rows it needs whole from the
 	// panels under the form, which keep minSide (compact) or minClip rows.

@@ -16,6 +16,7 @@ import (
 	"dpso/tui/components/form"
 	"dpso/tui/components/header"
 	"dpso/tui/components/help"
+	"dpso/tui/components/longrun"
 	"dpso/tui/components/presetlist"
 	"dpso/tui/components/privacy"
 	"dpso/tui/components/statusbar"
@@ -126,6 +127,7 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	m.help.Field = m.form.Message
 	m.help.Facts = m.status.Facts
 	m.presets = presetlist.New(c, presets.All, opts.Preset)
+	m.long = longrun.New(c)
 	for _, d := range screens.Registry {
 		m.screens = append(m.screens, shownScreen{def: d, screen: d.Build(c, m.formula)})
 	}
@@ -180,6 +182,9 @@ func (m *Model) Init() tea.Cmd {
 // root's handlers, and the shared state to every component.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	if m.overlay == m.long && !m.holding() {
+		m.overlay = nil // the held run went another way (live mode, a preset)
+	}
 	if m.width > 0 && (m.formMessageRows(leftWidth(m.width)) != m.formWant || m.status.Rows(m.width, m.height >= compactH) != m.statusRows) {
 		m.relayout() // a refusal or the typing hint under the form came or went, or the reproduce line needs another row
 	}
@@ -216,6 +221,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case runs.ProgressMsg, runs.SearchedMsg, runs.ResultMsg, runs.TickMsg:
 		ev, cmd := m.runs.Update(msg)
 		return m, tea.Batch(m.broadcast(ev), cmd)
+	case runs.HeldMsg:
+		ev, cmd := m.runs.Update(msg)
+		return m, tea.Batch(m.broadcast(ev), cmd, m.showLong())
+	case runs.FitMsg:
+		m.long.SetFit(msg)
+		return m, nil
+	case longrun.ChoiceMsg:
+		return m, m.onLongChoice(msg)
 	case common.RunRequestMsg:
 		return m, m.start(msg.Make, false)
 	case common.PresetMsg:
@@ -504,6 +517,51 @@ func (m *Model) presetAction(i int) tea.Cmd {
 		mk = screens.CompareJob
 	}
 	return tea.Batch(m.start(mk, false), m.show(at))
+}
+
+// holding reports whether the current run waits, before its first
+// trial, for the user's word on its long plan (runs.HeldMsg).
+func (m *Model) holding() bool {
+	r := m.runs.Current()
+	return r != nil && r.Active() && r.Held != nil && r.ID == m.long.ID()
+}
+
+// showLong opens the note on the current run's long plan, and asks for
+// the smaller n that fits (runs.Lifecycle.Fit).
+func (m *Model) showLong() tea.Cmd {
+	r := m.runs.Current()
+	if r == nil || r.Held == nil || !r.Active() {
+		return nil
+	}
+	fit := m.runs.Fit()
+	m.long.Show(r, fit != nil)
+	m.overlay = m.long
+	m.head.FoldCaption()
+	m.relayout()
+	return fit
+}
+
+// onLongChoice applies the note's outcome: the held run goes on, is
+// cancelled, or the form takes the smaller n and its run starts again.
+func (m *Model) onLongChoice(c longrun.ChoiceMsg) tea.Cmd {
+	m.overlay = nil
+	r := m.runs.Current()
+	if r == nil || r.ID != c.ID || !r.Active() {
+		return nil
+	}
+	switch c.Choice {
+	case longrun.Anyway:
+		return m.broadcast(m.runs.Proceed())
+	case longrun.Cancel:
+		return m.broadcast(m.runs.Cancel())
+	}
+	s := m.form.Spec()
+	s.N = c.N
+	specCmd, err := m.form.SetSpec(s)
+	if err != nil {
+		return tea.Batch(m.broadcast(m.runs.Cancel()), m.broadcast(common.StatusMsg{Text: "n = " + fmt.Sprint(c.N) + ": " + backend.SpecMessage(err), Err: true}))
+	}
+	return tea.Batch(specCmd, m.start(r.Maker, false))
 }
 
 // jobOf is what r runs on screen i: the screen's job, or on the chart

@@ -50,6 +50,14 @@ func QueuesRuns(r Runner) bool {
 	return ok && q.QueuesRuns()
 }
 
+// Fitter is a Runner that can say, for a comparison whose work is long,
+// the smaller n whose plan fits a given work (engine.FitN): Local.
+type Fitter interface {
+	// FitN is the largest n below the call's, two significant digits,
+	// whose plan is at most maxWork floats, with that plan (0: none).
+	FitN(ctx context.Context, c Call, maxWork float64) (int, engine.Plan, error)
+}
+
 // Kind is the engine call a Call makes.
 type Kind int
 
@@ -134,6 +142,14 @@ type Local struct{}
 // Prescribe calls engine.Prescribe.
 func (Local) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescription, error) {
 	return engine.Prescribe(ctx, r)
+}
+
+// FitN calls engine.FitN on a comparison (0 for another kind of call).
+func (Local) FitN(ctx context.Context, c Call, maxWork float64) (int, engine.Plan, error) {
+	if c.Kind != Compare {
+		return 0, engine.Plan{}, nil
+	}
+	return engine.FitN(ctx, c.Spec, c.Names, maxWork)
 }
 
 // Run calls engine.Compare, Sweep or Tune, or audit.Oracle, by c's kind.

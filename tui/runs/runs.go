@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -171,6 +170,13 @@ type Run struct {
 	heldSearched *engine.TuneReport
 	Drained      bool // the progress reader delivered its last message
 
+	// Held is the run's plan while it waits, before its first trial,
+	// for the user's word on its long work (HeldMsg; nil otherwise).
+	Held    *engine.Plan
+	plans   chan engine.Plan
+	proceed chan struct{}
+	ctx     context.Context
+
 	Err     error
 	Refusal string // phaseRefused: "solver refuses: reason"
 }
@@ -217,29 +223,6 @@ func (r *Run) TotalEvals() int64 {
 type ClipPoint struct {
 	Iter int
 	C    float64
-}
-
-// Adaptive reports whether r runs dp-sgd with adaptive clipping, whose C
-// moves from step to step.
-func (r *Run) Adaptive() bool {
-	return r.Spec.Spec.AdaptiveClip && slices.ContainsFunc(r.Names, Adapts) && r.Kind == backend.Compare
-}
-
-// recordClip adds p's threshold to the adaptive C trail (dp-sgd's trial 0;
-// a checkpoint repeated at the end replaces the one of the same iteration).
-func (r *Run) recordClip(p engine.Progress) {
-	c := p.Batch.Threshold
-	if !Adapts(p.Solver) || p.Trial != 0 || !(c > 0) || math.IsInf(c, 1) {
-		return
-	}
-	r.ClipIters, r.ClipSolver = p.Iters, p.Solver
-	if n := len(r.ClipTrail); n > 0 && r.ClipTrail[n-1].Iter >= p.Iter {
-		if r.ClipTrail[n-1].Iter == p.Iter {
-			r.ClipTrail[n-1].C = c
-		}
-		return
-	}
-	r.ClipTrail = append(r.ClipTrail, ClipPoint{Iter: p.Iter, C: c})
 }
 
 // ProgressMsg is a batch of progress values of run id.
@@ -341,9 +324,16 @@ func (rs *Lifecycle) Start(mk JobMaker, res spec.Resolved, live bool) (tea.Msg, 
 	rs.cur = r
 	rs.last[j.Family] = r
 	ctx, cancel := context.WithCancel(rs.ctx)
-	r.cancel = cancel
+	r.cancel, r.ctx = cancel, ctx
 	runner, set, done, id := rs.runner, &engine.Settings{Progress: r.mb, Gate: r.Gate}, r.done, r.ID
 	cmds := []tea.Cmd{nil, waitProgress(r), tick(id)}
+	if j.Kind == backend.Compare && !backend.QueuesRuns(rs.runner) {
+		// A long comparison waits, before its first trial, for the
+		// user's word (dpso serve's pool refuses one by its own bound).
+		r.plans, r.proceed = make(chan engine.Plan, 1), make(chan struct{})
+		set.Plan = r.hold(ctx)
+		cmds = append(cmds, waitHeld(r))
+	}
 	if j.Kind == backend.Tune {
 		r.searched = make(chan *engine.TuneReport, 1)
 		set.Searched, set.Coarse = r.handSearched, r.handSearched
@@ -459,6 +449,12 @@ func (rs *Lifecycle) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 			return nil, nil
 		}
 		rs.finish(r, msg)
+		return Event{Run: r}, nil
+	case HeldMsg:
+		if r == nil || msg.ID != r.ID || !r.Active() {
+			return nil, nil
+		}
+		r.Held = &msg.Plan
 		return Event{Run: r}, nil
 	case TickMsg:
 		if r == nil || msg.id != r.ID || r.Phase != Running {
@@ -687,14 +683,3 @@ func (r *Run) PartialMeans(si int) (xs, means []float64, counts []int) {
 	}
 	return grid, means, counts
 }
-
-// Adapts reports whether the solver named name has adaptive clipping
-// among its own settings (its Descriptor's Settings: dp-sgd).
-func Adapts(name string) bool {
-	d, ok := solvers.DescriptorOf(name)
-	return ok && d.Settings.Has(AdaptiveFlag)
-}
-
-// AdaptiveFlag is dp-sgd's adaptive clipping: its flag and Spec field,
-// one of dp-sgd's own settings (its Descriptor's).
-const AdaptiveFlag = "adaptive-clip"

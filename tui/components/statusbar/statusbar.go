@@ -125,6 +125,8 @@ func (b *Model) stateLine() string {
 		case runs.Running:
 			state = st.StateRun.Render("● running " + what)
 			switch q := r.Queue; {
+			case r.Held != nil:
+				state = st.StatePause.Render("◌ held before its first trial: " + what)
 			case q == nil:
 			case q.Position > 0:
 				state = st.StatePause.Render(fmt.Sprintf("◌ queued (position %d) %s", q.Position, what))
