@@ -74,7 +74,7 @@ var jsonOutputs = map[string][][]string{
 	},
 	"dpso list": {{"list"}},
 	"dpso tune": {
-		{"tune", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--trials", "1", "--solvers", "acsa,lipschitz-dpsgd", "--grid-clip", "1,2", "--grid-step", "3", "--grid-iters", "4,8"},
+		{"tune", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--trials", "1", "--solvers", "acsa,lipschitz-dpsgd", "--grid-clip", "1,2", "--grid-step", "3", "--grid-iters", "4,8", "--oracle-grid", "coarse"},
 		{"tune", "--scenario", "linreg-t", "--d", "3", "--n", "2000", "--trials", "1", "--solver", "dp-sgd", "--grid-clip", "1", "--grid-step", "0.1", "--grid-epochs", "1", "--grid-batch", "100"},
 		{"tune", "--data", "examples/linreg-t-d3.csv", "--constants", "private", "--holdout", "0.2", "--references", "--rand", "seeded", "--emit-w"},
 	},

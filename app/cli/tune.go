@@ -25,7 +25,7 @@ type tuneOpts struct {
 	selection                     string
 	validation, scoreQuantile     float64
 	references, asJSON, emitW     bool
-	vary                          string
+	vary, oracle                  string
 	from, to                      float64
 	points                        int
 }
@@ -97,6 +97,10 @@ excess risk over the trials. The oracle reads the excess risk of every point:
 it is NOT private and not attainable, and says so; it shows what the grid could
 give. On --data the references read your rows too and are off unless
 --references is given (the output then says the whole is not private).
+--oracle-grid coarse runs the reference on the coarse grid alone (each axis's two ends
+and about half its values: 12 of acsa's 72 points by default), the reference the
+explorer's tuning screen shows first, labelled as the coarse grid's; --oracle-grid none
+runs the prescribed run alone; --oracle-grid full (the default) every point.
 
 --solvers a,b,c tunes every solver under the same procedure and the same total
 budget, on the same draws. --vary n --from A --to B [--points P] repeats the
@@ -124,8 +128,10 @@ Output: a table; --json gives
                "tuned":{"private","excess_risk","holdout","trials":[{"trial","candidate","params","score","score_clip",
                         "score_sigma","excess_risk","holdout","constants","w" (--emit-w),"grid","dropped","dropped_why",
                         "diagnostics":{"private":false,"note","k","tried","scores","chosen"}}]},
-               "oracle_tuned":{"private":false,"note","best","candidate","excess_risk","points"}|null}],
+               "oracle_tuned":{"private":false,"note","grid":"full"|"coarse","ran" (coarse),"best","candidate",
+                               "excess_risk","points"}|null}],
    "prescribed":[each solver's dpso run --json document] (with the references),
+   "oracle":"full"|"coarse"|"none" (the oracle-tuned reference computed),
    "w0_excess","best_private":{"solver","run","excess_risk","next","difference","apart","private"}|null,"notes"}
 (with --vary n: {"command":"tune","vary":"n","points":[that document per n],"total"}).
 
@@ -135,7 +141,8 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
   dpso tune --scenario linreg-t --class smooth-sc --grid-clip 1,2,4 --candidates 20 --candidates-law poisson
   dpso tune --scenario linreg-t --class smooth-sc --vary n --from 1000 --to 100000 --points 3
   dpso tune --data examples/linreg-t-d3.csv --class smooth-sc --lambda2 0.1 --constants private --holdout 0.2
-  dpso tune --scenario linreg-t --solvers clipped-sgd,dp-sgd --n 2000 --emit-w`,
+  dpso tune --scenario linreg-t --solvers clipped-sgd,dp-sgd --n 2000 --emit-w
+  dpso tune --scenario linreg-t --k 4 --n 2000000 --tail 20 --lf 10000 --trials 8 --oracle-grid coarse`,
 	}
 	fs := cmd.Flags()
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
@@ -151,6 +158,7 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
 	newNumFlag(fs, &o.validation, "validation", "the fraction of each dataset's rows that scores the candidates, in (0, ½] (default 0.1)")
 	newNumFlag(fs, &o.scoreQuantile, "score-quantile", "the quantile of the loss at w₀ on the training rows that clips the scores, in (0, 1) (default 0.9)")
 	fs.BoolVar(&o.references, "references", true, "run the prescribed and the oracle-tuned references beside the tuned run (default on a scenario; off on --data unless given)")
+	fs.StringVar(&o.oracle, "oracle-grid", engine.OracleFull, "the oracle-tuned reference's grid, with --references: full (every point), coarse (the coarse grid's points alone: each axis's ends and about half its values, the explorer's first reference) or none (the prescribed run alone)")
 	fs.StringVar(&o.vary, "vary", "", "n: repeat the search at each n of a log grid (--from, --to, --points)")
 	newNumFlag(fs, &o.from, "from", "first n of --vary n")
 	newNumFlag(fs, &o.to, "to", "last n of --vary n")
@@ -274,6 +282,10 @@ func (o *tuneOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.TuneSpec
 		return spec.Resolved{}, ts, rename, usageErrorf("--n: cannot be given with --vary n, which sets it at every grid point")
 	case o.vary == "" && (fs.Changed("from") || fs.Changed("to") || fs.Changed("points")):
 		return spec.Resolved{}, ts, rename, usageErrorf("--from, --to and --points belong to --vary n")
+	case o.oracle != engine.OracleFull && o.oracle != engine.OracleCoarse && o.oracle != engine.OracleNone:
+		return spec.Resolved{}, ts, rename, usageErrorf("--oracle-grid: %s; want full, coarse or none", theory.Quote(o.oracle))
+	case fs.Changed("oracle-grid") && fs.Changed("references") && !o.references:
+		return spec.Resolved{}, ts, rename, usageErrorf("--oracle-grid: the oracle-tuned reference is one of the references, which --references=false leaves out")
 	case o.vary != "" && o.emitW:
 		return spec.Resolved{}, ts, rename, usageErrorf("--emit-w: prints the released w of one search; --vary n runs one per n (run dpso tune --n N --emit-w at the n you want)")
 	}
@@ -285,6 +297,7 @@ func (o *tuneOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.TuneSpec
 	if r.UserRows() && !fs.Changed("references") {
 		ts.References = false
 	}
+	ts.Oracle = o.oracle
 	return r, ts, rename, nil
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -81,6 +82,67 @@ func TestTuneTable(t *testing.T) {
 	}
 }
 
+// TestTuneOracleGrid: --oracle-grid coarse computes the reference of
+// the coarse grid alone and says so — the document's "oracle", the
+// reference's grid and the points it ran, NOT private; the table's row
+// and note name the coarse grid —, and --oracle-grid none the prescribed
+// run alone.
+func TestTuneOracleGrid(t *testing.T) {
+	type doc struct {
+		Oracle  string
+		Solvers []struct {
+			OracleTuned *struct {
+				Private bool
+				Grid    string
+				Ran     []int
+				Points  []*struct{ Mean *float64 }
+			} `json:"oracle_tuned"`
+		}
+		Prescribed []map[string]any
+	}
+	for _, grid := range []string{"coarse", "none"} {
+		t.Run(grid, func(t *testing.T) {
+			code, out, errs := dpsoCLI(append(append([]string{}, tuneArgs...), "--oracle-grid", grid, "--json")...)
+			if code != 0 {
+				t.Fatalf("status %d: %s", code, errs)
+			}
+			var j doc
+			if err := json.Unmarshal([]byte(out), &j); err != nil {
+				t.Fatal(err)
+			}
+			if j.Oracle != grid || len(j.Solvers) != 1 || len(j.Prescribed) != 1 {
+				t.Fatalf("oracle %q, %d solvers, %d prescribed: want %q, one of each", j.Oracle, len(j.Solvers), len(j.Prescribed), grid)
+			}
+			o := j.Solvers[0].OracleTuned
+			if grid == "none" {
+				if o != nil {
+					t.Errorf("an oracle-tuned reference %+v with --oracle-grid none", o)
+				}
+				return
+			}
+			run := 0
+			for _, p := range o.Points {
+				if p.Mean != nil {
+					run++
+				}
+			}
+			if o.Private || o.Grid != "coarse" || len(o.Ran) == 0 || len(o.Ran) != run || run >= len(o.Points) {
+				t.Errorf("reference private %v, grid %q, ran %v, %d of %d points with a mean: want NOT private, coarse, the points run listed", o.Private, o.Grid, o.Ran, run, len(o.Points))
+			}
+			code, out, errs = dpsoCLI(append(append([]string{}, tuneArgs...), "--oracle-grid", grid)...)
+			if code != 0 {
+				t.Fatalf("status %d: %s", code, errs)
+			}
+			row := fmt.Sprintf("clipped-sgd  coarse oracle (%d of %d points)", run, len(o.Points))
+			for _, want := range []string{row, "NOT private: unattainable reference", "coarse oracle: NOT private"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("the table lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
 // TestTuneRefusals name the flag at fault, with status 2.
 func TestTuneRefusals(t *testing.T) {
 	for _, c := range []struct {
@@ -96,6 +158,8 @@ func TestTuneRefusals(t *testing.T) {
 		{[]string{"--grid-epochs", "1"}, "--grid-epochs"},
 		{[]string{"--validation", "0.7"}, "--validation"},
 		{[]string{"--eps", "inf"}, "--eps"},
+		{[]string{"--oracle-grid", "half"}, "--oracle-grid"},
+		{[]string{"--oracle-grid", "coarse", "--references=false"}, "--oracle-grid"},
 	} {
 		t.Run(caseName(c.args), func(t *testing.T) {
 			code, _, errs := dpsoCLI(append(append([]string{}, tuneArgs...), c.args...)...)

@@ -47,7 +47,19 @@ type TuneSpec struct {
 	// says which did); the zCDP solvers' candidates have no exact profile
 	// and keep the Rényi accounting.
 	SelectionPLD bool
+	// Oracle is the grid the oracle-tuned reference runs, with
+	// References: OracleFull (the default, ""), OracleCoarse (its coarse
+	// points alone, coarseGrid: the explorer's first reference) or
+	// OracleNone (the prescribed run alone).
+	Oracle string
 }
+
+// The oracle-tuned reference's grids (TuneSpec.Oracle).
+const (
+	OracleFull   = "full"
+	OracleCoarse = "coarse"
+	OracleNone   = "none"
+)
 
 // Defaults of a TuneSpec.
 var (
@@ -308,6 +320,12 @@ func resolveTune(r spec.Resolved, ts TuneSpec) (TuneSpec, []solvers.Descriptor, 
 	if ts.ScoreQuantile == 0 {
 		ts.ScoreQuantile = DefaultScoreQuantile
 	}
+	if ts.Oracle == "" {
+		ts.Oracle = OracleFull
+	}
+	if !slices.Contains([]string{OracleFull, OracleCoarse, OracleNone}, ts.Oracle) {
+		return ts, nil, &spec.SpecError{Field: "oracle-grid", Msg: fmt.Sprintf("the oracle-tuned reference's grid %s: want none, coarse or full", theory.Quote(ts.Oracle))}
+	}
 	if !(ts.ScoreQuantile > 0 && ts.ScoreQuantile < 1) {
 		return ts, nil, &spec.SpecError{Field: "score-quantile", Msg: fmt.Sprintf("the score quantile %s is outside (0, 1)", theory.FormatNumber(ts.ScoreQuantile))}
 	}
@@ -433,8 +451,10 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 			rep.Solvers[i].Prescribed = cmp.Reports[i]
 		}
 		searched()
-		if err := t.oracles(ctx, rep, outs); err != nil {
-			return nil, err
+		if ts.Oracle != OracleNone {
+			if err := t.oracles(ctx, rep, outs); err != nil {
+				return nil, err
+			}
 		}
 	}
 	rep.Elapsed = time.Since(start)
@@ -471,8 +491,18 @@ func tuneTotal(r spec.Resolved, ts TuneSpec, pv TunePrivacy, dpsgd []*DPSGDSearc
 		if r.UserRows() {
 			what = "your rows"
 		}
-		t.NotPrivate = []string{fmt.Sprintf("the references read %s too: each prescribed run spends ρ = %s, and the oracle-tuned reference chooses by the excess risk of every grid point's full-budget run — not private (an unattainable reference)",
-			what, theory.Sig6.Format(pv.Target.Rho))}
+		oracle := "and the oracle-tuned reference chooses by the excess risk of every grid point's full-budget run"
+		switch ts.Oracle {
+		case OracleCoarse:
+			oracle = "and the oracle-tuned reference chooses by the excess risk of its coarse grid's points' full-budget runs"
+		case OracleNone:
+			oracle = "outside the search's budget (no oracle-tuned reference was run)"
+		}
+		t.NotPrivate = []string{fmt.Sprintf("the references read %s too: each prescribed run spends ρ = %s, %s — not private (an unattainable reference)",
+			what, theory.Sig6.Format(pv.Target.Rho), oracle)}
+		if ts.Oracle == OracleNone {
+			t.NotPrivate = []string{fmt.Sprintf("the prescribed runs read %s too: each spends ρ = %s outside the search's budget (no oracle-tuned reference was run)", what, theory.Sig6.Format(pv.Target.Rho))}
+		}
 	}
 	return t
 }

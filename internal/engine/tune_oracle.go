@@ -31,7 +31,8 @@ func (t *tuner) oracles(ctx context.Context, rep *TuneReport, outs [][]trialOut)
 	refused := func(si int) bool { return rep.Solvers[si].Refused != "" }
 	trials := t.r.Spec.Trials
 	coarse := make([][]bool, len(outs)) // each solver's coarse points (nil: one stage)
-	staged := t.set != nil && t.set.Coarse != nil
+	only := t.ts.Oracle == OracleCoarse // the coarse points alone
+	staged := t.set != nil && t.set.Coarse != nil || only
 	for si := range outs {
 		if refused(si) {
 			continue
@@ -78,6 +79,17 @@ func (t *tuner) oracles(ctx context.Context, rep *TuneReport, outs [][]trialOut)
 		return nil
 	}
 	inCoarse := func(si, p int) bool { return p < len(coarse[si]) && coarse[si][p] }
+	if only {
+		if err := stage(inCoarse); err != nil {
+			return err
+		}
+		for si := range rep.Solvers {
+			if !refused(si) {
+				rep.Solvers[si].Oracle = t.assembleOracle(outs[si], coarse[si])
+			}
+		}
+		return nil
+	}
 	if staged && slices.ContainsFunc(coarse, func(c []bool) bool { return slices.Contains(c, false) }) {
 		if err := stage(inCoarse); err != nil {
 			return err

@@ -2,9 +2,13 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"testing"
+
+	"dpso/internal/spec"
+	"dpso/theory"
 )
 
 // TestCoarseGrid: the coarse grid keeps, on every axis of m distinct
@@ -136,5 +140,53 @@ func TestTuneCoarseFirst(t *testing.T) {
 				t.Errorf("%s: the coarse best is %d, want %d", fin.Solver, co.Best, best)
 			}
 		}
+	}
+}
+
+// TestTuneOracleGrid: TuneSpec.Oracle coarse runs the reference of the
+// coarse grid alone — the same bits as the coarse reference a full
+// search gives Settings.Coarse first, marked Coarse with the points it
+// ran —, none runs the prescribed runs alone (no Oracle), the private
+// searches the same in all three; another grid is refused naming
+// oracle-grid.
+func TestTuneOracleGrid(t *testing.T) {
+	s := tuneSpec
+	s.Class, s.N, s.Trials = theory.SmoothConvex, 1000, 2
+	ts := TuneSpec{References: true, Solvers: []string{"acsa"}}
+	var early *TuneReport
+	full, err := Tune(context.Background(), resolve(t, s), ts, &Settings{Coarse: func(r *TuneReport) { early = r }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, grid := range []string{OracleCoarse, OracleNone} {
+		t.Run(grid, func(t *testing.T) {
+			ts := ts
+			ts.Oracle = grid
+			rep, err := Tune(context.Background(), resolve(t, s), ts, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, got := range rep.Solvers {
+				if !sameJSON(t, got.Tuned, full.Solvers[i].Tuned) || got.Prescribed == nil {
+					t.Errorf("%s: the private search differs from the full one's, or no prescribed run", got.Solver)
+				}
+				switch grid {
+				case OracleNone:
+					if got.Oracle != nil {
+						t.Errorf("%s: an oracle-tuned reference %+v with --oracle-grid none", got.Solver, got.Oracle)
+					}
+				case OracleCoarse:
+					want := early.Solvers[i].Oracle
+					if got.Oracle == nil || !got.Oracle.Coarse || !sameJSON(t, got.Oracle, want) {
+						t.Errorf("%s: coarse reference %+v, want the full search's first one %+v", got.Solver, got.Oracle, want)
+					}
+				}
+			}
+		})
+	}
+	ts.Oracle = "half"
+	var se *spec.SpecError
+	if _, err := Tune(context.Background(), resolve(t, s), ts, nil); !errors.As(err, &se) || se.Field != "oracle-grid" {
+		t.Errorf("Oracle %q: error %v, want a SpecError on oracle-grid", ts.Oracle, err)
 	}
 }

@@ -49,6 +49,11 @@ type TuneJSON struct {
 	// Prescribed are the solvers' prescribed runs (dpso run's document,
 	// in solvers' order; absent without the references).
 	Prescribed []RunJSON `json:"prescribed,omitempty"`
+	// Oracle says which oracle-tuned reference was computed: "full" (every
+	// grid point), "coarse" (the coarse grid's points alone: dpso tune
+	// --oracle-grid coarse) or "none" (without the references, or --oracle-grid
+	// none). Whichever ran is NOT private (solvers[].oracle_tuned).
+	Oracle string `json:"oracle"`
 	// W0Excess is F(w₀) − F*, the excess risk of doing nothing.
 	W0Excess *W0JSON `json:"w0_excess"`
 	// BestPrivate is the call's private run with the smallest mean excess
@@ -239,10 +244,17 @@ type SearchDiagnosticsJSON struct {
 // DiagnosticsNote says why a search's diagnostics are not private.
 const DiagnosticsNote = "not released by the search, whose guarantee covers the chosen candidate only (Papernot & Steinke: the best of K runs): K and every candidate's score together are K compositions — shown for study, not private"
 
+// OracleCoarseNote says what the coarse oracle-tuned reference is.
+const OracleCoarseNote = "NOT private and not attainable: the coarse grid's points alone (each axis's ends and about half its values: ran) run at the full budget on all rows, the one with the smallest mean excess risk over the trials chosen by that excess risk (which no private procedure can read) — a reference for what the coarse grid could give; the whole grid's (--oracle-grid full) may be lower"
+
 // OracleTunedJSON is the non-private reference.
 type OracleTunedJSON struct {
-	Private    bool           `json:"private"`
-	Note       string         `json:"note"`
+	Private bool   `json:"private"`
+	Note    string `json:"note"`
+	// Grid is the grid it ran: "full" or "coarse" (then Ran lists the
+	// grid indices run; the other points are null).
+	Grid       string         `json:"grid"`
+	Ran        []int          `json:"ran,omitempty"`
 	Best       int            `json:"best"`
 	Candidate  CandidateJSON  `json:"candidate"`
 	ExcessRisk EstimateJSON   `json:"excess_risk"`
@@ -326,7 +338,7 @@ func Tune(r *engine.TuneReport) TuneJSON {
 	g := r.Tune.Grid
 	j := TuneJSON{Command: "tune", Class: string(s.Class), N: r.N, NTrain: r.NTrain, NValid: r.NValid, D: s.D,
 		K: theory.JSONNum(s.K), Eps: theory.JSONNum(s.Eps), Trials: s.Trials, Seed: SeedJSON(s.Rand, s.Seed), Rand: s.Rand,
-		W0Excess: w0JSON(r.W0, r.Risk.Method, r.UserRows), Notes: nonNil(r.Notes), BestPrivate: bestPrivateJSON(r)}
+		W0Excess: w0JSON(r.W0, r.Risk.Method, r.UserRows), Notes: nonNil(r.Notes), BestPrivate: bestPrivateJSON(r), Oracle: OracleRan(r)}
 	if s.Data != "" {
 		j.Data, j.Loss = s.Data, s.Loss
 	} else {
@@ -362,7 +374,10 @@ func Tune(r *engine.TuneReport) TuneJSON {
 		if ts.Refused == "" {
 			sj.Tuned = tunedJSON(r, ts.Tuned)
 			if o := ts.Oracle; o != nil && o.Best >= 0 {
-				oj := &OracleTunedJSON{Private: false, Note: OracleNote, Best: o.Best, Candidate: candidateJSON(o.Candidate), ExcessRisk: estJSON(o.Excess), Points: []EstimateJSON{}}
+				oj := &OracleTunedJSON{Private: false, Note: OracleNote, Grid: engine.OracleFull, Best: o.Best, Candidate: candidateJSON(o.Candidate), ExcessRisk: estJSON(o.Excess), Points: []EstimateJSON{}}
+				if o.Coarse {
+					oj.Note, oj.Grid, oj.Ran = OracleCoarseNote, engine.OracleCoarse, o.Ran
+				}
 				if !math.IsNaN(o.Holdout.Mean) {
 					h := estJSON(o.Holdout)
 					oj.Holdout = &h
@@ -376,6 +391,18 @@ func Tune(r *engine.TuneReport) TuneJSON {
 		j.Solvers = append(j.Solvers, sj)
 	}
 	return j
+}
+
+// OracleRan is which oracle-tuned reference r computed: "full",
+// "coarse" or "none" (TuneJSON.Oracle).
+func OracleRan(r *engine.TuneReport) string {
+	if !r.Tune.References || r.Tune.Oracle == engine.OracleNone {
+		return engine.OracleNone
+	}
+	if r.Tune.Oracle == engine.OracleCoarse {
+		return engine.OracleCoarse
+	}
+	return engine.OracleFull
 }
 
 func tuneScope(r *engine.TuneReport) string {
@@ -525,7 +552,11 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 		chosen += FlagMark(tunedEstimates(t))
 		fmt.Fprintf(tw, "%s\ttuned\t%s\t%s\tε' = %s, tuning included\n", ts.Solver, estText(t.Excess), chosen, n6(searchEps(r, ts)))
 		if o := ts.Oracle; o != nil && o.Best >= 0 {
-			fmt.Fprintf(tw, "%s\toracle-tuned\t%s\t%s\tNOT private: unattainable reference\n", ts.Solver, estText(o.Excess), o.Candidate.Text(n6))
+			name := "oracle-tuned"
+			if o.Coarse {
+				name = fmt.Sprintf("coarse oracle (%d of %d points)", len(o.Ran), len(o.Points))
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tNOT private: unattainable reference\n", ts.Solver, name, estText(o.Excess), o.Candidate.Text(n6))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -557,7 +588,11 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 	}
 	notes := []string{"tuned: each trial's released candidate (its parameters: trial 0's); the excess risk is its mean ± s.e. over trials; the search releases that candidate only — K and the other candidates' scores (--json: diagnostics) are " + "not private"}
 	if slices.ContainsFunc(r.Solvers, func(ts engine.TuneSolver) bool { return ts.Oracle != nil }) {
-		notes = append(notes, "oracle-tuned: "+OracleNote)
+		if OracleRan(r) == engine.OracleCoarse {
+			notes = append(notes, "coarse oracle: "+OracleCoarseNote)
+		} else {
+			notes = append(notes, "oracle-tuned: "+OracleNote)
+		}
 	}
 	notes = append(notes, r.Notes...)
 	fmt.Fprintln(w)

@@ -50,7 +50,11 @@ func WriteTuneSweepTable(w io.Writer, r *engine.TuneSweepReport) error {
 	fmt.Fprintf(w, "%s, class %s, d = %d, k = %s, zCDP ε = %s (each search's total, tuning included: ε' = %s at δ = %s), %d trials (%s)\n\n",
 		name, s.Class, s.D, n6(s.K), n6(s.Eps), n6(p0.Privacy.Eps), n6(p0.Privacy.Target.Delta), s.Trials, RandText(s.Rand, s.Seed))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "N\tSOLVER\tPRESCRIBED\tTUNED (PRIVATE)\tORACLE-TUNED (NOT PRIVATE)\tTUNED/PRESCRIBED\tSTART POINT")
+	oracleHead, oracleNote := "ORACLE-TUNED (NOT PRIVATE)", "oracle-tuned: "+OracleNote
+	if OracleRan(p0) == engine.OracleCoarse {
+		oracleHead, oracleNote = "COARSE ORACLE (NOT PRIVATE)", "coarse oracle: "+OracleCoarseNote
+	}
+	fmt.Fprintln(tw, "N\tSOLVER\tPRESCRIBED\tTUNED (PRIVATE)\t"+oracleHead+"\tTUNED/PRESCRIBED\tSTART POINT")
 	for i, p := range r.Points {
 		for _, ts := range p.Solvers {
 			pre, orc, ratio := "—", "—", "—"
@@ -74,7 +78,9 @@ func WriteTuneSweepTable(w io.Writer, r *engine.TuneSweepReport) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Notes:")
 	fmt.Fprintln(w, "  - each cell is the mean ± s.e. over trials of the excess risk F(w) − F*; tuned: the private search's released candidate; TUNED/PRESCRIBED < 1: tuning pays")
-	fmt.Fprintln(w, "  - oracle-tuned: "+OracleNote)
+	if p0.Tune.Oracle != engine.OracleNone {
+		fmt.Fprintln(w, "  - "+oracleNote)
+	}
 	if p0.UserRows {
 		fmt.Fprintf(w, "  - your rows are the private data: %d searches over all points read them: ε' = %s at δ = %s in all\n", r.Total.Searches, n6(r.Total.Eps), n6(r.Total.Delta))
 	}
