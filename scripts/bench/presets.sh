@@ -7,11 +7,12 @@
 # paper solver and every baseline, on the same draws) of every preset, and
 # the tuning screen's search (g) on presets 1 and 9 — the private search
 # alone (--references=false: what the screen can show first) and the whole
-# screen (with the prescribed and oracle-tuned references). The screen's
-# stages in between — the prescribed run, then the coarse oracle (the
-# reference over the coarse grid, which the explorer runs first) — have no
-# command line of their own: `go test ./internal/engine -run '^$' -bench
-# TuneStages -benchtime 1x` times them in process on preset 1.
+# screen (with the prescribed and oracle-tuned references), and on preset
+# 1 the search with the coarse oracle alone (--oracle-grid coarse: the
+# prescribed run and the reference over the coarse grid, which the
+# explorer shows first; the explorer then runs the rest of the grid). The
+# screen's stages one by one, in one process: `go test ./internal/engine
+# -run '^$' -bench TuneStages -benchtime 1x` on preset 1.
 #
 # Each command runs RUNS times, the commands interleaved round by round
 # (r₁ c₁ r₂ c₂ … then again), so that a drift in the machine's load falls
@@ -48,6 +49,7 @@ cmds=(
   "8 r|run --scenario mean-hard --trials 8 --solver clipped-sgd"
   "8 c|run --scenario mean-hard --trials 8 --solvers clipped-sgd,$base"
   "1 g private|tune --scenario linreg-t --k 4 --n 2000000 --tail 20 --lf 10000 --trials 8 --references=false"
+  "1 g coarse|tune --scenario linreg-t --k 4 --n 2000000 --tail 20 --lf 10000 --trials 8 --oracle-grid coarse"
   "1 g|tune --scenario linreg-t --k 4 --n 2000000 --tail 20 --lf 10000 --trials 8"
   "9 g private|tune --scenario linreg-t --class smooth-sc --references=false"
   "9 g|tune --scenario linreg-t --class smooth-sc"
