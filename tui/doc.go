@@ -136,7 +136,8 @@
 // whose plan fits LongRun at the slower pace (engine.FitN through a
 // backend.Fitter runner, computed off the UI loop; the form takes it),
 // enter runs the held run anyway, esc cancels it. dpso serve's runs are
-// not held: its pool refuses a plan past its own run-time bound.
+// not held: its pool refuses a plan past its own run-time bound, naming
+// the largest n whose plan fits it.
 //
 // # Layout
 //

@@ -40,8 +40,9 @@
 // backend.QueuedPrescriber too), a paused call gives its slots back and
 // queues again when resumed (a pause past Caps.Pause cancels it), and a
 // call may hold its slots for Caps.RunTime: one whose planned work would
-// take longer is refused before it starts, one that reaches it is
-// stopped. A sweep's grid is held to the caps point by point.
+// take longer is refused before it starts (a comparison's refusal names
+// the largest n whose plan fits, engine.FitN through the inner runner),
+// one that reaches it is stopped. A sweep's grid is held to the caps point by point.
 //
 // The SSH transport (ssh.go) bounds what it alone holds: a connection
 // with no session under way (no handshake, no channel, no shell request)

@@ -289,12 +289,59 @@ func (s *Seat) Run(ctx context.Context, c backend.Call, set *engine.Settings) (b
 		// told its place in the queue alone.
 		set = &engine.Settings{Progress: set.Progress}
 	}
-	var out backend.Result
+	var (
+		out     backend.Result
+		planned engine.Plan
+	)
+	if c.Kind == backend.Compare {
+		// The call's plan, recorded, so that a refusal by its plan can
+		// name the smaller n that fits (fitRefused).
+		outer := engine.Settings{}
+		if set != nil {
+			outer = *set
+		}
+		plan := outer.Plan
+		outer.Plan = func(pl engine.Plan) {
+			planned = pl
+			if plan != nil {
+				plan(pl)
+			}
+		}
+		set = &outer
+	}
 	err := s.run(ctx, c.Workers(), set, func(ctx context.Context, w int, in *engine.Settings) (err error) {
 		out, err = s.p.inner.Run(ctx, c.WithWorkers(w), in)
 		return err
 	})
-	return out, err
+	return out, s.fitRefused(ctx, c, planned, err)
+}
+
+// fitRefused adds to a comparison's refusal, when its plan passed the
+// run-time bound at planPace, the largest n (two significant digits)
+// whose plan fits it (engine.FitN through an inner backend.Fitter, on
+// one slot like a prescription), or says that none does.
+func (s *Seat) fitRefused(ctx context.Context, c backend.Call, pl engine.Plan, err error) error {
+	var re *solvers.RefusedError
+	f, ok := s.p.inner.(backend.Fitter)
+	bound := s.p.caps.RunTime
+	if !ok || bound <= 0 || pl.Work == 0 || !errors.As(err, &re) || !(planSeconds(pl, pl.Workers) > bound.Seconds()) {
+		return err
+	}
+	var n int
+	var fit engine.Plan
+	c.Spec.Spec.Workers = pl.Workers
+	if s.run(ctx, 1, nil, func(ctx context.Context, _ int, _ *engine.Settings) (err error) {
+		n, fit, err = f.FitN(ctx, c, bound.Seconds()/planPace*float64(max(pl.Workers, 1)))
+		return err
+	}) != nil {
+		return err
+	}
+	if n > 0 {
+		re.Reason += fmt.Sprintf(" (n = %s fits: about %s s at this server's pace, an estimate)", theory.FormatCount(n), theory.Sig4.Format(planSeconds(fit, fit.Workers)))
+	} else {
+		re.Reason += " (no smaller n fits: lower d or the trials)"
+	}
+	return err
 }
 
 // durText writes a duration as the server's messages do: "30 s", "2 min".

@@ -403,3 +403,44 @@ func TestGrantReportsTheWholeWait(t *testing.T) {
 	}
 	(<-granted)()
 }
+
+// fitRunner is a gateRunner that answers engine.FitN's question with n
+// at work floats on one worker, and records the work it was asked to fit.
+type fitRunner struct {
+	*gateRunner
+	n     int
+	work  float64
+	asked float64
+}
+
+func (f *fitRunner) FitN(ctx context.Context, c backend.Call, maxWork float64) (int, engine.Plan, error) {
+	f.asked = maxWork
+	return f.n, engine.Plan{Jobs: 1, Workers: 1, Work: f.work}, nil
+}
+
+// TestPlanRefusalNamesTheFittingN: a comparison whose plan passes the
+// run-time bound at planPace (10¹² floats, 4000 s, against 1 min) is
+// refused naming the smaller n the inner runner's FitN gives for the work
+// the bound allows (1.5·10¹⁰ floats at 4 ns on one worker), or saying
+// that none fits.
+func TestPlanRefusalNamesTheFittingN(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{7000, "(n = 7000 fits: about 20 s at this server's pace, an estimate)"},
+		{0, "(no smaller n fits: lower d or the trials)"},
+	} {
+		f := &fitRunner{gateRunner: newGateRunner(), n: c.n, work: 5e9}
+		f.planned = 1e12
+		pool := NewPool(f, 1, 1, Caps{RunTime: time.Minute})
+		_, err := pool.Seat().Run(context.Background(), compareAt(t, 100000), nil)
+		var re *solvers.RefusedError
+		if !errors.As(err, &re) || !strings.Contains(re.Reason, "planned work, 10¹² floats") || !strings.HasSuffix(re.Reason, c.want) {
+			t.Errorf("FitN %d: the refusal is %v, want the plan's ending in %q", c.n, err, c.want)
+		}
+		if f.asked != 1.5e10 {
+			t.Errorf("FitN asked for %v floats, want 1.5·10¹⁰ (1 min at 4 ns on one worker)", f.asked)
+		}
+	}
+}
