@@ -492,16 +492,13 @@ func tuneTotal(r spec.Resolved, ts TuneSpec, pv TunePrivacy, dpsgd []*DPSGDSearc
 			what = "your rows"
 		}
 		oracle := "and the oracle-tuned reference chooses by the excess risk of every grid point's full-budget run"
-		switch ts.Oracle {
-		case OracleCoarse:
+		if ts.Oracle == OracleCoarse {
 			oracle = "and the oracle-tuned reference chooses by the excess risk of its coarse grid's points' full-budget runs"
-		case OracleNone:
-			oracle = "outside the search's budget (no oracle-tuned reference was run)"
 		}
-		t.NotPrivate = []string{fmt.Sprintf("the references read %s too: each prescribed run spends ρ = %s, %s — not private (an unattainable reference)",
-			what, theory.Sig6.Format(pv.Target.Rho), oracle)}
+		t.NotPrivate = []string{fmt.Sprintf("the references are not covered by the search's ε: each prescribed run spends its own ρ = %s on %s, %s — not private (an unattainable reference)",
+			theory.Sig6.Format(pv.Target.Rho), what, oracle)}
 		if ts.Oracle == OracleNone {
-			t.NotPrivate = []string{fmt.Sprintf("the prescribed runs read %s too: each spends ρ = %s outside the search's budget (no oracle-tuned reference was run)", what, theory.Sig6.Format(pv.Target.Rho))}
+			t.NotPrivate = []string{fmt.Sprintf("the prescribed runs are not covered by the search's ε: each spends its own ρ = %s on %s (no oracle-tuned reference was run)", theory.Sig6.Format(pv.Target.Rho), what)}
 		}
 	}
 	return t

@@ -400,14 +400,14 @@ func histBlock(st *style.Styles, res *audit.Result, w, h int) string {
 	}
 	legend := st.FG(st.RunColor(0), chart.Mark(chart.Run, 0, st.Plain)) + " D0 (canary −) " +
 		st.FG(st.RunColor(1), chart.Mark(chart.Run, 1, st.Plain)) + " D1 (canary +): outputs, % of runs per bin"
-	lines := []string{style.FitWords(legend, w)}
+	lines := style.WrapStyled(legend, w) // whole: it says what the plot's heights are
 	if top == 0 || hg.Bins == 0 {
 		return style.Block(strings.Join(append(lines, st.Muted.Render("no outputs in range")), "\n"), w, h)
 	}
 	pct := func(v float64) string { return oneDecimal(100*v) + "%" }
 	xw := max(len([]rune(common.FmtNum(hg.Lo))), len([]rune(common.FmtNum(hg.Hi))))
 	pw := w - len([]rune(pct(top))) - 3 - (xw+1)/2 // room for half the last x label
-	rows := h - 3                                  // legend, x axis and its labels
+	rows := h - 2 - len(lines)                     // legend, x axis and its labels
 	if pw < 8 || rows < 2 {
 		return style.Block(strings.Join(lines, "\n"), w, h)
 	}
@@ -432,8 +432,8 @@ func histBlock(st *style.Styles, res *audit.Result, w, h int) string {
 func tradeBlock(st *style.Styles, res *audit.Result, w, h int) string {
 	legend := st.FG(st.Upper, chart.Mark(chart.Upper, 0, st.Plain)) + " claim G_" + common.FmtNum(res.MuClaim) + ": no test below " +
 		st.FG(st.RunColor(0), "••") + " tests (FPR →, FNR ↑)"
-	lines := []string{style.FitWords(legend, w)}
-	rows := h - 3
+	lines := style.WrapStyled(legend, w) // whole: it names the claim and the tests' axes
+	rows := h - 2 - len(lines)
 	yf := oneDecimal
 	if rows > 11 { // tenths would repeat
 		yf = twoDecimals

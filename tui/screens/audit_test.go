@@ -6,6 +6,7 @@ import (
 	"dpso/tui/backend"
 	"dpso/tui/common"
 	"dpso/tui/runs"
+	"fmt"
 	"math"
 	"regexp"
 	"strings"
@@ -125,6 +126,42 @@ func TestAuditPanelNumbersWhole(t *testing.T) {
 					t.Errorf("at %d cells the table does not show %s whole:\n%s", w, common.FmtNum(v), view)
 				}
 			}
+		}
+	}
+}
+
+// TestAuditLegendsWhole: the two plots' legends say what their heights
+// are (the outputs' share of runs per bin; the claim's trade-off curve
+// and the tests' axes), so at any width they wrap, never end in "…", and
+// the plot below gives up the rows they take.
+func TestAuditLegendsWhole(t *testing.T) {
+	res := mustResolve(t, example1)
+	r, err := audit.Oracle(context.Background(), auditConfigTrials(AuditConfig(res, false), 2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := testCommon().Styles
+	for _, w := range []int{30, 44, 80} {
+		for name, block := range map[string]string{
+			"histogram": histBlock(st, r, w, 10),
+			"trade-off": tradeBlock(st, r, w, 10),
+		} {
+			t.Run(fmt.Sprintf("%s at %d cells", name, w), func(t *testing.T) {
+				text := stripANSI(block)
+				lines := strings.Split(text, "\n")
+				if len(lines) != 10 {
+					t.Errorf("%d lines, want the block's 10", len(lines))
+				}
+				if strings.Contains(text, "…") {
+					t.Errorf("cut:\n%s", text)
+				}
+				joined := strings.Join(strings.Fields(text), " ")
+				for _, want := range []string{"D1 (canary +): outputs, % of runs per bin", "tests (FPR →, FNR ↑)"} {
+					if strings.Contains(want, "canary") == (name == "histogram") && !strings.Contains(joined, want) {
+						t.Errorf("legend %q not whole:\n%s", want, text)
+					}
+				}
+			})
 		}
 	}
 }
