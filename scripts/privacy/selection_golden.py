@@ -23,7 +23,10 @@ How each piece is computed here, against the Go code's way:
             hockey-stick integral of N(0,1) against N(mu,1),
             int (p(x) - e^eps p'(x))_+ dx, by mpmath.quad at 30 digits on
             the half-line where the integrand is positive (Go: the closed
-            form of Balle & Wang, tabulated on a 2^-10 grid).
+            form of Balle & Wang, tabulated on a 2^-10 grid). One step of
+            the Poisson-subsampled Gaussian under replace-one: the
+            hockey-stick integral of its two mixtures by mpmath.quad up to
+            the root of the loss (Go: read off the composed PLD).
   E[K], phi' the law's pmf summed term by term (mpmath.nsum) for E[K] and
             phi'(z) = sum_k k p_k z^(k-1) (Go: closed forms); for the
             truncated negative binomial gamma is found from the mean by
@@ -174,6 +177,43 @@ def eps_prime(law, z, rho_f, delta):
     return optimize.brentq(lambda e: bound(e) - delta, 0.5, 60, xtol=1e-10)
 
 
+def delta_subsampled(eps, sigma, q):
+    """One step of the Poisson-subsampled Gaussian under replace-one:
+    P = (1-q)N(0,s^2) + qN(-1,s^2) against P' = (1-q)N(0,s^2) + qN(1,s^2).
+    Its loss ln p/p' decreases in x, so H_{e^eps}(P||P') integrates
+    p - e^eps p' over x < x*(eps), x* by mpmath.findroot; by symmetry
+    (x -> -x swaps P and P') the other direction is the same."""
+    s = mpmath.mpf(sigma)
+    qq = mpmath.mpf(q)
+    e = mpmath.mpf(eps)
+    p = lambda x: (1 - qq) * mpmath.npdf(x, 0, s) + qq * mpmath.npdf(x, -1, s)
+    pp = lambda x: (1 - qq) * mpmath.npdf(x, 0, s) + qq * mpmath.npdf(x, 1, s)
+    loss = lambda x: mpmath.log(p(x)) - mpmath.log(pp(x))
+    # x* lies well inside (-60, 60) for the sigma used here.
+    lo, hi = mpmath.mpf(-60), mpmath.mpf(60)
+    if loss(lo) <= e:
+        return 0.0
+    if loss(hi) >= e:
+        return float(1 - mpmath.exp(e)) if e < 0 else 0.0
+    xs = mpmath.findroot(lambda x: loss(x) - e, (lo, hi), solver="anderson")
+    f = lambda x: p(x) - mpmath.exp(e) * pp(x)
+    return max(0.0, float(mpmath.quad(f, [-mpmath.inf, xs - 10, xs - 2, xs])))
+
+
+def eps_prime_subsampled(law, sigma, q, delta):
+    mean = mean_of(law)
+    dphi = lambda zz: phi_prime(law, zz)
+    f = lambda e3: log_ratio(law, e3, delta_subsampled(e3, sigma, q), dphi)
+    scan = np.linspace(0, 3, 61)
+    vals = [f(e) for e in scan]
+    i = int(np.argmin(vals))
+    lo, hi = scan[max(i - 1, 0)], scan[min(i + 1, len(scan) - 1)]
+    res = optimize.minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6})
+    e2 = min(res.fun, min(vals))
+    e1 = optimize.brentq(lambda e: mean * delta_subsampled(e, sigma, q) - delta, 0, 20, xtol=1e-12)
+    return e2, e2 + e1
+
+
 CASES = [
     # (name, law, z, rho_f, delta)
     ("geometric mean 2, z 1.2", lambda: geometric(2), 1.2, 0.0, 1e-5),
@@ -194,6 +234,10 @@ def main():
         law = mk()
         print(f"{name}: E[K] = {mean_of(law):.12g}, eps2 = {eps2_of(law, z):.9f}, "
               f"eps' = {eps_prime(law, z, rho_f, delta):.9f}")
+    # A non-Gaussian base: one subsampled Gaussian step (sigma 1, q 0.3,
+    # replace-one), K geometric with mean 10, delta 1e-5.
+    e2, e = eps_prime_subsampled(geometric(10), 1.0, 0.3, 1e-5)
+    print(f"subsampled sigma 1 q 0.3, geometric mean 10: eps2 = {e2:.9f}, eps' = {e:.9f}")
 
 
 if __name__ == "__main__":

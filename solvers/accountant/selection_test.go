@@ -49,6 +49,33 @@ func TestSelectionEpsilonGolden(t *testing.T) {
 	}
 }
 
+// TestSelectionSubsampledGolden: a base mechanism that is not Gaussian —
+// one Poisson-subsampled Gaussian step (σ = 1, q = 0.3, replace-one), its
+// profile read off the PLD — against selection_golden.py, whose profile is
+// the hockey-stick integral of the two mixtures by quadrature; K geometric
+// with mean 10, δ = 10⁻⁵. The PLD's pessimistic grid only raises the Go
+// value.
+func TestSelectionSubsampledGolden(t *testing.T) {
+	q, err := SubsampledGaussianProfile(Mechanism{Sigma: 1, Q: 0.3, Steps: 1, Adjacency: ReplaceOne}, PLDOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Repetitions{Shape: 1, Mean: 10}
+	const goldenEps2, goldenEps = 0.974257033, 4.775121817
+	e2, _, err := SelectionShift(r, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := SelectionEpsilon(q, r, 0, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(e2 >= goldenEps2-1e-6 && e2 <= goldenEps2+2e-3) || !(e >= goldenEps-1e-6 && e <= goldenEps+2e-3) {
+		t.Errorf("ε₂ = %.9f (golden %.9f), ε' = %.9f (golden %.9f)", e2, goldenEps2, e, goldenEps)
+	}
+	t.Logf("ε₂ %.6f (golden %+.1e), ε' %.6f (golden %+.1e)", e2, e2-goldenEps2, e, e-goldenEps)
+}
+
 // TestSelectionPureDP: for a pure ε-DP base mechanism (randomized
 // response's profile, δ(t) = (e^ε − e^t)₊/(1 + e^ε)) the theorem gives at
 // most (2 + η)ε for the truncated negative binomial — Liu & Talwar's 3ε
