@@ -45,12 +45,15 @@ func loadedPresetOn(t *testing.T, f *fakeRunner, i, w, h int) *Model {
 	t.Helper()
 	m := newTestModel(t, f, nil, w, h)
 	cmd := m.loadPreset(i, true)
-	// Ready: the action ended (or, with none, the prescription came),
-	// and nothing on screen is still computing (the constants, the
-	// prescription), so that the screen is the same at every run.
-	done := func() bool { return prescReady(m) }
+	// Ready: the form's Spec reached every component and its
+	// prescription came, the action (if any) ended, and nothing on screen
+	// is still computing, so that the screen is the same at every run.
+	// Under load the action's run can end before the Spec's message is
+	// delivered: waiting for the run alone drew the preset's run beside
+	// the first preset's prescription and reproduce line.
+	done := func() bool { return m.specRev == m.form.Rev() && prescReady(m) }
 	if presets.All[i].Starts() {
-		done = func() bool { return settled(m) }
+		done = func() bool { return m.specRev == m.form.Rev() && prescReady(m) && settled(m) }
 	}
 	pump(t, m, cmd, func() bool { return done() && !strings.Contains(screenText(m), "computing") })
 	return m
