@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"testing"
 
@@ -582,6 +583,59 @@ func TestTuneDPSGDSelectionPLD(t *testing.T) {
 				z, ok := sr.multiplier(tr.Params.Batch, tr.Params.Iters)
 				if want := z * tr.Params.Clip / float64(tr.Params.Batch); !ok || math.Abs(tr.Params.Sigma-want) > 1e-9*want {
 					t.Errorf("σ = %g, want z·C/B = %g", tr.Params.Sigma, want)
+				}
+			}
+		})
+	}
+}
+
+// TestDefaultClipAxis: a solver's default clip axis is r̃₂ (the scenario's
+// declared r̃₂ here) times its factors, as TuneGrid states them — acsa's
+// 2^j, j = −6…−1 (r̃₂/64 to r̃₂/2), dp-sgd's 4^j, j = −3…1 (r̃₂/64 to 4r̃₂,
+// five points) — written out here, not read from defaultAxes.
+func TestDefaultClipAxis(t *testing.T) {
+	for _, c := range []struct {
+		solver string
+		want   []float64
+	}{
+		{"acsa", []float64{1.0 / 64, 1.0 / 32, 1.0 / 16, 1.0 / 8, 1.0 / 4, 1.0 / 2}},
+		{"dp-sgd", []float64{1.0 / 64, 1.0 / 16, 1.0 / 4, 1, 4}},
+	} {
+		t.Run(c.solver, func(t *testing.T) {
+			s := tuneSpec
+			s.Solver, s.Class = c.solver, theory.SmoothConvex
+			r := resolve(t, s)
+			// Every other axis one value: the clip axis alone is the default's.
+			g := TuneGrid{Step: []float64{0.1}, Iters: []int{10}}
+			if c.solver == "dp-sgd" {
+				g = TuneGrid{Step: []float64{0.1}, Epochs: []float64{1}, Batch: []int{100}}
+			}
+			ts, ds, err := resolveTune(r, TuneSpec{Grid: g})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := scenarios.Build(context.Background(), r.Problem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r2 := in.Constants().R(2)
+			grid, _, err := gridFor(ts.Grid, in, ds[0], r.Problem.N, r.Config(0, nil), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []float64
+			for _, cd := range grid {
+				got = append(got, cd.Clip/r2)
+			}
+			slices.Sort(got)
+			got = slices.Compact(got)
+			if len(got) != len(c.want) {
+				t.Fatalf("clip axis C/r̃₂ = %v, want %v", got, c.want)
+			}
+			for i := range got {
+				if math.Abs(got[i]-c.want[i]) > 1e-12*c.want[i] {
+					t.Errorf("clip axis C/r̃₂ = %v, want %v", got, c.want)
+					break
 				}
 			}
 		})
