@@ -74,7 +74,7 @@ never from the rows: C = r̃₂·2^j, j = −6…−1 (dp-sgd r̃₂·4^j, j = �
 clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd (1/β)·{1/64, 1/16, ¼, 1}, others the
 prescribed step ·{¼, 1, 4}; T = the prescribed T ·{½, 1, 2, 4} (acsa
 ·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at batches round(q·n_train) for
-q = 1/64, ⅛, ½; localized and localized-sc wider: C = r̃₂·4^j, j = −3…1,
+q = 1/64, ⅛; localized and localized-sc wider: C = r̃₂·4^j, j = −3…1,
 T = the prescribed T ·2^j, j = −5…2, the prescribed step ·4^j, j = 0…6
 (localized) or j = −2…2 (localized-sc) (docs/tuning.md). Points a solver refuses, whose batch or T does not fit the
 training rows, whose work would exceed --work-budget (their T would be cut), or
@@ -151,7 +151,7 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
 	fs.StringSliceVar(&o.gridStep, "grid-step", nil, "the grid's step parameters (default per solver: see above)")
 	fs.StringSliceVar(&o.gridIters, "grid-iters", nil, "the grid's iteration counts T (default the prescribed T ·{½, 1, 2, 4}; acsa ·{1, 2, 4, 8}; localized, localized-sc ·2^j, j = −5…2)")
 	fs.StringSliceVar(&o.gridEpochs, "grid-epochs", nil, "dp-sgd: the grid's epochs (default 1, 2, 5)")
-	fs.StringSliceVar(&o.gridBatch, "grid-batch", nil, "dp-sgd: the grid's expected batch sizes (default round(q·n_train) for q = 1/64, ⅛, ½)")
+	fs.StringSliceVar(&o.gridBatch, "grid-batch", nil, "dp-sgd: the grid's expected batch sizes (default round(q·n_train) for q = 1/64, ⅛)")
 	newNumFlag(fs, &o.candidates, "candidates", "the mean of K, the number of candidates (default 10; at least 1, at most 10⁴)")
 	fs.StringVar(&o.law, "candidates-law", "geometric", "K's law: geometric (η = 1), logarithmic (η = 0), poisson, or a shape η ≥ 0 of the truncated negative binomial")
 	fs.StringVar(&o.selection, "selection-accountant", "rdp", "dp-sgd's search: rdp (Papernot & Steinke's Rényi bound) or pld (also the privacy-profile bound from the candidates' PLDs, docs/privacy.md; the noise is calibrated to whichever allows less, and the output says which)")

@@ -641,3 +641,22 @@ func TestDefaultClipAxis(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultBatches: dp-sgd's default batch axis on n_t training rows is
+// round(n_t/64) and round(n_t/8), at least 1, a duplicate dropped: by
+// hand, 14400 rows give 225 and 1800, 144 give 2 (2.25) and 18, 50 give 1
+// (0.78) and 6 (6.25), 4 give 1 (0.06, 0.5) once.
+func TestDefaultBatches(t *testing.T) {
+	for _, c := range []struct {
+		nt   int
+		want []int
+	}{
+		{14400, []int{225, 1800}}, {144, []int{2, 18}}, {50, []int{1, 6}}, {4, []int{1}},
+	} {
+		t.Run(fmt.Sprint(c.nt), func(t *testing.T) {
+			if got := defaultBatches(c.nt); !slices.Equal(got, c.want) {
+				t.Errorf("defaultBatches(%d) = %v, want %v", c.nt, got, c.want)
+			}
+		})
+	}
+}
