@@ -70,11 +70,12 @@ which: search_privacy.accountant).
 The grid: --grid-clip, --grid-step, --grid-iters (--grid-epochs, --grid-batch for
 dp-sgd), comma-separated values; an axis left out takes its default, computed from
 the constants the search reads (declared, or private with --constants private),
-never from the rows: C = r̃₂·2^j, j = −6…−1 (dp-sgd r̃₂·4^j, j = −3…1); step: acsa 2β·{½, 1, 2},
-clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd (1/β)·{1/64, 1/16, ¼, 1}, others the
-prescribed step ·{¼, 1, 4}; T = the prescribed T ·{½, 1, 2, 4} (acsa
-·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at batches round(q·n_train) for
-q = 1/64, ⅛; localized and localized-sc wider: C = r̃₂·4^j, j = −3…1,
+never from the rows: C = r̃₂·2^j, j = −6…−1 (dp-sgd r̃₂·4^j, j = −3…1);
+step: acsa 2β·{½, 1, 2}, clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd
+(1/β)·{1/64, 1/16, ¼, 1}, others the prescribed step ·{¼, 1, 4}; T = the
+prescribed T ·{½, 1, 2, 4} (acsa ·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at
+batches round(q·n_train) for q = 1/64, ⅛; localized and localized-sc wider:
+C = r̃₂·4^j, j = −3…1,
 T = the prescribed T ·2^j, j = −5…2, the prescribed step ·4^j, j = 0…6
 (localized) or j = −2…2 (localized-sc) (docs/tuning.md). Points a solver refuses, whose batch or T does not fit the
 training rows, whose work would exceed --work-budget (their T would be cut), or
