@@ -161,7 +161,11 @@ func (b *Model) stateLine() string {
 		if r.Active() && !r.Sweeps() && r.Iter[1] > 0 {
 			parts = append(parts, fmt.Sprintf("iter %d/%d", r.Iter[0], r.Iter[1]))
 		}
-		parts = append(parts, common.FmtDur(el))
+		if r.Held == nil || !r.Active() {
+			// A held run has run nothing: its state says so, and a
+			// clock beside it would read as the run's time.
+			parts = append(parts, common.FmtDur(el))
+		}
 		// The rate is over the time the run held its slots: its waits
 		// for them are not its pace.
 		if ev, held := r.TotalEvals(), el-r.Queued; ev > 0 && held > 0 && r.Kind != backend.Tune { // a search reports candidates, not evaluations
