@@ -241,3 +241,27 @@ func TestWrapLineWidthIsTheSumOfItsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestCutAfterANumber: text cut right after a number ends in " …", so
+// that the number does not read as cut ("7.83·10⁻⁵…" reads as a number
+// with more digits); after a word the mark follows it at once.
+func TestCutAfterANumber(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		width      int
+		want       string
+	}{
+		{"a number with an exponent", "AC-SA ends at 7.83·10⁻⁵ and klz-gd higher", 26, "AC-SA ends at 7.83·10⁻⁵ …"},
+		{"a decimal", "excess 0.0742 at C = 4", 16, "excess 0.0742 …"},
+		{"a word", "excess risk at C = 4", 14, "excess risk…"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Shorten(c.text, c.width); got != c.want {
+				t.Errorf("Shorten(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+			}
+			if got := FitWords(c.text, c.width); got != c.want {
+				t.Errorf("FitWords(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package style
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -16,6 +17,16 @@ func Fit(s string, width int) string {
 		return s
 	}
 	return ansi.Truncate(s, width, "…")
+}
+
+// CutMark is the mark that ends kept, text cut after it: "…", or " …"
+// where kept ends in a digit — "7.83·10⁻⁵ …", never "7.83·10⁻⁵…", which
+// reads as a number cut (a cut number is a wrong number).
+func CutMark(kept string) string {
+	if r, _ := utf8.DecodeLastRuneInString(kept); strings.ContainsRune("0123456789⁰¹²³⁴⁵⁶⁷⁸⁹", r) {
+		return " …"
+	}
+	return "…"
 }
 
 // Shorten cuts plain text to at most width cells at a word boundary: the
@@ -37,7 +48,7 @@ func Shorten(s string, width int) string {
 		if out != "" {
 			next = out + " " + w
 		}
-		if lipgloss.Width(next)+1 > width { // the word, then "…", must fit
+		if lipgloss.Width(next+CutMark(next)) > width { // the word, then its mark, must fit
 			break
 		}
 		out = next
@@ -47,7 +58,7 @@ func Shorten(s string, width int) string {
 	}
 	// A clause that ends on a separator reads better without it.
 	out = strings.TrimRight(out, ",;:—–-·")
-	return out + "…"
+	return out + CutMark(out)
 }
 
 // FitWords is Fit that cuts at a word, for the panels' lines: s (which
@@ -65,8 +76,8 @@ func FitWords(s string, width int) string {
 	plain := ansi.Strip(s)
 	cut, w, word := -1, 0, false
 	for i, r := range plain {
-		if r == ' ' && word && w+1 <= width {
-			cut = i // the words up to this space fit, with "…"
+		if r == ' ' && word && w+lipgloss.Width(CutMark(plain[:i])) <= width {
+			cut = i // the words up to this space fit, with their mark
 		}
 		word = word || r != ' '
 		if w += ansi.StringWidth(string(r)); w >= width {
@@ -81,7 +92,8 @@ func FitWords(s string, width int) string {
 	if kept == "" {
 		return Fit(s, width)
 	}
-	return ansi.Truncate(s, lipgloss.Width(kept)+1, "…")
+	mark := CutMark(kept)
+	return ansi.Truncate(s, lipgloss.Width(kept+mark), mark)
 }
 
 // Pad fits s to exactly width cells.

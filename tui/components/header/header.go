@@ -144,6 +144,10 @@ func (h *Model) ToggleCaption(termH int) {
 // rows). The root lays out again.
 func (h *Model) FoldCaption() { h.page = -1 }
 
+// Unfolded reports whether w has unfolded the caption (a page of it is
+// shown).
+func (h *Model) Unfolded() bool { return h.at >= 0 && h.page >= 0 }
+
 // foldedRows is the caption's folded height (Rows without w).
 func (h *Model) foldedRows(termH int) int {
 	if termH >= 30 {
@@ -338,7 +342,7 @@ func markerLine(l string, room int) string {
 	if s == l || !strings.HasSuffix(s, "…") {
 		return s
 	}
-	kept := strings.TrimSuffix(s, "…")
+	kept := strings.TrimRight(strings.TrimSuffix(s, "…"), " ")
 	// The next step ends at the seed label: a label cut, or followed by
 	// a word or two, ends the line at the next step, whole.
 	if i := strings.LastIndex(kept, " · "); i > 0 {
@@ -368,6 +372,6 @@ func markerLine(l string, room int) string {
 	if strings.HasPrefix(kept[at:], ". ") {
 		return kept[:at+1] // a sentence's end
 	}
-	kept = kept[:at]
-	return strings.TrimRight(kept, " ,;:—–-·") + "…"
+	kept = strings.TrimRight(kept[:at], " ,;:—–-·")
+	return kept + style.CutMark(kept)
 }
