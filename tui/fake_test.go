@@ -52,6 +52,10 @@ type fakeRunner struct {
 	// first trial (at or below it, 1000); FitN answers fitN with fitWork.
 	long, fitWork float64
 	fitN          int
+	// tuneSmall, when set, runs a search whose prescribed run takes more
+	// than fakeTuneEvals gradient evaluations at a smaller n (smallTune):
+	// the screen's words are its templates, its numbers a fake's.
+	tuneSmall bool
 
 	mu       sync.Mutex
 	ctxs     []context.Context // every run's context, in order
@@ -94,6 +98,9 @@ func (f *fakeRunner) tune(ctx context.Context, r spec.Resolved, ts engine.TuneSp
 	if f.tuneWorkers != 0 {
 		r.Spec.Workers = f.tuneWorkers
 	}
+	if f.tuneSmall {
+		r = smallTune(ctx, r)
+	}
 	if f.hold != nil {
 		select {
 		case <-f.hold:
@@ -113,6 +120,32 @@ func (f *fakeRunner) tune(ctx context.Context, r spec.Resolved, ts engine.TuneSp
 		f.tuneMemo.Store(key, rep)
 	}
 	return rep, err
+}
+
+// fakeTuneEvals is the most gradient evaluations of a prescribed run
+// whose search smallTune leaves as it is (presets 3 and 8 take under
+// 10⁵; preset 1's 2·10⁶, a search of minutes on a loaded machine).
+const fakeTuneEvals = 1e5
+
+// smallTune is r at an n whose prescribed run takes at most about
+// fakeTuneEvals gradient evaluations (a few halvings of n, each
+// resolved as the form would), or r itself where it already does, or
+// where its n cannot change (user rows, a scenario of fixed n).
+func smallTune(ctx context.Context, r spec.Resolved) spec.Resolved {
+	for range 12 {
+		p, err := engine.Prescribe(ctx, r)
+		if err != nil || p.Params.GradEvals <= fakeTuneEvals || r.Spec.N < 400 {
+			return r
+		}
+		s := r.Spec.Clone()
+		s.N = max(int(float64(r.Spec.N)*math.Min(0.5, fakeTuneEvals/float64(p.Params.GradEvals))), 200)
+		next, err := backend.Resolve(s)
+		if err != nil || next.Spec.N == r.Spec.N {
+			return r
+		}
+		r = next
+	}
+	return r
 }
 
 const fakeRefusal = "noise calibrated to L_f = ∞ would be infinite (fake)"

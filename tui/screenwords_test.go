@@ -15,25 +15,17 @@ import (
 )
 
 // wordScreens are the screens TestPresetScreenWords visits on every
-// preset, by their keys: the n sweep, the clipping sweep, the tuning
-// screen.
+// preset, by their keys: the sweeps over n, ε, d and k, the clipping
+// sweep, the tuning screen.
+// The sweeps over ε, d and k are read on the small terminal and the
+// wide one only (the projector's 120×32 lays them out as the wide one
+// does): the package's tests stay within minutes on a loaded machine.
 var wordScreens = []struct {
 	key  string
 	kind runs.ScreenKind
-}{{"s", screens.SweepNKind}, {"x", screens.ClipKind}, {"g", screens.TuneKind}}
-
-// quickSearch reports whether the search of the form's Spec (the real
-// engine's: the fake runner runs it) is one TestPresetScreenWords reads
-// on the tuning screen: its prescribed run takes at most 10⁵ gradient
-// evaluations (presets 3 and 8; preset 9's own search is read too). The
-// others' take from 20 s (preset 4's, 2·10⁵ evaluations) to minutes
-// (preset 1's, 2·10⁶; preset 5's, capped at the work budget, 2·10⁷) on
-// a loaded machine; their words are the screen's templates, which the
-// presets read fill.
-func quickSearch(m *Model) bool {
-	pr := m.chartScreen().Presc.Prescription
-	return pr != nil && pr.Refused == "" && pr.Params.GradEvals <= 1e5
-}
+	// wideAndSmall: read at 80×24 and 132×42 only.
+	wideAndSmall bool
+}{{"s", screens.SweepNKind, false}, {"v", screens.SweepEpsKind, true}, {"d", screens.SweepDKind, true}, {"o", screens.SweepKKind, true}, {"x", screens.ClipKind, false}, {"g", screens.TuneKind, false}}
 
 // searches are TestPresetScreenWords's searches, each run once for the
 // three sizes.
@@ -62,9 +54,10 @@ func loadedPresetOn(t *testing.T, f *fakeRunner, i, w, h int) *Model {
 // TestPresetScreenWords: TestPresetWordsAtThreeSizes's reading on the
 // side panels of every screen — every preset at 80×24, 120×32 and
 // 132×42, on the screen it opens on (the chart and its theorem panel,
-// for most) and on its n sweep
-// (s), clipping sweep (x) and tuning screen (g; where quickSearch)
-// run to their end, each
+// for most) and on its sweeps over n, ε, d and k
+// (s, v, d, o), clipping sweep (x) and tuning screen (g: its search on the fake
+// runner made at a smaller n where the preset's takes minutes,
+// smallTune) run to their end, each
 // side panel read (the screen's panel, the privacy and clipping panels;
 // the side tabs on the small terminal): no line of a panel is cut
 // without a visible way to the rest (a line ending in a cut word); a
@@ -78,14 +71,14 @@ func TestPresetScreenWords(t *testing.T) {
 		for _, sz := range wordSizes {
 			w, h := sz[0], sz[1]
 			t.Run(fmt.Sprintf("preset %d at %dx%d", i+1, w, h), func(t *testing.T) {
-				m := loadedPresetOn(t, &fakeRunner{points: 3, tuneWorkers: 1, tuneMemo: &searches}, i, w, h)
+				m := loadedPresetOn(t, &fakeRunner{points: 3, tuneWorkers: 1, tuneMemo: &searches, tuneSmall: true}, i, w, h)
 				// The screen the preset opens on first (the chart and
 				// its theorem panel, for most).
 				for _, p := range sidePanels(m) {
 					checkPanelWords(t, m, p.name+" panel on loading", readPanel(t, m, p, "loading"))
 				}
 				for _, sc := range wordScreens {
-					if sc.kind == screens.TuneKind && !quickSearch(m) && presets.All[i].Screen != screens.TuneKind {
+					if sc.wideAndSmall && w == 120 {
 						continue
 					}
 					showScreen(t, m, sc.key, sc.kind)

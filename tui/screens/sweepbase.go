@@ -130,15 +130,17 @@ func (p *sweepPanel) frame(lines []string) string {
 }
 
 // waiting renders the panel without a report: its title, what the sweep
-// will do (intro) and the sweep's state line.
+// will do (intro) and the sweep's state line, whole (wrapped; scrolling
+// where they do not fit).
 func (p *sweepPanel) waiting(title, intro string) string {
 	st, w := p.Styles, p.W
 	lines := []string{style.Rule(*st, title, "", w, false)}
 	lines = append(lines, style.WrapLines(st.Muted, intro, w)...)
 	if p.state != "" {
-		lines = append(lines, "", st.Warn.Render(style.FitWords(p.state, w)))
+		lines = append(lines, "")
+		lines = append(lines, style.WrapLines(st.Warn, p.state, w)...)
 	}
-	return style.Block(strings.Join(lines, "\n"), w, p.H)
+	return p.frame(lines) // whole, or scrolling with its marker
 }
 
 // sweepCommand is a sweep's dpso sweep command: the form's Spec as set
