@@ -127,3 +127,27 @@ func checkRefusalShown(t *testing.T, m *Model, field string) {
 		t.Errorf("the help does not give the refusal %q whole", msg)
 	}
 }
+
+// TestRefusalFoldsTheCaption: at 80×24, with preset 6's caption unfolded
+// (w), a refusal under the form folds it and takes the rows it gave: the
+// refusal is shown on as many rows as the side tabs leave, not on one.
+func TestRefusalFoldsTheCaption(t *testing.T) {
+	m := loadedPreset(t, 5, 80, 24)
+	folded := m.head.Rows(m.width, m.height)
+	m.Update(press("w"))
+	if m.head.Rows(m.width, m.height) <= folded {
+		t.Fatalf("w does not unfold preset 6's caption at 80×24")
+	}
+	m.form.SetFocus(form.Assumption)
+	formKeys(t, m, "right")
+	if _, msg := m.form.Refusal(); msg == "" {
+		t.Fatal("noncentral is not refused on preset 6")
+	}
+	if m.head.Unfolded() {
+		t.Error("the caption stays unfolded over a refusal that needs its rows")
+	}
+	if got, want := m.form.MessageRoom(), min(m.form.MessageRows(leftWidth(m.width)), 3); got < want {
+		t.Errorf("the refusal has %d rows, want %d", got, want)
+	}
+	checkRefusalShown(t, m, "assumption")
+}

@@ -187,6 +187,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if m.width > 0 && (m.formMessageRows(leftWidth(m.width)) != m.formWant || m.status.Rows(m.width, m.height >= compactH) != m.statusRows) {
 		m.relayout() // a refusal or the typing hint under the form came or went, or the reproduce line needs another row
+		if m.form.MessageRows(leftWidth(m.width)) > m.form.MessageRoom() && m.head.Unfolded() {
+			// The message about the key just pressed goes before the
+			// caption's page that w opened: folded, it gives its rows.
+			m.head.FoldCaption()
+			m.relayout()
+		}
 	}
 	return m, cmd
 }

@@ -516,6 +516,10 @@ func (f *Model) MessageRows(w int) int {
 	return len(style.Wrap(text, w))
 }
 
+// MessageRoom is the rows under the fields the layout gives the line
+// under the form.
+func (f *Model) MessageRoom() int { return f.h - 1 - f.FieldRows() }
+
 // FieldRows is the number of the fields' rows the form shows (dp-sgd's
 // adaptive clipping shows only while the solver is dp-sgd).
 func (f *Model) FieldRows() int {
