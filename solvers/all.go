@@ -31,7 +31,7 @@ var builtins = []Descriptor{
 	{Solver: KLZGD{}, Legend: "Kamath–Liu–Zhang noisy GD (prior)", Certificate: CertNone, Settings: klzSettings,
 		DefaultOracle: "coordinate", Moments: MomentK, Data: Materializes},
 	{Solver: DPSGD{}, Legend: "DP-SGD with Poisson subsampling", Certificate: CertNone, Settings: dpsgdSettings,
-		DefaultOracle: "clip-gaussian", Moments: MomentK, Accounted: true, Estimator: oracle.NoisySumName, Data: Materializes},
+		DefaultOracle: "clip-gaussian", Moments: MomentK, Accounted: true, Estimator: oracle.NoisySumName, Data: Materializes, RandomRows: true},
 }
 
 // registry is every registered solver in display order: the builtins,

@@ -160,6 +160,11 @@ type Descriptor struct {
 	// Data is how the solver reads its dataset (see Materializes).
 	// TestDescriptorsMatchSolvers checks it against what the solver does.
 	Data DataAccess
+	// RandomRows: the solver reads its materialized rows at random
+	// (dp-sgd's Poisson batches), a cache miss a row, where the others
+	// stream them; a scheduler's estimate of its time counts it
+	// (internal/engine's taskCost).
+	RandomRows bool
 }
 
 // Check reports what d leaves unstated: a solver, its legend name, a

@@ -211,7 +211,7 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, ho
 
 // runSolver runs solver si of a job's unit on the trial's draw, which st
 // holds for every solver of the trial (see trialState).
-func (p *pool) runSolver(ctx context.Context, st *trialState, si int) error {
+func (p *pool) runSolver(ctx context.Context, st *trialState, si, inner int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -233,7 +233,7 @@ func (p *pool) runSolver(ctx context.Context, st *trialState, si int) error {
 		p.set.wait(ctx) // a paused run blocks here (see Gate)
 	}
 	cfg := u.config(si, trial, observe)
-	cfg.Workers = p.inner
+	cfg.Workers = inner
 	if progress != nil {
 		cfg.Pulse = p.pulses(progress, u, si, trial)
 	} else {

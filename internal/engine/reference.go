@@ -120,7 +120,7 @@ type trialRef struct {
 // A trial holds one copy at most, which its memory plan (trialBytes)
 // already counts; release gives it back (m is nil, and release a no-op,
 // when the reference materialized nothing).
-func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (ref trialRef, m *solvers.Matrix, release func(), err error) {
+func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples, inner int) (ref trialRef, m *solvers.Matrix, release func(), err error) {
 	nan := math.NaN()
 	none := func() {}
 	if u.run.UserRows() {
@@ -132,7 +132,7 @@ func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (re
 				theory.Sig4.Format(size/(1<<20)), theory.Sig4.Format(referenceMaxBytes/(1<<20)))}, nil, none, nil
 		}
 	}
-	m, release, err = solvers.LoadDataset(ctx, data, p.inner)
+	m, release, err = solvers.LoadDataset(ctx, data, inner)
 	if err != nil {
 		if ctx.Err() != nil {
 			return trialRef{}, nil, none, ctx.Err()
@@ -165,7 +165,7 @@ func (p *pool) reference(ctx context.Context, u *unit, data solvers.Samples) (re
 // solvers.MaxMaterializeBytes is left to the solvers, which refuse it. m
 // is nil, and release a no-op, when nothing is materialized; only ctx's
 // error is returned.
-func (p *pool) sharedDraw(ctx context.Context, u *unit, data solvers.Samples) (m *solvers.Matrix, release func(), err error) {
+func (p *pool) sharedDraw(ctx context.Context, u *unit, data solvers.Samples, inner int) (m *solvers.Matrix, release func(), err error) {
 	none := func() {}
 	if _, stored := data.(*solvers.Matrix); stored || !u.materializes() {
 		return nil, none, nil
@@ -173,7 +173,7 @@ func (p *pool) sharedDraw(ctx context.Context, u *unit, data solvers.Samples) (m
 	if size := float64(data.Len()) * float64(data.SampleDim()) * 8; size > solvers.MaxMaterializeBytes {
 		return nil, none, nil
 	}
-	m, release, err = solvers.LoadDataset(ctx, data, p.inner)
+	m, release, err = solvers.LoadDataset(ctx, data, inner)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, none, ctx.Err()

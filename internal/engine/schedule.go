@@ -52,6 +52,10 @@ type trialState struct {
 	err  error
 	// left counts the job's tasks that have not ended.
 	left atomic.Int32
+	// ready: the state is made (prepare succeeded); opened: a task of the
+	// job has been taken (queue's, under its lock).
+	ready  atomic.Bool
+	opened bool
 
 	data    solvers.Samples // what the solvers read: the draw or its copy
 	ref     trialRef
@@ -70,17 +74,22 @@ func (st *trialState) free() {
 	})
 }
 
-// runUnits runs every solver of every job on an errgroup of at most
-// workers goroutines (default GOMAXPROCS): each (solver, trial) pair is a
-// task, so that a call's cores stay busy until its last task — with 8
-// trials of 5 solvers on 2 cores the tail is one task, not one trial, and
-// one trial of 5 solvers uses both. The tasks are started job by job (a
-// job's draw is shared by its solvers and given back when its last task
-// ends: at most as many jobs hold their data at once as parallelTrials
-// allows), the longest solvers of a job first. Results land at their
-// index, so the scheduling changes no result: the same bits for any
-// number of workers. The first failure cancels the other tasks and is the
-// error returned (a cancellation of ctx itself returns ctx's error).
+// runUnits runs every solver of every job on at most workers goroutines
+// (default GOMAXPROCS): each (solver, trial) pair is a task, so that a
+// call's cores stay busy until its last task — with 8 trials of 5
+// solvers on 2 cores the tail is one task, not one trial, and one trial
+// of 5 solvers uses both. A free goroutine takes the first task, in job
+// order and within a job the longest first (taskCost), whose job's draw
+// is ready; else opens the next job (draws it) if fewer than
+// parallelTrials jobs hold their data; else waits on the first task left
+// (queue.take): no core waits for a draw while another job's task could
+// run. A job's draw is shared by its solvers and given back when its
+// last task ends. The tasks taken once nothing is left to take (the
+// call's tail) spread their large oracle calls over every core, which
+// the others' ends free. Results land at their index, so the scheduling
+// changes no result: the same bits for any number of workers and any
+// order. The first failure cancels the other tasks and is the error
+// returned (a cancellation of ctx itself returns ctx's error).
 func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start time.Time) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -102,7 +111,7 @@ func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start
 		perJob = max(perJob, n)
 		// The longest first, so that the short ones fill the tail.
 		slices.SortStableFunc(tasks[len(tasks)-n:], func(a, b task) int {
-			return cmp.Compare(j.u.params[b.si].GradEvals, j.u.params[a.si].GradEvals)
+			return cmp.Compare(j.u.taskCost(b.si), j.u.taskCost(a.si))
 		})
 	}
 	// As many jobs hold their data at once as the memory their own data
@@ -121,15 +130,27 @@ func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start
 		set.Plan(pl)
 	}
 	var done atomic.Int64
-	p := &pool{set: set, start: start, total: len(tasks), done: &done, inner: inner,
+	q := &queue{tasks: tasks, taken: make([]bool, len(tasks)), holds: parallel}
+	p := &pool{set: set, start: start, total: len(tasks), done: &done, inner: inner, q: q,
 		holding: make(chan struct{}, parallel)}
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
-	for _, t := range tasks {
-		if gctx.Err() != nil {
-			break
-		}
-		g.Go(func() error { return p.safeTask(gctx, t) })
+	for range running {
+		g.Go(func() error {
+			for gctx.Err() == nil {
+				t, tail, ok := q.take()
+				if !ok {
+					return nil
+				}
+				in := p.inner
+				if tail {
+					in = workers
+				}
+				if err := p.safeTask(gctx, t, in); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	}
 	err := g.Wait()
 	for _, st := range states {
@@ -141,13 +162,77 @@ func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start
 	return err
 }
 
+// queue hands a call's tasks to its goroutines (runUnits), in order of
+// preference.
+type queue struct {
+	mu    sync.Mutex
+	tasks []task
+	taken []bool
+	first int // tasks before it are all taken
+	// holds is parallelTrials; opened counts the jobs opened and not yet
+	// freed.
+	holds, opened int
+}
+
+// take returns the task to run next: the first not taken whose job is
+// ready (its draw made), else the first of a job not yet opened if
+// fewer than holds jobs are open, else the first not taken (its job is
+// being prepared, or the holding slots are full: it waits). tail reports
+// that no task is left to take after it; ok is false when none is left.
+func (q *queue) take() (t task, tail, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.first < len(q.tasks) && q.taken[q.first] {
+		q.first++
+	}
+	if q.first == len(q.tasks) {
+		return task{}, false, false
+	}
+	pick, open := -1, -1
+	for i := q.first; i < len(q.tasks); i++ {
+		if q.taken[i] {
+			continue
+		}
+		st := q.tasks[i].st
+		if st.ready.Load() {
+			pick = i
+			break
+		}
+		if !st.opened && open < 0 && q.opened < q.holds {
+			open = i
+		}
+	}
+	if pick < 0 {
+		pick = open
+	}
+	if pick < 0 {
+		pick = q.first
+	}
+	q.taken[pick] = true
+	t = q.tasks[pick]
+	if !t.st.opened {
+		t.st.opened = true
+		q.opened++
+	}
+	tail = !slices.Contains(q.taken[q.first:], false)
+	return t, tail, true
+}
+
+// freed records that a job's last task has ended.
+func (q *queue) freed() {
+	q.mu.Lock()
+	q.opened--
+	q.mu.Unlock()
+}
+
 // pool is what every task of one call shares.
 type pool struct {
 	set   *Settings
 	start time.Time
 	total int
 	done  *atomic.Int64
-	inner int // solvers.Config.Workers of every task
+	inner int // solvers.Config.Workers of a task before the call's tail
+	q     *queue
 	// holding has a slot for each job that holds its data (at most
 	// parallelTrials at once).
 	holding chan struct{}
@@ -155,37 +240,42 @@ type pool struct {
 
 // safeTask is runTask with a panic (a bug in a solver) turned into an
 // error: no panic may escape a worker goroutine and crash the program.
-func (p *pool) safeTask(ctx context.Context, t task) (err error) {
+func (p *pool) safeTask(ctx context.Context, t task, inner int) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error in trial %d: %v (this is a bug; please report it with the command line)", t.st.trial, r)
 		}
 	}()
-	return p.runTask(ctx, t)
+	return p.runTask(ctx, t, inner)
 }
 
-// runTask runs one solver on its trial's draw, preparing the trial's
-// shared state first if it is the trial's first task to start, and
-// giving its data back if it is the last to end.
-func (p *pool) runTask(ctx context.Context, t task) error {
+// runTask runs one solver on its trial's draw with solvers.Config.Workers
+// = inner, preparing the trial's shared state first if it is the trial's
+// first task to start, and giving its data back if it is the last to
+// end.
+func (p *pool) runTask(ctx context.Context, t task, inner int) error {
 	st := t.st
 	defer func() {
 		if st.left.Add(-1) == 0 {
 			st.free()
+			p.q.freed()
 		}
 	}()
-	st.once.Do(func() { st.err = p.prepare(ctx, st) })
+	st.once.Do(func() {
+		st.err = p.prepare(ctx, st, inner)
+		st.ready.Store(st.err == nil)
+	})
 	if st.err != nil {
 		return st.err
 	}
-	return p.runSolver(ctx, st, t.si)
+	return p.runSolver(ctx, st, t.si, inner)
 }
 
 // prepare makes a job's shared state: it waits for a slot among the jobs
 // that hold their data, draws the trial's dataset, computes its reference
 // (materializing it), or else materializes it once for its multi-pass
 // solvers, and the trial's problem.
-func (p *pool) prepare(ctx context.Context, st *trialState) error {
+func (p *pool) prepare(ctx context.Context, st *trialState, inner int) error {
 	select {
 	case p.holding <- struct{}{}:
 	case <-ctx.Done():
@@ -200,14 +290,14 @@ func (p *pool) prepare(ctx context.Context, st *trialState) error {
 	}
 	u := st.u
 	data := u.in.Dataset(u.run.Rand, u.run.Spec.Seed, st.trial)
-	ref, m, release, err := p.reference(ctx, u, data)
+	ref, m, release, err := p.reference(ctx, u, data, inner)
 	if err != nil {
 		return err
 	}
 	frees = append(frees, release)
 	if m == nil {
 		var free func()
-		if m, free, err = p.sharedDraw(ctx, u, data); err != nil {
+		if m, free, err = p.sharedDraw(ctx, u, data, inner); err != nil {
 			return err
 		}
 		frees = append(frees, free)

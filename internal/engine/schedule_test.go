@@ -77,3 +77,36 @@ func TestSolversOfOneTrialRunAtOnce(t *testing.T) {
 		t.Errorf("reports %+v", cmp.Reports)
 	}
 }
+
+// The queue hands out, in order: the first task whose job's draw is
+// ready; else the first task of a job not yet opened while fewer than
+// holds jobs are open; else the first task left (whose job is being
+// drawn, or waits for a holding slot). The tasks taken once nothing is
+// left to take are the tail.
+func TestQueueTakesReadyTasksFirst(t *testing.T) {
+	a, b, c := &trialState{}, &trialState{}, &trialState{}
+	q := &queue{tasks: []task{{a, 0}, {a, 1}, {b, 0}, {b, 1}, {c, 0}}, taken: make([]bool, 5), holds: 2}
+	take := func(wantSt *trialState, wantSi int, wantTail bool) {
+		t.Helper()
+		got, tail, ok := q.take()
+		if !ok || got.st != wantSt || got.si != wantSi || tail != wantTail {
+			t.Fatalf("took (job %p, solver %d, tail %v, ok %v), want (job %p, solver %d, tail %v)", got.st, got.si, tail, ok, wantSt, wantSi, wantTail)
+		}
+	}
+	take(a, 0, false) // opens a
+	take(b, 0, false) // a is being drawn: opens b, the second slot
+	take(a, 1, false) // none ready, no slot left: the first left, waiting for a's draw
+	b.ready.Store(true)
+	take(b, 1, false) // ready
+	take(c, 0, true)  // the last: it waits for a slot
+	if _, _, ok := q.take(); ok {
+		t.Fatal("a task after the last")
+	}
+	if q.opened != 3 {
+		t.Errorf("opened = %d, want 3", q.opened)
+	}
+	q.freed()
+	if q.opened != 2 {
+		t.Errorf("opened after a job's end = %d, want 2", q.opened)
+	}
+}

@@ -103,7 +103,7 @@ func TestSolversShareTheTrialsDraw(t *testing.T) {
 				t.Fatal(err)
 			}
 			data := u.in.Dataset(r.Rand, r.Spec.Seed, 0)
-			m, release, err := (&pool{inner: 1}).sharedDraw(context.Background(), u, data)
+			m, release, err := (&pool{}).sharedDraw(context.Background(), u, data, 1)
 			if err != nil || m == nil {
 				t.Fatalf("the trial shares no draw (%v)", err)
 			}
