@@ -1,7 +1,9 @@
 package solvers
 
 import (
+	"context"
 	"math"
+	"sync"
 
 	"dpso/solvers/vec"
 )
@@ -203,6 +205,72 @@ type LinearLoss interface {
 type Matrix struct {
 	Data []float64
 	Dim  int
+	// norms holds the rows' squared norms once a run has computed them,
+	// for the runs after it (nil: not kept; a matrix materialize made,
+	// whose rows do not change, keeps them).
+	norms *rowNorms
+}
+
+// rowNorms is a matrix's ‖a_i‖² over the first d entries of every row,
+// computed by the first run that asks (squaredNorms).
+type rowNorms struct {
+	mu sync.Mutex
+	d  int
+	sq []float64
+}
+
+// WarmSquaredNorms computes the squared norms ‖a_i‖² of the first d
+// entries of every row now, where m keeps them (a dataset LoadDataset
+// materialized), for every run that reads m after: a one-pass solver on
+// a matrix reads them where they are kept instead of summing them in its
+// own pass (the same bits: both are floats.Dot's sums). Worth it where
+// several runs read one matrix (a tuning search's grid points); a no-op
+// where m does not keep them.
+func (m *Matrix) WarmSquaredNorms(ctx context.Context, d int) error {
+	if m.norms == nil {
+		return nil
+	}
+	_, err := m.squaredNorms(ctx, d)
+	return err
+}
+
+// keptNorms is the squared norms of the first d entries of the rows if
+// m keeps them computed, else nil.
+func (m *Matrix) keptNorms(d int) []float64 {
+	if m.norms == nil {
+		return nil
+	}
+	c := m.norms
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.d != d {
+		return nil
+	}
+	return c.sq
+}
+
+// squaredNorms returns ‖a_i‖² (floats.Dot) of the first d entries of
+// every row: computed once and kept where the matrix keeps them (a
+// materialized draw, read by every multi-pass solver of a trial: each
+// would otherwise sum them for its own run), computed afresh otherwise.
+// Concurrent callers wait for the first; a cancelled computation is not
+// kept.
+func (m *Matrix) squaredNorms(ctx context.Context, d int) ([]float64, error) {
+	if m.norms == nil {
+		return sqNorms(ctx, m, d)
+	}
+	c := m.norms
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sq != nil && c.d == d {
+		return c.sq, nil
+	}
+	sq, err := sqNorms(ctx, m, d)
+	if err != nil {
+		return nil, err
+	}
+	c.d, c.sq = d, sq
+	return sq, nil
 }
 
 // Len is the number of samples.

@@ -200,6 +200,9 @@ func (r *runner) stream(data Samples) {
 	switch dt := data.(type) {
 	case *Matrix:
 		r.src = source{m: dt, clen: dt.ChunkLen(), carry: -1}
+		if _, ok := r.o.(oracle.ScaledAdder); ok && r.lin != nil && r.lin.L2() == 0 {
+			r.src.sq = dt.keptNorms(r.d) // nil unless kept: the pass sums them
+		}
 	case Chunked:
 		r.src = source{ch: dt, clen: dt.ChunkLen(), carry: -1}
 	default:
@@ -322,7 +325,7 @@ func (r *runner) matrixCall(m *Matrix, lo, hi int, w []float64, c float64, cost 
 	case r.slots == nil:
 		r.src = source{m: m, clen: m.ChunkLen(), carry: -1}
 		if _, ok := r.o.(oracle.ScaledAdder); ok && r.lin != nil && r.lin.L2() == 0 {
-			sq, err := sqNorms(r.ctx, m, r.d)
+			sq, err := m.squaredNorms(r.ctx, r.d)
 			if err != nil {
 				return err
 			}
@@ -637,7 +640,7 @@ func materialize(ctx context.Context, solver string, data Samples, workers int) 
 	if err != nil {
 		return nil, err
 	}
-	m := &Matrix{Data: buf, Dim: sd}
+	m := &Matrix{Data: buf, Dim: sd, norms: &rowNorms{}}
 	if ch, ok := data.(Chunked); ok {
 		l := ch.ChunkLen()
 		k := (n + l - 1) / l

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"dpso/solvers"
 )
 
 // oraclePoint is one run of an oracle-tuned reference: solver si's grid
@@ -126,6 +128,13 @@ func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, ou
 		return err
 	}
 	defer release()
+	// Every point reads the rows' squared norms: summed once here
+	// instead of in each point's pass.
+	if m, ok := data.(*solvers.Matrix); ok {
+		if err := m.WarmSquaredNorms(ctx, t.in.Dim()); err != nil {
+			return err
+		}
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
 	full := t.r.Config(tr, nil)
