@@ -134,11 +134,11 @@ func loadDataset(ctx context.Context, solver string, data Samples, workers int) 
 		return nil, nil, err
 	}
 	if _, shared := data.(*Matrix); !shared {
-		// The copy is this run's: drop it when the run ends, so that the
-		// collection the next acquire makes frees it (the caller's frame
-		// still holds m).
+		// The copy is this run's: drop it (and its kept squared norms)
+		// when the run ends, so that the collection the next acquire
+		// makes frees it (the caller's frame still holds m).
 		give := release
-		release = func() { putSpare(m.Data); m.Data = nil; give() }
+		release = func() { putSpare(m.Data); m.Data, m.norms = nil, nil; give() }
 	}
 	return m, release, nil
 }
