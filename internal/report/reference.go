@@ -212,7 +212,8 @@ func clippedRow(r *engine.Report) ([2]string, bool) {
 }
 
 // Percent writes a fraction as a percentage with up to 3 significant
-// digits ("0%", "0.09%", "48.2%").
+// digits in the Pretty form of every other number a person reads ("0%",
+// "0.09%", "48.2%", "6.25·10⁻⁵%").
 func Percent(f float64) string {
 	if math.IsNaN(f) {
 		return "—"
@@ -220,7 +221,7 @@ func Percent(f float64) string {
 	if f == 0 {
 		return "0%"
 	}
-	return theory.NumberFormat{Digits: 3}.Format(100*f) + "%"
+	return theory.Human.Format(100*f) + "%"
 }
 
 // GeometryJSON is where the empirical risk minimizer of user data lies
