@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"charm.land/ssh"
+	"github.com/charmbracelet/x/ansi"
 
 	"dpso/internal/statestring"
 	"dpso/theory"
@@ -17,7 +18,47 @@ import (
 // banner's words and the message that opens it in the explorer.
 type offer struct {
 	what string // "preset 4 "Heavy tails: …"", "the sweep screen of --scenario …"
-	open any    // tui.OpenPreset or tui.OpenState
+	// title is the preset's title that what quotes ("": none), keep the
+	// length of what's words a banner shows whole: the preset and the
+	// screen that b opens (bannerText).
+	title string
+	keep  int
+	open  any // tui.OpenPreset or tui.OpenState
+}
+
+// bannerLead starts the banner of an offer; bannerShortLead where the
+// preset and its screen do not fit after it.
+const (
+	bannerLead      = " ▶ b opens, B dismisses: the instructor sends "
+	bannerShortLead = " ▶ b opens, B dismisses: "
+)
+
+// bannerText is the banner of offer o on a terminal width cells wide:
+// whole where it fits; else its preset and the screen it opens
+// (what[:keep]) stay whole — after the short lead where the long one
+// leaves no room, the preset's title shortened at a word (or left out) —
+// and the fields after them end in "…".
+func bannerText(o offer, width int) string {
+	text := bannerLead + o.what
+	if ansi.StringWidth(text) <= width {
+		return text
+	}
+	lead := bannerLead
+	if ansi.StringWidth(lead+o.what[:o.keep]) > width {
+		lead = bannerShortLead
+	}
+	if over := ansi.StringWidth(lead+o.what[:o.keep]) - width; over > 0 && o.title != "" {
+		q := theory.Quote(o.title)
+		short := ""
+		if room := ansi.StringWidth(o.title) - over; room >= 6 {
+			short = " " + theory.Quote(shortenWords(o.title, room))
+		}
+		if i := strings.Index(o.what, " "+q); i >= 0 {
+			o.what = o.what[:i] + short + o.what[i+1+len(q):]
+			o.keep += len(short) - 1 - len(q)
+		}
+	}
+	return ansi.Truncate(lead+o.what, width, "…")
 }
 
 // broadcastCmd is `ssh host -- broadcast --preset P` or `-- broadcast
@@ -61,7 +102,8 @@ func (s *Server) parseOffer(args []string) (offer, error) {
 		if _, err := s.cfg.Caps.Limit(presets.All[i].Spec); err != nil {
 			return offer{}, fmt.Errorf("--preset: %s", flagMessage(err))
 		}
-		return offer{what: "preset " + strconv.Itoa(i+1) + " " + theory.Quote(presets.All[i].Title), open: tui.OpenPreset(i)}, nil
+		what := "preset " + strconv.Itoa(i+1) + " " + theory.Quote(presets.All[i].Title)
+		return offer{what: what, title: presets.All[i].Title, keep: len(what), open: tui.OpenPreset(i)}, nil
 	}
 	a = strings.TrimPrefix(a, "--state=")
 	st, err := statestring.Parse(a, tui.ScreenNames())
@@ -76,14 +118,15 @@ func (s *Server) parseOffer(args []string) (offer, error) {
 		return offer{}, fmt.Errorf("--state: %s", flagMessage(err))
 	}
 	st.Spec = lim
-	return offer{what: stateWhat(st), open: tui.OpenState(st)}, nil
+	what, keep := stateWhat(st)
+	return offer{what: what, title: st.Preset, keep: keep, open: tui.OpenState(st)}, nil
 }
 
 // stateWhat names a state as the banner offers it: its preset first (the
 // words a student reads at 80 columns), its screen and the run it draws,
-// then its fields.
-func stateWhat(st statestring.State) string {
-	what := ""
+// then its fields; keep is the length of the words before the fields.
+func stateWhat(st statestring.State) (what string, keep int) {
+	what = ""
 	if i := presets.IndexOfTitle(st.Preset); i >= 0 {
 		what = "preset " + strconv.Itoa(i+1) + " " + theory.Quote(st.Preset) + ": "
 	}
@@ -94,7 +137,7 @@ func stateWhat(st statestring.State) string {
 	case statestring.RunKey:
 		what += " with r's run"
 	}
-	return what + " of " + strings.Join(st.Spec.Args(), " ")
+	return what + " of " + strings.Join(st.Spec.Args(), " "), len(what)
 }
 
 // broadcast sends o to every explorer session and returns how many.
@@ -108,4 +151,27 @@ func (s *Server) broadcast(o offer) int {
 		}
 	}
 	return n
+}
+
+// shortenWords cuts s to at most width cells at a word: the words that
+// fit, then "…" (s itself where it fits).
+func shortenWords(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	out := ""
+	for _, w := range strings.Fields(s) {
+		next := w
+		if out != "" {
+			next = out + " " + w
+		}
+		if ansi.StringWidth(next)+1 > width {
+			break
+		}
+		out = next
+	}
+	if out == "" {
+		return ansi.Truncate(s, width, "…")
+	}
+	return strings.TrimRight(out, " ,;:—–-·") + "…"
 }

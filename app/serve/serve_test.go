@@ -12,7 +12,6 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"dpso/internal/statestring"
-	"dpso/theory"
 	"dpso/tui/presets"
 )
 
@@ -272,7 +271,8 @@ func TestInstructorBroadcastIsOfferedNotImposed(t *testing.T) {
 	if code := connect(t, ts.addr, teacher, "broadcast", st.String()).exit(); code != 0 {
 		t.Fatalf("the instructor's broadcast of a preset's comparison: status %d", code)
 	}
-	c.waitFor("the instructor sends preset 1 " + theory.Quote(presets.All[0].Title) + ": th")
+	c.waitFor("preset 1 \"Moment") // its title, shortened where the banner needs the room
+	c.waitFor(": the chart screen with c's comparison of")
 	c.key("b")
 	c.waitFor("preset 1 · n changed")
 	c.waitFor("comparison #")

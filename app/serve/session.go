@@ -376,8 +376,7 @@ func (sm *sessionModel) View() tea.View {
 		return v
 	}
 	lines := strings.Split(v.Content, "\n")
-	text := "▶ b opens, B dismisses: the instructor sends " + sm.offer.what
-	line := ansi.Truncate(" "+text, sm.width, "…")
+	line := bannerText(*sm.offer, sm.width)
 	if pad := sm.width - ansi.StringWidth(line); pad > 0 {
 		line += strings.Repeat(" ", pad)
 	}
