@@ -128,8 +128,11 @@ func TestFormSteps(t *testing.T) {
 	if f.Spec().D != before.D {
 		t.Errorf("a refused value changed the Spec: d = %d", f.Spec().D)
 	}
-	pump(t, m, nil, func() bool { return strings.Contains(m.status.Text, "refused d: example1 is defined with d = 1") })
-	if v := stripANSI(f.View()); !strings.Contains(v, "✗ refused — d: example1 is defined") {
+	// The message names the d stepped to (the field keeps d = 1).
+	pump(t, m, nil, func() bool {
+		return strings.Contains(m.status.Text, "refused d 2 → d: example1 is defined with d = 1")
+	})
+	if v := stripANSI(f.View()); !strings.Contains(v, "✗ refused — d 2 → d: example1 is defined") {
 		t.Errorf("the form does not show the refusal inline:\n%s", v)
 	}
 

@@ -164,3 +164,70 @@ func TestRefusedValueStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpGivesEachRefusalWhole: after a comparison where a solver
+// refused, the help's latest messages give its reason whole (the legend
+// cuts a long one, ending in "(? full)").
+func TestHelpGivesEachRefusalWhole(t *testing.T) {
+	sp := example1
+	m := newTestModel(t, &fakeRunner{points: 3}, &sp, 80, 24)
+	keyUntil(t, m, "c", func() bool { return settled(m) && m.run().Compare })
+	m.Update(press("?"))
+	help := strings.Join(strings.Fields(screenText(m)), " ")
+	m.Update(press("?"))
+	if want := "lipschitz-dpsgd refused: " + fakeRefusal; !strings.Contains(help, want) {
+		t.Errorf("the help does not give %q:\n%s", want, help)
+	}
+}
+
+// TestHelpForgetsAReplacedPresetsMessages: a refusal typed on one preset
+// (preset 4, → on k past ν/2) is not among the help's latest messages
+// once another preset is loaded and run (preset 7): the messages of a
+// replaced preset go with it.
+func TestHelpForgetsAReplacedPresetsMessages(t *testing.T) {
+	m := loadedPreset(t, 3, 80, 24)
+	for range 4 {
+		formKeys(t, m, "right")
+	}
+	pump(t, m, nil, func() bool { return m.status.Err })
+	m.Update(press("?"))
+	help := strings.Join(strings.Fields(screenText(m)), " ")
+	m.Update(press("?"))
+	if !strings.Contains(help, "status: refused k") {
+		t.Fatalf("preset 4 refuses no k after → ×4; help:\n%s", help)
+	}
+	pump(t, m, m.loadPreset(6, true), func() bool { return settled(m) && prescReady(m) })
+	m.Update(press("?"))
+	help = strings.Join(strings.Fields(screenText(m)), " ")
+	m.Update(press("?"))
+	if strings.Contains(help, "refused k") || strings.Contains(help, "linreg-t") {
+		t.Errorf("after loading preset 7 the help keeps preset 4's refusal:\n%s", help)
+	}
+}
+
+// TestSteppedRefusalShowsItsValue: → on k past the last k the data allow
+// (preset 4, ν = 10) keeps the field at its value, and each further →
+// tries the next: the ✗ beside the field and the message name the value
+// refused, so that no message names a k the screen never showed.
+func TestSteppedRefusalShowsItsValue(t *testing.T) {
+	m := loadedPreset(t, 3, 80, 24)
+	var seen []string
+	for range 6 {
+		formKeys(t, m, "right")
+		_, msg := m.form.Refusal()
+		if msg == "" {
+			continue
+		}
+		v, _, ok := strings.Cut(strings.TrimPrefix(msg, "k "), " → ")
+		if !strings.HasPrefix(msg, "k ") || !ok {
+			t.Fatalf("the refusal %q does not say which k it refuses", msg)
+		}
+		if row := stripANSI(m.form.View()); !strings.Contains(row, "✗ "+v) {
+			t.Errorf("the field does not show the refused k = %s beside its ✗:\n%s", v, row)
+		}
+		seen = append(seen, v)
+	}
+	if len(seen) < 2 || seen[0] == seen[len(seen)-1] {
+		t.Errorf("→ past a refused k refused %v: want at least two different values named", seen)
+	}
+}

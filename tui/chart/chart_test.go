@@ -545,3 +545,37 @@ func TestRowOfIsAsciigraphs(t *testing.T) {
 		check(lo+(float64(k)+0.5)*(hi-lo)/float64(rows), lo, hi, rows)
 	}
 }
+
+// TestLegendLongRefusalMarked: a refusal longer than the legend's room
+// (one line on a narrow chart, two on a wide one) is cut at a word with
+// one "…" and the FullMark, never with a doubled "… …" and no way to the
+// rest (the help gives it whole).
+func TestLegendLongRefusalMarked(t *testing.T) {
+	reason := "solver: klz-gd is gradient descent on the smooth problem; it needs the loss to be differentiable and the hinge loss is not"
+	for _, w := range []int{46, 90} {
+		t.Run(fmt.Sprintf("width %d", w), func(t *testing.T) {
+			st := style.NewTheme(style.Dark, true, true)
+			c := New(&st, testNum)
+			c.SetSize(w, 20)
+			c.SetTitle("Excess risk", "")
+			c.SetData([]Series{
+				{Label: "acsa", Kind: Run, Points: []Point{{10, 0.3}, {80, 0.01}}},
+				{Label: "klz-gd", Kind: Run, Refused: reason + "; " + reason},
+			}, 10, 160, "")
+			v := style.StripANSI(c.View())
+			var lines []string
+			for _, l := range strings.Split(v, "\n") {
+				if strings.Contains(l, "klz-gd refused") || len(lines) > 0 && len(lines) < 3 && !strings.Contains(l, "acsa") {
+					lines = append(lines, strings.TrimRight(l, " "))
+				}
+			}
+			if len(lines) == 0 {
+				t.Fatalf("no refusal in the legend:\n%s", v)
+			}
+			text := strings.Join(lines, "\n")
+			if strings.Contains(text, "… …") || strings.Count(text, "…") != 1 || !strings.Contains(text, "…"+FullMark) {
+				t.Errorf("the cut refusal does not end in one \"…\" and %q:\n%s", FullMark, text)
+			}
+		})
+	}
+}

@@ -12,7 +12,8 @@ import (
 
 // legend lists every series with its colour, value and state, wrapped to
 // w: bounds with their value (∞ "not drawn", off-scale ones with an
-// arrow), runs with their latest excess risk, refusals in full, and the
+// arrow), runs with their latest excess risk, refusals on two lines (one
+// on a narrow chart) ending in FullMark where they need more, and the
 // count of points that the log scale cannot show.
 func (c *Chart) legend(sc []scaled, w int) []string {
 	st := c.st
@@ -122,7 +123,11 @@ func (c *Chart) legend(sc []scaled, w int) []string {
 	for _, l := range long {
 		wrapped := style.WrapStyled(l, w)
 		if len(wrapped) > maxLong {
-			wrapped = append(wrapped[:maxLong-1:maxLong-1], style.Fit(wrapped[maxLong-1], w-2)+st.Muted.Render(" …"))
+			// The rest of the reason joins the last line kept, cut at a
+			// word with one "…" and the marker: the help gives every
+			// refusal whole (RefusalFull).
+			rest := strings.Join(wrapped[maxLong-1:], " ")
+			wrapped = append(wrapped[:maxLong-1:maxLong-1], style.FitWords(rest, w-lipgloss.Width(FullMark))+st.Muted.Render(FullMark))
 		}
 		lines = append(lines, wrapped...)
 	}
@@ -143,6 +148,10 @@ func (c *Chart) legend(sc []scaled, w int) []string {
 	}
 	return lines
 }
+
+// FullMark ends a legend line cut for room: the help (?) gives the
+// line whole.
+const FullMark = " (? full)"
 
 func plural(n int) string {
 	if n == 1 {

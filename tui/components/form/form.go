@@ -41,6 +41,9 @@ type Model struct {
 	cursor       int
 	refused      string // the refusal message, shown under the fields
 	refusedField Field  // where the ✗ goes: the field the message is about
+	// refusedValue is the value a step on the refused field tried, shown
+	// beside its ✗ ("": a typed value, or a refusal about another field).
+	refusedValue string
 	note         string // a neutral note (end of a grid)
 
 	lastRun int // the latest run seen (runs.Event)
@@ -388,6 +391,14 @@ func (f *Model) try(id Field, c spec.Spec, idx int, value string) tea.Cmd {
 			if value != "" {
 				msg = id.Label() + " " + value + " → " + msg
 			}
+		} else if idx >= 0 && value != "" && fields[id].numeric {
+			// A step of a number refused on its own field: the field
+			// keeps its value, and the ✗ and the message say which value
+			// was refused (the next step moves past it).
+			msg = id.Label() + " " + value + " → " + msg
+			cmd := f.refuse(at, msg)
+			f.refusedValue = value
+			return cmd
 		}
 		return f.refuse(at, msg)
 	}
@@ -400,7 +411,7 @@ func (f *Model) try(id Field, c spec.Spec, idx int, value string) tea.Cmd {
 // refuse shows a refusal: the ✗ on field at (the one the message is
 // about) and the message; the status bar repeats it.
 func (f *Model) refuse(at Field, msg string) tea.Cmd {
-	f.refusedField, f.refused = at, msg
+	f.refusedField, f.refused, f.refusedValue = at, msg, ""
 	return common.Emit(common.StatusMsg{Text: "refused " + msg, Err: true})
 }
 
@@ -461,7 +472,11 @@ func (f *Model) View() string {
 			row += " " + st.Muted.Render(note)
 		}
 		if f.refused != "" && id == f.refusedField {
-			row += " " + st.Error.Render("✗")
+			mark := "✗"
+			if f.refusedValue != "" {
+				mark += " " + f.refusedValue // the stepped value refused
+			}
+			row += " " + st.Error.Render(mark)
 		}
 		lines = append(lines, style.Fit(row, w))
 	}

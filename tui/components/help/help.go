@@ -117,7 +117,8 @@ type Message struct {
 	Warn  bool
 }
 
-// Messages are the latest run's outcome, the run's facts the status bar
+// Messages are the latest run's outcome (and each refusal of its
+// solvers, which the legend may cut), the run's facts the status bar
 // dropped, the latest status line, the reproduce line and the line under
 // the form.
 func (v *Model) Messages() []Message {
@@ -125,6 +126,15 @@ func (v *Model) Messages() []Message {
 	if r := v.runs.Shown(); r != nil {
 		if o := common.OutcomeOf(r); o.Text != "" {
 			out = append(out, Message{Text: fmt.Sprintf("run #%d: %s", r.ID, o.Text), Err: !o.Warn, Warn: o.Warn})
+		}
+		// Each solver of a comparison that refused, whole: the legend
+		// cuts a long reason with "(? full)".
+		if r.Comparison != nil && r.Phase == runs.Done {
+			for _, rep := range r.Comparison.Reports {
+				if rep.Refused != "" {
+					out = append(out, Message{Text: fmt.Sprintf("run #%d: %s refused: %s", r.ID, rep.Solver, rep.Refused), Warn: true})
+				}
+			}
 		}
 	}
 	if v.Facts != nil {
@@ -171,14 +181,22 @@ func (v *Model) ShortHelp() []key.Binding {
 	return []key.Binding{v.KeyMap.Up, v.KeyMap.Down, v.KeyMap.PageUp, v.KeyMap.PageDown, v.KeyMap.Back}
 }
 
-// Update keeps the latest status line and run, and scrolls, or closes
-// the help on ? or esc.
+// Update keeps the latest status line (until a preset or state is
+// loaded) and run, and scrolls, or closes the help on ? or esc.
 func (v *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.StatusMsg:
 		if msg.Text != "" && msg.Text != "exporting…" || msg.Repro != "" {
 			v.status = msg
 			v.stale = true
+		}
+		return v, nil
+	case common.SpecMsg:
+		// A loaded preset (or state) replaces the configuration: the
+		// status line said about the one before goes with it.
+		if msg.Load && (v.status.Text != "" || v.status.Repro != "") {
+			v.status = common.StatusMsg{}
+			v.layout()
 		}
 		return v, nil
 	case runs.Event, common.ScreenMsg:
