@@ -271,3 +271,24 @@ func TestPrivacyPanelScrollsWide(t *testing.T) {
 		t.Errorf("the help does not list t for the wide layout:\n%s", seen)
 	}
 }
+
+// TestPrivacyLooserConversionsNamed: the privacy panel's other two
+// conversions of ρ to (ε', δ) say what they are (ε', by looser
+// conversions), where under the ledger's lines they read as budgets spent.
+func TestPrivacyLooserConversionsNamed(t *testing.T) {
+	m := goldenModel(t, 132, 42)
+	p := privacy.New(m.Common)
+	p.SetSize(46, 30)
+	r, err := backend.Resolve(linregT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Update(common.SpecMsg{Spec: r})
+	v := strings.Join(strings.Fields(stripANSI(p.View())), " ")
+	if !strings.Contains(v, "Bun–Steinke") {
+		t.Fatalf("no Bun–Steinke conversion on the panel:\n%s", v)
+	}
+	if !strings.Contains(v, "ε' by looser conversions of ρ: ") {
+		t.Errorf("the Bun–Steinke and Canonne–Kamath–Steinke values carry no name:\n%s", v)
+	}
+}

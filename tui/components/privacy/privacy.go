@@ -175,7 +175,7 @@ func (p *Model) lines() []string {
 			lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP: ε' ≤ %s (%s accountant)", common.FmtNum(delta), st.Emph.Render(common.FmtNum(pv.EpsDelta)), pv.AccountantName), w)...)
 		} else if cv, err := theory.Convert(eps, delta); err == nil {
 			lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP: ε' = %s exact", common.FmtNum(delta), st.Emph.Render(common.FmtNum(cv.EpsExact))), w)...)
-			other = append(other, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("%s Bun–Steinke · %s Canonne–Kamath–Steinke", common.FmtNum(cv.EpsBunSteinke), common.FmtNum(cv.EpsCKS)), w)...)
+			other = append(other, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("ε' by looser conversions of ρ: %s Bun–Steinke · %s Canonne–Kamath–Steinke", common.FmtNum(cv.EpsBunSteinke), common.FmtNum(cv.EpsCKS)), w)...)
 		}
 		lines = append(append(append(lines, facts...), p.totalLines(w)...), searchLines...)
 	}
