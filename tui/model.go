@@ -163,10 +163,26 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	if n, ok := msg.(runs.Notice); ok { // the lifecycle's word on the key just pressed
 		msg = common.StatusMsg{Text: n.Text, Err: n.Err}
 	}
+	rows := m.head.Rows(m.width, m.height)
 	var cmds []tea.Cmd
 	for _, c := range m.components() {
 		_, cmd := c.Update(msg) // components are pointers: Update returns the receiver
 		cmds = append(cmds, cmd)
+	}
+	if ev, ok := msg.(runs.Event); ok {
+		// What the chart draws picks the preset's caption.
+		switch r := ev.Run; {
+		case r == nil:
+			m.head.SetDrawn(presets.DrawnNone)
+		case r.Family != screens.ChartKind:
+		case r.What == screens.CompareWhat:
+			m.head.SetDrawn(presets.DrawnC)
+		default:
+			m.head.SetDrawn(presets.DrawnR)
+		}
+		if m.head.Rows(m.width, m.height) != rows {
+			m.relayout() // the caption for what the chart now draws folded
+		}
 	}
 	return tea.Batch(cmds...)
 }

@@ -63,8 +63,8 @@ func TestPresetWordsAtThreeSizes(t *testing.T) {
 func TestCaptionNumbersAreFacts(t *testing.T) {
 	placeholder := regexp.MustCompile(`\{[a-z][a-z0-9_]*[±%#×]?\}`)
 	for _, p := range presets.All {
-		caption, _, next := p.Templates()
-		for what, tmpl := range map[string]string{"caption": caption, "next": next} {
+		caption, afterR, afterC, _, next := p.Templates()
+		for what, tmpl := range map[string]string{"caption": caption, "caption after r": afterR, "caption after c": afterC, "next": next} {
 			rest := placeholder.ReplaceAllString(tmpl, "")
 			for _, tok := range strings.Fields(rest) {
 				if strings.ContainsAny(tok, "0123456789") && !strings.ContainsAny(tok, "/^√") {

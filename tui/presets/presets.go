@@ -36,6 +36,11 @@ type Preset struct {
 	// then r"): templates whose numbers are facts of the preset's pinned
 	// runs (story.go; Text, Caption and Next fill them).
 	text, caption, next string
+	// afterR and afterC are the caption while the chart draws r's run
+	// (the form's solver, beside the versus solvers) and c's comparison
+	// with every baseline ("": caption): a caption names only what the
+	// chart draws, in the legend's names.
+	afterR, afterC string
 	// action is what loading starts, for the list ("run (r)", "compare
 	// (c)"); one that starts with "none" starts nothing.
 	Action string
@@ -65,6 +70,8 @@ var All = []Preset{
 		caption: "AC-SA clips at C = {clip}, set by the moment r̃_k (k = {k}); Lipschitz DP-SGD calibrates its noise to a declared L_f = {lf} (these data have L_f = ∞). " +
 			"r: AC-SA ends at {acsa}, under its certificate {cert}, which is below w₀ = {w0}: the guarantee is in force at this n; Lipschitz DP-SGD ends at {lip}. " +
 			"Not shown: c's multi-pass klz-gd ends lower ({klz}); nothing here is tuned.",
+		afterC: "AC-SA (acsa) clips at C = {clip}, set by the moment r̃_k (k = {k}); lipschitz-dpsgd calibrates its noise to a declared L_f = {lf} (these data have L_f = ∞). " +
+			"c: acsa ends at {acsa}, under its certificate {cert}, which is below w₀ = {w0}; lipschitz-dpsgd ends at {lip}; klz-gd, which reads every sample many times, ends lower ({klz}); dp-sgd ends at {dpsgd}, not clearly below acsa over these trials. Nothing here is tuned.",
 		text: "Heavy-tailed linear regression (multivariate t, ν = {nu}, d = {d}): the gradient norms have moments of every order below ν/2 but no bound, L_f = ∞. The paper's solver, noisy clipped AC-SA, clips at C = {clip}, set by the moment r̃_k (k = {k}). Lipschitz DP-SGD must assume a bound: given L_f = {lf} (which clips {lip_clipped%} of these gradients) it calibrates its noise to it, and its prescription at k = ∞ takes T = {lip_iters#} step. " +
 			"r runs both on the same draws at n = {n} ({trials#} trials; each solver's release is (ε', δ) = ({eps1}, {delta})-DP, the two together ({eps2}, {delta})): AC-SA ends at {acsa±}, below its certificate {cert} — the theorem's explicit-constant bound at these parameters, below the start line here, so the guarantee is in force — and below w₀ ({w0}, doing nothing); Lipschitz DP-SGD ends at {lip±}, {lip_ratio×} AC-SA's. " +
 			"What it does not show: c adds the baselines that read every sample many times — klz-gd ({klz_iters#} full-batch steps, coordinate-wise medians) ends at {klz±}, and dp-sgd (epochs of Poisson batches, PLD accountant) at {dpsgd±}, each beside AC-SA's single pass on the same draws; and every method runs its prescribed parameters, none is tuned (a tuned clip threshold may do better still). " +
@@ -92,6 +99,7 @@ var All = []Preset{
 		Action:  "compare (c)",
 		next:    "the comparison runs on loading; then → on k and c",
 		caption: "Normal data truncated only at a far edge have L_f = {lf}, set by that edge, while r̃₂ = {r2}: Lipschitz DP-SGD's noise pushes w to an excess risk of {lip}, clipped AC-SA stays at {acsa}. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
+		afterR:  "Normal data truncated only at a far edge have L_f = {lf}, set by that edge, while r̃₂ = {r2}: r runs clipped AC-SA (acsa) alone, which stays at {acsa}; c runs Lipschitz DP-SGD beside it on the same draws. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
 		text: "The paper's Example 1: 1-d linear regression on normal data truncated only at a huge bound, so the worst-case Lipschitz constant is L_f = {lf} while r̃₂ = {r2}. " +
 			"Prior work's bound for Lipschitz losses reads L_f, the paper's upper and lower bounds read r̃_k instead: the theorem panel (t) shows them, rates with their constants set to 1, to be compared by their slopes (the sweeps), not with the curves. " +
 			"The optimum w* = 0 is also the start, so the curves show how far each method's noise pushes w away. " +
@@ -127,9 +135,12 @@ var All = []Preset{
 		Focus:   "n",
 		Action:  "run (r)",
 		next:    "press r; then → on n (the budget then binds)",
-		caption: "The localized method's full schedule fits the work budget at n = {n}: the excess risk falls from {w0} at the start to {loc}, close to non-private sgd on the same schedule ({sgd}).",
+		caption: "The localized method's full schedule fits the work budget at n = {n}: localized's excess risk falls from {w0} at the start to {loc}. c runs the baselines beside it on the same draws.",
+		afterC: "The localized method's full schedule fits the work budget at n = {n}: localized falls from {w0} at the start to {loc}, close to nonprivate-schedule, the same schedule without clipping or noise ({sgd}); " +
+			"dp-sgd, epochs of Poisson batches, ends at {dpsgd}, {dpsgd_ratio×} below localized: on these data the paper's method is not the best private one. lipschitz-dpsgd and klz-gd refuse (the legend says why).",
 		text: "A linear SVM on Student-t features (ν = {nu}). The localized noisy clipped subgradient method runs ⌊log₂ n⌋ = {phases#} phases on halving batches, each a regularized problem solved by noisy clipped subgradient steps inside a shrinking ball, clipping the loss part only and calibrated with r̃_{2k} (so 2k < ν). " +
 			"Its work grows like n^{2+1/k}·ln n: at n = {n} and k = {k} the theorem's full schedule ({evals} gradient evaluations per trial) fits the work budget ({budget}), and the excess risk falls from {w0} at w = 0 to {loc±} — close to the non-private run of the same schedule (nonprivate-schedule: {sgd±}). " +
+			"c runs the baselines on the same draws: dp-sgd (epochs of Poisson batches, PLD accountant) ends at {dpsgd±}, {dpsgd_ratio×} below localized — on these data the paper's method is not the best private one; lipschitz-dpsgd (L_f = ∞) and klz-gd refuse. " +
 			"A larger n makes the budget bind: the theorem panel then says so.",
 	},
 	{

@@ -98,8 +98,32 @@ func (p Preset) fill(t string) string {
 }
 
 // Caption is the preset's gist on screen, filled with its pinned facts
-// (its run at seed 0: Seed0Note says so where the noise differs).
+// (its run at seed 0: Seed0Note says so where the noise differs), while
+// the chart draws no run or its action's.
 func (p Preset) Caption() string { return p.fill(p.caption) }
+
+// Drawn is what the chart draws, for the caption: nothing yet, r's run
+// (the form's solver and the preset's versus solvers) or c's comparison
+// with every baseline.
+type Drawn int
+
+const (
+	DrawnNone Drawn = iota
+	DrawnR
+	DrawnC
+)
+
+// CaptionOn is the caption while the chart draws d: the preset's caption
+// for r's run or c's comparison where it has one, else Caption.
+func (p Preset) CaptionOn(d Drawn) string {
+	switch {
+	case d == DrawnR && p.afterR != "":
+		return p.fill(p.afterR)
+	case d == DrawnC && p.afterC != "":
+		return p.fill(p.afterC)
+	}
+	return p.Caption()
+}
 
 // Text is the preset's story (the presets list, the help), filled with
 // its pinned facts.
@@ -108,9 +132,12 @@ func (p Preset) Text() string { return p.fill(p.text) }
 // Next is the step the preset asks for, filled with its pinned facts.
 func (p Preset) Next() string { return p.fill(p.next) }
 
-// Templates are the preset's texts before they are filled: the caption,
-// the story and the next step.
-func (p Preset) Templates() (caption, text, next string) { return p.caption, p.text, p.next }
+// Templates are the preset's texts before they are filled: the captions
+// (while nothing or its action's run is drawn, then after r and after c
+// where they differ: "" where not), the story and the next step.
+func (p Preset) Templates() (caption, afterR, afterC, text, next string) {
+	return p.caption, p.afterR, p.afterC, p.text, p.next
+}
 
 // Seed0 says where a preset's numbers come from: its run at seed 0 with
 // seeded noise, the same bits on every machine; a session whose noise is

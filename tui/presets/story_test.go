@@ -8,10 +8,10 @@ import "testing"
 func TestPresetTextsFill(t *testing.T) {
 	for _, p := range All {
 		t.Run(p.Title, func(t *testing.T) {
-			caption, text, next := p.Templates()
+			caption, afterR, afterC, text, next := p.Templates()
 			f := pinned[p.Title]
 			used := map[string]bool{}
-			for _, tmpl := range []string{caption, text, next} {
+			for _, tmpl := range []string{caption, afterR, afterC, text, next} {
 				s, err := Fill(tmpl, f)
 				if err != nil || placeholder.MatchString(s) {
 					t.Errorf("%q: %v", s, err)

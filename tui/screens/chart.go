@@ -87,11 +87,19 @@ func (s *ChartScreen) Reproduce(user spec.Spec, res spec.Resolved, shown *runs.R
 }
 
 // chartCommand is the command of the chart's run: dpso run with the
-// form's Spec; after a comparison of that Spec, the one command that runs
-// it, dpso run --solvers (the same draws, each solver's numbers those
-// --solver alone gives).
+// form's Spec (before any run: the run r starts); once the chart draws a
+// run, that run's — its own Spec where the form changed since (the chart
+// then draws it as the run before) —, and for a comparison the one
+// command that runs it, dpso run --solvers (the same draws, each solver's
+// numbers those --solver alone gives).
 func chartCommand(user spec.Spec, res spec.Resolved, shown *runs.Run) string {
-	if shown != nil && shown.Compare && runs.RunKey(shown.Spec) == runs.RunKey(res) {
+	if shown == nil {
+		return user.Command()
+	}
+	if runs.RunKey(shown.Spec) != runs.RunKey(res) {
+		user = shown.Spec.Spec
+	}
+	if shown.Compare {
 		s := user.Clone()
 		s.Solver = ""
 		words := []string{"dpso", "run"}

@@ -204,6 +204,9 @@ func TestPresetFlagship(t *testing.T) {
 	if -dk.Mean < 3*dk.SE {
 		t.Error("klz-gd is not clearly below AC-SA: the caption says it ends lower")
 	}
+	if math.Abs(dd.Mean) >= 3*dd.SE {
+		t.Error("dp-sgd is clearly apart from AC-SA: the caption after c says it is not clearly below")
+	}
 	f["klz"], f["klz_se"], f["klz_iters"], f["dpsgd"], f["dpsgd_se"] = klz.Excess.Mean, klz.Excess.SE, float64(klz.Params.Iters), dps.Excess.Mean, dps.Excess.SE
 	checkFacts(t, p, f, true)
 }
@@ -329,9 +332,24 @@ func TestPresetHardInstance(t *testing.T) {
 
 func TestPresetHinge(t *testing.T) {
 	p := presetByTitle(t, "Non-smooth")
-	c := compare(t, p.Spec, []string{"localized", "nonprivate-schedule"})
+	// c's comparison, as the chart runs it: every baseline on the same
+	// draws.
+	c := compare(t, p.Spec, compareNames(mustResolve(t, p.Spec)))
 	loc, _ := reportOf(t, c, "localized")
 	sgd, _ := reportOf(t, c, "nonprivate-schedule")
+	dps, dd := reportOf(t, c, "dp-sgd")
+	_, dn := reportOf(t, c, "nonprivate-schedule")
+	t.Logf("dp-sgd %g ± %g, paired diff with localized %g ± %g; nonprivate-schedule's %g ± %g", dps.Excess.Mean, dps.Excess.SE, dd.Mean, dd.SE, dn.Mean, dn.SE)
+	// "dp-sgd … below localized": by 3 s.e. of the paired difference;
+	// "lipschitz-dpsgd and klz-gd refuse".
+	if -dd.Mean < 3*dd.SE {
+		t.Error("dp-sgd is not clearly below localized: the texts say it is")
+	}
+	for _, name := range []string{"lipschitz-dpsgd", "klz-gd"} {
+		if r, _ := reportOf(t, c, name); r.Refused == "" {
+			t.Errorf("%s does not refuse: the caption after c says it does", name)
+		}
+	}
 	start := loc.Trace[0].Excess
 	t.Logf("localized: %g → %g ± %g in %d evaluations (budget bound %v); sgd %g ± %g; %v",
 		start, loc.Excess.Mean, loc.Excess.SE, loc.Trials[0].GradEvals, loc.Trials[0].BudgetBound, sgd.Excess.Mean, sgd.Excess.SE, c.Reports[0].Elapsed)
@@ -347,6 +365,7 @@ func TestPresetHinge(t *testing.T) {
 		"nu": loc.Spec.Tail, "n": float64(loc.Spec.N), "k": loc.Spec.K, "phases": float64(len(loc.Params.Phases)),
 		"evals": float64(loc.Trials[0].GradEvals), "budget": float64(solvers.DefaultWorkBudget),
 		"w0": start, "loc": loc.Excess.Mean, "loc_se": loc.Excess.SE, "sgd": sgd.Excess.Mean, "sgd_se": sgd.Excess.SE,
+		"dpsgd": dps.Excess.Mean, "dpsgd_se": dps.Excess.SE, "dpsgd_ratio": loc.Excess.Mean / dps.Excess.Mean,
 	}, true)
 }
 

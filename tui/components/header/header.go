@@ -38,6 +38,9 @@ type Model struct {
 	w, h  int
 	// page is the caption's page while unfolded (w), −1 folded.
 	page int
+	// drawn is what the chart draws (SetDrawn): the caption names only
+	// that (Preset.CaptionOn).
+	drawn presets.Drawn
 }
 
 // New returns the header over the form's Spec, without a preset.
@@ -49,7 +52,7 @@ func New(c common.Common, form interface{ Resolved() spec.Resolved }) *Model {
 // its Spec resolved (under the session's limit), from which the label
 // names what the user changes. Its caption's rows change with it (Rows).
 func (h *Model) SetPreset(i int) {
-	h.at, h.title, h.spec, h.page = i, "", spec.Spec{}, -1
+	h.at, h.title, h.spec, h.page, h.drawn = i, "", spec.Spec{}, -1, presets.DrawnNone
 	if i < 0 {
 		return
 	}
@@ -105,7 +108,16 @@ func (h *Model) captionText() (lead, text string) {
 	if n := p.Next(); n != "" {
 		lead += "next: " + n + " · "
 	}
-	return lead, lead + seedLabel + " " + p.Caption()
+	return lead, lead + seedLabel + " " + p.CaptionOn(h.drawn)
+}
+
+// Caption is the loaded preset's caption as shown now (for what the chart
+// draws), without its next step and seed label ("": no preset).
+func (h *Model) Caption() string {
+	if h.at < 0 {
+		return ""
+	}
+	return presets.All[h.at].CaptionOn(h.drawn)
 }
 
 // seedLabel says whose the caption's numbers are (captionText).
@@ -194,6 +206,15 @@ func (h *Model) pageStarts(n int) []int {
 // SetSize sets the header's width and height (the title line and the
 // caption's rows).
 func (h *Model) SetSize(w, ht int) { h.w, h.h = w, ht }
+
+// SetDrawn records what the chart draws, which picks the caption
+// (Preset.CaptionOn); a caption that changes folds (the root lays out
+// again when the rows change).
+func (h *Model) SetDrawn(d presets.Drawn) {
+	if d != h.drawn {
+		h.drawn, h.page = d, -1
+	}
+}
 
 // Update takes the prescription.
 func (h *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
