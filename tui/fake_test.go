@@ -56,6 +56,10 @@ type fakeRunner struct {
 	// than fakeTuneEvals gradient evaluations at a smaller n (smallTune):
 	// the screen's words are its templates, its numbers a fake's.
 	tuneSmall bool
+	// stop, when not nil, ends a comparison with it once stopAfter
+	// trials are done (a server's bound stopping the run part way).
+	stop      error
+	stopAfter int
 
 	mu       sync.Mutex
 	ctxs     []context.Context // every run's context, in order
@@ -308,6 +312,9 @@ func (f *fakeRunner) compare(ctx context.Context, r spec.Resolved, names []strin
 			done++
 			mb.Put(engine.Progress{Solver: name, Trial: trial, Iter: f.points, Iters: f.points, GradEvals: fakeEvals(f.points),
 				Excess: tr.Excess, Spent: budget, Done: true, TrialsDone: done, Total: total})
+			if f.stop != nil && done == f.stopAfter {
+				return nil, f.stop
+			}
 		}
 		for j := 0; j <= f.points; j++ {
 			var s float64

@@ -39,7 +39,7 @@ func (m *Model) shownRun() string {
 		return ""
 	}
 	r := m.runs.Last(m.family())
-	if r == nil || r.Phase == runs.Cancelled || r.Phase == runs.Failed {
+	if r == nil || r.Phase == runs.Cancelled || r.Phase == runs.Failed || r.Phase == runs.Stopped {
 		return ""
 	}
 	if r.What == screens.CompareWhat {

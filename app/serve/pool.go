@@ -73,7 +73,13 @@ func (p *Pool) share(w int) int {
 // limitError is a bound of the pool that ended or refused a call: the
 // cancellation cause the call's context carries, returned as the
 // server's refusal.
-type limitError struct{ msg string }
+type limitError struct {
+	msg string
+	// stop: the bound stopped a call under way (its short words), which
+	// the explorer shows as the run's stop (backend.StoppedError), not as
+	// a solver's refusal.
+	stop string
+}
 
 func (e *limitError) Error() string { return e.msg }
 
@@ -243,6 +249,9 @@ func (s *Seat) runReporting(ctx context.Context, workers int, set *engine.Settin
 func cause(ctx context.Context, err error) error {
 	var le *limitError
 	if err != nil && errors.As(context.Cause(ctx), &le) {
+		if le.stop != "" {
+			return &backend.StoppedError{Short: le.stop, Reason: le.msg}
+		}
 		return refused(le)
 	}
 	return err
@@ -353,14 +362,16 @@ func durText(d time.Duration) string {
 }
 
 func runTimeError(bound time.Duration) error {
-	return &limitError{fmt.Sprintf("this run held its CPU slots for %s, the most this server gives one run (dpso serve --max-run-time), and was stopped; lower n, d, trials or the sweep's points, or run dpso on your own machine", durText(bound))}
+	return &limitError{msg: fmt.Sprintf("this run held its CPU slots for %s, the most this server gives one run (dpso serve --max-run-time), and was stopped; lower n, d, trials or the sweep's points, or run dpso on your own machine", durText(bound)),
+		stop: "stopped after " + durText(bound) + " on its CPU slots"}
 }
 
 func pauseError(d time.Duration) error {
-	return &limitError{fmt.Sprintf("this run stayed paused for %s, the longest this server keeps a paused run (dpso serve --max-pause), and was cancelled; r runs it again", durText(d))}
+	return &limitError{msg: fmt.Sprintf("this run stayed paused for %s, the longest this server keeps a paused run (dpso serve --max-pause), and was cancelled; r runs it again", durText(d)),
+		stop: "stopped after " + durText(d) + " paused"}
 }
 
 func planError(pl engine.Plan, secs float64, bound time.Duration) error {
-	return &limitError{fmt.Sprintf("this run's planned work, %s floats to draw and process, would take about %s s on its CPU slots at this server's pace (an estimate), more than the %s this server gives one run (dpso serve --max-run-time); lower n, d, trials or the sweep's points, or run dpso on your own machine",
+	return &limitError{msg: fmt.Sprintf("this run's planned work, %s floats to draw and process, would take about %s s on its CPU slots at this server's pace (an estimate), more than the %s this server gives one run (dpso serve --max-run-time); lower n, d, trials or the sweep's points, or run dpso on your own machine",
 		theory.Sig4.Format(pl.Work), theory.Sig4.Format(secs), durText(bound))}
 }

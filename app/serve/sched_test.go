@@ -219,9 +219,9 @@ func TestPauseLimitCancels(t *testing.T) {
 	<-g.started
 	w.set.Gate.Pause()
 	err := <-done
-	var re *solvers.RefusedError
-	if !errors.As(err, &re) || !strings.Contains(re.Reason, "stayed paused for 0.05 s") || !strings.Contains(re.Reason, "--max-pause") {
-		t.Fatalf("a run paused past the limit ended with %v, want the server's refusal naming --max-pause", err)
+	var se *backend.StoppedError
+	if !errors.As(err, &se) || !strings.Contains(se.Reason, "stayed paused for 0.05 s") || !strings.Contains(se.Reason, "--max-pause") || se.Short != "stopped after 0.05 s paused" {
+		t.Fatalf("a run paused past the limit ended with %v, want the server's stop naming --max-pause", err)
 	}
 	if free := pool.sched.freeSlots(); free != 1 {
 		t.Fatalf("%d slots free, want 1", free)
@@ -229,15 +229,17 @@ func TestPauseLimitCancels(t *testing.T) {
 }
 
 // TestRunTimeBound: a run that holds its slots past Caps.RunTime is
-// stopped, and one whose planned work passes it at planPace is refused
-// before it runs; both say so as the server's refusal.
+// stopped — the run as a whole, a backend.StoppedError, never a solver's
+// refusal — and one whose planned work passes it at planPace is refused
+// before it runs, as the server's refusal.
 func TestRunTimeBound(t *testing.T) {
 	g := newGateRunner()
 	pool := NewPool(g, 1, 1, Caps{RunTime: 100 * time.Millisecond})
 	_, err := pool.Seat().Run(context.Background(), compareAt(t, 1000), nil)
+	var se *backend.StoppedError
 	var re *solvers.RefusedError
-	if !errors.As(err, &re) || !strings.Contains(re.Reason, "held its CPU slots for 0.1 s") {
-		t.Fatalf("a run past the bound ended with %v, want the server's refusal", err)
+	if !errors.As(err, &se) || errors.As(err, &re) || !strings.Contains(se.Reason, "held its CPU slots for 0.1 s") || se.Short != "stopped after 0.1 s on its CPU slots" {
+		t.Fatalf("a run past the bound ended with %v, want the server's stop", err)
 	}
 	<-g.started
 	g.planned = 1e12 // 4000 s at planPace

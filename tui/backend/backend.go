@@ -178,6 +178,15 @@ func (Local) Run(ctx context.Context, c Call, set *engine.Settings) (Result, err
 // the CLI's flags; the spec.Resolved is what the engine is given.
 func Resolve(s spec.Spec) (spec.Resolved, error) { return s.Resolve() }
 
+// StoppedError is a run stopped part way by whoever runs it (dpso serve's
+// bound on the time a run holds its CPU slots), not refused by a solver:
+// the run as a whole ended early, its trials done so far are what it has.
+// Short names the stop in a few words ("stopped after 30 s on its CPU
+// slots"), Reason says it in full with what to do.
+type StoppedError struct{ Short, Reason string }
+
+func (e *StoppedError) Error() string { return e.Reason }
+
 // SpecMessage is the text of a refusal: "field: message" for a
 // *spec.SpecError, the error's text otherwise.
 func SpecMessage(err error) string {

@@ -30,6 +30,10 @@ func OutcomeOf(r *runs.Run) Outcome {
 		return Outcome{}
 	case r.Phase == runs.Refused:
 		return Outcome{Text: r.Refusal}
+	case r.Phase == runs.Stopped:
+		// The run as a whole was stopped: the reason in full, its trials
+		// done first; no solver's.
+		return Outcome{Text: r.StopText() + ": " + r.Err.Error(), Shorts: []string{r.StopText(), fmt.Sprintf("%d/%d trials done", r.TrialsDone, r.Total)}}
 	case r.Phase == runs.Failed:
 		return Outcome{Text: backend.SpecMessage(r.Err)}
 	case r.Phase == runs.Done && r.Comparison != nil:

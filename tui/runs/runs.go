@@ -63,7 +63,9 @@ type JobMaker func(res spec.Resolved) (Job, string)
 func (j Job) Sweeps() bool { return j.Kind == backend.Sweep }
 
 // Phase is a run's state; a run ends done, refused (the solver
-// declined: its sentence is the outcome), failed or cancelled.
+// declined: its sentence is the outcome), failed, cancelled, or stopped
+// part way by whoever runs it (dpso serve's bound: backend.StoppedError;
+// its trials done so far are what it has).
 type Phase int
 
 const (
@@ -73,6 +75,7 @@ const (
 	Refused
 	Failed
 	Cancelled
+	Stopped
 )
 
 // progressCapacity bounds the progress mailbox: a run reports at most
@@ -179,9 +182,25 @@ type Run struct {
 
 	Err     error
 	Refusal string // phaseRefused: "solver refuses: reason"
+	// Stop is a stopped run's short words ("stopped after 30 s on its
+	// CPU slots"; StopText adds the trials done), its Err the whole
+	// reason.
+	Stop string
 }
 
 func (r *Run) Active() bool { return r.Phase == Running || r.Phase == Paused }
+
+// StopText is a stopped run's label, the run as a whole: "stopped after
+// 30 s on its CPU slots (15/16 trials done)" ("" unless stopped).
+func (r *Run) StopText() string {
+	if r.Phase != Stopped {
+		return ""
+	}
+	if r.Total > 0 {
+		return fmt.Sprintf("%s (%d/%d trials done)", r.Stop, r.TrialsDone, r.Total)
+	}
+	return r.Stop
+}
 
 // Waiting reports whether the run is under way but holds no CPU slot yet:
 // it asks for one, or waits in the queue (Queue).
@@ -477,7 +496,10 @@ func (rs *Lifecycle) finish(r *Run, msg ResultMsg) {
 	r.Queue = nil // it waits for nothing any more
 	if msg.Err != nil {
 		var re *solvers.RefusedError
+		var se *backend.StoppedError
 		switch {
+		case errors.As(msg.Err, &se):
+			r.Phase, r.Stop = Stopped, se.Short
 		case errors.As(msg.Err, &re):
 			r.Phase, r.Refusal = Refused, re.Solver+" refuses: "+re.Reason
 		case errors.Is(msg.Err, context.Canceled):

@@ -273,6 +273,8 @@ func (s *AuditScreen) state(r *runs.Run) string {
 			randomness = "secure randomness"
 		}
 		return r.WhileWaiting(fmt.Sprintf("auditing %s at ε = %s: %s runs per input on each of two neighbouring batches (%s)…", r.AuditConfig.Oracle, common.FmtNum(r.AuditConfig.Eps), common.FmtInt(audit.DefaultTrials), randomness))
+	case runs.Stopped:
+		return "■ the audit was " + r.StopText() + ": " + r.Err.Error()
 	case runs.Cancelled:
 		return "the audit was cancelled: r audits again"
 	case runs.Failed, runs.Refused:

@@ -293,6 +293,14 @@ func (s *ChartScreen) rebuild() {
 				if r.Phase == runs.Refused && i == 0 {
 					ser.Refused = r.Refusal
 				}
+				if r.Phase == runs.Stopped {
+					// The run as a whole was stopped: every solver's curve
+					// is the mean of the trials it did, partial.
+					ser.Tag = "partial (stopped)"
+					if len(ser.Points) == 0 {
+						ser.Tag = "not reached (stopped)"
+					}
+				}
 			}
 			for _, p := range ser.Points {
 				xmax = math.Max(xmax, p.X)
@@ -318,6 +326,9 @@ func (s *ChartScreen) rebuild() {
 		switch r.Phase {
 		case runs.Refused:
 			right += " · refused"
+		case runs.Stopped:
+			right += " · " + r.StopText()
+			note = "■ " + r.StopText() + ": each curve is the mean of the trials done, partial\n" + note
 		case runs.Cancelled:
 			right += " · cancelled"
 		case runs.Failed:

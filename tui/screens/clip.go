@@ -95,6 +95,8 @@ func (s *ClipScreen) state() string {
 		return r.WhileWaiting(fmt.Sprintf("sweeping C over %d points from 10⁻⁴ to 1 times the prescribed C (%s each)…", engine.DefaultClipPoints, common.TrialCount(r.Spec.Spec.Trials)))
 	case runs.Refused:
 		return "✗ refused: " + r.Refusal
+	case runs.Stopped:
+		return "■ the clipping sweep was " + r.StopText() + ": " + r.Err.Error()
 	case runs.Cancelled:
 		return "the clipping sweep was cancelled: r sweeps again"
 	case runs.Failed:

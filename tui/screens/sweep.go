@@ -140,6 +140,8 @@ func (s *RateSweepScreen) state() string {
 		return r.WhileWaiting(fmt.Sprintf("sweeping %s over %s (%d points, %s each)…", a.symbol, span, r.SweepSpec.Points, common.TrialCount(r.Spec.Spec.Trials)))
 	case runs.Refused:
 		return "✗ refused: " + r.Refusal
+	case runs.Stopped:
+		return "■ the " + a.what + " was " + r.StopText() + ": " + r.Err.Error()
 	case runs.Cancelled:
 		return "the " + a.what + " was cancelled: r sweeps again"
 	case runs.Failed:

@@ -243,6 +243,8 @@ func (s *TuneScreen) state() string {
 	switch r.Phase {
 	case runs.Running, runs.Paused:
 		return r.WhileWaiting(tuneProgress(r))
+	case runs.Stopped:
+		return "■ the search was " + r.StopText() + ": " + r.Err.Error()
 	case runs.Cancelled:
 		return "the search was cancelled: r runs it again"
 	case runs.Refused:

@@ -142,6 +142,8 @@ func (b *Model) stateLine() string {
 			state = st.StateDone.Render("✓ done " + what)
 		case runs.Refused:
 			state = st.StateFail.Render("✗ refused " + what)
+		case runs.Stopped:
+			state = st.StateFail.Render("■ stopped " + what)
 		case runs.Cancelled:
 			state = st.StateIdle.Render("○ cancelled " + what)
 		case runs.Failed:
