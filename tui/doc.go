@@ -44,6 +44,7 @@
 // (arch_test.go's importRules holds the rules):
 //
 //	tui                 the root: Model (routing, the shared state, navigation) in model.go,
+//	                    a long run held behind its note (holding, showLong, onLongChoice) in longplan.go,
 //	                    its state string (State, openState, showState) in state.go,
 //	                    its layout in frame.go, Options, the entry points (program.go, embed.go)
 //	tui/screens         the right-hand column's screens and their registry (screens.go)

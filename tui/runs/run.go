@@ -1,0 +1,57 @@
+package runs
+
+import (
+	"fmt"
+	"time"
+)
+
+// Active reports whether the run is under way: running or paused.
+func (r *Run) Active() bool { return r.Phase == Running || r.Phase == Paused }
+
+// StopText is a stopped run's label, the run as a whole: "stopped after
+// 30 s on its CPU slots (15/16 trials done)" ("" unless stopped).
+func (r *Run) StopText() string {
+	if r.Phase != Stopped {
+		return ""
+	}
+	if r.Total > 0 {
+		return fmt.Sprintf("%s (%d/%d trials done)", r.Stop, r.TrialsDone, r.Total)
+	}
+	return r.Stop
+}
+
+// Waiting reports whether the run is under way but holds no CPU slot yet:
+// it asks for one, or waits in the queue (Queue).
+func (r *Run) Waiting() bool { return r.Phase == Running && r.Queue != nil }
+
+// WhileWaiting is a screen's words for its run's work, doing ("sweeping C
+// over …"), said as what comes after the wait while the run waits for a
+// CPU slot ("waiting for a CPU slot, then sweeping C over …").
+func (r *Run) WhileWaiting(doing string) string {
+	if r.Waiting() {
+		return "waiting for a CPU slot, then " + doing
+	}
+	return doing
+}
+
+// Elapsed is the run's active time (pauses excluded).
+func (r *Run) Elapsed(now time.Time) time.Duration {
+	end := now
+	switch {
+	case r.Phase == Paused:
+		end = r.pausedAt
+	case !r.Active():
+		end = r.end
+	}
+	return end.Sub(r.start) - r.paused
+}
+
+// TotalEvals is the sum of the latest gradient evaluations of every
+// (solver, trial, point).
+func (r *Run) TotalEvals() int64 {
+	var s int64
+	for _, e := range r.evals {
+		s += e
+	}
+	return s
+}
