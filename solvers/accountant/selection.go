@@ -77,7 +77,9 @@ func SubsampledGaussianProfile(m Mechanism, o PLDOptions) (Profile, error) {
 	if e, ok := m.trivial(); ok {
 		for k := range p.Delta {
 			if !(p.eps(k) >= e) {
-				p.Delta[k] = 1 - math.Exp(math.Min(0, p.eps(k))) // δ(ε) of "no privacy" is 1 ... see below
+				// e = 0 (q = 0 or σ = ∞): the two outputs are the same
+				// law, δ(ε) = (1 − e^ε)₊; e = ∞ (σ = 0): no privacy, 1.
+				p.Delta[k] = 1 - math.Exp(math.Min(0, p.eps(k)))
 				if math.IsInf(e, 1) {
 					p.Delta[k] = 1
 				}
