@@ -106,17 +106,6 @@ type klzParams struct {
 // zeta is ζ_m = min{1, d e^{−m}}.
 func (c klzParams) zeta(m float64) float64 { return math.Min(1, c.d*math.Exp(-m)) }
 
-// tau is the τ minimising E at (T, m), at least 2L.
-func (c klzParams) tau(T, m float64) float64 {
-	if math.IsInf(c.k, 1) {
-		return math.Max(2*c.L, c.g)
-	}
-	sd := math.Sqrt(c.d)
-	coef := c.zeta(m)*sd + m*c.d*math.Sqrt(T)/(c.n*c.eps)
-	gk := math.Pow(c.g, c.k) // γ
-	return math.Max(2*c.L, math.Pow((c.k-1)*sd*gk/coef, 1/c.k))
-}
-
 // err is E(T, m, τ).
 func (c klzParams) err(T, m, tau float64) float64 {
 	sd := math.Sqrt(c.d)

@@ -221,3 +221,16 @@ func TestKLZBestIsTheSearchOnErr(t *testing.T) {
 		}
 	}
 }
+
+// tau is the τ minimising E at (T, m), at least 2L, written plainly: the
+// reference that klz-gd's plan, which computes its terms once per m, is
+// held to.
+func (c klzParams) tau(T, m float64) float64 {
+	if math.IsInf(c.k, 1) {
+		return math.Max(2*c.L, c.g)
+	}
+	sd := math.Sqrt(c.d)
+	coef := c.zeta(m)*sd + m*c.d*math.Sqrt(T)/(c.n*c.eps)
+	gk := math.Pow(c.g, c.k) // γ
+	return math.Max(2*c.L, math.Pow((c.k-1)*sd*gk/coef, 1/c.k))
+}
