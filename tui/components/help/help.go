@@ -196,7 +196,7 @@ func (v *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		// status line said about the one before goes with it.
 		if msg.Load && (v.status.Text != "" || v.status.Repro != "") {
 			v.status = common.StatusMsg{}
-			v.layout()
+			v.stale = true
 		}
 		return v, nil
 	case runs.Event, common.ScreenMsg:

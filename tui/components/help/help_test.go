@@ -54,3 +54,22 @@ func TestKeyColumnsNeverCutADescription(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadDropsTheStatusShown: a status line is about the configuration
+// it was said of; once a preset (or state) is loaded, the help drawn
+// next no longer lists it — also when the help was drawn in between, so
+// that nothing else marks its layout stale.
+func TestLoadDropsTheStatusShown(t *testing.T) {
+	st := style.NewTheme(style.Dark, true, true)
+	km := common.DefaultKeyMap(nil)
+	v := New(common.Common{Styles: &st, KeyMap: &km})
+	v.SetSize(80, 40)
+	v.Update(common.StatusMsg{Text: "refused k: an earlier preset's refusal", Err: true})
+	if !strings.Contains(ansi.Strip(v.View()), "an earlier preset's refusal") {
+		t.Fatal("the status line is not in the help")
+	}
+	v.Update(common.SpecMsg{Load: true})
+	if got := ansi.Strip(v.View()); strings.Contains(got, "an earlier preset's refusal") {
+		t.Errorf("the help still lists the replaced configuration's status:\n%s", got)
+	}
+}
