@@ -260,7 +260,7 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 	case o.Multiplier > 0:
 		// A given z: the run is what its accountant says it is.
 		z := o.Multiplier
-		e, err := accountant.Epsilon(accountant.RDP, accountant.Mechanism{Sigma: z, Q: pl.q, Steps: pl.T}, pl.delta)
+		e, err := givenEpsilon(z, pl.q, pl.T, pl.delta)
 		if err != nil {
 			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd at the given noise multiplier z = %s: %v", num6(z), err)}
 		}
@@ -421,6 +421,32 @@ type eventKey struct {
 
 // eventCache maps a mechanism to its accounted event.
 var eventCache sync.Map
+
+// givenKey is a given-multiplier plan's mechanism: z, q, T and δ.
+type givenKey struct {
+	z, q, delta float64
+	T           int
+}
+
+// givenCache maps a givenKey to its RDP-accounted ε'.
+var givenCache sync.Map
+
+// givenEpsilon is the RDP-accounted ε' at δ of T Poisson-subsampled
+// Gaussian steps at sampling rate q and noise multiplier z (accountant.Epsilon
+// under the accountant's default adjacency), cached: a search's grid
+// prescribes every point at one placeholder z, and its points share a few
+// (q, T), so each (z, q, T, δ) is accounted once per process.
+func givenEpsilon(z, q float64, T int, delta float64) (float64, error) {
+	key := givenKey{z: z, q: q, delta: delta, T: T}
+	if v, ok := givenCache.Load(key); ok {
+		return v.(float64), nil
+	}
+	e, err := accountant.Epsilon(accountant.RDP, accountant.Mechanism{Sigma: z, Q: q, Steps: T}, delta)
+	if err == nil {
+		givenCache.Store(key, e)
+	}
+	return e, err
+}
 
 // Run implements Solver. It materializes the dataset (multi-pass).
 func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Result, error) {

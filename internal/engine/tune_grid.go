@@ -362,6 +362,9 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 	// flag that emptied it.
 	why := map[string]int{}
 	add := func(cd Candidate) error {
+		if cfg.Context != nil && cfg.Context.Err() != nil {
+			return cfg.Context.Err() // a cancelled search stops between points
+		}
 		cfg := cfg
 		par, err := cd.apply(&cfg, d, 1).Prescribe(ref, n, cfg)
 		var ce *solvers.ConfigError

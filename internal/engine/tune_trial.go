@@ -190,6 +190,9 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 	cfg.Eps = math.Sqrt(2 * t.pv.CandidateRho)
 	grid, drops, err := gridFor(t.ts.Grid, ref, d, nt, cfg, t.dpsgd[j.si])
 	if err != nil {
+		if ctx.Err() != nil {
+			return trialOut{}, ctx.Err() // a cancellation, not this solver's refusal
+		}
 		var se *spec.SpecError
 		var re *solvers.RefusedError
 		if errors.As(err, &re) {
