@@ -459,6 +459,11 @@ func (r *runner) feed(s *slot, dst oracle.Part, a, b int, w []float64) error {
 		switch {
 		case r.src.m != nil:
 			xs = r.src.m.Data[i*sd : (i+nb)*sd]
+			// The oracle's AddScaled asks for the next block while it
+			// works on this one (oracle.Aheader).
+			if ah, ok := sa.(oracle.Aheader); ok && i+nb < b && r.lin != nil && r.lin.L2() == 0 {
+				ah.SetAhead(r.src.m.Data[(i+nb)*sd : min(b, i+2*nb)*sd])
+			}
 		case r.src.ch != nil:
 			if got := s.rd.Read(s.buf[:nb*sd]); got != nb {
 				return errShortData

@@ -140,7 +140,11 @@ type Coordinate struct {
 	stats    statsRecorder
 	noise    noise.Sampler
 	rows     coordRows // AddScaled's scratch
+	ahead    []float64 // the next AddScaled's prefetch (SetAhead)
 }
+
+// SetAhead implements Aheader.
+func (o *Coordinate) SetAhead(xs []float64) { o.ahead = xs }
 
 // Name implements Oracle.
 func (*Coordinate) Name() string { return "coordinate" }

@@ -25,11 +25,14 @@ type coordRows struct {
 // size and added in the same order, so the means are those of Add(z_i);
 // a z_i with a non-finite entry adds nothing. The rows' norms (NaN where
 // z_i is not finite) and clipped flags are left in b.norms and b.clipped
-// for the caller to record: with detail, ‖z_i‖ = |k_i|·√sq[i] as
+// for the caller to record. A row whose products vec.FiniteScaled proves
+// finite from k[i] and sq[i] is not tested entry by entry, and the kernel
+// prefetches ahead (the caller's next block, [Aheader]; nil for none)
+// while it works. With detail, ‖z_i‖ = |k_i|·√sq[i] as
 // [ScaledAdder] computes it (vec.Norm(z_i) where that is not a finite
 // number, math.MaxFloat64 where it overflows, as statNorm records it);
 // without, any finite value, as only its finiteness is counted.
-func (b *coordRows) add(means []float64, lay groupLayout, next int, k, sq, xs []float64, stride, d int, tau float64, detail bool) int {
+func (b *coordRows) add(means []float64, lay groupLayout, next int, k, sq, xs []float64, stride, d int, tau float64, detail bool, ahead []float64) int {
 	n := len(k)
 	if cap(b.norms) < n {
 		b.norms, b.clipped = make([]float64, n), make([]bool, n)
@@ -49,8 +52,12 @@ func (b *coordRows) add(means []float64, lay groupLayout, next int, k, sq, xs []
 		if next++; next == lay.m {
 			next = 0
 		}
+		flag[i] = 0
+		if vec.FiniteScaled(k[i], sq[i]) {
+			flag[i] = 3
+		}
 	}
-	vec.ClampAddRows(means, off, inv, k, xs, stride, d, tau, flag)
+	vec.ClampAddRows(means, off, inv, k, xs, stride, d, tau, flag, ahead)
 	for i, f := range flag {
 		if f == 2 {
 			norms[i], clipped[i] = math.NaN(), false
@@ -81,7 +88,8 @@ func (b *coordRows) add(means []float64, lay groupLayout, next int, k, sq, xs []
 func (o *Coordinate) AddScaled(k, sq, xs []float64, stride int) {
 	d := o.d
 	o.stats.block(o.Name(), d, stride, len(k), len(xs))
-	o.lay.next = o.rows.add(o.means, o.lay, o.lay.next, k, sq, xs, stride, d, o.tau, !o.stats.noDetail)
+	o.lay.next = o.rows.add(o.means, o.lay, o.lay.next, k, sq, xs, stride, d, o.tau, !o.stats.noDetail, o.ahead)
+	o.ahead = nil
 	o.stats.recordRows(o.rows.norms[:len(k)], o.rows.clipped[:len(k)])
 }
 
@@ -90,6 +98,7 @@ func (p *coordPart) AddScaled(k, sq, xs []float64, stride int) {
 	o := p.o
 	d := o.d
 	p.st.block(o.Name(), d, stride, len(k), len(xs))
-	p.next = p.rows.add(p.means, o.lay, p.next, k, sq, xs, stride, d, o.tau, p.st.detail)
+	p.next = p.rows.add(p.means, o.lay, p.next, k, sq, xs, stride, d, o.tau, p.st.detail, p.ahead)
+	p.ahead = nil
 	p.st.recordRows(p.rows.norms[:len(k)], p.rows.clipped[:len(k)])
 }

@@ -32,6 +32,14 @@ type ScaledAdder interface {
 	AddScaled(k, sq, xs []float64, stride int)
 }
 
+// Aheader is implemented by the ScaledAdders that can ask for memory while
+// they work on a block: SetAhead(xs) names what the caller reads next (the
+// next block of a materialized dataset) for the next AddScaled alone, which
+// prefetches it; a hint, which changes no result.
+type Aheader interface {
+	SetAhead(xs []float64)
+}
+
 // Splitter is implemented by the oracles whose pre-noise estimate is a sum
 // over the batch of terms that each depend on one vector and its position
 // (ClipGaussian, Coordinate), so that a call's vectors can be fed in
@@ -249,7 +257,11 @@ type coordPart struct {
 	next   int // group of the next vector
 	st     partStats
 	rows   coordRows // AddScaled's scratch
+	ahead  []float64 // the next AddScaled's prefetch (SetAhead)
 }
+
+// SetAhead implements Aheader.
+func (p *coordPart) SetAhead(xs []float64) { p.ahead = xs }
 
 func (p *coordPart) Add(z []float64) {
 	o := p.o

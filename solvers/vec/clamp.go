@@ -10,10 +10,14 @@ package vec
 // each clamped entry multiplied by inv[i] and rounded before it is added;
 // flag[i] is 0 when no entry was clamped, 1 when some was (|z_ij| > τ),
 // and 2 when some z_ij is not finite (±Inf or NaN: nothing is added).
-// τ may be +Inf (nothing is clamped). The rows' destinations may repeat
-// (several rows of one group mean); rows are added in order. off, inv and
-// flag hold at least len(k) entries.
-func ClampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
+// flag[i] = 3 on entry says that the caller knows every z_ij to be finite
+// (FiniteScaled), and the kernel does not test it. τ may be +Inf (nothing
+// is clamped). The rows' destinations may repeat (several rows of one
+// group mean); rows are added in order. off, inv and flag hold at least
+// len(k) entries. ahead, which may be nil, is memory the caller reads
+// next (the next block of rows): the kernel asks for two cache lines of
+// it before each row, so that it arrives while the block is worked on.
+func ClampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8, ahead []float64) {
 	n := len(k)
 	checkRows(n, d, len(xs), stride)
 	off, inv, flag = off[:n], inv[:n], flag[:n]
@@ -26,7 +30,15 @@ func ClampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, t
 		clear(flag)
 		return
 	}
-	clampAddRows(y, off, inv, k, xs, stride, d, tau, flag)
+	clampAddRows(y, off, inv, k, xs, stride, d, tau, flag, ahead)
+}
+
+// FiniteScaled reports whether every product k·a_j of a row a with
+// ‖a‖² = sq (as floats.Dot sums it) is finite, from sq and k alone: when
+// sq < 2⁹⁰⁰ every |a_j| < 2⁴⁵⁰, and with |k| < 2⁵⁰⁰ every |k·a_j| < 2⁹⁵⁰.
+// False says nothing (the row is then tested entry by entry).
+func FiniteScaled(k, sq float64) bool {
+	return sq < 0x1p+900 && k < 0x1p+500 && k > -0x1p+500
 }
 
 func clampAddRowsGeneric(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
@@ -34,6 +46,9 @@ func clampAddRowsGeneric(y []float64, off []int, inv, k, xs []float64, stride, d
 		a := xs[i*stride : i*stride+d]
 		finite := true
 		for _, v := range a {
+			if flag[i] == 3 { // known finite
+				break
+			}
 			if z := float64(ki * v); z-z != 0 {
 				finite = false
 				break

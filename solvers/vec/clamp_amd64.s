@@ -1,15 +1,17 @@
 #include "textflag.h"
 
-// func clampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8)
+// func clampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8, ahead []float64)
 //
 // For each row i: z = k[i]·a_i, two entries per step (the last alone,
 // loaded into the low lane with the high lane 0, so that 0·k[i] stays
-// finite whenever k[i] is); a first pass tests z − z for NaN (z not
-// finite), a second forms z again, clamps it with MINPD/MAXPD (exact on
-// finite entries, and (τ, −τ) = (+Inf, −Inf) clamps nothing), flags a
-// clamped entry by comparing it with z, and adds inv[i]·clamp(z) to the
-// destination row y[off[i]:].
-TEXT ·clampAddRows(SB), NOSPLIT, $0-168
+// finite whenever k[i] is); unless flag[i] = 3 on entry (the caller knows
+// z is finite), a first pass tests z − z for NaN (z not finite); a second
+// forms z again, clamps it with MINPD/MAXPD (exact on finite entries, and
+// (τ, −τ) = (+Inf, −Inf) clamps nothing), flags a clamped entry by
+// comparing it with z, and adds inv[i]·clamp(z) to the destination row
+// y[off[i]:]. Before each row it prefetches the next two cache lines of
+// ahead (R15 walks them; the end is kept in ahead_len's slot).
+TEXT ·clampAddRows(SB), NOSPLIT, $0-192
 	MOVQ   y_base+0(FP), DI
 	MOVQ   off_base+24(FP), SI
 	MOVQ   inv_base+48(FP), R9
@@ -24,10 +26,23 @@ TEXT ·clampAddRows(SB), NOSPLIT, $0-168
 	XORPD  X3, X3
 	SUBPD  X4, X3
 	MOVQ   flag_base+144(FP), BX
+	MOVQ   ahead_base+168(FP), R15
+	MOVQ   ahead_len+176(FP), AX
+	LEAQ   (R15)(AX*8), AX
+	MOVQ   AX, ahead_len+176(FP)
 
 row:
+	CMPQ       R15, ahead_len+176(FP)
+	JAE        nopf
+	PREFETCHT0 (R15)
+	PREFETCHT0 64(R15)
+	ADDQ       $128, R15
+
+nopf:
 	MOVSD  (R10), X6
 	SHUFPD $0, X6, X6
+	CMPB   (BX), $3
+	JE     add
 	XORPD  X7, X7
 	XORQ   CX, CX
 	MOVQ   R12, DX

@@ -25,8 +25,9 @@ func dotSqRows(dst, sq, w, xs []float64, stride int)
 //go:noescape
 func axpyRows(y, coef, xs []float64, stride int)
 
-// clampAddRows is clampAddRowsGeneric in SSE2 assembly; the rows and
-// destinations are in range, len(k) ≥ 1 and d ≥ 1.
+// clampAddRows is clampAddRowsGeneric in SSE2 assembly, which also
+// prefetches ahead; the rows and destinations are in range, len(k) ≥ 1
+// and d ≥ 1.
 //
 //go:noescape
-func clampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8)
+func clampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8, ahead []float64)

@@ -8,6 +8,6 @@ func dotRows(dst, w, xs []float64, stride int)       { dotRowsGeneric(dst, w, xs
 func dotSqRows(dst, sq, w, xs []float64, stride int) { dotSqRowsGeneric(dst, sq, w, xs, stride) }
 func axpyRows(y, coef, xs []float64, stride int)     { axpyRowsGeneric(y, coef, xs, stride) }
 
-func clampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
+func clampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8, _ []float64) {
 	clampAddRowsGeneric(y, off, inv, k, xs, stride, d, tau, flag)
 }

@@ -255,12 +255,28 @@ func TestClampAddRows(t *testing.T) {
 						want[off[i]+j] += p
 					}
 				}
+				ahead := make([]float64, 3*n) // the memory to prefetch: any, here longer than the rows' lines
+				asm := func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
+					ClampAddRows(y, off, inv, k, xs, stride, d, tau, flag, nil)
+				}
+				asmAhead := func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
+					ClampAddRows(y, off, inv, k, xs, stride, d, tau, flag, ahead)
+				}
 				for _, impl := range []struct {
-					name string
-					f    func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8)
-				}{{"asm", ClampAddRows}, {"generic", clampAddRowsGeneric}} {
+					name  string
+					f     func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8)
+					known bool // flag 3 on entry where FiniteScaled says so
+				}{{"asm", asm, false}, {"asm ahead", asmAhead, false}, {"asm known", asmAhead, true}, {"generic", clampAddRowsGeneric, false}, {"generic known", clampAddRowsGeneric, true}} {
 					y := make([]float64, groups*d)
 					flag := make([]uint8, n)
+					if impl.known {
+						for i, ki := range k {
+							a := xs[i*stride : i*stride+d]
+							if FiniteScaled(ki, floats.Dot(a, a)) {
+								flag[i] = 3
+							}
+						}
+					}
 					impl.f(y, off, inv, k, xs, stride, d, tau, flag)
 					if !slices.Equal(flag, wantFlag) {
 						t.Fatalf("%s, d = %d, stride %d, τ = %v: flags %v, want %v", impl.name, d, stride, tau, flag, wantFlag)
@@ -273,5 +289,42 @@ func TestClampAddRows(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFiniteScaled: FiniteScaled says true only where every product k·a_j
+// is finite, at the edges of its bounds and for non-finite inputs.
+func TestFiniteScaled(t *testing.T) {
+	big := math.Nextafter(0x1p+450, 0) // the largest |a_j| that sq < 2⁹⁰⁰ allows
+	for _, c := range []struct {
+		name string
+		k    float64
+		a    []float64
+		want bool
+	}{
+		{"ordinary", -3.5, []float64{1, -2, 0.5}, true},
+		{"zero row", 7, []float64{0, 0}, true},
+		{"at the bounds", math.Nextafter(0x1p+500, 0), []float64{big}, true},
+		{"k at 2⁵⁰⁰", 0x1p+500, []float64{1}, false},
+		{"k at −2⁵⁰⁰", -0x1p+500, []float64{1}, false},
+		{"sq at 2⁹⁰⁰", 1, []float64{0x1p+450}, false},
+		{"NaN k", math.NaN(), []float64{1}, false},
+		{"infinite k", math.Inf(-1), []float64{1}, false},
+		{"infinite entry", 1, []float64{1, math.Inf(1)}, false},
+		{"NaN entry", 1, []float64{math.NaN(), 1}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := FiniteScaled(c.k, floats.Dot(c.a, c.a))
+			if got != c.want {
+				t.Fatalf("FiniteScaled = %v, want %v", got, c.want)
+			}
+			if got {
+				for _, v := range c.a {
+					if z := c.k * v; math.IsInf(z, 0) || math.IsNaN(z) {
+						t.Fatalf("said finite, but %v·%v = %v", c.k, v, z)
+					}
+				}
+			}
+		})
 	}
 }
