@@ -157,8 +157,10 @@
 // privacy panel (the root's focus, Model.panel), and a panel without
 // them names t on its last line. A loaded preset's caption takes one
 // line under the header (two from 30 rows). A refusal or the typing hint
-// under the form takes the rows it needs whole from the panels under the
-// form while it is shown. The one-line help keeps, in order, the keys
+// under the form takes the rows it needs from the panels under the form
+// while it is shown, down to their title rows; a refusal longer still is
+// shown a page at a time, its last row naming f, which shows the next
+// (form.messageArea). The one-line help keeps, in order, the keys
 // that fit, then "? all keys" and "q quit". Below 80×24 a notice replaces
 // the layout.
 //

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -35,10 +36,11 @@ func formMessage(m *Model, first string) string {
 // 120×32 and 132×42, the line under the form while it is about the key
 // just pressed is shown whole, taking rows from the panels under the
 // form: the typing hint (? types there: "(? full)" would not work) for
-// every field that takes a typed value, and a refusal, which names its
-// field; the refusal cut only where those panels are down to their least,
-// with "(? full)" and its field named, the help giving it whole. A key
-// that clears it gives the panels their rows back.
+// every field that takes a typed value, and a refusal (an oracle's, and
+// on preset 1 a k beyond its tails, nine lines at 80 columns), shown a
+// page at a time with f only where those panels are down to their
+// least, every line reached. A key that clears it gives the panels their
+// rows back.
 func TestFormMessageWhole(t *testing.T) {
 	inf := example1
 	inf.Eps = math.Inf(1)
@@ -84,6 +86,20 @@ func TestFormMessageWhole(t *testing.T) {
 					t.Fatal("no oracle refused for ε = ∞")
 				}
 				checkRefusalShown(t, m, "oracle")
+				if preset {
+					// A longer one: a k beyond preset 1's tails (ν = 20).
+					m.form.SetFocus(form.K)
+					for range 10 {
+						formKeys(t, m, "right")
+						if _, msg := m.form.Refusal(); msg != "" {
+							break
+						}
+					}
+					if _, msg := m.form.Refusal(); !strings.Contains(msg, "infinite") {
+						t.Fatalf("no k beyond the tails refused: %q", msg)
+					}
+					checkRefusalShown(t, m, "k")
+				}
 				m.form.SetFocus(form.Seed)
 				m.Update(press("tab"))
 				if _, msg := m.form.Refusal(); msg != "" {
@@ -97,9 +113,12 @@ func TestFormMessageWhole(t *testing.T) {
 	}
 }
 
-// checkRefusalShown: the form's refusal is on screen whole, or cut with
-// "(? full)" where the panels under the form are down to their least —
-// naming field — and then the help gives it whole.
+// checkRefusalShown: the form's refusal is on screen whole, or a page at
+// a time where the panels under the form are down to their least —
+// each page's last row saying how many lines are below and that f shows
+// them, every line of it shown on some page, and f going back to its
+// start after its last page. field is the refusal's field, for the
+// messages.
 func checkRefusalShown(t *testing.T, m *Model, field string) {
 	t.Helper()
 	_, msg := m.form.Refusal()
@@ -108,24 +127,52 @@ func checkRefusalShown(t *testing.T, m *Model, field string) {
 	if got == whole {
 		return
 	}
-	short, cut := strings.CutSuffix(got, "(? full)")
-	if !cut || !strings.HasPrefix(whole, strings.TrimSuffix(strings.TrimSpace(short), "…")) {
-		t.Errorf("the refusal %q shows as %q", whole, got)
-		return
-	}
-	if !strings.Contains(short, field) {
-		t.Errorf("the refusal shown cut, %q, does not name %s", got, field)
-	}
 	rows := func(c interface{ View() string }) int { return strings.Count(c.View(), "\n") + 1 }
 	if m.compact && rows(m.side) > minSide || !m.compact && rows(m.clip) > minClip {
-		t.Errorf("the refusal is cut (%q) while the panels under the form keep rows (side %d, clipping %d)", got, rows(m.side), rows(m.clip))
+		t.Errorf("%s: the refusal is cut (%q) while the panels under the form keep rows (side %d, clipping %d)", field, got, rows(m.side), rows(m.clip))
 	}
-	m.Update(press("?"))
-	help := strings.Join(strings.Fields(screenText(m)), " ")
-	m.Update(press("?"))
-	if !strings.Contains(help, strings.Join(strings.Fields(msg), " ")) {
-		t.Errorf("the help does not give the refusal %q whole", msg)
+	more := regexp.MustCompile(`▾ f: (\d+) more lines?$`)
+	var seen []string
+	first := got
+	for page := 0; ; page++ {
+		if page > 20 {
+			t.Fatalf("%s: f never reaches the refusal's end: %q", field, got)
+		}
+		text := strings.TrimSpace(more.ReplaceAllString(got, ""))
+		text = strings.TrimSpace(strings.TrimSuffix(text, "▴ f: from its start"))
+		seen = append(seen, text)
+		if strings.HasSuffix(got, "▴ f: from its start") {
+			break
+		}
+		if !more.MatchString(got) {
+			t.Fatalf("%s: the refusal %q shows as %q, with no f to its rest", field, whole, got)
+		}
+		m.Update(press("f"))
+		got = strings.Join(strings.Fields(strings.Join(strings.Split(formMessageRows(m), "\n"), " ")), " ")
 	}
+	if read := strings.Join(strings.Fields(strings.Join(seen, " ")), " "); read != whole {
+		t.Errorf("%s: read page by page with f, the refusal reads\n%q\nnot\n%q", field, read, whole)
+	}
+	m.Update(press("f"))
+	if again := formMessage(m, "✗ refused"); again != first {
+		t.Errorf("%s: after its last page f shows %q, not its start %q", field, again, first)
+	}
+}
+
+// formMessageRows is the message under the form on screen from its first
+// row shown, whatever it starts with (a page of a refusal after f).
+func formMessageRows(m *Model) string {
+	lines := strings.Split(screenText(m), "\n")
+	start := 1 + m.head.Rows(m.width, m.height) + 1 + m.form.FieldRows()
+	var out []string
+	for _, l := range lines[start:] {
+		l = strings.TrimRight(ansi.Truncate(l, leftWidth(m.width), ""), " ")
+		if l == "" || strings.HasPrefix(l, "──") || strings.HasPrefix(l, " Theorem") {
+			break
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
 }
 
 // TestRefusalFoldsTheCaption: at 80×24, with preset 6's caption unfolded

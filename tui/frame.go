@@ -27,11 +27,12 @@ const (
 )
 
 // The rows the panels under the form keep when a refusal or the typing
-// hint under it takes their room: the side tabs' bar and two lines of
-// the tab shown (compact), the clipping panel's title and three lines.
+// hint under it takes their room: the side tabs' bar (compact), the
+// clipping panel's title; a message longer still is shown a page at a
+// time (f).
 const (
-	minSide = 3
-	minClip = 4
+	minSide = 1
+	minClip = 1
 )
 
 // formRows is the number of the form's rows the layout makes room for:

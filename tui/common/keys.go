@@ -29,6 +29,10 @@ type KeyMap struct {
 	// Caption unfolds the loaded preset's caption a page at a time, and
 	// folds it after its last page.
 	Caption key.Binding
+	// Message shows the next rows of the message under the form (a
+	// refusal) where the rows under the form do not hold it whole, and
+	// its start again after its last rows.
+	Message key.Binding
 	// Set and Cancel end typing a value into the form.
 	Set, Cancel key.Binding
 
@@ -70,6 +74,7 @@ func DefaultKeyMap(screens ScreenDefs) KeyMap {
 		LineDown: key.NewBinding(key.WithKeys("j"), key.WithHelp("j/wheel", "scroll the side panel / help down a line")),
 		Theme:    key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "theme: dark, light, high contrast (--theme)")),
 		Caption:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "the preset's caption: unfold it a page at a time, then fold it")),
+		Message:  key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "the message under the form (a refusal) where it ends in ▾ f: its next rows, then its start")),
 		Set:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "set the typed value")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel typing")),
 		Focus:    key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab/⇧tab", "focus")),
@@ -111,7 +116,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	runs := append([]key.Binding{k.Run, k.Pause, k.Compare}, k.Screens.Keys()...)
 	return [][]key.Binding{
 		append(runs, k.Live),
-		{k.Next, k.Prev, k.Left, k.Right, k.Type, k.Set, k.Cancel},
+		{k.Next, k.Prev, k.Left, k.Right, k.Type, k.Set, k.Cancel, k.Message},
 		{k.Presets, k.PickPreset, k.Filter, k.Caption, k.Export, k.State, k.Panel, k.PageUp, k.PageDown, k.LineUp, k.LineDown, k.Theme, k.Help, k.Back, k.Quit},
 	}
 }

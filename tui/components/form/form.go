@@ -45,6 +45,10 @@ type Model struct {
 	// beside its ✗ ("": a typed value, or a refusal about another field).
 	refusedValue string
 	note         string // a neutral note (end of a grid)
+	// paged is the message under the form that f paged, pageTop the
+	// first of its lines shown (messageArea).
+	paged   string
+	pageTop int
 
 	lastRun int // the latest run seen (runs.Event)
 	// presc is the latest prescription: user data's rows and columns
@@ -188,7 +192,7 @@ func (f *Model) ShortHelp() []key.Binding {
 
 // FullHelp is the form's keys.
 func (f *Model) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{f.KeyMap.Next, f.KeyMap.Prev, f.KeyMap.Left, f.KeyMap.Right, f.KeyMap.Type, f.KeyMap.Set, f.KeyMap.Cancel}}
+	return [][]key.Binding{{f.KeyMap.Next, f.KeyMap.Prev, f.KeyMap.Left, f.KeyMap.Right, f.KeyMap.Type, f.KeyMap.Set, f.KeyMap.Cancel, f.KeyMap.Message}}
 }
 
 // Update handles focus moves, value steps and typing; a run that starts
@@ -236,6 +240,7 @@ func (f *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	switch {
+	case key.Matches(k, f.KeyMap.Message) && f.nextMessagePage():
 	case key.Matches(k, f.KeyMap.Next, f.KeyMap.Down):
 		f.SetFocus(f.nextVisible(+1))
 	case key.Matches(k, f.KeyMap.Prev, f.KeyMap.Up):
@@ -484,17 +489,7 @@ func (f *Model) View() string {
 	// field matters.
 	avail := f.h - len(lines)
 	if avail > 0 {
-		text, ms := f.message()
-		msg := style.Wrap(text, w)
-		if len(msg) > avail {
-			// Cut: its last line says so, and the help (?) gives it whole.
-			msg = msg[:avail]
-			msg[avail-1] = style.Shorten(msg[avail-1], w-lipgloss.Width(fullHint)) + fullHint
-		}
-		for i, l := range msg {
-			msg[i] = ms.Render(l)
-		}
-		lines = append(lines, msg...)
+		lines = append(lines, f.messageArea(avail)...)
 	}
 	return style.Block(strings.Join(lines, "\n"), w, f.h)
 }

@@ -1,0 +1,87 @@
+package form
+
+import (
+	"fmt"
+
+	"charm.land/lipgloss/v2"
+
+	"dpso/tui/style"
+)
+
+// messageArea is the message under the fields in avail rows: whole where
+// it fits; otherwise a page of its lines and a last row that says how
+// many are below and that f shows them ("▾ f: 3 more lines"), or, on the
+// last page, that f goes back to its start ("▴ f: from its start"). On a
+// single row, or where it is the focused field's reason (pages), it is
+// cut at its last row and says so: the help (?) gives it whole.
+func (f *Model) messageArea(avail int) []string {
+	text, ms := f.message()
+	lines := style.Wrap(text, f.w)
+	var out []string
+	switch {
+	case len(lines) <= avail:
+		out = lines
+	case avail < 2 || !f.pages():
+		out = lines[:avail]
+		out[avail-1] = style.Shorten(out[avail-1], f.w-lipgloss.Width(fullHint)) + fullHint
+	default:
+		page := avail - 1
+		top := f.messageTop(text, len(lines), page)
+		end := min(top+page, len(lines))
+		out = append(out, lines[top:end]...)
+		k := f.KeyMap.Message.Help().Key
+		mark := "▴ " + k + ": from its start"
+		if below := len(lines) - end; below > 0 {
+			mark = fmt.Sprintf("▾ %s: %d more line%s", k, below, map[bool]string{true: "s"}[below > 1])
+		}
+		for i := range out {
+			out[i] = ms.Render(out[i])
+		}
+		return append(out, f.Styles.Key.Render(mark))
+	}
+	for i := range out {
+		out[i] = ms.Render(out[i])
+	}
+	return out
+}
+
+// messageTop is the first line shown of text, n lines long, in pages of
+// page lines: where f left it, while the message is the one f paged.
+func (f *Model) messageTop(text string, n, page int) int {
+	if text != f.paged || f.pageTop >= n {
+		return 0
+	}
+	return f.pageTop
+}
+
+// nextMessagePage shows the next page of the message under the form
+// (f): its next rows, or its start after its last. It reports whether
+// the message is cut, so that f had something to do.
+func (f *Model) nextMessagePage() bool {
+	avail := f.h - 1 - f.FieldRows()
+	text, _ := f.message()
+	n := len(style.Wrap(text, f.w))
+	if avail < 2 || n <= avail || !f.pages() {
+		return false
+	}
+	page := avail - 1
+	top := f.messageTop(text, n, page) + page
+	if top >= n {
+		top = 0
+	}
+	f.paged, f.pageTop = text, top
+	return true
+}
+
+// MessageCut reports whether the message under the form is shown a page
+// at a time (its last row says f shows the rest).
+func (f *Model) MessageCut() bool {
+	avail := f.h - 1 - f.FieldRows()
+	text, _ := f.message()
+	return avail >= 2 && f.pages() && len(style.Wrap(text, f.w)) > avail
+}
+
+// pages reports whether the message is one f pages: a refusal or a note,
+// about the key just pressed; the focused field's reason is cut with
+// "(? full)" in the rows the layout keeps for it (the help gives it).
+func (f *Model) pages() bool { return !f.editing && (f.refused != "" || f.note != "") }
