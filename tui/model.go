@@ -126,6 +126,7 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	m.help.Repro = m.status.Reproduce
 	m.help.Field = m.form.Message
 	m.help.Facts = m.status.Facts
+	m.help.Changed = m.head.Changed
 	m.presets = presetlist.New(c, presets.All, opts.Preset)
 	m.long = longrun.New(c)
 	for _, d := range screens.Registry {

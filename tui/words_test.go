@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"dpso/tui/components/form"
 	"dpso/tui/presets"
 	"dpso/tui/style"
 )
@@ -35,8 +36,9 @@ func loadedPreset(t *testing.T, i, w, h int) *Model {
 // state line's run facts dropped under "· …", the help listing them),
 // the reproduce line after a flag's value —; the numbers of its caption
 // are all facts (no number typed in its template); and where a text
-// says something is on the chart or in the legend, the screen shows it.
-// (The form's refusals and typing hint: TestFormMessageWhole.)
+// says something is on the chart or in the legend, the screen shows it;
+// and after two fields change, the title line keeps the title whole
+// (checkChangedTitle). (The form's refusals and typing hint: TestFormMessageWhole.)
 func TestPresetWordsAtThreeSizes(t *testing.T) {
 	for i, p := range presets.All {
 		for _, sz := range wordSizes {
@@ -52,6 +54,7 @@ func TestPresetWordsAtThreeSizes(t *testing.T) {
 				checkStoryWhole(t, m, i, p)
 				checkBarLines(t, m)
 				checkNamedElements(t, m, p)
+				checkChangedTitle(t, m, i, p)
 			})
 		}
 	}
@@ -290,5 +293,34 @@ func checkNamedElements(t *testing.T, m *Model, p presets.Preset) {
 		if !named {
 			t.Errorf("%s says %q, naming nothing the screen shows", p.Title, s)
 		}
+	}
+}
+
+// checkChangedTitle changes two fields of the loaded preset i (trials,
+// seed) and reads the title line: it shows the preset's title whole and
+// says it changed, naming the fields or, where only "changed" fits, the
+// help naming them.
+func checkChangedTitle(t *testing.T, m *Model, i int, p presets.Preset) {
+	t.Helper()
+	for _, id := range []form.Field{form.Trials, form.Seed} {
+		m.form.SetFocus(id)
+		formKeys(t, m, "right")
+	}
+	label := fmt.Sprintf("preset %d · seed, trials changed", i+1)
+	if m.head.Label() != label {
+		t.Fatalf("after trials and seed changed the label is %q, not %q", m.head.Label(), label)
+	}
+	head := strings.Split(screenText(m), "\n")[0]
+	switch {
+	case strings.Contains(head, label+": "+p.Title):
+	case strings.Contains(head, fmt.Sprintf("preset %d · changed: %s", i+1, p.Title)):
+		m.Update(press("?"))
+		help := strings.Join(strings.Fields(screenText(m)), " ")
+		m.Update(press("?"))
+		if !strings.Contains(help, "title: "+label) {
+			t.Errorf("the title line %q says only \"changed\", and the help does not name the fields", head)
+		}
+	default:
+		t.Errorf("after a change the title line does not show the title whole: %q", head)
 	}
 }

@@ -233,54 +233,86 @@ func (h *Model) View() string {
 // right what the form holds (the loaded preset's label and title, the
 // user data's name) and the keys to the presets and the help. Where the
 // width is short, the subtitle gives way first, then "? help" (the key
-// line under the screen has "? all keys"), then the name dpso, so that a
-// preset's title is shown whole wherever that makes it fit; a title
-// longer still is cut at a word, the presets list (p) giving it whole.
+// line under the screen has "? all keys"), then the name dpso, then the
+// names of the fields changed since the preset was loaded ("preset 1 ·
+// changed": the help names them, Changed), then "· p presets" (the help
+// lists p), so that a preset's title is shown whole — at 80 columns every
+// preset's is; a title longer still is cut at a word, the presets list
+// (p) giving it whole.
 func (h *Model) line() string {
+	l, _ := h.titleLine()
+	return l
+}
+
+// titleLine is line, and whether it names the changed fields by their
+// count ("changed") for room.
+func (h *Model) titleLine() (string, bool) {
 	st := h.Styles
 	w := h.w
 	name := st.Header.Render("dpso")
 	left := name + st.HeaderDim.Render(" · private optimization with heavy-tailed gradients (Lowy & Razaviyayn)")
-	right := "custom parameters"
+	right, short := "custom parameters", ""
 	title := ""
 	switch {
 	case h.at >= 0:
 		right, title = h.Label(), h.title
+		short = h.label(false)
 	case h.form.Resolved().UserRows():
 		right = common.DataName(h.form.Resolved().Spec, h.presc)
 	}
 	if title != "" {
 		right += ": " + title
+		short += ": " + title
 	}
 	const keys, presetsKey = "  ·  p presets  ? help", "  ·  p presets"
-	for _, c := range []struct{ left, keys string }{{left, keys}, {name, keys}, {name, presetsKey}, {"", presetsKey}} {
-		if lipgloss.Width(c.left)+2+lipgloss.Width(right+c.keys) <= w {
-			r := st.Muted.Render(right + c.keys)
-			return style.Pad(c.left, w-lipgloss.Width(r)) + r
+	type form struct{ left, right, keys string }
+	forms := []form{{left, right, keys}, {name, right, keys}, {name, right, presetsKey}, {"", right, presetsKey}}
+	if title != "" && short != right {
+		forms = append(forms, form{"", short, presetsKey}, form{"", short, ""})
+	}
+	for _, c := range forms {
+		if lipgloss.Width(c.left)+2+lipgloss.Width(c.right+c.keys) <= w {
+			r := st.Muted.Render(c.right + c.keys)
+			return style.Pad(c.left, w-lipgloss.Width(r)) + r, c.right != right
 		}
 	}
 	if title != "" {
 		// The preset's title is cut at a word, in all the room there is.
-		right = h.Label()
+		right = h.label(false)
 		room := w - 2 - lipgloss.Width(right+": "+presetsKey)
 		if t := style.Shorten(title, room); room >= 8 {
 			right += ": " + t
 		}
 	}
 	r := st.Muted.Render(right + presetsKey)
-	return style.Pad("", w-lipgloss.Width(r)) + style.Fit(r, w)
+	return style.Pad("", w-lipgloss.Width(r)) + style.Fit(r, w), true
+}
+
+// Changed is the loaded preset's label naming every field changed since
+// it was loaded, where the title line has room only for "changed" ("":
+// it names them, or none changed): the help gives it.
+func (h *Model) Changed() string {
+	if _, short := h.titleLine(); short && h.at >= 0 {
+		return h.Label()
+	}
+	return ""
 }
 
 // Label is the loaded preset's number and what the user changed since
 // loading it: "preset 4", "preset 4 · k changed", "preset 1 · n, ε
 // changed" ("" without a preset).
-func (h *Model) Label() string {
+func (h *Model) Label() string { return h.label(true) }
+
+// label is Label; without names, "preset 4 · changed" for any change.
+func (h *Model) label(names bool) string {
 	if h.at < 0 {
 		return ""
 	}
 	l := "preset " + strconv.Itoa(h.at+1)
-	if names := changedNames(h.spec, h.form.Resolved().Spec); len(names) > 0 {
-		l += " · " + strings.Join(names, ", ") + " changed"
+	if ch := changedNames(h.spec, h.form.Resolved().Spec); len(ch) > 0 && names {
+		l += " · " + strings.Join(ch, ", ") + " changed"
+	} else if len(ch) > 0 {
+		l += " · changed"
 	}
 	return l
 }

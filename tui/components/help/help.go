@@ -38,6 +38,10 @@ type Model struct {
 	// Field is the line under the form (its focused field's reason, a
 	// refusal, a note), whole: the form cuts a long one and says so.
 	Field func() string
+	// Changed is the loaded preset's label naming the fields changed
+	// since, where the title line has room only for "changed" ("": it
+	// names them).
+	Changed func() string
 	// Facts is the status bar's run facts in full where the bar dropped
 	// some for room ("" where it showed them all), which the bar marks.
 	Facts func() string
@@ -166,6 +170,11 @@ func (v *Model) Messages() []Message {
 	if v.Repro != nil {
 		if r := v.Repro(); r != "" {
 			out = append(out, Message{Text: "reproduce: " + r})
+		}
+	}
+	if v.Changed != nil {
+		if c := v.Changed(); c != "" {
+			out = append(out, Message{Text: "title: " + c})
 		}
 	}
 	if v.Field != nil {
