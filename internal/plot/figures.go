@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"strings"
@@ -77,12 +78,25 @@ func Comparison(c *engine.Comparison, o Options) (*Figure, error) {
 		}
 		name := fmt.Sprintf("%s: %s%s", SolverLabel(r.Solver), num(r.Excess.Mean), se)
 		short := fmt.Sprintf("%s: %s%s", r.Solver, num(r.Excess.Mean), se)
-		if len(xys) <= 3 {
+		step := len(xys) == 1 && drawable(r.W0.Mean) && r.W0.Mean != xys[0].Y
+		switch {
+		case step:
+			// One step (T = 1): its iterate is w₀ until the step's
+			// evaluations are done, then its one checkpoint — drawn as
+			// that drop, labelled beside its point.
+			name += " (one step: from w₀ to its one checkpoint)"
+			short += " (one step)"
+		case len(xys) <= 3:
 			name += " (" + plural(len(xys), "checkpoint") + " after the start)"
 			short += " (" + plural(len(xys), "checkpoint") + ")"
 		}
 		if err := f.addSeries(name, RoleSolver, r.Solver, xys, col, nil, vg.Points(2.2), f.nextGlyph(), short); err != nil {
 			return nil, err
+		}
+		if step {
+			if err := f.addStep(r, xys[0], col); err != nil {
+				return nil, err
+			}
 		}
 		drawn += len(xys)
 		if f.opts.Hide&HideTrials != 0 || len(r.Trials) < 2 {
@@ -331,4 +345,22 @@ func WriteSweep(w io.Writer, format Format, s *engine.SweepReport) error {
 		return err
 	}
 	return f.Write(w, format)
+}
+
+// addStep draws a one-step solver's drop: a vertical line in its colour
+// at its one checkpoint's evaluations, from F(w₀) − F* (its iterate until
+// the step is done) to the checkpoint, and a label beside the point
+// naming it ("lipschitz-dpsgd 0.0786, one step"), so that a run of a
+// single point reads as what it is, not as a stray marker.
+func (f *Figure) addStep(r *engine.Report, at plotter.XY, col color.Color) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: at.X, Y: r.W0.Mean}, at})
+	if err != nil {
+		return err
+	}
+	l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(2.2), Dashes: []vg.Length{vg.Points(2), vg.Points(3)}}
+	f.Plot.Add(l)
+	// The label's colour is the solver's, darker: a text in a light hue
+	// (the palette's orange) is hard to read on white.
+	f.lineLabel(r.Solver+" "+num(r.Excess.Mean)+", one step", at.X, at.Y, shade(col, -0.35))
+	return nil
 }

@@ -210,12 +210,12 @@ func (f *Figure) addArrow(r reference, up bool) {
 }
 
 // addArrowAt draws r as an arrow at x on the top (up) or bottom edge, its
-// label beside it, and (legend) its legend entry: "▲ above the axes: "
+// label beside it, and (legend) its legend entry: "↑ above the axes: "
 // and r's name.
 func (f *Figure) addArrowAt(r reference, x float64, up, legend bool) {
-	y, shape, where := f.yr[1], draw.GlyphDrawer(arrowGlyph{}), "▲ above the axes: "
+	y, shape, where := f.yr[1], draw.GlyphDrawer(arrowGlyph{}), "↑ above the axes: "
 	if !up {
-		y, shape, where = f.yr[0], arrowGlyph{down: true}, "▼ below the axes: "
+		y, shape, where = f.yr[0], arrowGlyph{down: true}, "↓ below the axes: "
 	}
 	s := Series{Name: where + r.name, Role: r.role, Solver: r.solver, Color: r.col, Glyph: "arrow", Arrow: true,
 		Points: plotter.XYs{{X: x, Y: y}}}
