@@ -88,6 +88,17 @@ func (m *Model) openState(st statestring.State) tea.Cmd {
 	return tea.Batch(specCmd, reset, m.startShown(st.Run, i), m.show(i))
 }
 
+// Reopen is what opens the screen shown in a new session: the link to
+// it where the session has one (a browser tab of dpso serve), otherwise
+// its state string (for --state).
+func (m *Model) Reopen() (what string, link bool) {
+	tok := m.State().String()
+	if m.opts.Link != "" {
+		return stateLink(m.opts.Link, tok), true
+	}
+	return tok, false
+}
+
 // showState shows the state string of what is shown in place of the
 // reproduce line (until the next key) and in the help, and copies it to
 // the clipboard with OSC 52 where the terminal allows.

@@ -12,6 +12,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"dpso/internal/statestring"
+	"dpso/tui"
 	"dpso/tui/presets"
 )
 
@@ -172,6 +173,17 @@ func TestIdleSessionEnds(t *testing.T) {
 	}
 	if !strings.Contains(c.printed(), "no key for 300ms, so this session ended") {
 		t.Fatalf("the session was not told why it ended:\n%s", c.printed())
+	}
+	// No key can be pressed once it ended: the message itself gives the
+	// state string that opens the screen it showed again.
+	said := c.printed()
+	i := strings.Index(said, "-t -- --state ")
+	if i < 0 || strings.Contains(said, "y shows") {
+		t.Fatalf("the idle end does not give the state string of its screen:\n%s", said)
+	}
+	tok := strings.Fields(said[i+len("-t -- --state "):])[0]
+	if _, err := statestring.Parse(tok, tui.ScreenNames()); err != nil {
+		t.Errorf("the idle end's state string %q does not parse: %v", tok, err)
 	}
 	if !strings.Contains(ts.log.String(), "ended: idle") {
 		t.Fatalf("log:\n%s", ts.log.String())

@@ -156,7 +156,7 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 	}
 	sm := &sessionModel{inner: m, plain: opts.Plain}
 	idle := newIdleTimer(s.cfg.Idle, func() {
-		ss.end(endIdle, fmt.Sprintf("dpso serve: no key for %s, so this session ended; connect again to go on (y shows a state string that reopens a screen)", s.cfg.Idle))
+		ss.end(endIdle, fmt.Sprintf("dpso serve: no key for %s, so this session ended; connect again to go on", s.cfg.Idle))
 	})
 	defer idle.stop()
 	out := newDeadlineWriter(t.Output(), s.cfg.WriteTimeout, t.Hangup)
@@ -225,6 +225,15 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 	}
 	if out.timedOut() {
 		return 0, "dropped: the client read nothing for " + durText(s.cfg.WriteTimeout) + flood
+	}
+	if reason == endIdle && sm.reopen != "" {
+		// What the session showed, read when it ended (no key can ask
+		// for it then): connecting with it opens that screen again.
+		if sm.reopenLink {
+			why += "; " + sm.reopen + " opens the screen it showed"
+		} else {
+			why += "; with -t -- --state " + sm.reopen + " it opens on the screen it showed (dpso explore --state opens it on your own machine)"
+		}
 	}
 	if why != "" {
 		t.Say(why)
@@ -335,6 +344,10 @@ type sessionModel struct {
 	offer *offer
 	plain bool
 	width int
+	// reopen is what opens the screen shown when the session ended (a
+	// state string, or a link where reopenLink), read on its end.
+	reopen     string
+	reopenLink bool
 }
 
 // Init starts the explorer.
@@ -345,6 +358,7 @@ func (sm *sessionModel) Init() tea.Cmd { return sm.inner.Init() }
 func (sm *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case endMsg:
+		sm.reopen, sm.reopenLink = sm.inner.Reopen()
 		return sm, tea.Quit // the session's context then ends the explorer's runs
 	case offer:
 		sm.offer = &msg
