@@ -72,7 +72,7 @@ var All = []Preset{
 			"Not shown: c's multi-pass klz-gd ends lower ({klz}); nothing here is tuned.",
 		afterC: "AC-SA (acsa) clips at C = {clip}, set by the moment r̃_k (k = {k}); lipschitz-dpsgd calibrates its noise to a declared L_f = {lf} (these data have L_f = ∞). " +
 			"c: acsa ends at {acsa}, under its certificate {cert}, which is below w₀ = {w0}; lipschitz-dpsgd ends at {lip}; klz-gd, which reads every sample many times, ends lower ({klz}); dp-sgd ends at {dpsgd}, not clearly below acsa over these trials. Nothing here is tuned.",
-		text: "Heavy-tailed linear regression (multivariate t, ν = {nu}, d = {d}): the gradient norms have moments of every order below ν/2 but no bound, L_f = ∞. The paper's solver, noisy clipped AC-SA, clips at C = {clip}, set by the moment r̃_k (k = {k}). Lipschitz DP-SGD must assume a bound: given L_f = {lf} (which clips {lip_clipped%} of these gradients) it calibrates its noise to it, and its prescription at k = ∞ takes T = {lip_iters#} step. " +
+		text: "Heavy-tailed linear regression (multivariate t, ν = {nu}, d = {d}): the gradient norms have moments of every order below ν/2 but no bound, L_f = ∞. The paper's solver, noisy clipped AC-SA (acsa), clips at C = {clip}, set by the moment r̃_k (k = {k}). Lipschitz DP-SGD must assume a bound: given L_f = {lf} (which clips {lip_clipped%} of these gradients) it calibrates its noise to it, and its prescription at k = ∞ takes T = {lip_iters#} step. " +
 			"r runs both on the same draws at n = {n} ({trials#} trials; each solver's release is (ε', δ) = ({eps1}, {delta})-DP, the two together ({eps2}, {delta})): AC-SA ends at {acsa±}, below its certificate {cert} — the theorem's explicit-constant bound at these parameters, below the start line here, so the guarantee is in force — and below w₀ ({w0}, doing nothing); Lipschitz DP-SGD ends at {lip±}, {lip_ratio×} AC-SA's. " +
 			"What it does not show: c adds the baselines that read every sample many times — klz-gd ({klz_iters#} full-batch steps, coordinate-wise medians) ends at {klz±}, and dp-sgd (epochs of Poisson batches, PLD accountant) at {dpsgd±}, each beside AC-SA's single pass on the same draws; and every method runs its prescribed parameters, none is tuned (a tuned clip threshold may do better still). " +
 			"At smaller n (← on n) AC-SA's certificate rises above w₀: the guarantee is then vacuous, though the run may still beat Lipschitz DP-SGD.",
@@ -86,7 +86,7 @@ var All = []Preset{
 		next:   "the sweep runs on loading; then ← on n and r, or x for another run",
 		caption: "At the prescribed C = {top_c} nothing is clipped and the noise leaves {top}, worse than w₀ ({w0}); at C = {best_c}, {best_clipped%} of the gradients are clipped and the excess risk falls to {best}; " +
 			"at C = {low_c}, {low_clipped%} are clipped, every step is shortened and the T steps end at {low} — though the clipping bias itself, F(w_C) − F*, is {bias_max} at every C here (symmetric noise). The prescription guards against the worst case its constants allow, not these data.",
-		text: "Noisy clipped SGD on heavy-tailed linear regression (multivariate t, ν = {nu}, n = {n}). Loading sweeps the clip threshold C from {low_c} to the prescribed C = {top_c} ({points#} points, {trials#} trials each, the step and T held at the prescription's). " +
+		text: "Noisy clipped SGD (clipped-sgd) on heavy-tailed linear regression (multivariate t, ν = {nu}, n = {n}). Loading sweeps the clip threshold C from {low_c} to the prescribed C = {top_c} ({points#} points, {trials#} trials each, the step and T held at the prescription's). " +
 			"At the prescribed C nothing is clipped ({top_clipped%}) and the noise σ ∝ C leaves the excess risk at {top}, no better than doing nothing ({w0} at w₀); at C = {best_c}, {best_clipped%} of the gradients are clipped and it falls to {best}; at C = {low_c}, {low_clipped%} are clipped and it is {low}. " +
 			"The noise-off curve (the same runs without noise) is clipping, sampling and optimization error together, at most {noiseoff_max} from C = {best_c} up, so the rise on the right is noise. On the left, clipping shortens every step (the clipped mean gradient is biased towards 0 far from the optimum), so T steps do not get there; the clipping bias itself — F(w_C) − F* at the clipped population fixed point w_C, where steps along the clipped mean gradient stop — is {bias_max} at every C here: the noise is symmetric, so clipping leaves the fixed point at w*. " +
 			"The theorem's C guards against the worst case its constants allow (r̃_k over the whole ball W), not these data; its certificate says so: at the prescribed parameters it is {cert} (r runs them and the theorem panel shows it), vacuous here, far above the start line.",
@@ -103,7 +103,7 @@ var All = []Preset{
 		text: "The paper's Example 1: 1-d linear regression on normal data truncated only at a huge bound, so the worst-case Lipschitz constant is L_f = {lf} while r̃₂ = {r2}. " +
 			"Prior work's bound for Lipschitz losses reads L_f, the paper's upper and lower bounds read r̃_k instead: the theorem panel (t) shows them, rates with their constants set to 1, to be compared by their slopes (the sweeps), not with the curves. " +
 			"The optimum w* = 0 is also the start, so the curves show how far each method's noise pushes w away. " +
-			"Loading runs the comparison on the same draws ({trials#} trials at n = {n}): noisy clipped AC-SA ends at excess risk {acsa±}, Lipschitz DP-SGD — noise calibrated to L_f — at {lip±}, {ratio×} AC-SA's.",
+			"Loading runs the comparison on the same draws ({trials#} trials at n = {n}): noisy clipped AC-SA (acsa) ends at excess risk {acsa±}, Lipschitz DP-SGD — noise calibrated to L_f — at {lip±}, {ratio×} AC-SA's.",
 	},
 	{
 		Title:  "Heavy tails: a larger k buys a lower C and less noise",
@@ -149,8 +149,8 @@ var All = []Preset{
 		Focus:   "eps",
 		Action:  "run (r)",
 		next:    "press r, then ← or → on ε and r again",
-		caption: "Noisy clipped proximal SGD falls geometrically to the noise floor, {excess} over {trials#} trials; ε moves the floor like ε^(−(2k−2)/k).",
-		text: "Sparse linear regression with an ℓ1 penalty: not strongly convex, but proximal-PL. Noisy clipped proximal SGD ({iters#} steps on disjoint batches) soft-thresholds after each noisy clipped gradient step: " +
+		caption: "prox-sgd (noisy clipped proximal SGD) falls geometrically to the noise floor, {excess} over {trials#} trials; ε moves the floor like ε^(−(2k−2)/k).",
+		text: "Sparse linear regression with an ℓ1 penalty: not strongly convex, but proximal-PL. prox-sgd, noisy clipped proximal SGD ({iters#} steps on disjoint batches), soft-thresholds after each noisy clipped gradient step: " +
 			"the excess risk falls geometrically from {w0} at w = 0 to the noise floor, {excess±} on average over {trials#} trials. " +
 			"Step ε with ← → to move the floor: the privacy term of the theorem's rate scales like (√d·κ·ln n/(εn))^{(2k−2)/k} (the theorem panel, t, shows its rates with their constants set to 1: shapes, not levels).",
 	},
@@ -163,7 +163,7 @@ var All = []Preset{
 		next:    "the n sweep runs on loading; then v sweeps ε",
 		caption: "On the lower bound's instance the excess risk falls with slope {slope} in n, the lower bound's rate ({lower_slope}); doing nothing falls as fast here, and the private run ends {above_lo%}–{above_hi%} above it at every n: no private method can do much better.",
 		text: "The distribution behind the strongly convex lower bound (" + theory.Cite("eq:harddist") + "): x = 0 with probability 1 − p and a large point otherwise, p = min(1, √d/(n√ρ)). " +
-			"Loading sweeps n from {n_from#} to {n} ({points#} points, {trials#} trials each): noisy clipped SGD's excess risk falls with slope {slope} (95% interval {slope_lo} … {slope_hi}), the lower bound's rate (its slope over the grid: {lower_slope}); the upper bound's slope is {upper_slope} (its log factor). " +
+			"Loading sweeps n from {n_from#} to {n} ({points#} points, {trials#} trials each): the excess risk of noisy clipped SGD (clipped-sgd) falls with slope {slope} (95% interval {slope_lo} … {slope_hi}), the lower bound's rate (its slope over the grid: {lower_slope}); the upper bound's slope is {upper_slope} (its log factor). " +
 			"Bounds carry constants set to 1, so a run may sit below the lower bound's value: the rate is the claim. " +
 			"The slope table's verdict flags every point: the certificate is at or above w₀ here, so the upper bound promises nothing at these n — the slope is this instance's. Doing nothing is near-optimal here too: the domain shrinks with n, so the start line w₀ also falls like 1/n, and the private run ends {above_lo%}–{above_hi%} above it at every n ({last} against {last_w0} at n = {n}) — no private algorithm can beat it by more than a constant factor on this instance, which is what the lower bound says.",
 	},
@@ -175,7 +175,7 @@ var All = []Preset{
 		Action:  "private tuning (g)",
 		next:    "the search runs on loading; then ← on n three times (n = {n_small})",
 		caption: "The theorem's constants leave clipped SGD at {prescribed}, no better than doing nothing (w₀ {w0}); a private search over C, step and T, its whole cost inside ε' = {eps}, ends at {tuned}, {w0_ratio×} below w₀; the oracle's pick (not private) {oracle}.",
-		text: "Noisy clipped SGD on heavy-tailed linear regression (multivariate t, ν = {nu}, n = {n}, ε = {epsilon}, {trials#} trials). The theorem prescribes C = {clip}, step {step}, T = {iters#} from constants that guard the worst case (r̃_k over the whole ball W): nothing is clipped, and the noise leaves the excess risk at {prescribed±}, no better than doing nothing ({w0} at w₀). " +
+		text: "Noisy clipped SGD (clipped-sgd) on heavy-tailed linear regression (multivariate t, ν = {nu}, n = {n}, ε = {epsilon}, {trials#} trials). The theorem prescribes C = {clip}, step {step}, T = {iters#} from constants that guard the worst case (r̃_k over the whole ball W): nothing is clipped, and the noise leaves the excess risk at {prescribed±}, no better than doing nothing ({w0} at w₀). " +
 			"Loading runs what dpso tune runs: a private random search — K random candidates (geometric, mean {k_mean}) from a grid of C, step and T, each trained on {ntrain#} rows with ρ_Q = {rho_q} and scored privately on the other {nvalid#} — and releases the best; Papernot & Steinke's accounting puts the whole search at ε' = {eps} (δ = {delta}), the budget itself: one candidate alone is ε' = {eps1}, the tuning overhead + {overhead}. " +
 			"It ends at {tuned±}, {w0_ratio×} below w₀ — the yardstick here, since the prescription does no better than doing nothing; the oracle-tuned reference — the grid's best point by the true excess risk at the full budget, which no private procedure can read — ends at {oracle±}. " +
 			"The panel lists each trial's choice and trial 0's candidates with their noisy scores (diagnostics, not private). " +
@@ -189,7 +189,7 @@ var All = []Preset{
 		Action:  "sweep of ε (v)",
 		next:    "the ε sweep runs on loading; read the slope table's verdict",
 		caption: "At d = {d} and n = {n} AC-SA's certificate stays below w₀ ({w0}) at every ε from {eps_from} to {eps_to} (at most {cert_max}): the theorem is in force across the sweep, and the measured slope in ε is {slope} beside the upper bound's {upper_slope}.",
-		text: "Heavy-tailed linear regression (multivariate t, ν = {nu}) in d = {d}, at n = {n}: a size where the paper's explicit-constant bound for noisy clipped AC-SA, the certificate, is below the start line w₀ = {w0} — doing nothing — at every ε of the sweep (from {cert_min} to {cert_max}), so the theorem promises something at each point and the slope table's verdict is that it is in force. " +
+		text: "Heavy-tailed linear regression (multivariate t, ν = {nu}) in d = {d}, at n = {n}: a size where the paper's explicit-constant bound for noisy clipped AC-SA (acsa), the certificate, is below the start line w₀ = {w0} — doing nothing — at every ε of the sweep (from {cert_min} to {cert_max}), so the theorem promises something at each point and the slope table's verdict is that it is in force. " +
 			"Loading sweeps ε from {eps_from} to {eps_to} ({points#} points, {trials#} trials each): the excess risk falls with slope {slope} (95% interval {slope_lo} … {slope_hi}); the upper bound's slope over the same grid is {upper_slope} — a ceiling's shape, its statistical term flat in ε — and the lower bound's {lower_slope}. " +
 			"The runs end far below the certificate (the bound guards the worst case its constants allow): in force means promised, not attained.",
 	},

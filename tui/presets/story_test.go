@@ -1,6 +1,11 @@
 package presets
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"dpso/solvers"
+)
 
 // TestPresetTextsFill: every preset's texts fill from its pinned facts —
 // no placeholder without a fact, none left in the text, no pinned fact
@@ -29,5 +34,25 @@ func TestPresetTextsFill(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPresetTextsUseLegendNames: a preset's text that describes a solver
+// by its long name ("noisy clipped proximal SGD") names it as the
+// explorer's legend does ("prox-sgd") in the same text, so that a student
+// matches the words to the curve.
+func TestPresetTextsUseLegendNames(t *testing.T) {
+	for _, p := range All {
+		caption, afterR, afterC, text, _ := p.Templates()
+		for what, tmpl := range map[string]string{"caption": caption, "caption after r": afterR, "caption after c": afterC, "text": text} {
+			tmpl = p.fill(tmpl) // as shown: no placeholder's name
+			low := strings.ToLower(tmpl)
+			for _, d := range solvers.Descriptors() {
+				name := d.Solver.Name()
+				if strings.Contains(low, strings.ToLower(d.Legend)) && !strings.Contains(tmpl, name) {
+					t.Errorf("%s: its %s says %q without the legend's name %s", p.Title, what, d.Legend, name)
+				}
+			}
+		}
 	}
 }
