@@ -167,6 +167,11 @@ func TestGoldenComponents(t *testing.T) {
 	r := &runs.Run{Job: runs.Job{Call: backend.Call{Names: []string{"localized"}}}, HaveHist: true, HistWho: "localized · trial 0", HistPhase: 3, Hist: oracle.BatchStats{Size: 353, Threshold: 20, Clipped: 41, Hist: hist}}
 	cp.Update(runs.Event{Run: r})
 	golden(t, "clip-46x10", cp.View())
+	// The histogram says what a bar counts: its top row labels the
+	// tallest bar's count of the batch's rows.
+	if v := stripANSI(cp.View()); !strings.Contains(v, "120 rows") {
+		t.Errorf("the histogram does not say it counts the batch's rows:\n%s", v)
+	}
 
 	m2 := newTestModel(t, &fakeRunner{points: 4}, &example1, 132, 42)
 	keyUntil(t, m2, "s", func() bool { return doneOf(m2, screens.SweepNKind) })

@@ -270,3 +270,21 @@ func checkNamesDrawn(t *testing.T, m *Model, where, text string) {
 		}
 	}
 }
+
+// TestSideTabNamesDiffer: on every screen the side tabs' names (the
+// screen's panel, Privacy, Clipping) differ in their first four letters,
+// so that no two read alike ("Clipped" beside "Clipping").
+func TestSideTabNamesDiffer(t *testing.T) {
+	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 80, 24)
+	for _, e := range m.screens {
+		title, _ := e.screen.Panel()
+		names := []string{title, "Privacy", "Clipping"}
+		for i, a := range names {
+			for _, b := range names[i+1:] {
+				if head := func(s string) string { return strings.ToLower(string([]rune(s)[:min(4, len([]rune(s)))])) }; head(a) == head(b) {
+					t.Errorf("%s screen: its side tabs %q and %q read alike", e.def.Kind, a, b)
+				}
+			}
+		}
+	}
+}

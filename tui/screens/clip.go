@@ -64,8 +64,11 @@ func newClipScreen(c common.Common) *ClipScreen {
 	return s
 }
 
-// Panel is the clipped-fraction table.
-func (s *ClipScreen) Panel() (string, common.Component) { return "Clipped", s.Table }
+// Panel is the sweep's table (each C: the fraction clipped, the excess
+// risk, the noise-off run), its side tab named for the sweep it tabulates
+// ("C sweep"), not a word a letter from the batch histogram's tab
+// ("Clipping").
+func (s *ClipScreen) Panel() (string, common.Component) { return "C sweep", s.Table }
 
 // Reproduce is the dpso sweep --vary clip command (the form's C left to
 // --vary).

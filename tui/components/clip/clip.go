@@ -249,9 +249,13 @@ func (p *Model) paperClip(r *runs.Run) (name string, c float64, ok bool) {
 	return "", 0, false
 }
 
+// rowsUnit ends the histogram's count: a bar counts the batch's rows.
+const rowsUnit = " rows"
+
 // histogram draws the batch's norm histogram (log10 bins) in w columns and
-// h lines: h−1 rows of bars (eighth blocks), then an axis with decade
-// labels and C marked; bins whose norms exceed the threshold are drawn in
+// h lines: h−1 rows of bars (eighth blocks; the top row labelled with the
+// tallest bar's count of the batch's rows, "40 rows"), then an axis with
+// decade labels and C marked; bins whose norms exceed the threshold are drawn in
 // the "clipped" colour.
 func histogram(st *style.Styles, b oracle.BatchStats, thr float64, mark bool, w, h int) []string {
 	first, last := -1, -1
@@ -277,7 +281,14 @@ func histogram(st *style.Styles, b oracle.BatchStats, thr float64, mark bool, w,
 	}
 	first, last = max(first-1, 0), min(last+1, oracle.HistBins-1)
 	nb := last - first + 1
-	labelW := 5
+	// The top row's label says what a bar counts: the batch's rows whose
+	// ‖∇f‖ falls in its bin, the tallest's number ("40 rows"); its column
+	// is as wide as the batch's count would need.
+	total := 0
+	for _, c := range b.Hist {
+		total += c
+	}
+	labelW := max(5, lipgloss.Width(common.FmtInt(int64(total))+rowsUnit)+1)
 	avail := w - labelW
 	if avail < 4 {
 		return nil
@@ -306,7 +317,7 @@ func histogram(st *style.Styles, b oracle.BatchStats, thr float64, mark bool, w,
 	for r := rows - 1; r >= 0; r-- {
 		var sb strings.Builder
 		if r == rows-1 {
-			sb.WriteString(style.Pad(common.FmtInt(int64(maxc)), labelW))
+			sb.WriteString(style.Pad(common.FmtInt(int64(maxc))+rowsUnit, labelW))
 		} else {
 			sb.WriteString(strings.Repeat(" ", labelW))
 		}
