@@ -213,7 +213,7 @@ func (p *clipTable) View() string { return p.Cache.View(p.Render) }
 func (p *clipTable) Render() string {
 	st := p.Styles
 	w := p.W
-	const title = "Clipping: bias against noise"
+	const title = "C sweep: bias against noise" // its side tab's name first (Panel)
 	rep := p.rep
 	if rep == nil {
 		return p.waiting(title, "The clip threshold C trades bias for noise: clipping at a small C biases the gradient mean (by at most r̃_k^k/((k−1)C^(k−1))), a large C needs noise σ ∝ C. "+
