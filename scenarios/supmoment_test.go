@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"dpso/scenarios/dist"
@@ -96,13 +97,11 @@ func TestSupClosedForms(t *testing.T) {
 }
 
 // TestSupMonteCarloMatchesExact: the Monte Carlo paths, evaluated at
-// k = 2 + 10⁻⁹ (the exact paths serve k = 2 only; the moment changes by a
-// relative O(10⁻⁹), far below the Monte Carlo error), agree with the
-// closed forms at k = 2 within 4 standard errors plus the searches'
-// tolerance. Tails are light enough (ν = α = 20) for the estimators'
-// variances to be finite.
+// k = 2 on an instance built with the closed forms switched off
+// (closedFormAtTwo), agree with the closed forms at k = 2 within 4
+// standard errors plus the searches' tolerance. Tails are light enough
+// (ν = α = 20) for the estimators' variances to be finite.
 func TestSupMonteCarloMatchesExact(t *testing.T) {
-	const k = 2 + 1e-9
 	cases := []ProblemDef{
 		{Scenario: LinRegT, Tail: 20},
 		{Scenario: LinRegT, Tail: 20, Params: map[string]float64{"cond": 4}},
@@ -114,13 +113,20 @@ func TestSupMonteCarloMatchesExact(t *testing.T) {
 	for _, p := range cases {
 		t.Run(caseName(p), func(t *testing.T) {
 			in := build(t, p)
+			mc := build(t, p) // its own sup caches: they keep the Monte Carlo values
+			closedFormAtTwo = false
+			mcR, mcG := mc.Noncentral(2), mc.Coordinate(2)
+			closedFormAtTwo = true
 			for _, side := range []struct {
 				name     string
 				mc, want SupEntry
-			}{{"r", in.Noncentral(k), in.Noncentral(2)}, {"γ", in.Coordinate(k), in.Coordinate(2)}} {
+			}{{"r", mcR, in.Noncentral(2)}, {"γ", mcG, in.Coordinate(2)}} {
 				t.Run(side.name, func(t *testing.T) {
 					if math.IsNaN(side.want.V) {
 						return // γ for κ_Σ ≠ 1
+					}
+					if strings.Contains(side.want.Method, "k = 2") && !strings.Contains(side.mc.Method, "Monte Carlo") {
+						t.Fatalf("%s: with the closed forms off, %q (the closed form's %q)", side.name, side.mc.Method, side.want.Method)
 					}
 					tol := 4*side.mc.SE + 2e-4*side.want.V
 					if math.Abs(side.mc.V-side.want.V) > tol || !(side.mc.SE > 0 || math.Abs(side.mc.V-side.want.V) <= 1e-8*side.want.V) {
