@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 
 	"dpso/solvers/oracle"
 	"dpso/solvers/vec"
@@ -193,6 +194,48 @@ func (c klzParams) best(tmax, tFix, mmax, mFix int, tauFix float64) (T, m int, t
 	return T, m, tau
 }
 
+// klzBestKey is best's arguments, the key of klzBestCache.
+type klzBestKey struct {
+	c                      klzParams
+	tmax, tFix, mmax, mFix int
+	tauFix                 float64
+}
+
+// klzBestCache maps best's arguments to its answer: every trial of a run
+// (and its prescription) plans the same search over m ≤ 2000. It holds at
+// most klzBestCacheCap answers (then starts again, empty).
+var klzBestCache struct {
+	sync.Mutex
+	m map[klzBestKey]klzBest
+}
+
+const klzBestCacheCap = 1024
+
+type klzBest struct {
+	T, m int
+	tau  float64
+}
+
+// bestCached is best, answered from klzBestCache when the same search was
+// made before (a pure function of its arguments: the same answer).
+func (c klzParams) bestCached(tmax, tFix, mmax, mFix int, tauFix float64) (T, m int, tau float64) {
+	key := klzBestKey{c, tmax, tFix, mmax, mFix, tauFix}
+	klzBestCache.Lock()
+	b, ok := klzBestCache.m[key]
+	klzBestCache.Unlock()
+	if ok {
+		return b.T, b.m, b.tau
+	}
+	T, m, tau = c.best(tmax, tFix, mmax, mFix, tauFix)
+	klzBestCache.Lock()
+	if klzBestCache.m == nil || len(klzBestCache.m) >= klzBestCacheCap {
+		klzBestCache.m = make(map[klzBestKey]klzBest)
+	}
+	klzBestCache.m[key] = klzBest{T, m, tau}
+	klzBestCache.Unlock()
+	return T, m, tau
+}
+
 func (s KLZGD) plan(p Problem, n int, cfg Config) (klzPlan, Params, error) {
 	c, name, err := prepMulti(s.Name(), p, n, 1, cfg, "coordinate")
 	if err != nil {
@@ -276,8 +319,8 @@ func (s KLZGD) plan(p Problem, n int, cfg Config) (klzPlan, Params, error) {
 		}
 		par := klzParams{beta: beta, D: D, d: d, n: nf, eps: eps, k: k, g: g,
 			L: math.Min(math.Sqrt(d)*g, beta*D)}
-		pl.T, pl.m, pl.tau = par.best(tmax, tFix, mmax, o.Groups, tauFix)
-		T0, _, _ := par.best(math.MaxInt32, 0, mmax, o.Groups, tauFix)
+		pl.T, pl.m, pl.tau = par.bestCached(tmax, tFix, mmax, o.Groups, tauFix)
+		T0, _, _ := par.bestCached(math.MaxInt32, 0, mmax, o.Groups, tauFix)
 		if tFix == 0 && T0 > tmax {
 			pl.bound = true
 			notes = append(notes, fmt.Sprintf("the work budget of %s gradient evaluations binds: the error bound's T = %d is cut to ⌊%s/n⌋ = %d", num4(float64(budget)), T0, num4(float64(budget)), tmax))

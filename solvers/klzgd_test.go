@@ -216,6 +216,12 @@ func TestKLZBestIsTheSearchOnErr(t *testing.T) {
 					if T != wT || m != wm || math.Float64bits(tau) != math.Float64bits(wtau) {
 						t.Errorf("k = %g, ε = %g, n = %g, %+v: best (%d, %d, %v), the search on err (%d, %d, %v)", k, eps, n, fix, T, m, tau, wT, wm, wtau)
 					}
+					for range 2 { // the search, then the cache's answer
+						cT, cm, ctau := c.bestCached(fix.tmax, fix.tFix, fix.mmax, fix.mFix, fix.tau)
+						if cT != T || cm != m || math.Float64bits(ctau) != math.Float64bits(tau) {
+							t.Errorf("k = %g, ε = %g, n = %g, %+v: bestCached (%d, %d, %v), best (%d, %d, %v)", k, eps, n, fix, cT, cm, ctau, T, m, tau)
+						}
+					}
 				}
 			}
 		}
