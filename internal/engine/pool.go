@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -154,23 +155,45 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, ho
 	if err := spec.CheckSamplingRate(r.Spec, u.spec.N); err != nil {
 		return nil, err
 	}
+	// The names are checked first, and the prescriptions (dp-sgd's
+	// calibration, klz-gd's search, each solver's constants) made at once,
+	// a goroutine each: they depend on nothing but their solver. Their
+	// answers are then taken in the list's order, so that a refusal or an
+	// error is the one the first failing name gives.
+	ds := make([]solvers.Descriptor, 0, len(names))
+	var nameErr error
 	seen := map[string]bool{}
 	for _, name := range names {
 		if seen[name] {
-			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("solver %s is listed twice", name)}
+			nameErr = &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("solver %s is listed twice", name)}
+			break
 		}
 		seen[name] = true
 		d, ok := solvers.DescriptorOf(name)
 		if !ok {
-			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("unknown solver %s (registered: %s)", theory.Quote(name), strings.Join(solvers.Names(), ", "))}
+			nameErr = &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("unknown solver %s (registered: %s)", theory.Quote(name), strings.Join(solvers.Names(), ", "))}
+			break
 		}
 		if !d.Baseline() && d.Class != r.Spec.Class {
-			return nil, &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, r.Spec.Class)}
+			nameErr = &spec.SpecError{Field: "solver", Msg: fmt.Sprintf("%s is the paper's algorithm for class %s, not %s", name, d.Class, r.Spec.Class)}
+			break
 		}
-		d = r.Configured(d)
-		cfg := u.config(len(u.solvers), 0, nil)
-		cfg.Context = ctx // dp-sgd's calibration answers Ctrl-C
-		par, err := d.Solver.Prescribe(check, u.spec.N, cfg)
+		ds = append(ds, r.Configured(d))
+	}
+	pars := make([]solvers.Params, len(ds))
+	errs := make([]error, len(ds))
+	var wg sync.WaitGroup
+	for i, d := range ds {
+		wg.Go(func() {
+			cfg := u.config(i, 0, nil)
+			cfg.Context = ctx // dp-sgd's calibration answers Ctrl-C
+			pars[i], errs[i] = d.Solver.Prescribe(check, u.spec.N, cfg)
+		})
+	}
+	wg.Wait()
+	for i, d := range ds {
+		name := d.Name()
+		par, err := pars[i], errs[i]
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -201,6 +224,9 @@ func newUnit(ctx context.Context, r spec.Resolved, names []string, point int, ho
 		}
 		u.solvers = append(u.solvers, d)
 		u.params = append(u.params, par)
+	}
+	if nameErr != nil {
+		return nil, nameErr
 	}
 	u.results = make([][]TrialResult, len(u.solvers))
 	for i := range u.results {
