@@ -163,7 +163,11 @@ func (s ACSA) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Res
 	return s.exec(ctx, p, data, cfg, pl, pr, true, s.Name())
 }
 
-func (ACSA) exec(ctx context.Context, p Problem, data Samples, cfg Config, pl acsaPlan, pr Params, private bool, solver string) (Result, error) {
+func (s ACSA) exec(ctx context.Context, p Problem, data Samples, cfg Config, pl acsaPlan, pr Params, private bool, solver string) (Result, error) {
+	return s.loop(ctx, p, data, cfg, pl, pr, private, solver).run()
+}
+
+func (ACSA) loop(ctx context.Context, p Problem, data Samples, cfg Config, pl acsaPlan, pr Params, private bool, solver string) *onePassLoop {
 	res := Result{Solver: solver, Params: pr, Notes: pr.Notes}
 	d := p.Dim()
 	R := p.Constants().Radius()
@@ -190,6 +194,5 @@ func (ACSA) exec(ctx context.Context, p Problem, data Samples, cfg Config, pl ac
 		}
 		return wag
 	}
-	err := onePassRun(ctx, p, data, cfg, pl.op, private, &res, wag, point, update)
-	return res, err
+	return newOnePassLoop(ctx, p, data, cfg, pl.op, private, res, wag, point, update)
 }

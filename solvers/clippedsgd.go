@@ -161,7 +161,11 @@ func (s ClippedSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config
 	return s.exec(ctx, p, data, cfg, pl, pr, true, s.Name())
 }
 
-func (ClippedSGD) exec(ctx context.Context, p Problem, data Samples, cfg Config, pl sgdPlan, pr Params, private bool, solver string) (Result, error) {
+func (s ClippedSGD) exec(ctx context.Context, p Problem, data Samples, cfg Config, pl sgdPlan, pr Params, private bool, solver string) (Result, error) {
+	return s.loop(ctx, p, data, cfg, pl, pr, private, solver).run()
+}
+
+func (ClippedSGD) loop(ctx context.Context, p Problem, data Samples, cfg Config, pl sgdPlan, pr Params, private bool, solver string) *onePassLoop {
 	res := Result{Solver: solver, Params: pr, Notes: pr.Notes}
 	d := p.Dim()
 	R := p.Constants().Radius()
@@ -187,6 +191,5 @@ func (ClippedSGD) exec(ctx context.Context, p Problem, data Samples, cfg Config,
 		}
 		return avg
 	}
-	err := onePassRun(ctx, p, data, cfg, pl.op, private, &res, w, point, update)
-	return res, err
+	return newOnePassLoop(ctx, p, data, cfg, pl.op, private, res, w, point, update)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"dpso/solvers/ledger"
 	"dpso/solvers/oracle"
 	"dpso/theory"
 )
@@ -129,45 +130,99 @@ func onePassSigma(op onePass, d int, cfg Config) (float64, error) {
 	return oracleSigma(op.oracle, d, op.b.base, c, cost), nil
 }
 
-// onePassRun runs the shared loop of the one-pass solvers: for t = 0..calls−1
-// it asks point(t) for the point w at which to estimate the gradient, reads
-// the next batch, calls the oracle with the whole per-sample budget
-// (parallel composition over disjoint batches), and hands the estimate to
+// onePassLoop is a one-pass run in progress: for t = 0..calls−1 it asks
+// point(t) for the point w at which to estimate the gradient, reads the
+// next batch, calls the oracle with the whole per-sample budget (parallel
+// composition over disjoint batches), and hands the estimate to
 // update(t, g̃), which returns the current output iterate for progress.
-func onePassRun(ctx context.Context, p Problem, data Samples, cfg Config, op onePass, private bool, res *Result,
-	w0 []float64, point func(t int) []float64, update func(t int, g []float64) []float64) error {
+// run makes every call in turn; RunShared makes the calls of several loops
+// on the same batches together (share.go). err, once set, ends the run
+// (res then holds what abort filled in).
+type onePassLoop struct {
+	r      *runner
+	op     onePass
+	res    Result
+	point  func(t int) []float64
+	update func(t int, g []float64) []float64
+	c      float64     // the oracle's clip parameter
+	cost   ledger.Cost // each call's budget
+	t, lo  int         // the next call and its first sample
+	cur    []float64   // the current output iterate
+	err    error
+}
+
+// newOnePassLoop prepares the one-pass run of res.Solver on data, w0 the
+// starting point.
+func newOnePassLoop(ctx context.Context, p Problem, data Samples, cfg Config, op onePass, private bool, res Result,
+	w0 []float64, point func(t int) []float64, update func(t int, g []float64) []float64) *onePassLoop {
+	l := &onePassLoop{op: op, res: res, point: point, update: update, cur: w0}
 	n := data.Len()
 	r, err := newRunner(ctx, p, cfg, op.oracle, private, n, data.SampleDim(), int64(n), op.calls)
 	if err != nil {
-		return err
+		l.err = err
+		return l
 	}
-	res.Oracle = r.o.Name()
+	l.r = r
+	l.res.Oracle = r.o.Name()
 	if !private {
-		res.Oracle = "none (non-private mean: no clipping, no noise)"
+		l.res.Oracle = "none (non-private mean: no clipping, no noise)"
 	}
 	if err := r.start(w0); err != nil {
-		r.abort(w0, res)
-		return err
+		l.fail(err)
+		return l
 	}
 	r.stream(data)
-	c := r.threshold(op.clip)
-	cost := r.cost(1)
-	lo := 0
-	cur := w0
-	for t := 0; t < op.calls; t++ {
-		s := op.b.size(t)
-		if err := r.streamCall(lo, s, point(t), c, cost); err != nil {
-			r.abort(cur, res)
-			return err
-		}
-		lo += s
-		cur = update(t, r.est)
-		if err := r.step(cur); err != nil {
-			r.abort(cur, res)
-			return err
-		}
+	l.c = r.threshold(op.clip)
+	l.cost = r.cost(1)
+	return l
+}
+
+// fail ends the run with err.
+func (l *onePassLoop) fail(err error) {
+	l.r.abort(l.cur, &l.res)
+	l.err = err
+}
+
+// live reports whether the loop has calls left to make.
+func (l *onePassLoop) live() bool { return l.err == nil && l.t < l.op.calls }
+
+// size is the number of samples of the next call.
+func (l *onePassLoop) size() int { return l.op.b.size(l.t) }
+
+// advance ends the call just made: the update and the step.
+func (l *onePassLoop) advance() {
+	l.lo += l.size()
+	l.cur = l.update(l.t, l.r.est)
+	l.t++
+	if err := l.r.step(l.cur); err != nil {
+		l.fail(err)
 	}
-	return r.end(append([]float64(nil), cur...), res)
+}
+
+// run makes the loop's calls one after the other and ends the run.
+func (l *onePassLoop) run() (Result, error) {
+	l.calls()
+	return l.end()
+}
+
+// calls makes the loop's calls left, one after the other.
+func (l *onePassLoop) calls() {
+	for l.live() {
+		if err := l.r.streamCall(l.lo, l.size(), l.point(l.t), l.c, l.cost); err != nil {
+			l.fail(err)
+			return
+		}
+		l.advance()
+	}
+}
+
+// end checks the ledger and reports the run's result.
+func (l *onePassLoop) end() (Result, error) {
+	if l.err != nil {
+		return l.res, l.err
+	}
+	err := l.r.end(append([]float64(nil), l.cur...), &l.res)
+	return l.res, err
 }
 
 // checkOnePassIters validates an Iters override of a one-pass solver that

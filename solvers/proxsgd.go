@@ -164,7 +164,11 @@ func (s ProxSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (
 	return s.exec(ctx, p, data, cfg, pl, pr, true, s.Name())
 }
 
-func (ProxSGD) exec(ctx context.Context, p Problem, data Samples, cfg Config, pl proxPlan, pr Params, private bool, solver string) (Result, error) {
+func (s ProxSGD) exec(ctx context.Context, p Problem, data Samples, cfg Config, pl proxPlan, pr Params, private bool, solver string) (Result, error) {
+	return s.loop(ctx, p, data, cfg, pl, pr, private, solver).run()
+}
+
+func (ProxSGD) loop(ctx context.Context, p Problem, data Samples, cfg Config, pl proxPlan, pr Params, private bool, solver string) *onePassLoop {
 	res := Result{Solver: solver, Params: pr, Notes: pr.Notes}
 	d := p.Dim()
 	R := p.Constants().Radius()
@@ -178,6 +182,5 @@ func (ProxSGD) exec(ctx context.Context, p Problem, data Samples, cfg Config, pl
 		reg.Prox(w, pl.eta, R)
 		return w
 	}
-	err := onePassRun(ctx, p, data, cfg, pl.op, private, &res, w, point, update)
-	return res, err
+	return newOnePassLoop(ctx, p, data, cfg, pl.op, private, res, w, point, update)
 }

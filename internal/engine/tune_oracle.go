@@ -119,9 +119,46 @@ func (t *tuner) oracles(ctx context.Context, rep *TuneReport, outs [][]trialOut)
 	return nil
 }
 
+// oracleShare is the most grid points of one oracle job: points of a
+// solver that shares its passes (solvers.SharesPasses) with the same T
+// read the same batches, and run together (solvers.RunShared) in groups of
+// at most this many, so that a trial's points still make several jobs to
+// spread over the workers (acsa's default grid: 18 points a T, 3 jobs).
+const oracleShare = 6
+
+// oracleJobs splits a trial's units into jobs: on a materialized draw,
+// the points of a solver that shares its passes with the same T (and
+// epochs and batch), in grid order, at most oracleShare a job; every
+// other point a job of its own.
+func (t *tuner) oracleJobs(units []oraclePoint, outs [][]trialOut, tr int, stored bool) [][]oraclePoint {
+	type key struct {
+		si, iters, batch int
+		epochs           float64
+	}
+	var jobs [][]oraclePoint
+	open := map[key]int{} // each key's job being filled
+	for _, u := range units {
+		if !stored || !solvers.SharesPasses(t.ds[u.si].Solver) {
+			jobs = append(jobs, []oraclePoint{u})
+			continue
+		}
+		cd := outs[u.si][tr].tuned.Grid[u.p]
+		k := key{u.si, cd.Iters, cd.Batch, cd.Epochs}
+		if j, ok := open[k]; ok && len(jobs[j]) < oracleShare {
+			jobs[j] = append(jobs[j], u)
+			continue
+		}
+		open[k] = len(jobs)
+		jobs = append(jobs, []oraclePoint{u})
+	}
+	return jobs
+}
+
 // oracleTrial runs the oracle's units of trial tr on one materialized
 // copy of its draw, over workers goroutines, and gives the copy back;
-// done counts each (solver, trial)'s points run, for the progress.
+// done counts each (solver, trial)'s points run, for the progress. Each
+// job's points run together (solvers.RunShared: each point's result the
+// bits of its run alone).
 func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, outs [][]trialOut, done [][]atomic.Int64, workers int) error {
 	data, release, err := t.draw(ctx, tr, workers)
 	if err != nil {
@@ -130,7 +167,8 @@ func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, ou
 	defer release()
 	// Every point reads the rows' squared norms: summed once here
 	// instead of in each point's pass.
-	if m, ok := data.(*solvers.Matrix); ok {
+	m, stored := data.(*solvers.Matrix)
+	if stored {
 		if err := m.WarmSquaredNorms(ctx, t.in.Dim()); err != nil {
 			return err
 		}
@@ -140,36 +178,42 @@ func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, ou
 	full := t.r.Config(tr, nil)
 	full.Context = gctx
 	progress := t.set.progress()
-	for _, u := range units {
+	for _, job := range t.oracleJobs(units, outs, tr, stored) {
 		if gctx.Err() != nil {
 			break
 		}
 		g.Go(func() (err error) {
-			d := t.ds[u.si]
-			out := &outs[u.si][tr]
-			cd := out.tuned.Grid[u.p]
+			d := t.ds[job[0].si]
+			out := &outs[job[0].si][tr]
 			defer func() {
 				if p := recover(); p != nil {
-					err = fmt.Errorf("internal error in %s's oracle-tuned reference, trial %d, grid point %d: %v (this is a bug; please report it with the command line)", d.Name(), tr, u.p, p)
+					err = fmt.Errorf("internal error in %s's oracle-tuned reference, trial %d, grid point %d: %v (this is a bug; please report it with the command line)", d.Name(), tr, job[0].p, p)
 				}
 			}()
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			ocfg := full
-			res, err := cd.apply(&ocfg, d, 0).Run(gctx, out.ref, data, ocfg)
-			switch {
-			case err != nil && gctx.Err() != nil:
-				return gctx.Err()
-			case err != nil:
-				out.oracle[u.p], out.oracleHold[u.p] = math.NaN(), math.NaN()
-			default:
-				out.oracle[u.p], _ = t.in.Excess(res.W)
-				out.oracleHold[u.p], _ = t.in.HoldoutLoss(res.W)
+			cfgs := make([]solvers.Config, len(job))
+			var s solvers.Solver
+			for i, u := range job {
+				cfgs[i] = full
+				s = out.tuned.Grid[u.p].apply(&cfgs[i], d, 0)
 			}
-			n := int(done[u.si][tr].Add(1))
-			if progress != nil {
-				progress.Put(Progress{Solver: d.Name(), Trial: tr, Iter: n, Iters: len(out.tuned.Grid), Phase: 2, Oracle: true, Total: t.total, Elapsed: time.Since(t.start)})
+			res, errs := solvers.RunShared(gctx, s, out.ref, data, cfgs)
+			for i, u := range job {
+				switch {
+				case errs[i] != nil && gctx.Err() != nil:
+					return gctx.Err()
+				case errs[i] != nil:
+					out.oracle[u.p], out.oracleHold[u.p] = math.NaN(), math.NaN()
+				default:
+					out.oracle[u.p], _ = t.in.Excess(res[i].W)
+					out.oracleHold[u.p], _ = t.in.HoldoutLoss(res[i].W)
+				}
+				n := int(done[u.si][tr].Add(1))
+				if progress != nil {
+					progress.Put(Progress{Solver: d.Name(), Trial: tr, Iter: n, Iters: len(out.tuned.Grid), Phase: 2, Oracle: true, Total: t.total, Elapsed: time.Since(t.start)})
+				}
 			}
 			t.set.wait(gctx)
 			return nil

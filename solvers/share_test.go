@@ -1,0 +1,79 @@
+package solvers
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+// TestRunSharedSameBits: runs that share their passes (RunShared) give,
+// each, the result of the run alone, bit for bit — the output, the ledger,
+// the counts and the notes — whatever their clip thresholds, steps and T
+// (runs with different T fall into different groups), through the factored
+// path of a linear loss and through Grad, on any oracle, with a run whose
+// plan is refused among them.
+func TestRunSharedSameBits(t *testing.T) {
+	type gradOnly struct{ Problem }
+	const n, seed = 6000, 17
+	cfgs := func(base Config) []Config {
+		var cs []Config
+		for _, iters := range []int{3, 7} {
+			for _, clip := range []float64{0.05, 0.5, 5} {
+				for _, step := range []float64{0, 0.5} {
+					c := base
+					c.Seed, c.Trial, c.Clip, c.Step, c.Iters = seed, 1, clip, step, iters
+					cs = append(cs, c)
+				}
+			}
+		}
+		bad := base
+		bad.Iters = n + 1 // refused: more calls than samples
+		return append(cs, bad)
+	}
+	cases := []struct {
+		solver string
+		data   testProblem
+		p      Problem
+		cfg    Config
+	}{
+		{"acsa", tpLinReg, tpLinReg, Config{Eps: 1, K: 2}},
+		{"acsa", tpLinReg, gradOnly{tpLinReg}, Config{Eps: 1, K: 2}},
+		{"acsa", tpLinReg, tpLinReg, Config{Eps: 1, K: 2, Oracle: "shuffle-clip", Delta: 1e-6}},
+		{"clipped-sgd", tpLinReg, tpLinReg, Config{Eps: 1, K: 2, Workers: 2}},
+		{"prox-sgd", tpLAD, tpLAD, Config{Eps: 1, K: 3}},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s/%T/%s", c.solver, c.p, c.cfg.Oracle), func(t *testing.T) {
+			s, ok := Lookup(c.solver)
+			if !ok {
+				t.Fatalf("no solver %s", c.solver)
+			}
+			if !SharesPasses(s) {
+				t.Fatalf("%s does not share its passes", c.solver)
+			}
+			m, release, err := LoadDataset(context.Background(), c.data.samples(n, seed, 0), 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+			cs := cfgs(c.cfg)
+			res, errs := RunShared(context.Background(), s, c.p, m, cs)
+			for i, cfg := range cs {
+				want, werr := s.Run(context.Background(), c.p, m, cfg)
+				if fmt.Sprint(errs[i]) != fmt.Sprint(werr) {
+					t.Fatalf("run %d: error %v, alone %v", i, errs[i], werr)
+				}
+				if werr != nil {
+					continue
+				}
+				if !sameBits(res[i].W, want.W) {
+					t.Errorf("run %d (C = %g, step = %g, T = %d): w %v, alone %v", i, cfg.Clip, cfg.Step, cfg.Iters, res[i].W, want.W)
+				}
+				if !reflect.DeepEqual(res[i], want) {
+					t.Errorf("run %d: result\n%+v\nalone\n%+v", i, res[i], want)
+				}
+			}
+		})
+	}
+}
