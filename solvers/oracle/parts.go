@@ -131,6 +131,7 @@ func (b *scaledRows) clipScaledRows(sum, k, sq, xs []float64, stride, d int, c, 
 	sq = sq[:n]
 	sum = sum[:d]
 	b.nclip, b.exact = 0, 0
+	nclip := 0
 	from := 0 // rows [from, i) wait for AxpyRows
 	for i, ki := range k {
 		ssq := sq[i]
@@ -149,16 +150,26 @@ func (b *scaledRows) clipScaledRows(sum, k, sq, xs []float64, stride, d int, c, 
 			b.exact++
 			continue
 		}
-		scale := 1.0
-		if norm > c {
-			scale = c / norm
-			b.nclip++
-		}
-		coef[i], norms[i], clipped[i] = scale*inv*ki, norm, norm > c
+		// scale = min(1, c/‖z‖): 1 when ‖z‖ ≤ c (c/‖z‖ ≥ 1, also at
+		// ‖z‖ = 0 or c = +Inf), c/‖z‖ otherwise — the same bits as
+		// branching on ‖z‖ > c, without a branch the data decide.
+		scale := min(1, c/norm)
+		cl := norm > c
+		nclip += b2i(cl)
+		coef[i], norms[i], clipped[i] = scale*inv*ki, norm, cl
 	}
+	b.nclip = nclip
 	if from < n {
 		vec.AxpyRows(sum, coef[from:], xs[from*stride:], stride)
 	}
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // coordAdd adds the coordinate-wise clipped z, divided by its group's size,
