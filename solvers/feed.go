@@ -29,6 +29,10 @@ func (r *runner) feedLinear(s *slot, dst oracle.Part, sa oracle.ScaledAdder, xs 
 			vec.DotSqRows(score, sq, w[:d], xs, sd)
 		}
 		r.lin.Slopes(slope, score, xs, sd)
+		if na, ok := sa.(oracle.NormScaledAdder); ok && r.src.rn != nil {
+			na.AddScaledNorms(slope, sq, r.src.rn[i:i+nb], xs, sd)
+			return
+		}
 		sa.AddScaled(slope, sq, xs, sd)
 		return
 	}

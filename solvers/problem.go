@@ -217,36 +217,53 @@ type rowNorms struct {
 	mu sync.Mutex
 	d  int
 	sq []float64
+	rn []float64 // ‖a_i‖ = math.Sqrt(sq[i]), once WarmSquaredNorms asked
 }
 
 // WarmSquaredNorms computes the squared norms ‖a_i‖² of the first d
 // entries of every row now, where m keeps them (a dataset LoadDataset
 // materialized), for every run that reads m after: a one-pass solver on
 // a matrix reads them where they are kept instead of summing them in its
-// own pass (the same bits: both are floats.Dot's sums). Worth it where
-// several runs read one matrix (a tuning search's grid points); a no-op
-// where m does not keep them.
+// own pass (the same bits: both are floats.Dot's sums), and their roots
+// ‖a_i‖ (math.Sqrt), which the clip-gaussian oracle reads instead of
+// taking a root a row in every run. Worth it where several runs read one
+// matrix (a tuning search's grid points); a no-op where m does not keep
+// them.
 func (m *Matrix) WarmSquaredNorms(ctx context.Context, d int) error {
 	if m.norms == nil {
 		return nil
 	}
-	_, err := m.squaredNorms(ctx, d)
-	return err
+	sq, err := m.squaredNorms(ctx, d)
+	if err != nil {
+		return err
+	}
+	c := m.norms
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rn != nil || c.d != d {
+		return nil
+	}
+	rn := make([]float64, len(sq))
+	for i, v := range sq {
+		rn[i] = math.Sqrt(v)
+	}
+	c.rn = rn
+	return nil
 }
 
 // keptNorms is the squared norms of the first d entries of the rows if
-// m keeps them computed, else nil.
-func (m *Matrix) keptNorms(d int) []float64 {
+// m keeps them computed, else nil, and their roots if kept too, else nil.
+func (m *Matrix) keptNorms(d int) (sq, rn []float64) {
 	if m.norms == nil {
-		return nil
+		return nil, nil
 	}
 	c := m.norms
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.d != d {
-		return nil
+		return nil, nil
 	}
-	return c.sq
+	return c.sq, c.rn
 }
 
 // squaredNorms returns ‖a_i‖² (floats.Dot) of the first d entries of
@@ -269,7 +286,7 @@ func (m *Matrix) squaredNorms(ctx context.Context, d int) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.d, c.sq = d, sq
+	c.d, c.sq, c.rn = d, sq, nil
 	return sq, nil
 }
 

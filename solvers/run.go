@@ -146,6 +146,9 @@ type source struct {
 	// LinearLoss fed in factored form), summed once for all the passes
 	// (sqNorms); nil otherwise.
 	sq []float64
+	// rn holds ‖a_i‖ = √sq[i] where m keeps them too (WarmSquaredNorms);
+	// nil otherwise.
+	rn []float64
 }
 
 // newRunner prepares a run on n samples of dimension sd with the named
@@ -201,7 +204,7 @@ func (r *runner) stream(data Samples) {
 	case *Matrix:
 		r.src = source{m: dt, clen: dt.ChunkLen(), carry: -1}
 		if _, ok := r.o.(oracle.ScaledAdder); ok && r.lin != nil && r.lin.L2() == 0 {
-			r.src.sq = dt.keptNorms(r.d) // nil unless kept: the pass sums them
+			r.src.sq, r.src.rn = dt.keptNorms(r.d) // nil unless kept: the pass sums them
 		}
 	case Chunked:
 		r.src = source{ch: dt, clen: dt.ChunkLen(), carry: -1}

@@ -12,7 +12,8 @@ import (
 // the counts and the notes — whatever their clip thresholds, steps and T
 // (runs with different T fall into different groups), through the factored
 // path of a linear loss and through Grad, on any oracle, with a run whose
-// plan is refused among them.
+// plan is refused among them, on a matrix that keeps its rows' norms
+// and on one that does not.
 func TestRunSharedSameBits(t *testing.T) {
 	type gradOnly struct{ Problem }
 	const n, seed = 6000, 17
@@ -57,23 +58,37 @@ func TestRunSharedSameBits(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer release()
-			cs := cfgs(c.cfg)
-			res, errs := RunShared(context.Background(), s, c.p, m, cs)
-			for i, cfg := range cs {
-				want, werr := s.Run(context.Background(), c.p, m, cfg)
-				if fmt.Sprint(errs[i]) != fmt.Sprint(werr) {
-					t.Fatalf("run %d: error %v, alone %v", i, errs[i], werr)
+			for _, warm := range []bool{false, true} {
+				if warm {
+					if err := m.WarmSquaredNorms(context.Background(), c.p.Dim()); err != nil {
+						t.Fatal(err)
+					}
 				}
-				if werr != nil {
-					continue
-				}
-				if !sameBits(res[i].W, want.W) {
-					t.Errorf("run %d (C = %g, step = %g, T = %d): w %v, alone %v", i, cfg.Clip, cfg.Step, cfg.Iters, res[i].W, want.W)
-				}
-				if !reflect.DeepEqual(res[i], want) {
-					t.Errorf("run %d: result\n%+v\nalone\n%+v", i, res[i], want)
-				}
+				sharedSameBits(t, s, c.p, m, cfgs(c.cfg))
 			}
 		})
+	}
+}
+
+// sharedSameBits checks RunShared's results on m against each run alone
+// on a matrix of m's rows that keeps nothing.
+func sharedSameBits(t *testing.T, s Solver, p Problem, m *Matrix, cs []Config) {
+	t.Helper()
+	res, errs := RunShared(context.Background(), s, p, m, cs)
+	plain := &Matrix{Data: m.Data, Dim: m.Dim} // keeps no norms
+	for i, cfg := range cs {
+		want, werr := s.Run(context.Background(), p, plain, cfg)
+		if fmt.Sprint(errs[i]) != fmt.Sprint(werr) {
+			t.Fatalf("run %d: error %v, alone %v", i, errs[i], werr)
+		}
+		if werr != nil {
+			continue
+		}
+		if !sameBits(res[i].W, want.W) {
+			t.Errorf("run %d (C = %g, step = %g, T = %d): w %v, alone %v", i, cfg.Clip, cfg.Step, cfg.Iters, res[i].W, want.W)
+		}
+		if !reflect.DeepEqual(res[i], want) {
+			t.Errorf("run %d: result\n%+v\nalone\n%+v", i, res[i], want)
+		}
 	}
 }

@@ -40,6 +40,16 @@ type Aheader interface {
 	SetAhead(xs []float64)
 }
 
+// NormScaledAdder is a ScaledAdder that can be given the rows' norms too:
+// AddScaledNorms(k, sq, rn, xs, stride) with rn[i] = math.Sqrt(sq[i])
+// (kept with the data, computed once for all the runs that read it) is
+// AddScaled(k, sq, xs, stride) bit for bit, without taking a square root
+// a row.
+type NormScaledAdder interface {
+	ScaledAdder
+	AddScaledNorms(k, sq, rn, xs []float64, stride int)
+}
+
 // Splitter is implemented by the oracles whose pre-noise estimate is a sum
 // over the batch of terms that each depend on one vector and its position
 // (ClipGaussian, Coordinate), so that a call's vectors can be fed in
@@ -114,12 +124,13 @@ type scaledRows struct {
 }
 
 // clipScaledRows is clipAddScaled on each row i < len(k) of a block,
-// a_i = xs[i·stride : i·stride+d], in order, with the rows' norms and
+// a_i = xs[i·stride : i·stride+d], in order (‖a_i‖ read from rn[i] =
+// √sq[i] where rn is not nil, the same bits as the root), with the rows' norms and
 // clipped flags left in b.norms and b.clipped for the caller to record:
 // the coefficients of the rows with a finite norm are added by one
 // vec.AxpyRows (the same sums, row after row, without a call per row), a
 // row that needs the exact path is added alone where it stands.
-func (b *scaledRows) clipScaledRows(sum, k, sq, xs []float64, stride, d int, c, inv float64) {
+func (b *scaledRows) clipScaledRows(sum, k, sq, rn, xs []float64, stride, d int, c, inv float64) {
 	n := len(k)
 	if cap(b.coef) < n {
 		b.coef, b.norms, b.clipped = make([]float64, n), make([]float64, n), make([]bool, n)
@@ -136,10 +147,13 @@ func (b *scaledRows) clipScaledRows(sum, k, sq, xs []float64, stride, d int, c, 
 	for i, ki := range k {
 		ssq := sq[i]
 		var norm float64
-		if ssq > 0x1p-900 && ssq < 0x1p+900 {
-			norm = math.Abs(ki) * math.Sqrt(ssq)
-		} else {
+		switch {
+		case !(ssq > 0x1p-900 && ssq < 0x1p+900):
 			norm = math.Abs(ki) * vec.Norm(xs[i*stride:i*stride+d]) // tiny, huge or not finite
+		case rn != nil:
+			norm = math.Abs(ki) * rn[i]
+		default:
+			norm = math.Abs(ki) * math.Sqrt(ssq)
 		}
 		if !(norm <= math.MaxFloat64) { // NaN or +Inf: the exact path
 			if from < i {
@@ -213,10 +227,16 @@ func (p *cgPart) Add(z []float64) {
 }
 
 // AddScaled implements ScaledAdder.
-func (p *cgPart) AddScaled(k, sq, xs []float64, stride int) {
+func (p *cgPart) AddScaled(k, sq, xs []float64, stride int) { p.AddScaledNorms(k, sq, nil, xs, stride) }
+
+// AddScaledNorms implements NormScaledAdder (rn nil: the roots taken here).
+func (p *cgPart) AddScaledNorms(k, sq, rn, xs []float64, stride int) {
 	d := p.o.d
 	p.st.block(p.o.Name(), d, stride, len(k), len(xs))
-	p.rows.clipScaledRows(p.sum, k, sq, xs, stride, d, p.o.c, p.o.inv)
+	if rn != nil {
+		rn = rn[:len(k)]
+	}
+	p.rows.clipScaledRows(p.sum, k, sq, rn, xs, stride, d, p.o.c, p.o.inv)
 	if !p.st.detail && p.rows.exact == 0 {
 		p.st.t.countScaled(len(k), p.rows.nclip)
 		return
@@ -249,9 +269,17 @@ func (o *ClipGaussian) MergePart(p Part) {
 
 // AddScaled implements ScaledAdder.
 func (o *ClipGaussian) AddScaled(k, sq, xs []float64, stride int) {
+	o.AddScaledNorms(k, sq, nil, xs, stride)
+}
+
+// AddScaledNorms implements NormScaledAdder (rn nil: the roots taken here).
+func (o *ClipGaussian) AddScaledNorms(k, sq, rn, xs []float64, stride int) {
 	d := o.d
 	o.stats.block(o.Name(), d, stride, len(k), len(xs))
-	o.rows.clipScaledRows(o.sum, k, sq, xs, stride, d, o.c, o.inv)
+	if rn != nil {
+		rn = rn[:len(k)]
+	}
+	o.rows.clipScaledRows(o.sum, k, sq, rn, xs, stride, d, o.c, o.inv)
 	if o.stats.noDetail && o.rows.exact == 0 {
 		o.stats.t.countScaled(len(k), o.rows.nclip)
 		return
