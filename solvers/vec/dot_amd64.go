@@ -20,7 +20,12 @@ func dotRows(dst, w, xs []float64, stride int)
 //go:noescape
 func dotSqRows(dst, sq, w, xs []float64, stride int)
 
-// axpyRows is axpyRowsGeneric in SSE2 assembly; the rows are in range.
+// axpyRows is axpyRowsGeneric in SSE2 assembly; the rows are in range. It
+// goes a strip of 8 columns at a time (then 4, then the last 1–3 one by
+// one, as axpy's scalar tail), holding the strip of y in registers over
+// every row, so that no row waits for the previous row's store of y: the
+// same operations on each entry, in the same order. The rows are read
+// once a strip (callers pass a block of rows that stays in cache).
 //
 //go:noescape
 func axpyRows(y, coef, xs []float64, stride int)

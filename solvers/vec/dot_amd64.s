@@ -254,48 +254,128 @@ TEXT ·axpyRows(SB), NOSPLIT, $0-80
 	SHLQ $3, R13
 	TESTQ R11, R11
 	JE   done
+	XORQ SI, SI // the strip's first column
 
-row:
-	MOVSD  (R10), X6
+	// Strips of 8 columns: y[SI:SI+8] held in X1–X4 over every row.
+strip8:
+	MOVQ R12, DI
+	SUBQ SI, DI
+	CMPQ DI, $8
+	JL   strip4
+	LEAQ (R9)(SI*8), BX
+	MOVUPD (BX), X1
+	MOVUPD 16(BX), X2
+	MOVUPD 32(BX), X3
+	MOVUPD 48(BX), X4
+	LEAQ (R8)(SI*8), AX
+	MOVQ R10, DX
+	MOVQ R11, CX
+
+rows8:
+	MOVSD  (DX), X6
 	SHUFPD $0, X6, X6
-	XORQ   SI, SI
-	MOVQ   R12, DI
-	SUBQ   $4, DI
-	JL     tail
-
-loop:
-	MOVUPD (R8)(SI*8), X0
-	MOVUPD 16(R8)(SI*8), X2
+	MOVUPD (AX), X0
+	MOVUPD 16(AX), X5
+	MOVUPD 32(AX), X7
+	MOVUPD 48(AX), X8
 	MULPD  X6, X0
-	MULPD  X6, X2
-	MOVUPD (R9)(SI*8), X1
-	MOVUPD 16(R9)(SI*8), X3
+	MULPD  X6, X5
+	MULPD  X6, X7
+	MULPD  X6, X8
 	ADDPD  X0, X1
-	ADDPD  X2, X3
-	MOVUPD X1, (R9)(SI*8)
-	MOVUPD X3, 16(R9)(SI*8)
+	ADDPD  X5, X2
+	ADDPD  X7, X3
+	ADDPD  X8, X4
+	ADDQ   $8, DX
+	ADDQ   R13, AX
+	DECQ   CX
+	JNZ    rows8
+	MOVUPD X1, (BX)
+	MOVUPD X2, 16(BX)
+	MOVUPD X3, 32(BX)
+	MOVUPD X4, 48(BX)
+	ADDQ   $8, SI
+	JMP    strip8
+
+	// One strip of 4 columns (4 ≤ d − SI < 8).
+strip4:
+	CMPQ DI, $4
+	JL   tail
+	LEAQ (R9)(SI*8), BX
+	MOVUPD (BX), X1
+	MOVUPD 16(BX), X2
+	LEAQ (R8)(SI*8), AX
+	MOVQ R10, DX
+	MOVQ R11, CX
+
+rows4:
+	MOVSD  (DX), X6
+	SHUFPD $0, X6, X6
+	MOVUPD (AX), X0
+	MOVUPD 16(AX), X5
+	MULPD  X6, X0
+	MULPD  X6, X5
+	ADDPD  X0, X1
+	ADDPD  X5, X2
+	ADDQ   $8, DX
+	ADDQ   R13, AX
+	DECQ   CX
+	JNZ    rows4
+	MOVUPD X1, (BX)
+	MOVUPD X2, 16(BX)
 	ADDQ   $4, SI
 	SUBQ   $4, DI
-	JGE    loop
 
+	// The last d − SI < 4 columns one by one, as the scalar tail of axpy
+	// (the product first: x·c + y), each in X1–X3 over every row.
 tail:
-	ADDQ $4, DI
-	JLE  end
+	TESTQ DI, DI
+	JLE   done
+	LEAQ  (R9)(SI*8), BX
+	MOVSD (BX), X1
+	CMPQ  DI, $2
+	JL    tailrows
+	MOVSD 8(BX), X2
+	CMPQ  DI, $3
+	JL    tailrows
+	MOVSD 16(BX), X3
 
-onemore:
-	MOVSD (R8)(SI*8), X0
+tailrows:
+	LEAQ (R8)(SI*8), AX
+	MOVQ R10, DX
+	MOVQ R11, CX
+
+rowsT:
+	MOVSD (DX), X6
+	MOVSD (AX), X0
 	MULSD X6, X0
-	ADDSD (R9)(SI*8), X0
-	MOVSD X0, (R9)(SI*8)
-	INCQ  SI
-	DECQ  DI
-	JNZ   onemore
+	ADDSD X1, X0
+	MOVSD X0, X1
+	CMPQ  DI, $2
+	JL    nextT
+	MOVSD 8(AX), X5
+	MULSD X6, X5
+	ADDSD X2, X5
+	MOVSD X5, X2
+	CMPQ  DI, $3
+	JL    nextT
+	MOVSD 16(AX), X7
+	MULSD X6, X7
+	ADDSD X3, X7
+	MOVSD X7, X3
 
-end:
-	ADDQ $8, R10
-	ADDQ R13, R8
-	DECQ R11
-	JNZ  row
+nextT:
+	ADDQ $8, DX
+	ADDQ R13, AX
+	DECQ CX
+	JNZ  rowsT
+	MOVSD X1, (BX)
+	CMPQ  DI, $2
+	JL    done
+	MOVSD X2, 8(BX)
+	CMPQ  DI, $3
+	JL    done
+	MOVSD X3, 16(BX)
 
 done:
 	RET

@@ -146,11 +146,11 @@ func TestKernelsMatchGonum(t *testing.T) {
 
 // TestRowKernelsMatchGonum checks DotRows, DotSqRows and AxpyRows, and
 // their Go loops, against floats.Dot and floats.AddScaled row by row, bit
-// for bit, for row lengths 1 to 13 and strides past them.
+// for bit, for row lengths 1 to 21 and strides past them.
 func TestRowKernelsMatchGonum(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	val := func() float64 { return r.NormFloat64() * math.Exp(5*r.NormFloat64()) }
-	for d := 1; d <= 13; d++ {
+	for d := 1; d <= 21; d++ {
 		for _, stride := range []int{d, d + 1, d + 3} {
 			const k = 9
 			xs := make([]float64, (k-1)*stride+d)
@@ -203,7 +203,7 @@ func TestRowKernelsMatchGonum(t *testing.T) {
 func TestClampAddRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	val := func() float64 { return r.NormFloat64() * math.Exp(2*r.NormFloat64()) }
-	for d := 1; d <= 13; d++ {
+	for d := 1; d <= 21; d++ {
 		for _, stride := range []int{d, d + 2} {
 			for _, tau := range []float64{1.5, math.Inf(1)} {
 				const n, groups = 40, 3
