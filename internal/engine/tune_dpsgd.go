@@ -271,3 +271,64 @@ func defaultBatches(nt int) []int {
 	}
 	return out
 }
+
+// dpsgdStepRef is the reference of dp-sgd's default step axis at one grid
+// point: the constant step of projected SGD for a β-smooth convex F from
+// stochastic gradients of variance σ_g² on a domain of diameter D,
+//
+//	η_ref = min{1/β, D/(σ_g·√T)},
+//
+// within a factor 2 of Bubeck's 1/(β + σ_g√T/D) ("Convex Optimization:
+// Algorithms and Complexity", 2015, Theorem 6.3 with the Euclidean mirror
+// map, R = D/√2: error at most βD²/(2T) + Dσ_g/√T for the averaged
+// iterate; dp-sgd returns the last, and the axis's factors 4^j, j = −3…0,
+// span the uncertainty), with σ_g² the variance of dp-sgd's step around
+// its clipped mean at clip C, expected batch B and noise multiplier z:
+//
+//	σ_g² = min(C, r)²/B + d·(zC/B)²,
+//
+// the Poisson batch's sampling variance (a clipped per-sample gradient's
+// second moment is at most min(C, r)², r the per-sample gradients' scale
+// r̃₂; each row is in the batch with probability q = B/n, so the batch
+// mean's variance is at most that over B) plus the Gaussian noise's d
+// coordinates of variance (zC/B)². Every quantity is public or already
+// released (β, r̃₂ as the search reads them; z the search's calibration),
+// so the axis costs no privacy. Where the noise is small against D/√T —
+// many rows, large batches — η_ref is 1/β; where a small batch's noise
+// would carry the last iterate across the domain, the step shrinks with
+// it. r = +Inf (r̃₂ unknown) reads min(C, r) = C.
+func dpsgdStepRef(beta, diam, r, C, z float64, d, B, T int) float64 {
+	m := math.Min(C, r)
+	bf := float64(B)
+	ns := z * C / bf
+	v := m*m/bf + float64(d)*ns*ns
+	return math.Min(1/beta, diam/(math.Sqrt(v)*math.Sqrt(float64(T))))
+}
+
+// dpsgdPointStep is dpsgdStepRef at the grid point (C, epochs, batch) on
+// nt training rows: its (B, T) planned (dpsgdPlanned), its z the
+// search's, r the r̃₂ the clip axis reads (L_f where r̃₂ is not known,
+// +Inf where neither is). A point that cannot be planned, or whose (B, T)
+// the search dropped, reads 1: gridFor drops it for that reason.
+func dpsgdPointStep(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, search *DPSGDSearch, C, epochs float64, batch int) (float64, error) {
+	if search == nil {
+		return math.NaN(), errors.New("dp-sgd's default step axis is relative to each point's noise, and the grid has no search calibrated (a bug)")
+	}
+	B, T, _, err := dpsgdPlanned(ref, d, nt, cfg, epochs, batch)
+	if err != nil {
+		return 1, nil
+	}
+	z, ok := search.multiplier(B, T)
+	if !ok {
+		return 1, nil
+	}
+	c := ref.Constants()
+	r := c.R(2)
+	if !(r > 0 && r < math.Inf(1)) {
+		r = c.Lf
+	}
+	if !(r > 0) {
+		r = math.Inf(1)
+	}
+	return dpsgdStepRef(c.Beta, c.D, r, C, z, ref.Dim(), B, T), nil
+}

@@ -34,8 +34,11 @@ import (
 //   - Step: acsa's η = 2β times ½, 1, 2 (2β is the smooth case's floor of
 //     η; the prescribed η grows with the clipping bias B(C) and stalls the
 //     iterate once C is lowered); clipped-sgd's base step (1/β) times
-//     ¼, ½, 1; dp-sgd's η = 1/β times 1/64, 1/16, ¼, 1 (its prescribed η
-//     is set by the noise of its prescribed C); localized's prescribed
+//     ¼, ½, 1; dp-sgd's each point's own reference η_ref = min{1/β,
+//     D/(σ_g√T)} times 1/64, 1/16, ¼, 1, σ_g² = min(C, r̃₂)²/B + d(zC/B)²
+//     the variance of its step at its C, batch B and the search's z
+//     (dpsgdStepRef: smooth SGD's step, which a small batch's noise
+//     shrinks and a large batch's leaves at 1/β); localized's prescribed
 //     step times 4^j, j = 0, …, 6 (its prescription is far too cautious:
 //     the search's released step lands far above it); localized-sc's times
 //     4^j, j = −2, …, 2; any other solver's prescribed step parameter times
@@ -154,7 +157,7 @@ func powers(b float64, lo, hi int) []float64 {
 // names), as TuneGrid states them.
 var GridRules = map[string]string{
 	"clip":   "r̃₂·2^j, j = −6, …, −1 (dp-sgd, localized, localized-sc: r̃₂·4^j, j = −3, …, 1; r̃₂ as the search reads it)",
-	"step":   "acsa: 2β·{½, 1, 2}; clipped-sgd: (1/β)·{¼, ½, 1}; dp-sgd: (1/β)·{1/64, 1/16, ¼, 1}; localized: the prescribed step ·4^j, j = 0, …, 6; localized-sc: ·4^j, j = −2, …, 2; others: the prescribed step ·{¼, 1, 4}",
+	"step":   "acsa: 2β·{½, 1, 2}; clipped-sgd: (1/β)·{¼, ½, 1}; dp-sgd: min{1/β, D/(σ_g√T)}·{1/64, 1/16, ¼, 1} at each point, σ_g² = min(C, r̃₂)²/B + d(zC/B)² its step's variance; localized: the prescribed step ·4^j, j = 0, …, 6; localized-sc: ·4^j, j = −2, …, 2; others: the prescribed step ·{¼, 1, 4}",
 	"iters":  "the prescribed T ·{½, 1, 2, 4} (acsa: ·{1, 2, 4, 8}; localized, localized-sc: ·2^j, j = −5, …, 2), within [1, n − 1]",
 	"epochs": "{1, 2, 5} (dp-sgd)",
 	"batch":  "round(q·n_train) for q = 1/64, ⅛ (dp-sgd)",
@@ -309,6 +312,7 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 		clips = scale(r2, ax.clip...)
 	}
 	steps := g.Step
+	stepRef := false // dp-sgd's default: steps are factors of dpsgdStepRef
 	if len(steps) == 0 {
 		switch d.Name() {
 		case solvers.ACSA{}.Name():
@@ -329,9 +333,9 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 				steps = scale(base.Step, defaultAxes("").step...)
 				break
 			}
-			// dp-sgd's prescribed η = min{1/β, D/(G√T)} is set by the
-			// noise of its prescribed C and shrinks with it.
-			steps = scale(1/c.Beta, ax.step...)
+			// The factors of each point's own reference step
+			// (dpsgdStepRef), set below once its B, T and z are known.
+			steps, stepRef = ax.step, true
 		default:
 			if !finite(base.Step) {
 				return nil, drops, &spec.SpecError{Field: "grid-step", Msg: fmt.Sprintf("the default step grid is relative to %s's prescribed step, which is not finite here (give --grid-step)", d.Name())}
@@ -405,7 +409,15 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 							why["grid-batch"]++
 							continue
 						}
-						if err := add(Candidate{Clip: C, Step: s, Epochs: e, Batch: b}); err != nil {
+						step := s
+						if stepRef {
+							f, err := dpsgdPointStep(ref, d, n, cfg, search, C, e, b)
+							if err != nil {
+								return nil, drops, err
+							}
+							step = s * f
+						}
+						if err := add(Candidate{Clip: C, Step: step, Epochs: e, Batch: b}); err != nil {
 							return nil, drops, err
 						}
 					}
