@@ -311,6 +311,9 @@ func dpsgdStepRef(beta, diam, r, C, z float64, d, B, T int) float64 {
 // +Inf where neither is). A point that cannot be planned, or whose (B, T)
 // the search dropped, reads 1: gridFor drops it for that reason.
 func dpsgdPointStep(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, search *DPSGDSearch, C, epochs float64, batch int) (float64, error) {
+	if cfg.Context != nil && cfg.Context.Err() != nil {
+		return math.NaN(), cfg.Context.Err() // a cancelled search stops between points
+	}
 	if search == nil {
 		return math.NaN(), errors.New("dp-sgd's default step axis is relative to each point's noise, and the grid has no search calibrated (a bug)")
 	}
