@@ -71,8 +71,9 @@ The grid: --grid-clip, --grid-step, --grid-iters (--grid-epochs, --grid-batch fo
 dp-sgd), comma-separated values; an axis left out takes its default, computed from
 the constants the search reads (declared, or private with --constants private),
 never from the rows: C = r̃₂·2^j, j = −6…−1 (dp-sgd r̃₂·4^j, j = −3…1);
-step: acsa 2β·{½, 1, 2}, clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd
-(1/β)·{1/64, 1/16, ¼, 1}, others the prescribed step ·{¼, 1, 4}; T = the
+step: acsa 2β·{½, 1, 2}, clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd at each point
+min{1/β, D/(σ_g√T)}·{1/64, 1/16, ¼, 1} with σ_g² = min(C, r̃₂)²/B + d(zC/B)²,
+others the prescribed step ·{¼, 1, 4}; T = the
 prescribed T ·{½, 1, 2, 4} (acsa ·{1, 2, 4, 8}); dp-sgd 1, 2, 5 epochs at
 batches round(q·n_train) for q = 1/64, ⅛; localized and localized-sc wider:
 C = r̃₂·4^j, j = −3…1,
