@@ -20,7 +20,7 @@ import (
 // entry says one step from w₀, its drop from the start line to its one
 // checkpoint is drawn in its colour at its checkpoint's evaluations, and
 // a label beside the point names it — where it was a lone marker at the
-// right edge of the axes.
+// right edge of the axes — and the figure reads as a slide's must.
 func TestOneStepSolverDrawn(t *testing.T) {
 	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 20, K: 4, Lf: 1e4, D: 10, N: 20000, Trials: 2}.Resolve()
 	if err != nil {
@@ -65,6 +65,13 @@ func TestOneStepSolverDrawn(t *testing.T) {
 	if !found {
 		t.Fatal("no lipschitz-dpsgd series")
 	}
+	// A slide's reading (TestSlideFigures): the legend at 32 px or more in
+	// at most a quarter of the width, every solver, w₀ and certificate in a
+	// colour and marker of its own.
+	if lay.LegendPx < 32 || lay.Legend.X1-lay.Legend.X0 > 0.25*float64(lay.Width)+1 {
+		t.Errorf("legend at %g px, %g of %d px wide", lay.LegendPx, lay.Legend.X1-lay.Legend.X0, lay.Width)
+	}
+	checkDistinct(t, f)
 	labels, _, _ := f.Labels()
 	named := false
 	for _, l := range labels {
