@@ -128,8 +128,8 @@ func checkRefusalShown(t *testing.T, m *Model, field string) {
 		return
 	}
 	rows := func(c interface{ View() string }) int { return strings.Count(c.View(), "\n") + 1 }
-	if m.compact && rows(m.side) > minSide || !m.compact && rows(m.clip) > minClip {
-		t.Errorf("%s: the refusal is cut (%q) while the panels under the form keep rows (side %d, clipping %d)", field, got, rows(m.side), rows(m.clip))
+	if m.compact && rows(m.side) > minSide || !m.compact && (rows(m.clip) > minClip || rows(m.privacy) > minPriv) {
+		t.Errorf("%s: the refusal is cut (%q) while the panels under the form keep rows (side %d, clipping %d, privacy %d)", field, got, rows(m.side), rows(m.clip), rows(m.privacy))
 	}
 	more := regexp.MustCompile(`▾ f: (\d+) more lines?$`)
 	var seen []string

@@ -28,11 +28,12 @@ const (
 
 // The rows the panels under the form keep when a refusal or the typing
 // hint under it takes their room: the side tabs' bar (compact), the
-// clipping panel's title; a message longer still is shown a page at a
-// time (f).
+// clipping panel's title, then the privacy panel's; a message longer
+// still is shown a page at a time (f).
 const (
 	minSide = 1
 	minClip = 1
+	minPriv = 1
 )
 
 // formRows is the number of the form's rows the layout makes room for:
@@ -105,7 +106,8 @@ func (m *frame) layout(screen common.Screen) {
 	m.long.SetSize(w, bodyH)
 	// The line under the form, while it is about the key just pressed (a
 	// refusal, the typing hint), takes the rows it needs whole from the
-	// panels under the form, which keep minSide (compact) or minClip rows.
+	// panels under the form, which keep minSide (compact) or minClip and
+	// minPriv rows.
 	m.formWant = m.formMessageRows(leftW)
 	if m.compact {
 		// The form keeps 1–3 lines for its message; the side tabs at least
@@ -145,6 +147,10 @@ func (m *frame) layout(screen common.Screen) {
 	if more := min(m.formWant-(formH-1-formRows), clipH-minClip); more > 0 {
 		formH += more
 		clipH -= more
+	}
+	if more := min(m.formWant-(formH-1-formRows), privH-minPriv); more > 0 {
+		formH += more // then the privacy panel's rows
+		privH -= more
 	}
 	m.form.SetSize(leftW, formH)
 	m.privacy.SetSize(leftW, privH)
