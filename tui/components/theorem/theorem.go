@@ -34,6 +34,18 @@ type Model struct {
 	params *solvers.Params // the parameters a finished run used
 	notes  []string        // the finished run's notes
 	runID  int             // whose notes (0: no finished run's, the prescription's)
+	// done is the last finished run's parameters, notes and id under its
+	// prescription's key, kept for a prescription that arrives after the
+	// run ended (the panel shows them once the keys match, in either order).
+	done finished
+}
+
+// finished is a finished run's parameters and notes under its key.
+type finished struct {
+	key    string
+	params *solvers.Params
+	notes  []string
+	runID  int
 }
 
 // New returns the panel, computing.
@@ -54,23 +66,31 @@ func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		if msg.Key != p.presc.Key {
 			p.Viewport.SetYOffset(0)
 			p.params, p.notes, p.runID = nil, nil, 0
+			if p.done.runID != 0 && p.done.key == msg.Key {
+				p.params, p.notes, p.runID = p.done.params, p.done.notes, p.done.runID
+			}
 		}
 		p.presc = msg
 	case runs.Event:
 		r := msg.Run
 		switch {
 		case r == nil || r.Kind != backend.Compare:
-		case r.Phase == runs.Done && r.Comparison != nil && len(r.Comparison.Reports) > 0 && runs.PrescKey(r.Spec) == p.presc.Key:
+		case r.Phase == runs.Done && r.Comparison != nil && len(r.Comparison.Reports) > 0:
 			// The parameters of the form's solver, the one the panel
 			// describes (in a comparison the paper's solver comes first).
+			f := finished{key: runs.PrescKey(r.Spec), notes: report.Notes(r.Comparison), runID: r.ID}
 			for _, rep := range r.Comparison.Reports {
 				if rep.Solver == r.Spec.Solver.Name() && rep.Refused == "" {
-					p.params = &rep.Params
+					f.params = &rep.Params
 				}
 			}
-			p.notes, p.runID = report.Notes(r.Comparison), r.ID
+			p.done = f
+			if f.key == p.presc.Key {
+				p.params, p.notes, p.runID = f.params, f.notes, f.runID
+			}
 		case r.Active():
 			p.params, p.notes, p.runID = nil, nil, 0
+			p.done = finished{}
 		}
 	}
 	return p, nil
