@@ -92,3 +92,36 @@ func sharedSameBits(t *testing.T, s Solver, p Problem, m *Matrix, cs []Config) {
 		}
 	}
 }
+
+// Runs that share their passes allocate per run, never per sample or per
+// block: RunShared on ten times the rows (10⁴ → 10⁵, six acsa runs of
+// T = 10 at six clip thresholds) adds no more than each run's allowance of
+// TestAllocationsDoNotGrowWithN (8 KiB).
+func TestRunSharedAllocationsDoNotGrowWithN(t *testing.T) {
+	p := tpLinReg
+	s, _ := Lookup("acsa")
+	var cs []Config
+	for _, c := range []float64{0.05, 0.1, 0.2, 0.5, 1, 2} {
+		cs = append(cs, Config{Eps: 1, K: 2, Iters: 10, Clip: c, Step: 3, Seed: 5})
+	}
+	bytes := func(n int) uint64 {
+		m, release, err := LoadDataset(context.Background(), p.samples(n, 5, 0), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		if err := m.WarmSquaredNorms(context.Background(), p.Dim()); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := allocated(func() {
+			if _, errs := RunShared(context.Background(), s, p, m, cs); errs[0] != nil {
+				t.Fatal(errs[0])
+			}
+		})
+		return b
+	}
+	b1, b2 := bytes(10000), bytes(100000)
+	if b2 > b1+uint64(len(cs))*8192 {
+		t.Errorf("RunShared allocated %d bytes at n = 10⁴, %d at n = 10⁵: it grows with the rows", b1, b2)
+	}
+}
