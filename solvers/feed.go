@@ -9,6 +9,21 @@ import (
 	"dpso/solvers/vec"
 )
 
+// feedBlock feeds the gradients at w of the block xs of nb samples, the
+// samples [i, i+nb) of the source, into dst (sa: dst as a ScaledAdder,
+// or nil).
+func (r *runner) feedBlock(s *slot, dst oracle.Part, sa oracle.ScaledAdder, xs []float64, i, nb int, w []float64) {
+	if r.lin != nil && (sa != nil || r.lin.L2() != 0) {
+		r.feedLinear(s, dst, sa, xs, i, nb, w)
+		return
+	}
+	sd := r.sd
+	for j := range nb {
+		r.p.Grad(s.g, w, xs[j*sd:(j+1)*sd:(j+1)*sd])
+		dst.Add(s.g)
+	}
+}
+
 // feedLinear feeds a block of nb samples of a LinearLoss problem, the
 // samples [i, i+nb) of the source: the scores, the slopes, then slope·a in
 // factored form (λ = 0) or the formed gradient slope·a + λw. In factored

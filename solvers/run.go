@@ -489,21 +489,6 @@ func (r *runner) feed(s *slot, dst oracle.Part, a, b int, w []float64) error {
 	return nil
 }
 
-// feedBlock feeds the gradients at w of the block xs of nb samples, the
-// samples [i, i+nb) of the source, into dst (sa: dst as a ScaledAdder,
-// or nil).
-func (r *runner) feedBlock(s *slot, dst oracle.Part, sa oracle.ScaledAdder, xs []float64, i, nb int, w []float64) {
-	if r.lin != nil && (sa != nil || r.lin.L2() != 0) {
-		r.feedLinear(s, dst, sa, xs, i, nb, w)
-		return
-	}
-	sd := r.sd
-	for j := range nb {
-		r.p.Grad(s.g, w, xs[j*sd:(j+1)*sd:(j+1)*sd])
-		dst.Add(s.g)
-	}
-}
-
 // checkpoint reports progress with w as the current output iterate.
 func (r *runner) checkpoint(w []float64, done bool) {
 	if r.cfg.Observe == nil {
