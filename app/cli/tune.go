@@ -70,7 +70,9 @@ which: search_privacy.accountant).
 The grid: --grid-clip, --grid-step, --grid-iters (--grid-epochs, --grid-batch for
 dp-sgd), comma-separated values; an axis left out takes its default, computed from
 the constants the search reads (declared, or private with --constants private),
-never from the rows: C = r̃₂·2^j, j = −6…−1 (dp-sgd r̃₂·4^j, j = −3…1);
+never from the rows: C = r̃₂·2^j, j = −6…−1 (dp-sgd r̃₂·4^j, j = −3…1; acsa
+at each T the C whose step noise has norm r̃₂·2^j, j = −10…−5: C =
+r̃₂·2^j·⌊n_train/T⌋·ε_Q/(2√d), ε_Q = √(2ρ_Q));
 step: acsa 2β·{½, 1, 2}, clipped-sgd (1/β)·{¼, ½, 1}, dp-sgd at each point
 min{1/β, D/(σ_g√T)}·{1/64, 1/16, ¼, 1} with σ_g² = min(C, r̃₂)²/B + d(zC/B)²,
 others the prescribed step ·{¼, 1, 4}; T = the
@@ -149,7 +151,7 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
 	fs := cmd.Flags()
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
 	fs.StringSliceVar(&o.solverList, "solvers", nil, "tune these solvers (comma-separated) under the same procedure and budget, on the same draws (instead of --solver)")
-	fs.StringSliceVar(&o.gridClip, "grid-clip", nil, "the grid's clip thresholds C (comma-separated; default r̃₂·2^j, j = −6…−1; dp-sgd, localized, localized-sc r̃₂·4^j, j = −3…1)")
+	fs.StringSliceVar(&o.gridClip, "grid-clip", nil, "the grid's clip thresholds C (comma-separated; default r̃₂·2^j, j = −6…−1; acsa at each T the C of step noise r̃₂·2^j, j = −10…−5; dp-sgd, localized, localized-sc r̃₂·4^j, j = −3…1)")
 	fs.StringSliceVar(&o.gridStep, "grid-step", nil, "the grid's step parameters (default per solver: see above)")
 	fs.StringSliceVar(&o.gridIters, "grid-iters", nil, "the grid's iteration counts T (default the prescribed T ·{½, 1, 2, 4}; acsa ·{1, 2, 4, 8}; localized, localized-sc ·2^j, j = −5…2)")
 	fs.StringSliceVar(&o.gridEpochs, "grid-epochs", nil, "dp-sgd: the grid's epochs (default 1, 2, 5)")

@@ -21,7 +21,11 @@ import (
 //
 //   - Clip: r̃₂·2^j, j = −6, …, −1 (r̃₂ the scale of the per-sample
 //     gradients' norms; the prescribed C balances a bias bound built on
-//     r̃_k and sits far above the norms' bulk); dp-sgd, localized and
+//     r̃_k and sits far above the norms' bulk); acsa: at each T of its
+//     grid, the C whose step noise has norm σ√d = r̃₂·2^j, j = −10, …,
+//     −5 (noiseClip: C = r̃₂·2^j·sε/(2√d), s = ⌊n/T⌋ the rows of a step,
+//     so that a data set with more rows per step clips less at the same
+//     noise; docs/tuning.md); dp-sgd, localized and
 //     localized-sc: r̃₂·4^j, j = −3, …, 1 (dp-sgd: from r̃₂/64, where a
 //     small data set's noise allows little more, to 4r̃₂, where little is
 //     clipped and a large data set's noise is small: five points, not
@@ -124,14 +128,15 @@ var (
 	dpsgdRates  = []float64{1.0 / 64, 1.0 / 8}
 )
 
-// defaultAxes are name's default factors: the clip's of r̃₂, the step's of
+// defaultAxes are name's default factors: the clip's of r̃₂ (acsa's: of
+// the step noise's norm, in units of r̃₂; noiseClip), the step's of
 // its reference (2β for acsa, 1/β for clipped-sgd and dp-sgd, the
 // prescribed step otherwise), the iters' of the prescribed T.
 func defaultAxes(name string) gridAxes {
 	a := gridAxes{clip: powers(2, -6, -1), step: []float64{0.25, 1, 4}, iters: []float64{0.5, 1, 2, 4}}
 	switch name {
 	case solvers.ACSA{}.Name():
-		a.step, a.iters = []float64{0.5, 1, 2}, powers(2, 0, 3)
+		a.clip, a.step, a.iters = powers(2, -10, -5), []float64{0.5, 1, 2}, powers(2, 0, 3)
 	case solvers.ClippedSGD{}.Name():
 		a.step = []float64{0.25, 0.5, 1}
 	case solvers.DPSGD{}.Name():
@@ -153,10 +158,26 @@ func powers(b float64, lo, hi int) []float64 {
 	return out
 }
 
+// noiseClip is the clip threshold at which acsa's step on s rows of d
+// features, at the candidates' ε, has Gaussian noise of norm ν = σ√d:
+// the clip-gaussian oracle's per-coordinate σ = 2C/(sε) (sensitivity 2C/s
+// of a mean of s clipped gradients under replace-one, ρ = ε²/2) gives
+//
+//	C = ν·sε/(2√d).
+//
+// Its default clip axis is ν = r̃₂·2^j (defaultAxes): the noise a step
+// adds, on the scale of the gradients' norms, whatever the rows; the clip
+// grows with the rows a step reads (s = ⌊n/T⌋), where the clipping bias
+// can be traded for noise that more rows make small. Every input is
+// public (n, d, T, ε) or already released (r̃₂).
+func noiseClip(nu float64, s, d int, eps float64) float64 {
+	return nu * float64(s) * eps / (2 * math.Sqrt(float64(d)))
+}
+
 // GridRules are the default axes' rules in words, by axis (the JSON's
 // names), as TuneGrid states them.
 var GridRules = map[string]string{
-	"clip":   "r̃₂·2^j, j = −6, …, −1 (dp-sgd, localized, localized-sc: r̃₂·4^j, j = −3, …, 1; r̃₂ as the search reads it)",
+	"clip":   "r̃₂·2^j, j = −6, …, −1 (acsa: at each T, the C whose step noise has norm σ√d = r̃₂·2^j, j = −10, …, −5: C = r̃₂·2^j·⌊n/T⌋·ε/(2√d); dp-sgd, localized, localized-sc: r̃₂·4^j, j = −3, …, 1; r̃₂ as the search reads it)",
 	"step":   "acsa: 2β·{½, 1, 2}; clipped-sgd: (1/β)·{¼, ½, 1}; dp-sgd: min{1/β, D/(σ_g√T)}·{1/64, 1/16, ¼, 1} at each point, σ_g² = min(C, r̃₂)²/B + d(zC/B)² its step's variance; localized: the prescribed step ·4^j, j = 0, …, 6; localized-sc: ·4^j, j = −2, …, 2; others: the prescribed step ·{¼, 1, 4}",
 	"iters":  "the prescribed T ·{½, 1, 2, 4} (acsa: ·{1, 2, 4, 8}; localized, localized-sc: ·2^j, j = −5, …, 2), within [1, n − 1]",
 	"epochs": "{1, 2, 5} (dp-sgd)",
@@ -301,6 +322,9 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 	}
 	ax := defaultAxes(d.Name())
 	clips := g.Clip
+	// acsa's default clip axis is of its step noise's norm (noiseClip),
+	// set at each T below.
+	noiseAxis := len(clips) == 0 && d.Name() == (solvers.ACSA{}).Name()
 	if len(clips) == 0 {
 		r2 := c.R(2)
 		if !finite(r2) {
@@ -430,7 +454,12 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 					why["grid-iters"]++
 					continue
 				}
-				if err := add(Candidate{Clip: C, Step: s, Iters: t}); err != nil {
+				clip := C
+				if noiseAxis {
+					// C is a step noise's norm: its clip at this T.
+					clip = noiseClip(C, n/t, ref.Dim(), cfg.Eps)
+				}
+				if err := add(Candidate{Clip: clip, Step: s, Iters: t}); err != nil {
 					return nil, drops, err
 				}
 			}

@@ -231,12 +231,15 @@ func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, ou
 // values — of its m distinct values, k = max(2, ⌈m/2⌉) evenly spread
 // from the smallest to the largest (positions round(j·(m − 1)/(k − 1)),
 // j = 0, …, k − 1), both ends included, since a grid's best point often
-// lies at an end of an axis. On acsa's default grid of 72 points (6 C ×
-// 3 steps × 4 T) it keeps 12: C = r̃₂·2^j for j = −6, −3, −1, the two
-// end steps, the smallest and largest T.
+// lies at an end of an axis. A point's value on the clip axis is its C's
+// rank among the C's of the points with its T, epochs and batch: acsa's
+// default clip axis is one of noise, whose C differs with T (noiseClip).
+// On acsa's default grid of 72 points (6 C × 3 steps × 4 T) it keeps 12:
+// the C's of step noise r̃₂·2^j for j = −10, −7, −5, the two end steps,
+// the smallest and largest T.
 func coarseGrid(grid []Candidate) []bool {
 	axes := []func(Candidate) float64{
-		func(c Candidate) float64 { return c.Clip },
+		clipRanks(grid),
 		func(c Candidate) float64 { return c.Step },
 		func(c Candidate) float64 { return float64(c.Iters) },
 		func(c Candidate) float64 { return c.Epochs },
@@ -266,6 +269,29 @@ func coarseGrid(grid []Candidate) []bool {
 		}
 	}
 	return keep
+}
+
+// clipRanks gives a grid point its C's rank among the distinct C's of the
+// points with the same T, epochs and batch.
+func clipRanks(grid []Candidate) func(Candidate) float64 {
+	type key struct {
+		iters  int
+		epochs float64
+		batch  int
+	}
+	clips := map[key][]float64{}
+	for _, c := range grid {
+		k := key{c.Iters, c.Epochs, c.Batch}
+		clips[k] = append(clips[k], c.Clip)
+	}
+	for k, v := range clips {
+		slices.Sort(v)
+		clips[k] = slices.Compact(v)
+	}
+	return func(c Candidate) float64 {
+		j, _ := slices.BinarySearch(clips[key{c.Iters, c.Epochs, c.Batch}], c.Clip)
+		return float64(j)
+	}
 }
 
 // assembleOracle is one solver's oracle-tuned reference: each grid point's

@@ -12,7 +12,10 @@ import (
 )
 
 // TestCoarseGrid: the coarse grid keeps, on every axis of m distinct
-// values, max(2, ⌈m/2⌉) of them evenly spread, both ends included.
+// values, max(2, ⌈m/2⌉) of them evenly spread, both ends included; on
+// the clip axis, of the C's of each T (acsa's axis of noise sets a C per
+// T: with C = 2^j·400/T, 24 distinct C's, it keeps the same 12 points as
+// with one C axis).
 func TestCoarseGrid(t *testing.T) {
 	acsa := func() []Candidate { // 6 C × 3 steps × 4 T, in gridFor's order
 		var g []Candidate
@@ -22,6 +25,13 @@ func TestCoarseGrid(t *testing.T) {
 					g = append(g, Candidate{Clip: c, Step: s, Iters: it})
 				}
 			}
+		}
+		return g
+	}
+	perT := func() []Candidate { // acsa's, each C scaled by 400/T
+		g := acsa()
+		for i := range g {
+			g[i].Clip *= 400 / float64(g[i].Iters)
 		}
 		return g
 	}
@@ -48,6 +58,10 @@ func TestCoarseGrid(t *testing.T) {
 		n    int
 	}{
 		{"acsa's default", acsa(), acsaCoarse, 12},
+		{"a C per T", perT(), func(c Candidate) bool {
+			c.Clip *= float64(c.Iters) / 400
+			return acsaCoarse(c)
+		}, 12},
 		{"dp-sgd's", dpsgd(), func(c Candidate) bool {
 			return (c.Step == 1 || c.Step == 1.0/64) && c.Epochs != 2 && c.Batch != 80
 		}, 16},

@@ -234,20 +234,20 @@ func argminLaw(s []float64, sigma float64) []float64 {
 // quadrature (argminLaw), no Monte Carlo — the released candidate's
 // expected excess risk, and compares it with the best of the 10 and with
 // the candidate the same score without noise would pick on the same
-// validation rows. The expectation leaves out clip points of total mass
-// below 10⁻³, each at most the largest excess risk; the comparisons below
-// hold with that margin.
+// validation rows; it logs the release of the loss clipped at c_s (no
+// window) beside them. The expectation leaves out clip points of total
+// mass below 10⁻³, each at most the largest excess risk; the comparisons
+// below hold with that margin. The 10 are drawn from acsa's default grid:
+// which case each data set falls in moves with that grid.
 //
 // Where the score's noise is small against the candidates' differences the
 // release is within 3× of the best. Where it is not, the test pins why:
 // either the score cannot tell the candidates apart on these validation
 // rows even without noise (the noiseless choice is more than 3× the best
-// too: the rows' own sampling error, or, at 1500 rows of t(2.5) data, the
-// sampling error of the rows whose loss at w₀ is above c_s, which the
-// score's window keeps and the loss clipped at c_s would drop), or the
-// noise σ = c_s/(n_v√(2ρ_Q)) is above the differences the noiseless score
-// sees (the noiseless choice is the best, the noisy one is not):
-// docs/privacy.md quotes the numbers.
+// too, and the noisy one within 3× of it: the rows' own sampling error),
+// or the noise σ = c_s/(n_v√(2ρ_Q)) is above the differences the
+// noiseless score sees (the noisy choice is more than 3× the noiseless
+// one, and the best): docs/privacy.md quotes the numbers.
 func TestScoreRanks(t *testing.T) {
 	const (
 		within    = "within 3× of the best"
@@ -259,11 +259,11 @@ func TestScoreRanks(t *testing.T) {
 		n          int
 		want       string
 	}{
-		{"t2.5", "squared", 1500, within}, {"t3", "squared", 1500, undecided},
+		{"t2.5", "squared", 1500, undecided}, {"t3", "squared", 1500, noise},
 		{"counts", "squared", 1500, within}, {"logistic", "logistic", 1500, within},
-		{"t2.5", "squared", 15000, undecided}, {"t3", "squared", 15000, noise},
-		{"counts", "squared", 15000, within}, {"logistic", "logistic", 15000, noise},
-		{"t2.5", "squared", 200, undecided}, {"counts", "squared", 200, within},
+		{"t2.5", "squared", 15000, noise}, {"t3", "squared", 15000, undecided},
+		{"counts", "squared", 15000, within}, {"logistic", "logistic", 15000, within},
+		{"t2.5", "squared", 200, within}, {"counts", "squared", 200, within},
 		{"logistic", "logistic", 200, within},
 	} {
 		t.Run(fmt.Sprintf("%s/n=%d", c.kind, c.n), func(t *testing.T) {
@@ -278,7 +278,7 @@ func TestScoreRanks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var private, noiseless, mass float64
+			var private, noiseless, clipped, mass float64
 			for j, pc := range law.P {
 				if pc < 1e-6 {
 					continue
@@ -286,12 +286,18 @@ func TestScoreRanks(t *testing.T) {
 				mass += pc
 				cs := law.Values[j]
 				s := make([]float64, len(losses))
+				sc := make([]float64, len(losses)) // the loss clipped at c_s, no window
 				for k, ls := range losses {
 					for i, v := range ls {
 						s[k] += math.Max(0, math.Min(v-scoreShift(v0[i], cs), cs)) / nv
+						sc[k] += math.Min(v, cs) / nv
 					}
 				}
-				pk := argminLaw(s, cs/(nv*math.Sqrt(2*pv.CandidateRho)))
+				sigma := cs / (nv * math.Sqrt(2*pv.CandidateRho))
+				for k, p := range argminLaw(sc, sigma) {
+					clipped += pc * p * ex[k]
+				}
+				pk := argminLaw(s, sigma)
 				kmin := 0
 				for k := range pk {
 					private += pc * pk[k] * ex[k]
@@ -305,8 +311,8 @@ func TestScoreRanks(t *testing.T) {
 				t.Fatalf("the clip's points of probability ≥ 10⁻⁶ hold %g < 1 − 10⁻³", mass)
 			}
 			slack := (1 - mass) * worst // the left-out clip points' most
-			t.Logf("n_v = %d: best %.3g, released %.3g (%.2f×), noiseless score's pick %.3g (%.2f×); clip median %.3g, x₍ᵣ₎ %.3g; ρ_Q = %.4g",
-				int(nv), best, private, private/best, noiseless, noiseless/best, law.Median(), law.Q, pv.CandidateRho)
+			t.Logf("n_v = %d: best %.3g, released %.3g (%.2f×), noiseless score's pick %.3g (%.2f×), the clipped loss's release %.3g (%.2f×); clip median %.3g, x₍ᵣ₎ %.3g; ρ_Q = %.4g",
+				int(nv), best, private, private/best, noiseless, noiseless/best, clipped, clipped/best, law.Median(), law.Q, pv.CandidateRho)
 			switch c.want {
 			case within:
 				if private+slack > 3*best {
@@ -317,8 +323,8 @@ func TestScoreRanks(t *testing.T) {
 					t.Errorf("noiseless pick %.3g, released %.3g, best %.3g: want the noiseless pick > 3× the best and the released within 3× of it", noiseless, private+slack, best)
 				}
 			case noise:
-				if noiseless > 1.5*best || private < 3*best {
-					t.Errorf("noiseless pick %.3g, released %.3g, best %.3g: want the noiseless pick within 1.5× of the best and the released above 3×", noiseless, private, best)
+				if private < 3*best || private < 3*(noiseless+slack) {
+					t.Errorf("noiseless pick %.3g, released %.3g, best %.3g: want the released above 3× the best and 3× the noiseless pick", noiseless, private, best)
 				}
 			}
 		})

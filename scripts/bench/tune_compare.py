@@ -99,12 +99,14 @@ def main():
     ap.add_argument("--dpso", default="./dpso")
     ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="the data sets to run, comma-separated (default all)")
+    ap.add_argument("--solvers", default=",".join(SOLVERS), help="dpso's solvers to run, comma-separated (default acsa,dp-sgd)")
     ap.add_argument("--out", default="")
     ap.add_argument("--dpso-args", default="", help="more arguments for dpso tune (e.g. an explicit --grid-clip)")
     ap.add_argument("--numpy-only", action="store_true", help="run the numpy searches only (for --numpy-from)")
     ap.add_argument("--numpy-from", default="", help="reuse the numpy searches of an earlier --out (same --trials and --seed)")
     a = ap.parse_args()
+    solvers = tuple(a.solvers.split(","))
     cached = {}
     if a.numpy_from:
         with open(a.numpy_from) as f:
@@ -122,7 +124,7 @@ def main():
         res, params = {}, {}
         if not a.numpy_only:
             cmd = [a.dpso, "tune", "--data", path, "--loss", kind, "--constants", "private", "--holdout", "0.2",
-                   "--solvers", ",".join(SOLVERS), "--trials", str(a.trials), "--seed", str(a.seed),
+                   "--solvers", a.solvers, "--trials", str(a.trials), "--seed", str(a.seed),
                    "--rand", "seeded", "--emit-w", "--json"] + a.dpso_args.split()
             print("$ " + " ".join(cmd), file=sys.stderr)
             doc = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -159,7 +161,7 @@ def main():
     print("|---|---|---|---|---|---|")
     for name, res, w0 in rows:
         cells = [name, g(w0)]
-        for k in ("numpy-loss", "numpy-diff") + SOLVERS:
+        for k in ("numpy-loss", "numpy-diff") + solvers:
             q = quart(res[k])
             cells.append("%s [%s, %s]" % (g(q[1]), g(q[0]), g(q[2])))
         print("| " + " | ".join(cells) + " |")
@@ -171,10 +173,10 @@ def main():
     print("|---|---|---|---|---|")
     for name, res, w0 in rows:
         nbest = min(("numpy-loss", "numpy-diff"), key=lambda k: np.median(res[k]))
-        best = min(SOLVERS, key=lambda k: np.median(res[k]))
+        best = min(solvers, key=lambda k: np.median(res[k]))
         for base, label in (("numpy-loss", "loss"), (nbest, "best (%s)" % nbest[6:])):
             cells = [name, label]
-            for s in SOLVERS + (best,):
+            for s in solvers + (best,):
                 r, lo, hi = ratio(res[s], res[base], rng)
                 cells.append(("%s " % s if s == best and len(cells) == 4 else "") + "%.2f [%.2f, %.2f]" % (r, lo, hi))
             print("| " + " | ".join(cells) + " |")
