@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"dpso/scenarios"
+	"dpso/solvers"
 	"dpso/theory"
 )
 
@@ -95,6 +97,101 @@ func TestDefaultDPSGDSteps(t *testing.T) {
 				t.Errorf("%s: steps over the reference %v, want 1/64, 1/16, 1/4, 1", k, fs)
 				break
 			}
+		}
+	}
+}
+
+// TestDefaultClipAxis: a solver's default clip axis, as TuneGrid states
+// it, written out here, not read from defaultAxes — dp-sgd's r̃₂·4^j, j =
+// −3…1 (r̃₂/64 to 4r̃₂, five points, whatever T); acsa's the C whose step
+// noise has norm σ√d = r̃₂·2^j, j = −10…−5: C = r̃₂·2^j·sε/(2√d) with s
+// = ⌊n/T⌋. By hand, on the scenario's n = 4000 rows, d = 3, ε = 1: T =
+// 10 gives s = 400 and C/r̃₂ = 2^j·200/√3 = 2^j·115.4700538, so 0.1127637245
+// (j = −10) to 3.6084391824 (j = −5); T = 20 halves s, and every C.
+func TestDefaultClipAxis(t *testing.T) {
+	for _, c := range []struct {
+		name, solver string
+		iters        int
+		want         []float64
+	}{
+		{"acsa/T=10", "acsa", 10, []float64{0.1127637245, 0.2255274489, 0.4510548978, 0.9021097956, 1.8042195912, 3.6084391824}},
+		{"acsa/T=20", "acsa", 20, []float64{0.0563818622, 0.1127637245, 0.2255274489, 0.4510548978, 0.9021097956, 1.8042195912}},
+		{"dp-sgd", "dp-sgd", 0, []float64{1.0 / 64, 1.0 / 16, 1.0 / 4, 1, 4}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := tuneSpec
+			s.Solver, s.Class = c.solver, theory.SmoothConvex
+			r := resolve(t, s)
+			// Every other axis one value: the clip axis alone is the default's.
+			g := TuneGrid{Step: []float64{0.1}, Iters: []int{c.iters}}
+			if c.solver == "dp-sgd" {
+				g = TuneGrid{Step: []float64{0.1}, Epochs: []float64{1}, Batch: []int{100}}
+			}
+			ts, ds, err := resolveTune(r, TuneSpec{Grid: g})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := scenarios.Build(context.Background(), r.Problem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := r.Config(0, nil)
+			if r.Problem.N != 4000 || in.Dim() != 3 || cfg.Eps != 1 {
+				t.Fatalf("n = %d, d = %d, ε = %g: the values by hand are for 4000, 3, 1", r.Problem.N, in.Dim(), cfg.Eps)
+			}
+			r2 := in.Constants().R(2)
+			grid, _, err := gridFor(ts.Grid, in, ds[0], r.Problem.N, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []float64
+			for _, cd := range grid {
+				got = append(got, cd.Clip/r2)
+			}
+			slices.Sort(got)
+			got = slices.Compact(got)
+			if len(got) != len(c.want) {
+				t.Fatalf("clip axis C/r̃₂ = %v, want %v", got, c.want)
+			}
+			for i := range got {
+				if math.Abs(got[i]-c.want[i]) > 1e-9*c.want[i] {
+					t.Errorf("clip axis C/r̃₂ = %v, want %v", got, c.want)
+					break
+				}
+			}
+		})
+	}
+}
+
+// TestNoiseClip: acsa's step on s rows at the clip noiseClip(ν, s, d, ε)
+// has noise of norm σ√d = ν, σ = 2C/(sε) the per-coordinate noise its
+// prescription reports; by hand, ν = 1, s = 216, d = 3, ε = 0.5 gives C =
+// 216·0.5/(2√3) = 31.1769145.
+func TestNoiseClip(t *testing.T) {
+	if got, want := noiseClip(1, 216, 3, 0.5), 31.1769145362; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("noiseClip(1, 216, 3, 0.5) = %.10g, want %.10g", got, want)
+	}
+	s := tuneSpec
+	s.Solver, s.Class = "acsa", theory.SmoothConvex
+	r := resolve(t, s)
+	in, err := scenarios.Build(context.Background(), r.Problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		nu    float64
+		iters int
+		eps   float64
+	}{{0.5, 10, 1}, {3, 7, 0.25}, {0.01, 40, 2}} {
+		cfg := r.Config(0, nil)
+		cfg.Eps, cfg.Iters, cfg.Step = c.eps, c.iters, 1
+		cfg.Clip = noiseClip(c.nu, r.Problem.N/c.iters, in.Dim(), c.eps)
+		par, err := (solvers.ACSA{}).Prescribe(in, r.Problem.N, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := par.Sigma * math.Sqrt(float64(in.Dim())); math.Abs(got-c.nu) > 1e-9*c.nu {
+			t.Errorf("ν = %g, T = %d, ε = %g: acsa's σ√d = %.10g", c.nu, c.iters, c.eps, got)
 		}
 	}
 }
