@@ -305,25 +305,40 @@ func dpsgdStepRef(beta, diam, r, C, z float64, d, B, T int) float64 {
 	return math.Min(1/beta, diam/(math.Sqrt(v)*math.Sqrt(float64(T))))
 }
 
-// dpsgdPointStep is dpsgdStepRef at the grid point (C, epochs, batch) on
-// nt training rows: its (B, T) planned (dpsgdPlanned), its z the
-// search's, r the r̃₂ the clip axis reads (L_f where r̃₂ is not known,
-// +Inf where neither is). A point that cannot be planned, or whose (B, T)
-// the search dropped, reads 1: gridFor drops it for that reason.
-func dpsgdPointStep(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, search *DPSGDSearch, C, epochs float64, batch int) (float64, error) {
+// dpsgdPointNoise is what dpsgdStepRef reads at a dp-sgd grid point
+// (epochs, batch) on nt training rows, whatever its C and step: its (B, T)
+// planned (dpsgdPlanned) and its z the search's. ok is false where the
+// point cannot be planned or the search dropped its (B, T): gridFor drops
+// such a point for that reason, and its step reference is then 1.
+func dpsgdPointNoise(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, search *DPSGDSearch, epochs float64, batch int) (pt dpsgdPoint, err error) {
 	if cfg.Context != nil && cfg.Context.Err() != nil {
-		return math.NaN(), cfg.Context.Err() // a cancelled search stops between points
+		return pt, cfg.Context.Err() // a cancelled search stops between points
 	}
 	if search == nil {
-		return math.NaN(), errors.New("dp-sgd's default step axis is relative to each point's noise, and the grid has no search calibrated (a bug)")
+		return pt, errors.New("dp-sgd's default step axis is relative to each point's noise, and the grid has no search calibrated (a bug)")
 	}
 	B, T, _, err := dpsgdPlanned(ref, d, nt, cfg, epochs, batch)
 	if err != nil {
-		return 1, nil
+		return pt, nil
 	}
 	z, ok := search.multiplier(B, T)
-	if !ok {
-		return 1, nil
+	return dpsgdPoint{B: B, T: T, z: z, ok: ok}, nil
+}
+
+// dpsgdPoint is a dp-sgd grid point's expected batch B, steps T and
+// noise multiplier z (ok: planned and kept by the search).
+type dpsgdPoint struct {
+	B, T int
+	z    float64
+	ok   bool
+}
+
+// step is dpsgdStepRef at clip C for the point on ref: r the r̃₂ the clip
+// axis reads (L_f where r̃₂ is not known, +Inf where neither is); 1 where
+// the point is not ok.
+func (pt dpsgdPoint) step(ref *scenarios.Instance, C float64) float64 {
+	if !pt.ok {
+		return 1
 	}
 	c := ref.Constants()
 	r := c.R(2)
@@ -333,5 +348,5 @@ func dpsgdPointStep(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg s
 	if !(r > 0) {
 		r = math.Inf(1)
 	}
-	return dpsgdStepRef(c.Beta, c.D, r, C, z, ref.Dim(), B, T), nil
+	return dpsgdStepRef(c.Beta, c.D, r, C, pt.z, ref.Dim(), pt.B, pt.T)
 }

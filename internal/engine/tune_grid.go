@@ -423,6 +423,13 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 		out = append(out, cd)
 		return nil
 	}
+	// points are dp-sgd's (B, T, z) by (epochs, batch), planned once for
+	// every C and step (dpsgdPointNoise).
+	type epochsBatch struct {
+		e float64
+		b int
+	}
+	points := map[epochsBatch]dpsgdPoint{}
 	for _, C := range clips {
 		for _, s := range steps {
 			if readsEpochs(d) {
@@ -435,11 +442,16 @@ func gridFor(g TuneGrid, ref *scenarios.Instance, d solvers.Descriptor, n int, c
 						}
 						step := s
 						if stepRef {
-							f, err := dpsgdPointStep(ref, d, n, cfg, search, C, e, b)
-							if err != nil {
-								return nil, drops, err
+							key := epochsBatch{e, b}
+							pt, seen := points[key]
+							if !seen {
+								var err error
+								if pt, err = dpsgdPointNoise(ref, d, n, cfg, search, e, b); err != nil {
+									return nil, drops, err
+								}
+								points[key] = pt
 							}
-							step = s * f
+							step = s * pt.step(ref, C)
 						}
 						if err := add(Candidate{Clip: C, Step: step, Epochs: e, Batch: b}); err != nil {
 							return nil, drops, err
