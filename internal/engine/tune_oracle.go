@@ -6,6 +6,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -187,7 +189,11 @@ func (t *tuner) oracleTrial(ctx context.Context, tr int, units []oraclePoint, ou
 			out := &outs[job[0].si][tr]
 			defer func() {
 				if p := recover(); p != nil {
-					err = fmt.Errorf("internal error in %s's oracle-tuned reference, trial %d, grid point %d: %v (this is a bug; please report it with the command line)", d.Name(), tr, job[0].p, p)
+					pts := make([]string, len(job))
+					for i, u := range job {
+						pts[i] = strconv.Itoa(u.p)
+					}
+					err = fmt.Errorf("internal error in %s's oracle-tuned reference, trial %d, grid points %s (run together): %v (this is a bug; please report it with the command line)", d.Name(), tr, strings.Join(pts, ", "), p)
 				}
 			}()
 			if err := gctx.Err(); err != nil {
