@@ -104,7 +104,7 @@ func (o *NoisySum) Add(z []float64) {
 // rounding: ‖z_i‖ is |k[i]|·√sq[i] and the sum gains (scale·k[i])·a_i).
 func (o *NoisySum) AddScaled(k, sq, xs []float64, stride int) {
 	o.stats.block("noisy-sum", o.d, stride, len(k), len(xs))
-	o.rows.clipScaledRows(o.sum, k, sq, nil, xs, stride, o.d, o.c, 1)
+	o.rows.clipScaledRows(o.sum, k, sq, nil, xs, stride, o.d, o.c, 1, true)
 	norms := o.rows.norms[:len(k)]
 	for _, norm := range norms {
 		if norm <= o.c {

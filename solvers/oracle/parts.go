@@ -126,11 +126,12 @@ type scaledRows struct {
 // clipScaledRows is clipAddScaled on each row i < len(k) of a block,
 // a_i = xs[i·stride : i·stride+d], in order (‖a_i‖ read from rn[i] =
 // √sq[i] where rn is not nil, the same bits as the root), with the rows' norms and
-// clipped flags left in b.norms and b.clipped for the caller to record:
+// clipped flags left in b.norms and b.clipped for the caller to record
+// when keep is set (without it they are left only when b.exact > 0):
 // the coefficients of the rows with a finite norm are added by one
 // vec.AxpyRows (the same sums, row after row, without a call per row), a
 // row that needs the exact path is added alone where it stands.
-func (b *scaledRows) clipScaledRows(sum, k, sq, rn, xs []float64, stride, d int, c, inv float64) {
+func (b *scaledRows) clipScaledRows(sum, k, sq, rn, xs []float64, stride, d int, c, inv float64, keep bool) {
 	n := len(k)
 	if cap(b.coef) < n {
 		b.coef, b.norms, b.clipped = make([]float64, n), make([]float64, n), make([]bool, n)
@@ -142,6 +143,22 @@ func (b *scaledRows) clipScaledRows(sum, k, sq, rn, xs []float64, stride, d int,
 	sq = sq[:n]
 	sum = sum[:d]
 	b.nclip, b.exact = 0, 0
+	if !keep {
+		// The common block, every row on the fast path: its
+		// coefficients alone, in a loop without calls or stores of
+		// what no one reads; else (nothing added yet) the loop below.
+		var done, nclip int
+		if rn != nil {
+			done, nclip = coefNorms(coef, k, sq, rn[:n], c, inv)
+		} else {
+			done, nclip = coefRoots(coef, k, sq, c, inv)
+		}
+		if done == n {
+			b.nclip = nclip
+			vec.AxpyRows(sum, coef, xs, stride)
+			return
+		}
+	}
 	nclip := 0
 	from := 0 // rows [from, i) wait for AxpyRows
 	for i, ki := range k {
@@ -236,7 +253,7 @@ func (p *cgPart) AddScaledNorms(k, sq, rn, xs []float64, stride int) {
 	if rn != nil {
 		rn = rn[:len(k)]
 	}
-	p.rows.clipScaledRows(p.sum, k, sq, rn, xs, stride, d, p.o.c, p.o.inv)
+	p.rows.clipScaledRows(p.sum, k, sq, rn, xs, stride, d, p.o.c, p.o.inv, p.st.detail)
 	if !p.st.detail && p.rows.exact == 0 {
 		p.st.t.countScaled(len(k), p.rows.nclip)
 		return
@@ -279,7 +296,7 @@ func (o *ClipGaussian) AddScaledNorms(k, sq, rn, xs []float64, stride int) {
 	if rn != nil {
 		rn = rn[:len(k)]
 	}
-	o.rows.clipScaledRows(o.sum, k, sq, rn, xs, stride, d, o.c, o.inv)
+	o.rows.clipScaledRows(o.sum, k, sq, rn, xs, stride, d, o.c, o.inv, !o.stats.noDetail)
 	if o.stats.noDetail && o.rows.exact == 0 {
 		o.stats.t.countScaled(len(k), o.rows.nclip)
 		return
