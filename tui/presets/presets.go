@@ -67,8 +67,8 @@ var All = []Preset{
 		Versus: []string{"lipschitz-dpsgd"},
 		Action: "run (r): acsa beside lipschitz-dpsgd",
 		next:   "press r; then c adds every baseline, ← on n shrinks n",
-		caption: "AC-SA clips at C = {clip}, set by the moment r̃_k (k = {k}); Lipschitz DP-SGD calibrates its noise to a declared L_f = {lf} (these data have L_f = ∞). " +
-			"r: AC-SA ends at {acsa}, under its certificate {cert}, which is below w₀ = {w0}: the guarantee is in force at this n; Lipschitz DP-SGD ends at {lip}. " +
+		caption: "acsa clips at C = {clip}, set by the moment r̃_k (k = {k}); lipschitz-dpsgd calibrates its noise to a declared L_f = {lf} (these data have L_f = ∞). " +
+			"r: acsa ends at {acsa}, under its certificate {cert}, which is below w₀ = {w0}: the guarantee is in force at this n; lipschitz-dpsgd ends at {lip}. " +
 			"Not shown: c's multi-pass klz-gd ends lower ({klz}); nothing here is tuned.",
 		afterC: "AC-SA (acsa) clips at C = {clip}, set by the moment r̃_k (k = {k}); lipschitz-dpsgd calibrates its noise to a declared L_f = {lf} (these data have L_f = ∞). " +
 			"c: acsa ends at {acsa}, under its certificate {cert}, which is below w₀ = {w0}; lipschitz-dpsgd ends at {lip}; klz-gd, which reads every sample many times, ends lower ({klz}); dp-sgd ends at {dpsgd}, not clearly below acsa over these trials. Nothing here is tuned.",
@@ -98,8 +98,8 @@ var All = []Preset{
 		Compare: true,
 		Action:  "compare (c)",
 		next:    "the comparison runs on loading; then → on k and c",
-		caption: "Normal data truncated only at a far edge have L_f = {lf}, set by that edge, while r̃₂ = {r2}: Lipschitz DP-SGD's noise pushes w to an excess risk of {lip}, clipped AC-SA stays at {acsa}. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
-		afterR:  "Normal data truncated only at a far edge have L_f = {lf}, set by that edge, while r̃₂ = {r2}: r runs clipped AC-SA (acsa) alone, which stays at {acsa}; c runs Lipschitz DP-SGD beside it on the same draws. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
+		caption: "Normal data truncated only at a far edge have L_f = {lf}, set by that edge, while r̃₂ = {r2}: lipschitz-dpsgd's noise pushes the excess risk to {lip}; acsa, which clips, ends at {acsa}. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
+		afterR:  "Normal data truncated only at a far edge have L_f = {lf}, set by that edge, while r̃₂ = {r2}: r runs clipped AC-SA (acsa) alone, which stays at {acsa}; c runs lipschitz-dpsgd beside it on the same draws. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
 		text: "The paper's Example 1: 1-d linear regression on normal data truncated only at a huge bound, so the worst-case Lipschitz constant is L_f = {lf} while r̃₂ = {r2}. " +
 			"Prior work's bound for Lipschitz losses reads L_f, the paper's upper and lower bounds read r̃_k instead: the theorem panel (t) shows them, rates with their constants set to 1, to be compared by their slopes (the sweeps), not with the curves. " +
 			"The optimum w* = 0 is also the start, so the curves show how far each method's noise pushes w away. " +
@@ -188,7 +188,7 @@ var All = []Preset{
 		Screen:  "sweep-eps",
 		Action:  "sweep of ε (v)",
 		next:    "the ε sweep runs on loading; read the slope table's verdict",
-		caption: "At d = {d} and n = {n} AC-SA's certificate stays below w₀ ({w0}) at every ε from {eps_from} to {eps_to} (at most {cert_max}): the theorem is in force across the sweep, and the measured slope in ε is {slope} beside the upper bound's {upper_slope}.",
+		caption: "At d = {d} and n = {n} acsa's certificate stays below w₀ ({w0}) at every ε from {eps_from} to {eps_to} (at most {cert_max}): the theorem is in force across the sweep, and the measured slope in ε is {slope} beside the upper bound's {upper_slope}.",
 		text: "Heavy-tailed linear regression (multivariate t, ν = {nu}) in d = {d}, at n = {n}: a size where the paper's explicit-constant bound for noisy clipped AC-SA (acsa), the certificate, is below the start line w₀ = {w0} — doing nothing — at every ε of the sweep (from {cert_min} to {cert_max}), so the theorem promises something at each point and the slope table's verdict is that it is in force. " +
 			"Loading sweeps ε from {eps_from} to {eps_to} ({points#} points, {trials#} trials each): the excess risk falls with slope {slope} (95% interval {slope_lo} … {slope_hi}); the upper bound's slope over the same grid is {upper_slope} — a ceiling's shape, its statistical term flat in ε — and the lower bound's {lower_slope}. " +
 			"The runs end far below the certificate (the bound guards the worst case its constants allow): in force means promised, not attained.",

@@ -56,3 +56,39 @@ func TestPresetTextsUseLegendNames(t *testing.T) {
 		}
 	}
 }
+
+// captionProse are the short prose names the captions give solvers, with
+// the legend's name of each: a caption, read beside the legend a line
+// below, names a solver as the legend does.
+var captionProse = []struct{ prose, legend string }{
+	{"Lipschitz DP-SGD", "lipschitz-dpsgd"},
+	{"AC-SA", "acsa"},
+	{"DP-SGD", "dp-sgd"},
+	{"KLZ", "klz-gd"},
+}
+
+// TestCaptionsUseLegendNames: a caption (before a run, after r, after c)
+// names each solver by the legend's name; a prose name ("AC-SA") stands
+// only as an explanation right before the legend's, "AC-SA (acsa)" — at
+// the caption's width a student reads both lines at once, and a name the
+// legend does not have reads as a curve not drawn.
+func TestCaptionsUseLegendNames(t *testing.T) {
+	for _, p := range All {
+		caption, afterR, afterC, _, _ := p.Templates()
+		for what, tmpl := range map[string]string{"caption": caption, "caption after r": afterR, "caption after c": afterC} {
+			s := p.fill(tmpl)
+			for _, n := range captionProse {
+				explained := n.prose + " (" + n.legend + ")"
+				rest := strings.ReplaceAll(s, explained, "")
+				for _, longer := range captionProse {
+					if longer.prose != n.prose && strings.Contains(longer.prose, n.prose) {
+						rest = strings.ReplaceAll(rest, longer.prose, "")
+					}
+				}
+				if strings.Contains(rest, n.prose) {
+					t.Errorf("%s: its %s says %q where the legend says %s: %q", p.Title, what, n.prose, n.legend, s)
+				}
+			}
+		}
+	}
+}
