@@ -141,16 +141,36 @@ func (p *Model) render() string {
 	} else {
 		lines = append(lines, whoLines...)
 	}
-	histH := h - len(lines) - 1
-	if coord && histH > 0 {
-		tau := style.WrapLines(st.Muted, "τ bounds each coordinate; the histogram shows ‖∇f‖", w)
-		lines = append(lines, tau...)
-		histH -= len(tau)
-	}
-	if histH >= 1 {
-		lines = append(lines, histogram(st, b, thr, !coord, w, histH)...)
-	}
+	lines = append(lines, p.histLines(b, thr, coord, w, h-len(lines))...)
 	return style.Block(strings.Join(lines, "\n"), w, h)
+}
+
+// histLines are the batch's histogram in the room rows left under the
+// panel's head: its bars with their axis (a row of bars is unreadable
+// without its decades and C), one row kept blank above the next panel
+// where the histogram has rows to spare; where not even one row of bars
+// and the axis fit, a line that says the histogram is not shown.
+func (p *Model) histLines(b oracle.BatchStats, thr float64, coord bool, w, room int) []string {
+	st := p.Styles
+	var tau []string
+	if coord {
+		tau = style.WrapLines(st.Muted, "τ bounds each coordinate; the histogram shows ‖∇f‖", w)
+	}
+	histH := room - len(tau)
+	if histH > 2 {
+		histH-- // the blank row above the next panel
+	}
+	if histH < 2 {
+		if room < 1 {
+			return nil
+		}
+		out := style.WrapLines(st.Muted, "histogram: needs a taller terminal", w)
+		if len(out) > room {
+			out = style.WrapLines(st.Muted, "histogram: no room", w)
+		}
+		return out[:min(len(out), room)]
+	}
+	return append(tau, histogram(st, b, thr, !coord, w, histH)...)
 }
 
 // trail is the adaptive C trajectory in at most h lines: what it is, a
