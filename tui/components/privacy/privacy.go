@@ -113,6 +113,22 @@ func (p *Model) Spent() (spent, budget ledger.Cost, who, point string, final, ok
 	return
 }
 
+// pointPrivacy is the privacy budget of the sweep point the ledger line
+// shows (Spent's point, "ε = 10"), where the shown run sweeps the budget
+// itself: each point's ρ and (ε', δ) are its own, not the form's.
+func (p *Model) pointPrivacy() (spec.Privacy, string, bool) {
+	_, _, _, point, _, ok := p.Spent()
+	r := p.Runs.Shown()
+	if !ok || point == "" || r == nil || r.Budgets == nil {
+		return spec.Privacy{}, "", false
+	}
+	at, err := r.Spec.At(r.SweepSpec.Param, r.SweepSpec.Grid()[r.Latest.Point])
+	if err != nil {
+		return spec.Privacy{}, "", false
+	}
+	return at.Privacy, point, true
+}
+
 // shuffle reports whether the budget is the shuffle model's (ε, δ).
 func (p *Model) shuffle() bool { return p.spec.Privacy.Model == spec.Shuffle }
 
@@ -121,9 +137,15 @@ func (p *Model) lines() []string {
 	st := p.Styles
 	w := p.W
 	pv := p.spec.Privacy
-	eps := pv.Eps
 	var lines []string
 	lines = append(lines, style.Rule(*st, p.title(), "", w, false))
+	// A sweep of the budget shows its point's budget, the one its ledger
+	// line is held to, not the form's.
+	if at, point, ok := p.pointPrivacy(); ok {
+		pv = at
+		lines = append(lines, p.wrapIndented(st.Muted, "", "at "+point+" (the sweep point shown):", w)...)
+	}
+	eps := pv.Eps
 	// Why the outputs are not covered, first, so that it is never cut
 	// off (seeded noise or estimated constants on the user's rows; ε = ∞
 	// says so below), in its short form: the sentence before its colon
