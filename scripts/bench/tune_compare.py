@@ -36,6 +36,7 @@ with the seed removes the noise); the law of each search is the one
 --rand secure runs.
 
 Usage: python3 scripts/bench/tune_compare.py DATADIR --dpso ./dpso [--trials 20] [--seed 0] [--out FILE]
+       [--numpy-from FILE ... [--numpy-any-seed]]
 """
 import argparse
 import json
@@ -104,16 +105,23 @@ def main():
     ap.add_argument("--out", default="")
     ap.add_argument("--dpso-args", default="", help="more arguments for dpso tune (e.g. an explicit --grid-clip)")
     ap.add_argument("--numpy-only", action="store_true", help="run the numpy searches only (for --numpy-from)")
-    ap.add_argument("--numpy-from", default="", help="reuse the numpy searches of an earlier --out (same --trials and --seed)")
+    ap.add_argument("--numpy-from", action="append", default=[],
+                    help="reuse the numpy searches of an earlier --out (same --trials and --seed); "
+                    "may be given more than once, a later file's data sets replacing an earlier's")
+    ap.add_argument("--numpy-any-seed", action="store_true",
+                    help="let --numpy-from's searches have another seed or number of trials than dpso's: "
+                    "the two sides are independent draws either way (the ratio's interval resamples each side's own)")
     a = ap.parse_args()
     solvers = tuple(a.solvers.split(","))
-    cached = {}
-    if a.numpy_from:
-        with open(a.numpy_from) as f:
+    cached, origin = {}, {}
+    for path in a.numpy_from:
+        with open(path) as f:
             old = json.load(f)
-        if (old["trials"], old["seed"]) != (a.trials, a.seed):
-            sys.exit("--numpy-from: %s has trials %d, seed %d" % (a.numpy_from, old["trials"], old["seed"]))
-        cached = old["data"]
+        if (old["trials"], old["seed"]) != (a.trials, a.seed) and not a.numpy_any_seed:
+            sys.exit("--numpy-from: %s has trials %d, seed %d (--numpy-any-seed allows it)" % (path, old["trials"], old["seed"]))
+        for name, v in old["data"].items():
+            cached[name] = v
+            origin[name] = "numpy: %d searches, seed %d (%s)" % (len(v["excess"]["numpy-loss"]), old["seed"], path)
     rng = np.random.default_rng(12345)
     rows, dump = [], {}
     for name, kind in DATA:
@@ -156,6 +164,9 @@ def main():
         with open(a.out, "w") as f:
             json.dump({"trials": a.trials, "seed": a.seed, "data": dump}, f, indent=1)
     print("Excess risk F(w) - F* over every row of the file: median [quartiles] of %d trials (searches)." % a.trials)
+    for name, _, _ in rows:
+        if name in origin:
+            print("%s: %s" % (name, origin[name]))
     print()
     print("| data | w0 | numpy DP-SGD, loss score | numpy DP-SGD, diff score | dpso acsa | dpso dp-sgd |")
     print("|---|---|---|---|---|---|")
