@@ -10,11 +10,44 @@ import (
 // a block of rows.
 type coordRows struct {
 	z       []float64 // one row's z = k·a (a norm's exact path)
-	off     []int     // each row's group mean, as an offset into the means
-	inv     []float64 // and 1/|G_g| of its group
 	flag    []uint8   // vec.ClampAddRows's verdict on each row
 	norms   []float64 // each row's norm to record
 	clipped []bool    // and whether clipping changed a coordinate
+	// Without detail: the block's rows whose z_i is not finite, and those
+	// clipped.
+	nonFinite, nclip int
+	// off[j] is the offset of group j mod m's mean in the means and inv[j]
+	// 1/|G_{j mod m}|, for j < m + the largest block yet: the block whose
+	// first row goes to group g reads off[g:] and inv[g:] (the groups are
+	// taken in turn), built once for the layout tab.
+	off  []int
+	inv  []float64
+	tab  groupLayout // the layout of off and inv (next unused)
+	tabD int         // and the dimension
+}
+
+// groups returns the destinations of n rows taken in turn from group
+// next: each row's mean as an offset into the means, and 1/|G_g| of its
+// group.
+func (b *coordRows) groups(lay groupLayout, next, n, d int) (off []int, inv []float64) {
+	lay.next = 0
+	if lay != b.tab || d != b.tabD || len(b.off) < lay.m+n {
+		size := lay.m + max(n, len(b.off)-lay.m)
+		if cap(b.off) < size {
+			b.off, b.inv = make([]int, size), make([]float64, size)
+		}
+		b.off, b.inv = b.off[:size], b.inv[:size]
+		big, small := 1/float64(lay.q+1), 1/float64(lay.q) // 1/|G_g| for g < r and g ≥ r
+		for j := range b.off {
+			g := j % lay.m
+			b.off[j], b.inv[j] = g*d, small
+			if g < lay.r {
+				b.inv[j] = big
+			}
+		}
+		b.tab, b.tabD = lay, d
+	}
+	return b.off[next : next+n], b.inv[next : next+n]
 }
 
 // add feeds each row i < len(k) of a block, z_i = k[i]·a_i with
@@ -25,61 +58,60 @@ type coordRows struct {
 // size and added in the same order, so the means are those of Add(z_i);
 // a z_i with a non-finite entry adds nothing. The rows' norms (NaN where
 // z_i is not finite) and clipped flags are left in b.norms and b.clipped
-// for the caller to record. A row whose products vec.FiniteScaled proves
+// for the caller to record; without detail they are not, and b.nonFinite
+// and b.nclip count the rows whose z_i is not finite and those clipped
+// (what the norms and flags would tally). A row whose products vec.FiniteScaled proves
 // finite from k[i] and sq[i] is not tested entry by entry, and the kernel
 // prefetches ahead (the caller's next block, [Aheader]; nil for none)
 // while it works. With detail, ‖z_i‖ = |k_i|·√sq[i] as
 // [ScaledAdder] computes it (vec.Norm(z_i) where that is not a finite
-// number, math.MaxFloat64 where it overflows, as statNorm records it);
-// without, any finite value, as only its finiteness is counted.
+// number, math.MaxFloat64 where it overflows, as statNorm records it).
 func (b *coordRows) add(means []float64, lay groupLayout, next int, k, sq, xs []float64, stride, d int, tau float64, detail bool, ahead []float64) int {
 	n := len(k)
 	if cap(b.norms) < n {
-		b.norms, b.clipped = make([]float64, n), make([]bool, n)
-		b.off, b.inv, b.flag = make([]int, n), make([]float64, n), make([]uint8, n)
+		b.norms, b.clipped, b.flag = make([]float64, n), make([]bool, n), make([]uint8, n)
 	}
 	if cap(b.z) < d {
 		b.z = make([]float64, d)
 	}
-	norms, clipped, off, inv, flag := b.norms[:n], b.clipped[:n], b.off[:n], b.inv[:n], b.flag[:n]
+	norms, clipped, flag := b.norms[:n], b.clipped[:n], b.flag[:n]
+	off, inv := b.groups(lay, next, n, d)
+	next = (next + n) % lay.m
 	sq = sq[:n]
-	big, small := 1/float64(lay.q+1), 1/float64(lay.q) // 1/|G_g| for g < r and g ≥ r
-	for i := range off {
-		off[i], inv[i] = next*d, small
-		if next < lay.r {
-			inv[i] = big
-		}
-		if next++; next == lay.m {
-			next = 0
-		}
-		flag[i] = 0
+	for i := range flag {
+		var f uint8
 		if vec.FiniteScaled(k[i], sq[i]) {
-			flag[i] = 3
+			f = 3
 		}
+		flag[i] = f
 	}
 	vec.ClampAddRows(means, off, inv, k, xs, stride, d, tau, flag, ahead)
+	if !detail {
+		var count [4]int // rows by flag: whether a row clips is data, no branch
+		for _, f := range flag {
+			count[f&3]++
+		}
+		b.nonFinite, b.nclip = count[2], count[1]
+		return next
+	}
 	for i, f := range flag {
 		if f == 2 {
 			norms[i], clipped[i] = math.NaN(), false
 			continue
 		}
 		clipped[i] = f == 1
-		norm := 0.0
-		if detail {
-			ki := k[i]
-			if ssq := sq[i]; ssq > 0x1p-900 && ssq < 0x1p+900 {
-				norm = math.Abs(ki) * math.Sqrt(ssq)
-			} else {
-				z := b.z[:d]
-				for j, v := range xs[i*stride : i*stride+d] {
-					z[j] = ki * v
-				}
-				if norm = vec.Norm(z); !(norm <= math.MaxFloat64) {
-					norm = math.MaxFloat64 // finite z whose norm overflows
-				}
-			}
+		ki := k[i]
+		if ssq := sq[i]; ssq > 0x1p-900 && ssq < 0x1p+900 {
+			norms[i] = math.Abs(ki) * math.Sqrt(ssq)
+			continue
 		}
-		norms[i] = norm
+		z := b.z[:d]
+		for j, v := range xs[i*stride : i*stride+d] {
+			z[j] = ki * v
+		}
+		if norms[i] = vec.Norm(z); !(norms[i] <= math.MaxFloat64) {
+			norms[i] = math.MaxFloat64 // finite z whose norm overflows
+		}
 	}
 	return next
 }
@@ -90,6 +122,10 @@ func (o *Coordinate) AddScaled(k, sq, xs []float64, stride int) {
 	o.stats.block(o.Name(), d, stride, len(k), len(xs))
 	o.lay.next = o.rows.add(o.means, o.lay, o.lay.next, k, sq, xs, stride, d, o.tau, !o.stats.noDetail, o.ahead)
 	o.ahead = nil
+	if o.stats.noDetail {
+		o.stats.t.countFlagged(len(k), o.rows.nonFinite, o.rows.nclip)
+		return
+	}
 	o.stats.recordRows(o.rows.norms[:len(k)], o.rows.clipped[:len(k)])
 }
 
@@ -100,5 +136,9 @@ func (p *coordPart) AddScaled(k, sq, xs []float64, stride int) {
 	p.st.block(o.Name(), d, stride, len(k), len(xs))
 	p.next = p.rows.add(p.means, o.lay, p.next, k, sq, xs, stride, d, o.tau, p.st.detail, p.ahead)
 	p.ahead = nil
+	if !p.st.detail {
+		p.st.t.countFlagged(len(k), p.rows.nonFinite, p.rows.nclip)
+		return
+	}
 	p.st.recordRows(p.rows.norms[:len(k)], p.rows.clipped[:len(k)])
 }

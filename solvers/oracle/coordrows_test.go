@@ -46,7 +46,8 @@ func scaledBatch(s, d int) (k, sq, xs []float64, z [][]float64) {
 
 // TestCoordinateAddScaledIsAdd: feeding the coordinate oracle k_i·a_i in
 // factored form (AddScaled, blocks of any size, in one call or in parts)
-// gives the estimate of Add(k_i·a_i) bit for bit — the same products,
+// gives the estimate of Add(k_i·a_i) bit for bit, after a call of another
+// size on the same oracle too — the same products,
 // clipped and summed in the same order — and the same counts; with the
 // detail on, the same histogram and the quantiles up to the rounding of
 // |k|·√‖a‖² against ‖k·a‖ (relative 10⁻¹⁴).
@@ -79,6 +80,15 @@ func testCoordinateAddScaledIsAdd(t *testing.T, d int) {
 				call := func(scaled bool) ([]float64, BatchStats) {
 					o := &Coordinate{M: 7}
 					o.SetDetail(detail)
+					if scaled {
+						// A call of another size (another layout of the
+						// groups: 7 of 71 or 72 rows) before the one compared.
+						if err := o.Begin(d, 500, 2.5, noPrivacy(o)); err != nil {
+							t.Fatal(err)
+						}
+						o.AddScaled(k[:500], sq[:500], xs[:500*(d+1)], d+1)
+						o.Finish(make([]float64, d), newRand(2))
+					}
 					if err := o.Begin(d, s, 2.5, noPrivacy(o)); err != nil {
 						t.Fatal(err)
 					}

@@ -434,6 +434,14 @@ func (t *tally) countRows(norms []float64, clipped []bool) {
 	}
 }
 
+// countFlagged is countRows of n rows, nonFinite of them with a norm that
+// is not finite and nclip of the others clipped.
+func (t *tally) countFlagged(n, nonFinite, nclip int) {
+	t.size += n
+	t.nonFinite += nonFinite
+	t.clipped += nclip
+}
+
 // countScaled is countRows of n rows with finite norms, nclip of them
 // clipped (a block clipScaledRows fed on its fast path alone).
 func (t *tally) countScaled(n, nclip int) {
