@@ -430,12 +430,15 @@ func (c *Chart) render() string {
 	var legend []string
 	plotH := 0
 	for pass := 0; pass < 3; pass++ {
-		legend = c.legend(sc, w)
+		legend = c.legend(sc, w, longLines(w))
 		plotH = h - len(lines) - 1 - len(legend)
 		if plotH < minPlot && len(legend) > 1 {
-			keep := max(len(legend)-(minPlot-plotH), 1)
-			if keep < len(legend) {
-				legend = append(legend[:keep-1:keep-1], style.Fit(legend[keep-1], w-2)+st.Muted.Render(" …"))
+			// Refusals on one line each first, then whole lines dropped
+			// under a line that says so.
+			legend = c.legend(sc, w, 1)
+			plotH = h - len(lines) - 1 - len(legend)
+			if plotH < minPlot {
+				legend = cutLegend(st, legend, len(legend)-(minPlot-plotH), w)
 			}
 			plotH = h - len(lines) - 1 - len(legend)
 		}

@@ -14,8 +14,10 @@ import (
 // w: bounds with their value (∞ "not drawn", off-scale ones with an
 // arrow), runs with their latest excess risk, refusals on two lines (one
 // on a narrow chart) ending in FullMark where they need more, and the
-// count of points that the log scale cannot show.
-func (c *Chart) legend(sc []scaled, w int) []string {
+// count of points that the log scale cannot show. maxLong is the lines a
+// refusal may take (one on a narrow chart, or where the legend would
+// leave the plot too few rows).
+func (c *Chart) legend(sc []scaled, w, maxLong int) []string {
 	st := c.st
 	var items []string
 	var long []string
@@ -116,10 +118,6 @@ func (c *Chart) legend(sc []scaled, w int) []string {
 		}
 	}
 	flush()
-	maxLong := 2 // lines per refusal; one on a narrow chart
-	if w < 60 {
-		maxLong = 1
-	}
 	for _, l := range long {
 		wrapped := style.WrapStyled(l, w)
 		if len(wrapped) > maxLong {
@@ -152,6 +150,31 @@ func (c *Chart) legend(sc []scaled, w int) []string {
 // FullMark ends a legend line cut for room: the help (?) gives the
 // line whole.
 const FullMark = " (? full)"
+
+// longLines is the lines a refusal takes in a legend w wide: two, one on
+// a narrow chart.
+func longLines(w int) int {
+	if w < 60 {
+		return 1
+	}
+	return 2
+}
+
+// cutLegend keeps the legend's first keep lines, the last of them a
+// line that says how many are not shown, so that no entry is cut
+// mid-sentence (the help gives every refusal whole).
+func cutLegend(st *style.Styles, legend []string, keep, w int) []string {
+	if keep >= len(legend) {
+		return legend
+	}
+	keep = max(keep, 1)
+	hidden := len(legend) - keep + 1
+	mark := fmt.Sprintf("… %d more legend line%s: a taller terminal shows them, ? the refusals", hidden, plural(hidden))
+	if lipgloss.Width(mark) > w {
+		mark = fmt.Sprintf("… %d more legend line%s", hidden, plural(hidden))
+	}
+	return append(legend[:keep-1:keep-1], st.Muted.Render(style.Fit(mark, w)))
+}
 
 func plural(n int) string {
 	if n == 1 {
