@@ -1,6 +1,7 @@
 package presets
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -65,11 +66,14 @@ var captionProse = []struct{ prose, legend string }{
 	{"AC-SA", "acsa"},
 	{"DP-SGD", "dp-sgd"},
 	{"KLZ", "klz-gd"},
+	{"clipped SGD", "clipped-sgd"},
+	{"proximal SGD", "prox-sgd"},
 }
 
 // TestCaptionsUseLegendNames: a caption (before a run, after r, after c)
 // names each solver by the legend's name; a prose name ("AC-SA") stands
-// only as an explanation right before the legend's, "AC-SA (acsa)" — at
+// only as an explanation beside the legend's, "AC-SA (acsa)" or
+// "prox-sgd (noisy clipped proximal SGD)" — at
 // the caption's width a student reads both lines at once, and a name the
 // legend does not have reads as a curve not drawn.
 func TestCaptionsUseLegendNames(t *testing.T) {
@@ -80,6 +84,9 @@ func TestCaptionsUseLegendNames(t *testing.T) {
 			for _, n := range captionProse {
 				explained := n.prose + " (" + n.legend + ")"
 				rest := strings.ReplaceAll(s, explained, "")
+				// "prox-sgd (noisy clipped proximal SGD)": the legend's
+				// name, explained.
+				rest = regexp.MustCompile(regexp.QuoteMeta(n.legend)+` \([^)]*\)`).ReplaceAllString(rest, "")
 				for _, longer := range captionProse {
 					if longer.prose != n.prose && strings.Contains(longer.prose, n.prose) {
 						rest = strings.ReplaceAll(rest, longer.prose, "")
