@@ -606,7 +606,7 @@ func tuneBars(st *style.Styles, rows []tuneRow, w0 float64, w int, narrow bool) 
 		cells := make([]string, barW)
 		n := -1
 		if r.why == "" && r.est.Mean > 0 && !math.IsInf(r.est.Mean, 0) {
-			n = col(r.est.Mean)
+			n = barEnd(col(r.est.Mean), w0Col, barW, r.est.Mean, w0)
 		}
 		for c := range cells {
 			switch {
