@@ -104,7 +104,14 @@ func (o *NoisySum) Add(z []float64) {
 // rounding: ‖z_i‖ is |k[i]|·√sq[i] and the sum gains (scale·k[i])·a_i).
 func (o *NoisySum) AddScaled(k, sq, xs []float64, stride int) {
 	o.stats.block("noisy-sum", o.d, stride, len(k), len(xs))
-	o.rows.clipScaledRows(o.sum, k, sq, nil, xs, stride, o.d, o.c, 1, true)
+	keep := !o.stats.noDetail
+	o.rows.clipScaledRows(o.sum, k, sq, nil, xs, stride, o.d, o.c, 1, keep)
+	if !keep && o.rows.exact == 0 {
+		// Every norm finite: nclip of them above C, the others at most C.
+		o.unclipped += len(k) - o.rows.nclip
+		o.stats.t.countScaled(len(k), o.rows.nclip)
+		return
+	}
 	norms := o.rows.norms[:len(k)]
 	for _, norm := range norms {
 		if norm <= o.c {
