@@ -37,6 +37,7 @@ with the seed removes the noise); the law of each search is the one
 
 Usage: python3 scripts/bench/tune_compare.py DATADIR --dpso ./dpso [--trials 20] [--seed 0] [--out FILE]
        [--numpy-from FILE ... [--numpy-any-seed]]
+       python3 scripts/bench/tune_compare.py --pool OUT1.json,OUT2.json
 """
 import argparse
 import json
@@ -96,7 +97,7 @@ def g(x):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("datadir")
+    ap.add_argument("datadir", nargs="?", default="")
     ap.add_argument("--dpso", default="./dpso")
     ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
@@ -111,8 +112,17 @@ def main():
     ap.add_argument("--numpy-any-seed", action="store_true",
                     help="let --numpy-from's searches have another seed or number of trials than dpso's: "
                     "the two sides are independent draws either way (the ratio's interval resamples each side's own)")
+    ap.add_argument("--pool", default="",
+                    help="no searches: the table of earlier --out files (comma-separated), each side's searches "
+                    "concatenated (a list that is a prefix of another's counts once)")
     a = ap.parse_args()
     solvers = tuple(a.solvers.split(","))
+    if a.pool:
+        rows = pooled(a.pool.split(","))
+        report(rows, solvers, "the searches of %s, pooled" % a.pool, {}, np.random.default_rng(12345))
+        return
+    if not a.datadir:
+        ap.error("the data directory is required (except with --pool)")
     cached, origin = {}, {}
     for path in a.numpy_from:
         with open(path) as f:
@@ -163,10 +173,40 @@ def main():
     if a.out:
         with open(a.out, "w") as f:
             json.dump({"trials": a.trials, "seed": a.seed, "data": dump}, f, indent=1)
-    print("Excess risk F(w) - F* over every row of the file: median [quartiles] of %d trials (searches)." % a.trials)
-    for name, _, _ in rows:
+    report(rows, solvers, "%d trials (searches)" % a.trials, origin, rng)
+
+
+def pooled(paths):
+    """The data sets of several --out files, each side's searches
+    concatenated; a list that is a prefix of another (the same searches:
+    cached numpy ones reused, or seed 0's 20 inside its 40) counts once."""
+    docs = []
+    for path in paths:
+        with open(path) as f:
+            docs.append(json.load(f)["data"])
+    rows = []
+    for name in [n for n, _ in DATA if all(n in d for d in docs)]:
+        res = {}
+        for k in docs[0][name]["excess"]:
+            lists = []
+            for d in docs:
+                x = d[name]["excess"].get(k)
+                if x is None or any(y[:len(x)] == x for y in lists):
+                    continue
+                lists = [y for y in lists if x[:len(y)] != y] + [x]
+            res[k] = np.concatenate([np.asarray(y, dtype=float) for y in lists])
+        rows.append((name, res, docs[0][name]["w0"]))
+    return rows
+
+
+def report(rows, solvers, what, origin, rng):
+    print("Excess risk F(w) - F* over every row of the file: median [quartiles] of %s." % what)
+    for name, res, _ in rows:
         if name in origin:
             print("%s: %s" % (name, origin[name]))
+        else:
+            print("%s: dpso %s; numpy %d searches" % (
+                name, ", ".join("%s %d" % (k, len(res[k])) for k in solvers), len(res["numpy-loss"])))
     print()
     print("| data | w0 | numpy DP-SGD, loss score | numpy DP-SGD, diff score | dpso acsa | dpso dp-sgd |")
     print("|---|---|---|---|---|---|")
