@@ -93,7 +93,7 @@ func scaleDotGeneric(c float64, a, w []float64) float64 {
 // i < len(dst).
 func DotRows(dst, w, xs []float64, stride int) {
 	checkRows(len(dst), len(w), len(xs), stride)
-	dotRows(dst, w, xs, stride)
+	rowsDot(dst, w, xs, stride)
 }
 
 // DotSqRows sets dst[i], sq[i] = ⟨w, row i⟩, ‖row i‖² for i < len(dst) (sq as
@@ -101,14 +101,14 @@ func DotRows(dst, w, xs []float64, stride int) {
 func DotSqRows(dst, sq, w, xs []float64, stride int) {
 	checkRows(len(dst), len(w), len(xs), stride)
 	sq = sq[:len(dst)]
-	dotSqRows(dst, sq, w, xs, stride)
+	rowsDotSq(dst, sq, w, xs, stride)
 }
 
 // AxpyRows adds coef[i]·(row i) to y for i = 0, 1, … < len(coef), in that
 // order, each as Axpy adds it.
 func AxpyRows(y, coef, xs []float64, stride int) {
 	checkRows(len(coef), len(y), len(xs), stride)
-	axpyRows(y, coef, xs, stride)
+	rowsAxpy(y, coef, xs, stride)
 }
 
 // checkRows panics unless k rows of length d with the given stride lie in

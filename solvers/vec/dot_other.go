@@ -11,3 +11,7 @@ func axpyRows(y, coef, xs []float64, stride int)     { axpyRowsGeneric(y, coef, 
 func clampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8, _ []float64) {
 	clampAddRowsGeneric(y, off, inv, k, xs, stride, d, tau, flag)
 }
+
+func rowsDot(dst, w, xs []float64, stride int)       { dotRows(dst, w, xs, stride) }
+func rowsAxpy(y, coef, xs []float64, stride int)     { axpyRows(y, coef, xs, stride) }
+func rowsDotSq(dst, sq, w, xs []float64, stride int) { dotSqRows(dst, sq, w, xs, stride) }

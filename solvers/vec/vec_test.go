@@ -144,15 +144,16 @@ func TestKernelsMatchGonum(t *testing.T) {
 	}
 }
 
-// TestRowKernelsMatchGonum checks DotRows, DotSqRows and AxpyRows, and
-// their Go loops, against floats.Dot and floats.AddScaled row by row, bit
-// for bit, for row lengths 1 to 21 and strides past them.
+// TestRowKernelsMatchGonum checks DotRows, DotSqRows and AxpyRows — the
+// SSE2 and the AVX kernels each, and their Go loops — against floats.Dot
+// and floats.AddScaled row by row, bit for bit, for row lengths 1 to 21,
+// 33, 50 and 200, strides past them, and odd and even numbers of rows.
 func TestRowKernelsMatchGonum(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	val := func() float64 { return r.NormFloat64() * math.Exp(5*r.NormFloat64()) }
-	for d := 1; d <= 21; d++ {
-		for _, stride := range []int{d, d + 1, d + 3} {
-			const k = 9
+	for _, d := range append(seq(1, 21), 33, 50, 200) {
+		for _, rs := range [][2]int{{d, 9}, {d + 1, 9}, {d + 3, 9}, {d + 1, 8}, {d, 1}} {
+			stride, k := rs[0], rs[1]
 			xs := make([]float64, (k-1)*stride+d)
 			w, coef := make([]float64, d), make([]float64, k)
 			for i := range xs {
@@ -173,7 +174,10 @@ func TestRowKernelsMatchGonum(t *testing.T) {
 				dot   func(dst, w, xs []float64, stride int)
 				dotSq func(dst, sq, w, xs []float64, stride int)
 				axpy  func(y, coef, xs []float64, stride int)
-			}{{"asm", DotRows, DotSqRows, AxpyRows}, {"generic", dotRowsGeneric, dotSqRowsGeneric, axpyRowsGeneric}} {
+			}{{"dispatched", DotRows, DotSqRows, AxpyRows}, {"sse2", dotRowsChecked, dotSqRowsChecked, axpyRowsChecked}, {"avx", dotRowsAVXChecked, dotSqRowsAVXChecked, axpyRowsAVXChecked}, {"generic", dotRowsGeneric, dotSqRowsGeneric, axpyRowsGeneric}} {
+				if impl.name == "avx" && !hasAVX {
+					continue
+				}
 				dst, dst2, sq := make([]float64, k), make([]float64, k), make([]float64, k)
 				impl.dot(dst, w, xs, stride)
 				impl.dotSq(dst2, sq, w, xs, stride)
@@ -327,4 +331,13 @@ func TestFiniteScaled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// seq is lo, lo + 1, …, hi.
+func seq(lo, hi int) []int {
+	var s []int
+	for i := lo; i <= hi; i++ {
+		s = append(s, i)
+	}
+	return s
 }
