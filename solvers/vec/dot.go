@@ -6,7 +6,10 @@ package vec
 // s_{i mod 4} over the largest multiple of 4 entries, the remaining
 // entries added to s₀, and (s₀ + s₂) + (s₁ + s₃), every product rounded
 // before it is added. On amd64 they are SSE2 assembly (dot_amd64.s) with
-// the same two-lane accumulators. The Go loops named *Generic are their
+// the same two-lane accumulators, and the row kernels, where the
+// processor has AVX, AVX assembly (rows_avx_amd64.s) with one four-lane
+// accumulator s₀…s₃, its high half taken out before the last entries go
+// to s₀. The Go loops named *Generic are their
 // platform fallbacks: what dot_other.go runs on every other architecture
 // (the products converted with float64(·), so that the compiler never
 // fuses a multiply-add), and the reference TestKernelsMatchGonum and
