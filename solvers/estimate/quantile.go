@@ -110,21 +110,45 @@ func Quantile(xs []float64, q float64, g Grid, rho float64, rng *rand.Rand) (flo
 	if err := checkQuantile(xs, q, g, rho); err != nil {
 		return math.NaN(), err
 	}
-	s := sortedValues(xs)
-	r := int64(Rank(q, len(s)))
+	r := int64(Rank(q, len(xs)))
 	p1, p2 := NoiseFor(rho).ratios()
 	thr := r + geometric(p1, rng)
 	vals := g.Values()
-	i := 0
-	for _, c := range vals {
-		for i < len(s) && s[i] <= c {
-			i++
-		}
-		if int64(i)+geometric(p2, rng) >= thr {
+	counts := countsAtMost(xs, vals)
+	for j, c := range vals {
+		if int64(counts[j])+geometric(p2, rng) >= thr {
 			return c, nil
 		}
 	}
 	return vals[len(vals)-1], nil
+}
+
+// countsAtMost returns counts[j] = #{i : xs[i] ≤ vals[j]} (a NaN counted
+// as +Inf) for vals in increasing order: each value's first grid point at
+// or above it found by binary search, then the running sums — the counts
+// a scan of xs sorted gives, without sorting (n·log₂|vals| comparisons
+// where the sort made n·log₂ n and moved every value).
+func countsAtMost(xs, vals []float64) []int {
+	counts := make([]int, len(vals)+1) // the last: values above every point
+	for _, x := range xs {
+		if math.IsNaN(x) {
+			x = math.Inf(1)
+		}
+		lo, hi := 0, len(vals) // the first j with x ≤ vals[j] lies in [lo, hi]
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if vals[mid] < x {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		counts[lo]++
+	}
+	for j := 1; j < len(vals); j++ {
+		counts[j] += counts[j-1]
+	}
+	return counts[:len(vals)]
 }
 
 func checkQuantile(xs []float64, q float64, g Grid, rho float64) error {
