@@ -9,7 +9,17 @@ import "math"
 // that loop — and returns the number of rows done and how many of them
 // clipped (‖z_i‖ > c). A leaf without calls or other stores, so that its
 // operands stay in registers.
+// On amd64 coefPairs does the rows two at a time first (the same
+// operations on each), the loop here the rest.
 func coefNorms(coef, k, sq, rn []float64, c, inv float64) (done, nclip int) {
+	coef, sq, rn = coef[:len(k)], sq[:len(k)], rn[:len(k)]
+	done, nclip = coefPairs(coef, k, sq, rn, c, inv)
+	more, nc := coefNormsGo(coef[done:], k[done:], sq[done:], rn[done:], c, inv)
+	return done + more, nclip + nc
+}
+
+// coefNormsGo is coefNorms's loop in Go, a row at a time.
+func coefNormsGo(coef, k, sq, rn []float64, c, inv float64) (done, nclip int) {
 	coef, sq, rn = coef[:len(k)], sq[:len(k)], rn[:len(k)]
 	for i, ki := range k {
 		ssq := sq[i]

@@ -86,3 +86,63 @@ func TestFastBlockSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestCoefNormsAsGo: coefNorms (on amd64 two rows at a time in assembly,
+// then the Go loop) gives coefNormsGo's coefficients, rows done and
+// clipped count bit for bit: rows that clip and rows that do not, c =
+// +Inf and a c whose quotients underflow to 0, zero and negative slopes,
+// and rows off the fast path (a tiny or huge ‖a‖², a NaN or infinite
+// slope, an overflowing ‖z‖) first or second in their pair, at odd and
+// even lengths.
+func TestCoefNormsAsGo(t *testing.T) {
+	rng := newRand(5)
+	const n = 41
+	base := func() (k, sq, rn []float64) {
+		k, sq, rn = make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range n {
+			k[i] = rng.NormFloat64() * math.Exp(3*rng.NormFloat64())
+			if i%9 == 4 {
+				k[i] = 0
+			}
+			sq[i] = math.Exp(4 * rng.NormFloat64())
+			rn[i] = math.Sqrt(sq[i])
+		}
+		return k, sq, rn
+	}
+	type mod func(k, sq, rn []float64)
+	at := func(i int, f func(k, sq, rn []float64, i int)) mod {
+		return func(k, sq, rn []float64) { f(k, sq, rn, i) }
+	}
+	tiny := func(_, sq, rn []float64, i int) { sq[i], rn[i] = 1e-280, 1e-140 }
+	huge := func(_, sq, rn []float64, i int) { sq[i], rn[i] = 1e280, 1e140 }
+	nan := func(k, _, _ []float64, i int) { k[i] = math.NaN() }
+	inf := func(k, _, _ []float64, i int) { k[i] = math.Inf(-1) }
+	over := func(k, sq, rn []float64, i int) { k[i], sq[i], rn[i] = 1e200, 1e260, 1e130 }
+	cases := map[string]mod{"fast": func(_, _, _ []float64) {}}
+	for name, f := range map[string]func(k, sq, rn []float64, i int){"tiny": tiny, "huge": huge, "NaN": nan, "Inf": inf, "overflow": over} {
+		cases[name+" first"] = at(10, f)
+		cases[name+" second"] = at(11, f)
+	}
+	for name, m := range cases {
+		for _, c := range []float64{0.7, 50, math.Inf(1), 1e-310} {
+			for _, length := range []int{n, n - 1, 1, 0} {
+				t.Run(fmt.Sprintf("%s/c=%g/n=%d", name, c, length), func(t *testing.T) {
+					k, sq, rn := base()
+					m(k, sq, rn)
+					k, sq, rn = k[:length], sq[:length], rn[:length]
+					got, want := make([]float64, length), make([]float64, length)
+					gd, gc := coefNorms(got, k, sq, rn, c, 1.0/3)
+					wd, wc := coefNormsGo(want, k, sq, rn, c, 1.0/3)
+					if gd != wd || gc != wc {
+						t.Fatalf("done %d, clipped %d; the Go loop %d, %d", gd, gc, wd, wc)
+					}
+					for i := range wd {
+						if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+							t.Fatalf("row %d: %v, the Go loop %v", i, got[i], want[i])
+						}
+					}
+				})
+			}
+		}
+	}
+}
