@@ -134,7 +134,7 @@ func evalRisk(ctx context.Context, s *ProblemDef, m *model) (*sampleRisk, error)
 			return nil, err
 		}
 		return newSampleRisk(ctx, m.obj, m.reg, data, m.radius, Population,
-			fmt.Sprintf("evaluation sample of %d draws (F* by L-BFGS over W, certified by its Frank–Wolfe gap)", data.Len()))
+			fmt.Sprintf("evaluation sample of %d draws (F* by L-BFGS over W, certified by its Frank–Wolfe gap)", data.Len()), knownMinimumOf(distKey(s, m), m.obj.dim()))
 	})
 }
 

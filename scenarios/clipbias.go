@@ -203,12 +203,12 @@ func (in *Instance) clipBiasClosed(ctx context.Context, c float64) (ClipBias, er
 // f¹) on the rows of data (see ClipBias).
 func clippedMinimizer(ctx context.Context, m *model, data *solvers.Matrix, c float64) ([]float64, error) {
 	d := m.obj.dim()
-	w, _, err := minimizeRows(ctx, d, data, m.reg, m.radius, m.obj.nonsmooth(), m.obj.smoothGap(),
+	w, _, _, err := minimizeRows(ctx, d, data, m.reg, m.radius, m.obj.nonsmooth(), m.obj.smoothGap(),
 		func(w []float64, lo, hi int, tau, inv float64, acc []float64) {
 			for i := lo; i < hi; i++ {
 				acc[d] += m.obj.clippedSmoothed(w, data.Row(i), c, tau, inv, acc[:d])
 			}
-		})
+		}, nil)
 	return w, err
 }
 

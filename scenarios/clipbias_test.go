@@ -17,7 +17,7 @@ func sampleOf(t *testing.T, m *model, rows [][]float64) *sampleRisk {
 	for _, r := range rows {
 		data.Data = append(data.Data, r...)
 	}
-	s, err := newSampleRisk(context.Background(), m.obj, m.reg, data, m.radius, Empirical, "test rows")
+	s, err := newSampleRisk(context.Background(), m.obj, m.reg, data, m.radius, Empirical, "test rows", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func buildData(ctx context.Context, s *ProblemDef) (*model, error) {
 	key := fmt.Sprintf("%s/%d/%p/obj=%s/reg=%+v/R=%g/holdout=%g", s.Data, t.Rows, t, m.obj.key(), m.reg, R, s.Holdout)
 	risk, err := dataRisks.get(ctx, key, func(ctx context.Context) (*sampleRisk, error) {
 		return newSampleRisk(ctx, m.obj, m.reg, data, R, Empirical,
-			fmt.Sprintf("empirical risk over %s of %s (F̂* by L-BFGS over W, certified by its Frank–Wolfe gap)", what, theory.Name(s.Data)))
+			fmt.Sprintf("empirical risk over %s of %s (F̂* by L-BFGS over W, certified by its Frank–Wolfe gap)", what, theory.Name(s.Data)), nil)
 	})
 	if err != nil {
 		return nil, err

@@ -94,7 +94,7 @@ func TestSampleRiskCancellation(t *testing.T) {
 	ctx := &firstCheck{Context: parent, started: started}
 	done := make(chan error, 1)
 	go func() {
-		_, err := newSampleRisk(ctx, &glm{loss: hingeLoss{}, d: d}, solvers.Regularizer{}, data, 3, Population, "test")
+		_, err := newSampleRisk(ctx, &glm{loss: hingeLoss{}, d: d}, solvers.Regularizer{}, data, 3, Population, "test", nil)
 		done <- err
 	}()
 	<-started // the minimization is under way

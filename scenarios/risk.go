@@ -340,8 +340,12 @@ var smoothingLevels = []float64{1e-1, 1e-2, 1e-3, 1e-4, 1e-5}
 //	F̂_τ(w) − g − cτ ≤ min F̂_τ − cτ ≤ min F̂ ≤ F̂(w),
 //
 // so F̂* := F̂(w) is certified to within width = F̂(w) − (F̂_τ(w) − g − cτ).
-func newSampleRisk(ctx context.Context, obj objective, reg solvers.Regularizer, data *solvers.Matrix, radius float64, kind, method string) (*sampleRisk, error) {
-	w, lower, err := minimizeSample(ctx, obj, reg, data, radius)
+//
+// at, when not nil, is a point this minimization reached before on the
+// same sample (knownMinimum): F̂* and its certificate are then computed
+// at it, the same numbers to the bit, without the search.
+func newSampleRisk(ctx context.Context, obj objective, reg solvers.Regularizer, data *solvers.Matrix, radius float64, kind, method string, at *knownMinimum) (*sampleRisk, error) {
+	w, lower, _, err := minimizeSampleFrom(ctx, obj, reg, data, radius, at)
 	if err != nil {
 		return nil, err
 	}
@@ -367,6 +371,13 @@ func newSampleRisk(ctx context.Context, obj objective, reg solvers.Regularizer, 
 // and returns the point w reached and a proved lower bound on min F̂,
 // F̂_τ(w) − g − cτ.
 func minimizeSample(ctx context.Context, obj objective, reg solvers.Regularizer, data *solvers.Matrix, radius float64) ([]float64, float64, error) {
+	w, lower, _, err := minimizeSampleFrom(ctx, obj, reg, data, radius, nil)
+	return w, lower, err
+}
+
+// minimizeSampleFrom is minimizeSample, from a known minimum when at is not
+// nil (minimizeRows), and returns the last smoothing level τ besides.
+func minimizeSampleFrom(ctx context.Context, obj objective, reg solvers.Regularizer, data *solvers.Matrix, radius float64, at *knownMinimum) ([]float64, float64, float64, error) {
 	d := obj.dim()
 	g, rows := obj.(*glm)
 	rows = rows && g.rowsSmoothed() && data.Dim > d
@@ -379,7 +390,7 @@ func minimizeSample(ctx context.Context, obj objective, reg solvers.Regularizer,
 			acc[d] += obj.smoothed(w, data.Row(i), tau, inv, acc[:d])
 		}
 	}
-	return minimizeRows(ctx, d, data, reg, radius, obj.nonsmooth(), obj.smoothGap(), sum)
+	return minimizeRows(ctx, d, data, reg, radius, obj.nonsmooth(), obj.smoothGap(), sum, at)
 }
 
 // rowSum adds, for the rows [lo, hi) of a sample, inv times the gradient
@@ -393,8 +404,11 @@ type rowSum func(w []float64, lo, hi int, tau, inv float64, acc []float64)
 // (nonsmooth false, λ₁ = 0) is solved at τ = 0 to 10⁻¹⁰ relative; a
 // non-smooth one through the smoothing levels τ of newSampleRisk, each to
 // a Frank–Wolfe gap of cτ/10 with c = gapC + λ₁d (gapC: h ≤ h_τ ≤ h +
-// gapC·τ), within the work budget minimizeWork.
-func minimizeRows(ctx context.Context, d int, data *solvers.Matrix, reg solvers.Regularizer, radius float64, nonsmooth bool, gapC float64, sum rowSum) ([]float64, float64, error) {
+// gapC·τ), within the work budget minimizeWork. It returns the last level
+// τ besides. With at not nil (a point and level this minimization reached
+// before, knownMinimum) it skips the search: the bound is computed at
+// at.w and at.tau as at the search's end, the same bits.
+func minimizeRows(ctx context.Context, d int, data *solvers.Matrix, reg solvers.Regularizer, radius float64, nonsmooth bool, gapC float64, sum rowSum, at *knownMinimum) ([]float64, float64, float64, error) {
 	n := data.Len()
 	inv := 1 / float64(n)
 	levels := []float64{0}
@@ -425,6 +439,13 @@ func minimizeRows(ctx context.Context, d int, data *solvers.Matrix, reg solvers.
 		}
 		return v
 	}
+	c := gapC + reg.L1*float64(d)
+	if at != nil {
+		w := append([]float64(nil), at.w...)
+		tau = at.tau
+		gap, fTau := fwGap(f, w, radius)
+		return w, fTau - gap - c*tau, tau, nil
+	}
 	w := make([]float64, d)
 	var gap float64
 	bs := &ballSolver{ctx: ctx, radius: radius, budget: &evalBudget{limit: max(200, int(minimizeWork/(float64(n)*float64(d))))}}
@@ -439,15 +460,14 @@ func minimizeRows(ctx context.Context, d int, data *solvers.Matrix, reg solvers.
 		}
 		var err error
 		if w, gap, err = bs.solve(f, w, tol); err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		if bs.budget.exhausted() {
 			break
 		}
 	}
 	_, fTau := fwGap(f, w, radius)
-	c := gapC + reg.L1*float64(d)
-	return w, fTau - gap - c*tau, nil
+	return w, fTau - gap - c*tau, tau, nil
 }
 
 // MinimizeEmpirical is the minimizer over W of the empirical risk of the

@@ -201,7 +201,7 @@ func TestSampleRiskAgainstKnownOptima(t *testing.T) {
 	}
 	for _, R := range []float64{5, 0.4} {
 		t.Run(fmt.Sprintf("R=%g", R), func(t *testing.T) { // interior, then active constraint
-			sr, err := newSampleRisk(ctx, &glm{loss: squaredLoss{}, d: d}, solvers.Regularizer{}, data, R, Empirical, "test")
+			sr, err := newSampleRisk(ctx, &glm{loss: squaredLoss{}, d: d}, solvers.Regularizer{}, data, R, Empirical, "test", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,7 +235,7 @@ func TestSampleRiskAgainstKnownOptima(t *testing.T) {
 		hd = append(hd, math.Copysign(1, s))
 	}
 	hinge := &solvers.Matrix{Data: hd, Dim: d + 1}
-	sr, err := newSampleRisk(ctx, &glm{loss: hingeLoss{}, d: d}, solvers.Regularizer{}, hinge, 2, Empirical, "test")
+	sr, err := newSampleRisk(ctx, &glm{loss: hingeLoss{}, d: d}, solvers.Regularizer{}, hinge, 2, Empirical, "test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestSampleRiskAgainstKnownOptima(t *testing.T) {
 		row := ad[i*(d+1) : (i+1)*(d+1)]
 		row[d] = dot(w0, row[:d])
 	}
-	sr, err = newSampleRisk(ctx, &glm{loss: absoluteLoss{}, d: d}, solvers.Regularizer{}, &solvers.Matrix{Data: ad, Dim: d + 1}, 2, Empirical, "test")
+	sr, err = newSampleRisk(ctx, &glm{loss: absoluteLoss{}, d: d}, solvers.Regularizer{}, &solvers.Matrix{Data: ad, Dim: d + 1}, 2, Empirical, "test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestSampleRiskAgainstKnownOptima(t *testing.T) {
 	logi := &glm{loss: logisticLoss{}, d: d}
 	lm := &solvers.Matrix{Data: ld, Dim: d + 1}
 	R := 0.5
-	sr, err = newSampleRisk(ctx, logi, solvers.Regularizer{}, lm, R, Empirical, "test")
+	sr, err = newSampleRisk(ctx, logi, solvers.Regularizer{}, lm, R, Empirical, "test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
