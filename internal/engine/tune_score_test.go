@@ -185,34 +185,62 @@ func searchDraws(t *testing.T, path, loss string, K int) ([][]float64, []float64
 }
 
 // argminLaw is P(k = argmin_j (s_j + σZ_j)) for i.i.d. standard normal Z_j:
-// ∫ φ(z) Π_{j≠k} Φ̄(z + (s_k − s_j)/σ) dz by the trapezoid rule on
-// [−12, 12] (1201 points; the integrand varies on the scale of 1 in z and
-// its tails are below 10⁻³², so the error is far below 10⁻⁹). A point
-// whose partial product falls below 10⁻⁴⁰ counts as 0 (the factors are
-// at most 1: at most 1201·h·10⁻⁴⁰ < 10⁻³⁷ in all).
+// with a_j = s_j/σ and u = z + a_k,
+//
+//	∫ φ(z) Π_{j≠k} Φ̄(z + a_k − a_j) dz = ∫ φ(u − a_k) Π_{j≠k} Φ̄(u − a_j) du,
+//
+// by the trapezoid rule with step h = 0.02 on the lattice u_i = ih, over
+// the points with u − a_k in [−12, 12] (1201 or 1200 points; the integrand
+// varies on the scale of 1 and its tails beyond |z| = 11.98 are below
+// 10⁻³¹, so the error is far below 10⁻⁹). The lattice is the same for
+// every k, so each Φ̄(u_i − a_j) is computed once for all k. A point whose
+// partial product falls below 10⁻⁴⁰ counts as 0 (the factors are at most
+// 1: at most 1201·h·10⁻⁴⁰ < 10⁻³⁷ in all).
 func argminLaw(s []float64, sigma float64) []float64 {
-	const lo, hi, m = -12.0, 12.0, 1200
-	h := (hi - lo) / m
-	phi := make([]float64, m+1)
-	for i := range phi {
-		z := lo + h*float64(i)
-		phi[i] = math.Exp(-z*z/2) / math.Sqrt(2*math.Pi)
+	const half, h = 12.0, 0.02
+	K := len(s)
+	a := make([]float64, K)
+	lo, hi := make([]int, K), make([]int, K)
+	imin, imax := math.MaxInt, math.MinInt
+	for k := range s {
+		a[k] = s[k] / sigma
+		lo[k], hi[k] = int(math.Ceil((a[k]-half)/h)), int(math.Floor((a[k]+half)/h))
+		imin, imax = min(imin, lo[k]), max(imax, hi[k])
 	}
-	p := make([]float64, len(s))
+	// tail[(i−imin)K + j] = Φ̄(u_i − a_j), computed when first read (NaN
+	// before); past 10⁵ lattice points each is computed where read.
+	var tail []float64
+	if imax-imin < 100_000 {
+		tail = make([]float64, (imax-imin+1)*K)
+		for i := range tail {
+			tail[i] = math.NaN()
+		}
+	}
+	sf := func(i, j int) float64 {
+		if tail == nil {
+			return 0.5 * math.Erfc((h*float64(i)-a[j])/math.Sqrt2)
+		}
+		v := &tail[(i-imin)*K+j]
+		if math.IsNaN(*v) {
+			*v = 0.5 * math.Erfc((h*float64(i)-a[j])/math.Sqrt2)
+		}
+		return *v
+	}
+	p := make([]float64, K)
 	for k := range s {
 		var acc float64
-		for i := 0; i <= m; i++ {
-			z := lo + h*float64(i)
-			f := phi[i]
+		for i := lo[k]; i <= hi[k]; i++ {
+			z := h*float64(i) - a[k]
+			f := math.Exp(-z*z/2) / math.Sqrt(2*math.Pi)
 			for j := range s {
 				if j != k {
-					if f *= 0.5 * math.Erfc((z+(s[k]-s[j])/sigma)/math.Sqrt2); f < 1e-40 {
+					if f *= sf(i, j); f < 1e-40 {
 						f = 0
 						break
 					}
 				}
 			}
-			if i == 0 || i == m {
+			if i == lo[k] || i == hi[k] {
 				f /= 2
 			}
 			acc += f
