@@ -76,7 +76,11 @@
 // KKT conditions, exactly); logreg-t and hinge-t use a fixed evaluation
 // sample ([EvalSizeFor]: 40000 draws for d ≤ 99) on which F* is minimized
 // over W and certified by a Frank–Wolfe gap ([RiskInfo].FStarErr), and each
-// excess risk carries the sample's Monte Carlo error. User data report the
+// excess risk carries the sample's Monte Carlo error. For the hinge-t
+// samples of the hinge preset and its sweep over d, minima.txt holds the
+// point and smoothing level the minimization reaches: F* and its
+// certificate are computed at it, the same bits, without the search
+// (knownminima.go; one test runs every search again). User data report the
 // empirical-risk gap over all rows ([Empirical]).
 //
 // The clipping bias of a threshold C, F(w_C) − F* at the clipped
