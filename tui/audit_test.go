@@ -22,10 +22,10 @@ func auditSettled(m *Model) bool {
 // TestGoldenAudit: the audit screen of example1's oracle (clip-gaussian,
 // ε = 1, seed 0: the real audit at fakeAuditTrials runs per input, the
 // same numbers every time) and its negative control, at 80×24 (the
-// compact layout: the panel is the first side tab) and 132×42, and a
+// compact layout: the panel is the first side tab), 120×32 and 132×42, and a
 // shuffle oracle's audit (no violation, the noise wasted).
 func TestGoldenAudit(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {132, 42}} {
+	for _, sz := range wordSizes {
 		size := itoa(sz[0]) + "x" + itoa(sz[1])
 		m := newTestModel(t, &fakeRunner{points: 6}, &example1, sz[0], sz[1])
 		keyUntil(t, m, "u", func() bool { return auditSettled(m) && m.run().Phase == runs.Done })

@@ -54,10 +54,11 @@ func goldenModel(t testing.TB, w, h int) *Model {
 }
 
 // TestGoldenScreens: the whole screen, every main screen, at 80×24 (the
-// common terminal: the compact layout) and 132×42 (the wide one), and the
+// common terminal: the compact layout), 120×32 (a projector) and 132×42
+// (the wide one): wordSizes; and the
 // comparison at 200×60 and without colour.
 func TestGoldenScreens(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {132, 42}} {
+	for _, sz := range wordSizes {
 		size := itoa(sz[0]) + "x" + itoa(sz[1])
 		// The first screen, before any run.
 		m := newTestModel(t, &fakeRunner{points: 6}, &example1, sz[0], sz[1])

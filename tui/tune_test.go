@@ -219,11 +219,11 @@ func TestTuneRefusesWithoutABudget(t *testing.T) {
 	}
 }
 
-// TestGoldenTune: the tuning screen at 80×24 and 132×42, after a search on
+// TestGoldenTune: the tuning screen at 80×24, 120×32 and 132×42, after a search on
 // the real engine (seeded: the same numbers every time; one worker, so
 // that the clipping panel's latest batch is the same trial's every time).
 func TestGoldenTune(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {132, 42}} {
+	for _, sz := range wordSizes {
 		s := tuneSpec
 		s.Workers = 1
 		m := newEngineModel(t, &s, sz[0], sz[1])
