@@ -210,11 +210,15 @@ func (s *TuneScreen) render() string {
 	if s.Run != nil && !s.fresh() {
 		right = "form changed: r re-tunes"
 	}
-	lines := []string{style.Rule(*st, title, right, w, false)}
 	rep, pending := s.report(), (*oracleWait)(nil)
 	if rep == nil {
 		rep, pending = s.searched()
 	}
+	var body []string
+	if rep != nil {
+		body, title, right = tuneBody(st, tuneSections(st, rep, pending, w, s.narrow()), w, h-1, title, right)
+	}
+	lines := []string{style.Rule(*st, title, right, w, false)}
 	if rep == nil {
 		lines = append(lines, "")
 		lines = append(lines, style.WrapLines(st.Warn, s.state(), w)...)
@@ -222,7 +226,7 @@ func (s *TuneScreen) render() string {
 		lines = append(lines, style.WrapLines(st.Muted, tuneIntro, w)...)
 		return style.Block(strings.Join(lines, "\n"), w, h)
 	}
-	lines = append(lines, common.OrderSections(tuneSections(st, rep, pending, w, s.narrow()), h-1)...)
+	lines = append(lines, body...)
 	return style.Block(strings.Join(lines, "\n"), w, h)
 }
 
@@ -452,9 +456,11 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 				}
 			}
 			lines = append(lines, item(st.Good, whole)...)
-			lines = append(lines, item(st.Muted, one)...)
+			// How the whole splits (the privacy panel sums it too): the
+			// first lines to give way on a short screen.
+			detail := item(st.Muted, one)
 			if over != "" {
-				lines = append(lines, item(st.Muted, over)...)
+				detail = append(detail, item(st.Muted, over)...)
 			}
 			if rep.UserRows {
 				lines = append(lines, item(st.Emph, fmt.Sprintf("your rows: %d search%s (trials) read them: ε' = %s at δ = %s in all", rep.Total.Searches, esPlural(rep.Total.Searches), common.FmtNum(rep.Total.Eps), common.FmtNum(rep.Total.Delta)))...)
@@ -462,7 +468,7 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 			if h := ts.Tuned.Holdout; !math.IsNaN(h.Mean) {
 				lines = append(lines, item(st.Warn, "held-out loss "+EstText(h)+" (rows no solver saw; a non-private diagnostic)")...)
 			}
-			secs = append(secs, common.Section{Prio: 0, Lines: lines})
+			secs = append(secs, common.Section{Prio: 0, Lines: lines}, common.Section{Prio: 1, Lines: detail})
 		case "oracle-tuned":
 			points := 0
 			if ts.Oracle != nil {
@@ -481,7 +487,8 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 				}
 			}
 			lines = append(lines, item(st.Warn, what)...)
-			secs = append(secs, common.Section{Prio: 1, Lines: lines})
+			// Kept with the bars it labels: the reference is not private.
+			secs = append(secs, common.Section{Prio: 0, Lines: lines})
 		}
 	}
 	if !rep.Tune.References {
