@@ -72,7 +72,7 @@ var All = []Preset{
 			"Not shown: c's multi-pass klz-gd ends lower ({klz}); nothing here is tuned.",
 		afterC: "AC-SA (acsa) clips at C = {clip}, set by the moment r̃_k (k = {k}); lipschitz-dpsgd calibrates its noise to a declared L_f = {lf} (these data have L_f = ∞). " +
 			"c: acsa ends at {acsa}, under its certificate {cert}, which is below w₀ = {w0}; lipschitz-dpsgd ends at {lip}; klz-gd, which reads every sample many times, ends lower ({klz}); dp-sgd ends at {dpsgd}, not clearly below acsa over these trials. Nothing here is tuned.",
-		text: "Heavy-tailed linear regression (multivariate t, ν = {nu}, d = {d}): the gradient norms have moments of every order below ν/2 but no bound, L_f = ∞. The paper's solver, noisy clipped AC-SA (acsa), clips at C = {clip}, set by the moment r̃_k (k = {k}). Lipschitz DP-SGD must assume a bound: given L_f = {lf} (which clips {lip_clipped%} of these gradients) it calibrates its noise to it, and its prescription at k = ∞ takes T = {lip_iters#} step. " +
+		text: "Heavy-tailed linear regression (multivariate t, ν = {nu}, d = {d}): the gradient norms have moments of every order below ν/2 but no bound, L_f = ∞. The paper's solver, noisy clipped AC-SA (acsa), clips at C = {clip}, set by the moment r̃_k (k = {k}). Lipschitz DP-SGD (lipschitz-dpsgd) must assume a bound: given L_f = {lf} (which clips {lip_clipped%} of these gradients) it calibrates its noise to it, and its prescription at k = ∞ takes T = {lip_iters#} step. " +
 			"r runs both on the same draws at n = {n} ({trials#} trials; each solver's release is (ε', δ) = ({eps1}, {delta})-DP, the two together ({eps2}, {delta})): AC-SA ends at {acsa±}, below its certificate {cert} — the theorem's explicit-constant bound at these parameters, below the start line here, so the guarantee is in force — and below w₀ ({w0}, doing nothing); Lipschitz DP-SGD ends at {lip±}, {lip_ratio×} AC-SA's. " +
 			"What it does not show: c adds the baselines that read every sample many times — klz-gd ({klz_iters#} full-batch steps, coordinate-wise medians) ends at {klz±}, and dp-sgd (epochs of Poisson batches, PLD accountant) at {dpsgd±}, each beside AC-SA's single pass on the same draws; and every method runs its prescribed parameters, none is tuned (a tuned clip threshold may do better still). " +
 			"At smaller n (← on n) AC-SA's certificate rises above w₀: the guarantee is then vacuous, though the run may still beat Lipschitz DP-SGD.",
@@ -103,7 +103,7 @@ var All = []Preset{
 		text: "The paper's Example 1: 1-d linear regression on normal data truncated only at a huge bound, so the worst-case Lipschitz constant is L_f = {lf} while r̃₂ = {r2}. " +
 			"Prior work's bound for Lipschitz losses reads L_f, the paper's upper and lower bounds read r̃_k instead: the theorem panel (t) shows them, rates with their constants set to 1, to be compared by their slopes (the sweeps), not with the curves. " +
 			"The optimum w* = 0 is also the start, so the curves show how far each method's noise pushes w away. " +
-			"Loading runs the comparison on the same draws ({trials#} trials at n = {n}): noisy clipped AC-SA (acsa) ends at excess risk {acsa±}, Lipschitz DP-SGD — noise calibrated to L_f — at {lip±}, {ratio×} AC-SA's.",
+			"Loading runs the comparison on the same draws ({trials#} trials at n = {n}): noisy clipped AC-SA (acsa) ends at excess risk {acsa±}, Lipschitz DP-SGD (lipschitz-dpsgd) — noise calibrated to L_f — at {lip±}, {ratio×} AC-SA's.",
 	},
 	{
 		Title:  "Heavy tails: a larger k buys a lower C and less noise",
