@@ -131,7 +131,7 @@ Output: a table; --json gives
                                  "dropped"}|null (dp-sgd's; null for a zCDP solver),
                "tuned":{"private","excess_risk","holdout","trials":[{"trial","candidate","params","score","score_clip",
                         "score_sigma","excess_risk","holdout","constants","w" (--emit-w),"grid","dropped","dropped_why",
-                        "diagnostics":{"private":false,"note","k","tried","scores","chosen"}}]},
+                        "diagnostics":{"private":false,"note","k","tried","scores","chosen","ws" (--emit-w)}}]},
                "oracle_tuned":{"private":false,"note","grid":"full"|"coarse","ran" (coarse),"best","candidate",
                                "excess_risk","points"}|null}],
    "prescribed":[each solver's dpso run --json document] (with the references),
@@ -168,7 +168,7 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
 	newNumFlag(fs, &o.to, "to", "last n of --vary n")
 	newIntFlag(fs, &o.points, "points", 0, 2, engine.MaxSweepPoints, fmt.Sprintf("grid points of --vary n (default %d)", engine.DefaultSweepPoints))
 	fs.Lookup("points").DefValue = ""
-	fs.BoolVar(&o.emitW, "emit-w", false, "include each trial's released output w (JSON: solvers[].tuned.trials[].w; table: one line per solver and trial)")
+	fs.BoolVar(&o.emitW, "emit-w", false, "include each trial's released output w (JSON: solvers[].tuned.trials[].w, and every candidate's in its diagnostics' ws, not private; table: one line per solver and trial)")
 	fs.BoolVar(&o.asJSON, "json", false, "print JSON (shape above)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e, cmd) }
 	return cmd
@@ -258,6 +258,7 @@ func (o *tuneOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.TuneSpec
 		shape = x
 	}
 	ts.Repetitions = accountant.Repetitions{Shape: shape, Mean: mean}
+	ts.KeepCandidates = o.emitW && o.asJSON
 	switch o.selection {
 	case "rdp":
 	case "pld":

@@ -52,6 +52,10 @@ type TuneSpec struct {
 	// points alone, coarseGrid: the explorer's first reference) or
 	// OracleNone (the prescribed run alone).
 	Oracle string
+	// KeepCandidates keeps every candidate's output in its trial
+	// (TunedTrial.Ws; dpso tune --emit-w): K·d numbers a trial, off by
+	// default.
+	KeepCandidates bool
 }
 
 // The oracle-tuned reference's grids (TuneSpec.Oracle).
@@ -180,6 +184,10 @@ type TunedTrial struct {
 	Tried  []int
 	Scores []float64
 	Chosen int
+	// Ws are the candidates' outputs in the order of Tried, with
+	// TuneSpec.KeepCandidates: diagnostics too (the search releases
+	// Ws[Chosen] only).
+	Ws [][]float64
 	// Candidate and Params are the released candidate's overrides and
 	// parameters.
 	Candidate Candidate

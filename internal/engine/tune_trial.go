@@ -265,6 +265,9 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		tt.ScoreSigma = sigma
 		tt.Tried = append(tt.Tried, idx)
 		tt.Scores = append(tt.Scores, score)
+		if t.ts.KeepCandidates {
+			tt.Ws = append(tt.Ws, append([]float64(nil), res.W...))
+		}
 		if tt.Chosen < 0 || score < tt.Scores[tt.Chosen] {
 			tt.Chosen, best = len(tt.Tried)-1, res.W
 			tt.Candidate, tt.Params = grid[idx], res.Params

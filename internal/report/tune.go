@@ -239,6 +239,9 @@ type SearchDiagnosticsJSON struct {
 	Tried   []int      `json:"tried"`
 	Scores  []*float64 `json:"scores"`
 	Chosen  *int       `json:"chosen"`
+	// Ws are every candidate's output w in the order of Tried (--emit-w:
+	// TuneJSON.EmitW), for measuring what the selection chose among.
+	Ws [][]*float64 `json:"ws,omitempty"`
 }
 
 // DiagnosticsNote says why a search's diagnostics are not private.

@@ -194,6 +194,14 @@ func (j *TuneJSON) EmitW(r *engine.TuneReport) {
 				w[c] = theory.JSONNum(x)
 			}
 			j.Solvers[si].Tuned.Trials[ti].W = w
+			ws := make([][]*float64, len(t.Ws))
+			for k, cw := range t.Ws {
+				ws[k] = make([]*float64, len(cw))
+				for c, x := range cw {
+					ws[k][c] = theory.JSONNum(x)
+				}
+			}
+			j.Solvers[si].Tuned.Trials[ti].Diagnostics.Ws = ws
 		}
 	}
 }
