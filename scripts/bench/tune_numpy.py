@@ -196,12 +196,15 @@ def erm(A, y, kind):
     return r.fun
 
 
-def search(path, kind, trials, seed, log=print, held=None, oracle=False):
+def search(path, kind, trials, seed, log=print, held=None, oracle=False, cands=None):
     """The private search on the CSV at path: each trial's released w.
 
     held: the indices of the rows held out (dpso's, from holdout_rows.go);
     None holds out a seeded 20% of its own. oracle: instead, every grid
-    point once, ranked by its excess risk (not private)."""
+    point once, ranked by its excess risk (not private). cands: a list that
+    gets, per trial, every candidate's (C, eta, E), w and its two noisy
+    scores, and dpso's windowed score at the clipped loss's noise (not private: what the selection chose among; the draws are the
+    same with or without it)."""
     M = np.loadtxt(path, delimiter=",", ndmin=2)
     if held is None:
         perm = np.random.default_rng(seed).permutation(len(M))
@@ -261,6 +264,7 @@ def search(path, kind, trials, seed, log=print, held=None, oracle=False):
     for trial in range(trials):
         tr = np.random.default_rng([seed, trial])
         td = np.random.default_rng([seed, trial, 1])  # the diff score's clip and noise
+        tw = np.random.default_rng([seed, trial, 2])  # cands' windowed score
         order = tr.permutation(n_all)
         At, yt = A_all[order[:nt]], y_all[order[:nt]]
         Av, yv = A_all[order[nt:]], y_all[order[nt:]]
@@ -270,15 +274,23 @@ def search(path, kind, trials, seed, log=print, held=None, oracle=False):
         lv0 = loss(w0, Av, yv, kind)
         K = int(tr.geometric(GAMMA))
         best = {"loss": (math.inf, w0, None), "diff": (math.inf, w0, None)}
+        kept = []
         for _ in range(K):
             C, eta, E = grid[tr.integers(len(grid))]
             w = dpsgd(At, yt, kind, C, eta, steps[E], q, zs[steps[E]], tr)
             lv = loss(w, Av, yv, kind)
             sc = {"loss": np.mean(np.minimum(lv, cs)) + tr.normal(0, s * cs),
                   "diff": np.mean(np.clip(lv - lv0, -cd, cd)) + td.normal(0, s * 2 * cd)}
+            if cands is not None:
+                # dpso's windowed score (docs/privacy.md) on this candidate at the clipped
+                # loss's noise, from its own stream: a diagnostic, no part of either search.
+                win = np.mean(np.clip(lv - np.maximum(0, lv0 - cs), 0, cs)) + tw.normal(0, s * cs)
+                kept.append({"point": (C, eta, E), "w": w, "score": dict(sc, win=win)})
             for k, v in sc.items():
                 if v < best[k][0]:
                     best[k] = (v, w, (C, eta, E))
+        if cands is not None:
+            cands.append(kept)
         for k in ws:
             ws[k].append(best[k][1])
             search.released[k].append(best[k][2])
