@@ -25,6 +25,7 @@ type tuneOpts struct {
 	selection                     string
 	validation, scoreQuantile     float64
 	references, asJSON, emitW     bool
+	emitCandidates                bool
 	vary, oracle                  string
 	from, to                      float64
 	points                        int
@@ -115,7 +116,9 @@ Beneath the table, "best private run" names the private run — a solver's tuned
 search or its prescribed run, all at the same (ε', δ) — with the smallest mean
 excess risk, and says whether its lead over the next is more than 2 standard
 errors of their paired difference (on --data a non-private comparison on your
-rows). --emit-w prints each trial's released output w.
+rows). --emit-w prints each trial's released output w; --emit-candidates (with
+--json) adds every candidate's w to the trial's diagnostics, which are not
+private.
 
 Output: a table; --json gives
   {"citation":{"version","command","rand","seed","data_sha256"},
@@ -131,7 +134,7 @@ Output: a table; --json gives
                                  "dropped"}|null (dp-sgd's; null for a zCDP solver),
                "tuned":{"private","excess_risk","holdout","trials":[{"trial","candidate","params","score","score_clip",
                         "score_sigma","excess_risk","holdout","constants","w" (--emit-w),"grid","dropped","dropped_why",
-                        "diagnostics":{"private":false,"note","k","tried","scores","chosen","ws" (--emit-w)}}]},
+                        "diagnostics":{"private":false,"note","k","tried","scores","chosen","ws" (--emit-candidates)}}]},
                "oracle_tuned":{"private":false,"note","grid":"full"|"coarse","ran" (coarse),"best","candidate",
                                "excess_risk","points"}|null}],
    "prescribed":[each solver's dpso run --json document] (with the references),
@@ -168,7 +171,8 @@ Exit status: 0 ok; 2 invalid input; 130 on Ctrl-C; 1 other failures.`,
 	newNumFlag(fs, &o.to, "to", "last n of --vary n")
 	newIntFlag(fs, &o.points, "points", 0, 2, engine.MaxSweepPoints, fmt.Sprintf("grid points of --vary n (default %d)", engine.DefaultSweepPoints))
 	fs.Lookup("points").DefValue = ""
-	fs.BoolVar(&o.emitW, "emit-w", false, "include each trial's released output w (JSON: solvers[].tuned.trials[].w, and every candidate's in its diagnostics' ws, not private; table: one line per solver and trial)")
+	fs.BoolVar(&o.emitW, "emit-w", false, "include each trial's released output w (JSON: solvers[].tuned.trials[].w; table: one line per solver and trial)")
+	fs.BoolVar(&o.emitCandidates, "emit-candidates", false, "with --json: every candidate's output w in each trial's diagnostics (ws, in the order of tried) — NOT private: the candidates the selection did not release, a diagnostic for comparing the grid with the selection")
 	fs.BoolVar(&o.asJSON, "json", false, "print JSON (shape above)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return o.run(e, cmd) }
 	return cmd
@@ -258,7 +262,7 @@ func (o *tuneOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.TuneSpec
 		shape = x
 	}
 	ts.Repetitions = accountant.Repetitions{Shape: shape, Mean: mean}
-	ts.KeepCandidates = o.emitW && o.asJSON
+	ts.KeepCandidates = o.emitCandidates
 	switch o.selection {
 	case "rdp":
 	case "pld":
@@ -291,6 +295,10 @@ func (o *tuneOpts) validated(cmd *cobra.Command) (spec.Resolved, engine.TuneSpec
 		return spec.Resolved{}, ts, rename, usageErrorf("--oracle-grid: %s; want full, coarse or none", theory.Quote(o.oracle))
 	case fs.Changed("oracle-grid") && fs.Changed("references") && !o.references:
 		return spec.Resolved{}, ts, rename, usageErrorf("--oracle-grid: the oracle-tuned reference is one of the references, which --references=false leaves out")
+	case o.emitCandidates && !o.asJSON:
+		return spec.Resolved{}, ts, rename, usageErrorf("--emit-candidates: the candidates' outputs are written in the JSON only (add --json)")
+	case o.vary != "" && o.emitCandidates:
+		return spec.Resolved{}, ts, rename, usageErrorf("--emit-candidates: keeps the candidates of one search; --vary n runs one per n")
 	case o.vary != "" && o.emitW:
 		return spec.Resolved{}, ts, rename, usageErrorf("--emit-w: prints the released w of one search; --vary n runs one per n (run dpso tune --n N --emit-w at the n you want)")
 	}
@@ -340,6 +348,9 @@ func (o *tuneOpts) run(e *env, cmd *cobra.Command) error {
 		j := report.Tune(rep)
 		if o.emitW {
 			j.EmitW(rep)
+		}
+		if o.emitCandidates {
+			j.EmitCandidates(rep)
 		}
 		return report.WriteCitedJSON(e.stdout, j, e.citation(r.Spec, true))
 	}

@@ -2,13 +2,16 @@ package cli
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
-// TestTuneCandidateOutputs: with --emit-w --json each trial's diagnostics
-// hold every candidate's output w, one per candidate tried (K of them, in
-// the order of tried and scores), d coordinates each, the chosen one the
-// released w bit for bit; without --emit-w there are none.
+// TestTuneCandidateOutputs: with --emit-candidates --json each trial's
+// diagnostics hold every candidate's output w, one per candidate tried (K
+// of them, in the order of tried and scores), d coordinates each, the
+// chosen one the released w bit for bit; --emit-w alone (the private
+// release) and no flag give none; --emit-candidates without --json is
+// refused, naming the flag.
 func TestTuneCandidateOutputs(t *testing.T) {
 	args := []string{"tune", "--scenario", "linreg-t", "--class", "smooth-sc", "--d", "3", "--n", "2000", "--trials", "2", "--seed", "3", "--solvers", "clipped-sgd,dp-sgd",
 		"--grid-clip", "0.5,2", "--grid-step", "0.05,0.2", "--grid-iters", "20", "--grid-epochs", "1,2", "--grid-batch", "50,200", "--references=false", "--json"}
@@ -29,15 +32,24 @@ func TestTuneCandidateOutputs(t *testing.T) {
 			}
 		}
 	}
+	t.Run("--emit-candidates without --json", func(t *testing.T) {
+		a := append(append([]string{}, args[:len(args)-1]...), "--emit-candidates")
+		code, _, errs := dpsoCLI(a...)
+		if code != 2 || !strings.Contains(errs, "--emit-candidates") {
+			t.Errorf("status %d, %q: want 2 naming --emit-candidates", code, errs)
+		}
+	})
 	for _, tc := range []struct {
-		name string
-		emit bool
-	}{{"with --emit-w", true}, {"without", false}} {
+		name  string
+		flags []string
+		emit  bool
+	}{
+		{"with --emit-candidates", []string{"--emit-candidates"}, true},
+		{"with --emit-w alone", []string{"--emit-w"}, false},
+		{"without either", nil, false},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := args
-			if tc.emit {
-				a = append(append([]string{}, args...), "--emit-w")
-			}
+			a := append(append([]string{}, args...), tc.flags...)
 			code, out, errs := dpsoCLI(a...)
 			if code != 0 {
 				t.Fatalf("status %d: %s", code, errs)
@@ -54,7 +66,7 @@ func TestTuneCandidateOutputs(t *testing.T) {
 					dg := tr.Diagnostics
 					if !tc.emit {
 						if dg.Ws != nil {
-							t.Errorf("%s trial %d: ws without --emit-w", s.Solver, ti)
+							t.Errorf("%s trial %d: ws without --emit-candidates", s.Solver, ti)
 						}
 						continue
 					}

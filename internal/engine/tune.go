@@ -53,7 +53,7 @@ type TuneSpec struct {
 	// OracleNone (the prescribed run alone).
 	Oracle string
 	// KeepCandidates keeps every candidate's output in its trial
-	// (TunedTrial.Ws; dpso tune --emit-w): K·d numbers a trial, off by
+	// (TunedTrial.Ws; dpso tune --emit-candidates): K·d numbers a trial, off by
 	// default.
 	KeepCandidates bool
 }

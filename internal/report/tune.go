@@ -239,8 +239,8 @@ type SearchDiagnosticsJSON struct {
 	Tried   []int      `json:"tried"`
 	Scores  []*float64 `json:"scores"`
 	Chosen  *int       `json:"chosen"`
-	// Ws are every candidate's output w in the order of Tried (--emit-w:
-	// TuneJSON.EmitW), for measuring what the selection chose among.
+	// Ws are every candidate's output w in the order of Tried
+	// (--emit-candidates: TuneJSON.EmitCandidates), for measuring what the selection chose among.
 	Ws [][]*float64 `json:"ws,omitempty"`
 }
 

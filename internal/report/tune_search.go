@@ -194,6 +194,20 @@ func (j *TuneJSON) EmitW(r *engine.TuneReport) {
 				w[c] = theory.JSONNum(x)
 			}
 			j.Solvers[si].Tuned.Trials[ti].W = w
+		}
+	}
+}
+
+// EmitCandidates sets every candidate's output w in each trial's
+// diagnostics of j, Tune(r)'s document (dpso tune --emit-candidates; the
+// search's TuneSpec.KeepCandidates): not private — the search releases
+// the chosen candidate's output only.
+func (j *TuneJSON) EmitCandidates(r *engine.TuneReport) {
+	for si, ts := range r.Solvers {
+		if si >= len(j.Solvers) || j.Solvers[si].Tuned == nil {
+			continue
+		}
+		for ti, t := range ts.Tuned.Trials {
 			ws := make([][]*float64, len(t.Ws))
 			for k, cw := range t.Ws {
 				ws[k] = make([]*float64, len(cw))

@@ -5,7 +5,7 @@ Where a privately tuned dpso run loses to (or beats) the independent numpy
 DP-SGD of tune_numpy.py on one data set (docs/tuning.md, "The returns'
 1.26×, decomposed"): both sides' searches as tune_compare.py runs them
 (zCDP eps = 1, replace-one, --constants private --holdout 0.2; numpy on the
-same rows), with every candidate kept (dpso tune --emit-w --json's
+same rows), with every candidate kept (dpso tune --emit-candidates --json's
 diagnostics.ws; tune_numpy.search's cands), each measured by its excess
 risk over every row of the file (not private: a diagnostic). Per side,
 medians over the searches:
@@ -69,7 +69,7 @@ def main():
     constants = [] if "--estimate-constants" in extra else ["--constants", "private"]
     cmd = [a.dpso, "tune", "--data", a.csv, "--loss", a.loss] + constants + ["--holdout", "0.2",
            "--solvers", "acsa,dp-sgd", "--trials", str(a.trials), "--seed", str(a.seed), "--rand", "seeded",
-           "--emit-w", "--json"] + extra
+           "--emit-w", "--emit-candidates", "--json"] + extra
     print("$ " + " ".join(cmd), file=sys.stderr)
     doc = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     cands = []
