@@ -240,11 +240,16 @@ func (p *clipTable) Render() string {
 		}
 		rows = append(rows, []string{mark, common.FmtNum(pt.Value), report.Percent(r.Clipped), common.FmtNum(r.Excess.Mean), common.FmtNum(r.NoiseOff.Mean)})
 	}
-	lines = append(lines, pointTable(st, []string{"C", "clip", "excess", "noise off"}, rows, []int{6, 6, 7}, w)...)
+	table := pointTable(st, []string{"C", "clip", "excess", "noise off"}, rows, []int{6, 6, 7}, w)
+	head := 1 // the title held above the scrolled lines; a one-block table's header too
+	if len(table) == len(rows)+1 {
+		head = 2
+	}
+	lines = append(lines, table...)
 	if b := clipBiasLine(rep); b != "" {
 		lines = append(lines, style.WrapLines(st.Value, b, w)...)
 	}
 	lines = append(lines, style.WrapLines(st.Muted, "clip: gradients clipped. ◀ prescribed (the theorem's C) · ★ lowest mean. Noise off: the same T, C, steps and draws without noise — clipping, sampling and optimization error together, not the bias alone. "+
 		"The step and T are held at the prescription's.", w)...)
-	return p.frame(lines)
+	return p.frameHead(lines, head)
 }

@@ -120,13 +120,23 @@ func (p *sweepPanel) set(rep *engine.SweepReport, state string) {
 // frame renders lines, the title's rule first, as the panel: whole where
 // they fit, else the title, the rest in the viewport and a line that says
 // how to scroll it.
-func (p *sweepPanel) frame(lines []string) string {
+func (p *sweepPanel) frame(lines []string) string { return p.frameHead(lines, 1) }
+
+// frameHead is frame with the first head lines (the title's rule, then
+// a table's header) held above the scrolled lines, so that a paged-down
+// table's columns keep their names; where the panel is too short for
+// them, a row of the body and the scroll line beneath, only the title is
+// held.
+func (p *sweepPanel) frameHead(lines []string, head int) string {
 	if len(lines) <= p.H || p.H < 3 {
 		p.Viewport.SetYOffset(0)
 		return style.Block(strings.Join(lines, "\n"), p.W, p.H)
 	}
-	p.Fill(lines[1:])
-	return p.Framed(lines[0])
+	if head < 1 || p.H < head+2 {
+		head = 1
+	}
+	common.FillScrolled(&p.Viewport, lines[head:], p.H-head+1)
+	return common.ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, strings.Join(lines[:head], "\n"), p.W, p.H, p.Focused())
 }
 
 // waiting renders the panel without a report: its title, what the sweep
