@@ -123,13 +123,15 @@ func (p *Model) render() string {
 	}
 	who += fmt.Sprintf(" · run #%d", r.ID)
 	whoLines := style.WrapLines(st.Muted, who, w)
+	var warn []string
 	if p.presc.Key != "" && p.presc.Key != runs.PrescKey(r.Spec) {
 		// The form moved on: these norms are the run's, not of what the
 		// form now holds (the theorem panel's C is the new one).
-		whoLines = append(whoLines, style.WrapLines(st.Warn, fmt.Sprintf("run #%d's: parameters changed since (r runs them)", r.ID), w)...)
+		warn = style.WrapLines(st.Warn, fmt.Sprintf("run #%d's: parameters changed since (r runs them)", r.ID), w)
 	}
 
 	if r.Adaptive() {
+		whoLines = append(whoLines, warn...)
 		trail := p.trail(r, w, h-len(lines))
 		// The batch's line is the histogram's: without room for one
 		// under the trajectory (the small terminal's tab), it goes.
@@ -139,10 +141,34 @@ func (p *Model) render() string {
 		}
 		lines = append(lines, trail...)
 	} else {
-		lines = append(lines, whoLines...)
+		// One row kept under the batch line for the histogram, or the
+		// line that says it is not shown.
+		lines = append(lines, keepRows(whoLines, warn, h-len(lines)-1, w)...)
 	}
 	lines = append(lines, p.histLines(b, thr, coord, w, h-len(lines))...)
 	return style.Block(strings.Join(lines, "\n"), w, h)
+}
+
+// keepRows fits the batch line's wrapped rows (who) and a warning's
+// under them (warn) to rows rows: the warning kept first, the batch
+// line's last rows giving way, the last one kept ending in "…"
+// (style.FitWords) so that the cut is seen.
+func keepRows(who, warn []string, rows, w int) []string {
+	if rows <= 0 {
+		return nil
+	}
+	if len(who)+len(warn) <= rows {
+		return append(who, warn...)
+	}
+	if len(warn) >= rows {
+		if who, warn = warn, nil; len(who) <= rows {
+			return who
+		}
+	}
+	n := rows - len(warn)
+	out := append([]string(nil), who[:n]...)
+	out[n-1] = style.FitWords(strings.Join(who[n-1:], " "), w)
+	return append(out, warn...)
 }
 
 // histLines are the batch's histogram in the room rows left under the
