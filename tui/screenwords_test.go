@@ -106,14 +106,16 @@ func showScreen(t *testing.T, m *Model, k string, kind runs.ScreenKind) {
 		t.Fatalf("%s shows %s, not %s", k, m.screens[m.active].def.Kind, kind)
 	}
 	_, why := m.screens[m.active].screen.Job(m.form.Resolved())
+	// The screen is rendered last, once the run ended: a render per
+	// progress message was a fifth of the test's CPU time.
 	pump(t, m, cmd, func() bool {
-		if strings.Contains(screenText(m), "computing") {
-			return false
-		}
 		if r := m.run(); r != nil && (r.Active() || !r.Drained) {
 			return false
 		}
-		return why != "" || m.runs.Last(kind) != nil
+		if why == "" && m.runs.Last(kind) == nil {
+			return false
+		}
+		return !strings.Contains(screenText(m), "computing")
 	})
 }
 
@@ -164,15 +166,16 @@ func readPanel(t *testing.T, m *Model, p sidePanel, screenKey string) []string {
 			}
 		}
 	}()
-	body := func() ([]string, string) {
-		lines := strings.Split(p.view(), "\n")[1:]
+	body := func(view string) ([]string, string) {
+		lines := strings.Split(view, "\n")[1:]
 		last := strings.TrimSpace(lines[len(lines)-1])
 		if strings.Contains(last, "↓ ") || strings.HasPrefix(last, "↑ ") {
 			return lines[:len(lines)-1], last
 		}
 		return lines, ""
 	}
-	lines, hint := body()
+	view := p.view()
+	lines, hint := body(view)
 	out := append([]string(nil), lines...)
 	if hint == "" {
 		return out
@@ -186,20 +189,21 @@ func readPanel(t *testing.T, m *Model, p sidePanel, screenKey string) []string {
 	if focus {
 		m.Update(press("t"))
 		defer m.Update(press("t"))
+		view = p.view()
 	}
 	var below int
 	fmt.Sscan(mt[1], &below)
 	for i := 0; i < below; i++ {
-		before := p.view()
+		before := view
 		m.Update(press("j"))
-		if p.view() == before {
+		if view = p.view(); view == before {
 			t.Errorf("%s panel on %s: %q, but j does not scroll it:\n%s", p.name, screenKey, hint, before)
 			return out
 		}
-		lines, _ = body()
+		lines, _ = body(view)
 		out = append(out, lines[len(lines)-1])
 	}
-	if _, h := body(); strings.Contains(h, "↓") {
+	if _, h := body(view); strings.Contains(h, "↓") {
 		t.Errorf("%s panel on %s: read to its end (%d lines), it still says %q", p.name, screenKey, below, h)
 	}
 	for range below {
@@ -251,10 +255,13 @@ var drawnNames = []string{"w₀", "certified", "noise off", "fitted line", "shap
 // drawnNames, or a run's solver).
 func checkNamesDrawn(t *testing.T, m *Model, where, text string) {
 	t.Helper()
-	screen := screenText(m)
+	screen := ""
 	for _, s := range strings.Split(text, ". ") {
 		if !strings.Contains(s, "on the chart") && !strings.Contains(s, "in the legend") {
 			continue
+		}
+		if screen == "" {
+			screen = screenText(m)
 		}
 		named := false
 		for _, name := range drawnNames {
