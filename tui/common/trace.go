@@ -6,6 +6,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/scenarios"
+	"dpso/solvers"
 	"dpso/tui/chart"
 	"dpso/tui/runs"
 )
@@ -127,7 +128,7 @@ func Changes(a, b spec.Spec) []Change {
 	add(a.Solver != b.Solver, "solver", a.Solver)
 	add(a.Oracle != b.Oracle, "oracle", a.Oracle)
 	add(a.Assumption != b.Assumption, "assume", a.Assumption)
-	add(a.Seed != b.Seed, "seed", strconv.FormatUint(a.Seed, 10))
+	add(a.Seed != b.Seed || secure(a) != secure(b), "seed", seedText(a))
 	add(a.Trials != b.Trials, "trials", strconv.Itoa(a.Trials))
 	if len(out) == 0 {
 		// The form's fields are the same: any other difference (a flag
@@ -137,6 +138,19 @@ func Changes(a, b spec.Spec) []Change {
 		}
 	}
 	return out
+}
+
+// secure is whether s draws its noise from secure randomness, which
+// reads no seed.
+func secure(s spec.Spec) bool { return s.Rand == solvers.Secure.String() }
+
+// seedText is the seed row's value for s, as the form writes it: "none"
+// under secure randomness, else the seed.
+func seedText(s spec.Spec) string {
+	if secure(s) {
+		return "none"
+	}
+	return strconv.FormatUint(s.Seed, 10)
 }
 
 // specKey is runs.RunKey of a Spec that is already resolved.
