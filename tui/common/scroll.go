@@ -167,19 +167,29 @@ type Focuser interface {
 // of a short panel has the most important lines and scrolling shows the
 // rest.
 func OrderSections(secs []Section, h int) []string {
-	count := func(ss []Section) int {
-		n := 0
-		for _, s := range ss {
-			n += len(s.Lines)
+	kept := keptSections(secs, h)
+	var out, rest []string
+	for i, s := range secs {
+		if kept[i] {
+			out = append(out, s.Lines...)
+		} else {
+			rest = append(rest, s.Lines...)
 		}
-		return n
 	}
+	return append(out, rest...)
+}
+
+// keptSections says which sections fit h lines: all, less the least
+// important (highest prio, the last first) until the rest fits; a
+// section of prio 0 is never dropped.
+func keptSections(secs []Section, h int) []bool {
 	kept := make([]bool, len(secs))
-	for i := range kept {
+	n := 0
+	for i, s := range secs {
 		kept[i] = true
+		n += len(s.Lines)
 	}
-	keptLines := count(secs)
-	for keptLines > h {
+	for n > h {
 		worst := -1
 		for i, s := range secs {
 			if kept[i] && (worst < 0 || s.Prio >= secs[worst].Prio) {
@@ -190,15 +200,7 @@ func OrderSections(secs []Section, h int) []string {
 			break
 		}
 		kept[worst] = false
-		keptLines -= len(secs[worst].Lines)
+		n -= len(secs[worst].Lines)
 	}
-	var out, rest []string
-	for i, s := range secs {
-		if kept[i] {
-			out = append(out, s.Lines...)
-		} else {
-			rest = append(rest, s.Lines...)
-		}
-	}
-	return append(out, rest...)
+	return kept
 }

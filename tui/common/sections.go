@@ -7,40 +7,13 @@ package common
 // and says what it left out, where the lines after them would be cut at
 // its bottom mid-sentence.
 func KeptSections(secs []Section, h int) (kept []string, hidden int) {
-	all := 0
-	for _, s := range secs {
-		all += len(s.Lines)
-	}
-	lines := OrderSections(secs, h)
-	n := all
-	for _, s := range dropOrder(secs, h) {
-		n -= len(s.Lines)
-	}
-	return lines[:n], all - n
-}
-
-// dropOrder are the sections OrderSections drops to fit h lines.
-func dropOrder(secs []Section, h int) []Section {
-	kept := make([]bool, len(secs))
-	n := 0
+	in := keptSections(secs, h)
 	for i, s := range secs {
-		kept[i] = true
-		n += len(s.Lines)
-	}
-	var dropped []Section
-	for n > h {
-		worst := -1
-		for i, s := range secs {
-			if kept[i] && (worst < 0 || s.Prio >= secs[worst].Prio) {
-				worst = i
-			}
+		if in[i] {
+			kept = append(kept, s.Lines...)
+		} else {
+			hidden += len(s.Lines)
 		}
-		if worst < 0 || secs[worst].Prio == 0 {
-			break
-		}
-		kept[worst] = false
-		n -= len(secs[worst].Lines)
-		dropped = append(dropped, secs[worst])
 	}
-	return dropped
+	return kept, hidden
 }
