@@ -73,12 +73,3 @@ func parseMinima(text string) map[string]knownMinimum {
 	}
 	return out
 }
-
-// minimaLine is knownMinimum k's line of minimaText under key.
-func minimaLine(key string, k knownMinimum) string {
-	f := []string{key, strconv.FormatFloat(k.tau, 'x', -1, 64)}
-	for _, v := range k.w {
-		f = append(f, strconv.FormatFloat(v, 'x', -1, 64))
-	}
-	return strings.Join(f, "\t") + "\n"
-}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -99,4 +100,13 @@ func sameBits(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// minimaLine is knownMinimum k's line of minimaText under key.
+func minimaLine(key string, k knownMinimum) string {
+	f := []string{key, strconv.FormatFloat(k.tau, 'x', -1, 64)}
+	for _, v := range k.w {
+		f = append(f, strconv.FormatFloat(v, 'x', -1, 64))
+	}
+	return strings.Join(f, "\t") + "\n"
 }
