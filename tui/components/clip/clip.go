@@ -131,15 +131,17 @@ func (p *Model) render() string {
 	}
 
 	if r.Adaptive() {
-		whoLines = append(whoLines, warn...)
-		trail := p.trail(r, w, h-len(lines))
+		// The warning whole, and one row kept for the histogram or the
+		// line that says it is not shown; the trajectory in the rest.
+		avail := h - len(lines) - len(warn) - 1
 		// The batch's line is the histogram's: without room for one
 		// under the trajectory (the small terminal's tab), it goes.
-		if h-len(lines)-len(trail) >= 4+len(whoLines) {
+		if avail-len(p.trail(r, w, avail)) >= 3+len(whoLines) {
 			lines = append(lines, whoLines...)
-			trail = p.trail(r, w, h-len(lines))
+			avail -= len(whoLines)
 		}
-		lines = append(lines, trail...)
+		lines = append(lines, warn...)
+		lines = append(lines, p.trail(r, w, avail)...)
 	} else {
 		// One row kept under the batch line for the histogram, or the
 		// line that says it is not shown.
