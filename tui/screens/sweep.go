@@ -300,8 +300,14 @@ func (p *slopesPanel) Render() string {
 	if p.rep == nil {
 		return p.waiting(p.title(), p.axis.intro)
 	}
-	// Every note is wrapped whole; what does not fit scrolls.
-	return p.frame(p.slopeLines(w))
+	// Every note is wrapped whole; what does not fit scrolls, under the
+	// title and, where a trade-off sweep's table of points comes first
+	// in one block, its column header.
+	head := 1
+	if p.axis.tradeOff && len(p.tradeOffLines(w)) == len(p.rep.Points)+1 {
+		head = 2
+	}
+	return p.frameHead(p.slopeLines(w), head)
 }
 
 // slopeLines is the slope table, its notes wrapped whole: each solver's
