@@ -18,10 +18,7 @@ import (
 // — the trajectory gives way to them, never they to it.
 func TestClipAdaptiveSaysWhatIsNotShown(t *testing.T) {
 	m := goldenModel(t, 80, 24)
-	var hist [oracle.HistBins]int
-	for b, n := range map[int]int{14: 10, 16: 40, 17: 80, 18: 120, 19: 60} {
-		hist[b] = n
-	}
+	hist := testBatchHist()
 	call := backend.Call{Kind: backend.Compare, Names: []string{"dp-sgd"}}
 	call.Spec.Spec.AdaptiveClip = true
 	r := &runs.Run{Job: runs.Job{Call: call}, HaveHist: true, HistWho: "dp-sgd · trial 0",

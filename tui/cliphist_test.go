@@ -22,10 +22,7 @@ import (
 // fill it) and the shorter ones where the batch line fills the rows.
 func TestClipHistogramWithItsAxis(t *testing.T) {
 	m := goldenModel(t, 80, 24)
-	var hist [oracle.HistBins]int
-	for b, n := range map[int]int{14: 10, 16: 40, 17: 80, 18: 120, 19: 60} {
-		hist[b] = n
-	}
+	hist := testBatchHist()
 	sweep := &runs.Run{Job: runs.Job{Call: backend.Call{Names: []string{"acsa"}}}, HaveHist: true, HistWho: "acsa · trial 7", HistAt: "ε", HistAtValue: 10,
 		Hist: oracle.BatchStats{Size: 26700, Threshold: 226, Hist: hist}}
 	for _, tc := range []struct {
@@ -64,4 +61,14 @@ func TestClipHistogramWithItsAxis(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testBatchHist is a batch histogram of 310 gradient norms in five of
+// its bins, for the clipping panel's tests.
+func testBatchHist() [oracle.HistBins]int {
+	var hist [oracle.HistBins]int
+	for b, n := range map[int]int{14: 10, 16: 40, 17: 80, 18: 120, 19: 60} {
+		hist[b] = n
+	}
+	return hist
 }

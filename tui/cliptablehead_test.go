@@ -42,30 +42,39 @@ func TestClipTableHeaderStays(t *testing.T) {
 			}
 			keyUntil(t, m, "enter", func() bool { return doneOf(m, screens.ClipKind) })
 			table := func() []string { return strings.Split(stripANSI(m.clipScreen().Table.View()), "\n") }
-			first := table()
-			if !strings.Contains(first[len(first)-1], "more lines") {
-				t.Fatalf("the table fits at %d×%d (the test needs one that scrolls):\n%s", tc.w, tc.h, strings.Join(first, "\n"))
-			}
-			header := first[1]
-			if !strings.Contains(header, "C ") || !strings.Contains(header, "clip") {
-				t.Fatalf("the table's second row is not its header:\n%s", strings.Join(first, "\n"))
-			}
-			for _, k := range tc.moves {
-				m.Update(press(k))
-			}
-			moved := table()
-			if moved[1] != header {
-				t.Errorf("after %v the header row is %q, not %q:\n%s", tc.moves, moved[1], header, strings.Join(moved, "\n"))
-			}
-			if strings.Join(moved, "\n") == strings.Join(first, "\n") {
-				t.Errorf("after %v the table did not scroll:\n%s", tc.moves, strings.Join(moved, "\n"))
-			}
-			for range 10 {
-				m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
-			}
-			if back := table(); strings.Join(back, "\n") != strings.Join(first, "\n") {
-				t.Errorf("pgup does not return to the table's first rows:\n%s\nwant\n%s", strings.Join(back, "\n"), strings.Join(first, "\n"))
-			}
+			checkHeaderStays(t, m, table, tc.moves, "clip")
 		})
+	}
+}
+
+// checkHeaderStays pages a scrolling table (table: its panel's rows) by
+// moves and checks that its second row, the column header (containing
+// col), stays while the rows move, and that pgup returns to the first
+// rows.
+func checkHeaderStays(t *testing.T, m *Model, table func() []string, moves []string, col string) {
+	t.Helper()
+	first := table()
+	if !strings.Contains(first[len(first)-1], "more lines") {
+		t.Fatalf("the table fits (the test needs one that scrolls):\n%s", strings.Join(first, "\n"))
+	}
+	header := first[1]
+	if !strings.Contains(header, col) {
+		t.Fatalf("the panel's second row is not the table's header:\n%s", strings.Join(first, "\n"))
+	}
+	for _, k := range moves {
+		m.Update(press(k))
+	}
+	moved := table()
+	if moved[1] != header {
+		t.Errorf("after %v the header row is %q, not %q:\n%s", moves, moved[1], header, strings.Join(moved, "\n"))
+	}
+	if strings.Join(moved, "\n") == strings.Join(first, "\n") {
+		t.Errorf("after %v the table did not scroll:\n%s", moves, strings.Join(moved, "\n"))
+	}
+	for range 10 {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	}
+	if back := table(); strings.Join(back, "\n") != strings.Join(first, "\n") {
+		t.Errorf("pgup does not return to the table's first rows:\n%s\nwant\n%s", strings.Join(back, "\n"), strings.Join(first, "\n"))
 	}
 }
