@@ -30,17 +30,17 @@ import (
 // the most important lines come first, the notes last.
 type Model struct {
 	common.ScrollPanel
-	presc  runs.PrescriptionMsg
-	params *solvers.Params // the parameters a finished run used
-	notes  []string        // the finished run's notes
-	runID  int             // whose notes (0: no finished run's, the prescription's)
-	// done is the last finished run's parameters, notes and id under its
-	// prescription's key, kept for a prescription that arrives after the
-	// run ended (the panel shows them once the keys match, in either order).
-	done finished
+	presc runs.PrescriptionMsg
+	// shown is the finished run whose parameters and notes the panel
+	// shows (runID 0: none, the prescription's); done is the last
+	// finished run under its prescription's key, kept for a prescription
+	// that arrives after the run ended (shown once the keys match, in
+	// either order).
+	shown, done finished
 }
 
-// finished is a finished run's parameters and notes under its key.
+// finished is a finished run's parameters (nil where its form's solver
+// refused), notes and id, under its prescription's key.
 type finished struct {
 	key    string
 	params *solvers.Params
@@ -65,9 +65,9 @@ func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case runs.PrescriptionMsg:
 		if msg.Key != p.presc.Key {
 			p.Viewport.SetYOffset(0)
-			p.params, p.notes, p.runID = nil, nil, 0
+			p.shown = finished{}
 			if p.done.runID != 0 && p.done.key == msg.Key {
-				p.params, p.notes, p.runID = p.done.params, p.done.notes, p.done.runID
+				p.shown = p.done
 			}
 		}
 		p.presc = msg
@@ -86,11 +86,10 @@ func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			}
 			p.done = f
 			if f.key == p.presc.Key {
-				p.params, p.notes, p.runID = f.params, f.notes, f.runID
+				p.shown = f
 			}
 		case r.Active():
-			p.params, p.notes, p.runID = nil, nil, 0
-			p.done = finished{}
+			p.shown, p.done = finished{}, finished{}
 		}
 	}
 	return p, nil
@@ -235,8 +234,8 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 // `dpso run --dry-run` prints them), under a line that says whose.
 func (p *Model) noteLines(pr *engine.Prescription) []string {
 	st := p.Styles
-	notes, head := p.notes, fmt.Sprintf("Notes of run #%d, as dpso run prints them", p.runID)
-	if p.runID == 0 {
+	notes, head := p.shown.notes, fmt.Sprintf("Notes of run #%d, as dpso run prints them", p.shown.runID)
+	if p.shown.runID == 0 {
 		head = "Notes, as dpso run --dry-run prints them"
 		seen := map[string]bool{}
 		for _, n := range append(slices.Clone(pr.Notes), pr.RefNotes...) {
@@ -247,7 +246,7 @@ func (p *Model) noteLines(pr *engine.Prescription) []string {
 		}
 	}
 	if len(notes) == 0 {
-		if p.runID == 0 {
+		if p.shown.runID == 0 {
 			return nil
 		}
 		notes = []string{"none"}
@@ -269,8 +268,8 @@ func (p *Model) solverLines(pr *engine.Prescription) []string {
 		return style.WrapLines(st.Error, "solver "+pr.Solver+" refuses: "+pr.Refused, w)
 	}
 	par := pr.Params
-	if p.params != nil {
-		par = *p.params
+	if p.shown.params != nil {
+		par = *p.shown.params
 	}
 	clip := "C " + common.FmtNum(par.Clip)
 	if math.IsInf(par.Clip, 1) {
