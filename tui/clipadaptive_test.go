@@ -7,7 +7,6 @@ import (
 
 	"dpso/solvers/oracle"
 	"dpso/tui/backend"
-	"dpso/tui/components/clip"
 	"dpso/tui/runs"
 )
 
@@ -37,13 +36,7 @@ func TestClipAdaptiveSaysWhatIsNotShown(t *testing.T) {
 		{42, 5, true}, {42, 6, true}, {42, 8, true}, {42, 12, true}, {30, 7, true},
 	} {
 		t.Run(fmt.Sprintf("%dx%d/stale=%v", tc.w, tc.h, tc.stale), func(t *testing.T) {
-			cp := clip.New(m.Common)
-			cp.SetSize(tc.w, tc.h)
-			if tc.stale {
-				cp.Update(runs.PrescriptionMsg{Key: "the form's new parameters"})
-			}
-			cp.Update(runs.Event{Run: r})
-			v := stripANSI(cp.View())
+			v := clipPanelView(m, r, tc.w, tc.h, tc.stale)
 			// The histogram's top row says what a bar counts, its
 			// bottom row is its axis (the trajectory's sparkline
 			// draws blocks too).

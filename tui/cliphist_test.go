@@ -38,13 +38,7 @@ func TestClipHistogramWithItsAxis(t *testing.T) {
 		{42, 6, true, false, "histogram: needs a taller terminal"}, {42, 9, true, true, ""},
 	} {
 		t.Run(fmt.Sprintf("%dx%d/stale=%v", tc.w, tc.h, tc.stale), func(t *testing.T) {
-			cp := clip.New(m.Common)
-			cp.SetSize(tc.w, tc.h)
-			if tc.stale {
-				cp.Update(runs.PrescriptionMsg{Key: "the form's new parameters"})
-			}
-			cp.Update(runs.Event{Run: sweep})
-			v := stripANSI(cp.View())
+			v := clipPanelView(m, sweep, tc.w, tc.h, tc.stale)
 			rows := strings.Split(v, "\n")
 			bars, axis := strings.Contains(v, "█"), strings.Contains(v, "‖∇f‖")
 			if bars != axis || bars != tc.drawn {
@@ -71,4 +65,16 @@ func testBatchHist() [oracle.HistBins]int {
 		hist[b] = n
 	}
 	return hist
+}
+
+// clipPanelView is the clipping panel, w×h, showing run r (stale: after
+// the form moved on from r's parameters), without its styles.
+func clipPanelView(m *Model, r *runs.Run, w, h int, stale bool) string {
+	cp := clip.New(m.Common)
+	cp.SetSize(w, h)
+	if stale {
+		cp.Update(runs.PrescriptionMsg{Key: "the form's new parameters"})
+	}
+	cp.Update(runs.Event{Run: r})
+	return stripANSI(cp.View())
 }
