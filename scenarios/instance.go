@@ -20,6 +20,7 @@ type Instance struct {
 	// declared constants with the user's overrides applied
 	beta, mu, lf float64
 	overrides    []string // overridden constants among beta, mu, r2, rk, r2k, lf
+	given        []string // the overrides as the notes write them: "L_f = 10⁶"
 	notes        []string
 }
 
@@ -47,7 +48,6 @@ func Build(ctx context.Context, def ProblemDef) (*Instance, error) {
 	}
 	in := &Instance{def: rs, m: m, beta: m.beta, mu: m.mu, lf: m.prof.lf}
 	data := rs.Data != "" && !rs.EstimateConstants
-	var given []string // "L_f = 10⁶", for the note
 	if !data {
 		for _, o := range []struct {
 			name, sym string
@@ -57,7 +57,7 @@ func Build(ctx context.Context, def ProblemDef) (*Instance, error) {
 			if o.v > 0 {
 				*o.dst = o.v
 				in.overrides = append(in.overrides, o.name)
-				given = append(given, o.sym+" = "+theory.FormatNumber(o.v))
+				in.given = append(in.given, o.sym+" = "+theory.FormatNumber(o.v))
 			}
 		}
 		for _, o := range []struct {
@@ -66,7 +66,7 @@ func Build(ctx context.Context, def ProblemDef) (*Instance, error) {
 		}{{"r2", "r̃₂", rs.R2}, {"rk", "r̃_k", rs.Rk}, {"r2k", "r̃_2k", rs.R2k}} {
 			if o.v > 0 {
 				in.overrides = append(in.overrides, o.name)
-				given = append(given, o.sym+" = "+theory.FormatNumber(o.v))
+				in.given = append(in.given, o.sym+" = "+theory.FormatNumber(o.v))
 			}
 		}
 	}
@@ -79,8 +79,8 @@ func Build(ctx context.Context, def ProblemDef) (*Instance, error) {
 		// WithEstimates says what the prescription reads.
 	case data:
 		in.notes = append(in.notes, "the prescription uses user-given constants (flags), not estimates from the data")
-	case len(in.overrides) > 0:
-		in.notes = append(in.notes, "the prescription uses user-given constants ("+strings.Join(given, ", ")+") instead of the declared ones")
+		// Overrides of a scenario's constants: GivenNote, per solver, names
+		// those its prescription reads.
 	}
 	return in, nil
 }
@@ -309,6 +309,25 @@ func (in *Instance) ProfileContext(ctx context.Context) ([]MomentEntry, error) {
 
 // Notes are sentences about the problem to show beside results.
 func (in *Instance) Notes() []string { return append([]string(nil), in.notes...) }
+
+// GivenNote is the note that a prescription reading the named constants
+// (β "beta", μ "mu", "r2", "rk", "r2k", L_f "lf") rests on user-given ones
+// in place of the scenario's declared ones, naming only those among names
+// the user gave: "the prescription uses user-given constants (L_f = 10⁶)
+// instead of the declared ones"; "" when it reads none, and on data read
+// without --constants estimates, where Notes says it for every constant.
+func (in *Instance) GivenNote(names ...string) string {
+	var read []string
+	for i, o := range in.overrides {
+		if slices.Contains(names, o) {
+			read = append(read, in.given[i])
+		}
+	}
+	if len(read) == 0 {
+		return ""
+	}
+	return "the prescription uses user-given constants (" + strings.Join(read, ", ") + ") instead of the declared ones"
+}
 
 // UserConstants reports whether the prescription uses constants that were
 // given by the user rather than declared from the distribution.

@@ -521,6 +521,9 @@ func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
 	p := &Prescription{Spec: rs, Solver: r.Solver.Name(), Oracle: r.Solver.OracleName(r.Oracle), Privacy: r.Privacy,
 		Theory: theoryOf(r, in), Profile: prof, Contradictions: in.Contradictions(), Risk: in.RiskInfo(), Notes: append(slices.Clone(r.DefaultNotes), in.Notes()...),
 		UserRows: r.UserRows(), NotPrivate: r.NotPrivate(), Total: plannedTotal(r)}
+	if note := givenNote(in, r.Solver, r.Spec.K); note != "" {
+		p.Notes = append(p.Notes, note)
+	}
 	p.Bounds, p.Notes = boundsWithNote(p.Theory, p.Notes)
 	if err := spec.CheckSamplingRate(r.Spec, in.Def().N); err != nil {
 		return nil, err

@@ -369,6 +369,9 @@ func (u *unit) report(si int, elapsed time.Duration) *Report {
 		Theory: theoryOf(u.run, u.in), Profile: u.profile, Rand: u.run.Rand.Label(), Notes: append(slices.Clone(u.run.DefaultNotes), u.in.Notes()...),
 		Elapsed: elapsed, UserRows: u.run.UserRows(), NotPrivate: u.run.NotPrivate(),
 	}
+	if note := givenNote(u.in, d, u.spec.K); note != "" && u.refused[si] == "" {
+		r.Notes = append(r.Notes, note)
+	}
 	r.Bounds, r.Notes = boundsWithNote(r.Theory, r.Notes)
 	r.W0, r.W0Holdout, r.HoldoutRows = u.w0, u.w0Holdout, u.in.HoldoutRows()
 	r.Holdout = nanEstimate()

@@ -421,6 +421,7 @@ func Tune(ctx context.Context, r spec.Resolved, ts TuneSpec, set *Settings) (*Tu
 	}
 	rep := &TuneReport{Spec: specOf(r, in), Tune: ts, Privacy: pv, N: n, NTrain: n - nv, NValid: nv,
 		W0: startExcess(in), Risk: in.RiskInfo(), UserRows: r.UserRows(), NotPrivate: r.NotPrivate(), Notes: append(slices.Clone(r.DefaultNotes), in.Notes()...)}
+	rep.Notes = append(rep.Notes, givenNotes(in, ds, r.Spec.K)...)
 	rep.Spec.D = in.Dim()
 	t := &tuner{r: r, ts: ts, in: in, pv: pv, ds: ds, n: n, nv: nv, set: set, start: start, dpsgd: make([]*DPSGDSearch, len(ds))}
 	for si, d := range ds {
