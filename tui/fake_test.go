@@ -57,9 +57,15 @@ type fakeRunner struct {
 	// the screen's words are its templates, its numbers a fake's.
 	tuneSmall bool
 	// stop, when not nil, ends a comparison with it once stopAfter
-	// trials are done (a server's bound stopping the run part way).
+	// trials are done (a server's bound stopping the run part way); with
+	// stopMid, at the next trial's checkpoint stopMid instead, a trial
+	// under way.
 	stop      error
 	stopAfter int
+	stopMid   int
+	// refuse, when not nil, is a comparison's error before its first
+	// trial (a server's refusal of the whole call).
+	refuse error
 
 	mu       sync.Mutex
 	ctxs     []context.Context // every run's context, in order
@@ -239,6 +245,9 @@ func (f *fakeRunner) compare(ctx context.Context, r spec.Resolved, names []strin
 			return nil, ctx.Err()
 		}
 	}
+	if f.refuse != nil {
+		return nil, f.refuse
+	}
 	mb := set.Progress
 	// lipschitz-dpsgd refuses unless an L_f is declared (--lf).
 	refuses := func(name string) bool { return name == "lipschitz-dpsgd" && rs.Lf == 0 }
@@ -296,6 +305,9 @@ func (f *fakeRunner) compare(ctx context.Context, r spec.Resolved, names []strin
 						return nil, ctx.Err()
 					}
 				}
+				if f.stop != nil && f.stopMid > 0 && done == f.stopAfter && j == f.stopMid {
+					return nil, f.stop
+				}
 				ex := fakeExcess(si, trial, j)
 				sp := ledger.Cost{Rho: spent.Rho * float64(j) / float64(f.points)}
 				if j == f.points { // an accounted run charges its event at the end
@@ -316,7 +328,7 @@ func (f *fakeRunner) compare(ctx context.Context, r spec.Resolved, names []strin
 			done++
 			mb.Put(engine.Progress{Solver: name, Trial: trial, Iter: f.points, Iters: f.points, GradEvals: fakeEvals(f.points),
 				Excess: tr.Excess, Spent: budget, Done: true, TrialsDone: done, Total: total})
-			if f.stop != nil && done == f.stopAfter {
+			if f.stop != nil && f.stopMid == 0 && done == f.stopAfter {
 				return nil, f.stop
 			}
 		}

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -54,4 +55,19 @@ func (r *Run) TotalEvals() int64 {
 		s += e
 	}
 	return s
+}
+
+// FinishedTraces are the traces (trial → gradient evaluations → excess
+// risk) of a comparison's trials of solver that reached their last
+// checkpoint: what a stopped run has of that solver, each trial whole,
+// the trials it was stopped in left out (empty when none finished).
+func (r *Run) FinishedTraces(solver string) map[int]map[int64]float64 {
+	si := slices.Index(r.Names, solver)
+	out := map[int]map[int64]float64{}
+	for trial, tr := range r.Traces[solver] {
+		if r.finished[[2]int{si, trial}] {
+			out[trial] = tr
+		}
+	}
+	return out
 }

@@ -119,6 +119,9 @@ type Run struct {
 	// the final excess risk, so that its points appear as their trials
 	// finish (partialMeans).
 	finals map[[3]int]float64
+	// finished are a comparison's trials that reached their last
+	// checkpoint: (solver index, trial) (FinishedTraces).
+	finished map[[2]int]bool
 	// Latest gradient evaluations of each (solver, trial, point).
 	evals      map[[3]int]int64
 	Latest     engine.Progress // the paper's solver's latest progress (or any, before it reports)
@@ -182,6 +185,10 @@ type Run struct {
 
 	Err     error
 	Refusal string // phaseRefused: "solver refuses: reason"
+	// RefusedBy is who refused the call as a whole, before any result
+	// (a solver's name, or "this server": dpso serve's caps and plan
+	// bound); RefusedWhy its reason.
+	RefusedBy, RefusedWhy string
 	// Stop is a stopped run's short words ("stopped after 30 s on its
 	// CPU slots"; StopText adds the trials done), its Err the whole
 	// reason.
@@ -452,6 +459,7 @@ func (rs *Lifecycle) finish(r *Run, msg ResultMsg) {
 			r.Phase, r.Stop = Stopped, se.Short
 		case errors.As(msg.Err, &re):
 			r.Phase, r.Refusal = Refused, re.Solver+" refuses: "+re.Reason
+			r.RefusedBy, r.RefusedWhy = re.Solver, re.Reason
 		case errors.Is(msg.Err, context.Canceled):
 			r.Phase = Cancelled
 		default:
@@ -565,6 +573,12 @@ func (r *Run) apply(msg ProgressMsg) {
 			r.TrialsDone = max(r.TrialsDone, p.TrialsDone)
 			if r.Sweeps() {
 				r.finals[[3]int{slices.Index(r.Names, p.Solver), p.Trial, p.Point}] = p.Excess
+			}
+			if r.Kind == backend.Compare {
+				if r.finished == nil {
+					r.finished = map[[2]int]bool{}
+				}
+				r.finished[[2]int{key[0], p.Trial}] = true
 			}
 		}
 		if r.Kind == backend.Compare {

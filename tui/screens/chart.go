@@ -226,6 +226,23 @@ func meanTrace(byTrial map[int]map[int64]float64) []chart.Point {
 	return out
 }
 
+// stoppedSeries makes ser a stopped run's curve of one solver: the mean
+// of its finished trials (fin) alone, so that every checkpoint averages
+// the same trials, labelled with how many of the trials asked for they
+// are; with none finished it draws nothing and its legend shows no
+// number, only that no trial finished.
+func stoppedSeries(ser *chart.Series, fin map[int]map[int64]float64, trials int) {
+	ser.Points = meanTrace(fin)
+	switch len(fin) {
+	case 0:
+		ser.Note = "no trial finished before the stop"
+	case 1:
+		ser.Tag = fmt.Sprintf("1 finished trial of %d (stopped)", trials)
+	default:
+		ser.Tag = fmt.Sprintf("mean of %d finished trials of %d (stopped)", len(fin), trials)
+	}
+}
+
 // rebuild recomputes the chart's series from the prescription (the
 // bounds) and the run, and its title.
 func (s *ChartScreen) rebuild() {
@@ -279,6 +296,14 @@ func (s *ChartScreen) rebuild() {
 		if privNote != "" {
 			note = privNote + "\n" + runNote
 		}
+		// A refusal of the call as a whole by whoever runs it (dpso serve's
+		// caps or its bound on a run's planned time), not by one of its
+		// solvers: the legend names who refused, and no solver's entry
+		// carries it.
+		whole := r.Phase == runs.Refused && r.Comparison == nil && r.RefusedBy != "" && !slices.Contains(r.Names, r.RefusedBy)
+		if whole {
+			series = append(series, chart.Series{Label: r.RefusedBy, Kind: chart.Run, Color: s.Styles.RunColor(0), Refused: r.RefusedWhy})
+		}
 		for i, name := range r.Names {
 			ser := chart.Series{Label: name, Kind: chart.Run, Color: s.Styles.RunColor(i)}
 			if r.Comparison != nil && i < len(r.Comparison.Reports) {
@@ -290,16 +315,14 @@ func (s *ChartScreen) rebuild() {
 				}
 			} else {
 				ser.Points = meanTrace(r.Traces[name])
-				if r.Phase == runs.Refused && i == 0 {
+				if whole && len(ser.Points) == 0 {
+					continue
+				}
+				if r.Phase == runs.Refused && i == 0 && !whole {
 					ser.Refused = r.Refusal
 				}
 				if r.Phase == runs.Stopped {
-					// The run as a whole was stopped: every solver's curve
-					// is the mean of the trials it did, partial.
-					ser.Tag = "partial (stopped)"
-					if len(ser.Points) == 0 {
-						ser.Tag = "not reached (stopped)"
-					}
+					stoppedSeries(&ser, r.FinishedTraces(name), r.Spec.Spec.Trials)
 				}
 			}
 			for _, p := range ser.Points {
@@ -319,16 +342,21 @@ func (s *ChartScreen) rebuild() {
 			}
 			note = first + "; the curves appear at the solvers' checkpoints\n" + note
 		}
-		right = fmt.Sprintf("run #%d · %s", r.ID, common.TrialCount(r.Spec.Spec.Trials))
+		trials := common.TrialCount(r.Spec.Spec.Trials)
+		if r.Phase == runs.Stopped {
+			// Not every trial asked for is in the curves: the legend
+			// says how many are in each.
+			trials = fmt.Sprintf("stopped, %d/%d trials done", r.TrialsDone, r.Total)
+		}
+		right = fmt.Sprintf("run #%d · %s", r.ID, trials)
 		if r.Compare {
-			right = fmt.Sprintf("comparison #%d · %s, same draws", r.ID, common.TrialCount(r.Spec.Spec.Trials))
+			right = fmt.Sprintf("comparison #%d · %s, same draws", r.ID, trials)
 		}
 		switch r.Phase {
 		case runs.Refused:
 			right += " · refused"
 		case runs.Stopped:
-			right += " · " + r.StopText()
-			note = "■ " + r.StopText() + ": each curve is the mean of the trials done, partial\n" + note
+			note = "■ " + r.StopText() + ": each curve is the mean of its solver's finished trials (the legend says how many); a trial the stop cut is not drawn\n" + note
 		case runs.Cancelled:
 			right += " · cancelled"
 		case runs.Failed:
