@@ -329,8 +329,9 @@ func (in *Instance) GivenNote(names ...string) string {
 	return "the prescription uses user-given constants (" + strings.Join(read, ", ") + ") instead of the declared ones"
 }
 
-// UserConstants reports whether the prescription uses constants that were
-// given by the user rather than declared from the distribution.
+// UserConstants reports whether some constant was given by the user
+// rather than declared from the distribution (GivenNote names those a
+// prescription reads).
 func (in *Instance) UserConstants() bool {
 	return len(in.overrides) > 0 || (in.def.Data != "" && !in.def.EstimateConstants)
 }

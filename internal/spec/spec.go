@@ -85,8 +85,9 @@ type Spec struct {
 	Lambda2 *float64           `json:"lambda2,omitempty"` // ℓ2 weight (see Info.Lambda2)
 	Params  map[string]float64 `json:"params,omitempty"`  // other scenario parameters by name
 
-	// Overrides of the declared constants; 0 = declared. With any of them
-	// set, results say "the prescription uses user-given constants".
+	// Overrides of the declared constants; 0 = declared. A solver whose
+	// prescription reads one says "the prescription uses user-given
+	// constants (…)", naming those it reads.
 	Beta float64 `json:"beta,omitempty"` // smoothness β, [0, 10¹²]
 	Mu   float64 `json:"mu,omitempty"`   // strong convexity μ, [0, 10¹²]
 	R2   float64 `json:"r2,omitempty"`   // r̃_2, [0, ∞)
