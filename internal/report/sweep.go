@@ -585,15 +585,25 @@ func seText(se float64) string {
 
 // sweepNotes are the sweep's notes and its points' reports' notes, each
 // once, with the grid values where it appeared when that is not every
-// point.
+// point; a note only some of a point's solvers have is prefixed with the
+// solver's name, as comparisonNotes does.
 func sweepNotes(rep *engine.SweepReport) []string {
 	out := append([]string{}, rep.Notes...)
 	var order []string
 	at := map[string][]string{}
 	for _, p := range rep.Points {
 		seen := map[string]bool{}
+		count := map[string]int{}
+		for _, r := range p.Reports {
+			for _, n := range slices.Compact(slices.Sorted(slices.Values(r.Notes))) {
+				count[n]++
+			}
+		}
 		for _, r := range p.Reports {
 			for _, n := range r.Notes {
+				if count[n] < len(p.Reports) && !strings.HasPrefix(n, r.Solver+": ") {
+					n = r.Solver + ": " + n
+				}
 				if seen[n] {
 					continue
 				}
