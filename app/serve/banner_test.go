@@ -2,6 +2,7 @@ package serve
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,16 @@ func TestBannerKeepsTheScreen(t *testing.T) {
 			}
 			if !strings.Contains(b, "preset 4") || !strings.Contains(b, "the clip screen with r's run") {
 				t.Errorf("the banner does not name the preset and the screen b opens whole: %q", b)
+			}
+			if cut, ok := strings.CutSuffix(b, " …"); ok {
+				// The fields are cut at a word: the last one kept is
+				// whole, one of the state's own.
+				f := strings.Fields(cut)
+				if last := f[len(f)-1]; !slices.Contains(strings.Fields(what), last) {
+					t.Errorf("the banner cuts the word %q: %q", last, b)
+				}
+			} else if b != bannerLead+what && !strings.HasSuffix(b, "r's run") {
+				t.Errorf("the banner neither is whole nor ends in a word and \" …\": %q", b)
 			}
 			if w == 400 && b != bannerLead+what {
 				t.Errorf("the banner is not whole where it fits: %q", b)

@@ -37,7 +37,7 @@ const (
 // whole where it fits; else its preset and the screen it opens
 // (what[:keep]) stay whole — after the short lead where the long one
 // leaves no room, the preset's title shortened at a word (or left out) —
-// and the fields after them end in "…".
+// and the fields after them are cut at a word, ending in "…".
 func bannerText(o offer, width int) string {
 	text := bannerLead + o.what
 	if ansi.StringWidth(text) <= width {
@@ -58,7 +58,37 @@ func bannerText(o offer, width int) string {
 			o.keep += len(short) - 1 - len(q)
 		}
 	}
-	return ansi.Truncate(lead+o.what, width, "…")
+	head, rest := lead+o.what[:o.keep], strings.TrimSpace(o.what[o.keep:])
+	room := width - ansi.StringWidth(head) - 1
+	if room < 2 || rest == "" {
+		return ansi.Truncate(head, width, "…")
+	}
+	// The fields after the screen, cut at a word: the words kept are
+	// whole, one "…" says that more follow.
+	if ansi.StringWidth(rest) > room {
+		rest = fieldsUpTo(rest, room)
+	}
+	return head + " " + rest
+}
+
+// fieldsUpTo is s's words that fit in width cells, then "…" (only "…"
+// where the first word does not fit).
+func fieldsUpTo(s string, width int) string {
+	out := ""
+	for _, w := range strings.Fields(s) {
+		next := w
+		if out != "" {
+			next = out + " " + w
+		}
+		if ansi.StringWidth(next)+2 > width {
+			break
+		}
+		out = next
+	}
+	if out == "" {
+		return "…"
+	}
+	return out + " …"
 }
 
 // broadcastCmd is `ssh host -- broadcast --preset P` or `-- broadcast

@@ -284,7 +284,7 @@ func TestInstructorBroadcastIsOfferedNotImposed(t *testing.T) {
 		t.Fatalf("the instructor's broadcast of a preset's comparison: status %d", code)
 	}
 	c.waitFor("preset 1 \"Moment") // its title, shortened where the banner needs the room
-	c.waitFor(": the chart screen with c's comparison of")
+	c.waitFor(": the chart screen with c's comparison")
 	c.key("b")
 	c.waitFor("preset 1 · n changed")
 	c.waitFor("comparison #")
