@@ -178,6 +178,13 @@ func (Local) Run(ctx context.Context, c Call, set *engine.Settings) (Result, err
 // the CLI's flags; the spec.Resolved is what the engine is given.
 func Resolve(s spec.Spec) (spec.Resolved, error) { return s.Resolve() }
 
+// CheckSweepPoint is engine.CheckPoint: why the sweep point param = v
+// of r would not build (nil: it builds), so that a screen's grid stops
+// where its points stop building instead of failing as a whole.
+func CheckSweepPoint(ctx context.Context, r spec.Resolved, param string, v float64) error {
+	return engine.CheckPoint(ctx, r, param, v)
+}
+
 // StoppedError is a run stopped part way by whoever runs it (dpso serve's
 // bound on the time a run holds its CPU slots), not refused by a solver:
 // the run as a whole ended early, its trials done so far are what it has.

@@ -2,6 +2,7 @@ package common
 
 import (
 	"dpso/internal/engine"
+	"dpso/theory"
 	"dpso/tui/backend"
 	"dpso/tui/runs"
 	"fmt"
@@ -35,7 +36,7 @@ func OutcomeOf(r *runs.Run) Outcome {
 		// done first; no solver's.
 		return Outcome{Text: r.StopText() + ": " + r.Err.Error(), Shorts: []string{r.StopText(), fmt.Sprintf("%d/%d trials done", r.TrialsDone, r.Total)}}
 	case r.Phase == runs.Failed:
-		return Outcome{Text: backend.SpecMessage(r.Err)}
+		return Outcome{Text: FailureText(r)}
 	case r.Phase == runs.Done && r.Comparison != nil:
 		if t, who, at := aboveStart(r.Comparison); t != "" {
 			o := Outcome{Text: t, Warn: true}
@@ -52,6 +53,24 @@ func OutcomeOf(r *runs.Run) Outcome {
 		}
 	}
 	return Outcome{}
+}
+
+// FailureText is a failed run's error as the explorer shows it: the
+// engine's message, with a sweep point it names ("at k =
+// 5.656854249492381:", exact, as a command line takes it) written as the
+// explorer writes numbers ("at k = 5.66:"), the parameter by its symbol.
+func FailureText(r *runs.Run) string {
+	msg := backend.SpecMessage(r.Err)
+	if r.Kind != backend.Sweep {
+		return msg
+	}
+	sw := r.SweepSpec
+	sym := runs.ParamSymbol(sw.Param)
+	for _, v := range sw.Grid() {
+		exact := "at " + sw.Param + " = " + theory.FormatNumber(v) + ": "
+		msg = strings.ReplaceAll(msg, exact, "at "+sym+" = "+FmtNum(v)+": ")
+	}
+	return msg
 }
 
 // aboveStart says which solvers' mean excess risk ended above the start

@@ -71,3 +71,12 @@ func (r *Run) FinishedTraces(solver string) map[int]map[int64]float64 {
 	}
 	return out
 }
+
+// ParamSymbol is how the explorer writes a swept parameter: ε for eps,
+// C for clip, the name itself for n, d and k.
+func ParamSymbol(param string) string {
+	if sym, ok := map[string]string{"eps": "ε", "clip": "C"}[param]; ok {
+		return sym
+	}
+	return param
+}

@@ -610,11 +610,7 @@ func (r *Run) apply(msg ProgressMsg) {
 		r.HistAt = ""
 		if grid := r.SweepSpec.Grid(); r.Kind == backend.Sweep && p.Point < len(grid) {
 			// A sweep's batches are of one of its points: say which.
-			sym := map[string]string{"eps": "ε", "clip": "C"}[r.SweepSpec.Param]
-			if sym == "" {
-				sym = r.SweepSpec.Param
-			}
-			r.HistAt, r.HistAtValue = sym, grid[p.Point]
+			r.HistAt, r.HistAtValue = ParamSymbol(r.SweepSpec.Param), grid[p.Point]
 		}
 	}
 }

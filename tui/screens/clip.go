@@ -103,7 +103,7 @@ func (s *ClipScreen) state() string {
 	case runs.Cancelled:
 		return "the clipping sweep was cancelled: r sweeps again"
 	case runs.Failed:
-		return "clipping sweep failed: " + backend.SpecMessage(r.Err)
+		return "clipping sweep failed: " + common.FailureText(r)
 	}
 	return ""
 }

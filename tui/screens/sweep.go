@@ -34,6 +34,10 @@ type sweepAxis struct {
 	// grid is the sweep r runs on the form's Spec (Param, From, To,
 	// Points), or why there is none.
 	grid func(res spec.Resolved) (engine.SweepSpec, string)
+	// stop is where the grid stops short of the largest end the axis
+	// offers, and why ("" where it reaches it; nil: the grid has no such
+	// end); the panel says it beside the intro and under the points.
+	stop func(res spec.Resolved) string
 	// clear clears the swept field of the form's Spec for the command
 	// line (--vary sets it at every point).
 	clear func(*spec.Spec)
@@ -145,7 +149,7 @@ func (s *RateSweepScreen) state() string {
 	case runs.Cancelled:
 		return "the " + a.what + " was cancelled: r sweeps again"
 	case runs.Failed:
-		return a.what + " failed: " + backend.SpecMessage(r.Err)
+		return a.what + " failed: " + common.FailureText(r)
 	}
 	return ""
 }
@@ -161,6 +165,14 @@ func (s *RateSweepScreen) rebuild() {
 	rep := s.Report()
 	state := s.state()
 	s.prev.Follow(s.Run)
+	s.Table.stop = ""
+	if a.stop != nil {
+		res := s.Spec
+		if rep != nil {
+			res = s.Run.Spec // the grid the report ran
+		}
+		s.Table.stop = a.stop(res)
+	}
 	s.Table.set(rep, state)
 	title := "Sweep: excess risk vs " + a.symbol + " (log-log)"
 	if rep == nil || len(rep.Points) == 0 {
@@ -275,6 +287,7 @@ func fmtSlope(s float64) string {
 type slopesPanel struct {
 	sweepPanel
 	axis *sweepAxis
+	stop string // where the grid stops short, and why (sweepAxis.stop)
 }
 
 // title is the table's title.
@@ -298,7 +311,11 @@ func (p *slopesPanel) View() string { return p.Cache.View(p.Render) }
 func (p *slopesPanel) Render() string {
 	w := p.W
 	if p.rep == nil {
-		return p.waiting(p.title(), p.axis.intro)
+		intro := p.axis.intro
+		if p.stop != "" {
+			intro += " Here " + p.stop + "."
+		}
+		return p.waiting(p.title(), intro)
 	}
 	// Every note is wrapped whole; what does not fit scrolls, under the
 	// title and, where a trade-off sweep's table of points comes first
@@ -329,6 +346,9 @@ func (p *slopesPanel) slopeLines(w int) []string {
 	lines := []string{style.Rule(*st, p.title(), "", w, false)}
 	if a.tradeOff {
 		lines = append(lines, p.tradeOffLines(w)...)
+	}
+	if p.stop != "" {
+		lines = append(lines, note(p.stop)...)
 	}
 	for si, sl := range rep.Slopes {
 		l := st.FG(st.RunColor(si), chart.Marker(chart.Run, si)+" ") + st.Emph.Render(sl.Solver) + " measured " + st.Emph.Render(fmtSlope(sl.Slope))

@@ -1,8 +1,11 @@
 package screens
 
 import (
+	"context"
+	"errors"
 	"math"
 	"slices"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 
@@ -21,7 +24,7 @@ const SweepKKind runs.ScreenKind = "sweep-k"
 var sweepKScreenDef = common.ScreenDef{
 	Kind:  SweepKKind,
 	Key:   key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sweep k, the moment order")),
-	Help:  "o sweeps the moment order k from 2 to the largest k whose moments the scenario has (what dpso sweep --vary k runs): every point runs the full prescription at its k (its own C, T and step), each trial twice, with and without noise. A larger k assumes lighter tails and buys a lower C, hence less noise; the bounds' shapes over k are drawn through the measured points.",
+	Help:  "o sweeps the moment order k from 2 to the largest k that the scenario's moments and the declared constants allow (what dpso sweep --vary k runs; the panel says where it stops and why): every point runs the full prescription at its k (its own C, T and step), each trial twice, with and without noise. A larger k assumes lighter tails and buys a lower C, hence less noise; the bounds' shapes over k are drawn through the measured points.",
 	Build: func(c common.Common, _ common.Component) common.Screen { return newRateSweepScreen(c, &sweepKAxis) },
 }
 
@@ -29,33 +32,109 @@ var sweepKScreenDef = common.ScreenDef{
 // (the form's k grid without ∞).
 var kSweepCandidates = []float64{2.5, 3, 4, 6, 8, 16}
 
-// sweepKAxis is the sweep of k that o runs: 5 points on a log grid from 2
-// to the largest k of kSweepCandidates at which the form's Spec still
-// resolves (the scenario's moment r̃_k, and the declared constants'
-// r̃_2k, exist there); what `dpso sweep --vary k` runs with the same
-// --from, --to and --points.
+// kSweepPoints is the number of points of the k sweep o runs.
+const kSweepPoints = 5
+
+// sweepKAxis is the sweep of k that o runs: kSweepPoints points on a log
+// grid from 2 to the largest k of kSweepCandidates at which every point
+// of the grid builds (reachK); what `dpso sweep --vary k` runs with the
+// same --from, --to and --points.
 var sweepKAxis = sweepAxis{
 	kind: SweepKKind, param: spec.SweepK, symbol: "k", what: "k sweep", base: "sweep-k",
 	grid: func(res spec.Resolved) (engine.SweepSpec, string) {
-		top := math.NaN()
-		for _, k := range slices.Backward(kSweepCandidates) {
-			if _, err := res.At(spec.SweepK, k); err == nil {
-				top = k
-				break
-			}
+		r := reachK(res)
+		if r.why != "" {
+			return engine.SweepSpec{}, r.why
 		}
-		if math.IsNaN(top) {
-			return engine.SweepSpec{}, "only k = 2 holds here (the moments of higher order do not exist for these data, or contradict a declared constant): there is no k to sweep"
-		}
-		if _, err := res.At(spec.SweepK, 2); err != nil {
-			return engine.SweepSpec{}, "k = 2 does not resolve here: " + backend.SpecMessage(err)
-		}
-		return engine.SweepSpec{Param: spec.SweepK, From: 2, To: top, Points: 5}, ""
+		return engine.SweepSpec{Param: spec.SweepK, From: 2, To: r.top, Points: kSweepPoints}, ""
 	},
+	stop:     func(res spec.Resolved) string { return reachK(res).stop },
 	clear:    func(s *spec.Spec) { s.K = 0 },
 	arg:      spec.FormatArg,
 	tick:     common.FmtNum,
-	hint:     "press r to sweep k from 2 to the largest k these data have (5 points, each with and without noise)",
+	hint:     "press r to sweep k from 2 to the largest k these data and the declared constants allow (5 points, each with and without noise)",
 	tradeOff: true,
-	intro:    "The sweep runs the full prescription at 5 values of k from 2 to the largest k the data's moments allow (same seed, n and ε), each trial twice, with and without noise: k trades the clipping bias against the noise through the prescribed C. The bounds' shapes over k are drawn through the measured points.",
+	intro:    "The sweep runs the full prescription at 5 values of k from 2 to the largest k that the data's moments and the declared constants allow (same seed, n and ε), each trial twice, with and without noise: k trades the clipping bias against the noise through the prescribed C. The bounds' shapes over k are drawn through the measured points.",
+}
+
+// kReach is how far the k sweep goes on a Spec: the grid's top end, and
+// where a larger end of kSweepCandidates exists but is refused, the
+// sentence that says where the grid stops and why; or why there is no
+// k sweep at all.
+type kReach struct {
+	top       float64
+	stop, why string
+}
+
+// kReachMemo holds the last reachK answer: the screens ask for the grid
+// on every change of the form and every message of their sweep, and
+// each answer builds up to a dozen problems.
+var kReachMemo struct {
+	sync.Mutex
+	key string
+	r   kReach
+}
+
+// reachK is how far a k sweep goes on res: the largest end of
+// kSweepCandidates whose every grid point builds
+// (backend.CheckSweepPoint: the point resolves — the scenario has the
+// moments r̃_k — and its problem builds with the declared constants,
+// r̃_2k ≤ L_f among them), so that a sweep never fails as a whole for a
+// point its own grid chose. The stop sentence names the first point
+// refused above the top and the refusal ("k stops at 4: at k = 6, L_f =
+// 10000 < r̃_2k = ∞ …"), as the panel shows it. On user data
+// a point is only resolved: their file is not read on every keypress.
+func reachK(res spec.Resolved) kReach {
+	key := runs.RunKey(res)
+	kReachMemo.Lock()
+	defer kReachMemo.Unlock()
+	if kReachMemo.key == key {
+		return kReachMemo.r
+	}
+	r := computeReachK(res)
+	kReachMemo.key, kReachMemo.r = key, r
+	return r
+}
+
+func computeReachK(res spec.Resolved) kReach {
+	check := func(k float64) error {
+		if res.Spec.Data != "" {
+			_, err := res.At(spec.SweepK, k)
+			return err
+		}
+		return backend.CheckSweepPoint(context.Background(), res, spec.SweepK, k)
+	}
+	if err := check(2); err != nil {
+		return kReach{why: "k = 2 is refused here: " + backend.SpecMessage(err)}
+	}
+	refusedAt, refusal := math.NaN(), error(nil)
+	for _, top := range slices.Backward(kSweepCandidates) {
+		sw := engine.SweepSpec{Param: spec.SweepK, From: 2, To: top, Points: kSweepPoints}
+		var bad error
+		for _, k := range slices.Backward(sw.Grid()) {
+			if err := check(k); err != nil {
+				bad, refusedAt = err, k
+				break
+			}
+		}
+		if bad == nil {
+			r := kReach{top: top}
+			if refusal != nil {
+				r.stop = "k stops at " + common.FmtNum(top) + ": at k = " + common.FmtNum(refusedAt) + ", " + refusalText(refusal)
+			}
+			return r
+		}
+		refusal = bad
+	}
+	return kReach{why: "only k = 2 holds here (at k = " + common.FmtNum(refusedAt) + ", " + refusalText(refusal) + "): there is no k to sweep"}
+}
+
+// refusalText is a refusal's sentence without the field it names (the
+// sweep, not a field of the form, is what it refuses).
+func refusalText(err error) string {
+	var se *spec.SpecError
+	if errors.As(err, &se) {
+		return se.Msg
+	}
+	return err.Error()
 }
