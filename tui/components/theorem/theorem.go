@@ -37,6 +37,21 @@ type Model struct {
 	// that arrives after the run ended (shown once the keys match, in
 	// either order).
 	shown, done finished
+	// body is what content last laid out in the viewport, at the size
+	// it was laid out for: kept until what the panel shows changes (a
+	// prescription, a run's event, a new background), so that a scroll
+	// key moves the viewport over the same lines instead of building
+	// them again.
+	body laidOut
+}
+
+// laidOut is the panel's content as content put it in the viewport: its
+// title and the title's right side, for a panel w×h (ok: the viewport
+// holds it).
+type laidOut struct {
+	ok           bool
+	w, h         int
+	title, right string
 }
 
 // finished is a finished run's parameters (nil where its form's solver
@@ -56,10 +71,13 @@ func New(c common.Common) *Model {
 // Update takes the prescription, the parameters of a finished run on the
 // same prescription, and the scroll keys.
 func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	p.ScrollKeys(msg, func() { p.content() })
+	p.ScrollKeys(msg, func() { p.layOut() })
 	switch msg.(type) {
 	case runs.PrescriptionMsg, runs.Event:
 		p.Cache.Invalidate()
+		p.body.ok = false
+	case tea.BackgroundColorMsg:
+		p.body.ok = false
 	}
 	switch msg := msg.(type) {
 	case runs.PrescriptionMsg:
@@ -122,11 +140,22 @@ func (p *Model) content() (title, right string) {
 	return title, right
 }
 
+// layOut puts the panel's content in the viewport unless it holds it
+// already at the panel's size, and returns its title's two sides.
+func (p *Model) layOut() (title, right string) {
+	if b := p.body; b.ok && b.w == p.W && b.h == p.H {
+		return b.title, b.right
+	}
+	title, right = p.content()
+	p.body = laidOut{ok: true, w: p.W, h: p.H, title: title, right: right}
+	return title, right
+}
+
 // View renders the panel (cached until what it shows changes).
 func (p *Model) View() string { return p.Cache.View(p.render) }
 
 func (p *Model) render() string {
-	title, right := p.content()
+	title, right := p.layOut()
 	return p.Framed(style.Rule(*p.Styles, title, right, p.W, false))
 }
 
