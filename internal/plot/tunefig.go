@@ -145,8 +145,15 @@ func Tune(t *engine.TuneReport, o Options) (*Figure, error) {
 	if t.Total.Searches > 1 {
 		f.legendNote(fmt.Sprintf("the %d searches on the same data together: ε' = %s at δ = %s", t.Total.Searches, num(t.Total.Eps), num(t.Total.Delta)))
 	}
-	for _, w := range append(append([]string(nil), t.NotPrivate...), t.Total.NotPrivate...) {
+	for _, w := range t.NotPrivate {
 		f.legendNote("not private: " + w)
+	}
+	// The references' sentence says which of them is private (each
+	// prescribed run, at its own ρ outside the search's ε) and which is
+	// not (the oracle-tuned one): as it stands, not filed whole under
+	// "not private".
+	for _, w := range t.Total.NotPrivate {
+		f.legendNote(w)
 	}
 	f.legendNote("bars rise from the axis's lower end (log axis): a bar's top is its value, its length says nothing")
 	f.setRanges()
