@@ -30,7 +30,7 @@ func ClampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, t
 		clear(flag)
 		return
 	}
-	clampAddRows(y, off, inv, k, xs, stride, d, tau, flag, ahead)
+	rowsClampAdd(y, off, inv, k, xs, stride, d, tau, flag, ahead)
 }
 
 // FiniteScaled reports whether every product k·a_j of a row a with

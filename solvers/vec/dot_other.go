@@ -12,6 +12,9 @@ func clampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, t
 	clampAddRowsGeneric(y, off, inv, k, xs, stride, d, tau, flag)
 }
 
-func rowsDot(dst, w, xs []float64, stride int)       { dotRows(dst, w, xs, stride) }
-func rowsAxpy(y, coef, xs []float64, stride int)     { axpyRows(y, coef, xs, stride) }
+func rowsDot(dst, w, xs []float64, stride int)   { dotRows(dst, w, xs, stride) }
+func rowsAxpy(y, coef, xs []float64, stride int) { axpyRows(y, coef, xs, stride) }
+func rowsClampAdd(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8, ahead []float64) {
+	clampAddRows(y, off, inv, k, xs, stride, d, tau, flag, ahead)
+}
 func rowsDotSq(dst, sq, w, xs []float64, stride int) { dotSqRows(dst, sq, w, xs, stride) }

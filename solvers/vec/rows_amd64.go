@@ -36,6 +36,22 @@ func rowsAxpy(y, coef, xs []float64, stride int) {
 	axpyRows(y, coef, xs, stride)
 }
 
+// rowsClampAdd is ClampAddRows's kernel: clampAddRowsAVX where the
+// processor has AVX, else clampAddRows (SSE2); the same bits either way.
+func rowsClampAdd(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8, ahead []float64) {
+	if hasAVX {
+		clampAddRowsAVX(y, off, inv, k, xs, stride, d, tau, flag, ahead)
+		return
+	}
+	clampAddRows(y, off, inv, k, xs, stride, d, tau, flag, ahead)
+}
+
+// clampAddRowsAVX is clampAddRows in AVX assembly, four entries a step;
+// the rows and destinations are in range, len(k) ≥ 1 and d ≥ 1.
+//
+//go:noescape
+func clampAddRowsAVX(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8, ahead []float64)
+
 // dotRowsAVX is dotRowsGeneric in AVX assembly, two rows at a time; the
 // rows are in range.
 //

@@ -3,10 +3,12 @@ package vec
 // The row kernels of each instruction set, each called directly (the
 // dispatched DotRows and AxpyRows run one of them).
 var (
-	dotRowsChecked      = dotRows
-	axpyRowsChecked     = axpyRows
-	dotRowsAVXChecked   = dotRowsAVX
-	axpyRowsAVXChecked  = axpyRowsAVX
-	dotSqRowsChecked    = dotSqRows
-	dotSqRowsAVXChecked = dotSqRowsAVX
+	dotRowsChecked         = dotRows
+	axpyRowsChecked        = axpyRows
+	dotRowsAVXChecked      = dotRowsAVX
+	axpyRowsAVXChecked     = axpyRowsAVX
+	dotSqRowsChecked       = dotSqRows
+	dotSqRowsAVXChecked    = dotSqRowsAVX
+	clampAddRowsChecked    = clampAddRows
+	clampAddRowsAVXChecked = clampAddRowsAVX
 )

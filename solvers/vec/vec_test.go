@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -266,11 +267,20 @@ func TestClampAddRows(t *testing.T) {
 				asmAhead := func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
 					ClampAddRows(y, off, inv, k, xs, stride, d, tau, flag, ahead)
 				}
+				kernel := func(f func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8, ahead []float64)) func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
+					return func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {
+						f(y, off, inv, k, xs, stride, d, tau, flag, ahead)
+					}
+				}
 				for _, impl := range []struct {
 					name  string
 					f     func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8)
 					known bool // flag 3 on entry where FiniteScaled says so
-				}{{"asm", asm, false}, {"asm ahead", asmAhead, false}, {"asm known", asmAhead, true}, {"generic", clampAddRowsGeneric, false}, {"generic known", clampAddRowsGeneric, true}} {
+				}{{"asm", asm, false}, {"asm ahead", asmAhead, false}, {"asm known", asmAhead, true}, {"sse2", kernel(clampAddRowsChecked), false}, {"sse2 known", kernel(clampAddRowsChecked), true},
+					{"avx", kernel(clampAddRowsAVXChecked), false}, {"avx known", kernel(clampAddRowsAVXChecked), true}, {"generic", clampAddRowsGeneric, false}, {"generic known", clampAddRowsGeneric, true}} {
+					if strings.HasPrefix(impl.name, "avx") && !hasAVX {
+						continue
+					}
 					y := make([]float64, groups*d)
 					flag := make([]uint8, n)
 					if impl.known {
