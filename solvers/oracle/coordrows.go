@@ -78,20 +78,20 @@ func (b *coordRows) add(means []float64, lay groupLayout, next int, k, sq, xs []
 	off, inv := b.groups(lay, next, n, d)
 	next = (next + n) % lay.m
 	sq = sq[:n]
-	for i := range flag {
-		var f uint8
-		if vec.FiniteScaled(k[i], sq[i]) {
-			f = 3
-		}
-		flag[i] = f
+	k = k[:n]
+	for i, ki := range k {
+		flag[i] = vec.FiniteScaledFlag(ki, sq[i])
 	}
 	vec.ClampAddRows(means, off, inv, k, xs, stride, d, tau, flag, ahead)
 	if !detail {
-		var count [4]int // rows by flag: whether a row clips is data, no branch
+		// Rows by flag (0, 1 or 2 after the kernel), counted in registers:
+		// whether a row clips is data, no branch.
+		var nclip, nonFinite int
 		for _, f := range flag {
-			count[f&3]++
+			nclip += int(f & 1)
+			nonFinite += int(f >> 1)
 		}
-		b.nonFinite, b.nclip = count[2], count[1]
+		b.nonFinite, b.nclip = nonFinite, nclip
 		return next
 	}
 	for i, f := range flag {

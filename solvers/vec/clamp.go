@@ -1,5 +1,7 @@
 package vec
 
+import "math"
+
 // ClampAddRows is the coordinate-wise clipped accumulation of a block of
 // scaled rows, z_i = k[i]·a_i with a_i = xs[i·stride : i·stride+d], each
 // added to its own destination: for each row i < len(k) whose z_i is
@@ -21,8 +23,12 @@ func ClampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, t
 	n := len(k)
 	checkRows(n, d, len(xs), stride)
 	off, inv, flag = off[:n], inv[:n], flag[:n]
+	hi := len(y) - d // the last destination row's offset; one compare a row
+	if hi < 0 && n > 0 {
+		panic("vec: destination row out of range")
+	}
 	for _, o := range off {
-		if o < 0 || o+d > len(y) {
+		if uint(o) > uint(hi) {
 			panic("vec: destination row out of range")
 		}
 	}
@@ -39,6 +45,21 @@ func ClampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, t
 // False says nothing (the row is then tested entry by entry).
 func FiniteScaled(k, sq float64) bool {
 	return sq < 0x1p+900 && k < 0x1p+500 && k > -0x1p+500
+}
+
+// FiniteScaledFlag is 3, ClampAddRows's flag for a row known finite,
+// where FiniteScaled(k, sq) is true and sq is not negative (every sum of
+// squares), and 0 otherwise, computed without a branch: the bits of |k|
+// and of sq ≥ 0 are below the bits of their bounds exactly when the
+// numbers are below the bounds (NaN's bits are above every bound's). A
+// negative sq gives 0, which claims nothing.
+func FiniteScaledFlag(k, sq float64) uint8 {
+	const sqBound, kBound = 0x7830000000000000, 0x5f30000000000000 // bits of 2⁹⁰⁰ and 2⁵⁰⁰
+	s := math.Float64bits(sq)
+	a := math.Float64bits(k) &^ (1 << 63)
+	// The top bit of bound − 1 − x is set where x ≥ bound (x < 2⁶³).
+	over := ((sqBound-1-s)|(kBound-1-a))>>63 | s>>63
+	return uint8(3 * (over ^ 1))
 }
 
 func clampAddRowsGeneric(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8) {

@@ -328,9 +328,16 @@ func TestFiniteScaled(t *testing.T) {
 		{"NaN entry", 1, []float64{math.NaN(), 1}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := FiniteScaled(c.k, floats.Dot(c.a, c.a))
+			sq := floats.Dot(c.a, c.a)
+			got := FiniteScaled(c.k, sq)
 			if got != c.want {
 				t.Fatalf("FiniteScaled = %v, want %v", got, c.want)
+			}
+			if f, want := FiniteScaledFlag(c.k, sq), map[bool]uint8{true: 3, false: 0}[c.want]; f != want {
+				t.Fatalf("FiniteScaledFlag = %d, want %d", f, want)
+			}
+			if f := FiniteScaledFlag(-c.k, sq); f != FiniteScaledFlag(c.k, sq) {
+				t.Fatalf("FiniteScaledFlag(−k) = %d, FiniteScaledFlag(k) = %d", f, FiniteScaledFlag(c.k, sq))
 			}
 			if got {
 				for _, v := range c.a {
@@ -340,6 +347,34 @@ func TestFiniteScaled(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFiniteScaledFlag: FiniteScaledFlag is 3 exactly where FiniteScaled
+// is true for every sign of k, every sq ≥ 0 and NaN, at and beside both
+// bounds, and 0 (nothing claimed) for a negative sq.
+func TestFiniteScaledFlag(t *testing.T) {
+	var vals []float64
+	for _, v := range []float64{0, 0x1p-1074, 1e-300, 1, 3.5, 1e150, 0x1p+500, 0x1p+900, 1e300, math.MaxFloat64, math.Inf(1), math.NaN()} {
+		vals = append(vals, v, math.Nextafter(v, 0), math.Nextafter(v, math.Inf(1)))
+	}
+	for _, k := range vals {
+		for _, ks := range []float64{k, -k} {
+			for _, sq := range vals {
+				want := uint8(0)
+				if FiniteScaled(ks, sq) {
+					want = 3
+				}
+				if got := FiniteScaledFlag(ks, sq); got != want {
+					t.Fatalf("FiniteScaledFlag(%v, %v) = %d, want %d", ks, sq, got, want)
+				}
+				if sq != 0 && sq == sq {
+					if got := FiniteScaledFlag(ks, -sq); got != 0 {
+						t.Fatalf("FiniteScaledFlag(%v, %v) = %d, want 0", ks, -sq, got)
+					}
+				}
+			}
+		}
 	}
 }
 

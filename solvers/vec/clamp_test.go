@@ -40,3 +40,25 @@ func BenchmarkClampAddRows(b *testing.B) {
 		})
 	}
 }
+
+// TestClampAddRowsRange: a destination row outside y panics, one at the
+// last offset that holds d entries does not.
+func TestClampAddRowsRange(t *testing.T) {
+	const d = 3
+	xs, k, inv := []float64{1, 2, 3}, []float64{1}, []float64{1}
+	for _, c := range []struct {
+		name  string
+		ylen  int
+		off   int
+		panic bool
+	}{{"first", 6, 0, false}, {"last", 6, 3, false}, {"past the end", 6, 4, true}, {"negative", 6, -1, true}, {"y shorter than a row", 2, 0, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if got := recover() != nil; got != c.panic {
+					t.Fatalf("panicked: %v, want %v", got, c.panic)
+				}
+			}()
+			ClampAddRows(make([]float64, c.ylen), []int{c.off}, inv, k, xs, d, d, 1, []uint8{0}, nil)
+		})
+	}
+}
