@@ -2,6 +2,7 @@ package screens
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -193,9 +194,36 @@ func (v *MomentsScreen) View() string {
 	for _, c := range v.contra {
 		lines = append(lines, style.WrapLines(st.Warn, "⚠ "+c.Text+".", w)...)
 	}
-	lines = append(lines, "")
-	lines = append(lines, style.Wrap("r̃_k < ∞ for the orders the data's tails allow; ∞ means the moment does not exist. The paper's rates use r̃_k (and r̃_2k for non-smooth losses) instead of L_f = r̃_∞: that gap is what clipping buys.", w)...)
-	return style.Block(strings.Join(lines, "\n"), w, h)
+	return style.Block(strings.Join(withNote(st, lines, momentsNote, w, h), "\n"), w, h)
+}
+
+// momentsNote is the moment profile's note on reading it, under the
+// profile where it fits.
+const momentsNote = "r̃_k < ∞ for the orders the data's tails allow; ∞ means the moment does not exist. The paper's rates use r̃_k (and r̃_2k for non-smooth losses) instead of L_f = r̃_∞: that gap is what clipping buys."
+
+// withNote is lines, then a blank line and note wrapped to w, where they
+// fit h rows; else a last line says what does not fit and where it is
+// shown — the note, and the lines past h − 1 if lines alone do not fit —
+// so that nothing is cut without a word.
+func withNote(st *style.Styles, lines []string, note string, w, h int) []string {
+	wrapped := style.Wrap(note, w)
+	if len(lines)+1+len(wrapped) <= h {
+		return append(append(lines, ""), wrapped...)
+	}
+	msgs := []string{"… the note on r̃_k: a taller terminal shows it", "… the note: a taller terminal shows it"}
+	if more := len(lines) - (h - 1); more > 0 {
+		lines = lines[:max(h-1, 0)]
+		m := fmt.Sprintf("… %d more line%s", more, common.Plural(more))
+		msgs = []string{m + " and a note: a taller terminal shows them", m + ": a taller terminal shows them", m + ": a taller terminal shows"}
+	}
+	msg := msgs[len(msgs)-1]
+	for _, m := range msgs {
+		if lipgloss.Width(m) <= w {
+			msg = m
+			break
+		}
+	}
+	return append(lines, style.FitWords(st.Muted.Render(msg), w))
 }
 
 func shortMethod(e scenarios.MomentEntry) string {

@@ -79,3 +79,31 @@ func TestMomentsNumbersWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestMomentsNoteNeverCutSilently: the moment profile of preset 1's data
+// (a declared L_f contradicted: its ⚠ takes four lines at 46 columns)
+// shows its note on reading r̃_k whole where it fits, and where it does
+// not, a last line says what is not shown and where it is — never the
+// note's first words cut off by the panel's height, as at 80×24.
+func TestMomentsNoteNeverCutSilently(t *testing.T) {
+	mv := newMomentsScreen(testCommon(), nil)
+	mv.Update(prescription(t, spec.Spec{Scenario: scenarios.LinRegT, Class: "smooth-convex", K: 4, N: 10000, D: 10, Tail: 20, Lf: 1e4, Trials: 2}))
+	for _, w := range []int{40, 46, 60, 90} {
+		for h := 8; h <= 30; h++ {
+			t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
+				mv.SetSize(w, h)
+				lines := strings.Split(strings.TrimRight(stripANSI(mv.View()), "\n "), "\n")
+				for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+					lines = lines[:len(lines)-1]
+				}
+				flat := strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
+				if strings.Contains(flat, "that gap is what clipping buys.") {
+					return
+				}
+				if last := lines[len(lines)-1]; !strings.Contains(last, "a taller terminal shows") {
+					t.Errorf("the note is cut with no word of it:\n%s", strings.Join(lines, "\n"))
+				}
+			})
+		}
+	}
+}
