@@ -273,7 +273,7 @@ func (f *Figure) drawLegend(dc draw.Canvas, box vg.Rectangle, lay *Layout) vg.Re
 	for i, ls := range items {
 		need := lh*vg.Length(len(ls)) + vg.Points(legendSize*0.4)
 		if y-need < box.Min.Y+lh && i < len(items)-1 || y-need < box.Min.Y {
-			dc.FillText(sty, vg.Point{X: box.Min.X, Y: y}, fmt.Sprintf("… %s more", plural(len(items)-i, "entry")))
+			dc.FillText(sty, vg.Point{X: box.Min.X, Y: y}, "… "+entries(len(items)-i)+" more")
 			y -= lh
 			break
 		}
@@ -378,4 +378,12 @@ func (f *Figure) layoutNotes(dc draw.Canvas, box vg.Rectangle, notes []string, l
 	y = top
 	lay.Notes = lay.px(vg.Rectangle{Min: box.Min, Max: vg.Point{X: box.Max.X, Y: y}})
 	return y + vg.Points(6)
+}
+
+// entries is "1 entry", "2 entries".
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return strconv.Itoa(n) + " entries"
 }

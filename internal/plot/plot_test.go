@@ -147,59 +147,123 @@ func TestRunFigure(t *testing.T) {
 	}
 }
 
+// TestSweepFigure: a rate sweep's figure (n, ε) draws what the explorer's
+// sweep chart draws — each solver's measured means as points with their
+// error bars, not joined, and its least-squares line in log-log through
+// them (its ends at the grid's ends, on exp(intercept + slope·ln x), in
+// the solver's colour) with the slope in the legend — beside the paper's
+// bounds as slope guides and prior work's slopes in a note.
 func TestSweepFigure(t *testing.T) {
-	rs, err := spec.Spec{Scenario: scenarios.MeanHard, D: 10, Trials: 3, Class: theory.SmoothSC}.Resolve()
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name  string
+		s     spec.Spec
+		sw    engine.SweepSpec
+		xAxis string
+	}{
+		{"n", spec.Spec{Scenario: scenarios.MeanHard, D: 10, Trials: 3, Class: theory.SmoothSC},
+			engine.SweepSpec{Param: "n", From: 1000, To: 8000, Points: 3}, "n (samples)"},
+		{"eps", spec.Spec{Scenario: scenarios.MeanHard, D: 10, N: 4000, Trials: 3, Class: theory.SmoothSC},
+			engine.SweepSpec{Param: "eps", From: 0.1, To: 10, Points: 3}, "zCDP ε"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs, err := tc.s.Resolve()
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.sw.Solvers = []string{"clipped-sgd", "nonprivate-schedule"}
+			rep, err := engine.Sweep(context.Background(), rs, tc.sw, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Sweep(rep, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFitLines(t, f, rep)
+			path := filepath.Join(t.TempDir(), "s.svg")
+			if err := f.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := svgText(t, b)
+			// The legend's entries in full, or (they do not fit its column
+			// at its size) the short ones with the solvers' names in a
+			// note; the paper's bounds as slope guides, prior work's slopes
+			// in a note.
+			short := f.Layout().LegendShort
+			for _, sl := range rep.Slopes {
+				w := SolverLabel(sl.Solver) + ": measured means and their least-squares line, slope " + slopeText(sl.Slope)
+				if short {
+					w = sl.Solver + ": measured means and their least-squares line, slope " + slopeText(sl.Slope)
+					if !strings.Contains(text, SolverLabel(sl.Solver)) {
+						t.Errorf("SVG lacks the solver's name %q", SolverLabel(sl.Solver))
+					}
+				}
+				if !strings.Contains(text, w) {
+					t.Errorf("SVG lacks the slope entry %q:\n%s", w, text)
+				}
+			}
+			for _, bs := range rep.Bounds {
+				w := "slope guide · " + BoundLabel(bs.Kind, bs.Title) + ": slope " + slopeText(bs.Slope)
+				switch {
+				case bs.Kind == theory.Prior:
+					w = bs.Title + ": slope " + slopeText(bs.Slope)
+				case short:
+					w = string(bs.Kind) + " bound's shape: slope " + slopeText(bs.Slope)
+				}
+				if !strings.Contains(text, w) {
+					t.Errorf("SVG lacks the slope guide %q:\n%s", w, text)
+				}
+			}
+			if !strings.Contains(text, tc.xAxis) {
+				t.Errorf("SVG lacks the x axis label %q", tc.xAxis)
+			}
+		})
 	}
-	rep, err := engine.Sweep(context.Background(), rs,
-		engine.SweepSpec{Param: "n", From: 1000, To: 8000, Points: 3, Solvers: []string{"clipped-sgd", "nonprivate-schedule"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Sweep(rep, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "s.svg")
-	if err := f.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := svgText(t, b)
-	// The legend's entries in full, or (they do not fit its column at
-	// its size) the short ones with the solvers' names in a note; the
-	// paper's bounds as slope guides, prior work's slopes in a note.
-	short := f.Layout().LegendShort
+}
+
+// checkFitLines checks that every solver of rep with a fitted slope has
+// its measured means drawn as points (no line joining them) and one
+// fitted line of its colour from the grid's first value to its last, on
+// exp(intercept + slope·ln x).
+func checkFitLines(t *testing.T, f *Figure, rep *engine.SweepReport) {
+	t.Helper()
+	x0, x1 := rep.Points[0].Value, rep.Points[len(rep.Points)-1].Value
 	for _, sl := range rep.Slopes {
-		w := SolverLabel(sl.Solver) + ": measured mean, slope " + slopeText(sl.Slope)
-		if short {
-			w = sl.Solver + ": measured mean, slope " + slopeText(sl.Slope)
-			if !strings.Contains(text, SolverLabel(sl.Solver)) {
-				t.Errorf("SVG lacks the solver's name %q", SolverLabel(sl.Solver))
+		if math.IsNaN(sl.Slope) {
+			continue
+		}
+		var measured, fit []Series
+		for _, s := range f.Series() {
+			switch {
+			case s.Solver != sl.Solver:
+			case s.Role == RoleSolver:
+				measured = append(measured, s)
+			case s.Role == RoleFit:
+				fit = append(fit, s)
 			}
 		}
-		if !strings.Contains(text, w) {
-			t.Errorf("SVG lacks the slope entry %q:\n%s", w, text)
+		if len(measured) != 1 || measured[0].Line || measured[0].Glyph == "" {
+			t.Errorf("%s: measured series %+v, want one, as markers without a line", sl.Solver, measured)
+			continue
 		}
-	}
-	for _, bs := range rep.Bounds {
-		w := "slope guide · " + BoundLabel(bs.Kind, bs.Title) + ": slope " + slopeText(bs.Slope)
-		switch {
-		case bs.Kind == theory.Prior:
-			w = bs.Title + ": slope " + slopeText(bs.Slope)
-		case short:
-			w = string(bs.Kind) + " bound's shape: slope " + slopeText(bs.Slope)
+		if len(fit) != 1 || !fit[0].Line || len(fit[0].Points) != 2 {
+			t.Errorf("%s: fitted lines %+v, want one line of 2 points", sl.Solver, fit)
+			continue
 		}
-		if !strings.Contains(text, w) {
-			t.Errorf("SVG lacks the slope guide %q:\n%s", w, text)
+		if !sameColor(fit[0].Color, measured[0].Color) {
+			t.Errorf("%s: the fitted line's colour %v is not its points' %v", sl.Solver, fit[0].Color, measured[0].Color)
 		}
-	}
-	if !strings.Contains(text, "n (samples)") {
-		t.Error("SVG lacks the x axis label")
+		for i, x := range []float64{x0, x1} {
+			p := fit[0].Points[i]
+			want := math.Exp(sl.Intercept + sl.Slope*math.Log(x))
+			if p.X != x || math.Abs(p.Y-want) > 1e-12*want {
+				t.Errorf("%s: the fitted line's end %d is (%g, %g), want (%g, %g)", sl.Solver, i, p.X, p.Y, x, want)
+			}
+		}
 	}
 }
 

@@ -244,7 +244,7 @@ func (f *Figure) vline(x float64, name string, col color.Color, dashes []vg.Leng
 	if !drawable(x) {
 		return nil
 	}
-	s := Series{Name: name, Role: RoleMarker, Color: col, Dashes: dashes, Points: plotter.XYs{{X: x, Y: f.yr[0]}, {X: x, Y: f.yr[1]}}}
+	s := Series{Name: name, Role: RoleMarker, Color: col, Dashes: dashes, Line: true, Points: plotter.XYs{{X: x, Y: f.yr[0]}, {X: x, Y: f.yr[1]}}}
 	l, err := plotter.NewLine(s.Points)
 	if err != nil {
 		return err

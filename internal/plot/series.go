@@ -30,6 +30,10 @@ const (
 	// RoleCertificate is the paper's explicit-constant bound at the run's
 	// own parameters.
 	RoleCertificate Role = "certificate"
+	// RoleFit is a solver's least-squares line through its measured
+	// means in log-log (the sweeps over n, ε and d), the line the
+	// explorer draws, its slope in the legend.
+	RoleFit Role = "fitted line"
 	// RoleRate is a theorem's bound with constants set to 1: a rate, drawn
 	// as a slope guide through the measured points (sweeps).
 	RoleRate Role = "rate"
@@ -61,7 +65,10 @@ type Series struct {
 	Glyph string
 	// Arrow: a reference beyond the axes' range, drawn as an arrow at the
 	// edge it lies beyond (its one point is there).
-	Arrow  bool
+	Arrow bool
+	// Line: its points are joined by a line (a rate sweep's measured
+	// means are not: their line is their fit, RoleFit).
+	Line   bool
 	Points plotter.XYs
 }
 
@@ -224,18 +231,36 @@ func markerIndices(m int) []int {
 // points, at refMarkers places along it — registers it in the model and in
 // the legend under name (short: the legend's shorter text), and, for a
 // measured series, extends the y range over it. A series of one or two
-// points has larger markers, so that it cannot be missed.
+// points has larger markers, so that it cannot be missed. Width 0 draws
+// the markers alone, no line joining them (a rate sweep's points, whose
+// line is their fit).
 func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XYs, col color.Color, dashes []vg.Length, width vg.Length, gi int, short ...string) error {
-	if dashes == nil && role != RoleStart {
+	thumbs, err := f.drawSeries(name, role, solver, xys, col, dashes, width, gi)
+	if err != nil {
+		return err
+	}
+	sh := ""
+	if len(short) > 0 {
+		sh = short[0]
+	}
+	f.legendAddShort(name, sh, thumbs...)
+	return nil
+}
+
+// drawSeries is addSeries without the legend entry: it returns the
+// entry's thumbnails (the line's, then the markers'), for an entry that
+// names more than one series.
+func (f *Figure) drawSeries(name string, role Role, solver string, xys plotter.XYs, col color.Color, dashes []vg.Length, width vg.Length, gi int) ([]gplot.Thumbnailer, error) {
+	if dashes == nil && role != RoleStart && width > 0 {
 		dashes = f.nextDashes()
 	}
-	s := Series{Name: name, Role: role, Solver: solver, Color: col, Dashes: dashes, Points: xys}
+	s := Series{Name: name, Role: role, Solver: solver, Color: col, Dashes: dashes, Points: xys, Line: len(xys) > 1 && width > 0}
 	ls := draw.LineStyle{Color: col, Width: width, Dashes: dashes}
 	var thumbs []gplot.Thumbnailer
-	if len(xys) > 1 {
+	if len(xys) > 1 && width > 0 {
 		l, err := plotter.NewLine(xys)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		l.LineStyle = ls
 		f.Plot.Add(l)
@@ -267,7 +292,7 @@ func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XY
 		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		radius := vg.Points(3.5)
 		if len(xys) <= 2 && role == RoleSolver {
@@ -284,12 +309,7 @@ func (f *Figure) addSeries(name string, role Role, solver string, xys plotter.XY
 		f.seeX(p.X)
 	}
 	f.series = append(f.series, s)
-	sh := ""
-	if len(short) > 0 {
-		sh = short[0]
-	}
-	f.legendAddShort(name, sh, thumbs...)
-	return nil
+	return thumbs, nil
 }
 
 // refMarkers is how many markers a horizontal reference line carries.

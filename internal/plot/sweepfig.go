@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
@@ -22,7 +23,10 @@ type errPoints struct {
 
 // Sweep is the figure of a sweep: each solver's mean excess risk (log
 // scale) against the swept parameter (log scale) with ±1 standard error
-// bars, in its own colour, dash pattern and marker; F(w₀) − F* at every
+// bars, in its own colour, dash pattern and marker — for n, ε and d its
+// points with their least-squares line and its slope (what the
+// explorer's sweep chart draws), for clip and k joined in grid order, as
+// no line is fitted to a trade-off; F(w₀) − F* at every
 // point (black dots: doing nothing); each solver's certificate at every
 // point's own parameters (a hue of its own), so that an n sweep shows
 // from which n on the theorem promises something; and, for n, ε and d,
@@ -100,11 +104,11 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 			continue
 		}
 		col := solverColor(si)
-		label, short := SolverLabel(solver)+": measured mean", solver+": measured mean"
-		if !trade {
-			label, short = solverSlopeText(solver, s.Slopes, SolverLabel(solver)), solverSlopeText(solver, s.Slopes, solver)
-		}
-		if err := f.addSeries(label, RoleSolver, solver, xys, col, nil, vg.Points(2.2), f.nextGlyph(), short); err != nil {
+		if trade {
+			if err := f.addSeries(SolverLabel(solver)+": measured mean", RoleSolver, solver, xys, col, nil, vg.Points(2.2), f.nextGlyph(), solver+": measured mean"); err != nil {
+				return nil, err
+			}
+		} else if err := f.addFitted(s, solver, xys, col); err != nil {
 			return nil, err
 		}
 		if len(bars.XYs) > 0 {
@@ -411,14 +415,51 @@ func (f *Figure) addTradeOffMarkers(s *engine.SweepReport) error {
 	return nil
 }
 
-// solverSlopeText is a sweep's legend entry for solver, named name: its
-// measured mean with the fitted slope and its interval.
+// addFitted draws a rate sweep's solver as the explorer's sweep chart
+// does: its measured means xys as points (their error bars are the
+// caller's), not joined, and its least-squares line of ln(mean excess
+// risk) on ln(x) (engine.Slope: its intercept and slope) from the grid's
+// first point to its last, in the solver's colour; one legend entry
+// names both, with the slope and its interval. A solver without a fitted
+// slope (fewer than two positive finite means) has its points alone.
+func (f *Figure) addFitted(s *engine.SweepReport, solver string, xys plotter.XYs, col color.Color) error {
+	label, short := SolverLabel(solver)+": measured means", solver+": measured means"
+	var fit plotter.XYs
+	for _, sl := range s.Slopes {
+		if sl.Solver != solver || math.IsNaN(sl.Slope) || math.IsNaN(sl.Intercept) {
+			continue
+		}
+		for _, p := range []engine.SweepPoint{s.Points[0], s.Points[len(s.Points)-1]} {
+			if y := math.Exp(sl.Intercept + sl.Slope*math.Log(p.Value)); drawable(p.Value) && drawable(y) {
+				fit = append(fit, plotter.XY{X: p.Value, Y: y})
+			}
+		}
+	}
+	var thumbs []gplot.Thumbnailer
+	if len(fit) == 2 {
+		label, short = solverSlopeText(solver, s.Slopes, SolverLabel(solver)), solverSlopeText(solver, s.Slopes, solver)
+		th, err := f.drawSeries(label, RoleFit, solver, fit, col, nil, vg.Points(2.2), -1)
+		if err != nil {
+			return err
+		}
+		thumbs = th
+	}
+	th, err := f.drawSeries(SolverLabel(solver)+": measured means", RoleSolver, solver, xys, col, nil, 0, f.nextGlyph())
+	if err != nil {
+		return err
+	}
+	f.legendAddShort(label, short, append(thumbs, th...)...)
+	return nil
+}
+
+// solverSlopeText is the legend entry of solver's points and fitted
+// line, named name: the line's slope and the slope's interval.
 func solverSlopeText(solver string, slopes []engine.Slope, name string) string {
 	for _, sl := range slopes {
 		if sl.Solver != solver {
 			continue
 		}
-		txt := fmt.Sprintf("%s: measured mean, slope %s", name, slopeText(sl.Slope))
+		txt := fmt.Sprintf("%s: measured means and their least-squares line, slope %s", name, slopeText(sl.Slope))
 		if !math.IsNaN(sl.Lo) {
 			txt += fmt.Sprintf(" (95%% CI %s to %s, %d points)", slopeText(sl.Lo), slopeText(sl.Hi), sl.Points)
 		} else {
@@ -426,7 +467,7 @@ func solverSlopeText(solver string, slopes []engine.Slope, name string) string {
 		}
 		return txt
 	}
-	return name + ": measured mean"
+	return name + ": measured means"
 }
 
 // addSlopeGuides draws each bound's shape over the grid through the
