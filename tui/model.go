@@ -138,9 +138,9 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	m.broadcast(m.screenMsg())
 	m.initCmd = m.onSpec(common.SpecMsg{Rev: f.Rev(), User: f.Spec(), Spec: f.Resolved(), Load: true})
 	switch {
-	case opts.Screen != "": // a preset's own action waits for r, a state's run starts
+	case opts.Screen != "": // a preset's own action waits for r, a state's run starts (none on the user's rows)
 		at := m.screenIndex(runs.ScreenKind(opts.Screen))
-		m.initCmd = tea.Batch(m.initCmd, m.startShown(opts.ShownRun, at), m.show(at))
+		m.initCmd = tea.Batch(m.initCmd, m.openOn(opts.ShownRun, at))
 	case opts.PresetRun && at >= 0:
 		m.initCmd = tea.Batch(m.initCmd, m.presetAction(at))
 	}
@@ -411,7 +411,11 @@ func (m *Model) goBack() tea.Cmd {
 
 // show makes screen i the right-hand column's. A run that only the
 // screen left draws (job.leaveCancels: a search) is cancelled.
-func (m *Model) show(i int) tea.Cmd {
+func (m *Model) show(i int) tea.Cmd { return m.display(i, true) }
+
+// display shows screen i, as show does; with activate false the screen
+// is not asked for its run (a sweep's, a search's), which then waits for r.
+func (m *Model) display(i int, activate bool) tea.Cmd {
 	if i == m.active {
 		return nil
 	}
@@ -424,7 +428,7 @@ func (m *Model) show(i int) tea.Cmd {
 	m.side.SetFirst(e.screen.Panel())
 	m.relayout()
 	cmds = append(cmds, m.broadcast(m.screenMsg()))
-	if a, ok := e.screen.(common.Activator); ok {
+	if a, ok := e.screen.(common.Activator); ok && activate {
 		cmds = append(cmds, a.Activate())
 	}
 	return tea.Batch(cmds...)

@@ -85,7 +85,25 @@ func (m *Model) openState(st statestring.State) tea.Cmd {
 	// run starts on its Spec, then its screen is shown.
 	i := m.screenIndex(runs.ScreenKind(st.Screen))
 	reset := m.broadcast(m.runs.Reset())
-	return tea.Batch(specCmd, reset, m.startShown(st.Run, i), m.show(i))
+	return tea.Batch(specCmd, reset, m.openOn(st.Run, i))
+}
+
+// RowsWaitNote is the status the explorer opens with on a state string
+// or a screen of the user's rows (openOn): nothing ran, and r's run is a
+// new release of the rows, composing with every earlier one — those of
+// the session the state string came from too, which this one cannot see.
+const RowsWaitNote = "opened on your rows, nothing ran: r runs it — a new release of the rows, which composes with every earlier release of them (the explorer a state string came from, dpso run), and this explorer counts only its own"
+
+// openOn shows screen i as the explorer opens on it (a state string's, or
+// --screen's) and starts the run the state names (run). On the user's
+// rows it starts nothing — neither that run nor the sweep or search the
+// screen asks for when shown: a state string must spend no budget of the
+// rows unasked; it waits for r, as dpso explore --data does, and says so.
+func (m *Model) openOn(run string, i int) tea.Cmd {
+	if m.form.Resolved().UserRows() {
+		return tea.Batch(m.display(i, false), m.broadcast(common.StatusMsg{Text: RowsWaitNote}))
+	}
+	return tea.Batch(m.startShown(run, i), m.show(i))
 }
 
 // Reopen is what opens the screen shown in a new session: the link to
