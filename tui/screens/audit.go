@@ -540,14 +540,56 @@ func (p *auditPanel) content() {
 		}
 		lines = append(lines, "")
 	}
-	for _, para := range strings.Split(audit.Explanation, "\n") {
-		if para == "" {
-			lines = append(lines, "")
-			continue
-		}
-		lines = append(lines, style.Wrap(para, w)...)
-	}
+	lines = append(lines, reflow(audit.Explanation, w)...)
 	p.Fill(lines)
+}
+
+// reflow wraps text to w cells by its paragraphs — lines joined up to a
+// blank line, a heading or a list item ("- " after spaces), each item
+// under a hanging indent — where its own line breaks (set for an
+// 80-column help) left a panel's lines ragged, a word or two alone.
+func reflow(text string, w int) []string {
+	var out, cur []string
+	item := false
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		para := strings.Join(cur, " ")
+		cur = nil
+		if !item {
+			out = append(out, style.Wrap(para, w)...)
+			return
+		}
+		for i, l := range style.Wrap(para, max(w-4, 1)) {
+			lead := "    "
+			if i == 0 {
+				lead = "  - "
+			}
+			out = append(out, lead+l)
+		}
+	}
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+			flush()
+			item = false
+			out = append(out, "")
+		case strings.HasPrefix(t, "- "):
+			flush()
+			item = true
+			cur = append(cur, strings.TrimPrefix(t, "- "))
+		case item && !strings.HasPrefix(l, " "), strings.HasSuffix(t, ":") && !strings.HasPrefix(l, " "):
+			flush()
+			item = false
+			cur = append(cur, t)
+		default:
+			cur = append(cur, t)
+		}
+	}
+	flush()
+	return out
 }
 
 // View renders the panel (cached until what it shows changes).

@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // TestAuditScreenMessages: the audit screen reports its outcomes as
@@ -163,5 +165,34 @@ func TestAuditLegendsWhole(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestAuditExplanationReflows: the audit panel's text on what an audit
+// proves is wrapped by its paragraphs and list items at the panel's
+// width — every word kept, in order, and no line ending where the next
+// line's first word of the same paragraph would still fit — where the
+// text's own line breaks left lines of one word ("row", "From the") at 80
+// columns' 34-cell panel.
+func TestAuditExplanationReflows(t *testing.T) {
+	for _, w := range []int{30, 34, 46, 60, 90} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			lines := reflow(audit.Explanation, w)
+			if got, want := strings.Fields(strings.ReplaceAll(strings.Join(lines, " "), " - ", " ")), strings.Fields(strings.ReplaceAll(audit.Explanation, "- ", "")); !slices.Equal(got, want) {
+				t.Fatalf("the words changed:\n%q\n%q", got, want)
+			}
+			for i := 0; i+1 < len(lines); i++ {
+				cur, next := lines[i], lines[i+1]
+				if lipgloss.Width(cur) > w {
+					t.Errorf("line %q is wider than %d", cur, w)
+				}
+				if strings.TrimSpace(cur) == "" || strings.TrimSpace(next) == "" || strings.HasPrefix(next, "  - ") || strings.HasSuffix(cur, ":") {
+					continue // the next line starts a paragraph or an item
+				}
+				if first := strings.Fields(next)[0]; lipgloss.Width(cur)+1+lipgloss.Width(first) <= w {
+					t.Errorf("line %q ends where %q would still fit (width %d)", cur, first, w)
+				}
+			}
+		})
 	}
 }
