@@ -62,7 +62,7 @@ func TestTuneOnUserRowsComposes(t *testing.T) {
 		UserRows: true, Composition: spec.Composition{Releases: 1}, Spent: ledger.Cost{Rho: 0.5}, ConvDelta: 1e-5}}}}}})
 	tj.Spec = res
 	l.Add(&runs.Run{ID: 2, Phase: runs.Done, Job: tj, Result: backend.Result{Tune: rep}})
-	want := fmt.Sprintf("this session: 2 calls made 3 releases of your rows: ρ = 0.5 zCDP plus (ε, δ) = (%s, %s) in all", common.FmtNum(rep.Total.Eps), common.FmtNum(rep.Total.Delta))
+	want := fmt.Sprintf("this session: 2 calls made 3 releases of your rows: ρ = 0.5 zCDP plus (ε', δ) = (%s, %s) in all", common.FmtNum(rep.Total.Eps), common.FmtNum(rep.Total.Delta))
 	if got := l.Line(res.Spec.Data); !strings.HasPrefix(got, want) {
 		t.Errorf("session line %q, want it to start %q", got, want)
 	}

@@ -3,6 +3,7 @@ package privacy
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -290,7 +291,7 @@ func (p *Model) totalLines(w int) []string {
 	if !ok || !t.UserRows {
 		return nil
 	}
-	txt := fmt.Sprintf("total: %d release%s of your rows: %s", t.Composition.Releases, common.Plural(t.Composition.Releases), costShort(t))
+	txt := fmt.Sprintf("total: %d release%s of your rows: %s", t.Composition.Releases, common.Plural(t.Composition.Releases), costShort(t, epsName(epsKinds(p.Runs.Shown()))))
 	if t.Composition.Split {
 		txt += " (--split-budget: 1/" + strconv.Itoa(t.Composition.Releases) + " each)"
 	}
@@ -319,18 +320,43 @@ func (p *Model) total() (engine.PrivacyTotal, bool) {
 	return engine.PrivacyTotal{}, false
 }
 
-// costShort is a composed cost in a few words: ρ, (ε, δ), or both.
-func costShort(t engine.PrivacyTotal) string {
+// costShort is a composed cost in a few words: ρ, (eps, δ), or both,
+// where eps names the ε part (epsName): the shuffle oracles' ε, or ε' —
+// dp-sgd's accounted and a search's (ε', δ), which dpso everywhere else
+// calls ε', keeping ε for the zCDP parameter.
+func costShort(t engine.PrivacyTotal, eps string) string {
 	s := t.Spent
 	switch {
 	case !t.Private():
 		return "not private (a release without noise)"
 	case t.Mixed():
-		return fmt.Sprintf("ρ = %s zCDP plus (ε, δ) = (%s, %s)", common.FmtNum(s.Rho), common.FmtNum(s.Eps), common.FmtNum(s.Delta))
+		return fmt.Sprintf("ρ = %s zCDP plus (%s, δ) = (%s, %s)", common.FmtNum(s.Rho), eps, common.FmtNum(s.Eps), common.FmtNum(s.Delta))
 	case s.Eps > 0:
-		return fmt.Sprintf("(ε, δ) = (%s, %s)", common.FmtNum(s.Eps), common.FmtNum(s.Delta))
+		return fmt.Sprintf("(%s, δ) = (%s, %s)", eps, common.FmtNum(s.Eps), common.FmtNum(s.Delta))
 	}
 	return fmt.Sprintf("ρ = %s zCDP", common.FmtNum(s.Rho))
+}
+
+// epsKinds says what the ε part of run r's composed cost is made of: a
+// shuffle oracle's ε, an (ε', δ) (dp-sgd's accountant, a search), or both.
+func epsKinds(r *runs.Run) (shuffle, accounted bool) {
+	if r == nil {
+		return false, false
+	}
+	shuffle = r.Spec.Privacy.Model == spec.Shuffle
+	return shuffle, !shuffle || r.Tune != nil || r.Comparison != nil && slices.ContainsFunc(r.Comparison.Reports, func(rep *engine.Report) bool { return rep.Privacy.Model == spec.Accountant })
+}
+
+// epsName is the name of a composed ε part (epsKinds): the shuffle
+// oracles' ε, an ε', or their sum by basic composition.
+func epsName(shuffle, accounted bool) string {
+	switch {
+	case shuffle && accounted:
+		return "ε + ε'"
+	case shuffle:
+		return "ε"
+	}
+	return "ε'"
 }
 
 // privItem is one solver's privacy statement in a comparison.

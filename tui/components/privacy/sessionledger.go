@@ -23,6 +23,8 @@ type SessionLedger struct {
 type sessionTotal struct {
 	calls int
 	total engine.PrivacyTotal // Composition.Releases summed, Spent composed
+	// shuffle, accounted: what the ε part of total is made of (epsKinds).
+	shuffle, accounted bool
 }
 
 // Add composes run r, once, when it has finished on the user's rows.
@@ -55,6 +57,10 @@ func (l *SessionLedger) Add(r *runs.Run) {
 		l.files[key] = s
 	}
 	s.calls++
+	if t.Spent.Eps > 0 {
+		sh, ac := epsKinds(r)
+		s.shuffle, s.accounted = s.shuffle || sh, s.accounted || ac
+	}
 	s.total.Composition.Releases += t.Composition.Releases
 	s.total.Spent = s.total.Spent.Add(t.Spent)
 }
@@ -67,5 +73,5 @@ func (l *SessionLedger) Line(data string) string {
 		return ""
 	}
 	return fmt.Sprintf("this session: %d calls made %d release%s of your rows: %s in all (they compose; exports cost nothing more)",
-		s.calls, s.total.Composition.Releases, common.Plural(s.total.Composition.Releases), costShort(s.total))
+		s.calls, s.total.Composition.Releases, common.Plural(s.total.Composition.Releases), costShort(s.total, epsName(s.shuffle, s.accounted)))
 }
