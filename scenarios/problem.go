@@ -502,7 +502,7 @@ func (p *ProblemDef) resolveData() error {
 		return nil
 	}
 	need := func(field, what string) error {
-		return fieldErr(field, "user data needs %s declared (or estimated privately from a share of the budget, or estimated from the data, which reads the data and is NOT private)", what)
+		return fieldErr(field, "user data needs %s declared with --%s, or estimated privately from a share of the budget with --constants private, or estimated from the data with --estimate-constants, which reads the data and is NOT private", what, field)
 	}
 	if p.Rk == 0 && !(math.IsInf(p.K, 1) && p.Lf > 0) {
 		if math.IsInf(p.K, 1) {

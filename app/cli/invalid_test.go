@@ -91,7 +91,7 @@ func TestRunInvalidInput(t *testing.T) {
 		{r("--data", bad, "--rk", "1", "--beta", "1"), []string{"--data:", "line 3, column 2"}},
 		{r("--data", ragged, "--rk", "1", "--beta", "1"), []string{"--data:", "line 2"}},
 		{r("--data", nan, "--rk", "1", "--beta", "1"), []string{"--data:", "line 2, column 2"}},
-		{r("--data", bad), []string{"--rk:", "user data needs"}},
+		{r("--data", bad), []string{"--rk:", "user data needs", "declared with --rk", "--constants private", "--estimate-constants"}},
 		{r("--data", bad, "--scenario", "linreg-t"), []string{"--data:", "not both"}},
 		// Scenario-dependent ranges come from the Spec.
 		{r("--scenario", "linreg-t", "--tail", "1"), []string{"--tail:", "(2, 200]"}},
