@@ -620,10 +620,13 @@ func (in *Instance) givenOver(name string, v float64) float64 {
 
 // ReadsGiven reports whether any of the named constants (β "beta", μ
 // "mu", "r2", "rk", "r2k", L_f "lf") is user-given rather than declared:
-// every constant is, on data read without --constants estimates.
+// every constant is, on data read without --constants estimates; with
+// --constants private, those a flag gives.
 func (in *Instance) ReadsGiven(names ...string) bool {
 	if in.def.Data != "" && !in.def.EstimateConstants {
-		return true
+		// With --constants private the constants no flag gives are
+		// private estimates (noted apart), not given.
+		return !in.def.PrivateConstants || in.dataGiven(names...)
 	}
 	for _, n := range names {
 		if slices.Contains(in.overrides, n) {
@@ -634,3 +637,16 @@ func (in *Instance) ReadsGiven(names ...string) bool {
 }
 
 func sortFloats(x []float64) { sort.Float64s(x) }
+
+// dataGiven reports whether a flag gives one of names on user data (beta,
+// mu, lf, r2, rk, r2k).
+func (in *Instance) dataGiven(names ...string) bool {
+	d := &in.def
+	v := map[string]float64{"beta": d.Beta, "mu": d.Mu, "lf": d.Lf, "r2": d.R2, "rk": d.Rk, "r2k": d.R2k}
+	for _, n := range names {
+		if v[n] > 0 {
+			return true
+		}
+	}
+	return false
+}

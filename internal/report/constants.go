@@ -107,7 +107,11 @@ func constantsRow(r *engine.Report) ([2]string, bool) {
 	e := r.Trials[0].Constants
 	var rel []string
 	for _, x := range e.Releases {
-		rel = append(rel, fmt.Sprintf("%s (ρ = %s)", x.What, n6(x.Rho)))
+		what := x.What
+		if what == "c_a" { // named nowhere else in the table
+			what = "c_a (the clip of the features' ‖a‖² in β's estimate)"
+		}
+		rel = append(rel, fmt.Sprintf("%s (ρ = %s)", what, n6(x.Rho)))
 	}
 	txt := fmt.Sprintf("private estimates, ρ₀ = %s (%s of ρ = %s; the run gets ρ − ρ₀ = %s, so the spent ρ is their sum) from %d rows: %s; clip c = %s (the %s-quantile of sup_w ‖∇f‖); releases %s",
 		n6(r.ConstantsRho), n6(r.ConstantsRho/r.Privacy.Rho), n6(r.Privacy.Rho), n6(r.Privacy.Rho-r.ConstantsRho), e.Rows, e.Summary(n6), n6(e.Clip), n6(e.Q), strings.Join(rel, ", "))
