@@ -88,6 +88,19 @@ func checkPrivateConstants(r spec.Resolved) error {
 		return nil
 	}
 	return &spec.SpecError{Field: "constants", Msg: fmt.Sprintf(
-		"with private constants the prescription reads estimates made from the data when the run starts (ρ₀ = %s of ρ = %s); a prescription without running has none to show — run it, or give the constants",
-		theory.Sig6.Format(r.ConstantsRho()), theory.Sig6.Format(r.Privacy.Rho))}
+		"with private constants the prescription reads estimates made from the data when the run starts (%s); a prescription without running has none to show — run it, or give the constants",
+		RhoShare(r.ConstantsRho(), r.Privacy.Rho))}
+}
+
+// RhoShare says ρ₀, the private estimates' share of the budget ρ, as a
+// fraction a reader cannot take for a percentage: "ρ₀ = 0.05, a tenth of
+// ρ = 0.5" (a unit fraction 1/2 … 1/10 in words, any other share in per
+// cent: "ρ₀ = 0.15, 30% of ρ = 0.5").
+func RhoShare(rho0, rho float64) string {
+	words := []string{"", "", "half", "a third", "a quarter", "a fifth", "a sixth", "a seventh", "an eighth", "a ninth", "a tenth"}
+	share := fmt.Sprintf("%s%%", theory.Sig4.Format(100*rho0/rho))
+	if k := math.Round(rho / rho0); k >= 2 && k <= 10 && math.Abs(rho/rho0-k) < 1e-9*k {
+		share = words[int(k)]
+	}
+	return fmt.Sprintf("ρ₀ = %s, %s of ρ = %s", theory.Sig6.Format(rho0), share, theory.Sig6.Format(rho))
 }

@@ -61,6 +61,9 @@ type finished struct {
 	params *solvers.Params
 	notes  []string
 	runID  int
+	// rep is the form's solver's report (nil where it refused): on
+	// private constants what the run estimated, prescribed and certified.
+	rep *engine.Report
 }
 
 // New returns the panel, computing.
@@ -99,7 +102,7 @@ func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			f := finished{key: runs.PrescKey(r.Spec), notes: report.Notes(r.Comparison), runID: r.ID}
 			for _, rep := range r.Comparison.Reports {
 				if rep.Solver == r.Spec.Solver.Name() && rep.Refused == "" {
-					f.params = &rep.Params
+					f.params, f.rep = &rep.Params, rep
 				}
 			}
 			p.done = f
@@ -121,6 +124,8 @@ func (p *Model) content() (title, right string) {
 	title = "Theorem"
 	var secs []common.Section
 	switch {
+	case p.presc.Err != "" && p.estimated() != nil:
+		secs = p.estimatedSections(p.estimated())
 	case p.presc.Err != "":
 		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Error, "✗ "+p.presc.Err, w)})
 	case p.presc.Prescription == nil:
