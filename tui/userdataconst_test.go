@@ -19,7 +19,8 @@ import (
 // private estimates with their share ρ₀ of the budget written so that it
 // does not read as a percentage ("a tenth of ρ = 0.5"), the parameters
 // prescribed from them, and the certificate, said to be vacuous where it
-// is above w₀ — in place of "run it, or give the constants".
+// is above w₀ — in place of "run it, or give the constants"; the chart
+// draws the run's w₀, which its status names.
 func TestPrivateConstantsRunShowsItsEstimates(t *testing.T) {
 	s := spec.Spec{Data: "../examples/linreg-t-d3.csv", Constants: "private", Rand: "seeded", Trials: 1}
 	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
@@ -42,6 +43,11 @@ func TestPrivateConstantsRunShowsItsEstimates(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("after the run the theorem panel lacks %q:\n%s", want, got)
 		}
+	}
+	// The status names w₀ ("above w₀ (the start line, …)"): the chart
+	// draws it, the run's own.
+	if text := screenText(m); !strings.Contains(text, "══ w₀") {
+		t.Errorf("the chart draws no w₀ line although the status names it:\n%s", text)
 	}
 	if strings.Contains(got, "run it, or give the constants") {
 		t.Errorf("after the run the panel still asks for a run:\n%s", got)

@@ -269,6 +269,12 @@ func (s *ChartScreen) rebuild() {
 		if b := float64(p.Params.Batch); b > 0 {
 			xmin = b
 		}
+	} else if r != nil && r.Comparison != nil && len(r.Comparison.Reports) > 0 && r.Comparison.Reports[0].Refused == "" {
+		// No prescription before a run (--constants private: the run
+		// estimates the constants): the run's own w₀ and certificate, at
+		// the parameters it prescribed from its estimates.
+		rep := r.Comparison.Reports[0]
+		series = RefSeries(s.Common, rep.W0, rep.Certified)
 	}
 	title, right := "Excess risk", ""
 	empty := "computing the prescription…"
