@@ -25,9 +25,13 @@ type TunePanel struct {
 	common.ScrollPanel
 	rep *engine.TuneReport
 	// lines are Lines' for the report, width and theme of linesOf, kept
-	// for the scroll keys, each of which fills the panel again.
+	// for the scroll keys; filled says the viewport holds them at a
+	// panel filledH rows high, so that a scroll key moves over them
+	// without putting them in again.
 	lines   []string
 	linesOf tuneLinesKey
+	filled  bool
+	filledH int
 }
 
 // tuneLinesKey is what the panel's lines depend on: the report, the
@@ -62,12 +66,16 @@ func (p *TunePanel) render() string {
 	return p.Framed(style.Rule(*p.Styles, "The search: candidates and scores", "", p.W, false))
 }
 
-// content fills the viewport.
+// content fills the viewport, unless it holds the panel's lines at its
+// height already.
 func (p *TunePanel) content() {
 	if k := (tuneLinesKey{p.rep, p.W, p.Styles.Theme, p.Styles.Dark, p.Styles.Plain}); p.lines == nil || k != p.linesOf {
-		p.lines, p.linesOf = p.Lines(), k
+		p.lines, p.linesOf, p.filled = p.Lines(), k, false
 	}
-	p.Fill(p.lines)
+	if !p.filled || p.filledH != p.H {
+		p.Fill(p.lines)
+		p.filled, p.filledH = true, p.H
+	}
 }
 
 // Lines are the panel's lines under its title.
