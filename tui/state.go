@@ -88,11 +88,11 @@ func (m *Model) openState(st statestring.State) tea.Cmd {
 	return tea.Batch(specCmd, reset, m.openOn(st.Run, i))
 }
 
-// RowsWaitNote is the status the explorer opens with on a state string
+// rowsWaitNote is the status the explorer opens with on a state string
 // or a screen of the user's rows (openOn): nothing ran, and r's run is a
 // new release of the rows, composing with every earlier one — those of
 // the session the state string came from too, which this one cannot see.
-const RowsWaitNote = "opened on your rows, nothing ran: r runs it — a new release of the rows, which composes with every earlier release of them (the explorer a state string came from, dpso run), and this explorer counts only its own"
+const rowsWaitNote = "opened on your rows, nothing ran: r runs it — a new release of the rows, which composes with every earlier release of them (the explorer a state string came from, dpso run), and this explorer counts only its own"
 
 // openOn shows screen i as the explorer opens on it (a state string's, or
 // --screen's) and starts the run the state names (run). On the user's
@@ -101,7 +101,7 @@ const RowsWaitNote = "opened on your rows, nothing ran: r runs it — a new rele
 // rows unasked; it waits for r, as dpso explore --data does, and says so.
 func (m *Model) openOn(run string, i int) tea.Cmd {
 	if m.form.Resolved().UserRows() {
-		return tea.Batch(m.display(i, false), m.broadcast(common.StatusMsg{Text: RowsWaitNote}))
+		return tea.Batch(m.display(i, false), m.broadcast(common.StatusMsg{Text: rowsWaitNote}))
 	}
 	return tea.Batch(m.startShown(run, i), m.show(i))
 }
