@@ -82,8 +82,12 @@ var kReachMemo struct {
 // r̃_2k ≤ L_f among them), so that a sweep never fails as a whole for a
 // point its own grid chose. The stop sentence names the first point
 // refused above the top and the refusal ("k stops at 4: at k = 6, L_f =
-// 10000 < r̃_2k = ∞ …"), as the panel shows it. On user data
-// a point is only resolved: their file is not read on every keypress.
+// 10000 < r̃_2k = ∞ …"), as the panel shows it. A point's problem is
+// built only where the Spec declares a constant (L_f, β, μ, r̃₂, r̃_k,
+// r̃_2k): a resolved point fails to build only on a declared constant
+// that contradicts a moment of the law, and building logreg-t's moments
+// at a dozen k takes a visible fraction of a second. On user data a
+// point is only resolved: their file is not read on every keypress.
 func reachK(res spec.Resolved) kReach {
 	key := runs.RunKey(res)
 	kReachMemo.Lock()
@@ -97,8 +101,10 @@ func reachK(res spec.Resolved) kReach {
 }
 
 func computeReachK(res spec.Resolved) kReach {
+	sp := &res.Spec
+	declared := sp.Lf > 0 || sp.Beta > 0 || sp.Mu > 0 || sp.R2 > 0 || sp.Rk > 0 || sp.R2k > 0
 	check := func(k float64) error {
-		if res.Spec.Data != "" {
+		if sp.Data != "" || !declared {
 			_, err := res.At(spec.SweepK, k)
 			return err
 		}
