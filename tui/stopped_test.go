@@ -13,10 +13,11 @@ import (
 
 // TestStoppedRunIsNotRefused: a comparison a server stops part way (its
 // bound on the time a run holds its CPU slots: backend.StoppedError) is
-// labelled stopped, on the run as a whole — the status bar, the chart's
-// header and its note say "stopped after … (k/n trials done)" — never
-// "refused", and never pinned on one solver: every solver's curve so far
-// keeps its legend entry, saying the trials it finished. The help gives the reason whole.
+// labelled stopped, on the run as a whole — the status bar and the
+// chart's note say "stopped after … (k/n trials done)" — never "refused",
+// and never pinned on one solver: every solver's curve so far keeps its
+// legend entry, saying the trials it finished. The help gives the reason
+// whole.
 func TestStoppedRunIsNotRefused(t *testing.T) {
 	const short = "stopped after 30 s on its CPU slots"
 	const reason = "this run held its CPU slots for 30 s, the most this server gives one run (dpso serve --max-run-time), and was stopped"
