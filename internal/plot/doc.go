@@ -35,9 +35,11 @@
 // draws levels only for what is measured or proved at its parameters. The
 // theory's bounds, whose hidden constants are set to 1, are rates: a
 // sweep draws the paper's upper and lower bounds as slope guides (a k
-// sweep as shape guides, without a slope), as the explorer does: the
-// bound's values over the grid scaled to pass through the first solver's
-// points, with the theory's slope beside the fitted one in the legend;
+// sweep as shape guides, without a slope): the bound's values over the
+// grid scaled to pass through the first solver's mean at one point, the
+// same for every guide ([GuideAnchor]: so that no lower bound's shape is
+// drawn above an upper one's; "slope only: its height is not a claim"),
+// with the theory's slope beside the fitted one in the legend;
 // prior work's slopes are in a note ([Options.Hide] leaves out the
 // guides, the certificates or the single trials' traces).
 //

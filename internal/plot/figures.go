@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"dpso/internal/engine"
+	"dpso/internal/report"
 	"dpso/theory"
 )
 
@@ -35,7 +36,9 @@ func Run(r *engine.Report, o Options) (*Figure, error) {
 
 // Comparison is [Run]'s figure for several solvers run on the same draws:
 // each solver's traces in its own colour, dash pattern and marker on the
-// same axes, each solver's certificate, and the start line once.
+// same axes, each solver's certificate, and the start line once; each
+// solver's legend entry gives its privacy as the explorer's legend does
+// (report.PrivacyTags: "ε' 4.38", "ε' 4.36 pld", "not private").
 func Comparison(c *engine.Comparison, o Options) (*Figure, error) {
 	if c == nil || len(c.Reports) == 0 {
 		return nil, fmt.Errorf("no report to draw")
@@ -52,6 +55,10 @@ func Comparison(c *engine.Comparison, o Options) (*Figure, error) {
 		ref = first
 	}
 	ptitle, notes := privacyLabels(c.Reports)
+	// Each solver's privacy beside its result, in the explorer legend's
+	// words (report.PrivacyTags: "ε' 4.38", "ε' 4.36 pld", "not
+	// private"), and the note that says at which δ.
+	tags, tagNote := report.PrivacyTags(c.Reports, theory.Human.Format)
 	f := newFigure(ptitle+runTitle(ref, c.Reports),
 		"per-sample gradient evaluations (every curve starts at w₀, at 0 evaluations)",
 		yLabel(c.Reports, "excess risk F(w) − F*"), o)
@@ -78,6 +85,10 @@ func Comparison(c *engine.Comparison, o Options) (*Figure, error) {
 		}
 		name := fmt.Sprintf("%s: %s%s", SolverLabel(r.Solver), num(r.Excess.Mean), se)
 		short := fmt.Sprintf("%s: %s%s", r.Solver, num(r.Excess.Mean), se)
+		if tags[si] != "" {
+			name += ", " + tags[si]
+			short += ", " + tags[si]
+		}
 		step := len(xys) == 1 && drawable(r.W0.Mean) && r.W0.Mean != xys[0].Y
 		switch {
 		case step:
@@ -161,6 +172,9 @@ func Comparison(c *engine.Comparison, o Options) (*Figure, error) {
 	}
 	if dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%s ≤ 0 not shown (log axes)", plural(dropped, "checkpoint value")))
+	}
+	if tagNote != "" {
+		notes = append([]string{tagNote}, notes...)
 	}
 	for _, n := range notes {
 		f.legendNote(n)

@@ -197,7 +197,7 @@ func TestSweepFigure(t *testing.T) {
 			for _, sl := range rep.Slopes {
 				w := SolverLabel(sl.Solver) + ": measured means and their least-squares line, slope " + slopeText(sl.Slope)
 				if short {
-					w = sl.Solver + ": measured means and their least-squares line, slope " + slopeText(sl.Slope)
+					w = sl.Solver + ": means, fitted slope " + slopeText(sl.Slope)
 					if !strings.Contains(text, SolverLabel(sl.Solver)) {
 						t.Errorf("SVG lacks the solver's name %q", SolverLabel(sl.Solver))
 					}
@@ -212,7 +212,7 @@ func TestSweepFigure(t *testing.T) {
 				case bs.Kind == theory.Prior:
 					w = bs.Title + ": slope " + slopeText(bs.Slope)
 				case short:
-					w = string(bs.Kind) + " bound's shape: slope " + slopeText(bs.Slope)
+					w = string(bs.Kind) + " bound: slope " + slopeText(bs.Slope) + " only"
 				}
 				if !strings.Contains(text, w) {
 					t.Errorf("SVG lacks the slope guide %q:\n%s", w, text)

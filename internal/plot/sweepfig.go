@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"dpso/internal/engine"
+	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/theory"
 )
@@ -66,11 +67,9 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 		xl = param
 	}
 	ptitle, notes := privacyLabels(sweepReports(s))
-	sym := map[string]string{"eps": "ε", "clip": "C"}[param]
-	if sym == "" {
-		sym = param
-	}
-	f := newFigure(ptitle+fmt.Sprintf("%s · %s · sweep of %s\n%s", name, s0.Class, sym, strings.Join(append(s.Fixed(num), fmt.Sprintf("%s per point, %s", plural(s0.Trials, "trial"), s0.SeedText())), ", ")),
+	sym := sweepSymbol(param)
+	title := ptitle + fmt.Sprintf("%s · %s · sweep of %s\n%s", name, s0.Class, sym, strings.Join(append(s.Fixed(num), fmt.Sprintf("%s per point, %s", plural(s0.Trials, "trial"), s0.SeedText())), ", "))
+	f := newFigure(title,
 		xl, yLabel(sweepReports(s), "mean excess risk F(w) − F*"), o)
 	drawn, dropped, noBars := 0, 0, 0
 	for si, solver := range s.Solvers {
@@ -156,20 +155,28 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 	if noBars > 0 {
 		notes = append(notes, fmt.Sprintf("%s reaching ≤ 0 not drawn (log axes)", plural(noBars, "error bar")))
 	}
+	// A k sweep says why it fits no slope beside its guides, where the
+	// notes have room on that line; a clip sweep beside its error bars.
+	why := report.NoSlopeWhy(param)
 	if guides > 0 {
-		note := guideNote
-		if trade {
-			note = guideNoteK
+		n := guideNoteAt(s)
+		if param == spec.SweepK {
+			n += "; " + why
+			why = ""
 		}
-		f.legendNote(note)
+		f.legendNote(n)
 	}
+	if why != "" {
+		why = "; " + why
+	}
+
 	if o.Hide&HideBounds == 0 && !trade {
 		if n := priorSlopesNote(s); n != "" {
 			f.legendNote(n)
 		}
 	}
 	if trade {
-		f.legendNote(fmt.Sprintf("the percentages beside %s's points: the fraction of per-sample gradients clipped; error bars: ±1 standard error over trials; no slope is fitted: a trade-off is not a power law", s.Solvers[0]))
+		f.legendNote(fmt.Sprintf("the percentages beside %s's points: the fraction of per-sample gradients clipped; error bars: ±1 standard error over trials%s", s.Solvers[0], why))
 	} else {
 		f.legendNote("error bars: ±1 standard error over trials; slopes: least squares of ln(mean) on ln(x), 95% t-interval")
 	}
@@ -185,13 +192,6 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 	f.setRanges()
 	return f, nil
 }
-
-// guideNote says what a slope guide is; guideNoteK what a k sweep's
-// guide is (k is no power law's parameter: its shape, not a slope).
-const (
-	guideNote  = "slope guides: a bound with its constants set to 1 is a rate, not a level; each is drawn through the first solver's points, so only its slope is a claim"
-	guideNoteK = "shape guides: a bound with its constants set to 1, its values over k drawn through the first solver's points: only its shape over k is a claim, not its level"
-)
 
 // priorSlopesNote gives prior work's bounds' slopes over the grid (the
 // slope guides draw the paper's upper and lower bounds only, as the
@@ -378,7 +378,10 @@ func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) {
 		f.legendNote(fmt.Sprintf("%s: certificate (%s) not drawn: missing, vacuous or failing a condition at every point", solver, src))
 		return
 	}
-	name := fmt.Sprintf("%s certified at each point's parameters (%s; vacuous where above w₀)", solver, src)
+	// The screen's words on where it promises something (report.CertFrom:
+	// "vacuous (above w₀) at every n", "below w₀ from n = 4000").
+	from := report.CertFrom(s, si, sweepSymbol(s.Sweep.Param), num)
+	name := fmt.Sprintf("%s certified at each point's parameters (%s): %s", solver, src, from)
 	if missing > 0 {
 		name += "; " + plural(missing, "point") + " without one"
 	}
@@ -390,7 +393,11 @@ func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) {
 	if hi > lo {
 		label += " to " + num(hi)
 	}
-	f.addRef(reference{name: name, short: label, label: label, role: RoleCertificate, solver: solver,
+	// The short entry is the label's range: the first note says where
+	// the theory is in force (verdictLine), the full entry where the
+	// certificate promises something.
+	short := label
+	f.addRef(reference{name: name, short: short, label: label, role: RoleCertificate, solver: solver,
 		col: certColor(f.certs), width: vg.Points(1.5), glyph: f.nextGlyph(), pts: xys})
 	f.certs++
 }
@@ -437,7 +444,10 @@ func (f *Figure) addFitted(s *engine.SweepReport, solver string, xys plotter.XYs
 	}
 	var thumbs []gplot.Thumbnailer
 	if len(fit) == 2 {
-		label, short = solverSlopeText(solver, s.Slopes, SolverLabel(solver)), solverSlopeText(solver, s.Slopes, solver)
+		// The short entry ("acsa: means, fitted slope −0.356 …") leaves
+		// room in a full legend for the notes' verdict.
+		label = solverSlopeText(solver, s.Slopes, SolverLabel(solver))
+		short = strings.Replace(solverSlopeText(solver, s.Slopes, solver), ": measured means and their least-squares line, slope ", ": means, fitted slope ", 1)
 		th, err := f.drawSeries(label, RoleFit, solver, fit, col, nil, vg.Points(2.2), -1)
 		if err != nil {
 			return err
@@ -471,21 +481,16 @@ func solverSlopeText(solver string, slopes []engine.Slope, name string) string {
 }
 
 // addSlopeGuides draws each bound's shape over the grid through the
-// first solver's points: the bound's values times the constant c that
-// puts their log mean on the measured means' (c = exp(mean(ln m − ln b))
-// over the points where both exist; the OLS line of the measured points
-// passes through the same centre). Its legend gives the bound's slope over
+// first solver's mean at one point, the same for every guide
+// (GuideAnchor): the bound's values times the constant that puts its
+// value there on the measured mean, so that no lower bound's shape is
+// drawn above an upper one's. Its legend gives the bound's slope over
 // the grid beside the solver's fitted one, with the local rate's caveat
 // where it applies (engine.BoundSlope.RateNote). It returns how many it
 // drew.
 func (f *Figure) addSlopeGuides(s *engine.SweepReport) (int, error) {
 	solver := s.Solvers[0]
-	measured := map[float64]float64{}
-	for _, p := range s.Points {
-		if len(p.Reports) > 0 && p.Reports[0] != nil && p.Reports[0].Refused == "" && drawable(p.Reports[0].Excess.Mean) {
-			measured[p.Value] = p.Reports[0].Excess.Mean
-		}
-	}
+	at := GuideAnchor(s)
 	fitted := ""
 	for _, sl := range s.Slopes {
 		if sl.Solver == solver && !math.IsNaN(sl.Slope) {
@@ -506,31 +511,32 @@ func (f *Figure) addSlopeGuides(s *engine.SweepReport) (int, error) {
 			label = string(bs.Kind) + " bound " + bs.ID
 		}
 		var xys plotter.XYs
-		sum, n := 0.0, 0
 		for _, p := range s.Points {
 			v, ok := boundAt(p, bs.ID)
 			if !ok || !drawable(v) || !drawable(p.Value) {
 				continue
 			}
 			xys = append(xys, plotter.XY{X: p.Value, Y: v})
-			if m, ok := measured[p.Value]; ok {
-				sum += math.Log(m) - math.Log(v)
-				n++
-			}
 		}
-		if len(xys) < 2 || n == 0 {
+		va := math.NaN()
+		if at >= 0 {
+			va, _ = boundAt(s.Points[at], bs.ID)
+		}
+		if len(xys) < 2 || !drawable(va) {
 			f.legendNote(fmt.Sprintf("slope guide · %s: not drawn (infinite or missing at the measured points)", label))
 			continue
 		}
-		c := math.Exp(sum / float64(n))
+		c := s.Points[at].Reports[0].Excess.Mean / va
 		for j := range xys {
 			xys[j].Y *= c
 		}
-		txt := fmt.Sprintf("slope guide · %s: slope %s (rate, constants = 1)%s", label, slopeText(bs.Slope), fitted)
-		short := fmt.Sprintf("%s bound's shape: slope %s", bs.Kind, slopeText(bs.Slope))
+		txt := fmt.Sprintf("slope guide · %s: slope %s (rate, constants = 1; %s)%s", label, slopeText(bs.Slope), slopeOnly, fitted)
+		// The short entries say "only" (the guides' note says the rest:
+		// its height is not a claim).
+		short := fmt.Sprintf("%s bound: slope %s only", bs.Kind, slopeText(bs.Slope))
 		if trade {
-			txt = fmt.Sprintf("shape guide · %s over %s (rate, constants = 1: its shape, not its level)", label, s.Sweep.Param)
-			short = fmt.Sprintf("%s bound's shape over %s", bs.Kind, s.Sweep.Param)
+			txt = fmt.Sprintf("shape guide · %s over %s (rate, constants = 1: its shape only, its height is not a claim)", label, s.Sweep.Param)
+			short = fmt.Sprintf("%s bound: shape only", bs.Kind)
 		}
 		if bs.RateNote != "" {
 			txt += "; " + bs.RateNote

@@ -472,7 +472,7 @@ func writeTradeOff(w io.Writer, rep *engine.SweepReport) {
 	if m := clipBiasMethods(rep); m != "" {
 		fmt.Fprintln(w, "CLIP BIAS here: "+m+".")
 	}
-	fmt.Fprintln(w, "No slope is fitted: a trade-off is not a power law.")
+	fmt.Fprintln(w, "N"+strings.TrimPrefix(NoSlopeWhy(rep.Sweep.Param), "n")+".")
 }
 
 // certCell is a certificate's value in a sweep table: "*" marks a vacuous

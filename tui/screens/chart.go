@@ -402,59 +402,17 @@ func (s *ChartScreen) dataTitle(title, right string) string {
 	return title
 }
 
-// privacyTags are the legend tags of a finished comparison: each solver's
-// (ε', δ)-DP statement as `dpso run --solvers … ` prints it in its ε'
-// column (report.EpsDelta: the exact conversion of its zCDP budget, or
-// for dp-sgd its accountant's value, which names the accountant), "not
-// private" for a release without a guarantee; and the legend's note that
-// says at which δ (the tags give δ themselves where the solvers' differ).
-// A single run has none: the privacy panel states its budget.
+// privacyTags are the legend tags of a finished comparison
+// (report.PrivacyTags: each solver's (ε', δ)-DP statement, "not private"
+// for a release without a guarantee) and the legend's note that says at
+// which δ. A single run has none: the privacy panel states its budget.
 func privacyTags(r *runs.Run) (tags []string, note string) {
 	if !r.Compare || r.Comparison == nil {
 		return make([]string, len(r.Names)), ""
 	}
-	tags = make([]string, max(len(r.Names), len(r.Comparison.Reports)))
-	deltas := map[float64]bool{}
-	for _, rep := range r.Comparison.Reports {
-		if eps, delta := report.EpsDelta(rep); rep.Refused == "" && !math.IsInf(eps, 1) && !math.IsNaN(eps) {
-			deltas[delta] = true
-		}
-	}
-	var delta float64
-	for d := range deltas {
-		delta = d
-	}
-	for i, rep := range r.Comparison.Reports {
-		eps, d := report.EpsDelta(rep)
-		switch {
-		case rep.Refused != "" || math.IsNaN(eps):
-			continue
-		case math.IsInf(eps, 1):
-			tags[i] = "not private"
-			continue
-		}
-		t := "ε' " + common.FmtNum(eps)
-		if len(deltas) > 1 {
-			t = "(ε', δ) = (" + common.FmtNum(eps) + ", " + common.FmtNum(d) + ")"
-		}
-		if rep.Privacy.Model == spec.Accountant {
-			t += " " + rep.Privacy.AccountantName
-		}
-		tags[i] = t
-	}
-	switch len(deltas) {
-	case 0:
-		return tags, ""
-	case 1:
-		note = "ε': each solver's (ε', δ = " + common.FmtNum(delta) + ")-DP"
-	default:
-		note = "(ε', δ): each solver's (ε', δ)-DP"
-	}
-	for _, rep := range r.Comparison.Reports {
-		if rep.Refused == "" && rep.Privacy.Model == spec.Accountant {
-			note += ", " + rep.Privacy.AccountantName + " = " + rep.Solver + "'s accountant"
-			break
-		}
+	tags, note = report.PrivacyTags(r.Comparison.Reports, common.FmtNum)
+	for len(tags) < len(r.Names) {
+		tags = append(tags, "")
 	}
 	return tags, note
 }

@@ -302,7 +302,7 @@ func TestPresetHardInstance(t *testing.T) {
 	// "The slope table's verdict flags every point: the certificate is at
 	// or above w₀".
 	for _, pt := range rep.Points {
-		if why := pointVerdict(pt); why != "certificate ≥ w₀" {
+		if why := report.PointVerdict(pt); why != "certificate ≥ w₀" {
 			t.Errorf("at n = %g the verdict is %q", pt.Value, why)
 		}
 	}
@@ -464,7 +464,7 @@ func TestPresetInForce(t *testing.T) {
 	certMin, certMax := math.Inf(1), math.Inf(-1)
 	for _, pt := range rep.Points {
 		r := pt.Reports[0]
-		if v := pointVerdict(pt); v != "" {
+		if v := report.PointVerdict(pt); v != "" {
 			t.Errorf("at ε = %g the theory is not in force: %s", pt.Value, v)
 		}
 		c := r.Certified.Value()

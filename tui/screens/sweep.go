@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dpso/internal/engine"
+	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/solvers/ledger"
 	"dpso/theory"
@@ -209,7 +210,7 @@ func (s *RateSweepScreen) rebuild() {
 	start.Note = common.FmtNum(start.Points[len(start.Points)-1].Y) + " at the last " + a.symbol
 	series = append(series, start)
 	if len(cert.Points) > 0 {
-		cert.Note = certFrom(rep, a)
+		cert.Note = report.CertFrom(rep, 0, a.symbol, a.tick)
 		series = append(series, cert)
 	}
 	for si, name := range rep.Solvers {
@@ -262,18 +263,6 @@ func (s *RateSweepScreen) rebuild() {
 
 // guideNote is a sweep chart's legend note: what the bounds' curves are.
 const guideNote = "╌┄ the bounds' shapes (rates, constants = 1) through the points: compare slopes"
-
-// certFrom says from which point of the sweep (over axis) on the first
-// solver's certificate falls below F(w₀) − F* (promises something).
-func certFrom(rep *engine.SweepReport, axis *sweepAxis) string {
-	for _, p := range rep.Points {
-		r := p.Reports[0]
-		if c := r.Certified; c.Cert != nil && !math.IsNaN(c.Value()) && !c.Vacuous(r.W0.Mean) {
-			return "below w₀ from " + axis.symbol + " = " + axis.tick(p.Value)
-		}
-	}
-	return "vacuous (above w₀) at every " + axis.symbol
-}
 
 func fmtSlope(s float64) string {
 	if math.IsNaN(s) {
@@ -405,46 +394,15 @@ func (p *slopesPanel) slopeLines(w int) []string {
 }
 
 // verdictLines say where the theory is in force over the sweep
-// (inForce): at every point, from some point on (and the measured slope
+// (report.SweepVerdict): at every point, from some point on (and the measured slope
 // over those points alone), or nowhere (the slope is pre-asymptotic,
 // not the theorem's rate).
 func (p *slopesPanel) verdictLines(w int) []string {
-	st, rep, a := p.Styles, p.rep, p.axis
-	in, out := inForce(rep)
-	if len(out) == 0 {
-		return style.WrapLines(st.Good, "✓ in force at every point: each point's certificate (explicit constants) is below w₀", w)
+	msg, good := report.SweepVerdict(p.rep, p.axis.symbol, p.axis.tick, fmtSlope, p.axis.tradeOff)
+	if good {
+		return style.WrapLines(p.Styles.Good, msg, w)
 	}
-	var at []string
-	reasons := map[string]bool{}
-	var order []string
-	for i := range rep.Points {
-		if why, ok := out[i]; ok {
-			at = append(at, a.tick(rep.Points[i].Value))
-			for _, r := range strings.Split(why, ", ") {
-				if !reasons[r] {
-					reasons[r] = true
-					order = append(order, r)
-				}
-			}
-		}
-	}
-	where := a.symbol + " = " + strings.Join(at, ", ")
-	if len(in) == 0 {
-		what := "the slope is pre-asymptotic, not the theorem's rate"
-		if a.tradeOff {
-			what = "the shape is pre-asymptotic, not the theorem's"
-		}
-		return style.WrapLines(st.Warn, "⚠ not yet in force at any point ("+strings.Join(order, "; ")+"): "+what, w)
-	}
-	msg := "⚠ not yet in force at " + where + " (" + strings.Join(order, "; ") + ")"
-	if !a.tradeOff {
-		if sl, m := slopeOver(rep, 0, in); !math.IsNaN(sl) {
-			msg += fmt.Sprintf("; over the %d other points %s's slope is %s", m, rep.Solvers[0], fmtSlope(sl))
-		} else {
-			msg += "; too few other points for a slope"
-		}
-	}
-	return style.WrapLines(st.Warn, msg, w)
+	return style.WrapLines(p.Styles.Warn, msg, w)
 }
 
 // tradeOffLines list a trade-off sweep's points (k): each value with the

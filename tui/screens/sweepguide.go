@@ -2,9 +2,6 @@ package screens
 
 import (
 	"math"
-	"strings"
-
-	"gonum.org/v1/gonum/stat"
 
 	"dpso/internal/engine"
 	"dpso/theory"
@@ -120,84 +117,4 @@ func fitSeries(c common.Common, rep *engine.SweepReport, si int) (chart.Series, 
 		ser.Points = append(ser.Points, chart.Point{X: p.Value, Y: math.Exp(sl.Intercept + sl.Slope*math.Log(p.Value))})
 	}
 	return ser, true
-}
-
-// pointVerdict is why the theory is not yet in force at one sweep point
-// ("" when it is): the paper's solver's certificate — its explicit
-// constants at the point's own parameters — at or above F(w₀) − F*
-// (vacuous: doing nothing does as well as it promises) or missing, or
-// localized-sc's stages all at radius D (its localization has not
-// started). The rates, whose constants are set to 1, are never compared
-// with w₀: a level they do not have cannot decide it.
-func pointVerdict(p engine.SweepPoint) string {
-	if len(p.Reports) == 0 {
-		return ""
-	}
-	r := p.Reports[0]
-	if r.Refused != "" {
-		return "refused"
-	}
-	w0 := r.W0.Mean
-	var why []string
-	switch c := r.Certified; {
-	case c.Cert == nil:
-		why = append(why, "no certificate")
-	case math.IsNaN(c.Value()) || c.Vacuous(w0):
-		why = append(why, "certificate ≥ w₀")
-	}
-	if stagesAtD(r) {
-		why = append(why, "every stage at radius D")
-	}
-	return strings.Join(why, ", ")
-}
-
-// stagesAtD reports whether r is localized-sc's strongly convex reduction
-// (phases with a stage) whose every phase's localization radius is at
-// least the domain's diameter D: no phase localizes yet.
-func stagesAtD(r *engine.Report) bool {
-	ph := r.Params.Phases
-	if len(ph) == 0 || ph[0].Stage == 0 || !(r.Theory.Diam > 0) {
-		return false
-	}
-	for _, p := range ph {
-		if p.Radius < r.Theory.Diam {
-			return false
-		}
-	}
-	return true
-}
-
-// inForce is the indices of the points where the theory is in force
-// (pointVerdict empty) and, for the others, the reasons.
-func inForce(rep *engine.SweepReport) (in []int, out map[int]string) {
-	out = map[int]string{}
-	for i, p := range rep.Points {
-		if why := pointVerdict(p); why != "" {
-			out[i] = why
-		} else {
-			in = append(in, i)
-		}
-	}
-	return in, out
-}
-
-// slopeOver is the least-squares slope of ln(mean excess risk) on
-// ln(value) of solver si over the points idx (NaN with fewer than 2
-// usable points).
-func slopeOver(rep *engine.SweepReport, si int, idx []int) (float64, int) {
-	var xs, ys []float64
-	for _, i := range idx {
-		p := rep.Points[i]
-		if si >= len(p.Reports) {
-			continue
-		}
-		if m := p.Reports[si].Excess.Mean; m > 0 && !math.IsInf(m, 0) && p.Reports[si].Refused == "" {
-			xs, ys = append(xs, math.Log(p.Value)), append(ys, math.Log(m))
-		}
-	}
-	if len(xs) < 2 {
-		return math.NaN(), len(xs)
-	}
-	_, beta := stat.LinearRegression(xs, ys, nil, false)
-	return beta, len(xs)
 }
