@@ -37,8 +37,18 @@ func coefNormsGo(coef, k, sq, rn []float64, c, inv float64) (done, nclip int) {
 }
 
 // coefRoots is coefNorms with each norm's root taken here:
-// ‖z_i‖ = |k[i]|·√sq[i].
+// ‖z_i‖ = |k[i]|·√sq[i]. On amd64 coefRootPairs does the rows two at a
+// time first (the same operations on each: the roots and quotients of a
+// pair in one instruction each), coefRootsGo the rest.
 func coefRoots(coef, k, sq []float64, c, inv float64) (done, nclip int) {
+	coef, sq = coef[:len(k)], sq[:len(k)]
+	done, nclip = coefRootPairs(coef, k, sq, c, inv)
+	more, nc := coefRootsGo(coef[done:], k[done:], sq[done:], c, inv)
+	return done + more, nclip + nc
+}
+
+// coefRootsGo is coefRoots's loop in Go, a row at a time.
+func coefRootsGo(coef, k, sq []float64, c, inv float64) (done, nclip int) {
 	coef, sq = coef[:len(k)], sq[:len(k)]
 	for i, ki := range k {
 		ssq := sq[i]

@@ -89,7 +89,7 @@ func TestFastBlockSameBits(t *testing.T) {
 
 // TestCoefNormsAsGo: coefNorms (on amd64 two rows at a time in assembly,
 // then the Go loop) gives coefNormsGo's coefficients, rows done and
-// clipped count bit for bit: rows that clip and rows that do not, c =
+// clipped count bit for bit, and coefRoots coefRootsGo's: rows that clip and rows that do not, c =
 // +Inf and a c whose quotients underflow to 0, zero and negative slopes,
 // and rows off the fast path (a tiny or huge ‖a‖², a NaN or infinite
 // slope, an overflowing ‖z‖) first or second in their pair, at odd and
@@ -139,6 +139,17 @@ func TestCoefNormsAsGo(t *testing.T) {
 					for i := range wd {
 						if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 							t.Fatalf("row %d: %v, the Go loop %v", i, got[i], want[i])
+						}
+					}
+					got, want = make([]float64, length), make([]float64, length)
+					gd, gc = coefRoots(got, k, sq, c, 1.0/3)
+					wd, wc = coefRootsGo(want, k, sq, c, 1.0/3)
+					if gd != wd || gc != wc {
+						t.Fatalf("roots: done %d, clipped %d; the Go loop %d, %d", gd, gc, wd, wc)
+					}
+					for i := range wd {
+						if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+							t.Fatalf("roots: row %d: %v, the Go loop %v", i, got[i], want[i])
 						}
 					}
 				})
