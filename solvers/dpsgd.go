@@ -499,7 +499,15 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 	var countNoise noise.Sampler // the adaptive clipping's count, exact as the sum's
 	countNoise.SetExact(cfg.Rand == Secure)
 	w := make([]float64, d)
-	idx := make([]int, 0, 2*int(pl.B)+16)
+	// batches holds this step's Poisson batch (its first k indices) and
+	// the next step's after it: the sampler is read by nothing else, so
+	// drawing a batch one step early draws the same batches, and the rows
+	// of the next batch are asked for while this one's last rows are fed.
+	batches := make([]int, 0, 4*int(pl.B)+32)
+	if pl.T > 0 {
+		batches = poissonAppend(batches, n, pl.q, sampler)
+		vec.PrefetchRows(m.Data, batches[:min(gatherAhead, len(batches))], m.Dim)
+	}
 	rows := newGathered(r.block, m.Dim)
 	blk := min(gatherBlock, r.block)
 	factored := r.lin != nil && r.lin.L2() == 0
@@ -509,8 +517,11 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 		return res, err
 	}
 	for t := 0; t < pl.T; t++ {
-		idx = poissonBatch(idx, n, pl.q, sampler)
-		vec.PrefetchRows(m.Data, idx[:min(gatherAhead, len(idx))], m.Dim)
+		k := len(batches)
+		if t+1 < pl.T {
+			batches = poissonAppend(batches, n, pl.q, sampler)
+		}
+		idx := batches[:k]
 		// The batch's norm distribution is kept only for a step whose
 		// statistics a checkpoint shows (r.step's schedule).
 		ns.SetDetail(cfg.batchDetail() && (t+1 >= pl.T || r.prog.peek(int64(float64(t+1)*r.perIter))))
@@ -519,10 +530,8 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 			return res, &ConfigError{"clip", err.Error()}
 		}
 		for lo := 0; lo < len(idx); lo += blk {
-			if a := lo + gatherAhead; a < len(idx) {
-				vec.PrefetchRows(m.Data, idx[a:min(a+blk, len(idx))], m.Dim)
-			}
-			xs := rows.gather(m, idx[lo:min(lo+blk, len(idx))])
+			a := min(lo+gatherAhead, len(batches))
+			xs := vec.GatherRows(rows.buf, m.Data, idx[lo:min(lo+blk, len(idx))], batches[a:min(a+blk, len(batches))], m.Dim)
 			if factored {
 				rows.feedLinear(r.lin, ns, w[:d], xs, m.Dim)
 			} else {
@@ -556,6 +565,7 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 			r.abort(w, &res)
 			return res, err
 		}
+		batches = batches[:copy(batches, batches[k:])]
 	}
 	err = r.end(w, &res)
 	return res, err
@@ -563,35 +573,23 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 
 // gatherBlock is the number of a batch's rows dp-sgd copies out and feeds
 // at once (at most the runner's block), and gatherAhead how many rows
-// ahead of the block's first it has asked for (vec.PrefetchRows): the
-// arithmetic of one block runs while the rows of the next two are on
-// their way from memory. The batch's rows are fed in order, so the sums
-// are the same bits for any block (32 and 64: 0.9 of dp-sgd's CPU with
-// the whole batch asked for at once, then fed in blocks of 256).
+// ahead of the rows it copies it asks for the next ones
+// (vec.GatherRows, vec.GatherGroup rows at a time between the copies),
+// across the end of a step into the next batch, so that the rows are on
+// their way from memory while the arithmetic of the blocks before runs.
+// The batch's rows are fed in order, so the sums are the same bits for
+// any block and distance.
 const gatherBlock, gatherAhead = 32, 64
 
 // gathered is a block of a batch's rows copied out of the dataset, one
-// after the other, for the row kernels to read in order. The rows of a
-// Poisson batch lie anywhere in memory: the run asks for them
-// (vec.PrefetchRows) gatherAhead rows before it copies them, so that their
-// cache misses overlap each other and the arithmetic of the blocks before,
-// and the copies then read them from the caches.
+// after the other, for the row kernels to read in order (vec.GatherRows),
+// and the block's scores, squared norms and slopes.
 type gathered struct {
 	buf, score, sq, slope []float64
 }
 
 func newGathered(block, sd int) *gathered {
 	return &gathered{buf: make([]float64, block*sd), score: make([]float64, block), sq: make([]float64, block), slope: make([]float64, block)}
-}
-
-// gather copies the rows idx of m into the block and returns them.
-func (g *gathered) gather(m *Matrix, idx []int) []float64 {
-	sd := m.Dim
-	xs := g.buf[:len(idx)*sd]
-	for j, i := range idx {
-		copy(xs[j*sd:(j+1)*sd], m.Data[i*sd:(i+1)*sd])
-	}
-	return xs
 }
 
 // feedLinear feeds the gradients of a LinearLoss without an in-loss ℓ2
@@ -613,7 +611,12 @@ func (g *gathered) feedLinear(lin LinearLoss, ns *oracle.NoisySum, w, xs []float
 // λ = −ln(1 − q), so that P(gap > k) = P(E ≥ kλ) = (1 − q)^k. O(qn)
 // draws; allocation-free once idx has grown.
 func poissonBatch(idx []int, n int, q float64, r *rand.Rand) []int {
-	idx = idx[:0]
+	return poissonAppend(idx[:0], n, q, r)
+}
+
+// poissonAppend appends a Poisson sample of {0, …, n−1} (poissonBatch's)
+// to idx.
+func poissonAppend(idx []int, n int, q float64, r *rand.Rand) []int {
 	if q >= 1 {
 		for i := range n {
 			idx = append(idx, i)
