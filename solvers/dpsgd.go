@@ -503,7 +503,9 @@ func (s DPSGD) Run(ctx context.Context, p Problem, data Samples, cfg Config) (Re
 	// the next step's after it: the sampler is read by nothing else, so
 	// drawing a batch one step early draws the same batches, and the rows
 	// of the next batch are asked for while this one's last rows are fed.
-	batches := make([]int, 0, 4*int(pl.B)+32)
+	// Two batches hold 2B ± √(2B) indices (2n at q = 1): room for 5.6
+	// standard deviations above.
+	batches := make([]int, 0, int(2*pl.B+8*math.Sqrt(pl.B))+32)
 	if pl.T > 0 {
 		batches = poissonAppend(batches, n, pl.q, sampler)
 		vec.PrefetchRows(m.Data, batches[:min(gatherAhead, len(batches))], m.Dim)
