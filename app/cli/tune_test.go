@@ -75,7 +75,7 @@ func TestTuneTable(t *testing.T) {
 		t.Fatalf("status %d: %s", code, errs)
 	}
 	for _, want := range []string{"clipped-sgd  prescribed", "clipped-sgd  tuned", "clipped-sgd  oracle-tuned", "NOT private: unattainable reference",
-		"tuning included", "tuning       + ε' = "} {
+		"tuning included", "tuning       the whole search's ε' is "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}

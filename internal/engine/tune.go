@@ -305,6 +305,15 @@ type TuneTotal struct {
 	// empty when it is.
 	PrescribedRho float64
 	NotPrivate    []string
+	// WithPrescribedEps, WithPrescribedDelta: the searches and the
+	// prescribed runs composed on the same data (0 without the
+	// references): their Rényi curves add (a prescribed run at ρ is
+	// ρ·λ at order λ), converted at Delta; with a dp-sgd search, basic
+	// composition instead (ε' and δ add: Eps + m·ε'(ρ), (m+1)·Delta for
+	// m prescribed runs), WithPrescribedBasic says so. The oracle-tuned
+	// reference is outside any ε (NotPrivate).
+	WithPrescribedEps, WithPrescribedDelta float64
+	WithPrescribedBasic                    bool
 }
 
 // resolveTune fills ts's defaults and checks it.
@@ -496,6 +505,16 @@ func tuneTotal(r spec.Resolved, ts TuneSpec, pv TunePrivacy, dpsgd []*DPSGDSearc
 	}
 	if ts.References {
 		t.PrescribedRho = float64(m) * pv.Target.Rho
+		t.WithPrescribedEps, t.WithPrescribedDelta = t.Eps+float64(m)*pv.Target.EpsDelta, float64(m+1)*t.Delta
+		t.WithPrescribedBasic = true
+		if !slices.ContainsFunc(dpsgd, func(s *DPSGDSearch) bool { return s != nil }) {
+			all := make([]float64, len(sum))
+			for i, v := range sum {
+				all[i] = v + t.PrescribedRho*pv.Orders[i]
+			}
+			t.WithPrescribedEps, _, _ = accountant.EpsFromRDP(pv.Orders, all, pv.Target.Delta)
+			t.WithPrescribedDelta, t.WithPrescribedBasic = t.Delta, false
+		}
 		what := "the draw"
 		if r.UserRows() {
 			what = "your rows"

@@ -168,6 +168,9 @@ type ExcessJSON struct {
 	// measured on the private rows (Note says so).
 	Private bool   `json:"private"`
 	Note    string `json:"note,omitempty"`
+	// VsW0 is W0Verdict of the mean against F(w₀) − F* ("" when at or
+	// below it).
+	VsW0 string `json:"vs_w0,omitempty"`
 }
 
 // TrialJSON is one trial.
@@ -317,7 +320,7 @@ func Run(r *engine.Report, opt Options) RunJSON {
 	dp := diagnosticPrivate(r)
 	j.ExcessRisk = &ExcessJSON{Mean: theory.JSONNum(r.Excess.Mean), Stderr: theory.JSONNum(r.Excess.SE), Median: theory.JSONNum(r.Excess.Median),
 		Q1: theory.JSONNum(r.Excess.Q1), Q3: theory.JSONNum(r.Excess.Q3), Kind: r.Risk.Kind,
-		Method: r.Risk.Method, EvalStderr: theory.JSONNum(r.EvalSE), Private: dp}
+		Method: r.Risk.Method, EvalStderr: theory.JSONNum(r.EvalSE), Private: dp, VsW0: W0Verdict(r.Excess.Mean, r.Excess.SE, r.W0.Mean)}
 	if r.UserRows {
 		j.ExcessRisk.Note = DiagnosticNote
 	}

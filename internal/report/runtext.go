@@ -78,18 +78,7 @@ func excessText(r *engine.Report) string {
 	if r.UserRows {
 		txt += " (" + DiagnosticNote + ")"
 	}
-	if m, se, w0 := r.Excess.Mean, r.Excess.SE, r.W0.Mean; m > w0 {
-		if math.IsNaN(se) {
-			// One trial: no standard error to judge the gap by.
-			return txt + " — above F(w₀) − F* (no standard error to say by how much it is beyond chance)"
-		}
-		if m-2*se > w0 {
-			txt += " — ABOVE F(w₀) − F* by more than 2 s.e.: worse than doing nothing"
-		} else {
-			txt += " — above F(w₀) − F*, within 2 s.e.: no better than doing nothing"
-		}
-	}
-	return txt
+	return withW0Verdict(txt, r.Excess.Mean, r.Excess.SE, r.W0.Mean)
 }
 
 // withoutGeometry is notes less the geometry's sentence, which the table

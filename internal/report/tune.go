@@ -75,6 +75,9 @@ type BestPrivateJSON struct {
 	Difference *EstimateJSON   `json:"difference"`
 	Apart      bool            `json:"apart"`
 	Private    bool            `json:"private"`
+	// VsW0 is W0Verdict of the best run's excess risk ("" when at or
+	// below F(w₀) − F*).
+	VsW0 string `json:"vs_w0,omitempty"`
 }
 
 // PrivateRunJSON is one private run of a tuning call.
@@ -162,6 +165,11 @@ type TuneTotalJSON struct {
 	PrescribedRho *float64 `json:"prescribed_rho"`
 	Private       bool     `json:"private"`
 	NotPrivate    []string `json:"not_private,omitempty"`
+	// WithPrescribed is the searches and the prescribed runs composed on
+	// the same data (absent without the references): accountant "rdp"
+	// (their Rényi curves add) or "basic" (ε' and δ add). The
+	// oracle-tuned reference is outside it (NotPrivate).
+	WithPrescribed *WithPrescribedJSON `json:"with_prescribed,omitempty"`
 }
 
 // TuneSolverJSON is one solver's tuned and oracle-tuned runs (its
@@ -263,6 +271,9 @@ type OracleTunedJSON struct {
 	ExcessRisk EstimateJSON   `json:"excess_risk"`
 	Holdout    *EstimateJSON  `json:"holdout,omitempty"`
 	Points     []EstimateJSON `json:"points"`
+	// VsW0 is W0Verdict of its excess risk ("" when at or below
+	// F(w₀) − F*).
+	VsW0 string `json:"vs_w0,omitempty"`
 }
 
 func candidateJSON(c engine.Candidate) CandidateJSON {
@@ -297,7 +308,8 @@ func bestPrivateJSON(r *engine.TuneReport) *BestPrivateJSON {
 	if !ok {
 		return nil
 	}
-	j := &BestPrivateJSON{Solver: b.Best.Solver, Run: runName(b.Best.Tuned), ExcessRisk: estJSON(b.Best.Excess), Apart: b.Apart(), Private: !r.UserRows}
+	j := &BestPrivateJSON{Solver: b.Best.Solver, Run: runName(b.Best.Tuned), ExcessRisk: estJSON(b.Best.Excess), Apart: b.Apart(), Private: !r.UserRows,
+		VsW0: W0Verdict(b.Best.Excess.Mean, b.Best.Excess.SE, r.W0.Mean)}
 	if b.HasNext {
 		j.Next = &PrivateRunJSON{Solver: b.Next.Solver, Run: runName(b.Next.Tuned), ExcessRisk: estJSON(b.Next.Excess)}
 		d := estJSON(b.Diff)
@@ -363,7 +375,7 @@ func Tune(r *engine.TuneReport) TuneJSON {
 		RDP: rdpJSON(pv.Orders, pv.RDP),
 		Eps: theory.JSONNum(pv.Eps), Delta: theory.JSONNum(pv.Target.Delta), Order: theory.JSONNum(pv.Order), OverheadEps: theory.JSONNum(pv.Overhead),
 		Total: TuneTotalJSON{Searches: r.Total.Searches, Scope: tuneScope(r), Eps: theory.JSONNum(r.Total.Eps), Delta: theory.JSONNum(r.Total.Delta), Accountant: totalAccountant(r.Total),
-			PrescribedRho: theory.JSONNum(r.Total.PrescribedRho), Private: len(r.Total.NotPrivate) == 0, NotPrivate: r.Total.NotPrivate}}
+			PrescribedRho: theory.JSONNum(r.Total.PrescribedRho), Private: len(r.Total.NotPrivate) == 0, NotPrivate: r.Total.NotPrivate, WithPrescribed: withPrescribedJSON(r.Total)}}
 	if pv.ConstantsRho == 0 {
 		j.Privacy.ConstantsRho = nil
 	}
@@ -372,12 +384,16 @@ func Tune(r *engine.TuneReport) TuneJSON {
 		if ts.Prescribed != nil {
 			rj := Run(ts.Prescribed, Options{ConvDelta: pv.Target.Delta})
 			rj.Privacy.Total = nil
+			if rj.ExcessRisk != nil {
+				rj.ExcessRisk.VsW0 = W0Verdict(ts.Prescribed.Excess.Mean, ts.Prescribed.Excess.SE, r.W0.Mean)
+			}
 			j.Prescribed = append(j.Prescribed, rj)
 		}
 		if ts.Refused == "" {
 			sj.Tuned = tunedJSON(r, ts.Tuned)
 			if o := ts.Oracle; o != nil && o.Best >= 0 {
-				oj := &OracleTunedJSON{Private: false, Note: OracleNote, Grid: engine.OracleFull, Best: o.Best, Candidate: candidateJSON(o.Candidate), ExcessRisk: estJSON(o.Excess), Points: []EstimateJSON{}}
+				oj := &OracleTunedJSON{Private: false, Note: OracleNote, Grid: engine.OracleFull, Best: o.Best, Candidate: candidateJSON(o.Candidate), ExcessRisk: estJSON(o.Excess), Points: []EstimateJSON{},
+					VsW0: W0Verdict(o.Excess.Mean, o.Excess.SE, r.W0.Mean)}
 				if o.Coarse {
 					oj.Note, oj.Grid, oj.Ran = OracleCoarseNote, engine.OracleCoarse, o.Ran
 				}
@@ -418,7 +434,7 @@ func tuneScope(r *engine.TuneReport) string {
 func tunedJSON(r *engine.TuneReport, t engine.Tuned) *TunedJSON {
 	j := &TunedJSON{Private: len(r.NotPrivate) == 0, NotPrivate: r.NotPrivate, ExcessRisk: &ExcessJSON{Mean: theory.JSONNum(t.Excess.Mean), Stderr: theory.JSONNum(t.Excess.SE),
 		Median: theory.JSONNum(t.Excess.Median), Q1: theory.JSONNum(t.Excess.Q1), Q3: theory.JSONNum(t.Excess.Q3), EvalStderr: theory.JSONNum(t.EvalSE),
-		Kind: r.Risk.Kind, Method: r.Risk.Method, Private: !r.UserRows}}
+		Kind: r.Risk.Kind, Method: r.Risk.Method, Private: !r.UserRows, VsW0: W0Verdict(t.Excess.Mean, t.Excess.SE, r.W0.Mean)}}
 	if r.UserRows {
 		j.ExcessRisk.Note = DiagnosticNote
 	}
@@ -513,14 +529,14 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 		}
 		rows = append(rows, [][2]string{
 			{"candidate", fmt.Sprintf("ρ_Q = %s zCDP each%s (one run alone: ε' = %s at δ = %s, exact)", n6(pv.CandidateRho), whose, n6(pv.CandidateEps), n6(pv.Target.Delta))},
-			{"tuning", fmt.Sprintf("+ ε' = %s: choosing among K random candidates (Papernot & Steinke 2022, Thm %s) and the score clip (ρ_s = %s)%s",
-				n6(pv.Overhead), thmOf(reps.Poisson()), n6(pv.ScoreRho), constantsPart(pv.ConstantsRho))},
+			{"tuning", fmt.Sprintf("the whole search's ε' is %s above one candidate's %s (a difference of two conversions at δ = %s: (ε', δ) values do not add) — the cost of choosing among K random candidates (Papernot & Steinke 2022, Thm %s) and of the score clip (ρ_s = %s)%s",
+				n6(pv.Overhead), n6(pv.CandidateEps), n6(pv.Target.Delta), thmOf(reps.Poisson()), n6(pv.ScoreRho), constantsPart(pv.ConstantsRho))},
 			{"privacy", fmt.Sprintf("ε' = %s at δ = %s for the whole search (Rényi DP, order %s), at most %s, the exact ε' of ρ = ε²/2 = %s: the budget given, tuning included",
 				n6(pv.Eps), n6(pv.Target.Delta), n6(pv.Order), n6(pv.Target.EpsDelta), n6(pv.Target.Rho))},
 		}...)
 	}
 	rows = append(rows, dpsgdRows(r)...)
-	rows = append(rows, [2]string{"total", totalTuneText(r)})
+	rows = append(rows, [2]string{"total", TuneTotalText(r)})
 	rows = append(rows, notPrivateRows(r.NotPrivate)...)
 	rows = append(rows, [2]string{"start point", w0Row(r.W0, r.Risk.Method, r.UserRows)[1]})
 	if err := writeRows(w, rows); err != nil {
@@ -543,7 +559,7 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 					e, _ := EpsDelta(p)
 					priv = fmt.Sprintf("ε' = %s by its accountant (target %s)", n6(e), n6(p.Privacy.EpsDelta))
 				}
-				fmt.Fprintf(tw, "%s\tprescribed\t%s\t%s\t%s\n", ts.Solver, estText(p.Excess), paramsShort(p.Params.Iters, p.Params.Clip, p.Params.Step), priv)
+				fmt.Fprintf(tw, "%s\tprescribed\t%s\t%s\t%s\n", ts.Solver, estVsW0(p.Excess, r.W0.Mean), paramsShort(p.Params.Iters, p.Params.Clip, p.Params.Step), priv)
 			}
 		}
 		t := ts.Tuned
@@ -553,13 +569,13 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 			chosen = tr.Candidate.Text(n6) + " (trial 0's)"
 		}
 		chosen += FlagMark(tunedEstimates(t))
-		fmt.Fprintf(tw, "%s\ttuned\t%s\t%s\tε' = %s, tuning included\n", ts.Solver, estText(t.Excess), chosen, n6(searchEps(r, ts)))
+		fmt.Fprintf(tw, "%s\ttuned\t%s\t%s\tε' = %s, tuning included\n", ts.Solver, estVsW0(t.Excess, r.W0.Mean), chosen, n6(searchEps(r, ts)))
 		if o := ts.Oracle; o != nil && o.Best >= 0 {
 			name := "oracle-tuned"
 			if o.Coarse {
 				name = fmt.Sprintf("coarse oracle (%d of %d points)", len(o.Ran), len(o.Points))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tNOT private: unattainable reference\n", ts.Solver, name, estText(o.Excess), o.Candidate.Text(n6))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\tNOT private: unattainable reference\n", ts.Solver, name, estVsW0(o.Excess, r.W0.Mean), o.Candidate.Text(n6))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -640,23 +656,6 @@ func totalAccountant(t engine.TuneTotal) string {
 		return "pld"
 	}
 	return "rdp"
-}
-
-func totalTuneText(r *engine.TuneReport) string {
-	t := r.Total
-	txt := ""
-	if r.UserRows {
-		txt = fmt.Sprintf("your rows are the private data: %d search(es) (solvers × trials) read them: ε' = %s at δ = %s in all (their Rényi curves add)", t.Searches, n6(t.Eps), n6(t.Delta))
-	} else {
-		txt = fmt.Sprintf("per trial (fresh data from the scenario's public distribution): %d search(es) read each draw: ε' = %s at δ = %s (their Rényi curves add)", t.Searches, n6(t.Eps), n6(t.Delta))
-	}
-	if t.Profile {
-		txt = strings.Replace(txt, "(their Rényi curves add)", "(one search: its privacy-profile bound, below its Rényi one)", 1)
-	}
-	for _, w := range t.NotPrivate {
-		txt += "; " + w
-	}
-	return txt
 }
 
 func estText(e engine.Estimate) string {

@@ -144,14 +144,19 @@ func bestPrivateLine(r *engine.TuneReport) string {
 		}
 		return p.Solver + " " + what
 	}
-	txt := fmt.Sprintf("best private run: %s, excess risk %s (mean ± s.e. over %d trials)", run(b.Best), estText(b.Best.Excess), b.Best.Excess.N)
+	over := fmt.Sprintf("mean ± s.e. over %d trials", b.Best.Excess.N)
+	if b.Best.Excess.N == 1 {
+		over = "one trial: no standard error"
+	}
+	w0 := r.W0.Mean
+	txt := withW0Verdict(fmt.Sprintf("best private run: %s, excess risk %s (%s)", run(b.Best), estText(b.Best.Excess), over), b.Best.Excess.Mean, b.Best.Excess.SE, w0)
 	switch {
 	case math.IsNaN(b.Diff.SE):
-		txt += fmt.Sprintf("; next %s, %s: one trial, so no standard error tells them apart", run(b.Next), estText(b.Next.Excess))
+		txt += fmt.Sprintf("; next %s, %s: one trial, so no standard error tells them apart", run(b.Next), nextVsW0(b.Next.Excess, w0))
 	case b.Apart():
-		txt += fmt.Sprintf("; next %s, %s: lower by %s ± %s on the same draws (paired), more than 2 s.e.", run(b.Next), estText(b.Next.Excess), n4(b.Diff.Mean), n4(b.Diff.SE))
+		txt += fmt.Sprintf("; next %s, %s: lower by %s ± %s on the same draws (paired), more than 2 s.e.", run(b.Next), nextVsW0(b.Next.Excess, w0), n4(b.Diff.Mean), n4(b.Diff.SE))
 	default:
-		txt += fmt.Sprintf("; next %s, %s: the paired difference %s ± %s is within 2 s.e., so the trials do not tell them apart", run(b.Next), estText(b.Next.Excess), n4(b.Diff.Mean), n4(b.Diff.SE))
+		txt += fmt.Sprintf("; next %s, %s: the paired difference %s ± %s is within 2 s.e., so the trials do not tell them apart", run(b.Next), nextVsW0(b.Next.Excess, w0), n4(b.Diff.Mean), n4(b.Diff.SE))
 	}
 	txt += "; every run meets the same (ε', δ), tuning included"
 	if r.UserRows {
@@ -218,4 +223,13 @@ func (j *TuneJSON) EmitCandidates(r *engine.TuneReport) {
 			j.Solvers[si].Tuned.Trials[ti].Diagnostics.Ws = ws
 		}
 	}
+}
+
+// nextVsW0 is "mean ± s.e." with W0Verdict's words in parentheses, for
+// the runner-up inside the best private run's sentence.
+func nextVsW0(e engine.Estimate, w0 float64) string {
+	if v := W0Verdict(e.Mean, e.SE, w0); v != "" {
+		return estText(e) + " (" + v + ")"
+	}
+	return estText(e)
 }
