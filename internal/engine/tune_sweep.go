@@ -77,6 +77,19 @@ func TuneOverN(ctx context.Context, r spec.Resolved, ts TuneSpec, from, to float
 		t.Searches = m
 		t.Eps, t.Order, _ = accountant.EpsFromRDP(pv.Orders, sum, pv.Target.Delta)
 		t.PrescribedRho *= float64(len(rep.Points))
+		if t.PrescribedRho > 0 {
+			// The prescribed runs of every point read the same rows.
+			runs := t.PrescribedRho / pv.Target.Rho
+			t.WithPrescribedEps, t.WithPrescribedDelta = t.Eps+runs*pv.Target.EpsDelta, (runs+1)*t.Delta
+			if !t.WithPrescribedBasic {
+				all := make([]float64, len(sum))
+				for i, v := range sum {
+					all[i] = v + t.PrescribedRho*pv.Orders[i]
+				}
+				t.WithPrescribedEps, _, _ = accountant.EpsFromRDP(pv.Orders, all, pv.Target.Delta)
+				t.WithPrescribedDelta = t.Delta
+			}
+		}
 	}
 	rep.Total = t
 	return rep, nil

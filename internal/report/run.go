@@ -170,7 +170,7 @@ type ExcessJSON struct {
 	Note    string `json:"note,omitempty"`
 	// VsW0 is W0Verdict of the mean against F(w₀) − F* ("" when at or
 	// below it).
-	VsW0 string `json:"vs_w0,omitempty"`
+	VsW0 string `json:"vs_w0"`
 }
 
 // TrialJSON is one trial.

@@ -77,7 +77,7 @@ type BestPrivateJSON struct {
 	Private    bool            `json:"private"`
 	// VsW0 is W0Verdict of the best run's excess risk ("" when at or
 	// below F(w₀) − F*).
-	VsW0 string `json:"vs_w0,omitempty"`
+	VsW0 string `json:"vs_w0"`
 }
 
 // PrivateRunJSON is one private run of a tuning call.
@@ -273,7 +273,7 @@ type OracleTunedJSON struct {
 	Points     []EstimateJSON `json:"points"`
 	// VsW0 is W0Verdict of its excess risk ("" when at or below
 	// F(w₀) − F*).
-	VsW0 string `json:"vs_w0,omitempty"`
+	VsW0 string `json:"vs_w0"`
 }
 
 func candidateJSON(c engine.Candidate) CandidateJSON {

@@ -31,7 +31,7 @@ func TuneSweep(r *engine.TuneSweepReport) TuneSweepJSON {
 		scope = fmt.Sprintf("the user's rows: %d searches over all points read them; their Rényi curves add", t.Searches)
 	}
 	j.Total = TuneTotalJSON{Searches: t.Searches, Scope: scope, Eps: theory.JSONNum(t.Eps), Delta: theory.JSONNum(t.Delta),
-		PrescribedRho: theory.JSONNum(t.PrescribedRho), Private: len(t.NotPrivate) == 0, NotPrivate: t.NotPrivate}
+		PrescribedRho: theory.JSONNum(t.PrescribedRho), Private: len(t.NotPrivate) == 0, NotPrivate: t.NotPrivate, WithPrescribed: withPrescribedJSON(t)}
 	return j
 }
 
@@ -82,7 +82,17 @@ func WriteTuneSweepTable(w io.Writer, r *engine.TuneSweepReport) error {
 		fmt.Fprintln(w, "  - "+oracleNote)
 	}
 	if p0.UserRows {
-		fmt.Fprintf(w, "  - your rows are the private data: %d searches over all points read them: ε' = %s at δ = %s in all\n", r.Total.Searches, n6(r.Total.Eps), n6(r.Total.Delta))
+		t := r.Total
+		if t.PrescribedRho == 0 {
+			fmt.Fprintf(w, "  - your rows are the private data: %d searches over all points read them: ε' = %s at δ = %s in all\n", t.Searches, n6(t.Eps), n6(t.Delta))
+		} else {
+			whole := "in all"
+			if p0.Tune.Oracle != engine.OracleNone {
+				whole = "and the oracle-tuned references, NOT private: the whole is NOT PRIVATE"
+			}
+			fmt.Fprintf(w, "  - your rows are the private data: %d searches over all points read them: ε' = %s at δ = %s; with the prescribed runs (ρ = %s together) ε' = %s at δ = %s, %s\n",
+				t.Searches, n6(t.Eps), n6(t.Delta), n6(t.PrescribedRho), n6(t.WithPrescribedEps), n6(t.WithPrescribedDelta), whole)
+		}
 	}
 	return nil
 }
