@@ -91,7 +91,7 @@ func TestTuneIsTheCLITune(t *testing.T) {
 		"the theorem's constants",
 		"private, tuning included: the whole search is (" + common.FmtNum(pv.Eps) + ", " + common.FmtNum(pv.Target.Delta) + ")-DP",
 		"one candidate: ρ_Q = " + common.FmtNum(pv.CandidateRho) + ", ε' = " + common.FmtNum(pv.CandidateEps) + " alone",
-		"tuning overhead: + ε' = " + common.FmtNum(pv.Overhead) + " (the choice among K",
+		"the whole search's ε' is " + common.FmtNum(pv.Overhead) + " above one candidate's (the choice among K",
 		"NOT private, not attainable",
 		"w₀ " + common.FmtNum(rep.W0.Mean),
 		"The search: candidates and scores",

@@ -140,7 +140,7 @@ func Tune(t *engine.TuneReport, o Options) (*Figure, error) {
 		}
 	}
 	p := t.Privacy
-	f.legendNote(fmt.Sprintf("the search is (ε', δ) = (%s, %s)-DP as a whole (Papernot & Steinke's repeat-and-select in Rényi DP): one candidate alone is ε' = %s, the tuning's overhead %s; K random candidates, mean %s",
+	f.legendNote(fmt.Sprintf("the search is (ε', δ) = (%s, %s)-DP as a whole (Papernot & Steinke's repeat-and-select in Rényi DP): one candidate alone is ε' = %s, the whole search's ε' %s above it; K random candidates, mean %s",
 		num(p.Eps), num(p.Target.Delta), num(p.CandidateEps), num(p.Overhead), num(p.Repetitions.Mean)))
 	if t.Total.Searches > 1 {
 		f.legendNote(fmt.Sprintf("the %d searches on the same data together: ε' = %s at δ = %s", t.Total.Searches, num(t.Total.Eps), num(t.Total.Delta)))

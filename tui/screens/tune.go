@@ -70,7 +70,7 @@ func tuneCommand(user spec.Spec) string {
 // `dpso tune` as bars of their excess risk on one log axis beside the
 // start line w₀, and what each is: prescribed (the theorem's constants,
 // at ρ = ε²/2 on all rows), tuned (private: the whole search's (ε', δ),
-// with the tuning overhead on its own line) and oracle-tuned (not private,
+// with how far the whole search's ε' is above one candidate's on its own line) and oracle-tuned (not private,
 // an unattainable reference). Its companion panel (tunePanel) lists the
 // search's candidates and scores. Shown without a search of the form's
 // Spec, it asks for one.
@@ -382,6 +382,9 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 	if line := tuneVerdict(rows); line != "" {
 		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Emph, line, w)})
 	}
+	if lines := tuneW0Lines(st, rows, rep.W0.Mean, w); len(lines) > 0 {
+		secs = append(secs, common.Section{Prio: 1, Lines: lines})
+	}
 	indent := "   "
 	if narrow {
 		indent = "  "
@@ -440,10 +443,10 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 		case "tuned":
 			whole := fmt.Sprintf("private, tuning included: the whole search is (%s, %s)-DP (ρ = %s's ε')", common.FmtNum(pv.Eps), common.FmtNum(pv.Target.Delta), common.FmtNum(pv.Target.Rho))
 			one := fmt.Sprintf("one candidate: ρ_Q = %s, ε' = %s alone (trains on %d rows, scored on %d)", common.FmtNum(pv.CandidateRho), common.FmtNum(pv.CandidateEps), rep.NTrain, rep.NValid)
-			over := fmt.Sprintf("tuning overhead: + ε' = %s (the choice among K; score clip ρ_s = %s%s)", common.FmtNum(pv.Overhead), common.FmtNum(pv.ScoreRho), constantsText(pv.ConstantsRho))
+			over := fmt.Sprintf("the whole search's ε' is %s above one candidate's (the choice among K; score clip ρ_s = %s%s)", common.FmtNum(pv.Overhead), common.FmtNum(pv.ScoreRho), constantsText(pv.ConstantsRho))
 			if narrow {
 				whole = fmt.Sprintf("private, tuning included: ε' = %s", common.FmtNum(pv.Eps))
-				one = fmt.Sprintf("one candidate ε' = %s + tuning %s", common.FmtNum(pv.CandidateEps), common.FmtNum(pv.Overhead))
+				one = fmt.Sprintf("the whole search's ε' is %s above one candidate's %s", common.FmtNum(pv.Overhead), common.FmtNum(pv.CandidateEps))
 				over = ""
 			}
 			if sd := ts.DPSGD; sd != nil {

@@ -484,7 +484,7 @@ func (p *Model) tuneLines(r *runs.Run, w int) []string {
 	frac := pv.Eps / pv.Target.EpsDelta
 	barW := max(min(w-30, 24), 6)
 	lines := style.WrapStyled("search "+bar(st, frac, barW)+fmt.Sprintf(" ε' %s of %s", common.FmtNum(pv.Eps), common.FmtNum(pv.Target.EpsDelta)), w)
-	lines = append(lines, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("= candidate %s + tuning %s", common.FmtNum(pv.CandidateEps), common.FmtNum(pv.Overhead)), w)...)
+	lines = append(lines, p.wrapIndented(st.Muted, "  ", fmt.Sprintf("search ε' %s above one candidate's %s", common.FmtNum(pv.Overhead), common.FmtNum(pv.CandidateEps)), w)...)
 	if r.Tune.Tune.References {
 		lines = append(lines, p.wrapIndented(st.Warn, "  ", "references: prescribed ρ = "+common.FmtNum(pv.Target.Rho)+" on the same data; oracle-tuned NOT private", w)...)
 	}
