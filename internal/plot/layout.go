@@ -307,6 +307,10 @@ func (f *Figure) namesNote() string {
 	if len(names) == 0 {
 		return ""
 	}
+	if f.procedures != "" {
+		// The tuning figure's bars are one solver's procedures.
+		return "bars: " + strings.Join(names, "; ") + ": procedures of " + f.procedures + ", not solvers"
+	}
 	return "solvers: " + strings.Join(names, "; ")
 }
 

@@ -60,9 +60,12 @@ type Figure struct {
 	refs               []reference
 	legend             []legendItem
 	notes              []string
-	dashes             int // dash patterns handed out
-	glyphs             int // marker shapes handed out (nextGlyph)
-	certs              int // certificates drawn (certColor)
+	// procedures names the solver whose procedures the bars are (the
+	// tuning figure), for the names note; "" on the other figures.
+	procedures string
+	dashes     int // dash patterns handed out
+	glyphs     int // marker shapes handed out (nextGlyph)
+	certs      int // certificates drawn (certColor)
 	// linearX: the x axis is linear with ticks of its own (the tuning
 	// figure's procedures).
 	linearX bool

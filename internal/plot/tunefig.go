@@ -54,8 +54,13 @@ func Tune(t *engine.TuneReport, o Options) (*Figure, error) {
 	if t.UserRows {
 		ylabel = "mean excess risk on the rows — non-private diagnostic"
 	}
-	f := newFigure(title, "procedure (each bar: the mean over trials, ±1 standard error)", ylabel, o)
+	xlabel := "procedure (each bar: the mean over trials, ±1 standard error)"
+	if s.Trials < 2 {
+		xlabel = "procedure (each bar: one trial, no standard error)"
+	}
+	f := newFigure(title, xlabel, ylabel, o)
 	f.linearX = true
+	f.procedures = strings.Join(solverNames, ", ")
 	var ticks []gplot.Tick
 	bars := make([]plotter.XYs, len(tuneKinds))
 	var vals, ses [][]float64
@@ -80,7 +85,10 @@ func Tune(t *engine.TuneReport, o Options) (*Figure, error) {
 			if len(t.Solvers) > 1 {
 				label = ts.Solver + ": " + label
 			}
-			ticks = append(ticks, gplot.Tick{Value: x, Label: label})
+			if k == 1 || (k == 0 && ts.Prescribed != nil) || (k == 2 && ts.Oracle != nil) {
+				// A slot names only a run that happened.
+				ticks = append(ticks, gplot.Tick{Value: x, Label: label})
+			}
 			if !drawable(e.Mean) {
 				if ts.Prescribed != nil || k == 1 {
 					f.legendNote(fmt.Sprintf("%s, %s: no positive finite mean to draw (log axis)", ts.Solver, tuneKinds[k].short))

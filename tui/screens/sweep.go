@@ -262,7 +262,7 @@ func (s *RateSweepScreen) rebuild() {
 }
 
 // guideNote is a sweep chart's legend note: what the bounds' curves are.
-const guideNote = "╌┄ the bounds' shapes (rates, constants = 1) through the points: compare slopes"
+const guideNote = "╌┄ the bounds' shapes (rates, constants = 1) through one point: slope only, their height is not a claim"
 
 func fmtSlope(s float64) string {
 	if math.IsNaN(s) {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"dpso/internal/engine"
+	"dpso/internal/plot"
 	"dpso/theory"
 	"dpso/tui/chart"
 	"dpso/tui/common"
@@ -11,28 +12,9 @@ import (
 
 // A bound with its constants set to 1 is a rate: its level says nothing,
 // its shape over a sweep does. A sweep draws each bound's values over the
-// grid as a slope guide — the same curve shifted to pass through the
-// measured points — so that the eye compares the shapes and the table the
+// grid as a slope guide — the same curve shifted to pass through one
+// measured point, the same for every guide — so that the eye compares the shapes and the table the
 // slopes, and never a measured value with a constant-1 level.
-
-// anchor is the factor that puts a bound's curve through the measured
-// points: exp of the mean of ln(measured/bound) over the points where
-// both are positive and finite (the least-squares vertical shift in
-// log-log); NaN when no point has both.
-func anchor(measured, bound []float64) float64 {
-	sum, n := 0.0, 0
-	for i := range min(len(measured), len(bound)) {
-		m, b := measured[i], bound[i]
-		if m > 0 && b > 0 && !math.IsInf(m, 0) && !math.IsInf(b, 0) {
-			sum += math.Log(m / b)
-			n++
-		}
-	}
-	if n == 0 {
-		return math.NaN()
-	}
-	return math.Exp(sum / float64(n))
-}
 
 // Means is the mean excess risk of solver si at every point (NaN where
 // it refused).
@@ -63,13 +45,17 @@ func boundValues(rep *engine.SweepReport, id string) []float64 {
 }
 
 // guideSeries are the sweep's slope guides: the paper's upper and lower
-// bounds' curves over the grid anchored to the first solver's measured
-// points (anchor), labelled as shapes with their slopes over the grid
+// bounds' curves over the grid, all through the first solver's measured
+// mean at one point (plot.GuideAnchor), labelled as shapes with their slopes over the grid
 // (none on a trade-off sweep, whose parameter is no power law's: k).
 // Prior work's bounds are in the slope table, not on the chart: four
 // guides through the same points would hide one another.
 func guideSeries(c common.Common, rep *engine.SweepReport, tradeOff bool) []chart.Series {
 	measured := Means(rep, 0)
+	// Every guide through the one point the figure's pass through
+	// (plot.GuideAnchor: where no lower bound's shape rises above an
+	// upper one's), so that they differ only in slope.
+	at := plot.GuideAnchor(rep)
 	var out []chart.Series
 	count := map[chart.Kind]int{}
 	for _, bs := range rep.Bounds {
@@ -80,7 +66,10 @@ func guideSeries(c common.Common, rep *engine.SweepReport, tradeOff bool) []char
 		ser := chart.Series{Label: boundShort(bs.ID, bs.Kind) + "'s shape", Kind: k, Color: boundColor(c, bs.Kind, count[k])}
 		count[k]++
 		vals := boundValues(rep, bs.ID)
-		a := anchor(measured, vals)
+		a := math.NaN()
+		if at >= 0 && vals[at] > 0 && !math.IsInf(vals[at], 0) {
+			a = measured[at] / vals[at]
+		}
 		switch {
 		case math.IsNaN(a):
 			ser.Note = "(no measured point to anchor it)"

@@ -519,47 +519,27 @@ func tuneColor(st *style.Styles, name string) int {
 	return st.RunColor(0)
 }
 
-// tuneVerdict compares the means: how many times the tuned run's excess
-// risk is below (or above) the prescribed one's, and above the oracle's.
+// tuneVerdict compares the means (report.TuneVerdict, the tuning
+// figure's words): how many times the tuned run's excess risk is below
+// (or above) the prescribed one's, and above the oracle's.
 func tuneVerdict(rows []tuneRow) string {
-	var pres, tuned, orc *tuneRow
-	for i := range rows {
-		switch rows[i].name {
+	none := engine.Estimate{Mean: math.NaN()}
+	pres, tuned, orc := none, none, none
+	orcName := "oracle-tuned"
+	for _, r := range rows {
+		if r.why != "" {
+			continue
+		}
+		switch r.name {
 		case "prescribed":
-			pres = &rows[i]
+			pres = r.est
 		case "tuned":
-			tuned = &rows[i]
+			tuned = r.est
 		case "oracle-tuned":
-			orc = &rows[i]
+			orc, orcName = r.est, r.label()
 		}
 	}
-	ok := func(r *tuneRow) bool { return r != nil && r.why == "" && r.est.Mean > 0 && !math.IsInf(r.est.Mean, 0) }
-	if !ok(tuned) {
-		return ""
-	}
-	// noise marks a ratio whose difference of means is within 3 standard
-	// errors (of independent means): not a clear difference.
-	noise := func(a, b engine.Estimate) string {
-		if math.Abs(a.Mean-b.Mean) > 3*math.Hypot(a.SE, b.SE) {
-			return ""
-		}
-		return " (within 3 s.e.: no clear difference)"
-	}
-	var parts []string
-	if ok(pres) {
-		if f := pres.est.Mean / tuned.est.Mean; f >= 1 {
-			parts = append(parts, common.FmtNum(f)+"× below prescribed"+noise(pres.est, tuned.est))
-		} else {
-			parts = append(parts, common.FmtNum(1/f)+"× above prescribed"+noise(pres.est, tuned.est))
-		}
-	}
-	if ok(orc) {
-		parts = append(parts, common.FmtNum(tuned.est.Mean/orc.est.Mean)+"× above "+orc.label()+noise(tuned.est, orc.est))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "tuned (private), ratios of the means: " + strings.Join(parts, ", ")
+	return report.TuneVerdict(pres, tuned, orc, orcName, common.FmtNum)
 }
 
 // tuneBars draws each run's mean excess risk as a bar on one log axis,
