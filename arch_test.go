@@ -32,7 +32,7 @@ var importRules = map[string][]string{
 	"dpso/internal/spec":        {"dpso/scenarios", "dpso/scenarios/dist", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/internal/engine":      {"dpso/scenarios", "dpso/scenarios/dist", "dpso/internal/spec", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/internal/report":      {"dpso/scenarios", "dpso/scenarios/dist", "dpso/internal/spec", "dpso/internal/engine", "dpso/internal/audit", "dpso/solvers/...", "dpso/theory/..."},
-	"dpso/internal/plot":        {"dpso/scenarios", "dpso/internal/spec", "dpso/internal/engine", "dpso/internal/outfile", "dpso/solvers", "dpso/theory/..."},
+	"dpso/internal/plot":        {"dpso/scenarios", "dpso/internal/spec", "dpso/internal/engine", "dpso/internal/outfile", "dpso/internal/report", "dpso/solvers", "dpso/theory/..."},
 	"dpso/internal/outfile":     {"dpso/theory"},
 	"dpso/internal/audit":       {"dpso/scenarios", "dpso/internal/spec", "dpso/solvers/...", "dpso/theory/..."},
 	"dpso/internal/shard":       {"dpso/internal/spec", "dpso/internal/engine", "dpso/solvers/...", "dpso/theory/..."},
