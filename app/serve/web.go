@@ -156,8 +156,13 @@ func (s *Server) ServeWeb(ln net.Listener) error {
 // first.
 func (w *webServer) banner(addr string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "web: %s\n", w.base(urlHost(addr)))
-	b.WriteString("     open it in a browser: an explorer per tab; the address's query opens a screen, as dpso explore's flags do (&preset=3, &state=S: y shows it)\n")
+	base := w.base(urlHost(addr))
+	fmt.Fprintf(&b, "web: %s\n", base)
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	fmt.Fprintf(&b, "     open it in a browser: an explorer per tab; the address's query opens a screen, as dpso explore's flags do: add %spreset=3 or %sstate=S (y shows S) to the address above\n", sep, sep)
 	switch {
 	case w.tokGen:
 		fmt.Fprintf(&b, "     the class token %s was generated for this run (--token sets one); a page without it is refused\n", w.cfg.Token)
