@@ -16,17 +16,6 @@ import (
 	"dpso/theory"
 )
 
-// legendHas reports whether a legend entry of f, full and short, holds
-// want.
-func legendHas(f *Figure, want string) bool {
-	for _, it := range f.legend {
-		if strings.Contains(it.text, want) && strings.Contains(it.short, want) {
-			return true
-		}
-	}
-	return false
-}
-
 // TestComparisonFigureSaysEachSolversPrivacy: a comparison's figure gives
 // beside each solver's result what the explorer's legend gives
 // (report.PrivacyTags: its ε', "not private", the accountant's name), in
