@@ -74,21 +74,28 @@ func bannerText(o offer, width int) string {
 // fieldsUpTo is s's words that fit in width cells, then "…" (only "…"
 // where the first word does not fit).
 func fieldsUpTo(s string, width int) string {
+	out := wordsWithin(s, width-2)
+	if out == "" {
+		return "…"
+	}
+	return out + " …"
+}
+
+// wordsWithin is s's first words, joined by single spaces, as many as
+// fit in width cells ("" where the first does not).
+func wordsWithin(s string, width int) string {
 	out := ""
 	for _, w := range strings.Fields(s) {
 		next := w
 		if out != "" {
 			next = out + " " + w
 		}
-		if ansi.StringWidth(next)+2 > width {
+		if ansi.StringWidth(next) > width {
 			break
 		}
 		out = next
 	}
-	if out == "" {
-		return "…"
-	}
-	return out + " …"
+	return out
 }
 
 // broadcastCmd is `ssh host -- broadcast --preset P` or `-- broadcast
@@ -189,17 +196,7 @@ func shortenWords(s string, width int) string {
 	if ansi.StringWidth(s) <= width {
 		return s
 	}
-	out := ""
-	for _, w := range strings.Fields(s) {
-		next := w
-		if out != "" {
-			next = out + " " + w
-		}
-		if ansi.StringWidth(next)+1 > width {
-			break
-		}
-		out = next
-	}
+	out := wordsWithin(s, width-1)
 	if out == "" {
 		return ansi.Truncate(s, width, "…")
 	}
