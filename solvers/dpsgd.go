@@ -606,18 +606,12 @@ func (g *gathered) feedLinear(lin LinearLoss, ns *oracle.NoisySum, w, xs []float
 	ns.AddScaled(slope, sq, xs, sd)
 }
 
-// poissonBatch fills idx with a Poisson sample of {0, …, n−1} (each index
-// independently with probability q), in increasing order, by geometric
-// skips: the gap to the next included index is 1 + ⌊E/λ⌋ with E ~ Exp(1)
-// (rand.ExpFloat64, a ziggurat: no logarithm on its fast path) and
-// λ = −ln(1 − q), so that P(gap > k) = P(E ≥ kλ) = (1 − q)^k. O(qn)
+// poissonAppend appends to idx a Poisson sample of {0, …, n−1} (each
+// index independently with probability q), in increasing order, by
+// geometric skips: the gap to the next included index is 1 + ⌊E/λ⌋ with
+// E ~ Exp(1) (rand.ExpFloat64, a ziggurat: no logarithm on its fast path)
+// and λ = −ln(1 − q), so that P(gap > k) = P(E ≥ kλ) = (1 − q)^k. O(qn)
 // draws; allocation-free once idx has grown.
-func poissonBatch(idx []int, n int, q float64, r *rand.Rand) []int {
-	return poissonAppend(idx[:0], n, q, r)
-}
-
-// poissonAppend appends a Poisson sample of {0, …, n−1} (poissonBatch's)
-// to idx.
 func poissonAppend(idx []int, n int, q float64, r *rand.Rand) []int {
 	if q >= 1 {
 		for i := range n {

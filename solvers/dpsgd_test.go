@@ -107,7 +107,7 @@ func TestPoissonBatch(t *testing.T) {
 	var sum, sq float64
 	var idx []int
 	for range draws {
-		idx = poissonBatch(idx, n, q, r)
+		idx = poissonAppend(idx[:0], n, q, r)
 		for k, i := range idx {
 			if i < 0 || i >= n || (k > 0 && i <= idx[k-1]) {
 				t.Fatalf("indices %v not increasing in [0, n)", idx)
@@ -129,10 +129,10 @@ func TestPoissonBatch(t *testing.T) {
 			t.Errorf("index %d included with frequency %.4f, want %g ± %.4f", i, f, q, 5*se)
 		}
 	}
-	if got := poissonBatch(idx, 7, 1, r); len(got) != 7 {
+	if got := poissonAppend(idx[:0], 7, 1, r); len(got) != 7 {
 		t.Errorf("q = 1: %v", got)
 	}
-	if got := poissonBatch(idx, 7, 0, r); len(got) != 0 {
+	if got := poissonAppend(idx[:0], 7, 0, r); len(got) != 0 {
 		t.Errorf("q = 0: %v", got)
 	}
 }
