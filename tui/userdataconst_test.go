@@ -10,6 +10,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/tui/backend"
+	"dpso/tui/components/form"
 	"dpso/tui/runs"
 )
 
@@ -51,5 +52,22 @@ func TestPrivateConstantsRunShowsItsEstimates(t *testing.T) {
 	}
 	if strings.Contains(got, "run it, or give the constants") {
 		t.Errorf("after the run the panel still asks for a run:\n%s", got)
+	}
+}
+
+// TestUserDataRowsBeforeTheyAreRead: on private constants no prescription
+// reads the file before r, so the form's n gives no count: value and note
+// read "all rows of the file", where they read "all rows rows of the
+// file".
+func TestUserDataRowsBeforeTheyAreRead(t *testing.T) {
+	s := spec.Spec{Data: "../examples/linreg-t-d3.csv", Constants: "private", Rand: "seeded", Trials: 1}
+	m, err := New(context.Background(), Options{Runner: backend.Local{}, ExportDir: t.TempDir(), Manual: true, Start: &s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 32})
+	pump(t, m, m.initCmd, func() bool { p := m.chartScreen().Presc; return !p.Pending && p.Err != "" })
+	if got := m.form.ValueLabel(form.N) + " " + m.form.ValueNote(form.N); got != "all rows of the file" {
+		t.Errorf("the form's n reads %q, want %q", got, "all rows of the file")
 	}
 }

@@ -295,7 +295,7 @@ func (f *Model) ValueLabel(id Field) string {
 		case id == N && r.N == 0 && ok:
 			return strconv.Itoa(n) // a count of rows, exact
 		case id == N && r.N == 0:
-			return "all rows"
+			return "all" // and ValueNote: "rows of the file"
 		case id == D && ok:
 			return strconv.Itoa(d)
 		case id == D:
