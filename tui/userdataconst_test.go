@@ -10,6 +10,7 @@ import (
 
 	"dpso/internal/spec"
 	"dpso/tui/backend"
+	"dpso/tui/chart"
 	"dpso/tui/components/form"
 	"dpso/tui/runs"
 )
@@ -49,6 +50,20 @@ func TestPrivateConstantsRunShowsItsEstimates(t *testing.T) {
 	// draws it, the run's own.
 	if text := screenText(m); !strings.Contains(text, "══ w₀") {
 		t.Errorf("the chart draws no w₀ line although the status names it:\n%s", text)
+	}
+	// The certificate's level rests on the private estimates: its legend
+	// entry says so.
+	certs := 0
+	for _, s := range m.chartScreen().Chart.Series() {
+		if s.Kind == chart.Cert && s.Err == "" {
+			certs++
+			if s.Label != "certified on private estimates ≤" {
+				t.Errorf("the certificate's legend label %q does not say it rests on the private estimates", s.Label)
+			}
+		}
+	}
+	if certs != 1 {
+		t.Errorf("%d certificate levels drawn, want the run's one", certs)
 	}
 	if strings.Contains(got, "run it, or give the constants") {
 		t.Errorf("after the run the panel still asks for a run:\n%s", got)

@@ -273,8 +273,15 @@ func (s *ChartScreen) rebuild() {
 		// No prescription before a run (--constants private: the run
 		// estimates the constants): the run's own w₀ and certificate, at
 		// the parameters it prescribed from its estimates.
+		// Its certificate holds only if each true constant is at most its
+		// private estimate: the legend says what the level rests on.
 		rep := r.Comparison.Reports[0]
 		series = RefSeries(s.Common, rep.W0, rep.Certified)
+		for i := range series {
+			if series[i].Kind == chart.Cert && series[i].Err == "" {
+				series[i].Label = "certified on private estimates ≤"
+			}
+		}
 	}
 	title, right := "Excess risk", ""
 	empty := "computing the prescription…"
