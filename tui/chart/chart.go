@@ -63,8 +63,9 @@ type Series struct {
 	SE []float64
 	// Note replaces the value in the legend (e.g. a fitted slope).
 	Note string
-	// Tag follows a run's value in the legend, muted (e.g. the (ε', δ)
-	// a solver's release is private at, in a comparison).
+	// Tag follows the value in the legend, muted (e.g. the (ε', δ) a
+	// solver's release is private at, in a comparison; "non-private
+	// diagnostic" on a level measured on the user's rows).
 	Tag string
 	// Refused is a solver's refusal sentence, shown in the legend instead
 	// of a line.

@@ -92,6 +92,9 @@ func (c *Chart) legend(sc []scaled, w, maxLong int) []string {
 				default:
 					item = mark + " " + s.Label + " " + c.num(s.Value)
 				}
+				if s.Tag != "" {
+					item += " " + st.Muted.Render(s.Tag)
+				}
 			}
 			items = append(items, item)
 		}

@@ -380,6 +380,10 @@ func (s *ChartScreen) rebuild() {
 			note = common.StaleNote(r.ID) + "\n" + note
 		}
 	}
+	if s.Spec.UserRows() || r != nil && r.Spec.UserRows() {
+		diagnosticTags(series)
+		note = diagnosticNote + "\n" + note
+	}
 	if xmax <= 0 {
 		xmax = 1
 	}
@@ -407,6 +411,31 @@ func (s *ChartScreen) dataTitle(title, right string) string {
 		}
 	}
 	return title
+}
+
+// diagnosticTag follows, in the legend, each level measured on the
+// user's rows — a run's excess risk and w₀ = F(w₀) − F*, both computed
+// on the rows apart from the released output (common.DiagnosticsNote) —
+// and diagnosticNote, the legend's note, says where: the chart alone (a
+// screenshot) says what the panels say.
+const (
+	diagnosticTag  = "non-private diagnostic"
+	diagnosticNote = "non-private diagnostic: measured on your rows"
+)
+
+// diagnosticTags adds diagnosticTag to the runs' and the start line's
+// legend entries (after a comparison's privacy tag).
+func diagnosticTags(series []chart.Series) {
+	for i := range series {
+		if k := series[i].Kind; k != chart.Run && k != chart.Start {
+			continue
+		}
+		if series[i].Tag == "" {
+			series[i].Tag = diagnosticTag
+		} else {
+			series[i].Tag += " · " + diagnosticTag
+		}
+	}
 }
 
 // privacyTags are the legend tags of a finished comparison
