@@ -151,8 +151,9 @@
 // and which keys scroll it) with their most important lines first; so
 // do the sweeps', tuning and audit panels: every side panel embeds one
 // common.ScrollPanel (the scroll keys as its key map, the viewport, its
-// size, the cached block, and whether the keys reach it). Their lines
-// wrap, never cut. The scroll keys go to the side tab shown on a small
+// size, the cached block, and whether the keys reach it), and the theorem
+// and tuning panels a common.LaidOutPanel, whose lines are laid out once
+// for what it shows, not at every scroll key. Their lines wrap, never cut. The scroll keys go to the side tab shown on a small
 // terminal; on a wide one to the screen's panel, or after t to the
 // privacy panel (the root's focus, Model.panel), and a panel without
 // them names t on its last line. A loaded preset's caption takes one

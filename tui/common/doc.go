@@ -7,7 +7,8 @@
 // StatusMsg, ScreenMsg, PresetMsg, CloseMsg, RunRequestMsg,
 // LiveStateMsg), and the helpers several of them use: number formats
 // (FmtNum, FmtN, TickLabels), the scrolling side panel (ScrollPanel,
-// ScrollBody, Focuser, OrderSections), the rendered-block cache (ViewCache), the export of a
+// ScrollBody, Focuser, OrderSections; LaidOutPanel, one whose lines are
+// laid out once for what it shows), the rendered-block cache (ViewCache), the export of a
 // screen (ExportJob, RunExport), the run a screen shows (Shown, OnScreen,
 // Previous), a run's outcome sentence (OutcomeOf) and the user data's
 // names and privacy facts.

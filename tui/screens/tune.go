@@ -83,7 +83,7 @@ type TuneScreen struct {
 }
 
 func newTuneScreen(c common.Common) *TuneScreen {
-	return &TuneScreen{Common: c, panel: &TunePanel{ScrollPanel: common.NewScrollPanel(c)}}
+	return &TuneScreen{Common: c, panel: &TunePanel{LaidOutPanel: common.NewLaidOutPanel(c)}}
 }
 
 // Panel is the search's candidates.

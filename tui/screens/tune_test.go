@@ -85,7 +85,7 @@ func TestTuneDPSGDStatesItsOwnAccounting(t *testing.T) {
 	for _, sec := range tuneSections(&st, rep, nil, 200, false) {
 		lines = append(lines, sec.Lines...)
 	}
-	p := &TunePanel{ScrollPanel: common.NewScrollPanel(common.Common{Styles: &st}), rep: rep}
+	p := &TunePanel{LaidOutPanel: common.NewLaidOutPanel(common.Common{Styles: &st}), rep: rep}
 	p.W = 200
 	lines = append(lines, p.Lines()...)
 	text := stripANSI(strings.Join(lines, " "))
@@ -119,11 +119,11 @@ func TestTunePanelFollowsWidthAndTheme(t *testing.T) {
 	}
 	rep, other := tune(1), tune(2)
 	c := testCommon()
-	p := &TunePanel{ScrollPanel: common.NewScrollPanel(c)}
+	p := &TunePanel{LaidOutPanel: common.NewLaidOutPanel(c)}
 	fresh := func() string {
 		st := *c.Styles
 		km := *c.KeyMap
-		q := &TunePanel{ScrollPanel: common.NewScrollPanel(common.Common{Styles: &st, KeyMap: &km})}
+		q := &TunePanel{LaidOutPanel: common.NewLaidOutPanel(common.Common{Styles: &st, KeyMap: &km})}
 		q.SetSize(p.W, p.H)
 		q.set(p.rep)
 		return q.View()

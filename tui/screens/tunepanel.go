@@ -22,25 +22,8 @@ import (
 // non-private diagnostics they are, the grid, and how the search is
 // accounted; it scrolls (pgup/pgdn).
 type TunePanel struct {
-	common.ScrollPanel
+	common.LaidOutPanel
 	rep *engine.TuneReport
-	// lines are Lines' for the report, width and theme of linesOf, kept
-	// for the scroll keys; filled says the viewport holds them at a
-	// panel filledH rows high, so that a scroll key moves over them
-	// without putting them in again.
-	lines   []string
-	linesOf tuneLinesKey
-	filled  bool
-	filledH int
-}
-
-// tuneLinesKey is what the panel's lines depend on: the report, the
-// width and the theme.
-type tuneLinesKey struct {
-	rep         *engine.TuneReport
-	w           int
-	theme       style.Theme
-	dark, plain bool
 }
 
 func (p *TunePanel) set(rep *engine.TuneReport) {
@@ -48,34 +31,23 @@ func (p *TunePanel) set(rep *engine.TuneReport) {
 		p.Viewport.SetYOffset(0)
 	}
 	p.rep = rep
-	p.lines = nil
-	p.Cache.Invalidate()
+	p.Invalidate()
 }
 
 // Update scrolls.
 func (p *TunePanel) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	p.ScrollKeys(msg, p.content)
+	p.UpdateLaidOut(msg, p.layout)
 	return p, nil
 }
 
 // View renders the panel (cached until what it shows changes).
-func (p *TunePanel) View() string { return p.Cache.View(p.render) }
-
-func (p *TunePanel) render() string {
-	p.content()
-	return p.Framed(style.Rule(*p.Styles, "The search: candidates and scores", "", p.W, false))
+func (p *TunePanel) View() string {
+	return p.Cache.View(func() string { return p.RenderLaidOut(p.layout) })
 }
 
-// content fills the viewport, unless it holds the panel's lines at its
-// height already.
-func (p *TunePanel) content() {
-	if k := (tuneLinesKey{p.rep, p.W, p.Styles.Theme, p.Styles.Dark, p.Styles.Plain}); p.lines == nil || k != p.linesOf {
-		p.lines, p.linesOf, p.filled = p.Lines(), k, false
-	}
-	if !p.filled || p.filledH != p.H {
-		p.Fill(p.lines)
-		p.filled, p.filledH = true, p.H
-	}
+// layout is the panel's title and lines.
+func (p *TunePanel) layout() common.Layout {
+	return common.Layout{Title: "The search: candidates and scores", Lines: p.Lines()}
 }
 
 // Lines are the panel's lines under its title.

@@ -29,7 +29,7 @@ import (
 // prints them. What does not fit scrolls (a bubbles viewport, pgup/pgdn):
 // the most important lines come first, the notes last.
 type Model struct {
-	common.ScrollPanel
+	common.LaidOutPanel
 	presc runs.PrescriptionMsg
 	// shown is the finished run whose parameters and notes the panel
 	// shows (runID 0: none, the prescription's); done is the last
@@ -37,21 +37,6 @@ type Model struct {
 	// that arrives after the run ended (shown once the keys match, in
 	// either order).
 	shown, done finished
-	// body is what content last laid out in the viewport, at the size
-	// it was laid out for: kept until what the panel shows changes (a
-	// prescription, a run's event, a new background), so that a scroll
-	// key moves the viewport over the same lines instead of building
-	// them again.
-	body laidOut
-}
-
-// laidOut is the panel's content as content put it in the viewport: its
-// title and the title's right side, for a panel w×h (ok: the viewport
-// holds it).
-type laidOut struct {
-	ok           bool
-	w, h         int
-	title, right string
 }
 
 // finished is a finished run's parameters (nil where its form's solver
@@ -68,19 +53,16 @@ type finished struct {
 
 // New returns the panel, computing.
 func New(c common.Common) *Model {
-	return &Model{ScrollPanel: common.NewScrollPanel(c), presc: runs.PrescriptionMsg{Pending: true}}
+	return &Model{LaidOutPanel: common.NewLaidOutPanel(c), presc: runs.PrescriptionMsg{Pending: true}}
 }
 
 // Update takes the prescription, the parameters of a finished run on the
 // same prescription, and the scroll keys.
 func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	p.ScrollKeys(msg, func() { p.layOut() })
+	p.UpdateLaidOut(msg, p.content)
 	switch msg.(type) {
 	case runs.PrescriptionMsg, runs.Event:
-		p.Cache.Invalidate()
-		p.body.ok = false
-	case tea.BackgroundColorMsg:
-		p.body.ok = false
+		p.Invalidate()
 	}
 	switch msg := msg.(type) {
 	case runs.PrescriptionMsg:
@@ -116,13 +98,14 @@ func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return p, nil
 }
 
-// content lays out the panel's lines (after its title) in the viewport:
-// the sections that fit the panel first, by priority, then the others.
-func (p *Model) content() (title, right string) {
+// content is the panel's title and lines (after its title): the
+// sections that fit the panel first, by priority, then the others.
+func (p *Model) content() common.Layout {
 	st := p.Styles
 	w := p.W
-	title = "Theorem"
+	title := "Theorem"
 	var secs []common.Section
+	right := ""
 	switch {
 	case p.presc.Err != "" && p.estimated() != nil:
 		secs = p.estimatedSections(p.estimated())
@@ -141,28 +124,13 @@ func (p *Model) content() (title, right string) {
 	default:
 		title, right, secs = p.sections(p.presc.Prescription)
 	}
-	p.Fill(common.OrderSections(secs, p.H-1))
-	return title, right
-}
-
-// layOut puts the panel's content in the viewport unless it holds it
-// already at the panel's size, and returns its title's two sides.
-func (p *Model) layOut() (title, right string) {
-	if b := p.body; b.ok && b.w == p.W && b.h == p.H {
-		return b.title, b.right
-	}
-	title, right = p.content()
-	p.body = laidOut{ok: true, w: p.W, h: p.H, title: title, right: right}
-	return title, right
+	return common.Layout{Title: title, Right: right, Lines: common.OrderSections(secs, p.H-1)}
 }
 
 // View renders the panel (cached until what it shows changes).
 func (p *Model) View() string { return p.Cache.View(p.render) }
 
-func (p *Model) render() string {
-	title, right := p.layOut()
-	return p.Framed(style.Rule(*p.Styles, title, right, p.W, false))
-}
+func (p *Model) render() string { return p.RenderLaidOut(p.content) }
 
 func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Section) {
 	st := p.Styles
