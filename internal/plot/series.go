@@ -101,15 +101,17 @@ var (
 	// and r_k), and nothing else inside its axes but the clipped fractions
 	// written beside a clip sweep's points, so that a reader of the image
 	// alone (internal/testutil/plotcheck) finds the measured data by them.
-	// Read only: every figure draws with it.
+	// Its order keeps any five first solvers at least ΔE 50 apart in
+	// CIE L*a*b* (vermillion, 33 from orange, comes sixth). Read only:
+	// every figure draws with it.
 	MeasuredColors = []color.Color{
 		color.RGBA{0, 114, 178, 255},   // blue
 		color.RGBA{230, 159, 0, 255},   // orange
 		color.RGBA{0, 158, 115, 255},   // bluish green
 		color.RGBA{204, 121, 167, 255}, // reddish purple
+		color.RGBA{120, 70, 20, 255},   // brown
 		color.RGBA{213, 94, 0, 255},    // vermillion
 		color.RGBA{150, 140, 0, 255},   // olive
-		color.RGBA{120, 70, 20, 255},   // brown
 		color.RGBA{86, 180, 233, 255},  // sky blue
 	}
 	certColors = []color.Color{
@@ -126,16 +128,19 @@ var (
 	bestColor   = color.RGBA{0, 120, 60, 255}
 	// dashPatterns are handed out in order, one per series of a figure,
 	// so that no two series share a pattern: solid first (the first
-	// solver). The start line's dots are its own (startDashes).
+	// solver), then dashes, short dashes, dash-dot and dash-dot-dot, so
+	// that a comparison's first five solvers differ in the kind of line,
+	// not only in a dash's length. The start line's dots are its own
+	// (startDashes).
 	dashPatterns = [][]vg.Length{
 		nil,
 		{vg.Points(8), vg.Points(3)},
 		{vg.Points(3), vg.Points(2)},
 		{vg.Points(10), vg.Points(3), vg.Points(2), vg.Points(3)},
+		{vg.Points(12), vg.Points(3), vg.Points(3), vg.Points(3), vg.Points(3), vg.Points(3)},
 		{vg.Points(14), vg.Points(4)},
 		{vg.Points(5), vg.Points(2), vg.Points(1), vg.Points(2)},
 		{vg.Points(4), vg.Points(4)},
-		{vg.Points(12), vg.Points(3), vg.Points(3), vg.Points(3), vg.Points(3), vg.Points(3)},
 		{vg.Points(2), vg.Points(5)},
 		{vg.Points(18), vg.Points(3), vg.Points(2), vg.Points(3)},
 		{vg.Points(6), vg.Points(2), vg.Points(6), vg.Points(6)},
