@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,9 +100,10 @@ func wordsWithin(s string, width int) string {
 	return out
 }
 
-// broadcastCmd is `ssh host -- broadcast --preset P` or `-- broadcast
-// STATE` (or --state STATE): the instructor's key sends it to every
-// explorer session; anyone else is refused.
+// broadcastCmd is `ssh host -- broadcast --preset P` (with --screen S),
+// `-- broadcast STATE` (or --state STATE), or `-- broadcast --help`: the
+// instructor's key sends it to every explorer session; anyone else is
+// refused.
 func (s *Server) broadcastCmd(sess ssh.Session, args []string) {
 	if !hasKey(s.instructor, sess.PublicKey()) {
 		say(sess.Stderr(), "dpso serve: broadcast: only the instructor's key (dpso serve --instructor-key) sends to the class")
@@ -109,6 +112,11 @@ func (s *Server) broadcastCmd(sess ssh.Session, args []string) {
 		return
 	}
 	o, err := s.parseOffer(args)
+	if errors.Is(err, errOfferHelp) {
+		say(sess, "dpso serve: broadcast: "+offerUsage)
+		sess.Exit(0)
+		return
+	}
 	if err != nil {
 		say(sess.Stderr(), "dpso serve: broadcast: "+err.Error())
 		sess.Exit(2)
@@ -120,30 +128,96 @@ func (s *Server) broadcastCmd(sess ssh.Session, args []string) {
 	sess.Exit(0)
 }
 
-// parseOffer reads a broadcast's arguments: --preset P, or a state
-// string (alone or after --state). What it offers must pass the caps.
+// offerUsage is what a broadcast takes, as a refused one and --help say.
+const offerUsage = "give --preset P (a number or a part of a title; --screen S opens it on screen S, waiting for r, as dpso explore --preset P --screen S does) or a state string (the explorer's y shows it)"
+
+// errOfferHelp is parseOffer's answer to --help or -h.
+var errOfferHelp = errors.New("help")
+
+// offerArgs are a broadcast's arguments read: --preset, --screen and
+// --state (each --name V or --name=V) or one state string alone.
+type offerArgs struct{ preset, screen, state string }
+
+// readOfferArgs reads args, naming in its error the first argument a
+// broadcast does not take.
+func readOfferArgs(args []string) (offerArgs, error) {
+	var a offerArgs
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--help" || arg == "-h" {
+			return a, errOfferHelp
+		}
+		if !strings.HasPrefix(arg, "-") {
+			if a.state != "" || a.preset != "" {
+				return a, fmt.Errorf("%s: one preset or one state string at a time; %s", theory.Quote(arg), offerUsage)
+			}
+			a.state = arg
+			continue
+		}
+		name, value, hasValue := strings.Cut(arg, "=")
+		var to *string
+		switch name {
+		case "--preset":
+			to = &a.preset
+		case "--screen":
+			to = &a.screen
+		case "--state":
+			to = &a.state
+		default:
+			return a, fmt.Errorf("%s is not a flag of broadcast: %s", name, offerUsage)
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return a, fmt.Errorf("%s needs a value: %s", name, offerUsage)
+			}
+			i++
+			value = args[i]
+		}
+		if *to != "" {
+			return a, fmt.Errorf("%s is given twice: %s", name, offerUsage)
+		}
+		*to = value
+	}
+	switch {
+	case a.screen != "" && a.preset == "":
+		return a, errors.New("--screen goes with --preset P (a state string carries its own screen)")
+	case a.preset == "" && a.state == "":
+		return a, errors.New(offerUsage)
+	case a.preset != "" && a.state != "":
+		return a, fmt.Errorf("--preset and a state string: send one; %s", offerUsage)
+	}
+	return a, nil
+}
+
+// parseOffer reads a broadcast's arguments: --preset P (and --screen S),
+// or a state string (alone or after --state). What it offers must pass
+// the caps.
 func (s *Server) parseOffer(args []string) (offer, error) {
-	usage := "give --preset P (a number or a part of a title) or a state string (the explorer's y shows it)"
-	if len(args) == 2 && (args[0] == "--preset" || args[0] == "--state") {
-		args = []string{args[0] + "=" + args[1]}
+	a, err := readOfferArgs(args)
+	if err != nil {
+		return offer{}, err
 	}
-	if len(args) != 1 {
-		return offer{}, fmt.Errorf("%s", usage)
-	}
-	a := args[0]
-	if p, ok := strings.CutPrefix(a, "--preset="); ok {
-		i, err := presets.Index(p)
+	if a.preset != "" {
+		i, err := presets.Index(a.preset)
 		if err != nil {
 			return offer{}, fmt.Errorf("--preset: %v", err)
 		}
-		if _, err := s.cfg.Caps.Limit(presets.All[i].Spec); err != nil {
+		lim, err := s.cfg.Caps.Limit(presets.All[i].Spec)
+		if err != nil {
 			return offer{}, fmt.Errorf("--preset: %s", flagMessage(err))
+		}
+		if a.screen != "" {
+			if !slices.Contains(tui.ScreenNames(), a.screen) {
+				return offer{}, fmt.Errorf("--screen: no screen %s (one of %s)", theory.Quote(a.screen), strings.Join(tui.ScreenNames(), ", "))
+			}
+			st := statestring.State{Spec: lim, Screen: a.screen, Preset: presets.All[i].Title}
+			what, keep := stateWhat(st)
+			return offer{what: what, title: st.Preset, keep: keep, open: tui.OpenState(st)}, nil
 		}
 		what := "preset " + strconv.Itoa(i+1) + " " + theory.Quote(presets.All[i].Title)
 		return offer{what: what, title: presets.All[i].Title, keep: len(what), open: tui.OpenPreset(i)}, nil
 	}
-	a = strings.TrimPrefix(a, "--state=")
-	st, err := statestring.Parse(a, tui.ScreenNames())
+	st, err := statestring.Parse(a.state, tui.ScreenNames())
 	if err != nil {
 		return offer{}, fmt.Errorf("--state: %v", err)
 	}
