@@ -227,6 +227,11 @@ type CloseMsg struct{}
 // Spec (a screen's activation, the audit's negative control).
 type RunRequestMsg struct{ Make runs.JobMaker }
 
+// ReproChangedMsg tells the status bar that the shown screen's reproduce
+// line changed without a change of the Spec, the screen or the run (the k
+// sweep's grid, once its reach computed off the event loop is known).
+type ReproChangedMsg struct{}
+
 // ScreenMsg tells the components which screen is shown: the kind of the
 // runs it draws (the status bar, the help and the privacy panel describe
 // that family's latest run) and its reproduce line (screen.Reproduce).

@@ -5,7 +5,7 @@
 // one Styles and the one KeyMap every component embeds, and the
 // session's Limit), the messages components exchange (SpecMsg,
 // StatusMsg, ScreenMsg, PresetMsg, CloseMsg, RunRequestMsg,
-// LiveStateMsg), and the helpers several of them use: number formats
+// LiveStateMsg, ReproChangedMsg), and the helpers several of them use: number formats
 // (FmtNum, FmtN, TickLabels), the scrolling side panel (ScrollPanel,
 // ScrollBody, Focuser, OrderSections; LaidOutPanel, one whose lines are
 // laid out once for what it shows), the rendered-block cache (ViewCache), the export of a

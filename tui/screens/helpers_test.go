@@ -7,6 +7,7 @@ import (
 	"dpso/scenarios"
 	"dpso/theory"
 	"dpso/tui/common"
+	"dpso/tui/runs"
 	"dpso/tui/style"
 )
 
@@ -28,3 +29,7 @@ func press(s string) tea.KeyPressMsg {
 	r := []rune(s)[0]
 	return tea.KeyPressMsg{Code: r, Text: s}
 }
+
+// primeReachK computes the k sweep's reach on res and keeps it, as the
+// screen does when the answer of reachKCmd comes.
+func primeReachK(res spec.Resolved) { storeReachK(runs.RunKey(res), computeReachK(res)) }

@@ -39,6 +39,10 @@ type sweepAxis struct {
 	// offers, and why ("" where it reaches it; nil: the grid has no such
 	// end); the panel says it beside the intro and under the points.
 	stop func(res spec.Resolved) string
+	// reach: grid and stop answer from what the screen computed off the
+	// event loop (the k sweep's reach: knownReachK), and the screen asks
+	// for it where it is not known (askReach).
+	reach bool
 	// clear clears the swept field of the form's Spec for the command
 	// line (--vary sets it at every point).
 	clear func(*spec.Spec)
@@ -95,6 +99,7 @@ type RateSweepScreen struct {
 	axis  *sweepAxis
 	Table *slopesPanel
 	prev  common.Previous // the sweep before a change of parameters, drawn faint
+	reach reachState      // the k axis's reach being computed (sweepkreach.go)
 }
 
 // newRateSweepScreen returns an empty sweep screen over axis.
@@ -122,8 +127,12 @@ func (s *RateSweepScreen) Reproduce(user spec.Spec, res spec.Resolved, _ *runs.R
 	return sweepCommand(user, a.clear, "--vary", sw.Param, "--from", a.arg(sw.From), "--to", a.arg(sw.To), "--points", strconv.Itoa(sw.Points))
 }
 
-// Update takes the form's Spec and the sweeps.
+// Update takes the form's Spec and the sweeps, and on the k axis the
+// grid's reach computed off the event loop (updateReach).
 func (s *RateSweepScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	if s.axis.reach {
+		return s, s.updateReach(msg)
+	}
 	if s.take(msg) {
 		s.rebuild()
 	}
@@ -255,6 +264,9 @@ func (s *RateSweepScreen) rebuild() {
 	if runs.RunKey(s.Run.Spec) != runs.RunKey(s.Spec) {
 		right += " · parameters changed since: press r"
 		note = common.StaleNote(s.Run.ID) + "\n" + note
+		if _, ok := knownReachK(s.Spec); a.reach && !ok {
+			note = "computing how far k can go at the new parameters\n" + note
+		}
 	}
 	s.Chart.SetTitle(title, right)
 	s.Chart.SetNote(note)

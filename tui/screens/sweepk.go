@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"sync"
 
 	"charm.land/bubbles/v2/key"
 
@@ -37,18 +36,22 @@ const kSweepPoints = 5
 
 // sweepKAxis is the sweep of k that o runs: kSweepPoints points on a log
 // grid from 2 to the largest k of kSweepCandidates at which every point
-// of the grid builds (reachK); what `dpso sweep --vary k` runs with the
+// of the grid builds (computeReachK); what `dpso sweep --vary k` runs with the
 // same --from, --to and --points.
 var sweepKAxis = sweepAxis{
 	kind: SweepKKind, param: spec.SweepK, symbol: "k", what: "k sweep", base: "sweep-k",
 	grid: func(res spec.Resolved) (engine.SweepSpec, string) {
-		r := reachK(res)
+		r, ok := knownReachK(res)
+		if !ok {
+			return engine.SweepSpec{}, kReachPending
+		}
 		if r.why != "" {
 			return engine.SweepSpec{}, r.why
 		}
 		return engine.SweepSpec{Param: spec.SweepK, From: 2, To: r.top, Points: kSweepPoints}, ""
 	},
-	stop:     func(res spec.Resolved) string { return reachK(res).stop },
+	stop:     func(res spec.Resolved) string { r, _ := knownReachK(res); return r.stop },
+	reach:    true,
 	clear:    func(s *spec.Spec) { s.K = 0 },
 	arg:      spec.FormatArg,
 	tick:     common.FmtNum,
@@ -66,16 +69,7 @@ type kReach struct {
 	stop, why string
 }
 
-// kReachMemo holds the last reachK answer: the screens ask for the grid
-// on every change of the form and every message of their sweep, and
-// each answer builds up to a dozen problems.
-var kReachMemo struct {
-	sync.Mutex
-	key string
-	r   kReach
-}
-
-// reachK is how far a k sweep goes on res: the largest end of
+// computeReachK is how far a k sweep goes on res: the largest end of
 // kSweepCandidates whose every grid point builds
 // (backend.CheckSweepPoint: the point resolves — the scenario has the
 // moments r̃_k — and its problem builds with the declared constants,
@@ -86,20 +80,9 @@ var kReachMemo struct {
 // built only where the Spec declares a constant (L_f, β, μ, r̃₂, r̃_k,
 // r̃_2k): a resolved point fails to build only on a declared constant
 // that contradicts a moment of the law, and building logreg-t's moments
-// at a dozen k takes a visible fraction of a second. On user data a
-// point is only resolved: their file is not read on every keypress.
-func reachK(res spec.Resolved) kReach {
-	key := runs.RunKey(res)
-	kReachMemo.Lock()
-	defer kReachMemo.Unlock()
-	if kReachMemo.key == key {
-		return kReachMemo.r
-	}
-	r := computeReachK(res)
-	kReachMemo.key, kReachMemo.r = key, r
-	return r
-}
-
+// at a dozen k takes a visible fraction of a second — so the screen asks
+// for it off the event loop (reachKCmd) and keeps the answers
+// (knownReachK).
 func computeReachK(res spec.Resolved) kReach {
 	sp := &res.Spec
 	declared := sp.Lf > 0 || sp.Beta > 0 || sp.Mu > 0 || sp.R2 > 0 || sp.Rk > 0 || sp.R2k > 0

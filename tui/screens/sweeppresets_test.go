@@ -29,6 +29,9 @@ func TestPresetSweepsStartAndEnd(t *testing.T) {
 		for _, a := range []*sweepAxis{&sweepNAxis, &sweepEpsAxis, &sweepKAxis} {
 			t.Run(fmt.Sprintf("preset %d/%s", i+1, a.what), func(t *testing.T) {
 				res := mustResolve(t, p.Spec)
+				if a.reach {
+					primeReachK(res) // as the screen does, off the event loop
+				}
 				sw, why := a.grid(res)
 				if why != "" {
 					t.Logf("not offered: %s", why)
@@ -40,6 +43,9 @@ func TestPresetSweepsStartAndEnd(t *testing.T) {
 				small := p.Spec.Clone()
 				small.N, small.Trials = min(small.N, smallN), 1
 				sres := mustResolve(t, small)
+				if a.reach {
+					primeReachK(sres)
+				}
 				ssw, why := a.grid(sres)
 				if why != "" {
 					t.Fatalf("at n = %d: not offered: %s", small.N, why)
@@ -77,6 +83,7 @@ func TestKSweepSaysWhereItStops(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := mustResolve(t, tc.s)
+			primeReachK(res)
 			sw, why := sweepKAxis.grid(res)
 			if why != "" || sw.From != 2 || sw.To != tc.top {
 				t.Fatalf("grid %+v %q, want 2 … %g", sw, why, tc.top)

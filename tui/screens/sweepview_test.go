@@ -17,6 +17,7 @@ import (
 // them: TestSweepKeys).
 func TestSweepScreensOfDAndK(t *testing.T) {
 	lt := mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, Tail: 10})
+	primeReachK(lt)
 	sw, why := sweepKAxis.grid(lt)
 	if why != "" || sw.From != 2 || sw.To != 4 {
 		t.Errorf("k sweep on linreg-t, ν = 10: %+v %q, want 2 … 4 (r̃_k exists for k < 5)", sw, why)

@@ -95,6 +95,8 @@ func (b *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		b.reproOK = false
 	case common.LiveStateMsg:
 		b.live, b.liveMax = msg.On, msg.Max
+	case common.ReproChangedMsg:
+		b.reproOK = false
 	case common.StatusMsg:
 		b.Text, b.Err, b.short, b.line, b.label = msg.Text, msg.Err, msg.Short, msg.Repro, msg.Label
 	case tea.KeyPressMsg:
