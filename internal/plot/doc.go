@@ -11,11 +11,17 @@
 //
 // Figures are made for slides: 16:9 at 1920×1080 pixels by default
 // ([Options]: any size, the same proportions; an SVG opens at the PNG's
-// size), the title across the top, the axes on the left and the legend
-// in a column on the right, a quarter of the width, its text at 32 pixels
-// at 1920×1080 (never smaller: its entries' short forms, with the solvers
-// named in a note, when the full ones would not fit); the notes under the
-// legend when they fit there, else across the bottom. Every solver, the
+// size), the title across the top and under it, at 32 pixels, the
+// screen's verdicts in the screen's words (a sweep's "not yet in force at
+// any point …" or "in force at every point", report.SweepVerdict; a
+// tuning's ratios and "no better than doing nothing", report.TuneVerdict
+// and report.W0Verdict; words where the screen has ⚠ and ✓, which the
+// font lacks); the axes on the left and the legend in a column on the
+// right, a quarter of the width, its text at 32 pixels at 1920×1080
+// (never smaller: its entries' short forms, with the solvers named in a
+// note, when the full ones would not fit); the notes under the legend
+// where they fit there, the others across the bottom, a short note on
+// the line of the one before it where it fits whole. Every solver, the
 // start line and every certificate has a colour and a marker of its own
 // (certificates in hues no solver takes; a reference beyond the axes is
 // an arrow). Both axes are logarithmic (the tuning figure's x axis names

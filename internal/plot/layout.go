@@ -130,10 +130,16 @@ type PixelRect struct{ X0, Y0, X1, Y1 float64 }
 type Layout struct {
 	Width, Height int
 	// Axes is the data area; Data the extent of the measured points
-	// (their centres) in it; YLabel, XLabel, Title, Legend and Notes the
-	// texts' boxes.
-	Axes, Data                           PixelRect
-	YLabel, XLabel, Title, Legend, Notes PixelRect
+	// (their centres) in it; YLabel, XLabel, Title, Verdict (the
+	// verdicts under the title), Legend and Notes the texts' boxes.
+	Axes, Data                                    PixelRect
+	YLabel, XLabel, Title, Verdict, Legend, Notes PixelRect
+	// NotesSide is the box of the notes drawn under the legend in its
+	// column when the others stand across the bottom (Notes); empty
+	// when none is.
+	NotesSide PixelRect
+	// VerdictPx is the verdicts' font size in pixels (0 without any).
+	VerdictPx float64
 	// LegendPx is the legend's font size in pixels; LegendEntries and
 	// LegendDrawn count its entries and those drawn (the others are
 	// counted in a last line); LegendShort: the entries' short texts
@@ -343,21 +349,8 @@ func (f *Figure) layoutNotes(dc draw.Canvas, box vg.Rectangle, notes []string, l
 		limit = (dc.Rectangle.Max.Y - dc.Rectangle.Min.Y) * maxNotesFrac
 	}
 	width := box.Max.X - box.Min.X
-	var lines []string
-	var height vg.Length
-	for i, n := range notes {
-		ls := wrapWidth("· "+n, sty, width)
-		need := lh*vg.Length(len(ls)) + gap
-		if height+need > limit-lh && i < len(notes)-1 || height+need > limit {
-			lines = append(lines, fmt.Sprintf("… %s more: see the report (--json)", plural(len(notes)-i, "note")))
-			height += lh
-			break
-		}
-		lines = append(lines, ls...)
-		lines = append(lines, "")
-		height += need
-		lay.NotesDrawn++
-	}
+	lines, _, drawn := packNotes(notes, func(i int) []string { return wrapWidth("· "+notes[i], sty, width) }, sty, width, limit)
+	lay.NotesDrawn += drawn
 	// Bottom-aligned in box, drawn top-down (a reader of the SVG's text
 	// meets them in order).
 	y := box.Min.Y
@@ -382,6 +375,39 @@ func (f *Figure) layoutNotes(dc draw.Canvas, box vg.Rectangle, notes []string, l
 	y = top
 	lay.Notes = lay.px(vg.Rectangle{Min: box.Min, Max: vg.Point{X: box.Max.X, Y: y}})
 	return y + vg.Points(6)
+}
+
+// noteSep stands between two notes on one line.
+const noteSep = "    "
+
+// packNotes lays notes out in lines of at most width in sty (wrapped(i):
+// note i's lines, "· " first), "" after each note for the gap under it:
+// a note of one line that fits after the previous note's last line
+// stands there, after noteSep, so that short notes share a line; the
+// notes that would pass limit (less a line for it) are counted in a
+// last line. It returns the lines, their height and the notes laid out.
+func packNotes(notes []string, wrapped func(int) []string, sty text.Style, width, limit vg.Length) (lines []string, height vg.Length, drawn int) {
+	lh := vg.Points(notesSize * 1.2)
+	gap := vg.Points(notesSize * 0.25)
+	for i := range notes {
+		ls := wrapped(i)
+		if n := len(lines); n >= 2 && len(ls) == 1 && sty.Width(lines[n-2]+noteSep+ls[0]) <= width {
+			lines[n-2] += noteSep + ls[0]
+			drawn++
+			continue
+		}
+		need := lh*vg.Length(len(ls)) + gap
+		if height+need > limit-lh && i < len(notes)-1 || height+need > limit {
+			lines = append(lines, fmt.Sprintf("… %s more: see the report (--json)", plural(len(notes)-i, "note")))
+			height += lh
+			break
+		}
+		lines = append(lines, ls...)
+		lines = append(lines, "")
+		height += need
+		drawn++
+	}
+	return lines, height, drawn
 }
 
 // entries is "1 entry", "2 entries".

@@ -60,6 +60,7 @@ type Figure struct {
 	refs               []reference
 	legend             []legendItem
 	notes              []string
+	verdicts           []verdict // drawn under the title (addVerdict)
 	// procedures names the solver whose procedures the bars are (the
 	// tuning figure), for the names note; "" on the other figures.
 	procedures string
@@ -115,6 +116,9 @@ const (
 	notesSize  = 13.5
 	labelSize  = 12
 )
+
+// titlePad is the room above the title, in points.
+const titlePad = vg.Length(5)
 
 // legendFrac is the legend column's share of the width.
 const legendFrac = 0.25
@@ -242,22 +246,23 @@ func (f *Figure) draw(dc draw.Canvas, dpi int) {
 	// one, wrapped to the width.
 	tsty := textStyle(titleSize)
 	tsty.XAlign, tsty.YAlign = draw.XCenter, draw.YTop
-	top := full.Max.Y - pad
+	top := full.Max.Y - titlePad
 	for _, line := range joinFitting(strings.Split(f.title, "\n"), tsty, full.Max.X-full.Min.X-2*pad) {
 		for _, l := range wrapWidth(line, tsty, full.Max.X-full.Min.X-2*pad) {
 			dc.FillText(tsty, vg.Point{X: full.Min.X + (full.Max.X-full.Min.X)/2, Y: top}, l)
 			top -= tsty.Height(l) * 1.15
 		}
 	}
-	lay.Title = lay.px(vg.Rectangle{Min: vg.Point{X: full.Min.X + pad, Y: top}, Max: vg.Point{X: full.Max.X - pad, Y: full.Max.Y - pad}})
-	top -= vg.Points(6)
-	// The legend column on the right, the notes under its entries when
-	// they all fit there (the axes then reach the bottom), else across the
-	// bottom under the axes; the legend's full texts if they fit, else
-	// its short ones, with a note that names the solvers in full.
+	lay.Title = lay.px(vg.Rectangle{Min: vg.Point{X: full.Min.X + pad, Y: top}, Max: vg.Point{X: full.Max.X - pad, Y: full.Max.Y - titlePad}})
+	top = f.drawVerdicts(dc, top, &lay)
+	top -= vg.Points(3)
+	// The legend column on the right, the notes under its entries where
+	// they fit there, the others across the bottom under the axes
+	// (planNotes: the split that leaves the axes the most height); the
+	// legend's full texts if they fit, else its short ones, with a note
+	// that names the solvers in full.
 	lw := (full.Max.X - full.Min.X) * legendFrac
 	col := vg.Rectangle{Min: vg.Point{X: full.Max.X - pad - lw, Y: full.Min.Y + pad}, Max: vg.Point{X: full.Max.X - pad, Y: top}}
-	colH := col.Max.Y - col.Min.Y
 	notes := f.notes
 	withNames := func(short bool) []string {
 		if n := f.namesNote(); short && n != "" {
@@ -267,37 +272,40 @@ func (f *Figure) draw(dc draw.Canvas, dpi int) {
 	}
 	_, fullH := f.legendLines(lw, false)
 	_, shortH := f.legendLines(lw, true)
-	inCol := false
-	for _, short := range []bool{false, true} {
+	notesBox := vg.Rectangle{Min: vg.Point{X: full.Min.X + pad, Y: col.Min.Y}, Max: vg.Point{X: col.Max.X, Y: top}}
+	bottomY := col.Min.Y
+	var legBox vg.Rectangle
+	if plan, ok := f.planNotes(dc, col, notesBox, withNames); ok {
+		// The notes under the legend where they fit, the rest across
+		// the bottom; the legend's entries at the column's top.
+		lay.LegendShort = plan.short
+		if len(plan.bottom) > 0 {
+			bottomY = f.drawNotes(dc, notesBox, plan.bottom, 0, &lay)
+		}
+		if len(plan.side) > 0 {
+			side := lay
+			side.NotesDrawn = 0
+			f.drawNotes(dc, vg.Rectangle{Min: vg.Point{X: col.Min.X, Y: bottomY}, Max: col.Max}, plan.side, col.Max.Y-bottomY, &side)
+			lay.NotesSide = side.Notes
+			lay.NotesTotal += side.NotesTotal
+			lay.NotesDrawn += side.NotesDrawn
+		}
 		h := fullH
-		if short {
+		if plan.short {
 			h = shortH
 		}
-		ns := withNames(short)
-		if h+(f.notesTop(dc, col, ns, colH)-col.Min.Y) <= colH {
-			inCol, lay.LegendShort, notes = true, short, ns
-			break
-		}
-	}
-	bottomY := col.Min.Y
-	if inCol {
-		f.drawNotes(dc, col, notes, colH, &lay)
+		legBox = vg.Rectangle{Min: vg.Point{X: col.Min.X, Y: col.Max.Y - h - vg.Points(1)}, Max: col.Max} // 1: rounding, the entries measured to fit
 	} else {
-		notesBox := vg.Rectangle{Min: col.Min, Max: vg.Point{X: col.Max.X, Y: top}}
-		notesBox.Min.X = full.Min.X + pad
+		// No room for the legend beside any split: every note across
+		// the bottom, the legend's short texts where the full ones
+		// would not fit above them (its last entries counted if even
+		// these do not).
 		if top-f.notesTop(dc, notesBox, notes, 0) < fullH {
 			lay.LegendShort = true
 			notes = withNames(true)
 		}
 		bottomY = f.drawNotes(dc, notesBox, notes, 0, &lay)
-	}
-	legBox := vg.Rectangle{Min: vg.Point{X: col.Min.X, Y: bottomY}, Max: col.Max}
-	if inCol {
-		legBox.Min.Y = col.Max.Y - shortH
-		if !lay.LegendShort {
-			legBox.Min.Y = col.Max.Y - fullH
-		}
-		legBox.Min.Y -= vg.Points(1) // rounding: the entries measured to fit
+		legBox = vg.Rectangle{Min: vg.Point{X: col.Min.X, Y: bottomY}, Max: col.Max}
 	}
 	used := f.drawLegend(dc, legBox, &lay)
 	lay.Legend = lay.px(used)

@@ -188,6 +188,9 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 			return nil, err
 		}
 	}
+	// The explorer's slope table's verdict (one source): where the
+	// theory is in force over the grid.
+	f.addVerdict(report.SweepVerdict(s, sweepSymbol(param), num, slopeText, trade))
 	f.placeLineLabels()
 	f.setRanges()
 	return f, nil
@@ -393,10 +396,14 @@ func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) {
 	if hi > lo {
 		label += " to " + num(hi)
 	}
-	// The short entry is the label's range: the first note says where
-	// the theory is in force (verdictLine), the full entry where the
-	// certificate promises something.
-	short := label
+	// The short entry is the label's range with where it promises
+	// something; the label beside its arrow says "(vacuous)" where it
+	// promises nothing at any point, as the comparison's does.
+	short := label + ": " + from
+	if strings.HasPrefix(from, "vacuous") {
+		label += " (vacuous)"
+		short = label
+	}
 	f.addRef(reference{name: name, short: short, label: label, role: RoleCertificate, solver: solver,
 		col: certColor(f.certs), width: vg.Points(1.5), glyph: f.nextGlyph(), pts: xys})
 	f.certs++

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"dpso/internal/engine"
+	"dpso/internal/report"
 )
 
 // The tuning figure's three procedures, in the order their bars stand,
@@ -147,6 +148,7 @@ func Tune(t *engine.TuneReport, o Options) (*Figure, error) {
 			return nil, err
 		}
 	}
+	f.tuneVerdicts(t)
 	p := t.Privacy
 	f.legendNote(fmt.Sprintf("the search is (ε', δ) = (%s, %s)-DP as a whole (Papernot & Steinke's repeat-and-select in Rényi DP): one candidate alone is ε' = %s, the whole search's ε' %s above it; K random candidates, mean %s",
 		num(p.Eps), num(p.Target.Delta), num(p.CandidateEps), num(p.Overhead), num(p.Repetitions.Mean)))
@@ -226,4 +228,45 @@ func (b *tuneBars) Thumbnail(c *draw.Canvas) {
 	p.Close()
 	c.SetColor(b.col)
 	c.Fill(p)
+}
+
+// tuneVerdicts adds the tuning screen's verdicts, from its functions:
+// each solver's ratios of the tuned release's mean to the prescribed and
+// the oracle-tuned ones, with "(within 3 s.e.: no clear difference)"
+// where the gap is noise (report.TuneVerdict), and for each run whose
+// mean is above F(w₀) − F* that it did no better than doing nothing
+// (report.W0Verdict), named as the screen names the runs.
+func (f *Figure) tuneVerdicts(t *engine.TuneReport) {
+	none := engine.Estimate{Mean: math.NaN()}
+	w0 := t.W0.Mean
+	for _, ts := range t.Solvers {
+		if ts.Refused != "" {
+			continue
+		}
+		pres, orc, orcName := none, none, "oracle-tuned"
+		if ts.Prescribed != nil {
+			pres = ts.Prescribed.Excess
+		}
+		if ts.Oracle != nil {
+			orc = ts.Oracle.Excess
+			if ts.Oracle.Coarse {
+				orcName = "coarse oracle"
+			}
+		}
+		who := ""
+		if len(t.Solvers) > 1 {
+			who = ts.Solver + ", "
+		}
+		if v := report.TuneVerdict(pres, ts.Tuned.Excess, orc, orcName, num); v != "" {
+			f.addVerdictKind(who+v, verdictPlain)
+		}
+		for _, r := range []struct {
+			name string
+			est  engine.Estimate
+		}{{"prescribed", pres}, {"tuned", ts.Tuned.Excess}, {orcName, orc}} {
+			if v := report.W0Verdict(r.est.Mean, r.est.SE, w0); v != "" {
+				f.addVerdictKind(who+r.name+": "+v, verdictWarn)
+			}
+		}
+	}
 }

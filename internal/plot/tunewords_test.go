@@ -1,11 +1,16 @@
 package plot
 
 import (
+	"context"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"dpso/internal/engine"
+	"dpso/internal/report"
 	"dpso/internal/spec"
+	"dpso/scenarios"
 	"dpso/theory"
 )
 
@@ -52,4 +57,88 @@ func TestTuneFigureNamesWhatItDraws(t *testing.T) {
 			t.Errorf("x label %q promises a standard error on a one-trial bar", l)
 		}
 	})
+}
+
+// TestTuneFigureCarriesTheScreensVerdicts: the tuning figure prints what
+// the tuning screen prints beside its bars, from the screen's functions
+// computed here for the same run: the ratios of the means with "(within
+// 3 s.e.: no clear difference)" where the gap is noise
+// (report.TuneVerdict), and for each run above F(w₀) − F* that it did no
+// better than doing nothing (report.W0Verdict) — on a small tuning with
+// references, and on a user's one-trial search above w₀.
+func TestTuneFigureCarriesTheScreensVerdicts(t *testing.T) {
+	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, D: 3, N: 2000, Trials: 2}.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := engine.Tune(context.Background(), rs, engine.TuneSpec{References: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	est := func(m, se float64) engine.Estimate { return engine.Estimate{Mean: m, SE: se, N: 1} }
+	user := &engine.TuneReport{Spec: spec.Spec{Data: "rows.csv", Class: theory.SmoothConvex, K: 2, Eps: 1, Trials: 1}, UserRows: true,
+		N: 430, W0: engine.Estimate{Mean: 0.177}, Solvers: []engine.TuneSolver{{Solver: "acsa", Tuned: engine.Tuned{Excess: est(0.825, math.NaN())}}}}
+	for _, c := range []struct {
+		name string
+		rep  *engine.TuneReport
+		want []string // words some verdict must have
+	}{
+		{"references", run, []string{"ratios of the means", "× above oracle-tuned"}},
+		{"user rows, one trial", user, []string{"tuned: above F(w₀) − F* (no standard error"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := Tune(c.rep, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := c.rep.Solvers[0]
+			none := engine.Estimate{Mean: math.NaN()}
+			pres, orc := none, none
+			if ts.Prescribed != nil {
+				pres = ts.Prescribed.Excess
+			}
+			if ts.Oracle != nil {
+				orc = ts.Oracle.Excess
+			}
+			var want []string
+			if v := report.TuneVerdict(pres, ts.Tuned.Excess, orc, "oracle-tuned", num); v != "" {
+				want = append(want, v)
+			}
+			for _, r := range []struct {
+				name string
+				e    engine.Estimate
+			}{{"prescribed", pres}, {"tuned", ts.Tuned.Excess}, {"oracle-tuned", orc}} {
+				if v := report.W0Verdict(r.e.Mean, r.e.SE, c.rep.W0.Mean); v != "" {
+					want = append(want, r.name+": "+v)
+				}
+			}
+			joined := strings.Join(want, "\n")
+			for _, w := range c.want {
+				if !strings.Contains(joined, w) {
+					t.Fatalf("the screen's verdicts %q lack %q: the case does not test what it says", want, w)
+				}
+			}
+			svg := figureSVG(t, f, "verdict-tune-"+strings.ReplaceAll(c.name, " ", "-"))
+			for _, w := range want {
+				if !slices.Contains(f.Verdicts(), w) {
+					t.Errorf("the figure's verdicts %q lack %q", f.Verdicts(), w)
+				}
+				if !strings.Contains(squash(svg), squash(w)) {
+					t.Errorf("the SVG's text lacks %q", w)
+				}
+			}
+			// With its verdicts the slide keeps every note and entry and,
+			// with more than one bar (one value has no extent), its data
+			// fill.
+			bars := 0
+			for _, s := range f.Series() {
+				if s.Role == RoleSolver {
+					bars++
+				}
+			}
+			if lay := f.Layout(); bars > 1 && lay.DataFill() < 0.5 || lay.NotesDrawn != lay.NotesTotal || lay.LegendDrawn != lay.LegendEntries {
+				t.Errorf("with its verdicts the figure's data fill %.3f (want ≥ 0.5), notes %d of %d, legend %d of %d", lay.DataFill(), lay.NotesDrawn, lay.NotesTotal, lay.LegendDrawn, lay.LegendEntries)
+			}
+		})
+	}
 }
