@@ -35,11 +35,13 @@ import (
 // an L_f is declared.
 type fakeRunner struct {
 	points int
-	// hold, when not nil, stops the first trial of the first solver at
-	// its checkpoint holdAt until hold is closed (or ctx is cancelled),
-	// so tests act while a run is in flight.
-	hold   chan struct{}
-	holdAt int
+	// hold, when not nil, stops trial holdTrial of solver holdSolver
+	// (the first trial of the first solver by default) at its checkpoint
+	// holdAt until hold is closed (or ctx is cancelled), so tests act
+	// while a run is in flight.
+	hold                  chan struct{}
+	holdAt                int
+	holdSolver, holdTrial int
 	// tuneWorkers, when not 0, is the workers of every search (1: the
 	// clipping panel's latest batch is the same trial's every time).
 	tuneWorkers int
@@ -298,7 +300,7 @@ func (f *fakeRunner) compare(ctx context.Context, r spec.Resolved, names []strin
 				if err := set.Gate.Wait(ctx); err != nil {
 					return nil, err
 				}
-				if f.hold != nil && si == 0 && trial == 0 && j == f.holdAt {
+				if f.hold != nil && si == f.holdSolver && trial == f.holdTrial && j == f.holdAt {
 					select {
 					case <-f.hold:
 					case <-ctx.Done():

@@ -334,8 +334,11 @@ func (s *ChartScreen) rebuild() {
 				if r.Phase == runs.Refused && i == 0 && !whole {
 					ser.Refused = r.Refusal
 				}
-				if r.Phase == runs.Stopped {
+				switch {
+				case r.Phase == runs.Stopped:
 					stoppedSeries(&ser, r.FinishedTraces(name), r.Spec.Spec.Trials)
+				case r.Active() && ser.Refused == "":
+					runningSeries(&ser, r.FinishedTraces(name), r.Spec.Spec.Trials)
 				}
 			}
 			for _, p := range ser.Points {
