@@ -181,9 +181,9 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 		default:
 			m.head.SetDrawn(presets.DrawnR)
 		}
-		if m.head.Rows(m.width, m.height) != rows {
-			m.relayout() // the caption for what the chart now draws folded
-		}
+	}
+	if m.head.Rows(m.width, m.height) != rows {
+		m.relayout() // the caption for what is drawn or shown now folded
 	}
 	return tea.Batch(cmds...)
 }

@@ -28,6 +28,9 @@ func TestREADMECaptureCaption(t *testing.T) {
 
 	m := newTestModel(t, &fakeRunner{points: 3}, nil, 132, 40)
 	pump(t, m, m.loadPreset(0, false), func() bool { return prescReady(m) })
+	// Its first screen after r, as the capture says: the caption's next
+	// step is then what follows r.
+	keyUntil(t, m, "r", func() bool { return m.run() != nil && settled(m) })
 	m.Update(press("w"))
 	rows := m.head.Rows(m.width, m.height)
 	want := strings.Split(screenText(m), "\n")[:1+rows]

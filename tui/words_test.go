@@ -66,9 +66,11 @@ func TestPresetWordsAtThreeSizes(t *testing.T) {
 func TestCaptionNumbersAreFacts(t *testing.T) {
 	placeholder := regexp.MustCompile(`\{[a-z][a-z0-9_]*[±%#×]?\}`)
 	for _, p := range presets.All {
-		caption, afterR, afterC, _, next := p.Templates()
-		for what, tmpl := range map[string]string{"caption": caption, "caption after r": afterR, "caption after c": afterC, "next": next} {
-			rest := placeholder.ReplaceAllString(tmpl, "")
+		for _, tt := range p.AllTemplates() {
+			if !tt.Caption {
+				continue
+			}
+			what, rest := tt.What, placeholder.ReplaceAllString(tt.Text, "")
 			for _, tok := range strings.Fields(rest) {
 				if strings.ContainsAny(tok, "0123456789") && !strings.ContainsAny(tok, "/^√") {
 					t.Errorf("%s: its %s types %q, not a fact of its run", p.Title, what, tok)
@@ -87,11 +89,7 @@ var captionMarkers = []string{"▾ w: more", "▴ w: fold"}
 // some out says so, and that w folds it again at the end.
 func checkCaptionWhole(t *testing.T, m *Model, p presets.Preset, w int) {
 	t.Helper()
-	lead := "▸ "
-	if n := p.Next(); n != "" {
-		lead += "next: " + n + " · "
-	}
-	want := style.Wrap(lead+"at seed 0: "+p.Caption(), w)
+	want := style.Wrap(m.head.CaptionText(), w)
 	seen := map[string]bool{}
 	for page := 0; page < 40; page++ {
 		rows := m.head.Rows(m.width, m.height)
@@ -143,11 +141,9 @@ func checkCaptionWhole(t *testing.T, m *Model, p presets.Preset, w int) {
 // seed label or a word or two after it ("· at…", "· at seed 0: A…").
 func checkFoldedCaption(t *testing.T, m *Model, p presets.Preset, w int) {
 	t.Helper()
-	lead := "▸ "
-	if n := p.Next(); n != "" {
-		lead += "next: " + n + " · "
-	}
-	full := strings.Fields(lead + "at seed 0: " + p.Caption())
+	full := strings.Fields(m.head.CaptionText())
+	lead, _, _ := strings.Cut(m.head.CaptionText(), " · at ")
+	lead += " · "
 	rows := m.head.Rows(m.width, m.height)
 	lines := strings.Split(screenText(m), "\n")[1 : 1+rows]
 	last := strings.TrimRight(lines[len(lines)-1], " ")

@@ -41,6 +41,20 @@ type Preset struct {
 	// with every baseline ("": caption): a caption names only what the
 	// chart draws, in the legend's names.
 	afterR, afterC string
+	// nextR is the next step while the chart draws r's run ("": next): a
+	// preset whose loading runs r asks for what follows it.
+	nextR string
+	// step is the preset's Spec after its next step ("← on n three
+	// times"; zero: none), stepCaption the caption and stepNext the next
+	// step while the form holds it: the caption describes the run on
+	// screen, and facts of that run (computed by the test that checks the
+	// preset's story) fill it.
+	step                  spec.Spec
+	stepCaption, stepNext string
+	// sweepCaptions are the captions while another sweep than the
+	// preset's own is shown (by its screen kind: v's ε sweep after the
+	// preset's n sweep): a sweep's caption describes that sweep.
+	sweepCaptions map[runs.ScreenKind]string
 	// action is what loading starts, for the list ("run (r)", "compare
 	// (c)"); one that starts with "none" starts nothing.
 	Action string
@@ -67,6 +81,7 @@ var All = []Preset{
 		Versus: []string{"lipschitz-dpsgd"},
 		Action: "run (r): acsa beside lipschitz-dpsgd",
 		next:   "press r; then c adds every baseline, ← on n shrinks n",
+		nextR:  "c adds every baseline, ← on n shrinks n (then r)",
 		caption: "acsa clips at C = {clip}, set by the moment r̃_k (k = {k}); lipschitz-dpsgd calibrates its noise to a declared L_f = {lf} (these data have L_f = ∞). " +
 			"r: acsa ends at {acsa}, under its certificate {cert}, which is below w₀ = {w0}: the guarantee is in force at this n; lipschitz-dpsgd ends at {lip}. " +
 			"Not shown: c's multi-pass klz-gd ends lower ({klz}); nothing here is tuned.",
@@ -135,6 +150,7 @@ var All = []Preset{
 		Focus:   "n",
 		Action:  "run (r)",
 		next:    "press r; then → on n (the budget then binds)",
+		nextR:   "c runs the baselines; → on n and r: the budget then binds",
 		caption: "The localized method's full schedule fits the work budget at n = {n}: localized's excess risk falls from {w0} at the start to {loc}. c runs the baselines beside it on the same draws.",
 		afterC: "The localized method's full schedule fits the work budget at n = {n}: localized falls from {w0} at the start to {loc}, close to nonprivate-schedule, the same schedule without clipping or noise ({sgd}); " +
 			"dp-sgd, epochs of Poisson batches, ends at {dpsgd}, {dpsgd_ratio×} below localized: on these data the paper's method is not the best private one. lipschitz-dpsgd and klz-gd refuse (the legend says why).",
@@ -144,12 +160,14 @@ var All = []Preset{
 			"A larger n makes the budget bind: the theorem panel then says so.",
 	},
 	{
-		Title:   "LASSO under proximal-PL",
-		Spec:    spec.Spec{Scenario: scenarios.LassoT, Class: theory.PPL, N: 1000000, Trials: 8},
-		Focus:   "eps",
-		Action:  "run (r)",
-		next:    "press r, then ← or → on ε and r again",
-		caption: "prox-sgd (noisy clipped proximal SGD) falls geometrically to the noise floor, {excess} over {trials#} trials; ε moves the floor like ε^(−(2k−2)/k).",
+		Title:  "LASSO under proximal-PL",
+		Spec:   spec.Spec{Scenario: scenarios.LassoT, Class: theory.PPL, N: 1000000, Trials: 8},
+		Focus:  "eps",
+		Action: "run (r)",
+		next:   "press r, then ← or → on ε and r again",
+		nextR:  "← or → on ε and r again, or v to sweep ε",
+		caption: "prox-sgd (noisy clipped proximal SGD) falls geometrically to the noise floor, {excess} over {trials#} trials. " +
+			"The theorem's bound has a privacy term that moves like ε^(−(2k−2)/k): a rate of the bound, not a law of the floor — v sweeps ε and measures the floor's own slope.",
 		text: "Sparse linear regression with an ℓ1 penalty: not strongly convex, but proximal-PL. prox-sgd, noisy clipped proximal SGD ({iters#} steps on disjoint batches), soft-thresholds after each noisy clipped gradient step: " +
 			"the excess risk falls geometrically from {w0} at w = 0 to the noise floor, {excess±} on average over {trials#} trials. " +
 			"Step ε with ← → to move the floor: the privacy term of the theorem's rate scales like (√d·κ·ln n/(εn))^{(2k−2)/k} (the theorem panel, t, shows its rates with their constants set to 1: shapes, not levels).",
@@ -162,18 +180,24 @@ var All = []Preset{
 		Action:  "sweep of n (s)",
 		next:    "the n sweep runs on loading; then v sweeps ε",
 		caption: "On the lower bound's instance the excess risk falls with slope {slope} in n, the lower bound's rate ({lower_slope}); doing nothing falls as fast here, and the private run ends {above_lo%}–{above_hi%} above it at every n: no private method can do much better.",
+		sweepCaptions: map[runs.ScreenKind]string{"sweep-eps": "The ε sweep rebuilds the hard instance at each ε — its p = √d/(n√ρ), capped at one, grows as ε falls — so doing nothing moves too: w₀ falls from {eps_w0_from} at ε = {eps_from} to {eps_w0_to} at ε = {eps_to}. " +
+			"The private run's mean ends {eps_above_lo%}–{eps_above_hi%} above w₀ at every ε, no better than doing nothing; its slope in ε is {eps_slope}, the lower bound's {eps_lower_slope}: this instance's slope, as in n."},
 		text: "The distribution behind the strongly convex lower bound (" + theory.Cite("eq:harddist") + "): x = 0 with probability 1 − p and a large point otherwise, p = min(1, √d/(n√ρ)). " +
 			"Loading sweeps n from {n_from#} to {n} ({points#} points, {trials#} trials each): the excess risk of noisy clipped SGD (clipped-sgd) falls with slope {slope} (95% interval {slope_lo} … {slope_hi}), the lower bound's rate (its slope over the grid: {lower_slope}); the upper bound's slope is {upper_slope} (its log factor). " +
 			"Bounds carry constants set to 1, so a run may sit below the lower bound's value: the rate is the claim. " +
 			"The slope table's verdict flags every point: the certificate is at or above w₀ here, so the upper bound promises nothing at these n — the slope is this instance's. Doing nothing is near-optimal here too: the domain shrinks with n, so the start line w₀ also falls like 1/n, and the private run ends {above_lo%}–{above_hi%} above it at every n ({last} against {last_w0} at n = {n}) — no private algorithm can beat it by more than a constant factor on this instance, which is what the lower bound says.",
 	},
 	{
-		Title:   "What the constants cost: prescribed, tuned, oracle",
-		Spec:    spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, N: 10000, Trials: 5},
-		Focus:   "n",
-		Screen:  "tune",
-		Action:  "private tuning (g)",
-		next:    "the search runs on loading; then ← on n three times (n = {n_small})",
+		Title:    "What the constants cost: prescribed, tuned, oracle",
+		Spec:     spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, N: 10000, Trials: 5},
+		Focus:    "n",
+		Screen:   "tune",
+		Action:   "private tuning (g)",
+		next:     "the search runs on loading; then ← on n three times (n = {n_small})",
+		step:     spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, N: 1000, Trials: 5},
+		stepNext: "→ on n three times goes back to n = {n}",
+		stepCaption: "At n = {n_small} the search scores on {nvalid_small#} rows: it ends at {tuned_small}, {small_ratio×} below the prescription's {prescribed_small} (by more than two standard errors of their paired difference; the prescription is no better than doing nothing, w₀ {w0_small}), " +
+			"and {small_oracle_ratio×} above the oracle's pick (not private) {oracle_small}: tuning still pays, but with so few rows to score on it tells candidates apart only coarsely.",
 		caption: "The theorem's constants leave clipped-sgd at {prescribed}, no better than doing nothing (w₀ {w0}); a private search over C, step and T, its whole cost inside ε' = {eps}, ends at {tuned}, {w0_ratio×} below w₀; the oracle's pick (not private) {oracle}.",
 		text: "Noisy clipped SGD (clipped-sgd) on heavy-tailed linear regression (multivariate t, ν = {nu}, n = {n}, ε = {epsilon}, {trials#} trials). The theorem prescribes C = {clip}, step {step}, T = {iters#} from constants that guard the worst case (r̃_k over the whole ball W): nothing is clipped, and the noise leaves the excess risk at {prescribed±}, no better than doing nothing ({w0} at w₀). " +
 			"Loading runs what dpso tune runs: a private random search — K random candidates (geometric, mean {k_mean}) from a grid of C, step and T, each trained on {ntrain#} rows with ρ_Q = {rho_q} and scored privately on the other {nvalid#} — and releases the best; Papernot & Steinke's accounting puts the whole search at ε' = {eps} (δ = {delta}), the budget itself: one candidate alone is ε' = {eps1}, the whole search's ε' {overhead} above it. " +

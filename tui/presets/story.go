@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	"dpso/internal/spec"
 	"dpso/theory"
+	"dpso/tui/runs"
 )
 
 // Facts are the numbers a preset's texts quote, by name: each computed
@@ -34,6 +37,13 @@ var pinned = func() map[string]Facts {
 	}
 	return m
 }()
+
+// PinnedFacts are the facts of the preset titled title, as its texts
+// quote them (ok false: none).
+func PinnedFacts(title string) (Facts, bool) {
+	f, ok := pinned[title]
+	return f, ok
+}
 
 // placeholder is a template's {name} or {name<form>}: form ± writes
 // name ± name_se, % a fraction as a percentage, # a count in full, × a
@@ -125,6 +135,40 @@ func (p Preset) CaptionOn(d Drawn) string {
 	return p.Caption()
 }
 
+// NextOn is the next step while the chart draws d: what follows r where
+// the chart draws r's run (or c's, which includes it) and the preset has
+// such a step, else Next.
+func (p Preset) NextOn(d Drawn) string {
+	if d != DrawnNone && p.nextR != "" {
+		return p.fill(p.nextR)
+	}
+	return p.Next()
+}
+
+// Step is the preset's Spec after its next step ("← on n three times"),
+// ok false when it has none with a caption of its own.
+func (p Preset) Step() (s spec.Spec, ok bool) {
+	return p.step, p.stepCaption != ""
+}
+
+// StepCaption and StepNext are the caption and the next step while the
+// form holds Step's Spec.
+func (p Preset) StepCaption() string { return p.fill(p.stepCaption) }
+
+// StepNext is the next step while the form holds Step's Spec.
+func (p Preset) StepNext() string { return p.fill(p.stepNext) }
+
+// SweepCaption is the caption while the screen of kind is shown, where
+// the preset has one for it (another sweep than its own), ok false
+// elsewhere.
+func (p Preset) SweepCaption(kind runs.ScreenKind) (string, bool) {
+	t, ok := p.sweepCaptions[kind]
+	if !ok {
+		return "", false
+	}
+	return p.fill(t), true
+}
+
 // Text is the preset's story (the presets list, the help), filled with
 // its pinned facts.
 func (p Preset) Text() string { return p.fill(p.text) }
@@ -137,6 +181,40 @@ func (p Preset) Next() string { return p.fill(p.next) }
 // where they differ: "" where not), the story and the next step.
 func (p Preset) Templates() (caption, afterR, afterC, text, next string) {
 	return p.caption, p.afterR, p.afterC, p.text, p.next
+}
+
+// Template is one of a preset's texts before it is filled, by what it is.
+type Template struct {
+	// What names it ("caption", "caption after r", "next after its
+	// step", "caption on sweep-eps", …); Caption is whether it is shown
+	// under the header (a caption or a next step), not the list's story.
+	What    string
+	Caption bool
+	Text    string
+}
+
+// AllTemplates are every text of the preset before it is filled, the
+// empty ones left out: Templates' and those of its step, of the other
+// sweeps and the next step after r.
+func (p Preset) AllTemplates() []Template {
+	all := []Template{{"caption", true, p.caption}, {"caption after r", true, p.afterR}, {"caption after c", true, p.afterC},
+		{"text", false, p.text}, {"next", true, p.next}, {"next after r", true, p.nextR},
+		{"caption after its step", true, p.stepCaption}, {"next after its step", true, p.stepNext}}
+	kinds := make([]string, 0, len(p.sweepCaptions))
+	for k := range p.sweepCaptions {
+		kinds = append(kinds, string(k))
+	}
+	slices.Sort(kinds)
+	for _, k := range kinds {
+		all = append(all, Template{"caption on " + k, true, p.sweepCaptions[runs.ScreenKind(k)]})
+	}
+	out := all[:0]
+	for _, t := range all {
+		if t.Text != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Seed0 says where a preset's numbers come from: its run at seed 0 with

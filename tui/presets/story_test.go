@@ -1,6 +1,9 @@
 package presets
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,10 +17,10 @@ import (
 func TestPresetTextsFill(t *testing.T) {
 	for _, p := range All {
 		t.Run(p.Title, func(t *testing.T) {
-			caption, afterR, afterC, text, next := p.Templates()
 			f := pinned[p.Title]
 			used := map[string]bool{}
-			for _, tmpl := range []string{caption, afterR, afterC, text, next} {
+			for _, tt := range p.AllTemplates() {
+				tmpl := tt.Text
 				s, err := Fill(tmpl, f)
 				if err != nil || placeholder.MatchString(s) {
 					t.Errorf("%q: %v", s, err)
@@ -44,9 +47,8 @@ func TestPresetTextsFill(t *testing.T) {
 // matches the words to the curve.
 func TestPresetTextsUseLegendNames(t *testing.T) {
 	for _, p := range All {
-		caption, afterR, afterC, text, _ := p.Templates()
-		for what, tmpl := range map[string]string{"caption": caption, "caption after r": afterR, "caption after c": afterC, "text": text} {
-			tmpl = p.fill(tmpl) // as shown: no placeholder's name
+		for _, tt := range p.AllTemplates() {
+			what, tmpl := tt.What, p.fill(tt.Text) // as shown: no placeholder's name
 			low := strings.ToLower(tmpl)
 			for _, d := range solvers.Descriptors() {
 				name := d.Solver.Name()
@@ -78,9 +80,11 @@ var captionProse = []struct{ prose, legend string }{
 // legend does not have reads as a curve not drawn.
 func TestCaptionsUseLegendNames(t *testing.T) {
 	for _, p := range All {
-		caption, afterR, afterC, _, _ := p.Templates()
-		for what, tmpl := range map[string]string{"caption": caption, "caption after r": afterR, "caption after c": afterC} {
-			s := p.fill(tmpl)
+		for _, tt := range p.AllTemplates() {
+			if !tt.Caption || strings.HasPrefix(tt.What, "next") {
+				continue
+			}
+			what, s := tt.What, p.fill(tt.Text)
 			for _, n := range captionProse {
 				explained := n.prose + " (" + n.legend + ")"
 				rest := strings.ReplaceAll(s, explained, "")
@@ -96,6 +100,50 @@ func TestCaptionsUseLegendNames(t *testing.T) {
 					t.Errorf("%s: its %s says %q where the legend says %s: %q", p.Title, what, n.prose, n.legend, s)
 				}
 			}
+		}
+	}
+}
+
+// TestCaptionsStateRatesAsTheBounds: a caption that gives a power law
+// ("like ε^(−(2k−2)/k)") gives it as a term of the theorem's bound — a
+// rate with its constants set to 1 — in the same sentence, never as the
+// law of a measured quantity (the noise floor moves by a slope that a
+// sweep measures).
+func TestCaptionsStateRatesAsTheBounds(t *testing.T) {
+	power := regexp.MustCompile(`like [εnd]\^`)
+	for _, p := range All {
+		for _, tt := range p.AllTemplates() {
+			if !tt.Caption {
+				continue
+			}
+			for _, sentence := range strings.Split(p.fill(tt.Text), ". ") {
+				if power.MatchString(sentence) && !strings.Contains(sentence, "bound") {
+					t.Errorf("%s: its %s states a power law without saying it is the bound's: %q", p.Title, tt.What, sentence)
+				}
+			}
+		}
+	}
+}
+
+// TestREADMETourNamesTheStep: where a preset has a step with a caption of
+// its own (preset 9's ← on n to n = 10³), the README's tour row names
+// that step by its n and does not promise what the step's run does not
+// show ("where it stops paying": the search still pays there).
+func TestREADMETourNamesTheStep(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range All {
+		step, ok := p.Step()
+		if !ok {
+			continue
+		}
+		_, row, _ := strings.Cut(string(b), fmt.Sprintf("| %d | %s | ", i+1, p.Title))
+		row, _, _ = strings.Cut(row, "\n")
+		n := fmt.Sprintf("n = 10%s", map[int]string{1000: "³", 10000: "⁴", 100000: "⁵"}[step.N])
+		if !strings.Contains(row, n) || strings.Contains(row, "stops paying") {
+			t.Errorf("the README's row for preset %d does not name its step (%s) or promises what it does not show: %q", i+1, n, row)
 		}
 	}
 }

@@ -22,10 +22,13 @@ import (
 // made) the facts replace the pinned ones in tui/presets/facts.json.
 func checkFacts(t *testing.T, p presets.Preset, got presets.Facts, complete bool) {
 	t.Helper()
-	caption, afterR, afterC, text, next := p.Templates()
+	var tmpls []string
+	for _, tt := range p.AllTemplates() {
+		tmpls = append(tmpls, tt.Text)
+	}
 	used := map[string]bool{}
 	var names []string
-	for _, tmpl := range []string{caption, afterR, afterC, text, next} {
+	for _, tmpl := range tmpls {
 		for _, n := range factNames(tmpl) {
 			if !used[n] {
 				used[n] = true
@@ -58,7 +61,7 @@ func checkFacts(t *testing.T, p presets.Preset, got presets.Facts, complete bool
 		return
 	}
 	pinned := readFacts(t)[p.Title]
-	for _, tmpl := range []string{caption, afterR, afterC, text, next} {
+	for _, tmpl := range tmpls {
 		for _, ph := range placeholderForms(tmpl) {
 			name := strings.Trim(ph, "{}±%#×")
 			if _, ok := got[name]; !ok {

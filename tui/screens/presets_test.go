@@ -323,7 +323,38 @@ func TestPresetHardInstance(t *testing.T) {
 		lo, hi = math.Min(lo, ratio-1), math.Max(hi, ratio-1)
 	}
 	last := rep.Points[len(rep.Points)-1].Reports[0]
+	// v's ε sweep, its own caption: the instance rebuilt at each ε (w₀
+	// moves with it), the run above w₀ at every ε.
+	esw, why := sweepEpsAxis.grid(rs)
+	if why != "" {
+		t.Fatal(why)
+	}
+	erep, err := engine.Sweep(context.Background(), rs, esw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elo, ehi := math.Inf(1), math.Inf(-1)
+	for _, pt := range erep.Points {
+		r := pt.Reports[0]
+		t.Logf("ε = %v: %g ± %g, w₀ %g", pt.Value, r.Excess.Mean, r.Excess.SE, r.W0.Mean)
+		if !(r.Excess.Mean > r.W0.Mean) {
+			t.Errorf("ε = %v: the run's mean is below the start line; the ε sweep's caption says it is no better than doing nothing", pt.Value)
+		}
+		elo, ehi = math.Min(elo, r.Excess.Mean/r.W0.Mean-1), math.Max(ehi, r.Excess.Mean/r.W0.Mean-1)
+	}
+	efirst, elast := erep.Points[0].Reports[0], erep.Points[len(erep.Points)-1].Reports[0]
+	if !(elast.W0.Mean < efirst.W0.Mean) {
+		t.Errorf("w₀ does not fall with ε (%g at the first ε, %g at the last): the caption says the rebuilt instance moves it", efirst.W0.Mean, elast.W0.Mean)
+	}
+	var elower float64
+	for _, b := range erep.Bounds {
+		if b.Kind == theory.Lower {
+			elower = b.Slope
+		}
+	}
 	checkFacts(t, p, presets.Facts{
+		"eps_from": esw.From, "eps_to": esw.To, "eps_w0_from": efirst.W0.Mean, "eps_w0_to": elast.W0.Mean,
+		"eps_above_lo": elo, "eps_above_hi": ehi, "eps_slope": erep.Slopes[0].Slope, "eps_lower_slope": elower,
 		"slope": sl.Slope, "slope_lo": sl.Lo, "slope_hi": sl.Hi, "lower_slope": lower, "upper_slope": upper,
 		"above_lo": lo, "above_hi": hi, "last": last.Excess.Mean, "last_w0": last.W0.Mean,
 		"n": sw.To, "n_from": sw.From, "points": float64(len(rep.Points)), "trials": float64(rs.Spec.Trials),

@@ -3,9 +3,11 @@ package screens
 import (
 	"context"
 	"math"
+	"reflect"
 	"testing"
 
 	"dpso/internal/engine"
+	"dpso/internal/spec"
 	"dpso/tui/presets"
 )
 
@@ -21,9 +23,7 @@ func TestPresetConstantsCost(t *testing.T) {
 	if p.Screen != TuneKind {
 		t.Fatalf("the preset opens on %q, not the tuning screen", p.Screen)
 	}
-	tune := func(n int) *engine.TuneReport {
-		s := p.Spec
-		s.N = n
+	tune := func(s spec.Spec) *engine.TuneReport {
 		res := mustResolve(t, s)
 		rep, err := engine.Tune(context.Background(), res, tuneSpecOf(res), nil)
 		if err != nil {
@@ -31,7 +31,7 @@ func TestPresetConstantsCost(t *testing.T) {
 		}
 		return rep
 	}
-	rep := tune(p.Spec.N)
+	rep := tune(p.Spec)
 	ts := rep.Solvers[0]
 	pres, tuned, orc := ts.Prescribed, ts.Tuned, ts.Oracle
 	pv := rep.Privacy
@@ -47,12 +47,24 @@ func TestPresetConstantsCost(t *testing.T) {
 	if rep.W0.Mean-tuned.Excess.Mean < 3*tuned.Excess.SE {
 		t.Error("the tuned run is not clearly below w₀")
 	}
-	small := tune(1000)
+	// The preset's next step (← on n three times): its own caption.
+	step, ok := p.Step()
+	if ok && (step.N != 1000 || !reflect.DeepEqual(withN(p.Spec, step.N), step)) {
+		t.Fatalf("the preset's step is %+v, not the preset at n = 10³ (← on n three times)", step)
+	}
+	small := tune(step)
 	sts := small.Solvers[0]
-	t.Logf("n = 10³: prescribed %g ± %g, tuned %g ± %g, oracle %g", sts.Prescribed.Excess.Mean, sts.Prescribed.Excess.SE, sts.Tuned.Excess.Mean, sts.Tuned.Excess.SE, sts.Oracle.Excess.Mean)
-	if sts.Prescribed.Excess.Mean-sts.Tuned.Excess.Mean < 2*math.Hypot(sts.Prescribed.Excess.SE, sts.Tuned.Excess.SE) ||
-		!(sts.Tuned.Excess.Mean < rep.W0.Mean) || !(sts.Tuned.Excess.Mean > 3*sts.Oracle.Excess.Mean) {
-		t.Error("at n = 10³ the text says the search tells candidates apart only coarsely: below the prescription (by 2 s.e.) and w₀, above 3× the oracle's pick")
+	// The paired difference over the same draws, the test the screen's
+	// verdict and dpso tune's name.
+	var d []float64
+	for i, tr := range sts.Tuned.Trials {
+		d = append(d, sts.Prescribed.Trials[i].Excess-tr.Excess)
+	}
+	diff := meanSE(d)
+	t.Logf("n = 10³: prescribed %g ± %g, tuned %g ± %g, oracle %g; paired difference %g ± %g", sts.Prescribed.Excess.Mean, sts.Prescribed.Excess.SE, sts.Tuned.Excess.Mean, sts.Tuned.Excess.SE, sts.Oracle.Excess.Mean, diff.Mean, diff.SE)
+	if !(diff.Mean > 2*diff.SE) || !(sts.Prescribed.Excess.Mean > small.W0.Mean) ||
+		!(sts.Tuned.Excess.Mean < small.W0.Mean) || !(sts.Tuned.Excess.Mean > 3*sts.Oracle.Excess.Mean) {
+		t.Error("at n = 10³ the caption says the search pays (its paired difference with the prescription more than 2 s.e.; the prescription above w₀, the tuned run below) and tells candidates apart only coarsely (above 3× the oracle's pick)")
 	}
 	checkFacts(t, p, presets.Facts{
 		"nu": pres.Spec.Tail, "n": float64(pres.Spec.N), "epsilon": pres.Spec.Eps, "trials": float64(pres.Spec.Trials),
@@ -64,6 +76,26 @@ func TestPresetConstantsCost(t *testing.T) {
 		"oracle": orc.Excess.Mean, "oracle_se": orc.Excess.SE,
 		"n_small": 1000, "nvalid_small": float64(small.NValid), "tuned_small": sts.Tuned.Excess.Mean, "tuned_small_se": sts.Tuned.Excess.SE,
 		"prescribed_small": sts.Prescribed.Excess.Mean, "prescribed_small_se": sts.Prescribed.Excess.SE, "w0_small": small.W0.Mean,
-		"oracle_small": sts.Oracle.Excess.Mean,
+		"oracle_small": sts.Oracle.Excess.Mean, "small_ratio": sts.Prescribed.Excess.Mean / sts.Tuned.Excess.Mean,
+		"small_oracle_ratio": sts.Tuned.Excess.Mean / sts.Oracle.Excess.Mean,
 	}, true)
+}
+
+// withN is s at n.
+func withN(s spec.Spec, n int) spec.Spec {
+	s.N = n
+	return s
+}
+
+// meanSE is the mean of xs and its standard error.
+func meanSE(xs []float64) engine.Estimate {
+	var m, v float64
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return engine.Estimate{Mean: m, SE: math.Sqrt(v / float64(len(xs)-1) / float64(len(xs))), N: len(xs)}
 }

@@ -41,6 +41,13 @@ type Model struct {
 	// drawn is what the chart draws (SetDrawn): the caption names only
 	// that (Preset.CaptionOn).
 	drawn presets.Drawn
+	// shown is the screen shown (common.ScreenMsg): another sweep than
+	// the preset's has its own caption (Preset.SweepCaption).
+	shown runs.ScreenKind
+	// step is the preset's Spec after its next step, resolved as spec is
+	// (hasStep: it has one with a caption of its own, Preset.Step).
+	step    spec.Spec
+	hasStep bool
 }
 
 // New returns the header over the form's Spec, without a preset.
@@ -53,21 +60,31 @@ func New(c common.Common, form interface{ Resolved() spec.Resolved }) *Model {
 // names what the user changes. Its caption's rows change with it (Rows).
 func (h *Model) SetPreset(i int) {
 	h.at, h.title, h.spec, h.page, h.drawn = i, "", spec.Spec{}, -1, presets.DrawnNone
+	h.step, h.hasStep = spec.Spec{}, false
 	if i < 0 {
 		return
 	}
 	h.title = presets.All[i].Title
-	// The preset as this session runs it: what a server forces on every
-	// Spec (Options.Limit: secure randomness) is not the user's change.
-	s := presets.All[i].Spec
+	h.spec, _ = h.asRun(presets.All[i].Spec)
+	if s, ok := presets.All[i].Step(); ok {
+		h.step, h.hasStep = h.asRun(s)
+	}
+}
+
+// asRun is Spec s as this session runs it, resolved: what a server forces
+// on every Spec (Options.Limit: secure randomness) is not the user's
+// change. ok is false where it does not resolve.
+func (h *Model) asRun(s spec.Spec) (spec.Spec, bool) {
 	if h.Limit != nil {
 		if ls, err := h.Limit(s); err == nil {
 			s = ls
 		}
 	}
-	if rs, err := backend.Resolve(s); err == nil {
-		h.spec = rs.Spec
+	rs, err := backend.Resolve(s)
+	if err != nil {
+		return spec.Spec{}, false
 	}
+	return rs.Spec, true
 }
 
 // Preset is the loaded preset's index in presets.All (−1: none).
@@ -103,12 +120,43 @@ func (h *Model) Rows(termW, termH int) int {
 // captionText is the caption as one text: the next step, then where its
 // numbers come from and the caption itself.
 func (h *Model) captionText() (lead, text string) {
-	p := presets.All[h.at]
+	next, label, caption := h.captionParts()
 	lead = "▸ "
-	if n := p.Next(); n != "" {
-		lead += "next: " + n + " · "
+	if next != "" {
+		lead += "next: " + next + " · "
 	}
-	return lead, lead + seedLabel + " " + p.CaptionOn(h.drawn)
+	return lead, lead + label + " " + caption
+}
+
+// CaptionText is the caption as shown, whole and unwrapped: the next
+// step, the label of its numbers and the caption ("": no preset).
+func (h *Model) CaptionText() string {
+	if h.at < 0 {
+		return ""
+	}
+	_, text := h.captionText()
+	return text
+}
+
+// captionParts are the caption's next step, the label that says whose its
+// numbers are, and the caption, for the run on screen: while the form
+// holds the preset's Spec after its next step, that step's caption (its
+// run's numbers); else the caption for what the chart draws, or for the
+// sweep shown where the preset has one for it, its numbers the preset's
+// run's — labelled with the preset's values of the fields changed since
+// ("at the preset's n = 10⁴, seed 0"), so that a caption is never read as
+// the numbers of a run it does not describe.
+func (h *Model) captionParts() (next, label, caption string) {
+	p := presets.All[h.at]
+	form := h.form.Resolved().Spec
+	if h.hasStep && len(common.Changes(h.step, form)) == 0 {
+		return p.StepNext(), seedLabel, p.StepCaption()
+	}
+	next, caption = p.NextOn(h.drawn), p.CaptionOn(h.drawn)
+	if c, ok := p.SweepCaption(h.shown); ok {
+		caption = c
+	}
+	return next, changedLabel(common.Changes(h.spec, form)), caption
 }
 
 // Caption is the loaded preset's caption as shown now (for what the chart
@@ -117,11 +165,33 @@ func (h *Model) Caption() string {
 	if h.at < 0 {
 		return ""
 	}
-	return presets.All[h.at].CaptionOn(h.drawn)
+	_, _, c := h.captionParts()
+	return c
 }
 
-// seedLabel says whose the caption's numbers are (captionText).
+// seedLabel says whose the caption's numbers are (captionText): the
+// preset's run, the one on screen while nothing is changed.
 const seedLabel = "at seed 0:"
+
+// changedLabel is the seed label where the fields ch were changed since
+// the preset was loaded (their values the preset's): "at the preset's
+// n = 10⁴, seed 0 (not the run on screen):"; seedLabel without changes.
+func changedLabel(ch []common.Change) string {
+	if len(ch) == 0 {
+		return seedLabel
+	}
+	var parts []string
+	for _, c := range ch {
+		switch {
+		case c.Name == "seed":
+		case c.Value == "":
+			parts = append(parts, "own "+c.Name)
+		default:
+			parts = append(parts, c.Name+" = "+c.Value)
+		}
+	}
+	return "at the preset's " + strings.Join(append(parts, "seed 0"), ", ") + " (not the run on screen):"
+}
 
 // captionLines is the caption wrapped to w cells.
 func (h *Model) captionLines(w int) []string {
@@ -218,8 +288,13 @@ func (h *Model) SetDrawn(d presets.Drawn) {
 
 // Update takes the prescription.
 func (h *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	if p, ok := msg.(runs.PrescriptionMsg); ok {
-		h.presc = p
+	switch msg := msg.(type) {
+	case runs.PrescriptionMsg:
+		h.presc = msg
+	case common.ScreenMsg:
+		if msg.Draws != h.shown {
+			h.shown, h.page = msg.Draws, -1
+		}
 	}
 	return h, nil
 }
@@ -342,6 +417,7 @@ func (h *Model) caption(w, n int) []string {
 	}
 	st := h.Styles
 	lead, _ := h.captionText()
+	_, label, _ := h.captionParts()
 	lines := h.captionLines(w)
 	starts := h.pageStarts(n)
 	page := max(h.page, 0)
@@ -350,6 +426,11 @@ func (h *Model) caption(w, n int) []string {
 	}
 	start := starts[page]
 	more := page+1 < len(starts)
+	if h.page < 0 && len(lines) <= n {
+		// Folded, the whole caption fits: no marker (the fold marker's
+		// room is needed only unfolded).
+		start, more = 0, false
+	}
 	var shown []string
 	for i := start; i < len(lines) && len(shown) < n; i++ {
 		shown = append(shown, lines[i])
@@ -357,7 +438,7 @@ func (h *Model) caption(w, n int) []string {
 	last := len(shown) - 1
 	switch {
 	case more:
-		shown[last] = markerLine(shown[last], w-lipgloss.Width(moreHint)) + st.Emph.Render(moreHint)
+		shown[last] = markerLine(shown[last], w-lipgloss.Width(moreHint), label) + st.Emph.Render(moreHint)
 	case h.page < 0:
 	case len(shown) < n:
 		shown = append(shown, style.Pad("", w-lipgloss.Width(foldHint))+st.Emph.Render(foldHint))
@@ -390,12 +471,15 @@ var clauseEnds = []string{" · ", ". ", "; ", ", ", ": ", " ("}
 // "(n =…") nor in the seed label without what it labels ("· at seed 0:
 // A…"), but at the clause's start: at the next step's end (whole, no
 // "…") or a sentence's end as they are, elsewhere with "…".
-func markerLine(l string, room int) string {
+func markerLine(l string, room int, seedLabel string) string {
 	s := style.Shorten(l, room)
 	if s == l || !strings.HasSuffix(s, "…") {
 		return s
 	}
 	kept := strings.TrimRight(strings.TrimSuffix(s, "…"), " ")
+	if strings.HasPrefix(l, kept) && strings.HasPrefix(l[len(kept):], " · ") {
+		return kept // cut at the next step's end: it is whole
+	}
 	// The next step ends at the seed label: a label cut, or followed by
 	// a word or two, ends the line at the next step, whole.
 	if i := strings.LastIndex(kept, " · "); i > 0 {
@@ -424,6 +508,11 @@ func markerLine(l string, room int) string {
 	}
 	if strings.HasPrefix(kept[at:], ". ") {
 		return kept[:at+1] // a sentence's end
+	}
+	// A clause that would keep only a word or two of its sentence ("∞).
+	// r…") ends the line at the sentence's end instead.
+	if j := strings.LastIndex(kept[:at], ". "); j > 0 && len(strings.Fields(kept[j+2:at])) <= 2 {
+		return kept[:j+1]
 	}
 	kept = strings.TrimRight(kept[:at], " ,;:—–-·")
 	return kept + style.CutMark(kept)
