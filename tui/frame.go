@@ -56,9 +56,10 @@ type frame struct {
 	// statusRows is the status bar's rows at the latest layout
 	// (statusbar.Rows): the root lays out again when they change.
 	statusRows int
-	// privacyFocus: on the wide layout the scroll keys reach the privacy
-	// panel, not the screen's (t moves them).
-	privacyFocus bool
+	// focusOn is what the scroll keys reach (t moves them along the
+	// ring, focus.go): the screen's panel or the side tab shown, the
+	// privacy panel (wide), or the screen's own lines.
+	focusOn stopKind
 
 	st      *style.Styles
 	head    *header.Model
@@ -160,18 +161,6 @@ func (m *frame) layout(screen common.Screen) {
 	_, panel := screen.Panel()
 	panel.SetSize(rightW, formulaH)
 	m.focus(screen)
-}
-
-// focus tells the scrolling panels whether the scroll keys reach them:
-// in the compact layout the side tab shown has them (every tab is told
-// so), in the wide one the screen's panel or, after t, the privacy panel.
-func (m *frame) focus(screen common.Screen) {
-	_, panel := screen.Panel()
-	toPrivacy := m.privacyFocus && !m.compact
-	if f, ok := panel.(common.Focuser); ok {
-		f.SetFocus(!toPrivacy)
-	}
-	m.privacy.SetFocus(toPrivacy || m.compact)
 }
 
 // formMessageRows is the rows under the layout's formRows fields that

@@ -332,9 +332,9 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Caption):
 		m.head.ToggleCaption(m.height)
 		m.relayout()
-	case key.Matches(k, keys.Panel) && !m.compact:
-		return m.togglePanelFocus()
-	case key.Matches(k, keys.Panel, keys.PageUp, keys.PageDown, keys.LineUp, keys.LineDown):
+	case key.Matches(k, keys.Panel):
+		return m.nextFocus()
+	case key.Matches(k, keys.PageUp, keys.PageDown, keys.LineUp, keys.LineDown):
 		_, c := m.panel().Update(k)
 		return c
 	case key.Matches(k, keys.Back):
@@ -354,34 +354,6 @@ func (m *Model) rootKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	_, cmd := m.form.Update(k)
 	return cmd
-}
-
-// panel is the panel area the scroll and tab keys act on: the side tabs
-// on a small terminal, otherwise the screen's companion panel or, after
-// t, the privacy panel.
-func (m *Model) panel() common.Component {
-	switch {
-	case m.compact:
-		return m.side
-	case m.privacyFocus:
-		return m.privacy
-	}
-	_, p := m.screens[m.active].screen.Panel()
-	return p
-}
-
-// togglePanelFocus moves the scroll keys between the wide layout's two
-// scrolling panels (t): the screen's companion panel and the privacy
-// panel; the status line says which one they reach.
-func (m *Model) togglePanelFocus() tea.Cmd {
-	m.privacyFocus = !m.privacyFocus
-	m.focus(m.screens[m.active].screen)
-	to, _ := m.screens[m.active].screen.Panel()
-	from := "Privacy"
-	if m.privacyFocus {
-		to, from = from, to
-	}
-	return m.broadcast(common.StatusMsg{Text: "j, k, pgup, pgdn scroll the " + to + " panel (t: the " + from + " panel)", Short: "j, k scroll the " + to + " panel"})
 }
 
 // navigate shows screen i, remembering the screen shown so that esc
@@ -424,6 +396,9 @@ func (m *Model) display(i int, activate bool) tea.Cmd {
 		cmds = append(cmds, m.broadcast(m.runs.Cancel()))
 	}
 	m.active = i
+	if m.focusOn == stopScreen {
+		m.focusOn = stopPanel // a screen's own lines have the keys only while it is shown
+	}
 	e := m.screens[i]
 	m.side.SetFirst(e.screen.Panel())
 	m.relayout()

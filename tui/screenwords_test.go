@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"dpso/tui/common"
 	"dpso/tui/presets"
 	"dpso/tui/runs"
 	"dpso/tui/screens"
@@ -120,57 +121,72 @@ func showScreen(t *testing.T, m *Model, k string, kind runs.ScreenKind) {
 }
 
 // sidePanel is a side panel as the root lays it out: its name, its view,
-// and the key that brings it on screen first ("": shown).
+// and the side tab that shows it (compact).
 type sidePanel struct {
 	name string
 	view func() string
-	// tab: the side tab shown after that many presses of t (compact).
+	// tab: the side tab that shows it (compact).
 	tab int
 }
 
 // sidePanels are the panels around the shown screen: on a wide terminal
 // the screen's own, the privacy and the clipping panels; on a small one
-// the side tabs.
+// the side tabs; and a screen whose own lines scroll (the tuning
+// screen), read as a panel is.
 func sidePanels(m *Model) []sidePanel {
-	title, panel := m.screens[m.active].screen.Panel()
+	screen := m.screens[m.active].screen
+	title, panel := screen.Panel()
+	var out []sidePanel
 	if m.compact {
-		var out []sidePanel
 		for i, n := range []string{title, "Privacy", "Clipping"} {
 			out = append(out, sidePanel{name: n, view: func() string { return stripANSI(m.side.View()) }, tab: i})
 		}
-		return out
+	} else {
+		out = []sidePanel{
+			{name: title, view: func() string { return stripANSI(panel.View()) }},
+			{name: "Privacy", view: func() string { return stripANSI(m.privacy.View()) }},
+			{name: "Clipping", view: func() string { return stripANSI(m.clip.View()) }},
+		}
 	}
-	return []sidePanel{
-		{name: title, view: func() string { return stripANSI(panel.View()) }},
-		{name: "Privacy", view: func() string { return stripANSI(m.privacy.View()) }},
-		{name: "Clipping", view: func() string { return stripANSI(m.clip.View()) }},
+	if s, ok := screen.(common.ScrollScreen); ok {
+		out = append(out, sidePanel{name: s.Title() + " screen", view: func() string { return stripANSI(screen.View()) }})
 	}
+	return out
 }
 
 // scrollLine matches a panel's last line when it does not show every
-// line: how many are below and the keys that scroll them.
-var scrollLine = regexp.MustCompile(`↓ (\d+) more lines?: (j, pgdn|t, then j)`)
+// line: how many are below and the keys that scroll them — after how
+// many presses of t.
+var scrollLine = regexp.MustCompile(`↓ (\d+) more lines?: (j, pgdn|t(?: twice| (\d+) times)?, then j)`)
 
 // readPanel brings p on screen and reads it to its end with the keys
 // its last line names: the lines of every page, each once, the title
-// and the scroll line left out. Every key it pressed is undone.
+// and the scroll line left out. Every key it pressed is undone: t is
+// pressed until the scroll keys are where they were.
 func readPanel(t *testing.T, m *Model, p sidePanel, screenKey string) []string {
 	t.Helper()
-	for range p.tab {
+	screen := m.screens[m.active].screen
+	start, ring := m.at(screen), len(m.ring(screen))
+	for i := 0; m.compact && m.side.Index() != p.tab && i < ring; i++ {
 		m.Update(press("t"))
 	}
 	defer func() {
-		for range (3 - p.tab) % 3 {
-			if m.compact {
-				m.Update(press("t"))
-			}
+		for i := 0; m.at(screen) != start && i < ring; i++ {
+			m.Update(press("t"))
 		}
 	}()
+	// A block's lines under its title and the line that says how to
+	// scroll them: its last, or its title's rule where its lines take
+	// every row (the tuning screen's).
 	body := func(view string) ([]string, string) {
-		lines := strings.Split(view, "\n")[1:]
+		all := strings.Split(view, "\n")
+		lines := all[1:]
 		last := strings.TrimSpace(lines[len(lines)-1])
 		if strings.Contains(last, "↓ ") || strings.HasPrefix(last, "↑ ") {
 			return lines[:len(lines)-1], last
+		}
+		if i := strings.Index(all[0], "↓ "); i >= 0 {
+			return lines, strings.TrimRight(all[0][i:], "─ ")
 		}
 		return lines, ""
 	}
@@ -185,12 +201,19 @@ func readPanel(t *testing.T, m *Model, p sidePanel, screenKey string) []string {
 		t.Errorf("%s panel on %s: its last line %q does not say how many lines are below and which keys scroll them", p.name, screenKey, hint)
 		return out
 	}
-	focus := mt[2] == "t, then j"
-	if focus {
-		m.Update(press("t"))
-		defer m.Update(press("t"))
-		view = p.view()
+	presses := 0
+	switch {
+	case mt[3] != "":
+		fmt.Sscan(mt[3], &presses)
+	case strings.HasPrefix(mt[2], "t twice"):
+		presses = 2
+	case strings.HasPrefix(mt[2], "t,"):
+		presses = 1
 	}
+	for range presses {
+		m.Update(press("t"))
+	}
+	view = p.view()
 	var below int
 	fmt.Sscan(mt[1], &below)
 	for i := 0; i < below; i++ {

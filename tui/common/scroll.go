@@ -29,15 +29,15 @@ func FillScrolled(vp *viewport.Model, lines []string, h int) {
 
 // ScrolledPanel renders a panel w×h: head (its title's rule), vp's lines
 // under it, and the line that says how to scroll them when they do not
-// fit (focused: the scroll keys reach the panel now; otherwise the line
-// names the key that moves them to it).
-func ScrolledPanel(st *style.Styles, keys *KeyMap, vp viewport.Model, head string, w, h int, focused bool) string {
+// fit (presses: how many presses of the panel key t move the scroll keys
+// to it, 0 where they reach it now; the line names them).
+func ScrolledPanel(st *style.Styles, keys *KeyMap, vp viewport.Model, head string, w, h int, presses int) string {
 	out := []string{head}
 	if h > 1 {
 		out = append(out, vp.View())
 	}
 	if vp.TotalLineCount() > vp.Height() && h > 2 {
-		out = append(out, scrollHint(st, vp, keys, w, focused))
+		out = append(out, scrollHint(st, vp, keys, w, presses))
 	}
 	return style.Block(strings.Join(out, "\n"), w, h)
 }
@@ -62,28 +62,31 @@ func ScrollPage(vp *viewport.Model, keys *KeyMap, msg tea.KeyPressMsg) bool {
 }
 
 // ScrollHint is the line under a scrolled viewport: where it is and the
-// keys that scroll it.
-func ScrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int) string {
-	return scrollHint(st, vp, keys, w, true)
+// keys that scroll it, after presses of t (0: they reach it now).
+func ScrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int, presses int) string {
+	return scrollHint(st, vp, keys, w, presses)
 }
 
 // scrollHint is ScrollHint; for a panel the scroll keys do not reach
-// (focused false) it names the key that moves them to it first. Its
-// words give way to shorter ones where the line is narrow (the up key
-// first), never cut.
-func scrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int, focused bool) string {
+// (presses > 0) it names the key that moves them to it first, and how
+// many times ("t, then j", "t twice, then j"). Its words give way to
+// shorter ones where the line is narrow (the up key first), never cut.
+func scrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int, presses int) string {
 	below := vp.TotalLineCount() - vp.YOffset() - vp.Height()
 	pgup, k, pgdn, t := keys.PageUp.Help().Key, keys.LineUp.Keys()[0], keys.PageDown.Help().Key, keys.Panel.Help().Key
 	ups := []string{pgup, k}
 	down := "j, " + pgdn
-	if !focused {
+	if presses > 0 {
+		t = PressesText(t, presses)
 		ups = []string{t + ", then " + k, t + ", " + k}
 		down = t + ", then j"
 	}
 	var line string
-	for _, up := range ups {
+	// Where even the shortest up key's words do not fit, the down part
+	// alone: the keys that show what is below are always named.
+	for _, up := range append(ups, "") {
 		var parts []string
-		if vp.YOffset() > 0 {
+		if vp.YOffset() > 0 && up != "" {
 			parts = append(parts, "↑ "+up)
 		}
 		if below > 0 {
@@ -96,6 +99,18 @@ func scrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int, focuse
 	return style.FitWords(st.Muted.Render(line), w)
 }
 
+// PressesText is key pressed n times in words: "t", "t twice", "t 3
+// times".
+func PressesText(key string, n int) string {
+	switch n {
+	case 1:
+		return key
+	case 2:
+		return key + " twice"
+	}
+	return fmt.Sprintf("%s %d times", key, n)
+}
+
 // ScrollPanel is a side panel whose lines under its title scroll (the
 // theorem, a sweep's table, the search, the audit's tests, the privacy
 // panel), and the default those panels share: the one Common, the
@@ -103,16 +118,16 @@ func scrollHint(st *style.Styles, vp viewport.Model, keys *KeyMap, w int, focuse
 // FullHelp), their handling (ScrollKeys), the frame (Fill, Framed: the
 // title, the lines that fit, and a last line saying how many are below
 // and which keys scroll them), and whether the scroll keys reach the
-// panel now (SetFocus: the wide layout has two scrolling panels, the
-// screen's and the privacy panel, and t moves the keys between them). A
+// panel now or how many presses of t move them to it (SetFocus: the
+// root moves them along its ring of scrolling panels). A
 // panel embeds it, supplies its lines and calls ScrollKeys from its
 // Update.
 type ScrollPanel struct {
 	Common
 	ScrollBody
-	// blurred: the scroll keys go to another panel (the zero value, a
-	// panel alone on its side, has them).
-	blurred bool
+	// presses: how many presses of t move the scroll keys to the panel
+	// (0, the zero value, a panel alone on its side: it has them).
+	presses int
 }
 
 // NewScrollPanel returns an empty panel, focused.
@@ -128,16 +143,20 @@ func (p *ScrollPanel) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{p.KeyMap.PageUp, p.KeyMap.PageDown, p.KeyMap.LineUp, p.KeyMap.LineDown}}
 }
 
-// SetFocus says whether the scroll keys reach the panel (Focuser).
-func (p *ScrollPanel) SetFocus(on bool) {
-	if p.blurred == on {
-		p.blurred = !on
+// SetFocus says how many presses of t move the scroll keys to the panel,
+// 0 where they reach it now (Focuser).
+func (p *ScrollPanel) SetFocus(presses int) {
+	if p.presses != presses {
+		p.presses = presses
 		p.Cache.Invalidate()
 	}
 }
 
 // Focused reports whether the scroll keys reach the panel.
-func (p *ScrollPanel) Focused() bool { return !p.blurred }
+func (p *ScrollPanel) Focused() bool { return p.presses == 0 }
+
+// Presses is how many presses of t move the scroll keys to the panel.
+func (p *ScrollPanel) Presses() int { return p.presses }
 
 // ScrollKeys scrolls the panel on the scroll keys (ScrollBody.Scroll,
 // fill as there).
@@ -150,15 +169,25 @@ func (p *ScrollPanel) Fill(lines []string) { FillScrolled(&p.Viewport, lines, p.
 // Framed renders the panel: head (its title's rule) over the viewport's
 // lines, and the line that says how to scroll them when they do not fit.
 func (p *ScrollPanel) Framed(head string) string {
-	return ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, head, p.W, p.H, !p.blurred)
+	return ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, head, p.W, p.H, p.presses)
 }
 
 // Focuser is a panel that the scroll keys reach only while it has the
-// focus (ScrollPanel): the root gives the focus to one of the wide
-// layout's scrolling panels at a time, and to every side tab of the
-// compact one (the tab shown gets the keys).
+// focus (ScrollPanel): the root moves the focus along its ring of
+// scrolling panels with t (the wide layout's screen panel, the privacy
+// panel; the compact one's side tabs; a ScrollScreen's own lines) and
+// tells each how many presses of t reach it (0: it has the keys).
 type Focuser interface {
-	SetFocus(on bool)
+	SetFocus(presses int)
+}
+
+// ScrollScreen is a screen whose own lines scroll (the tuning screen):
+// t moves the scroll keys to it as to a panel, and Title names it in the
+// status line that says where they go.
+type ScrollScreen interface {
+	Screen
+	Focuser
+	Title() string
 }
 
 // OrderSections puts first the sections that fit h lines — dropping the

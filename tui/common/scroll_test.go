@@ -21,23 +21,26 @@ func TestScrollHintWhole(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		w       int
-		focused bool
+		presses int
 		want    string
 	}{
-		{30, true, "↑ k · ↓ 16 more lines: j, pgdn"},
-		{34, true, "↑ pgup · ↓ 16 more lines: j, pgdn"},
-		{60, true, "↑ pgup · ↓ 16 more lines: j, pgdn"},
-		{36, false, "↑ t, k · ↓ 16 more lines: t, then j"},
-		{60, false, "↑ t, then k · ↓ 16 more lines: t, then j"},
+		{30, 0, "↑ k · ↓ 16 more lines: j, pgdn"},
+		{34, 0, "↑ pgup · ↓ 16 more lines: j, pgdn"},
+		{60, 0, "↑ pgup · ↓ 16 more lines: j, pgdn"},
+		{36, 1, "↑ t, k · ↓ 16 more lines: t, then j"},
+		{60, 1, "↑ t, then k · ↓ 16 more lines: t, then j"},
+		{60, 2, "↑ t twice, then k · ↓ 16 more lines: t twice, then j"},
+		{52, 3, "↑ t 3 times, k · ↓ 16 more lines: t 3 times, then j"},
+		{40, 3, "↓ 16 more lines: t 3 times, then j"},
 	} {
 		vp := viewport.New()
 		vp.SetWidth(tc.w)
 		vp.SetHeight(10)
 		vp.SetContentLines(lines)
 		vp.ScrollDown(4)
-		got := style.StripANSI(scrollHint(&st, vp, &km, tc.w, tc.focused))
+		got := style.StripANSI(scrollHint(&st, vp, &km, tc.w, tc.presses))
 		if strings.TrimRight(got, " ") != tc.want {
-			t.Errorf("%d cells, focused %v: %q, want %q", tc.w, tc.focused, got, tc.want)
+			t.Errorf("%d cells, %d presses: %q, want %q", tc.w, tc.presses, got, tc.want)
 		}
 	}
 }

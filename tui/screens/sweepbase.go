@@ -136,7 +136,7 @@ func (p *sweepPanel) frameHead(lines []string, head int) string {
 		head = 1
 	}
 	common.FillScrolled(&p.Viewport, lines[head:], p.H-head+1)
-	return common.ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, strings.Join(lines[:head], "\n"), p.W, p.H, p.Focused())
+	return common.ScrolledPanel(p.Styles, p.KeyMap, p.Viewport, strings.Join(lines[:head], "\n"), p.W, p.H, p.Presses())
 }
 
 // waiting renders the panel without a report: its title, what the sweep

@@ -32,7 +32,9 @@ var tuneScreenDef = common.ScreenDef{
 	Help: "g shows what the constants cost (what dpso tune prints for the form): the run at the theorem's prescribed constants, " +
 		"a private random search over a grid of C, the step and T whose whole cost — tuning included — is inside the form's ε (Papernot & Steinke's accounting), " +
 		"and the oracle-tuned reference, the grid's best point by the true excess risk, which is NOT private and not attainable; " +
-		"its panel lists the search's candidates and their private scores, non-private diagnostics. Leaving the screen cancels a search; e exports the document dpso tune --json prints.",
+		"its panel lists the search's candidates and their private scores, non-private diagnostics. " +
+		"Where the screen's lines do not all fit, t brings the scroll keys (j, k, pgup, pgdn) to them as to a panel — its last line says how many are below and how many presses of t reach them —, then on to the privacy panel and back to the search's. " +
+		"Leaving the screen cancels a search; e exports the document dpso tune --json prints.",
 	Build: func(c common.Common, _ common.Component) common.Screen { return newTuneScreen(c) },
 }
 
@@ -74,17 +76,28 @@ func tuneCommand(user spec.Spec) string {
 // an unattainable reference). Its companion panel (tunePanel) lists the
 // search's candidates and scores. Shown without a search of the form's
 // Spec, it asks for one.
+//
+// Its own lines scroll as a side panel's do (common.ScrollScreen): the
+// most important sections first (the bars, the verdict, the tuned run's
+// privacy), the others below, and t brings the scroll keys to them.
 type TuneScreen struct {
-	common.Common
+	common.LaidOutPanel
 	common.Shown
 	panel *TunePanel
-	w, h  int
-	cache common.ViewCache
+	// shows is the report the lines are of (a new one scrolls to the top).
+	shows *engine.TuneReport
+	// tight: the lines laid out fill every row under the title before
+	// the ones below (wholeFirst).
+	tight bool
 }
 
 func newTuneScreen(c common.Common) *TuneScreen {
-	return &TuneScreen{Common: c, panel: &TunePanel{LaidOutPanel: common.NewLaidOutPanel(c)}}
+	return &TuneScreen{LaidOutPanel: common.NewLaidOutPanel(c), panel: &TunePanel{LaidOutPanel: common.NewLaidOutPanel(c)}}
 }
+
+// Title names the screen in the status line that says where the scroll
+// keys are.
+func (s *TuneScreen) Title() string { return "tuning" }
 
 // Panel is the search's candidates.
 func (s *TuneScreen) Panel() (string, common.Component) { return "Search", s.panel }
@@ -96,9 +109,6 @@ func (s *TuneScreen) Job(res spec.Resolved) (runs.Job, string) { return tuneJob(
 func (s *TuneScreen) Reproduce(user spec.Spec, _ spec.Resolved, _ *runs.Run) string {
 	return tuneCommand(user)
 }
-
-// SetSize sets the screen's size.
-func (s *TuneScreen) SetSize(w, h int) { s.w, s.h = w, h; s.cache.Invalidate() }
 
 // ShortHelp is the keys that act on this screen.
 func (s *TuneScreen) ShortHelp() []key.Binding {
@@ -179,8 +189,13 @@ func (s *TuneScreen) Export() (*common.ExportJob, string) {
 	return nil, "nothing to export yet: r runs the search"
 }
 
-// Update takes the form's Spec and the searches.
+// FullHelp is none: the scroll keys are the panel key's (t) help.
+func (s *TuneScreen) FullHelp() [][]key.Binding { return nil }
+
+// Update takes the form's Spec and the searches, and scrolls on the
+// scroll keys once t brought them here.
 func (s *TuneScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	s.UpdateLaidOut(msg, s.layout)
 	if !s.Shown.Take(msg, TuneKind) {
 		return s, nil
 	}
@@ -188,20 +203,27 @@ func (s *TuneScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	if rep == nil {
 		rep, _ = s.searched()
 	}
+	if rep != s.shows {
+		s.Viewport.SetYOffset(0)
+		s.shows = rep
+	}
 	s.panel.set(rep)
-	s.cache.Invalidate()
+	s.Invalidate()
 	return s, nil
 }
 
 // View renders the screen (cached until what it shows changes).
-func (s *TuneScreen) View() string { return s.cache.View(s.render) }
+func (s *TuneScreen) View() string { return s.Cache.View(s.render) }
 
 // narrow is the compact layout's column (80×24: 45 cells).
-func (s *TuneScreen) narrow() bool { return s.w < 60 }
+func (s *TuneScreen) narrow() bool { return s.W < 60 }
 
-func (s *TuneScreen) render() string {
+// layout is the screen's title and lines: before a search its state and
+// what it runs; after, its sections, those that fit first (whole, the
+// rows under them blank) and the others below them.
+func (s *TuneScreen) layout() common.Layout {
 	st := s.Styles
-	w, h := s.w, s.h
+	w, h := s.W, s.H
 	title := "What the constants cost: prescribed · tuned · oracle-tuned"
 	if s.narrow() {
 		title = "What the constants cost"
@@ -214,20 +236,31 @@ func (s *TuneScreen) render() string {
 	if rep == nil {
 		rep, pending = s.searched()
 	}
-	var body []string
-	if rep != nil {
-		body, title, right = tuneBody(st, tuneSections(st, rep, pending, w, s.narrow()), w, h-1, title, right)
-	}
-	lines := []string{style.Rule(*st, title, right, w, false)}
+	s.tight = false
 	if rep == nil {
-		lines = append(lines, "")
+		lines := []string{""}
 		lines = append(lines, style.WrapLines(st.Warn, s.state(), w)...)
 		lines = append(lines, "")
 		lines = append(lines, style.WrapLines(st.Muted, tuneIntro, w)...)
-		return style.Block(strings.Join(lines, "\n"), w, h)
+		return common.Layout{Title: title, Right: right, Lines: lines}
 	}
-	lines = append(lines, body...)
-	return style.Block(strings.Join(lines, "\n"), w, h)
+	lines, tight := wholeFirst(tuneSections(st, rep, pending, w, s.narrow()), h)
+	s.tight = tight
+	return common.Layout{Title: title, Right: right, Lines: lines}
+}
+
+// render draws the screen: as a panel is drawn, or, where its kept
+// sections fill every row (wholeFirst's tight), with the line that says
+// how many lines are below in its title's rule, in the place of the
+// solver's name.
+func (s *TuneScreen) render() string {
+	s.LayOut(s.layout)
+	if s.tight {
+		if v, ok := tightView(s.Styles, s.KeyMap, &s.Viewport, "What the constants cost", s.W, s.H, s.Presses()); ok {
+			return v
+		}
+	}
+	return s.RenderLaidOut(s.layout)
 }
 
 // tuneIntro says what the screen runs, before its first search.
@@ -540,136 +573,4 @@ func tuneVerdict(rows []tuneRow) string {
 		}
 	}
 	return report.TuneVerdict(pres, tuned, orc, orcName, common.FmtNum)
-}
-
-// tuneBars draws each run's mean excess risk as a bar on one log axis,
-// with the start line w₀ (doing nothing) as a column of ┊ and the axis's
-// decades under the bars: each bar is a measured value, w₀ the closed-form
-// (or measured) excess risk of w₀.
-func tuneBars(st *style.Styles, rows []tuneRow, w0 float64, w int, narrow bool) []string {
-	vals := make([]string, len(rows))
-	labW, valW := 0, 0
-	lo, hi := math.Inf(1), math.Inf(-1)
-	span := func(v float64) {
-		if v > 0 && !math.IsInf(v, 0) {
-			lo, hi = math.Min(lo, math.Log10(v)), math.Max(hi, math.Log10(v))
-		}
-	}
-	for i, r := range rows {
-		labW = max(labW, len(r.label()))
-		vals[i] = EstText(r.est)
-		if r.why != "" {
-			vals[i] = r.why
-		} else {
-			valW = max(valW, lipgloss.Width(vals[i]))
-			span(r.est.Mean)
-		}
-	}
-	span(w0)
-	barW := w - labW - valW - 3
-	if math.IsInf(lo, 0) || barW < 6 {
-		// No room or nothing positive to draw: the values alone.
-		var out []string
-		for i, r := range rows {
-			out = append(out, style.FitWords(style.Pad(st.FG(tuneColor(st, r.name), r.label()), labW+1)+" "+vals[i], w))
-		}
-		return out
-	}
-	lo, hi = math.Floor(lo), math.Ceil(hi)
-	if hi <= lo {
-		hi = lo + 1
-	}
-	col := func(v float64) int {
-		c := int(math.Round((math.Log10(v) - lo) / (hi - lo) * float64(barW-1)))
-		return min(max(c, 0), barW-1)
-	}
-	w0Col := -1
-	if w0 > 0 && !math.IsInf(w0, 0) {
-		w0Col = col(w0)
-	}
-	glyph, mark := "█", "┊"
-	if st.Plain {
-		glyph = "#"
-	}
-	var out []string
-	for i, r := range rows {
-		cells := make([]string, barW)
-		n := -1
-		if r.why == "" && r.est.Mean > 0 && !math.IsInf(r.est.Mean, 0) {
-			n = barEnd(col(r.est.Mean), w0Col, barW, r.est.Mean, w0)
-		}
-		for c := range cells {
-			switch {
-			case c == w0Col: // over a bar too: a run past it did worse than w₀
-				cells[c] = st.FG(st.Start, mark)
-			case c <= n:
-				cells[c] = st.FG(tuneColor(st, r.name), glyph)
-			default:
-				cells[c] = " "
-			}
-		}
-		line := style.Pad(st.FG(tuneColor(st, r.name), r.label()), labW) + " " + strings.Join(cells, "") + "  " + vals[i]
-		if r.pending && labW+1+barW+2+lipgloss.Width(vals[i]) > w {
-			// Where its words would not fit beside the empty bar: the
-			// words alone, whole.
-			line = style.Pad(st.FG(tuneColor(st, r.name), r.label()), labW) + " " + vals[i]
-		}
-		out = append(out, style.FitWords(line, w))
-	}
-	// The axis: decades under their columns, w₀ named under its mark.
-	axis := []rune(strings.Repeat(" ", barW+labW+1))
-	put := func(c int, text string) bool {
-		rs := []rune(text)
-		if c+len(rs) > len(axis) {
-			c = len(axis) - len(rs) // the last decade, right-aligned
-		}
-		if c < 0 {
-			return false
-		}
-		for i := max(c-1, 0); i < min(c+len(rs)+1, len(axis)); i++ {
-			if axis[i] != ' ' {
-				return false
-			}
-		}
-		copy(axis[c:], rs)
-		return true
-	}
-	for _, t := range tickLabelsAt(lo, hi, barW) {
-		put(labW+1+t.col, t.text)
-	}
-	out = append(out, style.Fit(st.Muted.Render(strings.TrimRight(string(axis), " ")), w))
-	if w0Col >= 0 {
-		what := " w₀ " + common.FmtNum(w0) + ": doing nothing"
-		if narrow {
-			what = " w₀ " + common.FmtNum(w0)
-		}
-		out = append(out, style.FitWords(strings.Repeat(" ", labW+1+w0Col)+st.FG(st.Start, mark)+st.Muted.Render(what), w))
-	}
-	return out
-}
-
-// axisTick is an axis label at a column.
-type axisTick struct {
-	col  int
-	text string
-}
-
-// tickLabelsAt are the decades of [10^lo, 10^hi] at their columns of a
-// bar barW cells wide (every other decade when they would crowd).
-func tickLabelsAt(lo, hi float64, barW int) []axisTick {
-	step := 1.0
-	for (hi-lo)/step*6 > float64(barW) && step < 10 {
-		step++
-	}
-	var vs []float64
-	for e := lo; e <= hi+1e-9; e += step {
-		vs = append(vs, math.Pow(10, e))
-	}
-	labels := common.TickLabels(vs)
-	out := make([]axisTick, len(vs))
-	for i, v := range vs {
-		c := int(math.Round((math.Log10(v) - lo) / (hi - lo) * float64(barW-1)))
-		out[i] = axisTick{col: c, text: labels[i]}
-	}
-	return out
 }

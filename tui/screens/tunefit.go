@@ -1,42 +1,58 @@
 package screens
 
 import (
-	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/viewport"
+	"charm.land/lipgloss/v2"
 
 	"dpso/tui/common"
 	"dpso/tui/style"
 )
 
-// fitTuneSections are the tuning screen's sections in h rows: all of
-// them where they fit; else those kept first (common.KeptSections),
-// whole, and a last row that says how many lines a taller terminal
-// shows — at 120×32 the prescribed run's privacy line was cut at its
-// bottom ("… ε' = 4.38 at δ =") and the oracle-tuned reference's "NOT
-// private" was not shown, with no word. Where the kept sections leave no
-// row for that line, unshown is the count, for the title's rule to say.
-func fitTuneSections(st *style.Styles, secs []common.Section, w, h int) (lines []string, unshown int) {
-	kept, hidden := common.KeptSections(secs, h)
+// wholeFirst are a scrolling block's lines, h rows high with its title:
+// all of secs where they fit under the title; else those kept first
+// (common.KeptSections) in the rows the viewport shows above the line
+// that says how to scroll (h-2), whole, the rows under them blank, and
+// the others after them — so that the first screen cuts no section
+// mid-sentence ("… ε' = 4.38 at δ =") and scrolling shows the rest.
+//
+// tight reports a block whose kept sections fill every row under the
+// title, none left for that line (their sections of priority 0 alone
+// take them): it then says how many lines are below in the title's rule
+// (tightTitle), where the last of them would have been hidden.
+func wholeFirst(secs []common.Section, h int) (lines []string, tight bool) {
+	all, hidden := common.KeptSections(secs, h-1)
 	if hidden == 0 {
-		return kept, 0
+		return all, false
 	}
-	if kept, hidden := common.KeptSections(secs, h-1); len(kept) <= h-1 {
-		return append(kept, st.Muted.Render(style.Fit(unshownText(hidden), w))), 0
+	rows := h - 2
+	if kept, _ := common.KeptSections(secs, rows); len(kept) > rows {
+		rows, tight = h-1, true
 	}
-	return kept, hidden
+	ordered := common.OrderSections(secs, rows)
+	kept, _ := common.KeptSections(secs, rows)
+	out := append([]string(nil), kept...)
+	for len(out) < rows {
+		out = append(out, "")
+	}
+	return append(out, ordered[len(kept):]...), tight
 }
 
-// unshownText says how many of the screen's lines are not shown.
-func unshownText(n int) string {
-	return fmt.Sprintf("↓ %d more line%s: a taller terminal shows them", n, common.Plural(n))
-}
-
-// tuneBody is fitTuneSections' lines and the title rule's words: title
-// and right, or, where no row is left to say how many lines are not
-// shown, the short title and that count.
-func tuneBody(st *style.Styles, secs []common.Section, w, h int, title, right string) ([]string, string, string) {
-	lines, unshown := fitTuneSections(st, secs, w, h)
-	if unshown > 0 {
-		title, right = "What the constants cost", fmt.Sprintf("↓ %d more line%s: a taller terminal", unshown, common.Plural(unshown))
+// tightView renders a tight block (wholeFirst): the title's rule with
+// the line that says how many lines are below and the keys that scroll
+// them as its right side, and the viewport's lines in every row under
+// it; ok false where that line does not fit the rule.
+//
+// The viewport is given every row under the title only where the line
+// fits, so that the scroll keys move it by the rows it shows.
+func tightView(st *style.Styles, keys *common.KeyMap, vp *viewport.Model, title string, w, h, presses int) (string, bool) {
+	full := *vp
+	full.SetHeight(h - 1)
+	hint := strings.TrimSpace(style.StripANSI(common.ScrollHint(st, full, keys, w, presses)))
+	if strings.Contains(hint, "…") || lipgloss.Width(title)+lipgloss.Width(hint)+8 > w {
+		return "", false
 	}
-	return lines, title, right
+	vp.SetHeight(h - 1)
+	return style.Block(style.Rule(*st, title, hint, w, false)+"\n"+vp.View(), w, h), true
 }

@@ -249,7 +249,7 @@ func (v *Model) View() string {
 	v.layout()
 	out := []string{style.Rule(*v.Styles, "Keys", "? or esc closes", v.w, true), v.Viewport.View()}
 	if v.Viewport.TotalLineCount() > v.Viewport.Height() {
-		out = append(out, common.ScrollHint(v.Styles, v.Viewport, v.KeyMap, v.w))
+		out = append(out, common.ScrollHint(v.Styles, v.Viewport, v.KeyMap, v.w, 0))
 	}
 	return style.Block(strings.Join(out, "\n"), v.w, v.h)
 }

@@ -36,6 +36,15 @@ func (t *Model) SetFirst(title string, c common.Component) {
 // Current is the panel shown.
 func (t *Model) Current() common.Component { return t.panels[t.cur] }
 
+// Index is the tab shown.
+func (t *Model) Index() int { return t.cur }
+
+// Select shows tab i.
+func (t *Model) Select(i int) { t.cur = i }
+
+// Tabs are the tabs' titles and panels, in their order.
+func (t *Model) Tabs() ([]string, []common.Component) { return t.titles, t.panels }
+
 // SetSize sets the size of the tabs and of every panel.
 func (t *Model) SetSize(w, h int) {
 	t.w, t.h = w, h
