@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
@@ -188,9 +189,7 @@ func Sweep(s *engine.SweepReport, o Options) (*Figure, error) {
 			return nil, err
 		}
 	}
-	// The explorer's slope table's verdict (one source): where the
-	// theory is in force over the grid.
-	f.addVerdict(report.SweepVerdict(s, sweepSymbol(param), num, slopeText, trade))
+	f.addSweepVerdict(s, guides)
 	f.placeLineLabels()
 	f.setRanges()
 	return f, nil
@@ -590,4 +589,24 @@ func boundAt(p engine.SweepPoint, id string) (float64, bool) {
 		return 0, false
 	}
 	return 0, false
+}
+
+// addSweepVerdict adds the sweep's verdict in the explorer's words (one
+// source): where the theory is in force over the grid (report.
+// SweepVerdict, the slope table's line); for a trade-off drawn without
+// shape guides (a clip sweep: the bounds do not vary with C), whose
+// shape that sentence would name, what the explorer's legend says of
+// the first solver's certificate (report.CertFrom: "vacuous (above w₀)
+// at every C").
+func (f *Figure) addSweepVerdict(s *engine.SweepReport, guides int) {
+	param := s.Sweep.Param
+	trade := param == spec.SweepClip || param == spec.SweepK
+	if trade && guides == 0 && len(s.Solvers) > 0 && slices.ContainsFunc(s.Points, func(p engine.SweepPoint) bool {
+		return len(p.Reports) > 0 && p.Reports[0] != nil && p.Reports[0].Certified.Cert != nil
+	}) {
+		from := report.CertFrom(s, 0, sweepSymbol(param), num)
+		f.addVerdict(s.Solvers[0]+"'s certificate: "+from, strings.HasPrefix(from, "below"))
+		return
+	}
+	f.addVerdict(report.SweepVerdict(s, sweepSymbol(param), num, slopeText, trade))
 }

@@ -71,7 +71,7 @@ func TestSweepFigureCarriesTheScreensVerdict(t *testing.T) {
 		{"n", hard, engine.SweepSpec{Param: spec.SweepN, From: 1000, To: 8000, Points: 4}, "not yet in force at any point"},
 		{"eps", hard, engine.SweepSpec{Param: spec.SweepEps, From: 1, To: 10, Points: 3}, "not yet in force at any point"},
 		{"k", hard, engine.SweepSpec{Param: spec.SweepK, From: 2, To: 4, Points: 3}, "not yet in force at any point"},
-		{"clip", hard, engine.SweepSpec{Param: spec.SweepClip, Points: 3}, "not yet in force at any point"},
+		{"clip", hard, engine.SweepSpec{Param: spec.SweepClip, Points: 3}, "clipped-sgd's certificate: vacuous (above w₀) at every C"},
 		{"eps in force", heavy, engine.SweepSpec{Param: spec.SweepEps, From: 1, To: 10, Points: 3}, "in force at every point"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -85,10 +85,21 @@ func TestSweepFigureCarriesTheScreensVerdict(t *testing.T) {
 			}
 			trade := c.sweep.Param == spec.SweepK || c.sweep.Param == spec.SweepClip
 			want, good := report.SweepVerdict(sw, sweepSymbol(c.sweep.Param), num, slopeText, trade)
+			guides := slices.ContainsFunc(f.Series(), func(s Series) bool { return s.Role == RoleRate })
+			if c.sweep.Param == spec.SweepClip {
+				// No shape guide over C (the bounds do not vary with it):
+				// the explorer legend's words on the certificate, not a
+				// sentence about a shape the figure does not draw.
+				if guides {
+					t.Fatal("the clip sweep draws shape guides: the case does not test what it says")
+				}
+				from := report.CertFrom(sw, 0, "C", num)
+				want, good = sw.Solvers[0]+"'s certificate: "+from, strings.HasPrefix(from, "below")
+			}
 			if !strings.Contains(want, c.inArgs) {
 				t.Fatalf("the run's verdict %q lacks %q: the case does not test what it says", want, c.inArgs)
 			}
-			if good != strings.HasPrefix(c.inArgs, "in force") {
+			if good != strings.HasPrefix(c.inArgs, "in force") || c.sweep.Param == spec.SweepK && !guides {
 				t.Fatalf("verdict %q good = %v", want, good)
 			}
 			words := figureWords(want)
@@ -97,6 +108,9 @@ func TestSweepFigureCarriesTheScreensVerdict(t *testing.T) {
 			}
 			if v := f.Verdicts(); !slices.Contains(v, words) {
 				t.Errorf("the figure's verdicts %q lack the screen's %q", v, words)
+			}
+			if !guides && strings.Contains(strings.Join(f.Verdicts(), "\n"), "shape") {
+				t.Errorf("the verdicts %q name a shape the figure does not draw", f.Verdicts())
 			}
 			svg := figureSVG(t, f, "verdict-sweep-"+strings.ReplaceAll(c.name, " ", "-"))
 			if !strings.Contains(squash(svg), squash(words)) {
