@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -44,9 +46,6 @@ import (
 type gaussSup struct {
 	d               int
 	r, omega, sigma float64
-
-	mu    sync.Mutex
-	rules map[float64]*sphereRule // by the largest order they serve
 }
 
 func newGaussSup(d int, r, omega, sigma float64) *gaussSup {
@@ -58,6 +57,39 @@ func newGaussSup(d int, r, omega, sigma float64) *gaussSup {
 type sphereRule struct {
 	w    []float64
 	logh []float64
+
+	mu   sync.Mutex
+	sums map[float64]float64 // logMoment by k, for a shared rule
+}
+
+// sphereRules holds the rules logSphereMoment builds, keyed by every
+// number a rule depends on (d, R, ω, σ and the largest order it serves,
+// their bits): a rule and its sums are functions of these alone, so every
+// Instance of the same law (each explorer session, each Build of a preset)
+// reads the same bits as if it had built its own. A rule is some 3·10⁴
+// nodes of 16 bytes for k ≤ 16, at most about 2.7·10⁵ (4.3 MB) for the
+// largest orders.
+var sphereRules = lazyCache[*sphereRule]{max: 16}
+
+// sharedLogMoment is logMoment(k), computed once per rule and order (a
+// profile asks a handful of orders; at most 4096 are kept).
+func (r *sphereRule) sharedLogMoment(k float64) float64 {
+	r.mu.Lock()
+	v, ok := r.sums[k]
+	r.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = r.logMoment(k)
+	r.mu.Lock()
+	if r.sums == nil {
+		r.sums = map[float64]float64{}
+	}
+	if len(r.sums) < 4096 {
+		r.sums[k] = v
+	}
+	r.mu.Unlock()
+	return v
 }
 
 // logMoment is ln Σ w_i H(θ_i)^k, summed relative to the largest term so
@@ -102,19 +134,11 @@ func (g *gaussSup) logSphereMoment(k float64) float64 {
 	for kcap < k {
 		kcap *= 2
 	}
-	g.mu.Lock()
-	r, ok := g.rules[kcap]
-	g.mu.Unlock()
-	if !ok {
-		r = g.rule(kcap, 1)
-		g.mu.Lock()
-		if g.rules == nil {
-			g.rules = map[float64]*sphereRule{}
-		}
-		g.rules[kcap] = r
-		g.mu.Unlock()
-	}
-	return r.logMoment(k)
+	key := fmt.Sprintf("%d %x %x %x %x", g.d, math.Float64bits(g.r), math.Float64bits(g.omega), math.Float64bits(g.sigma), math.Float64bits(kcap))
+	r, _ := sphereRules.get(context.Background(), key, func(context.Context) (*sphereRule, error) {
+		return g.rule(kcap, 1), nil
+	})
+	return r.sharedLogMoment(k)
 }
 
 // gaussMaxK is the largest order the quadrature is built for: its panels
