@@ -56,9 +56,9 @@ what is typed at a bounded rate and drops a client that reads nothing for
 %s; an SSH connection without a session for %s is closed; a session
 without a key for --idle ends; noise is drawn from secure randomness. The
 holder of --instructor-key sends a preset or a state string to every
-session with ssh -p 2222 HOST -- broadcast --preset 3 (--screen clip opens
-it on that screen; broadcast --help lists what it takes); each student opens
-it with b (B dismisses it).
+session with ssh -p 2222 HOST -- broadcast --preset 3 (with --screen clip,
+on that screen as its state string opens it; broadcast --help lists what it
+takes); each student opens it with b (B dismisses it).
 
 --web ADDR serves the explorer to browsers (a page per tab, xterm.js over a
 WebSocket, everything embedded in dpso: nothing comes from elsewhere), alone,

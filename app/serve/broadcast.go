@@ -129,7 +129,7 @@ func (s *Server) broadcastCmd(sess ssh.Session, args []string) {
 }
 
 // offerUsage is what a broadcast takes, as a refused one and --help say.
-const offerUsage = "give --preset P (a number or a part of a title; --screen S opens it on screen S, waiting for r, as dpso explore --preset P --screen S does) or a state string (the explorer's y shows it)"
+const offerUsage = "give --preset P (a number or a part of a title; with --screen S, on screen S as the state string y shows there opens it) or a state string (the explorer's y shows it)"
 
 // errOfferHelp is parseOffer's answer to --help or -h.
 var errOfferHelp = errors.New("help")
@@ -189,9 +189,10 @@ func readOfferArgs(args []string) (offerArgs, error) {
 	return a, nil
 }
 
-// parseOffer reads a broadcast's arguments: --preset P (and --screen S),
-// or a state string (alone or after --state). What it offers must pass
-// the caps.
+// parseOffer reads a broadcast's arguments: --preset P (and --screen S:
+// the preset's state on that screen, unless it is the preset's own, which
+// loading the preset shows and runs), or a state string (alone or after
+// --state). What it offers must pass the caps.
 func (s *Server) parseOffer(args []string) (offer, error) {
 	a, err := readOfferArgs(args)
 	if err != nil {
@@ -206,7 +207,11 @@ func (s *Server) parseOffer(args []string) (offer, error) {
 		if err != nil {
 			return offer{}, fmt.Errorf("--preset: %s", flagMessage(err))
 		}
-		if a.screen != "" {
+		own := string(presets.All[i].Screen)
+		if own == "" {
+			own = tui.ScreenNames()[0]
+		}
+		if a.screen != "" && a.screen != own {
 			if !slices.Contains(tui.ScreenNames(), a.screen) {
 				return offer{}, fmt.Errorf("--screen: no screen %s (one of %s)", theory.Quote(a.screen), strings.Join(tui.ScreenNames(), ", "))
 			}

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"dpso/tui"
+	"dpso/tui/presets"
 )
 
 // TestBroadcastArgumentsNameWhatIsWrong: a broadcast takes --preset P
@@ -22,6 +25,7 @@ func TestBroadcastArgumentsNameWhatIsWrong(t *testing.T) {
 		{"preset on a screen", []string{"--preset", "4", "--screen", "clip"}, `preset 4 "Heavy tails`, ""},
 		{"preset on a screen, =", []string{"--preset=4", "--screen=clip"}, "the clip screen of ", ""},
 		{"preset alone", []string{"--preset", "4"}, `preset 4 "Heavy tails`, ""},
+		{"preset on its own screen", []string{"--preset", "2", "--screen", "clip"}, `preset 2 "Clipping trades`, ""},
 		{"screen without a preset", []string{"--screen", "clip"}, "", "--screen goes with --preset P"},
 		{"unknown screen", []string{"--preset", "4", "--screen", "clp"}, "", `--screen: no screen "clp"`},
 		{"unknown flag", []string{"--preset", "4", "--trials", "2"}, "", "--trials is not a flag of broadcast"},
@@ -45,6 +49,10 @@ func TestBroadcastArgumentsNameWhatIsWrong(t *testing.T) {
 			if !strings.Contains(o.what, c.what) {
 				t.Fatalf("broadcast %q offers %q, want %q in it", c.args, o.what, c.what)
 			}
+			// A preset on its own screen is the preset: loading it runs it.
+			if own := c.name == "preset on its own screen" || c.name == "preset alone"; own != (o.open == tui.OpenPreset(presets.IndexOfTitle(o.title))) {
+				t.Fatalf("broadcast %q opens %#v; the preset itself: %v", c.args, o.open, own)
+			}
 		})
 	}
 	for _, h := range []string{"--help", "-h"} {
@@ -56,7 +64,8 @@ func TestBroadcastArgumentsNameWhatIsWrong(t *testing.T) {
 
 // TestBroadcastOfAPresetOnAScreen: the instructor's broadcast --preset 4
 // --screen clip opens, on b, preset 4 under its title on the clip screen,
-// and --help prints what a broadcast takes with status 0.
+// whose sweep starts as its state string's would, and --help prints what a
+// broadcast takes with status 0.
 func TestBroadcastOfAPresetOnAScreen(t *testing.T) {
 	teacher, student := newSigner(t), newSigner(t)
 	ts := startServer(t, Config{Runner: newBlockRunner(), InstructorKey: writeKeys(t, teacher)})
@@ -64,7 +73,7 @@ func TestBroadcastOfAPresetOnAScreen(t *testing.T) {
 	c.waitFor(ready)
 
 	help := connect(t, ts.addr, teacher, "broadcast", "--help")
-	if code := help.exit(); code != 0 || !strings.Contains(help.printed(), "--screen S opens it on screen S") {
+	if code := help.exit(); code != 0 || !strings.Contains(help.printed(), "with --screen S, on screen S") {
 		t.Fatalf("broadcast --help: status %d, %q", code, help.printed())
 	}
 	send := connect(t, ts.addr, teacher, "broadcast", "--preset", "4", "--screen", "clip")
