@@ -263,6 +263,9 @@ func flagError(cmd *cobra.Command, err error) error {
 		if errors.As(inner, &se) {
 			return usageErrorf("--%s: %s", ive.GetFlag().Name, se.Msg)
 		}
+		if ive.GetFlag().Value.Type() == "duration" { // pflag's duration flags: time.ParseDuration's words
+			return usageErrorf("--%s: %s is not a duration (a number and its unit: 500ms, 30s, 15m, 1h)", ive.GetFlag().Name, theory.Quote(ive.GetValue()))
+		}
 		var ne *strconv.NumError // pflag's own bool, int and slice flags
 		if errors.As(inner, &ne) {
 			want := "a number"

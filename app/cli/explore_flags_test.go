@@ -112,6 +112,7 @@ func TestExploreFlags(t *testing.T) {
 		{[]string{"explore", "--out", file}, "is not a folder"},
 		{[]string{"explore", "--theme", "solarized"}, "--theme: \"solarized\" is not dark, light or high-contrast"},
 		{[]string{"explore", "--live-max", "0s"}, "--live-max:"},
+		{[]string{"explore", "--live-max", "abc"}, "--live-max: \"abc\" is not a duration (a number and its unit: 500ms, 30s, 15m, 1h)"},
 		{[]string{"explore", "--screen", "charts"}, "--screen: \"charts\" is not a screen of the explorer (want chart, sweep, clip,"},
 		{[]string{"explore", "--screen", ""}, "--screen: an empty value is not allowed"},
 		{[]string{"explore", "--data", filepath.Join(dir, "missing.csv")}, "--data:"},
