@@ -165,28 +165,43 @@ func TestHostKeyIsCreatedOnceAndKept(t *testing.T) {
 	}
 }
 
+// TestIdleSessionEnds: an SSH session without a key for --idle ends, is
+// told why and is given the state string that reopens its screen with
+// ssh's -t -- --state (no key can ask for it then) — also where the
+// server serves browsers too, whose link it gives beside it.
 func TestIdleSessionEnds(t *testing.T) {
-	ts := startServer(t, Config{Runner: newBlockRunner(), Idle: 300 * time.Millisecond})
-	c := connect(t, ts.addr, nil)
-	if code := c.exit(); code != 0 {
-		t.Fatalf("idle session: status %d, want 0", code)
-	}
-	if !strings.Contains(c.printed(), "no key for 300ms, so this session ended") {
-		t.Fatalf("the session was not told why it ended:\n%s", c.printed())
-	}
-	// No key can be pressed once it ended: the message itself gives the
-	// state string that opens the screen it showed again.
-	said := c.printed()
-	i := strings.Index(said, "-t -- --state ")
-	if i < 0 || strings.Contains(said, "y shows") {
-		t.Fatalf("the idle end does not give the state string of its screen:\n%s", said)
-	}
-	tok := strings.Fields(said[i+len("-t -- --state "):])[0]
-	if _, err := statestring.Parse(tok, tui.ScreenNames()); err != nil {
-		t.Errorf("the idle end's state string %q does not parse: %v", tok, err)
-	}
-	if !strings.Contains(ts.log.String(), "ended: idle") {
-		t.Fatalf("log:\n%s", ts.log.String())
+	for _, web := range []bool{false, true} {
+		t.Run(map[bool]string{false: "ssh alone", true: "ssh beside --web"}[web], func(t *testing.T) {
+			cfg := Config{Runner: newBlockRunner(), Idle: 300 * time.Millisecond}
+			var ts *testServer
+			if web {
+				ts, _ = startWeb(t, cfg, true)
+			} else {
+				ts = startServer(t, cfg)
+			}
+			c := connect(t, ts.addr, nil)
+			if code := c.exit(); code != 0 {
+				t.Fatalf("idle session: status %d, want 0", code)
+			}
+			if !strings.Contains(c.printed(), "no key for 300ms, so this session ended") {
+				t.Fatalf("the session was not told why it ended:\n%s", c.printed())
+			}
+			said := c.printed()
+			i := strings.Index(said, "-t -- --state ")
+			if i < 0 || strings.Contains(said, "y shows") {
+				t.Fatalf("the idle end does not give the state string of its screen:\n%s", said)
+			}
+			tok := strings.Fields(said[i+len("-t -- --state "):])[0]
+			if _, err := statestring.Parse(tok, tui.ScreenNames()); err != nil {
+				t.Errorf("the idle end's state string %q does not parse: %v", tok, err)
+			}
+			if web && !strings.Contains(said, "/?state="+tok+" in a browser") {
+				t.Errorf("the idle end does not give the page's link beside the state string:\n%s", said)
+			}
+			if !strings.Contains(ts.log.String(), "ended: idle") {
+				t.Fatalf("log:\n%s", ts.log.String())
+			}
+		})
 	}
 }
 

@@ -229,9 +229,15 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 	if reason == endIdle && sm.reopen != "" {
 		// What the session showed, read when it ended (no key can ask
 		// for it then): connecting with it opens that screen again.
-		if sm.reopenLink {
+		_, tab := t.(*webTerminal)
+		switch {
+		case sm.reopenLink && tab:
 			why += "; " + sm.reopen + " opens the screen it showed"
-		} else {
+		case sm.reopenLink:
+			// An SSH client of a server that serves browsers too: ssh's
+			// way back first, the page's beside it.
+			why += "; with -t -- --state " + sm.state + " it opens on the screen it showed (dpso explore --state opens it on your own machine; " + sm.reopen + " in a browser)"
+		default:
 			why += "; with -t -- --state " + sm.reopen + " it opens on the screen it showed (dpso explore --state opens it on your own machine)"
 		}
 	}
@@ -345,9 +351,11 @@ type sessionModel struct {
 	plain bool
 	width int
 	// reopen is what opens the screen shown when the session ended (a
-	// state string, or a link where reopenLink), read on its end.
+	// state string, or a link where reopenLink), read on its end; state
+	// is that screen's state string.
 	reopen     string
 	reopenLink bool
+	state      string
 }
 
 // Init starts the explorer.
@@ -359,6 +367,7 @@ func (sm *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case endMsg:
 		sm.reopen, sm.reopenLink = sm.inner.Reopen()
+		sm.state = sm.inner.State().String()
 		return sm, tea.Quit // the session's context then ends the explorer's runs
 	case offer:
 		sm.offer = &msg
