@@ -66,7 +66,7 @@ func addExploreFlags(fs *pflag.FlagSet) *exploreOpts {
 	o.sf = addSpecFlags(fs, spec.Problem|spec.Data|spec.Constant|spec.Solver|spec.Runner)
 	fs.StringVar(&o.preset, "preset", "", "open this preset: its number (1 = the first of the explorer's list) or a part of its title only it has")
 	fs.StringVar(&o.state, "state", "", "open this state string (the explorer's y shows it: every form field and the screen); other flags change it. On --data it runs nothing until r: a run is a new release of the rows, composing with the earlier ones")
-	fs.StringVar(&o.screen, "screen", "", "open this screen of the right-hand column: "+screenNames()+" (default the state string's, else chart); with --preset, the preset waits there for r")
+	fs.StringVar(&o.screen, "screen", "", "open this screen of the right-hand column: "+screenNames()+" (default the state string's, else chart); a screen that runs what it shows (the sweeps, clip, tune, audit) starts that run, the chart and moments wait for r; with --preset, the preset's own run waits for r")
 	fs.StringVar(&o.out, "out", "", "folder where the explorer's e writes its exports (default the current folder); it must exist")
 	fs.StringVar(&o.theme, "theme", "", "colours: dark, light or high-contrast (default: follow the terminal's background; T cycles them)")
 	fs.DurationVar(&o.liveMax, "live-max", 2*time.Second, "longest run that live mode repeats by itself after a change (e.g. 500ms, 5s); longer ones wait for r")

@@ -131,3 +131,17 @@ func TestExploreFlags(t *testing.T) {
 		t.Errorf("explore without a terminal: %d %q", code, errs)
 	}
 }
+
+// TestExploreScreenSaysWhatRuns: --screen's usage says what opening a
+// screen starts, as the explorer does it (tried at 132×42: --preset 4
+// --screen clip, sweep, sweep-eps, sweep-d, sweep-k, tune and audit start
+// their run at once; chart and moments wait for r): the preset's own run
+// waits, the screen's does not.
+func TestExploreScreenSaysWhatRuns(t *testing.T) {
+	usage := newExploreCmd(&env{}).Flags().Lookup("screen").Usage
+	for _, want := range []string{"a screen that runs what it shows (the sweeps, clip, tune, audit) starts that run", "the chart and moments wait for r", "with --preset, the preset's own run waits for r"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("--screen's usage %q does not say %q", usage, want)
+		}
+	}
+}
