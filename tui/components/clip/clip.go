@@ -11,6 +11,7 @@ import (
 	"dpso/internal/spec"
 	"dpso/solvers"
 	"dpso/solvers/oracle"
+	"dpso/tui/backend"
 	"dpso/tui/chart"
 	"dpso/tui/common"
 	"dpso/tui/runs"
@@ -74,6 +75,14 @@ func (p *Model) render() string {
 	if coord {
 		sym = "τ"
 	}
+	if !have && r != nil && r.Kind == backend.Tune && r.Phase == runs.Done {
+		// A search shows no batch of its own: its candidates and the
+		// oracle's grid points report none, and on the user's rows no
+		// prescribed run is made beside it.
+		lines = append(lines, style.WrapLines(st.Emph, fmt.Sprintf("run #%d, the search: no batch shown", r.ID), w)...)
+		lines = append(lines, style.WrapLines(st.Muted, "its candidates' batches are not read out (the search's panel lists each one's C); esc, then r, runs the prescribed C and shows its batches", w)...)
+		return style.Block(strings.Join(lines, "\n"), w, h)
+	}
 	if !have {
 		var txt string
 		switch pr := p.presc.Prescription; {
@@ -110,6 +119,7 @@ func (p *Model) render() string {
 	if r.HistPhase > 0 {
 		head = fmt.Sprintf("phase %d: ", r.HistPhase) + head
 	}
+
 	if b.NonFinite > 0 {
 		head += st.Warn.Render(fmt.Sprintf(" · %d non-finite zeroed", b.NonFinite))
 	}
@@ -121,7 +131,14 @@ func (p *Model) render() string {
 	if r.HistPhase > 0 {
 		who += fmt.Sprintf(" · phase %d", r.HistPhase)
 	}
-	who += fmt.Sprintf(" · run #%d", r.ID)
+	if r.Kind == backend.Tune {
+		// In a search only the prescribed reference reports its batches
+		// (engine.Tune: its candidates and the oracle's points report
+		// none): the batch is the prescribed run's, not the tuned one's.
+		who += " · prescribed run"
+	} else {
+		who += fmt.Sprintf(" · run #%d", r.ID)
+	}
 	whoLines := style.WrapLines(st.Muted, who, w)
 	var warn []string
 	if p.presc.Key != "" && p.presc.Key != runs.PrescKey(r.Spec) {
