@@ -56,6 +56,14 @@ type TotalJSON struct {
 	Note string `json:"note"`
 }
 
+// TotalEpsDelta is what the CLI's total line states as one (ε', δ')
+// (totalDP): the zCDP part of t converted exactly at conv (t.ConvDelta
+// where set: ε' of the Gaussian mechanism μ = √(2ρ)), plus its (ε, δ)
+// part by basic composition; +Inf where some release was not private.
+func TotalEpsDelta(t engine.PrivacyTotal, conv float64) (eps, delta float64) {
+	return totalDP(t, conv)
+}
+
 // totalDP is the total as (ε', δ'): the zCDP part exactly at conv, plus
 // the (ε, δ) part.
 func totalDP(t engine.PrivacyTotal, conv float64) (eps, delta float64) {

@@ -206,6 +206,7 @@ func (p *Model) lines() []string {
 		// The common budget's lines give way to each solver's statement
 		// (NOT PRIVATE and, on the user's rows, the total stay).
 		lines = lines[:head]
+		lines = append(lines, p.drawLines(items[0].delta, w)...)
 		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε', δ=%s)-DP of each solver:", common.FmtNum(items[0].delta)), w)...)
 		var parts []string
 		for _, it := range items {
