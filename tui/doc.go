@@ -180,11 +180,13 @@
 // draws (the latest of that screen's family; the help and the privacy
 // panel follow the same run, and a run going on under another screen is
 // named) and its outcome in words — a refusal, a failure, solvers that
-// ended above the start line (worse than doing nothing) — cut at a word
-// boundary with "…" (style.Shorten) when the line is short, an outcome
-// above w₀ in a short form that keeps its point (the names, or how many
-// solvers); the help (?) repeats the latest outcome and status line in
-// full. A transient error (a typed value refused, nothing to export) is
+// ended above the start line (worse than doing nothing) — beside the
+// state where it fits, else whole on up to four rows under the state line
+// (wrapped at words: the bar takes the rows, the panels give them, and
+// keeps them while a transient message stands in for the outcome); only
+// a longer one is cut at a word with "(? full)" (style.Shorten), an
+// outcome above w₀ in a short form that keeps its point; the help (?)
+// repeats the latest outcome and status line in full. A transient error (a typed value refused, nothing to export) is
 // about the key just pressed: it comes first, marked ✗, and the run after
 // it as "last run: ✓ done …". The theorem panel ends with the notes `dpso
 // run` prints (report.Notes: the finished run's, or before a run the

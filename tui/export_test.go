@@ -269,17 +269,17 @@ func TestAuditExport(t *testing.T) {
 	}
 }
 
-// TestExportStatusAtEightyColumns: at 80 columns the status bar has no
-// room for the exported files' names and folder after a finished sweep's
-// state; it says what was written (the files' kinds) and "(? full)", and
-// the help gives the whole line.
+// TestExportStatusAtEightyColumns: at 80 columns the state line has no
+// room beside a finished sweep's state for the exported files' names and
+// folder; the message is whole on the rows under it (never "exported … in…
+// (? full)"), and the help gives it whole too.
 func TestExportStatusAtEightyColumns(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 5}, &example1, 80, 24)
 	keyUntil(t, m, "x", func() bool { return doneOf(m, screens.ClipKind) })
 	exportAndWait(t, m)
 	st := statusLine(m)
-	if !strings.Contains(st, "exported PNG, SVG, JSON (? full)") {
-		t.Errorf("the status line after e at 80 columns: %q (the message is %q)", st, m.status.Text)
+	if msg := statusMessage(m); msg != strings.Join(strings.Fields(m.status.Text), " ") || !strings.HasPrefix(st, "✓ done clipping sweep") {
+		t.Errorf("after e at 80 columns: state %q, message under it %q, want %q whole", st, msg, m.status.Text)
 	}
 	full := m.status.Text
 	m.Update(press("?"))
@@ -289,10 +289,10 @@ func TestExportStatusAtEightyColumns(t *testing.T) {
 }
 
 // TestExportStatusBesideLiveManual: at 80 columns, with live mode waiting
-// ("live: manual (run … ≥ …)" takes a third of the bar), the export's line
-// is its short form with (? full), never "exported… (? full)": live mode's
-// reason gives way while the message is shown, and comes back at the next
-// key.
+// ("live: manual (run … ≥ …)" takes a third of the bar), the export's
+// message is whole under the state line, never "exported… (? full)", and
+// live mode's reason stays beside the state; at the next key the message
+// goes.
 func TestExportStatusBesideLiveManual(t *testing.T) {
 	opts := testOpts(t, &fakeRunner{points: 5}, 100*time.Millisecond)
 	opts.Manual, opts.LiveMax = false, time.Millisecond
@@ -303,11 +303,11 @@ func TestExportStatusBesideLiveManual(t *testing.T) {
 	}
 	exportAndWait(t, m)
 	st := statusLine(m)
-	if !strings.Contains(st, "exported PNG, SVG, JSON (? full)") || strings.Contains(st, "exported…") {
-		t.Errorf("the status line after e at 80 columns beside live mode's reason: %q", st)
+	if msg := statusMessage(m); msg != strings.Join(strings.Fields(m.status.Text), " ") || !strings.Contains(st, "live: manual (run") {
+		t.Errorf("after e at 80 columns beside live mode's reason: state %q, message %q, want %q whole", st, msg, m.status.Text)
 	}
 	keyUntil(t, m, "down", func() bool { return true })
-	if st := statusLine(m); !strings.Contains(st, "live: manual (run") {
-		t.Errorf("after a key live mode's reason is not back: %q", st)
+	if st, msg := statusLine(m), statusMessage(m); !strings.Contains(st, "live: manual (run") || strings.Contains(msg, "exported") {
+		t.Errorf("after a key: state %q, message %q", st, msg)
 	}
 }

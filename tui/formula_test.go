@@ -32,7 +32,7 @@ func TestLongTextScrolls(t *testing.T) {
 	if strings.Contains(screenText(m), notes) {
 		t.Fatal("the theorem's notes fit 80×24: nothing to scroll")
 	}
-	for i := 0; i < 20 && !strings.Contains(screenText(m), notes); i++ {
+	for i := 0; i < 60 && !strings.Contains(screenText(m), notes); i++ {
 		m.Update(press("pgdown"))
 	}
 	if !strings.Contains(screenText(m), notes) {

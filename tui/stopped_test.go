@@ -16,14 +16,14 @@ import (
 // labelled stopped, on the run as a whole — the status bar and the
 // chart's note say "stopped after … (k/n trials done)" — never "refused",
 // and never pinned on one solver: every solver's curve so far keeps its
-// legend entry, saying the trials it finished. The help gives the reason
-// whole.
+// legend entry, saying the trials it finished. The status bar gives the
+// stop whole under its state line, as the help does.
 func TestStoppedRunIsNotRefused(t *testing.T) {
 	const short = "stopped after 30 s on its CPU slots"
 	const reason = "this run held its CPU slots for 30 s, the most this server gives one run (dpso serve --max-run-time), and was stopped"
 	sp := example1
 	sp.Lf = 10 // lipschitz-dpsgd runs: two solvers, no refusal of their own
-	m := newTestModel(t, &fakeRunner{points: 3, stop: &backend.StoppedError{Short: short, Reason: reason}, stopAfter: sp.Trials + 1}, &sp, 80, 24)
+	m := newTestModel(t, &fakeRunner{points: 3, stop: &backend.StoppedError{Short: short, Reason: reason}, stopAfter: sp.Trials + 1}, &sp, 132, 42)
 	keyUntil(t, m, "c", func() bool { r := m.run(); return r != nil && !r.Active() && r.Drained })
 	r := m.run()
 	if r.Phase != runs.Stopped {
@@ -36,6 +36,9 @@ func TestStoppedRunIsNotRefused(t *testing.T) {
 	}
 	if state := strings.Split(v, "\n")[m.stateRow()]; !strings.HasPrefix(state, "■ stopped comparison") || !strings.Contains(state, "trials done") {
 		t.Errorf("the status bar's state %q does not say the run was stopped, with its trials done", state)
+	}
+	if msg := statusMessage(m); msg != label+": "+reason {
+		t.Errorf("the status bar's message under the state is %q, want the stop whole", msg)
 	}
 	flat := strings.Join(strings.Fields(stripANSI(m.chartScreen().View())), " ")
 	if !strings.Contains(flat, label) {

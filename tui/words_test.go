@@ -207,7 +207,8 @@ func checkStoryWhole(t *testing.T, m *Model, i int, p presets.Preset) {
 }
 
 // checkBarLines: the status and reproduce lines are cut only with the
-// "(? full)" marker, and the help then gives them whole; the state line
+// "(? full)" marker, and the help then gives them whole; a message that
+// does not fit beside the state is whole on the rows under it; the state line
 // drops run facts only under its marker "· …", and the help then lists
 // them all ("run: …"); a cut reproduce line ends after a flag's value
 // ("--tail 20 … (? full)"), never inside a flag or between a flag and its
@@ -218,7 +219,16 @@ func checkBarLines(t *testing.T, m *Model) {
 	t.Helper()
 	lines := strings.Split(screenText(m), "\n")
 	stateAt := m.stateRow()
-	reproRows := lines[stateAt+1 : len(lines)-1]
+	// The message's rows (where it does not fit beside the state) come
+	// between the state line and the reproduce line: whole, never cut.
+	reproAt := stateAt + 1
+	for reproAt < len(lines)-2 && !strings.HasPrefix(lines[reproAt], "reproduce: ") && !strings.HasPrefix(lines[reproAt], "state: ") {
+		reproAt++
+	}
+	if msg := strings.Join(lines[stateAt+1:reproAt], " "); strings.Contains(msg, "…") || strings.Contains(msg, "(? full)") {
+		t.Errorf("the status message under the state line is cut: %q", msg)
+	}
+	reproRows := lines[reproAt : len(lines)-1]
 	for _, l := range lines[stateAt : len(lines)-1] {
 		// The state line's facts marker ("· …", with "(? full)" where it
 		// fits) drops facts whole: the help gives them (below).

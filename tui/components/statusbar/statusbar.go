@@ -38,6 +38,11 @@ type Model struct {
 	line    string // shown in place of the reproduce line until a key
 	label   string // line's label
 	w, h    int
+	two     bool // the reproduce line takes two rows (Rows)
+	// seen is the time the last render read (at); frozen: at reads it
+	// again, not the clock (Rows lays out between renders).
+	seen   time.Time
+	frozen bool
 	// repro is the reproduce line's command, made when the Spec, the
 	// screen or the run shown changes (Spec.Command resolves the Spec
 	// several times: not a per-frame job); reproOK says it is current
@@ -65,13 +70,24 @@ func (b *Model) SetSize(w, h int) { b.w, b.h = w, h }
 // fit one line — it then wraps after a flag's value, the first line
 // ending in " \" so that both lines copied run as one command.
 func (b *Model) Rows(w int, two bool) int {
-	if !two || b.line != "" {
-		return 3
+	b.two = two && b.line == "" && lipgloss.Width("reproduce: "+b.command()) > w
+	b.frozen = true // laying out reads the time the last render read
+	state := len(b.stateLines(w, true))
+	if b.Text != "" {
+		// The rows the run's outcome takes once the transient message
+		// goes (at the next key) are kept meanwhile: the panels do not
+		// change size under a key that scrolls them.
+		text, err := b.Text, b.Err
+		b.Text, b.Err = "", false
+		state = max(state, len(b.stateLines(w, true)))
+		b.Text, b.Err = text, err
 	}
-	if lipgloss.Width("reproduce: "+b.command()) <= w {
-		return 3
+	b.frozen = false
+	n := 2 + state
+	if b.two {
+		n++
 	}
-	return 4
+	return n
 }
 
 // Update takes the runs, the Spec, the screen, live mode and the
@@ -105,23 +121,45 @@ func (b *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return b, nil
 }
 
-// View renders the three lines.
+// View renders the state line (and the message's rows under it where
+// it does not fit beside the state), the reproduce line (one row or two)
+// and the keys.
 func (b *Model) View() string {
-	if b.h >= 4 && b.line == "" {
-		return strings.Join(append(append([]string{b.stateLine()}, b.reproLines()...), b.keyLine()), "\n")
+	repro := []string{b.reproLine()}
+	if b.two && b.line == "" {
+		repro = b.reproLines()
 	}
-	return strings.Join([]string{b.stateLine(), b.reproLine(), b.keyLine()}, "\n")
+	state := b.stateLines(b.w, true)
+	if len(state)+len(repro)+1 > b.h {
+		// Laid out before the message came (the root lays out again
+		// after the message that changed Rows): its one-line form.
+		state = b.stateLines(b.w, false)
+	}
+	for len(state)+len(repro)+1 < b.h {
+		state = append(state, "") // the rows the outcome takes after the message
+	}
+	return strings.Join(append(append(state, repro...), b.keyLine()), "\n")
 }
 
-func (b *Model) stateLine() string {
+// maxMsgRows is the most rows a message takes under the state line;
+// one that needs more is shown in its one-line form, ending in
+// "(? full)" (the help gives it whole).
+const maxMsgRows = 4
+
+// stateLines is the state line: the run's state and facts, the message
+// (a transient one, or the run's outcome) and live mode's label on one
+// row where the message fits there whole; else, with wrap, the state,
+// facts and live mode on the first row and the message whole under it,
+// wrapped at words, where it takes at most maxMsgRows rows; else the
+// one row with the message in its short form or cut with "(? full)".
+func (b *Model) stateLines(w int, wrap bool) []string {
 	st := b.Styles
-	w := b.w
 	var parts []string
 	shorter := map[string]string{} // a fact's short form, where the whole one does not fit
 	r := b.runs.Shown()
 	state := st.StateIdle.Render("○ ready")
 	if r != nil {
-		el := r.Elapsed(b.now())
+		el := r.Elapsed(b.at())
 		what := r.What
 		switch r.Phase {
 		case runs.Running:
@@ -195,7 +233,7 @@ func (b *Model) stateLine() string {
 	}
 	live := b.liveLabel()
 	if b.Err && b.Text != "" {
-		return b.refusalLine(state, r, parts, live)
+		return b.refusalLines(w, wrap, state, r, parts, live)
 	}
 	msg, msgStyle := b.Text, st.Good
 	var shorts []string
@@ -229,10 +267,21 @@ func (b *Model) stateLine() string {
 			keep += 2 + lipgloss.Width(parts[0])
 		}
 		room := min(w-w/4, w-keep) - liveW - 2
+		short := b.liveShort()
+		if rows := style.Wrap(msg, w); wrap && lipgloss.Width(msg) > room && len(rows) <= maxMsgRows &&
+			(b.Text == "" || lipgloss.Width(msg) > room+liveW-lipgloss.Width(short)) {
+			// The message whole, under the state: never cut over its
+			// reason.
+			out := []string{b.factsLine(state, parts, shorter, w-liveW-2) + "  " + live}
+			for _, l := range rows {
+				out = append(out, msgStyle.Render(l))
+			}
+			return out
+		}
 		fit, hint := fitOutcome(msg, shorts, room)
 		// Whether the message is shown whole, or short with its hint.
 		marked := func(f, h string) bool { return f == msg || h != "" && !strings.HasSuffix(f, "…") }
-		if short := b.liveShort(); b.Text != "" && short != live && !marked(fit, hint) {
+		if b.Text != "" && short != live && !marked(fit, hint) {
 			// Live mode's reason gives way to a transient message it
 			// would cut (it is back at the next key, with the message
 			// gone).
@@ -243,12 +292,15 @@ func (b *Model) stateLine() string {
 		}
 		right = msgStyle.Render(fit) + st.Muted.Render(hint) + "  " + live
 	}
-	rw := lipgloss.Width(right)
-	// The run's facts, dropped whole from the last while they do not fit;
-	// a line that drops some ends in "· … (? full)", or "· …" where that
-	// would cost a fact the line holds, and the help (?) gives them all
-	// (Facts).
-	room := w - rw - 2
+	return []string{b.factsLine(state, parts, shorter, w-lipgloss.Width(right)-2) + "  " + right}
+}
+
+// factsLine is the state and the run's facts in room cells, padded: the
+// facts dropped whole from the last while they do not fit; a line that
+// drops some ends in "· … (? full)", or "· …" where that would cost a
+// fact the line holds, and the help (?) gives them all (Facts).
+func (b *Model) factsLine(state string, parts []string, shorter map[string]string, room int) string {
+	st := b.Styles
 	line, kept, all := b.fitFacts(state, parts, shorter, room)
 	b.facts = ""
 	if !all {
@@ -261,7 +313,7 @@ func (b *Model) stateLine() string {
 			}
 		}
 	}
-	return style.Pad(line, room) + "  " + right
+	return style.Pad(line, room)
 }
 
 // fitFacts is the state followed by as many of the run's facts, in order,
@@ -294,7 +346,7 @@ func (b *Model) fitFacts(state string, parts []string, shorter map[string]string
 // and "" where it showed them all: the help (?) lists it.
 func (b *Model) Facts() string { return b.facts }
 
-// refusalLine is the state line while a transient error is shown (a
+// refusalLines is the state line while a transient error is shown (a
 // typed value refused, nothing to export, …): it is about the key just
 // pressed, not the run, so it comes first, marked ✗, and the run after
 // it is labelled as the one before ("last run: ✓ done acsa · run #2"),
@@ -303,15 +355,30 @@ func (b *Model) Facts() string { return b.facts }
 // a message longer than the line keeps at least half of it, cut at a
 // word (the help gives it in full), the run's label after it. The run's
 // facts follow the label as far as they fit.
-func (b *Model) refusalLine(state string, r *runs.Run, parts []string, live string) string {
+func (b *Model) refusalLines(w int, wrap bool, state string, r *runs.Run, parts []string, live string) []string {
 	st := b.Styles
-	w := b.w
 	label := state
 	if r != nil && !r.Active() {
 		label = st.Muted.Render("last run: ") + state
 	}
 	liveW := lipgloss.Width(live)
 	avail := w - liveW - 2 // the cells left of live
+	if rows := style.Wrap("✗ "+b.Text, w); wrap && lipgloss.Width("✗ "+b.Text) > avail && len(rows) <= maxMsgRows {
+		// The message whole, wrapped at words, over the run's label.
+		var out []string
+		for _, l := range rows {
+			out = append(out, st.Error.Render(l))
+		}
+		line := label
+		for _, p := range parts {
+			next := line + st.Muted.Render(" · "+p)
+			if lipgloss.Width(next) > avail {
+				break
+			}
+			line = next
+		}
+		return append(out, style.Pad(line, avail)+"  "+live)
+	}
 	const sep = "   "
 	room := max(avail-len(sep)-lipgloss.Width(label)-lipgloss.Width("✗ "), w/2)
 	if lipgloss.Width("✗ "+b.Text) <= avail {
@@ -329,7 +396,7 @@ func (b *Model) refusalLine(state string, r *runs.Run, parts []string, live stri
 			line = next
 		}
 	}
-	return style.Pad(line, avail) + "  " + live
+	return []string{style.Pad(line, avail) + "  " + live}
 }
 
 // fullHint follows a message the status bar shortened: the help (?)
@@ -359,6 +426,15 @@ func fitOutcome(msg string, shorts []string, room int) (string, string) {
 	return style.Shorten(msg, room-lipgloss.Width(fullHint)), fullHint
 }
 
+// at is the time a render reads: the clock's (seen), or while Rows lays
+// out, the time the last render read.
+func (b *Model) at() time.Time {
+	if !b.frozen {
+		b.seen = b.now()
+	}
+	return b.seen
+}
+
 // liveLabel says whether live mode is on, and why it waits when the last
 // run was too long for it.
 func (b *Model) liveLabel() string {
@@ -366,9 +442,9 @@ func (b *Model) liveLabel() string {
 	if !b.live {
 		return st.Muted.Render("live off (a)")
 	}
-	if r := b.runs.Shown(); r != nil && !r.Active() && r.Elapsed(b.now()) >= b.liveMax {
+	if r := b.runs.Shown(); r != nil && !r.Active() && r.Elapsed(b.at()) >= b.liveMax {
 		// Why live mode waits: the run took longer than it repeats.
-		return st.Warn.Render("live: manual (run " + common.FmtDur(r.Elapsed(b.now())) + " ≥ " + common.FmtDur(b.liveMax) + ")")
+		return st.Warn.Render("live: manual (run " + common.FmtDur(r.Elapsed(b.at())) + " ≥ " + common.FmtDur(b.liveMax) + ")")
 	}
 	return st.Good.Render("live on (a)")
 }
