@@ -155,8 +155,10 @@
 // and tuning panels a common.LaidOutPanel, whose lines are laid out once
 // for what it shows, not at every scroll key. Their lines wrap, never cut. The scroll keys go to the side tab shown on a small
 // terminal; on a wide one to the screen's panel, or after t to the
-// privacy panel (the root's focus, Model.panel), and a panel without
-// them names t on its last line. A loaded preset's caption takes one
+// privacy panel (the root's focus, Model.panel); a screen whose own
+// lines scroll (common.ScrollScreen: the tuning screen) is one more stop
+// of t's ring (focus.go), and a panel without the keys names t on its
+// last line, as many times as it takes. A loaded preset's caption takes one
 // line under the header (two from 30 rows). A refusal or the typing hint
 // under the form takes the rows it needs from the panels under the form
 // while it is shown, down to their title rows; a refusal longer still is
