@@ -276,16 +276,25 @@ func (f *Figure) draw(dc draw.Canvas, dpi int) {
 	bottomY := col.Min.Y
 	var legBox vg.Rectangle
 	if plan, ok := f.planNotes(dc, col, notesBox, withNames); ok {
-		// The notes under the legend where they fit, the rest across
-		// the bottom; the legend's entries at the column's top.
+		// The notes under the legend where they fit, the rest under the
+		// axes (across the bottom, or beside the column when it reaches
+		// the foot); the legend's entries at the column's top.
 		lay.LegendShort = plan.short
+		foot := col.Min.Y // of the column
 		if len(plan.bottom) > 0 {
-			bottomY = f.drawNotes(dc, notesBox, plan.bottom, 0, &lay)
+			box := notesBox
+			if plan.narrow {
+				box.Max.X = col.Min.X - pad
+			}
+			bottomY = f.drawNotes(dc, box, plan.bottom, 0, &lay)
+			if !plan.narrow {
+				foot = bottomY
+			}
 		}
 		if len(plan.side) > 0 {
 			side := lay
 			side.NotesDrawn = 0
-			f.drawNotes(dc, vg.Rectangle{Min: vg.Point{X: col.Min.X, Y: bottomY}, Max: col.Max}, plan.side, col.Max.Y-bottomY, &side)
+			f.drawNotes(dc, vg.Rectangle{Min: vg.Point{X: col.Min.X, Y: foot}, Max: col.Max}, plan.side, col.Max.Y-foot, &side)
 			lay.NotesSide = side.Notes
 			lay.NotesTotal += side.NotesTotal
 			lay.NotesDrawn += side.NotesDrawn

@@ -158,8 +158,9 @@ func TestSlideFigures(t *testing.T) {
 				t.Errorf("legend at %g px, %g of %d px wide, %d of %d entries and %d of %d notes drawn", lay.LegendPx, lay.Legend.X1-lay.Legend.X0, lay.Width, lay.LegendDrawn, lay.LegendEntries, lay.NotesDrawn, lay.NotesTotal)
 			}
 			overlap := func(a, b PixelRect) bool { return a.X0 < b.X1 && b.X0 < a.X1 && a.Y0 < b.Y1 && b.Y0 < a.Y1 }
-			if overlap(lay.Legend, lay.Notes) || overlap(lay.Legend, lay.Axes) || overlap(lay.Notes, lay.Axes) {
-				t.Errorf("parts overlap: legend %+v, notes %+v, axes %+v", lay.Legend, lay.Notes, lay.Axes)
+			if overlap(lay.Legend, lay.Notes) || overlap(lay.Legend, lay.Axes) || overlap(lay.Notes, lay.Axes) ||
+				overlap(lay.NotesSide, lay.Legend) || overlap(lay.NotesSide, lay.Axes) || overlap(lay.NotesSide, lay.Notes) {
+				t.Errorf("parts overlap: legend %+v, notes %+v and %+v, axes %+v", lay.Legend, lay.Notes, lay.NotesSide, lay.Axes)
 			}
 			checkDistinct(t, f)
 			if err := f.Write(&sb, SVG); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"image/color"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -96,6 +97,40 @@ func TestComparisonSolversLookApart(t *testing.T) {
 			if a.Line && b.Line && alikeDashes(a.Dashes, b.Dashes) {
 				t.Errorf("%s and %s: lines of one kind (dashes %v and %v)", a.Solver, b.Solver, a.Dashes, b.Dashes)
 			}
+		}
+	}
+}
+
+// TestFiveSolverComparisonDrawsEveryEntryAndNote: preset 3's comparison
+// (example1, its five solvers; here at n = 10⁴) keeps every legend entry
+// and every note on the slide — the ε' note that says what the legend's
+// tags are among them — with no part over another, where its last entry
+// and two notes were counted in "… more" lines.
+func TestFiveSolverComparisonDrawsEveryEntryAndNote(t *testing.T) {
+	rs, err := spec.Spec{Scenario: scenarios.Example1, N: 10000, Trials: 3}.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.Compare(context.Background(), rs, []string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Comparison(c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := figureSVG(t, f, "comparison-five")
+	lay := f.Layout()
+	if lay.LegendDrawn != lay.LegendEntries || lay.NotesDrawn != lay.NotesTotal || strings.Contains(svg, " more") {
+		t.Errorf("%d of %d legend entries and %d of %d notes drawn", lay.LegendDrawn, lay.LegendEntries, lay.NotesDrawn, lay.NotesTotal)
+	}
+	if !strings.Contains(squash(svg), squash("ε': each solver's")) {
+		t.Error("the SVG lacks the note that says what the ε' tags are")
+	}
+	overlap := func(a, b PixelRect) bool { return a.X0 < b.X1 && b.X0 < a.X1 && a.Y0 < b.Y1 && b.Y0 < a.Y1 }
+	for _, p := range [][2]PixelRect{{lay.Legend, lay.Notes}, {lay.Legend, lay.NotesSide}, {lay.Axes, lay.Notes}, {lay.Axes, lay.NotesSide}, {lay.Notes, lay.NotesSide}} {
+		if overlap(p[0], p[1]) {
+			t.Errorf("parts overlap: %+v and %+v", p[0], p[1])
 		}
 	}
 }
