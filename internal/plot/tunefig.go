@@ -34,8 +34,10 @@ var tuneKinds = []struct {
 // value written above it; and the start line F(w₀) − F* (doing nothing)
 // across them, so that a bar above it did worse than doing nothing. A bar
 // rises from the axis's lower end: its top is the value, its length says
-// nothing. The notes give the search's privacy (its ε' with the tuning's
-// overhead), what is not private, and the trials.
+// nothing. Under the title stand the screen's verdicts (tuneVerdicts).
+// The notes give the search's privacy (its ε' with the tuning's
+// overhead), what is not private, the trials and, on the user's rows
+// without references, why the tuned bar stands alone.
 func Tune(t *engine.TuneReport, o Options) (*Figure, error) {
 	if t == nil || len(t.Solvers) == 0 {
 		return nil, fmt.Errorf("no tuning to draw")
@@ -164,6 +166,10 @@ func Tune(t *engine.TuneReport, o Options) (*Figure, error) {
 	// "not private".
 	for _, w := range t.Total.NotPrivate {
 		f.legendNote(w)
+	}
+	if t.UserRows && !t.Tune.References {
+		// Why the tuned bar stands alone, as the screen says.
+		f.legendNote("no prescribed or oracle-tuned bar: " + report.NoReferencesOnRows)
 	}
 	f.legendNote("bars rise from the axis's lower end (log axis): a bar's top is its value, its length says nothing")
 	f.setRanges()

@@ -40,7 +40,9 @@ func TestTuneFigureNamesWhatItDraws(t *testing.T) {
 		}
 	})
 	t.Run("user data, one trial", func(t *testing.T) {
-		f, err := Tune(base(1, false), Options{})
+		tr := base(1, false)
+		tr.Spec.Scenario, tr.Spec.Data, tr.UserRows = "", "rows.csv", true
+		f, err := Tune(tr, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,6 +57,9 @@ func TestTuneFigureNamesWhatItDraws(t *testing.T) {
 		}
 		if l := f.Plot.X.Label.Text; strings.Contains(l, "standard error") && !strings.Contains(l, "no standard error") {
 			t.Errorf("x label %q promises a standard error on a one-trial bar", l)
+		}
+		if !slices.Contains(f.notes, "no prescribed or oracle-tuned bar: "+report.NoReferencesOnRows) {
+			t.Errorf("no note says why the tuned bar stands alone: %q", f.notes)
 		}
 	})
 }

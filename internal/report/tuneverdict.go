@@ -43,3 +43,8 @@ func TuneVerdict(prescribed, tuned, oracle engine.Estimate, oracleName string, f
 	}
 	return "tuned (private), ratios of the means: " + strings.Join(parts, ", ")
 }
+
+// NoReferencesOnRows says why a tuning on the user's rows without
+// references shows the tuned release alone, in the words the tuning
+// screen and the tuning figure both print.
+const NoReferencesOnRows = "prescribed and oracle-tuned read your rows too: dpso tune --references adds them (the whole is then not private)"

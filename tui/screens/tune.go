@@ -528,7 +528,7 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 		}
 	}
 	if !rep.Tune.References {
-		secs = append(secs, common.Section{Prio: 2, Lines: style.WrapLines(st.Muted, "prescribed and oracle-tuned read your rows too: dpso tune --references adds them (the whole is then not private); r on the chart runs the prescribed one", w)})
+		secs = append(secs, common.Section{Prio: 2, Lines: style.WrapLines(st.Muted, report.NoReferencesOnRows+"; r on the chart runs the prescribed one", w)})
 	}
 	return secs
 }
