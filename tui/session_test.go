@@ -196,8 +196,9 @@ func mustParse(t *testing.T, tok string) statestring.State {
 }
 
 // TestYShowsTheLinkWhenServedToBrowsers: with Options.Link (dpso serve
-// --web), y shows and copies the page's address with the state string in
-// its query, which opens the same state.
+// --web, a browser tab or an SSH session beside it), y shows and copies
+// the page's address with the state string in its query, which opens the
+// same state.
 func TestYShowsTheLinkWhenServedToBrowsers(t *testing.T) {
 	m := newTestModel(t, &fakeRunner{points: 3}, &example1, 132, 42)
 	m.opts.Link = "http://127.0.0.1:8080/?token=class-101"
@@ -206,6 +207,11 @@ func TestYShowsTheLinkWhenServedToBrowsers(t *testing.T) {
 	want := "http://127.0.0.1:8080/?state=" + url.QueryEscape(tok) + "&token=class-101"
 	if !strings.Contains(m.status.Text, want) {
 		t.Fatalf("the status %q does not hold the link %s", m.status.Text, want)
+	}
+	// An SSH session of dpso serve --web gets the link too: the copy is
+	// its terminal's or the page's to allow.
+	if !strings.Contains(m.status.Text, "copied where your terminal or browser allows") {
+		t.Fatalf("the status %q names only one of the two clients that show it", m.status.Text)
 	}
 	if !strings.Contains(screenText(m), "link: http://127.0.0.1:8080/?state=") {
 		t.Fatalf("the screen does not show the link:\n%s", screenText(m))

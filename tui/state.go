@@ -122,13 +122,15 @@ func (m *Model) Reopen() (what string, link bool) {
 // the clipboard with OSC 52 where the terminal allows.
 //
 // Served to browsers (Options.Link), y shows and copies the link that
-// opens what is shown in a browser tab instead, the state string in it.
+// opens what is shown in a browser tab instead, the state string in it —
+// also in an SSH session of a server that serves browsers beside it,
+// whose copy is the terminal's to allow, not a browser's.
 func (m *Model) showState() tea.Cmd {
 	tok := m.State().String()
 	if m.opts.Link != "" {
 		link := stateLink(m.opts.Link, tok)
 		return tea.Batch(tea.SetClipboard(link), m.broadcast(common.StatusMsg{
-			Text:  "link to this screen (copied where the browser allows; opens it in a browser tab of this server; its state= is the state string dpso explore --state opens): " + link,
+			Text:  "link to this screen (copied where your terminal or browser allows; opens it in a browser tab of this server; its state= is the state string dpso explore --state opens): " + link,
 			Repro: link, Label: "link: ",
 		}))
 	}
