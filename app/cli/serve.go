@@ -52,8 +52,10 @@ cancels it). Each session is capped (--max-n, --max-d, --max-trials,
 sweep's grid included) and each run bounded in time (--max-run-time: a run
 planned longer is refused before it starts, one that reaches it stopped).
 A session draws at most a %d×%d terminal, holds a paste up to %d MiB, reads
-what is typed at a bounded rate and drops a client that reads nothing for
-%s; an SSH connection without a session for %s is closed; a session
+what is typed at a bounded rate and drops a client whose screen waits %s
+unread (it stopped reading and what is in flight fills its SSH window or
+the page's socket: a client paused a few seconds keeps its session); an
+SSH connection without a session for %s is closed; a session
 without a key for --idle ends; noise is drawn from secure randomness. The
 holder of --instructor-key sends a preset or a state string to every
 session with ssh -p 2222 HOST -- broadcast --preset 3 (with --screen clip,

@@ -125,3 +125,18 @@ func TestServeStopsOnEverySignalTellingTheSessions(t *testing.T) {
 		})
 	}
 }
+
+// TestServeHelpSaysWhenAClientIsDropped: the server drops a client when
+// one write to it waits the write timeout (app/serve's
+// TestClientThatReadsNothingIsDropped fills the client's window to get
+// there); a
+// client that merely stops reading for a while — an OpenSSH client
+// stopped 55 s during a streaming comparison — keeps its session while
+// its window has room, so the help says "whose screen waits … unread",
+// not "that reads nothing for".
+func TestServeHelpSaysWhenAClientIsDropped(t *testing.T) {
+	long := newServeCmd(&env{}).Long
+	if want := "drops a client whose screen waits 10s\nunread"; !strings.Contains(long, want) || strings.Contains(long, "reads nothing") {
+		t.Errorf("dpso serve --help does not say %q:\n%s", want, long)
+	}
+}
