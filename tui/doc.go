@@ -140,6 +140,13 @@
 // not held: its pool refuses a plan past its own run-time bound, naming
 // the largest n whose plan fits it.
 //
+// Every plan reaches the run (runs.Run.Plan). While a comparison runs,
+// its chart shows each solver whose trials have all finished, and says of
+// the others that they run, with their trials done; where the plan reads
+// 10⁸ rows or more, the chart's note names the solvers
+// that read their rows two times or more a trial, with their row reads
+// (a measure no machine changes), and that a smaller n reads fewer.
+//
 // # Layout
 //
 // At 100×30 and above: the form, privacy and clipping panels on the left,

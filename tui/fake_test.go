@@ -54,6 +54,8 @@ type fakeRunner struct {
 	// first trial (at or below it, 1000); FitN answers fitN with fitWork.
 	long, fitWork float64
 	fitN          int
+	// reads, when not nil, are the Reads of every comparison's plan.
+	reads []engine.PlanReads
 	// tuneSmall, when set, runs a search whose prescribed run takes more
 	// than fakeTuneEvals gradient evaluations at a smaller n (smallTune):
 	// the screen's words are its templates, its numbers a fake's.
@@ -238,7 +240,7 @@ func (f *fakeRunner) compare(ctx context.Context, r spec.Resolved, names []strin
 		names = []string{rs.Solver}
 	}
 	if set.Plan != nil {
-		pl := engine.Plan{Jobs: rs.Trials, Workers: 1, Work: 1000}
+		pl := engine.Plan{Jobs: rs.Trials, Workers: 1, Work: 1000, Reads: f.reads}
 		if f.long > 0 && rs.N > f.fitN {
 			pl.Work = f.long
 		}

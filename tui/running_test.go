@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"dpso/internal/engine"
 	"dpso/tui/common"
 	"dpso/tui/runs"
 )
@@ -86,4 +87,59 @@ func TestRunningComparisonShowsFinishedSolvers(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestRunningComparisonNamesItsLargeReads: while a comparison whose plan
+// reads 10⁸ rows or more runs, the chart's note names each solver that
+// reads its rows two times or more a trial, with its reads, passes and
+// whether at random, their share of the rows read, and that a smaller n
+// reads fewer — preset 1's comparison's plan (n = 2·10⁶, 8 trials: the
+// one-pass solvers 1.6·10⁷ rows each, klz-gd 10 passes, dp-sgd 5 at
+// random; 1.6·10⁷ rows drawn); a plan a hundredth of it says nothing,
+// and neither does the finished run.
+func TestRunningComparisonNamesItsLargeReads(t *testing.T) {
+	const n, trials = 2e6, 8
+	drawn := float64(n * trials)
+	preset1 := []engine.PlanReads{
+		{Solver: "acsa", Rows: drawn, Drawn: drawn},
+		{Solver: "nonprivate-schedule", Rows: drawn, Drawn: drawn},
+		{Solver: "lipschitz-dpsgd", Rows: drawn, Drawn: drawn},
+		{Solver: "klz-gd", Rows: 10 * drawn, Drawn: drawn},
+		{Solver: "dp-sgd", Rows: 5 * drawn, Drawn: drawn, Random: true},
+	}
+	// 2.4·10⁸ of (3 + 10 + 5)·1.6·10⁷ read and 1.6·10⁷ drawn, 3.04·10⁸: 79%.
+	const want = "row reads: klz-gd 1.6·10⁸ (10 passes), dp-sgd 8·10⁷ (5 passes, at random) — 79% of 3·10⁸ drawn and read; a smaller n reads fewer"
+	small := make([]engine.PlanReads, len(preset1))
+	for i, rd := range preset1 {
+		small[i] = rd
+		small[i].Rows /= 100
+		small[i].Drawn /= 100
+	}
+	for _, tc := range []struct {
+		name  string
+		reads []engine.PlanReads
+		says  bool
+	}{
+		{"preset 1's plan", preset1, true},
+		{"a hundredth of it", small, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sp := example1
+			sp.Lf = 10
+			fr := &fakeRunner{points: 3, hold: make(chan struct{}), holdAt: 1, reads: tc.reads}
+			m := newTestModel(t, fr, &sp, 120, 32)
+			_, cmd := m.Update(press("c"))
+			r := m.run()
+			pump(t, m, cmd, func() bool { return r.Plan != nil && len(r.Traces) > 0 })
+			note := strings.Join(strings.Fields(stripANSI(m.chartScreen().View())), " ")
+			if got := strings.Contains(note, want); got != tc.says {
+				t.Errorf("the running chart's note says the reads: %v, want %v (%q):\n%s", got, tc.says, want, note)
+			}
+			close(fr.hold)
+			pump(t, m, nil, func() bool { return r.Phase == runs.Done && r.Drained })
+			if note := stripANSI(m.chartScreen().View()); strings.Contains(note, "row reads:") {
+				t.Errorf("the finished run's note still gives the plan's reads:\n%s", note)
+			}
+		})
+	}
 }

@@ -61,10 +61,15 @@ type Settings struct {
 // GOMAXPROCS). A caller turns it into a duration with a pace it
 // measured (seconds per float); the model leaves out what does not grow
 // with n·d (the problem's build, F*, the checkpoints' evaluations).
+//
+// Reads are the rows that each solver that runs plans to read, over all
+// the jobs (PlanReads), in the call's solver order: what the call costs
+// in a measure that no machine changes.
 type Plan struct {
 	Jobs    int
 	Workers int
 	Work    float64
+	Reads   []PlanReads
 }
 
 func (s *Settings) progress() *Mailbox[Progress] {
@@ -553,7 +558,9 @@ func Prescribe(ctx context.Context, r spec.Resolved) (*Prescription, error) {
 			workers = runtime.GOMAXPROCS(0)
 		}
 		perTrial := float64(in.Dim()+1) * (float64(rs.N) + float64(max(par.GradEvals, 1)))
-		p.Plan = Plan{Jobs: r.Spec.Trials, Workers: workers, Work: float64(r.Spec.Trials) * perTrial}
+		trials := float64(r.Spec.Trials)
+		p.Plan = Plan{Jobs: r.Spec.Trials, Workers: workers, Work: trials * perTrial,
+			Reads: []PlanReads{{Solver: p.Solver, Rows: trials * float64(max(par.GradEvals, 1)), Drawn: trials * float64(rs.N), Random: r.Solver.RandomRows}}}
 	}
 	p.W0 = startExcess(in)
 	p.Geometry, p.Estimated = in.Geometry(), in.Estimated()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -492,7 +493,8 @@ func TestSweepFixed(t *testing.T) {
 // first trial, with the work of the model (d + 1)·(n + GradEvals) per
 // trial — test-gd reads its n = 1000 samples once at d = 2: 3·(1000 +
 // 1000) = 6,000 floats per trial, three trials — the figure Prescribe
-// gives for the same call.
+// gives for the same call; its reads are its 3·1000 rows, one pass over
+// the rows drawn, streamed.
 func TestPlanIsThePrescribedWork(t *testing.T) {
 	s := spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: 1000, Trials: 3, Workers: 2, Solver: "test-gd"}
 	p, err := Prescribe(context.Background(), resolve(t, s))
@@ -503,11 +505,12 @@ func TestPlanIsThePrescribedWork(t *testing.T) {
 	if _, err := Run(context.Background(), resolve(t, s), &Settings{Plan: func(pl Plan) { plans = append(plans, pl) }}); err != nil {
 		t.Fatal(err)
 	}
-	want := Plan{Jobs: 3, Workers: 2, Work: 3 * 3 * (1000 + float64(p.Params.GradEvals))}
-	if p.Params.GradEvals != 1000 || p.Plan != want {
+	want := Plan{Jobs: 3, Workers: 2, Work: 3 * 3 * (1000 + float64(p.Params.GradEvals)),
+		Reads: []PlanReads{{Solver: "test-gd", Rows: 3 * 1000, Drawn: 3 * 1000}}}
+	if p.Params.GradEvals != 1000 || !reflect.DeepEqual(p.Plan, want) {
 		t.Errorf("prescription's plan %+v (%d evaluations), want %+v", p.Plan, p.Params.GradEvals, want)
 	}
-	if len(plans) != 1 || plans[0] != want {
+	if len(plans) != 1 || !reflect.DeepEqual(plans[0], want) {
 		t.Errorf("Settings.Plan called with %+v, want once with %+v", plans, want)
 	}
 }

@@ -35,7 +35,11 @@ func PlanCompare(ctx context.Context, r spec.Resolved, names []string) (Plan, er
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	return Plan{Jobs: r.Spec.Trials, Workers: workers, Work: float64(r.Spec.Trials) * u.cost()}, nil
+	pl := Plan{Jobs: r.Spec.Trials, Workers: workers, Work: float64(r.Spec.Trials) * u.cost()}
+	for range r.Spec.Trials {
+		pl.Reads = u.planReads(pl.Reads)
+	}
+	return pl, nil
 }
 
 // MinFitN is the smallest n FitN offers.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"dpso/internal/spec"
@@ -11,17 +12,20 @@ import (
 // TestPlanCompareIsTheRunsPlan: PlanCompare gives, without running, the
 // Plan that Compare hands Settings.Plan before its first trial — for one
 // solver (test-gd: 3·(1000 + 1000) floats a trial, TestPlanIsThePrescribedWork)
-// and for the paper's solver beside every baseline on the same draws.
+// and for the paper's solver beside every baseline on the same draws —
+// whose Reads name each solver that runs with its trials' rows drawn,
+// dp-sgd alone reading at random.
 func TestPlanCompareIsTheRunsPlan(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		s     spec.Spec
 		names []string
 		want  float64 // 0: not known in closed form
+		runs  int     // the solvers that run (lipschitz-dpsgd refuses without an L_f)
 	}{
-		{"test-gd", spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: 1000, Trials: 3, Workers: 2, Solver: "test-gd"}, nil, 3 * 3 * 2000},
+		{"test-gd", spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: 1000, Trials: 3, Workers: 2, Solver: "test-gd"}, nil, 3 * 3 * 2000, 1},
 		{"comparison", spec.Spec{Scenario: scenarios.LinRegT, D: 2, N: 2000, Trials: 2, Workers: 1},
-			[]string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}, 0},
+			[]string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}, 0, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := resolve(t, tc.s)
@@ -33,11 +37,22 @@ func TestPlanCompareIsTheRunsPlan(t *testing.T) {
 			if _, err := Compare(context.Background(), r, tc.names, &Settings{Plan: func(pl Plan) { plans = append(plans, pl) }}); err != nil {
 				t.Fatal(err)
 			}
-			if len(plans) != 1 || plans[0] != got {
+			if len(plans) != 1 || !reflect.DeepEqual(plans[0], got) {
 				t.Errorf("PlanCompare %+v, Compare's Settings.Plan %+v", got, plans)
 			}
 			if tc.want != 0 && got.Work != tc.want {
 				t.Errorf("work %v, want %v", got.Work, tc.want)
+			}
+			if len(got.Reads) != tc.runs {
+				t.Errorf("reads %+v: want one entry for each of the %d solvers that run", got.Reads, tc.runs)
+			}
+			for _, rd := range got.Reads {
+				if rd.Drawn != float64(tc.s.Trials*tc.s.N) || rd.Rows < rd.Drawn/10 {
+					t.Errorf("%s reads %v rows of %v drawn: want the %d trials' n = %d drawn", rd.Solver, rd.Rows, rd.Drawn, tc.s.Trials, tc.s.N)
+				}
+				if want := rd.Solver == "dp-sgd"; rd.Random != want {
+					t.Errorf("%s reads at random: %v, want %v", rd.Solver, rd.Random, want)
+				}
 			}
 			if got.Jobs != tc.s.Trials || got.Work <= float64(tc.s.Trials*(tc.s.D+1)*tc.s.N) {
 				t.Errorf("plan %+v: want %d jobs and more work than the draws' %d floats", got, tc.s.Trials, tc.s.Trials*(tc.s.D+1)*tc.s.N)
@@ -94,7 +109,7 @@ func TestFitN(t *testing.T) {
 			if n < MinFitN || n >= s.N || twoDigits(n) != n {
 				t.Fatalf("FitN = %d, want two significant digits in [%d, %d)", n, MinFitN, s.N)
 			}
-			if pl.Work > tc.maxWork || pl != at(n) {
+			if pl.Work > tc.maxWork || !reflect.DeepEqual(pl, at(n)) {
 				t.Errorf("FitN's plan %+v at n = %d: want PlanCompare's %+v, work ≤ %v", pl, n, at(n), tc.maxWork)
 			}
 			if up := at(n * 6 / 5); up.Work <= tc.maxWork {

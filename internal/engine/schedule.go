@@ -126,6 +126,7 @@ func runUnits(ctx context.Context, jobs []job, workers int, set *Settings, start
 		pl := Plan{Jobs: len(jobs), Workers: workers}
 		for _, j := range jobs {
 			pl.Work += j.u.cost()
+			pl.Reads = j.u.planReads(pl.Reads)
 		}
 		set.Plan(pl)
 	}

@@ -201,3 +201,41 @@ func (u *unit) taskCost(si int) float64 {
 	}
 	return c
 }
+
+// PlanReads is one solver's planned row reads in a Plan: Rows is the sum
+// over the jobs it runs of its planned gradient evaluations
+// (solvers.Params.GradEvals: one row read a gradient, twice in a clip or
+// k sweep, which reruns every trial without noise), Drawn the rows those
+// jobs draw (n each), so that Rows/Drawn is its passes over the data, and
+// Random whether it reads its rows at random (solvers.Descriptor.RandomRows,
+// a cache miss a row where a streamed row comes at the memory's
+// bandwidth).
+type PlanReads struct {
+	Solver string
+	Rows   float64
+	Drawn  float64
+	Random bool
+}
+
+// planReads adds each solver's planned row reads of one trial of u to
+// reads (by solver name, in order of first appearance).
+func (u *unit) planReads(reads []PlanReads) []PlanReads {
+	reps := 1.0
+	if u.noiseOff {
+		reps = 2
+	}
+	for si, d := range u.solvers {
+		if u.refused[si] != "" {
+			continue
+		}
+		name := d.Name()
+		i := slices.IndexFunc(reads, func(r PlanReads) bool { return r.Solver == name })
+		if i < 0 {
+			reads = append(reads, PlanReads{Solver: name, Random: d.RandomRows})
+			i = len(reads) - 1
+		}
+		reads[i].Rows += reps * float64(max(u.params[si].GradEvals, 1))
+		reads[i].Drawn += float64(u.spec.N)
+	}
+	return reads
+}

@@ -178,7 +178,10 @@ type Run struct {
 
 	// Held is the run's plan while it waits, before its first trial,
 	// for the user's word on its long work (HeldMsg; nil otherwise).
-	Held    *engine.Plan
+	Held *engine.Plan
+	// Plan is the comparison's plan once the engine has made it, before
+	// its first trial (HeldMsg; nil before, and with a queueing runner).
+	Plan    *engine.Plan
 	plans   chan engine.Plan
 	proceed chan struct{}
 	ctx     context.Context
@@ -430,7 +433,10 @@ func (rs *Lifecycle) Update(msg tea.Msg) (tea.Msg, tea.Cmd) {
 		if r == nil || msg.ID != r.ID || !r.Active() {
 			return nil, nil
 		}
-		r.Held = &msg.Plan
+		r.Plan = &msg.Plan
+		if Long(msg.Plan) {
+			r.Held = &msg.Plan
+		}
 		return Event{Run: r}, nil
 	case TickMsg:
 		if r == nil || msg.id != r.ID || r.Phase != Running {

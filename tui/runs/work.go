@@ -54,19 +54,25 @@ func FitWork(cores int) float64 {
 	return LongRun.Seconds() / PaceHigh * float64(max(cores, 1))
 }
 
-// HeldMsg says that run id stopped before its first trial because its
-// plan is long (Long): it waits for Proceed, or for its cancellation.
+// HeldMsg is run id's plan, made before its first trial; where the plan
+// is long (Long) the run has stopped there: it waits for Proceed, or for
+// its cancellation.
 type HeldMsg struct {
 	ID   int
 	Plan engine.Plan
 }
 
-// hold is the run's engine.Settings.Plan: a long plan is handed to the
-// UI (waitHeld) and the run waits, before any trial, for Proceed or its
-// context's end. Only the run's goroutine calls it.
+// hold is the run's engine.Settings.Plan: the plan is handed to the UI
+// (waitHeld), and where it is long the run waits, before any trial, for
+// Proceed or its context's end. Only the run's goroutine calls it.
 func (r *Run) hold(ctx context.Context) func(engine.Plan) {
 	return func(pl engine.Plan) {
 		if !Long(pl) {
+			// Said, not waited on (a second plan of one call is dropped).
+			select {
+			case r.plans <- pl:
+			default:
+			}
 			return
 		}
 		r.plans <- pl
@@ -77,8 +83,8 @@ func (r *Run) hold(ctx context.Context) func(engine.Plan) {
 	}
 }
 
-// waitHeld is the command that waits for the run's long plan (a HeldMsg)
-// or its end (nothing).
+// waitHeld is the command that waits for the run's plan (a HeldMsg) or
+// its end (nothing).
 func waitHeld(r *Run) tea.Cmd {
 	return func() tea.Msg {
 		select {

@@ -358,6 +358,9 @@ func (s *ChartScreen) rebuild() {
 			}
 			note = first + "; the curves appear at the solvers' checkpoints\n" + note
 		}
+		if rn := readsNote(r.Plan); rn != "" && r.Active() {
+			note = rn + "\n" + note
+		}
 		trials := common.TrialCount(r.Spec.Spec.Trials)
 		if r.Phase == runs.Stopped {
 			// Not every trial asked for is in the curves: the legend
