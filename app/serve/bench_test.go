@@ -55,6 +55,7 @@ func (t *benchTerminal) Profile() colorprofile.Profile               { return co
 func (t *benchTerminal) Environ() []string                           { return []string{"TERM=xterm-256color"} }
 func (t *benchTerminal) Watch(ctx context.Context, _ func(w, h int)) { <-ctx.Done() }
 func (t *benchTerminal) Say(string)                                  {}
+func (t *benchTerminal) Status(string)                               {}
 func (t *benchTerminal) Who() string                                 { return "bench session " + t.id }
 func (t *benchTerminal) ID() string                                  { return t.id }
 func (t *benchTerminal) Hangup()                                     { t.cancel() }

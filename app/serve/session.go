@@ -154,7 +154,7 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 		t.Say("dpso: " + err.Error())
 		return 1, "failed to start"
 	}
-	sm := &sessionModel{inner: m, plain: opts.Plain}
+	sm := &sessionModel{inner: m, plain: opts.Plain, status: t.Status}
 	idle := newIdleTimer(s.cfg.Idle, func() {
 		ss.end(endIdle, fmt.Sprintf("dpso serve: no key for %s, so this session ended; connect again to go on", s.cfg.Idle))
 	})
@@ -356,6 +356,9 @@ type sessionModel struct {
 	reopen     string
 	reopenLink bool
 	state      string
+	// status is the terminal's Status: the offer's words where the client
+	// has a status line beside the explorer (a browser page).
+	status func(string)
 }
 
 // Init starts the explorer.
@@ -371,7 +374,7 @@ func (sm *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return sm, tea.Quit // the session's context then ends the explorer's runs
 	case offer:
 		sm.offer = &msg
-		return sm, nil
+		return sm, sm.say("The instructor sends " + msg.what + ": b opens it, B dismisses it.")
 	case tea.WindowSizeMsg:
 		sm.width = msg.Width
 	case tea.KeyPressMsg:
@@ -381,15 +384,27 @@ func (sm *sessionModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				o := sm.offer
 				sm.offer = nil
 				_, cmd := sm.inner.Update(o.open)
-				return sm, cmd
+				return sm, tea.Batch(cmd, sm.say(""))
 			case "B":
 				sm.offer = nil
-				return sm, nil
+				return sm, sm.say("")
 			}
 		}
 	}
 	_, cmd := sm.inner.Update(msg)
 	return sm, cmd
+}
+
+// say puts line in the client's status line (terminal.Status), off the
+// program's loop: a write to a slow page waits its deadline.
+func (sm *sessionModel) say(line string) tea.Cmd {
+	if sm.status == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		sm.status(line)
+		return nil
+	}
 }
 
 // View is the explorer's, its last line the banner while an offer waits.

@@ -359,6 +359,10 @@ func (t *sshTerminal) Watch(ctx context.Context, resize func(w, h int)) {
 // Say ends the line with \r\n, as a terminal needs.
 func (t *sshTerminal) Say(line string) { say(t.errw, line) }
 
+// Status does nothing: an SSH terminal has no line outside the explorer
+// while it runs (the banner on its last line is the offer's words).
+func (t *sshTerminal) Status(string) {}
+
 // Who is the key's fingerprint (or "no key"), the user name (quoted: the
 // client chose it) and the address.
 func (t *sshTerminal) Who() string { return who(t.sess) }

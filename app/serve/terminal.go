@@ -37,6 +37,10 @@ type terminal interface {
 	// Say writes one line outside the explorer: before it starts or after
 	// it ended.
 	Say(line string)
+	// Status puts line in the client's status line outside the explorer
+	// while it runs ("": back to its own words): a browser page's, which
+	// a screen reader announces; an SSH terminal has none.
+	Status(line string)
 	// Who names the client in the log.
 	Who() string
 	// ID is the client Config.MaxPerKey counts (a key, an address, a local

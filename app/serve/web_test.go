@@ -181,6 +181,11 @@ func TestWebBroadcastAndIdleReachTabs(t *testing.T) {
 		t.Fatalf("the broadcast reached %d sessions, want the tab", n)
 	}
 	a.waitFor("▶ b opens, B dismisses: the instructor sends preset 1")
+	// The page's status line (role=status: a screen reader announces it)
+	// says the offer too, and has its own words back once it is dismissed.
+	a.waitStatus(`The instructor sends preset 1 "Moment clipping beats Lipschitz DP-SGD": b opens it, B dismisses it.`)
+	a.key("B")
+	a.waitStatus("")
 
 	_, addr2 := startWeb(t, Config{Runner: newBlockRunner(), Idle: 300 * time.Millisecond}, false)
 	if said, status := openTab(t, addr2, "").end(); !strings.Contains(said, "dpso serve: no key for 300ms, so this session ended") || status != websocket.StatusNormalClosure {

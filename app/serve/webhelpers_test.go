@@ -83,13 +83,15 @@ func (l connHook) Accept() (net.Conn, error) {
 // returns the carriage, as the page's convertEol does) and answers the
 // explorer's queries, as xterm.js does.
 type tab struct {
-	t      *testing.T
-	conn   *websocket.Conn
-	term   *termScreen
-	mu     sync.Mutex
-	says   []string
-	closed chan struct{}
-	status websocket.StatusCode // how the server closed the socket
+	t    *testing.T
+	conn *websocket.Conn
+	term *termScreen
+	mu   sync.Mutex
+	says []string
+	// statuses are the page's status lines sent ({"status": …}).
+	statuses []string
+	closed   chan struct{}
+	status   websocket.StatusCode // how the server closed the socket
 }
 
 // openTab dials /ws?query from the page's origin and sends the page's
@@ -131,10 +133,14 @@ func (tb *tab) read() {
 			return
 		}
 		if typ == websocket.MessageText {
-			var m struct{ Say string }
+			var m struct{ Say, Status *string }
 			json.Unmarshal(data, &m)
 			tb.mu.Lock()
-			tb.says = append(tb.says, m.Say)
+			if m.Status != nil {
+				tb.statuses = append(tb.statuses, *m.Status)
+			} else if m.Say != nil {
+				tb.says = append(tb.says, *m.Say)
+			}
 			tb.mu.Unlock()
 			continue
 		}
@@ -180,6 +186,28 @@ func (tb *tab) key(keys string) {
 }
 
 func (tb *tab) screen() string { return tb.term.String() }
+
+// waitStatus waits until the page's status line is last set to want.
+func (tb *tab) waitStatus(want string) {
+	tb.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		tb.mu.Lock()
+		last := ""
+		if n := len(tb.statuses); n > 0 {
+			last = tb.statuses[n-1]
+		}
+		got := append([]string(nil), tb.statuses...)
+		tb.mu.Unlock()
+		if len(got) > 0 && last == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.t.Fatalf("the page's status line was never set to %q; it was set to %q", want, got)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
 
 // waitFor waits until the tab shows want.
 func (tb *tab) waitFor(want string) {

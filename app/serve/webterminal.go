@@ -215,6 +215,17 @@ func (t *webTerminal) Say(line string) {
 	t.conn.Write(ctx, websocket.MessageText, b)
 }
 
+// Status sends line as the page's {"status": line}: its status line,
+// which a screen reader announces (role=status), says it.
+func (t *webTerminal) Status(line string) {
+	b, _ := json.Marshal(struct {
+		Status string `json:"status"`
+	}{line})
+	ctx, cancel := context.WithTimeout(t.ctx, t.wait)
+	defer cancel()
+	t.conn.Write(ctx, websocket.MessageText, b)
+}
+
 func (t *webTerminal) Who() string { return "a browser tab from " + theory.Quote(t.from) }
 
 func (t *webTerminal) Where() string { return "a browser tab" }

@@ -27,7 +27,10 @@
 //   - page to server, a binary message: what was typed or pasted (UTF-8).
 //   - server to page, a binary message: what the explorer draws.
 //   - server to page, a text message: a line to show outside the explorer,
-//     as JSON {"say":"…"} (a refusal, or why the session ended).
+//     as JSON {"say":"…"} (a refusal, or why the session ended), or the
+//     page's status line while the explorer runs, {"status":"…"} (an
+//     instructor's offer, which a screen reader announces; "" gives the
+//     line back its own words).
 //
 // The page's address holds dpso explore's flags as its query (?preset=3,
 // ?state=S, ?preset=4&screen=clip) and the class token (?token=T); the

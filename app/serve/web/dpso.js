@@ -62,6 +62,7 @@ const ws = new WebSocket(url);
 ws.binaryType = "arraybuffer";
 const encoder = new TextEncoder();
 let said = "";
+const connected = "Connected: ? lists the keys, q ends the session.";
 
 function send(data) {
   if (ws.readyState === WebSocket.OPEN) {
@@ -71,12 +72,18 @@ function send(data) {
 
 ws.addEventListener("open", () => {
   send(JSON.stringify({ cols: term.cols, rows: term.rows, light }));
-  status.textContent = "Connected: ? lists the keys, q ends the session.";
+  status.textContent = connected;
   term.focus();
 });
 ws.addEventListener("message", (ev) => {
   if (typeof ev.data === "string") {
     const msg = JSON.parse(ev.data);
+    // The server's words for the status line while the explorer runs
+    // (an instructor's offer); "" gives the line back its own.
+    if (typeof msg.status === "string") {
+      status.textContent = msg.status || connected;
+      return;
+    }
     if (typeof msg.say === "string") {
       said = msg.say;
       term.write("\r\n" + msg.say + "\r\n");
