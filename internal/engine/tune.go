@@ -232,6 +232,10 @@ type OracleTuned struct {
 	Candidate Candidate
 	Excess    Estimate
 	Holdout   Estimate
+	// Trials are the chosen point's excess risk in each trial, in trial
+	// order (the draws the tuned and prescribed runs of the same trial
+	// read: Paired compares them).
+	Trials []float64
 	// Points are every grid point's mean ± s.e. over trials (the grids of
 	// all trials have the same points in the same order where their
 	// default axes are relative to the same constants).

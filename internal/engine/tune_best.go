@@ -25,6 +25,22 @@ type BestPrivate struct {
 	Diff    Estimate
 }
 
+// Paired is the paired difference of two runs over the same draws: a −
+// b trial by trial (both in trial order), its mean ± s.e. (s.e. NaN with
+// one trial) with its median and quartiles; all NaN where the lengths
+// differ or there is none. The test of dpso tune's verdicts: a
+// difference is clear where its mean is more than 2 s.e. from 0.
+func Paired(a, b []float64) Estimate {
+	if len(a) != len(b) || len(a) == 0 {
+		return nanEstimate()
+	}
+	d := make([]float64, len(a))
+	for i := range d {
+		d[i] = a[i] - b[i]
+	}
+	return estimate(d)
+}
+
 // Apart reports whether the best run's lead is more than twice the
 // standard error of the paired difference (false with one trial).
 func (b BestPrivate) Apart() bool { return b.HasNext && b.Diff.Mean > 2*b.Diff.SE }
@@ -71,11 +87,7 @@ func (r *TuneReport) BestPrivate() (b BestPrivate, ok bool) {
 	}
 	if next >= 0 && len(runs[next].trials) == len(b.Best.trials) {
 		b.Next, b.HasNext = runs[next], true
-		d := make([]float64, len(b.Best.trials))
-		for i := range d {
-			d[i] = b.Next.trials[i] - b.Best.trials[i]
-		}
-		b.Diff = estimate(d)
+		b.Diff = Paired(b.Next.trials, b.Best.trials)
 	}
 	return b, true
 }

@@ -332,6 +332,10 @@ func (t *tuner) assembleOracle(outs []trialOut, ran []bool) *OracleTuned {
 	if or.Best >= 0 {
 		or.Candidate = outs[0].tuned.Grid[or.Best]
 		or.Excess = or.Points[or.Best]
+		or.Trials = make([]float64, len(outs))
+		for i, o := range outs {
+			or.Trials[i] = o.oracle[or.Best]
+		}
 		if t.in.HoldoutRows() > 0 {
 			ys := make([]float64, len(outs))
 			for i, o := range outs {

@@ -585,6 +585,15 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 		fmt.Fprintln(w, line)
 	}
 	for _, ts := range r.Solvers {
+		name := "oracle-tuned"
+		if ts.Oracle != nil && ts.Oracle.Coarse {
+			name = "coarse oracle"
+		}
+		if v := TuneSolverVerdict(ts, name, n4); ts.Refused == "" && v != "" {
+			fmt.Fprintf(w, "%s %s\n", ts.Solver, v)
+		}
+	}
+	for _, ts := range r.Solvers {
 		if len(ts.Tuned.Trials) > 0 && ts.Tuned.Trials[0].Dropped > 0 {
 			fmt.Fprintf(w, "%s's grid (trial 0's): %s\n", ts.Solver, strings.Join(ts.Tuned.Trials[0].Drops.Notes(), "; "))
 		}

@@ -149,7 +149,10 @@ func bestPrivateLine(r *engine.TuneReport) string {
 		over = "one trial: no standard error"
 	}
 	w0 := r.W0.Mean
-	txt := withW0Verdict(fmt.Sprintf("best private run: %s, excess risk %s (%s)", run(b.Best), estText(b.Best.Excess), over), b.Best.Excess.Mean, b.Best.Excess.SE, w0)
+	txt := fmt.Sprintf("best private run: %s, excess risk %s (%s)", run(b.Best), estText(b.Best.Excess), over)
+	if v := W0TuneVerdict(b.Best.Excess.Mean, b.Best.Excess.SE, w0); v != "" {
+		txt += " — " + v
+	}
 	switch {
 	case math.IsNaN(b.Diff.SE):
 		txt += fmt.Sprintf("; next %s, %s: one trial, so no standard error tells them apart", run(b.Next), nextVsW0(b.Next.Excess, w0))
@@ -225,10 +228,10 @@ func (j *TuneJSON) EmitCandidates(r *engine.TuneReport) {
 	}
 }
 
-// nextVsW0 is "mean ± s.e." with W0Verdict's words in parentheses, for
-// the runner-up inside the best private run's sentence.
+// nextVsW0 is "mean ± s.e." with W0TuneVerdict's words in parentheses,
+// for the runner-up inside the best private run's sentence.
 func nextVsW0(e engine.Estimate, w0 float64) string {
-	if v := W0Verdict(e.Mean, e.SE, w0); v != "" {
+	if v := W0TuneVerdict(e.Mean, e.SE, w0); v != "" {
 		return estText(e) + " (" + v + ")"
 	}
 	return estText(e)

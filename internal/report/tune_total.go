@@ -28,9 +28,13 @@ func withPrescribedJSON(t engine.TuneTotal) *WithPrescribedJSON {
 	return &WithPrescribedJSON{Eps: theory.JSONNum(t.WithPrescribedEps), Delta: theory.JSONNum(t.WithPrescribedDelta), Accountant: acc}
 }
 
-// estVsW0 is "mean ± s.e." followed by W0Verdict's words against w0.
+// estVsW0 is "mean ± s.e." followed by W0TuneVerdict's words against
+// w0.
 func estVsW0(e engine.Estimate, w0 float64) string {
-	return withW0Verdict(estText(e), e.Mean, e.SE, w0)
+	if v := W0TuneVerdict(e.Mean, e.SE, w0); v != "" {
+		return estText(e) + " — " + v
+	}
+	return estText(e)
 }
 
 // TuneTotalText is the statement of what read the data in a tuning call,

@@ -412,7 +412,7 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 		head = fmt.Sprintf("excess risk (log), mean ± s.e., %s", common.TrialCount(rep.Spec.Trials))
 	}
 	secs = append(secs, common.Section{Prio: 0, Lines: append([]string{style.FitWords(st.Muted.Render(head), w)}, tuneBars(st, rows, rep.W0.Mean, w, narrow)...)})
-	if line := tuneVerdict(rows); line != "" {
+	if line := tuneVerdict(rep, rows); line != "" {
 		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Emph, line, w)})
 	}
 	if lines := tuneW0Lines(st, rows, rep.W0.Mean, w); len(lines) > 0 {
@@ -552,25 +552,30 @@ func tuneColor(st *style.Styles, name string) int {
 	return st.RunColor(0)
 }
 
-// tuneVerdict compares the means (report.TuneVerdict, the tuning
-// figure's words): how many times the tuned run's excess risk is below
-// (or above) the prescribed one's, and above the oracle's.
-func tuneVerdict(rows []tuneRow) string {
-	none := engine.Estimate{Mean: math.NaN()}
-	pres, tuned, orc := none, none, none
+// tuneVerdict compares the tuned run with the prescribed one and the
+// oracle's (report.TuneSolverVerdict: the ratio of the means and the
+// paired difference over the same draws at 2 s.e., dpso tune's test),
+// leaving out a run the rows show refused or still computing.
+func tuneVerdict(rep *engine.TuneReport, rows []tuneRow) string {
+	ts := rep.Solvers[0]
 	orcName := "oracle-tuned"
+	pres, orc := false, false
 	for _, r := range rows {
-		if r.why != "" {
+		if r.why != "" || r.pending {
 			continue
 		}
 		switch r.name {
 		case "prescribed":
-			pres = r.est
-		case "tuned":
-			tuned = r.est
+			pres = true
 		case "oracle-tuned":
-			orc, orcName = r.est, r.label()
+			orc, orcName = true, r.label()
 		}
 	}
-	return report.TuneVerdict(pres, tuned, orc, orcName, common.FmtNum)
+	if !pres {
+		ts.Prescribed = nil
+	}
+	if !orc {
+		ts.Oracle = nil
+	}
+	return report.TuneSolverVerdict(ts, orcName, common.FmtNum)
 }
