@@ -121,7 +121,7 @@ func normProfile(ctx context.Context, m *model, d int, nu, R, l2 float64, logist
 
 // evalCache holds the evaluation-sample risks (the sample and F*), keyed by
 // every parameter of the distribution and the loss.
-var evalCache = lazyCache[*sampleRisk]{max: 16}
+var evalCache = lazyCache[*sampleRisk]{max: 16, what: "the evaluation sample and its F*"}
 
 // evalRisk draws the fixed evaluation sample of EvalSizeFor(d+1) draws, a
 // chunked stream (streamSamples) with the key StreamKey(Seeded, 0, 0,

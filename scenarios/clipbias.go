@@ -135,7 +135,7 @@ type clipEval struct {
 }
 
 // clipEvals caches the clipEval of a distribution (distKey).
-var clipEvals = lazyCache[*clipEval]{max: 8}
+var clipEvals = lazyCache[*clipEval]{max: 8, what: "the clipping bias of the distribution"}
 
 func (in *Instance) clipEval(ctx context.Context) (*clipEval, error) {
 	m := in.m

@@ -624,7 +624,7 @@ func unwrapOS(err error) error {
 }
 
 // tableCache keeps parsed files keyed by path, size and modification time.
-var tableCache = lazyCache[*Table]{max: 4}
+var tableCache = lazyCache[*Table]{max: 4, what: "the table of the data file"}
 
 func loadCached(ctx context.Context, path string) (*Table, error) {
 	st, err := os.Stat(path)
@@ -633,40 +633,4 @@ func loadCached(ctx context.Context, path string) (*Table, error) {
 	}
 	key := fmt.Sprintf("%s/%d/%d", path, st.Size(), st.ModTime().UnixNano())
 	return tableCache.get(ctx, key, func(ctx context.Context) (*Table, error) { return LoadCSV(ctx, path) })
-}
-
-// checkFiniteRows refuses a row whose loss or gradient can leave float64's
-// range somewhere on W = B(0, R), or whose sum over the file's rows can:
-// sup_W ℓ is at most the loss's supValue(R‖a‖, |y|), plus λ₂R²/2, and
-// sup_W ‖∇ℓ‖ is glm.supGrad; each times the row count must be finite,
-// or the empirical risk and its minimization turn into ∞ or NaN. The error
-// names the row's line and its largest cell, the one to rescale. It checks
-// ctx every 4096 rows.
-func checkFiniteRows(ctx context.Context, path string, t *Table, data interface{ Row(int) []float64 }, o *glm, R float64) error {
-	n := float64(t.Rows)
-	for i := range t.Rows {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		x := data.Row(i)
-		a, y := x[:o.d], math.Abs(x[o.d])
-		na := math.Sqrt(sqnorm(a))
-		sup := o.loss.supValue(R*na, y) + o.l2*R*R/2
-		g := o.supGrad(x, R)
-		if ok := func(v float64) bool { v *= n; return !math.IsNaN(v) && !math.IsInf(v, 0) }; ok(sup) && ok(g) {
-			continue
-		}
-		col := 0
-		for j, v := range x {
-			if col == 0 || math.Abs(v) > math.Abs(x[col-1]) {
-				col = j + 1
-			}
-		}
-		return &DataError{Path: path, Line: int(t.Lines[i]), Col: col, Msg: fmt.Sprintf(
-			"%s makes the %s loss or its gradient on W = B(0, %s) leave float64's range (summed over the %d rows); rescale the data (e.g. standardize each column)",
-			theory.FormatNumber(x[col-1]), o.loss.Name(), theory.FormatNumber(R), t.Rows)}
-	}
-	return nil
 }

@@ -20,8 +20,8 @@ import (
 // dataRisks caches the empirical minimizations of user data, and
 // dataGeometries where their minimizers lie.
 var (
-	dataRisks      = lazyCache[*sampleRisk]{max: 4}
-	dataGeometries = lazyCache[*Geometry]{max: 4}
+	dataRisks      = lazyCache[*sampleRisk]{max: 4, what: "the minimum F̂* of the data's empirical risk"}
+	dataGeometries = lazyCache[*Geometry]{max: 4, what: "where the data's minimizers lie"}
 )
 
 // buildData builds the problem of user data: the per-sample loss of

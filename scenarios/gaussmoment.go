@@ -69,7 +69,7 @@ type sphereRule struct {
 // reads the same bits as if it had built its own. A rule is some 3·10⁴
 // nodes of 16 bytes for k ≤ 16, at most about 2.7·10⁵ (4.3 MB) for the
 // largest orders.
-var sphereRules = lazyCache[*sphereRule]{max: 16}
+var sphereRules = lazyCache[*sphereRule]{max: 16, what: "the quadrature rule of the Gaussian moments"}
 
 // sharedLogMoment is logMoment(k), computed once per rule and order (a
 // profile asks a handful of orders; at most 4096 are kept).

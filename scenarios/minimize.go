@@ -249,9 +249,15 @@ type evalBudget struct{ used, limit int }
 
 func (b *evalBudget) exhausted() bool { return b != nil && b.limit > 0 && b.used >= b.limit }
 
+// errNoFiniteIterate is solve's error when no candidate has a finite
+// Frank–Wolfe gap: the objective's values or gradients (or their squares)
+// overflow float64 on the ball, so no point can be certified.
+var errNoFiniteIterate = errors.New("scenarios: the F* minimization found no point of W where the objective's value and gradient are finite (its gradient's squared norm overflows float64); rescale the data (e.g. standardize each column)")
+
 // solve minimizes f over the ball from w0 and returns a feasible w with
 // its certified gap f(w) − min f ≤ gap; it aims at gap ≤ tol and stops
-// early (with an honest, larger gap) when the budget runs out.
+// early (with an honest, larger gap) when the budget runs out. When no
+// candidate has a finite gap it returns errNoFiniteIterate, never a nil w.
 //
 // Method: the KKT conditions are ∇f(w) + νw = 0 with ν ≥ 0 and ν = 0 or
 // ‖w‖ = R. w(ν) = argmin f + (ν/2)‖·‖² (found by lbfgs) has ‖w(ν)‖
@@ -288,6 +294,10 @@ func (b *ballSolver) solve(f smoothFunc, w0 []float64, tol float64) (w []float64
 		return point{nu, psi(w), w}, nil
 	}
 	finish := func() ([]float64, float64, error) {
+		if best == nil {
+			// Every candidate's gap was NaN: f or ∇f overflows on the ball.
+			return nil, 0, errNoFiniteIterate
+		}
 		b.nu = bestNu
 		return best, bestGap, nil
 	}

@@ -190,11 +190,14 @@ func newMCSample(ctx context.Context, draw func(r *dist.Rand) float64) (*mcSampl
 // an in-flight computation (each able to give up on its own context), and
 // forgets a computation that failed, so that a cancelled one is redone by
 // the next caller. It keeps at most max entries (oldest evicted first).
+// A computation that panics gives an error naming what, in words (keys
+// are internal and never shown).
 type lazyCache[T any] struct {
 	mu    sync.Mutex
 	m     map[string]*lazyEntry[T]
 	order []string
 	max   int
+	what  string // what the cache holds, e.g. "the Monte Carlo sample of the moments"
 }
 
 type lazyEntry[T any] struct {
@@ -226,7 +229,7 @@ func (c *lazyCache[T]) get(ctx context.Context, key string, compute func(context
 			func() {
 				defer func() {
 					if r := recover(); r != nil {
-						e.err = fmt.Errorf("scenarios: internal error computing %s: %v", key, r)
+						e.err = fmt.Errorf("scenarios: internal error while computing %s: %v (this is a bug; please report it with the command line)", c.what, r)
 					}
 				}()
 				e.v, e.err = compute(ctx)
@@ -257,4 +260,4 @@ func (c *lazyCache[T]) get(ctx context.Context, key string, compute func(context
 
 // mcCache holds the Monte Carlo samples of the moment profiles (8 MB
 // each), keyed by every parameter the law of sup‖∇f‖ depends on.
-var mcCache = lazyCache[*mcSample]{max: 24}
+var mcCache = lazyCache[*mcSample]{max: 24, what: "the Monte Carlo sample of the moments"}

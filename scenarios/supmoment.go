@@ -161,7 +161,7 @@ type colSample struct {
 
 // colCache holds the column samples of the sup moments, keyed by their
 // purpose and every parameter their law depends on.
-var colCache = lazyCache[*colSample]{max: 8}
+var colCache = lazyCache[*colSample]{max: 8, what: "the Monte Carlo sample of the sup moments"}
 
 // newColSample draws the sample; draw fills one row (len ncol).
 func newColSample(ctx context.Context, key string, ncol int, draw func(r *dist.Rand, row []float64)) (*colSample, error) {

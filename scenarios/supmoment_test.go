@@ -368,7 +368,7 @@ func TestSupProfileIsDeterministic(t *testing.T) {
 	}
 	in := build(t, ProblemDef{Scenario: Contaminated, D: 4})
 	a := in.Coordinate(3)
-	colCache = lazyCache[*colSample]{max: 8}
+	colCache = lazyCache[*colSample]{max: 8, what: colCache.what}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	if runtime.GOMAXPROCS(0) != 1 {
 		t.Fatal("GOMAXPROCS not set")
