@@ -143,7 +143,7 @@ func (m *Model) nextFocus() tea.Cmd {
 		return nil
 	}
 	to, then := m.stopName(screen, next), m.stopName(screen, after)
-	return m.broadcast(common.StatusMsg{Text: "j, k, pgup, pgdn scroll " + to + " (t: " + then + ")", Short: "j, k scroll " + to})
+	return m.broadcast(common.StatusMsg{Text: "j, k, pgup, pgdn scroll " + to + " (t: " + then + ")", Short: "j, k scroll " + to, Fold: true})
 }
 
 // panel is what the scroll keys act on: the screen's own lines after t

@@ -209,8 +209,13 @@ type StatusMsg struct {
 	Text string
 	Err  bool
 	// Short, if set, is a shorter form of Text for a status bar too
-	// narrow for it (then marked "(? full)": the help gives Text).
+	// narrow for it (then marked "(? full)": the help gives Text) where
+	// Text would take more rows than the bar holds; with Fold it is
+	// preferred to rows under the state line (it says all the key did,
+	// Text adds what the help repeats: a key's note, which must not move
+	// the panels under the key that scrolls them next).
 	Short string
+	Fold  bool
 	// Repro, if set, replaces the reproduce line until the next key (the
 	// state string, y), after Label ("state: " when empty).
 	Repro, Label string

@@ -35,6 +35,7 @@ type Model struct {
 	Text    string        // a transient status line
 	Err     bool
 	short   string // Text's shorter form (common.StatusMsg.Short)
+	fold    bool   // short is shown rather than rows for Text (StatusMsg.Fold)
 	line    string // shown in place of the reproduce line until a key
 	label   string // line's label
 	w, h    int
@@ -114,9 +115,9 @@ func (b *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.ReproChangedMsg:
 		b.reproOK = false
 	case common.StatusMsg:
-		b.Text, b.Err, b.short, b.line, b.label = msg.Text, msg.Err, msg.Short, msg.Repro, msg.Label
+		b.Text, b.Err, b.short, b.line, b.label, b.fold = msg.Text, msg.Err, msg.Short, msg.Repro, msg.Label, msg.Fold
 	case tea.KeyPressMsg:
-		b.Text, b.Err, b.short, b.line = "", false, "", ""
+		b.Text, b.Err, b.short, b.line, b.fold = "", false, "", "", false
 	}
 	return b, nil
 }
@@ -268,7 +269,7 @@ func (b *Model) stateLines(w int, wrap bool) []string {
 		}
 		room := min(w-w/4, w-keep) - liveW - 2
 		short := b.liveShort()
-		if rows := style.Wrap(msg, w); wrap && lipgloss.Width(msg) > room && len(rows) <= maxMsgRows &&
+		if rows := style.Wrap(msg, w); wrap && lipgloss.Width(msg) > room && len(rows) <= maxMsgRows && !(b.Text != "" && b.fold) &&
 			(b.Text == "" || lipgloss.Width(msg) > room+liveW-lipgloss.Width(short)) {
 			// The message whole, under the state: never cut over its
 			// reason.
