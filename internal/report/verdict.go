@@ -9,6 +9,7 @@ import (
 
 	"dpso/internal/engine"
 	"dpso/internal/spec"
+	"dpso/theory"
 )
 
 // A sweep's verdict says where the theory is in force over the grid, in
@@ -98,7 +99,7 @@ func SlopeOver(rep *engine.SweepReport, si int, idx []int) (float64, int) {
 // SweepVerdict is the sentence that says where the theory is in force
 // over the sweep (InForce) — at every point, at none (the slope, or a
 // trade-off's shape, is pre-asymptotic), or at some (with the measured
-// slope over those points alone) — and whether it is the good news (in
+// slope over those points alone, said to have no interval) — and whether it is the good news (in
 // force at every point). symbol names the swept parameter ("n", "ε"),
 // tick writes a grid value, slope a slope; tradeOff: the parameter has
 // no power law (k, C), so no slope is given.
@@ -134,6 +135,11 @@ func SweepVerdict(rep *engine.SweepReport, symbol string, tick, slope func(float
 	if !tradeOff {
 		if sl, m := SlopeOver(rep, 0, in); !math.IsNaN(sl) {
 			msg += fmt.Sprintf("; over the %d other points %s's slope is %s", m, rep.Solvers[0], slope(sl))
+			if m == 2 {
+				msg += " (a line through 2 points: no interval)"
+			} else {
+				msg += " (no interval computed)"
+			}
 		} else {
 			msg += "; too few other points for a slope"
 		}
@@ -167,4 +173,44 @@ func NoSlopeWhy(param string) string {
 		return "no slope is fitted: k enters the bounds' exponents, not as a power of k"
 	}
 	return "no slope is fitted: a trade-off is not a power law"
+}
+
+// BoundNoSlopeWhy says why bound id has no slope over the sweep ("" where
+// it has one): infinite at every point — with "L_f = ∞ here" where the
+// scenario's L_f is infinite at every point, the constant a Lipschitz
+// bound reads — infinite at some, or missing at some point.
+func BoundNoSlopeWhy(rep *engine.SweepReport, id string) string {
+	inf, missing, lfInf := 0, 0, 0
+	for _, p := range rep.Points {
+		var found *theory.Bound
+		if len(p.Reports) > 0 && p.Reports[0] != nil {
+			r := p.Reports[0]
+			if math.IsInf(r.Theory.Lf, 1) {
+				lfInf++
+			}
+			for i := range r.Bounds {
+				if r.Bounds[i].ID == id {
+					found = &r.Bounds[i]
+				}
+			}
+		}
+		switch {
+		case found == nil || math.IsNaN(found.Value):
+			missing++
+		case math.IsInf(found.Value, 1):
+			inf++
+		}
+	}
+	n := len(rep.Points)
+	switch {
+	case inf == n && lfInf == n:
+		return "no slope: ∞ at every point (L_f = ∞ here, the constant it reads)"
+	case inf == n:
+		return "no slope: ∞ at every point (a constant it reads is infinite here)"
+	case inf > 0:
+		return fmt.Sprintf("no slope: ∞ at %d of the %d points", inf, n)
+	case missing > 0:
+		return fmt.Sprintf("no slope: not defined at %d of the %d points", missing, n)
+	}
+	return ""
 }

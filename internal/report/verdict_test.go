@@ -1,6 +1,8 @@
 package report
 
 import (
+	"math"
+	"strings"
 	"testing"
 
 	"dpso/internal/engine"
@@ -36,6 +38,49 @@ func TestPointVerdict(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if got := PointVerdict(c.p); got != c.want {
 				t.Errorf("%s: %q, want %q", c.name, got, c.want)
+			}
+		})
+	}
+}
+
+// TestSweepVerdictSlopeOverTwoPoints: where the theory is in force at two
+// points of a sweep only, the slope over them is a line through two
+// points, and the verdict says it has no interval — beside a fitted
+// slope's 95% interval it is not measured with the same care.
+func TestSweepVerdictSlopeOverTwoPoints(t *testing.T) {
+	pt := func(n, excess, cert float64) engine.SweepPoint {
+		r := &engine.Report{W0: engine.Estimate{Mean: 0.1}, Excess: engine.Estimate{Mean: excess},
+			Certified: engine.Certified{Cert: &theory.Certificate{ID: "c", Value: cert}}}
+		return engine.SweepPoint{Value: n, Reports: []*engine.Report{r}}
+	}
+	rep := &engine.SweepReport{Solvers: []string{"acsa"}, Points: []engine.SweepPoint{pt(1e3, 0.05, 0.2), pt(1e4, 0.01, 0.05), pt(1e5, 0.001, 0.02)}}
+	got, _ := SweepVerdict(rep, "n", theory.Human.Format, theory.Human.Format, false)
+	if !strings.Contains(got, "over the 2 other points acsa's slope is") || !strings.Contains(got, "through 2 points: no interval") {
+		t.Errorf("the verdict %q does not say the 2-point slope has no interval", got)
+	}
+}
+
+// TestBoundNoSlopeWhy: a bound without a slope over the sweep says why —
+// a Lipschitz bound on data with L_f = ∞ is ∞ at every point — and one
+// with a slope says nothing.
+func TestBoundNoSlopeWhy(t *testing.T) {
+	pt := func(lf, v float64) engine.SweepPoint {
+		r := &engine.Report{Theory: scenarios.TheoryInputs{Lf: lf}, Bounds: []theory.Bound{{ID: "prior", Kind: theory.Prior, Value: v}}}
+		return engine.SweepPoint{Reports: []*engine.Report{r}}
+	}
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		name string
+		pts  []engine.SweepPoint
+		want string
+	}{
+		{"L_f = ∞", []engine.SweepPoint{pt(inf, inf), pt(inf, inf)}, "no slope: ∞ at every point (L_f = ∞ here, the constant it reads)"},
+		{"∞ at some", []engine.SweepPoint{pt(10, 1), pt(10, inf)}, "no slope: ∞ at 1 of the 2 points"},
+		{"finite", []engine.SweepPoint{pt(10, 1), pt(10, 0.5)}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := BoundNoSlopeWhy(&engine.SweepReport{Points: c.pts}, "prior"); got != c.want {
+				t.Errorf("%q, want %q", got, c.want)
 			}
 		})
 	}

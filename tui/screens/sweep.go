@@ -397,6 +397,9 @@ func (p *slopesPanel) slopeLines(w int) []string {
 		if bs.RateNote != "" {
 			// The local rate contradicts the slope: say why instead.
 			lines = append(lines, note("   "+boundShort(bs.ID, bs.Kind)+": "+bs.RateNote)...)
+		} else if why := report.BoundNoSlopeWhy(rep, bs.ID); math.IsNaN(bs.Slope) && why != "" && !a.tradeOff {
+			// Its "—" says why.
+			lines = append(lines, note("   "+boundShort(bs.ID, bs.Kind)+" —: "+why)...)
 		}
 	}
 	for _, n := range rep.Notes {
