@@ -117,8 +117,12 @@ func TuneSolverVerdict(ts engine.TuneSolver, oracleName string, format func(floa
 // mean is below w0 = F(w₀) − F* by at most 2 standard errors, "below
 // F(w₀) − F* by less than 2 s.e.: no better than doing nothing by these
 // trials" — a run that does not leave the start line is not read as a
-// gain.
+// gain; with one trial (se NaN) a mean above w0 is no better than doing
+// nothing in that trial.
 func W0TuneVerdict(mean, se, w0 float64) string {
+	if math.IsNaN(se) && !math.IsNaN(w0) && mean > w0 {
+		return "above F(w₀) − F* in its one trial: no better than doing nothing there (no standard error)"
+	}
 	if v := W0Verdict(mean, se, w0); v != "" {
 		return v
 	}

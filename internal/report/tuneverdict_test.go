@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -79,6 +80,7 @@ func TestW0TuneVerdict(t *testing.T) {
 		{0.029906, 4.5e-6, 0.029907, "below F(w₀) − F* by less than 2 s.e.: no better than doing nothing"},
 		{0.2, 0.1, 0.18, "no better than doing nothing"},
 		{0.1, 0.01, 0.18, ""},
+		{0.645, math.NaN(), 0.177, "above F(w₀) − F* in its one trial: no better than doing nothing there"},
 	} {
 		got := W0TuneVerdict(c.mean, c.se, c.w0)
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
