@@ -96,10 +96,10 @@ func TestSessionsPerClientAreCapped(t *testing.T) {
 	first := connect(t, local.addr, nil)
 	first.waitFor(ready)
 	second := connect(t, local.addr, newSigner(t)) // any key: it names no one here
-	if code := second.exit(); code != 1 || !strings.Contains(second.printed(), "you have 1 sessions open here already") {
+	if code := second.exit(); code != 1 || !strings.Contains(second.printed(), "you have 1 session open here already") {
 		t.Fatalf("a second session of this machine's user: status %d, %q", code, second.printed())
 	}
-	if log := local.log.String(); !strings.Contains(log, "refused: dpso serve: you have 1 sessions") {
+	if log := local.log.String(); !strings.Contains(log, "refused: dpso serve: you have 1 session open") {
 		t.Fatalf("the refusal is not logged:\n%s", log)
 	}
 }

@@ -123,8 +123,8 @@ func (s *Server) broadcastCmd(sess ssh.Session, args []string) {
 		return
 	}
 	n := s.broadcast(o)
-	fmt.Fprintf(sess, "sent %s to %d sessions\r\n", o.what, n)
-	s.logf("broadcast by %s to %d sessions", who(sess), n)
+	fmt.Fprintf(sess, "sent %s to %s\r\n", o.what, sessions(n, ""))
+	s.logf("broadcast by %s to %s", who(sess), sessions(n, ""))
 	sess.Exit(0)
 }
 
@@ -236,6 +236,19 @@ func (s *Server) parseOffer(args []string) (offer, error) {
 	st.Spec = lim
 	what, keep := stateWhat(st)
 	return offer{what: what, title: st.Preset, keep: keep, open: tui.OpenState(st)}, nil
+}
+
+// sessions is "1 session" or "n sessions", the kind (e.g. "browser")
+// before the noun where it is not "".
+func sessions(n int, kind string) string {
+	noun := "sessions"
+	if n == 1 {
+		noun = "session"
+	}
+	if kind != "" {
+		noun = kind + " " + noun
+	}
+	return strconv.Itoa(n) + " " + noun
 }
 
 // stateWhat names a state as the banner offers it: its preset first (the

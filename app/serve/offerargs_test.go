@@ -77,7 +77,7 @@ func TestBroadcastOfAPresetOnAScreen(t *testing.T) {
 		t.Fatalf("broadcast --help: status %d, %q", code, help.printed())
 	}
 	send := connect(t, ts.addr, teacher, "broadcast", "--preset", "4", "--screen", "clip")
-	if code := send.exit(); code != 0 || !strings.Contains(send.printed(), "to 1 sessions") {
+	if code := send.exit(); code != 0 || !strings.Contains(send.printed(), "to 1 session\r\n") {
 		t.Fatalf("broadcast --preset 4 --screen clip: status %d, %q", code, send.printed())
 	}
 	c.waitFor(": the clip screen")

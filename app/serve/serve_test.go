@@ -279,7 +279,7 @@ func TestInstructorBroadcastIsOfferedNotImposed(t *testing.T) {
 	st := statestring.State{Spec: small, Screen: "sweep"}
 	st.Spec.N = 4000
 	send := connect(t, ts.addr, teacher, "broadcast", st.String())
-	if code := send.exit(); code != 0 || !strings.Contains(send.printed(), "to 1 sessions") {
+	if code := send.exit(); code != 0 || !strings.Contains(send.printed(), "to 1 session\r\n") {
 		t.Fatalf("the instructor's broadcast: status %d, %q", code, send.printed())
 	}
 	c.waitFor("b opens, B dismisses: the instructor sends the sweep screen")

@@ -292,9 +292,9 @@ func (s *Server) admit(t terminal) (*session, string) {
 	case s.closing:
 		return nil, "dpso serve: the server is stopping; connect again once it is back"
 	case len(s.sessions) >= s.cfg.MaxSessions:
-		return nil, fmt.Sprintf("dpso serve: the server is full (%d sessions, its --max-sessions); try again in a while", s.cfg.MaxSessions)
+		return nil, fmt.Sprintf("dpso serve: the server is full (%s, its --max-sessions); try again in a while", sessions(s.cfg.MaxSessions, ""))
 	case id != "" && s.perKey[id] >= s.cfg.MaxPerKey:
-		return nil, fmt.Sprintf("dpso serve: you have %d sessions open here already, the most one client may have (its --max-per-key); end one (q) first", s.cfg.MaxPerKey)
+		return nil, fmt.Sprintf("dpso serve: you have %s open here already, the most one client may have (its --max-per-key); end one (q) first", sessions(s.cfg.MaxPerKey, ""))
 	}
 	ss := &session{id: id, hangup: t.Hangup}
 	s.sessions[ss] = struct{}{}

@@ -324,8 +324,12 @@ func (w *webServer) serveTab(t *webTerminal, r *http.Request) int {
 	}
 	addr := hostOf(r.RemoteAddr)
 	if !w.claim(addr) {
-		t.Say(fmt.Sprintf("dpso serve: %d browser sessions from your address are open already (dpso serve --max-per-address); close one first", w.lim.PerAddress))
-		w.s.logf("refused %s: %d sessions from its address", t.Who(), w.lim.PerAddress)
+		are := "are"
+		if w.lim.PerAddress == 1 {
+			are = "is"
+		}
+		t.Say(fmt.Sprintf("dpso serve: %s from your address %s open already (dpso serve --max-per-address); close one first", sessions(w.lim.PerAddress, "browser"), are))
+		w.s.logf("refused %s: %s from its address", t.Who(), sessions(w.lim.PerAddress, ""))
 		return 1
 	}
 	defer w.release(addr)

@@ -159,7 +159,7 @@ func TestWebCapsAndSessionsAreTheServers(t *testing.T) {
 	ts, addr := startWeb(t, Config{Runner: newBlockRunner(), MaxSessions: 1}, true)
 	c := connect(t, ts.addr, nil)
 	c.waitFor(ready)
-	if said, _ := openTab(t, addr, "").end(); !strings.Contains(said, "the server is full (1 sessions") {
+	if said, _ := openTab(t, addr, "").end(); !strings.Contains(said, "the server is full (1 session,") {
 		t.Fatalf("a tab beside a full server's SSH session: said %q", said)
 	}
 	// A link above the caps is refused as a session's flags are.
