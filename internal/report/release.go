@@ -196,9 +196,27 @@ func totalCost(t engine.PrivacyTotal, conv float64) string {
 func notPrivate(r *engine.Report) []string {
 	why := append([]string(nil), r.NotPrivate...)
 	if r.Privacy.Private() && !r.Private() {
-		why = append(why, r.Solver+" is the non-private baseline (no clipping, no noise)")
+		why = append(why, BaselineNotPrivate(r.Solver))
 	}
 	return why
+}
+
+// PrescriptionNotPrivate is why the run p prescribes would not be covered
+// by a guarantee, as `dpso run` says it: the Spec's reasons, and for the
+// baseline nonprivate-schedule (a finite ε, neither clipping nor noise:
+// engine.Prescription.Private) BaselineNotPrivate.
+func PrescriptionNotPrivate(p *engine.Prescription) []string {
+	why := append([]string(nil), p.NotPrivate...)
+	if p.Privacy.Private() && !p.Private() {
+		why = append(why, BaselineNotPrivate(p.Solver))
+	}
+	return why
+}
+
+// BaselineNotPrivate is the sentence that says a run of solver, the
+// non-private baseline, has no privacy guarantee.
+func BaselineNotPrivate(solver string) string {
+	return solver + " is the non-private baseline (no clipping, no noise)"
 }
 
 // diagnosticPrivate reports whether a number measured on r's output (its

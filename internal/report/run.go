@@ -356,10 +356,7 @@ func Prescription(p *engine.Prescription, opt Options) RunJSON {
 	j.Params = paramsOf(p.Params)
 	j.Privacy = privacyOf(p.Privacy, opt.convDelta(), p.Private(), nil)
 	j.Privacy.Total = totalJSON(p.Total, opt.convDelta())
-	j.NotPrivate = append([]string(nil), p.NotPrivate...)
-	if p.Privacy.Private() && !p.Private() {
-		j.NotPrivate = append(j.NotPrivate, p.Solver+" is the non-private baseline (no clipping, no noise)")
-	}
+	j.NotPrivate = PrescriptionNotPrivate(p)
 	j.Private = len(j.NotPrivate) == 0
 	j.Trials = []TrialJSON{}
 	j.W0Excess = w0JSON(p.W0, p.Risk.Method, p.Spec.Data != "")
@@ -563,11 +560,7 @@ func WritePrescriptionTable(w io.Writer, p *engine.Prescription, opt Options) (e
 	rows := problemRows(s, p.Theory, p.Solver, desc, p.Oracle)
 	rows = append(rows, paramsRow(p.Params, p.Params.BudgetBound), privacyRow(s, p.Privacy, conv, p.Private(), nil),
 		[2]string{"total", totalText(p.Total, conv)})
-	why := append([]string(nil), p.NotPrivate...)
-	if p.Privacy.Private() && !p.Private() {
-		why = append(why, p.Solver+" is the non-private baseline (no clipping, no noise)")
-	}
-	rows = append(rows, notPrivateRows(why)...)
+	rows = append(rows, notPrivateRows(PrescriptionNotPrivate(p))...)
 	rows = append(rows, [2]string{"excess risk", "not run (--dry-run); " + p.Risk.Kind + ", " + p.Risk.Method},
 		w0Row(p.W0, p.Risk.Method, s.Data != ""))
 	if row, ok := geometryRow(p.Geometry); ok {

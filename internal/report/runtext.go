@@ -17,7 +17,7 @@ func privacyRow(s spec.Spec, pv spec.Privacy, conv float64, private bool, spent 
 	case !pv.Private():
 		return [2]string{"privacy", "none (ε = ∞: no clipping needed, no noise)"}
 	case !private:
-		return [2]string{"privacy", "none: " + s.Solver + " is the non-private baseline (no clipping, no noise)"}
+		return [2]string{"privacy", "none: " + BaselineNotPrivate(s.Solver)}
 	case pv.Model == spec.Shuffle:
 		txt := fmt.Sprintf("(ε, δ) = (%s, %s)-shuffle DP%s", n6(pv.Eps), n6(pv.Delta), underAdjacency(pv.Adjacency))
 		if spent != nil {

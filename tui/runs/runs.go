@@ -126,6 +126,11 @@ type Run struct {
 	evals      map[[3]int]int64
 	Latest     engine.Progress // the paper's solver's latest progress (or any, before it reports)
 	HaveLatest bool
+	// Final is the last checkpoint of the latest finished trial, the
+	// paper's solver's (or any, before one of its trials ends): its
+	// ledger is what a stopped run's finished trials spent.
+	Final      engine.Progress
+	HaveFinal  bool
 	TrialsDone int
 	Total      int
 	Dropped    int
@@ -577,6 +582,9 @@ func (r *Run) apply(msg ProgressMsg) {
 		}
 		if p.Done {
 			r.TrialsDone = max(r.TrialsDone, p.TrialsDone)
+			if p.Solver == main || r.Final.Solver != main {
+				r.Final, r.HaveFinal = p, true
+			}
 			if r.Sweeps() {
 				r.finals[[3]int{slices.Index(r.Names, p.Solver), p.Trial, p.Point}] = p.Excess
 			}

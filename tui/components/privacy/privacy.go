@@ -37,6 +37,9 @@ type Model struct {
 	Runs common.OnScreen // the run on screen (nil: none)
 	// session composes every finished run's releases of the user's rows.
 	session SessionLedger
+	// presc is the form's latest prescription: whether the run it
+	// prescribes is private (report.PrescriptionNotPrivate).
+	presc runs.PrescriptionMsg
 }
 
 // New returns the panel.
@@ -51,6 +54,8 @@ func (p *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SpecMsg:
 		p.spec = msg.Spec
+	case runs.PrescriptionMsg:
+		p.presc = msg
 	case runs.Event, common.ScreenMsg:
 		p.Runs.Take(msg)
 		if ev, ok := msg.(runs.Event); ok {
@@ -99,19 +104,44 @@ func (p *Model) Spent() (spent, budget ledger.Cost, who, point string, final, ok
 			return t0.Spent, t0.Budget, main.Solver + " trial 0", "", true, true
 		}
 	}
-	if r.HaveLatest && (r.Active() || r.Phase == runs.Done) {
-		l := r.Latest
-		of := r.Spec.Privacy.Cost()
-		if r.Budgets != nil {
-			// A sweep of the budget itself: the point's own.
-			if l.Point >= len(r.Budgets) {
-				return
-			}
-			of, point = r.Budgets[l.Point], r.Over+" = "+common.FmtNum(r.SweepSpec.Grid()[l.Point])
-		}
-		return l.Spent, of, fmt.Sprintf("%s trial %d", l.Solver, l.Trial), point, false, true
+	l, ok := ledgerProgress(r)
+	if !ok {
+		return
 	}
-	return
+	of := r.Spec.Privacy.Cost()
+	if r.Budgets != nil {
+		// A sweep of the budget itself: the point's own.
+		if l.Point >= len(r.Budgets) {
+			return spent, budget, who, point, false, false
+		}
+		of, point = r.Budgets[l.Point], r.Over+" = "+common.FmtNum(r.SweepSpec.Grid()[l.Point])
+	}
+	who = fmt.Sprintf("%s trial %d", l.Solver, l.Trial)
+	switch {
+	case r.Phase == runs.Stopped:
+		who += " (finished before the stop; the trials it cut are not drawn)"
+	case r.Phase == runs.Cancelled && l.Done:
+		who += " (finished before the cancel)"
+	case r.Phase == runs.Cancelled:
+		who += " (so far: the cancel cut it)"
+	}
+	return l.Spent, of, who, point, false, true
+}
+
+// ledgerProgress is the progress whose ledger the panel shows: the
+// latest of a run under way or done; of a stopped run the last
+// checkpoint of its latest finished trial (those trials are drawn; a
+// stopped run without one released nothing); of a cancelled run, whose
+// curves so far are drawn, that checkpoint or, before any trial
+// finished, the latest.
+func ledgerProgress(r *runs.Run) (engine.Progress, bool) {
+	switch {
+	case r.Phase == runs.Stopped || r.Phase == runs.Cancelled && r.HaveFinal:
+		return r.Final, r.HaveFinal
+	case r.HaveLatest && (r.Active() || r.Phase == runs.Done || r.Phase == runs.Cancelled):
+		return r.Latest, true
+	}
+	return engine.Progress{}, false
 }
 
 // pointPrivacy is the privacy budget of the sweep point the ledger line
@@ -123,7 +153,8 @@ func (p *Model) pointPrivacy() (spec.Privacy, string, bool) {
 	if !ok || point == "" || r == nil || r.Budgets == nil {
 		return spec.Privacy{}, "", false
 	}
-	at, err := r.Spec.At(r.SweepSpec.Param, r.SweepSpec.Grid()[r.Latest.Point])
+	l, _ := ledgerProgress(r)
+	at, err := r.Spec.At(r.SweepSpec.Param, r.SweepSpec.Grid()[l.Point])
 	if err != nil {
 		return spec.Privacy{}, "", false
 	}
@@ -157,6 +188,12 @@ func (p *Model) lines() []string {
 			lines = append(lines, style.WrapLines(st.Error, "NOT PRIVATE: "+why, w)...)
 		}
 	}
+	// The baseline nonprivate-schedule at a finite ε: no guarantee, and
+	// none of the budget's lines (its ledger budget is ∞).
+	baseline := p.baseline()
+	if baseline != "" {
+		lines = append(lines, style.WrapLines(st.Error, "NOT PRIVATE: "+baseline, w)...)
+	}
 	head := len(lines)
 	// On the user's rows, what `dpso run --data` states besides the
 	// budget: how the noise is keyed, that the releases compose, which
@@ -182,6 +219,10 @@ func (p *Model) lines() []string {
 	switch {
 	case math.IsInf(eps, 1):
 		lines = append(lines, style.WrapLines(st.Warn, "ε = ∞: no privacy — no noise, and no clipping unless C is set.", w)...)
+	case baseline != "":
+		lines = append(lines, style.WrapLines(st.Warn, "ε = "+common.FmtNum(eps)+" sets its schedule only: the run adds no noise and clips nothing, so no ρ or (ε', δ) holds", w)...)
+		lines = append(append(lines, facts...), p.totalLines(w)...)
+		search = false
 	case p.shuffle():
 		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε, δ) = (%s, %s), shuffle model (%s)", common.FmtNum(eps), common.FmtNum(pv.Delta), p.spec.Oracle), w)...)
 		lines = append(lines, facts...)
@@ -224,6 +265,7 @@ func (p *Model) lines() []string {
 	// The ledger.
 	spent, budget, who, point, final, ok := p.Spent()
 	switch {
+	case baseline != "":
 	case ok && !math.IsInf(eps, 1):
 		used, of, sym := spent.Rho, budget.Rho, "ρ"
 		switch {
@@ -251,6 +293,20 @@ func (p *Model) lines() []string {
 		lines = append(lines, p.wrapIndented(st.Muted, "", "spent: the ledger fills up during a run", w)...)
 	}
 	return append(lines, other...)
+}
+
+// baseline is why the form's run is not private when its solver is the
+// non-private baseline at a finite ε (report.PrescriptionNotPrivate, the
+// words `dpso run` prints), "" otherwise or before its prescription.
+func (p *Model) baseline() string {
+	pr := p.presc.Prescription
+	if pr == nil || p.presc.Key != runs.PrescKey(p.spec) {
+		return ""
+	}
+	if why := report.PrescriptionNotPrivate(pr); len(why) > len(pr.NotPrivate) {
+		return why[len(pr.NotPrivate)]
+	}
+	return ""
 }
 
 // title is the panel's title with the neighbouring relation every

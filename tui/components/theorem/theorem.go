@@ -155,6 +155,16 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 	// What holds at these parameters first: the solver's parameters, what
 	// they are certified to achieve and the start line (levels).
 	secs = append(secs, common.Section{Prio: 0, Lines: p.solverLines(pr)})
+	baseline := baselineWhy(pr)
+	if baseline != "" && pr.Refused == "" {
+		// What `dpso run` says of the baseline: not private; the theorems
+		// below are the private method's whose schedule it runs.
+		txt := "NOT PRIVATE: " + baseline + "; the rates below are the private method's whose schedule it runs"
+		if upper != nil {
+			txt += " (" + upper.Title + ")"
+		}
+		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Error, txt, w)})
+	}
 	if pr.Refused == "" {
 		secs = append(secs, common.Section{Prio: 0, Lines: refLines(st, pr, w)})
 	}
@@ -362,7 +372,13 @@ func refLines(st *style.Styles, pr *engine.Prescription, w int) []string {
 	case !c.Cert.Holds():
 		out = append(out, style.WrapLines(st.Muted, "certificate "+certName(c.Cert)+": no value, its condition fails: "+theory.Cite(strings.Join(c.Cert.Failed(), "; ")), w)...)
 	default:
-		l := st.FG(st.Cert, "certified ") + st.FG(st.Cert, st.Emph.Render("≤ "+common.FmtNum(c.Value()))) + "  " + certName(c.Cert) + " at these parameters"
+		name := certName(c.Cert) + " at these parameters"
+		if baselineWhy(pr) != "" {
+			// The proof's bound at the run's C = ∞ and σ = 0, by its id
+			// as `dpso run` names it: not the private theorem's guarantee.
+			name = c.Cert.ID + " at this run's C = ∞, σ = 0 (its proof's bound without noise)"
+		}
+		l := st.FG(st.Cert, "certified ") + st.FG(st.Cert, st.Emph.Render("≤ "+common.FmtNum(c.Value()))) + "  " + name
 		if c.Vacuous(pr.W0.Mean) {
 			l += st.Warn.Render("  vacuous at this n: above w₀")
 		}
@@ -383,4 +399,14 @@ func certName(c *theory.Certificate) string {
 		return ref
 	}
 	return c.ID
+}
+
+// baselineWhy is why the run pr prescribes is not private when its solver
+// is the non-private baseline at a finite ε (report.PrescriptionNotPrivate,
+// the words `dpso run` prints), "" otherwise.
+func baselineWhy(pr *engine.Prescription) string {
+	if why := report.PrescriptionNotPrivate(pr); len(why) > len(pr.NotPrivate) {
+		return why[len(pr.NotPrivate)]
+	}
+	return ""
 }
