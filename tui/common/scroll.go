@@ -181,7 +181,8 @@ type Focuser interface {
 	SetFocus(presses int)
 }
 
-// ScrollScreen is a screen whose own lines scroll (the tuning screen):
+// ScrollScreen is a screen whose own lines scroll (the tuning screen, the
+// moment profile):
 // t moves the scroll keys to it as to a panel, and Title names it in the
 // status line that says where they go.
 type ScrollScreen interface {

@@ -2,7 +2,6 @@ package screens
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -35,9 +34,13 @@ var momentsScreenDef = common.ScreenDef{
 
 // MomentsScreen is the moment profile r̃_k against k, up to r̃_∞ = L_f, on
 // a log scale, with moments that do not exist drawn as ∞ and the form's k
-// marked; its companion panel is the theorem.
+// marked; its companion panel is the theorem. Its own lines scroll as a
+// side panel's do (common.ScrollScreen): where the profile, the
+// contradicted constants and the note on reading it do not fit, the last
+// row says how many lines are below, and t brings j, k, pgup, pgdn to
+// them.
 type MomentsScreen struct {
-	common.Common
+	common.LaidOutPanel
 	formula common.Component
 	presc   runs.PrescriptionMsg
 	profile []scenarios.MomentEntry
@@ -45,13 +48,16 @@ type MomentsScreen struct {
 	contra []scenarios.Contradiction
 	k      float64
 	name   string
-	w, h   int
 }
 
 // newMomentsScreen returns the moments screen; formula is its panel.
 func newMomentsScreen(c common.Common, formula common.Component) *MomentsScreen {
-	return &MomentsScreen{Common: c, formula: formula}
+	return &MomentsScreen{LaidOutPanel: common.NewLaidOutPanel(c), formula: formula}
 }
+
+// Title names the screen in the status line that says where the scroll
+// keys are.
+func (v *MomentsScreen) Title() string { return "moment profile" }
 
 // Panel is the theorem.
 func (v *MomentsScreen) Panel() (string, common.Component) { return "Theorem", v.formula }
@@ -64,16 +70,15 @@ func (v *MomentsScreen) Reproduce(user spec.Spec, res spec.Resolved, shown *runs
 	return chartCommand(user, res, shown)
 }
 
-// SetSize sets the screen's size.
-func (v *MomentsScreen) SetSize(w, h int) { v.w, v.h = w, h }
-
 // ShortHelp is the keys that act on this screen.
 func (v *MomentsScreen) ShortHelp() []key.Binding {
 	return []key.Binding{momentsKey, v.KeyMap.Export, v.KeyMap.Back}
 }
 
-// Update takes the prescription (its profile) and the form's k.
+// Update takes the prescription (its profile) and the form's k, and
+// scrolls on the scroll keys.
 func (v *MomentsScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	v.UpdateLaidOut(msg, v.layout)
 	switch msg := msg.(type) {
 	case runs.PrescriptionMsg:
 		v.presc = msg
@@ -83,18 +88,28 @@ func (v *MomentsScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 	case common.SpecMsg:
 		v.k, v.name = msg.Spec.Spec.K, msg.Spec.Spec.Scenario
+	default:
+		return v, nil
 	}
+	v.Invalidate()
 	return v, nil
 }
 
-// View renders the profile as horizontal bars on a log10 scale.
+// View renders the profile (cached until what it shows changes).
 func (v *MomentsScreen) View() string {
+	return v.Cache.View(func() string { return v.RenderLaidOut(v.layout) })
+}
+
+// layout is the profile as horizontal bars on a log10 scale, the
+// contradicted constants and the note on reading it.
+func (v *MomentsScreen) layout() common.Layout {
 	st := v.Styles
-	w, h := v.w, v.h
+	w := v.W
 	const title, def = "Moment profile r̃_k", "r̃_k = (E sup_w ‖∇f(w,x)‖^k)^{1/k}"
-	lines := []string{style.Rule(*st, title+" = "+def[len("r̃_k = "):], v.name, w, false)}
-	if !strings.Contains(style.StripANSI(lines[0]), def[len("r̃_k = "):]) { // the formula whole, on its own line
-		lines = []string{style.Rule(*st, title, v.name, w, false)}
+	out := common.Layout{Title: title + " = " + def[len("r̃_k = "):], Right: v.name}
+	var lines []string
+	if !strings.Contains(style.StripANSI(style.Rule(*st, out.Title, v.name, w, false)), def[len("r̃_k = "):]) { // the formula whole, on its own line
+		out.Title = title
 		lines = append(lines, style.WrapLines(st.Muted, def, w)...)
 	}
 	if len(v.profile) == 0 {
@@ -105,8 +120,8 @@ func (v *MomentsScreen) View() string {
 		if v.presc.Err != "" {
 			msg = "✗ " + v.presc.Err
 		}
-		lines = append(lines, style.WrapLines(st.Muted, msg, w)...)
-		return style.Block(strings.Join(lines, "\n"), w, h)
+		out.Lines = append(lines, style.WrapLines(st.Muted, msg, w)...)
+		return out
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, e := range v.profile {
@@ -194,37 +209,13 @@ func (v *MomentsScreen) View() string {
 	for _, c := range v.contra {
 		lines = append(lines, style.WrapLines(st.Warn, "⚠ "+c.Text+".", w)...)
 	}
-	return style.Block(strings.Join(withNote(st, lines, momentsNote, w, h), "\n"), w, h)
+	out.Lines = append(append(lines, ""), style.Wrap(momentsNote, w)...)
+	return out
 }
 
 // momentsNote is the moment profile's note on reading it, under the
 // profile where it fits.
 const momentsNote = "r̃_k < ∞ for the orders the data's tails allow; ∞ means the moment does not exist. The paper's rates use r̃_k (and r̃_2k for non-smooth losses) instead of L_f = r̃_∞: that gap is what clipping buys."
-
-// withNote is lines, then a blank line and note wrapped to w, where they
-// fit h rows; else a last line says what does not fit and where it is
-// shown — the note, and the lines past h − 1 if lines alone do not fit —
-// so that nothing is cut without a word.
-func withNote(st *style.Styles, lines []string, note string, w, h int) []string {
-	wrapped := style.Wrap(note, w)
-	if len(lines)+1+len(wrapped) <= h {
-		return append(append(lines, ""), wrapped...)
-	}
-	msgs := []string{"… the note on r̃_k: a taller terminal shows it", "… the note: a taller terminal shows it"}
-	if more := len(lines) - (h - 1); more > 0 {
-		lines = lines[:max(h-1, 0)]
-		m := fmt.Sprintf("… %d more line%s", more, common.Plural(more))
-		msgs = []string{m + " and a note: a taller terminal shows them", m + ": a taller terminal shows them", m + ": a taller terminal shows"}
-	}
-	msg := msgs[len(msgs)-1]
-	for _, m := range msgs {
-		if lipgloss.Width(m) <= w {
-			msg = m
-			break
-		}
-	}
-	return append(lines, style.FitWords(st.Muted.Render(msg), w))
-}
 
 func shortMethod(e scenarios.MomentEntry) string {
 	m := e.Method
