@@ -14,8 +14,9 @@
 // size), the title across the top and under it, at 32 pixels, the
 // screen's verdicts in the screen's words (a sweep's "not yet in force at
 // any point …" or "in force at every point", report.SweepVerdict; a
-// tuning's ratios and "no better than doing nothing", report.TuneVerdict
-// and report.W0Verdict; words where the screen has ⚠ and ✓, which the
+// tuning's ratios with dpso tune's paired test and "no better than doing
+// nothing", report.TuneSolverVerdict and report.W0TuneVerdict; words
+// where the screen has ⚠ and ✓, which the
 // font lacks); the axes on the left and the legend in a column on the
 // right, a quarter of the width, its text at 32 pixels at 1920×1080
 // (never smaller: its entries' short forms, with the solvers named in a

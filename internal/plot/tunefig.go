@@ -238,10 +238,11 @@ func (b *tuneBars) Thumbnail(c *draw.Canvas) {
 
 // tuneVerdicts adds the tuning screen's verdicts, from its functions:
 // each solver's ratios of the tuned release's mean to the prescribed and
-// the oracle-tuned ones, with "(within 3 s.e.: no clear difference)"
-// where the gap is noise (report.TuneVerdict), and for each run whose
-// mean is above F(w₀) − F* that it did no better than doing nothing
-// (report.W0Verdict), named as the screen names the runs.
+// the oracle-tuned ones, judged by the paired difference over the same
+// draws at 2 s.e. (report.TuneSolverVerdict, the test dpso tune names),
+// and for each run whose mean is above F(w₀) − F*, or below it by less
+// than 2 s.e., that it did no better than doing nothing
+// (report.W0TuneVerdict), named as the screen names the runs.
 func (f *Figure) tuneVerdicts(t *engine.TuneReport) {
 	none := engine.Estimate{Mean: math.NaN()}
 	w0 := t.W0.Mean
@@ -250,7 +251,7 @@ func (f *Figure) tuneVerdicts(t *engine.TuneReport) {
 			continue
 		}
 		pres, orc, orcName := none, none, "oracle-tuned"
-		if ts.Prescribed != nil {
+		if ts.Prescribed != nil && ts.Prescribed.Refused == "" {
 			pres = ts.Prescribed.Excess
 		}
 		if ts.Oracle != nil {
@@ -263,14 +264,17 @@ func (f *Figure) tuneVerdicts(t *engine.TuneReport) {
 		if len(t.Solvers) > 1 {
 			who = ts.Solver + ", "
 		}
-		if v := report.TuneVerdict(pres, ts.Tuned.Excess, orc, orcName, num); v != "" {
+		if v := report.TuneSolverVerdict(ts, orcName, num); v != "" {
 			f.addVerdictKind(who+v, verdictPlain)
 		}
 		for _, r := range []struct {
 			name string
 			est  engine.Estimate
 		}{{"prescribed", pres}, {"tuned", ts.Tuned.Excess}, {orcName, orc}} {
-			if v := report.W0Verdict(r.est.Mean, r.est.SE, w0); v != "" {
+			if math.IsNaN(r.est.Mean) {
+				continue
+			}
+			if v := report.W0TuneVerdict(r.est.Mean, r.est.SE, w0); v != "" {
 				f.addVerdictKind(who+r.name+": "+v, verdictWarn)
 			}
 		}

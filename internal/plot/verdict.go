@@ -10,9 +10,10 @@ import (
 
 // A figure's verdicts are the screen's judgements of what it shows — a
 // sweep's "not yet in force at any point (certificate ≥ w₀): the slope is
-// pre-asymptotic" (report.SweepVerdict), a tuning's "3.64× above
-// prescribed (within 3 s.e.: no clear difference)" (report.TuneVerdict)
-// and "no better than doing nothing" (report.W0Verdict) — in the screen's
+// pre-asymptotic" (report.SweepVerdict), a tuning's "paired test over
+// the same 8 draws at 2 s.e.: 3.64× above prescribed (within 2 s.e.: no
+// clear difference)" (report.TuneSolverVerdict) and "no better than doing
+// nothing" (report.W0TuneVerdict) — in the screen's
 // words from the screen's functions, drawn under the title at the
 // legend's size (32 pixels at 1920×1080): a slide carries the verdict,
 // not only the numbers.

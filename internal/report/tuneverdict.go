@@ -8,44 +8,6 @@ import (
 	"dpso/internal/engine"
 )
 
-// TuneVerdict compares a tuning's means from their estimates alone: how
-// many times the tuned (private) release's excess risk is below or above
-// the prescribed run's and above the oracle-tuned reference's (named
-// oracle: "oracle-tuned", "coarse oracle"), each ratio marked "(within 3
-// s.e.: no clear difference)" where the difference of the means is within
-// 3 standard errors of independent means. A run without a positive finite
-// mean (NaN where it did not run) is left out; "" without a tuned mean or
-// any other. format writes the ratios. The tuning screen and dpso tune
-// judge by the paired difference instead (TuneSolverVerdict), which the
-// estimates alone do not carry.
-func TuneVerdict(prescribed, tuned, oracle engine.Estimate, oracleName string, format func(float64) string) string {
-	ok := func(e engine.Estimate) bool { return e.Mean > 0 && !math.IsInf(e.Mean, 0) }
-	if !ok(tuned) {
-		return ""
-	}
-	noise := func(a, b engine.Estimate) string {
-		if math.Abs(a.Mean-b.Mean) > 3*math.Hypot(a.SE, b.SE) {
-			return ""
-		}
-		return " (within 3 s.e.: no clear difference)"
-	}
-	var parts []string
-	if ok(prescribed) {
-		if f := prescribed.Mean / tuned.Mean; f >= 1 {
-			parts = append(parts, format(f)+"× below prescribed"+noise(prescribed, tuned))
-		} else {
-			parts = append(parts, format(1/f)+"× above prescribed"+noise(prescribed, tuned))
-		}
-	}
-	if ok(oracle) {
-		parts = append(parts, format(tuned.Mean/oracle.Mean)+"× above "+oracleName+noise(tuned, oracle))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "tuned (private), ratios of the means: " + strings.Join(parts, ", ")
-}
-
 // TuneSolverVerdict compares solver ts's tuned (private) release with its
 // prescribed run and its oracle-tuned reference (named oracle: "oracle-
 // tuned", "coarse oracle"; a nil one, or one without a positive finite

@@ -32,8 +32,8 @@ func tuneSolverOf(tuned, prescribed, oracle []float64) engine.TuneSolver {
 // TestTuneSolverVerdict: the tuning's verdict names its test — the paired
 // difference over the same draws at 2 s.e., dpso tune's — and judges by
 // it: runs that move together across trials differ clearly even where
-// independent means overlap within 3 s.e. (the figure's test,
-// TuneVerdict); a ratio that reads 1 is "level with", never "1× above";
+// independent means overlap within 3 s.e.; a ratio that reads 1 is "level
+// with", never "1× above";
 // one trial has no standard error to test by.
 func TestTuneSolverVerdict(t *testing.T) {
 	num := theory.Human.Format
