@@ -206,21 +206,16 @@ func (t *webTerminal) Watch(ctx context.Context, resize func(w, h int)) {
 }
 
 // Say sends line as the page's {"say": line}.
-func (t *webTerminal) Say(line string) {
-	b, _ := json.Marshal(struct {
-		Say string `json:"say"`
-	}{line})
-	ctx, cancel := context.WithTimeout(t.ctx, t.wait)
-	defer cancel()
-	t.conn.Write(ctx, websocket.MessageText, b)
-}
+func (t *webTerminal) Say(line string) { t.sendText("say", line) }
 
 // Status sends line as the page's {"status": line}: its status line,
 // which a screen reader announces (role=status), says it.
-func (t *webTerminal) Status(line string) {
-	b, _ := json.Marshal(struct {
-		Status string `json:"status"`
-	}{line})
+func (t *webTerminal) Status(line string) { t.sendText("status", line) }
+
+// sendText sends the page the text message {key: line}, waiting for the
+// connection at most the terminal's write wait.
+func (t *webTerminal) sendText(key, line string) {
+	b, _ := json.Marshal(map[string]string{key: line})
 	ctx, cancel := context.WithTimeout(t.ctx, t.wait)
 	defer cancel()
 	t.conn.Write(ctx, websocket.MessageText, b)
