@@ -95,7 +95,7 @@ itself after a change.`,
 		Example: `  dpso explore --scenario linreg-t --n 20000
   dpso explore --scenario linreg-t --solver lipschitz-dpsgd
   dpso explore --preset 3 --trials 16
-  dpso explore --preset "hard instance" --out figures
+  mkdir -p figures && dpso explore --preset "hard instance" --out figures
   dpso explore --state dpso2.yrM1AgckNq_C0zogAAD__xC4spc`,
 	}
 	o := addExploreFlags(cmd.Flags())
