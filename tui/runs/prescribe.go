@@ -65,6 +65,9 @@ type Prescriber struct {
 	// the runner reports it (a QueuedPrescriber's; nil otherwise).
 	pending PrescriptionMsg
 	box     *queueBox
+	// pendingPaper is the paper prescription's key the request in flight
+	// computes too ("" when none).
+	pendingPaper string
 }
 
 // PrescPollMsg asks the prescriber, while request id is computed, for
@@ -94,6 +97,13 @@ func (b *queueBox) take() (engine.Queue, bool) {
 	q, ch := b.q, b.changed
 	b.changed = false
 	return q, ch
+}
+
+// peek is the latest place reported, leaving it unread.
+func (b *queueBox) peek() engine.Queue {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.q
 }
 
 func pollCmd(id int) tea.Cmd {
@@ -141,16 +151,30 @@ func RunKey(r spec.Resolved) string {
 
 // Request asks for the prescription of rs (and, for a dp-sgd with
 // adaptive clipping, the paper solver's at the same Spec): the cached ones
-// at once, or a pending message and the command that computes them.
+// at once, or a pending message and the command that computes them. A
+// request for the prescriptions the one in flight computes (a Spec that
+// differs only in fields the prescription does not read) keeps that one,
+// and its place in a shared CPU queue: asked again, it would wait behind
+// every call its session queued since, its own run among them.
 func (p *Prescriber) Request(rs spec.Resolved) (tea.Msg, tea.Cmd) {
-	p.Stop()
-	p.id++
 	key := PrescKey(rs)
 	paperRes, wantPaper := paperSpec(rs)
 	paperKey := ""
 	if wantPaper {
 		paperKey = PrescKey(paperRes)
 	}
+	if p.cancel != nil && p.pending.Key == key && p.pendingPaper == paperKey {
+		p.pending.Spec = rs
+		out := p.pending
+		if p.box != nil {
+			if q := p.box.peek(); q.Position > 0 {
+				out.Queue = &q
+			}
+		}
+		return out, nil
+	}
+	p.Stop()
+	p.id++
 	pr, ok := p.cache.get(key)
 	paper, paperOK := p.cache.get(paperKey)
 	if ok && (!wantPaper || paperOK) {
@@ -161,6 +185,7 @@ func (p *Prescriber) Request(rs spec.Resolved) (tea.Msg, tea.Cmd) {
 	p.cancel = cancel
 	runner := p.runner
 	p.pending = PrescriptionMsg{Spec: rs, Key: key, Pending: true}
+	p.pendingPaper = paperKey
 	prescribe := runner.Prescribe
 	var poll tea.Cmd
 	p.box = nil
@@ -225,13 +250,17 @@ func (p *Prescriber) Update(msg PrescDoneMsg) tea.Msg {
 		return nil // stale
 	}
 	p.cancel = nil
+	rs := msg.spec
+	if p.pending.Key == msg.key {
+		rs = p.pending.Spec // the latest request's, which kept this one
+	}
 	if msg.err != nil {
 		if ctxErr(msg.err) {
 			return nil
 		}
-		return PrescriptionMsg{Spec: msg.spec, Key: msg.key, Err: backend.SpecMessage(msg.err)}
+		return PrescriptionMsg{Spec: rs, Key: msg.key, Err: backend.SpecMessage(msg.err)}
 	}
-	return PrescriptionMsg{Spec: msg.spec, Key: msg.key, Prescription: msg.p, Paper: msg.paper}
+	return PrescriptionMsg{Spec: rs, Key: msg.key, Prescription: msg.p, Paper: msg.paper}
 }
 
 func ctxErr(err error) bool {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -59,5 +61,81 @@ func TestPrescriberDropsStaleAnswers(t *testing.T) {
 	}
 	if _, ok := p.cache.get("stale"); !ok {
 		t.Error("a stale prescription was not cached")
+	}
+}
+
+// queuedPrescriber is a backend.QueuedPrescriber whose prescriptions wait
+// in a queue the test holds: each call is counted, reports position 3,
+// and computes once the test closes granted (backend.Local's answer).
+type queuedPrescriber struct {
+	backend.Local
+	calls   chan context.Context
+	granted chan struct{}
+}
+
+func (q *queuedPrescriber) PrescribeQueued(ctx context.Context, r spec.Resolved, report func(engine.Queue)) (*engine.Prescription, error) {
+	q.calls <- ctx
+	report(engine.Queue{Position: 3})
+	select {
+	case <-q.granted:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	report(engine.Queue{})
+	return q.Local.Prescribe(ctx, r)
+}
+
+// TestPrescriberKeepsItsPlaceInTheQueue: behind a shared CPU queue, a
+// second request for the same constants (a Spec that differs in the seed
+// and the trials only, as a preset's load and its run's start give) keeps
+// the call in flight and its place — the old call is not cancelled and no
+// new one queues behind it — and its answer carries the latest Spec; a
+// request for other constants cancels it and queues anew.
+func TestPrescriberKeepsItsPlaceInTheQueue(t *testing.T) {
+	qp := &queuedPrescriber{calls: make(chan context.Context, 4), granted: make(chan struct{})}
+	p := NewPrescriber(context.Background(), qp)
+	base := spec.Spec{Scenario: scenarios.Example1, Class: theory.SmoothConvex, N: 10000, Trials: 3}
+	rs, err := backend.Resolve(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := p.Request(rs)
+	compute, _ := cmd().(tea.BatchMsg)
+	if len(compute) != 2 {
+		t.Fatalf("the request's commands: %d, want a poll and its computation", len(compute))
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- compute[1]() }()
+	first := <-qp.calls
+	again := base
+	again.Seed, again.Trials = 7, 8
+	rs2, err := backend.Resolve(again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, cmd2 := p.Request(rs2)
+	pm, _ := ev.(PrescriptionMsg)
+	if cmd2 != nil || !pm.Pending || pm.Queue == nil || pm.Queue.Position != 3 {
+		t.Fatalf("the same constants asked again: command %v, pending %v, place %v; want the call in flight kept at its place 3", cmd2 != nil, pm.Pending, pm.Queue)
+	}
+	if first.Err() != nil {
+		t.Fatal("the call in flight was cancelled by a request for the same constants")
+	}
+	close(qp.granted)
+	out, _ := p.Update((<-done).(PrescDoneMsg)).(PrescriptionMsg)
+	if out.Prescription == nil || out.Spec.Spec.Trials != 8 || out.Spec.Spec.Seed != 7 {
+		t.Fatalf("the answer: %#v; want the prescription with the latest Spec (trials 8, seed 7)", out)
+	}
+	if len(qp.calls) != 0 {
+		t.Fatalf("%d more calls queued for the same constants", len(qp.calls))
+	}
+	other := base
+	other.N = 20000
+	rs3, err := backend.Resolve(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, cmd3 := p.Request(rs3); cmd3 == nil {
+		t.Fatal("other constants were not computed")
 	}
 }
