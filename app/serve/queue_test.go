@@ -50,3 +50,34 @@ func (c *client) waitGone(gone string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestOneSessionsTwoJobsReadAsOneQueue: on a server of one CPU slot held by
+// another session's run, a student's two jobs — the theorem panel's
+// constants, asked for as the session opens, and then its run — are shown
+// at the places the pool serves them in (the constants 1, the run 2: one
+// session's calls in the order it made them), the panel saying what the
+// positions count; once the slot frees, the constants are computed first
+// and the panel says queued no more.
+func TestOneSessionsTwoJobsReadAsOneQueue(t *testing.T) {
+	run := newBlockRunner()
+	ts := startServer(t, Config{Runner: run, CPUs: 1, SessionWorkers: 1})
+	a := connect(t, ts.addr, newSigner(t))
+	a.waitFor(ready)
+	a.waitGone("computing")
+	a.key("r")
+	<-run.started
+	a.waitFor("● running")
+	b := connect(t, ts.addr, newSigner(t), "--n", "3000")
+	b.waitFor("◌ queued (position 1) for a CPU slot")
+	b.key("r")
+	b.waitFor("◌ queued (position 2)")
+	for _, want := range []string{"◌ queued (position 1) for a CPU slot", "(positions count every session's"} {
+		if !strings.Contains(b.screen(), want) {
+			t.Fatalf("the queued constants do not say %q:\n%s", want, b.screen())
+		}
+	}
+	close(run.release)
+	<-run.started // b's run holds the slot: its constants were served before it
+	b.waitGone("for a CPU slot, waiting")
+	b.waitGone("◌ queued")
+}

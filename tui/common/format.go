@@ -131,6 +131,12 @@ func StaleNote(id int) string {
 	return "⚠ parameters changed since run #" + strconv.Itoa(id) + ": its curves, legend and certificate are that run's (r runs the form's)"
 }
 
+// QueueCount says what a queued job's position counts (dpso serve's
+// pool: the waiting jobs of every session, numbered in the order the freed
+// slots go to them, one job of each session per turn), so that a panel's
+// position and the status bar's run's read as one count.
+const QueueCount = "positions count every session's waiting jobs in the order the freed slots go to them, one job of each session per turn; a queued run's position on the status bar is in the same count"
+
 // PrescQueued is what a prescription waiting for a CPU slot says (dpso
 // serve's queue; the words the status bar gives a queued run): "◌ queued
 // (position k) for a CPU slot, waiting 3 s: " and what waits; "" when the

@@ -114,7 +114,7 @@ func (v *MomentsScreen) layout() common.Layout {
 	}
 	if len(v.profile) == 0 {
 		msg := "computing…"
-		if q := common.PrescQueued(v.presc, "the moment profile is computed once one frees"); q != "" {
+		if q := common.PrescQueued(v.presc, "the moment profile is computed once one frees ("+common.QueueCount+")"); q != "" {
 			msg = q
 		}
 		if v.presc.Err != "" {

@@ -114,7 +114,7 @@ func (p *Model) content() common.Layout {
 	case p.presc.Prescription == nil:
 		msg := "computing the constants (Monte Carlo moments or F* for this distribution, once)…"
 		ms := st.Muted
-		if q := common.PrescQueued(p.presc, "the constants (Monte Carlo moments or F* for this distribution) are computed once one frees"); q != "" {
+		if q := common.PrescQueued(p.presc, "the constants (Monte Carlo moments or F* for this distribution) are computed once one frees ("+common.QueueCount+")"); q != "" {
 			msg, ms = q, st.StatePause
 		}
 		if !p.presc.Pending {
