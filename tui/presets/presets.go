@@ -64,6 +64,12 @@ type Preset struct {
 // screen's run.
 func (p Preset) Starts() bool { return p.Action != "" && !strings.HasPrefix(p.Action, "none") }
 
+// TheoremKeys are the keys that bring the theorem panel's lines to the
+// scroll keys at every size: t moves them along a ring of panels (on a
+// wide terminal the first t gives them to the privacy panel, on a small
+// one it shows the next side tab), so a text names "t until", not "t".
+const TheoremKeys = "t until the Theorem panel has the scroll keys, then j"
+
 // All are the explorer's presets, in order; the first opens the
 // explorer: the paper's point at a size where its theorem holds (r runs
 // the paper's solver beside Lipschitz DP-SGD on the same draws; the
@@ -116,7 +122,7 @@ var All = []Preset{
 		caption: "Normal data truncated only at a far edge have L_f = {lf}, set by that edge, while r̃₂ = {r2}: lipschitz-dpsgd's noise pushes the excess risk to {lip}; acsa, which clips, ends at {acsa}. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
 		afterR:  "Normal data truncated only at a far edge have L_f = {lf}, set by that edge, while r̃₂ = {r2}: r runs clipped AC-SA (acsa) alone, which stays at {acsa}; c runs lipschitz-dpsgd beside it on the same draws. The start is the optimum (w₀ = w*: its excess risk is {w0}), so every curve can only rise.",
 		text: "The paper's Example 1: 1-d linear regression on normal data truncated only at a huge bound, so the worst-case Lipschitz constant is L_f = {lf} while r̃₂ = {r2}. " +
-			"Prior work's bound for Lipschitz losses reads L_f, the paper's upper and lower bounds read r̃_k instead: the theorem panel (t) shows them, rates with their constants set to 1, to be compared by their slopes (the sweeps), not with the curves. " +
+			"Prior work's bound for Lipschitz losses reads L_f, the paper's upper and lower bounds read r̃_k instead: the theorem panel shows them (" + TheoremKeys + "), rates with their constants set to 1, to be compared by their slopes (the sweeps), not with the curves. " +
 			"The optimum w* = 0 is also the start, so the curves show how far each method's noise pushes w away. " +
 			"Loading runs the comparison on the same draws ({trials#} trials at n = {n}): noisy clipped AC-SA (acsa) ends at excess risk {acsa±}, Lipschitz DP-SGD (lipschitz-dpsgd) — noise calibrated to L_f — at {lip±}, {ratio×} AC-SA's.",
 	},
@@ -138,9 +144,9 @@ var All = []Preset{
 		Spec:    spec.Spec{Scenario: scenarios.AffineHard, Class: theory.NonsmoothConvex, K: 2, N: 10000, Trials: 4},
 		Focus:   "k",
 		Action:  "none (bounds only)",
-		next:    "press → on k until k = ∞, read the theorem panel (t)",
-		caption: "At k = ∞ the paper's rate is the Lipschitz rate L_f·D·(1/√n + √(d ln n)/(εn)): the theorem panel (t) shows it. Nothing runs on loading (the bounds are the point); a run at this n is budget-capped and ends at the start line.",
-		text: "The convex lower-bound instance, scaled so that r̃_k = 1 for the k it is built for. Step k with → and read the theorem panel (t), whose rates have their constants set to 1 (shapes, not levels): at k = 2 the paper's upper rate is {upper_k2}, its privacy term (√(d ln n)/(εn))^{1/2} dominating; " +
+		next:    "press → on k until k = ∞, then read the theorem panel: " + TheoremKeys,
+		caption: "At k = ∞ the paper's rate is the Lipschitz rate L_f·D·(1/√n + √(d ln n)/(εn)): the theorem panel shows it (" + TheoremKeys + "). Nothing runs on loading (the bounds are the point); a run at this n is budget-capped and ends at the start line.",
+		text: "The convex lower-bound instance, scaled so that r̃_k = 1 for the k it is built for. Step k with → and read the theorem panel (" + TheoremKeys + "), whose rates have their constants set to 1 (shapes, not levels): at k = 2 the paper's upper rate is {upper_k2}, its privacy term (√(d ln n)/(εn))^{1/2} dominating; " +
 			"at k = ∞, where r̃_∞ = L_f, it is L_f·D·(1/√n + √(d ln n)/(εn)) = {upper_inf} — the rate of Lipschitz DP-SCO, L_f·D·(1/√n + √d/(εn)), which the theorem panel lists as prior work's ({prior_inf}), up to the factor √(ln n) in the privacy term. " +
 			"Nothing runs on loading (the bounds are the point). r runs the localized method, but at n = {n} its full schedule is {full} gradient evaluations, {budget_ratio×} the work budget: the run is budget-capped and ends where it started ({excess}, the start line F(w₀) − F* = {w0}) — at this n the theorem's guarantee needs far more work than a demo can spend.",
 	},
@@ -170,7 +176,7 @@ var All = []Preset{
 			"The theorem's bound has a privacy term that moves like ε^(−(2k−2)/k): a rate of the bound, not a law of the floor — v sweeps ε and measures the floor's own slope.",
 		text: "Sparse linear regression with an ℓ1 penalty: not strongly convex, but proximal-PL. prox-sgd, noisy clipped proximal SGD ({iters#} steps on disjoint batches), soft-thresholds after each noisy clipped gradient step: " +
 			"the excess risk falls geometrically from {w0} at w = 0 to the noise floor, {excess±} on average over {trials#} trials. " +
-			"Step ε with ← → to move the floor: the privacy term of the theorem's rate scales like (√d·κ·ln n/(εn))^{(2k−2)/k} (the theorem panel, t, shows its rates with their constants set to 1: shapes, not levels).",
+			"Step ε with ← → to move the floor: the privacy term of the theorem's rate scales like (√d·κ·ln n/(εn))^{(2k−2)/k} (the theorem panel — " + TheoremKeys + " — shows its rates with their constants set to 1: shapes, not levels).",
 	},
 	{
 		Title:   "The lower bound's hard instance",
