@@ -456,14 +456,21 @@ func (m *Model) onSpec(msg common.SpecMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// scheduleLive starts live mode's debounce timer for an edit.
+// scheduleLive starts live mode's debounce timer for an edit. On the
+// user's rows it starts none: each run on them is a new release of the
+// rows, which composes with every earlier one, so only r starts it (the
+// status bar says so where the run shown is stale).
 func (m *Model) scheduleLive() tea.Cmd {
+	if m.userRows {
+		return nil
+	}
 	return m.live.Schedule(m.runs, m.family())
 }
 
-// onLiveTick re-runs when the timer is the latest one's.
+// onLiveTick re-runs when the timer is the latest one's and the form
+// does not read the user's rows (a timer set before they were loaded).
 func (m *Model) onLiveTick(msg runs.LiveTickMsg) tea.Cmd {
-	if r := m.live.Fire(msg, m.runs, m.family()); r != nil {
+	if r := m.live.Fire(msg, m.runs, m.family()); r != nil && !m.form.Resolved().UserRows() {
 		return m.start(r.Maker, true)
 	}
 	return nil

@@ -53,7 +53,7 @@ func DefaultKeyMap(screens ScreenDefs) KeyMap {
 		Screens:  screens,
 		Run:      key.NewBinding(key.WithKeys("r", "enter"), key.WithHelp("r/enter", "run / restart")),
 		Pause:    key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause / resume")),
-		Live:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "live mode: re-run short runs on every change")),
+		Live:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "live mode: re-run short runs on every change (not on your rows)")),
 		Next:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next field")),
 		Prev:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous field")),
 		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous field")),

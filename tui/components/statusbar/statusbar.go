@@ -244,6 +244,11 @@ func (b *Model) stateLines(w int, wrap bool) []string {
 	if b.Err {
 		msgStyle = st.Error
 	}
+	if msg == "" && b.live && r != nil && !r.Active() && b.spec.UserRows() && runs.RunKey(r.Spec) != runs.RunKey(b.spec) {
+		// Live mode starts no run on the user's rows: the run shown is
+		// stale, and only r makes the new release.
+		msg, msgStyle = RowsReleaseNote, st.Warn
+	}
 	if msg == "" {
 		if o := common.OutcomeOf(r); o.Text != "" {
 			// A refusal's solver is the state's: the bar gives the reason.
@@ -436,12 +441,22 @@ func (b *Model) at() time.Time {
 	return b.seen
 }
 
+// RowsReleaseNote is the state line's message where live mode is on, the
+// form reads the user's rows and its parameters changed since the run
+// shown: live mode starts no run on them, since each run is a new release
+// of the rows that composes with every earlier one.
+const RowsReleaseNote = "each run on your rows is a new release of them: r runs it"
+
 // liveLabel says whether live mode is on, and why it waits when the last
 // run was too long for it.
 func (b *Model) liveLabel() string {
 	st := b.Styles
 	if !b.live {
 		return st.Muted.Render("live off (a)")
+	}
+	if b.spec.UserRows() {
+		// Why live mode waits: each run on the user's rows is a release.
+		return st.Warn.Render("live: manual (your rows)")
 	}
 	if r := b.runs.Shown(); r != nil && !r.Active() && r.Elapsed(b.at()) >= b.liveMax {
 		// Why live mode waits: the run took longer than it repeats.
