@@ -56,7 +56,8 @@ func (c *client) waitGone(gone string) {
 // constants, asked for as the session opens, and then its run — are shown
 // at the places the pool serves them in (the constants 1, the run 2: one
 // session's calls in the order it made them), the panel saying what the
-// positions count; once the slot frees, the constants are computed first
+// positions count, and the chart's run waits on the same constants (not
+// "computing"); once the slot frees, the constants are computed first
 // and the panel says queued no more.
 func TestOneSessionsTwoJobsReadAsOneQueue(t *testing.T) {
 	run := newBlockRunner()
@@ -75,6 +76,9 @@ func TestOneSessionsTwoJobsReadAsOneQueue(t *testing.T) {
 		if !strings.Contains(b.screen(), want) {
 			t.Fatalf("the queued constants do not say %q:\n%s", want, b.screen())
 		}
+	}
+	if strings.Contains(b.screen(), "computing the prescription") {
+		t.Fatalf("the chart says its prescription is computed while it waits for a slot:\n%s", b.screen())
 	}
 	close(run.release)
 	<-run.started // b's run holds the slot: its constants were served before it

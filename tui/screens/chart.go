@@ -177,6 +177,9 @@ func (s *ChartScreen) refPresc() runs.PrescriptionMsg {
 	if s.runPresc.Prescription != nil && s.runPresc.Key == runs.PrescKey(r.Spec) {
 		return s.runPresc
 	}
+	if s.Presc.Pending && s.Presc.Key == runs.PrescKey(r.Spec) {
+		return s.Presc // the run's, still computed or queued for a slot
+	}
 	return runs.PrescriptionMsg{Pending: true}
 }
 
