@@ -87,11 +87,18 @@ func aboveStart(c *engine.Comparison) (text string, who []string, at string) {
 		w0, mean = rep.W0.Mean, rep.Excess.Mean
 		who = append(who, rep.Solver)
 	}
-	switch {
-	case len(who) == 0:
+	if len(who) == 0 {
 		return "", nil, ""
-	case len(c.Reports) == 1:
-		return "above w₀ (the start line, " + FmtNum(w0) + ") at " + FmtNum(mean) + ": worse than doing nothing", who, FmtNum(mean)
 	}
-	return strings.Join(who, ", ") + " above w₀ (the start line, " + FmtNum(w0) + "): worse than doing nothing", who, ""
+	// The start line is drawn only where F(w₀) − F* > 0 (the log scale);
+	// at 0 (the start is the optimum) the legend says it is not drawn, and
+	// the sentence names the start's value, not a line.
+	line := "w₀ (the start line, " + FmtNum(w0) + ")"
+	if !(w0 > 0) {
+		line = "w₀'s excess risk " + FmtNum(w0) + " (the start is the optimum)"
+	}
+	if len(c.Reports) == 1 {
+		return "above " + line + " at " + FmtNum(mean) + ": worse than doing nothing", who, FmtNum(mean)
+	}
+	return strings.Join(who, ", ") + " above " + line + ": worse than doing nothing", who, ""
 }

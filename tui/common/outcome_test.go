@@ -39,3 +39,34 @@ func TestFailureTextReadsItsPoint(t *testing.T) {
 		})
 	}
 }
+
+// TestAboveStartNamesOnlyWhatIsDrawn: a solver that ended above the start
+// line is named with that line where it is drawn (F(w₀) − F* > 0); where
+// F(w₀) − F* = 0 — the start is the optimum, as in preset 3 — the chart
+// draws no start line (the log scale, the legend's "(not drawn)"), so the
+// sentence gives the start's value and names no line.
+func TestAboveStartNamesOnlyWhatIsDrawn(t *testing.T) {
+	run := func(w0 float64, excess ...float64) *runs.Run {
+		c := &engine.Comparison{}
+		for i, e := range excess {
+			c.Reports = append(c.Reports, &engine.Report{Solver: []string{"acsa", "dp-sgd"}[i], Excess: engine.Estimate{Mean: e}, W0: engine.Estimate{Mean: w0}})
+		}
+		return &runs.Run{Phase: runs.Done, Result: backend.Result{Comparison: c}}
+	}
+	for _, tc := range []struct {
+		name string
+		r    *runs.Run
+		want string
+	}{
+		{"drawn, one", run(4, 5), "above w₀ (the start line, 4) at 5: worse than doing nothing"},
+		{"drawn, two", run(4, 5, 3), "acsa above w₀ (the start line, 4): worse than doing nothing"},
+		{"at the optimum, one", run(0, 0.5), "above w₀'s excess risk 0 (the start is the optimum) at 0.5: worse than doing nothing"},
+		{"at the optimum, two", run(0, 0.5, 0.25), "acsa, dp-sgd above w₀'s excess risk 0 (the start is the optimum): worse than doing nothing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := OutcomeOf(tc.r).Text; got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
