@@ -88,11 +88,13 @@ func TestRunNotesAndStartLine(t *testing.T) {
 	}
 
 	// Example 1 starts at its optimum (F(w₀) − F* = 0): a single run ends
-	// above it, and the state names the solver.
+	// above it, and the state names the solver; the chart draws no start
+	// line at 0 (log scale), so the sentence names none (under the state,
+	// whole, where it does not fit beside it).
 	e1 := newTestModel(t, &fakeRunner{points: 6}, &example1, 132, 42)
 	keyUntil(t, e1, "r", func() bool { return settled(e1) && e1.run().Phase == runs.Done })
-	want = "above w₀ (the start line, 0) at " + common.FmtNum(fakeMean(0, example1.Trials, 6)) + ": worse than doing nothing"
-	if line := strings.Split(screenText(e1), "\n")[e1.stateRow()]; !strings.HasPrefix(line, "✓ done acsa") || !strings.Contains(line, want) {
+	want = "above w₀'s excess risk 0 (the start is the optimum) at " + common.FmtNum(fakeMean(0, example1.Trials, 6)) + ": worse than doing nothing"
+	if line := strings.Join(strings.Split(screenText(e1), "\n")[e1.stateRow():e1.stateRow()+2], " "); !strings.HasPrefix(line, "✓ done acsa") || !strings.Contains(line, want) {
 		t.Errorf("status %q, want ✓ done acsa and %q", line, want)
 	}
 }
