@@ -29,8 +29,9 @@ type KeyMap struct {
 	// Caption unfolds the loaded preset's caption a page at a time, and
 	// folds it after its last page.
 	Caption key.Binding
-	// Message shows the next rows of the message under the form (a
-	// refusal) where the rows under the form do not hold it whole, and
+	// Message opens the focused field's explanation under the form
+	// where it is cut (and folds it again), and shows the next rows of a
+	// message the rows under the form do not hold whole (a refusal), and
 	// its start again after its last rows.
 	Message key.Binding
 	// Set and Cancel end typing a value into the form.
@@ -74,7 +75,7 @@ func DefaultKeyMap(screens ScreenDefs) KeyMap {
 		LineDown: key.NewBinding(key.WithKeys("j"), key.WithHelp("j/wheel", "scroll the side panel / help down a line")),
 		Theme:    key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "theme: dark, light, high contrast (--theme)")),
 		Caption:  key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "the preset's caption: unfold it a page at a time, then fold it")),
-		Message:  key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "the message under the form (a refusal) where it ends in ▾ f: its next rows, then its start")),
+		Message:  key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "the message under the form where it ends in ▾ f: the field's explanation whole, a refusal's next rows, then its start (the explanation: folded)")),
 		Set:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "set the typed value")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel typing")),
 		Focus:    key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab/⇧tab", "focus")),

@@ -49,6 +49,10 @@ type Model struct {
 	// first of its lines shown (messageArea).
 	paged   string
 	pageTop int
+	// open is whether f opened the focused field's explanation: it then
+	// takes the rows it needs under the fields, for every field focused,
+	// until f folds it.
+	open bool
 
 	lastRun int // the latest run seen (runs.Event)
 	// presc is the latest prescription: user data's rows and columns
@@ -516,14 +520,20 @@ func (f *Model) message() (string, lipgloss.Style) {
 
 // MessageRows is the number of lines the line under the form takes
 // whole at w cells while it is about the key just pressed (the typing
-// hint, a refusal, a note): the layout gives it that room where it can.
-// The focused field's reason keeps the rows the layout gives it: 0.
+// hint, a refusal, a note) or is the focused field's explanation that f
+// opened (with its "▴ f: fold it" row): the layout gives it that room
+// where it can. The explanation folded keeps the rows the layout gives
+// it: 0.
 func (f *Model) MessageRows(w int) int {
-	if !f.editing && f.refused == "" && f.note == "" {
+	if f.reason() && !f.open {
 		return 0
 	}
 	text, _ := f.message()
-	return len(style.Wrap(text, w))
+	n := len(style.Wrap(text, w))
+	if f.reason() {
+		n++ // "▴ f: fold it"
+	}
+	return n
 }
 
 // MessageRoom is the rows under the fields the layout gives the line

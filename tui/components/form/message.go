@@ -11,16 +11,27 @@ import (
 // messageArea is the message under the fields in avail rows: whole where
 // it fits; otherwise a page of its lines and a last row that says how
 // many are below and that f shows them ("▾ f: 3 more lines"), or, on the
-// last page, that f goes back to its start ("▴ f: from its start"). On a
-// single row, or where it is the focused field's reason (pages), it is
-// cut at its last row and says so: the help (?) gives it whole.
+// last page, that f goes back to its start ("▴ f: from its start") or,
+// for the focused field's explanation, folds it ("▴ f: fold it"). The
+// focused field's explanation, folded, shows the rows the layout gives
+// it and says that f opens it whole ("▾ f: whole"): opened, it takes the
+// rows it needs as a refusal does (MessageRows). A refusal on a single
+// row is cut at its last row and says so: the help (?) gives it whole.
 func (f *Model) messageArea(avail int) []string {
 	text, ms := f.message()
 	lines := style.Wrap(text, f.w)
 	var out []string
+	k := f.KeyMap.Message.Help().Key
 	switch {
 	case len(lines) <= avail:
 		out = lines
+		if f.open && f.reason() && len(lines) < avail {
+			out = append(out, f.Styles.Key.Render("▴ "+k+": fold it"))
+		}
+	case f.reason() && !f.open:
+		mark := "  ▾ " + k + ": whole"
+		out = lines[:avail]
+		out[avail-1] = style.Shorten(out[avail-1], f.w-lipgloss.Width(mark)) + f.Styles.Key.Render(mark)
 	case avail < 2 || !f.pages():
 		out = lines[:avail]
 		out[avail-1] = style.Shorten(out[avail-1], f.w-lipgloss.Width(fullHint)) + fullHint
@@ -29,8 +40,10 @@ func (f *Model) messageArea(avail int) []string {
 		top := f.messageTop(text, len(lines), page)
 		end := min(top+page, len(lines))
 		out = append(out, lines[top:end]...)
-		k := f.KeyMap.Message.Help().Key
 		mark := "▴ " + k + ": from its start"
+		if f.reason() {
+			mark = "▴ " + k + ": fold it"
+		}
 		if below := len(lines) - end; below > 0 {
 			mark = fmt.Sprintf("▾ %s: %d more line%s", k, below, map[bool]string{true: "s"}[below > 1])
 		}
@@ -54,20 +67,36 @@ func (f *Model) messageTop(text string, n, page int) int {
 	return f.pageTop
 }
 
-// nextMessagePage shows the next page of the message under the form
-// (f): its next rows, or its start after its last. It reports whether
-// the message is cut, so that f had something to do.
+// nextMessagePage is f on the message under the form: it opens the
+// focused field's explanation where it is cut (it then takes the rows it
+// needs, MessageRows), shows the next page of a message cut still (its
+// start again after its last, or the explanation folded), and folds an
+// open explanation shown whole. It reports whether f had something to do.
 func (f *Model) nextMessagePage() bool {
 	avail := f.h - 1 - f.FieldRows()
 	text, _ := f.message()
 	n := len(style.Wrap(text, f.w))
-	if avail < 2 || n <= avail || !f.pages() {
+	reason := f.reason()
+	switch {
+	case reason && !f.open:
+		if n <= avail {
+			return false
+		}
+		f.open, f.paged, f.pageTop = true, "", 0
+		return true
+	case reason && (avail < 2 || n <= avail):
+		f.open = false
+		return true
+	case avail < 2 || n <= avail || !f.pages():
 		return false
 	}
 	page := avail - 1
 	top := f.messageTop(text, n, page) + page
 	if top >= n {
 		top = 0
+		if reason {
+			f.open = false
+		}
 	}
 	f.paged, f.pageTop = text, top
 	return true
@@ -82,6 +111,12 @@ func (f *Model) MessageCut() bool {
 }
 
 // pages reports whether the message is one f pages: a refusal or a note,
-// about the key just pressed; the focused field's reason is cut with
-// "(? full)" in the rows the layout keeps for it (the help gives it).
-func (f *Model) pages() bool { return !f.editing && (f.refused != "" || f.note != "") }
+// about the key just pressed, or the focused field's explanation that f
+// opened; a refusal on one row is cut with "(? full)" (the help gives it).
+func (f *Model) pages() bool {
+	return !f.editing && (f.refused != "" || f.note != "" || f.open)
+}
+
+// reason reports whether the message under the form is the focused
+// field's explanation (nothing typed, refused or noted).
+func (f *Model) reason() bool { return !f.editing && f.refused == "" && f.note == "" }
