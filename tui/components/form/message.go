@@ -2,9 +2,12 @@ package form
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/lipgloss/v2"
 
+	"dpso/theory"
+	"dpso/tui/runs"
 	"dpso/tui/style"
 )
 
@@ -120,3 +123,29 @@ func (f *Model) pages() bool {
 // reason reports whether the message under the form is the focused
 // field's explanation (nothing typed, refused or noted).
 func (f *Model) reason() bool { return !f.editing && f.refused == "" && f.note == "" }
+
+// privacyTerm is the privacy term of the upper bound the theorem panel
+// shows for the form's Spec (the prescription's first bound, its term
+// named "(privacy)", as theory evaluates it), without its role; "" until
+// the current Spec's prescription has come, or where the bound has none.
+func (f *Model) privacyTerm() string {
+	p := f.presc.Prescription
+	if p == nil || f.presc.Key != runs.PrescKey(f.resolved) {
+		return ""
+	}
+	for _, b := range p.Bounds {
+		if b.Kind != theory.Upper {
+			continue
+		}
+		for _, t := range b.Terms {
+			if name, ok := strings.CutSuffix(t.Name, " (privacy)"); ok {
+				if strings.Contains(name, "a^") {
+					name += ", a = √d/(εn)" // theory's a (its bound ids' doc)
+				}
+				return name
+			}
+		}
+		return ""
+	}
+	return ""
+}
