@@ -30,11 +30,11 @@ func TestStoppedRunIsNotRefused(t *testing.T) {
 		t.Fatalf("the stopped run ended in phase %d (%q)", r.Phase, r.Refusal)
 	}
 	v := screenText(m)
-	label := short + " (" + itoa(r.TrialsDone) + "/" + itoa(r.Total) + " trials done)"
+	label := short + " (" + r.DoneCount() + " done)"
 	if strings.Contains(v, "refused") {
 		t.Errorf("a stopped run reads as refused:\n%s", v)
 	}
-	if state := strings.Split(v, "\n")[m.stateRow()]; !strings.HasPrefix(state, "■ stopped comparison") || !strings.Contains(state, "trials done") {
+	if state := strings.Split(v, "\n")[m.stateRow()]; !strings.HasPrefix(state, "■ stopped comparison") || !strings.Contains(state, r.DoneCount()+" done") {
 		t.Errorf("the status bar's state %q does not say the run was stopped, with its trials done", state)
 	}
 	if msg := statusMessage(m); msg != label+": "+reason {

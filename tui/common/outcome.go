@@ -34,7 +34,7 @@ func OutcomeOf(r *runs.Run) Outcome {
 	case r.Phase == runs.Stopped:
 		// The run as a whole was stopped: the reason in full, its trials
 		// done first; no solver's.
-		return Outcome{Text: r.StopText() + ": " + r.Err.Error(), Shorts: []string{r.StopText(), fmt.Sprintf("%d/%d trials done", r.TrialsDone, r.Total)}}
+		return Outcome{Text: r.StopText() + ": " + r.Err.Error(), Shorts: []string{r.StopText(), r.DoneCount() + " done"}}
 	case r.Phase == runs.Failed:
 		return Outcome{Text: FailureText(r)}
 	case r.Phase == runs.Done && r.Comparison != nil:

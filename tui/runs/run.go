@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"dpso/tui/backend"
 )
 
 // Active reports whether the run is under way: running or paused.
@@ -16,9 +18,44 @@ func (r *Run) StopText() string {
 		return ""
 	}
 	if r.Total > 0 {
-		return fmt.Sprintf("%s (%d/%d trials done)", r.Stop, r.TrialsDone, r.Total)
+		return fmt.Sprintf("%s (%s done)", r.Stop, r.DoneCount())
 	}
 	return r.Stop
+}
+
+// DoneCount is the run's progress in what Total counts — the engine's
+// tasks, one solver over one trial (at one sweep point) each —, saying
+// what that is where it is not the form's trials: "3/8 trials" for one
+// solver, "35 of 40 runs (5 solvers × 8 trials)" for a comparison, "… (5
+// points × 2 solvers × 8 trials)" for a sweep; "" before the engine
+// reports a total.
+func (r *Run) DoneCount() string {
+	t, n := r.Spec.Spec.Trials, r.Total
+	if n <= 0 {
+		return ""
+	}
+	if t <= 0 || n == t || n%t != 0 || r.Kind != backend.Compare && r.Kind != backend.Sweep {
+		return fmt.Sprintf("%d/%d trial%s", r.TrialsDone, n, plural(n))
+	}
+	per := n / t // the (point, solver) pairs
+	what := fmt.Sprintf("%d solvers", per)
+	if p := r.SweepSpec.Points; r.Kind == backend.Sweep && p > 0 && per%p == 0 {
+		what = fmt.Sprintf("%d points", p)
+		if s := per / p; s > 1 {
+			what += fmt.Sprintf(" × %d solvers", s)
+		}
+	} else if r.Kind == backend.Sweep {
+		what = fmt.Sprintf("%d a trial", per)
+	}
+	return fmt.Sprintf("%d of %d runs (%s × %d trial%s)", r.TrialsDone, n, what, t, plural(t))
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // Waiting reports whether the run is under way but holds no CPU slot yet:

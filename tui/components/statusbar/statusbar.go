@@ -199,7 +199,12 @@ func (b *Model) stateLines(w int, wrap bool) []string {
 		}
 		parts = append(parts, id, common.RunOrSeed(r.Spec))
 		if r.Total > 0 {
-			parts = append(parts, fmt.Sprintf("%d/%s done", r.TrialsDone, common.TrialCount(r.Total)))
+			done := r.DoneCount() + " done"
+			parts = append(parts, done)
+			shorter[done] = fmt.Sprintf("%d/%d runs done", r.TrialsDone, r.Total)
+			if r.Total == r.Spec.Spec.Trials {
+				shorter[done] = done
+			}
 		}
 		if r.Active() && !r.Sweeps() && r.Iter[1] > 0 {
 			parts = append(parts, fmt.Sprintf("iter %d/%d", r.Iter[0], r.Iter[1]))
