@@ -30,7 +30,7 @@ func TestDoneCountSaysWhatItCounts(t *testing.T) {
 		{"comparison", run(backend.Compare, 8, 0, 35, 40), "35 of 40 runs (5 solvers × 8 trials)"},
 		{"sweep, one solver", run(backend.Sweep, 8, 5, 12, 40), "12 of 40 runs (5 points × 8 trials)"},
 		{"sweep, two solvers", run(backend.Sweep, 8, 5, 12, 80), "12 of 80 runs (5 points × 2 solvers × 8 trials)"},
-		{"sweep, points unknown", run(backend.Sweep, 3, 0, 9, 9), "9 of 9 runs (3 a trial × 3 trials)"},
+		{"sweep, points unknown", run(backend.Sweep, 3, 0, 9, 9), "9 of 9 runs (3 per trial × 3 trials)"},
 		{"comparison, one trial", run(backend.Compare, 1, 0, 4, 4), "4 of 4 runs (4 solvers × 1 trial)"},
 		{"no total yet", run(backend.Compare, 8, 0, 0, 0), ""},
 	} {

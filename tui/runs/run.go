@@ -45,7 +45,7 @@ func (r *Run) DoneCount() string {
 			what += fmt.Sprintf(" × %d solvers", s)
 		}
 	} else if r.Kind == backend.Sweep {
-		what = fmt.Sprintf("%d a trial", per)
+		what = fmt.Sprintf("%d per trial", per)
 	}
 	return fmt.Sprintf("%d of %d runs (%s × %d trial%s)", r.TrialsDone, n, what, t, plural(t))
 }
