@@ -28,3 +28,16 @@ func TestEpsHintIsTheTheoremsTerm(t *testing.T) {
 		}
 	}
 }
+
+// TestNHintIsTheTheoremsTerms: the n field's explanation quotes the
+// statistical term of the class's bound — 1/n in a strongly convex or
+// proximal-PL class (preset 7, Theorem [thm: PL upper bound]:
+// r̃₂²·κ·ln n/(μn)), not the convex 1/√n.
+func TestNHintIsTheTheoremsTerms(t *testing.T) {
+	m := loadedPreset(t, 6, 120, 32)
+	m.form.SetFocus(form.N)
+	hint := m.form.Message()
+	if strings.Contains(hint, "1/√n") || !strings.Contains(hint, "the statistical term r̃₂²·κ·ln n/(μn)") {
+		t.Errorf("preset 7: the n hint %q does not quote the theorem's statistical term", hint)
+	}
+}

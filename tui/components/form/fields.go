@@ -433,6 +433,9 @@ func (f *Model) why(id Field) string {
 	if term := f.privacyTerm(); id == Eps && term != "" {
 		w = "Privacy (zCDP, ρ = ε²/2): a smaller ε means more noise; the privacy term of the theorem's bound (the theorem panel) is " + term + ". ε = ∞: no privacy."
 	}
+	if stat, priv := f.boundTerm(" (statistical)"), f.privacyTerm(); id == N && stat != "" && priv != "" {
+		w = "Samples: the theorem's bound (the theorem panel) has the statistical term " + stat + " and the privacy term " + priv + "."
+	}
 	if id == Seed && f.resolved.Rand == solvers.Secure {
 		w = "Secure noise reads no seed: every run draws fresh noise, so a run's numbers differ from a preset's, which are its run's at seed 0."
 		if f.serverFixesNoise() {

@@ -128,7 +128,13 @@ func (f *Model) reason() bool { return !f.editing && f.refused == "" && f.note =
 // shows for the form's Spec (the prescription's first bound, its term
 // named "(privacy)", as theory evaluates it), without its role; "" until
 // the current Spec's prescription has come, or where the bound has none.
-func (f *Model) privacyTerm() string {
+func (f *Model) privacyTerm() string { return f.boundTerm(" (privacy)") }
+
+// boundTerm is the term of the upper bound the theorem panel shows for
+// the form's Spec whose name ends in role (" (privacy)", " (statistical)"),
+// without it; "" until the current Spec's prescription has come, or where
+// the bound has none.
+func (f *Model) boundTerm(role string) string {
 	p := f.presc.Prescription
 	if p == nil || f.presc.Key != runs.PrescKey(f.resolved) {
 		return ""
@@ -138,7 +144,7 @@ func (f *Model) privacyTerm() string {
 			continue
 		}
 		for _, t := range b.Terms {
-			if name, ok := strings.CutSuffix(t.Name, " (privacy)"); ok {
+			if name, ok := strings.CutSuffix(t.Name, role); ok {
 				if strings.Contains(name, "a^") {
 					name += ", a = √d/(εn)" // theory's a (its bound ids' doc)
 				}
