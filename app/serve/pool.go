@@ -100,6 +100,7 @@ type call struct {
 	workers int
 	cancel  context.CancelCauseFunc
 	report  func(engine.Queue)
+	first   bool // waits ahead of its seat's other calls (a prescription)
 
 	mu      sync.Mutex
 	release func() // nil while no slots are held
@@ -111,7 +112,7 @@ type call struct {
 // hold waits for the call's slots, in its seat's turn, and starts its
 // bound's clock.
 func (c *call) hold(ctx context.Context) error {
-	release, err := c.seat.p.sched.acquire(ctx, c.seat.q, c.workers, c.report)
+	release, err := c.seat.p.sched.acquire(ctx, c.seat.q, c.workers, c.first, c.report)
 	if err != nil {
 		return err
 	}
@@ -195,15 +196,15 @@ func (s *Seat) run(ctx context.Context, workers int, set *engine.Settings, body 
 		mb := set.Progress
 		report = func(q engine.Queue) { mb.Put(engine.Progress{Queue: &q}) }
 	}
-	return s.runReporting(ctx, workers, set, report, body)
+	return s.runReporting(ctx, workers, false, set, report, body)
 }
 
 // runReporting is run with the call's place in the queue told to report
-// (nil: to no one).
-func (s *Seat) runReporting(ctx context.Context, workers int, set *engine.Settings, report func(engine.Queue), body func(context.Context, int, *engine.Settings) error) error {
+// (nil: to no one), ahead of the seat's waiting calls when first.
+func (s *Seat) runReporting(ctx context.Context, workers int, first bool, set *engine.Settings, report func(engine.Queue), body func(context.Context, int, *engine.Settings) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	c := &call{seat: s, workers: s.p.share(workers), cancel: cancel, report: report}
+	c := &call{seat: s, workers: s.p.share(workers), cancel: cancel, report: report, first: first}
 	var in engine.Settings
 	if set != nil {
 		in = *set
@@ -264,13 +265,15 @@ func (s *Seat) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescrip
 
 // PrescribeQueued is Prescribe that tells report the call's place in the
 // seat's turn while it waits for its slot, and Position 0 once it holds
-// it (backend.QueuedPrescriber).
+// it (backend.QueuedPrescriber). It waits ahead of the seat's queued runs:
+// the theorem panel's constants, asked for as a preset's run starts,
+// are served in the session's next turn, before its run.
 func (s *Seat) PrescribeQueued(ctx context.Context, r spec.Resolved, report func(engine.Queue)) (*engine.Prescription, error) {
 	if err := s.p.caps.Check(r); err != nil {
 		return nil, refused(err)
 	}
 	var out *engine.Prescription
-	err := s.runReporting(ctx, 1, nil, report, func(ctx context.Context, _ int, _ *engine.Settings) (err error) {
+	err := s.runReporting(ctx, 1, true, nil, report, func(ctx context.Context, _ int, _ *engine.Settings) (err error) {
 		out, err = s.p.inner.Prescribe(ctx, r)
 		return err
 	})

@@ -1,9 +1,12 @@
 package serve
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"dpso/internal/engine"
 )
 
 // TestQueuedRunShowsItsPlaceAndAPauseGivesTheSlotBack: on a server of one
@@ -84,4 +87,58 @@ func TestOneSessionsTwoJobsReadAsOneQueue(t *testing.T) {
 	<-run.started // b's run holds the slot: its constants were served before it
 	b.waitGone("for a CPU slot, waiting")
 	b.waitGone("◌ queued")
+}
+
+// TestConstantsGoAheadOfTheirSessionsRun: in the pool's queue, a
+// prescription asked for after its session's run (a preset's run starts
+// before its constants are asked for) waits ahead of that run — it takes
+// the run's place and the run the next — and is granted first, so the
+// theorem panel's constants are served in the session's next turn, not
+// after its run.
+func TestConstantsGoAheadOfTheirSessionsRun(t *testing.T) {
+	s := newSched(1, nil)
+	other, seat := &queue{}, &queue{}
+	held, err := s.acquire(context.Background(), other, 1, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runQ, prescQ := make(chan engine.Queue, 16), make(chan engine.Queue, 16)
+	granted := make(chan string, 2)
+	until := func(ch chan engine.Queue, pos int) {
+		t.Helper()
+		for {
+			select {
+			case q := <-ch:
+				if q.Position == pos {
+					return
+				}
+			case <-time.After(waitLimit):
+				t.Fatalf("no report of position %d", pos)
+			}
+		}
+	}
+	wait := func(name string, first bool, ch chan engine.Queue) {
+		release, err := s.acquire(context.Background(), seat, 1, first, func(q engine.Queue) { ch <- q })
+		if err != nil {
+			granted <- "error: " + err.Error()
+			return
+		}
+		granted <- name
+		release()
+	}
+	go wait("run", false, runQ)
+	until(runQ, 1)
+	go wait("constants", true, prescQ)
+	if q := <-prescQ; q.Position != 1 {
+		t.Fatalf("the constants asked for after their session's run wait at position %d, want 1 (ahead of the run)", q.Position)
+	}
+	until(runQ, 2)
+	held()
+	if g := <-granted; g != "constants" {
+		<-granted
+		t.Fatalf("granted first: %s, want the constants", g)
+	}
+	if g := <-granted; g != "run" {
+		t.Fatalf("granted second: %s, want the run", g)
+	}
 }

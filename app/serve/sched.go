@@ -55,14 +55,21 @@ func newSched(slots int, now func() time.Time) *sched {
 const reportEvery = time.Second
 
 // acquire waits, in q's turn, for n slots; ctx cancels the wait. It
-// returns the release, to be called once.
-func (s *sched) acquire(ctx context.Context, q *queue, n int, report func(engine.Queue)) (func(), error) {
+// returns the release, to be called once. A request first goes ahead of
+// q's waiting requests (a prescription: the constants its session's panel
+// waits for, one slot's short work, before that session's runs); the
+// others wait behind them.
+func (s *sched) acquire(ctx context.Context, q *queue, n int, first bool, report func(engine.Queue)) (func(), error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	r := &request{q: q, n: n, since: s.now(), granted: make(chan struct{}), report: report}
 	s.mu.Lock()
-	q.reqs = append(q.reqs, r)
+	if first {
+		q.reqs = slices.Insert(q.reqs, 0, r)
+	} else {
+		q.reqs = append(q.reqs, r)
+	}
 	if !q.inRing {
 		q.inRing = true
 		s.ring = append(s.ring, q)

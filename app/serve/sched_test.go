@@ -373,7 +373,7 @@ func TestGrantReportsTheWholeWait(t *testing.T) {
 	s := newSched(1, clock)
 	reports := make(chan engine.Queue, 16)
 	report := func(q engine.Queue) { reports <- q }
-	release, err := s.acquire(context.Background(), &queue{}, 1, report)
+	release, err := s.acquire(context.Background(), &queue{}, 1, false, report)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +382,7 @@ func TestGrantReportsTheWholeWait(t *testing.T) {
 	}
 	granted := make(chan func(), 1)
 	go func() {
-		r, err := s.acquire(context.Background(), &queue{}, 1, report)
+		r, err := s.acquire(context.Background(), &queue{}, 1, false, report)
 		if err != nil {
 			t.Error(err)
 		}
