@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"time"
 )
 
 // MaxMaterializedAtOnce is the most memory, in bytes, that all the
@@ -57,10 +56,6 @@ type memBudget struct {
 	// onWait, if set (tests), is called each time acquire is about to
 	// wait.
 	onWait func()
-	// kept are released copies kept for the next one (keep, take),
-	// oldest first, whose bytes are still taken; idle drops them.
-	kept []keptCopy
-	idle *time.Timer
 }
 
 func newMemBudget(total int64) *memBudget {
@@ -72,9 +67,6 @@ func newMemBudget(total int64) *memBudget {
 func (b *memBudget) acquire(ctx context.Context, n int64) error {
 	for {
 		b.mu.Lock()
-		for b.free < n && len(b.kept) > 0 {
-			b.dropOldest()
-		}
 		if b.free >= n {
 			b.free -= n
 			collect := b.collects(n)
@@ -113,7 +105,8 @@ func (b *memBudget) release(n int64) {
 	b.mu.Lock()
 	b.free += n
 	b.freed += n
-	b.wakeAll()
+	close(b.wake)
+	b.wake = make(chan struct{})
 	b.mu.Unlock()
 }
 
@@ -143,24 +136,9 @@ func loadDataset(ctx context.Context, solver string, data Samples, workers int) 
 	if _, shared := data.(*Matrix); !shared {
 		// The copy is this run's: drop it (and its kept squared norms)
 		// when the run ends, so that the collection the next acquire
-		// makes frees it (the caller's frame still holds m); a copy from
-		// collectFloor on is kept for the next one instead, its bytes
-		// still counted (memBudget.keep).
+		// makes frees it (the caller's frame still holds m).
 		give := release
-		bytes := int64(data.Len()) * int64(data.SampleDim()) * 8
-		var once sync.Once
-		release = func() {
-			once.Do(func() {
-				buf := m.Data
-				m.Data, m.norms = nil, nil
-				if bytes >= collectFloor && bytes <= MaxMaterializeBytes && int64(len(buf))*8 == bytes {
-					datasets.keep(buf, bytes)
-					return
-				}
-				putSpare(buf)
-				give()
-			})
-		}
+		release = func() { putSpare(m.Data); m.Data, m.norms = nil, nil; give() }
 	}
 	return m, release, nil
 }
@@ -217,12 +195,7 @@ func putSpare(b []float64) {
 // datasetFloats is n zeros for a dataset's copy: a spare of capacity n
 // or more, cleared, or else MakeFloats' new slice.
 func datasetFloats(ctx context.Context, n int) ([]float64, error) {
-	if int64(n)*8 >= collectFloor {
-		if b := datasets.take(n); b != nil {
-			clear(b)
-			return b, nil
-		}
-	} else {
+	if int64(n)*8 < collectFloor {
 		spares.Lock()
 		var b []float64
 		for i, s := range spares.bufs {

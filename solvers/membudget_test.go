@@ -177,11 +177,10 @@ func TestDatasetSpares(t *testing.T) {
 			t.Error("the reused copy differs from a fresh one")
 		}
 	})
-	t.Run("a copy from collectFloor on is not a spare", func(t *testing.T) {
+	t.Run("a copy from collectFloor on is not kept", func(t *testing.T) {
 		dim := 8
 		_, release := load(sized(collectFloor/8/dim, dim, 3))
 		release()
-		defer datasets.dropIdle()
 		spares.Lock()
 		defer spares.Unlock()
 		for _, s := range spares.bufs {
@@ -203,97 +202,6 @@ func TestDatasetSpares(t *testing.T) {
 		defer spares.Unlock()
 		if len(spares.bufs) != spareMax {
 			t.Errorf("%d spares kept, want %d", len(spares.bufs), spareMax)
-		}
-	})
-}
-
-// TestDatasetKeptCopies: a released copy from collectFloor on is kept by
-// the budget, its bytes still counted, and is the next copy's memory
-// (same backing array) holding exactly what a fresh copy holds; an
-// acquire that needs its bytes drops it, and so does the idle drop.
-func TestDatasetKeptCopies(t *testing.T) {
-	draw := func(r *rand.Rand, x []float64) {
-		for j := range x {
-			x[j] = r.NormFloat64()
-		}
-	}
-	dim := 8
-	rows := collectFloor / 8 / dim
-	sized := func(seed uint64) *Stream {
-		return &Stream{N: rows, Dim: dim, Key: dataKey(seed, 0), Draw: draw}
-	}
-	bytes := int64(rows * dim * 8)
-	load := func(s Samples) (*Matrix, func()) {
-		t.Helper()
-		m, release, err := loadDataset(context.Background(), "test", s, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m, release
-	}
-	datasets.dropIdle()
-	t.Cleanup(datasets.dropIdle)
-	t.Run("kept, counted and reused", func(t *testing.T) {
-		before := datasets.free
-		m, release := load(sized(1))
-		first := &m.Data[0]
-		release()
-		if m.Data != nil {
-			t.Fatal("a released copy is still reachable from its matrix")
-		}
-		if used := before - datasets.free; used != bytes {
-			t.Errorf("the kept copy holds %d bytes of the budget, want %d", used, bytes)
-		}
-		b := sized(2)
-		m2, release2 := load(b)
-		if &m2.Data[0] != first {
-			t.Error("the second copy did not reuse the kept one")
-		}
-		want, err := materialize(context.Background(), "test", b, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(m2.Data, want.Data) {
-			t.Error("the reused copy differs from a fresh one")
-		}
-		if used := before - datasets.free; used != bytes {
-			t.Errorf("one live copy holds %d bytes of the budget, want %d", used, bytes)
-		}
-		release2()
-		datasets.dropIdle()
-		if datasets.free != before {
-			t.Errorf("free %d after the idle drop, want %d", datasets.free, before)
-		}
-	})
-	t.Run("an acquire that needs the bytes drops it", func(t *testing.T) {
-		b := newMemBudget(bytes)
-		if err := b.acquire(context.Background(), bytes); err != nil {
-			t.Fatal(err)
-		}
-		b.keep(make([]float64, rows*dim), bytes)
-		defer b.dropIdle()
-		if b.free != 0 {
-			t.Fatalf("free %d with a kept copy, want 0", b.free)
-		}
-		b.onWait = func() { t.Error("the acquire waited on a kept copy") }
-		if err := b.acquire(context.Background(), bytes); err != nil {
-			t.Fatal(err)
-		}
-		if len(b.kept) != 0 || b.free != 0 {
-			t.Errorf("%d kept, free %d after the acquire; want none and 0", len(b.kept), b.free)
-		}
-	})
-	t.Run("at most keptMax are kept", func(t *testing.T) {
-		b := newMemBudget(int64(keptMax+2) * bytes)
-		defer b.dropIdle()
-		for range keptMax + 2 {
-			if err := b.acquire(context.Background(), bytes); err != nil {
-				t.Fatal(err)
-			}
-			b.keep(make([]float64, rows*dim), bytes)
-		}
-		if len(b.kept) != keptMax || b.free != 2*bytes {
-			t.Errorf("%d kept, free %d; want %d and %d", len(b.kept), b.free, keptMax, 2*bytes)
 		}
 	})
 }

@@ -90,10 +90,6 @@ func (r tallyReader) Next(x []float64) bool {
 // (acsa) and a multi-pass one (localized).
 func TestDescriptorsDataAccess(t *testing.T) {
 	const n = 2000
-	// The budget's free bytes are read before and during each run: a copy
-	// an earlier test left kept (memBudget.keep) would be dropped by its
-	// idle timer at any moment and move them, so none is left to drop.
-	datasets.dropIdle()
 	for _, d := range registry[:9] {
 		schedules := []string{""}
 		if d.Data == AsSchedule {
