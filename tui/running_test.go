@@ -32,7 +32,7 @@ func TestRunningComparisonShowsFinishedSolvers(t *testing.T) {
 	trials := sp.Trials
 	pump(t, m, cmd, func() bool {
 		tr := r.Traces[r.Names[1]][1]
-		return tr != nil && len(tr) >= 2 // the second trial's checkpoints 0 and 1
+		return len(tr) >= 2 // the second trial's checkpoints 0 and 1
 	})
 	series := map[string]int{}
 	for i, s := range m.chartScreen().Chart.Series() {
