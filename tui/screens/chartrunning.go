@@ -3,10 +3,10 @@ package screens
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"dpso/internal/engine"
+	"dpso/theory"
 	"dpso/tui/chart"
 	"dpso/tui/common"
 )
@@ -76,16 +76,6 @@ func readsNote(pl *engine.Plan) string {
 		strings.Join(parts, ", "), 100*heavy/(total+drawn), sig2(total+drawn))
 }
 
-// sig2 writes a count of 1000 or more with two significant digits, as
-// m·10ᵉ ("1.6·10⁸", "8·10⁷"); smaller counts whole.
-func sig2(x float64) string {
-	if x < 1000 {
-		return strconv.Itoa(int(math.Round(x)))
-	}
-	e := int(math.Floor(math.Log10(x)))
-	m := math.Round(x/math.Pow(10, float64(e))*10) / 10
-	if m >= 10 {
-		m, e = m/10, e+1
-	}
-	return strconv.FormatFloat(m, 'f', -1, 64) + "·10" + common.Sup(e)
-}
+// sig2 writes a count with two significant digits ("1.6·10⁸", "8·10⁷",
+// 300), as dpso writes numbers (theory.NumberFormat, Pretty).
+var sig2 = theory.NumberFormat{Digits: 2, Pretty: true}.Format
