@@ -56,17 +56,11 @@ type TotalJSON struct {
 	Note string `json:"note"`
 }
 
-// TotalEpsDelta is what the CLI's total line states as one (ε', δ')
-// (totalDP): the zCDP part of t converted exactly at conv (t.ConvDelta
-// where set: ε' of the Gaussian mechanism μ = √(2ρ)), plus its (ε, δ)
-// part by basic composition; +Inf where some release was not private.
+// TotalEpsDelta is what the CLI's total line states as one (ε', δ'):
+// the zCDP part of t converted exactly at conv (t.ConvDelta where set:
+// ε' of the Gaussian mechanism μ = √(2ρ)), plus its (ε, δ) part by basic
+// composition; +Inf (δ NaN) where some release was not private.
 func TotalEpsDelta(t engine.PrivacyTotal, conv float64) (eps, delta float64) {
-	return totalDP(t, conv)
-}
-
-// totalDP is the total as (ε', δ'): the zCDP part exactly at conv, plus
-// the (ε, δ) part.
-func totalDP(t engine.PrivacyTotal, conv float64) (eps, delta float64) {
 	if t.ConvDelta > 0 {
 		conv = t.ConvDelta
 	}
@@ -94,7 +88,7 @@ func composition(t engine.PrivacyTotal) string {
 
 // totalJSON is t's document at the conversion δ conv.
 func totalJSON(t engine.PrivacyTotal, conv float64) *TotalJSON {
-	eps, delta := totalDP(t, conv)
+	eps, delta := TotalEpsDelta(t, conv)
 	j := &TotalJSON{Scope: "per-draw", Releases: t.Composition.Releases, Split: t.Composition.Split,
 		Composition: composition(t), Private: t.Covered(), EpsDP: theory.JSONNum(eps), DeltaDP: theory.JSONNum(delta),
 		Planned: t.Planned, Note: totalText(t, conv)}
@@ -127,7 +121,7 @@ func costText(t engine.PrivacyTotal, conv float64) string {
 		conv = t.ConvDelta
 	}
 	s := t.Spent
-	eps, delta := totalDP(t, conv)
+	eps, delta := TotalEpsDelta(t, conv)
 	switch {
 	case !t.Private():
 		return "not private (a release without noise: ε = ∞ or the baseline nonprivate-schedule)"
