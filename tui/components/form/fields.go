@@ -55,7 +55,7 @@ type fieldDef struct {
 var fields = [NumFields]fieldDef{
 	Class:      {"class", "class", "Which theorem applies: the loss class fixes the paper's algorithm, its rate and the lower bound it is held against.", false},
 	Scenario:   {"scenario", "scenario", "The data: its tails decide which moments r̃_k exist — L_f can be huge or ∞ while r̃_k stays small.", false},
-	K:          {"k", "k", "Moment order of Assumption 1: a larger k assumes lighter tails and buys a faster privacy term, exponent (k−1)/k; k = ∞ is the Lipschitz case (r̃_∞ = L_f).", true},
+	K:          {"k", "k", "Moment order of Assumption 1: a larger k assumes lighter tails and buys a faster-falling privacy term (the theorem panel's bound says how fast); k = ∞ is the Lipschitz case (r̃_∞ = L_f).", true},
 	Eps:        {"ε", "eps", "Privacy (zCDP, ρ = ε²/2): a smaller ε means more noise; the privacy term grows like (√d/(εn))^((k−1)/k). ε = ∞: no privacy.", true},
 	N:          {"n", "n", "Samples: the statistical term falls like 1/√n, the privacy term like n^(−(k−1)/k).", true},
 	D:          {"d", "d", "Dimension: the Gaussian noise enters every coordinate, so the privacy term grows with √d.", true},
@@ -429,6 +429,9 @@ func (f *Model) why(id Field) string {
 	w := id.Why()
 	if c := f.res.Class; c.StronglyConvex() || c == theory.PPL {
 		w = strings.ReplaceAll(w, "(k−1)/k", "(2k−2)/k")
+	}
+	if id == K {
+		w = f.kWhy()
 	}
 	if term := f.privacyTerm(); id == Eps && term != "" {
 		w = "Privacy (zCDP, ρ = ε²/2): a smaller ε means more noise; the privacy term of the theorem's bound (the theorem panel) is " + term + ". ε = ∞: no privacy."

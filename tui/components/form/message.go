@@ -135,9 +135,22 @@ func (f *Model) privacyTerm() string { return f.boundTerm(" (privacy)") }
 // without it; "" until the current Spec's prescription has come, or where
 // the bound has none.
 func (f *Model) boundTerm(role string) string {
+	name, _, ok := f.upperTerm(role)
+	if !ok {
+		return ""
+	}
+	return name
+}
+
+// upperTerm is the term of the upper bound the theorem panel shows for
+// the form's Spec whose name ends in role, its name without the role
+// (with theory's a = √d/(εn) spelled out where it writes a), and whether
+// there is one: none until the current Spec's prescription has come, or
+// where the bound has none.
+func (f *Model) upperTerm(role string) (string, theory.Term, bool) {
 	p := f.presc.Prescription
 	if p == nil || f.presc.Key != runs.PrescKey(f.resolved) {
-		return ""
+		return "", theory.Term{}, false
 	}
 	for _, b := range p.Bounds {
 		if b.Kind != theory.Upper {
@@ -148,10 +161,10 @@ func (f *Model) boundTerm(role string) string {
 				if strings.Contains(name, "a^") {
 					name += ", a = √d/(εn)" // theory's a (its bound ids' doc)
 				}
-				return name
+				return name, t, true
 			}
 		}
-		return ""
+		return "", theory.Term{}, false
 	}
-	return ""
+	return "", theory.Term{}, false
 }
