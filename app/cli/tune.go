@@ -118,7 +118,11 @@ excess risk, and says whether its lead over the next is more than 2 standard
 errors of their paired difference (on --data a non-private comparison on your
 rows). --emit-w prints each trial's released output w; --emit-candidates (with
 --json) adds every candidate's w to the trial's diagnostics, which are not
-private.
+private. The "clipped" line gives each solver's fraction of per-sample gradients
+clipped, prescribed and tuned (its released candidates'; --json: tuned.clipped,
+and each trial's clipping with its last batch's norm quantiles): read from the
+rows outside the search's mechanism, a non-private diagnostic ("private": false),
+not part of the release.
 
 Output: a table; --json gives
   {"citation":{"version","command","rand","seed","data_sha256"},
@@ -132,8 +136,12 @@ Output: a table; --json gives
                "search_privacy":{"method","mechanisms":[{"batch","sampling_rate","steps","noise_multiplier","alone"}],
                                  "score":{"rho","noise_multiplier","alone"},"scale","rdp","eps","delta","order",
                                  "dropped"}|null (dp-sgd's; null for a zCDP solver),
-               "tuned":{"private","excess_risk","holdout","trials":[{"trial","candidate","params","score","score_clip",
-                        "score_sigma","excess_risk","holdout","constants","w" (--emit-w),"grid","dropped","dropped_why",
+               "tuned":{"private","excess_risk","holdout","clipped":{"value","meaning","private":false},
+                        "trials":[{"trial","candidate","params","score","score_clip",
+                        "score_sigma","excess_risk","holdout","constants",
+                        "clipping":{"private":false,"clipped","fed","fraction","batch":{"phase","size","threshold",
+                                    "clipped","non_finite","quantile_levels","norm_quantiles"}},
+                        "w" (--emit-w),"grid","dropped","dropped_why",
                         "diagnostics":{"private":false,"note","k","tried","scores","chosen","ws" (--emit-candidates)}}]},
                "oracle_tuned":{"private":false,"note","grid":"full"|"coarse","ran" (coarse),"best","candidate",
                                "excess_risk","points"}|null}],

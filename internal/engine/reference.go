@@ -22,18 +22,24 @@ func startExcess(in *scenarios.Instance) Estimate {
 // clippedFraction is the mean over trials of Clipped/Fed, NaN when no
 // trial fed its oracle a clipped mean (the non-private baseline).
 func clippedFraction(trials []TrialResult) float64 {
+	return meanClipped(len(trials), func(i int) (int64, int64) { return trials[i].Clipped, trials[i].Fed })
+}
+
+// meanClipped is the mean of clipped/fed over the n runs at(i) counts
+// that fed their oracle anything, NaN when none did.
+func meanClipped(n int, at func(i int) (clipped, fed int64)) float64 {
 	var s float64
-	n := 0
-	for _, t := range trials {
-		if t.Fed > 0 {
-			s += float64(t.Clipped) / float64(t.Fed)
-			n++
+	m := 0
+	for i := range n {
+		if c, f := at(i); f > 0 {
+			s += float64(c) / float64(f)
+			m++
 		}
 	}
-	if n == 0 {
+	if m == 0 {
 		return math.NaN()
 	}
-	return s / float64(n)
+	return s / float64(m)
 }
 
 // Vacuous reports whether a certificate promises nothing that doing

@@ -198,6 +198,12 @@ type TunedTrial struct {
 	// Excess is F(w) − F* of the released output (on user data a
 	// non-private diagnostic), Holdout its held-out loss (NaN without).
 	Excess, ExcessSE, Holdout float64
+	// Clip is what clipping did in the released candidate's run: its
+	// fraction clipped and its latest batch's gradient norms, read from
+	// the training rows outside the search's mechanism — a non-private
+	// diagnostic the search's guarantee does not cover, as the prescribed
+	// run's are (zero when K = 0).
+	Clip ClipSeen
 	// Constants are the private estimates the search read (nil unless
 	// --constants private).
 	Constants *privest.Estimates
@@ -217,7 +223,11 @@ type Tuned struct {
 	// EvalSE is the mean over trials of the evaluation sample's Monte
 	// Carlo error of the released outputs' excess risks (Report.EvalSE).
 	EvalSE float64
-	Trials []TunedTrial
+	// Clipped is the mean over trials of the released candidates'
+	// fractions clipped (TunedTrial.Clip; NaN when none clips): a
+	// non-private diagnostic, as Report.Clipped is.
+	Clipped float64
+	Trials  []TunedTrial
 }
 
 // OracleTuned is the non-private reference: every grid point run at the

@@ -115,7 +115,7 @@ func (t *tuner) search(ctx context.Context, rep *TuneReport) ([][]trialOut, erro
 			ts.Tuned = t.assemble(outs[si])
 		} else {
 			nan := Estimate{Mean: math.NaN(), SE: math.NaN()}
-			ts.Tuned = Tuned{Excess: nan, Holdout: nan}
+			ts.Tuned = Tuned{Excess: nan, Holdout: nan, Clipped: math.NaN()}
 		}
 		rep.Solvers = append(rep.Solvers, ts)
 	}
@@ -133,6 +133,7 @@ func (t *tuner) assemble(outs []trialOut) Tuned {
 		tu.EvalSE += o.tuned.ExcessSE / float64(len(outs))
 	}
 	tu.Excess = estimate(xs)
+	tu.Clipped = meanClipped(len(outs), func(i int) (int64, int64) { return outs[i].tuned.Clip.Clipped, outs[i].tuned.Clip.Fed })
 	tu.Holdout = Estimate{Mean: math.NaN(), SE: math.NaN()}
 	if t.in.HoldoutRows() > 0 {
 		tu.Holdout = estimate(hs)
@@ -245,6 +246,8 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		if r.Rand == solvers.Seeded {
 			ccfg.Seed = candidateSeed(r.Spec.Seed, j.trial, name, c)
 		}
+		var seen ClipSeen
+		ccfg.Observe, ccfg.Checkpoints = seen.observe, seenCheckpoints
 		res, err := solver.Run(ctx, ref, train, ccfg)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -271,6 +274,8 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 		if tt.Chosen < 0 || score < tt.Scores[tt.Chosen] {
 			tt.Chosen, best = len(tt.Tried)-1, res.W
 			tt.Candidate, tt.Params = grid[idx], res.Params
+			seen.Clipped, seen.Fed = res.Clipped, res.Fed
+			tt.Clip = seen
 		}
 		if progress != nil {
 			progress.Put(Progress{Solver: name, Trial: j.trial, Iter: c + 1, Iters: tt.K, Phase: 1, Total: t.total, Elapsed: time.Since(t.start)})

@@ -186,11 +186,14 @@ type TuneSolverJSON struct {
 
 // TunedJSON is the private search's result.
 type TunedJSON struct {
-	Private    bool             `json:"private"`
-	NotPrivate []string         `json:"not_private,omitempty"`
-	ExcessRisk *ExcessJSON      `json:"excess_risk"`
-	Holdout    *EstimateJSON    `json:"holdout,omitempty"`
-	Trials     []TunedTrialJSON `json:"trials"`
+	Private    bool          `json:"private"`
+	NotPrivate []string      `json:"not_private,omitempty"`
+	ExcessRisk *ExcessJSON   `json:"excess_risk"`
+	Holdout    *EstimateJSON `json:"holdout,omitempty"`
+	// Clipped is the released candidates' mean fraction clipped, a
+	// non-private diagnostic (null for a solver that clips nothing).
+	Clipped *DiagJSON        `json:"clipped"`
+	Trials  []TunedTrialJSON `json:"trials"`
 }
 
 // EstimateJSON is a mean ± standard error over the trials, with the
@@ -226,6 +229,9 @@ type TunedTrialJSON struct {
 	ExcessRisk *float64            `json:"excess_risk"`
 	Holdout    *float64            `json:"holdout,omitempty"`
 	Constants  *ConstantsTrialJSON `json:"constants,omitempty"`
+	// Clipping is what clipping did in the released candidate's run, a
+	// non-private diagnostic (null where nothing was released).
+	Clipping *TunedClipJSON `json:"clipping"`
 	// W is the released output (--emit-w; w₀ where a Poisson search
 	// released nothing).
 	W       []*float64      `json:"w,omitempty"`
@@ -442,10 +448,11 @@ func tunedJSON(r *engine.TuneReport, t engine.Tuned) *TunedJSON {
 		h := estJSON(t.Holdout)
 		j.Holdout = &h
 	}
+	j.Clipped = tunedClippedJSON(t, r.UserRows)
 	for _, tr := range t.Trials {
 		tj := TunedTrialJSON{Trial: tr.Trial, Params: paramsOf(tr.Params),
 			ScoreClip: theory.JSONNum(tr.ScoreClip), ScoreSigma: theory.JSONNum(tr.ScoreSigma), ExcessRisk: theory.JSONNum(tr.Excess), Dropped: tr.Dropped, DroppedWhy: nonNil(tr.Drops.Notes()),
-			Diagnostics: SearchDiagnosticsJSON{Note: DiagnosticsNote, K: tr.K, Tried: nonNilInts(tr.Tried), Scores: []*float64{}}}
+			Diagnostics: SearchDiagnosticsJSON{Note: DiagnosticsNote, K: tr.K, Tried: nonNilInts(tr.Tried), Scores: []*float64{}}, Clipping: tunedClipJSON(tr.Clip)}
 		for _, s := range tr.Scores {
 			tj.Diagnostics.Scores = append(tj.Diagnostics.Scores, theory.JSONNum(s))
 		}
@@ -593,6 +600,7 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 			fmt.Fprintf(w, "%s %s\n", ts.Solver, v)
 		}
 	}
+	writeTunedClipped(w, r)
 	for _, ts := range r.Solvers {
 		if len(ts.Tuned.Trials) > 0 && ts.Tuned.Trials[0].Dropped > 0 {
 			fmt.Fprintf(w, "%s's grid (trial 0's): %s\n", ts.Solver, strings.Join(ts.Tuned.Trials[0].Drops.Notes(), "; "))
