@@ -369,3 +369,33 @@ func BenchmarkDPSGDLoop(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSupMoment is one certified sup over the half circle at k = 3
+// (γ_3 of contaminated, two Monte Carlo moments of MCDraws draws a point,
+// and r_3 of linreg-t, one), on a fresh instance each op: the arc search's
+// moments, the column samples drawn (and cached) before the timer.
+//
+//	go test ./scenarios -run '^$' -bench SupMoment -cpu 1 -count 5
+func BenchmarkSupMoment(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		p    ProblemDef
+		at   func(in *Instance) SupEntry
+	}{
+		{"contaminated-gamma3", ProblemDef{Scenario: Contaminated, D: 3, Params: map[string]float64{"size": 5}}, func(in *Instance) SupEntry { return in.Coordinate(3) }},
+		{"linreg-t-r3", ProblemDef{Scenario: LinRegT, D: 3, Tail: 30, Params: map[string]float64{"cond": 9}}, func(in *Instance) SupEntry { return in.Noncentral(3) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			c.at(build(b, c.p))
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				in := build(b, c.p)
+				b.StartTimer()
+				if e := c.at(in); math.IsNaN(e.V) {
+					b.Fatalf("%+v", e)
+				}
+			}
+		})
+	}
+}

@@ -192,23 +192,23 @@ func newColSample(ctx context.Context, key string, ncol int, draw func(r *dist.R
 	})
 }
 
-// moment is the sample mean of val(i)^k (val ≥ 0) as a mom. Each fixed
-// chunk of MCChunk draws writes its values into a scratch buffer, finds
-// their maximum m_c and sums (v/m_c)^k and (v/m_c)^{2k}, in its own slots;
-// the chunks run on every core and are combined in chunk order (in
-// logarithms), so the result is the same bits for any number of cores and
-// nothing overflows. It checks ctx before each chunk; cancelled, it
-// returns a NaN moment (which supSide.entry discards).
-func (s *colSample) moment(ctx context.Context, k float64, val func(i int) float64) mom {
+// moment is the sample mean of v^k (v ≥ 0) as a mom, where fill writes the
+// draws' values v_lo, …, v_{lo+len(dst)−1} into dst (a loop over the
+// columns, not a call a draw). Each fixed chunk of MCChunk draws fills a
+// scratch buffer, finds its maximum m_c and sums (v/m_c)^k and
+// (v/m_c)^{2k}, in its own slots; the chunks run on every core and are
+// combined in chunk order (in logarithms), so the result is the same bits
+// for any number of cores and nothing overflows. It checks ctx before each
+// chunk; cancelled, it returns a NaN moment (which supSide.entry discards).
+func (s *colSample) moment(ctx context.Context, k float64, fill func(dst []float64, lo int)) mom {
 	nc := (s.n + MCChunk - 1) / MCChunk
 	slots := make([]float64, 3*nc)
 	if err := solvers.ParallelSum(ctx, cores(), s.n, MCChunk, slots, func(lo, hi int, a []float64) error {
 		bp := scratchPool.Get().(*[]float64)
 		buf := (*bp)[:hi-lo]
+		fill(buf, lo)
 		var mx float64
-		for i := range buf {
-			v := val(lo + i)
-			buf[i] = v
+		for _, v := range buf {
 			if v > mx {
 				mx = v
 			}
@@ -253,7 +253,7 @@ var scratchPool = sync.Pool{New: func() any { b := make([]float64, MCChunk); ret
 func powSums(buf []float64, inv, k float64) (s1, s2 float64) {
 	if k == 2 {
 		for _, v := range buf {
-			x := min(1, v*inv)
+			x := clip1(v * inv)
 			p := x * x
 			s1 += p
 			s2 += p * p
@@ -261,15 +261,20 @@ func powSums(buf []float64, inv, k float64) (s1, s2 float64) {
 		return s1, s2
 	}
 	if n, half, ok := halfInteger(k); ok {
-		for _, v := range buf {
-			p := halfIntPow(min(1, v*inv), n, half)
-			s1 += p
-			s2 += p * p
+		var x, y, p [powBlock]float64
+		for len(buf) > 0 {
+			m := min(len(buf), powBlock)
+			halfIntPows(p[:m], x[:m], y[:m], buf[:m], inv, n, half)
+			for _, v := range p[:m] {
+				s1 += v
+				s2 += v * v
+			}
+			buf = buf[m:]
 		}
 		return s1, s2
 	}
 	for _, v := range buf {
-		p := math.Exp(k * math.Log(min(1, v*inv)))
+		p := math.Exp(k * math.Log(clip1(v*inv)))
 		s1 += p
 		s2 += p * p
 	}
@@ -297,6 +302,60 @@ func halfInteger(k float64) (n int, half, ok bool) {
 		return 0, false, false
 	}
 	return int(h) / 2, int(h)%2 == 1, true
+}
+
+// clip1 is min(1, x) for every x, NaN (kept) and −0 (kept) included, by
+// one comparison: the builtin min's float code, which orders the signed
+// zeros and NaN, is several instructions a value in powSums' loops.
+func clip1(x float64) float64 {
+	if x > 1 {
+		return 1
+	}
+	return x
+}
+
+// powBlock is the length of the blocks in which powSums raises its values
+// to a half-integer power (three stack buffers of it stay in L1).
+const powBlock = 256
+
+// halfIntPows sets x_i = min(1, src_i·inv) and p_i = halfIntPow(x_i, n,
+// half), the same products in the same order, to the bit, but a pass over
+// the block per squaring instead of a loop of branches per value; y is
+// scratch. All four have the same length.
+func halfIntPows(p, x, y, src []float64, inv float64, n int, half bool) {
+	x, y = x[:len(p)], y[:len(p)]
+	for i, v := range src[:len(p)] {
+		x[i] = clip1(v * inv)
+	}
+	copy(y, x)
+	set := false // p holds a product (1·y_b = y_b, so the first factor is copied)
+	for b := n; b > 0; b >>= 1 {
+		if b&1 == 1 {
+			if set {
+				for i, v := range y {
+					p[i] *= v
+				}
+			} else {
+				copy(p, y)
+				set = true
+			}
+		}
+		if b > 1 {
+			for i, v := range y {
+				y[i] = v * v
+			}
+		}
+	}
+	if !set {
+		for i := range p {
+			p[i] = 1
+		}
+	}
+	if half {
+		for i, v := range x {
+			p[i] *= math.Sqrt(v)
+		}
+	}
 }
 
 // halfIntPow is x^(n + ½·half) for x ≥ 0: x^n by repeated squaring, times

@@ -382,14 +382,16 @@ func TestSupProfileIsDeterministic(t *testing.T) {
 
 // TestPowSumsIsPowK: powSums' sums are, bit for bit, powK(math.Min(1,
 // v·inv), k) and its square summed in order, at k = 2, half-integer and
-// other orders, over values below, at and above 1/inv, 0, −0, +∞ and NaN.
+// other orders (half-integer ones from ½ to 64, whose blocks of powBlock
+// values take one pass a squaring), over values below, at and above 1/inv,
+// 0, −0, +∞ and NaN.
 func TestPowSumsIsPowK(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	buf := []float64{0, math.Copysign(0, -1), 3, 3.0000001, math.Inf(1)}
 	for range 1000 {
 		buf = append(buf, 4*rng.Float64())
 	}
-	for _, k := range []float64{2, 2.5, 3, 4, 8, 16, 2 + 1e-9, 3.7} {
+	for _, k := range []float64{2, 2.5, 3, 4, 8, 16, 2 + 1e-9, 3.7, 0.5, 1, 1.5, 7, 63.5, 64} {
 		for _, b := range [][]float64{buf, append(slices.Clone(buf), math.NaN())} {
 			s1, s2 := powSums(b, 1.0/3, k)
 			var w1, w2 float64
