@@ -40,10 +40,9 @@ type Model struct {
 	label   string // line's label
 	w, h    int
 	two     bool // the reproduce line takes two rows (Rows)
-	// seen is the time the last render read (at); frozen: at reads it
-	// again, not the clock (Rows lays out between renders).
-	seen   time.Time
-	frozen bool
+	// seen is the time the last render read: Rows lays out between
+	// renders at it, not at the clock's.
+	seen time.Time
 	// repro is the reproduce line's command, made when the Spec, the
 	// screen or the run shown changes (Spec.Command resolves the Spec
 	// several times: not a per-frame job); reproOK says it is current
@@ -72,19 +71,17 @@ func (b *Model) SetSize(w, h int) { b.w, b.h = w, h }
 // ending in " \" so that both lines copied run as one command.
 func (b *Model) Rows(w int, two bool) int {
 	b.two = two && b.line == "" && lipgloss.Width("reproduce: "+b.command()) > w
-	b.frozen = true // laying out reads the time the last render read
-	state := len(b.stateLines(w, true))
+	// Laying out reads the time the last render read. The rows the run's
+	// outcome takes once the transient message goes (at the next key:
+	// message{}) are kept meanwhile: the panels do not change size under
+	// a key that scrolls them.
+	state, facts := b.stateLines(w, true, b.message(), b.seen)
+	n := 2 + len(state)
 	if b.Text != "" {
-		// The rows the run's outcome takes once the transient message
-		// goes (at the next key) are kept meanwhile: the panels do not
-		// change size under a key that scrolls them.
-		text, err := b.Text, b.Err
-		b.Text, b.Err = "", false
-		state = max(state, len(b.stateLines(w, true)))
-		b.Text, b.Err = text, err
+		state, facts = b.stateLines(w, true, message{}, b.seen)
+		n = max(n, 2+len(state))
 	}
-	b.frozen = false
-	n := 2 + state
+	b.facts = facts
 	if b.two {
 		n++
 	}
@@ -130,16 +127,33 @@ func (b *Model) View() string {
 	if b.two && b.line == "" {
 		repro = b.reproLines()
 	}
-	state := b.stateLines(b.w, true)
+	b.seen = b.now()
+	state, facts := b.stateLines(b.w, true, b.message(), b.seen)
 	if len(state)+len(repro)+1 > b.h {
 		// Laid out before the message came (the root lays out again
 		// after the message that changed Rows): its one-line form.
-		state = b.stateLines(b.w, false)
+		state, facts = b.stateLines(b.w, false, b.message(), b.seen)
 	}
+	b.facts = facts
 	for len(state)+len(repro)+1 < b.h {
 		state = append(state, "") // the rows the outcome takes after the message
 	}
 	return strings.Join(append(append(state, repro...), b.keyLine()), "\n")
+}
+
+// message is the transient message the state line shows (a
+// common.StatusMsg's Text, Err, Short and Fold); a key press clears it,
+// leaving message{}.
+type message struct {
+	text  string
+	err   bool
+	short string // text's shorter form
+	fold  bool   // short is shown rather than rows for text
+}
+
+// message is the transient message shown now.
+func (b *Model) message() message {
+	return message{text: b.Text, err: b.Err, short: b.short, fold: b.fold}
 }
 
 // maxMsgRows is the most rows a message takes under the state line;
@@ -153,14 +167,18 @@ const maxMsgRows = 4
 // facts and live mode on the first row and the message whole under it,
 // wrapped at words, where it takes at most maxMsgRows rows; else the
 // one row with the message in its short form or cut with "(? full)".
-func (b *Model) stateLines(w int, wrap bool) []string {
+// m is the transient message and at the time the run's clock reads: the
+// lines are a function of them and the bar's state, so that Rows lays
+// out the lines a render draws. facts is the run's facts in full where
+// the lines drop some for room, else "" (Facts).
+func (b *Model) stateLines(w int, wrap bool, m message, at time.Time) (lines []string, facts string) {
 	st := b.Styles
 	var parts []string
 	shorter := map[string]string{} // a fact's short form, where the whole one does not fit
 	r := b.runs.Shown()
 	state := st.StateIdle.Render("○ ready")
 	if r != nil {
-		el := r.Elapsed(b.at())
+		el := r.Elapsed(at)
 		what := r.What
 		switch r.Phase {
 		case runs.Running:
@@ -237,16 +255,16 @@ func (b *Model) stateLines(w int, wrap bool) []string {
 		}
 		parts = append([]string{fmt.Sprintf("%s #%d %s on its screen", o.What, o.ID, doing)}, parts...)
 	}
-	live := b.liveLabel()
-	if b.Err && b.Text != "" {
-		return b.refusalLines(w, wrap, state, r, parts, live)
+	live := b.liveLabel(at)
+	if m.err && m.text != "" {
+		return b.refusalLines(w, wrap, m.text, state, r, parts, live), ""
 	}
-	msg, msgStyle := b.Text, st.Good
+	msg, msgStyle := m.text, st.Good
 	var shorts []string
-	if b.short != "" {
-		shorts = []string{b.short}
+	if m.short != "" {
+		shorts = []string{m.short}
 	}
-	if b.Err {
+	if m.err {
 		msgStyle = st.Error
 	}
 	if msg == "" && b.live && r != nil && !r.Active() && b.spec.UserRows() && runs.RunKey(r.Spec) != runs.RunKey(b.spec) {
@@ -278,21 +296,22 @@ func (b *Model) stateLines(w int, wrap bool) []string {
 			keep += 2 + lipgloss.Width(parts[0])
 		}
 		room := min(w-w/4, w-keep) - liveW - 2
-		short := b.liveShort()
-		if rows := style.Wrap(msg, w); wrap && lipgloss.Width(msg) > room && len(rows) <= maxMsgRows && !(b.Text != "" && b.fold) &&
-			(b.Text == "" || lipgloss.Width(msg) > room+liveW-lipgloss.Width(short)) {
+		short := b.liveShort(at)
+		if rows := style.Wrap(msg, w); wrap && lipgloss.Width(msg) > room && len(rows) <= maxMsgRows && !(m.text != "" && m.fold) &&
+			(m.text == "" || lipgloss.Width(msg) > room+liveW-lipgloss.Width(short)) {
 			// The message whole, under the state: never cut over its
 			// reason.
-			out := []string{b.factsLine(state, parts, shorter, w-liveW-2) + "  " + live}
+			line, facts := b.factsLine(state, parts, shorter, w-liveW-2)
+			out := []string{line + "  " + live}
 			for _, l := range rows {
 				out = append(out, msgStyle.Render(l))
 			}
-			return out
+			return out, facts
 		}
 		fit, hint := fitOutcome(msg, shorts, room)
 		// Whether the message is shown whole, or short with its hint.
 		marked := func(f, h string) bool { return f == msg || h != "" && !strings.HasSuffix(f, "…") }
-		if b.Text != "" && short != live && !marked(fit, hint) {
+		if m.text != "" && short != live && !marked(fit, hint) {
 			// Live mode's reason gives way to a transient message it
 			// would cut (it is back at the next key, with the message
 			// gone).
@@ -303,19 +322,20 @@ func (b *Model) stateLines(w int, wrap bool) []string {
 		}
 		right = msgStyle.Render(fit) + st.Muted.Render(hint) + "  " + live
 	}
-	return []string{b.factsLine(state, parts, shorter, w-lipgloss.Width(right)-2) + "  " + right}
+	line, facts := b.factsLine(state, parts, shorter, w-lipgloss.Width(right)-2)
+	return []string{line + "  " + right}, facts
 }
 
 // factsLine is the state and the run's facts in room cells, padded: the
 // facts dropped whole from the last while they do not fit; a line that
 // drops some ends in "· … (? full)", or "· …" where that would cost a
-// fact the line holds, and the help (?) gives them all (Facts).
-func (b *Model) factsLine(state string, parts []string, shorter map[string]string, room int) string {
+// fact the line holds, and the help (?) gives them all (facts: "" where
+// the line holds them all).
+func (b *Model) factsLine(state string, parts []string, shorter map[string]string, room int) (line, facts string) {
 	st := b.Styles
 	line, kept, all := b.fitFacts(state, parts, shorter, room)
-	b.facts = ""
 	if !all {
-		b.facts = strings.Join(append([]string{ansi.Strip(state)}, parts...), " · ")
+		facts = strings.Join(append([]string{ansi.Strip(state)}, parts...), " · ")
 		for _, mark := range []string{" · …" + fullHint, " · …"} {
 			mark = st.Muted.Render(mark)
 			if l, k, _ := b.fitFacts(state, parts, shorter, room-lipgloss.Width(mark)); k == kept && lipgloss.Width(l+mark) <= room {
@@ -324,7 +344,7 @@ func (b *Model) factsLine(state string, parts []string, shorter map[string]strin
 			}
 		}
 	}
-	return style.Pad(line, room)
+	return style.Pad(line, room), facts
 }
 
 // fitFacts is the state followed by as many of the run's facts, in order,
@@ -365,8 +385,8 @@ func (b *Model) Facts() string { return b.facts }
 // where the line holds it, the run's label after it where that fits too;
 // a message longer than the line keeps at least half of it, cut at a
 // word (the help gives it in full), the run's label after it. The run's
-// facts follow the label as far as they fit.
-func (b *Model) refusalLines(w int, wrap bool, state string, r *runs.Run, parts []string, live string) []string {
+// facts follow the label as far as they fit. text is the message.
+func (b *Model) refusalLines(w int, wrap bool, text, state string, r *runs.Run, parts []string, live string) []string {
 	st := b.Styles
 	label := state
 	if r != nil && !r.Active() {
@@ -374,7 +394,7 @@ func (b *Model) refusalLines(w int, wrap bool, state string, r *runs.Run, parts 
 	}
 	liveW := lipgloss.Width(live)
 	avail := w - liveW - 2 // the cells left of live
-	if rows := style.Wrap("✗ "+b.Text, w); wrap && lipgloss.Width("✗ "+b.Text) > avail && len(rows) <= maxMsgRows {
+	if rows := style.Wrap("✗ "+text, w); wrap && lipgloss.Width("✗ "+text) > avail && len(rows) <= maxMsgRows {
 		// The message whole, wrapped at words, over the run's label.
 		var out []string
 		for _, l := range rows {
@@ -392,10 +412,10 @@ func (b *Model) refusalLines(w int, wrap bool, state string, r *runs.Run, parts 
 	}
 	const sep = "   "
 	room := max(avail-len(sep)-lipgloss.Width(label)-lipgloss.Width("✗ "), w/2)
-	if lipgloss.Width("✗ "+b.Text) <= avail {
+	if lipgloss.Width("✗ "+text) <= avail {
 		room = max(room, avail-lipgloss.Width("✗ "))
 	}
-	msg, hint := fitOutcome(b.Text, nil, room)
+	msg, hint := fitOutcome(text, nil, room)
 	line := st.Error.Render("✗ "+msg) + st.Muted.Render(hint)
 	if next := line + sep + label; lipgloss.Width(next) <= avail {
 		line = next
@@ -437,15 +457,6 @@ func fitOutcome(msg string, shorts []string, room int) (string, string) {
 	return style.Shorten(msg, room-lipgloss.Width(fullHint)), fullHint
 }
 
-// at is the time a render reads: the clock's (seen), or while Rows lays
-// out, the time the last render read.
-func (b *Model) at() time.Time {
-	if !b.frozen {
-		b.seen = b.now()
-	}
-	return b.seen
-}
-
 // RowsReleaseNote is the state line's message where live mode is on, the
 // form reads the user's rows and its parameters changed since the run
 // shown: live mode starts no run on them, since each run is a new release
@@ -453,8 +464,8 @@ func (b *Model) at() time.Time {
 const RowsReleaseNote = "each run on your rows is a new release of them: r runs it"
 
 // liveLabel says whether live mode is on, and why it waits when the last
-// run was too long for it.
-func (b *Model) liveLabel() string {
+// run was too long for it (its time read at at).
+func (b *Model) liveLabel(at time.Time) string {
 	st := b.Styles
 	if !b.live {
 		return st.Muted.Render("live off (a)")
@@ -463,17 +474,17 @@ func (b *Model) liveLabel() string {
 		// Why live mode waits: each run on the user's rows is a release.
 		return st.Warn.Render("live: manual (your rows)")
 	}
-	if r := b.runs.Shown(); r != nil && !r.Active() && r.Elapsed(b.at()) >= b.liveMax {
+	if r := b.runs.Shown(); r != nil && !r.Active() && r.Elapsed(at) >= b.liveMax {
 		// Why live mode waits: the run took longer than it repeats.
-		return st.Warn.Render("live: manual (run " + common.FmtDur(r.Elapsed(b.at())) + " ≥ " + common.FmtDur(b.liveMax) + ")")
+		return st.Warn.Render("live: manual (run " + common.FmtDur(r.Elapsed(at)) + " ≥ " + common.FmtDur(b.liveMax) + ")")
 	}
 	return st.Good.Render("live on (a)")
 }
 
 // liveShort is liveLabel without the reason live mode waits ("live:
 // manual"), for a line whose message it would cut.
-func (b *Model) liveShort() string {
-	if l := b.liveLabel(); !strings.HasPrefix(ansi.Strip(l), "live: manual") {
+func (b *Model) liveShort(at time.Time) string {
+	if l := b.liveLabel(at); !strings.HasPrefix(ansi.Strip(l), "live: manual") {
 		return l
 	}
 	return b.Styles.Warn.Render("live: manual")
