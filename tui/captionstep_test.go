@@ -2,6 +2,9 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,11 +86,20 @@ func TestPresetCaptionFollowsTheRun(t *testing.T) {
 	}
 }
 
-// presetFacts are preset p's pinned facts, read back from its filled
-// texts' source (presets.Fill needs them by name).
+// presetFacts are preset p's pinned facts, read from the file its texts
+// are filled from (presets/facts.json, by title; presets.Fill needs them
+// by name).
 func presetFacts(t *testing.T, p presets.Preset) presets.Facts {
 	t.Helper()
-	f, ok := presets.PinnedFacts(p.Title)
+	b, err := os.ReadFile(filepath.Join("presets", "facts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all map[string]presets.Facts
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	f, ok := all[p.Title]
 	if !ok {
 		t.Fatalf("no pinned facts for %s", p.Title)
 	}

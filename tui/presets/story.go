@@ -38,13 +38,6 @@ var pinned = func() map[string]Facts {
 	return m
 }()
 
-// PinnedFacts are the facts of the preset titled title, as its texts
-// quote them (ok false: none).
-func PinnedFacts(title string) (Facts, bool) {
-	f, ok := pinned[title]
-	return f, ok
-}
-
 // placeholder is a template's {name} or {name<form>}: form ± writes
 // name ± name_se, % a fraction as a percentage, # a count in full, × a
 // ratio with two digits and "×"; none the value (theory.Human).
