@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/integrate/quad"
 )
@@ -58,8 +57,7 @@ type sphereRule struct {
 	w    []float64
 	logh []float64
 
-	mu   sync.Mutex
-	sums map[float64]float64 // logMoment by k, for a shared rule
+	sums memo[float64] // logMoment by k, for a shared rule
 }
 
 // sphereRules holds the rules logSphereMoment builds, keyed by every
@@ -74,21 +72,11 @@ var sphereRules = lazyCache[*sphereRule]{max: 16, what: "the quadrature rule of 
 // sharedLogMoment is logMoment(k), computed once per rule and order (a
 // profile asks a handful of orders; at most 4096 are kept).
 func (r *sphereRule) sharedLogMoment(k float64) float64 {
-	r.mu.Lock()
-	v, ok := r.sums[k]
-	r.mu.Unlock()
-	if ok {
+	if v, ok := r.sums.get(k); ok {
 		return v
 	}
-	v = r.logMoment(k)
-	r.mu.Lock()
-	if r.sums == nil {
-		r.sums = map[float64]float64{}
-	}
-	if len(r.sums) < 4096 {
-		r.sums[k] = v
-	}
-	r.mu.Unlock()
+	v := r.logMoment(k)
+	r.sums.put(k, v, 4096)
 	return v
 }
 

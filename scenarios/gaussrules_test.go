@@ -43,7 +43,7 @@ func TestSphereRulesAreShared(t *testing.T) {
 	if rule == nil {
 		t.Fatal("no shared rule after two laws of the same numbers")
 	}
-	if n := len(rule.sums); n != 3 {
+	if n := len(rule.sums.m); n != 3 {
 		t.Errorf("the shared rule keeps %d sums, want the 3 orders asked", n)
 	}
 	c := newGaussSup(d, r, omega, math.Nextafter(sigma, 1))

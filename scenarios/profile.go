@@ -50,8 +50,7 @@ type profile struct {
 	// eval returns r̃_k and its standard error for finite k < kmax.
 	eval func(k float64) (r, se float64)
 
-	mu    sync.Mutex
-	cache map[float64][2]float64
+	cache memo[[2]float64] // r̃_k and its standard error, at most 4096 orders
 }
 
 // at returns r̃_k and its standard error.
@@ -64,21 +63,11 @@ func (p *profile) at(k float64) (r, se float64) {
 	case k >= p.kmax:
 		return math.Inf(1), 0
 	}
-	p.mu.Lock()
-	v, ok := p.cache[k]
-	p.mu.Unlock()
-	if ok {
+	if v, ok := p.cache.get(k); ok {
 		return v[0], v[1]
 	}
 	r, se = p.eval(k)
-	p.mu.Lock()
-	if p.cache == nil {
-		p.cache = map[float64][2]float64{}
-	}
-	if len(p.cache) < 4096 {
-		p.cache[k] = [2]float64{r, se}
-	}
-	p.mu.Unlock()
+	p.cache.put(k, [2]float64{r, se}, 4096)
 	return r, se
 }
 

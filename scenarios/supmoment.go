@@ -69,8 +69,7 @@ type supSide struct {
 	infMethod string
 	eval      func(ctx context.Context, k float64) supVal
 
-	mu    sync.Mutex
-	cache map[float64]supVal
+	cache memo[supVal] // at most 1024 orders
 }
 
 // entry is the value at k, computed under ctx: on cancellation it returns
@@ -86,9 +85,7 @@ func (s *supSide) entry(ctx context.Context, k float64) (SupEntry, error) {
 	case k >= s.kmax:
 		return SupEntry{K: k, V: math.Inf(1), Lo: math.Inf(1), Method: fmt.Sprintf("does not exist (k ≥ %s)", theory.FormatNumber(s.kmax))}, nil
 	}
-	s.mu.Lock()
-	v, ok := s.cache[k]
-	s.mu.Unlock()
+	v, ok := s.cache.get(k)
 	if !ok {
 		if err := ctx.Err(); err != nil {
 			return SupEntry{}, err
@@ -97,14 +94,7 @@ func (s *supSide) entry(ctx context.Context, k float64) (SupEntry, error) {
 		if err := ctx.Err(); err != nil {
 			return SupEntry{}, err // v may rest on a cut sample or moment
 		}
-		s.mu.Lock()
-		if s.cache == nil {
-			s.cache = map[float64]supVal{}
-		}
-		if len(s.cache) < 1024 {
-			s.cache[k] = v
-		}
-		s.mu.Unlock()
+		s.cache.put(k, v, 1024)
 	}
 	return SupEntry{K: k, V: v.v, SE: v.se, Lo: v.lo, Method: v.method}, nil
 }
