@@ -60,7 +60,7 @@ func (b *coordRows) groups(lay groupLayout, next, n, d int) (off []int, inv []fl
 // z_i is not finite) and clipped flags are left in b.norms and b.clipped
 // for the caller to record; without detail they are not, and b.nonFinite
 // and b.nclip count the rows whose z_i is not finite and those clipped
-// (what the norms and flags would tally). A row whose products vec.FiniteScaled proves
+// (what the norms and flags would tally). A row whose products vec.FiniteScaledFlag proves
 // finite from k[i] and sq[i] is not tested entry by entry, and the kernel
 // prefetches ahead (the caller's next block, [Aheader]; nil for none)
 // while it works. With detail, ‖z_i‖ = |k_i|·√sq[i] as

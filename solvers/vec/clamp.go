@@ -13,7 +13,7 @@ import "math"
 // flag[i] is 0 when no entry was clamped, 1 when some was (|z_ij| > τ),
 // and 2 when some z_ij is not finite (±Inf or NaN: nothing is added).
 // flag[i] = 3 on entry says that the caller knows every z_ij to be finite
-// (FiniteScaled), and the kernel does not test it. τ may be +Inf (nothing
+// (FiniteScaledFlag), and the kernel does not test it. τ may be +Inf (nothing
 // is clamped). The rows' destinations may repeat (several rows of one
 // group mean); rows are added in order. off, inv and flag hold at least
 // len(k) entries. ahead, which may be nil, is memory the caller reads
@@ -39,20 +39,14 @@ func ClampAddRows(y []float64, off []int, inv, k, xs []float64, stride, d int, t
 	rowsClampAdd(y, off, inv, k, xs, stride, d, tau, flag, ahead)
 }
 
-// FiniteScaled reports whether every product k·a_j of a row a with
-// ‖a‖² = sq (as floats.Dot sums it) is finite, from sq and k alone: when
-// sq < 2⁹⁰⁰ every |a_j| < 2⁴⁵⁰, and with |k| < 2⁵⁰⁰ every |k·a_j| < 2⁹⁵⁰.
-// False says nothing (the row is then tested entry by entry).
-func FiniteScaled(k, sq float64) bool {
-	return sq < 0x1p+900 && k < 0x1p+500 && k > -0x1p+500
-}
-
 // FiniteScaledFlag is 3, ClampAddRows's flag for a row known finite,
-// where FiniteScaled(k, sq) is true and sq is not negative (every sum of
-// squares), and 0 otherwise, computed without a branch: the bits of |k|
-// and of sq ≥ 0 are below the bits of their bounds exactly when the
-// numbers are below the bounds (NaN's bits are above every bound's). A
-// negative sq gives 0, which claims nothing.
+// where 0 ≤ sq < 2⁹⁰⁰ and |k| < 2⁵⁰⁰, and 0 otherwise: every product
+// k·a_j of a row a with ‖a‖² = sq (as floats.Dot sums it) is then finite,
+// from sq and k alone — every |a_j| < 2⁴⁵⁰, so every |k·a_j| < 2⁹⁵⁰. 0
+// says nothing (the row is then tested entry by entry); a negative sq
+// gives 0. It is computed without a branch: the bits of |k| and of sq ≥ 0
+// are below the bits of their bounds exactly when the numbers are below
+// the bounds (NaN's bits are above every bound's).
 func FiniteScaledFlag(k, sq float64) uint8 {
 	const sqBound, kBound = 0x7830000000000000, 0x5f30000000000000 // bits of 2⁹⁰⁰ and 2⁵⁰⁰
 	s := math.Float64bits(sq)

@@ -275,7 +275,7 @@ func TestClampAddRows(t *testing.T) {
 				for _, impl := range []struct {
 					name  string
 					f     func(y []float64, off []int, inv, k, xs []float64, stride, d int, tau float64, flag []uint8)
-					known bool // flag 3 on entry where FiniteScaled says so
+					known bool // flag 3 on entry where finiteScaled says so
 				}{{"asm", asm, false}, {"asm ahead", asmAhead, false}, {"asm known", asmAhead, true}, {"sse2", kernel(clampAddRowsChecked), false}, {"sse2 known", kernel(clampAddRowsChecked), true},
 					{"avx", kernel(clampAddRowsAVXChecked), false}, {"avx known", kernel(clampAddRowsAVXChecked), true}, {"generic", clampAddRowsGeneric, false}, {"generic known", clampAddRowsGeneric, true}} {
 					if strings.HasPrefix(impl.name, "avx") && !hasAVX {
@@ -286,7 +286,7 @@ func TestClampAddRows(t *testing.T) {
 					if impl.known {
 						for i, ki := range k {
 							a := xs[i*stride : i*stride+d]
-							if FiniteScaled(ki, floats.Dot(a, a)) {
+							if finiteScaled(ki, floats.Dot(a, a)) {
 								flag[i] = 3
 							}
 						}
@@ -306,8 +306,16 @@ func TestClampAddRows(t *testing.T) {
 	}
 }
 
-// TestFiniteScaled: FiniteScaled says true only where every product k·a_j
-// is finite, at the edges of its bounds and for non-finite inputs.
+// finiteScaled is FiniteScaledFlag's rule as a branch: whether every
+// product k·a_j of a row a with ‖a‖² = sq is finite by sq < 2⁹⁰⁰ and
+// |k| < 2⁵⁰⁰ (false says nothing).
+func finiteScaled(k, sq float64) bool {
+	return sq < 0x1p+900 && k < 0x1p+500 && k > -0x1p+500
+}
+
+// TestFiniteScaled: finiteScaled, and FiniteScaledFlag with it, say true
+// only where every product k·a_j is finite, at the edges of their bounds
+// and for non-finite inputs.
 func TestFiniteScaled(t *testing.T) {
 	big := math.Nextafter(0x1p+450, 0) // the largest |a_j| that sq < 2⁹⁰⁰ allows
 	for _, c := range []struct {
@@ -329,9 +337,9 @@ func TestFiniteScaled(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sq := floats.Dot(c.a, c.a)
-			got := FiniteScaled(c.k, sq)
+			got := finiteScaled(c.k, sq)
 			if got != c.want {
-				t.Fatalf("FiniteScaled = %v, want %v", got, c.want)
+				t.Fatalf("finiteScaled = %v, want %v", got, c.want)
 			}
 			if f, want := FiniteScaledFlag(c.k, sq), map[bool]uint8{true: 3, false: 0}[c.want]; f != want {
 				t.Fatalf("FiniteScaledFlag = %d, want %d", f, want)
@@ -350,7 +358,7 @@ func TestFiniteScaled(t *testing.T) {
 	}
 }
 
-// TestFiniteScaledFlag: FiniteScaledFlag is 3 exactly where FiniteScaled
+// TestFiniteScaledFlag: FiniteScaledFlag is 3 exactly where finiteScaled
 // is true for every sign of k, every sq ≥ 0 and NaN, at and beside both
 // bounds, and 0 (nothing claimed) for a negative sq.
 func TestFiniteScaledFlag(t *testing.T) {
@@ -362,7 +370,7 @@ func TestFiniteScaledFlag(t *testing.T) {
 		for _, ks := range []float64{k, -k} {
 			for _, sq := range vals {
 				want := uint8(0)
-				if FiniteScaled(ks, sq) {
+				if finiteScaled(ks, sq) {
 					want = 3
 				}
 				if got := FiniteScaledFlag(ks, sq); got != want {
