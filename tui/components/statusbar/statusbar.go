@@ -17,9 +17,10 @@ import (
 	"dpso/tui/style"
 )
 
-// Model is the three lines under the panels: the run's state (with a
-// refusal as the outcome it is) and live mode; the reproduce line (the dpso
-// command of what is shown); the one-line key help.
+// Model is the lines under the panels (Rows): the run's state (with a
+// refusal as the outcome it is) and live mode, a message's rows under it
+// where it does not fit beside; the reproduce line (the dpso command of
+// what is shown, on two rows where it wraps); the one-line key help.
 type Model struct {
 	common.Common
 	now   func() time.Time
