@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"dpso/internal/spec"
 	"dpso/scenarios"
@@ -99,7 +100,8 @@ func dpsgdPlanned(ref *scenarios.Instance, d solvers.Descriptor, nt int, cfg sol
 // clip's and the constants' releases, (ρ_s + ρ₀)·λ, beside them. A
 // (B, T) that no noise lets meet the target is dropped with a note.
 // Results are cached: every trial and every call with the same question
-// reads one calibration.
+// reads one calibration, and the privacy-profile search (pld) starts from
+// the cached Rényi calibration of its question.
 func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solvers.Descriptor, nt int, cfg solvers.Config, reps accountant.Repetitions, pv TunePrivacy, pld bool) (*DPSGDSearch, error) {
 	epochs, batches := dpsgdAxes(g, nt)
 	var mechs []DPSGDMechanism
@@ -148,17 +150,67 @@ func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solv
 	if v, ok := searchCache.Load(key); ok {
 		return v.(*DPSGDSearch), nil
 	}
+	// The privacy-profile search starts from the Rényi calibration of the
+	// same question: one calibration serves both (and a search asked both
+	// ways, as the tuning screen's toggle does, runs it once).
+	rkey := key
+	rkey.pld = false
+	var r *DPSGDSearch
+	if v, ok := searchCache.Load(rkey); ok {
+		r = v.(*DPSGDSearch)
+	} else {
+		var err error
+		if r, err = renyiSearch(ctx, d, mechs, reps, fixed, pv); err != nil {
+			return nil, err
+		}
+		searchCache.Store(rkey, r)
+	}
+	if !pld {
+		return r, nil
+	}
+	s := *r
+	s.Mechanisms, s.Dropped = slices.Clone(r.Mechanisms), slices.Clone(r.Dropped)
+	curves, fixedCurve := searchCurves(s.Mechanisms, fixed)
+	if err := s.selectPLD(ctx, curves, reps, fixed, fixedCurve, pv); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%s's search by privacy profiles: %w", d.Name(), err)
+	}
+	s.ScoreRho = 1 / (2 * s.ScoreZ * s.ScoreZ)
+	searchCache.Store(key, &s)
+	return &s, nil
+}
+
+// searchCurves are the Rényi curves of the search's mechanisms (replace-one,
+// each at its q and T) and of the private score (Gaussian), in that order,
+// and the curve (ρ_s + ρ₀)·λ of the other releases on the training rows.
+func searchCurves(mechs []DPSGDMechanism, fixed float64) ([]accountant.SearchCurve, func([]float64) []float64) {
+	curves := make([]accountant.SearchCurve, 0, len(mechs)+1)
+	for _, m := range mechs {
+		curves = append(curves, accountant.SubsampledGaussianCurve(accountant.ReplaceOne, m.Q, m.Steps))
+	}
+	curves = append(curves, accountant.GaussianCurve)
+	fixedCurve := func(orders []float64) []float64 { return accountant.GaussianCurve(1/math.Sqrt(2*fixed), orders) }
+	if fixed == 0 {
+		fixedCurve = func(orders []float64) []float64 { return make([]float64, len(orders)) }
+	}
+	return curves, fixedCurve
+}
+
+// renyiCalibrations counts renyiSearch's calibrations (each an
+// accountant.CalibrateSearch), for the tests of the cache.
+var renyiCalibrations atomic.Int64
+
+// renyiSearch is dpsgdSearch's Rényi calibration of mechs (accountant.
+// CalibrateSearch), a mechanism that no noise lets meet the target
+// dropped with a note while others remain.
+func renyiSearch(ctx context.Context, d solvers.Descriptor, mechs []DPSGDMechanism, reps accountant.Repetitions, fixed float64, pv TunePrivacy) (*DPSGDSearch, error) {
+	mechs = slices.Clone(mechs)
 	var dropped []string
 	for {
-		curves := make([]accountant.SearchCurve, 0, len(mechs)+1)
-		for _, m := range mechs {
-			curves = append(curves, accountant.SubsampledGaussianCurve(accountant.ReplaceOne, m.Q, m.Steps))
-		}
-		curves = append(curves, accountant.GaussianCurve)
-		fixedCurve := func(orders []float64) []float64 { return accountant.GaussianCurve(1/math.Sqrt(2*fixed), orders) }
-		if fixed == 0 {
-			fixedCurve = func(orders []float64) []float64 { return make([]float64, len(orders)) }
-		}
+		curves, fixedCurve := searchCurves(mechs, fixed)
+		renyiCalibrations.Add(1)
 		sn, err := accountant.CalibrateSearch(ctx, curves, accountant.DefaultOrders(), reps, fixedCurve, pv.Target.EpsDelta, pv.Target.Delta)
 		var se *accountant.SearchError
 		if errors.As(err, &se) && errors.Is(err, accountant.ErrNoSigma) && se.Mechanism >= 0 && se.Mechanism < len(mechs) && len(mechs) > 1 {
@@ -180,16 +232,7 @@ func dpsgdSearch(ctx context.Context, g TuneGrid, in *scenarios.Instance, d solv
 		s.Mechanisms = mechs
 		k := len(mechs)
 		s.ScoreZ, s.ScoreAlone = sn.Z[k], sn.Alone[k]
-		if pld {
-			if err := s.selectPLD(ctx, curves, reps, fixed, fixedCurve, pv); err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				return nil, fmt.Errorf("%s's search by privacy profiles: %w", d.Name(), err)
-			}
-		}
 		s.ScoreRho = 1 / (2 * s.ScoreZ * s.ScoreZ)
-		searchCache.Store(key, s)
 		return s, nil
 	}
 }

@@ -523,7 +523,8 @@ func TestTuneReferenceComesLast(t *testing.T) {
 // from the candidates' PLDs meets the target, the Rényi curve at those
 // multipliers misses it (else the factor would be 1), the released
 // candidate runs its mechanism's multiplier, and the single search's total
-// is that bound.
+// is that bound. The profile search runs no Rényi calibration of its own:
+// it starts from the one its question already has (the first Tune's).
 func TestTuneDPSGDSelectionPLD(t *testing.T) {
 	s := tuneSpec
 	s.Trials = 1
@@ -539,9 +540,13 @@ func TestTuneDPSGDSelectionPLD(t *testing.T) {
 				t.Fatal(err)
 			}
 			ts.SelectionPLD = true
+			before := renyiCalibrations.Load()
 			rep, err := Tune(context.Background(), r, ts, nil)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if n := renyiCalibrations.Load() - before; n != 0 {
+				t.Errorf("the search by privacy profiles ran %d Rényi calibrations, want 0 (the one its question already has)", n)
 			}
 			b, sr := base.Solvers[0].DPSGD, rep.Solvers[0].DPSGD
 			if b.Accountant != accountant.RDP || sr.Accountant != accountant.PLD || !(sr.PLDFactor < 1) {
