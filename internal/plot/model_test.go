@@ -59,19 +59,8 @@ func checkModel(t *testing.T, f *Figure, ids []string) {
 // a declared L_f, so that lipschitz-dpsgd runs, as one full-batch step (a
 // two-point trace), beside acsa, sgd and klz-gd.
 func TestComparisonFigureModel(t *testing.T) {
-	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, Lf: 1e6, D: 3, N: 4000, Trials: 3}.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
 	names := []string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd"}
-	c, err := engine.Compare(context.Background(), rs, names, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Comparison(c, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, f := comparisonFigure(t, spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, Lf: 1e6, D: 3, N: 4000, Trials: 3}, names...)
 	ids := append([]string{}, names...)
 	for _, b := range c.Reports[0].Bounds {
 		ids = append(ids, b.ID)

@@ -2,13 +2,11 @@ package plot
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
 
-	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
@@ -22,18 +20,7 @@ import (
 // a label beside the point names it — where it was a lone marker at the
 // right edge of the axes — and the figure reads as a slide's must.
 func TestOneStepSolverDrawn(t *testing.T) {
-	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 20, K: 4, Lf: 1e4, D: 10, N: 20000, Trials: 2}.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := engine.Compare(context.Background(), rs, []string{"acsa", "lipschitz-dpsgd"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Comparison(c, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, f := comparisonFigure(t, spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 20, K: 4, Lf: 1e4, D: 10, N: 20000, Trials: 2}, "acsa", "lipschitz-dpsgd")
 	var b bytes.Buffer
 	if err := f.Write(&b, PNG); err != nil {
 		t.Fatal(err)

@@ -114,6 +114,25 @@ func runReport(t *testing.T) *engine.Report {
 	return r
 }
 
+// comparisonFigure is the comparison of solvers names on s's problem and
+// its figure.
+func comparisonFigure(t *testing.T, s spec.Spec, names ...string) (*engine.Comparison, *Figure) {
+	t.Helper()
+	rs, err := s.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.Compare(context.Background(), rs, names, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Comparison(c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, f
+}
+
 func TestRunFigure(t *testing.T) {
 	r := runReport(t)
 	var pb, sb bytes.Buffer

@@ -21,18 +21,7 @@ import (
 // (report.PrivacyTags: its ε', "not private", the accountant's name), in
 // its full and short legend text and in the SVG's text.
 func TestComparisonFigureSaysEachSolversPrivacy(t *testing.T) {
-	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, D: 3, N: 2000, Trials: 2}.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := engine.Compare(context.Background(), rs, []string{"acsa", "nonprivate-schedule", "dp-sgd"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Comparison(c, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, f := comparisonFigure(t, spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, D: 3, N: 2000, Trials: 2}, "acsa", "nonprivate-schedule", "dp-sgd")
 	tags, note := report.PrivacyTags(c.Reports, theory.Human.Format)
 	want := map[string]string{"nonprivate-schedule": "not private", "dp-sgd": " pld", "acsa": "ε' "}
 	var buf bytes.Buffer

@@ -1,7 +1,6 @@
 package plot
 
 import (
-	"context"
 	"image/color"
 	"math"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"dpso/internal/engine"
 	"dpso/internal/spec"
 	"dpso/scenarios"
 	"dpso/theory"
@@ -61,6 +59,10 @@ func alikeDashes(a, b []vg.Length) bool {
 	return true
 }
 
+// fiveSolvers are preset 3's comparison: the paper's, the non-private
+// schedule, Lipschitz DP-SGD, KLZ's and DP-SGD.
+var fiveSolvers = []string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}
+
 // TestComparisonSolversLookApart: in a comparison of five solvers
 // (preset 3's: the paper's, the non-private schedule, Lipschitz DP-SGD,
 // KLZ's, DP-SGD with the PLD accountant), every two solvers differ in
@@ -68,18 +70,7 @@ func alikeDashes(a, b []vg.Length) bool {
 // short-dashed, dash-dot, dash-dot-dot), so that none is read for
 // another: two oranges with one dash were.
 func TestComparisonSolversLookApart(t *testing.T) {
-	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, Lf: 1e6, D: 3, N: 1500, Trials: 2}.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := engine.Compare(context.Background(), rs, []string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Comparison(c, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, f := comparisonFigure(t, spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, Lf: 1e6, D: 3, N: 1500, Trials: 2}, fiveSolvers...)
 	var solvers []Series
 	for _, s := range f.Series() {
 		if s.Role == RoleSolver {
@@ -107,18 +98,7 @@ func TestComparisonSolversLookApart(t *testing.T) {
 // tags are among them — with no part over another, where its last entry
 // and two notes were counted in "… more" lines.
 func TestFiveSolverComparisonDrawsEveryEntryAndNote(t *testing.T) {
-	rs, err := spec.Spec{Scenario: scenarios.Example1, N: 10000, Trials: 3}.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := engine.Compare(context.Background(), rs, []string{"acsa", "nonprivate-schedule", "lipschitz-dpsgd", "klz-gd", "dp-sgd"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := Comparison(c, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, f := comparisonFigure(t, spec.Spec{Scenario: scenarios.Example1, N: 10000, Trials: 3}, fiveSolvers...)
 	svg := figureSVG(t, f, "comparison-five")
 	lay := f.Layout()
 	if lay.LegendDrawn != lay.LegendEntries || lay.NotesDrawn != lay.NotesTotal || strings.Contains(svg, " more") {
