@@ -70,6 +70,7 @@ type Model struct {
 	theme    style.Theme
 	themed   bool
 	live     runs.Live
+	wait     *presetWait // a preset's action waiting for its constants (nil: none)
 	initCmd  tea.Cmd
 	quitting bool
 }
@@ -136,13 +137,14 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	m.side = tabs.New(c, []string{title, "Privacy", "Clipping"}, []common.Component{panel, m.privacy, m.clip})
 	// The screen shown and the first Spec, as the form would report it.
 	m.broadcast(m.screenMsg())
-	m.initCmd = m.onSpec(common.SpecMsg{Rev: f.Rev(), User: f.Spec(), Spec: f.Resolved(), Load: true})
-	switch {
-	case opts.Screen != "": // a preset's own action waits for r, a state's run starts (none on the user's rows)
+	var action tea.Cmd
+	if opts.Screen == "" && opts.PresetRun && at >= 0 {
+		action = m.presetAction(at) // waits for the constants the first Spec asks for
+	}
+	m.initCmd = tea.Batch(action, m.onSpec(common.SpecMsg{Rev: f.Rev(), User: f.Spec(), Spec: f.Resolved(), Load: true}))
+	if opts.Screen != "" { // a preset's own action waits for r, a state's run starts (none on the user's rows)
 		at := m.screenIndex(runs.ScreenKind(opts.Screen))
 		m.initCmd = tea.Batch(m.initCmd, m.openOn(opts.ShownRun, at))
-	case opts.PresetRun && at >= 0:
-		m.initCmd = tea.Batch(m.initCmd, m.presetAction(at))
 	}
 	return m, nil
 }
@@ -237,7 +239,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.SpecMsg:
 		return m, m.onSpec(msg)
 	case runs.PrescDoneMsg:
-		return m, m.broadcast(m.presc.Update(msg))
+		p := m.presc.Update(msg)
+		return m, tea.Batch(m.broadcast(p), m.constantsCame(p))
 	case runs.PrescPollMsg:
 		msg2, cmd := m.presc.Poll(msg)
 		return m, tea.Batch(m.broadcast(msg2), cmd)
@@ -392,6 +395,9 @@ func (m *Model) display(i int, activate bool) tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
+	if m.wait != nil && i != m.wait.at {
+		cmds = append(cmds, m.dropWait()) // the user went elsewhere first
+	}
 	if r := m.runs.Current(); r != nil && r.Active() && r.LeaveCancels && r.Family == m.family() {
 		cmds = append(cmds, m.broadcast(m.runs.Cancel()))
 	}
@@ -432,8 +438,9 @@ func (m *Model) family() runs.ScreenKind { return m.screens[m.active].def.Family
 // start starts the run mk makes on the form's Spec (or shows why there is
 // none).
 func (m *Model) start(mk runs.JobMaker, live bool) tea.Cmd {
+	drop := m.dropWait()
 	ev, cmd := m.runs.Start(mk, m.form.Resolved(), live)
-	return tea.Batch(m.broadcast(ev), cmd)
+	return tea.Batch(drop, m.broadcast(ev), cmd)
 }
 
 // onSpec takes the form's new Spec (dropping one delivered after a newer
@@ -448,8 +455,12 @@ func (m *Model) onSpec(msg common.SpecMsg) tea.Cmd {
 		m.userRows = u
 		m.relayout() // the privacy panel's room for the user data's facts
 	}
+	var drop tea.Cmd
+	if !msg.Load {
+		drop = m.dropWait() // an edit goes before a preset's action
+	}
 	ev, compute := m.presc.Request(msg.Spec)
-	cmds := []tea.Cmd{m.broadcast(msg), m.broadcast(ev), compute}
+	cmds := []tea.Cmd{drop, m.broadcast(msg), m.broadcast(ev), compute, m.constantsCame(ev)}
 	if !msg.Load {
 		cmds = append(cmds, m.scheduleLive())
 	}
@@ -503,29 +514,11 @@ func (m *Model) loadPreset(i int, start bool) tea.Cmd {
 	// them against the preset's.
 	cmds := []tea.Cmd{specCmd, m.broadcast(m.runs.Reset())}
 	if start && p.Starts() {
-		cmds = append(cmds, m.presetAction(i))
+		cmds = append(cmds, m.presetAction(i)) // once the constants of its Spec have come
 	} else {
-		cmds = append(cmds, m.show(0))
+		cmds = append(cmds, m.dropWait(), m.show(0))
 	}
 	return tea.Batch(cmds...)
-}
-
-// presetAction starts preset i's action on the form's Spec: the run r
-// starts on its screen (the comparison, for a preset that compares),
-// shown.
-func (m *Model) presetAction(i int) tea.Cmd {
-	p := presets.All[i]
-	if !p.Starts() {
-		return m.show(0)
-	}
-	// The run first, then the screen: shown with its run going, a
-	// screen asks for none.
-	at := m.screenIndex(p.Screen)
-	mk := m.jobOf(at)
-	if p.Compare {
-		mk = screens.CompareJob
-	}
-	return tea.Batch(m.start(mk, false), m.show(at))
 }
 
 // jobOf is what r runs on screen i: the screen's job, or on the chart

@@ -402,7 +402,7 @@ func TestScreensAndOverlays(t *testing.T) {
 	m.Update(press("down"))
 	m.Update(press("down"))
 	want := presets.All[2]
-	keyUntil(t, m, "enter", func() bool { return m.head.Title() == want.Title && m.run().ID == 2 })
+	keyUntil(t, m, "enter", func() bool { return m.head.Title() == want.Title && m.run() != nil && m.run().ID == 2 })
 	if m.overlay != nil || m.form.Resolved().Spec.Scenario != want.Spec.Scenario {
 		t.Fatalf("preset not loaded: %q, scenario %s", m.head.Title(), m.form.Resolved().Spec.Scenario)
 	}

@@ -85,7 +85,7 @@ func (m *Model) openState(st statestring.State) tea.Cmd {
 	// run starts on its Spec, then its screen is shown.
 	i := m.screenIndex(runs.ScreenKind(st.Screen))
 	reset := m.broadcast(m.runs.Reset())
-	return tea.Batch(specCmd, reset, m.openOn(st.Run, i))
+	return tea.Batch(specCmd, m.dropWait(), reset, m.openOn(st.Run, i))
 }
 
 // rowsWaitNote is the status the explorer opens with on a state string

@@ -266,8 +266,10 @@ func (s *Seat) Prescribe(ctx context.Context, r spec.Resolved) (*engine.Prescrip
 // PrescribeQueued is Prescribe that tells report the call's place in the
 // seat's turn while it waits for its slot, and Position 0 once it holds
 // it (backend.QueuedPrescriber). It waits ahead of the seat's queued runs:
-// the theorem panel's constants, asked for as a preset's run starts,
-// are served in the session's next turn, before its run.
+// the theorem panel's constants, asked for while a run of the session
+// waits for a slot (an r pressed before they came), are served in the
+// session's next turn, before that run; a preset's own run is asked for
+// only once its constants have come.
 func (s *Seat) PrescribeQueued(ctx context.Context, r spec.Resolved, report func(engine.Queue)) (*engine.Prescription, error) {
 	if err := s.p.caps.Check(r); err != nil {
 		return nil, refused(err)

@@ -316,3 +316,10 @@ func (c Common) LimitSpec(s spec.Spec) (spec.Spec, error) {
 	}
 	return c.Limit(s)
 }
+
+// WaitingRunMsg says that the run What (a preset's action) starts once
+// the form's Spec's constants — its prescription, which the theorem panel
+// shows queued and computed — have come: the status bar shows that wait
+// in the run's place. What "" ends the wait (the run started, or it was
+// dropped for a key that changed what is shown).
+type WaitingRunMsg struct{ What string }

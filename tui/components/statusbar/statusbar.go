@@ -26,6 +26,9 @@ type Model struct {
 	now   func() time.Time
 	runs  common.OnScreen // the run on screen, and the latest
 	presc runs.PrescriptionMsg
+	// waits is the run that starts once the Spec's constants have come
+	// (common.WaitingRunMsg; "": none).
+	waits string
 	user  spec.Spec     // the form's Spec as set
 	spec  spec.Resolved // the form's
 	// screen is the reproduce line of the screen shown (common.ScreenMsg; nil:
@@ -110,6 +113,8 @@ func (b *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		b.reproOK = false
 	case common.LiveStateMsg:
 		b.live, b.liveMax = msg.On, msg.Max
+	case common.WaitingRunMsg:
+		b.waits = msg.What
 	case common.ReproChangedMsg:
 		b.reproOK = false
 	case common.StatusMsg:
@@ -245,7 +250,12 @@ func (b *Model) stateLines(w int, wrap bool, m message, at time.Time) (lines []s
 		if name := common.DataName(b.spec.Spec, b.presc); name != "" {
 			parts = append(parts, name)
 		}
-		parts = append(parts, common.RunOrSeed(b.spec), "r runs, c compares")
+		if b.waits != "" {
+			state = b.waitState(&parts, shorter)
+			parts = append(parts, common.RunOrSeed(b.spec))
+		} else {
+			parts = append(parts, common.RunOrSeed(b.spec), "r runs, c compares")
+		}
 	}
 	if o := b.runs.Elsewhere(); o != nil {
 		// Another screen's run is going on: say so, first, so that it is
