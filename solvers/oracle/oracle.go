@@ -346,8 +346,11 @@ func (r *statsRecorder) begin(s int, threshold float64) {
 	r.s = s
 	r.stride = max((s+NormSampleCap-1)/NormSampleCap, 1)
 	r.finite = 0
-	if r.sample == nil {
-		r.sample = make([]float64, 0, NormSampleCap)
+	// The call keeps at most ⌈s/stride⌉ ≤ NormSampleCap norms: a batch of
+	// a few rows (an audit's runs, thousands of fresh oracles) allocates
+	// room for those, not for NormSampleCap.
+	if need := (s + r.stride - 1) / r.stride; cap(r.sample) < need {
+		r.sample = make([]float64, 0, need)
 	}
 	r.sample = r.sample[:0]
 }
@@ -402,7 +405,7 @@ func (r *statsRecorder) record(norm float64, clipped bool) {
 	if !r.t.record(norm, clipped, !r.noDetail) || r.noDetail {
 		return
 	}
-	if r.finite%r.stride == 0 && len(r.sample) < cap(r.sample) {
+	if r.finite%r.stride == 0 && len(r.sample) < NormSampleCap {
 		r.sample = append(r.sample, norm)
 	}
 	r.finite++
