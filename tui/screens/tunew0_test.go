@@ -1,15 +1,12 @@
 package screens
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"dpso/internal/engine"
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/tui/style"
 )
 
 // TestTuneScreenSaysAboveW0: at n = 200 the theorem's constants leave
@@ -17,15 +14,7 @@ import (
 // tuning screen says so in the words dpso run and dpso tune print for the
 // same run (report.W0Verdict), and says it of no run below w₀.
 func TestTuneScreenSaysAboveW0(t *testing.T) {
-	res := mustResolve(t, spec.Spec{Scenario: scenarios.LinRegT, Class: "smooth-sc", N: 200, D: 3, Trials: 2, Seed: 1})
-	tj, why := tuneJob(res)
-	if why != "" {
-		t.Fatal(why)
-	}
-	rep, err := engine.Tune(context.Background(), res, tj.TuneSpec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := tuneReport(t, spec.Spec{Scenario: scenarios.LinRegT, Class: "smooth-sc", N: 200, D: 3, Trials: 2, Seed: 1})
 	ts := rep.Solvers[0]
 	if ts.Prescribed == nil {
 		t.Fatal("no prescribed run")
@@ -36,13 +25,7 @@ func TestTuneScreenSaysAboveW0(t *testing.T) {
 		t.Fatalf("prescribed %g ± %g is not above w₀ %g: the fixture no longer shows the case", p.Mean, p.SE, rep.W0.Mean)
 	}
 	for _, w := range []int{132, 80} {
-		st := style.NewTheme(style.Dark, true, true)
-		var lines []string
-		for _, sec := range tuneSections(&st, rep, nil, w, w < 100) {
-			lines = append(lines, sec.Lines...)
-		}
-		text := stripANSI(strings.Join(lines, " "))
-		text = strings.Join(strings.Fields(text), " ")
+		text := tuneWords(rep, w)
 		if !strings.Contains(text, "prescribed: "+v) {
 			t.Errorf("width %d: the screen lacks %q:\n%s", w, "prescribed: "+v, text)
 		}
