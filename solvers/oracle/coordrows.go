@@ -84,14 +84,9 @@ func (b *coordRows) add(means []float64, lay groupLayout, next int, k, sq, xs []
 	}
 	vec.ClampAddRows(means, off, inv, k, xs, stride, d, tau, flag, ahead)
 	if !detail {
-		// Rows by flag (0, 1 or 2 after the kernel), counted in registers:
-		// whether a row clips is data, no branch.
-		var nclip, nonFinite int
-		for _, f := range flag {
-			nclip += int(f & 1)
-			nonFinite += int(f >> 1)
-		}
-		b.nonFinite, b.nclip = nonFinite, nclip
+		// Rows by flag (0, 1 or 2 after the kernel), counted without a
+		// branch: whether a row clips is data.
+		b.nclip, b.nonFinite = vec.ClampFlagCounts(flag)
 		return next
 	}
 	for i, f := range flag {
