@@ -82,10 +82,43 @@ func (m *Model) openState(st statestring.State) tea.Cmd {
 	m.overlay = nil
 	m.back = nil
 	// The runs of the configuration before are forgotten; the state's
-	// run starts on its Spec, then its screen is shown.
+	// run starts on its Spec, then its screen is shown. The components
+	// take the Spec first: the screen shown decides on it whether it
+	// asks for its run (a sweep, a search), and on no Spec before it.
 	i := m.screenIndex(runs.ScreenKind(st.Screen))
 	reset := m.broadcast(m.runs.Reset())
-	return tea.Batch(specCmd, m.dropWait(), reset, m.openOn(st.Run, i))
+	drop := m.dropWait() // before the Spec: its constants are the state's
+	return tea.Batch(drop, m.specNow(specCmd), reset, m.openOn(st.Run, i))
+}
+
+// specNow applies the form's Spec that cmd (form.SetSpec's) reports to
+// every component at once, rather than when the command's message comes
+// back through the event loop; it returns what that asks for (the
+// prescription).
+func (m *Model) specNow(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	if msg, ok := cmd().(common.SpecMsg); ok {
+		return m.onSpec(msg)
+	}
+	return cmd
+}
+
+// reopen shows screen i as display does and, where it is the screen
+// already shown, shows it again: the runs it drew were forgotten with
+// the configuration (runs.Lifecycle.Reset), so it is asked for its run
+// on the form's Spec as a screen being shown is (activate: unless it
+// waits for r).
+func (m *Model) reopen(i int, activate bool) tea.Cmd {
+	if i != m.active {
+		return m.display(i, activate)
+	}
+	cmds := []tea.Cmd{m.broadcast(m.screenMsg())}
+	if a, ok := m.screens[i].screen.(common.Activator); ok && activate {
+		cmds = append(cmds, a.Activate())
+	}
+	return tea.Batch(cmds...)
 }
 
 // rowsWaitNote is the status the explorer opens with on a state string
@@ -101,9 +134,9 @@ const rowsWaitNote = "opened on your rows, nothing ran: r runs it — a new rele
 // rows unasked; it waits for r, as dpso explore --data does, and says so.
 func (m *Model) openOn(run string, i int) tea.Cmd {
 	if m.form.Resolved().UserRows() {
-		return tea.Batch(m.display(i, false), m.broadcast(common.StatusMsg{Text: rowsWaitNote}))
+		return tea.Batch(m.reopen(i, false), m.broadcast(common.StatusMsg{Text: rowsWaitNote}))
 	}
-	return tea.Batch(m.startShown(run, i), m.show(i))
+	return tea.Batch(m.startShown(run, i), m.reopen(i, true))
 }
 
 // Reopen is what opens the screen shown in a new session: the link to
