@@ -210,6 +210,11 @@ func (v *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 		return v, nil
 	case runs.Event, common.ScreenMsg:
+		if _, ok := msg.(common.ScreenMsg); ok && v.status.Repro != "" {
+			// y's state string or link is of the screen shown before.
+			v.status = common.StatusMsg{}
+			v.stale = true
+		}
 		// Progress arrives many times a second: lay out again only when
 		// the outcome shown changes.
 		v.runs.Take(msg)

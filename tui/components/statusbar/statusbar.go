@@ -99,6 +99,7 @@ func (b *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		if sm, ok := msg.(common.ScreenMsg); ok {
 			b.screen = sm.Reproduce
 			b.reproOK = false
+			b.dropLine()
 		}
 		if b.runs.Shown() != b.reproRun {
 			b.reproOK = false
@@ -111,6 +112,9 @@ func (b *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.SpecMsg:
 		b.user, b.spec = msg.User, msg.Spec
 		b.reproOK = false
+		if msg.Load {
+			b.dropLine()
+		}
 	case common.LiveStateMsg:
 		b.live, b.liveMax = msg.On, msg.Max
 	case common.WaitingRunMsg:
@@ -123,6 +127,15 @@ func (b *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		b.Text, b.Err, b.short, b.line, b.fold = "", false, "", "", false
 	}
 	return b, nil
+}
+
+// dropLine drops the line shown in place of the reproduce line, with
+// the message it came with (y's state string or link: the screen's or
+// the configuration's, and another one is shown or loaded now).
+func (b *Model) dropLine() {
+	if b.line != "" {
+		b.Text, b.Err, b.short, b.line, b.label, b.fold = "", false, "", "", "", false
+	}
 }
 
 // View renders the state line (and the message's rows under it where
