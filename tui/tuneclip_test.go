@@ -1,52 +1,69 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/tui/common"
 	"dpso/tui/screens"
 )
 
-// TestTuneClipPanelNamesItsRun: on the tuning screen the clipping panel
-// says whose batch it shows. In a search only the prescribed reference
-// reports its batches (the candidates and the oracle's grid points
-// report none), so the batch is the prescribed run's: the panel says so
-// beside a threshold equal to the prescribed run's C — where it read
-// "C = 788 · 0.0% clipped … clipped-sgd · trial 4 · run #1" beside a
-// tuned C = 0.927 and an oracle C = 3.71, with no word of which. On the
-// user's rows, where no prescribed run is made beside the search, it
-// says the search shows no batch, where it went back to "C: no
-// prescription … run to see each batch's …" after a run was made.
-func TestTuneClipPanelNamesItsRun(t *testing.T) {
+// TestTuneClipPanelShowsTheTunedBatch: on the tuning screen the clipping
+// panel shows the tuned run's own batch — trial 0's released candidate's,
+// the engine's (engine.TunedTrial.Clip): its C (the released C, not the
+// prescribed run's), the batch's fraction clipped, its size and whose it
+// is — and the whole runs' fractions clipped, mean over the trials, of
+// the tuned run and of the prescribed run, all under the rule's
+// "non-private diagnostic" and with where the norms were read: the
+// draw's training rows on a scenario, the user's rows on theirs (where
+// it showed the prescribed run's batch, or on the user's rows none).
+func TestTuneClipPanelShowsTheTunedBatch(t *testing.T) {
 	s := tuneSpec
 	s.Workers = 1
-	m := newEngineModel(t, &s, 132, 42)
-	keyUntil(t, m, "g", func() bool { return doneOf(m, screens.TuneKind) })
-	r := m.run()
-	pres := r.Tune.Solvers[0].Prescribed
-	if !r.HaveHist || pres == nil {
-		t.Fatalf("the search has no batch (%v) or no prescribed run", r.HaveHist)
-	}
-	if r.Hist.Threshold != pres.Params.Clip {
-		t.Fatalf("the search's batch has C = %v, not the prescribed run's %v: the panel's label would be false", r.Hist.Threshold, pres.Params.Clip)
-	}
-	v := strings.Join(strings.Fields(stripANSI(m.clip.View())), " ")
-	for _, want := range []string{"C = " + common.FmtNum(pres.Params.Clip), "prescribed run"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("the clipping panel does not say %q:\n%s", want, v)
-		}
-	}
-
 	u := userDataSpec(t)
 	u.Workers = 1
-	m = newEngineModel(t, &u, 132, 42)
-	keyUntil(t, m, "g", func() bool { return doneOf(m, screens.TuneKind) })
-	if m.run().HaveHist {
-		t.Fatal("a search on the user's rows has a batch: the panel would show it")
-	}
-	v = strings.Join(strings.Fields(stripANSI(m.clip.View())), " ")
-	if want := "the search: no batch shown"; !strings.Contains(v, want) || strings.Contains(v, "run to see") {
-		t.Errorf("on the user's rows the clipping panel does not say %q, or asks for a run made:\n%s", want, v)
+	for _, c := range []struct {
+		name, where string
+		s           *spec.Spec
+	}{
+		{"scenario", "read from the draw's training rows", &s},
+		{"user rows", "read from your rows", &u},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := newEngineModel(t, c.s, 132, 42)
+			keyUntil(t, m, "g", func() bool { return doneOf(m, screens.TuneKind) })
+			rep := m.run().Tune
+			ts := rep.Solvers[0]
+			tr := ts.Tuned.Trials[0]
+			b := tr.Clip.Batch
+			if b.Size == 0 || b.Threshold != tr.Candidate.Clip {
+				t.Fatalf("trial 0's released candidate reports a batch of %d at C = %v; its C is %v", b.Size, b.Threshold, tr.Candidate.Clip)
+			}
+			if p := ts.Prescribed; p != nil && p.Params.Clip == b.Threshold {
+				t.Fatalf("the prescribed C %v is the tuned one: the test cannot tell their batches apart", p.Params.Clip)
+			}
+			v := strings.Join(strings.Fields(stripANSI(m.clip.View())), " ")
+			want := []string{
+				"non-private diagnostic",
+				"C = " + common.FmtNum(b.Threshold) + " · " + fmt.Sprintf("%.1f%%", 100*b.ClipFraction()) + " clipped",
+				"batch of " + common.FmtInt(int64(b.Size)) + " · " + ts.Solver + " · trial 0 · tuned run (released)",
+				"whole runs, mean over " + common.TrialCount(len(ts.Tuned.Trials)) + ": tuned " + report.Percent(ts.Tuned.Clipped) + " clipped",
+				"; " + c.where,
+			}
+			if p := ts.Prescribed; p != nil {
+				want = append(want, ", prescribed "+report.Percent(p.Clipped)+"; ")
+			}
+			for _, w := range want {
+				if !strings.Contains(v, w) {
+					t.Errorf("the clipping panel does not say %q:\n%s", w, v)
+				}
+			}
+			if strings.Contains(v, "prescribed run") {
+				t.Errorf("the clipping panel names the prescribed run's batch:\n%s", v)
+			}
+		})
 	}
 }

@@ -22,9 +22,11 @@ import (
 // the clip threshold: the fraction clipped and a log-scale histogram with
 // C marked, so that clipping bias is visible, not just asserted. They are
 // read from the private draw outside the mechanism, so once a run shows
-// them the panel's rule says "non-private diagnostic". Before a
-// run it shows the prescribed threshold; for a multi-phase solver both
-// name the phase they are about.
+// them the panel's rule says "non-private diagnostic". For a search it
+// shows the tuned run's released candidate's batch (engine.TunedTrial's
+// Clip) with the whole runs' fractions clipped, tuned and prescribed.
+// Before a run it shows the prescribed threshold; for a multi-phase
+// solver both name the phase they are about.
 type Model struct {
 	common.Common
 	presc runs.PrescriptionMsg
@@ -65,7 +67,8 @@ func (p *Model) render() string {
 	st := p.Styles
 	w, h := p.w, p.h
 	r := p.run
-	have := r != nil && r.HaveHist
+	tuned, haveTuned := tunedBatch(r)
+	have := haveTuned || (r != nil && r.HaveHist)
 	lines := []string{style.Rule(*st, "Clipping", "", w, false)}
 	coord := coordOracle(p.presc.Spec)
 	if have {
@@ -76,11 +79,11 @@ func (p *Model) render() string {
 		sym = "τ"
 	}
 	if !have && r != nil && r.Kind == backend.Tune && r.Phase == runs.Done {
-		// A search shows no batch of its own: its candidates and the
-		// oracle's grid points report none, and on the user's rows no
-		// prescribed run is made beside it.
+		// No trial's released candidate reported a batch (K = 0
+		// everywhere, or a solver that does not clip), and on the
+		// user's rows no prescribed run is made beside the search.
 		lines = append(lines, style.WrapLines(st.Emph, fmt.Sprintf("run #%d, the search: no batch shown", r.ID), w)...)
-		lines = append(lines, style.WrapLines(st.Muted, "its candidates' batches are not read out (the search's panel lists each one's C); esc, then r, runs the prescribed C and shows its batches", w)...)
+		lines = append(lines, style.WrapLines(st.Muted, "no trial released a candidate that clips (K = 0, or a solver without clipping); esc, then r, runs the prescribed C and shows its batches", w)...)
 		return style.Block(strings.Join(lines, "\n"), w, h)
 	}
 	if !have {
@@ -106,7 +109,10 @@ func (p *Model) render() string {
 	// The norms are read from the trial's private draw, outside the
 	// mechanism: a diagnostic the privacy guarantee does not cover.
 	lines[0] = style.Rule(*st, "Clipping", "non-private diagnostic", w, false)
-	b := r.Hist
+	b, phase := r.Hist, r.HistPhase
+	if haveTuned {
+		b, phase = tuned.trial.Clip.Batch, tuned.trial.Clip.Phase
+	}
 	thr := b.Threshold
 	frac := b.ClipFraction()
 	// The batch size is the batch line's, so that the threshold and the
@@ -116,8 +122,8 @@ func (p *Model) render() string {
 	if math.IsInf(thr, 1) {
 		head = "no clipping"
 	}
-	if r.HistPhase > 0 {
-		head = fmt.Sprintf("phase %d: ", r.HistPhase) + head
+	if phase > 0 {
+		head = fmt.Sprintf("phase %d: ", phase) + head
 	}
 
 	if b.NonFinite > 0 {
@@ -128,15 +134,22 @@ func (p *Model) render() string {
 	if r.HistAt != "" { // a sweep's batch: of which point
 		who += " · at " + r.HistAt + " = " + common.FmtNum(r.HistAtValue)
 	}
-	if r.HistPhase > 0 {
-		who += fmt.Sprintf(" · phase %d", r.HistPhase)
+	if phase > 0 {
+		who += fmt.Sprintf(" · phase %d", phase)
 	}
-	if r.Kind == backend.Tune {
-		// In a search only the prescribed reference reports its batches
-		// (engine.Tune: its candidates and the oracle's points report
-		// none): the batch is the prescribed run's, not the tuned one's.
+	switch {
+	case haveTuned:
+		// The search's own batch: its released candidate's
+		// (engine.TunedTrial.Clip), with the whole runs' fractions.
+		who = tuned.who()
+		if phase > 0 {
+			who += fmt.Sprintf(" · phase %d", phase)
+		}
+	case r.Kind == backend.Tune:
+		// No trial's released candidate reported a batch: the batch is
+		// the prescribed reference's, not the tuned one's.
 		who += " · prescribed run"
-	} else {
+	default:
 		who += fmt.Sprintf(" · run #%d", r.ID)
 	}
 	whoLines := style.WrapLines(st.Muted, who, w)
@@ -161,7 +174,14 @@ func (p *Model) render() string {
 		lines = append(lines, p.trail(r, w, avail)...)
 	} else {
 		// One row kept under the batch line for the histogram, or the
-		// line that says it is not shown.
+		// line that says it is not shown. A search's whole-run fractions
+		// go under the batch line where they fit whole with two rows of
+		// histogram and its axis below; else they are left out, not cut.
+		if haveTuned {
+			if more := style.WrapLines(st.Muted, tuned.means(), w); len(whoLines)+len(more)+len(warn)+3 <= h-len(lines)-1 {
+				whoLines = append(whoLines, more...)
+			}
+		}
 		lines = append(lines, keepRows(whoLines, warn, h-len(lines)-1, w)...)
 	}
 	lines = append(lines, p.histLines(b, thr, coord, w, h-len(lines))...)
