@@ -384,20 +384,22 @@ func (f *Figure) Save(path string) error {
 }
 
 // The figures' number formats (theory's one formatter, in the Pretty form
-// the tables use: 2.541·10⁻⁵, whose exponent mathText raises): values with
-// 4 significant digits, standard errors with 2, slopes with 3 decimals and
-// a proper minus sign.
+// whose exponent mathText raises: 2.54·10⁻⁵): values and standard errors
+// as the explorer writes them (theory.Human, 3 significant digits: what
+// tui/common.FmtNum writes), so that a slide and the screen it was
+// exported from read the same numbers; slopes with 3 decimals and a
+// proper minus sign.
 var (
-	valueFormat = theory.Sig4
-	errFormat   = theory.NumberFormat{Digits: 2, Pretty: true, PosInf: "∞", NegInf: "−∞", NaN: "—"}
+	valueFormat = theory.Human
 	slopeFormat = theory.NumberFormat{Digits: 3, Fixed: true, Minus: "−", PosInf: "+Inf", NegInf: "−Inf", NaN: "—"}
 )
 
-// num prints a value with 4 significant digits, ∞ for +Inf.
+// num prints a value as the explorer does, ∞ for +Inf.
 func num(x float64) string { return valueFormat.Format(x) }
 
-// seText prints a standard error with 2 significant digits.
-func seText(x float64) string { return errFormat.Format(x) }
+// seText prints a standard error as the explorer does (the screens write
+// a mean ± its s.e. in one format).
+func seText(x float64) string { return valueFormat.Format(x) }
 
 // slopeText prints a slope with 3 decimals and a proper minus sign.
 func slopeText(x float64) string { return slopeFormat.Format(x) }

@@ -43,14 +43,18 @@ func TestFormatOf(t *testing.T) {
 	}
 }
 
-// TestNum: the figures write numbers as the tables do (theory's Pretty
-// form, 4 significant digits), never Go's 2.541e-05.
+// TestNum: the figures write values and standard errors as the explorer
+// does (theory's Pretty form, 3 significant digits), never Go's
+// 2.541e-05, nor a fourth digit the screen it was exported from lacks.
 func TestNum(t *testing.T) {
 	for x, want := range map[float64]string{
-		2.541e-05: "2.541·10⁻⁵", 1.9932e6: "1.993·10⁶", -0.5: "−0.5", 0.02902: "0.02902", math.Inf(1): "∞",
+		2.541e-05: "2.54·10⁻⁵", 1.9932e6: "1.99·10⁶", -0.5: "−0.5", 0.02902: "0.029", 3.1224: "3.12", math.Inf(1): "∞",
 	} {
 		if got := num(x); got != want {
 			t.Errorf("num(%g) = %q, want %q", x, got, want)
+		}
+		if got := seText(x); got != want {
+			t.Errorf("seText(%g) = %q, want %q", x, got, want)
 		}
 	}
 }
