@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -61,7 +62,8 @@ type fakeRunner struct {
 	// the screen's words are its templates, its numbers a fake's.
 	tuneSmall bool
 	// stop, when not nil, ends a comparison with it once stopAfter
-	// trials are done (a server's bound stopping the run part way); with
+	// trials are done (a sweep: stopAfter points; a server's bound
+	// stopping the run part way); with
 	// stopMid, at the next trial's checkpoint stopMid instead, a trial
 	// under way.
 	stop      error
@@ -121,6 +123,10 @@ func (f *fakeRunner) tune(ctx context.Context, r spec.Resolved, ts engine.TuneSp
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	}
+	if f.stop != nil { // a search: the whole search, then the stop
+		_, err := engine.Tune(ctx, r, ts, set)
+		return nil, cmp.Or(err, f.stop)
 	}
 	if f.tuneMemo == nil {
 		return engine.Tune(ctx, r, ts, set)
@@ -407,7 +413,10 @@ func (f *fakeRunner) sweep(ctx context.Context, r spec.Resolved, sw engine.Sweep
 			p.Reports = append(p.Reports, rep)
 		}
 		rep.Points = append(rep.Points, p)
-		mb.Put(engine.Progress{Solver: names[0], Point: i, Done: true, TrialsDone: i + 1, Total: len(grid)})
+		mb.Put(engine.Progress{Solver: names[0], Point: i, Done: true, TrialsDone: i + 1, Total: len(grid), Excess: p.Reports[0].Excess.Mean})
+		if f.stop != nil && i+1 == f.stopAfter {
+			return nil, f.stop
+		}
 	}
 	if cb > 0 {
 		best := rep.Points[0]

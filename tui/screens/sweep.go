@@ -195,8 +195,8 @@ func (s *RateSweepScreen) rebuild() {
 			}
 		}
 		if ser, x0, x1, ok := partialSeries(s.Common, s.Run); ok {
-			// The points so far, as their trials finish.
-			s.Chart.SetNote("each point: the mean of its trials finished so far; the bounds come with the sweep")
+			// The points so far, as their trials finish (or before the stop).
+			s.Chart.SetNote(partialNote(s.Run, "the bounds come with the sweep"))
 			s.Chart.SetData([]chart.Series{ser}, x0, x1, msg)
 			return
 		}
@@ -451,10 +451,12 @@ func (p *slopesPanel) tradeOffLines(w int) []string {
 }
 
 // partialSeries is a running sweep's first solver's points so far
-// (run.partialMeans) over the sweep's grid ends; false when no trial has
-// finished (or no sweep is running).
+// (run.partialMeans) over the sweep's grid ends — or a stopped one's
+// (dpso serve's bound), the points of the trials it finished before the
+// stop; false when no trial has finished (or no sweep is running or
+// stopped).
 func partialSeries(c common.Common, r *runs.Run) (chart.Series, float64, float64, bool) {
-	if r == nil || !r.Active() || !r.Sweeps() || len(r.Names) == 0 {
+	if r == nil || !r.Active() && r.Phase != runs.Stopped || !r.Sweeps() || len(r.Names) == 0 {
 		return chart.Series{}, 0, 0, false
 	}
 	xs, means, counts := r.PartialMeans(0)
@@ -467,8 +469,21 @@ func partialSeries(c common.Common, r *runs.Run) (chart.Series, float64, float64
 		}
 	}
 	ser.Note = fmt.Sprintf("so far (%d runs finished)", done)
+	if r.Phase == runs.Stopped {
+		ser.Note = "finished before the stop: " + r.DoneCount()
+	}
 	if len(ser.Points) == 0 || len(xs) < 2 {
 		return chart.Series{}, 0, 0, false
 	}
 	return ser, xs[0], xs[len(xs)-1], true
+}
+
+// partialNote is the chart's note over partialSeries's points: what each
+// point is, and what the screen draws only once the sweep ends (later);
+// for a stopped sweep, that it was stopped and that nothing more comes.
+func partialNote(r *runs.Run, later string) string {
+	if r.Phase == runs.Stopped {
+		return "■ " + r.StopText() + ": each point is the mean of its trials finished before the stop (fewer than asked where a trial was cut); no bound or fit is drawn"
+	}
+	return "each point: the mean of its trials finished so far; " + later
 }
