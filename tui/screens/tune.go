@@ -281,7 +281,11 @@ func (s *TuneScreen) state() string {
 	case runs.Running, runs.Paused:
 		return r.WhileWaiting(tuneProgress(r))
 	case runs.Stopped:
-		return "■ the search was " + r.StopText() + ": " + r.Err.Error()
+		cut := "the private searches or the prescribed runs"
+		if r.Searched != nil {
+			cut = "the oracle-tuned reference (the private searches and the prescribed runs had ended)"
+		}
+		return "■ the search was " + r.StopText() + ": no bar is drawn — this screen draws the means over every trial of the prescribed, tuned and oracle-tuned runs side by side, and the stop cut " + cut + ". " + r.Err.Error()
 	case runs.Cancelled:
 		return "the search was cancelled: r runs it again"
 	case runs.Refused:
