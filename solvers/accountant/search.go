@@ -168,20 +168,31 @@ func CalibrateSearch(ctx context.Context, curves []SearchCurve, orders []float64
 	for i := range all {
 		all[i] = i
 	}
-	scaled := func(os, fx []float64) func(f float64) (float64, error) {
+	// full keeps the searches on orders by their factor: the answer is a
+	// factor the last bisection evaluated, whose curve is then read, not
+	// computed again.
+	type answer struct {
+		rdp        []float64
+		eps, order float64
+	}
+	full := map[float64]answer{}
+	scaled := func(os, fx []float64, keep bool) func(f float64) (float64, error) {
 		return func(f float64) (float64, error) {
 			zs := make([]float64, len(curves))
 			for i, z := range n.Alone {
 				zs[i] = f * z
 			}
-			_, e, _, err := search(os, fx, zs, all)
+			rdp, e, o, err := search(os, fx, zs, all)
+			if err == nil && keep {
+				full[f] = answer{rdp, e, o}
+			}
 			return e, err
 		}
 	}
 	top := MaxSigma / slices.Max(n.Alone)
-	coarse, err := smallestMeeting(scaled(searchOrders, coarseFixed), epsTarget, 1, 1.05, top)
+	coarse, err := smallestMeeting(scaled(searchOrders, coarseFixed, false), epsTarget, 1, 1.05, top)
 	if err == nil {
-		n.Scale, err = smallestMeeting(scaled(orders, fullFixed), epsTarget, coarse, 1.02, top)
+		n.Scale, err = smallestMeeting(scaled(orders, fullFixed, true), epsTarget, coarse, 1.02, top)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -192,7 +203,11 @@ func CalibrateSearch(ctx context.Context, curves []SearchCurve, orders []float64
 	for i, z := range n.Alone {
 		n.Z[i] = n.Scale * z
 	}
-	n.RDP, n.Eps, n.Order, err = search(orders, fullFixed, n.Z, all)
+	if a, ok := full[n.Scale]; ok {
+		n.RDP, n.Eps, n.Order = a.rdp, a.eps, a.order
+	} else {
+		n.RDP, n.Eps, n.Order, err = search(orders, fullFixed, n.Z, all)
+	}
 	if err == nil && !(n.Eps <= epsTarget) {
 		err = fmt.Errorf("accountant: the search's ε' = %g is above the target %g (a bug)", n.Eps, epsTarget)
 	}

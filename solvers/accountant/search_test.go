@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
+	"sync"
 	"testing"
 )
 
@@ -146,5 +148,43 @@ func TestSmallestMeeting(t *testing.T) {
 	}
 	if x, err := smallestMeeting(func(float64) (float64, error) { return 0, nil }, 1, 1, math.E, MaxSigma); err != nil || x > math.E*1e-6 {
 		t.Errorf("ε' ≡ 0: x = %g, %v; want the bottom", x, err)
+	}
+}
+
+// TestCalibrateSearchReadsItsAnswer: the answer's curve (RDP, Eps, Order
+// at Z) is the one the last bisection computed at that factor: each
+// mechanism's curve is computed at its Z on the full orders once, and the
+// answer is the search recomputed here at Z.
+func TestCalibrateSearchReadsItsAnswer(t *testing.T) {
+	const target, delta = 4.37718, 1e-5
+	reps := Repetitions{1, 10}
+	var mu sync.Mutex
+	calls := map[[2]float64]int{} // (mechanism, z) on the full orders
+	counted := func(i int, c SearchCurve) SearchCurve {
+		return func(z float64, os []float64) []float64 {
+			if len(os) == len(DefaultOrders()) {
+				mu.Lock()
+				calls[[2]float64{float64(i), z}]++
+				mu.Unlock()
+			}
+			return c(z, os)
+		}
+	}
+	base := []SearchCurve{SubsampledGaussianCurve(ReplaceOne, 0.05, 40), GaussianCurve}
+	curves := []SearchCurve{counted(0, base[0]), counted(1, base[1])}
+	none := func(o []float64) []float64 { return make([]float64, len(o)) }
+	n, err := CalibrateSearch(context.Background(), curves, DefaultOrders(), reps, none, target, delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, z := range n.Z {
+		if c := calls[[2]float64{float64(i), z}]; c != 1 {
+			t.Errorf("mechanism %d: its curve at Z = %g computed %d times on the full orders, want 1", i, z, c)
+		}
+	}
+	cand := [][]float64{base[0](n.Z[0], DefaultOrders()), base[1](n.Z[1], DefaultOrders())}
+	rdp, eps, order, err := SearchEpsilon(DefaultOrders(), cand, reps, none(DefaultOrders()), delta)
+	if err != nil || eps != n.Eps || order != n.Order || !slices.Equal(rdp, n.RDP) {
+		t.Errorf("answer ε' = %g at order %g, the search at Z: %g at %g (%v)", n.Eps, n.Order, eps, order, err)
 	}
 }
