@@ -346,11 +346,8 @@ func (r *statsRecorder) begin(s int, threshold float64) {
 	r.s = s
 	r.stride = max((s+NormSampleCap-1)/NormSampleCap, 1)
 	r.finite = 0
-	// The call keeps at most ⌈s/stride⌉ ≤ NormSampleCap norms: a batch of
-	// a few rows (an audit's runs, thousands of fresh oracles) allocates
-	// room for those, not for NormSampleCap.
-	if need := (s + r.stride - 1) / r.stride; cap(r.sample) < need {
-		r.sample = make([]float64, 0, need)
+	if r.sample == nil {
+		r.sample = make([]float64, 0, NormSampleCap)
 	}
 	r.sample = r.sample[:0]
 }
@@ -405,7 +402,7 @@ func (r *statsRecorder) record(norm float64, clipped bool) {
 	if !r.t.record(norm, clipped, !r.noDetail) || r.noDetail {
 		return
 	}
-	if r.finite%r.stride == 0 && len(r.sample) < NormSampleCap {
+	if r.finite%r.stride == 0 && len(r.sample) < cap(r.sample) {
 		r.sample = append(r.sample, norm)
 	}
 	r.finite++
