@@ -294,7 +294,7 @@ func biasHow(method string) string {
 }
 
 // addClippedLabels writes the clipped fraction beside each of solver si's
-// points.
+// points, as the clip screen's table writes it (report.Percent).
 func (f *Figure) addClippedLabels(s *engine.SweepReport, si int) {
 	var xys plotter.XYs
 	var labels []string
@@ -304,7 +304,7 @@ func (f *Figure) addClippedLabels(s *engine.SweepReport, si int) {
 			continue
 		}
 		xys = append(xys, plotter.XY{X: p.Value, Y: r.Excess.Mean})
-		labels = append(labels, percentText(r.Clipped))
+		labels = append(labels, report.Percent(r.Clipped))
 	}
 	if len(xys) == 0 {
 		return
@@ -314,14 +314,6 @@ func (f *Figure) addClippedLabels(s *engine.SweepReport, si int) {
 	// Placed when drawn, clear of every line and of each other
 	// (pointLabels).
 	f.Plot.Add(&pointLabels{f: f, at: xys, texts: labels, style: sty})
-}
-
-// percentText writes a fraction as a percentage, 3 significant digits.
-func percentText(x float64) string {
-	if x == 0 {
-		return "0%"
-	}
-	return theory.NumberFormat{Digits: 2}.Format(100*x) + "%"
 }
 
 // addStartCurve queues F(w₀) − F* over the grid.
