@@ -115,6 +115,7 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	f.FocusOn(p.Focus)
 	m.form = f
 	m.head = header.New(c, f)
+	m.head.ScreenName = screenName
 	m.setPreset(at)
 	ctx, m.stop = context.WithCancel(ctx)
 	m.runs = runs.NewLifecycle(ctx, opts.Runner, opts.now)
@@ -641,4 +642,19 @@ func (m *Model) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 // being typed in the form, the presets list's filter).
 func (m *Model) Typing() bool {
 	return m.form.Editing() && m.overlay == nil || m.overlay == m.presets && m.presets.Filtering()
+}
+
+// screenName names screen kind k with the key that shows it: "the chart
+// (esc)", "s's screen (sweep n (log-log))".
+func screenName(k runs.ScreenKind) string {
+	if k == screens.ChartKind {
+		return "the chart (esc)"
+	}
+	for _, d := range screens.Registry {
+		if d.Kind == k {
+			h := d.Key.Help()
+			return h.Key + "'s screen (" + h.Desc + ")"
+		}
+	}
+	return string(k)
 }

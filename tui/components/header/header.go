@@ -48,6 +48,13 @@ type Model struct {
 	// (hasStep: it has one with a caption of its own, Preset.Step).
 	step    spec.Spec
 	hasStep bool
+	// runs is the run on the screen shown, whose own numbers the caption
+	// quotes where the form's Spec is not the preset's (runQuote).
+	runs common.OnScreen
+	// ScreenName names a screen kind with the key that shows it ("the n
+	// sweep (s)"), for a caption shown over another screen than the one
+	// it describes (nil: the kind's own word).
+	ScreenName func(runs.ScreenKind) string
 }
 
 // New returns the header over the form's Spec, without a preset.
@@ -149,14 +156,33 @@ func (h *Model) CaptionText() string {
 func (h *Model) captionParts() (next, label, caption string) {
 	p := presets.All[h.at]
 	form := h.form.Resolved().Spec
-	if h.hasStep && len(common.Changes(h.step, form)) == 0 {
-		return p.StepNext(), seedLabel, p.StepCaption()
-	}
-	next, caption = p.NextOn(h.drawn), p.CaptionOn(h.drawn)
+	describes := p.Screen
 	if c, ok := p.SweepCaption(h.shown); ok {
-		caption = c
+		caption, describes = c, h.shown
 	}
-	return next, changedLabel(common.Changes(h.spec, form)), caption
+	if h.hasStep && len(common.Changes(h.step, form)) == 0 {
+		return p.StepNext(), withPlace(seedLabel, h.offScreen(p.Screen)), p.StepCaption()
+	}
+	next = p.NextOn(h.drawn)
+	if caption == "" {
+		caption = p.CaptionOn(h.drawn)
+	}
+	ch := common.Changes(h.spec, form)
+	label = withPlace(changedLabel(ch), h.offScreen(describes))
+	if q := h.runQuote(); len(ch) > 0 && q != "" {
+		label = q + " " + label
+	}
+	return next, label, caption
+}
+
+// withPlace is the seed label with the words that say which screen the
+// caption describes where it is not the one shown ("at seed 0, on s's
+// screen (sweep n (log-log)), not this one:").
+func withPlace(label, place string) string {
+	if place == "" {
+		return label
+	}
+	return strings.TrimSuffix(label, ":") + ", " + place[:len(place)-1] + ":"
 }
 
 // Caption is the loaded preset's caption as shown now (for what the chart
@@ -291,7 +317,10 @@ func (h *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case runs.PrescriptionMsg:
 		h.presc = msg
+	case runs.Event:
+		h.runs.Take(msg)
 	case common.ScreenMsg:
+		h.runs.Take(msg)
 		if msg.Draws != h.shown {
 			h.shown, h.page = msg.Draws, -1
 		}
