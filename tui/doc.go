@@ -45,8 +45,10 @@
 //
 //	tui                 the root: Model (routing, the shared state, navigation) in model.go,
 //	                    a long run held behind its note (holding, showLong, onLongChoice) in longplan.go,
+//	                    a preset's run held until its constants have come (presetWait) in afterconstants.go,
 //	                    its state string (State, openState, showState) in state.go,
-//	                    its layout in frame.go, Options, the entry points (program.go, embed.go)
+//	                    its layout in frame.go, the ring t moves the scroll keys along (ring,
+//	                    nextFocus) in focus.go, Options, the entry points (program.go, embed.go)
 //	tui/screens         the right-hand column's screens and their registry (screens.go)
 //	tui/components/...  form, statusbar, help, presetlist, privacy, clip, theorem, tabs, header, longrun:
 //	                    one component a package; none imports another, a screen or the root
