@@ -128,8 +128,11 @@ func (s *Server) broadcastCmd(sess ssh.Session, args []string) {
 	sess.Exit(0)
 }
 
-// offerUsage is what a broadcast takes, as a refused one and --help say.
-const offerUsage = "give --preset P (a number or a part of a title; with --screen S, on screen S as the state string y shows there opens it) or a state string (the explorer's y shows it)"
+// offerUsage is what a broadcast takes, as a refused one and --help say,
+// the screens S may be named (the explorer's, as a state string names
+// them) among it.
+var offerUsage = "give --preset P (a number or a part of a title; with --screen S, on screen S as the state string y shows there opens it; S is one of " +
+	strings.Join(tui.ScreenNames(), ", ") + ") or a state string (the explorer's y shows it)"
 
 // errOfferHelp is parseOffer's answer to --help or -h.
 var errOfferHelp = errors.New("help")

@@ -134,9 +134,9 @@ func (s *Server) explore(t terminal, args []string) (int, string) {
 	env := sessionEnv(t.Environ())
 	opts.Runner = s.pool.Seat()
 	opts.Limit = limit
-	opts.NoExport = "e exports nothing in " + t.Where() + " (the files would land on the server); y gives the state string to open this screen in dpso explore on your own machine, and e there exports it"
-	opts.ExportDir = ""
 	opts.Link = t.Link()
+	opts.NoExport = noExportNote(t.Where(), opts.Link != "")
+	opts.ExportDir = ""
 	for _, kv := range env {
 		switch {
 		case strings.HasPrefix(kv, "NO_COLOR="):
@@ -424,4 +424,16 @@ func (sm *sessionModel) View() tea.View {
 	lines[len(lines)-1] = line
 	v.Content = strings.Join(lines, "\n")
 	return v
+}
+
+// noExportNote is what e answers in a session (where: "an SSH session",
+// "a browser tab"): it exports nothing, and the way to the files is the
+// state string that y gives — within the link to this screen where the
+// server serves browsers (link), whose state= part it is.
+func noExportNote(where string, link bool) string {
+	y := "y gives the state string"
+	if link {
+		y = "y gives a link to this screen whose state= part is the state string"
+	}
+	return "e exports nothing in " + where + " (the files would land on the server); " + y + " to open this screen in dpso explore --state on your own machine, and e there exports it"
 }
