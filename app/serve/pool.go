@@ -367,7 +367,7 @@ func durText(d time.Duration) string {
 }
 
 func runTimeError(bound time.Duration) error {
-	return &limitError{msg: fmt.Sprintf("this run held its CPU slots for %s, the most this server gives one run (dpso serve --max-run-time), and was stopped; lower n, d, trials or the sweep's points, or run dpso on your own machine", durText(bound)),
+	return &limitError{msg: fmt.Sprintf("this run held its CPU slots for %s, the most this server gives one run (dpso serve --max-run-time), and was stopped; lower n, d or the trials in the form, or run dpso on your own machine", durText(bound)),
 		stop: "stopped after " + durText(bound) + " on its CPU slots"}
 }
 
@@ -377,6 +377,6 @@ func pauseError(d time.Duration) error {
 }
 
 func planError(pl engine.Plan, secs float64, bound time.Duration) error {
-	return &limitError{msg: fmt.Sprintf("this run's planned work, %s floats to draw and process, would take about %s s on its CPU slots at this server's pace (an estimate), more than the %s this server gives one run (dpso serve --max-run-time); lower n, d, trials or the sweep's points, or run dpso on your own machine",
+	return &limitError{msg: fmt.Sprintf("this run's planned work, %s floats to draw and process, would take about %s s on its CPU slots at this server's pace (an estimate), more than the %s this server gives one run (dpso serve --max-run-time); lower n, d or the trials in the form, or run dpso on your own machine",
 		theory.Sig4.Format(pl.Work), theory.Sig4.Format(secs), durText(bound))}
 }
