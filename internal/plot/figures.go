@@ -257,10 +257,10 @@ func (f *Figure) addCertLine(r *engine.Report, si int, x0, x1 float64) (none str
 	}
 	vac := ""
 	if c.Vacuous(r.W0.Mean) {
-		vac = "; vacuous: above w₀"
+		vac = "; " + report.VacuousTag
 	}
 	f.addRef(reference{name: fmt.Sprintf("%s certified ≤ %s (%s at these parameters%s)", r.Solver, num(v), src, vac),
-		short: r.Solver + " certified ≤ " + num(v) + strings.ReplaceAll(vac, "; vacuous: above w₀", " (vacuous)"),
+		short: r.Solver + " certified ≤ " + num(v) + strings.ReplaceAll(vac, "; "+report.VacuousTag, " (vacuous)"),
 		label: r.Solver + " certified ≤ " + num(v), role: RoleCertificate, solver: r.Solver,
 		col: certColor(f.certs), width: vg.Points(1.5), glyph: f.nextGlyph(), pts: plotter.XYs{{X: x0, Y: v}, {X: x1, Y: v}}})
 	f.certs++

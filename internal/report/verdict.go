@@ -19,7 +19,8 @@ import (
 // PointVerdict is why the theory is not yet in force at one sweep point
 // ("" when it is): the paper's solver's certificate — its explicit
 // constants at the point's own parameters — at or above F(w₀) − F*
-// (vacuous: doing nothing does as well as it promises) or missing, or
+// (vacuous: doing nothing does as well as it promises), missing, or
+// computed from flagged private estimates of the constants, or
 // localized-sc's stages all at radius D (its localization has not
 // started). The rates, whose constants are set to 1, are never compared
 // with w₀: a level they do not have cannot decide it.
@@ -38,6 +39,8 @@ func PointVerdict(p engine.SweepPoint) string {
 		why = append(why, "no certificate")
 	case math.IsNaN(c.Value()) || c.Vacuous(w0):
 		why = append(why, "certificate ≥ w₀")
+	case EstimatesFlagged(r):
+		why = append(why, "certificate on flagged private estimates")
 	}
 	if stagesAtD(r) {
 		why = append(why, "every stage at radius D")
@@ -149,16 +152,25 @@ func SweepVerdict(rep *engine.SweepReport, symbol string, tick, slope func(float
 
 // CertFrom says from which point of the sweep on solver si's certificate
 // falls below F(w₀) − F* (promises something), or that it is vacuous at
-// every point; symbol and tick as in SweepVerdict.
+// every point; a certificate on flagged private estimates promises
+// nothing (EstimatesFlagged); symbol and tick as in SweepVerdict.
 func CertFrom(rep *engine.SweepReport, si int, symbol string, tick func(float64) string) string {
+	flags := 0
 	for _, p := range rep.Points {
 		if si >= len(p.Reports) || p.Reports[si] == nil {
 			continue
 		}
 		r := p.Reports[si]
+		if EstimatesFlagged(r) {
+			flags++
+			continue
+		}
 		if c := r.Certified; r.Refused == "" && c.Cert != nil && !math.IsNaN(c.Value()) && !c.Vacuous(r.W0.Mean) {
 			return "below w₀ from " + symbol + " = " + tick(p.Value)
 		}
+	}
+	if flags > 0 {
+		return "vacuous (above w₀) or on flagged private estimates at every " + symbol
 	}
 	return "vacuous (above w₀) at every " + symbol
 }

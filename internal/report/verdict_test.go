@@ -2,12 +2,14 @@ package report
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"dpso/internal/engine"
 	"dpso/scenarios"
 	"dpso/solvers"
+	"dpso/solvers/estimate"
 	"dpso/theory"
 )
 
@@ -34,6 +36,7 @@ func TestPointVerdict(t *testing.T) {
 		{"upper rate above w₀", rep(0.1, 0.05, 0.3, nil), ""},
 		{"stages at D", rep(0.1, 0.05, 0.02, []solvers.Phase{{Stage: 1, Radius: 2}, {Stage: 2, Radius: 3}}), "every stage at radius D"},
 		{"a stage inside D", rep(0.1, 0.05, 0.02, []solvers.Phase{{Stage: 1, Radius: 2}, {Stage: 2, Radius: 1}}), ""},
+		{"flagged private estimates", flaggedPoint(rep(0.1, 0.05, 0.02, nil)), "certificate on flagged private estimates"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := PointVerdict(c.p); got != c.want {
@@ -80,6 +83,42 @@ func TestBoundNoSlopeWhy(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := BoundNoSlopeWhy(&engine.SweepReport{Points: c.pts}, "prior"); got != c.want {
+				t.Errorf("%q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// flaggedPoint is p with its first report's certificate computed from
+// private estimates of the constants whose release is flagged.
+func flaggedPoint(p engine.SweepPoint) engine.SweepPoint {
+	r := *p.Reports[0]
+	r.ConstantsRho = 0.05
+	r.Trials = []engine.TrialResult{{Constants: &estimate.Estimates{Flags: []string{"c likely lies far below the data"}}}}
+	return engine.SweepPoint{Reports: []*engine.Report{&r}}
+}
+
+// TestCertFromSkipsFlagged: a certificate below w₀ on flagged private
+// estimates promises nothing: the sweep's legend names the first point
+// whose certificate stands, or says none does.
+func TestCertFromSkipsFlagged(t *testing.T) {
+	pt := func(w0, c float64) engine.SweepPoint {
+		return engine.SweepPoint{Reports: []*engine.Report{{W0: engine.Estimate{Mean: w0}, Certified: engine.Certified{Cert: &theory.Certificate{ID: "c", Value: c}}}}}
+	}
+	tick := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for _, c := range []struct {
+		name   string
+		points []engine.SweepPoint
+		want   string
+	}{
+		{"first in force is flagged", []engine.SweepPoint{flaggedPoint(pt(0.1, 0.05)), pt(0.1, 0.2), pt(0.1, 0.05)}, "below w₀ from ε = 3"},
+		{"only the flagged one below w₀", []engine.SweepPoint{flaggedPoint(pt(0.1, 0.05)), pt(0.1, 0.2)}, "vacuous (above w₀) or on flagged private estimates at every ε"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for i := range c.points {
+				c.points[i].Value = float64(i + 1)
+			}
+			if got := CertFrom(&engine.SweepReport{Points: c.points}, 0, "ε", tick); got != c.want {
 				t.Errorf("%q, want %q", got, c.want)
 			}
 		})

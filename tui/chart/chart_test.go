@@ -359,7 +359,7 @@ func TestOverdrawnBoundSaysSo(t *testing.T) {
 		{Label: "acsa", Kind: Run, Points: []Point{{1, 0.5}, {1000, 1e-6}}},
 	}, 1, 1000, "")
 	v := style.StripANSI(c.View())
-	if !strings.Contains(v, "┄┄ lower bound 0.058 (under ╌╌)") {
+	if !strings.Contains(v, "┄┄ lower bound 0.058 (hidden by ╌╌ at this height)") {
 		t.Errorf("the hidden lower bound does not say so:\n%s", v)
 	}
 	if strings.Contains(strings.Join(plotLines(v), "\n"), "┄") {
@@ -482,7 +482,7 @@ func TestScatterChart(t *testing.T) {
 	if !strings.Contains(plot, "│") || !strings.Contains(plot, "·") {
 		t.Errorf("no error bar or no segment:\n%s", v)
 	}
-	if !strings.Contains(v, "┄┄ lower shape (under ╌╌)") || strings.Contains(v, "upper shape (under") {
+	if !strings.Contains(v, "┄┄ lower shape (hidden by ╌╌ at this height)") || strings.Contains(v, "upper shape (under") {
 		t.Errorf("the hidden curve does not say where it is:\n%s", v)
 	}
 	if !strings.Contains(v, "·●· paper") || !strings.Contains(v, "·■· baseline") {
@@ -505,7 +505,7 @@ func TestLineUnderARunSaysSo(t *testing.T) {
 		{Label: "falling", Kind: Run, Points: []Point{{1, 0.5}, {1000, 1e-4}}},
 	}, 1, 1000, "")
 	v := style.StripANSI(c.View())
-	if !strings.Contains(v, "╍╍ certified ≤ 0.129 (under flat)") {
+	if !strings.Contains(v, "╍╍ certified ≤ 0.129 (hidden by flat at this height)") {
 		t.Errorf("the hidden certificate does not say so:\n%s", v)
 	}
 	if strings.Contains(v, "w₀ 0.5 (under") {

@@ -35,7 +35,7 @@ func (c *Chart) legend(sc []scaled, w, maxLong int) []string {
 			}
 			under := ""
 			if x.under != "" {
-				under = " (under " + x.under + ")"
+				under = " (hidden by " + x.under + " at this height)"
 			}
 			switch {
 			case s.Refused != "":
@@ -87,13 +87,16 @@ func (c *Chart) legend(sc []scaled, w, maxLong int) []string {
 					item = st.FG(s.Color, "↑") + " " + s.Label + " " + c.num(s.Value) + " (off scale)"
 				case x.off < 0:
 					item = st.FG(s.Color, "↓") + " " + s.Label + " " + c.num(s.Value) + " (off scale)"
-				case x.under != "":
-					item = mark + " " + s.Label + " " + c.num(s.Value) + under
 				default:
 					item = mark + " " + s.Label + " " + c.num(s.Value)
 				}
+				// The tag qualifies the value (a certificate's "vacuous"),
+				// then where the line is hidden.
 				if s.Tag != "" {
 					item += " " + st.Muted.Render(s.Tag)
+				}
+				if x.off == 0 && s.Value > 0 && !math.IsInf(s.Value, 1) {
+					item += under
 				}
 			}
 			items = append(items, item)

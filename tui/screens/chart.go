@@ -263,11 +263,19 @@ func (s *ChartScreen) rebuild() {
 		// and the certificate. The bounds are rates (constants set to 1):
 		// the theorem panel gives their values, the sweeps their slopes.
 		w0, cert := p.W0, p.Certified
+		drawn := 1
+		if r != nil {
+			drawn = len(r.Names)
+		}
+		basis := runCertBasis(nil, p, drawn)
 		if r != nil && r.Comparison != nil && len(r.Comparison.Reports) > 0 && r.Comparison.Reports[0].Refused == "" {
 			// The run's own: measured with it.
-			w0, cert = r.Comparison.Reports[0].W0, r.Comparison.Reports[0].Certified
+			rep := r.Comparison.Reports[0]
+			w0, cert = rep.W0, rep.Certified
+			basis = runCertBasis(rep, nil, len(r.Names))
 		}
 		series = RefSeries(s.Common, w0, cert)
+		basis.label(series)
 		xmax = float64(p.Params.GradEvals)
 		if b := float64(p.Params.Batch); b > 0 {
 			xmin = b
@@ -280,11 +288,7 @@ func (s *ChartScreen) rebuild() {
 		// private estimate: the legend says what the level rests on.
 		rep := r.Comparison.Reports[0]
 		series = RefSeries(s.Common, rep.W0, rep.Certified)
-		for i := range series {
-			if series[i].Kind == chart.Cert && series[i].Err == "" {
-				series[i].Label = "certified on private estimates ≤"
-			}
-		}
+		runCertBasis(rep, nil, len(r.Names)).label(series)
 	}
 	title, right := "Excess risk", ""
 	empty := "computing the prescription…"
@@ -326,6 +330,9 @@ func (s *ChartScreen) rebuild() {
 				rep := r.Comparison.Reports[i]
 				ser.Refused = rep.Refused
 				ser.Tag = tags[i]
+				if ser.Tag == "" && rep.Spec.EstimateConstants && rep.UserRows {
+					ser.Tag = estimatedTag
+				}
 				for _, p := range rep.Trace {
 					ser.Points = append(ser.Points, chart.Point{X: float64(p.GradEvals), Y: p.Excess})
 				}

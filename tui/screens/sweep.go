@@ -212,7 +212,9 @@ func (s *RateSweepScreen) rebuild() {
 	cert := chart.Series{Label: rep.Solvers[0] + " certified", Kind: chart.Cert, Color: st.Cert}
 	for _, p := range rep.Points {
 		start.Points = append(start.Points, chart.Point{X: p.Value, Y: p.Reports[0].W0.Mean})
-		if v := p.Reports[0].Certified.Value(); !math.IsNaN(v) {
+		// A certificate on flagged private estimates is no level: the
+		// verdict (report.PointVerdict) says so at its point.
+		if v := p.Reports[0].Certified.Value(); !math.IsNaN(v) && !report.EstimatesFlagged(p.Reports[0]) {
 			cert.Points = append(cert.Points, chart.Point{X: p.Value, Y: v})
 		}
 	}

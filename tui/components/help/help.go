@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"dpso/internal/report"
 	"dpso/tui/common"
 	"dpso/tui/runs"
 	"dpso/tui/style"
@@ -138,6 +139,12 @@ func (v *Model) Messages() []Message {
 			for _, rep := range r.Comparison.Reports {
 				if rep.Refused != "" {
 					out = append(out, Message{Text: fmt.Sprintf("run #%d: %s refused: %s", r.ID, rep.Solver, rep.Refused), Warn: true})
+				}
+			}
+			// The flag on the private estimates, which the legend cuts.
+			if reps := r.Comparison.Reports; len(reps) > 0 {
+				if f := report.ReportFlags(reps[0]); f != "" {
+					out = append(out, Message{Text: fmt.Sprintf("run #%d: %s certificate: %s — %s", r.ID, reps[0].Solver, report.FlaggedNoCert, f), Warn: true})
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"dpso/internal/engine"
+	"dpso/internal/report"
 	"dpso/tui/common"
 	"dpso/tui/style"
 )
@@ -32,6 +33,12 @@ func (p *Model) estimatedSections(rep *engine.Report) []common.Section {
 	lines := style.WrapLines(st.Emph, head, w)
 	lines = append(lines, style.WrapLines(st.Warn, "estimates, not bounds: the prescription and the certificate hold only if each true constant is at most its estimate", w)...)
 	pr := &engine.Prescription{Solver: rep.Solver, Params: rep.Params, Certified: rep.Certified, W0: rep.W0}
+	if flags := report.ReportFlags(rep); flags != "" {
+		// Flagged estimates: the flag in the words dpso run prints, and
+		// no certificate on them.
+		lines = append(style.WrapLines(st.Error, "✗ "+report.FlaggedNoCert+" — "+flags, w), lines...)
+		pr.Certified = engine.Certified{Why: "the private estimates it would rest on are flagged (above)"}
+	}
 	secs := []common.Section{{Prio: 0, Lines: lines}, {Prio: 0, Lines: p.solverLines(pr)}, {Prio: 0, Lines: refLines(st, pr, w)}}
 	if rep.UserRows {
 		secs = append(secs, common.Section{Prio: 1, Lines: style.WrapLines(st.Muted, "w₀ is computed on your rows apart from the released output: a non-private diagnostic", w)})
@@ -41,4 +48,18 @@ func (p *Model) estimatedSections(rep *engine.Report) []common.Section {
 		secs = append(secs, common.Section{Prio: 5, Lines: nl})
 	}
 	return secs
+}
+
+// certWhere says where a prescription's certificate holds, after its
+// name: at these parameters; for the full schedule only where the work
+// budget cut it (the run is not covered); on plug-in estimates read from
+// the rows (--estimate-constants: not bounds, not private).
+func certWhere(pr *engine.Prescription) string {
+	switch {
+	case pr.Params.BudgetBound:
+		return " for the uncapped schedule (this run is budget-capped: not covered)"
+	case pr.Spec.EstimateConstants && pr.UserRows:
+		return " on estimated constants (not bounds; NOT private)"
+	}
+	return " at these parameters"
 }

@@ -372,7 +372,7 @@ func refLines(st *style.Styles, pr *engine.Prescription, w int) []string {
 	case !c.Cert.Holds():
 		out = append(out, style.WrapLines(st.Muted, "certificate "+certName(c.Cert)+": no value, its condition fails: "+theory.Cite(strings.Join(c.Cert.Failed(), "; ")), w)...)
 	default:
-		name := certName(c.Cert) + " at these parameters"
+		name := certName(c.Cert) + certWhere(pr)
 		if baselineWhy(pr) != "" {
 			// The proof's bound at the run's C = ∞ and σ = 0, by its id
 			// as `dpso run` names it: not the private theorem's guarantee.

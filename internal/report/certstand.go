@@ -1,0 +1,31 @@
+package report
+
+import "dpso/internal/engine"
+
+// VacuousTag is what a legend says of a certificate above F(w₀) − F*:
+// the guarantee promises no more than doing nothing (the sweeps' and the
+// exports' words).
+const VacuousTag = "vacuous: above w₀"
+
+// FlaggedNoCert is what every screen says where a run's private estimates
+// of the constants are flagged: the certificate computed from them is not
+// drawn as a level nor counted as in force (the flag says why: the
+// estimates likely lie far below the data, so no guarantee stands on
+// them).
+const FlaggedNoCert = "private estimates flagged: no certificate stands on them, none is drawn"
+
+// ReportFlags is the flag sentence of r's private estimates of the
+// constants (FlagText over its trials, the words `dpso run` prints), ""
+// when none is flagged or r read no private estimates.
+func ReportFlags(r *engine.Report) string {
+	if r == nil || r.ConstantsRho == 0 {
+		return ""
+	}
+	return FlagText(reportEstimates(r))
+}
+
+// EstimatesFlagged reports whether any trial of r read private estimates
+// of the constants that are flagged (estimate.Estimates.Flags).
+func EstimatesFlagged(r *engine.Report) bool {
+	return r != nil && r.ConstantsRho > 0 && flagged(reportEstimates(r)) > 0
+}

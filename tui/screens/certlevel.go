@@ -1,0 +1,96 @@
+package screens
+
+import (
+	"math"
+
+	"dpso/internal/engine"
+	"dpso/internal/report"
+	"dpso/tui/chart"
+	"dpso/tui/common"
+)
+
+// certBasis is what a run chart's certificate rests on, which its legend
+// entry says: whose it is (named where more than one solver is drawn),
+// the start line it is compared with, the constants it is computed from
+// and whether it covers the run drawn.
+type certBasis struct {
+	// solver names the certificate's solver; "" where it is the only one.
+	solver string
+	// w0 is F(w₀) − F*: a certificate above it is vacuous.
+	w0 float64
+	// private: the constants are private estimates (--constants private);
+	// estimated: plug-in estimates read from the rows (--estimate-constants,
+	// not private). Either way they are estimates, not bounds.
+	private, estimated bool
+	// flags is the private estimates' flag sentence (report.ReportFlags):
+	// no certificate stands on flagged estimates.
+	flags string
+	// capped: the work budget cut the schedule; the certificate is the
+	// full schedule's and does not cover the run.
+	capped bool
+}
+
+// Certificate labels of the run chart's legend: what the level rests on.
+const (
+	certPrivateLabel   = "certified on private estimates ≤"
+	certEstimatedLabel = "certified on estimated constants (not bounds; NOT private) ≤"
+	// cappedNote follows the value of a budget-capped run's certificate,
+	// which is not drawn.
+	// estimatedTag follows a run on constants read from the rows.
+	estimatedTag = "not private (constants read from the rows)"
+	cappedNote   = "for the uncapped schedule: this run is budget-capped, not covered (not drawn)"
+)
+
+// label rewrites the certificate series among series (RefSeries') to say
+// what it rests on: a certificate on flagged private estimates or of a
+// budget-capped run is not drawn as a level (the legend says why, whole,
+// the flag in the words `dpso run` prints); one above w₀ is tagged
+// vacuous.
+func (b certBasis) label(series []chart.Series) {
+	for i := range series {
+		s := &series[i]
+		if s.Kind != chart.Cert || s.Err != "" {
+			continue
+		}
+		who := ""
+		if b.solver != "" {
+			who = b.solver + " "
+		}
+		switch {
+		case b.flags != "":
+			*s = chart.Series{Label: who + "certificate", Kind: chart.Cert, Color: s.Color, Err: report.FlaggedNoCert + " — " + b.flags}
+			continue
+		case b.capped:
+			// Listed, whole (a legend entry wraps, never cut), at no
+			// height: Value 0 draws nothing on the log scale.
+			*s = chart.Series{Label: who + "certified ≤ " + common.FmtNum(s.Value), Kind: chart.Cert, Color: s.Color, Note: cappedNote}
+			continue
+		case b.estimated:
+			s.Label = certEstimatedLabel
+		case b.private:
+			s.Label = certPrivateLabel
+		}
+		s.Label = who + s.Label
+		if b.w0 > 0 && !math.IsInf(s.Value, 0) && s.Value > b.w0 {
+			s.Tag = report.VacuousTag
+		}
+	}
+}
+
+// runCertBasis is the basis of a run's certificate read from its first
+// solver's report (nil before a run: the prescription's p, with the
+// form's estimate-constants flag).
+func runCertBasis(rep *engine.Report, p *engine.Prescription, names int) certBasis {
+	var b certBasis
+	switch {
+	case rep != nil:
+		b = certBasis{w0: rep.W0.Mean, private: rep.ConstantsRho > 0, estimated: rep.Spec.EstimateConstants && rep.UserRows,
+			flags: report.ReportFlags(rep), capped: rep.BudgetCapped, solver: rep.Solver}
+	case p != nil:
+		b = certBasis{w0: p.W0.Mean, estimated: p.Spec.EstimateConstants && p.UserRows, capped: p.Params.BudgetBound, solver: p.Solver}
+	}
+	if names < 2 {
+		b.solver = ""
+	}
+	return b
+}
