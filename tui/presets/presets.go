@@ -127,11 +127,15 @@ var All = []Preset{
 			"Loading runs the comparison on the same draws ({trials#} trials at n = {n}): noisy clipped AC-SA (acsa) ends at excess risk {acsa±}, Lipschitz DP-SGD (lipschitz-dpsgd) — noise calibrated to L_f — at {lip±}, {ratio×} AC-SA's.",
 	},
 	{
-		Title:  "Heavy tails: a larger k buys a lower C and less noise",
-		Spec:   spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, N: 200000, Trials: 8},
-		Focus:  "k",
-		Action: "run (r)",
-		next:   "press → on k three times (k = {kb}), then r",
+		Title:    "Heavy tails: a larger k buys a lower C and less noise",
+		Spec:     spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 2, N: 200000, Trials: 8},
+		Focus:    "k",
+		Action:   "run (r)",
+		next:     "press → on k three times (k = {kb}), then r",
+		step:     spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothConvex, Tail: 10, K: 4, N: 200000, Trials: 8},
+		stepNext: "r runs it; ← on k three times goes back to k = {ka}",
+		stepCaption: "At k = {kb} the clip threshold is C = {clip_b} and σ = {sigma_b}, and the excess risk ends at {excess_b} — at the preset's k = {ka} they were {clip_a}, {sigma_a} and {excess_a}: " +
+			"a larger k, a stronger assumption on the tails, puts C lower; {clipped%} of the gradients are clipped at either k.",
 		caption: "A larger k, a stronger assumption on the tails, puts the clip threshold lower: from k = {ka} to k = {kb}, C falls from {clip_a} to {clip_b}, σ from {sigma_a} to {sigma_b} and the excess risk from {excess_a} to {excess_b}; " +
 			"{clipped%} of the gradients are clipped at either k.",
 		text: "Linear regression with multivariate-t data, ν = {nu}: r̃_k exists for k < ν/2 only. The clip threshold C = r̃_k·(εn/√(dT))^{1/k} is where the analysis balances clipping bias (at most r̃_k^k/((k−1)C^{k−1})) against noise (σ ∝ C/(εn)); a larger k — a stronger assumption on the tails — puts it lower. " +

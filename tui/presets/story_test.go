@@ -126,8 +126,8 @@ func TestCaptionsStateRatesAsTheBounds(t *testing.T) {
 }
 
 // TestREADMETourNamesTheStep: where a preset has a step with a caption of
-// its own (preset 9's ← on n to n = 10³), the README's tour row names
-// that step by its n and does not promise what the step's run does not
+// its own (preset 9's ← on n to n = 10³, preset 4's → on k to k = 4), the
+// README's tour row names that step by the field it changes and does not promise what the step's run does not
 // show ("where it stops paying": the search still pays there).
 func TestREADMETourNamesTheStep(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
@@ -142,6 +142,9 @@ func TestREADMETourNamesTheStep(t *testing.T) {
 		_, row, _ := strings.Cut(string(b), fmt.Sprintf("| %d | %s | ", i+1, p.Title))
 		row, _, _ = strings.Cut(row, "\n")
 		n := fmt.Sprintf("n = 10%s", map[int]string{1000: "³", 10000: "⁴", 100000: "⁵"}[step.N])
+		if step.K != p.Spec.K {
+			n = fmt.Sprintf("k = %g", step.K)
+		}
 		if !strings.Contains(row, n) || strings.Contains(row, "stops paying") {
 			t.Errorf("the README's row for preset %d does not name its step (%s) or promises what it does not show: %q", i+1, n, row)
 		}

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"dpso/internal/spec"
+	"dpso/solvers"
 	"dpso/tui/backend"
 	"dpso/tui/common"
 	"dpso/tui/presets"
@@ -160,8 +161,13 @@ func (h *Model) captionParts() (next, label, caption string) {
 	if c, ok := p.SweepCaption(h.shown); ok {
 		caption, describes = c, h.shown
 	}
+	secure := h.form.Resolved().Rand == solvers.Secure
 	if h.hasStep && len(common.Changes(h.step, form)) == 0 {
-		return p.StepNext(), withPlace(seedLabel, h.offScreen(p.Screen)), p.StepCaption()
+		label = withPlace(seedLabel, h.offScreen(p.Screen))
+		if q := h.runQuote(); secure && q != "" {
+			label = q + " " + label
+		}
+		return p.StepNext(), label, p.StepCaption()
 	}
 	next = p.NextOn(h.drawn)
 	if caption == "" {
@@ -169,7 +175,9 @@ func (h *Model) captionParts() (next, label, caption string) {
 	}
 	ch := common.Changes(h.spec, form)
 	label = withPlace(changedLabel(ch), h.offScreen(describes))
-	if q := h.runQuote(); len(ch) > 0 && q != "" {
+	// The run on screen is not the pinned one where a field changed, or
+	// where its noise is secure (dpso serve): its own numbers come first.
+	if q := h.runQuote(); (len(ch) > 0 || secure) && q != "" {
 		label = q + " " + label
 	}
 	return next, label, caption
