@@ -83,7 +83,7 @@ the configuration the flags describe — the flags of dpso run, so the explorer'
 reproduce line, "dpso run …", opens the same configuration as "dpso explore …" —
 or on a preset (--preset: its number in the explorer's list, or a part of its
 title that only it has; it starts its run at once, as choosing it in the list
-does) or a state string (--state: what the explorer's y shows, every form field
+does, except preset 5, where nothing runs on loading: its bounds are the point) or a state string (--state: what the explorer's y shows, every form field
 and the screen), with any run flags given changing it.
 
 Every value is checked before the explorer opens; an invalid one exits with

@@ -82,7 +82,7 @@ func DefaultKeyMap(screens ScreenDefs) KeyMap {
 		Change:   key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←→", "change")),
 		Type:     key.NewBinding(key.WithKeys("0", "1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("0-9", "on the main screen: type a value into the focused field (never loads a preset)")),
 		PickPreset: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9", "0"),
-			key.WithHelp("1-9, 0", "in the presets list (p) only: load and run preset 1–9, 0 the tenth")),
+			key.WithHelp("1-9, 0", "in the presets list (p) only: load and run preset 1–9, 0 the tenth (preset 5 only loads: its bounds are the point)")),
 		Filter: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "presets: filter by title")),
 	}
 }

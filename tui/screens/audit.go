@@ -28,10 +28,14 @@ const AuditKind runs.ScreenKind = "audit"
 // auditControlKey runs the audit's negative control (on the audit screen).
 var auditControlKey = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "audit: negative control (noise ÷ 1.5)"))
 
+// auditControlHelp is auditControlKey as the help's key list names it,
+// among keys that work on every screen: it says where n works.
+var auditControlHelp = key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "on the audit screen (u) only: negative control (noise ÷ 1.5)"))
+
 var auditScreenDef = common.ScreenDef{
 	Kind:  AuditKind,
 	Key:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "audit the oracle's privacy claim")),
-	Keys:  []key.Binding{auditControlKey},
+	Keys:  []key.Binding{auditControlHelp},
 	Short: "audit", Place: common.HelpAfterForm,
 	Build: func(c common.Common, _ common.Component) common.Screen { return newAuditScreen(c) },
 }
