@@ -126,12 +126,12 @@ func abs(x int) int {
 }
 
 // scatterOrder is the order a scatter chart draws its series' lines in
-// (the last on top): the previous run's trace, the start line and the
-// certificate, the runs' segments, the fitted lines, then the bounds'
-// shapes (slope guides), which pass through the measured points by
-// construction and are drawn over their segments; the runs' error bars
-// and markers come last, over everything.
-var scatterOrder = []Kind{Trace, Start, Cert, Run, Fit, Prior, Lower, Upper}
+// (the last on top): the previous run's trace, the bounds' shapes (slope
+// guides: only their slope is a claim, the lowest one on the chart), the
+// certificate and the start line, the runs' segments, the fitted lines —
+// what is measured or proved is drawn over what is shape only; the runs'
+// error bars and markers come last, over everything.
+var scatterOrder = []Kind{Trace, Prior, Lower, Upper, Cert, Start, Run, Fit}
 
 // draw draws the series in scatterOrder (runs in reverse order, so that
 // the first run is on top): a series without points as a line across the

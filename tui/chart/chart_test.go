@@ -456,6 +456,34 @@ func TestBoundRowMatchesLabel(t *testing.T) {
 	}
 }
 
+// TestScatterGuidesUnderMeasured: on a scatter chart the slope guides
+// (shape only) are drawn under the start line and the fitted line, which
+// stay visible where a guide crosses them, and the legend says the guide
+// is the hidden one.
+func TestScatterGuidesUnderMeasured(t *testing.T) {
+	st := style.NewTheme(style.Dark, true, true)
+	c := New(&st, testNum)
+	c.SetScatter(true)
+	c.SetSize(80, 22)
+	pts := []Point{{100, 0.1}, {1000, 0.03}, {10000, 0.01}}
+	c.SetData([]Series{
+		{Label: "upper", Kind: Upper, Points: pts, Note: "shape"},
+		{Label: "w₀", Kind: Start, Points: []Point{{100, 0.1}, {10000, 0.1}}, Note: "start"},
+		{Label: "fitted line", Kind: Fit, Points: pts, Note: "fit"},
+		{Label: "paper", Kind: Run, Points: pts},
+	}, 100, 10000, "")
+	v := style.StripANSI(c.View())
+	plot := strings.Join(plotLines(v), "\n")
+	for _, g := range []string{"═", "─"} {
+		if !strings.Contains(plot, g) {
+			t.Errorf("no %s cell: a slope guide overdraws a measured line:\n%s", g, v)
+		}
+	}
+	if !strings.Contains(v, "upper shape (hidden by") || strings.Contains(v, "fitted line fit (hidden by") {
+		t.Errorf("the legend does not say the guide is the hidden one:\n%s", v)
+	}
+}
+
 // TestScatterChart: a scatter chart marks each run's points (● for the
 // first run, ■ for the second, drawn apart when they fall on one cell),
 // draws each point's error bar (│ over Y ± SE) and straight segments
