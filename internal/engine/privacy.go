@@ -47,6 +47,14 @@ type PrivacyTotal struct {
 	// estimated constants on user data): the total is then no guarantee
 	// either (Covered).
 	NotPrivate []string
+	// NoiseOff is the number of noise-off runs (a clip or k sweep's
+	// second run of each trial, solvers.Config.NoNoise) among what the
+	// call computed: per draw on a scenario, over all trials on the
+	// user's rows. They read the data without noise: on a scenario the
+	// draw's (totalOf adds the reason to NotPrivate, as the comparison
+	// says of its noise-free baseline), on the user's rows non-private
+	// diagnostics like every number measured on the rows.
+	NoiseOff int
 }
 
 // Covered reports whether the total is a privacy guarantee: every release
@@ -84,20 +92,27 @@ func totalOf(r spec.Resolved, units []*unit) PrivacyTotal {
 	}
 	trials := r.Spec.Trials
 	perTrial := make([]ledger.Cost, trials)
-	released := 0
+	released, noiseOff := 0, 0
 	for _, u := range units {
 		for si := range u.solvers {
 			if u.refused[si] != "" {
 				continue
 			}
 			released++
+			if u.noiseOff {
+				noiseOff++
+			}
 			for tr, res := range u.results[si] {
 				perTrial[tr] = perTrial[tr].Add(res.Spent)
 			}
 		}
 	}
 	if t.UserRows {
-		released *= trials
+		released, noiseOff = released*trials, noiseOff*trials
+	}
+	t.NoiseOff = noiseOff
+	if noiseOff > 0 && !t.UserRows {
+		t.NotPrivate = append(t.NotPrivate, NoiseOffNotPrivate(noiseOff))
 	}
 	t.Shares = t.Composition.Releases
 	if len(units) > 0 {
@@ -111,6 +126,17 @@ func totalOf(r spec.Resolved, units []*unit) PrivacyTotal {
 		}
 	}
 	return t
+}
+
+// NoiseOffNotPrivate is why a call that ran m noise-off runs on each
+// scenario draw is not private per draw: they are releases of the draw
+// without noise (the sweep's noise-off column).
+func NoiseOffNotPrivate(m int) string {
+	runs := "the noise-off run"
+	if m > 1 {
+		runs = fmt.Sprintf("the %d noise-off runs", m)
+	}
+	return runs + " of each trial read its draw without noise (the noise-off column is a release without noise), so what the sweep shows is not private on the draw"
 }
 
 // plannedTotal is the total a run of r would spend: its per-release

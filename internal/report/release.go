@@ -182,6 +182,9 @@ func totalCost(t engine.PrivacyTotal, conv float64) string {
 	case m > 1 && c.Requested.Private():
 		txt += "; each release had the full budget given (--split-budget makes it the total instead)"
 	}
+	if t.NoiseOff > 0 {
+		txt += fmt.Sprintf("; besides, %s (the noise-off column) read the rows without noise: non-private diagnostics, not releases", plural(t.NoiseOff, "noise-off run"))
+	}
 	return txt
 }
 

@@ -4,32 +4,37 @@ import (
 	"fmt"
 	"math"
 
+	"dpso/internal/engine"
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/tui/common"
+	"dpso/tui/runs"
 	"dpso/tui/style"
 )
 
-// drawLines say what a finished comparison on a scenario released on one
-// draw, all its solvers together — what `dpso run --solvers`'s total line
-// says ("the 2 releases of one trial … share its draw and spent ρ = 1
-// zCDP …: ε' = 6.57 on it"), from the same composed ledger
-// (engine.Comparison.Total, report.TotalEpsDelta) — first, above each
-// solver's own ε', which covers its output alone. delta is each solver's
-// δ: the composed δ is named where it differs. None on the user's rows
+// drawLines say what a finished comparison or sweep on a scenario
+// released on one draw, all its solvers and sweep points together — what
+// `dpso run --solvers` and `dpso sweep` say in their total line ("the 2
+// releases of one trial … share its draw and spent ρ = 1 zCDP …: ε' =
+// 6.57 on it"), from the same composed ledger (engine.Comparison.Total,
+// engine.SweepReport.Total, report.TotalEpsDelta) — first, above each
+// solver's or the point's own ε', which covers one output alone. A clip
+// or k sweep's noise-off runs read the same draw without noise: the line
+// says that what the sweep shows is then not private, as the comparison
+// says of its noise-free baseline. delta is each release's δ: the
+// composed δ is named where it differs. None on the user's rows
 // (totalLines says what every release of them composed), or for one
 // release.
 func (p *Model) drawLines(delta float64, w int) []string {
-	r := p.Runs.Shown()
-	if r == nil || r.Comparison == nil {
-		return nil
-	}
-	t := r.Comparison.Total
+	t, sweep, ok := p.drawTotal()
 	m := t.Composition.Releases
-	if t.UserRows || m < 2 {
+	if !ok || t.UserRows || m < 2 {
 		return nil
 	}
 	head := fmt.Sprintf("all %d releases of one draw: ", m)
+	if sweep {
+		head = fmt.Sprintf("all %d releases of one draw (the sweep's solvers and points): ", m)
+	}
 	eps, d := report.TotalEpsDelta(t, spec.DefaultConversionDelta)
 	var txt string
 	switch {
@@ -40,5 +45,39 @@ func (p *Model) drawLines(delta float64, w int) []string {
 	default:
 		txt = "ε' = " + common.FmtNum(eps)
 	}
+	if sweep && t.Private() && t.Spent.Rho > 0 && t.Spent.Eps == 0 {
+		txt = "ρ = " + common.FmtNum(t.Spent.Rho) + ", " + txt
+	}
+	if t.Private() && t.NoiseOff > 0 {
+		txt += fmt.Sprintf("; with the %d noise-off runs on the same draw, what the sweep shows is not private (their column is a release without noise)", t.NoiseOff)
+	}
 	return style.WrapLines(p.Styles.Emph, head+txt, w)
+}
+
+// drawTotal is the composed total of the finished comparison or sweep on
+// screen, and whether it is a sweep's.
+func (p *Model) drawTotal() (t engine.PrivacyTotal, sweep, ok bool) {
+	r := p.Runs.Shown()
+	switch {
+	case r == nil:
+	case r.Comparison != nil:
+		return r.Comparison.Total, false, true
+	case r.Sweep != nil:
+		return r.Sweep.Total, true, true
+	}
+	return engine.PrivacyTotal{}, false, false
+}
+
+// sweepDrawLines are drawLines for a finished sweep on screen, at the δ
+// of its (ε', δ) statements.
+func (p *Model) sweepDrawLines(w int) []string {
+	r := p.Runs.Shown()
+	if r == nil || r.Sweep == nil || r.Phase != runs.Done {
+		return nil
+	}
+	delta := privacyDelta
+	if d := r.Spec.Privacy.Delta; d > 0 && r.Spec.Privacy.Model != spec.Shuffle {
+		delta = d
+	}
+	return p.drawLines(delta, w)
 }

@@ -171,11 +171,17 @@ func (p *Model) lines() []string {
 	pv := p.spec.Privacy
 	var lines []string
 	lines = append(lines, style.Rule(*st, p.title(), "", w, false))
+	// A finished sweep says first what all its releases of one draw spent
+	// together, then one release's budget.
+	all := p.sweepDrawLines(w)
+	lines = append(lines, all...)
 	// A sweep of the budget shows its point's budget, the one its ledger
 	// line is held to, not the form's.
 	if at, point, ok := p.pointPrivacy(); ok {
 		pv = at
 		lines = append(lines, p.wrapIndented(st.Muted, "", "at "+point+" (the sweep point shown):", w)...)
+	} else if len(all) > 0 {
+		lines = append(lines, p.wrapIndented(st.Muted, "", "each release (one solver at one sweep point):", w)...)
 	}
 	eps := pv.Eps
 	// Why the outputs are not covered, first, so that it is never cut
@@ -351,6 +357,9 @@ func (p *Model) totalLines(w int) []string {
 	txt := fmt.Sprintf("total: %d release%s of your rows: %s", t.Composition.Releases, common.Plural(t.Composition.Releases), costShort(t, epsName(epsKinds(p.Runs.Shown()))))
 	if t.Composition.Split {
 		txt += " (--split-budget: 1/" + strconv.Itoa(t.Composition.Releases) + " each)"
+	}
+	if t.NoiseOff > 0 {
+		txt += fmt.Sprintf("; besides, %d noise-off run%s read them without noise: non-private diagnostics, not releases", t.NoiseOff, common.Plural(t.NoiseOff))
 	}
 	out := style.WrapLines(p.Styles.Emph, txt, w)
 	if s := p.session.Line(p.Runs.Shown().Spec.Spec.Data); s != "" {
