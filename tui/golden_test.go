@@ -144,7 +144,10 @@ func TestGoldenComponents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// ε = ∞ on the form, no run drawn (with one drawn the panel states
+	// that run's first: TestPrivacyPanelKeepsTheDrawnRun).
 	p.Update(common.SpecMsg{Spec: inf})
+	p.Update(runs.Event{Run: nil})
 	golden(t, "privacy-noprivacy-46x6", p.View())
 	// dp-sgd, before a run: its accountant's (ε', δ) target.
 	dp := m.form.Spec()

@@ -503,7 +503,7 @@ func tuneSections(st *style.Styles, rep *engine.TuneReport, pending *oracleWait,
 				detail = append(detail, item(st.Muted, over)...)
 			}
 			if rep.UserRows {
-				lines = append(lines, item(st.Emph, fmt.Sprintf("your rows: %d search%s (trials) read them: ε' = %s at δ = %s in all", rep.Total.Searches, esPlural(rep.Total.Searches), common.FmtNum(rep.Total.Eps), common.FmtNum(rep.Total.Delta)))...)
+				lines = append(lines, item(st.Emph, fmt.Sprintf("this search on your rows (%d search%s, one per trial): ε' = %s at δ = %s, all its trials; every call of this session on them: the privacy panel", rep.Total.Searches, esPlural(rep.Total.Searches), common.FmtNum(rep.Total.Eps), common.FmtNum(rep.Total.Delta)))...)
 			}
 			if h := ts.Tuned.Holdout; !math.IsNaN(h.Mean) {
 				lines = append(lines, item(st.Warn, "held-out loss "+EstText(h)+" (rows no solver saw; a non-private diagnostic)")...)

@@ -7,6 +7,7 @@ import (
 	"dpso/scenarios"
 	"dpso/solvers/accountant"
 	"dpso/solvers/ledger"
+	"dpso/theory"
 	"dpso/tui/backend"
 	"dpso/tui/common"
 	"dpso/tui/components/privacy"
@@ -43,7 +44,6 @@ func TestTuneOnUserRowsComposes(t *testing.T) {
 	text := stripANSI(strings.Join(lines, " "))
 	for _, want := range []string{
 		"excess risk on your rows (log axis): a non-private diagnostic",
-		"your rows: 2 searches (trials) read them: ε' = " + common.FmtNum(rep.Total.Eps),
 		"held-out loss " + EstText(rep.Solvers[0].Tuned.Holdout),
 		"prescribed and oracle-tuned read your rows too",
 		"ρ₀ = " + common.FmtNum(res.ConstantsRho()) + ")",
@@ -51,6 +51,12 @@ func TestTuneOnUserRowsComposes(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the tuning screen on user rows lacks %q:\n%s", want, text)
 		}
+	}
+	// What the search spent, said to be its own (the session's total is
+	// the privacy panel's), whole across the wrapped lines.
+	search := "this search on your rows (2 searches, one per trial): ε' = " + common.FmtNum(rep.Total.Eps) + " at δ = " + common.FmtNum(rep.Total.Delta) + ", all its trials; every call of this session on them: the privacy panel"
+	if !strings.Contains(strings.Join(strings.Fields(text), " "), search) {
+		t.Errorf("the tuning screen on user rows lacks %q:\n%s", search, text)
 	}
 	if strings.Contains(text, "oracle-tuned  C") || strings.Contains(text, "prescribed  C") {
 		t.Errorf("a reference is shown although none ran:\n%s", text)
@@ -62,7 +68,10 @@ func TestTuneOnUserRowsComposes(t *testing.T) {
 		UserRows: true, Composition: spec.Composition{Releases: 1}, Spent: ledger.Cost{Rho: 0.5}, ConvDelta: 1e-5}}}}}})
 	tj.Spec = res
 	l.Add(&runs.Run{ID: 2, Phase: runs.Done, Job: tj, Result: backend.Result{Tune: rep}})
-	want := fmt.Sprintf("this session: 2 calls made 3 releases of your rows: ρ = 0.5 zCDP plus (ε', δ) = (%s, %s) in all", common.FmtNum(rep.Total.Eps), common.FmtNum(rep.Total.Delta))
+	// Together: ρ = ½'s exact ε' at δ = 10⁻⁵ (μ = 1: theory's
+	// TestExactConversion, 4.37718) plus the searches' (ε', δ).
+	want := fmt.Sprintf("this session: 2 calls on your rows (runs, comparisons, sweeps and searches, each finished one) made 3 releases of them: ρ = 0.5 zCDP plus (ε', δ) = (%s, %s), together (ε', δ) = (%s, %s) by basic composition in all",
+		common.FmtNum(rep.Total.Eps), common.FmtNum(rep.Total.Delta), common.FmtNum(theory.EpsExact(1, 1e-5)+rep.Total.Eps), common.FmtNum(1e-5+rep.Total.Delta))
 	if got := l.Line(res.Spec.Data); !strings.HasPrefix(got, want) {
 		t.Errorf("session line %q, want it to start %q", got, want)
 	}

@@ -164,8 +164,8 @@ func (p *Model) pointPrivacy() (spec.Privacy, string, bool) {
 // shuffle reports whether the budget is the shuffle model's (ε, δ).
 func (p *Model) shuffle() bool { return p.spec.Privacy.Model == spec.Shuffle }
 
-// lines are the panel's lines, its title first.
-func (p *Model) lines() []string {
+// specLines are the panel's lines for p.spec, its title first.
+func (p *Model) specLines() []string {
 	st := p.Styles
 	w := p.W
 	pv := p.spec.Privacy

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"dpso/internal/engine"
+	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/tui/common"
 	"dpso/tui/runs"
 )
@@ -72,6 +74,14 @@ func (l *SessionLedger) Line(data string) string {
 	if s == nil || s.calls < 2 {
 		return ""
 	}
-	return fmt.Sprintf("this session: %d calls made %d release%s of your rows: %s in all (they compose; exports cost nothing more)",
-		s.calls, s.total.Composition.Releases, common.Plural(s.total.Composition.Releases), costShort(s.total, epsName(s.shuffle, s.accounted)))
+	cost := costShort(s.total, epsName(s.shuffle, s.accounted))
+	if s.total.Private() && s.total.Mixed() {
+		// One (ε', δ) for the whole, as the CLI's total states a mixture:
+		// the zCDP part's exact conversion plus the rest, by basic
+		// composition (report.TotalEpsDelta).
+		eps, delta := report.TotalEpsDelta(s.total, spec.DefaultConversionDelta)
+		cost += fmt.Sprintf(", together (ε', δ) = (%s, %s) by basic composition", common.FmtNum(eps), common.FmtNum(delta))
+	}
+	return fmt.Sprintf("this session: %d calls on your rows (runs, comparisons, sweeps and searches, each finished one) made %d release%s of them: %s in all (they compose; exports cost nothing more)",
+		s.calls, s.total.Composition.Releases, common.Plural(s.total.Composition.Releases), cost)
 }
