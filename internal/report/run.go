@@ -136,7 +136,9 @@ type PrivacyBlockJSON struct {
 }
 
 // TargetJSON is the budget an accounted run was calibrated to: ρ = ε²/2
-// and the exact ε' of that zCDP at δ (the accountant's ε' is at most it).
+// and the exact ε' of that zCDP at δ (the accountant's ε' is at most it);
+// where private estimates of the constants spent ρ₀ first, ρ − ρ₀ and its
+// exact ε' (estimate and run compose to the document's total).
 type TargetJSON struct {
 	Rho      *float64 `json:"rho"`
 	Delta    *float64 `json:"delta"`
@@ -200,7 +202,7 @@ func paramsOf(p solvers.Params) ParamsJSON {
 // and, for a run, the largest spent cost over trials (nil for a
 // prescription). The (ε', δ) equivalent is stated at the run's δ
 // (pv.Delta; conv when the budget has none).
-func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent) PrivacyBlockJSON {
+func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent, rho0 float64) PrivacyBlockJSON {
 	if pv.Model != spec.Shuffle && pv.Delta > 0 {
 		conv = pv.Delta
 	}
@@ -220,6 +222,9 @@ func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent)
 		// calibrated to the exact ε' of ρ at δ (target); it claims no ρ.
 		j.Model, j.Accountant = "accountant", pv.AccountantName
 		j.Target = &TargetJSON{Rho: j.Rho, Delta: j.Delta, EpsExact: j.EpsExact}
+		if tEps, _ := accountedTarget(pv, conv, rho0); tEps != pv.Eps {
+			j.Target.Rho, j.Target.EpsExact = theory.JSONNum(theory.Rho(tEps)), theory.JSONNum(theory.EpsExact(tEps, conv))
+		}
 		j.Rho, j.EpsExact = nil, nil
 		if spent != nil && spent.ev != nil {
 			j.Accountant, j.Adjacency = spent.ev.Accountant, spent.ev.Adjacency
@@ -313,7 +318,7 @@ func Run(r *engine.Report, opt Options) RunJSON {
 	j := headerJSON(s, r.Theory, r.Solver, r.Oracle)
 	j.Citation = opt.Citation.JSON()
 	j.Params = paramsOf(r.Params)
-	j.Privacy = privacyOf(r.Privacy, opt.convDelta(), r.Private(), spentOf(r))
+	j.Privacy = privacyOf(r.Privacy, opt.convDelta(), r.Private(), spentOf(r), r.ConstantsRho)
 	j.Privacy.Total = totalJSON(r.Total, opt.convDelta())
 	j.NotPrivate = notPrivate(r)
 	j.Private = len(j.NotPrivate) == 0
@@ -354,7 +359,7 @@ func Prescription(p *engine.Prescription, opt Options) RunJSON {
 	j := headerJSON(p.Spec, p.Theory, p.Solver, p.Oracle)
 	j.Citation = opt.Citation.JSON()
 	j.Params = paramsOf(p.Params)
-	j.Privacy = privacyOf(p.Privacy, opt.convDelta(), p.Private(), nil)
+	j.Privacy = privacyOf(p.Privacy, opt.convDelta(), p.Private(), nil, 0)
 	j.Privacy.Total = totalJSON(p.Total, opt.convDelta())
 	j.NotPrivate = PrescriptionNotPrivate(p)
 	j.Private = len(j.NotPrivate) == 0
@@ -505,7 +510,7 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) (err error) {
 	rows = append(rows,
 		[2]string{"trials", fmt.Sprintf("%d (%s)", s.Trials, RandText(s.Rand, s.Seed))},
 		paramsRow(r.Params, r.BudgetCapped),
-		privacyRow(s, r.Privacy, conv, r.Private(), spentOf(r)),
+		privacyRow(s, r.Privacy, conv, r.Private(), spentOf(r), r.ConstantsRho),
 		[2]string{"total", totalText(r.Total, conv)},
 	)
 	if row, ok := constantsRow(r); ok {
@@ -558,7 +563,7 @@ func WritePrescriptionTable(w io.Writer, p *engine.Prescription, opt Options) (e
 		desc = d.Solver.Describe()
 	}
 	rows := problemRows(s, p.Theory, p.Solver, desc, p.Oracle)
-	rows = append(rows, paramsRow(p.Params, p.Params.BudgetBound), privacyRow(s, p.Privacy, conv, p.Private(), nil),
+	rows = append(rows, paramsRow(p.Params, p.Params.BudgetBound), privacyRow(s, p.Privacy, conv, p.Private(), nil, 0),
 		[2]string{"total", totalText(p.Total, conv)})
 	rows = append(rows, notPrivateRows(PrescriptionNotPrivate(p))...)
 	rows = append(rows, [2]string{"excess risk", "not run (--dry-run); " + p.Risk.Kind + ", " + p.Risk.Method},
