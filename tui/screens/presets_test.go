@@ -192,7 +192,8 @@ func TestPresetFlagship(t *testing.T) {
 	}
 	// What c adds (70 CPU-seconds at n = 2·10⁶, 8 trials: not in -short):
 	// the baselines that read every sample many times, klz-gd clearly
-	// below AC-SA (3 s.e. of the paired difference).
+	// below AC-SA (3 s.e. of the paired difference), dp-sgd below it by
+	// more than 2.
 	if testing.Short() {
 		checkFacts(t, p, f, false)
 		return
@@ -204,8 +205,11 @@ func TestPresetFlagship(t *testing.T) {
 	if -dk.Mean < 3*dk.SE {
 		t.Error("klz-gd is not clearly below AC-SA: the caption says it ends lower")
 	}
-	if math.Abs(dd.Mean) >= 3*dd.SE {
-		t.Error("dp-sgd is clearly apart from AC-SA: the caption after c says it is not clearly below")
+	// "dp-sgd … below acsa too": the product's one test of a difference
+	// (report.TuneSolverVerdict's), the paired difference over the same
+	// draws more than 2 standard errors from 0.
+	if !(-dd.Mean > 2*dd.SE) {
+		t.Error("dp-sgd is not below AC-SA by more than 2 s.e. of the paired difference: the caption after c says it is")
 	}
 	f["klz"], f["klz_se"], f["klz_iters"], f["dpsgd"], f["dpsgd_se"] = klz.Excess.Mean, klz.Excess.SE, float64(klz.Params.Iters), dps.Excess.Mean, dps.Excess.SE
 	checkFacts(t, p, f, true)
