@@ -34,11 +34,11 @@ type certBasis struct {
 const (
 	certPrivateLabel   = "certified on private estimates ≤"
 	certEstimatedLabel = "certified on estimated constants (not bounds; NOT private) ≤"
-	// cappedNote follows the value of a budget-capped run's certificate,
-	// which is not drawn.
 	// estimatedTag follows a run on constants read from the rows.
 	estimatedTag = "not private (constants read from the rows)"
-	cappedNote   = "for the uncapped schedule: this run is budget-capped, not covered (not drawn)"
+	// cappedNote follows the value of a budget-capped run's certificate,
+	// which is not drawn.
+	cappedNote = "for the uncapped schedule: this run is budget-capped, not covered (not drawn)"
 )
 
 // label rewrites the certificate series among series (RefSeries') to say
