@@ -99,10 +99,11 @@ func (m *Model) specNow(cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
 		return nil
 	}
-	if msg, ok := cmd().(common.SpecMsg); ok {
-		return m.onSpec(msg)
+	msg := cmd()
+	if sm, ok := msg.(common.SpecMsg); ok {
+		return m.onSpec(sm)
 	}
-	return cmd
+	return func() tea.Msg { return msg } // its message, not the command run twice
 }
 
 // reopen shows screen i as display does and, where it is the screen
