@@ -27,6 +27,9 @@ func tradeOffBase(ctx context.Context, r spec.Resolved, sw *SweepSpec, names []s
 	if sw.Param == spec.SweepClip && r.Spec.Clip > 0 {
 		return r, 0, nil, nil, sweepErr("clip", "a clip sweep sets C at every grid point; leave clip unset")
 	}
+	if r.PrivateConstants() {
+		return r, 0, nil, nil, sweepErr("constants", "a %s sweep is built around the prescribed C, which private constants leave unknown before a run: each trial estimates them from its own rows and pays for them there; declare the constants (--rk, --beta, …) or estimate them from the rows with --estimate-constants (NOT private)", sw.Param)
+	}
 	p, err := Prescribe(ctx, r)
 	if err != nil {
 		return r, 0, nil, nil, err
