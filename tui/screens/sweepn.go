@@ -27,12 +27,25 @@ var sweepNScreenDef = common.ScreenDef{
 // n/16 up to the form's n (which bounds its cost: the points below n cost
 // less than one run at n, and a non-smooth n was chosen to fit the work
 // budget), or from n up to 16n when n/16 would be below 16 samples; what
-// `dpso sweep --vary n` runs with the same --from, --to and --points.
+// `dpso sweep --vary n` runs with the same --from, --to and --points. On
+// the user's rows the grid is subsets of the form's n rows, n/16 to n, and
+// it is refused (with what to give) without an n or below 256 rows.
 var sweepNAxis = sweepAxis{
 	kind: SweepNKind, param: spec.SweepN, symbol: "n", what: "sweep", base: "sweep",
 	grid: func(res spec.Resolved) (engine.SweepSpec, string) {
 		n := float64(res.Spec.N)
 		from, to := math.Round(n/16), n
+		if res.UserRows() {
+			// Rows beyond the file's do not exist: the grid is subsets of
+			// the first n rows, n/16 to n, and n is the form's.
+			switch {
+			case n == 0:
+				return engine.SweepSpec{}, "an n sweep on your rows runs 5 subsets of them, from n/16 to n rows: give n (at most the file's rows) in the form, then press r"
+			case from < 16:
+				return engine.SweepSpec{}, "an n sweep on your rows runs subsets from n/16 to n rows; n = " + strconv.Itoa(int(n)) + " gives fewer than 16 rows at its first point: give n ≥ 256 (at most the file's rows)"
+			}
+			return engine.SweepSpec{Param: spec.SweepN, From: from, To: to, Points: 5}, ""
+		}
 		if from < 16 {
 			from, to = n, math.Min(16*n, scenarios.MaxN)
 		}
