@@ -35,18 +35,14 @@ var sweepNAxis = sweepAxis{
 	grid: func(res spec.Resolved) (engine.SweepSpec, string) {
 		n := float64(res.Spec.N)
 		from, to := math.Round(n/16), n
-		if res.UserRows() {
-			// Rows beyond the file's do not exist: the grid is subsets of
-			// the first n rows, n/16 to n, and n is the form's.
-			switch {
-			case n == 0:
-				return engine.SweepSpec{}, "an n sweep on your rows runs 5 subsets of them, from n/16 to n rows: give n (at most the file's rows) in the form, then press r"
-			case from < 16:
-				return engine.SweepSpec{}, "an n sweep on your rows runs subsets from n/16 to n rows; n = " + strconv.Itoa(int(n)) + " gives fewer than 16 rows at its first point: give n ≥ 256 (at most the file's rows)"
-			}
-			return engine.SweepSpec{Param: spec.SweepN, From: from, To: to, Points: 5}, ""
-		}
-		if from < 16 {
+		// On the user's rows, rows beyond the file's do not exist: the grid
+		// is subsets of the form's n rows, n/16 to n.
+		switch {
+		case res.UserRows() && n == 0:
+			return engine.SweepSpec{}, "an n sweep on your rows runs 5 subsets of them, from n/16 to n rows: give n (at most the file's rows) in the form, then press r"
+		case res.UserRows() && from < 16:
+			return engine.SweepSpec{}, "an n sweep on your rows runs subsets from n/16 to n rows; n = " + strconv.Itoa(int(n)) + " gives fewer than 16 rows at its first point: give n ≥ 256 (at most the file's rows)"
+		case from < 16:
 			from, to = n, math.Min(16*n, scenarios.MaxN)
 		}
 		return engine.SweepSpec{Param: spec.SweepN, From: from, To: to, Points: 5}, ""
