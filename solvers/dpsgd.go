@@ -150,6 +150,7 @@ type dpsgdPlan struct {
 	clipRate float64
 	adaptive bool
 	target   float64 // ε' target (+Inf without privacy)
+	prior    float64 // ρ₀ of a zCDP release before the steps (Config.PriorRho), composed into target
 	delta    float64
 	acct     accountant.Kind
 	adj      accountant.Adjacency
@@ -237,6 +238,11 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 		}
 		pl.delta = cfg.Delta
 	}
+	if pr := cfg.PriorRho; !(pr >= 0) || math.IsInf(pr, 1) {
+		return dpsgdPlan{}, Params{}, &ConfigError{"constants", fmt.Sprintf("the prior release's ρ₀ = %s; want a finite ρ₀ ≥ 0", exactNum(pr))}
+	} else if !math.IsInf(eps, 1) {
+		pl.prior = pr
+	}
 	var notes []string
 	// T, cut by the work budget (expected gradient evaluations T·B).
 	budget := cfg.WorkBudget
@@ -261,11 +267,18 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 		// A given z: the run is what its accountant says it is.
 		z := o.Multiplier
 		e, err := givenEpsilon(z, pl.q, pl.T, pl.delta)
+		if err == nil && pl.prior > 0 {
+			e, err = accountant.AfterZCDPMechanismEpsilon(accountant.RDP, accountant.Mechanism{Sigma: z, Q: pl.q, Steps: pl.T}, pl.prior, pl.delta)
+		}
 		if err != nil {
 			return dpsgdPlan{}, Params{}, &ConfigError{"eps", fmt.Sprintf("dp-sgd at the given noise multiplier z = %s: %v", num6(z), err)}
 		}
 		pl.acct, pl.target, pl.z, pl.zSum = accountant.RDP, e, z, z
-		notes = append(notes, fmt.Sprintf("noise multiplier z = %s, given (not calibrated to ε): T = %d Poisson-subsampled Gaussian steps (q = %s) are (ε', δ) = (%s, %s)-DP by the RDP accountant", num6(z), pl.T, num4(pl.q), num6(e), exactNum(pl.delta)))
+		what := fmt.Sprintf("T = %d Poisson-subsampled Gaussian steps (q = %s) are", pl.T, num4(pl.q))
+		if pl.prior > 0 {
+			what = fmt.Sprintf("the private constants' ρ₀ = %s zCDP release and T = %d Poisson-subsampled Gaussian steps (q = %s) after it are together", num4(pl.prior), pl.T, num4(pl.q))
+		}
+		notes = append(notes, fmt.Sprintf("noise multiplier z = %s, given (not calibrated to ε): %s (ε', δ) = (%s, %s)-DP by the RDP accountant", num6(z), what, num6(e), exactNum(pl.delta)))
 		if o.Adaptive {
 			pl.sigmaB = o.CountNoise
 			if !(2*pl.sigmaB > z) {
@@ -274,12 +287,14 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 			pl.zSum = 1 / math.Sqrt(1/(z*z)-1/(4*pl.sigmaB*pl.sigmaB))
 		}
 	default:
-		pl.target = theory.EpsExact(eps, pl.delta)
+		// The target is the exact ε' of the whole ρ, the prior release's
+		// included, which the calibration composes with the steps.
+		pl.target = theory.EpsExact(math.Sqrt(2*(theory.Rho(eps)+pl.prior)), pl.delta)
 		ctx := cfg.Context
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		z, err := accountant.CalibrateContext(ctx, kind, adj, pl.q, pl.T, pl.target, pl.delta)
+		z, err := accountant.CalibrateAfterZCDP(ctx, kind, adj, pl.q, pl.T, pl.prior, pl.target, pl.delta)
 		if ctx.Err() != nil {
 			return dpsgdPlan{}, Params{}, ctx.Err()
 		}
@@ -300,7 +315,11 @@ func (s DPSGD) plan(p Problem, n int, cfg Config) (dpsgdPlan, Params, error) {
 			// margin above its prediction (accountant.PredictMargin).
 			smallest = "within " + accountant.PredictMarginWords() + " of the smallest"
 		}
-		notes = append(notes, fmt.Sprintf("noise multiplier z = %s: %s whose %s-accounted ε' for T = %d Poisson-subsampled Gaussian steps (q = %s) under %s adjacency is at most %s, the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s", num6(z), smallest, kind, pl.T, num4(pl.q), adj, num6(pl.target), num4(theory.Rho(eps)), exactNum(pl.delta)))
+		if pl.prior > 0 {
+			notes = append(notes, fmt.Sprintf("noise multiplier z = %s: the smallest (to relative %s) whose %s-accounted ε' for the private constants' ρ₀ = %s zCDP release followed by T = %d Poisson-subsampled Gaussian steps (q = %s) under %s adjacency is at most %s, the exact ε' of the whole ρ = ρ₀ + ε²/2 = %s zCDP at δ = %s (the release's privacy loss bounded by zCDP's tail; the other solvers spend the same ρ)", num6(z), exactNum(accountant.CalibrateTol), kind, num4(pl.prior), pl.T, num4(pl.q), adj, num6(pl.target), num4(theory.Rho(eps)+pl.prior), exactNum(pl.delta)))
+		} else {
+			notes = append(notes, fmt.Sprintf("noise multiplier z = %s: %s whose %s-accounted ε' for T = %d Poisson-subsampled Gaussian steps (q = %s) under %s adjacency is at most %s, the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s", num6(z), smallest, kind, pl.T, num4(pl.q), adj, num6(pl.target), num4(theory.Rho(eps)), exactNum(pl.delta)))
+		}
 		if o.Adaptive {
 			pl.sigmaB = o.CountNoise
 			if !(2*pl.sigmaB > z) {
@@ -390,11 +409,11 @@ func (s DPSGD) Prescribe(p Problem, n int, cfg Config) (Params, error) {
 // cached by mechanism (every trial of a run has the same one).
 func (pl dpsgdPlan) event() (ledger.Event, error) {
 	e := ledger.Event{Mechanism: "poisson-subsampled-gaussian", Q: pl.q, Sigma: pl.z, Steps: pl.T,
-		Accountant: pl.acct.String(), Adjacency: pl.adj.String(), Delta: pl.delta, Eps: math.Inf(1), EpsLower: math.NaN()}
+		Accountant: pl.acct.String(), Adjacency: pl.adj.String(), Delta: pl.delta, Eps: math.Inf(1), EpsLower: math.NaN(), PriorRho: pl.prior}
 	if math.IsInf(pl.target, 1) {
 		return e, nil
 	}
-	key := eventKey{pl.q, pl.z, pl.T, pl.acct, pl.adj, pl.delta}
+	key := eventKey{pl.q, pl.z, pl.T, pl.acct, pl.adj, pl.delta, pl.prior}
 	if v, ok := eventCache.Load(key); ok {
 		return v.(ledger.Event), nil
 	}
@@ -404,6 +423,10 @@ func (pl dpsgdPlan) event() (ledger.Event, error) {
 		e.EpsLower, e.Eps, err = accountant.PLDBounds(m, pl.delta, accountant.PLDOptions{})
 	} else {
 		e.Eps, _, err = accountant.RDPEpsilon(m, pl.delta, nil)
+	}
+	if err == nil && pl.prior > 0 {
+		// The steps after the prior release: the two composed.
+		e.Eps, err = accountant.AfterZCDPMechanismEpsilon(pl.acct, m, pl.prior, pl.delta)
 	}
 	if err == nil {
 		eventCache.Store(key, e)
@@ -417,6 +440,7 @@ type eventKey struct {
 	acct  accountant.Kind
 	adj   accountant.Adjacency
 	delta float64
+	prior float64
 }
 
 // eventCache maps a mechanism to its accounted event.

@@ -20,6 +20,14 @@ type Config struct {
 	// Delta is δ for the shuffle oracles, in (0, 1/2) (their protocols'
 	// range); unused otherwise.
 	Delta float64
+	// PriorRho is the ρ of a zCDP release on the same rows made before the
+	// run (dpso's private estimates of the constants, ρ₀), with Eps what is
+	// left: ε²/2 = ρ − ρ₀. A solver accounted as a whole by a privacy
+	// accountant (dp-sgd) calibrates its noise so that that release and its
+	// steps together meet the exact ε' of the whole ρ = ε²/2 + PriorRho at
+	// its δ (accountant.CalibrateAfterZCDP), and records the two composed
+	// (ledger.Event.PriorRho); the zCDP solvers read Eps alone.
+	PriorRho float64
 	// K is the moment order k ≥ 2 of Assumption 1 the prescription uses;
 	// +Inf means the worst-case Lipschitz regime (r̃_∞ = L_f).
 	K float64

@@ -38,20 +38,30 @@ func (u *unit) readsR2k() bool {
 
 // runConfig is trial's solver configuration: the run's, with ε lowered to
 // √(2(ρ − ρ₀)) when a private estimate spent ρ₀ of the per-release ρ (so
-// that estimate and run compose to ρ).
+// that estimate and a zCDP run compose to ρ), and ρ₀ as the prior release
+// that a solver accounted as a whole (dp-sgd) composes with its steps to
+// the exact ε' of ρ (solvers.Config.PriorRho).
 func (u *unit) runConfig(trial int, observe func(solvers.Checkpoint)) solvers.Config {
 	cfg := u.run.Config(trial, observe)
 	if rho0 := u.run.ConstantsRho(); rho0 > 0 {
 		cfg.Eps = math.Sqrt(2 * (u.run.Privacy.Rho - rho0))
+		cfg.PriorRho = rho0
 	}
 	return cfg
 }
 
 // withEstimateCost adds a private estimate's ρ₀ to a trial's spent and
-// budget (the estimate and the run compose: ρ's add).
-func withEstimateCost(c ledger.Cost, e *privest.Estimates) ledger.Cost {
+// budget (the estimate and the run compose: ρ's add), unless the run's
+// accountant already composed it into its (ε', δ) (an event with
+// PriorRho = ρ₀: dp-sgd), which counting it again would overstate.
+func withEstimateCost(c ledger.Cost, e *privest.Estimates, events []ledger.Event) ledger.Cost {
 	if e == nil {
 		return c
+	}
+	for _, ev := range events {
+		if ev.PriorRho > 0 && ev.PriorRho == e.Rho {
+			return c
+		}
 	}
 	c.Rho += e.Rho
 	return c

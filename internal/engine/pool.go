@@ -306,7 +306,7 @@ func (p *pool) runSolver(ctx context.Context, st *trialState, si, inner int) err
 	ho := holdoutAt(u.in, res.W)
 	u.results[si][trial] = TrialResult{
 		Trial: trial, Excess: ex, ExcessSE: se, Holdout: ho.Mean, HoldoutSE: ho.SE, Constants: est,
-		W: res.W, Spent: withEstimateCost(res.Spent, est), Budget: withEstimateCost(res.Budget, est), Events: res.Events, Params: res.Params,
+		W: res.W, Spent: withEstimateCost(res.Spent, est, res.Events), Budget: withEstimateCost(res.Budget, est, res.Events), Events: res.Events, Params: res.Params,
 		GradEvals: res.GradEvals, NonFinite: res.NonFinite, Clipped: res.Clipped, Fed: res.Fed, NoiseOff: noiseOff,
 		Reference: ref.excess, ReferenceWidth: ref.width, ReferenceNote: ref.note,
 		BudgetBound: res.BudgetBound, Notes: notes, Trace: trace,

@@ -128,6 +128,8 @@ func costText(t engine.PrivacyTotal, conv float64) string {
 	case t.Mixed():
 		return fmt.Sprintf("ρ = %s zCDP plus (ε, δ) = (%s, %s); in all (ε', δ) = (%s, %s) by basic composition of the zCDP part's exact conversion at δ = %s (conservative)",
 			n6(s.Rho), n6(s.Eps), n6(s.Delta), n6(eps), n6(delta), n6(conv))
+	case s.Eps > 0 && t.Composition.Releases == 1:
+		return fmt.Sprintf("(ε', δ) = (%s, %s), its accountant's", n6(s.Eps), n6(s.Delta))
 	case s.Eps > 0:
 		return fmt.Sprintf("(ε, δ) = (%s, %s) by basic composition", n6(s.Eps), n6(s.Delta))
 	}

@@ -151,6 +151,10 @@ type EpsDeltaJSON struct {
 	Eps      *float64 `json:"eps"`
 	Delta    *float64 `json:"delta"`
 	EpsLower *float64 `json:"eps_lower"`
+	// PriorRho is the ρ₀ of the private constants' zCDP release composed
+	// into Eps (the steps after it: accountant.AfterZCDPMechanismEpsilon),
+	// null when Eps is the steps' alone; EpsLower is then the steps' own.
+	PriorRho *float64 `json:"prior_rho"`
 }
 
 // ExcessJSON is the excess risk's mean ± standard error, with the median
@@ -222,13 +226,13 @@ func privacyOf(pv spec.Privacy, conv float64, private bool, spent *privacySpent,
 		// calibrated to the exact ε' of ρ at δ (target); it claims no ρ.
 		j.Model, j.Accountant = "accountant", pv.AccountantName
 		j.Target = &TargetJSON{Rho: j.Rho, Delta: j.Delta, EpsExact: j.EpsExact}
-		if tEps, _ := accountedTarget(pv, conv, rho0); tEps != pv.Eps {
-			j.Target.Rho, j.Target.EpsExact = theory.JSONNum(theory.Rho(tEps)), theory.JSONNum(theory.EpsExact(tEps, conv))
-		}
 		j.Rho, j.EpsExact = nil, nil
 		if spent != nil && spent.ev != nil {
 			j.Accountant, j.Adjacency = spent.ev.Accountant, spent.ev.Adjacency
 			j.EpsDelta = &EpsDeltaJSON{Eps: theory.JSONNum(spent.eps), Delta: theory.JSONNum(spent.delta), EpsLower: theory.JSONNum(spent.epsLower)}
+			if spent.ev.PriorRho > 0 {
+				j.EpsDelta.PriorRho = theory.JSONNum(spent.ev.PriorRho)
+			}
 		}
 		return j
 	}

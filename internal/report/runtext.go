@@ -34,15 +34,23 @@ func privacyRow(s spec.Spec, pv spec.Privacy, conv float64, private bool, spent 
 		txt = fmt.Sprintf("ε = %s per release (--split-budget), ", n6(pv.Eps)) + txt
 	}
 	if pv.Model == spec.Accountant {
-		tEps, target := accountedTarget(pv, conv, rho0)
+		target := accountedTarget(pv, conv, rho0)
 		if spent == nil || spent.ev == nil {
 			return [2]string{"privacy", fmt.Sprintf("(ε', δ)-DP%s by the %s accountant, calibrated to ε' ≤ %s, %s (not run: no accounted value yet)",
-				underAdjacency(pv.Adjacency), pv.AccountantName, n6(theory.EpsExact(tEps, conv)), target)}
+				underAdjacency(pv.Adjacency), pv.AccountantName, n6(theory.EpsExact(pv.Eps, conv)), target)}
 		}
 		e := spent.ev
-		txt = fmt.Sprintf("(ε', δ)-DP%s by the %s accountant: ε' = %s at δ = %s (T = %d steps, q = %s, noise multiplier %s), calibrated to ε' ≤ %s, %s",
-			underAdjacency(e.Adjacency), e.Accountant, n6(spent.eps), n6(spent.delta), e.Steps, n6(e.Q), n6(e.Sigma), n6(theory.EpsExact(tEps, spent.delta)), target)
-		if !math.IsNaN(spent.epsLower) {
+		what := fmt.Sprintf("T = %d steps, q = %s, noise multiplier %s", e.Steps, n6(e.Q), n6(e.Sigma))
+		if e.PriorRho > 0 {
+			what = fmt.Sprintf("the private constants' ρ₀ = %s zCDP release, then T = %d steps, q = %s, noise multiplier %s", n6(e.PriorRho), e.Steps, n6(e.Q), n6(e.Sigma))
+		}
+		txt = fmt.Sprintf("(ε', δ)-DP%s by the %s accountant: ε' = %s at δ = %s (%s), calibrated to ε' ≤ %s, %s",
+			underAdjacency(e.Adjacency), e.Accountant, n6(spent.eps), n6(spent.delta), what, n6(theory.EpsExact(pv.Eps, spent.delta)), target)
+		switch {
+		case math.IsNaN(spent.epsLower):
+		case e.PriorRho > 0:
+			txt += fmt.Sprintf("; exact ε' ≥ %s (the steps' own, a lower bound on the two composed)", n6(spent.epsLower))
+		default:
 			txt += fmt.Sprintf("; exact ε' ≥ %s (discretisation error ≤ %s)", n6(spent.epsLower), n6(spent.eps-spent.epsLower))
 		}
 		return [2]string{"privacy", txt}
@@ -53,18 +61,17 @@ func privacyRow(s spec.Spec, pv spec.Privacy, conv float64, private bool, spent 
 	return [2]string{"privacy", txt}
 }
 
-// accountedTarget is the ε an accounted run (dp-sgd) calibrates to and
-// the words that name it: the exact ε' of ρ = ε²/2 zCDP at δ, or, where
-// private estimates of the constants spent ρ₀ of ρ first, the exact ε' of
-// ρ − ρ₀ (the engine's runConfig lowers ε to √(2(ρ − ρ₀))): the estimate
-// (ρ₀-zCDP) and the accounted run ((ε', δ)-DP) then compose to the total
-// line's (ε', δ), not to ρ.
-func accountedTarget(pv spec.Privacy, conv, rho0 float64) (float64, string) {
+// accountedTarget names the ε' an accounted run (dp-sgd) calibrates to:
+// the exact ε' of ρ = ε²/2 zCDP at δ, the whole budget, which, where
+// private estimates of the constants spent ρ₀ of ρ first, the estimates'
+// release and the steps meet together (the accountant composes them:
+// solvers.Config.PriorRho), as the zCDP solvers' ρ₀ and ρ − ρ₀ add to ρ.
+func accountedTarget(pv spec.Privacy, conv, rho0 float64) string {
 	if rho0 > 0 && rho0 < pv.Rho {
-		return math.Sqrt(2 * (pv.Rho - rho0)), fmt.Sprintf("the exact ε' of ρ − ρ₀ = %s zCDP at δ = %s, after the private constants' ρ₀ = %s of ρ = ε²/2 = %s (estimate and run compose: the total line)",
-			n6(pv.Rho-rho0), n6(conv), n6(rho0), n6(pv.Rho))
+		return fmt.Sprintf("the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s, met by the private constants' ρ₀ = %s release and the steps together (the same ρ as every other solver's)",
+			n6(pv.Rho), n6(conv), n6(rho0))
 	}
-	return pv.Eps, fmt.Sprintf("the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s", n6(pv.Rho), n6(conv))
+	return fmt.Sprintf("the exact ε' of ρ = ε²/2 = %s zCDP at δ = %s", n6(pv.Rho), n6(conv))
 }
 
 // underAdjacency is the words that name a privacy statement's

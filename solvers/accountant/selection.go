@@ -281,45 +281,7 @@ func SelectionEpsilon(q Profile, r Repetitions, fixedRho, delta float64) (float6
 		}
 		return v
 	}
-	total := h
-	if fixedRho > 0 {
-		dt := math.Min(1.0/512, fixedRho/64)
-		tN := fixedRho + math.Sqrt(4*fixedRho*800)
-		n := int(math.Ceil((tN - fixedRho) / dt))
-		tail := func(t float64) float64 { return math.Exp(-(t - fixedRho) * (t - fixedRho) / (4 * fixedRho)) }
-		total = func(e float64) float64 {
-			prev := h(e - fixedRho)
-			sum := prev
-			for i := 1; i <= n; i++ {
-				t := fixedRho + float64(i)*dt
-				g := h(e - t)
-				sum += (g - prev) * tail(t-dt)
-				prev = g
-			}
-			sum += (1 - prev) * tail(fixedRho+float64(n)*dt)
-			return math.Min(1, sum)
-		}
-	}
-	// Smallest ε ≥ 0 with total(ε) ≤ δ (total does not increase in ε).
-	if total(0) <= delta {
-		return 0, nil
-	}
-	lo, hi := 0.0, 1.0
-	for total(hi) > delta {
-		lo, hi = hi, 2*hi
-		if hi > 1024 {
-			return math.Inf(1), nil
-		}
-	}
-	for hi-lo > 1.0/(1<<20) {
-		mid := (lo + hi) / 2
-		if total(mid) <= delta {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, nil
+	return smallestEpsilon(afterZCDP(h, fixedRho), delta), nil
 }
 
 // SelectionNoise is [CalibrateSelection]'s answer.

@@ -50,6 +50,12 @@ type Event struct {
 	// upper bound); EpsLower is a proved lower bound on its exact ε at
 	// Delta when the accountant gives one (PLD), else NaN.
 	Eps, Delta, EpsLower float64
+	// PriorRho is the ρ of a zCDP release on the same rows made before the
+	// steps and composed into Eps (dpso's private estimates of the
+	// constants: accountant.AfterZCDPMechanismEpsilon), 0 for the steps
+	// alone; EpsLower stays the steps' own (a lower bound on the two
+	// composed too).
+	PriorRho float64
 }
 
 type charge struct {
