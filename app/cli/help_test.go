@@ -45,6 +45,8 @@ var jsonOutputs = map[string][][]string{
 		{"sweep", "--scenario", "linreg-t", "--d", "3", "--vary", "n", "--from", "1000", "--to", "4000", "--points", "2", "--trials", "2", "--solvers", "acsa,nonprivate-schedule,lipschitz-dpsgd"},
 		{"sweep", "--scenario", "linreg-t", "--n", "2000", "--class", "smooth-sc", "--vary", "clip", "--points", "2", "--trials", "2"},
 		{"sweep", "--scenario", "mean-hard", "--vary", "n", "--from", "1000", "--to", "2000", "--points", "2", "--trials", "2"},
+		// localized's work budget binds on affine-hard at k = 2: certificate_not_covered.
+		{"sweep", "--scenario", "affine-hard", "--class", "nonsmooth-convex", "--k", "2", "--vary", "n", "--from", "1000", "--to", "2000", "--points", "2", "--trials", "1"},
 		{"sweep", "--data", "examples/linreg-t-d3.csv", "--rk", "12", "--beta", "1.5", "--rand", "seeded", "--vary", "eps", "--from", "1", "--to", "2", "--points", "2", "--oracle", "shuffle-clip"},
 	},
 	"dpso bounds": {

@@ -167,7 +167,7 @@ func Comparison(c *engine.Comparison, o Options) (*Figure, error) {
 	}
 	for _, r := range c.Reports {
 		if r != nil && r.BudgetCapped {
-			notes = append(notes, r.Solver+" is budget-capped: the work budget cut its prescribed schedule (its certificate is at the steps run)")
+			notes = append(notes, r.Solver+" is budget-capped: the work budget cut its prescribed schedule (the theorem's guarantee assumes the full one)")
 		}
 	}
 	if dropped > 0 {
@@ -253,6 +253,9 @@ func (f *Figure) addCertLine(r *engine.Report, si int, x0, x1 float64) (none str
 		return ""
 	case !drawable(v):
 		f.legendNote(fmt.Sprintf("%s: certificate (%s) = %s, vacuous", r.Solver, src, num(v)))
+		return ""
+	case r.BudgetCapped:
+		f.legendNote(fmt.Sprintf("%s: certificate (%s) ≤ %s for the uncapped schedule: %s (not drawn)", r.Solver, src, num(v), report.CappedNotCovered))
 		return ""
 	}
 	vac := ""

@@ -351,7 +351,7 @@ func (f *Figure) addStartCurve(s *engine.SweepReport) {
 func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) {
 	var xys plotter.XYs
 	var cert *theory.Certificate
-	missing := 0
+	missing, uncovered := 0, 0
 	for _, p := range s.Points {
 		r := p.Reports[si]
 		v := r.Certified.Value()
@@ -362,6 +362,12 @@ func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) {
 			missing++
 			continue
 		}
+		if !report.CertCovers(r) {
+			// Budget-capped or on flagged estimates: no level for the run
+			// (report.CertFrom names the capped points).
+			uncovered++
+			continue
+		}
 		xys = append(xys, plotter.XY{X: p.Value, Y: v})
 	}
 	if cert == nil {
@@ -369,7 +375,11 @@ func (f *Figure) addCertCurve(s *engine.SweepReport, si int, solver string) {
 	}
 	src := certSource(cert)
 	if len(xys) == 0 {
-		f.legendNote(fmt.Sprintf("%s: certificate (%s) not drawn: missing, vacuous or failing a condition at every point", solver, src))
+		why := "missing, vacuous or failing a condition at every point"
+		if uncovered > 0 {
+			why = report.CertFrom(s, si, sweepSymbol(s.Sweep.Param), num)
+		}
+		f.legendNote(fmt.Sprintf("%s: certificate (%s) not drawn: %s", solver, src, why))
 		return
 	}
 	// The screen's words on where it promises something (report.CertFrom:

@@ -1,6 +1,10 @@
 package report
 
-import "dpso/internal/engine"
+import (
+	"math"
+
+	"dpso/internal/engine"
+)
 
 // VacuousTag is what a legend says of a certificate above F(w₀) − F*:
 // the guarantee promises no more than doing nothing (the sweeps' and the
@@ -13,6 +17,24 @@ const VacuousTag = "vacuous: above w₀"
 // estimates likely lie far below the data, so no guarantee stands on
 // them).
 const FlaggedNoCert = "private estimates flagged: no certificate stands on them, none is drawn"
+
+// CappedNotCovered is what every screen, table and document says of a
+// budget-capped run's certificate: the work budget cut the schedule, and
+// the theorem's guarantee assumes the full one, so the certificate does
+// not cover the run — it is never a level drawn for it nor counted as in
+// force.
+const CappedNotCovered = "budget-capped: not covered"
+
+// CertCovers reports whether r's certificate stands for the run r drew,
+// so that a chart may draw it as a level: r ran (not refused), has a
+// certificate with a value, the work budget did not cut its schedule
+// (CappedNotCovered), and its private estimates of the constants are not
+// flagged (FlaggedNoCert). Whether it is below w₀ (promises something) is
+// another question (Certified.Vacuous).
+func CertCovers(r *engine.Report) bool {
+	return r != nil && r.Refused == "" && r.Certified.Cert != nil && !math.IsNaN(r.Certified.Value()) &&
+		!r.BudgetCapped && !EstimatesFlagged(r)
+}
 
 // ReportFlags is the flag sentence of r's private estimates of the
 // constants (FlagText over its trials, the words `dpso run` prints), ""

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -165,7 +166,7 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) (err e
 		par := r.Params
 		quart := n4(r.Excess.Median) + " [" + n4(r.Excess.Q1) + ", " + n4(r.Excess.Q3) + "]"
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Solver, r.Oracle, n6(r.Excess.Mean), se, quart, diff,
-			certCell(r.Certified, r.W0.Mean), par.Iters, n4(par.Clip), Percent(r.Clipped), n4(par.Sigma), priv, n6(eps))
+			certCell(r), par.Iters, n4(par.Clip), Percent(r.Clipped), n4(par.Sigma), priv, n6(eps))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -197,6 +198,9 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) (err e
 		fmt.Fprintf(w, "EXCESS RISK, its median and quartiles, the paired differences and CLIPPED are %s.\n", DiagnosticNote)
 	}
 	fmt.Fprintln(w, "CERTIFIED ≤: the paper's explicit-constant bound at each solver's own parameters (* = vacuous: not below the start point's F(w₀) − F*; — = none applies or a condition fails); CLIPPED: per-sample gradients clipped.")
+	if slices.ContainsFunc(c.Reports, func(r *engine.Report) bool { return r != nil && r.Refused == "" && r.BudgetCapped }) {
+		fmt.Fprintln(w, cappedMark+" = "+CappedNotCovered+": the work budget cut the solver's schedule and the theorem's guarantee assumes the full one, so its certificate does not cover the run (whatever its value).")
+	}
 	return writeTail(w, first.Bounds, comparisonNotes(c))
 }
 

@@ -139,6 +139,10 @@ type SweepRowJSON struct {
 	Certificate        *float64 `json:"certificate"`
 	CertificateID      string   `json:"certificate_id,omitempty"`
 	CertificateVacuous bool     `json:"certificate_vacuous,omitempty"`
+	// CertificateNotCovered is CappedNotCovered where the run is
+	// budget-capped: the certificate is the uncapped schedule's and does
+	// not cover it, whatever its value (omitted otherwise).
+	CertificateNotCovered string `json:"certificate_not_covered,omitempty"`
 }
 
 // SweepSlopeJSON is a solver's measured slope.
@@ -245,6 +249,9 @@ func Sweep(rep *engine.SweepReport) SweepJSON {
 				if c := r.Certified.Cert; c != nil {
 					row.Certificate, row.CertificateID = theory.JSONNum(c.Value), c.ID
 					row.CertificateVacuous = r.Certified.Vacuous(r.W0.Mean)
+					if r.BudgetCapped {
+						row.CertificateNotCovered = CappedNotCovered
+					}
 				}
 			}
 			e, dl := EpsDelta(r)
@@ -378,7 +385,7 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) (err error) {
 					row = append(row, n4(r.NoiseOff.Mean), clipBiasCell(r.ClipBias), Percent(r.Clipped))
 				}
 				e, _ := EpsDelta(r)
-				row = append(row, n4(r.W0.Mean), n4(sweepReference(p)), certCell(r.Certified, r.W0.Mean), n4(e))
+				row = append(row, n4(r.W0.Mean), n4(sweepReference(p)), certCell(r), n4(e))
 			}
 			for _, b := range bounds {
 				v, ok := sweepBoundAt(p, b.ID)
@@ -400,6 +407,9 @@ func WriteSweepTable(w io.Writer, rep *engine.SweepReport) (err error) {
 		fmt.Fprintln(w, "\n[constants flagged in k/m]: the private estimates of the constants fell back or failed in k of the point's m trials (--json: the point's constants.trials[].flags)")
 	}
 	fmt.Fprintln(w, "\nW₀ = F(w₀) − F*, the excess risk of doing nothing; REF. = the non-private reference, F(ŵ) − F* of the empirical risk minimizer over W on the point's draws (it depends neither on ε nor on any solver; — = not computed); CERT. = the paper's explicit-constant bound at each point's own parameters (* = vacuous: not below W₀; — = none applies or a condition fails).")
+	if sweepCapped(rep) {
+		fmt.Fprintln(w, cappedMark+" = "+CappedNotCovered+": the work budget cut the point's schedule and the theorem's guarantee assumes the full one, so its certificate does not cover the run (whatever its value).")
+	}
 	for _, line := range certSummary(rep) {
 		fmt.Fprintln(w, line)
 	}
@@ -475,21 +485,40 @@ func writeTradeOff(w io.Writer, rep *engine.SweepReport) {
 	fmt.Fprintln(w, "N"+strings.TrimPrefix(NoSlopeWhy(rep.Sweep.Param), "n")+".")
 }
 
-// certCell is a certificate's value in a sweep table: "*" marks a vacuous
-// one, "—" none (or a failed condition).
-func certCell(c engine.Certified, w0 float64) string {
+// cappedMark follows a budget-capped run's certificate in a sweep table
+// (CappedNotCovered).
+const cappedMark = "‡"
+
+// certCell is r's certificate's value in a sweep table: "*" marks a
+// vacuous one, cappedMark one that does not cover its budget-capped run,
+// "—" none (or a failed condition).
+func certCell(r *engine.Report) string {
+	c := r.Certified
 	v := c.Value()
 	if math.IsNaN(v) {
 		return "—"
 	}
-	if c.Vacuous(w0) {
-		return n4(v) + "*"
+	mark := ""
+	if c.Vacuous(r.W0.Mean) {
+		mark = "*"
 	}
-	return n4(v)
+	if r.BudgetCapped {
+		mark += cappedMark
+	}
+	return n4(v) + mark
+}
+
+// sweepCapped reports whether any run of the sweep is budget-capped.
+func sweepCapped(rep *engine.SweepReport) bool {
+	return slices.ContainsFunc(rep.Points, func(p engine.SweepPoint) bool {
+		return slices.ContainsFunc(p.Reports, func(r *engine.Report) bool { return r != nil && r.Refused == "" && r.BudgetCapped })
+	})
 }
 
 // certSummary says, for an n sweep, from which grid point on each solver's
-// certificate promises something (is below F(w₀) − F*).
+// certificate promises something (is below F(w₀) − F*), leaving out the
+// budget-capped points, whose certificates do not cover their runs (they
+// are named).
 func certSummary(rep *engine.SweepReport) []string {
 	if rep.Sweep.Param != spec.SweepN {
 		return nil
@@ -498,9 +527,14 @@ func certSummary(rep *engine.SweepReport) []string {
 	for si, solver := range rep.Solvers {
 		first := math.NaN()
 		have := false
+		var capped []string
 		for _, p := range rep.Points {
 			r := p.Reports[si]
 			if r.Refused != "" || r.Certified.Cert == nil || math.IsNaN(r.Certified.Value()) {
+				continue
+			}
+			if r.BudgetCapped {
+				capped = append(capped, n6(p.Value))
 				continue
 			}
 			have = true
@@ -508,12 +542,19 @@ func certSummary(rep *engine.SweepReport) []string {
 				first = p.Value
 			}
 		}
+		if len(capped) > 0 {
+			out = append(out, fmt.Sprintf("%s: %s at n = %s: the work budget cut the schedule, the certificate is the uncapped one's", solver, CappedNotCovered, strings.Join(capped, ", ")))
+		}
 		switch {
 		case !have:
 		case math.IsNaN(first):
 			out = append(out, fmt.Sprintf("%s: the certificate is vacuous (not below F(w₀) − F*) at every n of the grid: the guarantee promises nothing here", solver))
 		default:
-			out = append(out, fmt.Sprintf("%s: the certificate promises something (falls below F(w₀) − F*) from n = %s on", solver, n6(first)))
+			aside := ""
+			if len(capped) > 0 {
+				aside = " (the budget-capped points aside)"
+			}
+			out = append(out, fmt.Sprintf("%s: the certificate promises something (falls below F(w₀) − F*) from n = %s on%s", solver, n6(first), aside))
 		}
 	}
 	return out

@@ -20,8 +20,9 @@ import (
 // ("" when it is): the paper's solver's certificate — its explicit
 // constants at the point's own parameters — at or above F(w₀) − F*
 // (vacuous: doing nothing does as well as it promises), missing, or
-// computed from flagged private estimates of the constants, or
-// localized-sc's stages all at radius D (its localization has not
+// computed from flagged private estimates of the constants, or the run
+// budget-capped (CappedNotCovered: the certificate is the uncapped
+// schedule's, whatever its value), or localized-sc's stages all at radius D (its localization has not
 // started). The rates, whose constants are set to 1, are never compared
 // with w₀: a level they do not have cannot decide it.
 func PointVerdict(p engine.SweepPoint) string {
@@ -37,6 +38,8 @@ func PointVerdict(p engine.SweepPoint) string {
 	switch c := r.Certified; {
 	case c.Cert == nil:
 		why = append(why, "no certificate")
+	case r.BudgetCapped:
+		why = append(why, CappedNotCovered)
 	case math.IsNaN(c.Value()) || c.Vacuous(w0):
 		why = append(why, "certificate ≥ w₀")
 	case EstimatesFlagged(r):
@@ -153,26 +156,46 @@ func SweepVerdict(rep *engine.SweepReport, symbol string, tick, slope func(float
 // CertFrom says from which point of the sweep on solver si's certificate
 // falls below F(w₀) − F* (promises something), or that it is vacuous at
 // every point; a certificate on flagged private estimates promises
-// nothing (EstimatesFlagged); symbol and tick as in SweepVerdict.
+// nothing (EstimatesFlagged), nor does a budget-capped point's, which
+// does not cover its run: those points are named (CappedNotCovered);
+// symbol and tick as in SweepVerdict.
 func CertFrom(rep *engine.SweepReport, si int, symbol string, tick func(float64) string) string {
 	flags := 0
+	var capped []string
+	from := ""
 	for _, p := range rep.Points {
 		if si >= len(p.Reports) || p.Reports[si] == nil {
 			continue
 		}
 		r := p.Reports[si]
-		if EstimatesFlagged(r) {
+		switch {
+		case r.Refused != "":
+		case r.BudgetCapped:
+			capped = append(capped, tick(p.Value))
+		case EstimatesFlagged(r):
 			flags++
-			continue
-		}
-		if c := r.Certified; r.Refused == "" && c.Cert != nil && !math.IsNaN(c.Value()) && !c.Vacuous(r.W0.Mean) {
-			return "below w₀ from " + symbol + " = " + tick(p.Value)
+		case from == "" && CertCovers(r) && !r.Certified.Vacuous(r.W0.Mean):
+			from = "below w₀ from " + symbol + " = " + tick(p.Value)
 		}
 	}
-	if flags > 0 {
-		return "vacuous (above w₀) or on flagged private estimates at every " + symbol
+	every := "every " + symbol
+	switch {
+	case len(capped) == len(rep.Points):
+		return CappedNotCovered + " at " + every
+	case len(capped) > 0:
+		every = "every other " + symbol
 	}
-	return "vacuous (above w₀) at every " + symbol
+	switch {
+	case from != "":
+	case flags > 0:
+		from = "vacuous (above w₀) or on flagged private estimates at " + every
+	default:
+		from = "vacuous (above w₀) at " + every
+	}
+	if len(capped) == 0 {
+		return from
+	}
+	return from + "; " + CappedNotCovered + " at " + symbol + " = " + strings.Join(capped, ", ")
 }
 
 // NoSlopeWhy says why a clip or k sweep fits no slope (param: the swept

@@ -209,19 +209,12 @@ func (s *RateSweepScreen) rebuild() {
 	// point's parameters: from which point on the theorem promises
 	// something.
 	start := chart.Series{Label: "w₀", Kind: chart.Start, Color: st.Start}
-	cert := chart.Series{Label: rep.Solvers[0] + " certified", Kind: chart.Cert, Color: st.Cert}
 	for _, p := range rep.Points {
 		start.Points = append(start.Points, chart.Point{X: p.Value, Y: p.Reports[0].W0.Mean})
-		// A certificate on flagged private estimates is no level: the
-		// verdict (report.PointVerdict) says so at its point.
-		if v := p.Reports[0].Certified.Value(); !math.IsNaN(v) && !report.EstimatesFlagged(p.Reports[0]) {
-			cert.Points = append(cert.Points, chart.Point{X: p.Value, Y: v})
-		}
 	}
 	start.Note = common.FmtNum(start.Points[len(start.Points)-1].Y) + " at the last " + a.symbol
 	series = append(series, start)
-	if len(cert.Points) > 0 {
-		cert.Note = report.CertFrom(rep, 0, a.symbol, a.tick)
+	if cert, ok := sweepCertSeries(rep, a, st.Cert); ok {
 		series = append(series, cert)
 	}
 	for si, name := range rep.Solvers {

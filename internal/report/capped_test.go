@@ -1,0 +1,118 @@
+package report
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+
+	"dpso/internal/engine"
+	"dpso/internal/spec"
+	"dpso/theory"
+)
+
+// cappedSweep is an n sweep of one solver over three points whose
+// certificates are all below w₀ (0.05 < 0.1), the last two runs
+// budget-capped (the work budget cut their schedules): their
+// certificates are the uncapped schedules' and cover nothing.
+func cappedSweep(capped ...bool) *engine.SweepReport {
+	rep := &engine.SweepReport{Sweep: engine.SweepSpec{Param: spec.SweepN, From: 1000, To: 100000}, Solvers: []string{"localized"}}
+	for i, c := range capped {
+		r := &engine.Report{Solver: "localized", W0: engine.Estimate{Mean: 0.1}, Excess: engine.Estimate{Mean: 0.08 / float64(i+1), SE: 0.001, N: 4},
+			Certified: engine.Certified{Cert: &theory.Certificate{ID: "c", Value: 0.05}}, BudgetCapped: c}
+		v := 1000.0
+		for range i {
+			v *= 10
+		}
+		rep.Points = append(rep.Points, engine.SweepPoint{Value: v, Reports: []*engine.Report{r}})
+	}
+	return rep
+}
+
+// TestBudgetCappedPointNotInForce: a budget-capped point's certificate,
+// however far below w₀, does not cover its run: the point is not in
+// force (CappedNotCovered), the sweep's verdict says so, and the
+// certificate's entry (CertFrom) names the capped points — never "below
+// w₀" for them.
+func TestBudgetCappedPointNotInForce(t *testing.T) {
+	tick := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	t.Run("point", func(t *testing.T) {
+		rep := cappedSweep(true)
+		if got := PointVerdict(rep.Points[0]); got != CappedNotCovered {
+			t.Errorf("PointVerdict %q, want %q", got, CappedNotCovered)
+		}
+		if CertCovers(rep.Points[0].Reports[0]) {
+			t.Error("CertCovers: a budget-capped run's certificate covers it")
+		}
+	})
+	for _, c := range []struct {
+		name         string
+		capped       []bool
+		verdict      string
+		from         string
+		inForceCount int
+	}{
+		{"none capped", []bool{false, false, false}, "✓ in force at every point", "below w₀ from n = 1000", 3},
+		{"last two capped", []bool{false, true, true}, "⚠ not yet in force at n = 10000, 100000 (" + CappedNotCovered + ")",
+			"below w₀ from n = 1000; " + CappedNotCovered + " at n = 10000, 100000", 1},
+		{"all capped", []bool{true, true, true}, "⚠ not yet in force at any point (" + CappedNotCovered + ")", CappedNotCovered + " at every n", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := cappedSweep(c.capped...)
+			in, _ := InForce(rep)
+			if len(in) != c.inForceCount {
+				t.Errorf("in force at %v, want %d points", in, c.inForceCount)
+			}
+			if got, _ := SweepVerdict(rep, "n", tick, tick, false); !strings.HasPrefix(got, c.verdict) {
+				t.Errorf("verdict %q, want it to begin %q", got, c.verdict)
+			}
+			if got := CertFrom(rep, 0, "n", tick); got != c.from {
+				t.Errorf("CertFrom %q, want %q", got, c.from)
+			}
+		})
+	}
+	t.Run("vacuous elsewhere", func(t *testing.T) {
+		rep := cappedSweep(false, true)
+		rep.Points[0].Reports[0].Certified.Cert.Value = 0.2
+		want := "vacuous (above w₀) at every other n; " + CappedNotCovered + " at n = 10000"
+		if got := CertFrom(rep, 0, "n", tick); got != want {
+			t.Errorf("CertFrom %q, want %q", got, want)
+		}
+	})
+}
+
+// TestBudgetCappedSweepTableAndJSON: `dpso sweep`'s table marks a
+// budget-capped point's certificate and says what the mark means, its
+// summary does not count the capped points as promising something, and
+// the JSON row carries certificate_not_covered.
+func TestBudgetCappedSweepTableAndJSON(t *testing.T) {
+	rep := cappedSweep(false, true, true)
+	var b bytes.Buffer
+	if err := WriteSweepTable(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"0.05" + cappedMark,
+		cappedMark + " = " + CappedNotCovered + ":",
+		"localized: " + CappedNotCovered + " at n = 10000, 10⁵",
+		"the certificate promises something (falls below F(w₀) − F*) from n = 1000 on (the budget-capped points aside)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "0.05"+cappedMark) != 2 {
+		t.Errorf("the table marks %d certificates capped, want 2:\n%s", strings.Count(out, "0.05"+cappedMark), out)
+	}
+	j := Sweep(rep)
+	for i, row := range j.Rows {
+		want := ""
+		if i > 0 {
+			want = CappedNotCovered
+		}
+		if row.CertificateNotCovered != want {
+			t.Errorf("row %d: certificate_not_covered %q, want %q", i, row.CertificateNotCovered, want)
+		}
+	}
+}
