@@ -17,6 +17,7 @@ import (
 // default grid's bisection runs after it (and after the second chance,
 // which misses too), those points in its model.
 func TestCalibrationAnswersAsThePlainBisection(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(26, 4))
 	run := func(k Kind, adj Adjacency, q float64, T int, target, delta float64, plain bool) (*calibration, float64, error) {
 		c := newCalibration(context.Background(), k, adj, q, T, target, delta)
@@ -60,6 +61,7 @@ func TestCalibrationAnswersAsThePlainBisection(t *testing.T) {
 // over the 98 settings PredictMargin cites), and costs one evaluation of
 // the default grid besides the one at MaxSigma.
 func TestCalibrationFastPathIsNearThePlainBisection(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		q             float64
 		T             int

@@ -29,6 +29,7 @@ func sensitivity(adj accountant.Adjacency) float64 {
 }
 
 func TestFullBatchIsGaussian(t *testing.T) {
+	t.Parallel()
 	// q = 1: T steps of the Gaussian mechanism with noise multiplier σ are
 	// one Gaussian mechanism with μ = Δ√T/σ (GDP composition; Δ = 2 under
 	// replace-one, 1 under add/remove), whose exact ε'(δ) is
@@ -67,6 +68,7 @@ func fullBatchIsGaussian(t *testing.T, adj accountant.Adjacency) {
 }
 
 func TestPLDBelowRDP(t *testing.T) {
+	t.Parallel()
 	// Both are upper bounds on the same ε'; RDP's conversion is lossy, so
 	// PLD (tight to its reported gap) must not exceed it. Fixed seed.
 	r := rand.New(rand.NewPCG(12, 0))
@@ -93,6 +95,7 @@ func TestPLDBelowRDP(t *testing.T) {
 }
 
 func TestMonotone(t *testing.T) {
+	t.Parallel()
 	// Each step of the grid changes the mechanism by 20%, far beyond the
 	// PLD's discretisation error (≤ 10⁻² here), so ε' must move strictly.
 	for _, adj := range adjacencies {
@@ -147,6 +150,7 @@ func monotone(t *testing.T, base accountant.Mechanism) {
 }
 
 func TestCalibrateNeverOvershoots(t *testing.T) {
+	t.Parallel()
 	// Property test over random (q, T, ε', δ) under both adjacencies,
 	// fixed seed: the calibrated σ meets the target, and σ·(1 − 10⁻³) does
 	// not (CalibrateContext stops at a relative width of 10⁻⁴, ten times finer).

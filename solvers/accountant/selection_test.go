@@ -132,6 +132,7 @@ func TestSubsampledGaussianProfile(t *testing.T) {
 // factor 0.2% smaller misses it (the answer is the smallest, to
 // CalibrateTol).
 func TestCalibrateSelection(t *testing.T) {
+	t.Parallel()
 	ms := []Mechanism{{Sigma: 2.4, Q: 0.05, Steps: 40, Adjacency: ReplaceOne}, {Sigma: 3.2, Q: 0.2, Steps: 10, Adjacency: ReplaceOne}}
 	r := Repetitions{Shape: 1, Mean: 5}
 	n, ok, err := CalibrateSelection(context.Background(), ms, 3, r, 0.01, 4, 1e-5, PLDOptions{})
