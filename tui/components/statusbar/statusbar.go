@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -57,6 +58,10 @@ type Model struct {
 	// facts is the state line's run facts in full where its last render
 	// dropped some for room ("" where it showed them all): Facts.
 	facts string
+	// keys is the key line the last render drew and keysOf what it was
+	// fitted to (keysOf): fitting renders the help once per key dropped,
+	// not a per-frame job.
+	keys, keysOf string
 }
 
 // New returns the status bar: now is the clock, live and liveMax
@@ -616,15 +621,34 @@ func (b *Model) Reproduce() string {
 // keyLine is the one-line key help: as many of the keys as fit the
 // width, in their order, then "? all keys" and "q quit" (the help lists
 // the rest), in the styles of the explorer's text (readable on a
-// projector: style.Styles' contrast).
+// projector: style.Styles' contrast). It is fitted again only where
+// what it is fitted to (keysOf) changed since the last one.
 func (b *Model) keyLine() string {
-	hm := help.New()
-	st := b.Styles
-	hm.Styles = help.Styles{ShortKey: st.Key, ShortDesc: st.KeyDesc, ShortSeparator: st.Muted, Ellipsis: st.Muted}
 	keys, end := b.KeyMap.ShortHelp(), b.KeyMap.ShortHelpEnd()
+	st := b.Styles
+	of := keysOf(b.w, st, keys, end)
+	if of == b.keysOf {
+		return b.keys
+	}
+	hm := help.New()
+	hm.Styles = help.Styles{ShortKey: st.Key, ShortDesc: st.KeyDesc, ShortSeparator: st.Muted, Ellipsis: st.Muted}
 	n := len(keys)
 	for n > 0 && lipgloss.Width(hm.ShortHelpView(append(keys[:n:n], end...))) > b.w {
 		n--
 	}
-	return style.Fit(hm.ShortHelpView(append(keys[:n:n], end...)), b.w)
+	b.keys, b.keysOf = style.Fit(hm.ShortHelpView(append(keys[:n:n], end...)), b.w), of
+	return b.keys
+}
+
+// keysOf is what the key line at w cells is a function of: the width,
+// the keys' and the end's help and whether each is on, and the styles
+// it is drawn in (a sample of each: the theme changes them in place).
+func keysOf(w int, st *style.Styles, keys, end []key.Binding) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d\x00%s\x00%s\x00%s", w, st.Key.Render("k"), st.KeyDesc.Render("d"), st.Muted.Render("m"))
+	for _, k := range append(keys[:len(keys):len(keys)], end...) {
+		h := k.Help()
+		fmt.Fprintf(&sb, "\x00%t\x00%s\x00%s", k.Enabled(), h.Key, h.Desc)
+	}
+	return sb.String()
 }
