@@ -61,6 +61,7 @@ func TestGaussSupClosedForms(t *testing.T) {
 // wide (nine times the nodes) over the range of the linear regressions'
 // parameters: they agree to 10⁻¹⁰ relative.
 func TestGaussSupConverged(t *testing.T) {
+	t.Parallel()
 	for _, d := range []int{1, 2, 3, 10, 200, 10000} {
 		for _, p := range [][3]float64{{1, 0.5, 1}, {1, 1000, 0.01}, {0.01, 1, 100}, {50, 0.3, 0.001}, {1, 3, 3}} {
 			g := newGaussSup(d, p[0], p[1], p[2])

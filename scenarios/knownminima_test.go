@@ -35,6 +35,7 @@ func knownMinimaDefs() []ProblemDef {
 // sample. So F* and its width are the search's whether the file is read or
 // not. DPSO_UPDATE_GOLDEN=1 rewrites the file from the searches.
 func TestKnownMinimaAreTheSearches(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var text strings.Builder
 	keys := map[string]bool{}

@@ -94,6 +94,7 @@ func supGradSample(in *Instance, n int) []float64 {
 // stream's sd(G^k)/√N (finite: every case has E G^{4k} < ∞, so the sample
 // standard error is itself reliable) and the profile's own Monte Carlo error.
 func TestProfilesMatchTheDataStream(t *testing.T) {
+	t.Parallel()
 	const n = 100000
 	cases := []struct {
 		spec ProblemDef

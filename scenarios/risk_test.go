@@ -21,6 +21,7 @@ func f64(v float64) *float64 { return &v }
 // standard error is reliable; a wrong covariance or noise constant is off
 // by many standard errors.
 func TestClosedFormRiskMatchesMonteCarlo(t *testing.T) {
+	t.Parallel()
 	const n = 200000
 	specs := []ProblemDef{
 		{Scenario: Example1},

@@ -194,6 +194,7 @@ func momentAt(in *Instance, xs [][]float64, w []float64, k float64, coord int) (
 // 2·10⁴ draws, so the tolerance follows the sample's size. d = 3 so the
 // sphere is well covered; tails light enough for finite variances.
 func TestSupAgainstBruteForce(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		p    ProblemDef
 		k    float64
@@ -316,6 +317,7 @@ func wstarOf(in *Instance) []float64 {
 // holds. The exactly computed instances (the hard ones) satisfy them
 // exactly.
 func TestAssumptionChecksHold(t *testing.T) {
+	t.Parallel()
 	var cases []ProblemDef
 	for _, n := range ScenarioNames() {
 		cases = append(cases, ProblemDef{Scenario: n})

@@ -48,6 +48,7 @@ var certCases = []spec.Spec{
 // factor (a σ per coordinate taken for a total, a missing √d), not by a
 // small one; TestCertificateInputs checks the inputs exactly.
 func TestMeasuredUnderCertificate(t *testing.T) {
+	t.Parallel()
 	for _, s := range certCases {
 		t.Run(caseName(s), func(t *testing.T) {
 			s.Trials = 4

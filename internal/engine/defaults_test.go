@@ -29,6 +29,7 @@ import (
 // standard errors). The seeds are fixed, so the outcome is deterministic;
 // the margins are what make it meaningful.
 func TestLocalizedVisiblyWorks(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("statistical test at the catalogue's defaults; runs in full mode")
 	}

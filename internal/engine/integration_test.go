@@ -18,6 +18,7 @@ import (
 // Lipschitz baseline refuses exactly when L_f = ∞; every excess risk is
 // finite and not below −(F*'s certified width); traces end at the output.
 func TestEveryScenarioWithTheRealSolvers(t *testing.T) {
+	t.Parallel()
 	for _, info := range scenarios.List() {
 		for _, c := range info.Classes {
 			s := spec.Spec{Scenario: info.Name, Class: c, N: 2000, Trials: 2, WorkBudget: 200000}

@@ -277,6 +277,7 @@ func argminLaw(s []float64, sigma float64) []float64 {
 // noiseless score sees (the noisy choice is more than 3× the noiseless
 // one, and the best): docs/privacy.md quotes the numbers.
 func TestScoreRanks(t *testing.T) {
+	t.Parallel()
 	const (
 		within    = "within 3× of the best"
 		undecided = "the score cannot decide without noise"

@@ -361,6 +361,7 @@ func TestTuneDPSGDCandidates(t *testing.T) {
 // run with its T cut (which would run a point other than the one drawn);
 // the points within the budget are kept.
 func TestTuneDropsWorkAboveBudget(t *testing.T) {
+	t.Parallel()
 	s := tuneSpec
 	s.Trials, s.WorkBudget = 1, 100_000
 	rep, err := Tune(context.Background(), resolve(t, s), TuneSpec{Solvers: []string{"dp-sgd"}, Repetitions: accountant.Repetitions{Shape: 1, Mean: 2},
