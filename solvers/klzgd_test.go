@@ -59,6 +59,7 @@ func TestKLZPrescriptionMinimisesItsBound(t *testing.T) {
 // than 3 standard errors of its mean. Measured (mean ± s.e.): dp-sgd
 // 0.0033 ± 0.0008, acsa 0.077 ± 0.025, klz-gd 0.065 ± 0.014.
 func TestBaselinesBeatTheStart(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("12 runs at n = 10⁵")
 	}

@@ -113,6 +113,7 @@ func TestChunkedReaderMatchesOpen(t *testing.T) {
 // differ from the same runs on the unchunked stream read in order, so
 // that the parallel path is the one being compared.
 func TestWorkersSameBits(t *testing.T) {
+	t.Parallel()
 	lin := &linRegProblem{d: 20, radius: 1, wstar: make([]float64, 20), s: 1, nu: 9}
 	lin.wstar[0], lin.wstar[3] = 0.5, -0.3
 	lad := &ladProblem{d: 20, radius: 1, wstar: lin.wstar, s: 0.2, nu: 7}

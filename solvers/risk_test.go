@@ -60,6 +60,7 @@ func meanExcess(t *testing.T, name string, p testProblem, n, S int, cfg Config) 
 // chosen where the theorems' rates are visible at test cost; the localized
 // solvers cost Õ(n^{2+1/k}), so they use small n.
 func TestExcessRiskFallsWithN(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("statistical test; runs in full mode")
 	}
@@ -98,6 +99,7 @@ func TestExcessRiskFallsWithN(t *testing.T) {
 // (clipping at a huge C, negligible noise) its excess risk is within a small
 // factor of sgd's on the same data.
 func TestEpsInfinityMatchesSGD(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		solver string
 		p      testProblem
@@ -173,6 +175,7 @@ func sameBits(a, b []float64) bool {
 // Seeds are fixed, so the test is deterministic; the 3-se margins are what
 // make a pass mean more than a lucky draw.
 func TestLipschitzBreaksOnHugeLf(t *testing.T) {
+	t.Parallel()
 	huge := &meanProblem{d: 4, radius: 1, center: []float64{0.6, -0.5, 0.3, 0.2}, scale: 1, nu: 7, cut: 1e6}
 	if lf := huge.Constants().Lf; lf < 1e6 || math.IsInf(lf, 0) {
 		t.Fatalf("L_f = %g, want huge and finite", lf)
