@@ -111,6 +111,7 @@ func TestSyntheticLaplace(t *testing.T) {
 // coordinate-wise and a shuffle oracle (whose local randomizers draw from
 // the chunk's stream too) and for a whole-run audit.
 func TestWorkersDeterminism(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		audit func(workers int) (*Result, error)

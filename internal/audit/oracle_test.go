@@ -190,6 +190,7 @@ func TestOracleAuditEvenGroups(t *testing.T) {
 // which is a finding, not the auditor's failure: TestSyntheticLaplace
 // shows the (ε, δ) test catching a real violation).
 func TestOracleAuditShuffle(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		eps, delta   float64

@@ -20,6 +20,7 @@ import (
 // distinguishable than ε). The runs are the prescribed ones at n = 1000
 // (n = 64 for localized, whose work grows like n^{2+1/k}).
 func TestRunAudit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		solver string
 		n      int
@@ -54,6 +55,7 @@ func TestRunAudit(t *testing.T) {
 // N = 3000 MuLower lies about 2·3.1·1.3/√3000 ≈ 0.15 below μ, less than
 // the gap 0.5.
 func TestRunAuditOneCall(t *testing.T) {
+	t.Parallel()
 	for _, solver := range []string{"acsa", "prox-sgd"} {
 		t.Run(solver, func(t *testing.T) {
 			for _, f := range []float64{1, 1.5} {
@@ -129,6 +131,7 @@ func TestRunConfigErrors(t *testing.T) {
 // s.e.), and the negative control F = 1.5 is caught (the margin as in
 // TestRunAuditOneCall).
 func TestRunAuditScenario(t *testing.T) {
+	t.Parallel()
 	rs, err := spec.Spec{Scenario: "linreg-t", N: 500, D: 3, Eps: 1}.Resolve()
 	if err != nil {
 		t.Fatal(err)
