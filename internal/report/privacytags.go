@@ -15,6 +15,10 @@ import (
 // pld", "(ε', δ) = (…, …)" where the solvers' δ differ — "not private"
 // for a release without a guarantee, "" for a refusal; and the note that
 // says at which δ. format writes the numbers.
+// NotPrivateTag is [PrivacyTags]' tag of a release without a guarantee
+// (ε = ∞, the baseline nonprivate-schedule).
+const NotPrivateTag = "not private"
+
 func PrivacyTags(reports []*engine.Report, format func(float64) string) (tags []string, note string) {
 	tags = make([]string, len(reports))
 	deltas := map[float64]bool{}
@@ -39,7 +43,7 @@ func PrivacyTags(reports []*engine.Report, format func(float64) string) (tags []
 		case rep.Refused != "" || math.IsNaN(eps):
 			continue
 		case math.IsInf(eps, 1):
-			tags[i] = "not private"
+			tags[i] = NotPrivateTag
 			continue
 		}
 		t := "ε' " + format(eps)

@@ -310,10 +310,21 @@ func (s *ChartScreen) rebuild() {
 	}
 	if r != nil {
 		tags, privNote := privacyTags(r)
-		if s.narrow {
-			tags, privNote = make([]string, len(tags)), ""
-		}
-		if privNote != "" {
+		switch {
+		case s.narrow:
+			// One line: the ε' dropped from the entries and where the
+			// rates are (a tab at this width) — or, where an entry keeps
+			// its "not private" (a longer entry, a legend line more), no
+			// note: the tab bar beside the chart names both tabs.
+			var dropped, kept bool
+			tags, dropped, kept = narrowPrivacyTags(tags)
+			switch {
+			case kept:
+				note = ""
+			case dropped:
+				note = narrowRunNote
+			}
+		case privNote != "":
 			note = privNote + "\n" + runNote
 		}
 		// A refusal of the call as a whole by whoever runs it (dpso serve's
@@ -468,6 +479,29 @@ func privacyTags(r *runs.Run) (tags []string, note string) {
 	}
 	return tags, note
 }
+
+// narrowPrivacyTags are a narrow chart's privacy tags: "not private"
+// stays on its solver's entry (the one caveat a reader of the chart must
+// not miss: that curve is a floor without a guarantee), and each solver's
+// ε' goes to the privacy panel; dropped says whether one went
+// (narrowRunNote then says where), kept whether a "not private" stayed.
+func narrowPrivacyTags(tags []string) (out []string, dropped, kept bool) {
+	out = make([]string, len(tags))
+	for i, t := range tags {
+		switch {
+		case t == report.NotPrivateTag:
+			out[i], kept = t, true
+		case t != "":
+			dropped = true
+		}
+	}
+	return out, dropped, kept
+}
+
+// narrowRunNote is a narrow run chart's legend note where the solvers'
+// ε' are not on their entries: where they are, and where the rates are
+// (the theorem panel is a tab at that width).
+const narrowRunNote = "ε': Privacy tab · rates: Theorem tab"
 
 // boundShort is a bound's short legend label.
 func boundShort(id string, kind theory.Kind) string {

@@ -20,8 +20,9 @@ import (
 // engine.SweepReport.Total, report.TotalEpsDelta) — first, above each
 // solver's or the point's own ε', which covers one output alone. A clip
 // or k sweep's noise-off runs read the same draw without noise: the line
-// says that what the sweep shows is then not private, as the comparison
-// says of its noise-free baseline. delta is each release's δ: the
+// counts them among the releases and says first that what the sweep shows
+// is then not private, as the comparison says of its noise-free baseline,
+// then what the noisy ones alone spent. delta is each release's δ: the
 // composed δ is named where it differs. None on the user's rows
 // (totalLines says what every release of them composed), or for one
 // release.
@@ -49,7 +50,9 @@ func (p *Model) drawLines(delta float64, w int) []string {
 		txt = "ρ = " + common.FmtNum(t.Spent.Rho) + ", " + txt
 	}
 	if t.Private() && t.NoiseOff > 0 {
-		txt += fmt.Sprintf("; with the %d noise-off runs on the same draw, what the sweep shows is not private (their column is a release without noise)", t.NoiseOff)
+		// The verdict first: what the screen shows is not private.
+		head = fmt.Sprintf("all %d releases of one draw: ", m+t.NoiseOff)
+		txt = fmt.Sprintf("not private — %d are the noise-off runs (their column: no noise); the %d noisy ones (the sweep's solvers and points) alone: %s", t.NoiseOff, m, txt)
 	}
 	return style.WrapLines(p.Styles.Emph, head+txt, w)
 }
