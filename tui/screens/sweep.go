@@ -212,7 +212,7 @@ func (s *RateSweepScreen) rebuild() {
 	for _, p := range rep.Points {
 		start.Points = append(start.Points, chart.Point{X: p.Value, Y: p.Reports[0].W0.Mean})
 	}
-	start.Note = common.FmtNum(start.Points[len(start.Points)-1].Y) + " at the last " + a.symbol
+	start.Note = startNote(start.Points, a.symbol)
 	series = append(series, start)
 	if cert, ok := sweepCertSeries(rep, a, st.Cert); ok {
 		series = append(series, cert)
@@ -481,4 +481,21 @@ func partialNote(r *runs.Run, later string) string {
 		return "■ " + r.StopText() + ": each point is the mean of its trials finished before the stop (fewer than asked where a trial was cut); no bound or fit is drawn"
 	}
 	return "each point: the mean of its trials finished so far; " + later
+}
+
+// startNote is the sweep's start line's legend value: the last point's
+// F(w₀) − F*, or, where the instance changes along the sweep (preset 8's
+// hard instance is built from n: w₀ falls 16× over its n sweep), its first
+// and last values, "A → B" (left to right on the axis), so that the polyline — often hidden
+// under a run that ends just above it — is not read as one level.
+func startNote(pts []chart.Point, symbol string) string {
+	first, last := pts[0].Y, pts[len(pts)-1].Y
+	lo, hi := first, first
+	for _, p := range pts {
+		lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y)
+	}
+	if hi <= lo*1.01 {
+		return common.FmtNum(last) + " at the last " + symbol
+	}
+	return common.FmtNum(first) + " → " + common.FmtNum(last)
 }
