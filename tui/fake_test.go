@@ -62,7 +62,8 @@ type fakeRunner struct {
 	// the screen's words are its templates, its numbers a fake's.
 	tuneSmall bool
 	// stop, when not nil, ends a comparison with it once stopAfter
-	// trials are done (a sweep: stopAfter points; a server's bound
+	// trials are done (a sweep: stopAfter points; a search: stopAfter
+	// trials' private searches, no reference; a server's bound
 	// stopping the run part way); with
 	// stopMid, at the next trial's checkpoint stopMid instead, a trial
 	// under way.
@@ -123,6 +124,14 @@ func (f *fakeRunner) tune(ctx context.Context, r spec.Resolved, ts engine.TuneSp
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	}
+	if f.stop != nil && f.stopAfter > 0 {
+		// A search stopped during its private searches: stopAfter of the
+		// Spec's trials search (no reference runs), then the stop.
+		sr, sts, sset := r, ts, *set
+		sr.Spec.Trials, sts.References, sset.Searched, sset.Coarse = f.stopAfter, false, nil, nil
+		_, err := engine.Tune(ctx, sr, sts, &sset)
+		return nil, cmp.Or(err, f.stop)
 	}
 	if f.stop != nil { // a search: the whole search, then the stop
 		_, err := engine.Tune(ctx, r, ts, set)

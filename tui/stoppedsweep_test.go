@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"math"
 	"strings"
 	"testing"
 
+	"dpso/internal/engine"
 	"dpso/tui/backend"
 	"dpso/tui/runs"
 	"dpso/tui/screens"
@@ -74,5 +76,95 @@ func TestStoppedSearchSaysWhyNoBar(t *testing.T) {
 	v := strings.Join(strings.Fields(stripANSI(m.screens[m.active].screen.View())), " ")
 	if !strings.Contains(v, "■ the search was "+r.StopText()+": no bar is drawn — this screen draws the means over every trial") {
 		t.Errorf("the tuning screen does not say why the stopped search draws no bar:\n%s", screenText(m))
+	}
+}
+
+// TestStoppedClipSweepDrawsItsFinishedPoints: a clipping sweep a server
+// stops part way draws the values of C it finished — at the engine's
+// default grid built from the prescribed C of its Spec, the grid the
+// finished sweep draws —, labelled as finished before the stop, with the
+// note that it was stopped: never a chart that is only the stop's text.
+func TestStoppedClipSweepDrawsItsFinishedPoints(t *testing.T) {
+	const short = "stopped after 30 s on its CPU slots"
+	m := newTestModel(t, &fakeRunner{points: 3, stop: &backend.StoppedError{Short: short, Reason: "stopped"}, stopAfter: 3}, &example1, 120, 32)
+	keyUntil(t, m, "x", func() bool {
+		r := m.runs.Last(screens.ClipKind)
+		return r != nil && !r.Active() && r.Drained
+	})
+	r := m.runs.Last(screens.ClipKind)
+	if r.Phase != runs.Stopped {
+		t.Fatalf("the clipping sweep ended in phase %d", r.Phase)
+	}
+	// The grid the whole sweep draws: the fake's finished report.
+	whole := newTestModel(t, &fakeRunner{points: 3}, &example1, 120, 32)
+	keyUntil(t, whole, "x", func() bool {
+		r := whole.runs.Last(screens.ClipKind)
+		return r != nil && !r.Active() && r.Drained
+	})
+	want := whole.runs.Last(screens.ClipKind).Sweep.Points[:3]
+	var drawn []float64
+	for _, s := range m.clipScreen().Chart.Series() {
+		if s.Label == r.Names[0] {
+			for _, p := range s.Points {
+				drawn = append(drawn, p.X)
+			}
+			if !strings.Contains(s.Note, "finished before the stop: "+r.DoneCount()) {
+				t.Errorf("the stopped clipping sweep's points are labelled %q", s.Note)
+			}
+		}
+	}
+	if len(drawn) != len(want) {
+		t.Fatalf("the stopped clipping sweep draws %d points (%v), want the %d it finished", len(drawn), drawn, len(want))
+	}
+	for i, p := range want {
+		if math.Abs(drawn[i]-p.Value) > 1e-12*p.Value {
+			t.Errorf("point %d drawn at C = %v, the sweep ran it at C = %v", i, drawn[i], p.Value)
+		}
+	}
+	v := strings.Join(strings.Fields(stripANSI(m.clipScreen().View())), " ")
+	if !strings.Contains(v, "■ "+r.StopText()) {
+		t.Errorf("the clipping chart does not say the sweep was %s:\n%s", r.StopText(), stripANSI(m.clipScreen().View()))
+	}
+}
+
+// TestStoppedSearchDrawsItsFinishedTrials: a tuning search a server
+// stops during its private searches, after 1 of its 2 trials searched,
+// draws the tuned bar of the trial that finished — the measured excess
+// risk of the point its search released —, labelled "1 of 2 trials:
+// stopped", says that the prescribed runs and the oracle-tuned reference
+// had not run, and the privacy panel says what the finished trials
+// released and that the stop does not wait for a total "when it ends".
+func TestStoppedSearchDrawsItsFinishedTrials(t *testing.T) {
+	const short = "stopped after 30 s on its CPU slots"
+	sp := example1
+	sp.Trials = 2
+	m := newTestModel(t, &fakeRunner{points: 3, stop: &backend.StoppedError{Short: short, Reason: "stopped"}, stopAfter: 1}, &sp, 120, 32)
+	keyUntil(t, m, "g", func() bool {
+		r := m.runs.Last(screens.TuneKind)
+		return r != nil && !r.Active() && r.Drained
+	})
+	r := m.runs.Last(screens.TuneKind)
+	if r.Phase != runs.Stopped {
+		t.Fatalf("the search ended in phase %d", r.Phase)
+	}
+	xs := r.SearchedTrials(0)
+	if len(xs) != 1 || !(xs[0] > 0) {
+		t.Fatalf("the stopped search's finished trials are %v, want the 1 that searched", xs)
+	}
+	v := strings.Join(strings.Fields(stripANSI(m.screens[m.active].screen.View())), " ")
+	for _, want := range []string{
+		"■ the search was " + r.StopText() + ": 1 of 2 trials finished their private search before the stop",
+		"mean ± s.e. over 1 of 2 trials: stopped",
+		"tuned █",
+		screens.EstText(engine.EstimateOf(xs)),
+		"The prescribed runs and the oracle-tuned reference had not run",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the stopped search's screen lacks %q:\n%s", want, v)
+		}
+	}
+	pv := strings.Join(strings.Fields(stripANSI(m.privacy.View())), " ")
+	if strings.Contains(pv, "stated when it ends") || !strings.Contains(pv, "search stopped:") {
+		t.Errorf("the privacy panel of the stopped search says:\n%s", pv)
 	}
 }

@@ -353,6 +353,10 @@ type Progress struct {
 	// phase 2): grid point Iter of the trial's Iters, run at the full
 	// budget.
 	Oracle bool
+	// Searched marks the end of one trial's private search (Tune, Done
+	// set): Excess and ExcessSE are then the measured excess risk of the
+	// point the search released, F(w) − F* (TuneTrial.Excess).
+	Searched bool
 	// Pulse marks a report from inside an oracle call or a pass over the
 	// data (solvers.Config.Pulse, at most every PulseEvery per run): only
 	// GradEvals, Planned, Total and Elapsed are new; the iterate's fields
@@ -625,3 +629,8 @@ func nanEstimate() Estimate {
 	nan := math.NaN()
 	return Estimate{Mean: nan, SE: nan, Median: nan, Q1: nan, Q3: nan}
 }
+
+// EstimateOf is the mean and standard error of xs, summed in order, with
+// their median and quartiles, as the engine's reports state them: for a
+// caller that holds the trials finished so far (a stopped search's).
+func EstimateOf(xs []float64) Estimate { return estimate(xs) }

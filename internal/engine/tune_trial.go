@@ -291,7 +291,7 @@ func (t *tuner) job(ctx context.Context, j tuneJob) (trialOut, error) {
 
 	nd := int(t.done.Add(1))
 	if progress != nil {
-		progress.Put(Progress{Solver: name, Trial: j.trial, Done: true, TrialsDone: nd, Total: t.total, Elapsed: time.Since(t.start)})
+		progress.Put(Progress{Solver: name, Trial: j.trial, Done: true, Searched: true, Excess: tt.Excess, ExcessSE: tt.ExcessSE, TrialsDone: nd, Total: t.total, Elapsed: time.Since(t.start)})
 	}
 	return out, nil
 }

@@ -117,3 +117,36 @@ func ParamSymbol(param string) string {
 	}
 	return param
 }
+
+// PartialMeansOn is PartialMeans over grid, the sweep's points in the
+// engine's order (Progress.Point indexes it): a clipping sweep over the
+// engine's default grid carries none in its SweepSpec, which the engine
+// fills from the prescribed C.
+func (r *Run) PartialMeansOn(si int, grid []float64) (xs, means []float64, counts []int) {
+	means, counts = make([]float64, len(grid)), make([]int, len(grid))
+	for i := range grid {
+		sum := 0.0
+		for trial := range r.Spec.Spec.Trials { // in order: the same sum every time
+			if v, ok := r.finals[[3]int{si, trial, i}]; ok {
+				sum += v
+				counts[i]++
+			}
+		}
+		means[i] = sum / float64(max(counts[i], 1))
+	}
+	return grid, means, counts
+}
+
+// SearchedTrials are a search's trials finished so far for solver si
+// (engine.Progress.Searched): the measured excess risk of the point each
+// one's search released, in trial order — of a stopped search, what it
+// released before the stop.
+func (r *Run) SearchedTrials(si int) []float64 {
+	var xs []float64
+	for trial := range r.Spec.Spec.Trials {
+		if v, ok := r.finals[[3]int{si, trial, 0}]; ok {
+			xs = append(xs, v)
+		}
+	}
+	return xs
+}

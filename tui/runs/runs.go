@@ -115,7 +115,8 @@ type Run struct {
 
 	// Live traces: solver → trial → gradient evaluations → excess risk.
 	Traces map[string]map[int]map[int64]float64
-	// finals are a sweep's finished runs: (solver index, trial, point) →
+	// finals are a sweep's finished runs, or a search's finished trials
+	// (engine.Progress.Searched, at point 0): (solver index, trial, point) →
 	// the final excess risk, so that its points appear as their trials
 	// finish (partialMeans).
 	finals map[[3]int]float64
@@ -585,7 +586,7 @@ func (r *Run) apply(msg ProgressMsg) {
 			if p.Solver == main || r.Final.Solver != main {
 				r.Final, r.HaveFinal = p, true
 			}
-			if r.Sweeps() {
+			if r.Sweeps() || p.Searched {
 				r.finals[[3]int{slices.Index(r.Names, p.Solver), p.Trial, p.Point}] = p.Excess
 			}
 			if r.Kind == backend.Compare {
@@ -662,20 +663,9 @@ func tick(id int) tea.Cmd {
 }
 
 // PartialMeans are a running sweep's points so far for solver si: at each
-// grid point with a finished trial, the mean final excess risk over its
-// finished trials and how many there are (0: none yet).
+// point of its grid (SweepSpec.Grid) with a finished trial, the mean
+// final excess risk over its finished trials and how many there are (0:
+// none yet); PartialMeansOn for a grid the run does not carry.
 func (r *Run) PartialMeans(si int) (xs, means []float64, counts []int) {
-	grid := r.SweepSpec.Grid()
-	means, counts = make([]float64, len(grid)), make([]int, len(grid))
-	for i := range grid {
-		sum := 0.0
-		for trial := range r.Spec.Spec.Trials { // in order: the same sum every time
-			if v, ok := r.finals[[3]int{si, trial, i}]; ok {
-				sum += v
-				counts[i]++
-			}
-		}
-		means[i] = sum / float64(max(counts[i], 1))
-	}
-	return grid, means, counts
+	return r.PartialMeansOn(si, r.SweepSpec.Grid())
 }

@@ -52,6 +52,14 @@ type ClipScreen struct {
 	sweepBase
 	Table *clipTable
 	prev  common.Previous // the clipping sweep before a change of parameters, drawn faint
+	// The prescribed C of the latest prescription (by runs.PrescKey) and
+	// the grid of the sweep shown, built from the prescription of its
+	// Spec: a running or stopped sweep's points before its report
+	// (runGrid).
+	presKey  string
+	presC    float64
+	gridKey  string
+	gridVals []float64
 }
 
 // newClipScreen returns an empty clipping screen.
@@ -76,12 +84,48 @@ func (s *ClipScreen) Reproduce(user spec.Spec, _ spec.Resolved, _ *runs.Run) str
 	return sweepCommand(user, func(s *spec.Spec) { s.Clip = 0 }, "--vary", "clip")
 }
 
-// Update takes the form's Spec and the clipping sweeps.
+// Update takes the form's Spec, its prescription and the clipping
+// sweeps.
 func (s *ClipScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	if pm, ok := msg.(runs.PrescriptionMsg); ok && pm.Prescription != nil && !pm.Pending {
+		s.presKey, s.presC = pm.Key, pm.Prescription.Params.Clip
+		if s.followGrid() {
+			s.rebuild()
+		}
+		return s, nil
+	}
 	if s.take(msg) {
+		s.followGrid()
 		s.rebuild()
 	}
 	return s, nil
+}
+
+// followGrid keeps the grid of the sweep shown: the engine's default
+// grid (engine.DefaultClipPoints values of C from 10^−DefaultClipDecades
+// to 1 times the prescribed C, as engine.Sweep builds it for a clip sweep
+// without from and to) at the prescribed C of the sweep's own Spec; it
+// reports whether the grid changed.
+func (s *ClipScreen) followGrid() bool {
+	r := s.Run
+	if r == nil || s.presKey == "" || runs.PrescKey(r.Spec) != s.presKey || s.gridKey == s.presKey {
+		return false
+	}
+	s.gridKey, s.gridVals = s.presKey, nil
+	if C := s.presC; C > 0 && !math.IsInf(C, 1) && r.SweepSpec.From == 0 && r.SweepSpec.To == 0 {
+		sw := engine.SweepSpec{Param: spec.SweepClip, From: C * math.Pow(10, -engine.DefaultClipDecades), To: C, Points: engine.DefaultClipPoints}
+		s.gridVals = sw.Grid()
+	}
+	return true
+}
+
+// runGrid is the grid of the sweep shown (nil: its prescription is not
+// known here).
+func (s *ClipScreen) runGrid() []float64 {
+	if s.Run == nil || s.gridKey != runs.PrescKey(s.Run.Spec) {
+		return nil
+	}
+	return s.gridVals
 }
 
 // state is the clipping sweep's state line when it has no report to show.
@@ -118,6 +162,13 @@ func (s *ClipScreen) rebuild() {
 	const title = "Clipping: excess vs C"
 	if rep == nil || len(rep.Points) == 0 {
 		s.Chart.SetTitle(title, "")
+		if ser, x0, x1, ok := partialSeriesOn(s.Common, s.Run, s.runGrid()); ok {
+			// The points so far, as their trials finish (or before the stop).
+			s.Chart.SetTitle(title, "prescribed "+common.FmtNum(x1))
+			s.Chart.SetNote(partialNote(s.Run, "the noise-off runs and the table come with the sweep"))
+			s.Chart.SetData([]chart.Series{ser}, x0, x1, state)
+			return
+		}
 		msg := state
 		if msg == "" {
 			msg = "press r to sweep the clip threshold C from 10⁻⁴ to 1 times the prescribed C: a small C clips (bias), a large one needs noise"

@@ -451,10 +451,18 @@ func (p *slopesPanel) tradeOffLines(w int) []string {
 // stop; false when no trial has finished (or no sweep is running or
 // stopped).
 func partialSeries(c common.Common, r *runs.Run) (chart.Series, float64, float64, bool) {
+	if r == nil {
+		return chart.Series{}, 0, 0, false
+	}
+	return partialSeriesOn(c, r, r.SweepSpec.Grid())
+}
+
+// partialSeriesOn is partialSeries over grid (runs.Run.PartialMeansOn).
+func partialSeriesOn(c common.Common, r *runs.Run, grid []float64) (chart.Series, float64, float64, bool) {
 	if r == nil || !r.Active() && r.Phase != runs.Stopped || !r.Sweeps() || len(r.Names) == 0 {
 		return chart.Series{}, 0, 0, false
 	}
-	xs, means, counts := r.PartialMeans(0)
+	xs, means, counts := r.PartialMeansOn(0, grid)
 	ser := chart.Series{Label: r.Names[0], Kind: chart.Run, Color: c.Styles.RunColor(0)}
 	done := 0
 	for i, x := range xs {

@@ -237,6 +237,9 @@ func (s *TuneScreen) layout() common.Layout {
 		rep, pending = s.searched()
 	}
 	s.tight = false
+	if l, ok := s.stoppedLayout(title, right, w); ok && rep == nil {
+		return l
+	}
 	if rep == nil {
 		lines := []string{""}
 		lines = append(lines, style.WrapLines(st.Warn, s.state(), w)...)
@@ -281,11 +284,7 @@ func (s *TuneScreen) state() string {
 	case runs.Running, runs.Paused:
 		return r.WhileWaiting(tuneProgress(r))
 	case runs.Stopped:
-		cut := "the private searches or the prescribed runs"
-		if r.Searched != nil {
-			cut = "the oracle-tuned reference (the private searches and the prescribed runs had ended)"
-		}
-		return "■ the search was " + r.StopText() + ": no bar is drawn — this screen draws the means over every trial of the prescribed, tuned and oracle-tuned runs side by side, and the stop cut " + cut + ". " + r.Err.Error()
+		return stoppedText(r, len(r.SearchedTrials(0)))
 	case runs.Cancelled:
 		return "the search was cancelled: r runs it again"
 	case runs.Refused:

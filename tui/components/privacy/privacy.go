@@ -538,11 +538,21 @@ func tunePrivacyTotal(rep *engine.TuneReport) engine.PrivacyTotal {
 	return pt
 }
 
+// stoppedSearchPrivacy is the privacy panel's line for a search stopped
+// part way: the calibration is fixed before the first candidate, so the
+// trials that finished released their tuned points within what the whole
+// search would have spent; a trial the stop cut released nothing, and no
+// search total is computed (it comes with the finished report).
+const stoppedSearchPrivacy = "search stopped: each candidate's ρ_Q was calibrated, before the first, so that the whole search, tuning included, meets the budget's ε'; the trials that finished released their tuned points within it, a trial the stop cut released nothing"
+
 // tuneLines are the privacy panel's lines for a search: accounted as a
 // whole (Papernot & Steinke), its (ε', δ) against the budget's, the
 // tuning's share on its own line.
 func (p *Model) tuneLines(r *runs.Run, w int) []string {
 	st := p.Styles
+	if r.Phase == runs.Stopped {
+		return p.wrapIndented(st.Muted, "", stoppedSearchPrivacy, w)
+	}
 	if r.Phase != runs.Done || r.Tune == nil {
 		return p.wrapIndented(st.Muted, "", "search: each candidate's ρ_Q is calibrated so that the whole search, tuning included, meets the budget's ε' (stated when it ends)", w)
 	}
