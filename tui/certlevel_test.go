@@ -149,3 +149,22 @@ func TestEstimatedConstantsCertificateSaysSo(t *testing.T) {
 		t.Errorf("the theorem panel does not say the certificate rests on estimated constants:\n%s", stripANSI(m.formula.View()))
 	}
 }
+
+// TestCertificateVacuousAtZeroW0: on preset 3 the start is the optimum
+// (w₀ = F(w₀) − F* = 0, "not drawn" on the log scale), so every positive
+// certificate is above it: the legend tags acsa's report.VacuousTag, as
+// the theorem panel says "vacuous at this n: above w₀", where it gave the
+// bare "certified ≤ 0.219", which preset 1 teaches to read as in force.
+func TestCertificateVacuousAtZeroW0(t *testing.T) {
+	m := loadedPreset(t, 2, 132, 42)
+	rep := m.run().Comparison.Reports[0]
+	c := rep.Certified
+	if c.Cert == nil || rep.W0.Mean != 0 || !(c.Value() > 0) {
+		t.Fatalf("the premise fails: w₀ %v, certificate %v", rep.W0.Mean, c.Value())
+	}
+	view := stripANSI(m.chartScreen().View())
+	entry := rep.Solver + " certified ≤ " + common.FmtNum(c.Value()) + " " + report.VacuousTag
+	if !strings.Contains(oneLine(view), entry) {
+		t.Errorf("the legend does not say %q:\n%s", entry, view)
+	}
+}

@@ -517,8 +517,9 @@ func sweepCapped(rep *engine.SweepReport) bool {
 
 // certSummary says, for an n sweep, from which grid point on each solver's
 // certificate promises something (is below F(w₀) − F*), leaving out the
-// budget-capped points, whose certificates do not cover their runs (they
-// are named).
+// budget-capped points, whose certificates do not cover their runs, and
+// the points whose private estimates are flagged, on which no certificate
+// stands (both are named).
 func certSummary(rep *engine.SweepReport) []string {
 	if rep.Sweep.Param != spec.SweepN {
 		return nil
@@ -527,7 +528,7 @@ func certSummary(rep *engine.SweepReport) []string {
 	for si, solver := range rep.Solvers {
 		first := math.NaN()
 		have := false
-		var capped []string
+		var capped, flaggedAt []string
 		for _, p := range rep.Points {
 			r := p.Reports[si]
 			if r.Refused != "" || r.Certified.Cert == nil || math.IsNaN(r.Certified.Value()) {
@@ -535,6 +536,10 @@ func certSummary(rep *engine.SweepReport) []string {
 			}
 			if r.BudgetCapped {
 				capped = append(capped, n6(p.Value))
+				continue
+			}
+			if EstimatesFlagged(r) {
+				flaggedAt = append(flaggedAt, n6(p.Value))
 				continue
 			}
 			have = true
@@ -545,14 +550,24 @@ func certSummary(rep *engine.SweepReport) []string {
 		if len(capped) > 0 {
 			out = append(out, fmt.Sprintf("%s: %s at n = %s: the work budget cut the schedule, the certificate is the uncapped one's", solver, CappedNotCovered, strings.Join(capped, ", ")))
 		}
+		if len(flaggedAt) > 0 {
+			out = append(out, fmt.Sprintf("%s: %s at n = %s", solver, FlaggedNoCert, strings.Join(flaggedAt, ", ")))
+		}
 		switch {
 		case !have:
 		case math.IsNaN(first):
 			out = append(out, fmt.Sprintf("%s: the certificate is vacuous (not below F(w₀) − F*) at every n of the grid: the guarantee promises nothing here", solver))
 		default:
-			aside := ""
+			var asides []string
 			if len(capped) > 0 {
-				aside = " (the budget-capped points aside)"
+				asides = append(asides, "the budget-capped points")
+			}
+			if len(flaggedAt) > 0 {
+				asides = append(asides, "the flagged points")
+			}
+			aside := ""
+			if len(asides) > 0 {
+				aside = " (" + strings.Join(asides, " and ") + " aside)"
 			}
 			out = append(out, fmt.Sprintf("%s: the certificate promises something (falls below F(w₀) − F*) from n = %s on%s", solver, n6(first), aside))
 		}

@@ -16,7 +16,7 @@ import (
 type certBasis struct {
 	// solver names the certificate's solver; "" where it is the only one.
 	solver string
-	// w0 is F(w₀) − F*: a certificate above it is vacuous.
+	// w0 is F(w₀) − F* (NaN where unknown): a certificate above it is vacuous.
 	w0 float64
 	// private: the constants are private estimates (--constants private);
 	// estimated: plug-in estimates read from the rows (--estimate-constants,
@@ -71,7 +71,9 @@ func (b certBasis) label(series []chart.Series) {
 			s.Label = certPrivateLabel
 		}
 		s.Label = who + s.Label
-		if b.w0 > 0 && !math.IsInf(s.Value, 0) && s.Value > b.w0 {
+		// w₀ = 0 (the start is the optimum, preset 3): every positive
+		// certificate is above it. NaN: no run or prescription to read.
+		if b.w0 >= 0 && !math.IsInf(s.Value, 0) && s.Value > b.w0 {
 			s.Tag = report.VacuousTag
 		}
 	}
@@ -81,7 +83,7 @@ func (b certBasis) label(series []chart.Series) {
 // solver's report (nil before a run: the prescription's p, with the
 // form's estimate-constants flag).
 func runCertBasis(rep *engine.Report, p *engine.Prescription, names int) certBasis {
-	var b certBasis
+	b := certBasis{w0: math.NaN()}
 	switch {
 	case rep != nil:
 		b = certBasis{w0: rep.W0.Mean, private: rep.ConstantsRho > 0, estimated: rep.Spec.EstimateConstants && rep.UserRows,
