@@ -49,6 +49,7 @@ type (
 		Accountant           string
 		Adjacency            string
 		Eps, Delta, EpsLower num
+		PriorRho             num
 	}
 	wphase struct {
 		N, Iters                          int
@@ -111,7 +112,7 @@ func toWire(r engine.TrialResult) wresult {
 		Constants: toWireEstimates(r.Constants), W: each(r.W, toNum),
 		Spent: cost(r.Spent), Budget: cost(r.Budget),
 		Events: each(r.Events, func(e ledger.Event) wevent {
-			return wevent{e.Mechanism, num(e.Q), num(e.Sigma), e.Steps, e.Accountant, e.Adjacency, num(e.Eps), num(e.Delta), num(e.EpsLower)}
+			return wevent{e.Mechanism, num(e.Q), num(e.Sigma), e.Steps, e.Accountant, e.Adjacency, num(e.Eps), num(e.Delta), num(e.EpsLower), num(e.PriorRho)}
 		}),
 		Params: wparams{p.Iters, p.Batch, num(p.Clip), num(p.Sigma), num(p.Step), p.Prescribed, p.Overridden,
 			each(p.Phases, func(ph solvers.Phase) wphase {
@@ -136,7 +137,7 @@ func (w wresult) result() engine.TrialResult {
 		Spent: w.Spent.cost(), Budget: w.Budget.cost(),
 		Events: each(w.Events, func(e wevent) ledger.Event {
 			return ledger.Event{Mechanism: e.Mechanism, Q: float64(e.Q), Sigma: float64(e.Sigma), Steps: e.Steps, Accountant: e.Accountant, Adjacency: e.Adjacency,
-				Eps: float64(e.Eps), Delta: float64(e.Delta), EpsLower: float64(e.EpsLower)}
+				Eps: float64(e.Eps), Delta: float64(e.Delta), EpsLower: float64(e.EpsLower), PriorRho: float64(e.PriorRho)}
 		}),
 		Params: solvers.Params{Iters: p.Iters, Batch: p.Batch, Clip: float64(p.Clip), Sigma: float64(p.Sigma), Step: float64(p.Step),
 			Prescribed: p.Prescribed, Overridden: p.Overridden,
