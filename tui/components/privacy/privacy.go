@@ -161,16 +161,16 @@ func (p *Model) pointPrivacy() (spec.Privacy, string, bool) {
 	return at.Privacy, point, true
 }
 
-// shuffle reports whether the budget is the shuffle model's (ε, δ).
-func (p *Model) shuffle() bool { return p.spec.Privacy.Model == spec.Shuffle }
+// shuffle reports whether the budget of sp is the shuffle model's (ε, δ).
+func shuffle(sp spec.Resolved) bool { return sp.Privacy.Model == spec.Shuffle }
 
-// specLines are the panel's lines for p.spec, its title first.
-func (p *Model) specLines() []string {
+// specLines are the panel's lines stating s, its title first.
+func (p *Model) specLines(s subject) []string {
 	st := p.Styles
 	w := p.W
-	pv := p.spec.Privacy
+	pv := s.spec.Privacy
 	var lines []string
-	lines = append(lines, style.Rule(*st, p.title(), "", w, false))
+	lines = append(lines, style.Rule(*st, title(s.spec), "", w, false))
 	// A finished sweep says first what all its releases of one draw spent
 	// together, then one release's budget.
 	all := p.sweepDrawLines(w)
@@ -189,14 +189,14 @@ func (p *Model) specLines() []string {
 	// says so below), in its short form: the sentence before its colon
 	// (the CLI and the JSON give the rest).
 	if !math.IsInf(eps, 1) {
-		for _, why := range p.spec.NotPrivate() {
+		for _, why := range s.spec.NotPrivate() {
 			why, _, _ = strings.Cut(why, ": ")
 			lines = append(lines, style.WrapLines(st.Error, "NOT PRIVATE: "+why, w)...)
 		}
 	}
 	// The baseline nonprivate-schedule at a finite ε: no guarantee, and
 	// none of the budget's lines (its ledger budget is ∞).
-	baseline := p.baseline()
+	baseline := s.baseline
 	if baseline != "" {
 		lines = append(lines, style.WrapLines(st.Error, "NOT PRIVATE: "+baseline, w)...)
 	}
@@ -205,7 +205,7 @@ func (p *Model) specLines() []string {
 	// budget: how the noise is keyed, that the releases compose, which
 	// numbers are non-private diagnostics (after the budget's first line).
 	var facts []string
-	for _, f := range common.UserDataPrivacy(p.spec) {
+	for _, f := range common.UserDataPrivacy(s.spec) {
 		fs := st.Muted
 		if f == common.DiagnosticsNote {
 			fs = st.Warn
@@ -218,7 +218,7 @@ func (p *Model) specLines() []string {
 	// The other conversions of ρ to (ε', δ) come last, after the ledger.
 	var other []string
 	r := p.Runs.Shown()
-	search := r != nil && r.Kind == backend.Tune && !math.IsInf(eps, 1) && !p.shuffle()
+	search := r != nil && r.Kind == backend.Tune && !math.IsInf(eps, 1) && !shuffle(s.spec)
 	if search {
 		searchLines = p.tuneLines(r, w)
 	}
@@ -229,8 +229,8 @@ func (p *Model) specLines() []string {
 		lines = append(lines, style.WrapLines(st.Warn, "ε = "+common.FmtNum(eps)+" sets its schedule only: the run adds no noise and clips nothing, so no ρ or (ε', δ) holds", w)...)
 		lines = append(append(lines, facts...), p.totalLines(w)...)
 		search = false
-	case p.shuffle():
-		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε, δ) = (%s, %s), shuffle model (%s)", common.FmtNum(eps), common.FmtNum(pv.Delta), p.spec.Oracle), w)...)
+	case shuffle(s.spec):
+		lines = append(lines, p.wrapStyled(fmt.Sprintf("(ε, δ) = (%s, %s), shuffle model (%s)", common.FmtNum(eps), common.FmtNum(pv.Delta), s.spec.Oracle), w)...)
 		lines = append(lines, facts...)
 		lines = append(lines, p.totalLines(w)...)
 		lines = append(lines, p.wrapIndented(st.Muted, "", "charged in (ε, δ) by basic composition", w)...)
@@ -249,7 +249,7 @@ func (p *Model) specLines() []string {
 		}
 		lines = append(append(append(lines, facts...), p.totalLines(w)...), searchLines...)
 	}
-	if items := p.compared(); len(items) > 0 {
+	if items := p.compared(s.spec); len(items) > 0 {
 		// The common budget's lines give way to each solver's statement
 		// (NOT PRIVATE and, on the user's rows, the total stay).
 		lines = lines[:head]
@@ -275,7 +275,7 @@ func (p *Model) specLines() []string {
 	case ok && !math.IsInf(eps, 1):
 		used, of, sym := spent.Rho, budget.Rho, "ρ"
 		switch {
-		case p.shuffle():
+		case shuffle(s.spec):
 			used, of, sym = spent.Eps, budget.Eps, "ε"
 		case pv.Model == spec.Accountant:
 			used, of, sym = spent.Eps, budget.Eps, "ε'"
@@ -316,10 +316,11 @@ func (p *Model) baseline() string {
 }
 
 // title is the panel's title with the neighbouring relation every
-// statement of the panel is about (replace-one, the paper's: datasets
-// differing in one record; a comparison has one), where there is one.
-func (p *Model) title() string {
-	if a := p.spec.Privacy.Adjacency; a != "" && p.spec.Privacy.Private() {
+// statement of the panel about sp is about (replace-one, the paper's:
+// datasets differing in one record; a comparison has one), where there
+// is one.
+func title(sp spec.Resolved) string {
+	if a := sp.Privacy.Adjacency; a != "" && sp.Privacy.Private() {
 		return "Privacy · " + a
 	}
 	return "Privacy"
@@ -431,11 +432,11 @@ type privItem struct {
 	delta float64
 }
 
-// compared is each solver's (ε', δ) of the finished comparison of the
-// form's Spec (nil: none, ε = ∞, or the form changed since).
-func (p *Model) compared() []privItem {
+// compared is each solver's (ε', δ) of the finished comparison of sp
+// (nil: none, ε = ∞, or the comparison shown is of another Spec).
+func (p *Model) compared(sp spec.Resolved) []privItem {
 	r := p.Runs.Shown()
-	if r == nil || !r.Compare || r.Phase != runs.Done || r.Comparison == nil || !r.Spec.Privacy.Private() || runs.RunKey(r.Spec) != runs.RunKey(p.spec) {
+	if r == nil || !r.Compare || r.Phase != runs.Done || r.Comparison == nil || !r.Spec.Privacy.Private() || runs.RunKey(r.Spec) != runs.RunKey(sp) {
 		return nil
 	}
 	// Solvers with the same statement are named together ("acsa, klz-gd
