@@ -2,12 +2,11 @@ package tui
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"dpso/internal/spec"
+	"dpso/internal/testutil/userrows"
 	"dpso/theory"
 	"dpso/tui/components/form"
 )
@@ -17,16 +16,10 @@ import (
 // user data need.
 func userDataSpec(t *testing.T) spec.Spec {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("a1,a2,y\n")
-	for i := range 200 {
+	path := userrows.Write(t, "rows.csv", 200, func(i int) []float64 {
 		x1, x2 := float64(i%7)-3, float64(i%5)-2
-		fmt.Fprintf(&b, "%d,%d,%d\n", int(x1), int(x2), int(x1+2*x2)+i%3-1)
-	}
-	path := filepath.Join(t.TempDir(), "rows.csv")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+		return []float64{x1, x2, x1 + 2*x2 + float64(i%3-1)}
+	})
 	return spec.Spec{Data: path, Class: theory.SmoothSC, Rk: 10, Beta: 5, Mu: 0.1}
 }
 

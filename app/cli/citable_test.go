@@ -6,10 +6,11 @@ import (
 	"encoding/hex"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"dpso/internal/testutil/userrows"
 )
 
 // outsideCSV writes user data whose empirical risk minimizer lies outside
@@ -17,17 +18,10 @@ import (
 // unconstrained minimizer is w = (3, −1), of norm √10 ≈ 3.162.
 func outsideCSV(t *testing.T) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "outside.csv")
-	var b strings.Builder
-	b.WriteString("a1,a2,y\n")
-	for i := range 60 {
+	return userrows.Write(t, "outside.csv", 60, func(i int) []float64 {
 		a1, a2 := float64(i%7)/3-1, float64(i%5)/2-1
-		b.WriteString(strings.Join([]string{strconvF(a1), strconvF(a2), strconvF(3*a1 - a2)}, ",") + "\n")
-	}
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+		return []float64{a1, a2, 3*a1 - a2}
+	})
 }
 
 func fileSHA(t *testing.T, path string) string {

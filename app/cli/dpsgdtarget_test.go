@@ -4,11 +4,10 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"dpso/internal/testutil/userrows"
 )
 
 // TestDPSGDTargetAfterPrivateConstants: on the user's rows with
@@ -25,17 +24,10 @@ import (
 func TestDPSGDTargetAfterPrivateConstants(t *testing.T) {
 	const epsAt045, epsAt05 = 4.1186353440438195, 4.377178095681225
 	r := rand.New(rand.NewPCG(11, 5))
-	var b strings.Builder
-	b.WriteString("a1,a2,y\n")
-	for range 300 {
+	p := userrows.Write(t, "rows.csv", 300, func(int) []float64 {
 		x1, x2 := r.NormFloat64(), r.NormFloat64()
-		b.WriteString(strconv.FormatFloat(x1, 'g', -1, 64) + "," + strconv.FormatFloat(x2, 'g', -1, 64) + "," +
-			strconv.FormatFloat(0.5*x1-x2+0.3*r.NormFloat64(), 'g', -1, 64) + "\n")
-	}
-	p := filepath.Join(t.TempDir(), "rows.csv")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+		return []float64{x1, x2, 0.5*x1 - x2 + 0.3*r.NormFloat64()}
+	})
 	t.Run("table", func(t *testing.T) {
 		code, out, errs := dpsoCLI("run", "--data", p, "--constants", "private", "--solver", "dp-sgd", "--trials", "1")
 		if code != 0 {

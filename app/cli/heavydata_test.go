@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"dpso/internal/testutil/userrows"
 )
 
 // TestRunHeavyScaledData: the walk's CSV (50 rows, d = 2, every cell
@@ -23,24 +23,18 @@ func TestRunHeavyScaledData(t *testing.T) {
 	}{{1e50, 0}, {1e100, 2}, {1e152, 2}} {
 		t.Run(fmt.Sprint(tc.scale), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, 3))
-			var b strings.Builder
-			b.WriteString("a1,a2,y\n")
-			for range 50 {
-				for j := range 3 {
+			p := userrows.Write(t, "h.csv", 50, func(int) []float64 {
+				row := make([]float64, 3)
+				for j := range row {
 					var chi float64
 					for range 3 {
 						z := r.NormFloat64()
 						chi += z * z
 					}
-					if j > 0 {
-						b.WriteByte(',')
-					}
-					b.WriteString(strconv.FormatFloat(r.NormFloat64()/math.Sqrt(chi/3)*tc.scale, 'g', -1, 64))
+					row[j] = r.NormFloat64() / math.Sqrt(chi/3) * tc.scale
 				}
-				b.WriteByte('\n')
-			}
-			p := filepath.Join(t.TempDir(), "h.csv")
-			os.WriteFile(p, []byte(b.String()), 0o644)
+				return row
+			})
 			code, out, errs := dpsoCLI("run", "--data", p, "--constants", "private")
 			if code != tc.code {
 				t.Fatalf("status %d, want %d; stderr %q", code, tc.code, errs)

@@ -3,28 +3,19 @@ package cli
 import (
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"dpso/internal/testutil/userrows"
 )
 
 // rowsCSV writes a small user-data file (squared loss, d = 2).
 func rowsCSV(t *testing.T) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "rows.csv")
-	var b strings.Builder
-	b.WriteString("a1,a2,y\n")
-	for i := range 30 {
-		b.WriteString(strings.Join([]string{
-			strconvF(float64(i%7)/7 - 0.4), strconvF(float64(i%5)/5 - 0.3), strconvF(float64(i%3) - 1)}, ",") + "\n")
-	}
-	os.WriteFile(p, []byte(b.String()), 0o644)
-	return p
+	return userrows.Write(t, "rows.csv", 30, func(i int) []float64 {
+		return []float64{float64(i%7)/7 - 0.4, float64(i%5)/5 - 0.3, float64(i%3) - 1}
+	})
 }
-
-func strconvF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func jsonNumber(x float64) string { b, _ := json.Marshal(x); return string(b) }
 

@@ -1,11 +1,10 @@
 package cli
 
 import (
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"dpso/internal/testutil/userrows"
 )
 
 // TestTradeOffSweepRefusesPrivateConstants: a clip or k sweep is built
@@ -14,16 +13,10 @@ import (
 // naming the flag the user typed and the two ways on — never "run it",
 // which cannot help a sweep.
 func TestTradeOffSweepRefusesPrivateConstants(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("a1,a2,y\n")
-	for i := range 40 {
+	p := userrows.Write(t, "rows.csv", 40, func(i int) []float64 {
 		x1, x2 := float64(i%7)-3, float64(i%5)-2
-		b.WriteString(strings.Join([]string{strconv.FormatFloat(x1, 'g', -1, 64), strconv.FormatFloat(x2, 'g', -1, 64), strconv.FormatFloat(0.5*x1-x2, 'g', -1, 64)}, ",") + "\n")
-	}
-	p := filepath.Join(t.TempDir(), "rows.csv")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+		return []float64{x1, x2, 0.5*x1 - x2}
+	})
 	for _, tc := range []struct {
 		name string
 		args []string

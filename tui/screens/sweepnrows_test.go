@@ -1,13 +1,11 @@
 package screens
 
 import (
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"dpso/internal/spec"
+	"dpso/internal/testutil/userrows"
 )
 
 // TestNSweepOnUserRows: an n sweep on the user's rows runs subsets of the
@@ -15,16 +13,10 @@ import (
 // is refused with what to give, never with the grid's internal field
 // ("from = 0 is not a positive finite number").
 func TestNSweepOnUserRows(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("a1,a2,y\n")
-	for i := range 300 {
+	p := userrows.Write(t, "rows.csv", 300, func(i int) []float64 {
 		x1, x2 := float64(i%7)-3, float64(i%5)-2
-		b.WriteString(strconv.Itoa(int(x1)) + "," + strconv.Itoa(int(x2)) + "," + strconv.FormatFloat(0.5*x1-x2, 'g', -1, 64) + "\n")
-	}
-	p := filepath.Join(t.TempDir(), "rows.csv")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+		return []float64{x1, x2, 0.5*x1 - x2}
+	})
 	for _, tc := range []struct {
 		name     string
 		n        int
