@@ -3,6 +3,7 @@ package tui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"dpso/internal/statestring"
 	"dpso/tui/common"
 	"dpso/tui/presets"
 	"dpso/tui/runs"
@@ -16,10 +17,14 @@ import (
 // own prerequisites — over dpso serve the constants are queued, then
 // computed, then the run is queued or runs, in that order and in the
 // screen's words at every instant.
+//
+// A state string opened (dpso explore --state, a broadcast accepted, a
+// browser link) waits the same way for the run it starts: one rule for
+// every way a screen is opened.
 type presetWait struct {
-	preset int    // the preset whose action waits
-	at     int    // the screen its run is shown on (shown meanwhile)
-	key    string // runs.PrescKey of the preset's Spec: the prescription it waits for
+	mk  runs.JobMaker // the run that waits: the preset's action, or the state's (nil: the screen's own, asked for when it is shown)
+	at  int           // the screen its run is shown on (shown meanwhile)
+	key string        // runs.PrescKey of the Spec: the prescription it waits for
 }
 
 // presetJob is what preset i's action runs: the job of its screen (the
@@ -46,8 +51,44 @@ func (m *Model) presetAction(i int) tea.Cmd {
 	if j, _ := mk(m.form.Resolved()); j.What != "" {
 		what = j.What
 	}
-	m.wait = &presetWait{preset: i, at: at, key: runs.PrescKey(m.form.Resolved())}
+	m.wait = &presetWait{mk: mk, at: at, key: runs.PrescKey(m.form.Resolved())}
 	return tea.Batch(m.display(at, false), m.broadcast(common.WaitingRunMsg{What: what}))
+}
+
+// stateAction shows screen i of a state string opened and starts the run
+// it names (run: State.Run's r or c), or else asks the screen for the run
+// it starts when shown (a sweep's, a search's: its Activate), once the
+// constants of the form's Spec have come, as a preset's action waits; a
+// screen that starts nothing (or none here) is shown at once.
+func (m *Model) stateAction(run string, i int) tea.Cmd {
+	res := m.form.Resolved()
+	var mk runs.JobMaker
+	what := ""
+	switch run {
+	case statestring.RunKey:
+		mk = m.jobOf(i)
+	case statestring.CompareKey:
+		mk = screens.CompareJob
+	default:
+		if _, ok := m.screens[i].screen.(common.Activator); !ok {
+			return m.reopen(i, true)
+		}
+		j, why := m.jobOf(i)(res)
+		if why != "" {
+			return m.reopen(i, true) // the screen says why, or waits for what it needs first
+		}
+		what = j.What
+	}
+	if mk != nil {
+		what = "its run"
+		if j, _ := mk(res); j.What != "" {
+			what = j.What
+		}
+	}
+	show := m.reopen(i, false)
+	m.wait = &presetWait{mk: mk, at: i, key: runs.PrescKey(res)}
+	ev, compute := m.presc.Request(res) // the pending one, or the constants already come
+	return tea.Batch(show, m.broadcast(common.WaitingRunMsg{What: what}), compute, m.constantsCame(ev))
 }
 
 // constantsCame starts the waiting preset action when msg is its Spec's
@@ -60,8 +101,10 @@ func (m *Model) constantsCame(msg tea.Msg) tea.Cmd {
 	}
 	w := m.wait
 	m.wait = nil
-	mk, _ := m.presetJob(w.preset)
-	return tea.Batch(m.broadcast(common.WaitingRunMsg{}), m.start(mk, false), m.show(w.at))
+	if w.mk == nil { // the screen's own run: asked for as the screen is shown
+		return tea.Batch(m.broadcast(common.WaitingRunMsg{}), m.reopen(w.at, true))
+	}
+	return tea.Batch(m.broadcast(common.WaitingRunMsg{}), m.start(w.mk, false), m.show(w.at))
 }
 
 // dropWait forgets the waiting preset action (an edit, another run, a

@@ -48,18 +48,6 @@ func (m *Model) shownRun() string {
 	return statestring.RunKey
 }
 
-// startShown starts the run a state names (State.Run) on screen i on the
-// form's Spec: r's job of the screen or c's comparison; nothing for none.
-func (m *Model) startShown(run string, i int) tea.Cmd {
-	switch run {
-	case statestring.RunKey:
-		return m.start(m.jobOf(i), false)
-	case statestring.CompareKey:
-		return m.start(screens.CompareJob, false)
-	}
-	return nil
-}
-
 // openState puts st's Spec in the form, loads its preset (its caption
 // and its comparison, the header naming what the form changed since; none
 // when it names none) and shows its screen: what the sender showed.
@@ -129,7 +117,8 @@ func (m *Model) reopen(i int, activate bool) tea.Cmd {
 const rowsWaitNote = "opened on your rows, nothing ran: r runs it — a new release of the rows, which composes with every earlier release of them (the explorer a state string came from, dpso run), and this explorer counts only its own"
 
 // openOn shows screen i as the explorer opens on it (a state string's, or
-// --screen's) and starts the run the state names (run). On the user's
+// --screen's) and starts the run the state names (run), or the screen's
+// own, once the constants of its Spec have come (stateAction). On the user's
 // rows it starts nothing — neither that run nor the sweep or search the
 // screen asks for when shown: a state string must spend no budget of the
 // rows unasked; it waits for r, as dpso explore --data does, and says so.
@@ -137,7 +126,7 @@ func (m *Model) openOn(run string, i int) tea.Cmd {
 	if m.form.Resolved().UserRows() {
 		return tea.Batch(m.reopen(i, false), m.broadcast(common.StatusMsg{Text: rowsWaitNote}))
 	}
-	return tea.Batch(m.startShown(run, i), m.reopen(i, true))
+	return m.stateAction(run, i)
 }
 
 // Reopen is what opens the screen shown in a new session: the link to
