@@ -104,6 +104,7 @@ type Chart struct {
 	scatter      bool   // curves as straight segments, runs with markers and error bars
 	empty        string // shown when there is nothing to draw
 	note         string // the legend's last line (what the marks mean)
+	warn         string // a warning over the whole chart, kept whole (SetWarn)
 	version      int
 
 	w, h     int
@@ -173,6 +174,17 @@ func (c *Chart) SetData(series []Series, xmin, xmax float64, empty string) {
 func (c *Chart) SetNote(note string) {
 	if note != c.note {
 		c.note = note
+		c.version++
+	}
+}
+
+// SetWarn sets a warning about the whole chart (e.g. common.StaleNote:
+// what is drawn is not of the form's parameters), shown whole under the
+// title in the warning colour: it outranks every legend line, which is
+// cut before it is ("" removes it).
+func (c *Chart) SetWarn(warn string) {
+	if warn != c.warn {
+		c.warn = warn
 		c.version++
 	}
 }
@@ -428,6 +440,9 @@ func (c *Chart) render() string {
 		axis = style.Pad(axis, w-lipgloss.Width(xl)) + st.Muted.Render(xl)
 	}
 	const minPlot = 4 + 2
+	if c.warn != "" {
+		lines = append(lines, style.WrapLines(st.Warn, c.warn, w)...)
+	}
 	var legend []string
 	plotH := 0
 	for pass := 0; pass < 3; pass++ {

@@ -298,7 +298,7 @@ func (s *ChartScreen) rebuild() {
 	if ref.Err != "" {
 		empty = ref.Err
 	}
-	note := runNote
+	note, warn := runNote, ""
 	if tr, ok := s.prev.RunSeries(s.Common); ok {
 		series = append(series, tr)
 		for _, p := range tr.Points {
@@ -404,7 +404,7 @@ func (s *ChartScreen) rebuild() {
 		}
 		if runs.RunKey(r.Spec) != runs.RunKey(s.Spec) {
 			right += " · parameters changed since: press r"
-			note = common.StaleNote(r.ID) + "\n" + note
+			warn = common.StaleNote(r.ID)
 		}
 	}
 	if s.Spec.UserRows() || r != nil && r.Spec.UserRows() {
@@ -419,6 +419,7 @@ func (s *ChartScreen) rebuild() {
 	}
 	s.Chart.SetTitle(s.dataTitle(title, right), right)
 	s.Chart.SetNote(note)
+	s.Chart.SetWarn(warn)
 	s.Chart.SetData(series, xmin, xmax, empty)
 }
 

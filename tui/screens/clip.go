@@ -160,6 +160,7 @@ func (s *ClipScreen) rebuild() {
 	s.prev.Follow(s.Run)
 	s.Table.set(rep, state)
 	const title = "Clipping: excess vs C"
+	s.Chart.SetWarn(common.Stale(s.Run, s.Spec))
 	if rep == nil || len(rep.Points) == 0 {
 		s.Chart.SetTitle(title, "")
 		if ser, x0, x1, ok := partialSeriesOn(s.Common, s.Run, s.runGrid()); ok {
@@ -210,7 +211,6 @@ func (s *ClipScreen) rebuild() {
 	note := "right end = the prescribed C (◀ in the table; ★ there: the best); bars ± s.e."
 	if runs.RunKey(s.Run.Spec) != runs.RunKey(s.Spec) {
 		right += " · parameters changed: press r"
-		note = common.StaleNote(s.Run.ID) + "\n" + note
 	}
 	s.Chart.SetTitle(title, right)
 	s.Chart.SetNote(note)

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"dpso/internal/report"
+	"dpso/internal/spec"
 	"dpso/tui/common"
 	"dpso/tui/runs"
 	"dpso/tui/style"
@@ -29,6 +30,7 @@ type Model struct {
 	status   common.StatusMsg // the latest status line with a text
 	runs     common.OnScreen  // the run on screen (its outcome), as the status bar's
 	shown    []Message        // the messages laid out
+	spec     spec.Resolved    // the form's, against which the run shown may be stale
 	w, h     int
 	// stale: what the help shows changed since it was laid out; it is
 	// laid out again when it is drawn or scrolled, not while closed.
@@ -123,13 +125,19 @@ type Message struct {
 	Warn  bool
 }
 
-// Messages are the latest run's outcome (and each refusal of its
+// Messages are the warning that the form changed since the run shown
+// (the chart's, whole), the latest run's outcome (and each refusal of its
 // solvers, which the legend may cut), the run's facts the status bar
 // dropped, the latest status line, the reproduce line and the line under
 // the form.
 func (v *Model) Messages() []Message {
 	var out []Message
 	if r := v.runs.Shown(); r != nil {
+		if w := common.Stale(r, v.spec); w != "" {
+			// The chart's warning, whole (the chart keeps it whole too,
+			// above its legend).
+			out = append(out, Message{Text: w, Warn: true})
+		}
 		if o := common.OutcomeOf(r); o.Text != "" {
 			out = append(out, Message{Text: fmt.Sprintf("run #%d: %s", r.ID, o.Text), Err: !o.Warn, Warn: o.Warn})
 		}
@@ -209,6 +217,10 @@ func (v *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 		return v, nil
 	case common.SpecMsg:
+		v.spec = msg.Spec
+		if !v.stale && !slices.Equal(v.shown, v.Messages()) {
+			v.stale = true
+		}
 		// A loaded preset (or state) replaces the configuration: the
 		// status line said about the one before goes with it.
 		if msg.Load && (v.status.Text != "" || v.status.Repro != "") {
