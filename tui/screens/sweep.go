@@ -112,8 +112,15 @@ func newRateSweepScreen(c common.Common, axis *sweepAxis) *RateSweepScreen {
 	return s
 }
 
-// Panel is the slope table.
-func (s *RateSweepScreen) Panel() (string, common.Component) { return "Slopes", s.Table }
+// Panel is the slope table: "Slopes" on an axis with a power law to fit,
+// "Over k" (its name, "k" for the k sweep) on a trade-off axis, which fits
+// no slope.
+func (s *RateSweepScreen) Panel() (string, common.Component) {
+	if s.axis.tradeOff {
+		return "Over " + s.axis.symbol, s.Table
+	}
+	return "Slopes", s.Table
+}
 
 // Reproduce is the dpso sweep command of the sweep r runs (the swept
 // field left to --vary); the dpso run command of the form when it has
@@ -185,6 +192,7 @@ func (s *RateSweepScreen) rebuild() {
 	}
 	s.Table.set(rep, state)
 	title := "Sweep: excess risk vs " + a.symbol + " (log-log)"
+	s.Chart.SetWarn(common.Stale(s.Run, s.Spec))
 	if rep == nil || len(rep.Points) == 0 {
 		s.Chart.SetTitle(title, "")
 		msg := state
@@ -258,7 +266,6 @@ func (s *RateSweepScreen) rebuild() {
 	note := guideNote
 	if runs.RunKey(s.Run.Spec) != runs.RunKey(s.Spec) {
 		right += " · parameters changed since: press r"
-		note = common.StaleNote(s.Run.ID) + "\n" + note
 		if _, ok := knownReachK(s.Spec); a.reach && !ok {
 			note = "computing how far k can go at the new parameters\n" + note
 		}
