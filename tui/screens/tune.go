@@ -224,10 +224,6 @@ func (s *TuneScreen) narrow() bool { return s.W < 60 }
 func (s *TuneScreen) layout() common.Layout {
 	st := s.Styles
 	w, h := s.W, s.H
-	title := "What the constants cost: prescribed · tuned · oracle-tuned"
-	if s.narrow() {
-		title = "What the constants cost"
-	}
 	right := s.Spec.Solver.Name()
 	if s.Run != nil && !s.fresh() {
 		right = "form changed: r re-tunes"
@@ -237,6 +233,11 @@ func (s *TuneScreen) layout() common.Layout {
 		rep, pending = s.searched()
 	}
 	s.tight = false
+	refs := tuneSpecOf(s.Spec).References
+	if rep != nil {
+		refs = rep.Tune.References
+	}
+	title := tuneTitle(refs, s.narrow())
 	if l, ok := s.stoppedLayout(title, right, w); ok && rep == nil {
 		return l
 	}
@@ -244,7 +245,7 @@ func (s *TuneScreen) layout() common.Layout {
 		lines := []string{""}
 		lines = append(lines, style.WrapLines(st.Warn, s.state(), w)...)
 		lines = append(lines, "")
-		lines = append(lines, style.WrapLines(st.Muted, tuneIntro, w)...)
+		lines = append(lines, style.WrapLines(st.Muted, tuneIntro(refs), w)...)
 		return common.Layout{Title: title, Right: right, Lines: lines}
 	}
 	lines, tight := wholeFirst(tuneSections(st, rep, pending, w, s.narrow()), h)
@@ -266,10 +267,31 @@ func (s *TuneScreen) render() string {
 	return s.RenderLaidOut(s.layout)
 }
 
-// tuneIntro says what the screen runs, before its first search.
-const tuneIntro = "The theorem prescribes C, the step and T from constants of the problem (r̃_k, β, μ) that guard the worst case. " +
-	"This screen runs what dpso tune runs on the form: a private random search — K random candidates from a grid of C, step and T, each trained on 90% of the rows and scored privately on the rest, the best released — " +
-	"whose whole cost, tuning included, is the form's ε; beside it the prescribed run and the oracle-tuned reference (the grid's best point by the true excess risk: not private)."
+// tuneTitle is the screen's title: the bars it draws — the prescribed,
+// tuned and oracle-tuned runs with references (refs), the tuned run alone
+// without (on the user's rows); on a narrow screen the question alone.
+func tuneTitle(refs, narrow bool) string {
+	switch {
+	case narrow:
+		return "What the constants cost"
+	case refs:
+		return "What the constants cost: prescribed · tuned · oracle-tuned"
+	}
+	return "What the constants cost: the tuned run (no references on your rows)"
+}
+
+// tuneIntro says what the screen runs, before its first search: with
+// references (refs) the prescribed run and the oracle-tuned reference
+// beside the search; without (the user's rows), the search alone and why.
+func tuneIntro(refs bool) string {
+	const search = "The theorem prescribes C, the step and T from constants of the problem (r̃_k, β, μ) that guard the worst case. " +
+		"This screen runs what dpso tune runs on the form: a private random search — K random candidates from a grid of C, step and T, each trained on 90% of the rows and scored privately on the rest, the best released — " +
+		"whose whole cost, tuning included, is the form's ε"
+	if refs {
+		return search + "; beside it the prescribed run and the oracle-tuned reference (the grid's best point by the true excess risk: not private)."
+	}
+	return search + ". On your rows it draws the tuned run alone: the " + report.NoReferencesOnRows + "; r on the chart runs the prescribed one."
+}
 
 // state is the search's state when there is no result to show.
 func (s *TuneScreen) state() string {
