@@ -117,8 +117,8 @@ func (v *MomentsScreen) layout() common.Layout {
 		if q := common.PrescQueued(v.presc, "the moment profile is computed once one frees ("+common.QueueCount+")"); q != "" {
 			msg = q
 		}
-		if v.presc.Err != "" {
-			msg = "✗ " + v.presc.Err
+		if e := v.refusal(); e != "" {
+			msg = "✗ " + e
 		}
 		out.Lines = append(lines, style.WrapLines(st.Muted, msg, w)...)
 		return out
@@ -239,6 +239,20 @@ func (v *MomentsScreen) contradicted(field string) bool {
 	return false
 }
 
+// privateMoments is why the moment profile is not shown on rows whose
+// constants are private (--constants private): the profile is not a
+// prescription, and no run makes it.
+const privateMoments = "no moment profile on private constants (--constants private): the profile would read your rows without privacy; give the constants (--rk, …), or --estimate-constants (NOT private)"
+
+// refusal is why the profile is not shown: on private constants
+// privateMoments, else the prescription's refusal ("": none).
+func (v *MomentsScreen) refusal() string {
+	if v.presc.Err != "" && v.presc.Spec.PrivateConstants() {
+		return privateMoments
+	}
+	return v.presc.Err
+}
+
 // Export is the moment profile of the form's problem: its figure (r̃_k and
 // r_k against k, what `dpso moments --plot` draws) and as JSON the
 // document `dpso moments --json` prints for it (report.Moments), computed
@@ -246,7 +260,7 @@ func (v *MomentsScreen) contradicted(field string) bool {
 func (v *MomentsScreen) Export() (*common.ExportJob, string) {
 	switch {
 	case v.presc.Err != "":
-		return nil, "nothing to export: " + v.presc.Err
+		return nil, "nothing to export: " + v.refusal()
 	case v.presc.Prescription == nil || len(v.profile) == 0:
 		return nil, "nothing to export yet: the moment profile is being computed"
 	}
