@@ -201,7 +201,7 @@ func WriteComparisonTable(w io.Writer, c *engine.Comparison, opt Options) (err e
 	if slices.ContainsFunc(c.Reports, func(r *engine.Report) bool { return r != nil && r.Refused == "" && r.BudgetCapped }) {
 		fmt.Fprintln(w, cappedMark+" = "+CappedNotCovered+": the work budget cut the solver's schedule and the theorem's guarantee assumes the full one, so its certificate does not cover the run (whatever its value).")
 	}
-	return writeTail(w, first.Bounds, comparisonNotes(c))
+	return writeTail(w, first.Bounds, comparisonNotes(c), s.Eps)
 }
 
 // Notes are the notes `dpso run` prints under its table for c (and its

@@ -484,14 +484,16 @@ func writeRows(w io.Writer, rows [][2]string) error {
 }
 
 // writeTail prints the bounds and the notes.
-func writeTail(w io.Writer, bounds []theory.Bound, notes []string) error {
+// eps is the run's ε (+Inf: not private), which says why no bound applies
+// where none does (theory.NoBoundWhy).
+func writeTail(w io.Writer, bounds []theory.Bound, notes []string, eps float64) error {
 	fmt.Fprintln(w)
 	if len(bounds) > 0 {
 		if err := WriteBoundsTable(w, bounds); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintln(w, "No theory bound has all its inputs declared for this problem.")
+		fmt.Fprintln(w, "No theory bound at these parameters: "+theory.NoBoundWhy(eps)+".")
 	}
 	if len(notes) > 0 {
 		fmt.Fprintln(w)
@@ -552,7 +554,7 @@ func WriteRunTable(w io.Writer, r *engine.Report, opt Options) (err error) {
 			fmt.Fprintf(w, "w (trial %d) = [%s]\n", t.Trial, strings.Join(parts, ", "))
 		}
 	}
-	return writeTail(w, r.Bounds, append(withoutGeometry(r.Notes, r.Geometry), r.RefNotes...))
+	return writeTail(w, r.Bounds, append(withoutGeometry(r.Notes, r.Geometry), r.RefNotes...), s.Eps)
 }
 
 // WritePrescriptionTable writes the table of `dpso run --dry-run`.
@@ -582,7 +584,7 @@ func WritePrescriptionTable(w io.Writer, p *engine.Prescription, opt Options) (e
 	if err := writeRows(w, rows); err != nil {
 		return err
 	}
-	return writeTail(w, p.Bounds, append(withoutGeometry(p.Notes, p.Geometry), p.RefNotes...))
+	return writeTail(w, p.Bounds, append(withoutGeometry(p.Notes, p.Geometry), p.RefNotes...), s.Eps)
 }
 
 // WriteRunJSON writes the document of `dpso run --json` for r (that of

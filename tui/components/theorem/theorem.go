@@ -208,7 +208,7 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 			secs = append(secs, common.Section{Prio: 3, Lines: c})
 		}
 	} else {
-		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Muted, "no upper bound of the paper at these parameters (a constant it needs is not declared)", w)})
+		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Muted, "no upper bound of the paper at these parameters ("+theory.NoBoundWhy(pr.Spec.Eps)+")", w)})
 	}
 	if lower != nil {
 		l := st.FG(st.Lower, "lower rate ") + valStyle(st.Lower, lower.Value) + "  " + st.Emph.Render(lower.Title)
