@@ -42,7 +42,7 @@ func TestUserDataNamed(t *testing.T) {
 					t.Errorf("%v: form's %s shows %q, want %q", size, id.Label(), got, want)
 				}
 			}
-			if got := f.ValueNote(form.Seed); got != "unused: secure noise" {
+			if got := f.ValueNote(form.Seed); got != "secure noise: no seed" {
 				t.Errorf("%v: the seed's note %q", size, got)
 			}
 			v := screenText(m)

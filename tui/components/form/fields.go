@@ -367,7 +367,7 @@ func (f *Model) ValueNote(id Field) string {
 		switch {
 		case f.resolved.Rand != solvers.Secure, f.FixedByServer(Seed):
 		default:
-			return "unused: secure noise"
+			return "secure noise: no seed"
 		}
 	case D:
 		if info.FixedD {
