@@ -64,6 +64,6 @@ func (s *TuneScreen) stoppedLayout(title, right string, w int) (common.Layout, b
 	// No w₀ line: the stop came before the report that holds it.
 	lines = append(lines, tuneBars(st, rows, math.NaN(), w, s.narrow())...)
 	lines = append(lines, "")
-	lines = append(lines, style.WrapLines(st.Muted, tuneIntro, w)...)
+	lines = append(lines, style.WrapLines(st.Muted, tuneIntro(tuneSpecOf(s.Spec).References), w)...)
 	return common.Layout{Title: title, Right: right, Lines: lines}, true
 }
