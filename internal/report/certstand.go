@@ -36,6 +36,19 @@ func CertCovers(r *engine.Report) bool {
 		!r.BudgetCapped && !EstimatesFlagged(r)
 }
 
+// AboveCertText is what `dpso run`'s certificate line, the explorer's
+// theorem panel and its legend say where MeanAboveCert holds.
+const AboveCertText = "the measured mean is ABOVE it"
+
+// MeanAboveCert reports whether a run's measured mean excess risk is above
+// its certificate c (a certificate that holds and is finite): the mean
+// itself against the certified value, no standard-error margin — a
+// certificate bounds the expected excess risk, which the mean estimates.
+// One rule for every place that says AboveCertText.
+func MeanAboveCert(c engine.Certified, mean float64) bool {
+	return c.Cert != nil && c.Cert.Holds() && !math.IsInf(c.Cert.Value, 0) && !math.IsNaN(mean) && mean > c.Cert.Value
+}
+
 // ReportFlags is the flag sentence of r's private estimates of the
 // constants (FlagText over its trials, the words `dpso run` prints), ""
 // when none is flagged or r read no private estimates.

@@ -192,8 +192,8 @@ func certRow(c engine.Certified, w0, mean float64) [2]string {
 	if c.Vacuous(w0) {
 		txt += fmt.Sprintf("; above F(w₀) − F* = %s: the guarantee is vacuous at this n", n4(w0))
 	}
-	if !math.IsNaN(mean) && mean > x.Value {
-		txt += "; the measured mean is ABOVE it"
+	if MeanAboveCert(c, mean) {
+		txt += "; " + AboveCertText
 	}
 	return [2]string{"certificate", txt}
 }

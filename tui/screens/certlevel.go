@@ -2,6 +2,7 @@ package screens
 
 import (
 	"math"
+	"strings"
 
 	"dpso/internal/engine"
 	"dpso/internal/report"
@@ -28,6 +29,11 @@ type certBasis struct {
 	// capped: the work budget cut the schedule; the certificate is the
 	// full schedule's and does not cover the run.
 	capped bool
+	// cert and mean are the run's certificate and measured mean excess
+	// risk (mean NaN before a run): a mean above the certificate is said
+	// in `dpso run`'s words (report.MeanAboveCert).
+	cert engine.Certified
+	mean float64
 }
 
 // Certificate labels of the run chart's legend: what the level rests on.
@@ -45,7 +51,7 @@ const (
 // what it rests on: a certificate on flagged private estimates or of a
 // budget-capped run is not drawn as a level (the legend says why, whole,
 // the flag in the words `dpso run` prints); one above w₀ is tagged
-// vacuous.
+// vacuous, and one below the run's measured mean says so.
 func (b certBasis) label(series []chart.Series) {
 	for i := range series {
 		s := &series[i]
@@ -73,9 +79,14 @@ func (b certBasis) label(series []chart.Series) {
 		s.Label = who + s.Label
 		// w₀ = 0 (the start is the optimum, preset 3): every positive
 		// certificate is above it. NaN: no run or prescription to read.
+		var tags []string
 		if b.w0 >= 0 && !math.IsInf(s.Value, 0) && s.Value > b.w0 {
-			s.Tag = report.VacuousTag
+			tags = append(tags, report.VacuousTag)
 		}
+		if report.MeanAboveCert(b.cert, b.mean) {
+			tags = append(tags, report.AboveCertText+" ("+common.FmtNum(b.mean)+")")
+		}
+		s.Tag = strings.Join(tags, "; ")
 	}
 }
 
@@ -83,13 +94,13 @@ func (b certBasis) label(series []chart.Series) {
 // solver's report (nil before a run: the prescription's p, with the
 // form's estimate-constants flag).
 func runCertBasis(rep *engine.Report, p *engine.Prescription, names int) certBasis {
-	b := certBasis{w0: math.NaN()}
+	b := certBasis{w0: math.NaN(), mean: math.NaN()}
 	switch {
 	case rep != nil:
 		b = certBasis{w0: rep.W0.Mean, private: rep.ConstantsRho > 0, estimated: rep.Spec.EstimateConstants && rep.UserRows,
-			flags: report.ReportFlags(rep), capped: rep.BudgetCapped, solver: rep.Solver}
+			flags: report.ReportFlags(rep), capped: rep.BudgetCapped, solver: rep.Solver, cert: rep.Certified, mean: rep.Excess.Mean}
 	case p != nil:
-		b = certBasis{w0: p.W0.Mean, estimated: p.Spec.EstimateConstants && p.UserRows, capped: p.Params.BudgetBound, solver: p.Solver}
+		b = certBasis{w0: p.W0.Mean, estimated: p.Spec.EstimateConstants && p.UserRows, capped: p.Params.BudgetBound, solver: p.Solver, mean: math.NaN()}
 	}
 	if names < 2 {
 		b.solver = ""
