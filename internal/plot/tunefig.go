@@ -264,7 +264,7 @@ func (f *Figure) tuneVerdicts(t *engine.TuneReport) {
 		if len(t.Solvers) > 1 {
 			who = ts.Solver + ", "
 		}
-		if v := report.TuneSolverVerdict(ts, orcName, num); v != "" {
+		if v := report.TuneSolverVerdict(ts, orcName); v != "" {
 			f.addVerdictKind(who+v, verdictPlain)
 		}
 		for _, r := range []struct {

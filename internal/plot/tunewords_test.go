@@ -107,7 +107,7 @@ func TestTuneFigureCarriesTheScreensVerdicts(t *testing.T) {
 				orc = ts.Oracle.Excess
 			}
 			var want []string
-			if v := report.TuneSolverVerdict(ts, "oracle-tuned", num); v != "" {
+			if v := report.TuneSolverVerdict(ts, "oracle-tuned"); v != "" {
 				want = append(want, v)
 			}
 			for _, r := range []struct {

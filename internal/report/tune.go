@@ -596,7 +596,7 @@ func WriteTuneTable(w io.Writer, r *engine.TuneReport, opt Options) error {
 		if ts.Oracle != nil && ts.Oracle.Coarse {
 			name = "coarse oracle"
 		}
-		if v := TuneSolverVerdict(ts, name, n4); ts.Refused == "" && v != "" {
+		if v := TuneSolverVerdict(ts, name); ts.Refused == "" && v != "" {
 			fmt.Fprintf(w, "%s %s\n", ts.Solver, v)
 		}
 	}

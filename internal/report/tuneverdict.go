@@ -6,7 +6,14 @@ import (
 	"strings"
 
 	"dpso/internal/engine"
+	"dpso/theory"
 )
+
+// TuneNum writes the numbers of a tuning's verdict (TuneSolverVerdict):
+// 3 significant digits (theory.Human, the explorer's numbers), one
+// formatter for dpso tune's verdict line, the tuning screen's and the
+// tuning figure's, which print the same numbers.
+var TuneNum = theory.Human.Format
 
 // TuneSolverVerdict compares solver ts's tuned (private) release with its
 // prescribed run and its oracle-tuned reference (named oracle: "oracle-
@@ -17,8 +24,10 @@ import (
 // paired difference over the same draws (engine.Paired), "(clear)" where
 // its mean is more than 2 standard errors from 0, else "(within 2 s.e.:
 // no clear difference)"; with one trial there is no standard error to
-// test by. "" without a tuned mean or anything to compare it with.
-func TuneSolverVerdict(ts engine.TuneSolver, oracleName string, format func(float64) string) string {
+// test by. "" without a tuned mean or anything to compare it with. Its
+// numbers are TuneNum's, wherever it is printed.
+func TuneSolverVerdict(ts engine.TuneSolver, oracleName string) string {
+	format := TuneNum
 	ok := func(e engine.Estimate) bool { return e.Mean > 0 && !math.IsInf(e.Mean, 0) }
 	tuned := ts.Tuned.Excess
 	if !ok(tuned) {

@@ -602,5 +602,5 @@ func tuneVerdict(rep *engine.TuneReport, rows []tuneRow) string {
 	if !orc {
 		ts.Oracle = nil
 	}
-	return report.TuneSolverVerdict(ts, orcName, common.FmtNum)
+	return report.TuneSolverVerdict(ts, orcName)
 }

@@ -7,7 +7,6 @@ import (
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/scenarios"
-	"dpso/tui/common"
 )
 
 // TestTuneScreenVerdictIsDpsoTunes: the tuning screen's verdict on the
@@ -17,7 +16,7 @@ import (
 // screen.
 func TestTuneScreenVerdictIsDpsoTunes(t *testing.T) {
 	rep := tuneReport(t, spec.Spec{Scenario: scenarios.LinRegT, Class: "smooth-sc", N: 200, D: 3, Trials: 3, Seed: 1})
-	want := report.TuneSolverVerdict(rep.Solvers[0], "oracle-tuned", common.FmtNum)
+	want := report.TuneSolverVerdict(rep.Solvers[0], "oracle-tuned")
 	if !strings.Contains(want, "paired test over the same 3 draws at 2 s.e.") {
 		t.Fatalf("the verdict does not name its test: %q", want)
 	}
