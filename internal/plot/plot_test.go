@@ -235,7 +235,7 @@ func TestSweepFigure(t *testing.T) {
 				case bs.Kind == theory.Prior:
 					w = bs.Title + ": slope " + slopeText(bs.Slope)
 				case short:
-					w = string(bs.Kind) + " bound: slope " + slopeText(bs.Slope) + " only"
+					w = string(bs.Kind) + " bound's shape (slope " + slopeText(bs.Slope) + "), height not a claim"
 				}
 				if !strings.Contains(text, w) {
 					t.Errorf("SVG lacks the slope guide %q:\n%s", w, text)

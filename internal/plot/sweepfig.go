@@ -316,6 +316,10 @@ func (f *Figure) addClippedLabels(s *engine.SweepReport, si int) {
 	f.Plot.Add(&pointLabels{f: f, at: xys, texts: labels, style: sty})
 }
 
+// heightNoClaim follows a bound's shape in a short legend entry: a rate
+// with its constants set to 1 has no height to claim.
+const heightNoClaim = "height not a claim"
+
 // addStartCurve queues F(w₀) − F* over the grid.
 func (f *Figure) addStartCurve(s *engine.SweepReport) {
 	var xys plotter.XYs
@@ -338,13 +342,19 @@ func (f *Figure) addStartCurve(s *engine.SweepReport) {
 	if len(xys) == 0 {
 		return
 	}
-	name := "w₀ (start): F(w₀) − F*, doing nothing (a curve above it did worse)"
+	// The value, and where it is taken where it moves: the screen's
+	// "w₀ 0.156 at the last k".
+	last := xys[len(xys)-1].Y
+	where := " at the last " + sweepSymbol(s.Sweep.Param)
+	name := "w₀ (start): F(w₀) − F*, doing nothing (a curve above it did worse): " + num(last) + where
 	label := ""
-	if len(xys) == 1 || xys[0].Y == xys[len(xys)-1].Y {
+	short := "w₀ " + num(last) + where + ": doing nothing"
+	if len(xys) == 1 || xys[0].Y == last {
 		name = fmt.Sprintf(startText, num(xys[0].Y))
 		label = "w₀ " + num(xys[0].Y)
+		short = label + ": doing nothing"
 	}
-	f.addRef(reference{name: name, short: "w₀: doing nothing", label: label, role: RoleStart, col: startColor, dashes: startDashes, width: vg.Points(1.8), glyph: glyphStart, pts: xys})
+	f.addRef(reference{name: name, short: short, label: label, role: RoleStart, col: startColor, dashes: startDashes, width: vg.Points(1.8), glyph: glyphStart, pts: xys})
 }
 
 // addCertCurve queues solver si's certificate over the grid.
@@ -539,12 +549,13 @@ func (f *Figure) addSlopeGuides(s *engine.SweepReport) (int, error) {
 			xys[j].Y *= c
 		}
 		txt := fmt.Sprintf("slope guide · %s: slope %s (rate, constants = 1; %s)%s", label, slopeText(bs.Slope), slopeOnly, fitted)
-		// The short entries say "only" (the guides' note says the rest:
-		// its height is not a claim).
-		short := fmt.Sprintf("%s bound: slope %s only", bs.Kind, slopeText(bs.Slope))
+		// The short entries say the guide is the bound's shape, not its
+		// height ("slope −0.953 only" read as "the slope is only
+		// −0.953"), in the screen's words.
+		short := fmt.Sprintf("%s bound's shape (slope %s), %s", bs.Kind, slopeText(bs.Slope), heightNoClaim)
 		if trade {
 			txt = fmt.Sprintf("shape guide · %s over %s (rate, constants = 1: its shape only, its height is not a claim)", label, s.Sweep.Param)
-			short = fmt.Sprintf("%s bound: shape only", bs.Kind)
+			short = fmt.Sprintf("%s bound's shape, %s", bs.Kind, heightNoClaim)
 		}
 		if bs.RateNote != "" {
 			txt += "; " + bs.RateNote
