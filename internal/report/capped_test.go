@@ -159,3 +159,26 @@ func TestSweepSummarySkipsFlaggedPoints(t *testing.T) {
 		})
 	}
 }
+
+// TestAboveCertNote: a mean above its certificate is said with both
+// numbers at as many digits as they need to differ (beside "certified ≤
+// 0.129", "ABOVE it (0.129)" reads as no gap), by MeanAboveCert's rule:
+// the mean itself against the value.
+func TestAboveCertNote(t *testing.T) {
+	c := engine.Certified{Cert: &theory.Certificate{ID: "c", Value: 0.12897}}
+	for _, tc := range []struct {
+		name     string
+		mean, se float64
+		want     string
+	}{
+		{"close", 0.12904, 0.0012, AboveCertText + " (mean 0.12904 ± 0.0012 > 0.12897)"},
+		{"far", 0.5, 0.01, AboveCertText + " (mean 0.5 ± 0.01 > 0.129)"},
+		{"below", 0.12, 0.01, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := AboveCertNote(c, tc.mean, tc.se); got != tc.want {
+				t.Errorf("%q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"dpso/internal/engine"
+	"dpso/theory"
 )
 
 // VacuousTag is what a legend says of a certificate above F(w₀) − F*:
@@ -47,6 +48,26 @@ const AboveCertText = "the measured mean is ABOVE it"
 // One rule for every place that says AboveCertText.
 func MeanAboveCert(c engine.Certified, mean float64) bool {
 	return c.Cert != nil && c.Cert.Holds() && !math.IsInf(c.Cert.Value, 0) && !math.IsNaN(mean) && mean > c.Cert.Value
+}
+
+// AboveCertNote is AboveCertText with the two numbers it compares, each
+// with as many significant digits (3 to 6) as they need to differ —
+// beside "certified ≤ 0.129" a mean of 0.129 reads as no gap — and the
+// mean's standard error (se NaN: one trial, none given); "" where
+// MeanAboveCert does not hold.
+func AboveCertNote(c engine.Certified, mean, se float64) string {
+	if !MeanAboveCert(c, mean) {
+		return ""
+	}
+	f := theory.Human
+	for f.Digits < 6 && f.Format(mean) == f.Format(c.Cert.Value) {
+		f.Digits++
+	}
+	txt := AboveCertText + " (mean " + f.Format(mean)
+	if !math.IsNaN(se) {
+		txt += " ± " + theory.Human.Format(se)
+	}
+	return txt + " > " + f.Format(c.Cert.Value) + ")"
 }
 
 // ReportFlags is the flag sentence of r's private estimates of the

@@ -32,8 +32,8 @@ type certBasis struct {
 	// cert and mean are the run's certificate and measured mean excess
 	// risk (mean NaN before a run): a mean above the certificate is said
 	// in `dpso run`'s words (report.MeanAboveCert).
-	cert engine.Certified
-	mean float64
+	cert     engine.Certified
+	mean, se float64
 }
 
 // Certificate labels of the run chart's legend: what the level rests on.
@@ -83,8 +83,8 @@ func (b certBasis) label(series []chart.Series) {
 		if b.w0 >= 0 && !math.IsInf(s.Value, 0) && s.Value > b.w0 {
 			tags = append(tags, report.VacuousTag)
 		}
-		if report.MeanAboveCert(b.cert, b.mean) {
-			tags = append(tags, report.AboveCertText+" ("+common.FmtNum(b.mean)+")")
+		if v := report.AboveCertNote(b.cert, b.mean, b.se); v != "" {
+			tags = append(tags, v)
 		}
 		s.Tag = strings.Join(tags, "; ")
 	}
@@ -94,11 +94,11 @@ func (b certBasis) label(series []chart.Series) {
 // solver's report (nil before a run: the prescription's p, with the
 // form's estimate-constants flag).
 func runCertBasis(rep *engine.Report, p *engine.Prescription, names int) certBasis {
-	b := certBasis{w0: math.NaN(), mean: math.NaN()}
+	b := certBasis{w0: math.NaN(), mean: math.NaN(), se: math.NaN()}
 	switch {
 	case rep != nil:
 		b = certBasis{w0: rep.W0.Mean, private: rep.ConstantsRho > 0, estimated: rep.Spec.EstimateConstants && rep.UserRows,
-			flags: report.ReportFlags(rep), capped: rep.BudgetCapped, solver: rep.Solver, cert: rep.Certified, mean: rep.Excess.Mean}
+			flags: report.ReportFlags(rep), capped: rep.BudgetCapped, solver: rep.Solver, cert: rep.Certified, mean: rep.Excess.Mean, se: rep.Excess.SE}
 	case p != nil:
 		b = certBasis{w0: p.W0.Mean, estimated: p.Spec.EstimateConstants && p.UserRows, capped: p.Params.BudgetBound, solver: p.Solver, mean: math.NaN()}
 	}

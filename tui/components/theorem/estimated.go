@@ -39,7 +39,7 @@ func (p *Model) estimatedSections(rep *engine.Report) []common.Section {
 		lines = append(style.WrapLines(st.Error, "✗ "+report.FlaggedNoCert+" — "+flags, w), lines...)
 		pr.Certified = engine.Certified{Why: "the private estimates it would rest on are flagged (above)"}
 	}
-	secs := []common.Section{{Prio: 0, Lines: lines}, {Prio: 0, Lines: p.solverLines(pr)}, {Prio: 0, Lines: refLines(st, pr, w, p.shownMean())}}
+	secs := []common.Section{{Prio: 0, Lines: lines}, {Prio: 0, Lines: p.solverLines(pr)}, {Prio: 0, Lines: refLines(st, pr, w, p.shown.rep)}}
 	if rep.UserRows {
 		secs = append(secs, common.Section{Prio: 1, Lines: style.WrapLines(st.Muted, "w₀ is computed on your rows apart from the released output: a non-private diagnostic", w)})
 	}

@@ -166,7 +166,7 @@ func (p *Model) sections(pr *engine.Prescription) (string, string, []common.Sect
 		secs = append(secs, common.Section{Prio: 0, Lines: style.WrapLines(st.Error, txt, w)})
 	}
 	if pr.Refused == "" {
-		secs = append(secs, common.Section{Prio: 0, Lines: refLines(st, pr, w, p.shownMean())})
+		secs = append(secs, common.Section{Prio: 0, Lines: refLines(st, pr, w, p.shown.rep)})
 	}
 	// Then the rates, apart and said to be rates: a value with every
 	// constant set to 1 is compared by its slope, never with w₀ or a run.
@@ -362,10 +362,14 @@ func condLines(st *style.Styles, cs []theory.Condition, w int) []string {
 // refLines are the certificate at the prescribed parameters (the paper's
 // explicit-constant proposition: a number the measured mean must stay
 // under, not a rate) and the start line F(w₀) − F* (doing nothing);
-// mean is the shown run's measured mean excess risk (NaN before a run):
+// run is the shown run (nil before one): its measured mean excess risk
 // above the certificate, the panel says so in `dpso run`'s words
 // (report.MeanAboveCert).
-func refLines(st *style.Styles, pr *engine.Prescription, w int, mean float64) []string {
+func refLines(st *style.Styles, pr *engine.Prescription, w int, run *engine.Report) []string {
+	mean, se := math.NaN(), math.NaN()
+	if run != nil {
+		mean, se = run.Excess.Mean, run.Excess.SE
+	}
 	var out []string
 	switch c := pr.Certified; {
 	case c.Cert == nil:
@@ -385,8 +389,8 @@ func refLines(st *style.Styles, pr *engine.Prescription, w int, mean float64) []
 		if c.Vacuous(pr.W0.Mean) {
 			l += st.Warn.Render("  vacuous at this n: above w₀")
 		}
-		if report.MeanAboveCert(c, mean) {
-			l += st.Warn.Render("  " + report.AboveCertText + " (" + common.FmtNum(mean) + ")")
+		if v := report.AboveCertNote(c, mean, se); v != "" {
+			l += st.Warn.Render("  " + v)
 		}
 		out = append(out, style.WrapStyled(l, w)...)
 	}
@@ -395,15 +399,6 @@ func refLines(st *style.Styles, pr *engine.Prescription, w int, mean float64) []
 		l += " (the start is optimal: curves can only rise)"
 	}
 	return append(out, style.WrapStyled(l, w)...)
-}
-
-// shownMean is the measured mean excess risk of the run the panel shows
-// (NaN before one).
-func (p *Model) shownMean() float64 {
-	if p.shown.rep == nil {
-		return math.NaN()
-	}
-	return p.shown.rep.Excess.Mean
 }
 
 // certName is the result a certificate applies, as the paper's PDF
