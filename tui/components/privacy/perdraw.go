@@ -3,10 +3,13 @@ package privacy
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"dpso/internal/engine"
 	"dpso/internal/report"
 	"dpso/internal/spec"
+	"dpso/solvers"
 	"dpso/tui/common"
 	"dpso/tui/runs"
 	"dpso/tui/style"
@@ -83,4 +86,30 @@ func (p *Model) sweepDrawLines(w int) []string {
 		delta = d
 	}
 	return p.drawLines(delta, w)
+}
+
+// unfinishedCompareLines say, while a comparison of s runs, is paused or
+// after it was stopped, what it releases on one draw — its N solvers'
+// outputs, and where the non-private baseline is among them, a release
+// without noise, so that what the chart draws is not private — before the
+// budget lines, which are each solver's own (the whole is stated when it
+// ends: drawLines); none for a finished run or one of another form.
+func (p *Model) unfinishedCompareLines(s subject, w int) []string {
+	r := p.Runs.Shown()
+	if r == nil || !r.Compare || len(r.Names) < 2 || !(r.Active() || r.Phase == runs.Stopped) || runs.RunKey(r.Spec) != runs.RunKey(s.spec) {
+		return nil
+	}
+	what := map[runs.Phase]string{runs.Running: "running", runs.Paused: "paused", runs.Stopped: "stopped"}[r.Phase]
+	txt := fmt.Sprintf("comparison %s, %d solvers on one draw", what, len(r.Names))
+	switch {
+	case !r.Spec.Privacy.Private():
+		txt += ": not private (ε = ∞)"
+	case slices.Contains(r.Names, solvers.NonPrivateScheduleName):
+		txt += ": not private (" + solvers.NonPrivateScheduleName + " releases without noise)"
+	case r.Phase == runs.Stopped:
+		txt += " (" + strings.Join(r.Names, ", ") + "): the lines below are each solver's budget"
+	default:
+		txt += " (" + strings.Join(r.Names, ", ") + "): the lines below are each solver's budget; their total is stated when it ends"
+	}
+	return style.WrapLines(p.Styles.Emph, txt, w)
 }

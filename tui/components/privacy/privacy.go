@@ -171,6 +171,9 @@ func (p *Model) specLines(s subject) []string {
 	pv := s.spec.Privacy
 	var lines []string
 	lines = append(lines, style.Rule(*st, title(s.spec), "", w, false))
+	// A comparison that has not finished says first what it is releasing
+	// on one draw (the budget below is each solver's, not all of them).
+	lines = append(lines, p.unfinishedCompareLines(s, w)...)
 	// A finished sweep says first what all its releases of one draw spent
 	// together, then one release's budget.
 	all := p.sweepDrawLines(w)
