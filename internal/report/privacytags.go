@@ -7,6 +7,10 @@ import (
 	"dpso/internal/spec"
 )
 
+// NotPrivateTag is [PrivacyTags]' tag of a release without a guarantee
+// (ε = ∞, the baseline nonprivate-schedule).
+const NotPrivateTag = "not private"
+
 // PrivacyTags are a comparison's privacy words, one source for the
 // explorer's legend and the slide figure: each solver's (ε', δ)-DP
 // statement as `dpso run --solvers …` prints it in its ε' column
@@ -15,10 +19,6 @@ import (
 // pld", "(ε', δ) = (…, …)" where the solvers' δ differ — "not private"
 // for a release without a guarantee, "" for a refusal; and the note that
 // says at which δ. format writes the numbers.
-// NotPrivateTag is [PrivacyTags]' tag of a release without a guarantee
-// (ε = ∞, the baseline nonprivate-schedule).
-const NotPrivateTag = "not private"
-
 func PrivacyTags(reports []*engine.Report, format func(float64) string) (tags []string, note string) {
 	tags = make([]string, len(reports))
 	deltas := map[float64]bool{}
