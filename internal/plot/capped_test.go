@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"dpso/internal/engine"
 	"dpso/internal/report"
-	"dpso/theory"
+	"dpso/internal/testutil/sweepfix"
 )
 
 // TestSweepFigureCappedCertificate: a sweep figure draws a solver's
@@ -15,17 +14,6 @@ import (
 // its entry names the capped points in the screen's words
 // (report.CertFrom); with every point capped it draws none and says why.
 func TestSweepFigureCappedCertificate(t *testing.T) {
-	sweep := func(capped ...bool) *engine.SweepReport {
-		rep := &engine.SweepReport{Sweep: engine.SweepSpec{Param: "n", From: 1000, To: 100000, Points: len(capped)}, Solvers: []string{"localized"}}
-		v := 1000.0
-		for i, c := range capped {
-			r := &engine.Report{Solver: "localized", W0: engine.Estimate{Mean: 0.1}, Excess: engine.Estimate{Mean: 0.08 / float64(i+1), SE: 0.001, N: 4},
-				Certified: engine.Certified{Cert: &theory.Certificate{ID: "c", Value: 0.05}}, BudgetCapped: c}
-			rep.Points = append(rep.Points, engine.SweepPoint{Value: v, Reports: []*engine.Report{r}})
-			v *= 10
-		}
-		return rep
-	}
 	for _, c := range []struct {
 		name   string
 		capped []bool
@@ -36,7 +24,7 @@ func TestSweepFigureCappedCertificate(t *testing.T) {
 		{"all capped", []bool{true, true, true}, 0, "not drawn: " + report.CappedNotCovered + " at every n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f, err := Sweep(sweep(c.capped...), Options{})
+			f, err := Sweep(sweepfix.Capped(c.capped...), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

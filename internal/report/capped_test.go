@@ -7,27 +7,9 @@ import (
 	"testing"
 
 	"dpso/internal/engine"
-	"dpso/internal/spec"
+	"dpso/internal/testutil/sweepfix"
 	"dpso/theory"
 )
-
-// cappedSweep is an n sweep of one solver over three points whose
-// certificates are all below w₀ (0.05 < 0.1), the last two runs
-// budget-capped (the work budget cut their schedules): their
-// certificates are the uncapped schedules' and cover nothing.
-func cappedSweep(capped ...bool) *engine.SweepReport {
-	rep := &engine.SweepReport{Sweep: engine.SweepSpec{Param: spec.SweepN, From: 1000, To: 100000}, Solvers: []string{"localized"}}
-	for i, c := range capped {
-		r := &engine.Report{Solver: "localized", W0: engine.Estimate{Mean: 0.1}, Excess: engine.Estimate{Mean: 0.08 / float64(i+1), SE: 0.001, N: 4},
-			Certified: engine.Certified{Cert: &theory.Certificate{ID: "c", Value: 0.05}}, BudgetCapped: c}
-		v := 1000.0
-		for range i {
-			v *= 10
-		}
-		rep.Points = append(rep.Points, engine.SweepPoint{Value: v, Reports: []*engine.Report{r}})
-	}
-	return rep
-}
 
 // TestBudgetCappedPointNotInForce: a budget-capped point's certificate,
 // however far below w₀, does not cover its run: the point is not in
@@ -37,7 +19,7 @@ func cappedSweep(capped ...bool) *engine.SweepReport {
 func TestBudgetCappedPointNotInForce(t *testing.T) {
 	tick := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	t.Run("point", func(t *testing.T) {
-		rep := cappedSweep(true)
+		rep := sweepfix.Capped(true)
 		if got := PointVerdict(rep.Points[0]); got != CappedNotCovered {
 			t.Errorf("PointVerdict %q, want %q", got, CappedNotCovered)
 		}
@@ -58,7 +40,7 @@ func TestBudgetCappedPointNotInForce(t *testing.T) {
 		{"all capped", []bool{true, true, true}, "⚠ not yet in force at any point (" + CappedNotCovered + ")", CappedNotCovered + " at every n", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rep := cappedSweep(c.capped...)
+			rep := sweepfix.Capped(c.capped...)
 			in, _ := InForce(rep)
 			if len(in) != c.inForceCount {
 				t.Errorf("in force at %v, want %d points", in, c.inForceCount)
@@ -72,7 +54,7 @@ func TestBudgetCappedPointNotInForce(t *testing.T) {
 		})
 	}
 	t.Run("vacuous elsewhere", func(t *testing.T) {
-		rep := cappedSweep(false, true)
+		rep := sweepfix.Capped(false, true)
 		rep.Points[0].Reports[0].Certified.Cert.Value = 0.2
 		want := "vacuous (above w₀) at every other n; " + CappedNotCovered + " at n = 10000"
 		if got := CertFrom(rep, 0, "n", tick); got != want {
@@ -86,7 +68,7 @@ func TestBudgetCappedPointNotInForce(t *testing.T) {
 // summary does not count the capped points as promising something, and
 // the JSON row carries certificate_not_covered.
 func TestBudgetCappedSweepTableAndJSON(t *testing.T) {
-	rep := cappedSweep(false, true, true)
+	rep := sweepfix.Capped(false, true, true)
 	var b bytes.Buffer
 	if err := WriteSweepTable(&b, rep); err != nil {
 		t.Fatal(err)
@@ -137,7 +119,7 @@ func TestSweepSummarySkipsFlaggedPoints(t *testing.T) {
 		{"all flagged", []int{0, 1, 2}, []string{"localized: " + FlaggedNoCert + " at n = 1000, 10000, 10⁵"}, "promises something"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rep := cappedSweep(false, false, false)
+			rep := sweepfix.Capped(false, false, false)
 			for _, i := range c.flagged {
 				p := flaggedPoint(rep.Points[i])
 				p.Value = rep.Points[i].Value

@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"dpso/internal/engine"
 	"dpso/internal/report"
-	"dpso/theory"
+	"dpso/internal/testutil/sweepfix"
 	"dpso/tui/runs"
 )
 
@@ -17,17 +16,6 @@ import (
 // points, and neither says the theory is in force there; with every
 // point capped no level is drawn and the entry says so.
 func TestSweepCappedPointHasNoCertificateLevel(t *testing.T) {
-	sweep := func(capped ...bool) *engine.SweepReport {
-		rep := &engine.SweepReport{Sweep: engine.SweepSpec{Param: "n", From: 1000, To: 100000, Points: len(capped)}, Solvers: []string{"localized"}}
-		v := 1000.0
-		for i, c := range capped {
-			r := &engine.Report{Solver: "localized", W0: engine.Estimate{Mean: 0.1}, Excess: engine.Estimate{Mean: 0.08 / float64(i+1), SE: 0.001, N: 4},
-				Certified: engine.Certified{Cert: &theory.Certificate{ID: "c", Value: 0.05}}, BudgetCapped: c}
-			rep.Points = append(rep.Points, engine.SweepPoint{Value: v, Reports: []*engine.Report{r}})
-			v *= 10
-		}
-		return rep
-	}
 	for _, c := range []struct {
 		name   string
 		capped []bool
@@ -39,7 +27,7 @@ func TestSweepCappedPointHasNoCertificateLevel(t *testing.T) {
 		{"all capped", []bool{true, true, true}, 0, report.CappedNotCovered + " at every n (not drawn)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rep := sweep(c.capped...)
+			rep := sweepfix.Capped(c.capped...)
 			cert, ok := sweepCertSeries(rep, &sweepNAxis, 0)
 			if !ok {
 				t.Fatal("no certificate entry")
