@@ -10,6 +10,7 @@ import (
 	"dpso/internal/report"
 	"dpso/internal/spec"
 	"dpso/solvers"
+	"dpso/tui/backend"
 	"dpso/tui/common"
 	"dpso/tui/runs"
 	"dpso/tui/style"
@@ -110,6 +111,36 @@ func (p *Model) unfinishedCompareLines(s subject, w int) []string {
 		txt += " (" + strings.Join(r.Names, ", ") + "): the lines below are each solver's budget"
 	default:
 		txt += " (" + strings.Join(r.Names, ", ") + "): the lines below are each solver's budget; their total is stated when it ends"
+	}
+	return style.WrapLines(p.Styles.Emph, txt, w)
+}
+
+// unfinishedSweepLines say, while a sweep of s runs, is paused or after
+// it was stopped, that its points release on one draw — a clip or k
+// sweep's each also without noise, so that what it shows is not private —
+// before the budget lines, which are one release's (the whole is stated
+// when it ends: sweepDrawLines); none for a finished sweep or one of
+// another form.
+func (p *Model) unfinishedSweepLines(s subject, w int) []string {
+	r := p.Runs.Shown()
+	if r == nil || r.Kind != backend.Sweep || !(r.Active() || r.Phase == runs.Stopped) || runs.RunKey(r.Spec) != runs.RunKey(s.spec) {
+		return nil
+	}
+	what := map[runs.Phase]string{runs.Running: "running", runs.Paused: "paused", runs.Stopped: "stopped"}[r.Phase]
+	points := "its points"
+	if n := len(r.SweepSpec.Grid()); n > 1 {
+		points = fmt.Sprintf("its %d points", n)
+	}
+	txt := fmt.Sprintf("%s sweep %s: %s release on one draw", runs.ParamSymbol(r.SweepSpec.Param), what, points)
+	switch {
+	case !r.Spec.Privacy.Private():
+		txt += ": not private (ε = ∞)"
+	case r.SweepSpec.Param == spec.SweepClip || r.SweepSpec.Param == spec.SweepK:
+		txt += ": not private (each point also runs without noise on the same draw)"
+	case r.Phase == runs.Stopped:
+		txt += "; the lines below are one release's budget, not all of them together"
+	default:
+		txt += "; the lines below are one release's budget, their total is stated when it ends"
 	}
 	return style.WrapLines(p.Styles.Emph, txt, w)
 }

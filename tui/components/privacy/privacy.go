@@ -171,9 +171,10 @@ func (p *Model) specLines(s subject) []string {
 	pv := s.spec.Privacy
 	var lines []string
 	lines = append(lines, style.Rule(*st, title(s.spec), "", w, false))
-	// A comparison that has not finished says first what it is releasing
-	// on one draw (the budget below is each solver's, not all of them).
+	// A comparison or sweep that has not finished says first what it is
+	// releasing on one draw (the budget below is one release's, not all).
 	lines = append(lines, p.unfinishedCompareLines(s, w)...)
+	lines = append(lines, p.unfinishedSweepLines(s, w)...)
 	// A finished sweep says first what all its releases of one draw spent
 	// together, then one release's budget.
 	all := p.sweepDrawLines(w)
