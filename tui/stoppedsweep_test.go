@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"dpso/internal/engine"
+	"dpso/internal/spec"
 	"dpso/tui/backend"
 	"dpso/tui/runs"
 	"dpso/tui/screens"
@@ -21,16 +22,7 @@ import (
 // was released: the points drawn). The fake stops
 // after the second of its points.
 func TestStoppedSweepDrawsItsFinishedPoints(t *testing.T) {
-	const short = "stopped after 30 s on its CPU slots"
-	m := newTestModel(t, &fakeRunner{points: 3, stop: &backend.StoppedError{Short: short, Reason: "stopped"}, stopAfter: 2}, &example1, 120, 32)
-	keyUntil(t, m, "s", func() bool {
-		r := m.runs.Last(screens.SweepNKind)
-		return r != nil && !r.Active() && r.Drained
-	})
-	r := m.runs.Last(screens.SweepNKind)
-	if r.Phase != runs.Stopped {
-		t.Fatalf("the sweep ended in phase %d", r.Phase)
-	}
+	m, r := stoppedBy(t, 2, &example1, "s", screens.SweepNKind)
 	var drawn int
 	for _, s := range m.sweepScreen().Chart.Series() {
 		if s.Label == r.Names[0] {
@@ -61,18 +53,9 @@ func TestStoppedSweepDrawsItsFinishedPoints(t *testing.T) {
 // line with the trials done — never only the search's intro under a
 // stop that does not say what became of the finished trials.
 func TestStoppedSearchSaysWhyNoBar(t *testing.T) {
-	const short = "stopped after 30 s on its CPU slots"
 	sp := example1
 	sp.Trials = 1
-	m := newTestModel(t, &fakeRunner{points: 3, stop: &backend.StoppedError{Short: short, Reason: "stopped"}}, &sp, 120, 32)
-	keyUntil(t, m, "g", func() bool {
-		r := m.runs.Last(screens.TuneKind)
-		return r != nil && !r.Active() && r.Drained
-	})
-	r := m.runs.Last(screens.TuneKind)
-	if r.Phase != runs.Stopped {
-		t.Fatalf("the search ended in phase %d", r.Phase)
-	}
+	m, r := stoppedBy(t, 0, &sp, "g", screens.TuneKind)
 	v := strings.Join(strings.Fields(stripANSI(m.screens[m.active].screen.View())), " ")
 	if !strings.Contains(v, "■ the search was "+r.StopText()+": no bar is drawn — this screen draws the means over every trial") {
 		t.Errorf("the tuning screen does not say why the stopped search draws no bar:\n%s", screenText(m))
@@ -85,16 +68,7 @@ func TestStoppedSearchSaysWhyNoBar(t *testing.T) {
 // finished sweep draws —, labelled as finished before the stop, with the
 // note that it was stopped: never a chart that is only the stop's text.
 func TestStoppedClipSweepDrawsItsFinishedPoints(t *testing.T) {
-	const short = "stopped after 30 s on its CPU slots"
-	m := newTestModel(t, &fakeRunner{points: 3, stop: &backend.StoppedError{Short: short, Reason: "stopped"}, stopAfter: 3}, &example1, 120, 32)
-	keyUntil(t, m, "x", func() bool {
-		r := m.runs.Last(screens.ClipKind)
-		return r != nil && !r.Active() && r.Drained
-	})
-	r := m.runs.Last(screens.ClipKind)
-	if r.Phase != runs.Stopped {
-		t.Fatalf("the clipping sweep ended in phase %d", r.Phase)
-	}
+	m, r := stoppedBy(t, 3, &example1, "x", screens.ClipKind)
 	// The grid the whole sweep draws: the fake's finished report.
 	whole := newTestModel(t, &fakeRunner{points: 3}, &example1, 120, 32)
 	keyUntil(t, whole, "x", func() bool {
@@ -135,18 +109,9 @@ func TestStoppedClipSweepDrawsItsFinishedPoints(t *testing.T) {
 // had not run, and the privacy panel says what the finished trials
 // released and that the stop does not wait for a total "when it ends".
 func TestStoppedSearchDrawsItsFinishedTrials(t *testing.T) {
-	const short = "stopped after 30 s on its CPU slots"
 	sp := example1
 	sp.Trials = 2
-	m := newTestModel(t, &fakeRunner{points: 3, stop: &backend.StoppedError{Short: short, Reason: "stopped"}, stopAfter: 1}, &sp, 120, 32)
-	keyUntil(t, m, "g", func() bool {
-		r := m.runs.Last(screens.TuneKind)
-		return r != nil && !r.Active() && r.Drained
-	})
-	r := m.runs.Last(screens.TuneKind)
-	if r.Phase != runs.Stopped {
-		t.Fatalf("the search ended in phase %d", r.Phase)
-	}
+	m, r := stoppedBy(t, 1, &sp, "g", screens.TuneKind)
 	xs := r.SearchedTrials(0)
 	if len(xs) != 1 || !(xs[0] > 0) {
 		t.Fatalf("the stopped search's finished trials are %v, want the 1 that searched", xs)
@@ -167,4 +132,24 @@ func TestStoppedSearchDrawsItsFinishedTrials(t *testing.T) {
 	if strings.Contains(pv, "stated when it ends") || !strings.Contains(pv, "search stopped:") {
 		t.Errorf("the privacy panel of the stopped search says:\n%s", pv)
 	}
+}
+
+// stoppedBy is the explorer at 120×32 on sp after key started a run of
+// kind that a server stopped (backend.StoppedError, dpso serve's
+// --max-run-time) after the fake's stopAfter-th point or trial (0: at
+// once), and that run, once drained; it fails the test unless the run
+// ended stopped.
+func stoppedBy(t *testing.T, stopAfter int, sp *spec.Spec, key string, kind runs.ScreenKind) (*Model, *runs.Run) {
+	t.Helper()
+	stop := &backend.StoppedError{Short: "stopped after 30 s on its CPU slots", Reason: "stopped"}
+	m := newTestModel(t, &fakeRunner{points: 3, stop: stop, stopAfter: stopAfter}, sp, 120, 32)
+	keyUntil(t, m, key, func() bool {
+		r := m.runs.Last(kind)
+		return r != nil && !r.Active() && r.Drained
+	})
+	r := m.runs.Last(kind)
+	if r.Phase != runs.Stopped {
+		t.Fatalf("the run ended in phase %d, not stopped", r.Phase)
+	}
+	return m, r
 }

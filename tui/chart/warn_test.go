@@ -9,7 +9,7 @@ import (
 )
 
 // TestWarnOutranksLegend: a chart's warning (a run whose parameters the
-// form no longer holds) is shown whole however many legend lines give
+// form does not hold) is shown whole however many legend lines give
 // way to it — preset 3's, at 120×32, was cut mid-sentence under four
 // refusals and "… 3 more legend lines".
 func TestWarnOutranksLegend(t *testing.T) {

@@ -38,9 +38,9 @@ func (s *Shown) Take(msg tea.Msg, family runs.ScreenKind) bool {
 	return true
 }
 
-// Stale is StaleNote of r where the form's Spec (spec) is no longer the
-// one r ran ("" where it is, or where there is no run): what a screen
-// drawing r warns of, and the help repeats whole.
+// Stale is StaleNote of r where the form's Spec (spec) differs from the
+// one r ran ("" where they are the same, or where there is no run): what
+// a screen drawing r warns of, and the help repeats whole.
 func Stale(r *runs.Run, spec spec.Resolved) string {
 	if r == nil || runs.RunKey(r.Spec) == runs.RunKey(spec) {
 		return ""
