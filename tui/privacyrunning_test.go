@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"dpso/solvers"
+	"dpso/tui/runs"
 )
 
 // TestRunningComparisonPrivacyPanel: while a comparison runs, its
@@ -31,5 +32,23 @@ func TestRunningComparisonPrivacyPanel(t *testing.T) {
 	want := "comparison running, " + itoa(len(r.Names)) + " solvers on one draw: not private (" + solvers.NonPrivateScheduleName + " releases without noise)"
 	if !strings.HasPrefix(top, want) {
 		t.Errorf("the panel does not begin %q:\n%s", want, strings.Join(lines, "\n"))
+	}
+}
+
+// TestPausedComparisonOnUserRows: on the user's rows an unfinished
+// comparison's first line names what its releases read — the rows, every
+// release of which composes — not "one draw" of a scenario.
+func TestPausedComparisonOnUserRows(t *testing.T) {
+	sp := userDataSpec(t)
+	m := newTestModel(t, &fakeRunner{points: 3}, &sp, 132, 42)
+	_, cmd := m.Update(press("c"))
+	pump(t, m, cmd, func() bool { return m.run() != nil && m.run().Active() })
+	m.Update(press("space"))
+	if r := m.run(); r == nil || r.Phase != runs.Paused || !r.Compare {
+		t.Fatalf("no paused comparison: %+v", r)
+	}
+	v := strings.Join(strings.Fields(stripANSI(m.privacy.View())), " ")
+	if !strings.Contains(v, "comparison paused, ") || !strings.Contains(v, " solvers on your rows") || strings.Contains(v, "on one draw") {
+		t.Errorf("the panel does not say the paused comparison's releases read your rows:\n%s", v)
 	}
 }

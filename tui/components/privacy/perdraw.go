@@ -101,7 +101,7 @@ func (p *Model) unfinishedCompareLines(s subject, w int) []string {
 		return nil
 	}
 	what := map[runs.Phase]string{runs.Running: "running", runs.Paused: "paused", runs.Stopped: "stopped"}[r.Phase]
-	txt := fmt.Sprintf("comparison %s, %d solvers on one draw", what, len(r.Names))
+	txt := fmt.Sprintf("comparison %s, %d solvers on %s", what, len(r.Names), releasedOn(r))
 	switch {
 	case !r.Spec.Privacy.Private():
 		txt += ": not private (ε = ∞)"
@@ -113,6 +113,15 @@ func (p *Model) unfinishedCompareLines(s subject, w int) []string {
 		txt += " (" + strings.Join(r.Names, ", ") + "): the lines below are each solver's budget; their total is stated when it ends"
 	}
 	return style.WrapLines(p.Styles.Emph, txt, w)
+}
+
+// releasedOn is what r's releases read: one draw of a scenario, or the
+// user's rows (every release of which composes: the session line).
+func releasedOn(r *runs.Run) string {
+	if r.Spec.UserRows() {
+		return "your rows"
+	}
+	return "one draw"
 }
 
 // unfinishedSweepLines say, while a sweep of s runs, is paused or after
@@ -131,7 +140,7 @@ func (p *Model) unfinishedSweepLines(s subject, w int) []string {
 	if n := len(r.SweepSpec.Grid()); n > 1 {
 		points = fmt.Sprintf("its %d points", n)
 	}
-	txt := fmt.Sprintf("%s sweep %s: %s release on one draw", runs.ParamSymbol(r.SweepSpec.Param), what, points)
+	txt := fmt.Sprintf("%s sweep %s: %s release on %s", runs.ParamSymbol(r.SweepSpec.Param), what, points, releasedOn(r))
 	switch {
 	case !r.Spec.Privacy.Private():
 		txt += ": not private (ε = ∞)"
