@@ -22,14 +22,7 @@ import (
 // draws no certificate on such estimates.
 func TestFlaggedEstimatesDrawNoCertificate(t *testing.T) {
 	s := spec.Spec{Data: "testdata/flagged-12rows.csv", Constants: "private", Rand: "seeded", Trials: 1}
-	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
-	m, err := New(context.Background(), Options{Runner: backend.Local{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true, Start: &s})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Update(tea.WindowSizeMsg{Width: 132, Height: 42})
-	pump(t, m, m.initCmd, func() bool { p := m.chartScreen().Presc; return !p.Pending })
-	keyUntil(t, m, "r", func() bool { return doneOf(m, runs.ScreenKind("chart")) })
+	m := localRun(t, s)
 	rep := m.run().Comparison.Reports[0]
 	flags := report.ReportFlags(rep)
 	if flags == "" || rep.Certified.Cert == nil {
@@ -126,14 +119,7 @@ func TestBudgetCappedCertificateNotDrawn(t *testing.T) {
 // is tagged not private, and the theorem panel names the same basis.
 func TestEstimatedConstantsCertificateSaysSo(t *testing.T) {
 	s := spec.Spec{Data: "../examples/linreg-t-d3.csv", EstimateConstants: true, Trials: 1}
-	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
-	m, err := New(context.Background(), Options{Runner: backend.Local{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true, Start: &s})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Update(tea.WindowSizeMsg{Width: 132, Height: 42})
-	pump(t, m, m.initCmd, func() bool { p := m.chartScreen().Presc; return !p.Pending })
-	keyUntil(t, m, "r", func() bool { return doneOf(m, runs.ScreenKind("chart")) })
+	m := localRun(t, s)
 	rep := m.run().Comparison.Reports[0]
 	if rep.Certified.Cert == nil || !rep.Certified.Cert.Holds() {
 		t.Fatalf("the premise fails: no certificate on estimated constants (%s)", rep.Certified.Why)
@@ -167,4 +153,19 @@ func TestCertificateVacuousAtZeroW0(t *testing.T) {
 	if !strings.Contains(oneLine(view), entry) {
 		t.Errorf("the legend does not say %q:\n%s", entry, view)
 	}
+}
+
+// localRun is the explorer at 132×42 on s with the real engine
+// (backend.Local), after r ran its run to the end.
+func localRun(t *testing.T, s spec.Spec) *Model {
+	t.Helper()
+	clock := &fixedClock{t: time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), step: 100 * time.Millisecond}
+	m, err := New(context.Background(), Options{Runner: backend.Local{}, now: clock.Now, ExportDir: t.TempDir(), Manual: true, Start: &s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 132, Height: 42})
+	pump(t, m, m.initCmd, func() bool { p := m.chartScreen().Presc; return !p.Pending })
+	keyUntil(t, m, "r", func() bool { return doneOf(m, runs.ScreenKind("chart")) })
+	return m
 }

@@ -1,17 +1,12 @@
 package plot
 
 import (
-	"context"
 	"io"
 	"slices"
 	"strings"
 	"testing"
 
-	"dpso/internal/engine"
 	"dpso/internal/report"
-	"dpso/internal/spec"
-	"dpso/scenarios"
-	"dpso/theory"
 )
 
 // TestClipFigurePercentsAreTheScreens: the clip sweep's figure writes
@@ -19,14 +14,7 @@ import (
 // dpso sweep write it (report.Percent: 3 significant digits), so that a
 // slide reads "45.7%" where the screen does, not "46%".
 func TestClipFigurePercentsAreTheScreens(t *testing.T) {
-	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, D: 3, N: 3000, Trials: 2}.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := engine.Sweep(context.Background(), rs, engine.SweepSpec{Param: spec.SweepClip}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := clipSweepReport(t)
 	f, err := Sweep(rep, Options{})
 	if err != nil {
 		t.Fatal(err)

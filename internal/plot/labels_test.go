@@ -1,18 +1,12 @@
 package plot
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
-
-	"dpso/internal/engine"
-	"dpso/internal/spec"
-	"dpso/scenarios"
-	"dpso/theory"
 )
 
 // inside reports whether p lies strictly inside r.
@@ -48,14 +42,7 @@ func abs(x float64) float64 {
 // (the reported defect: a fixed offset overprinted the w₀ line), and
 // every label found a place.
 func TestClipLabelsClear(t *testing.T) {
-	rs, err := spec.Spec{Scenario: scenarios.LinRegT, Class: theory.SmoothSC, D: 3, N: 3000, Trials: 2}.Resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := engine.Sweep(context.Background(), rs, engine.SweepSpec{Param: spec.SweepClip}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := clipSweepReport(t)
 	f, err := Sweep(rep, Options{})
 	if err != nil {
 		t.Fatal(err)
